@@ -1,0 +1,177 @@
+/**
+ * The error catalogue: every code the product can produce, written once.
+ *
+ * - `ClientCode` numbers are what SDKs throw (`error.code`) and what the server reports as
+ *   `error_number`. 0..55 are the specification's; 56 and up are EduPass's own.
+ * - `SERVER_ERRORS` maps each server `error_code` to its HTTP status, client number and message.
+ */
+
+export const ClientCode = {
+  INIT_PARAMS_INVALID: -1,
+  INVALID_PHONE: 0,
+  INVALID_CAPTCHA: 1,
+  INVALID_PASSWORD: 2,
+  INVALID_USERNAME: 3,
+  INVALID_NICKNAME: 4,
+  INVALID_FULLNAME: 5,
+  INVALID_QQ: 6,
+  INVALID_DESCRIPTION: 7,
+  INVALID_SEX: 8,
+  INVALID_BIRTHDAY: 9,
+  PASSWORD_MISMATCH: 10,
+  NO_TOKEN: 11,
+  REQUEST_TIMEOUT: 12,
+  REQUEST_ERROR: 13,
+  PHONE_REGISTERED: 14,
+  PHONE_UNREGISTERED: 15,
+  USER_NOT_EXIST_OR_WRONG_PASSWORD: 16,
+  USER_NOT_EXIST: 17,
+  CANNOT_SET_FUTURE_DATE: 18,
+  CANNOT_SET_USERNAME_REPEATEDLY: 19,
+  USERNAME_EXISTS: 20,
+  NEED_BIND_PHONE: 21,
+  CODE_MUST_GO_TO_BOUND_PHONE: 22,
+  WRONG_OLD_PASSWORD: 23,
+  PASSWORDS_DIFFER: 24,
+  INIT_PASSWORD_ONCE: 25,
+  IDENTITY_MUST_REMAIN: 26,
+  VERIFY_CAPTCHA_FAIL: 27,
+  PHONE_BOUND: 28,
+  OLD_PHONE_WRONG: 29,
+  ILLEGAL_OPERATION: 30,
+  CANNOT_REBIND_SAME_PHONE: 31,
+  ILLEGAL_OAUTH_TICKET: 32,
+  INVALID_THIRD_PARTY_KIND: 33,
+  THIRD_PARTY_BOUND_ELSEWHERE: 34,
+  THIRD_PARTY_KIND_ALREADY_BOUND: 35,
+  NEED_PHONE_OR_PASSWORD: 36,
+  SEND_CAPTCHA_TOO_FREQUENTLY: 37,
+  ILLEGAL_PID: 38,
+  NICKNAME_EXISTS: 39,
+  PHONE_BOUND_BY_OTHER_ACCOUNT: 40,
+  QQ_ERROR: 41,
+  WECHAT_ERROR: 42,
+  TOKEN_INVALID: 43,
+  REFRESH_TOKEN_INVALID: 44,
+  WRONG_TICKET: 45,
+  COOKIE_INVALID: 46,
+  CAPTCHA_APPID_NOT_FOUND: 47,
+  NO_CAPTCHA_RULE: 48,
+  TENCENT_CAPTCHA_FAIL: 49,
+  GEETEST_CAPTCHA_FAIL: 50,
+  INVALID_EMAIL: 51,
+  EMAIL_REGISTERED: 52,
+  ACCOUNT_BLOCKED: 53,
+  CAPTCHA_SEND_LIMIT: 54,
+  EMPTY_AGREEMENT_IDS: 55,
+  // EduPass's own, past the specification's range.
+  INVALID_REQUEST: 56,
+  NOT_FOUND: 57,
+  SERVER_ERROR: 58,
+  FORBIDDEN: 59,
+  LOGIN_LOCKED: 60,
+  DELIVERY_FAILED: 61,
+} as const;
+
+export type ClientCodeName = keyof typeof ClientCode;
+export type ClientCodeNumber = (typeof ClientCode)[ClientCodeName];
+
+/** The catalogue name of a client code number (`ClientCode` read backwards). */
+export const clientCodeName = (code: number): ClientCodeName | undefined =>
+  (Object.keys(ClientCode) as ClientCodeName[]).find((name) => ClientCode[name] === code);
+
+export interface ServerErrorSpec {
+  /** HTTP status the server answers with. */
+  status: number;
+  /** Client code (`error_number`) this server code maps to. */
+  client: ClientCodeName;
+  /** Message sent as `error_message` unless the place that raises it gives a more precise one. */
+  message: string;
+  /** `error_category` in the wire error shape. */
+  category: 'account' | 'auth' | 'captcha' | 'oauth' | 'request' | 'server';
+}
+
+const e = (
+  status: number,
+  client: ClientCodeName,
+  category: ServerErrorSpec['category'],
+  message: string,
+): ServerErrorSpec => ({ status, client, category, message });
+
+export const SERVER_ERRORS = {
+  AC3_0: e(400, 'PHONE_REGISTERED', 'account', 'The phone number is already registered.'),
+  AC3_1: e(400, 'PHONE_UNREGISTERED', 'account', 'The phone number is not registered.'),
+  AC3_2: e(403, 'USER_NOT_EXIST_OR_WRONG_PASSWORD', 'account', 'User does not exist or the password is wrong.'),
+  AC3_3: e(404, 'USER_NOT_EXIST', 'account', 'User does not exist.'),
+  AC3_4: e(400, 'CANNOT_SET_FUTURE_DATE', 'account', 'Cannot set a date in the future.'),
+  AC3_5: e(400, 'CANNOT_SET_USERNAME_REPEATEDLY', 'account', 'The username can be set only once.'),
+  AC3_6: e(409, 'USERNAME_EXISTS', 'account', 'The username is already taken.'),
+  AC3_7: e(400, 'NEED_BIND_PHONE', 'account', 'Bind a phone number first.'),
+  AC3_8: e(400, 'CODE_MUST_GO_TO_BOUND_PHONE', 'account', 'The code must be sent to the bound phone number.'),
+  AC3_9: e(400, 'WRONG_OLD_PASSWORD', 'account', 'The old password is wrong.'),
+  AC3_10: e(400, 'PASSWORDS_DIFFER', 'account', 'Password is not equal to confirmed password.'),
+  AC3_11: e(400, 'INIT_PASSWORD_ONCE', 'account', 'The initial password can be set only once.'),
+  AC3_12: e(400, 'IDENTITY_MUST_REMAIN', 'account', 'At least one of phone, username or e-mail must remain.'),
+  AC3_13: e(400, 'VERIFY_CAPTCHA_FAIL', 'account', 'The verification code is wrong or has expired.'),
+  AC3_14: e(400, 'PHONE_BOUND', 'account', 'A phone number is already bound to this account.'),
+  AC3_15: e(400, 'OLD_PHONE_WRONG', 'account', 'The old phone number is wrong.'),
+  AC3_16: e(400, 'ILLEGAL_OPERATION', 'account', 'Illegal operation.'),
+  AC3_17: e(400, 'CANNOT_REBIND_SAME_PHONE', 'account', 'Cannot rebind the same phone number.'),
+  AC3_18: e(400, 'ILLEGAL_OAUTH_TICKET', 'oauth', 'The oauth_ticket is invalid or has expired.'),
+  AC3_19: e(400, 'INVALID_THIRD_PARTY_KIND', 'oauth', 'Unknown kind of third-party account.'),
+  AC3_20: e(409, 'THIRD_PARTY_BOUND_ELSEWHERE', 'oauth', 'This third-party account is bound to another account.'),
+  AC3_21: e(409, 'THIRD_PARTY_KIND_ALREADY_BOUND', 'oauth', 'A third-party account of this kind is already bound.'),
+  AC3_22: e(400, 'NEED_PHONE_OR_PASSWORD', 'oauth', 'Bind a phone number or set a username and password first.'),
+  AC3_23: e(429, 'SEND_CAPTCHA_TOO_FREQUENTLY', 'account', 'Codes are requested too frequently. Try again later.'),
+  AC3_24: e(400, 'ILLEGAL_PID', 'request', 'Illegal pid.'),
+  AC3_25: e(409, 'NICKNAME_EXISTS', 'account', 'The nickname is already taken.'),
+  AC3_26: e(409, 'PHONE_BOUND_BY_OTHER_ACCOUNT', 'account', 'The phone number is bound to another account.'),
+  AC3_27: e(400, 'WRONG_TICKET', 'account', 'Wrong ticket.'),
+  AC3_44: e(403, 'ACCOUNT_BLOCKED', 'account', 'The account is blocked.'),
+  AC3_48: e(429, 'CAPTCHA_SEND_LIMIT', 'account', 'The daily limit of codes is reached. Try again tomorrow.'),
+  AC3_61: e(409, 'EMAIL_REGISTERED', 'account', 'The e-mail address is already registered.'),
+  C_1: e(502, 'QQ_ERROR', 'oauth', 'QQ sign-in failed.'),
+  C_2: e(502, 'WECHAT_ERROR', 'oauth', 'WeChat sign-in failed.'),
+  GCAP_1: e(400, 'INVALID_CAPTCHA', 'captcha', 'Invalid Ticket.'),
+  '10000000': e(401, 'TOKEN_INVALID', 'auth', 'Access token is invalid.'),
+  '10000001': e(401, 'REFRESH_TOKEN_INVALID', 'auth', 'Refresh token is invalid.'),
+  '10000002': e(401, 'COOKIE_INVALID', 'auth', 'The session cookie is invalid.'),
+  '10017001': e(400, 'CAPTCHA_APPID_NOT_FOUND', 'captcha', 'Captcha appid not found.'),
+  '10017002': e(400, 'NO_CAPTCHA_RULE', 'captcha', 'No captcha rule.'),
+  '10017003': e(400, 'TENCENT_CAPTCHA_FAIL', 'captcha', 'Tencent captcha failure.'),
+  '10017004': e(400, 'GEETEST_CAPTCHA_FAIL', 'captcha', 'Geetest captcha failure.'),
+  // EduPass's own.
+  /** Not signed in, or the session was ended. */
+  E_0: e(403, 'NO_TOKEN', 'auth', 'Not signed in. Please login.'),
+  /** The request itself is malformed; `error_number` names the failed rule where one applies. */
+  E_1: e(400, 'INVALID_REQUEST', 'request', 'Invalid request.'),
+  E_2: e(404, 'NOT_FOUND', 'request', 'Not found.'),
+  E_3: e(500, 'SERVER_ERROR', 'server', 'Internal server error.'),
+  E_4: e(403, 'FORBIDDEN', 'auth', 'Operator role required.'),
+  E_5: e(429, 'LOGIN_LOCKED', 'account', 'Too many failed attempts. The account is locked for a while.'),
+  E_6: e(502, 'DELIVERY_FAILED', 'server', 'The code could not be delivered. Try again later.'),
+} as const satisfies Record<string, ServerErrorSpec>;
+
+export type ServerCode = keyof typeof SERVER_ERRORS;
+
+export const isServerCode = (code: unknown): code is ServerCode =>
+  typeof code === 'string' && Object.hasOwn(SERVER_ERRORS, code);
+
+/** The wire error shape every non-2xx answer carries. */
+export interface WireError {
+  error_code: ServerCode | (string & {});
+  error_message: string;
+  error_number: number;
+  error_category: string;
+  log_uuid: string;
+}
+
+/** Client-side messages quoted by the specification. */
+export const CLIENT_MESSAGES = {
+  notInitialised: 'Please run init correctly before getting the auth instance.',
+  initFail: 'Auth init fail.Check init params.',
+  noToken: 'NO Token. Please login.',
+  noTokenExpired: 'NO Token(cookie might have been expired). Please login.',
+  network: 'Network error.',
+  timeout: (ms: number) => `ECONNABORTED:timeout of ${ms} ms exceeded`,
+} as const;

@@ -1,0 +1,75 @@
+/** Response shapes of compatibility.md, as existing clients read them. */
+
+export interface TokenSet {
+  access: { token: string; type: string; expires_in: number };
+  refresh: { token: string; expires_in: number };
+}
+
+export interface UserInfo {
+  id: number;
+  nickname: string;
+  avatar_url: string;
+  fullname: string;
+  sex: 0 | 1 | null;
+  birthday: number | null;
+  qq: string;
+  description: string;
+  grade: number | null;
+  grade_desc: string;
+}
+
+export interface AuthInfo {
+  /** The access token as a string, or the token set when the request carried `Auth-Version`. */
+  token: string | TokenSet;
+  email: string;
+  /** Masked: `138****1234`. */
+  phone_number: string;
+  has_password: boolean;
+  is_weak_password: boolean;
+}
+
+export interface LoginResult {
+  user_info: UserInfo;
+  auth: AuthInfo;
+  /** Only from the silent phone login. */
+  is_first_login?: boolean;
+}
+
+/** A third-party sign-in whose account is not linked yet. */
+export interface OauthPending {
+  oauth_ticket: string;
+  /** Whether the third-party identity already has an EduPass user. */
+  user_exists: boolean;
+}
+
+export interface Privacy {
+  username: string;
+  email: string;
+  phone_number: string;
+  has_password: boolean;
+}
+
+export interface OauthItem {
+  id: number;
+  name: 'wechat' | 'qq';
+  nickname: string;
+  is_bound: boolean;
+}
+
+export interface GradeStage {
+  stage: string;
+  gradeList: { grade: number; desc: string; recommended: boolean }[];
+}
+
+export interface Agreement {
+  id: number;
+  code: string;
+  title: string;
+  version: number;
+  url: string;
+  effective_at: number;
+}
+
+export interface TicketResult {
+  ticket: string;
+}

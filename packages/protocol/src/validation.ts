@@ -1,0 +1,119 @@
+/**
+ * Validation rules of the specification (§5), with their exact messages. The SDK runs them before a
+ * request; the server runs the same ones on what arrives.
+ */
+import { ClientCode, type ClientCodeName } from './errors.ts';
+
+export interface RuleFailure {
+  code: number;
+  name: ClientCodeName;
+  message: string;
+}
+
+const failure = (name: ClientCodeName, message: string): RuleFailure => ({
+  code: ClientCode[name],
+  name,
+  message,
+});
+
+const genericMessage = (field: string, value: unknown) =>
+  `Invalid ${field} "${String(value)}", it should match the RegExp.`;
+
+/** Symbols a password may hold besides letters and digits. */
+const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\",./<>?\\|`~";
+const escapeClass = (s: string) => s.replace(/[\\\]^-]/g, '\\$&');
+
+export const PATTERNS = {
+  phone_number: /^1[3-9]\d{9}$/,
+  captcha: /^\d{6}$/,
+  password: new RegExp(`^[A-Za-z0-9${escapeClass(PASSWORD_SYMBOLS)}]{6,20}$`),
+  username: /^[A-Za-z][A-Za-z0-9_]{5,29}$/,
+  // No whitespace and none of the listed ASCII and full-width symbols.
+  nickname: /^[^\s~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
+  fullname: /^(?:[\u4e00-\u9fa5]{2,20}|(?=.{4,30}$)[A-Za-z]+(?: [A-Za-z]+)*)$/,
+  qq: /^\d{5,20}$/,
+  email: /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/,
+} as const;
+
+const EMAIL_MAX = 254;
+
+type Check = (value: unknown) => RuleFailure | null;
+
+const patternCheck =
+  (field: string, pattern: RegExp, name: ClientCodeName): Check =>
+  (value) =>
+    typeof value === 'string' && pattern.test(value) ? null : failure(name, genericMessage(field, value));
+
+export const checks = {
+  phone_number: patternCheck('phone_number', PATTERNS.phone_number, 'INVALID_PHONE'),
+  captcha: patternCheck('captcha', PATTERNS.captcha, 'INVALID_CAPTCHA'),
+  password: patternCheck('password', PATTERNS.password, 'INVALID_PASSWORD'),
+  username: patternCheck('username', PATTERNS.username, 'INVALID_USERNAME'),
+  nickname: patternCheck('nickname', PATTERNS.nickname, 'INVALID_NICKNAME'),
+  fullname: patternCheck('fullname', PATTERNS.fullname, 'INVALID_FULLNAME'),
+  qq: patternCheck('qq', PATTERNS.qq, 'INVALID_QQ'),
+  email: (value: unknown) =>
+    typeof value === 'string' && value.length <= EMAIL_MAX && PATTERNS.email.test(value)
+      ? null
+      : failure('INVALID_EMAIL', genericMessage('email', value)),
+  description: (value: unknown) =>
+    typeof value === 'string' && [...value].length <= 50
+      ? null
+      : failure('INVALID_DESCRIPTION', 'Invalid description, it should contains only 0 - 50 characters.'),
+  sex: (value: unknown) =>
+    value === 0 || value === 1 ? null : failure('INVALID_SEX', 'Invalid sex, it should be 0 or 1.'),
+  birthday: (value: unknown) =>
+    Number.isSafeInteger(value) ? null : failure('INVALID_BIRTHDAY', genericMessage('birthday', value)),
+  agreement_ids: (value: unknown) =>
+    Array.isArray(value) && value.length > 0 && value.every((id) => Number.isSafeInteger(id))
+      ? null
+      : failure('EMPTY_AGREEMENT_IDS', 'agreement_ids should not be an empty array.'),
+} satisfies Record<string, Check>;
+
+export const passwordsEqual = (password: unknown, confirmed: unknown): RuleFailure | null =>
+  password === confirmed ? null : failure('PASSWORD_MISMATCH', 'Password is not equal to confirmed password.');
+
+/** Profile fields a client may send (§3 "Settable profile fields"). */
+export const PROFILE_FIELDS = [
+  'nickname',
+  'avatar_url',
+  'fullname',
+  'birthday',
+  'sex',
+  'qq',
+  'description',
+  'grade',
+] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+/** Of the settable fields, the ones the profile check validates, and only when present (§5). */
+const PROFILE_CHECKED = ['birthday', 'sex', 'fullname', 'nickname', 'qq', 'description'] as const;
+
+/** The profile check: only allowed fields, each checked only when present. */
+export const checkProfile = (profile: Record<string, unknown>): RuleFailure | null => {
+  const unknownField = Object.keys(profile).find((key) => !(PROFILE_FIELDS as readonly string[]).includes(key));
+  if (unknownField !== undefined) return failure('INVALID_REQUEST', `Unknown profile field "${unknownField}".`);
+  for (const field of PROFILE_CHECKED) {
+    if (profile[field] !== undefined) {
+      const result = checks[field](profile[field]);
+      if (result) return result;
+    }
+  }
+  return null;
+};
+
+/** The register options check: phone_number, password, captcha and agreement_ids (§5). */
+export const checkRegister = (options: {
+  phone_number?: unknown;
+  password?: unknown;
+  captcha?: unknown;
+  agreement_ids?: unknown;
+}): RuleFailure | null =>
+  checks.phone_number(options.phone_number) ??
+  checks.password(options.password) ??
+  checks.captcha(options.captcha) ??
+  checks.agreement_ids(options.agreement_ids);
+
+/** The first failing check, in the order given. */
+export const firstFailure = (...results: (RuleFailure | null)[]): RuleFailure | null =>
+  results.find((r) => r !== null) ?? null;
