@@ -71,6 +71,12 @@ export const ClientCode = {
   FORBIDDEN: 59,
   LOGIN_LOCKED: 60,
   DELIVERY_FAILED: 61,
+  /** The human-verification widget or its server check said no ('incorrect captcha checking', '验证失败'). */
+  CAPTCHA_REJECTED: 62,
+  /** The widget could not run: script, parameters or vendor error ('some error occurred', 'fatal error occurred', '验证错误'). */
+  CAPTCHA_ERROR: 63,
+  /** The user closed the verification overlay. */
+  CAPTCHA_CLOSED: 64,
 } as const;
 
 export type ClientCodeName = keyof typeof ClientCode;

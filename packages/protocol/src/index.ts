@@ -1,3 +1,4 @@
+export * from './captcha.ts';
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './routes.ts';

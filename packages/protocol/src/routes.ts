@@ -62,6 +62,32 @@ const account = (
   extra: Partial<RouteSpec> = {},
 ): RouteSpec => ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, summary, status: 200, ...extra });
 
+const captchaRoute = (host: HostKind, path: string, summary: string, body: Fields): RouteSpec => ({
+  method: 'POST',
+  path,
+  host,
+  auth: 'none',
+  summary,
+  body,
+  status: 200,
+});
+// Lenient on purpose: existing callers send pid as a number, omit scene, or send ms timestamps.
+const ruleBody: Fields = {
+  identity: s(false),
+  scene: s(false, 64),
+  pid: { type: 'any' },
+  deviceId: s(false, 256),
+  timestamp: { type: 'number' },
+  capabilities: { type: 'string[]', maxLength: 8 },
+};
+const geetestBody: Fields = {
+  geetest_challenge: s(true, 128),
+  geetest_validate: s(true, 128),
+  geetest_seccode: s(true, 256),
+  appid: s(),
+};
+const tencentBody: Fields = { appid: s(), tencentTicket: s(true, 4096), randomStr: s(true, 256) };
+
 export const routes = {
   // Sign-up
   sendRegisterCode: account('POST', 'captcha/register/phone/with-agreement', 'none', 'Send a sign-up code by SMS', {
@@ -253,6 +279,61 @@ export const routes = {
     summary: 'Convert a legacy session cookie into a token set',
     status: 200,
   },
+  // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
+  // tiger ones are the older main-backend spellings of the same calls.
+  captchaRule: captchaRoute('platform', '/captcha/rule/v3', 'Which captcha to run, or a ticket to use now', ruleBody),
+  captchaGraphRule: captchaRoute('tiger', '/tiger/captcha/graph/rule', 'Which captcha to run (main backend)', ruleBody),
+  geetestRegister: captchaRoute('platform', '/captcha/geetest/register', 'Geetest start parameters', { appid: s() }),
+  geetestRegisterSlide: captchaRoute(
+    'tiger',
+    '/tiger/captcha/geetest/register_slide',
+    'Geetest start parameters (main backend)',
+    {
+      appid: s(),
+    },
+  ),
+  geetestVerify: captchaRoute(
+    'platform',
+    '/captcha/geetest/verify',
+    'Exchange a Geetest result for a ticket',
+    geetestBody,
+  ),
+  geetestTicket: captchaRoute(
+    'tiger',
+    '/tiger/captcha/tickets/geetest',
+    'Exchange a Geetest result for a ticket (main backend)',
+    geetestBody,
+  ),
+  tencentCheck: captchaRoute('platform', '/captcha/tencent', 'Exchange a Tencent result for a ticket', tencentBody),
+  tencentTicket: captchaRoute(
+    'tiger',
+    '/tiger/captcha/tickets/waterproof-wall',
+    'Exchange a Tencent result for a ticket (main backend)',
+    tencentBody,
+  ),
+  neteaseCheck: captchaRoute('platform', '/captcha/netease', 'Exchange a NetEase result for a ticket', {
+    validate: s(true, 4096),
+    appid: s(),
+  }),
+  nextdataCheck: captchaRoute('platform', '/captcha/nextdata', 'Exchange a NextData (Shumei) result for a ticket', {
+    rid: s(true, 512),
+    appid: s(),
+  }),
+  aliyunCheck: captchaRoute('platform', '/captcha/aliyun', 'Exchange an Aliyun result for a ticket and appid', {
+    appKey: s(),
+    scene: s(false),
+    captchaVerifyParam: s(true, 8192),
+  }),
+  slideChallenge: captchaRoute('platform', '/captcha/slide/challenge', "A fresh challenge of EduPass's slide puzzle", {
+    scene: s(false, 64),
+    identity: s(false),
+  }),
+  slideVerify: captchaRoute('platform', '/captcha/slide/verify', 'Answer a slide puzzle; returns a ticket', {
+    id: s(true, 128),
+    x: { type: 'number', required: true },
+    trajectory: { type: 'any', required: true },
+    input: s(false, 16),
+  }),
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;

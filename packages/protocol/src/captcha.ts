@@ -1,0 +1,90 @@
+/**
+ * The human-verification wire contract (spec §3, §4, §7, §8; compatibility.md "Captcha rule"):
+ * rule answers, vendor exchange bodies, EduPass's own slide puzzle, and the texts users see.
+ */
+import type { CaptchaRule } from './constants.ts';
+
+/** `POST /captcha/rule/v3` body. Servers accept it without `scene`, with `timestamp` in ms, and without SDK headers. */
+export interface CaptchaRuleRequest {
+  identity: string;
+  scene: string;
+  pid: string;
+  deviceId: string;
+  /** Unix seconds. */
+  timestamp: number;
+  /** Rules beyond the specification's six that the client can run; only `SLIDE` exists. */
+  capabilities?: string[];
+}
+
+export interface CaptchaRuleResponse {
+  rule: CaptchaRule | (string & {});
+  appid: string;
+  /** Usable at once when `rule` is one the client runs no widget for (DEFAULT). */
+  ticket: string;
+}
+
+/** Geetest v3 start parameters (`geetest/register`). `success: 0` is Geetest's offline (fallback) mode. */
+export interface GeetestParams {
+  gt: string;
+  challenge: string;
+  success: 0 | 1;
+  new_captcha: boolean;
+}
+
+/** The ticket an exchange answers with; Aliyun's also carries `appid`. */
+export interface CaptchaTicketResponse {
+  ticket: string;
+  appid?: string;
+}
+
+/** One drag sample: x and y in CSS pixels relative to the drag start, t in ms since it. */
+export type SlideSample = [x: number, y: number, t: number];
+
+/** How the puzzle was answered; keyboard answers are judged on key timing instead of a drag path. */
+export type SlideInput = 'pointer' | 'keyboard';
+
+export interface SlideChallenge {
+  id: string;
+  /** PNG data URLs: the background with the gap, and the jigsaw piece. */
+  background: string;
+  piece: string;
+  width: number;
+  height: number;
+  /** The piece's top edge in the background; only its x is the puzzle. */
+  pieceY: number;
+  pieceWidth: number;
+  pieceHeight: number;
+  /** Seconds until the challenge can no longer be answered. */
+  expiresIn: number;
+}
+
+export interface SlideAnswer {
+  id: string;
+  /** Where the piece's left edge was dropped, in background pixels. */
+  x: number;
+  trajectory: SlideSample[];
+  input?: SlideInput;
+}
+
+/** Texts of the specification (§2, §4, §8), word for word. */
+export const CAPTCHA_MESSAGES = {
+  rejected: 'incorrect captcha checking',
+  error: 'some error occurred',
+  fatal: 'fatal error occurred',
+  /** Aliyun: the check said no ("verification failed"). */
+  aliyunFailed: '验证失败',
+  /** Aliyun: the check could not be made ("verification error"). */
+  aliyunError: '验证错误',
+  geetestParams: 'Get geetest init params fail, please reload the page or try again later.',
+  prompt: 'drag the slider below to complete verification',
+  close: 'close',
+  noTicket: 'No captcha ticket.',
+  closed: 'The verification was closed.',
+} as const;
+
+/** Scene names a product may ask a rule for; any other string is accepted and treated as its own scene. */
+export const CAPTCHA_SCENES = ['login', 'register', 'sms', 'reset', 'bind', 'common'] as const;
+
+/** Ticket headers of the account endpoints that need human verification. */
+export const CAPTCHA_TICKET_HEADER = 'X-Captcha-Ticket';
+export const CAPTCHA_ID_HEADER = 'X-Captcha-Id';
