@@ -40,16 +40,14 @@ export interface RouteSpec {
 export const ACCOUNTS_BASE = '/tiger/v3/web/accounts';
 export const TOKENS_BASE = '/tiger/v3/web/tokens';
 
-const s = (required = true, maxLength = 256): FieldSpec => ({ type: 'string', required, maxLength });
-const int = (required = true): FieldSpec => ({ type: 'integer', required });
-const ruled = (rule: RuleName, type: FieldType = 'string', required = true): FieldSpec => ({
-  type,
-  required,
-  maxLength: 256,
-  rule,
-});
-const ids: FieldSpec = { type: 'integer[]', maxLength: 64 };
-const pid = s(true, 64);
+/* @__NO_SIDE_EFFECTS__ */
+const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
+const int = () => ({ type: 'integer', required: true }) as const;
+const opt = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
+const ruled = <R extends RuleName, T extends FieldType = 'string'>(rule: R, type: T = 'string' as T) =>
+  ({ type, required: true, maxLength: 256, rule }) as const;
+const ids = { type: 'integer[]', required: false, maxLength: 64 } as const;
+const pid = s(64);
 const phone = ruled('phone_number');
 const captcha = ruled('captcha');
 const password = ruled('password');
@@ -62,6 +60,7 @@ const account = (
   extra: Partial<RouteSpec> = {},
 ): RouteSpec => ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, summary, status: 200, ...extra });
 
+/* @__NO_SIDE_EFFECTS__ */
 const captchaRoute = (host: HostKind, path: string, summary: string, body: Fields): RouteSpec => ({
   method: 'POST',
   path,
@@ -73,212 +72,396 @@ const captchaRoute = (host: HostKind, path: string, summary: string, body: Field
 });
 // Lenient on purpose: existing callers send pid as a number, omit scene, or send ms timestamps.
 const ruleBody: Fields = {
-  identity: s(false),
-  scene: s(false, 64),
+  identity: opt(s()),
+  scene: opt(s(64)),
   pid: { type: 'any' },
-  deviceId: s(false, 256),
+  deviceId: opt(s(256)),
   timestamp: { type: 'number' },
   capabilities: { type: 'string[]', maxLength: 8 },
 };
 const geetestBody: Fields = {
-  geetest_challenge: s(true, 128),
-  geetest_validate: s(true, 128),
-  geetest_seccode: s(true, 256),
+  geetest_challenge: s(128),
+  geetest_validate: s(128),
+  geetest_seccode: s(256),
   appid: s(),
 };
-const tencentBody: Fields = { appid: s(), tencentTicket: s(true, 4096), randomStr: s(true, 256) };
+const tencentBody: Fields = { appid: s(), tencentTicket: s(4096), randomStr: s(256) };
+
+// Each account and token route is its own export so a bundler keeps only the routes a program
+// calls (the SDK's size budget); `routes` gathers them for the server and the docs.
+export const sendRegisterCodeRoute = account(
+  'POST',
+  'captcha/register/phone/with-agreement',
+  'none',
+  'Send a sign-up code by SMS',
+  {
+    body: { phone_number: phone, pid },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const registerByPhoneRoute = account(
+  'POST',
+  'register/phone/with-agreement',
+  'none',
+  'Sign up with phone, code and password',
+  {
+    body: { phone_number: phone, captcha, password, agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
+  },
+);
+export const sendEmailCodeRoute = account('POST', 'email/captcha/send', 'none', 'Send a sign-up code by e-mail', {
+  body: { email: ruled('email'), pid: opt(s(64)) },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const checkEmailCodeRoute = account(
+  'POST',
+  'email/captcha/check',
+  'none',
+  'Check an e-mail code; returns a ticket',
+  {
+    body: { email: ruled('email'), captcha },
+  },
+);
+export const registerByEmailRoute = account(
+  'POST',
+  'email/register',
+  'none',
+  'Sign up with an e-mail ticket and password',
+  {
+    body: { captchaTicket: s(), password, rePassword: s(), pid },
+  },
+);
+export const sendLoginCodeRoute = account('POST', 'captcha/login/post-process', 'none', 'Send a sign-in code by SMS', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const loginByPhoneRoute = account('POST', 'phone/login/post-process', 'none', 'Sign in with phone and code', {
+  body: { phone_number: phone, captcha, pid, agreement_ids: ids },
+});
+export const sendSilentLoginCodeRoute = account(
+  'POST',
+  'captcha/login/silence',
+  'none',
+  'Send a code for sign-in-or-sign-up',
+  {
+    body: { phone_number: phone, pid },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const loginByPhoneSilentlyRoute = account(
+  'POST',
+  'phone/login/silence',
+  'none',
+  'Sign in with phone and code, creating the account on first use',
+  {
+    body: { phone_number: phone, captcha, pid, agreement_ids: ids },
+  },
+);
+export const loginByPasswordRoute = account(
+  'POST',
+  'login',
+  'none',
+  'Sign in with phone, username or e-mail and password',
+  {
+    body: { identity: s(), password: s(), pid, agreement_ids: ids },
+  },
+);
+export const loginByPasswordSecureRoute = account(
+  'POST',
+  'login/security',
+  'none',
+  'Password sign-in that requires a captcha ticket',
+  {
+    body: { identity: s(), password: s(), pid, agreement_ids: ids },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  },
+);
+export const logoutRoute = account('POST', 'logout', 'token', 'Sign out and end the session', {
+  body: { refresh_token: opt(s(512)) },
+  status: 204,
+});
+export const loginByWechatRoute = account('POST', 'oauth/wechat', 'none', 'Sign in with a WeChat code', {
+  body: { code: s(), pid, appid: opt(s()), agreement_ids: ids },
+});
+export const loginByQQRoute = account('POST', 'oauth/qq', 'none', 'Sign in with a QQ code', {
+  body: { code: s(), pid, agreement_ids: ids },
+});
+export const sendOauthBindCodeRoute = account(
+  'POST',
+  'captcha/oauth',
+  'none',
+  'Send a code to the phone a third-party account binds',
+  {
+    body: { phone_number: phone, oauth_ticket: s(), pid: opt(s()) },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const createOauthUserRoute = account(
+  'POST',
+  'oauth/third-party',
+  'none',
+  'Bind a phone to, or create, the user of an oauth_ticket',
+  {
+    body: { oauth_ticket: s(), phone_number: opt(s()), captcha: opt(s()), agreement_ids: ids },
+  },
+);
+export const checkOauthBindRoute = account(
+  'GET',
+  'oauth/third-party',
+  'none',
+  'Whether the account of an oauth_ticket exists',
+  {
+    query: { oauth_ticket: s() },
+  },
+);
+export const bindWechatRoute = account('POST', 'oauth/wechat/bind', 'token', 'Bind a WeChat account', {
+  body: { code: s(), appid: opt(s()) },
+  status: 204,
+});
+export const unbindWechatRoute = account('PATCH', 'oauth/wechat/unbind', 'token', 'Unbind the WeChat account', {
+  status: 204,
+});
+export const bindQQRoute = account('POST', 'oauth/qq/bind', 'token', 'Bind a QQ account', {
+  body: { code: s(), agreement_ids: ids },
+  status: 204,
+});
+export const unbindQQRoute = account('PATCH', 'oauth/qq/unbind', 'token', 'Unbind the QQ account', { status: 204 });
+export const listOauthsRoute = account('GET', 'oauths', 'token', 'Third-party accounts and whether each is bound');
+export const setUsernameRoute = account('PATCH', 'username', 'token', 'Set the username (once)', {
+  body: { username: ruled('username') },
+  status: 204,
+});
+export const initPasswordRoute = account('PATCH', 'password/setting', 'token', 'Set the first password', {
+  body: { password, confirm_password: s() },
+  status: 204,
+});
+export const changePasswordRoute = account('PATCH', 'password', 'token', 'Change the password with the old one', {
+  body: { old_password: s(), password, confirm_password: s() },
+  status: 204,
+});
+export const sendPasswordUpdateCodeRoute = account(
+  'POST',
+  'captcha/password/update',
+  'token',
+  'Send a code for changing the password',
+  {
+    body: { phone_number: phone, pid },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const changePasswordByPhoneRoute = account(
+  'PATCH',
+  'password/phone',
+  'token',
+  'Change the password with a code',
+  {
+    body: { phone_number: phone, captcha, password },
+    status: 204,
+  },
+);
+export const sendResetCodeRoute = account(
+  'POST',
+  'captcha/password/reset',
+  'none',
+  'Send a code for resetting the password',
+  {
+    body: { phone_number: phone, pid },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const checkResetCodeRoute = account(
+  'POST',
+  'captcha/password/check',
+  'none',
+  'Check a reset code; returns a ticket',
+  {
+    body: { phone_number: phone, captcha },
+  },
+);
+export const resetPasswordRoute = account('PATCH', 'password/reset', 'none', 'Reset the password with a ticket', {
+  body: { ticket: s(), password, confirm_password: s() },
+  status: 204,
+});
+export const sendBindPhoneCodeRoute = account(
+  'POST',
+  'captcha/phone/bind',
+  'token',
+  'Send a code to the phone to bind',
+  {
+    body: { phone_number: phone, pid },
+    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+    status: 204,
+  },
+);
+export const bindPhoneRoute = account('PATCH', 'phone/bind', 'token', 'Bind a phone number', {
+  body: { phone_number: phone, captcha },
+  status: 204,
+});
+export const checkPhoneBindRoute = account(
+  'GET',
+  'phone/check',
+  'token',
+  'Whether a phone number can be bound (204) or why not',
+  {
+    query: { phone_number: phone },
+    status: 204,
+  },
+);
+export const sendRebindCodeRoute = account('POST', 'captcha/phone/change', 'token', 'Send a code to the new phone', {
+  body: { phone_number: phone, old_phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const rebindPhoneRoute = account('PATCH', 'phone/change', 'token', 'Change the bound phone number', {
+  body: { phone_number: phone, captcha },
+  status: 204,
+});
+export const sendCommonCodeRoute = account('POST', 'captcha/common', 'none', 'Send a general-purpose code', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const checkCommonCodeRoute = account(
+  'POST',
+  'captcha/common/check',
+  'none',
+  'Check a general-purpose code; returns a ticket',
+  {
+    body: { phone_number: phone, captcha },
+  },
+);
+export const sendVoiceCodeRoute = account('POST', 'voice/captcha/send', 'none', 'Send a code by voice call', {
+  body: { phone_number: phone, type: s(), oauth_ticket: opt(s()), pid: opt(s()) },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const getProfileRoute = account('GET', 'profile', 'token', 'The user profile');
+export const updateProfileRoute = account('PATCH', 'info', 'token', 'Update profile fields', {
+  body: {
+    nickname: opt(ruled('nickname')),
+    avatar_url: opt(s(1024)),
+    fullname: opt(ruled('fullname')),
+    birthday: opt(ruled('birthday', 'integer')),
+    sex: opt(ruled('sex', 'integer')),
+    qq: opt(ruled('qq')),
+    description: opt(ruled('description')),
+    grade: opt(int()),
+  },
+  status: 204,
+});
+export const getPrivacyRoute = account(
+  'GET',
+  'privacy',
+  'token',
+  'Username, e-mail, phone and whether a password is set',
+);
+export const getGradeListRoute = account('GET', 'grade-list', 'none', 'Grades by school stage');
+export const listAgreementsRoute = account('GET', 'agreements', 'none', 'The current agreements');
+export const listAgreementsToSignRoute = account(
+  'GET',
+  'agreements/need-sign',
+  'optional',
+  'Agreements the user has yet to sign',
+);
+export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', 'Sign agreements', {
+  body: { agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
+  status: 204,
+});
+export const listLatestProtocolsRoute = account('POST', 'protocol/list', 'none', 'The latest agreement of each code', {
+  body: { codeList: { type: 'string[]', required: true, maxLength: 50 }, pid },
+});
+export const refreshTokensRoute = {
+  method: 'PUT',
+  path: `${TOKENS_BASE}/refresh`,
+  host: 'tiger',
+  auth: 'none',
+  summary: 'Exchange a refresh token for a new token set',
+  body: { refresh_token: s(512) },
+  status: 200,
+} as const satisfies RouteSpec;
+export const deleteTokensRoute = {
+  method: 'DELETE',
+  path: TOKENS_BASE,
+  host: 'tiger',
+  auth: 'token',
+  summary: 'Revoke the session of the presented token',
+  body: { refresh_token: opt(s(512)) },
+  status: 204,
+} as const satisfies RouteSpec;
+export const convertCookieRoute = {
+  method: 'POST',
+  path: `${TOKENS_BASE}/convert`,
+  host: 'tiger',
+  auth: 'none',
+  summary: 'Convert a legacy session cookie into a token set',
+  status: 200,
+} as const satisfies RouteSpec;
 
 export const routes = {
   // Sign-up
-  sendRegisterCode: account('POST', 'captcha/register/phone/with-agreement', 'none', 'Send a sign-up code by SMS', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  registerByPhone: account('POST', 'register/phone/with-agreement', 'none', 'Sign up with phone, code and password', {
-    body: { phone_number: phone, captcha, password, agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
-  }),
-  sendEmailCode: account('POST', 'email/captcha/send', 'none', 'Send a sign-up code by e-mail', {
-    body: { email: ruled('email'), pid: s(false, 64) },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  checkEmailCode: account('POST', 'email/captcha/check', 'none', 'Check an e-mail code; returns a ticket', {
-    body: { email: ruled('email'), captcha },
-  }),
-  registerByEmail: account('POST', 'email/register', 'none', 'Sign up with an e-mail ticket and password', {
-    body: { captchaTicket: s(), password, rePassword: s(), pid },
-  }),
+  sendRegisterCode: sendRegisterCodeRoute,
+  registerByPhone: registerByPhoneRoute,
+  sendEmailCode: sendEmailCodeRoute,
+  checkEmailCode: checkEmailCodeRoute,
+  registerByEmail: registerByEmailRoute,
   // Sign-in
-  sendLoginCode: account('POST', 'captcha/login/post-process', 'none', 'Send a sign-in code by SMS', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  loginByPhone: account('POST', 'phone/login/post-process', 'none', 'Sign in with phone and code', {
-    body: { phone_number: phone, captcha, pid, agreement_ids: ids },
-  }),
-  sendSilentLoginCode: account('POST', 'captcha/login/silence', 'none', 'Send a code for sign-in-or-sign-up', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  loginByPhoneSilently: account('POST', 'phone/login/silence', 'none', 'Sign in with phone and code, creating the account on first use', {
-    body: { phone_number: phone, captcha, pid, agreement_ids: ids },
-  }),
-  loginByPassword: account('POST', 'login', 'none', 'Sign in with phone, username or e-mail and password', {
-    body: { identity: s(), password: s(), pid, agreement_ids: ids },
-  }),
-  loginByPasswordSecure: account('POST', 'login/security', 'none', 'Password sign-in that requires a captcha ticket', {
-    body: { identity: s(), password: s(), pid, agreement_ids: ids },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  }),
-  logout: account('POST', 'logout', 'token', 'Sign out and end the session', {
-    body: { refresh_token: s(false, 512) },
-    status: 204,
-  }),
+  sendLoginCode: sendLoginCodeRoute,
+  loginByPhone: loginByPhoneRoute,
+  sendSilentLoginCode: sendSilentLoginCodeRoute,
+  loginByPhoneSilently: loginByPhoneSilentlyRoute,
+  loginByPassword: loginByPasswordRoute,
+  loginByPasswordSecure: loginByPasswordSecureRoute,
+  logout: logoutRoute,
   // Third-party sign-in
-  loginByWechat: account('POST', 'oauth/wechat', 'none', 'Sign in with a WeChat code', {
-    body: { code: s(), pid, appid: s(false), agreement_ids: ids },
-  }),
-  loginByQQ: account('POST', 'oauth/qq', 'none', 'Sign in with a QQ code', {
-    body: { code: s(), pid, agreement_ids: ids },
-  }),
-  sendOauthBindCode: account('POST', 'captcha/oauth', 'none', 'Send a code to the phone a third-party account binds', {
-    body: { phone_number: phone, oauth_ticket: s(), pid: s(false) },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  createOauthUser: account('POST', 'oauth/third-party', 'none', 'Bind a phone to, or create, the user of an oauth_ticket', {
-    body: { oauth_ticket: s(), phone_number: s(false), captcha: s(false), agreement_ids: ids },
-  }),
-  checkOauthBind: account('GET', 'oauth/third-party', 'none', 'Whether the account of an oauth_ticket exists', {
-    query: { oauth_ticket: s() },
-  }),
-  bindWechat: account('POST', 'oauth/wechat/bind', 'token', 'Bind a WeChat account', { body: { code: s(), appid: s(false) }, status: 204 }),
-  unbindWechat: account('PATCH', 'oauth/wechat/unbind', 'token', 'Unbind the WeChat account', { status: 204 }),
-  bindQQ: account('POST', 'oauth/qq/bind', 'token', 'Bind a QQ account', { body: { code: s(), agreement_ids: ids }, status: 204 }),
-  unbindQQ: account('PATCH', 'oauth/qq/unbind', 'token', 'Unbind the QQ account', { status: 204 }),
-  listOauths: account('GET', 'oauths', 'token', 'Third-party accounts and whether each is bound'),
+  loginByWechat: loginByWechatRoute,
+  loginByQQ: loginByQQRoute,
+  sendOauthBindCode: sendOauthBindCodeRoute,
+  createOauthUser: createOauthUserRoute,
+  checkOauthBind: checkOauthBindRoute,
+  bindWechat: bindWechatRoute,
+  unbindWechat: unbindWechatRoute,
+  bindQQ: bindQQRoute,
+  unbindQQ: unbindQQRoute,
+  listOauths: listOauthsRoute,
   // Username and password
-  setUsername: account('PATCH', 'username', 'token', 'Set the username (once)', { body: { username: ruled('username') }, status: 204 }),
-  initPassword: account('PATCH', 'password/setting', 'token', 'Set the first password', {
-    body: { password, confirm_password: s() },
-    status: 204,
-  }),
-  changePassword: account('PATCH', 'password', 'token', 'Change the password with the old one', {
-    body: { old_password: s(), password, confirm_password: s() },
-    status: 204,
-  }),
-  sendPasswordUpdateCode: account('POST', 'captcha/password/update', 'token', 'Send a code for changing the password', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  changePasswordByPhone: account('PATCH', 'password/phone', 'token', 'Change the password with a code', {
-    body: { phone_number: phone, captcha, password },
-    status: 204,
-  }),
-  sendResetCode: account('POST', 'captcha/password/reset', 'none', 'Send a code for resetting the password', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  checkResetCode: account('POST', 'captcha/password/check', 'none', 'Check a reset code; returns a ticket', {
-    body: { phone_number: phone, captcha },
-  }),
-  resetPassword: account('PATCH', 'password/reset', 'none', 'Reset the password with a ticket', {
-    body: { ticket: s(), password, confirm_password: s() },
-    status: 204,
-  }),
+  setUsername: setUsernameRoute,
+  initPassword: initPasswordRoute,
+  changePassword: changePasswordRoute,
+  sendPasswordUpdateCode: sendPasswordUpdateCodeRoute,
+  changePasswordByPhone: changePasswordByPhoneRoute,
+  sendResetCode: sendResetCodeRoute,
+  checkResetCode: checkResetCodeRoute,
+  resetPassword: resetPasswordRoute,
   // Phone
-  sendBindPhoneCode: account('POST', 'captcha/phone/bind', 'token', 'Send a code to the phone to bind', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  bindPhone: account('PATCH', 'phone/bind', 'token', 'Bind a phone number', { body: { phone_number: phone, captcha }, status: 204 }),
-  checkPhoneBind: account('GET', 'phone/check', 'token', 'Whether a phone number can be bound (204) or why not', {
-    query: { phone_number: phone },
-    status: 204,
-  }),
-  sendRebindCode: account('POST', 'captcha/phone/change', 'token', 'Send a code to the new phone', {
-    body: { phone_number: phone, old_phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  rebindPhone: account('PATCH', 'phone/change', 'token', 'Change the bound phone number', {
-    body: { phone_number: phone, captcha },
-    status: 204,
-  }),
+  sendBindPhoneCode: sendBindPhoneCodeRoute,
+  bindPhone: bindPhoneRoute,
+  checkPhoneBind: checkPhoneBindRoute,
+  sendRebindCode: sendRebindCodeRoute,
+  rebindPhone: rebindPhoneRoute,
   // Codes for any purpose
-  sendCommonCode: account('POST', 'captcha/common', 'none', 'Send a general-purpose code', {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
-  checkCommonCode: account('POST', 'captcha/common/check', 'none', 'Check a general-purpose code; returns a ticket', {
-    body: { phone_number: phone, captcha },
-  }),
-  sendVoiceCode: account('POST', 'voice/captcha/send', 'none', 'Send a code by voice call', {
-    body: { phone_number: phone, type: s(), oauth_ticket: s(false), pid: s(false) },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  }),
+  sendCommonCode: sendCommonCodeRoute,
+  checkCommonCode: checkCommonCodeRoute,
+  sendVoiceCode: sendVoiceCodeRoute,
   // Profile
-  getProfile: account('GET', 'profile', 'token', 'The user profile'),
-  updateProfile: account('PATCH', 'info', 'token', 'Update profile fields', {
-    body: {
-      nickname: ruled('nickname', 'string', false),
-      avatar_url: s(false, 1024),
-      fullname: ruled('fullname', 'string', false),
-      birthday: ruled('birthday', 'integer', false),
-      sex: ruled('sex', 'integer', false),
-      qq: ruled('qq', 'string', false),
-      description: ruled('description', 'string', false),
-      grade: int(false),
-    },
-    status: 204,
-  }),
-  getPrivacy: account('GET', 'privacy', 'token', 'Username, e-mail, phone and whether a password is set'),
-  getGradeList: account('GET', 'grade-list', 'none', 'Grades by school stage'),
+  getProfile: getProfileRoute,
+  updateProfile: updateProfileRoute,
+  getPrivacy: getPrivacyRoute,
+  getGradeList: getGradeListRoute,
   // Agreements
-  listAgreements: account('GET', 'agreements', 'none', 'The current agreements'),
-  listAgreementsToSign: account('GET', 'agreements/need-sign', 'optional', 'Agreements the user has yet to sign'),
-  signAgreements: account('POST', 'agreements/sign', 'token', 'Sign agreements', {
-    body: { agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
-    status: 204,
-  }),
-  listLatestProtocols: account('POST', 'protocol/list', 'none', 'The latest agreement of each code', {
-    body: { codeList: { type: 'string[]', required: true }, pid },
-  }),
+  listAgreements: listAgreementsRoute,
+  listAgreementsToSign: listAgreementsToSignRoute,
+  signAgreements: signAgreementsRoute,
+  listLatestProtocols: listLatestProtocolsRoute,
   // Tokens
-  refreshTokens: {
-    method: 'PUT',
-    path: `${TOKENS_BASE}/refresh`,
-    host: 'tiger',
-    auth: 'none',
-    summary: 'Exchange a refresh token for a new token set',
-    body: { refresh_token: s(true, 512) },
-    status: 200,
-  },
-  deleteTokens: {
-    method: 'DELETE',
-    path: TOKENS_BASE,
-    host: 'tiger',
-    auth: 'token',
-    summary: 'Revoke the session of the presented token',
-    body: { refresh_token: s(false, 512) },
-    status: 204,
-  },
-  convertCookie: {
-    method: 'POST',
-    path: `${TOKENS_BASE}/convert`,
-    host: 'tiger',
-    auth: 'none',
-    summary: 'Convert a legacy session cookie into a token set',
-    status: 200,
-  },
+  refreshTokens: refreshTokensRoute,
+  deleteTokens: deleteTokensRoute,
+  convertCookie: convertCookieRoute,
   // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
   // tiger ones are the older main-backend spellings of the same calls.
   captchaRule: captchaRoute('platform', '/captcha/rule/v3', 'Which captcha to run, or a ticket to use now', ruleBody),
@@ -312,28 +495,50 @@ export const routes = {
     tencentBody,
   ),
   neteaseCheck: captchaRoute('platform', '/captcha/netease', 'Exchange a NetEase result for a ticket', {
-    validate: s(true, 4096),
+    validate: s(4096),
     appid: s(),
   }),
   nextdataCheck: captchaRoute('platform', '/captcha/nextdata', 'Exchange a NextData (Shumei) result for a ticket', {
-    rid: s(true, 512),
+    rid: s(512),
     appid: s(),
   }),
   aliyunCheck: captchaRoute('platform', '/captcha/aliyun', 'Exchange an Aliyun result for a ticket and appid', {
     appKey: s(),
-    scene: s(false),
-    captchaVerifyParam: s(true, 8192),
+    scene: opt(s()),
+    captchaVerifyParam: s(8192),
   }),
   slideChallenge: captchaRoute('platform', '/captcha/slide/challenge', "A fresh challenge of EduPass's slide puzzle", {
-    scene: s(false, 64),
-    identity: s(false),
+    scene: opt(s(64)),
+    identity: opt(s()),
   }),
   slideVerify: captchaRoute('platform', '/captcha/slide/verify', 'Answer a slide puzzle; returns a ticket', {
-    id: s(true, 128),
+    id: s(128),
     x: { type: 'number', required: true },
     trajectory: { type: 'any', required: true },
-    input: s(false, 16),
+    input: opt(s(16)),
   }),
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
+
+type FieldValue<T extends FieldType> = T extends 'string'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'integer[]'
+        ? number[]
+        : T extends 'string[]'
+          ? string[]
+          : unknown;
+
+/** The parsed shape of a field set: required fields present, the others optional. */
+export type Parsed<F> = F extends Fields
+  ? { [K in keyof F as F[K]['required'] extends true ? K : never]: FieldValue<F[K]['type']> } & {
+      [K in keyof F as F[K]['required'] extends true ? never : K]?: FieldValue<F[K]['type']>;
+    }
+  : Record<string, never>;
+
+export type BodyOf<N extends RouteName> = Parsed<(typeof routes)[N] extends { body: infer B } ? B : undefined>;
+export type QueryOf<N extends RouteName> = Parsed<(typeof routes)[N] extends { query: infer Q } ? Q : undefined>;

@@ -1,0 +1,35 @@
+/**
+ * Outgoing codes go through one interface. Without provider settings they land in the dev outbox
+ * (a database table the web client and tests read) and in the log.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import { insertOutbox } from '../store/outbox.ts';
+
+export type Channel = 'sms' | 'voice' | 'email';
+
+export interface OutgoingCode {
+  to: string;
+  channel: Channel;
+  /** What the code is for, e.g. 'register'; templates pick their wording from it. */
+  scene: string;
+  code: string;
+  text: string;
+}
+
+export interface Delivery {
+  send(message: OutgoingCode): Promise<void>;
+}
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const outboxDelivery = (db: Kysely<Database>, logger: Logger, now: () => number = Date.now): Delivery => ({
+  async send({ to, channel, text, code, scene }) {
+    await insertOutbox(db, { recipient: to, channel, text, code, sent_at: now() });
+    logger.info({ to, channel, scene }, 'code written to the dev outbox');
+  },
+});

@@ -1,0 +1,78 @@
+/**
+ * Everything a service needs, built once from the configuration: the store, counters, delivery,
+ * signing keys and the clock. Services are plain functions of (context, input).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Delivery, type Logger, outboxDelivery } from './adapters/delivery.ts';
+import type { Config } from './config.ts';
+import { type Counters, databaseCounters, redisCounters } from './store/counters.ts';
+import { openStore, type Store } from './store/db.ts';
+import { migrate } from './store/migrate.ts';
+import type { Database } from './store/schema.ts';
+import { settingOrCreate } from './store/settings.ts';
+import { seed } from './store/seed.ts';
+
+export interface Keys {
+  /** HS256 key for access tokens. */
+  jwt: CryptoKey;
+  /** Derives refresh-token successors, so a retried refresh gets the same answer. */
+  refresh: Buffer;
+  /** Keys the hashes of one-time codes and tickets. */
+  codes: Buffer;
+}
+
+export interface Context {
+  config: Config;
+  db: Kysely<Database>;
+  store: Store;
+  counters: Counters;
+  delivery: Delivery;
+  keys: Keys;
+  logger: Logger;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+const derive = (secret: string, purpose: string) => createHmac('sha256', secret).update(purpose).digest();
+
+const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => {
+  const secret = config.jwtSecret ?? (await settingOrCreate(db, 'secret', () => randomBytes(48).toString('base64url')));
+  const jwt = await crypto.subtle.importKey('raw', derive(secret, 'jwt'), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
+  return { jwt, refresh: derive(secret, 'refresh'), codes: derive(secret, 'codes') };
+};
+
+export interface ContextOverrides {
+  delivery?: Delivery;
+  now?: () => number;
+}
+
+export const createContext = async (config: Config, logger: Logger, overrides: ContextOverrides = {}): Promise<Context> => {
+  const store = openStore(config.databaseUrl);
+  try {
+    await migrate(store);
+    await seed(store.db, config);
+    const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db);
+    const keys = await loadKeys(store.db, config);
+    return {
+      config,
+      db: store.db,
+      store,
+      counters,
+      delivery: overrides.delivery ?? outboxDelivery(store.db, logger),
+      keys,
+      logger,
+      now: overrides.now ?? Date.now,
+      async close() {
+        await counters.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+};

@@ -1,0 +1,38 @@
+/** The server's one error type: a catalogue code, raised where the rule is broken. */
+import { ClientCode, type RuleFailure, SERVER_ERRORS, type ServerCode, type WireError } from '@edupass/protocol';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ServerCode,
+    message?: string,
+    /** Overrides the catalogue's client number, e.g. with the failed validation rule's. */
+    readonly clientNumber?: number,
+  ) {
+    super(message ?? SERVER_ERRORS[code].message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return SERVER_ERRORS[this.code].status;
+  }
+
+  toWire(logUuid: string): WireError {
+    const spec = SERVER_ERRORS[this.code];
+    return {
+      error_code: this.code,
+      error_message: this.message,
+      error_number: this.clientNumber ?? ClientCode[spec.client],
+      error_category: spec.category,
+      log_uuid: logUuid,
+    };
+  }
+}
+
+export const fail = (code: ServerCode, message?: string): never => {
+  throw new ApiError(code, message);
+};
+
+/** A failed validation rule, answered as E_1 carrying the rule's client number and exact message. */
+export const ruleError = (failure: RuleFailure) => new ApiError('E_1', failure.message, failure.code);
+
+export const invalidRequest = (message: string) => new ApiError('E_1', message);

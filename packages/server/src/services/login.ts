@@ -1,0 +1,87 @@
+import { PATTERNS } from '@edupass/protocol';
+import type { Context } from '../context.ts';
+import { fail } from '../errors.ts';
+import type { User } from '../store/schema.ts';
+import { findUserByEmail, findUserByPhone, findUserByUsername, insertUser } from '../store/users.ts';
+import { checkCaptchaTicket } from './captcha-gate.ts';
+import { verifyCode } from './codes.ts';
+import { verifyAgainstNothing, verifyPassword } from './passwords.ts';
+import { requireProduct } from './products.ts';
+import { awaitLoginAllowance, clearLoginFailures, recordLoginFailure } from './rate-limits.ts';
+import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
+import { newUser } from './sign-up.ts';
+
+/** A phone number, an e-mail address or a username. */
+const findByIdentity = (ctx: Context, identity: string): Promise<User | undefined> => {
+  if (PATTERNS.phone_number.test(identity)) return findUserByPhone(ctx.db, identity);
+  if (identity.includes('@')) return findUserByEmail(ctx.db, identity);
+  return findUserByUsername(ctx.db, identity);
+};
+
+export interface PasswordLogin {
+  identity: string;
+  password: string;
+  pid: string;
+  agreement_ids?: number[] | undefined;
+  captchaTicket?: string | undefined;
+}
+
+export const loginByPassword = async (
+  ctx: Context,
+  input: PasswordLogin,
+  request: SignInRequest,
+  { requireCaptcha = false } = {},
+): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  if (requireCaptcha) {
+    await checkCaptchaTicket(ctx, { ticket: input.captchaTicket, scene: 'login', identity: input.identity, required: true });
+  }
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  await awaitLoginAllowance(ctx, input.identity);
+  const user = await findByIdentity(ctx, input.identity);
+  const ok = user?.password_hash
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyAgainstNothing(input.password);
+  if (!user || !ok) {
+    await recordLoginFailure(ctx, input.identity);
+    return fail('AC3_2');
+  }
+  await clearLoginFailures(ctx, input.identity);
+  return signIn(ctx, user, 'password', request, agreements);
+};
+
+export interface PhoneLogin {
+  phone_number: string;
+  captcha: string;
+  pid: string;
+  agreement_ids?: number[] | undefined;
+}
+
+export const loginByPhone = async (ctx: Context, input: PhoneLogin, request: SignInRequest): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  const user = await findUserByPhone(ctx.db, input.phone_number);
+  if (!user) return fail('AC3_1');
+  await verifyCode(ctx, input.phone_number, 'login', input.captcha);
+  return signIn(ctx, user, 'phone', request, agreements);
+};
+
+/** Signs in with a code, creating the account on first use; reports `is_first_login`. */
+export const loginByPhoneSilently = async (
+  ctx: Context,
+  input: PhoneLogin,
+  request: SignInRequest,
+): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  await verifyCode(ctx, input.phone_number, 'silence', input.captcha);
+  let user = await findUserByPhone(ctx.db, input.phone_number);
+  const firstLogin = user === undefined;
+  // A parallel first sign-in may create the user between the lookup and the insert: read it back.
+  user ??=
+    (await insertUser(ctx.db, newUser(ctx, { pid: input.pid, phone: input.phone_number }))) ??
+    (await findUserByPhone(ctx.db, input.phone_number));
+  if (!user) return fail('E_3');
+  const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements);
+  return { ...signedIn, result: { ...signedIn.result, is_first_login: firstLogin } };
+};

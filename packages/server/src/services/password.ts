@@ -1,0 +1,78 @@
+/** Setting, changing and resetting passwords. A change or reset ends every session of the user. */
+import type { Context } from '../context.ts';
+import { fail } from '../errors.ts';
+import { revokeUserSessions } from '../store/sessions.ts';
+import { findUserById, findUserByPhone, updateUser } from '../store/users.ts';
+import { verifyCode } from './codes.ts';
+import { verifyPassword } from './passwords.ts';
+import { awaitLoginAllowance, clearLoginFailures, recordLoginFailure } from './rate-limits.ts';
+import { passwordFields } from './sign-up.ts';
+import { issueTicket, spendTicket } from './tickets.ts';
+import { assertNotBlocked, currentUser } from './users.ts';
+
+const RESET_TICKET_TTL = 10 * 60;
+
+const setPassword = async (ctx: Context, userId: number, password: string, { endSessions }: { endSessions: boolean }) => {
+  await updateUser(ctx.db, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
+  if (endSessions) await revokeUserSessions(ctx.db, userId, ctx.now());
+};
+
+export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {
+  const user = await currentUser(ctx, userId);
+  if (user.password_hash !== null) fail('AC3_11');
+  if (password !== confirm) fail('AC3_10');
+  await setPassword(ctx, userId, password, { endSessions: false });
+};
+
+export const changePassword = async (
+  ctx: Context,
+  userId: number,
+  input: { old_password: string; password: string; confirm_password: string },
+) => {
+  const user = await currentUser(ctx, userId);
+  if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
+  if (input.password !== input.confirm_password) fail('AC3_10');
+  // Guessing the old password is a login attempt in disguise: same slow-down and lock.
+  const identity = `user:${userId}`;
+  await awaitLoginAllowance(ctx, identity);
+  if (!(await verifyPassword(user.password_hash ?? '', input.old_password))) {
+    await recordLoginFailure(ctx, identity);
+    fail('AC3_9');
+  }
+  await clearLoginFailures(ctx, identity);
+  await setPassword(ctx, userId, input.password, { endSessions: true });
+};
+
+export const changePasswordByPhone = async (
+  ctx: Context,
+  userId: number,
+  input: { phone_number: string; captcha: string; password: string },
+) => {
+  const user = await currentUser(ctx, userId);
+  if (!user.phone) fail('AC3_7');
+  if (user.phone !== input.phone_number) fail('AC3_8');
+  await verifyCode(ctx, input.phone_number, 'password_update', input.captcha);
+  await setPassword(ctx, userId, input.password, { endSessions: true });
+};
+
+/** Proves the phone for a reset: the ticket the reset step takes. */
+export const checkResetCode = async (ctx: Context, phone: string, captcha: string): Promise<string> => {
+  const user = await findUserByPhone(ctx.db, phone);
+  if (!user) return fail('AC3_1');
+  assertNotBlocked(user);
+  await verifyCode(ctx, phone, 'reset', captcha);
+  return issueTicket(ctx, 'reset', String(user.id), RESET_TICKET_TTL);
+};
+
+export const resetPassword = async (
+  ctx: Context,
+  input: { ticket: string; password: string; confirm_password: string },
+) => {
+  if (input.password !== input.confirm_password) fail('AC3_10');
+  const facts = await spendTicket(ctx, 'reset', input.ticket);
+  const user = facts && (await findUserById(ctx.db, Number(facts.subject)));
+  if (!user) return fail('AC3_27');
+  await setPassword(ctx, user.id, input.password, { endSessions: true });
+  // A successful reset lifts a lock from earlier wrong guesses.
+  if (user.phone) await clearLoginFailures(ctx, user.phone);
+};

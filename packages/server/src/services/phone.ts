@@ -1,0 +1,40 @@
+import type { Context } from '../context.ts';
+import { fail } from '../errors.ts';
+import type { User } from '../store/schema.ts';
+import { findUserByPhone, updateUser } from '../store/users.ts';
+import { verifyCode } from './codes.ts';
+import { currentUser } from './users.ts';
+
+const assertFreeFor = async (ctx: Context, phone: string, user: User) => {
+  const owner = await findUserByPhone(ctx.db, phone);
+  if (owner && owner.id !== user.id) fail('AC3_26');
+};
+
+const savePhone = async (ctx: Context, user: User, phone: string) => {
+  // The unique index settles a race between two accounts binding one number.
+  if (!(await updateUser(ctx.db, user.id, { phone, updated_at: ctx.now() }))) fail('AC3_26');
+};
+
+/** Whether the signed-in user can bind this number: resolves, or fails with the reason. */
+export const checkPhoneBind = async (ctx: Context, userId: number, phone: string) => {
+  const user = await currentUser(ctx, userId);
+  if (user.phone) fail('AC3_14');
+  await assertFreeFor(ctx, phone, user);
+};
+
+export const bindPhone = async (ctx: Context, userId: number, phone: string, captcha: string) => {
+  const user = await currentUser(ctx, userId);
+  if (user.phone) fail('AC3_14');
+  await assertFreeFor(ctx, phone, user);
+  await verifyCode(ctx, phone, 'bind', captcha);
+  await savePhone(ctx, user, phone);
+};
+
+export const rebindPhone = async (ctx: Context, userId: number, phone: string, captcha: string) => {
+  const user = await currentUser(ctx, userId);
+  if (!user.phone) fail('AC3_7');
+  if (user.phone === phone) fail('AC3_17');
+  await assertFreeFor(ctx, phone, user);
+  await verifyCode(ctx, phone, 'change', captcha);
+  await savePhone(ctx, user, phone);
+};

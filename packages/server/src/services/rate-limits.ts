@@ -1,0 +1,43 @@
+/** Rate limits on code sends, shared by every server process through the counters. */
+import type { Context } from '../context.ts';
+import { fail } from '../errors.ts';
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+/**
+ * Counts one send to `target` from `ip` for `scene`, refusing with AC3_23 when the same code is asked
+ * again within the resend interval or the IP sends too many, and AC3_48 past the daily limit.
+ */
+export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
+  const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit } = ctx.config;
+  if ((await ctx.counters.hit(`code-ip:${ip}`, HOUR)) > codeIpHourlyLimit) fail('AC3_23');
+  if (codeResendSeconds > 0 && (await ctx.counters.hit(`code-resend:${scene}:${target}`, codeResendSeconds)) > 1) {
+    fail('AC3_23');
+  }
+  if ((await ctx.counters.hit(`code-day:${target}`, DAY)) > codeDailyLimit) fail('AC3_48');
+};
+
+const loginKey = (identity: string) => `login-fail:${identity.toLowerCase()}`;
+
+/**
+ * Before a password check: refuses a locked identity with E_5 and slows down one that has failed
+ * several times (the delay doubles with each failure, capped at 8× the base).
+ */
+export const awaitLoginAllowance = async (ctx: Context, identity: string): Promise<void> => {
+  const { loginSlowdownAfter, loginLockAfter, loginSlowdownMs } = ctx.config;
+  const failures = await ctx.counters.peek(loginKey(identity));
+  if (failures >= loginLockAfter) {
+    const minutes = Math.max(1, Math.ceil((await ctx.counters.ttl(loginKey(identity))) / 60));
+    fail('E_5', `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  }
+  if (failures >= loginSlowdownAfter && loginSlowdownMs > 0) {
+    const delay = loginSlowdownMs * 2 ** Math.min(3, failures - loginSlowdownAfter);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+};
+
+export const recordLoginFailure = (ctx: Context, identity: string) =>
+  ctx.counters.hit(loginKey(identity), ctx.config.loginLockSeconds);
+
+export const clearLoginFailures = (ctx: Context, identity: string) => ctx.counters.reset(loginKey(identity));

@@ -1,0 +1,144 @@
+/**
+ * Sessions and tokens. The access token is a short-lived HS256 JWT naming the user and session; the
+ * refresh token is opaque, stored hashed, and rotated on every use. A successor is derived from its
+ * parent with a keyed hash, so a refresh retried within the grace window (two tabs, a lost answer)
+ * gets the same successor — one rotation chain — while reuse after the window revokes the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TokenSet } from '@edupass/protocol';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Context } from '../context.ts';
+import { ApiError, fail } from '../errors.ts';
+import {
+  findLiveSession,
+  findRefreshToken,
+  insertRefreshToken,
+  insertSession,
+  markRotated,
+  revokeSession,
+} from '../store/sessions.ts';
+import { hmac, randomToken, sha256 } from './hashing.ts';
+
+export const TOKEN_TYPE = 'Bearer';
+
+export interface SessionRef {
+  userId: number;
+  sessionId: string;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) =>
+  new SignJWT({ sid: ref.sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(ref.userId))
+    .setIssuedAt(Math.floor(ctx.now() / 1000))
+    .setExpirationTime(Math.floor(ctx.now() / 1000) + ttlSeconds)
+    .sign(ctx.keys.jwt);
+
+const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
+  await insertRefreshToken(ctx.db, {
+    token_hash: sha256(token),
+    session_id: sessionId,
+    created_at: ctx.now(),
+    expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
+    rotated_at: null,
+  });
+};
+
+const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Promise<TokenSet> => ({
+  access: {
+    token: await signAccess(ctx, ref, ctx.config.accessTokenTtlSeconds),
+    type: TOKEN_TYPE,
+    expires_in: ctx.config.accessTokenTtlSeconds,
+  },
+  refresh: { token: refreshToken, expires_in: ctx.config.refreshTokenTtlSeconds },
+});
+
+/** The token set of a session: a new refresh chain for it. */
+export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<TokenSet> => {
+  const refreshToken = randomToken();
+  await storeRefresh(ctx, ref.sessionId, refreshToken);
+  return tokenSet(ctx, ref, refreshToken);
+};
+
+/** The plain-string session token of clients that send no Auth-Version (also the cookie). */
+export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
+  signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
+
+export const startSession = async (ctx: Context, userId: number, method: string, client: ClientInfo) => {
+  const ref: SessionRef = { userId, sessionId: randomUUID() };
+  await insertSession(ctx.db, {
+    id: ref.sessionId,
+    user_id: userId,
+    method,
+    ip: client.ip,
+    user_agent: client.userAgent.slice(0, 512),
+    created_at: ctx.now(),
+    revoked_at: null,
+  });
+  return ref;
+};
+
+/**
+ * Checks an access or session token and its session. Expired or forged → 10000000 (clients refresh);
+ * an ended session → E_0; a blocked user → AC3_44.
+ */
+export const authenticate = async (ctx: Context, token: string): Promise<SessionRef> => {
+  let payload: { sub?: string; sid?: unknown };
+  try {
+    ({ payload } = await jwtVerify(token, ctx.keys.jwt, {
+      algorithms: ['HS256'],
+      currentDate: new Date(ctx.now()),
+    }));
+  } catch (error) {
+    if (error instanceof errors.JOSEError) throw new ApiError('10000000');
+    throw error;
+  }
+  const userId = Number(payload.sub);
+  if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string') throw new ApiError('10000000');
+  const session = await findLiveSession(ctx.db, payload.sid);
+  if (!session || session.user_id !== userId) throw new ApiError('E_0');
+  if (session.blocked_at !== null) throw new ApiError('AC3_44');
+  return { userId, sessionId: payload.sid };
+};
+
+export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
+  const now = ctx.now();
+  const row = await findRefreshToken(ctx.db, sha256(refreshToken));
+  if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
+  const ref: SessionRef = { userId: row.user_id, sessionId: row.session_id };
+  const user = await findLiveSession(ctx.db, row.session_id);
+  if (user?.blocked_at != null) return fail('AC3_44');
+  const successor = hmac(ctx.keys.refresh, refreshToken);
+  const won = row.rotated_at === null && (await markRotated(ctx.db, row.token_hash, now));
+  if (!won) {
+    const rotatedAt = row.rotated_at ?? now;
+    if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
+      // Reuse of a spent token: someone holds a copy. End the whole session.
+      await revokeSession(ctx.db, row.session_id, now);
+      ctx.logger.warn({ session: row.session_id }, 'refresh token reused; session revoked');
+      return fail('10000001');
+    }
+  }
+  await storeRefresh(ctx, row.session_id, successor);
+  return tokenSet(ctx, ref, successor);
+};
+
+export const endSession = (ctx: Context, sessionId: string) => revokeSession(ctx.db, sessionId, ctx.now());
+
+/** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */
+export const convertSessionToken = async (ctx: Context, token: string | undefined): Promise<TokenSet> => {
+  if (!token) return fail('10000002');
+  let ref: SessionRef;
+  try {
+    ref = await authenticate(ctx, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'AC3_44') throw error;
+    return fail('10000002');
+  }
+  return issueTokenSet(ctx, ref);
+};

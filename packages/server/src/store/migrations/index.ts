@@ -1,0 +1,31 @@
+/**
+ * Migrations, in order. SQLite and PostgreSQL run the same list; `id` and `ms` hide the two
+ * places where their column types differ. Append new migrations at the end; never edit a shipped one.
+ */
+import type { ColumnDataType, CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Dialect } from '../db.ts';
+import * as accounts from './001-accounts.ts';
+
+export interface MigrationContext {
+  dialect: Dialect;
+  /** Adds an auto-incrementing integer primary key `id`. */
+  id<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
+  /** Column type for unix-millisecond times. */
+  ms: ColumnDataType;
+}
+
+type Step = (db: Kysely<unknown>, context: MigrationContext) => Promise<void>;
+
+const steps: [name: string, up: Step][] = [['001-accounts', accounts.up]];
+
+export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
+  const context: MigrationContext = {
+    dialect,
+    id: (table) =>
+      dialect === 'postgres'
+        ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+        : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+    ms: 'bigint',
+  };
+  return Object.fromEntries(steps.map(([name, up]) => [name, { up: (db: Kysely<unknown>) => up(db, context) }]));
+};

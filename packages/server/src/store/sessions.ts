@@ -1,0 +1,57 @@
+/** Sessions (one per sign-in) and their rotating refresh tokens. */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+export const insertSession = (db: Db, row: Database['sessions']) => db.insertInto('sessions').values(row).execute();
+
+/** The session with its user's block state, when the session is live. */
+export const findLiveSession = (db: Db, id: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id', 'sessions.user_id', 'users.blocked_at'])
+    .where('sessions.id', '=', id)
+    .where('sessions.revoked_at', 'is', null)
+    .executeTakeFirst();
+
+export const revokeSession = (db: Db, id: string, now: number) =>
+  db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+
+export const revokeUserSessions = (db: Db, userId: number, now: number) =>
+  db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+
+/** Stores a refresh token; a second insert of the same successor (grace-window race) is a no-op. */
+export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>
+  db
+    .insertInto('refresh_tokens')
+    .values(row)
+    .onConflict((oc) => oc.column('token_hash').doNothing())
+    .execute();
+
+export const findRefreshToken = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .select([
+      'refresh_tokens.token_hash',
+      'refresh_tokens.session_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.rotated_at',
+      'sessions.user_id',
+      'sessions.revoked_at',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+/** Marks the token rotated; true only for the one caller that did so. */
+export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> => {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('rotated_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+};

@@ -1,0 +1,33 @@
+/** Single-use tickets (reset, e-mail sign-up, captcha, oauth), stored by hash. */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+export const putTicket = (db: Db, row: Database['tickets']) => db.insertInto('tickets').values(row).execute();
+
+export const findTicket = (db: Db, idHash: string, kind: string, now: number) =>
+  db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('id_hash', '=', idHash)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+
+/** Marks a live ticket used; true only for the one caller that did so. */
+export const useTicket = async (db: Db, idHash: string, kind: string, now: number): Promise<boolean> => {
+  const result = await db
+    .updateTable('tickets')
+    .set({ used_at: now })
+    .where('id_hash', '=', idHash)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+};
+
+export const deleteExpiredTickets = (db: Db, now: number) =>
+  db.deleteFrom('tickets').where('expires_at', '<=', now).execute();

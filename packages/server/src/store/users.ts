@@ -1,0 +1,47 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, NewUser, User, UsersTable } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+export const findUserById = (db: Db, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByPhone = (db: Db, phone: string) =>
+  db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+
+export const findUserByUsername = (db: Db, username: string) =>
+  db.selectFrom('users').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+
+export const findUserByNickname = (db: Db, nickname: string) =>
+  db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
+
+/** Inserts a user; returns undefined when a unique column (phone, e-mail, username) is taken. */
+export const insertUser = async (db: Db, user: NewUser): Promise<User | undefined> => {
+  try {
+    return await db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+};
+
+/** Updates a user; returns false when a unique column would be duplicated. */
+export const updateUser = async (db: Db, id: number, changes: Updateable<UsersTable>): Promise<boolean> => {
+  try {
+    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+};
+
+/** A unique-constraint failure, in SQLite's or PostgreSQL's words. */
+export const isUniqueViolation = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+};
