@@ -4,3 +4,4 @@ export * from './errors.ts';
 export * from './routes.ts';
 export * from './types.ts';
 export * from './validation.ts';
+export * from './usage.ts';

@@ -1,0 +1,79 @@
+/**
+ * What the tracker needs from its surroundings, behind small interfaces with browser defaults, so it
+ * runs the same in a page, in Node and in tests.
+ */
+import { getLocalStorage, getNavigator } from './globals.ts';
+
+/** A string key-value store; the default is `localStorage`. Every method may fail silently. */
+export interface KeyValueStore {
+  get(key: string): string | null;
+  /** May throw (quota); the tracker catches it. */
+  set(key: string, value: string): void;
+  remove(key: string): void;
+  keys(): string[];
+}
+
+export interface Transport {
+  /** POSTs `body` and answers the HTTP status, or 0 when no answer came. */
+  post(url: string, body: string): Promise<number>;
+  /** Queues `body` to outlive the page (sendBeacon, else keepalive fetch); `false` when refused. */
+  beacon(url: string, body: string): boolean;
+  /** GETs JSON; rejects on any failure. */
+  getJson(url: string): Promise<unknown>;
+}
+
+export interface Timers {
+  /** Calls `fn` every `ms` and answers the canceller. */
+  every(ms: number, fn: () => void): () => void;
+}
+
+export interface Clock {
+  /** Unix milliseconds. */
+  now(): number;
+}
+
+export interface Logger {
+  warn(message: string): void;
+}
+
+export const browserStore = (): KeyValueStore | undefined => {
+  const ls = getLocalStorage();
+  return (
+    ls && {
+      get: (key) => ls.getItem(key),
+      set: (key, value) => ls.setItem(key, value),
+      remove: (key) => ls.removeItem(key),
+      keys: () => Object.keys(ls),
+    }
+  );
+};
+
+// A string body goes as text/plain: a "simple" CORS request, so no preflight on each batch.
+export const fetchTransport: Transport = {
+  post: (url, body) =>
+    fetch(url, { method: 'POST', body, credentials: 'omit' }).then(
+      (response) => response.status,
+      () => 0,
+    ),
+  beacon(url, body) {
+    try {
+      if (getNavigator()?.sendBeacon?.(url, body)) return true;
+      void fetch(url, { method: 'POST', body, credentials: 'omit', keepalive: true }).catch(() => {});
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  getJson: (url) => fetch(url, { credentials: 'omit' }).then((response) => response.json()),
+};
+
+export const intervalTimers: Timers = {
+  every(ms, fn) {
+    const id = setInterval(fn, ms);
+    return () => clearInterval(id);
+  },
+};
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export const consoleLogger: Logger = { warn: (message) => console.warn(`[edupass tracker] ${message}`) };
