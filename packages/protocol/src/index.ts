@@ -3,5 +3,5 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './routes.ts';
 export * from './types.ts';
-export * from './validation.ts';
 export * from './usage.ts';
+export * from './validation.ts';

@@ -42,23 +42,43 @@ export const TOKENS_BASE = '/tiger/v3/web/tokens';
 
 /* @__NO_SIDE_EFFECTS__ */
 const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
+/* @__NO_SIDE_EFFECTS__ */
 const int = () => ({ type: 'integer', required: true }) as const;
+/* @__NO_SIDE_EFFECTS__ */
 const opt = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
-const ruled = <R extends RuleName, T extends FieldType = 'string'>(rule: R, type: T = 'string' as T) =>
-  ({ type, required: true, maxLength: 256, rule }) as const;
+interface Ruled<R extends RuleName, T extends FieldType> {
+  readonly type: T;
+  readonly required: true;
+  readonly maxLength: 256;
+  readonly rule: R;
+}
+// Overloads rather than a defaulted type parameter: inside a route literal the contextual type
+// would otherwise widen `type` to every FieldType.
+function ruled<R extends RuleName>(rule: R): Ruled<R, 'string'>;
+function ruled<R extends RuleName, T extends FieldType>(rule: R, type: T): Ruled<R, T>;
+/* @__NO_SIDE_EFFECTS__ */
+function ruled(rule: RuleName, type: FieldType = 'string'): Ruled<RuleName, FieldType> {
+  return { type, required: true, maxLength: 256, rule };
+}
 const ids = { type: 'integer[]', required: false, maxLength: 64 } as const;
 const pid = s(64);
 const phone = ruled('phone_number');
 const captcha = ruled('captcha');
 const password = ruled('password');
 
-const account = (
+/* @__NO_SIDE_EFFECTS__ */
+const account = <const A extends RouteSpec['auth'], const E extends Partial<RouteSpec> = Record<never, never>>(
   method: Method,
   path: string,
-  auth: RouteSpec['auth'],
+  auth: A,
   summary: string,
-  extra: Partial<RouteSpec> = {},
-): RouteSpec => ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, summary, status: 200, ...extra });
+  extra: E = {} as E,
+) =>
+  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, summary, status: 200, ...extra }) as Omit<
+    { method: Method; path: string; host: 'tiger'; auth: A; summary: string; status: 200 },
+    keyof E
+  > &
+    E;
 
 /* @__NO_SIDE_EFFECTS__ */
 const captchaRoute = (host: HostKind, path: string, summary: string, body: Fields): RouteSpec => ({

@@ -56,7 +56,9 @@ const readers = (env: Env, problems: string[]) => {
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name}="${raw}" must be a whole number from ${min} to ${max}. Fix: set ${name}=${fallback} or unset it.`);
+      problems.push(
+        `${name}="${raw}" must be a whole number from ${min} to ${max}. Fix: set ${name}=${fallback} or unset it.`,
+      );
       return fallback;
     }
     return value;
@@ -90,15 +92,21 @@ const readers = (env: Env, problems: string[]) => {
 
 const parseProducts = (raw: string, problems: string[]): Record<string, string> => {
   const products: Record<string, string> = {};
-  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [pid, code, ...rest] = entry.split(':');
     if (!pid || !code || rest.length > 0) {
-      problems.push(`PRODUCTS entry "${entry}" must be pid:product_code. Fix: e.g. PRODUCTS=edupass:edupass,site2:site2`);
+      problems.push(
+        `PRODUCTS entry "${entry}" must be pid:product_code. Fix: e.g. PRODUCTS=edupass:edupass,site2:site2`,
+      );
       continue;
     }
     products[pid] = code;
   }
-  if (Object.keys(products).length === 0) problems.push('PRODUCTS names no product. Fix: e.g. PRODUCTS=edupass:edupass');
+  if (Object.keys(products).length === 0)
+    problems.push('PRODUCTS names no product. Fix: e.g. PRODUCTS=edupass:edupass');
   return products;
 };
 
@@ -134,7 +142,10 @@ export const loadConfig = (env: Env = process.env): Config => {
     refreshGraceSeconds: int('REFRESH_REUSE_GRACE', 10, 0, 300),
     cookieDomain: str('COOKIE_DOMAIN'),
     cookieSecure: bool('COOKIE_SECURE', publicUrl.startsWith('https:')),
-    corsOrigins: (str('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (str('CORS_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     products: parseProducts(str('PRODUCTS') ?? 'edupass:edupass', problems),
     codeTtlSeconds: int('CODE_TTL', 300, 30, 3600),
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 20),

@@ -10,8 +10,8 @@ import { type Counters, databaseCounters, redisCounters } from './store/counters
 import { openStore, type Store } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import type { Database } from './store/schema.ts';
-import { settingOrCreate } from './store/settings.ts';
 import { seed } from './store/seed.ts';
+import { settingOrCreate } from './store/settings.ts';
 
 export interface Keys {
   /** HS256 key for access tokens. */
@@ -50,7 +50,11 @@ export interface ContextOverrides {
   now?: () => number;
 }
 
-export const createContext = async (config: Config, logger: Logger, overrides: ContextOverrides = {}): Promise<Context> => {
+export const createContext = async (
+  config: Config,
+  logger: Logger,
+  overrides: ContextOverrides = {},
+): Promise<Context> => {
   const store = openStore(config.databaseUrl);
   try {
     await migrate(store);

@@ -3,8 +3,8 @@
  * (a database table the web client and tests read) and in the log.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.ts';
 import { insertOutbox } from '../store/outbox.ts';
+import type { Database } from '../store/schema.ts';
 
 export type Channel = 'sms' | 'voice' | 'email';
 

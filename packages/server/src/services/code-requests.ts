@@ -79,7 +79,12 @@ export const requestCode = async (
   if (request.pid !== undefined) await requireProduct(ctx, request.pid);
   await checkCaptchaTicket(ctx, { ticket: request.captchaTicket, scene, identity: request.target, required: false });
   await preconditions[scene](ctx, request);
-  await sendCode(ctx, { target: scene === 'email_register' ? request.target.toLowerCase() : request.target, scene, channel, ip: request.ip });
+  await sendCode(ctx, {
+    target: scene === 'email_register' ? request.target.toLowerCase() : request.target,
+    scene,
+    channel,
+    ip: request.ip,
+  });
 };
 
 /** Voice codes: the `type` names the purpose; only the anonymous purposes can be asked by voice. */
@@ -93,6 +98,7 @@ const VOICE_SCENES: Record<string, Exclude<Scene, 'oauth'>> = {
 
 export const requestVoiceCode = (ctx: Context, type: string, request: CodeRequest) => {
   const scene = VOICE_SCENES[type.toUpperCase()];
-  if (!scene) throw invalidRequest(`Unknown voice code type "${type}". Use one of ${Object.keys(VOICE_SCENES).join(', ')}.`);
+  if (!scene)
+    throw invalidRequest(`Unknown voice code type "${type}". Use one of ${Object.keys(VOICE_SCENES).join(', ')}.`);
   return requestCode(ctx, scene, request, 'voice');
 };

@@ -48,7 +48,13 @@ export const sendCode = async (ctx: Context, { target, scene, channel, ip }: Sen
     attempts: 0,
     created_at: now,
   });
-  const message = { to: target, channel, scene, code, text: messageText(scene, code, Math.ceil(ctx.config.codeTtlSeconds / 60)) };
+  const message = {
+    to: target,
+    channel,
+    scene,
+    code,
+    text: messageText(scene, code, Math.ceil(ctx.config.codeTtlSeconds / 60)),
+  };
   try {
     await ctx.delivery.send(message).catch(() => ctx.delivery.send(message));
   } catch (error) {

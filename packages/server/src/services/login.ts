@@ -34,7 +34,12 @@ export const loginByPassword = async (
 ): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   if (requireCaptcha) {
-    await checkCaptchaTicket(ctx, { ticket: input.captchaTicket, scene: 'login', identity: input.identity, required: true });
+    await checkCaptchaTicket(ctx, {
+      ticket: input.captchaTicket,
+      scene: 'login',
+      identity: input.identity,
+      required: true,
+    });
   }
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   await awaitLoginAllowance(ctx, input.identity);

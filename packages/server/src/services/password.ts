@@ -12,7 +12,12 @@ import { assertNotBlocked, currentUser } from './users.ts';
 
 const RESET_TICKET_TTL = 10 * 60;
 
-const setPassword = async (ctx: Context, userId: number, password: string, { endSessions }: { endSessions: boolean }) => {
+const setPassword = async (
+  ctx: Context,
+  userId: number,
+  password: string,
+  { endSessions }: { endSessions: boolean },
+) => {
   await updateUser(ctx.db, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
   if (endSessions) await revokeUserSessions(ctx.db, userId, ctx.now());
 };

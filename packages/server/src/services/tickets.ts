@@ -1,6 +1,6 @@
 /** Single-use, short-lived tickets that carry a proven fact from one step to the next. */
 import type { Context } from '../context.ts';
-import { putTicket, findTicket, useTicket } from '../store/tickets.ts';
+import { findTicket, putTicket, useTicket } from '../store/tickets.ts';
 import { hmac, randomToken } from './hashing.ts';
 
 export type TicketKind = 'reset' | 'email_register' | 'common' | 'captcha' | 'oauth';

@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-import { findUserById } from '../store/users.ts';
 import type { User } from '../store/schema.ts';
+import { findUserById } from '../store/users.ts';
 
 /** The signed-in user; a session whose user is gone counts as signed out. */
 export const currentUser = async (ctx: Context, userId: number): Promise<User> =>

@@ -3,8 +3,7 @@ import type { AuthInfo, Privacy, TokenSet, UserInfo } from '@edupass/protocol';
 import type { User } from '../store/schema.ts';
 import { gradeDesc } from './grades.ts';
 
-export const maskPhone = (phone: string | null): string =>
-  phone ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : '';
+export const maskPhone = (phone: string | null): string => (phone ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : '');
 
 export const userInfo = (user: User): UserInfo => ({
   id: user.id,

@@ -27,7 +27,11 @@ export const findAgreements = (db: Db, ids: number[]) =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('agreements').selectAll().where('id', 'in', ids).execute();
 
 export const signedAgreementIds = async (db: Db, userId: number): Promise<Set<number>> => {
-  const rows = await db.selectFrom('agreement_signatures').select('agreement_id').where('user_id', '=', userId).execute();
+  const rows = await db
+    .selectFrom('agreement_signatures')
+    .select('agreement_id')
+    .where('user_id', '=', userId)
+    .execute();
   return new Set(rows.map((r) => r.agreement_id));
 };
 
@@ -45,6 +49,9 @@ export const insertAgreement = (db: Db, row: Omit<Database['agreements'], 'id'>)
   db.insertInto('agreements').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const countAgreements = async (db: Db): Promise<number> => {
-  const row = await db.selectFrom('agreements').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('agreements')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };

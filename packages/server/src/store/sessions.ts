@@ -20,7 +20,12 @@ export const revokeSession = (db: Db, id: string, now: number) =>
   db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 
 export const revokeUserSessions = (db: Db, userId: number, now: number) =>
-  db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 
 /** Stores a refresh token; a second insert of the same successor (grace-window race) is a no-op. */
 export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>

@@ -1,0 +1,124 @@
+/**
+ * Builds the server from a configuration: plugins, the one error handler, every route area.
+ * `listen` is the caller's business (main.ts, tests), so tests run the real thing in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SDK_ACCOUNT_VERSION } from '@edupass/protocol';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { type Context, type ContextOverrides, createContext } from './context.ts';
+import { ApiError, invalidRequest } from './errors.ts';
+import { accountRoutes } from './routes/account.ts';
+import { agreementRoutes } from './routes/agreements.ts';
+import { devRoutes } from './routes/dev.ts';
+import { signInRoutes } from './routes/sign-in.ts';
+import { signUpRoutes } from './routes/sign-up.ts';
+import { tokenRoutes } from './routes/tokens.ts';
+
+export interface App {
+  app: FastifyInstance;
+  ctx: Context;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions extends ContextOverrides {
+  /** Pino options or false; tests pass false. */
+  logger?: boolean | { level: string };
+}
+
+/** Fastify's own request errors, as catalogue errors. */
+const fromFastifyError = (error: FastifyError): ApiError | undefined => {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidRequest('The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalidRequest('Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return invalidRequest('The body is too large.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidRequest('The Content-Length does not match the body.');
+    default:
+      return error.statusCode !== undefined && error.statusCode < 500 ? invalidRequest(error.message) : undefined;
+  }
+};
+
+const statusOf = (error: FastifyError) =>
+  error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : 400;
+
+const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
+
+export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  const ctx = await createContext(config, app.log, options);
+
+  // Validation is ours (parse-fields), so failures carry the catalogue's codes and messages;
+  // the schemas serve the API docs.
+  app.setValidatorCompiler(() => () => true);
+
+  // Existing clients send `Content-Type: application/json` with no body (logout, GETs).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(invalidRequest('The body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const known = error instanceof ApiError ? error : fromFastifyError(error);
+    if (!known) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send(new ApiError('E_3').toWire(request.id));
+    }
+    const status = error instanceof ApiError ? known.status : statusOf(error);
+    return reply.code(status).send(known.toWire(request.id));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send(new ApiError('E_2', `No route ${request.method} ${request.url.split('?')[0]}.`).toWire(request.id)),
+  );
+
+  await app.register(fastifyCookie);
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: config.corsOrigins, credentials: true });
+  }
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'EduPass API', version: SDK_ACCOUNT_VERSION },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'authorization' },
+        },
+      },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes]) area(app, ctx);
+  if (!config.production) devRoutes(app, ctx);
+
+  const webRoot = config.webRoot ?? defaultWebRoot;
+  if (existsSync(webRoot)) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.addHook('onClose', () => ctx.close());
+  return { app, ctx, close: () => app.close() };
+};

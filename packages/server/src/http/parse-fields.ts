@@ -1,0 +1,77 @@
+/**
+ * Checks a body or query against its route's field list before any service runs: types, lengths,
+ * and the §5 rule a field names. Failures are catalogue errors (E_1 with the rule's number), never 500s.
+ */
+import { checks, type FieldSpec, type Fields } from '@edupass/protocol';
+import { type ApiError, invalidRequest, ruleError } from '../errors.ts';
+
+const MAX_ARRAY = 100;
+
+const typeOk = (spec: FieldSpec, value: unknown): boolean => {
+  switch (spec.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer[]':
+      return Array.isArray(value) && value.every((v) => Number.isSafeInteger(v));
+    case 'string[]':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length <= 256);
+    case 'any':
+      return true;
+  }
+};
+
+const fieldError = (name: string, spec: FieldSpec, value: unknown): ApiError => {
+  if (spec.rule) {
+    const failure = checks[spec.rule](value);
+    if (failure) return ruleError(failure);
+  }
+  return value === undefined
+    ? invalidRequest(`Missing field "${name}".`)
+    : invalidRequest(
+        `Field "${name}" must be ${spec.type === 'integer[]' ? 'an array of integers' : `a ${spec.type}`}.`,
+      );
+};
+
+/** Query strings carry text: numbers are read from it when the field asks for one. */
+const fromQuery = (spec: FieldSpec, value: unknown) =>
+  (spec.type === 'integer' || spec.type === 'number') && typeof value === 'string' && value !== ''
+    ? Number(value)
+    : value;
+
+export const parseFields = (
+  fields: Fields | undefined,
+  input: unknown,
+  { strict = false, fromQueryString = false } = {},
+): Record<string, unknown> => {
+  if (input === undefined || input === null) input = {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw invalidRequest('The body must be a JSON object.');
+  const source = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(fields ?? {})) {
+    const raw = fromQueryString ? fromQuery(spec, source[name]) : source[name];
+    if (raw === undefined || raw === null) {
+      if (spec.required) throw fieldError(name, spec, undefined);
+      continue;
+    }
+    if (!typeOk(spec, raw)) throw fieldError(name, spec, raw);
+    const size = typeof raw === 'string' || Array.isArray(raw) ? raw.length : 0;
+    const limit = Array.isArray(raw) ? Math.min(spec.maxLength ?? MAX_ARRAY, MAX_ARRAY) : spec.maxLength;
+    if (limit !== undefined && size > limit) throw invalidRequest(`Field "${name}" is too long (at most ${limit}).`);
+    if (spec.rule) {
+      const failure = checks[spec.rule](raw);
+      if (failure) throw ruleError(failure);
+    }
+    out[name] = raw;
+  }
+  if (strict) {
+    const unknown = Object.keys(source).find((key) => !(fields && key in fields));
+    if (unknown !== undefined) throw invalidRequest(`Unknown field "${unknown}".`);
+  }
+  return out;
+};

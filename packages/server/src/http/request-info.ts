@@ -1,0 +1,53 @@
+/** What the server reads from a request besides its body: who is calling and how. */
+
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { ClientInfo } from '../services/tokens.ts';
+
+export const AUTH_COOKIE = 'authorization';
+
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: String(request.headers['user-agent'] ?? ''),
+});
+
+export const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name.toLowerCase()];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+};
+
+/** Clients that send Auth-Version get the token set instead of a plain session token. */
+export const wantsTokenSet = (request: FastifyRequest) => header(request, 'auth-version') !== undefined;
+
+/** The `authorization` cookie, its name matched case-insensitively as existing clients vary. */
+export const authCookie = (request: FastifyRequest): string | undefined => {
+  const cookies = request.cookies ?? {};
+  const name = Object.keys(cookies).find((key) => key.toLowerCase() === AUTH_COOKIE);
+  const value = name === undefined ? undefined : cookies[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/** `Authorization: <type> <token>`, `Bearer <token>` or a bare token; else the cookie. */
+export const presentedToken = (request: FastifyRequest): string | undefined => {
+  const value = header(request, 'authorization');
+  if (value !== undefined) {
+    const parts = value.trim().split(/\s+/);
+    return parts[parts.length - 1];
+  }
+  return authCookie(request);
+};
+
+export const setAuthCookie = (reply: FastifyReply, config: Config, token: string, maxAge: number) =>
+  reply.setCookie(AUTH_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.cookieSecure,
+    path: '/',
+    maxAge,
+    ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
+  });
+
+export const clearAuthCookie = (reply: FastifyReply, config: Config) =>
+  reply.clearCookie(AUTH_COOKIE, { path: '/', ...(config.cookieDomain ? { domain: config.cookieDomain } : {}) });

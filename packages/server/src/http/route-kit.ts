@@ -1,0 +1,116 @@
+/**
+ * Registers a route of the protocol table: its method and path, its schema for the API docs, field
+ * parsing, authentication, and the success status. Handlers receive parsed input and return the
+ * answer (or nothing, for 204).
+ */
+import {
+  type BodyOf,
+  type FieldSpec,
+  type Fields,
+  type QueryOf,
+  type RouteName,
+  type RouteSpec,
+  routes,
+} from '@edupass/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { authenticate, type ClientInfo, type SessionRef } from '../services/tokens.ts';
+import { parseFields } from './parse-fields.ts';
+import { clientInfo, header, presentedToken, wantsTokenSet } from './request-info.ts';
+
+export interface RouteInput<N extends RouteName> {
+  body: BodyOf<N>;
+  query: QueryOf<N>;
+  /** The caller's session: always there on 'token' routes, when signed in on 'optional' ones. */
+  session: N extends TokenRoute ? SessionRef : SessionRef | undefined;
+  client: ClientInfo;
+  wantsTokenSet: boolean;
+  captchaTicket: string | undefined;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token' ? N : never }[RouteName];
+
+export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<unknown>;
+
+const ACCOUNT_BODY_LIMIT = 16 * 1024;
+
+const jsonSchemaOf = (spec: FieldSpec): Record<string, unknown> => {
+  const type = spec.type;
+  if (type === 'integer[]') return { type: 'array', items: { type: 'integer' }, maxItems: spec.maxLength };
+  if (type === 'string[]') return { type: 'array', items: { type: 'string' }, maxItems: spec.maxLength };
+  if (type === 'any') return {};
+  return { type, ...(type === 'string' && spec.maxLength ? { maxLength: spec.maxLength } : {}) };
+};
+
+/** JSON schema of a field list, for the OpenAPI document. */
+export const objectSchema = (fields: Fields) => ({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, jsonSchemaOf(spec)])),
+  required: Object.entries(fields)
+    .filter(([, spec]) => spec.required)
+    .map(([name]) => name),
+});
+
+const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyRequest) => {
+  if (spec.auth === 'none') return undefined;
+  const token = presentedToken(request);
+  if (token === undefined) {
+    if (spec.auth === 'token') throw new ApiError('E_0');
+    return undefined;
+  }
+  if (spec.auth === 'token') return authenticate(ctx, token);
+  // 'optional': a stale token reads as a visitor rather than an error.
+  return authenticate(ctx, token).catch(() => undefined);
+};
+
+export interface RouteOptions {
+  /** Refuse fields the route does not list (the profile update: "Only the allowed profile fields may be sent"). */
+  strict?: boolean;
+  tags?: string[];
+}
+
+export const defineRoute = <N extends RouteName>(
+  app: FastifyInstance,
+  ctx: Context,
+  name: N,
+  handler: Handler<N>,
+  options: RouteOptions = {},
+) => {
+  const spec: RouteSpec = routes[name];
+  const paths = name === 'updateProfile' ? [spec.path, spec.path.replace(/info$/, 'profile')] : [spec.path];
+  for (const url of paths) {
+    app.route({
+      method: spec.method,
+      url,
+      bodyLimit: ACCOUNT_BODY_LIMIT,
+      schema: {
+        operationId: url === spec.path ? name : `${name}Alias`,
+        summary: spec.summary,
+        tags: options.tags ?? [spec.host],
+        ...(spec.body ? { body: objectSchema(spec.body) } : {}),
+        ...(spec.query ? { querystring: objectSchema(spec.query) } : {}),
+        ...(spec.auth === 'token' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
+      },
+      handler: async (request, reply) => {
+        const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
+        const query = parseFields(spec.query, request.query, { fromQueryString: true });
+        const session = await resolveSession(ctx, spec, request);
+        const result = await handler({
+          body: body as BodyOf<N>,
+          query: query as QueryOf<N>,
+          session: session as RouteInput<N>['session'],
+          client: clientInfo(request),
+          wantsTokenSet: wantsTokenSet(request),
+          captchaTicket: header(request, 'x-captcha-ticket'),
+          request,
+          reply,
+        });
+        if (spec.status === 204 || result === undefined) return reply.code(204).send();
+        return reply.code(200).send(result);
+      },
+    });
+  }
+};

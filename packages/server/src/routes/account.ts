@@ -1,0 +1,108 @@
+/** The signed-in user's own account: profile, username, password, phone, privacy, third parties. */
+import type { OauthItem } from '@edupass/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { clearAuthCookie } from '../http/request-info.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import { requestCode } from '../services/code-requests.ts';
+import { verifyCode } from '../services/codes.ts';
+import { GRADE_LIST } from '../services/grades.ts';
+import {
+  changePassword,
+  changePasswordByPhone,
+  checkResetCode,
+  initPassword,
+  resetPassword,
+} from '../services/password.ts';
+import { bindPhone, checkPhoneBind, rebindPhone } from '../services/phone.ts';
+import { setUsername, updateProfile } from '../services/profile.ts';
+import { issueTicket } from '../services/tickets.ts';
+import { currentUser } from '../services/users.ts';
+import { privacy, userInfo } from '../services/views.ts';
+import { userOauths } from '../store/oauths.ts';
+
+const COMMON_TICKET_TTL = 10 * 60;
+const OAUTH_KINDS = [
+  { id: 1, name: 'wechat' },
+  { id: 2, name: 'qq' },
+] as const;
+
+export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
+  defineRoute(app, ctx, 'getProfile', async ({ session }) => userInfo(await currentUser(ctx, session.userId)));
+  defineRoute(app, ctx, 'updateProfile', ({ session, body }) => updateProfile(ctx, session.userId, body), {
+    strict: true,
+  });
+  defineRoute(app, ctx, 'getPrivacy', async ({ session }) => privacy(await currentUser(ctx, session.userId)));
+  defineRoute(app, ctx, 'getGradeList', async () => GRADE_LIST);
+  defineRoute(app, ctx, 'listOauths', async ({ session }): Promise<OauthItem[]> => {
+    const linked = await userOauths(ctx.db, session.userId);
+    return OAUTH_KINDS.map(({ id, name }) => {
+      const link = linked.find((l) => l.provider === name);
+      return { id, name, nickname: link?.nickname ?? '', is_bound: link !== undefined };
+    });
+  });
+  defineRoute(app, ctx, 'setUsername', ({ session, body }) => setUsername(ctx, session.userId, body.username));
+
+  // Passwords. A change ends every session, this one included: the cookie goes too.
+  defineRoute(app, ctx, 'initPassword', ({ session, body }) =>
+    initPassword(ctx, session.userId, body.password, body.confirm_password),
+  );
+  defineRoute(app, ctx, 'changePassword', async ({ session, body, reply }) => {
+    await changePassword(ctx, session.userId, body);
+    clearAuthCookie(reply, ctx.config);
+  });
+  defineRoute(app, ctx, 'sendPasswordUpdateCode', async ({ session, body, client, captchaTicket }) =>
+    requestCode(ctx, 'password_update', {
+      target: body.phone_number,
+      pid: body.pid,
+      ip: client.ip,
+      captchaTicket,
+      user: await currentUser(ctx, session.userId),
+    }),
+  );
+  defineRoute(app, ctx, 'changePasswordByPhone', async ({ session, body, reply }) => {
+    await changePasswordByPhone(ctx, session.userId, body);
+    clearAuthCookie(reply, ctx.config);
+  });
+  defineRoute(app, ctx, 'sendResetCode', ({ body, client, captchaTicket }) =>
+    requestCode(ctx, 'reset', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+  );
+  defineRoute(app, ctx, 'checkResetCode', async ({ body }) => ({
+    ticket: await checkResetCode(ctx, body.phone_number, body.captcha),
+  }));
+  defineRoute(app, ctx, 'resetPassword', ({ body }) => resetPassword(ctx, body));
+
+  // Phone
+  defineRoute(app, ctx, 'sendBindPhoneCode', async ({ session, body, client, captchaTicket }) =>
+    requestCode(ctx, 'bind', {
+      target: body.phone_number,
+      pid: body.pid,
+      ip: client.ip,
+      captchaTicket,
+      user: await currentUser(ctx, session.userId),
+    }),
+  );
+  defineRoute(app, ctx, 'bindPhone', ({ session, body }) =>
+    bindPhone(ctx, session.userId, body.phone_number, body.captcha),
+  );
+  defineRoute(app, ctx, 'checkPhoneBind', ({ session, query }) =>
+    checkPhoneBind(ctx, session.userId, query.phone_number),
+  );
+  defineRoute(app, ctx, 'sendRebindCode', async ({ session, body, client, captchaTicket }) =>
+    requestCode(ctx, 'change', {
+      target: body.phone_number,
+      oldPhone: body.old_phone_number,
+      pid: body.pid,
+      ip: client.ip,
+      captchaTicket,
+      user: await currentUser(ctx, session.userId),
+    }),
+  );
+  defineRoute(app, ctx, 'rebindPhone', ({ session, body }) =>
+    rebindPhone(ctx, session.userId, body.phone_number, body.captcha),
+  );
+  defineRoute(app, ctx, 'checkCommonCode', async ({ body }) => {
+    await verifyCode(ctx, body.phone_number, 'common', body.captcha);
+    return { ticket: await issueTicket(ctx, 'common', body.phone_number, COMMON_TICKET_TTL) };
+  });
+};

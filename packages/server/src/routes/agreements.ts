@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import { agreementsToSign, latestByCode, listAgreements, sign } from '../services/agreements.ts';
+
+export const agreementRoutes = (app: FastifyInstance, ctx: Context) => {
+  defineRoute(app, ctx, 'listAgreements', () => listAgreements(ctx));
+  defineRoute(app, ctx, 'listAgreementsToSign', ({ session }) => agreementsToSign(ctx, session?.userId));
+  defineRoute(app, ctx, 'signAgreements', ({ session, body }) =>
+    sign(ctx, session.userId, body.agreement_ids, body.pid),
+  );
+  defineRoute(app, ctx, 'listLatestProtocols', ({ body }) => latestByCode(ctx, body.codeList, body.pid));
+};

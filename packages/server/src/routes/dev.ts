@@ -1,0 +1,18 @@
+/** Development-only routes; never registered when NODE_ENV=production. */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { invalidRequest } from '../errors.ts';
+import { outboxFor } from '../store/outbox.ts';
+
+export const devRoutes = (app: FastifyInstance, ctx: Context) => {
+  app.get(
+    '/dev/outbox',
+    { schema: { summary: 'Codes sent to a phone or e-mail, newest first (development only)', tags: ['dev'] } },
+    async (request) => {
+      const { to } = request.query as { to?: unknown };
+      if (typeof to !== 'string' || to === '') throw invalidRequest('Give ?to=<phone or e-mail>.');
+      const rows = await outboxFor(ctx.db, to.includes('@') ? to.toLowerCase() : to);
+      return rows.map((r) => ({ to: r.recipient, channel: r.channel, text: r.text, code: r.code, sent_at: r.sent_at }));
+    },
+  );
+};

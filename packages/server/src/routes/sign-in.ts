@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Context } from '../context.ts';
+import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import { requestCode, requestVoiceCode } from '../services/code-requests.ts';
+import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/login.ts';
+import type { SignedIn } from '../services/sign-in.ts';
+import { endSession } from '../services/tokens.ts';
+
+/** Sets the `authorization` cookie and answers `{user_info, auth}`. */
+export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: SignedIn) => {
+  setAuthCookie(reply, ctx.config, signedIn.cookie.token, signedIn.cookie.maxAge);
+  return signedIn.result;
+};
+
+export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
+  defineRoute(app, ctx, 'sendLoginCode', ({ body, client, captchaTicket }) =>
+    requestCode(ctx, 'login', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+  );
+  defineRoute(app, ctx, 'loginByPhone', async (input) =>
+    answerSignIn(
+      ctx,
+      input.reply,
+      await loginByPhone(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+    ),
+  );
+  defineRoute(app, ctx, 'sendSilentLoginCode', ({ body, client, captchaTicket }) =>
+    requestCode(ctx, 'silence', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+  );
+  defineRoute(app, ctx, 'loginByPhoneSilently', async (input) =>
+    answerSignIn(
+      ctx,
+      input.reply,
+      await loginByPhoneSilently(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+    ),
+  );
+  defineRoute(app, ctx, 'loginByPassword', async (input) =>
+    answerSignIn(
+      ctx,
+      input.reply,
+      await loginByPassword(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+    ),
+  );
+  defineRoute(app, ctx, 'loginByPasswordSecure', async (input) =>
+    answerSignIn(
+      ctx,
+      input.reply,
+      await loginByPassword(
+        ctx,
+        { ...input.body, captchaTicket: input.captchaTicket },
+        { ...input.client, wantsTokenSet: input.wantsTokenSet },
+        { requireCaptcha: true },
+      ),
+    ),
+  );
+  defineRoute(app, ctx, 'sendVoiceCode', ({ body, client, captchaTicket }) =>
+    requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+  );
+  defineRoute(app, ctx, 'sendCommonCode', ({ body, client, captchaTicket }) =>
+    requestCode(ctx, 'common', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+  );
+  defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
+    await endSession(ctx, session.sessionId);
+    clearAuthCookie(reply, ctx.config);
+  });
+};

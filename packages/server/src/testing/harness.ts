@@ -1,0 +1,57 @@
+/**
+ * The real server for tests: built in-process from a configuration on a fresh database, listening on
+ * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
+ */
+import { type App, type BuildOptions, buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { createTestDatabase } from './databases.ts';
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  app: App;
+  /** The newest code sent to a phone or e-mail address (from the dev outbox), if any. */
+  lastCode(to: string): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** Limits loose enough that a test file's many sends and failed logins do not trip them. */
+const TEST_ENV: Record<string, string> = {
+  CODE_RESEND_INTERVAL: '0',
+  CODE_DAILY_LIMIT: '1000',
+  CODE_IP_HOURLY_LIMIT: '100000',
+  LOGIN_SLOWDOWN_MS: '0',
+  LOG_LEVEL: 'warn',
+};
+
+export const startTestServer = async (
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> => {
+  const database = await createTestDatabase();
+  const config: Config = {
+    ...loadConfig({ ...TEST_ENV, DATABASE_URL: database.url }),
+    port: 0,
+    host: '127.0.0.1',
+    ...overrides,
+  };
+  const app = await buildApp(config, { logger: false, ...options });
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('test server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    config,
+    app,
+    async lastCode(to) {
+      const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
+      const rows = (await response.json()) as { code: string }[];
+      return rows[0]?.code;
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+};
