@@ -8,12 +8,22 @@
 let lastMs = 0;
 let sequence = 0;
 
+// Random bytes are drawn 256 at a time: one getRandomValues call per 32 ids keeps track() cheap.
+const POOL_SIZE = 256;
+let pool = new Uint8Array(0);
+let used = 0;
+
 const randomHex = (count: number): string => {
-  const bytes = new Uint8Array(count);
-  const crypto = globalThis.crypto;
-  if (crypto?.getRandomValues) crypto.getRandomValues(bytes);
-  else for (let i = 0; i < count; i++) bytes[i] = (Math.random() * 256) | 0;
-  return Array.from(bytes, (b) => (b | 256).toString(16).slice(1)).join('');
+  if (used + count > pool.length) {
+    pool = new Uint8Array(POOL_SIZE);
+    const crypto = globalThis.crypto;
+    if (crypto?.getRandomValues) crypto.getRandomValues(pool);
+    else for (let i = 0; i < pool.length; i++) pool[i] = (Math.random() * 256) | 0;
+    used = 0;
+  }
+  let hex = '';
+  for (const end = used + count; used < end; used++) hex += ((pool[used] ?? 0) | 256).toString(16).slice(1);
+  return hex;
 };
 
 export const eventId = (unixMs: number): string => {
