@@ -1,0 +1,118 @@
+/** The captcha calls of the route table (spec §7), with their answers parsed and failures turned into `CaptchaError`. */
+import {
+  type CaptchaRuleRequest,
+  type CaptchaRuleResponse,
+  type CaptchaTicketResponse,
+  ClientCode,
+  type GeetestParams,
+  REQUEST_TIMEOUT_MS,
+  type RouteName,
+  routes,
+  type SlideAnswer,
+  type SlideChallenge,
+} from '@edupass/protocol';
+import { CaptchaError, rejected, widgetError } from './errors.ts';
+import { isRecord, parseGeetestParams, parseRule, parseSlideChallenge, parseTicket } from './parse.ts';
+import type { Transport } from './transport.ts';
+
+export interface ApiOptions {
+  /** Base URL of the platform service (rule, exchanges, slide puzzle). '' means this origin. */
+  platformHost: string;
+  /** Base URL of the main backend, for the tiger routes. '' means this origin. */
+  tigerHost: string;
+  /** Headers on every call: product code, pid and platform (§3). */
+  headers: Record<string, string>;
+  transport: Transport;
+  timeoutMs?: number;
+}
+
+type CaptchaRoute =
+  | 'captchaRule'
+  | 'geetestRegister'
+  | 'geetestVerify'
+  | 'tencentCheck'
+  | 'neteaseCheck'
+  | 'nextdataCheck'
+  | 'aliyunCheck'
+  | 'slideChallenge'
+  | 'slideVerify';
+
+/** A refusal from the server, kept with its wire code so callers can tell a vendor "no" from an outage. */
+const serverError = (status: number, body: unknown): CaptchaError => {
+  const code = isRecord(body) && typeof body.error_number === 'number' ? body.error_number : ClientCode.CAPTCHA_ERROR;
+  const message = isRecord(body) && typeof body.error_message === 'string' ? body.error_message : `HTTP ${status}`;
+  const serverCode = isRecord(body) && typeof body.error_code === 'string' ? body.error_code : undefined;
+  return new CaptchaError(code, message, { status, body, ...(serverCode === undefined ? {} : { serverCode }) });
+};
+
+export const createApi = (options: ApiOptions) => {
+  const call = async (name: CaptchaRoute & RouteName, body: unknown): Promise<unknown> => {
+    const route = routes[name];
+    const base = route.host === 'platform' ? options.platformHost : options.tigerHost;
+    let response: Awaited<ReturnType<Transport>>;
+    try {
+      response = await options.transport({
+        method: 'POST',
+        url: `${base.replace(/\/$/, '')}${route.path}`,
+        headers: { 'Content-Type': 'application/json', ...options.headers },
+        body,
+        timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      });
+    } catch (cause) {
+      throw widgetError(undefined, { cause });
+    }
+    if (response.status < 200 || response.status >= 300) throw serverError(response.status, response.body);
+    return response.body;
+  };
+
+  const expect = <T>(value: T | undefined, body: unknown): T => {
+    if (value === undefined) throw widgetError(undefined, { body });
+    return value;
+  };
+
+  /** An exchange the vendor or our checker refused reads as 'incorrect captcha checking' (§8), keeping the wire code. */
+  const exchange = async (name: CaptchaRoute & RouteName, body: unknown): Promise<CaptchaTicketResponse> => {
+    try {
+      const answer = await call(name, body);
+      return expect(parseTicket(answer), answer);
+    } catch (error) {
+      if (error instanceof CaptchaError && error.status !== undefined && error.status < 500) {
+        throw rejected(undefined, {
+          ...(error.serverCode === undefined ? {} : { serverCode: error.serverCode }),
+          status: error.status,
+          body: error.body,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  };
+
+  return {
+    async rule(request: CaptchaRuleRequest): Promise<CaptchaRuleResponse> {
+      const answer = await call('captchaRule', request);
+      return expect(parseRule(answer), answer);
+    },
+    async geetestParams(appid: string): Promise<GeetestParams> {
+      const answer = await call('geetestRegister', { appid });
+      return expect(parseGeetestParams(answer), answer);
+    },
+    geetestVerify: (body: {
+      geetest_challenge: string;
+      geetest_validate: string;
+      geetest_seccode: string;
+      appid: string;
+    }) => exchange('geetestVerify', body),
+    tencentCheck: (body: { appid: string; tencentTicket: string; randomStr: string }) => exchange('tencentCheck', body),
+    neteaseCheck: (body: { validate: string; appid: string }) => exchange('neteaseCheck', body),
+    nextdataCheck: (body: { rid: string; appid: string }) => exchange('nextdataCheck', body),
+    aliyunCheck: (body: { appKey: string; scene: string; captchaVerifyParam: string }) => exchange('aliyunCheck', body),
+    async slideChallenge(body: { scene: string; identity: string }): Promise<SlideChallenge> {
+      const answer = await call('slideChallenge', body);
+      return expect(parseSlideChallenge(answer), answer);
+    },
+    slideVerify: (answer: SlideAnswer) => exchange('slideVerify', answer),
+  };
+};
+
+export type CaptchaApi = ReturnType<typeof createApi>;

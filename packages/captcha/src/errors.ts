@@ -1,0 +1,63 @@
+/** The one error class of the captcha SDK: every failure rejects with it, and `onFail` receives it. */
+import { CAPTCHA_MESSAGES, ClientCode, type ClientCodeName, clientCodeName } from '@edupass/protocol';
+
+export interface CaptchaErrorDetails {
+  /** The server's `error_code` when the server refused. */
+  serverCode?: string;
+  status?: number;
+  /** The raw answer body when the server refused. */
+  body?: unknown;
+  /** The rule that was running. */
+  rule?: string;
+  cause?: unknown;
+}
+
+export class CaptchaError extends Error {
+  /** Client code number of the catalogue (`ClientCode`). */
+  readonly code: number;
+  /** Catalogue name of `code`. */
+  override readonly name: ClientCodeName | (string & {});
+  readonly serverCode: string | undefined;
+  readonly status: number | undefined;
+  readonly body: unknown;
+  readonly rule: string | undefined;
+
+  constructor(code: number, message: string, details: CaptchaErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.name = clientCodeName(code) ?? 'CAPTCHA_ERROR';
+    this.serverCode = details.serverCode;
+    this.status = details.status;
+    this.body = details.body;
+    this.rule = details.rule;
+  }
+}
+
+export const isCaptchaError = (value: unknown): value is CaptchaError => value instanceof CaptchaError;
+
+/** The widget or its check said no. */
+export const rejected = (message: string = CAPTCHA_MESSAGES.rejected, details?: CaptchaErrorDetails) =>
+  new CaptchaError(ClientCode.CAPTCHA_REJECTED, message, details);
+
+/** Something broke while the widget ran ('some error occurred'). */
+export const widgetError = (message: string = CAPTCHA_MESSAGES.error, details?: CaptchaErrorDetails) =>
+  new CaptchaError(ClientCode.CAPTCHA_ERROR, message, details);
+
+/** The widget could not start at all ('fatal error occurred'). */
+export const fatal = (details?: CaptchaErrorDetails) =>
+  new CaptchaError(ClientCode.CAPTCHA_ERROR, CAPTCHA_MESSAGES.fatal, details);
+
+export const closedError = (rule?: string) =>
+  new CaptchaError(ClientCode.CAPTCHA_CLOSED, CAPTCHA_MESSAGES.closed, rule === undefined ? {} : { rule });
+
+/** A copy of `error` that names the rule it happened under. */
+export const withRule = (error: CaptchaError, rule: string): CaptchaError =>
+  error.rule !== undefined
+    ? error
+    : new CaptchaError(error.code, error.message, {
+        serverCode: error.serverCode,
+        status: error.status,
+        body: error.body,
+        rule,
+        cause: error.cause,
+      });

@@ -1,0 +1,173 @@
+/**
+ * EduPass's slide puzzle in the page: background with the gap, the piece, and a slider that moves it.
+ * Mouse and touch through pointer events; keyboard through the WAI-ARIA slider pattern; the slider
+ * announces its position (role=slider, aria-valuenow…) and results go to a live region.
+ */
+import { CAPTCHA_MESSAGES, type SlideAnswer, type SlideChallenge } from '@edupass/protocol';
+import type { Timers } from '../globals.ts';
+import { isSubmitKey, positionForKey } from './keyboard.ts';
+import { createTrajectory } from './trajectory.ts';
+
+export interface SlideWidget {
+  /** Shows a challenge and resolves with the answer when the user lets go (or presses Enter). */
+  ask(challenge: SlideChallenge): Promise<SlideAnswer>;
+  /** Says something to screen readers (and shows it). */
+  announce(message: string): void;
+  destroy(): void;
+}
+
+const HANDLE = 40;
+
+const css = (element: HTMLElement, rules: Record<string, string>) => {
+  for (const [name, value] of Object.entries(rules)) element.style.setProperty(name, value);
+};
+
+export const createSlideWidget = (document: Document, container: HTMLElement, timers: Timers): SlideWidget => {
+  const root = document.createElement('div');
+  root.setAttribute('data-edupass-captcha', 'slide');
+  const width = container.clientWidth || 300;
+  const stage = document.createElement('div');
+  css(stage, { position: 'relative', width: `${width}px`, overflow: 'hidden', background: '#eee' });
+  const background = document.createElement('img');
+  background.alt = '';
+  css(background, { display: 'block', width: '100%', 'user-select': 'none' });
+  background.draggable = false;
+  const piece = document.createElement('img');
+  piece.alt = '';
+  piece.draggable = false;
+  piece.setAttribute('data-edupass-captcha', 'piece');
+  css(piece, { position: 'absolute', left: '0', top: '0', 'pointer-events': 'none' });
+  stage.append(background, piece);
+
+  const track = document.createElement('div');
+  css(track, {
+    position: 'relative',
+    height: `${HANDLE}px`,
+    'margin-top': '8px',
+    background: '#e8eef5',
+    'border-radius': `${HANDLE / 2}px`,
+  });
+  const handle = document.createElement('div');
+  handle.setAttribute('role', 'slider');
+  handle.setAttribute('tabindex', '0');
+  handle.setAttribute('aria-label', CAPTCHA_MESSAGES.prompt);
+  handle.setAttribute('aria-valuemin', '0');
+  handle.setAttribute('data-edupass-captcha', 'handle');
+  css(handle, {
+    position: 'absolute',
+    left: '0',
+    top: '0',
+    width: `${HANDLE}px`,
+    height: `${HANDLE}px`,
+    'border-radius': '50%',
+    background: '#1677ff',
+    cursor: 'grab',
+    'touch-action': 'none',
+  });
+  track.append(handle);
+
+  const status = document.createElement('p');
+  status.setAttribute('aria-live', 'polite');
+  status.setAttribute('data-edupass-captcha', 'status');
+  css(status, { margin: '6px 0 0', 'min-height': '1.4em', color: '#c00' });
+  root.append(stage, track, status);
+  container.append(root);
+
+  let cleanup: (() => void) | undefined;
+
+  return {
+    announce(message) {
+      status.textContent = message;
+    },
+    destroy() {
+      cleanup?.();
+      root.remove();
+    },
+    ask(challenge) {
+      cleanup?.();
+      const scale = width / challenge.width;
+      const max = Math.max(0, challenge.width - challenge.pieceWidth);
+      background.src = challenge.background;
+      piece.src = challenge.piece;
+      css(stage, { height: `${challenge.height * scale}px` });
+      css(piece, {
+        top: `${challenge.pieceY * scale}px`,
+        width: `${challenge.pieceWidth * scale}px`,
+        height: `${challenge.pieceHeight * scale}px`,
+      });
+      handle.setAttribute('aria-valuemax', String(max));
+      const trackRange = width - HANDLE;
+      let position = 0;
+      const show = (x: number) => {
+        position = Math.min(max, Math.max(0, x));
+        const rounded = Math.round(position);
+        piece.style.setProperty('left', `${position * scale}px`);
+        handle.style.setProperty('left', `${max === 0 ? 0 : (position / max) * trackRange}px`);
+        handle.setAttribute('aria-valuenow', String(rounded));
+        handle.setAttribute('aria-valuetext', `${rounded} of ${max}`);
+      };
+      show(0);
+
+      return new Promise<SlideAnswer>((resolve) => {
+        const trajectory = createTrajectory();
+        let dragging: { x: number; pointerId: number } | undefined;
+        let keyboardStarted = false;
+        // Pointer pixels on the track map onto background pixels of the puzzle.
+        const toPuzzle = (dx: number) => (trackRange === 0 ? 0 : (dx / trackRange) * max);
+        const finish = (input: SlideAnswer['input']) => {
+          cleanup?.();
+          resolve({ id: challenge.id, x: Math.round(position * 10) / 10, trajectory: trajectory.samples(), input });
+        };
+        const down = (event: PointerEvent) => {
+          event.preventDefault();
+          dragging = { x: event.clientX, pointerId: event.pointerId };
+          handle.setPointerCapture?.(event.pointerId);
+          trajectory.start(0, event.clientY, timers.now());
+          handle.style.setProperty('cursor', 'grabbing');
+        };
+        const move = (event: PointerEvent) => {
+          if (!dragging || event.pointerId !== dragging.pointerId) return;
+          show(toPuzzle(event.clientX - dragging.x));
+          trajectory.add(position, event.clientY, timers.now());
+        };
+        const up = (event: PointerEvent) => {
+          if (!dragging || event.pointerId !== dragging.pointerId) return;
+          show(toPuzzle(event.clientX - dragging.x));
+          trajectory.add(position, event.clientY, timers.now());
+          dragging = undefined;
+          finish('pointer');
+        };
+        const key = (event: KeyboardEvent) => {
+          if (isSubmitKey(event.key)) {
+            event.preventDefault();
+            if (keyboardStarted) finish('keyboard');
+            return;
+          }
+          const next = positionForKey(event.key, Math.round(position), max);
+          if (next === undefined) return;
+          event.preventDefault();
+          if (!keyboardStarted) {
+            keyboardStarted = true;
+            trajectory.start(0, 0, timers.now());
+          }
+          show(next);
+          trajectory.add(position, 0, timers.now());
+        };
+        handle.addEventListener('pointerdown', down);
+        handle.addEventListener('pointermove', move);
+        handle.addEventListener('pointerup', up);
+        handle.addEventListener('pointercancel', up);
+        handle.addEventListener('keydown', key);
+        cleanup = () => {
+          handle.removeEventListener('pointerdown', down);
+          handle.removeEventListener('pointermove', move);
+          handle.removeEventListener('pointerup', up);
+          handle.removeEventListener('pointercancel', up);
+          handle.removeEventListener('keydown', key);
+          cleanup = undefined;
+        };
+        handle.focus();
+      });
+    },
+  };
+};
