@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
+import { type Counters, databaseCounters, redisCounters } from './counters.ts';
+import { openStore, type Store } from './db.ts';
+import { migrate } from './migrate.ts';
+
+const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
+
+const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters>) =>
+  describe(name, () => {
+    let counters: Counters;
+    const key = `test:${Date.now()}:${Math.random()}`;
+    beforeAll(async () => {
+      counters = await make();
+    });
+
+    test('counts hits in one window and reports what is left of it', async () => {
+      expect(await counters.peek(key)).toBe(0);
+      expect(await counters.hit(key, 60)).toBe(1);
+      expect(await counters.hit(key, 60)).toBe(2);
+      expect(await counters.peek(key)).toBe(2);
+      expect(await counters.ttl(key)).toBeGreaterThan(50);
+      await counters.reset(key);
+      expect(await counters.peek(key)).toBe(0);
+    });
+
+    test('parallel hits are each counted once', async () => {
+      const parallelKey = `${key}:parallel`;
+      const counts = await Promise.all(Array.from({ length: 50 }, () => counters.hit(parallelKey, 60)));
+      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+  });
+
+let store: Store;
+let database: TestDatabase;
+let now = Date.now();
+behavesAsFixedWindowCounters('database counters', async () => {
+  database = await createTestDatabase();
+  store = openStore(database.url);
+  await migrate(store);
+  return databaseCounters(store.db, () => now);
+});
+
+test('a database window that has closed starts again at 1', async () => {
+  const counters = databaseCounters(store.db, () => now);
+  expect(await counters.hit('expiring', 1)).toBe(1);
+  expect(await counters.hit('expiring', 1)).toBe(2);
+  now += 1500;
+  expect(await counters.peek('expiring')).toBe(0);
+  expect(await counters.hit('expiring', 1)).toBe(1);
+});
+
+afterAll(async () => {
+  await store?.close();
+  await database?.drop();
+});
+
+describe.runIf(redisUrl !== undefined)('with Redis', () => {
+  let counters: Counters;
+  behavesAsFixedWindowCounters('redis counters', async () => {
+    counters = redisCounters(redisUrl ?? '', `edupass-test-${process.pid}:`);
+    return counters;
+  });
+  afterAll(() => counters?.close());
+  test('REDIS_URL is accepted by the configuration', () => {
+    expect(loadConfig({ REDIS_URL: redisUrl }).redisUrl).toBe(redisUrl);
+  });
+});

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
+// Builds what `npm start` runs: the server bundle (workspace sources bundled, npm dependencies
+// left to node_modules) and, when present, the web client.
+import { existsSync, readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const serverPackage = JSON.parse(readFileSync(`${root}packages/server/package.json`, 'utf8'));
+const external = Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/'));
+
+const started = Date.now();
+process.stdout.write('building server… ');
+await build({
+  entryPoints: Object.fromEntries(
+    ['main', 'cli']
+      .map((name) => [name, `${root}packages/server/src/${name}.ts`])
+      .filter(([, file]) => existsSync(file)),
+  ),
+  outdir: `${root}packages/server/dist`,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external: [...external, 'pino-pretty'],
+  logLevel: 'warning',
+});
+console.log(`done in ${Date.now() - started} ms`);
+
+if (existsSync(`${root}packages/web/index.html`)) {
+  process.stdout.write('building web client… ');
+  const web = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: `${root}packages/web`,
+    stdio: 'inherit',
+  });
+  if (web.status !== 0) process.exit(web.status ?? 1);
+  console.log('done');
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Runs every test: the SDK and browser tests, and the server suite on SQLite and on PostgreSQL.
+// PostgreSQL: the one at EDUPASS_TEST_PG_URL (default 127.0.0.1:5432) when it answers, else a
+// scratch cluster started here from the installed binaries. Ends with one line
+// "N passed, N failed" totalling every runner.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const root = new URL('..', import.meta.url).pathname;
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+const cleanups = [];
+
+const pgAnswers = async (url) => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+};
+
+const startScratchPostgres = () => {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort() : [];
+  const bin = versions.length ? `/usr/lib/postgresql/${versions.at(-1)}/bin` : undefined;
+  if (!bin || !existsSync(`${bin}/initdb`)) return undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'edupass-pg-'));
+  chmodSync(scratch, 0o755); // mktemp's 0700 would keep the postgres user out
+  const data = join(scratch, 'data');
+  const port = 54329;
+  const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  const run = (args) => {
+    const [cmd, ...rest] = [...asPostgres, ...args];
+    const result = spawnSync(cmd, rest, { stdio: 'pipe', encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${args[0]} failed: ${result.stderr || result.stdout}`);
+  };
+  mkdirSync(data);
+  if (asPostgres.length) spawnSync('chown', ['postgres:postgres', data]);
+  run([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale']);
+  run([
+    `${bin}/pg_ctl`,
+    '-D',
+    data,
+    '-l',
+    join(data, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
+  cleanups.push(() => run([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']));
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+};
+
+const choosePostgres = async () => {
+  const wanted = process.env.EDUPASS_TEST_PG_URL ?? DEFAULT_PG;
+  if (await pgAnswers(wanted)) return wanted;
+  console.log(`PostgreSQL does not answer at ${wanted}; starting a scratch cluster…`);
+  try {
+    const url = startScratchPostgres();
+    if (url && (await pgAnswers(url))) return url;
+  } catch (error) {
+    console.log(String(error));
+  }
+  return undefined;
+};
+
+const redisAnswers = (port) =>
+  new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
+    socket.setTimeout(1000, () => (socket.destroy(), resolve(false)));
+    socket.on('data', (data) => (socket.destroy(), resolve(data.toString().startsWith('+PONG'))));
+    socket.on('error', () => resolve(false));
+  });
+
+const chooseRedis = async () => {
+  if (process.env.EDUPASS_TEST_REDIS_URL) return process.env.EDUPASS_TEST_REDIS_URL;
+  if (await redisAnswers(6379)) return 'redis://127.0.0.1:6379';
+  const port = 63799;
+  const scratch = mkdtempSync(join(tmpdir(), 'edupass-redis-'));
+  const started = spawnSync('redis-server', [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    scratch,
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    join(scratch, 'redis.pid'),
+  ]);
+  if (started.status !== 0) return undefined;
+  for (let i = 0; i < 50 && !(await redisAnswers(port)); i++) await new Promise((r) => setTimeout(r, 100));
+  cleanups.push(() => {
+    try {
+      process.kill(Number(readFileSync(join(scratch, 'redis.pid'), 'utf8')));
+    } catch {}
+  });
+  return (await redisAnswers(port)) ? `redis://127.0.0.1:${port}` : undefined;
+};
+
+const main = async () => {
+  const pgUrl = await choosePostgres();
+  const redisUrl = await chooseRedis();
+  if (!redisUrl) console.log('WARNING: no Redis here (apt-get install redis-server); Redis counter tests are skipped.');
+  const projects = ['sdk', 'server-sqlite'];
+  if (pgUrl) projects.push('server-postgres');
+  else console.log('WARNING: no PostgreSQL here (apt-get install postgresql); the server suite runs on SQLite only.');
+
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const report = join(root, '.tmp', 'vitest.json');
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ];
+  const code = await new Promise((resolve) => {
+    const child = spawn('npx', args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...(pgUrl ? { EDUPASS_TEST_PG_URL: pgUrl } : {}),
+        ...(redisUrl ? { EDUPASS_TEST_REDIS_URL: redisUrl } : {}),
+      },
+    });
+    child.on('exit', (status) => resolve(status ?? 1));
+  });
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (existsSync(report)) {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    passed = result.numPassedTests;
+    failed = result.numFailedTests + (code !== 0 && result.numFailedTests === 0 ? 1 : 0);
+    skipped = result.numPendingTests + result.numTodoTests;
+  } else if (code !== 0) {
+    failed = 1;
+  }
+  for (const cleanup of cleanups) cleanup();
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(code);
+};
+
+main().catch((error) => {
+  for (const cleanup of cleanups) cleanup();
+  console.error(error);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
