@@ -1,0 +1,189 @@
+/**
+ * Small helpers for the server's HTTP tests: distinct phone numbers, signing up and in over the real
+ * API, and the assertions every test repeats (the error shape, the sign-in shape).
+ */
+import {
+  ACCOUNTS_BASE,
+  type LoginResult,
+  SERVER_ERRORS,
+  type ServerCode,
+  TOKENS_BASE,
+  type TokenSet,
+} from '@edupass/protocol';
+import { expect } from 'vitest';
+import type { TestServer } from './harness.ts';
+import { type Answer, type CallOptions, client } from './http-client.ts';
+
+export const PID = 'edupass';
+export const PASSWORD = 'Secret123';
+export const A = ACCOUNTS_BASE;
+export const T = TOKENS_BASE;
+export const TOKEN_SET_HEADERS = { 'Auth-Version': '2' } as const;
+
+let phoneCounter = Math.floor(Math.random() * 1_000_000);
+/** A mainland mobile number no other test of this process has used. */
+export const nextPhone = (): string => {
+  phoneCounter = (phoneCounter + 1) % 100_000_000;
+  return `139${String(phoneCounter).padStart(8, '0')}`;
+};
+
+let emailCounter = 0;
+export const nextEmail = (): string => `user${Date.now().toString(36)}${++emailCounter}@example.com`;
+
+export type Call = ReturnType<typeof client>;
+
+/** Asserts the wire error shape and code (and the catalogue's HTTP status for it). */
+export const expectError = (answer: Answer, code: ServerCode, clientNumber?: number) => {
+  expect(answer.body, `expected ${code}, got ${answer.status} ${JSON.stringify(answer.body)}`).toMatchObject({
+    error_code: code,
+  });
+  expect(answer.status).toBe(SERVER_ERRORS[code].status);
+  expect(answer.body).toEqual({
+    error_code: code,
+    error_message: expect.any(String),
+    error_number: clientNumber ?? expect.any(Number),
+    error_category: SERVER_ERRORS[code].category,
+    log_uuid: expect.any(String),
+  });
+};
+
+/** The `authorization` cookie a response set ('' when it was cleared), and its attributes. */
+export const authCookieOf = (answer: Answer): { value: string; attributes: string } | undefined => {
+  for (const line of answer.headers.getSetCookie()) {
+    const match = /^authorization=([^;]*)(.*)$/i.exec(line);
+    if (match) return { value: decodeURIComponent(match[1] ?? ''), attributes: match[2] ?? '' };
+  }
+  return undefined;
+};
+
+/** Asserts the `{user_info, auth}` shape of compatibility.md; returns it typed. */
+export const expectSignedIn = (answer: Answer, phone?: string): LoginResult => {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  const body = answer.body as LoginResult;
+  expect(body.user_info).toEqual({
+    id: expect.any(Number),
+    nickname: expect.any(String),
+    avatar_url: expect.any(String),
+    fullname: expect.any(String),
+    sex: body.user_info.sex === null ? null : expect.any(Number),
+    birthday: body.user_info.birthday === null ? null : expect.any(Number),
+    qq: expect.any(String),
+    description: expect.any(String),
+    grade: body.user_info.grade === null ? null : expect.any(Number),
+    grade_desc: expect.any(String),
+  });
+  expect(Number.isInteger(body.user_info.id)).toBe(true);
+  expect(body.auth).toMatchObject({
+    email: expect.any(String),
+    phone_number: expect.any(String),
+    has_password: expect.any(Boolean),
+    is_weak_password: expect.any(Boolean),
+  });
+  if (phone !== undefined) expect(body.auth.phone_number).toBe(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  const accessToken = typeof body.auth.token === 'string' ? body.auth.token : body.auth.token.access.token;
+  const cookie = authCookieOf(answer);
+  expect(cookie?.value).toBe(accessToken);
+  expect(cookie?.attributes).toMatch(/HttpOnly/i);
+  return body;
+};
+
+export const expectTokenSet = (value: unknown): TokenSet => {
+  expect(value).toEqual({
+    access: { token: expect.any(String), type: 'Bearer', expires_in: expect.any(Number) },
+    refresh: { token: expect.any(String), expires_in: expect.any(Number) },
+  });
+  return value as TokenSet;
+};
+
+/** Sends a code for a purpose and reads it back from the dev outbox. */
+export const codeFor = async (
+  server: TestServer,
+  path: string,
+  body: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<string> => {
+  const target = String(body.phone_number ?? body.email);
+  const sent = await client(server.url)('POST', `${A}/${path}`, body, options);
+  expect(sent.status, JSON.stringify(sent.body)).toBe(204);
+  const code = await server.lastCode(target);
+  if (code === undefined) throw new Error(`no code reached ${target}`);
+  return code;
+};
+
+export interface Account {
+  userId: number;
+  phone: string;
+  password: string;
+  /** Access token of the token set. */
+  token: string;
+  refresh: string;
+}
+
+/** Registers a phone account with a password and signs in with the token set. */
+export const signUp = async (
+  server: TestServer,
+  phone = nextPhone(),
+  password = PASSWORD,
+  agreementIds: number[] = [-1],
+): Promise<Account> => {
+  const captcha = await codeFor(server, 'captcha/register/phone/with-agreement', { phone_number: phone, pid: PID });
+  const answer = await client(server.url)(
+    'POST',
+    `${A}/register/phone/with-agreement`,
+    { phone_number: phone, captcha, password, agreement_ids: agreementIds, pid: PID },
+    { headers: TOKEN_SET_HEADERS },
+  );
+  const body = expectSignedIn(answer, phone);
+  const set = expectTokenSet(body.auth.token);
+  return { userId: body.user_info.id, phone, password, token: set.access.token, refresh: set.refresh.token };
+};
+
+/** A new session of an existing account by password; the token set. */
+export const signIn = async (server: TestServer, identity: string, password = PASSWORD): Promise<TokenSet> => {
+  const answer = await client(server.url)(
+    'POST',
+    `${A}/login`,
+    { identity, password, pid: PID },
+    { headers: TOKEN_SET_HEADERS },
+  );
+  return expectTokenSet(expectSignedIn(answer).auth.token);
+};
+
+/** An e-mail account (no phone) with a password, signed in with the token set. */
+export const signUpByEmail = async (server: TestServer, email = nextEmail(), password = PASSWORD) => {
+  const call = client(server.url);
+  const captcha = await codeFor(server, 'email/captcha/send', { email, pid: PID });
+  const checked = await call<{ ticket: string }>('POST', `${A}/email/captcha/check`, { email, captcha });
+  expect(checked.status).toBe(200);
+  const answer = await call(
+    'POST',
+    `${A}/email/register`,
+    { captchaTicket: checked.body.ticket, password, rePassword: password, pid: PID },
+    { headers: TOKEN_SET_HEADERS },
+  );
+  const body = expectSignedIn(answer);
+  const set = expectTokenSet(body.auth.token);
+  return { userId: body.user_info.id, email, password, token: set.access.token, refresh: set.refresh.token };
+};
+
+/** First sign-in by the silent phone login: an account with a phone and no password. */
+export const signUpSilently = async (server: TestServer, phone = nextPhone()) => {
+  const captcha = await codeFor(server, 'captcha/login/silence', { phone_number: phone, pid: PID });
+  const answer = await client(server.url)(
+    'POST',
+    `${A}/phone/login/silence`,
+    { phone_number: phone, captcha, pid: PID },
+    { headers: TOKEN_SET_HEADERS },
+  );
+  const body = expectSignedIn(answer, phone);
+  const set = expectTokenSet(body.auth.token);
+  return { userId: body.user_info.id, phone, token: set.access.token, refresh: set.refresh.token };
+};
+
+/** Blocks a user directly in the database, as an operator would. */
+export const blockUser = (server: TestServer, userId: number) =>
+  server.app.ctx.db.updateTable('users').set({ blocked_at: Date.now() }).where('id', '=', userId).execute();
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export { client };
