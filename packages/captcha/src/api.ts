@@ -26,6 +26,12 @@ export interface ApiOptions {
   timeoutMs?: number;
 }
 
+/** The scene and identity the rule was asked for; the server binds the ticket to them. */
+export interface Binding {
+  scene?: string;
+  identity?: string;
+}
+
 type CaptchaRoute =
   | 'captchaRule'
   | 'geetestRegister'

@@ -82,8 +82,22 @@ export const CAPTCHA_MESSAGES = {
   closed: 'The verification was closed.',
 } as const;
 
-/** Scene names a product may ask a rule for; any other string is accepted and treated as its own scene. */
-export const CAPTCHA_SCENES = ['login', 'register', 'sms', 'reset', 'bind', 'common'] as const;
+/**
+ * Scene names to ask a rule for: the purpose of the call the ticket will go with. A ticket works only
+ * for its scene (and identity), so an SMS sign-in code asks for 'login', a sign-up code 'register', a
+ * password sign-in (login/security) 'login'. A rule asked without a scene gives a ticket for any scene.
+ */
+export const CAPTCHA_SCENES = [
+  'login',
+  'register',
+  'silence',
+  'reset',
+  'common',
+  'bind',
+  'change',
+  'password_update',
+  'email_register',
+] as const;
 
 /** Ticket headers of the account endpoints that need human verification. */
 export const CAPTCHA_TICKET_HEADER = 'X-Captcha-Ticket';

@@ -26,8 +26,8 @@ export interface RouteSpec {
   /** Path relative to the host kind's base. */
   path: string;
   host: HostKind;
-  /** 'token': needs a signed-in user; 'optional': reads the user when there is one. */
-  auth: 'none' | 'token' | 'optional';
+  /** 'token': needs a signed-in user; 'optional': reads the user when there is one; 'operator': needs the operator role. */
+  auth: 'none' | 'token' | 'optional' | 'operator';
   summary: string;
   body?: Fields;
   query?: Fields;
@@ -81,31 +81,34 @@ const account = <const A extends RouteSpec['auth'], const E extends Partial<Rout
     E;
 
 /* @__NO_SIDE_EFFECTS__ */
-const captchaRoute = (host: HostKind, path: string, summary: string, body: Fields): RouteSpec => ({
-  method: 'POST',
-  path,
-  host,
-  auth: 'none',
-  summary,
-  body,
-  status: 200,
-});
+const captchaRoute = <const H extends HostKind, const B extends Fields>(
+  host: H,
+  path: string,
+  summary: string,
+  body: B,
+) => ({ method: 'POST', path, host, auth: 'none', summary, body, status: 200 }) as const;
 // Lenient on purpose: existing callers send pid as a number, omit scene, or send ms timestamps.
-const ruleBody: Fields = {
+const ruleBody = {
   identity: opt(s()),
   scene: opt(s(64)),
-  pid: { type: 'any' },
+  pid: { type: 'any', required: false },
   deviceId: opt(s(256)),
-  timestamp: { type: 'number' },
-  capabilities: { type: 'string[]', maxLength: 8 },
-};
-const geetestBody: Fields = {
+  timestamp: { type: 'number', required: false },
+  capabilities: { type: 'string[]', required: false, maxLength: 8 },
+} as const;
+/**
+ * EduPass's SDK also sends the scene and identity it asked the rule for, so the ticket is bound to
+ * them; existing clients leave them out and get a ticket bound to neither.
+ */
+const binding = { scene: opt(s(64)), identity: opt(s()) } as const;
+const geetestBody = {
   geetest_challenge: s(128),
   geetest_validate: s(128),
   geetest_seccode: s(256),
   appid: s(),
-};
-const tencentBody: Fields = { appid: s(), tencentTicket: s(4096), randomStr: s(256) };
+  ...binding,
+} as const;
+const tencentBody = { appid: s(), tencentTicket: s(4096), randomStr: s(256), ...binding } as const;
 
 // Each account and token route is its own export so a bundler keeps only the routes a program
 // calls (the SDK's size budget); `routes` gathers them for the server and the docs.
@@ -396,32 +399,29 @@ export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', '
 export const listLatestProtocolsRoute = account('POST', 'protocol/list', 'none', 'The latest agreement of each code', {
   body: { codeList: { type: 'string[]', required: true, maxLength: 50 }, pid },
 });
-export const refreshTokensRoute = {
+/* @__NO_SIDE_EFFECTS__ */
+const token = <const R extends Omit<RouteSpec, 'path' | 'host'>>(path: string, route: R) =>
+  ({ ...route, path: `${TOKENS_BASE}${path}`, host: 'tiger' }) as R & { path: string; host: 'tiger' };
+export const refreshTokensRoute = token('/refresh', {
   method: 'PUT',
-  path: `${TOKENS_BASE}/refresh`,
-  host: 'tiger',
   auth: 'none',
   summary: 'Exchange a refresh token for a new token set',
   body: { refresh_token: s(512) },
   status: 200,
-} as const satisfies RouteSpec;
-export const deleteTokensRoute = {
+});
+export const deleteTokensRoute = token('', {
   method: 'DELETE',
-  path: TOKENS_BASE,
-  host: 'tiger',
   auth: 'token',
   summary: 'Revoke the session of the presented token',
   body: { refresh_token: opt(s(512)) },
   status: 204,
-} as const satisfies RouteSpec;
-export const convertCookieRoute = {
+});
+export const convertCookieRoute = token('/convert', {
   method: 'POST',
-  path: `${TOKENS_BASE}/convert`,
-  host: 'tiger',
   auth: 'none',
   summary: 'Convert a legacy session cookie into a token set',
   status: 200,
-} as const satisfies RouteSpec;
+});
 
 export const routes = {
   // Sign-up
@@ -517,19 +517,25 @@ export const routes = {
   neteaseCheck: captchaRoute('platform', '/captcha/netease', 'Exchange a NetEase result for a ticket', {
     validate: s(4096),
     appid: s(),
+    ...binding,
   }),
   nextdataCheck: captchaRoute('platform', '/captcha/nextdata', 'Exchange a NextData (Shumei) result for a ticket', {
     rid: s(512),
     appid: s(),
+    ...binding,
   }),
+  // `scene` here is Aliyun's scene (the spec's aliyun_login), so the binding scene travels as captchaScene.
   aliyunCheck: captchaRoute('platform', '/captcha/aliyun', 'Exchange an Aliyun result for a ticket and appid', {
     appKey: s(),
     scene: opt(s()),
     captchaVerifyParam: s(8192),
+    captchaScene: opt(s(64)),
+    identity: opt(s()),
   }),
   slideChallenge: captchaRoute('platform', '/captcha/slide/challenge', "A fresh challenge of EduPass's slide puzzle", {
     scene: opt(s(64)),
     identity: opt(s()),
+    deviceId: opt(s(256)),
   }),
   slideVerify: captchaRoute('platform', '/captcha/slide/verify', 'Answer a slide puzzle; returns a ticket', {
     id: s(128),

@@ -47,7 +47,9 @@ export const geetest: Provider = {
           outcome.reject(rejected());
           return;
         }
-        context.api.geetestVerify({ ...validate, appid: context.rule.appid }).then(outcome.resolve, outcome.reject);
+        context.api
+          .geetestVerify({ ...validate, appid: context.rule.appid, ...context.request })
+          .then(outcome.resolve, outcome.reject);
       });
       on('onError', (cause) => outcome.reject(widgetError(undefined, { cause })));
       on('onClose', () => outcome.resolve('closed'));

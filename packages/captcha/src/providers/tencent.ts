@@ -21,7 +21,7 @@ export const tencent: Provider = {
     try {
       await context.loadScript();
     } catch {
-      return context.api.tencentCheck({ appid, ...tencentFallbackTicket(appid, Date.now()) });
+      return context.api.tencentCheck({ appid, ...tencentFallbackTicket(appid, Date.now()), ...context.request });
     }
     const TencentCaptcha = windowProperty(context.page, 'TencentCaptcha');
     if (typeof TencentCaptcha !== 'function') throw fatal();
