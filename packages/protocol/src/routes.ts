@@ -101,14 +101,17 @@ const ruleBody = {
  * them; existing clients leave them out and get a ticket bound to neither.
  */
 const binding = { scene: opt(s(64)), identity: opt(s()) } as const;
-const geetestBody = {
+// Through a function so the spread stays out of module scope, where bundlers take it for a side effect
+// and keep the whole route table in every SDK bundle.
+/* @__NO_SIDE_EFFECTS__ */
+const bound = <const F extends Fields>(fields: F) => ({ ...fields, ...binding });
+const geetestBody = bound({
   geetest_challenge: s(128),
   geetest_validate: s(128),
   geetest_seccode: s(256),
   appid: s(),
-  ...binding,
-} as const;
-const tencentBody = { appid: s(), tencentTicket: s(4096), randomStr: s(256), ...binding } as const;
+});
+const tencentBody = bound({ appid: s(), tencentTicket: s(4096), randomStr: s(256) });
 
 // Each account and token route is its own export so a bundler keeps only the routes a program
 // calls (the SDK's size budget); `routes` gathers them for the server and the docs.
@@ -514,16 +517,24 @@ export const routes = {
     'Exchange a Tencent result for a ticket (main backend)',
     tencentBody,
   ),
-  neteaseCheck: captchaRoute('platform', '/captcha/netease', 'Exchange a NetEase result for a ticket', {
-    validate: s(4096),
-    appid: s(),
-    ...binding,
-  }),
-  nextdataCheck: captchaRoute('platform', '/captcha/nextdata', 'Exchange a NextData (Shumei) result for a ticket', {
-    rid: s(512),
-    appid: s(),
-    ...binding,
-  }),
+  neteaseCheck: captchaRoute(
+    'platform',
+    '/captcha/netease',
+    'Exchange a NetEase result for a ticket',
+    bound({
+      validate: s(4096),
+      appid: s(),
+    }),
+  ),
+  nextdataCheck: captchaRoute(
+    'platform',
+    '/captcha/nextdata',
+    'Exchange a NextData (Shumei) result for a ticket',
+    bound({
+      rid: s(512),
+      appid: s(),
+    }),
+  ),
   // `scene` here is Aliyun's scene (the spec's aliyun_login), so the binding scene travels as captchaScene.
   aliyunCheck: captchaRoute('platform', '/captcha/aliyun', 'Exchange an Aliyun result for a ticket and appid', {
     appKey: s(),

@@ -15,6 +15,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { authenticateOperator } from '../services/operators.ts';
 import { authenticate, type ClientInfo, type SessionRef } from '../services/tokens.ts';
 import { parseFields } from './parse-fields.ts';
 import { clientInfo, header, presentedToken, wantsTokenSet } from './request-info.ts';
@@ -31,7 +32,7 @@ export interface RouteInput<N extends RouteName> {
   reply: FastifyReply;
 }
 
-type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token' ? N : never }[RouteName];
+type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token' | 'operator' ? N : never }[RouteName];
 
 export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<unknown>;
 
@@ -58,10 +59,11 @@ const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyReq
   if (spec.auth === 'none') return undefined;
   const token = presentedToken(request);
   if (token === undefined) {
-    if (spec.auth === 'token') throw new ApiError('E_0');
+    if (spec.auth !== 'optional') throw new ApiError('E_0');
     return undefined;
   }
   if (spec.auth === 'token') return authenticate(ctx, token);
+  if (spec.auth === 'operator') return authenticateOperator(ctx, token);
   // 'optional': a stale token reads as a visitor rather than an error.
   return authenticate(ctx, token).catch(() => undefined);
 };
@@ -92,7 +94,7 @@ export const defineRoute = <N extends RouteName>(
         tags: options.tags ?? [spec.host],
         ...(spec.body ? { body: objectSchema(spec.body) } : {}),
         ...(spec.query ? { querystring: objectSchema(spec.query) } : {}),
-        ...(spec.auth === 'token' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
+        ...(spec.auth === 'token' || spec.auth === 'operator' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
       },
       handler: async (request, reply) => {
         const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
