@@ -48,6 +48,8 @@ export const aliyun: Provider = {
               appKey: appid,
               scene: context.aliyunSceneId,
               captchaVerifyParam,
+              captchaScene: context.request.scene,
+              identity: context.request.identity,
             });
             ticket = { ticket: answer.ticket, appid: answer.appid ?? appid };
             return { captchaResult: true, bizResult: true };

@@ -29,7 +29,9 @@ export const netease: Provider = {
               outcome.reject(rejected(undefined, { cause: error }));
               return;
             }
-            context.api.neteaseCheck({ validate: data.validate, appid }).then(outcome.resolve, outcome.reject);
+            context.api
+              .neteaseCheck({ validate: data.validate, appid, ...context.request })
+              .then(outcome.resolve, outcome.reject);
           },
           onClose: () => outcome.resolve('closed'),
         },

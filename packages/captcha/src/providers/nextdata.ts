@@ -21,7 +21,7 @@ export const nextdata: Provider = {
           outcome.reject(rejected(undefined, { body: data }));
           return;
         }
-        context.api.nextdataCheck({ rid: data.rid, appid }).then(outcome.resolve, outcome.reject);
+        context.api.nextdataCheck({ rid: data.rid, appid, ...context.request }).then(outcome.resolve, outcome.reject);
       });
       on('onError', (type, detail) => outcome.reject(widgetError(undefined, { cause: { type, detail } })));
       on('onClose', () => outcome.resolve('closed'));

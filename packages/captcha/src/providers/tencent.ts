@@ -32,7 +32,7 @@ export const tencent: Provider = {
       } else if (result.ret === 0 && typeof result.ticket === 'string') {
         const randomStr = typeof result.randstr === 'string' ? result.randstr : '';
         context.api
-          .tencentCheck({ appid, tencentTicket: result.ticket, randomStr })
+          .tencentCheck({ appid, tencentTicket: result.ticket, randomStr, ...context.request })
           .then(outcome.resolve, outcome.reject);
       } else if (result.ret === 2) {
         outcome.resolve('closed');
