@@ -103,17 +103,22 @@ export const createApi = (options: ApiOptions) => {
       const answer = await call('geetestRegister', { appid });
       return expect(parseGeetestParams(answer), answer);
     },
-    geetestVerify: (body: {
-      geetest_challenge: string;
-      geetest_validate: string;
-      geetest_seccode: string;
-      appid: string;
-    }) => exchange('geetestVerify', body),
-    tencentCheck: (body: { appid: string; tencentTicket: string; randomStr: string }) => exchange('tencentCheck', body),
-    neteaseCheck: (body: { validate: string; appid: string }) => exchange('neteaseCheck', body),
-    nextdataCheck: (body: { rid: string; appid: string }) => exchange('nextdataCheck', body),
-    aliyunCheck: (body: { appKey: string; scene: string; captchaVerifyParam: string }) => exchange('aliyunCheck', body),
-    async slideChallenge(body: { scene: string; identity: string }): Promise<SlideChallenge> {
+    geetestVerify: (
+      body: { geetest_challenge: string; geetest_validate: string; geetest_seccode: string; appid: string } & Binding,
+    ) => exchange('geetestVerify', body),
+    tencentCheck: (body: { appid: string; tencentTicket: string; randomStr: string } & Binding) =>
+      exchange('tencentCheck', body),
+    neteaseCheck: (body: { validate: string; appid: string } & Binding) => exchange('neteaseCheck', body),
+    nextdataCheck: (body: { rid: string; appid: string } & Binding) => exchange('nextdataCheck', body),
+    /** `scene` is Aliyun's own scene; the binding scene goes as `captchaScene`. */
+    aliyunCheck: (body: {
+      appKey: string;
+      scene: string;
+      captchaVerifyParam: string;
+      captchaScene?: string;
+      identity?: string;
+    }) => exchange('aliyunCheck', body),
+    async slideChallenge(body: { scene: string; identity: string; deviceId?: string }): Promise<SlideChallenge> {
       const answer = await call('slideChallenge', body);
       return expect(parseSlideChallenge(answer), answer);
     },
