@@ -1,0 +1,61 @@
+/**
+ * The SDK's one error class. Every failed call rejects with an `AuthError`: validation failures before a
+ * request, timeouts, network failures and server answers alike.
+ */
+import { ClientCode, type ClientCodeName, clientCodeName, type RuleFailure } from '@edupass/protocol';
+
+export interface AuthErrorDetails {
+  /** The server's `error_code` (`AC3_2`, `10000000`, …), passed through even when unknown. */
+  serverCode?: string;
+  /** HTTP status of the answer. */
+  status?: number;
+  /** The raw answer body (parsed JSON, or text when it was not JSON). */
+  body?: unknown;
+  cause?: unknown;
+}
+
+export class AuthError extends Error {
+  /** The catalogue name (`USER_NOT_EXIST_OR_WRONG_PASSWORD`, …), or the server's code when it is unknown. */
+  override readonly name: ClientCodeName | (string & {});
+  readonly serverCode: string | undefined;
+  readonly status: number | undefined;
+  readonly body: unknown;
+
+  constructor(
+    /** The client code number of the catalogue (`ClientCode`). */
+    readonly code: number,
+    message: string,
+    details: AuthErrorDetails = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR';
+    this.serverCode = details.serverCode;
+    this.status = details.status;
+    this.body = details.body;
+  }
+}
+
+export const isAuthError = (value: unknown): value is AuthError => value instanceof AuthError;
+
+export const authError = (name: ClientCodeName, message: string, details?: AuthErrorDetails): AuthError =>
+  new AuthError(ClientCode[name], message, details);
+
+/** Throws the first failed validation rule, if any. */
+export const assertValid = (...results: (RuleFailure | null)[]): void => {
+  for (const failure of results) if (failure) throw new AuthError(failure.code, failure.message);
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * Turns a non-2xx answer into an `AuthError`. The client code is the wire's `error_number` (the server
+ * maps its codes with the shared catalogue); an answer without the error shape becomes SERVER_ERROR.
+ */
+export const fromResponse = (status: number, body: unknown): AuthError => {
+  if (isRecord(body) && typeof body.error_code === 'string') {
+    const code = typeof body.error_number === 'number' ? body.error_number : ClientCode.SERVER_ERROR;
+    const message = typeof body.error_message === 'string' ? body.error_message : body.error_code;
+    return new AuthError(code, message, { serverCode: body.error_code, status, body });
+  }
+  return authError('SERVER_ERROR', `HTTP ${status}`, { status, body });
+};

@@ -1,0 +1,12 @@
+export { type Auth, bindAuth, getAuth, init } from './auth.ts';
+export type { CaptchaProof } from './call.ts';
+export * from './calls/index.ts';
+export { type AccountClient, createAccountClient } from './client.ts';
+export type { AccountConfig, HostOverride } from './config.ts';
+export { cookieNames, cookieTokenStore, TOKEN_COOKIES } from './cookies.ts';
+export { AuthError, type AuthErrorDetails, isAuthError } from './errors.ts';
+export { baseUrl } from './hosts.ts';
+export { currentClient } from './instance.ts';
+export type { Logger } from './logger.ts';
+export { getSession, onChange, type Session, type SessionStatus, type SessionStore } from './session.ts';
+export { type MemoryTokenStoreOptions, memoryTokenStore, type StoredTokens, type TokenStore } from './token-store.ts';

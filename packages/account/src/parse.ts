@@ -1,0 +1,17 @@
+/** Shallow checks of what the server sent, so a wrong shape fails as an AuthError, not later as a TypeError. */
+import { authError } from './errors.ts';
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const unexpected = (data: unknown) => authError('SERVER_ERROR', 'Unexpected response shape.', { body: data });
+
+export const expectObject = <T>(data: unknown): T => {
+  if (!isRecord(data)) throw unexpected(data);
+  return data as T;
+};
+
+export const expectArray = <T>(data: unknown): T[] => {
+  if (!Array.isArray(data)) throw unexpected(data);
+  return data as T[];
+};
