@@ -97,9 +97,10 @@ export const defineRoute = <N extends RouteName>(
         ...(spec.auth === 'token' || spec.auth === 'operator' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
       },
       handler: async (request, reply) => {
+        // Who is calling comes first: an anonymous or blocked caller learns nothing from validation.
+        const session = await resolveSession(ctx, spec, request);
         const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
         const query = parseFields(spec.query, request.query, { fromQueryString: true });
-        const session = await resolveSession(ctx, spec, request);
         const result = await handler({
           body: body as BodyOf<N>,
           query: query as QueryOf<N>,
