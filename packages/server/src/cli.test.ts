@@ -1,0 +1,138 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { doctor } from './cli/doctor.ts';
+import { splitCsvLine } from './cli/import-users.ts';
+import { runCli } from './cli.ts';
+import { openStore, type Store } from './store/db.ts';
+import { createTestDatabase, type TestDatabase } from './testing/databases.ts';
+
+let database: TestDatabase;
+let store: Store;
+const output: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.LOG_LEVEL = 'warn';
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void output.push(args.join(' ')));
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  expect(await runCli(['migrate'])).toBe(0);
+  store = openStore(database.url);
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  delete process.env.DATABASE_URL;
+  await store?.close();
+  await database?.drop();
+});
+
+const lastLine = () => output.at(-1) ?? '';
+
+describe('edupass migrate', () => {
+  test('a second run finds the schema up to date', async () => {
+    expect(await runCli(['migrate'])).toBe(0);
+    expect(lastLine()).toBe('The schema is up to date.');
+  });
+});
+
+describe('edupass admin create', () => {
+  test('creates an operator account, and promotes an existing one', async () => {
+    expect(await runCli(['admin', 'create', '13900000001', '--password', 'admin-pass1'])).toBe(0);
+    expect(lastLine()).toMatch(/^Created operator \d+ \(13900000001\)\.$/);
+    const user = await store.db
+      .selectFrom('users')
+      .selectAll()
+      .where('phone', '=', '13900000001')
+      .executeTakeFirstOrThrow();
+    expect(user.role).toBe('operator');
+    await store.db.updateTable('users').set({ role: 'user' }).where('id', '=', user.id).execute();
+    expect(await runCli(['admin', 'create', '13900000001'])).toBe(0);
+    expect(lastLine()).toContain('is now an operator');
+  });
+
+  test('refuses a bad phone and a new account without a password, saying what to give', async () => {
+    await expect(runCli(['admin', 'create', '123'])).rejects.toThrow(/Invalid phone_number "123".*13800138000/);
+    await expect(runCli(['admin', 'create', '13900000002'])).rejects.toThrow(/Give --password/);
+  });
+});
+
+describe('edupass users import', () => {
+  test('imports 10,000 rows, reporting each bad row by its line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edupass-import-'));
+    const file = join(dir, 'users.csv');
+    const lines = ['phone,nickname,email,password'];
+    const bad = new Map<number, string>();
+    for (let i = 0; i < 10_000; i++) {
+      const lineNumber = lines.length + 1;
+      if (i % 1000 === 7) {
+        lines.push(`12${String(i).padStart(9, '0')},n${i},,`);
+        bad.set(lineNumber, 'Invalid phone_number');
+      } else if (i % 1000 === 8) {
+        lines.push(`137${String(i).padStart(8, '0')},only-three-cells,x@y.cn`);
+        bad.set(lineNumber, 'Expected 4 cells');
+      } else if (i % 1000 === 9) {
+        lines.push(`136${String(i - 3).padStart(8, '0')},"dup${i}",,`); // the phone of a good row above
+        bad.set(lineNumber, 'already taken');
+      } else {
+        lines.push(
+          `136${String(i).padStart(8, '0')},"n${i}",user${i}@example.com,${i % 2000 === 0 ? 'pass-word1' : ''}`,
+        );
+      }
+    }
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const code = await runCli(['users', 'import', file]);
+    expect(code).toBe(2);
+    expect(lastLine()).toBe(`Imported ${10_000 - bad.size} users; ${bad.size} rows refused.`);
+    for (const [line, reason] of bad) {
+      expect(
+        output.find((o) => o.startsWith(`line ${line}: `)),
+        `line ${line}`,
+      ).toContain(reason);
+    }
+    const withPassword = await store.db
+      .selectFrom('users')
+      .select(['email', 'password_hash', 'nickname'])
+      .where('phone', '=', '13600000000')
+      .executeTakeFirstOrThrow();
+    expect(withPassword.password_hash).toMatch(/^\$argon2id\$/);
+    expect(withPassword.nickname).toBe('n0');
+    expect(withPassword.email).toBe('user0@example.com');
+  }, 120_000);
+
+  test('an unknown header column stops the import and names the columns', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'bad.csv');
+    writeFileSync(file, 'phone,shoe_size\n13800000000,42\n');
+    await expect(runCli(['users', 'import', file])).rejects.toThrow(/Unknown column "shoe_size".*Columns: phone/);
+  });
+
+  test('CSV cells follow RFC 4180 quoting', () => {
+    expect(splitCsvLine('a,"b,c","d""e",')).toEqual(['a', 'b,c', 'd"e', '']);
+  });
+});
+
+describe('edupass doctor', () => {
+  test('passes on a good configuration', async () => {
+    const findings = await doctor({ DATABASE_URL: database.url });
+    expect(findings.filter((f) => !f.ok)).toEqual([]);
+  });
+
+  test('names each broken setting and its fix', async () => {
+    const bad = await doctor({ PORT: 'abc', PRODUCTS: 'nocolon' });
+    expect(bad.map((f) => f.detail).join('\n')).toMatch(/PORT="abc".*Fix: set PORT=8080/);
+    expect(bad.map((f) => f.detail).join('\n')).toMatch(/PRODUCTS entry "nocolon"/);
+
+    const unreachable = await doctor({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      NODE_ENV: 'production',
+    });
+    const broken = Object.fromEntries(unreachable.filter((f) => !f.ok).map((f) => [f.check, f.detail]));
+    expect(broken.database).toMatch(/cannot be opened.*Fix:/);
+    expect(broken.redis).toMatch(/does not answer.*Fix:/);
+    expect(broken.secrets).toMatch(/JWT_SECRET/);
+    expect(broken['public url']).toMatch(/https/);
+  });
+});

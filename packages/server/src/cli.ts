@@ -1,0 +1,91 @@
+/**
+ * The `edupass` command: `npx edupass <command>` (or `npm run edupass -- <command>` in the repository).
+ */
+import { parseArgs } from 'node:util';
+import { createAdmin } from './cli/admin.ts';
+import { doctor } from './cli/doctor.ts';
+import { importUsers } from './cli/import-users.ts';
+import { loadConfig } from './config.ts';
+import { createContext } from './context.ts';
+import { openStore } from './store/db.ts';
+import { migrate } from './store/migrate.ts';
+
+const USAGE = `Usage: edupass <command>
+
+  admin create <phone> [--password <pw>]   make (or create) an operator account
+  migrate                                  bring the database schema up to date
+  users import <file.csv>                  import users (columns: phone,email,username,nickname,password,fullname)
+  doctor                                   check the configuration and what it points at
+
+Configuration comes from the same environment variables as the server (see README).`;
+
+const quietLogger = {
+  info() {},
+  warn(obj: object, msg?: string) {
+    console.warn(msg ?? '', obj);
+  },
+  error(obj: object, msg?: string) {
+    console.error(msg ?? '', obj);
+  },
+};
+
+const withContext = async <T>(run: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<T>): Promise<T> => {
+  const ctx = await createContext(loadConfig(), quietLogger);
+  try {
+    return await run(ctx);
+  } finally {
+    await ctx.close();
+  }
+};
+
+export const runCli = async (argv: string[]): Promise<number> => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return values.help ? 0 : 1;
+  }
+  if (command === 'admin' && sub === 'create' && arg) {
+    console.log(await withContext((ctx) => createAdmin(ctx, arg, values.password)));
+    return 0;
+  }
+  if (command === 'migrate') {
+    const store = openStore(loadConfig().databaseUrl);
+    try {
+      const applied = await migrate(store);
+      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The schema is up to date.');
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
+  if (command === 'users' && sub === 'import' && arg) {
+    const report = await withContext((ctx) => importUsers(ctx, arg));
+    for (const { line, reason } of report.problems) console.log(`line ${line}: ${reason}`);
+    console.log(`Imported ${report.imported} users; ${report.problems.length} rows refused.`);
+    return report.problems.length > 0 ? 2 : 0;
+  }
+  if (command === 'doctor') {
+    const findings = await doctor();
+    for (const f of findings) console.log(`${f.ok ? '✓' : '✗'} ${f.check}: ${f.detail}`);
+    const broken = findings.filter((f) => !f.ok).length;
+    console.log(broken === 0 ? 'All checks passed.' : `${broken} problem${broken === 1 ? '' : 's'} to fix.`);
+    return broken === 0 ? 0 : 1;
+  }
+  console.error(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+  return 1;
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
