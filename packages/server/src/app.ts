@@ -21,6 +21,7 @@ import { devRoutes } from './routes/dev.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { usageRoutes } from './routes/usage.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -112,7 +113,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes]) area(app, ctx);
+  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes])
+    area(app, ctx);
   if (!config.production) devRoutes(app, ctx);
 
   const webRoot = config.webRoot ?? defaultWebRoot;

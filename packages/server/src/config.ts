@@ -39,6 +39,8 @@ export interface Config {
   logLevel: string;
   /** Built web client to serve at `/`, when present. */
   webRoot: string | undefined;
+  /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
+  usageRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -159,6 +161,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     webRoot: str('WEB_ROOT'),
+    usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
   };
   if (config.loginLockAfter < config.loginSlowdownAfter) {
     problems.push('LOGIN_LOCK_AFTER must not be below LOGIN_SLOWDOWN_AFTER.');

@@ -5,6 +5,7 @@
 import type { ColumnDataType, CreateTableBuilder, Kysely, Migration } from 'kysely';
 import type { Dialect } from '../db.ts';
 import * as accounts from './001-accounts.ts';
+import * as usage from './002-usage.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -16,7 +17,10 @@ export interface MigrationContext {
 
 type Step = (db: Kysely<unknown>, context: MigrationContext) => Promise<void>;
 
-const steps: [name: string, up: Step][] = [['001-accounts', accounts.up]];
+const steps: [name: string, up: Step][] = [
+  ['001-accounts', accounts.up],
+  ['002-usage', usage.up],
+];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
   const context: MigrationContext = {

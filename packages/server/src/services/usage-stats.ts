@@ -1,0 +1,73 @@
+/** The console's usage and monitoring figures (admin only). */
+import { MONITOR, VITALS } from '@edupass/protocol';
+import type { Context } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { usageDb } from '../store/usage.ts';
+import {
+  apiOutcomes,
+  durationPercentiles,
+  errorCounts,
+  eventCounts,
+  uniqueVisitors,
+  vitalPercentile,
+  type Window,
+} from '../store/usage-stats.ts';
+import { findUserById } from '../store/users.ts';
+import { authenticate } from './tokens.ts';
+
+/** Roles that may read usage data. */
+const OPERATOR_ROLES = new Set(['operator', 'admin']);
+
+export const requireOperator = async (ctx: Context, token: string | undefined): Promise<void> => {
+  if (token === undefined) throw new ApiError('E_0');
+  const { userId } = await authenticate(ctx, token);
+  const user = await findUserById(ctx.db, userId);
+  if (!user || !OPERATOR_ROLES.has(user.role)) throw new ApiError('E_4');
+};
+
+export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
+
+export const usageCounts = async (ctx: Context, w: Window, bucket: keyof typeof BUCKETS, key?: string) => {
+  const rows = await eventCounts(usageDb(ctx.db), w, BUCKETS[bucket], key);
+  return rows.map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.count) }));
+};
+
+export const uniques = async (ctx: Context, w: Window) => {
+  const row = await uniqueVisitors(usageDb(ctx.db), w);
+  return { devices: Number(row.devices), users: Number(row.users), events: Number(row.events) };
+};
+
+export const durations = async (ctx: Context, w: Window, key: string) => {
+  const { count, values } = await durationPercentiles(usageDb(ctx.db), w, key, [0.5, 0.75, 0.9, 0.99]);
+  const [p50, p75, p90, p99] = values;
+  return { key, count, p50, p75, p90, p99 };
+};
+
+export const monitorErrors = async (ctx: Context, w: Window) => {
+  const rows = await errorCounts(usageDb(ctx.db), w, 100);
+  return rows.map((row) => ({ message: row.message ?? '', count: Number(row.count) }));
+};
+
+/** Successes arrive sampled (1 in 10), so calls are estimated as failures + successes × 10. */
+export const apiFailureRates = async (ctx: Context, w: Window) => {
+  const rows = await apiOutcomes(usageDb(ctx.db), w, 200);
+  return rows.map((row) => {
+    const failures = Number(row.failures);
+    const calls = failures + Number(row.successes) / MONITOR.successSampleRate;
+    return {
+      path: row.path ?? '',
+      failures,
+      business_errors: Number(row.business),
+      estimated_calls: Math.round(calls),
+      failure_rate: calls === 0 ? 0 : failures / calls,
+    };
+  });
+};
+
+export const vitalsP75 = (ctx: Context, w: Window) =>
+  Promise.all(
+    VITALS.map(async (name) => {
+      const { count, value } = await vitalPercentile(usageDb(ctx.db), w, name, 0.75);
+      return { name, count, p75: value };
+    }),
+  );

@@ -1,0 +1,53 @@
+/**
+ * Group commit for ingestion: rows from many requests go to the store in one transaction, and each
+ * request is answered only after the transaction holding its rows has committed — so an acknowledged
+ * event survives a crash, and the store does one commit per burst instead of one per request.
+ */
+import { ApiError } from '../errors.ts';
+import { type PendingRows, type UsageDb, writeUsage } from '../store/usage.ts';
+
+/** Past this many rows waiting, requests are turned away (5xx: the SDK backs off and retries). */
+const MAX_PENDING_ROWS = 100_000;
+
+export interface UsageWriter {
+  add(rows: PendingRows): Promise<void>;
+  /** Resolves once nothing is waiting or being written. */
+  idle(): Promise<void>;
+}
+
+export const createUsageWriter = (db: UsageDb): UsageWriter => {
+  let pending: PendingRows = { events: [], beacons: [] };
+  let waiters: { resolve(): void; reject(error: unknown): void }[] = [];
+  let running: Promise<void> | undefined;
+
+  const run = async () => {
+    // Whatever arrived while a transaction ran is written together by the next one.
+    while (waiters.length > 0) {
+      const batch = pending;
+      const answered = waiters;
+      pending = { events: [], beacons: [] };
+      waiters = [];
+      try {
+        await writeUsage(db, batch);
+        for (const waiter of answered) waiter.resolve();
+      } catch (error) {
+        for (const waiter of answered) waiter.reject(error);
+      }
+    }
+    running = undefined;
+  };
+
+  return {
+    add(rows) {
+      if (pending.events.length + pending.beacons.length > MAX_PENDING_ROWS) {
+        return Promise.reject(new ApiError('E_3', 'Ingestion is saturated; retry later.'));
+      }
+      pending.events.push(...rows.events);
+      pending.beacons.push(...rows.beacons);
+      const written = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+      running ??= run();
+      return written;
+    },
+    idle: () => running ?? Promise.resolve(),
+  };
+};

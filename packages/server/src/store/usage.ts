@@ -1,0 +1,97 @@
+/** Usage events and monitor beacons: writes (batched, deduplicated) and retention. */
+import type { Generated, Insertable, Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface UsageEventsTable {
+  product_code: string;
+  event_id: string;
+  event_key: string;
+  /** Client event time (corrected by the server-time offset), unix ms. */
+  at: number;
+  received_at: number;
+  /** Timed events: visible milliseconds. */
+  dur: number | null;
+  /** Business data, as JSON. */
+  data: string;
+  device_uid: string | null;
+  user_id: string | null;
+  process_id: string | null;
+  ip: string;
+  ua: string | null;
+  platform: string | null;
+  net: string | null;
+  language: string | null;
+  resolution: string | null;
+  cpu: number | null;
+  density: number | null;
+  is_dev: number;
+}
+
+export interface MonitorBeaconsTable {
+  id: Generated<number>;
+  product_code: string;
+  kind: string;
+  page: string;
+  name: string | null;
+  value: number | null;
+  url: string | null;
+  method: string | null;
+  code: number | null;
+  business: number | null;
+  stack: string | null;
+  ip: string;
+  ua: string | null;
+  at: number;
+  received_at: number;
+}
+
+// A type alias, not an interface: withTables() needs an index-compatible record.
+export type UsageTables = {
+  usage_events: UsageEventsTable;
+  monitor_beacons: MonitorBeaconsTable;
+};
+
+export type UsageDb = Kysely<Database & UsageTables>;
+export type NewUsageEvent = Insertable<UsageEventsTable>;
+export type NewBeacon = Insertable<MonitorBeaconsTable>;
+
+export const usageDb = (db: Kysely<Database>): UsageDb => db.withTables<UsageTables>();
+
+/** Rows per INSERT statement: 20 columns × 500 stays under SQLite's 32766 bound parameters. */
+const CHUNK = 500;
+
+export interface PendingRows {
+  events: NewUsageEvent[];
+  beacons: NewBeacon[];
+}
+
+/**
+ * Writes many requests' rows in one transaction: one commit (one fsync) for the lot. An event id
+ * already stored is skipped, so a retried batch changes nothing.
+ */
+export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
+  db.transaction().execute(async (tx) => {
+    for (let i = 0; i < events.length; i += CHUNK) {
+      await tx
+        .insertInto('usage_events')
+        .values(events.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['product_code', 'event_id']).doNothing())
+        .execute();
+    }
+    for (let i = 0; i < beacons.length; i += CHUNK) {
+      await tx
+        .insertInto('monitor_beacons')
+        .values(beacons.slice(i, i + CHUNK))
+        .execute();
+    }
+  });
+
+export const productCodes = async (db: UsageDb): Promise<string[]> =>
+  (await db.selectFrom('products').select('product_code').distinct().execute()).map((row) => row.product_code);
+
+/** Retention: removes what was received before `before` (unix ms). */
+export const deleteUsageBefore = async (db: UsageDb, before: number) => {
+  const events = await db.deleteFrom('usage_events').where('received_at', '<', before).executeTakeFirst();
+  const beacons = await db.deleteFrom('monitor_beacons').where('received_at', '<', before).executeTakeFirst();
+  return { events: Number(events.numDeletedRows), beacons: Number(beacons.numDeletedRows) };
+};
