@@ -80,6 +80,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       done(invalidRequest('The body is not valid JSON.'), undefined);
     }
   });
+  // The API speaks JSON only: any other body is 415 E_1 rather than a string no route can read.
+  // (Usage beacons, which arrive as text/plain, register their own parser in their own scope.)
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const known = error instanceof ApiError ? error : fromFastifyError(error);

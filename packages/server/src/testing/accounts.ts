@@ -5,12 +5,15 @@
 import {
   ACCOUNTS_BASE,
   type LoginResult,
+  type RouteSpec,
+  routes,
   SERVER_ERRORS,
   type ServerCode,
   TOKENS_BASE,
   type TokenSet,
 } from '@edupass/protocol';
 import { expect } from 'vitest';
+import { issueSessionToken, startSession } from '../services/tokens.ts';
 import type { TestServer } from './harness.ts';
 import { type Answer, type CallOptions, client } from './http-client.ts';
 
@@ -185,5 +188,19 @@ export const blockUser = (server: TestServer, userId: number) =>
   server.app.ctx.db.updateTable('users').set({ blocked_at: Date.now() }).where('id', '=', userId).execute();
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The account and token routes of the protocol table, by name: what issue 2 serves. Third-party
+ * sign-in (oauth paths) and the captcha routes have their own owners and tests.
+ */
+export const accountTableRoutes: [name: string, spec: RouteSpec][] = Object.entries(
+  routes as Record<string, RouteSpec>,
+).filter(([, spec]) => /^\/tiger\/v3\/web\//.test(spec.path) && !/\/oauth(\/|$)/.test(spec.path));
+
+/** A new session of a user, minted through the token service (cheap: no password hash). */
+export const sessionFor = async (server: TestServer, userId: number): Promise<string> => {
+  const ctx = server.app.ctx;
+  return issueSessionToken(ctx, await startSession(ctx, userId, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
+};
 
 export { client };

@@ -1,0 +1,177 @@
+/**
+ * Bad input on every POST/PATCH/PUT/DELETE account and token route: each is answered with a
+ * catalogue code (E_1 where the request itself is wrong), never a 500.
+ */
+import { type FieldSpec, isServerCode, type RouteSpec } from '@edupass/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountTableRoutes, type Call, client, expectError, sessionFor, signUp } from '../testing/accounts.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+import type { Answer } from '../testing/http-client.ts';
+
+let server: TestServer;
+let call: Call;
+let userId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  call = client(server.url);
+  userId = (await signUp(server)).userId;
+});
+afterAll(() => server.close());
+
+const bodyRoutes = accountTableRoutes.filter(([, spec]) => spec.method !== 'GET');
+
+/** A signed-in caller (a fresh session each time: some junk bodies are valid logouts). */
+const send = async (spec: RouteSpec, body: unknown, options: { raw?: string; headers?: Record<string, string> } = {}) =>
+  call(spec.method, spec.path, body, { ...options, token: await sessionFor(server, userId) });
+
+/** Under 500, and a catalogue error with the full wire shape when not a success. */
+const expectCatalogued = (answer: Answer, what: string) => {
+  expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+  if (answer.status >= 300) {
+    const body = answer.body as Record<string, unknown>;
+    expect(isServerCode(body?.error_code), `${what}: ${JSON.stringify(body)}`).toBe(true);
+    expect(body).toEqual({
+      error_code: expect.any(String),
+      error_message: expect.any(String),
+      error_number: expect.any(Number),
+      error_category: expect.any(String),
+      log_uuid: expect.any(String),
+    });
+  }
+};
+
+const wrongTypes = (spec: FieldSpec): unknown[] => {
+  switch (spec.type) {
+    case 'string':
+      return [12345, { a: 1 }, ['x'], true];
+    case 'integer':
+      return ['abc', 1.5, [1], 2 ** 60];
+    case 'number':
+      return ['abc', {}];
+    case 'boolean':
+      return ['true', 1];
+    case 'integer[]':
+      return ['1', [1.5], ['a'], [null], { 0: 1 }];
+    case 'string[]':
+      return ['x', [1], [{}]];
+    case 'any':
+      return [];
+  }
+};
+
+const JUNK = [
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  '💥💥💥',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00%ff',
+  '１３８００１３８０００',
+  '\u202e13800138000',
+];
+
+describe.each(bodyRoutes)('%s', (name, spec) => {
+  const fields = Object.entries(spec.body ?? {});
+  const required = fields.some(([, field]) => field.required);
+
+  it('a body without its required fields is E_1 (or accepted when none is required)', async () => {
+    const answer = await send(spec, {});
+    if (required) expectError(answer, 'E_1');
+    else expectCatalogued(answer, name);
+  });
+
+  it('every field of a wrong type is E_1', async () => {
+    for (const [field, fieldSpec] of fields) {
+      for (const value of wrongTypes(fieldSpec)) {
+        const answer = await send(spec, { [field]: value });
+        expect(answer.body, `${field}=${JSON.stringify(value)}`).toMatchObject({ error_code: 'E_1' });
+        expectError(answer, 'E_1');
+      }
+    }
+  });
+
+  it('an oversized string or array field is E_1', async () => {
+    for (const [field, fieldSpec] of fields) {
+      const limit = fieldSpec.maxLength ?? 100;
+      const value =
+        fieldSpec.type === 'string'
+          ? 'x'.repeat(limit + 1)
+          : fieldSpec.type === 'integer[]'
+            ? Array.from({ length: Math.min(limit, 100) + 1 }, (_, i) => i)
+            : fieldSpec.type === 'string[]'
+              ? Array.from({ length: Math.min(limit, 100) + 1 }, () => 'a')
+              : undefined;
+      if (value === undefined) continue;
+      const answer = await send(spec, { [field]: value });
+      expect(answer.body, field).toMatchObject({ error_code: 'E_1' });
+      expect(answer.status).toBe(400);
+    }
+  });
+
+  it('a body over the size limit is 413 E_1', async () => {
+    const answer = await send(spec, { [fields[0]?.[0] ?? 'x']: 'y'.repeat(20_000) });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error_code: 'E_1' });
+  });
+
+  it('junk strings in every field get a catalogue answer', async () => {
+    for (const junk of JUNK) {
+      const body = Object.fromEntries(fields.map(([field]) => [field, junk]));
+      expectCatalogued(await send(spec, body), `${name} ${JSON.stringify(junk)}`);
+    }
+  });
+
+  it('arrays, strings, numbers and null as the body get a catalogue answer (E_1 unless null reads as {})', async () => {
+    for (const raw of ['[]', '[{}]', '"text"', '42', 'true']) {
+      const answer = await send(spec, undefined, { raw });
+      expect(answer.body, raw).toMatchObject({ error_code: 'E_1' });
+      expectError(answer, 'E_1');
+    }
+    expectCatalogued(await send(spec, undefined, { raw: 'null' }), `${name} null`);
+  });
+
+  it('malformed JSON is 400 E_1', async () => {
+    for (const raw of ['{', '{"a":}', "{'a':1}", '{"a":1}}', '\u0000']) {
+      const answer = await send(spec, undefined, { raw });
+      expectError(answer, 'E_1');
+      expect(answer.body).toMatchObject({ error_message: 'The body is not valid JSON.' });
+    }
+  });
+
+  it('a text/plain body is 415 E_1', async () => {
+    const answer = await send(spec, undefined, { raw: 'phone_number=1', headers: { 'content-type': 'text/plain' } });
+    expect(answer.status).toBe(415);
+    expect(answer.body).toMatchObject({ error_code: 'E_1', error_category: 'request' });
+  });
+
+  it('an empty body with Content-Type: application/json reads as {}', async () => {
+    const answer = await send(spec, undefined, { raw: '' });
+    expectCatalogued(answer, name);
+    expect(answer.body).not.toMatchObject({ error_message: 'The body is not valid JSON.' });
+    const asObject = await send(spec, {});
+    expect(answer.status).toBe(asObject.status);
+    if (answer.status >= 300)
+      expect((answer.body as { error_code: string }).error_code).toBe(
+        (asObject.body as { error_code: string }).error_code,
+      );
+  });
+});
+
+describe('query strings', () => {
+  it('a repeated, missing or junk phone_number on phone/check is E_1', async () => {
+    const spec = accountTableRoutes.find(([name]) => name === 'checkPhoneBind')?.[1];
+    if (!spec) throw new Error('checkPhoneBind is not in the table');
+    const token = await sessionFor(server, userId);
+    for (const query of ['', '?phone_number=', '?phone_number=1&phone_number=2', '?phone_number=%00', '?x[y]=1']) {
+      const answer = await call('GET', `${spec.path}${query}`, undefined, { token });
+      expectError(answer, 'E_1');
+    }
+  });
+
+  it('an unknown path is 404 E_2 with the error shape', async () => {
+    expectError(await call('GET', '/tiger/v3/web/accounts/no-such-thing'), 'E_2');
+  });
+});
