@@ -34,7 +34,8 @@ export const TRACKER = {
 } as const;
 
 export const MONITOR = {
-  successSampleRate: 1 / 10,
+  /** 1 in 10, written as a literal so bundlers can drop the object when unused. */
+  successSampleRate: 0.1,
   businessErrorStatus: [400, 499],
   codes: { network: 601, timeout: 602, abort: 603, fetch: 604 },
 } as const;

@@ -97,6 +97,7 @@ export interface ServerErrorSpec {
   category: 'account' | 'auth' | 'captcha' | 'oauth' | 'request' | 'server';
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 const e = (
   status: number,
   client: ClientCodeName,

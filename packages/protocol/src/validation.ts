@@ -20,13 +20,14 @@ const genericMessage = (field: string, value: unknown) =>
   `Invalid ${field} "${String(value)}", it should match the RegExp.`;
 
 /** Symbols a password may hold besides letters and digits. */
-const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\",./<>?\\|`~";
+const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{};\':",./<>?\\|`~';
+/* @__NO_SIDE_EFFECTS__ */
 const escapeClass = (s: string) => s.replace(/[\\\]^-]/g, '\\$&');
 
 export const PATTERNS = {
   phone_number: /^1[3-9]\d{9}$/,
   captcha: /^\d{6}$/,
-  password: new RegExp(`^[A-Za-z0-9${escapeClass(PASSWORD_SYMBOLS)}]{6,20}$`),
+  password: /* @__PURE__ */ new RegExp(`^[A-Za-z0-9${escapeClass(PASSWORD_SYMBOLS)}]{6,20}$`),
   username: /^[A-Za-z][A-Za-z0-9_]{5,29}$/,
   // No whitespace and none of the listed ASCII and full-width symbols.
   nickname: /^[^\s~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
@@ -39,6 +40,7 @@ const EMAIL_MAX = 254;
 
 type Check = (value: unknown) => RuleFailure | null;
 
+/* @__NO_SIDE_EFFECTS__ */
 const patternCheck =
   (field: string, pattern: RegExp, name: ClientCodeName): Check =>
   (value) =>
