@@ -64,8 +64,8 @@ export const sendCode = async (ctx: Context, { target, scene, channel, ip }: Sen
   }
 };
 
-/** Checks and spends a code; AC3_13 when it is wrong, expired, spent or guessed too often. */
-export const verifyCode = async (ctx: Context, target: string, scene: Scene, code: string): Promise<void> => {
+/** Counts a guess and checks it; the code's hash when right, AC3_13 when wrong, expired, spent or guessed too often. */
+const checkCode = async (ctx: Context, target: string, scene: Scene, code: string): Promise<string> => {
   const row = await findCode(ctx.db, target, scene);
   if (!row || row.expires_at <= ctx.now()) return fail('AC3_13');
   const attempts = await countAttempt(ctx.db, target, scene);
@@ -78,5 +78,29 @@ export const verifyCode = async (ctx: Context, target: string, scene: Scene, cod
     if (attempts >= ctx.config.codeMaxAttempts) await deleteCode(ctx.db, target, scene);
     return fail('AC3_13');
   }
+  return hash;
+};
+
+/** Checks and spends a code; AC3_13 when it is wrong, expired, spent or guessed too often. */
+export const verifyCode = async (ctx: Context, target: string, scene: Scene, code: string): Promise<void> => {
+  const hash = await checkCode(ctx, target, scene, code);
   if (!(await consumeCode(ctx.db, target, scene, hash))) fail('AC3_13');
+};
+
+/**
+ * Checks a code, runs `use`, and spends the code only when `use` succeeded. For actions a unique
+ * constraint settles (sign-up): of two parallel calls with one code, the constraint picks the winner
+ * and `use` says why the other lost (AC3_0), where spending first would answer a misleading AC3_13.
+ */
+export const useCode = async <T>(
+  ctx: Context,
+  target: string,
+  scene: Scene,
+  code: string,
+  use: () => Promise<T>,
+): Promise<T> => {
+  const hash = await checkCode(ctx, target, scene, code);
+  const result = await use();
+  await consumeCode(ctx.db, target, scene, hash);
+  return result;
 };

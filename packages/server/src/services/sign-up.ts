@@ -2,7 +2,7 @@ import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import type { NewUser, User } from '../store/schema.ts';
 import { findUserByEmail, findUserByPhone, insertUser } from '../store/users.ts';
-import { verifyCode } from './codes.ts';
+import { useCode, verifyCode } from './codes.ts';
 import { hashPassword, isWeakPassword } from './passwords.ts';
 import { requireProduct } from './products.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
@@ -53,11 +53,13 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   if (await findUserByPhone(ctx.db, input.phone_number)) fail('AC3_0');
-  await verifyCode(ctx, input.phone_number, 'register', input.captcha);
-  const user = await createUser(
-    ctx,
-    newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(input.password)) }),
-    new ApiError('AC3_0'),
+  // The phone's unique index decides a parallel sign-up of the same phone: the loser hears AC3_0.
+  const user = await useCode(ctx, input.phone_number, 'register', input.captcha, async () =>
+    createUser(
+      ctx,
+      newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(input.password)) }),
+      new ApiError('AC3_0'),
+    ),
   );
   return signIn(ctx, user, 'register_phone', request, agreements);
 };

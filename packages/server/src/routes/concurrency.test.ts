@@ -1,0 +1,75 @@
+/**
+ * Many clients at once: parallel sign-ups of distinct phones all succeed, parallel sign-ups of one
+ * phone create one account, and nothing is lost or duplicated on the way.
+ */
+import type { LoginResult } from '@edupass/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, type Call, client, expectError, nextPhone, PASSWORD, PID } from '../testing/accounts.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+
+let server: TestServer;
+let call: Call;
+beforeAll(async () => {
+  server = await startTestServer();
+  call = client(server.url);
+});
+afterAll(() => server.close());
+
+const sendCode = (phone: string) =>
+  call('POST', `${A}/captcha/register/phone/with-agreement`, { phone_number: phone, pid: PID });
+const register = (phone: string, captcha: string) =>
+  call<LoginResult>('POST', `${A}/register/phone/with-agreement`, {
+    phone_number: phone,
+    captcha,
+    password: PASSWORD,
+    agreement_ids: [-1],
+    pid: PID,
+  });
+
+describe('parallel sign-ups', () => {
+  it('200 distinct phones at once: 200 accounts with 200 distinct ids', async () => {
+    const phones = Array.from({ length: 200 }, () => nextPhone());
+    const sent = await Promise.all(phones.map(sendCode));
+    expect(sent.map((a) => a.status)).toEqual(phones.map(() => 204));
+    const codes = await Promise.all(phones.map(async (phone) => (await server.lastCode(phone)) ?? ''));
+    const answers = await Promise.all(phones.map((phone, i) => register(phone, codes[i] ?? '')));
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const ids = new Set(answers.map((a) => a.body.user_info.id));
+    expect(ids.size).toBe(200);
+    const stored = await server.app.ctx.db
+      .selectFrom('users')
+      .select(['id', 'phone'])
+      .where('phone', 'in', phones)
+      .execute();
+    expect(stored).toHaveLength(200);
+    expect(new Set(stored.map((u) => u.id))).toEqual(ids);
+  });
+
+  it('one phone registered twice at once: exactly one wins, the other is AC3_0', async () => {
+    for (let round = 0; round < 5; round++) {
+      const phone = nextPhone();
+      await sendCode(phone);
+      const captcha = (await server.lastCode(phone)) ?? '';
+      const answers = await Promise.all([register(phone, captcha), register(phone, captcha)]);
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses, JSON.stringify(answers.map((a) => a.body))).toEqual([200, 400]);
+      const loser = answers.find((a) => a.status !== 200);
+      if (loser) expectError(loser, 'AC3_0');
+      const rows = await server.app.ctx.db.selectFrom('users').select('id').where('phone', '=', phone).execute();
+      expect(rows).toHaveLength(1);
+    }
+  });
+
+  it('one phone signing in silently for the first time twice at once: one account', async () => {
+    const phone = nextPhone();
+    await call('POST', `${A}/captcha/login/silence`, { phone_number: phone, pid: PID });
+    const captcha = (await server.lastCode(phone)) ?? '';
+    const login = () =>
+      call<LoginResult>('POST', `${A}/phone/login/silence`, { phone_number: phone, captcha, pid: PID });
+    const answers = await Promise.all([login(), login()]);
+    for (const answer of answers) expect(answer.status).toBeLessThan(500);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const rows = await server.app.ctx.db.selectFrom('users').select('id').where('phone', '=', phone).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
