@@ -17,6 +17,7 @@ import { type Context, type ContextOverrides, createContext } from './context.ts
 import { ApiError, invalidRequest } from './errors.ts';
 import { accountRoutes } from './routes/account.ts';
 import { agreementRoutes } from './routes/agreements.ts';
+import { captchaRoutes } from './routes/captcha.ts';
 import { devRoutes } from './routes/dev.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
@@ -118,6 +119,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
 
   for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes])
     area(app, ctx);
+  captchaRoutes(app, ctx);
   if (!config.production) devRoutes(app, ctx);
 
   const webRoot = config.webRoot ?? defaultWebRoot;

@@ -2,6 +2,7 @@
  * The one place that reads configuration. Every variable is documented here and validated at start;
  * a bad value stops the server with a message naming the variable and the fix.
  */
+import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 
 export interface Config {
   port: number;
@@ -41,6 +42,8 @@ export interface Config {
   webRoot: string | undefined;
   /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
   usageRetentionDays: number;
+  /** Human verification: policies, providers, vendor keys (captcha-config.ts). */
+  captcha: CaptchaConfig;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +165,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     logLevel: str('LOG_LEVEL') ?? 'info',
     webRoot: str('WEB_ROOT'),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
+    captcha: readCaptchaConfig(env, problems),
   };
   if (config.loginLockAfter < config.loginSlowdownAfter) {
     problems.push('LOGIN_LOCK_AFTER must not be below LOGIN_SLOWDOWN_AFTER.');

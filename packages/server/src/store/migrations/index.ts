@@ -6,6 +6,7 @@ import type { ColumnDataType, CreateTableBuilder, Kysely, Migration } from 'kyse
 import type { Dialect } from '../db.ts';
 import * as accounts from './001-accounts.ts';
 import * as usage from './002-usage.ts';
+import * as captcha from './003-captcha.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -20,6 +21,7 @@ type Step = (db: Kysely<unknown>, context: MigrationContext) => Promise<void>;
 const steps: [name: string, up: Step][] = [
   ['001-accounts', accounts.up],
   ['002-usage', usage.up],
+  ['003-captcha', captcha.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

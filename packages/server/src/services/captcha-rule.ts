@@ -1,0 +1,59 @@
+/**
+ * The rule service (compatibility.md "Captcha rule"): which check a caller must pass, or a ticket
+ * to use at once. Lenient with sloppy callers — no scene, a numeric pid, a timestamp in ms.
+ */
+import { type CaptchaRuleResponse, SLIDE_RULE } from '@edupass/protocol';
+import type { Context } from '../context.ts';
+import { policyFor, providerFor } from './captcha-policy.ts';
+import { assessRisk, countRuleRequest } from './captcha-risk.ts';
+import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha-tickets.ts';
+import { vendorAppid } from './captcha-vendors.ts';
+
+export interface RuleInput {
+  identity?: string | undefined;
+  scene?: string | undefined;
+  pid?: unknown;
+  deviceId?: string | undefined;
+  capabilities?: string[] | undefined;
+}
+
+export const decideRule = async (
+  ctx: Context,
+  input: RuleInput,
+  ip: string,
+): Promise<CaptchaRuleResponse & { reasons: string[] }> => {
+  const identity = normalizeIdentity(input.identity);
+  const scene = normalizeScene(input.scene);
+  const pid = typeof input.pid === 'string' || typeof input.pid === 'number' ? String(input.pid) : '';
+  const deviceId = (input.deviceId ?? '').slice(0, 256);
+  const ruleRequests = await countRuleRequest(ctx, identity);
+  const policy = await policyFor(ctx, pid, scene === '' ? '*' : scene);
+  let challenge = policy === 'always';
+  let reasons: string[] = [policy];
+  if (policy === 'risk') {
+    const verdict = await assessRisk(ctx, { identity, ip, deviceId }, ruleRequests);
+    challenge = verdict.risky;
+    reasons = verdict.reasons;
+  }
+  if (!challenge) {
+    return {
+      rule: 'DEFAULT',
+      appid: '',
+      ticket: await issueCaptchaTicket(ctx, { scene, identity }, 'DEFAULT'),
+      reasons,
+    };
+  }
+  let provider: string = providerFor(ctx, pid);
+  // Older clients treat an unknown rule as "use the ticket", so SLIDE goes only to clients that ask for it.
+  if (provider === SLIDE_RULE && !(input.capabilities ?? []).includes(SLIDE_RULE))
+    provider = ctx.config.captcha.fallbackRule;
+  if (provider === 'DEFAULT') {
+    return {
+      rule: 'DEFAULT',
+      appid: '',
+      ticket: await issueCaptchaTicket(ctx, { scene, identity }, 'DEFAULT'),
+      reasons,
+    };
+  }
+  return { rule: provider, appid: provider === SLIDE_RULE ? '' : vendorAppid(ctx, provider), ticket: '', reasons };
+};
