@@ -125,7 +125,9 @@ export const loadConfig = (env: Env = process.env): Config => {
   const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
   const databaseUrl = str('DATABASE_URL') ?? './data/edupass.db';
   if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    problems.push(`DATABASE_URL="${databaseUrl}" must be a file path (SQLite) or a postgres:// URL.`);
+    problems.push(
+      `DATABASE_URL="${databaseUrl}" must be a file path (SQLite) or a postgres:// URL. Fix: e.g. DATABASE_URL=./data/edupass.db or DATABASE_URL=postgres://user:password@host:5432/edupass`,
+    );
   }
   const jwtSecret = str('JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
@@ -168,7 +170,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     captcha: readCaptchaConfig(env, problems),
   };
   if (config.loginLockAfter < config.loginSlowdownAfter) {
-    problems.push('LOGIN_LOCK_AFTER must not be below LOGIN_SLOWDOWN_AFTER.');
+    problems.push(
+      `LOGIN_LOCK_AFTER=${config.loginLockAfter} must not be below LOGIN_SLOWDOWN_AFTER=${config.loginSlowdownAfter}. Fix: raise LOGIN_LOCK_AFTER or lower LOGIN_SLOWDOWN_AFTER.`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+/** The ConfigError loadConfig throws for an environment (fails the test when it does not throw). */
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+};
+
+describe('loadConfig', () => {
+  it('has working defaults: port 8080, embedded SQLite under ./data, the edupass product', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBe('./data/edupass.db');
+    expect(config.products).toEqual({ edupass: 'edupass' });
+    expect(config.production).toBe(false);
+  });
+
+  it('reads good values', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://u@127.0.0.1:5432/edupass',
+      PRODUCTS: 'edupass:edupass, site2:code2',
+      JWT_SECRET: 'x'.repeat(32),
+    });
+    expect(config.port).toBe(9000);
+    expect(config.databaseUrl).toBe('postgres://u@127.0.0.1:5432/edupass');
+    expect(config.products).toEqual({ edupass: 'edupass', site2: 'code2' });
+    expect(config.jwtSecret).toHaveLength(32);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', /PORT="abc" must be a whole number from 0 to 65535\. Fix: set PORT=8080/],
+    [{ PORT: '70000' }, 'PORT', /Fix: /],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /DATABASE_URL="mysql:\/\/x".*postgres:\/\/.*Fix: /],
+    [{ PRODUCTS: 'bad' }, 'PRODUCTS', /PRODUCTS entry "bad" must be pid:product_code\. Fix: e\.g\. PRODUCTS=/],
+    [{ PRODUCTS: ',' }, 'PRODUCTS', /PRODUCTS names no product\. Fix: /],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET', /JWT_SECRET must be at least 32 characters\. Fix: JWT_SECRET=/],
+    [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE', /must be true or false\. Fix: /],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL', /must be a http: or https: URL\. Fix: /],
+    [{ LOGIN_SLOWDOWN_AFTER: '9', LOGIN_LOCK_AFTER: '3' }, 'LOGIN_LOCK_AFTER', /Fix: /],
+  ])('%j is a ConfigError naming %s and the fix', (env, variable, message) => {
+    const problems = problemsOf(env);
+    const named = problems.find((problem) => problem.includes(variable));
+    expect(named, problems.join('\n')).toMatch(message);
+    for (const problem of problems) expect(problem).toMatch(/Fix: /);
+  });
+
+  it('reports every bad variable at once, in a message that lists them', () => {
+    const env = { PORT: 'abc', DATABASE_URL: 'mysql://x', PRODUCTS: 'bad', JWT_SECRET: 'short' };
+    const problems = problemsOf(env);
+    for (const name of Object.keys(env)) expect(problems.some((problem) => problem.startsWith(name))).toBe(true);
+    expect(() => loadConfig(env)).toThrow(/Invalid configuration:\n {2}- PORT="abc"[^]*DATABASE_URL[^]*JWT_SECRET/);
+  });
+});
