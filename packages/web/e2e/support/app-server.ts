@@ -1,0 +1,26 @@
+/** The real server serving a fresh build of the web client, and a browser to drive it. */
+
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../../server/src/testing/browser.ts';
+import { startTestServer, type TestServer } from '../../../server/src/testing/harness.ts';
+import { buildApp } from './build-app.ts';
+
+export interface AppUnderTest {
+  server: TestServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export const startApp = async (): Promise<AppUnderTest> => {
+  const build = await buildApp();
+  const [server, browser] = await Promise.all([startTestServer({ webRoot: build.outDir }), launchBrowser()]);
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      build.remove();
+    },
+  };
+};

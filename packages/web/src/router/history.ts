@@ -1,0 +1,50 @@
+/**
+ * The location as a subscribable store over the History API: `navigate` pushes, the back button
+ * pops, and components read it with `useLocation` (useSyncExternalStore).
+ */
+import { useSyncExternalStore } from 'react';
+import { requestFocus } from './focus.ts';
+
+export interface Location {
+  path: string;
+  query: URLSearchParams;
+}
+
+const listeners = new Set<() => void>();
+let current: Location | undefined;
+
+const read = (): Location => ({ path: window.location.pathname, query: new URLSearchParams(window.location.search) });
+
+const notify = () => {
+  current = read();
+  if (listeners.size > 0) requestFocus();
+  for (const listener of [...listeners]) listener();
+};
+
+const subscribe = (listener: () => void) => {
+  if (listeners.size === 0) window.addEventListener('popstate', notify);
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener('popstate', notify);
+  };
+};
+
+export const getLocation = (): Location => {
+  current ??= read();
+  return current;
+};
+
+/** Goes to `to` (a path with optional query); `replace` keeps the back button from returning here. */
+export const navigate = (to: string, { replace = false }: { replace?: boolean } = {}): void => {
+  const target = new URL(to, window.location.href);
+  const here = window.location.pathname + window.location.search;
+  if (target.pathname + target.search === here) return;
+  if (replace) window.history.replaceState(null, '', target);
+  else window.history.pushState(null, '', target);
+  window.scrollTo(0, 0);
+  requestFocus();
+  notify();
+};
+
+export const useLocation = (): Location => useSyncExternalStore(subscribe, getLocation, getLocation);

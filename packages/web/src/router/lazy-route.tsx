@@ -1,0 +1,95 @@
+/**
+ * A route component loaded on first use. While it loads, a quiet placeholder; when its chunk fails
+ * or times out, 'Loading chunk N failed' with a retry button.
+ */
+import { type ComponentType, useCallback, useEffect, useState } from 'react';
+import { useI18n } from '../i18n/i18n.ts';
+import { ChunkLoadError, loadChunk } from './chunks.ts';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+export interface LazyRoute {
+  chunk: number;
+  load: Loader;
+  /** The component once loaded, so revisits render at once. */
+  loaded?: ComponentType;
+}
+
+export const lazyRoute = (chunk: number, load: Loader): LazyRoute => ({ chunk, load });
+
+/** Starts loading a route's chunk ahead of need (hover, idle); errors surface when it is shown. */
+export const preload = (route: LazyRoute): void => {
+  if (route.loaded) return;
+  loadChunk(route.chunk, route.load).then(
+    (module) => {
+      route.loaded = module.default;
+    },
+    () => {},
+  );
+};
+
+const ChunkFailed = ({ error, onRetry }: { error: ChunkLoadError; onRetry: () => void }) => {
+  const { t } = useI18n();
+  return (
+    <section className="panel chunk-failed" role="alert" aria-live="assertive">
+      <h1>{t('chunk.title')}</h1>
+      <p>
+        <code>{error.message}</code>
+      </p>
+      <p>{t('chunk.explain')}</p>
+      <button type="button" className="button primary" onClick={onRetry}>
+        {t('chunk.retry')}
+      </button>
+    </section>
+  );
+};
+
+export const RouteView = ({ route }: { route: LazyRoute }) => {
+  const [state, setState] = useState<{ Component?: ComponentType; error?: ChunkLoadError; attempt: number }>(() =>
+    route.loaded ? { Component: route.loaded, attempt: 0 } : { attempt: 0 },
+  );
+
+  const load = useCallback(
+    (attempt: number, previous?: unknown) => {
+      let live = true;
+      loadChunk(route.chunk, route.load, attempt, previous).then(
+        (module) => {
+          route.loaded = module.default;
+          if (live) setState({ Component: module.default, attempt });
+        },
+        (error: unknown) => {
+          if (live)
+            setState({ error: error instanceof ChunkLoadError ? error : new ChunkLoadError(route.chunk), attempt });
+        },
+      );
+      return () => {
+        live = false;
+      };
+    },
+    [route],
+  );
+
+  useEffect(() => {
+    if (route.loaded) {
+      setState({ Component: route.loaded, attempt: 0 });
+      return;
+    }
+    setState({ attempt: 0 });
+    return load(0);
+  }, [route, load]);
+
+  if (state.Component) return <state.Component />;
+  if (state.error) {
+    const { error, attempt } = state;
+    return (
+      <ChunkFailed
+        error={error}
+        onRetry={() => {
+          setState({ attempt: attempt + 1 });
+          load(attempt + 1, error);
+        }}
+      />
+    );
+  }
+  return <div className="route-loading" aria-busy="true" />;
+};

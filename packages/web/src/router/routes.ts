@@ -1,0 +1,38 @@
+/**
+ * The route table: each screen is its own chunk, numbered for the 'Loading chunk N failed' message.
+ * `access` says who may see it: visitors are sent to sign-in from user screens, users to their account
+ * from visitor screens.
+ */
+import { type LazyRoute, lazyRoute } from './lazy-route.tsx';
+
+export type Access = 'visitor' | 'user' | 'any';
+
+export const SCREENS = {
+  signIn: lazyRoute(1, () => import('../screens/sign-in.tsx')),
+  signUp: lazyRoute(2, () => import('../screens/sign-up.tsx')),
+  resetPassword: lazyRoute(3, () => import('../screens/reset-password.tsx')),
+  agreementsGate: lazyRoute(4, () => import('../screens/agreements-gate.tsx')),
+  profile: lazyRoute(5, () => import('../screens/account/profile.tsx')),
+  security: lazyRoute(6, () => import('../screens/account/security.tsx')),
+  connections: lazyRoute(7, () => import('../screens/account/connections.tsx')),
+  privacy: lazyRoute(8, () => import('../screens/account/privacy.tsx')),
+  oauthCallback: lazyRoute(9, () => import('../screens/oauth-callback.tsx')),
+  notFound: lazyRoute(10, () => import('../screens/not-found.tsx')),
+} as const satisfies Record<string, LazyRoute>;
+
+export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
+  '/': { route: SCREENS.signIn, access: 'visitor' },
+  '/sign-in': { route: SCREENS.signIn, access: 'visitor' },
+  '/sign-up': { route: SCREENS.signUp, access: 'visitor' },
+  '/reset-password': { route: SCREENS.resetPassword, access: 'visitor' },
+  '/account': { route: SCREENS.profile, access: 'user' },
+  '/account/security': { route: SCREENS.security, access: 'user' },
+  '/account/connections': { route: SCREENS.connections, access: 'user' },
+  '/account/privacy': { route: SCREENS.privacy, access: 'user' },
+};
+
+/** What to show for a location: the OAuth return lands on `/` with `?oauth=`. */
+export const resolve = (path: string, query: URLSearchParams): { route: LazyRoute; access: Access } => {
+  if (query.has('oauth')) return { route: SCREENS.oauthCallback, access: 'any' };
+  return PATHS[path.replace(/\/+$/, '') || '/'] ?? { route: SCREENS.notFound, access: 'any' };
+};

@@ -1,0 +1,91 @@
+/** The account centre's frame: who is signed in, the sections, sign out. */
+import { logout } from '@edupass/account';
+import { useSession } from '@edupass/account/react';
+import type { ReactNode } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { navigate, useLocation } from '../../router/history.ts';
+import { client } from '../../session/account.ts';
+import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
+import { LazyImage } from '../../ui/lazy-image.tsx';
+import { Link } from '../../ui/link.tsx';
+import { useHeadingFocus } from '../../ui/screen.tsx';
+import { FormError } from '../../ui/status.tsx';
+import { useAction } from '../../ui/use-action.ts';
+
+const SECTIONS = [
+  { href: '/account', key: 'account.profile' },
+  { href: '/account/security', key: 'account.security' },
+  { href: '/account/connections', key: 'account.connections' },
+  { href: '/account/privacy', key: 'account.privacy' },
+] as const;
+
+export const Avatar = ({ url, name, size }: { url: string; name: string; size: number }) => (
+  <LazyImage
+    src={url}
+    alt=""
+    width={size}
+    height={size}
+    className="avatar"
+    fallback={
+      <span className="avatar-fallback" aria-hidden="true">
+        {(name.trim()[0] ?? '?').toUpperCase()}
+      </span>
+    }
+  />
+);
+
+export const AccountLayout = ({ title, children }: { title: string; children: ReactNode }) => {
+  const { t } = useI18n();
+  const { path } = useLocation();
+  const { user } = useSession();
+  const action = useAction();
+  const heading = useHeadingFocus();
+  const name = user?.nickname || user?.fullname || '';
+  return (
+    <div className="account">
+      <aside className="account-side">
+        <div className="who">
+          <Avatar url={user?.avatar_url ?? ''} name={name} size={48} />
+          <p>{name ? t('account.hello', { name }) : t('account.title')}</p>
+        </div>
+        <nav aria-label={t('account.sections')}>
+          <ul>
+            {SECTIONS.map((section) => (
+              <li key={section.href}>
+                <Link href={section.href} aria-current={path === section.href ? 'page' : undefined}>
+                  {t(section.key)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() =>
+            action.run(async () => {
+              try {
+                await logout(client);
+              } catch (error) {
+                // A session the server already ended is just as signed out.
+                if (client.session.get().status !== 'signed-out') throw error;
+              }
+              trackEvent('sign_out');
+              setTrackedUser(undefined);
+              navigate('/?notice=signed-out', { replace: true });
+            })
+          }
+        >
+          {t('account.signOut')}
+        </button>
+        <FormError message={action.error} />
+      </aside>
+      <section className="panel wide account-main" aria-labelledby="screen-title">
+        <h1 id="screen-title" tabIndex={-1} ref={heading}>
+          {title}
+        </h1>
+        {children}
+      </section>
+    </div>
+  );
+};

@@ -1,0 +1,76 @@
+/** Account centre: WeChat and QQ, bound or not; never unbinds the last way in (the server says why). */
+import { listOauths, unbindQQ, unbindWechat } from '@edupass/account';
+import { useI18n } from '../../i18n/i18n.ts';
+import { startOauth } from '../../oauth/start.ts';
+import { useLocation } from '../../router/history.ts';
+import { client } from '../../session/account.ts';
+import { trackEvent } from '../../telemetry/telemetry.ts';
+import { FormError, Notice } from '../../ui/status.tsx';
+import { useAction } from '../../ui/use-action.ts';
+import { useLoad } from '../../ui/use-load.ts';
+import { AccountLayout } from './account-layout.tsx';
+
+const PROVIDERS = ['wechat', 'qq'] as const;
+
+const Connections = () => {
+  const { t } = useI18n();
+  const { query } = useLocation();
+  const oauths = useLoad(() => listOauths(client));
+  const action = useAction();
+  const justBound = query.get('bound');
+  const nameOf = (provider: string) => t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq');
+  return (
+    <AccountLayout title={t('oauth.title')}>
+      <p>{t('oauth.intro')}</p>
+      <Notice
+        message={
+          action.notice ??
+          (justBound === 'wechat' || justBound === 'qq' ? t('oauth.bindDone', { name: nameOf(justBound) }) : null)
+        }
+      />
+      <FormError message={action.error ?? oauths.error} />
+      <ul className="connections">
+        {PROVIDERS.map((provider) => {
+          const item = oauths.data?.find((o) => o.name === provider);
+          const name = nameOf(provider);
+          return (
+            <li key={provider} className={`connection ${provider}`}>
+              <span className="connection-name">{name}</span>
+              <span className="muted">
+                {item?.is_bound ? t('oauth.bound', { nickname: item.nickname || name }) : t('oauth.unbound')}
+              </span>
+              {item?.is_bound ? (
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-busy={action.busy}
+                  onClick={() =>
+                    action.run(async () => {
+                      await (provider === 'wechat' ? unbindWechat(client) : unbindQQ(client));
+                      trackEvent('oauth_unbound', { provider });
+                      oauths.reload();
+                      return t('oauth.unbindDone', { name });
+                    })
+                  }
+                >
+                  {t('oauth.unbind', { name })}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button secondary"
+                  disabled={!oauths.data}
+                  onClick={() => startOauth(provider, 'bind')}
+                >
+                  {t('oauth.bind', { name })}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </AccountLayout>
+  );
+};
+
+export default Connections;

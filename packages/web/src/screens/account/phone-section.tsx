@@ -1,0 +1,96 @@
+/** The phone number: bind one, or change the bound one with a code to the new number. */
+import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
+import { checks } from '@edupass/protocol';
+import { type FormEvent, useState } from 'react';
+import { withCaptcha } from '../../captcha/human-check.ts';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import { CodeButton } from '../../ui/code-button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { FormError, Notice } from '../../ui/status.tsx';
+import { useAction } from '../../ui/use-action.ts';
+import { useRuleError } from '../../ui/validation.ts';
+
+export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(): void }) => {
+  const { t } = useI18n();
+  const ruleError = useRuleError();
+  const action = useAction();
+  const rebinding = masked !== '';
+  const [oldPhone, setOldPhone] = useState('');
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+
+  const send = async () => {
+    try {
+      if (rebinding) {
+        await withCaptcha('rebind', phone, (proof) =>
+          sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
+        );
+      } else {
+        await withCaptcha('bind', phone, (proof) => sendBindPhoneCode(client, { phone_number: phone }, proof));
+      }
+      return true;
+    } catch (error) {
+      action.fail(error);
+      return false;
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      if (rebinding) await rebindPhone(client, { phone_number: phone, captcha: code });
+      else await bindPhone(client, { phone_number: phone, captcha: code });
+      setPhone('');
+      setOldPhone('');
+      setCode('');
+      onChanged();
+      return t(rebinding ? 'phone.rebindDone' : 'phone.bindDone');
+    });
+  };
+
+  const blocked =
+    (rebinding && checks.phone_number(oldPhone)) || checks.phone_number(phone) ? t('code.needPhone') : null;
+  return (
+    <section className="subsection" aria-labelledby="phone-title">
+      <h2 id="phone-title">{t('phone.title')}</h2>
+      <p>{rebinding ? t('phone.bound', { phone: masked }) : t('phone.none')}</p>
+      <form onSubmit={submit} noValidate>
+        {rebinding ? (
+          <Field
+            label={t('phone.old')}
+            value={oldPhone}
+            onValue={setOldPhone}
+            error={oldPhone.length === 11 ? ruleError('phone_number', oldPhone) : null}
+            type="tel"
+            inputMode="numeric"
+            maxLength={11}
+          />
+        ) : null}
+        <Field
+          label={rebinding ? t('phone.new') : t('form.phone')}
+          value={phone}
+          onValue={setPhone}
+          error={phone.length === 11 ? ruleError('phone_number', phone) : null}
+          type="tel"
+          inputMode="numeric"
+          maxLength={11}
+        />
+        <Field
+          label={t('form.code')}
+          value={code}
+          onValue={setCode}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          addon={<CodeButton blockedReason={blocked} onSend={send} />}
+        />
+        <FormError message={action.error} />
+        <Notice message={action.notice} />
+        <button type="submit" className="button primary" aria-busy={action.busy}>
+          {rebinding ? t('phone.rebindSubmit') : t('phone.bindSubmit')}
+        </button>
+      </form>
+    </section>
+  );
+};

@@ -1,0 +1,62 @@
+/** Account centre: what identifies the user, the agreements in effect, and the usage-data choice. */
+import { getPrivacy } from '@edupass/account';
+import { useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import { setConsent, useConsent } from '../../telemetry/consent.ts';
+import { agreementTitle, useCurrentAgreements } from '../../ui/agreements-check.tsx';
+import { FormError } from '../../ui/status.tsx';
+import { useInfiniteScroll } from '../../ui/use-infinite-scroll.ts';
+import { useLoad } from '../../ui/use-load.ts';
+import { AccountLayout } from './account-layout.tsx';
+
+const PAGE = 20;
+
+const Privacy = () => {
+  const { t, locale } = useI18n();
+  const privacy = useLoad(() => getPrivacy(client));
+  const agreements = useCurrentAgreements();
+  const consent = useConsent();
+  const [shown, setShown] = useState(PAGE);
+  const sentinel = useInfiniteScroll<HTMLLIElement>({
+    hasMore: shown < agreements.length,
+    loadMore: () => setShown((n) => n + PAGE),
+  });
+  const value = (text: string | undefined) => (text ? text : <span className="muted">{t('privacy.notSet')}</span>);
+  const data = privacy.data;
+  return (
+    <AccountLayout title={t('privacy.title')}>
+      <p>{t('privacy.intro')}</p>
+      <FormError message={privacy.error} />
+      <dl className="facts">
+        <dt>{t('privacy.username')}</dt>
+        <dd>{value(data?.username)}</dd>
+        <dt>{t('privacy.email')}</dt>
+        <dd>{value(data?.email)}</dd>
+        <dt>{t('privacy.phone')}</dt>
+        <dd>{value(data?.phone_number)}</dd>
+        <dt>{t('privacy.password')}</dt>
+        <dd>{data ? (data.has_password ? t('privacy.passwordSet') : t('privacy.passwordUnset')) : ''}</dd>
+      </dl>
+      <h2>{t('privacy.agreements')}</h2>
+      <ul className="agreement-list">
+        {agreements.slice(0, shown).map((agreement) => (
+          <li key={agreement.id}>
+            <a href={agreement.url} target="_blank" rel="noreferrer">
+              {agreementTitle(agreement, locale)}
+            </a>{' '}
+            <span className="muted">{t('agree.version', { v: agreement.version })}</span>
+          </li>
+        ))}
+        <li ref={sentinel} aria-hidden="true" className="sentinel" />
+      </ul>
+      <h2>{t('privacy.data')}</h2>
+      <p>{consent === 'granted' ? t('privacy.dataGranted') : t('privacy.dataDenied')}</p>
+      <button type="button" className="button secondary" onClick={() => setConsent('unset')}>
+        {t('privacy.dataChange')}
+      </button>
+    </AccountLayout>
+  );
+};
+
+export default Privacy;

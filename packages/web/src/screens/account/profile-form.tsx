@@ -1,0 +1,199 @@
+/** The profile fields, each checked with the spec's rule as it is typed; only changed fields are sent. */
+import { getGradeList, type ProfileInput, updateProfile } from '@edupass/account';
+import { checkProfile, type UserInfo } from '@edupass/protocol';
+import { type FormEvent, useId, useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import { trackEvent } from '../../telemetry/telemetry.ts';
+import { Field } from '../../ui/field.tsx';
+import { FormError, Notice } from '../../ui/status.tsx';
+import { useAction } from '../../ui/use-action.ts';
+import { useLoad } from '../../ui/use-load.ts';
+import { useRuleError } from '../../ui/validation.ts';
+
+/** Unix seconds ↔ the date input's YYYY-MM-DD (UTC, so the day never shifts). */
+const toDateInput = (seconds: number | null) =>
+  seconds === null ? '' : new Date(seconds * 1000).toISOString().slice(0, 10);
+const fromDateInput = (value: string) => (value ? Math.floor(Date.parse(`${value}T00:00:00Z`) / 1000) : null);
+
+interface Draft {
+  nickname: string;
+  avatar_url: string;
+  fullname: string;
+  birthday: string;
+  sex: '' | '0' | '1';
+  qq: string;
+  description: string;
+  grade: string;
+}
+
+const draftOf = (user: UserInfo): Draft => ({
+  nickname: user.nickname ?? '',
+  avatar_url: user.avatar_url ?? '',
+  fullname: user.fullname ?? '',
+  birthday: toDateInput(user.birthday),
+  sex: user.sex === null || user.sex === undefined ? '' : (String(user.sex) as '0' | '1'),
+  qq: user.qq ?? '',
+  description: user.description ?? '',
+  grade: user.grade === null || user.grade === undefined ? '' : String(user.grade),
+});
+
+/** The fields that differ from what the server has, in the wire's types. */
+const changes = (draft: Draft, saved: Draft): ProfileInput => {
+  const out: ProfileInput = {};
+  if (draft.nickname !== saved.nickname) out.nickname = draft.nickname;
+  if (draft.avatar_url !== saved.avatar_url) out.avatar_url = draft.avatar_url;
+  if (draft.fullname !== saved.fullname) out.fullname = draft.fullname;
+  if (draft.qq !== saved.qq) out.qq = draft.qq;
+  if (draft.description !== saved.description) out.description = draft.description;
+  if (draft.sex !== saved.sex && draft.sex !== '') out.sex = draft.sex === '1' ? 1 : 0;
+  const birthday = fromDateInput(draft.birthday);
+  if (draft.birthday !== saved.birthday && birthday !== null) out.birthday = birthday;
+  if (draft.grade !== saved.grade && draft.grade !== '') out.grade = Number(draft.grade);
+  return out;
+};
+
+export const ProfileForm = ({ user }: { user: UserInfo }) => {
+  const { t, errorText } = useI18n();
+  const ruleError = useRuleError();
+  const action = useAction();
+  const grades = useLoad(() => getGradeList(client));
+  const [saved, setSaved] = useState(() => draftOf(user));
+  const [draft, setDraft] = useState(saved);
+  const sexName = useId();
+  const gradeId = useId();
+  const descriptionId = useId();
+
+  const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  // Judged as typed, once changed: an untouched empty field is not an error.
+  const judged = (field: 'nickname' | 'fullname' | 'qq', rule: 'nickname' | 'fullname' | 'qq') =>
+    draft[field] !== saved[field] && draft[field] !== '' ? ruleError(rule, draft[field]) : null;
+  const descriptionLength = [...draft.description].length;
+  const descriptionError = descriptionLength > 50 ? ruleError('description', draft.description) : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = changes(draft, saved);
+    if (Object.keys(input).length === 0) {
+      action.setError(null);
+      void action.run(async () => t('profile.unchanged'));
+      return;
+    }
+    const failure = checkProfile(input as Record<string, unknown>);
+    if (failure) {
+      action.setError(`${t('profile.fixErrors')} ${errorText(failure)}`);
+      return;
+    }
+    void action.run(async () => {
+      await updateProfile(client, input);
+      trackEvent('profile_saved', { fields: Object.keys(input) });
+      setSaved(draft);
+      return t('profile.saved');
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="profile-form">
+      <Field
+        label={t('profile.nickname')}
+        hint={t('profile.nicknameHint')}
+        value={draft.nickname}
+        onValue={set('nickname')}
+        error={judged('nickname', 'nickname')}
+        autoComplete="nickname"
+        maxLength={40}
+      />
+      <Field
+        label={t('profile.avatarUrl')}
+        value={draft.avatar_url}
+        onValue={set('avatar_url')}
+        type="url"
+        inputMode="url"
+        autoComplete="photo"
+      />
+      <Field
+        label={t('profile.fullname')}
+        hint={t('profile.fullnameHint')}
+        value={draft.fullname}
+        onValue={set('fullname')}
+        error={judged('fullname', 'fullname')}
+        autoComplete="name"
+        maxLength={40}
+      />
+      <Field
+        label={t('profile.birthday')}
+        value={draft.birthday}
+        onValue={set('birthday')}
+        type="date"
+        max={new Date().toISOString().slice(0, 10)}
+        autoComplete="bday"
+      />
+      <fieldset className="field">
+        <legend>{t('profile.sex')}</legend>
+        <div className="radios">
+          {(['1', '0'] as const).map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name={sexName}
+                value={value}
+                checked={draft.sex === value}
+                onChange={() => set('sex')(value)}
+              />{' '}
+              {value === '1' ? t('profile.sexMale') : t('profile.sexFemale')}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field
+        label={t('profile.qq')}
+        hint={t('profile.qqHint')}
+        value={draft.qq}
+        onValue={set('qq')}
+        error={judged('qq', 'qq')}
+        inputMode="numeric"
+        maxLength={20}
+      />
+      <div className={`field${descriptionError ? ' invalid' : ''}`}>
+        <label htmlFor={descriptionId}>{t('profile.description')}</label>
+        <textarea
+          id={descriptionId}
+          value={draft.description}
+          onChange={(event) => set('description')(event.target.value)}
+          rows={3}
+          aria-invalid={descriptionError ? true : undefined}
+          aria-describedby={`${descriptionId}-count${descriptionError ? ` ${descriptionId}-error` : ''}`}
+        />
+        <p id={`${descriptionId}-count`} className="hint">
+          {t('profile.descriptionCount', { n: descriptionLength })}
+        </p>
+        {descriptionError ? (
+          <p id={`${descriptionId}-error`} className="error-text">
+            {descriptionError}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={gradeId}>{t('profile.grade')}</label>
+        <select id={gradeId} value={draft.grade} onChange={(event) => set('grade')(event.target.value)}>
+          <option value="">{t('profile.gradeNone')}</option>
+          {(grades.data ?? []).map((stage) => (
+            <optgroup key={stage.stage} label={stage.stage}>
+              {stage.gradeList.map((grade) => (
+                <option key={grade.grade} value={String(grade.grade)}>
+                  {grade.desc}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+          {draft.grade !== '' && !grades.data ? <option value={draft.grade}>{user.grade_desc}</option> : null}
+        </select>
+      </div>
+      <FormError message={action.error} />
+      <Notice message={action.notice} />
+      <button type="submit" className="button primary" aria-busy={action.busy}>
+        {action.busy ? t('form.working') : t('profile.save')}
+      </button>
+    </form>
+  );
+};

@@ -1,0 +1,21 @@
+/** Account centre: the profile. */
+import { getProfile } from '@edupass/account';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import { FormError } from '../../ui/status.tsx';
+import { useLoad } from '../../ui/use-load.ts';
+import { AccountLayout } from './account-layout.tsx';
+import { ProfileForm } from './profile-form.tsx';
+
+const Profile = () => {
+  const { t } = useI18n();
+  const profile = useLoad(() => getProfile(client));
+  return (
+    <AccountLayout title={t('profile.title')}>
+      <FormError message={profile.error} />
+      {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
+    </AccountLayout>
+  );
+};
+
+export default Profile;

@@ -1,0 +1,36 @@
+/** Account centre: username, password and phone. */
+import { getPrivacy } from '@edupass/account';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import { FormError } from '../../ui/status.tsx';
+import { useLoad } from '../../ui/use-load.ts';
+import { AccountLayout } from './account-layout.tsx';
+import { PasswordSection } from './password-section.tsx';
+import { PhoneSection } from './phone-section.tsx';
+import { UsernameSection } from './username-section.tsx';
+
+const Security = () => {
+  const { t } = useI18n();
+  const privacy = useLoad(() => getPrivacy(client));
+  const data = privacy.data;
+  return (
+    <AccountLayout title={t('account.security')}>
+      <FormError message={privacy.error} />
+      {data ? (
+        <>
+          <UsernameSection current={data.username} onChanged={privacy.reload} />
+          <PasswordSection
+            hasPassword={data.has_password}
+            hasPhone={data.phone_number !== ''}
+            onChanged={privacy.reload}
+          />
+          <PhoneSection masked={data.phone_number} onChanged={privacy.reload} />
+        </>
+      ) : (
+        <p className="muted">{t('app.loading')}</p>
+      )}
+    </AccountLayout>
+  );
+};
+
+export default Security;

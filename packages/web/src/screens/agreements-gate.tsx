@@ -1,0 +1,65 @@
+/** Agreements published since the user last signed: read and accept them, or sign out. */
+import { logout, signAgreements } from '@edupass/account';
+import { useI18n } from '../i18n/i18n.ts';
+import { navigate } from '../router/history.ts';
+import { client } from '../session/account.ts';
+import { agreementsSigned, checkAgreements, useGate } from '../session/gate.ts';
+import { trackEvent } from '../telemetry/telemetry.ts';
+import { agreementTitle } from '../ui/agreements-check.tsx';
+import { Screen } from '../ui/screen.tsx';
+import { FormError } from '../ui/status.tsx';
+import { useAction } from '../ui/use-action.ts';
+
+const AgreementsGate = () => {
+  const { t, locale } = useI18n();
+  const { toSign } = useGate();
+  const action = useAction();
+  return (
+    <Screen title={t('gate.title')}>
+      <p>{t('gate.intro')}</p>
+      <ul className="agreement-list">
+        {toSign.map((agreement) => (
+          <li key={agreement.id}>
+            <a href={agreement.url} target="_blank" rel="noreferrer">
+              {agreementTitle(agreement, locale)}
+            </a>{' '}
+            <span className="muted">{t('agree.version', { v: agreement.version })}</span>
+          </li>
+        ))}
+      </ul>
+      <FormError message={action.error} />
+      <div className="actions">
+        <button
+          type="button"
+          className="button primary"
+          aria-busy={action.busy}
+          onClick={() =>
+            action.run(async () => {
+              await signAgreements(client, { agreement_ids: toSign.map((a) => a.id) });
+              trackEvent('agreements_signed', { ids: toSign.map((a) => a.id) });
+              agreementsSigned();
+              await checkAgreements();
+            })
+          }
+        >
+          {t('gate.submit')}
+        </button>
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() =>
+            action.run(async () => {
+              await logout(client).catch(() => undefined);
+              agreementsSigned();
+              navigate('/?notice=signed-out', { replace: true });
+            })
+          }
+        >
+          {t('gate.signOut')}
+        </button>
+      </div>
+    </Screen>
+  );
+};
+
+export default AgreementsGate;

@@ -1,0 +1,121 @@
+/** Sign up with e-mail, the code sent there and a password; the agreements are signed right after. */
+import { checkEmailCode, registerByEmail, sendEmailCode, signAgreements } from '@edupass/account';
+import { checks } from '@edupass/protocol';
+import { type FormEvent, useState } from 'react';
+import { withCaptcha } from '../captcha/human-check.ts';
+import { useI18n } from '../i18n/i18n.ts';
+import { client } from '../session/account.ts';
+import { afterSignIn } from '../session/after-sign-in.ts';
+import { trackEvent } from '../telemetry/telemetry.ts';
+import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { CodeButton } from '../ui/code-button.tsx';
+import { Field } from '../ui/field.tsx';
+import { FormError, Notice } from '../ui/status.tsx';
+import { useAction } from '../ui/use-action.ts';
+import { useRuleError, useTouched } from '../ui/validation.ts';
+
+export const EmailSignUp = () => {
+  const { t } = useI18n();
+  const ruleError = useRuleError();
+  const touched = useTouched();
+  const action = useAction();
+  const agreements = useCurrentAgreements();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  const send = async () => {
+    action.setError(null);
+    try {
+      await withCaptcha('email_register', email, (proof) => sendEmailCode(client, { email }, proof));
+      setSentTo(email);
+      return true;
+    } catch (error) {
+      action.fail(error);
+      return false;
+    }
+  };
+
+  const mismatch = touched.shown('confirm') && confirm !== password ? t('form.mismatch') : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    touched.submit();
+    if (checks.email(email) || checks.captcha(code) || checks.password(password) || confirm !== password || !agreed)
+      return;
+    void action.run(async () => {
+      const { ticket } = await checkEmailCode(client, { email, captcha: code });
+      await registerByEmail(client, { captchaTicket: ticket, password, rePassword: confirm });
+      const ids = agreements.map((a) => a.id);
+      if (ids.length > 0) await signAgreements(client, { agreement_ids: ids });
+      trackEvent('sign_up', { method: 'email' });
+      await afterSignIn('sign-up-email');
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field
+        label={t('form.email')}
+        value={email}
+        onValue={setEmail}
+        onBlur={touched.blur('email')}
+        error={touched.shown('email') ? ruleError('email', email) : null}
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+      />
+      <Field
+        label={t('form.code')}
+        hint={t('form.codeHint')}
+        value={code}
+        onValue={setCode}
+        onBlur={touched.blur('code')}
+        error={touched.shown('code') ? ruleError('captcha', code) : null}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        required
+        addon={<CodeButton blockedReason={checks.email(email) ? t('code.needEmail') : null} onSend={send} />}
+      />
+      <Notice message={sentTo ? t('code.sent', { to: sentTo }) : null} />
+      <Field
+        label={t('form.password')}
+        hint={t('form.passwordHint')}
+        value={password}
+        onValue={setPassword}
+        onBlur={touched.blur('password')}
+        error={touched.shown('password') ? ruleError('password', password) : null}
+        type="password"
+        autoComplete="new-password"
+        maxLength={20}
+        required
+      />
+      <Field
+        label={t('form.confirmPassword')}
+        value={confirm}
+        onValue={setConfirm}
+        onBlur={touched.blur('confirm')}
+        error={mismatch}
+        type="password"
+        autoComplete="new-password"
+        maxLength={20}
+        required
+      />
+      <AgreementsCheck
+        agreements={agreements}
+        checked={agreed}
+        onChecked={setAgreed}
+        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+      />
+      <FormError message={action.error} />
+      <button type="submit" className="button primary block" aria-busy={action.busy}>
+        {action.busy ? t('form.working') : t('signUp.submit')}
+      </button>
+    </form>
+  );
+};

@@ -1,0 +1,170 @@
+/**
+ * Back from WeChat or QQ (`/?oauth=<provider>&code=…&state=…`): sign in, or bind to the signed-in
+ * user; an account not linked yet binds a phone or continues without one.
+ */
+import {
+  bindQQ,
+  bindWechat,
+  createOauthUser,
+  loginByQQ,
+  loginByWechat,
+  type OauthLoginResult,
+  sendOauthBindCode,
+} from '@edupass/account';
+import { checks } from '@edupass/protocol';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { withCaptcha } from '../captcha/human-check.ts';
+import { useI18n } from '../i18n/i18n.ts';
+import { type OauthProvider, takePending } from '../oauth/start.ts';
+import { navigate, useLocation } from '../router/history.ts';
+import { client } from '../session/account.ts';
+import { afterSignIn } from '../session/after-sign-in.ts';
+import { AgreementsCheck, currentAgreements, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { CodeButton } from '../ui/code-button.tsx';
+import { Field } from '../ui/field.tsx';
+import { Link } from '../ui/link.tsx';
+import { Screen } from '../ui/screen.tsx';
+import { FormError } from '../ui/status.tsx';
+import { useAction } from '../ui/use-action.ts';
+import { useRuleError, useTouched } from '../ui/validation.ts';
+
+const isProvider = (value: string | null): value is OauthProvider => value === 'wechat' || value === 'qq';
+
+const FinishOauth = ({ ticket }: { ticket: string }) => {
+  const { t } = useI18n();
+  const ruleError = useRuleError();
+  const touched = useTouched();
+  const action = useAction();
+  const agreements = useCurrentAgreements();
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const ids = agreements.map((a) => a.id);
+
+  const finish = (withPhone: boolean) => (event?: FormEvent) => {
+    event?.preventDefault();
+    touched.submit();
+    if (!agreed || (withPhone && (checks.phone_number(phone) || checks.captcha(code)))) return;
+    void action.run(async () => {
+      await createOauthUser(client, {
+        oauth_ticket: ticket,
+        agreement_ids: ids,
+        ...(withPhone ? { phone_number: phone, captcha: code } : {}),
+      });
+      await afterSignIn('oauth');
+    });
+  };
+
+  return (
+    <form onSubmit={finish(true)} noValidate>
+      <Field
+        label={t('form.phone')}
+        value={phone}
+        onValue={setPhone}
+        onBlur={touched.blur('phone')}
+        error={touched.shown('phone') && phone ? ruleError('phone_number', phone) : null}
+        type="tel"
+        inputMode="numeric"
+        maxLength={11}
+      />
+      <Field
+        label={t('form.code')}
+        value={code}
+        onValue={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        addon={
+          <CodeButton
+            blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+            onSend={async () => {
+              try {
+                await withCaptcha('oauth', phone, (proof) =>
+                  sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
+                );
+                return true;
+              } catch (error) {
+                action.fail(error);
+                return false;
+              }
+            }}
+          />
+        }
+      />
+      <AgreementsCheck
+        agreements={agreements}
+        checked={agreed}
+        onChecked={setAgreed}
+        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+      />
+      <FormError message={action.error} />
+      <div className="actions">
+        <button type="submit" className="button primary" aria-busy={action.busy}>
+          {t('oauth.bindPhoneSubmit')}
+        </button>
+        <button type="button" className="button ghost" onClick={() => finish(false)()}>
+          {t('oauth.createSubmit')}
+        </button>
+      </div>
+    </form>
+  );
+};
+
+const OauthCallback = () => {
+  const { t, errorText } = useI18n();
+  const { query } = useLocation();
+  const provider = query.get('oauth');
+  const name = isProvider(provider) ? t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq') : '';
+  const [error, setError] = useState<string | null>(null);
+  const [ticket, setTicket] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const code = query.get('code');
+    const pending = isProvider(provider) ? takePending(provider, query.get('state')) : undefined;
+    if (!pending || !code || !isProvider(provider)) {
+      setError(t('oauth.stateMismatch'));
+      return;
+    }
+    const run = async () => {
+      if (pending.purpose === 'bind') {
+        if (provider === 'wechat') await bindWechat(client, { code });
+        else await bindQQ(client, { code });
+        navigate(`/account/connections?bound=${provider}`, { replace: true });
+        return;
+      }
+      const agreement_ids = (await currentAgreements().catch(() => [])).map((a) => a.id);
+      const result: OauthLoginResult =
+        provider === 'wechat'
+          ? await loginByWechat(client, { code, agreement_ids })
+          : await loginByQQ(client, { code, agreement_ids });
+      if ('auth' in result) await afterSignIn(provider);
+      else setTicket(result.oauth_ticket);
+    };
+    run().catch((caught: unknown) => setError(errorText(caught)));
+  }, [provider, query, t, errorText]);
+
+  return (
+    <Screen title={ticket ? t('oauth.finishTitle', { name }) : name || t('signIn.title')}>
+      {ticket ? (
+        <>
+          <p>{t('oauth.finishIntro', { name })}</p>
+          <FinishOauth ticket={ticket} />
+        </>
+      ) : error ? (
+        <>
+          <FormError message={error} />
+          <p>
+            <Link href="/">{t('reset.back')}</Link>
+          </p>
+        </>
+      ) : (
+        <p role="status">{t('oauth.working', { name })}</p>
+      )}
+    </Screen>
+  );
+};
+
+export default OauthCallback;

@@ -1,0 +1,50 @@
+/** The visitor's first screen: SMS code or password, WeChat and QQ, links to sign-up and reset. */
+import { useEffect, useState } from 'react';
+import { useI18n } from '../i18n/i18n.ts';
+import { useLocation } from '../router/history.ts';
+import { startFlowTimer } from '../telemetry/telemetry.ts';
+import { Link } from '../ui/link.tsx';
+import { Screen } from '../ui/screen.tsx';
+import { Notice } from '../ui/status.tsx';
+import { Tabs } from '../ui/tabs.tsx';
+import { OauthButtons } from './oauth-buttons.tsx';
+import { PasswordSignIn } from './password-sign-in.tsx';
+import { SmsSignIn } from './sms-sign-in.tsx';
+
+type Method = 'sms' | 'password';
+
+const NOTICES = {
+  'password-changed': 'signIn.passwordChanged',
+  'signed-out': 'signIn.signedOut',
+  reset: 'signIn.resetDone',
+} as const;
+
+const SignIn = () => {
+  const { t } = useI18n();
+  const { query } = useLocation();
+  const [method, setMethod] = useState<Method>(query.get('method') === 'password' ? 'password' : 'sms');
+  const notice = NOTICES[query.get('notice') as keyof typeof NOTICES];
+  useEffect(() => startFlowTimer('sign_in_flow'), []);
+  return (
+    <Screen title={t('signIn.title')}>
+      <Notice message={notice ? t(notice) : null} />
+      <Tabs
+        label={t('signIn.methods')}
+        tabs={[
+          { key: 'sms', label: t('signIn.tabSms') },
+          { key: 'password', label: t('signIn.tabPassword') },
+        ]}
+        selected={method}
+        onSelect={setMethod}
+      >
+        {method === 'sms' ? <SmsSignIn /> : <PasswordSignIn />}
+      </Tabs>
+      <OauthButtons />
+      <p className="aside">
+        {t('signIn.noAccount')} <Link href="/sign-up">{t('signIn.toSignUp')}</Link>
+      </p>
+    </Screen>
+  );
+};
+
+export default SignIn;

@@ -1,0 +1,19 @@
+/**
+ * The account SDK client of this site. Calls are imported one by one from '@edupass/account' so each
+ * route ships only the calls it makes.
+ */
+import { createAccountClient } from '@edupass/account';
+
+/** The product this build signs in to; the server's PRODUCTS must list it. */
+export const PRODUCT = {
+  pid: import.meta.env.VITE_EDUPASS_PID ?? 'edupass',
+  appid: import.meta.env.VITE_EDUPASS_APPID ?? 'edupass',
+  product_code: import.meta.env.VITE_EDUPASS_PRODUCT_CODE ?? 'edupass',
+} as const;
+
+export const client = createAccountClient({
+  ...PRODUCT,
+  platform: 'web',
+  // Token sets: the session is known at once from the cookies, with refresh and retry in the SDK.
+  auth_version: '2',
+});

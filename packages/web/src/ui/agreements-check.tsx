@@ -1,0 +1,80 @@
+/** "I have read and agree to <Terms> and <Privacy>": one required box, links to each text. */
+import { listAgreements } from '@edupass/account';
+import type { Agreement } from '@edupass/protocol';
+import { Fragment, useEffect, useId, useState } from 'react';
+import { useI18n } from '../i18n/i18n.ts';
+import { client } from '../session/account.ts';
+
+let cache: Promise<Agreement[]> | undefined;
+/** The agreements in effect, asked once per page. */
+export const currentAgreements = (): Promise<Agreement[]> => {
+  cache ??= listAgreements(client).catch((error: unknown) => {
+    cache = undefined;
+    throw error;
+  });
+  return cache;
+};
+
+export const useCurrentAgreements = (): Agreement[] => {
+  const [agreements, setAgreements] = useState<Agreement[]>([]);
+  useEffect(() => {
+    let live = true;
+    currentAgreements().then(
+      (list) => live && setAgreements(list),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return agreements;
+};
+
+/** An agreement's title in the page's language: titles are stored as "中文 / English". */
+export const agreementTitle = (agreement: Agreement, locale: string): string => {
+  const [zh, en] = agreement.title.split(' / ');
+  return (locale === 'en' ? en : zh) ?? agreement.title;
+};
+
+export interface AgreementsCheckProps {
+  agreements: readonly Agreement[];
+  checked: boolean;
+  onChecked(checked: boolean): void;
+  /** Shown when the form was submitted without the box ticked. */
+  error: string | null;
+}
+
+export const AgreementsCheck = ({ agreements, checked, onChecked, error }: AgreementsCheckProps) => {
+  const { t, locale } = useI18n();
+  const id = useId();
+  return (
+    <div className={`field agree${error ? ' invalid' : ''}`}>
+      <div className="agree-row">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => onChecked(event.target.checked)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <label htmlFor={id}>{t('agree.prefix')}</label>{' '}
+        <span>
+          {agreements.map((agreement, index) => (
+            <Fragment key={agreement.id}>
+              {index > 0 ? ` ${t('agree.and')} ` : ''}
+              <a href={agreement.url} target="_blank" rel="noreferrer">
+                《{agreementTitle(agreement, locale)}》
+              </a>
+            </Fragment>
+          ))}
+        </span>
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="error-text">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+};

@@ -1,0 +1,16 @@
+/**
+ * The web client's build. `npm run dev -w @edupass/web` serves it with hot reload and sends API calls
+ * to the EduPass server (EDUPASS_API, default http://localhost:8080).
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = process.env.EDUPASS_API ?? 'http://localhost:8080';
+/** Everything the server answers besides the web client itself. */
+const serverPaths = ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/legal', '/docs', '/healthz'];
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', target: 'es2022', sourcemap: false, reportCompressedSize: false },
+  server: { proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: api, changeOrigin: false }])) },
+});
