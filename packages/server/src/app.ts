@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { devRoutes } from './routes/dev.ts';
@@ -117,7 +118,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes])
+  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes, adminRoutes])
     area(app, ctx);
   captchaRoutes(app, ctx);
   if (!config.production) devRoutes(app, ctx);

@@ -6,6 +6,7 @@
 import {
   type BodyOf,
   type FieldSpec,
+  type ParamsOf,
   type Fields,
   type QueryOf,
   type RouteName,
@@ -23,6 +24,7 @@ import { clientInfo, header, presentedToken, wantsTokenSet } from './request-inf
 export interface RouteInput<N extends RouteName> {
   body: BodyOf<N>;
   query: QueryOf<N>;
+  params: ParamsOf<N>;
   /** The caller's session: always there on 'token' routes, when signed in on 'optional' ones. */
   session: N extends TokenRoute ? SessionRef : SessionRef | undefined;
   client: ClientInfo;
@@ -94,6 +96,7 @@ export const defineRoute = <N extends RouteName>(
         tags: options.tags ?? [spec.host],
         ...(spec.body ? { body: objectSchema(spec.body) } : {}),
         ...(spec.query ? { querystring: objectSchema(spec.query) } : {}),
+        ...(spec.params ? { params: objectSchema(spec.params) } : {}),
         ...(spec.auth === 'token' || spec.auth === 'operator' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
       },
       handler: async (request, reply) => {
@@ -101,9 +104,11 @@ export const defineRoute = <N extends RouteName>(
         const session = await resolveSession(ctx, spec, request);
         const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
         const query = parseFields(spec.query, request.query, { fromQueryString: true });
+        const params = parseFields(spec.params, request.params, { fromQueryString: true });
         const result = await handler({
           body: body as BodyOf<N>,
           query: query as QueryOf<N>,
+          params: params as ParamsOf<N>,
           session: session as RouteInput<N>['session'],
           client: clientInfo(request),
           wantsTokenSet: wantsTokenSet(request),

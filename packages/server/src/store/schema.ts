@@ -114,6 +114,15 @@ export interface ProductsTable {
   product_code: string;
 }
 
+export interface AdminAuditTable {
+  id: Generated<number>;
+  operator_id: number;
+  action: string;
+  target: string;
+  detail: string;
+  at: number;
+}
+
 export interface Database {
   users: UsersTable;
   codes: CodesTable;
@@ -127,6 +136,7 @@ export interface Database {
   outbox: OutboxTable;
   settings: SettingsTable;
   products: ProductsTable;
+  admin_audit: AdminAuditTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -7,6 +7,7 @@ import type { Dialect } from '../db.ts';
 import * as accounts from './001-accounts.ts';
 import * as usage from './002-usage.ts';
 import * as captcha from './003-captcha.ts';
+import * as admin from './004-admin.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -22,6 +23,7 @@ const steps: [name: string, up: Step][] = [
   ['001-accounts', accounts.up],
   ['002-usage', usage.up],
   ['003-captcha', captcha.up],
+  ['004-admin', admin.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import {
+  agreementVersions,
+  auditLog,
+  endUserSessions,
+  findUsers,
+  publishAgreement,
+  setBlocked,
+  userDetail,
+} from '../services/admin.ts';
+
+export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
+  const tags = ['admin'];
+  defineRoute(app, ctx, 'searchUsers', ({ query }) => findUsers(ctx, query.q, query.cursor, query.limit), { tags });
+  defineRoute(app, ctx, 'getUser', ({ params }) => userDetail(ctx, params.id), { tags });
+  defineRoute(app, ctx, 'blockUser', ({ session, params }) => setBlocked(ctx, session.userId, params.id, true), {
+    tags,
+  });
+  defineRoute(app, ctx, 'unblockUser', ({ session, params }) => setBlocked(ctx, session.userId, params.id, false), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'revokeUserSessions',
+    ({ session, params }) => endUserSessions(ctx, session.userId, params.id),
+    {
+      tags,
+    },
+  );
+  defineRoute(app, ctx, 'listAllAgreements', () => agreementVersions(ctx), { tags });
+  defineRoute(app, ctx, 'publishAgreement', ({ session, body }) => publishAgreement(ctx, session.userId, body), {
+    tags,
+  });
+  defineRoute(app, ctx, 'listAudit', ({ query }) => auditLog(ctx, query.limit), { tags });
+};

@@ -1,0 +1,106 @@
+/** What operators may do from the console; every change is recorded with who did it. */
+import type { Context } from '../context.ts';
+import { fail, invalidRequest } from '../errors.ts';
+import {
+  allAgreementVersions,
+  latestVersion,
+  recentAudit,
+  recordAudit,
+  searchUsers,
+  userSessions,
+  userSignatures,
+} from '../store/admin.ts';
+import { insertAgreement } from '../store/agreements.ts';
+import { userOauths } from '../store/oauths.ts';
+import { revokeUserSessions } from '../store/sessions.ts';
+import { findUserById, updateUser } from '../store/users.ts';
+
+const PAGE_MAX = 100;
+
+const audit = (ctx: Context, operatorId: number, action: string, target: string, detail = '') =>
+  recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
+
+export const findUsers = async (ctx: Context, q: string | undefined, cursor: number | undefined, limit = 30) => {
+  const page = Math.min(Math.max(limit, 1), PAGE_MAX);
+  const rows = await searchUsers(ctx.db, q, cursor, page);
+  return {
+    items: rows.map((u) => ({ ...u, blocked: u.blocked_at !== null })),
+    next_cursor: rows.length === page ? rows.at(-1)?.id : undefined,
+  };
+};
+
+export const userDetail = async (ctx: Context, userId: number) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  const [oauths, agreements, sessions] = await Promise.all([
+    userOauths(ctx.db, userId),
+    userSignatures(ctx.db, userId),
+    userSessions(ctx.db, userId),
+  ]);
+  return {
+    user: {
+      id: user.id,
+      nickname: user.nickname ?? '',
+      avatar_url: user.avatar_url,
+      fullname: user.fullname,
+      role: user.role,
+      blocked: user.blocked_at !== null,
+      blocked_at: user.blocked_at,
+      created_at: user.created_at,
+    },
+    identities: {
+      phone: user.phone ?? '',
+      email: user.email ?? '',
+      username: user.username ?? '',
+      has_password: user.password_hash !== null,
+      wechat: oauths.find((o) => o.provider === 'wechat')?.nickname ?? null,
+      qq: oauths.find((o) => o.provider === 'qq')?.nickname ?? null,
+    },
+    agreements,
+    sessions: sessions.map((s) => ({ ...s, live: s.revoked_at === null })),
+  };
+};
+
+export const setBlocked = async (ctx: Context, operatorId: number, userId: number, blocked: boolean) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  if (user.id === operatorId) throw invalidRequest('Operators cannot block themselves.');
+  await updateUser(ctx.db, userId, { blocked_at: blocked ? ctx.now() : null, updated_at: ctx.now() });
+  if (blocked) await revokeUserSessions(ctx.db, userId, ctx.now());
+  await audit(ctx, operatorId, blocked ? 'user.block' : 'user.unblock', `user:${userId}`);
+};
+
+export const endUserSessions = async (ctx: Context, operatorId: number, userId: number) => {
+  (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  await revokeUserSessions(ctx.db, userId, ctx.now());
+  await audit(ctx, operatorId, 'user.sessions.revoke', `user:${userId}`);
+};
+
+export const agreementVersions = (ctx: Context) => allAgreementVersions(ctx.db);
+
+export interface NewAgreementVersion {
+  code: string;
+  title: string;
+  content: string;
+  url?: string | undefined;
+  effective_at?: number | undefined;
+}
+
+/** A new version of `code`: users who signed an older one are asked to sign again once it takes effect. */
+export const publishAgreement = async (ctx: Context, operatorId: number, input: NewAgreementVersion) => {
+  if (!/^[a-z][a-z0-9_-]{1,63}$/.test(input.code)) {
+    throw invalidRequest('code must be lower-case letters, digits, - or _, starting with a letter.');
+  }
+  const version = (await latestVersion(ctx.db, input.code)) + 1;
+  const agreement = await insertAgreement(ctx.db, {
+    code: input.code,
+    title: input.title,
+    content: input.content,
+    version,
+    url: input.url ?? `/legal/${input.code}?version=${version}`,
+    effective_at: input.effective_at ?? ctx.now(),
+    created_at: ctx.now(),
+  });
+  await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${version}`);
+  return agreement;
+};
+
+export const auditLog = (ctx: Context, limit = 100) => recentAudit(ctx.db, Math.min(Math.max(limit, 1), 500));

@@ -1,0 +1,73 @@
+/** The console's reads over users and agreements, and the audit log. */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+const USER_COLUMNS = [
+  'id',
+  'phone',
+  'email',
+  'username',
+  'nickname',
+  'avatar_url',
+  'role',
+  'blocked_at',
+  'created_at',
+] as const;
+
+/** Users matching `q` (exact id, phone prefix, or part of e-mail, username or nickname), newest first. */
+export const searchUsers = (db: Db, q: string | undefined, beforeId: number | undefined, limit: number) => {
+  let query = db.selectFrom('users').select(USER_COLUMNS).orderBy('id', 'desc').limit(limit);
+  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+  const text = q?.trim();
+  if (text) {
+    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        ...(/^\d{1,9}$/.test(text) ? [eb('id', '=', Number(text))] : []),
+        ...(/^\d+$/.test(text) ? [eb('phone', 'like', `${text}%`)] : []),
+        eb('email', 'like', like),
+        eb('username_key', 'like', like),
+        eb('nickname', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+      ]),
+    );
+  }
+  return query.execute();
+};
+
+export const userSessions = (db: Db, userId: number, limit = 50) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'method', 'ip', 'user_agent', 'created_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+
+export const userSignatures = (db: Db, userId: number) =>
+  db
+    .selectFrom('agreement_signatures as s')
+    .innerJoin('agreements as a', 'a.id', 's.agreement_id')
+    .select(['a.id', 'a.code', 'a.title', 'a.version', 's.signed_at'])
+    .where('s.user_id', '=', userId)
+    .orderBy('s.signed_at', 'desc')
+    .execute();
+
+export const allAgreementVersions = (db: Db) =>
+  db.selectFrom('agreements').selectAll().orderBy('code').orderBy('version', 'desc').execute();
+
+export const latestVersion = async (db: Db, code: string): Promise<number> => {
+  const row = await db
+    .selectFrom('agreements')
+    .select((eb) => eb.fn.max('version').as('version'))
+    .where('code', '=', code)
+    .executeTakeFirst();
+  return Number(row?.version ?? 0);
+};
+
+export const recordAudit = (db: Db, row: Omit<Database['admin_audit'], 'id'>) =>
+  db.insertInto('admin_audit').values(row).execute();
+
+export const recentAudit = (db: Db, limit: number) =>
+  db.selectFrom('admin_audit').selectAll().orderBy('id', 'desc').limit(limit).execute();
