@@ -350,3 +350,29 @@ describe('retention', () => {
     expect(await storedEvents()).toBeGreaterThan(0);
   });
 });
+
+describe('with CORS origins configured for the account API', () => {
+  it('the collector still takes reports from any site, and a preflight is answered', async () => {
+    const strict = await startTestServer({ corsOrigins: ['https://console.example'] });
+    try {
+      const post = await fetch(`${strict.url}/report/edupass`, {
+        method: 'POST',
+        headers: { origin: 'https://some-school.example', 'content-type': 'text/plain' },
+        body: JSON.stringify(batch([event()])),
+      });
+      expect(post.status).toBe(204);
+      expect(post.headers.get('access-control-allow-origin')).toBe('*');
+      const preflight = await fetch(`${strict.url}/report/edupass`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://some-school.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(preflight.status).toBeLessThan(300);
+    } finally {
+      await strict.close();
+    }
+  });
+});
