@@ -1,0 +1,374 @@
+#!/usr/bin/env node
+// Server bench (not a test): requests per second and p99 of the EduPass server beside a bare
+// node:http handler measured in the same run, and the login rate beside the raw argon2id rate.
+// See bench/server/README.md. Usage: npm run bench:server  (or node bench/server/run.mjs)
+// Knobs: BENCH_DURATION (s per measurement, 5), BENCH_RUNS (3), BENCH_CONNECTIONS (50),
+// BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+
+const root = new URL('../../', import.meta.url).pathname;
+const here = new URL('./', import.meta.url).pathname;
+const env = process.env;
+const DURATION = Number(env.BENCH_DURATION ?? 5);
+const RUNS = Number(env.BENCH_RUNS ?? 3);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
+const LOGIN_CONNECTIONS = Number(env.BENCH_LOGIN_CONNECTIONS ?? 8);
+const SERVER_CORE = env.BENCH_SERVER_CORE ?? '0';
+const CLIENT_CORE = env.BENCH_CLIENT_CORE ?? '1';
+const REFRESH_SESSIONS = CONNECTIONS + 20; // a reserve in case a chain breaks
+const PHONE = '13800138000';
+const PASSWORD = 'Bench-pass-2026';
+const PID = 'edupass';
+
+const TARGETS = { profileVsBare: 0.5, loginVsHash: 0.8, profileP99Ms: 50 };
+
+const started = Date.now();
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+const loadAtStart = loadAverage();
+const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+
+const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+if (!pinned) log('taskset is not available: server and client run unpinned (figures are even noisier).');
+const pin = (core, args) => (pinned ? ['taskset', ['-c', core, ...args]] : [args[0], args.slice(1)]);
+
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Starts a long-running child and resolves with it and the port from its first stdout line. */
+const startChild = (core, args, childEnv = {}) =>
+  new Promise((resolve, reject) => {
+    const [cmd, argv] = pin(core, args);
+    const child = spawn(cmd, argv, { env: { ...env, ...childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    child.once('exit', (code) => {
+      children.delete(child);
+      reject(new Error(`${args.join(' ')} exited with ${code} before it was ready`));
+    });
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      const { port } = JSON.parse(line);
+      resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+  });
+
+const stopChild = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.once('exit', () => {
+      children.delete(child);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+
+/** Runs a child to completion and parses the JSON line it prints last. */
+const runJson = (core, args) =>
+  new Promise((resolve, reject) => {
+    const [cmd, argv] = pin(core, args);
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1)));
+    });
+  });
+
+// Server CPU time per request, from /proc: far steadier than req/s when other work shares the
+// machine, since time the server waits for a core is not counted.
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+const cpuSeconds = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+  } catch {
+    return Number.NaN;
+  }
+};
+/** Runs `work` and adds the CPU µs the server process `pid` spent per successful request. */
+const withCpu = async (pid, work) => {
+  const before = cpuSeconds(pid);
+  const result = await work();
+  const count = result.ok ?? result.checks;
+  return { ...result, cpuUsPerRequest: ((cpuSeconds(pid) - before) * 1e6) / count };
+};
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const call = async (base, method, path, body, headers = {}) => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), 'auth-version': '1', ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text === '' ? undefined : JSON.parse(text);
+};
+
+// 1. Bundle the server launcher and the argon2 probe (workspace sources in, npm packages out).
+// The output sits under node_modules/.cache so the bundles resolve the installed packages.
+const outdir = join(root, 'node_modules/.cache/edupass-bench-server');
+const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
+const external = Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/'));
+log('bundling the server and the argon2 probe with esbuild…');
+await build({
+  entryPoints: { server: join(here, 'server-entry.ts'), argon2: join(here, 'argon2-entry.ts') },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: [...external, 'pino-pretty'],
+  logLevel: 'warning',
+});
+
+// 2. Start both servers on the server core: EduPass on a fresh SQLite file.
+const scratch = mkdtempSync(join(tmpdir(), 'edupass-bench-'));
+const serverEnv = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  DATABASE_URL: join(scratch, 'edupass.db'),
+  CODE_RESEND_INTERVAL: '0',
+  CODE_DAILY_LIMIT: '1000',
+  CODE_IP_HOURLY_LIMIT: '100000',
+  LOGIN_SLOWDOWN_MS: '0',
+  LOGIN_LOCK_AFTER: '1000',
+  LOG_LEVEL: 'silent',
+  NODE_ENV: 'development',
+};
+log(`starting EduPass (SQLite in ${scratch}) pinned to core ${SERVER_CORE}…`);
+const edupass = await startChild(SERVER_CORE, ['node', join(outdir, 'server.mjs')], serverEnv);
+
+// 3. One user, signed up the way a client does it.
+await call(edupass.url, 'POST', '/tiger/v3/web/accounts/captcha/register/phone/with-agreement', {
+  phone_number: PHONE,
+  pid: PID,
+});
+const [sent] = await call(edupass.url, 'GET', `/dev/outbox?to=${PHONE}`);
+await call(edupass.url, 'POST', '/tiger/v3/web/accounts/register/phone/with-agreement', {
+  phone_number: PHONE,
+  captcha: sent.code,
+  password: PASSWORD,
+  agreement_ids: [-1],
+  pid: PID,
+});
+const loginBody = { identity: PHONE, password: PASSWORD, pid: PID };
+const login = () => call(edupass.url, 'POST', '/tiger/v3/web/accounts/login', loginBody);
+const signedIn = await login();
+const accessToken = signedIn.auth.token.access.token;
+const profileText = JSON.stringify(
+  await call(edupass.url, 'GET', '/tiger/v3/web/accounts/profile', undefined, {
+    authorization: `Bearer ${accessToken}`,
+  }),
+);
+log(`signed up ${PHONE}; profile answer is ${Buffer.byteLength(profileText)} bytes`);
+
+// The baseline answers the very bytes of the profile answer.
+const bare = await startChild(SERVER_CORE, ['node', join(here, 'bare.mjs'), profileText]);
+log(`bare node:http baseline up, pinned to core ${SERVER_CORE}; client pinned to core ${CLIENT_CORE}`);
+
+/** Fresh sessions for the refresh measurement: one refresh token per chain. */
+const freshRefreshTokens = async () => {
+  const tokens = [];
+  for (let i = 0; i < REFRESH_SESSIONS; i += 10) {
+    const batch = await Promise.all(Array.from({ length: Math.min(10, REFRESH_SESSIONS - i) }, login));
+    tokens.push(...batch.map((r) => r.auth.token.refresh.token));
+  }
+  const file = join(scratch, 'refresh-tokens.json');
+  writeFileSync(file, JSON.stringify(tokens));
+  return file;
+};
+
+const clientScript = join(here, 'client.mjs');
+const measure = (job) => runJson(CLIENT_CORE, ['node', clientScript, JSON.stringify(job)]);
+
+const steps = {
+  bare: (duration) =>
+    withCpu(bare.child.pid, () => measure({ mode: 'bare', url: bare.url, connections: CONNECTIONS, duration })),
+  profile: (duration) =>
+    withCpu(edupass.child.pid, () =>
+      measure({ mode: 'profile', url: edupass.url, connections: CONNECTIONS, duration, token: accessToken }),
+    ),
+  refresh: async (duration) => {
+    const tokensFile = await freshRefreshTokens();
+    return withCpu(edupass.child.pid, () =>
+      measure({ mode: 'refresh', url: edupass.url, connections: CONNECTIONS, duration, tokensFile }),
+    );
+  },
+  login: (duration) =>
+    withCpu(edupass.child.pid, () =>
+      measure({ mode: 'login', url: edupass.url, connections: LOGIN_CONNECTIONS, duration, login: loginBody }),
+    ),
+  argon2: (duration) =>
+    runJson(SERVER_CORE, ['node', join(outdir, 'argon2.mjs'), String(duration), String(LOGIN_CONNECTIONS)]),
+};
+
+const describe = (name, r) =>
+  (name === 'argon2'
+    ? `${r.rate.toFixed(1)} checks/s (${LOGIN_CONNECTIONS} in flight)`
+    : `${Math.round(r.rps).toLocaleString('en-US')} req/s, p99 ${r.p99} ms`) +
+  `, server CPU ${Math.round(r.cpuUsPerRequest).toLocaleString('en-US')} µs/req` +
+  (r.non2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : '');
+
+// 4. Warm-up (not recorded), then rounds that take every measurement side by side.
+log('warm-up round (1 s each, not recorded)…');
+for (const [name, step] of Object.entries(steps))
+  await step(1).then((r) => log(`  warm-up ${name}: ${describe(name, r)}`));
+
+const rounds = [];
+for (let round = 1; round <= RUNS; round++) {
+  const results = {};
+  for (const [name, step] of Object.entries(steps)) {
+    results[name] = await step(DURATION);
+    log(`round ${round}/${RUNS} ${name.padEnd(7)} ${describe(name, results[name])}`);
+  }
+  results.ratios = {
+    profileVsBare: results.profile.rps / results.bare.rps,
+    refreshVsBare: results.refresh.rps / results.bare.rps,
+    loginVsHash: results.login.rps / results.argon2.rate,
+  };
+  // The same ratios from server CPU per request (what one core could do if it were all ours).
+  results.cpuRatios = {
+    profileVsBare: results.bare.cpuUsPerRequest / results.profile.cpuUsPerRequest,
+    refreshVsBare: results.bare.cpuUsPerRequest / results.refresh.cpuUsPerRequest,
+    loginVsHash: results.argon2.cpuUsPerRequest / results.login.cpuUsPerRequest,
+  };
+  rounds.push(results);
+}
+
+await stopChild(bare.child);
+await stopChild(edupass.child);
+rmSync(scratch, { recursive: true, force: true });
+
+// 5. Medians over the rounds; ratios are taken within each round, then their median.
+const spread = (fn) => {
+  const values = rounds.map(fn);
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+};
+const figures = (name) => ({
+  rps: spread((r) => r[name].rps ?? r[name].rate),
+  p99: spread((r) => r[name].p99 ?? Number.NaN),
+  cpuUsPerRequest: spread((r) => r[name].cpuUsPerRequest),
+});
+const ratioNames = ['profileVsBare', 'refreshVsBare', 'loginVsHash'];
+const summary = {
+  bare: figures('bare'),
+  profile: figures('profile'),
+  refresh: figures('refresh'),
+  login: figures('login'),
+  argon2: figures('argon2'),
+  ratios: Object.fromEntries(ratioNames.map((k) => [k, spread((r) => r.ratios[k])])),
+  cpuRatios: Object.fromEntries(ratioNames.map((k) => [k, spread((r) => r.cpuRatios[k])])),
+};
+const verdicts = {
+  profileVsBare: summary.ratios.profileVsBare.median >= TARGETS.profileVsBare,
+  profileVsBareByCpu: summary.cpuRatios.profileVsBare.median >= TARGETS.profileVsBare,
+  loginVsHash: summary.ratios.loginVsHash.median >= TARGETS.loginVsHash,
+  loginVsHashByCpu: summary.cpuRatios.loginVsHash.median >= TARGETS.loginVsHash,
+  profileP99: summary.profile.p99.median < TARGETS.profileP99Ms,
+};
+
+const n = (v) => Math.round(v).toLocaleString('en-US');
+const range = (s, f = n) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
+const x = (v) => `${v.toFixed(2)}×`;
+const ok = (pass) => (pass ? 'met' : 'MISSED');
+const row = (label, conn, name, ratio, target) => [
+  label,
+  conn,
+  range(summary[name].rps, name === 'argon2' ? (v) => v.toFixed(1) : n),
+  name === 'argon2' ? '–' : n(summary[name].p99.median),
+  n(summary[name].cpuUsPerRequest.median),
+  ratio ? range(summary.ratios[ratio], x) : '–',
+  ratio ? x(summary.cpuRatios[ratio].median) : '–',
+  target,
+];
+const rows = [
+  ['measurement', 'conn.', 'req/s median (min–max)', 'p99 ms', 'CPU µs/req', 'ratio (min–max)', 'CPU ratio', 'target'],
+  row('bare node:http', CONNECTIONS, 'bare', undefined, 'baseline'),
+  row(
+    'profile read',
+    CONNECTIONS,
+    'profile',
+    'profileVsBare',
+    `≥ 0.5×: ${ok(verdicts.profileVsBare)} (CPU: ${ok(verdicts.profileVsBareByCpu)}); p99 < 50 ms: ${ok(verdicts.profileP99)}`,
+  ),
+  row('token refresh', CONNECTIONS, 'refresh', 'refreshVsBare', 'ratio to bare'),
+  row(
+    'password login',
+    LOGIN_CONNECTIONS,
+    'login',
+    'loginVsHash',
+    `≥ 0.8×: ${ok(verdicts.loginVsHash)} (CPU: ${ok(verdicts.loginVsHashByCpu)})`,
+  ),
+  row('raw argon2id verify', LOGIN_CONNECTIONS, 'argon2', undefined, 'baseline for login'),
+];
+const widths = rows[0].map((_, i) => Math.max(...rows.map((cells) => String(cells[i]).length)));
+console.log('');
+for (const [i, cells] of rows.entries()) {
+  console.log(cells.map((cell, j) => String(cell).padEnd(widths[j])).join(' | '));
+  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+}
+const loadAtEnd = loadAverage();
+const busy = Math.max(loadAtStart, loadAtEnd) > cpus().length;
+const disagree = ratioNames.filter((k) => {
+  const [a, b] = [summary.ratios[k].median, summary.cpuRatios[k].median];
+  return Math.max(a, b) / Math.min(a, b) > 1.5;
+});
+console.log(
+  '\nratio: req/s within each round, median of rounds. CPU ratio: from server CPU time per request, ' +
+    'which other load on the machine disturbs far less.',
+);
+if (busy || disagree.length > 0) {
+  console.log(
+    `warning: load average ${loadAtStart.toFixed(1)} → ${loadAtEnd.toFixed(1)} on ${cpus().length} cores` +
+      (disagree.length > 0 ? `; req/s and CPU ratios disagree for ${disagree.join(', ')}` : '') +
+      '. Other processes took CPU from the bench, so the req/s figures (and the verdicts drawn from them) ' +
+      'are unreliable; trust the CPU ratios, or rerun on a quiet machine.',
+  );
+}
+
+const resultsDir = join(root, 'bench/results');
+mkdirSync(resultsDir, { recursive: true });
+const report = {
+  bench: 'server',
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    pinned,
+    loadAverage: { start: loadAtStart, end: loadAtEnd },
+  },
+  settings: {
+    durationSeconds: DURATION,
+    runs: RUNS,
+    connections: CONNECTIONS,
+    loginConnections: LOGIN_CONNECTIONS,
+    serverCore: SERVER_CORE,
+    clientCore: CLIENT_CORE,
+    database: 'sqlite (temp file)',
+  },
+  targets: TARGETS,
+  verdicts,
+  unreliable: busy || disagree.length > 0,
+  summary,
+  rounds,
+};
+writeFileSync(join(resultsDir, 'server.json'), `${JSON.stringify(report, null, 2)}\n`);
+log(`done; results in bench/results/server.json (took ${Math.round((Date.now() - started) / 1000)} s)`);
+log('Figures are from a shared 2-core machine: compare ratios, not absolute req/s.');
