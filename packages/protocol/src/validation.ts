@@ -16,8 +16,17 @@ const failure = (name: ClientCodeName, message: string): RuleFailure => ({
   message,
 });
 
+/** `String(value)`, except for objects whose own toString/valueOf cannot make a string (hostile JSON). */
+const shown = (value: unknown): string => {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+};
+
 const genericMessage = (field: string, value: unknown) =>
-  `Invalid ${field} "${String(value)}", it should match the RegExp.`;
+  `Invalid ${field} "${shown(value)}", it should match the RegExp.`;
 
 /** Symbols a password may hold besides letters and digits. */
 const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{};\':",./<>?\\|`~';

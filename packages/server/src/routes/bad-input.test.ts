@@ -43,9 +43,10 @@ const expectCatalogued = (answer: Answer, what: string) => {
 const wrongTypes = (spec: FieldSpec): unknown[] => {
   switch (spec.type) {
     case 'string':
-      return [12345, { a: 1 }, ['x'], true];
+      // Objects whose toString/valueOf are not functions cannot even be printed in a message.
+      return [12345, { a: 1 }, ['x'], true, { toString: '' }, [{ toString: 1 }]];
     case 'integer':
-      return ['abc', 1.5, [1], 2 ** 60];
+      return ['abc', 1.5, [1], 2 ** 60, { valueOf: 'x', toString: null }];
     case 'number':
       return ['abc', {}];
     case 'boolean':
