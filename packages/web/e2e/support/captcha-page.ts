@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { bundleForBrowser } from '../../../server/src/testing/browser.ts';
-import { VENDOR_MOCKS, type MockedVendor } from './captcha-vendor-mocks.ts';
+import { type MockedVendor, VENDOR_MOCKS } from './captcha-vendor-mocks.ts';
 
 export const CDN = 'https://vendor-cdn.test';
 
@@ -30,11 +30,15 @@ export interface CaptchaOutcome {
 export const openCaptchaPage = async (browser: Browser, serverUrl: string): Promise<Page> => {
   const page = await browser.newPage();
   await page.route(`${serverUrl}/captcha-test-page`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><title>captcha test</title></head><body><main><h1>Sign in</h1></main></body></html>' }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><head><title>captcha test</title></head><body><main><h1>Sign in</h1></main></body></html>',
+    }),
   );
   await page.route(`${CDN}/**`, (route) => {
     const name = new URL(route.request().url()).pathname.slice(1).replace(/\.js$/, '').toUpperCase();
-    if (name in VENDOR_MOCKS) return route.fulfill({ contentType: 'text/javascript', body: VENDOR_MOCKS[name as MockedVendor] });
+    if (name in VENDOR_MOCKS)
+      return route.fulfill({ contentType: 'text/javascript', body: VENDOR_MOCKS[name as MockedVendor] });
     return route.abort('connectionrefused');
   });
   await page.goto(`${serverUrl}/captcha-test-page`);
@@ -44,7 +48,10 @@ export const openCaptchaPage = async (browser: Browser, serverUrl: string): Prom
 
 export const scriptsFor = (broken?: MockedVendor) =>
   Object.fromEntries(
-    (Object.keys(VENDOR_MOCKS) as MockedVendor[]).map((v) => [v, `${CDN}/${v === broken ? 'missing' : v.toLowerCase()}.js`]),
+    (Object.keys(VENDOR_MOCKS) as MockedVendor[]).map((v) => [
+      v,
+      `${CDN}/${v === broken ? 'missing' : v.toLowerCase()}.js`,
+    ]),
   );
 
 /** Starts the flow in the page; resolves with the callback that fired and when the mask went away. */
@@ -74,7 +81,12 @@ export const runCaptcha = (
           {
             onSuccess: (r: { ticket: string; appid: string; rule: string }) => finish({ kind: 'success', ...r }),
             onFail: (e: { name: string; message: string; serverCode?: string }) =>
-              finish({ kind: 'fail', name: e.name, message: e.message, ...(e.serverCode ? { serverCode: e.serverCode } : {}) }),
+              finish({
+                kind: 'fail',
+                name: e.name,
+                message: e.message,
+                ...(e.serverCode ? { serverCode: e.serverCode } : {}),
+              }),
             onClose: () => finish({ kind: 'close' }),
           },
         );
