@@ -32,6 +32,7 @@ const parse = (text: string): unknown => {
 
 /** Headers every call carries (spec §3), dropping those the config leaves unset. */
 const standardHeaders = ({ config }: AccountClient): Record<string, string | undefined> => ({
+  Accept: 'application/json',
   'Content-Type': 'application/json',
   'Product-Code': String(config.product_code),
   pid: config.pid,

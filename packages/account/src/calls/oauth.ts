@@ -1,4 +1,6 @@
 import {
+  authorizeQQRoute,
+  authorizeWechatRoute,
   bindQQRoute,
   bindWechatRoute,
   checkOauthBindRoute,
@@ -22,7 +24,34 @@ import type { AgreementInput, PhoneInput } from './sign-up.ts';
 export interface OauthCodeInput extends AgreementInput {
   /** The code the provider returned to the redirect URL. */
   code: string;
+  /** The `state` the provider returned with the code (from `authorizeWechat` / `authorizeQQ`). */
+  state?: string;
 }
+
+export interface OauthAuthorizeInput {
+  /** The site page the provider comes back to with `code` and `state`. */
+  redirect: string;
+}
+
+export interface OauthAuthorization {
+  /** The provider's page to send the browser to. */
+  url: string;
+  state: string;
+}
+
+/** Starts WeChat sign-in: where to send the browser, and the state to bring back. */
+export const authorizeWechat: Call<OauthAuthorizeInput, OauthAuthorization> = /* @__PURE__ */ defineCall(
+  anonymous,
+  authorizeWechatRoute,
+  object,
+);
+
+/** Starts QQ sign-in. */
+export const authorizeQQ: Call<OauthAuthorizeInput, OauthAuthorization> = /* @__PURE__ */ defineCall(
+  anonymous,
+  authorizeQQRoute,
+  object,
+);
 
 /** A linked account signs in (`{user_info, auth}`); an unlinked one gets an `oauth_ticket` to bind or create. */
 export type OauthLoginResult = LoginResult | OauthPending;
@@ -75,7 +104,11 @@ export const checkOauthBind: Call<OauthTicketInput, Record<string, unknown>> = /
 );
 
 /** Binds a WeChat account to the signed-in user. */
-export const bindWechat: Call<{ code: string }, void> = /* @__PURE__ */ defineCall(withToken, bindWechatRoute, nothing);
+export const bindWechat: Call<{ code: string; state?: string }, void> = /* @__PURE__ */ defineCall(
+  withToken,
+  bindWechatRoute,
+  nothing,
+);
 
 export const unbindWechat: PlainCall<void> = /* @__PURE__ */ defineCall(withToken, unbindWechatRoute, nothing);
 
