@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateOperator } from '../services/operators.ts';
-import { authenticate, type ClientInfo, type SessionRef } from '../services/tokens.ts';
+import { authenticate, type ClientInfo, type SignedInSession } from '../services/tokens.ts';
 import { parseFields } from './parse-fields.ts';
 import { clientInfo, header, presentedToken, wantsTokenSet } from './request-info.ts';
 
@@ -26,7 +26,7 @@ export interface RouteInput<N extends RouteName> {
   query: QueryOf<N>;
   params: ParamsOf<N>;
   /** The caller's session: always there on 'token' routes, when signed in on 'optional' ones. */
-  session: N extends TokenRoute ? SessionRef : SessionRef | undefined;
+  session: N extends TokenRoute ? SignedInSession : SignedInSession | undefined;
   client: ClientInfo;
   wantsTokenSet: boolean;
   captchaTicket: string | undefined;

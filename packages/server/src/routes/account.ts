@@ -28,11 +28,11 @@ const OAUTH_KINDS = [
 ] as const;
 
 export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
-  defineRoute(app, ctx, 'getProfile', async ({ session }) => userInfo(await currentUser(ctx, session.userId)));
+  defineRoute(app, ctx, 'getProfile', async ({ session }) => userInfo(session.user));
   defineRoute(app, ctx, 'updateProfile', ({ session, body }) => updateProfile(ctx, session.userId, body), {
     strict: true,
   });
-  defineRoute(app, ctx, 'getPrivacy', async ({ session }) => privacy(await currentUser(ctx, session.userId)));
+  defineRoute(app, ctx, 'getPrivacy', async ({ session }) => privacy(session.user));
   defineRoute(app, ctx, 'getGradeList', async () => GRADE_LIST);
   defineRoute(app, ctx, 'listOauths', async ({ session }): Promise<OauthItem[]> => {
     const linked = await userOauths(ctx.db, session.userId);

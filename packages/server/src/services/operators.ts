@@ -1,15 +1,13 @@
 /** The operator role: who may use the console and the admin API, and the record of what they did. */
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-import { findUserById } from '../store/users.ts';
-import { authenticate, type SessionRef } from './tokens.ts';
+import { authenticate, type SignedInSession } from './tokens.ts';
 
 export const OPERATOR_ROLE = 'operator';
 
 /** A live session of a user with the operator role; E_4 for anyone else. */
-export const authenticateOperator = async (ctx: Context, token: string): Promise<SessionRef> => {
+export const authenticateOperator = async (ctx: Context, token: string): Promise<SignedInSession> => {
   const session = await authenticate(ctx, token);
-  const user = await findUserById(ctx.db, session.userId);
-  if (user?.role !== OPERATOR_ROLE) fail('E_4');
+  if (session.user.role !== OPERATOR_ROLE) fail('E_4');
   return session;
 };

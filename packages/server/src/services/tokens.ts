@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { TokenSet } from '@edupass/protocol';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Context } from '../context.ts';
+import type { User } from '../store/schema.ts';
 import { ApiError, fail } from '../errors.ts';
 import {
   findLiveSession,
@@ -24,6 +25,11 @@ export const TOKEN_TYPE = 'Bearer';
 export interface SessionRef {
   userId: number;
   sessionId: string;
+}
+
+/** A checked session and its user as read with it. */
+export interface SignedInSession extends SessionRef {
+  user: User;
 }
 
 export interface ClientInfo {
@@ -83,12 +89,15 @@ export const startSession = async (ctx: Context, userId: number, method: string,
   return ref;
 };
 
-/**
- * Checks an access or session token and its session. Expired or forged → 10000000 (clients refresh);
- * an ended session → E_0; a blocked user → AC3_44.
- */
-export const authenticate = async (ctx: Context, token: string): Promise<SessionRef> => {
-  let payload: { sub?: string; sid?: unknown };
+/** Claims of tokens whose signature was checked, so a client's repeated calls skip the HMAC. */
+const verifiedClaims = new Map<string, { userId: number; sessionId: string; exp: number }>();
+const VERIFIED_CACHE_SIZE = 10_000;
+
+const tokenClaims = async (ctx: Context, token: string) => {
+  const nowSeconds = ctx.now() / 1000;
+  const cached = verifiedClaims.get(token);
+  if (cached && cached.exp > nowSeconds) return cached;
+  let payload: { sub?: string; sid?: unknown; exp?: number };
   try {
     ({ payload } = await jwtVerify(token, ctx.keys.jwt, {
       algorithms: ['HS256'],
@@ -100,10 +109,23 @@ export const authenticate = async (ctx: Context, token: string): Promise<Session
   }
   const userId = Number(payload.sub);
   if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string') throw new ApiError('10000000');
-  const session = await findLiveSession(ctx.db, payload.sid);
-  if (!session || session.user_id !== userId) throw new ApiError('E_0');
-  if (session.blocked_at !== null) throw new ApiError('AC3_44');
-  return { userId, sessionId: payload.sid };
+  const claims = { userId, sessionId: payload.sid, exp: payload.exp ?? 0 };
+  if (verifiedClaims.size >= VERIFIED_CACHE_SIZE) verifiedClaims.delete(verifiedClaims.keys().next().value as string);
+  verifiedClaims.set(token, claims);
+  return claims;
+};
+
+/**
+ * Checks an access or session token and its session. Expired or forged → 10000000 (clients refresh);
+ * an ended session → E_0; a blocked user → AC3_44. The session is read on every call, so sign-out,
+ * a password change or a block take effect at once, on every server process.
+ */
+export const authenticate = async (ctx: Context, token: string): Promise<SignedInSession> => {
+  const { userId, sessionId } = await tokenClaims(ctx, token);
+  const user = await findLiveSession(ctx.db, sessionId);
+  if (!user || user.id !== userId) throw new ApiError('E_0');
+  if (user.blocked_at !== null) throw new ApiError('AC3_44');
+  return { userId, sessionId, user };
 };
 
 export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
