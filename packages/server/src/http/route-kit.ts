@@ -6,8 +6,8 @@
 import {
   type BodyOf,
   type FieldSpec,
-  type ParamsOf,
   type Fields,
+  type ParamsOf,
   type QueryOf,
   type RouteName,
   type RouteSpec,

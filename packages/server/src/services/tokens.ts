@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { TokenSet } from '@edupass/protocol';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Context } from '../context.ts';
-import type { User } from '../store/schema.ts';
 import { ApiError, fail } from '../errors.ts';
+import type { User } from '../store/schema.ts';
 import {
   findLiveSession,
   findRefreshToken,
