@@ -52,6 +52,9 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
   handle.setAttribute('tabindex', '0');
   handle.setAttribute('aria-label', CAPTCHA_MESSAGES.prompt);
   handle.setAttribute('aria-valuemin', '0');
+  handle.setAttribute('aria-valuenow', '0');
+  // Until a puzzle is shown there is nothing to answer.
+  handle.setAttribute('aria-disabled', 'true');
   handle.setAttribute('data-edupass-captcha', 'handle');
   css(handle, {
     position: 'absolute',
@@ -96,6 +99,7 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
         height: `${challenge.pieceHeight * scale}px`,
       });
       handle.setAttribute('aria-valuemax', String(max));
+      handle.removeAttribute('aria-disabled');
       const trackRange = width - HANDLE;
       let position = 0;
       const show = (x: number) => {
@@ -116,6 +120,7 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
         const toPuzzle = (dx: number) => (trackRange === 0 ? 0 : (dx / trackRange) * max);
         const finish = (input: SlideAnswer['input']) => {
           cleanup?.();
+          handle.setAttribute('aria-disabled', 'true');
           resolve({ id: challenge.id, x: Math.round(position * 10) / 10, trajectory: trajectory.samples(), input });
         };
         const down = (event: PointerEvent) => {

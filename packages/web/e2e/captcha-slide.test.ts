@@ -1,0 +1,167 @@
+/**
+ * EduPass's own slide puzzle in Chromium, answered with the mouse and with the keyboard, and the two
+ * flows the captcha guards, end to end through the overlay: an SMS code send and login/security.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptchaTables } from '../../server/src/store/captcha.ts';
+import { launchBrowser } from '../../server/src/testing/browser.ts';
+import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
+import { client } from '../../server/src/testing/http-client.ts';
+import { type CaptchaOutcome, openCaptchaPage, runCaptcha } from './support/captcha-page.ts';
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    captcha: { ...(await import('../../server/src/config.ts')).loadConfig({}).captcha, policies: { '*:*': 'always' } },
+  });
+  browser = await launchBrowser();
+  page = await openCaptchaPage(browser, server.url);
+}, 60_000);
+// A failed test must not leave its overlay over the next one.
+afterEach(() => page.keyboard.press('Escape'));
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+let seq = 0;
+const newPhone = () => `135${String(Date.now() % 1e6).padStart(6, '0')}${String(seq++).padStart(2, '0')}`;
+
+/** The gap of the newest challenge, read where only the server keeps it. */
+const newestAnswer = async () => {
+  const row = await server.app.ctx.db
+    .withTables<CaptchaTables>()
+    .selectFrom('captcha_challenges')
+    .select('answer_x')
+    .where('used_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
+  return row.answer_x;
+};
+
+/** Drags the handle like a hand: eased, with a little tremor, a frame at a time. */
+/** The slider once a puzzle is on it. */
+const readySlider = () => page.locator('[role="slider"]:not([aria-disabled])');
+
+const dragTo = async (answerX: number) => {
+  const handle = readySlider();
+  await handle.waitFor();
+  const box = await handle.boundingBox();
+  if (!box) throw new Error('no slider');
+  const max = Number(await handle.getAttribute('aria-valuemax'));
+  const track = 300 - 40;
+  const distance = (answerX / max) * track;
+  const startX = box.x + box.width / 2;
+  const startY = box.y + box.height / 2;
+  await page.mouse.move(startX, startY);
+  await page.mouse.down();
+  const frames = 45;
+  for (let i = 1; i <= frames; i++) {
+    const p = i / frames;
+    const eased = p < 0.5 ? 2 * p * p : 1 - (-2 * p + 2) ** 2 / 2;
+    await page.mouse.move(startX + eased * distance, startY + Math.sin(i / 3) * 1.5);
+    await page.waitForTimeout(14);
+  }
+  await page.mouse.move(startX + distance, startY + 1);
+  await page.mouse.up();
+};
+
+const outcomeOf = async (running: Promise<CaptchaOutcome>) => {
+  const outcome = await running;
+  expect(outcome).toMatchObject({ kind: 'success', rule: 'SLIDE' });
+  return outcome.ticket ?? '';
+};
+
+describe('the slide puzzle in the browser', () => {
+  it('is a labelled slider that a mouse drag solves', async () => {
+    const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+    await readySlider().waitFor();
+    const handle = page.getByRole('slider', { name: 'drag the slider below to complete verification' });
+    expect(await handle.getAttribute('aria-valuenow')).toBe('0');
+    expect(await handle.getAttribute('aria-valuemax')).toBe('252');
+    expect(await page.locator('[data-edupass-captcha="piece"]').getAttribute('src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
+    await dragTo(await newestAnswer());
+    expect((await outcomeOf(running)).length).toBeGreaterThan(20);
+  });
+
+  it('is solved with the keyboard alone', async () => {
+    const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+    const handle = readySlider();
+    await handle.waitFor();
+    const answer = await newestAnswer();
+    await handle.focus();
+    for (let x = 0; x + 10 <= answer; x += 10) await handle.press('PageUp', { delay: 40 });
+    for (let i = 0; i < answer % 10; i++) await handle.press('ArrowRight', { delay: 30 });
+    expect(Number(await handle.getAttribute('aria-valuenow'))).toBe(answer);
+    await handle.press('Enter');
+    await outcomeOf(running);
+  });
+
+  it('says a wrong drop out loud and offers a new puzzle', async () => {
+    const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+    await readySlider().waitFor();
+    const answer = await newestAnswer();
+    await dragTo(answer > 120 ? answer - 40 : answer + 40);
+    await page.locator('[data-edupass-captcha="status"]', { hasText: 'incorrect captcha checking' }).waitFor();
+    await readySlider().waitFor();
+    await dragTo(await newestAnswer());
+    await outcomeOf(running);
+  });
+});
+
+describe('through the overlay, end to end', () => {
+  it('an SMS code send, then a sign-in with login/security', async () => {
+    const phone = newPhone();
+    const password = 'secret123';
+
+    const smsTicket = runCaptcha(page, { pid: 'edupass', identity: phone, scene: 'register' });
+    await readySlider().waitFor();
+    await dragTo(await newestAnswer());
+    const ticket = await outcomeOf(smsTicket);
+    const sent = await page.evaluate(
+      async ({ phone, ticket }) => {
+        const response = await fetch('/tiger/v3/web/accounts/captcha/register/phone/with-agreement', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Captcha-Ticket': ticket },
+          body: JSON.stringify({ phone_number: phone, pid: 'edupass' }),
+        });
+        return response.status;
+      },
+      { phone, ticket },
+    );
+    expect(sent).toBe(204);
+    const code = await server.lastCode(phone);
+    expect(code).toMatch(/^\d{6}$/);
+    const registered = await client(server.url)('POST', '/tiger/v3/web/accounts/register/phone/with-agreement', {
+      phone_number: phone,
+      captcha: code,
+      password,
+      agreement_ids: [-1],
+      pid: 'edupass',
+    });
+    expect(registered.status).toBe(200);
+
+    const loginTicket = runCaptcha(page, { pid: 'edupass', identity: phone, scene: 'login' });
+    await readySlider().waitFor();
+    await dragTo(await newestAnswer());
+    const signIn = await page.evaluate(
+      async ({ phone, password, ticket }) => {
+        const response = await fetch('/tiger/v3/web/accounts/login/security', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Captcha-Ticket': ticket },
+          body: JSON.stringify({ identity: phone, password, pid: 'edupass' }),
+        });
+        return { status: response.status, body: (await response.json()) as { auth?: { token?: unknown } } };
+      },
+      { phone, password, ticket: await outcomeOf(loginTicket) },
+    );
+    expect(signIn.status).toBe(200);
+    expect(typeof signIn.body.auth?.token).toBe('string');
+  });
+});
