@@ -1,0 +1,199 @@
+/**
+ * The SDK in Chromium: cookies written as the spec says, one refresh between two tabs, and tabs told of
+ * each other's sign-in. Pages come from a local server on a *.localhost name (so the cookies can sit on
+ * a shared parent domain) that also proxies the API to the real test server.
+ */
+import { createServer, type Server as HttpServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForBrowser, launchBrowser } from '../../server/src/testing/browser.ts';
+import { startTestServer } from '../../server/src/testing/harness.ts';
+import type * as Sdk from './index.ts';
+
+type Api = Awaited<ReturnType<typeof startTestServer>>;
+/** What the pages hold: the SDK bundle as `EduPass`, the client under test, sessions seen. */
+type PageWindow = { EduPass: typeof Sdk; client: Sdk.AccountClient; sessions: Sdk.Session[] };
+const DOMAIN = 'edupass.localhost';
+
+let api: Api;
+let pages: HttpServer;
+let origin: string;
+let browser: Browser;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  const [server, bundle, launched] = await Promise.all([
+    startTestServer({ accessTokenTtlSeconds: 2 }),
+    bundleForBrowser(fileURLToPath(new URL('./index.ts', import.meta.url)), 'EduPass'),
+    launchBrowser(),
+  ]);
+  api = server;
+  browser = launched;
+  const target = new URL(api.url);
+  pages = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/sdk.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      return;
+    }
+    if (!url.startsWith('/tiger/') && !url.startsWith('/captcha/')) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/sdk.js"></script>');
+      return;
+    }
+    seen.push(`${req.method} ${url}`);
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  origin = `http://app.${DOMAIN}:${(pages.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  pages?.closeAllConnections();
+  pages?.close();
+  await api?.close();
+});
+
+let counter = Math.floor(Math.random() * 10_000_000);
+const nextPhone = () => `135${String(++counter % 100_000_000).padStart(8, '0')}`;
+
+const openPage = async (context: BrowserContext): Promise<Page> => {
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => 'EduPass' in window);
+  return page;
+};
+
+/** Creates `window.client` in the page. */
+const makeClient = (page: Page, env: string) =>
+  page.evaluate(
+    ({ env, domain }) => {
+      const w = window as unknown as PageWindow;
+      w.client = w.EduPass.createAccountClient({
+        pid: 'edupass',
+        appid: 'wx-dev',
+        product_code: 'edupass',
+        platform: 'web',
+        auth_version: 2,
+        env: env as Sdk.AccountConfig['env'],
+        domain,
+        host: { tiger: '', platform: '' },
+      });
+    },
+    { env, domain: DOMAIN },
+  );
+
+/** Signs up a fresh phone user in the page; returns the user id. */
+const signUp = async (page: Page): Promise<number> => {
+  const phone = nextPhone();
+  await page.evaluate((phone) => {
+    const w = window as unknown as PageWindow;
+    return w.EduPass.sendRegisterCode(w.client, { phone_number: phone });
+  }, phone);
+  const captcha = (await api.lastCode(phone)) ?? '';
+  return page.evaluate(
+    async ({ phone, captcha }) => {
+      const w = window as unknown as PageWindow;
+      const result = await w.EduPass.registerByPhone(w.client, { phone_number: phone, captcha, password: 'Secret123' });
+      return result.user_info.id;
+    },
+    { phone, captcha },
+  );
+};
+
+describe('in Chromium', () => {
+  it('writes the three token cookies with the env prefix, on the shared domain, max-age = expires_in', async () => {
+    const context = await browser.newContext();
+    const page = await openPage(context);
+    await makeClient(page, 'staging');
+    const before = Date.now() / 1000;
+    await signUp(page);
+    const cookies = await context.cookies();
+    const byName = Object.fromEntries(cookies.map((c) => [c.name, c]));
+    for (const name of ['staging_access_token', 'staging_token_type', 'staging_refresh_token']) {
+      expect(byName[name], name).toMatchObject({ domain: `.${DOMAIN}`, path: '/', httpOnly: false });
+    }
+    expect(byName.access_token).toBeUndefined();
+    const lifetime = (name: string) => Math.round((byName[name]?.expires ?? 0) - before);
+    expect(lifetime('staging_access_token')).toBeGreaterThanOrEqual(1);
+    expect(lifetime('staging_access_token')).toBeLessThanOrEqual(3);
+    expect(lifetime('staging_token_type')).toBe(lifetime('staging_access_token'));
+    expect(lifetime('staging_refresh_token')).toBeGreaterThan(3600);
+    expect(byName.staging_token_type?.value).toMatch(/\S/);
+
+    // In prod the names carry no prefix; sign-out clears them.
+    await makeClient(page, 'prod');
+    await signUp(page);
+    expect((await context.cookies()).map((c) => c.name)).toEqual(
+      expect.arrayContaining(['access_token', 'token_type', 'refresh_token']),
+    );
+    await page.evaluate(() => {
+      const w = window as unknown as PageWindow;
+      return w.EduPass.logout(w.client);
+    });
+    const left = (await context.cookies()).map((c) => c.name);
+    expect(left).not.toContain('access_token');
+    expect(left).not.toContain('refresh_token');
+    expect(left).toContain('staging_refresh_token');
+    await context.close();
+  });
+
+  it('two tabs with an expired access token make exactly one refresh request between them', async () => {
+    const context = await browser.newContext();
+    const [first, second] = [await openPage(context), await openPage(context)];
+    await makeClient(first, 'dev');
+    await signUp(first);
+    // Wait for the 2-second access cookie to expire (the browser drops it), leaving the refresh token.
+    await expect
+      .poll(async () => (await context.cookies()).map((c) => c.name).sort(), { timeout: 5_000, interval: 100 })
+      .toEqual(['dev_refresh_token']);
+    await makeClient(second, 'dev');
+    seen.length = 0;
+    const startAt = Date.now() + 300;
+    const profile = (page: Page) =>
+      page.evaluate(async (startAt) => {
+        const w = window as unknown as PageWindow;
+        await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
+        return (await w.EduPass.getProfile(w.client)).id;
+      }, startAt);
+    const [a, b] = await Promise.all([profile(first), profile(second)]);
+    expect(a).toBe(b);
+    expect(seen.filter((line) => line === 'PUT /tiger/v3/web/tokens/refresh')).toHaveLength(1);
+    expect(seen.filter((line) => line === 'GET /tiger/v3/web/accounts/profile')).toHaveLength(2);
+    await context.close();
+  });
+
+  it('another tab learns of a sign-in without a request of its own', async () => {
+    const context = await browser.newContext();
+    const [first, second] = [await openPage(context), await openPage(context)];
+    await makeClient(first, 'test');
+    await makeClient(second, 'test');
+    await second.evaluate(() => {
+      const w = window as unknown as PageWindow;
+      w.sessions = [];
+      w.EduPass.onChange(w.client, (session) => w.sessions.push(session));
+    });
+    seen.length = 0;
+    const id = await signUp(first);
+    await second.waitForFunction(() => (window as unknown as PageWindow).sessions.length > 0);
+    const sessions = await second.evaluate(() => (window as unknown as PageWindow).sessions);
+    expect(sessions).toEqual([{ status: 'signed-in', user: expect.objectContaining({ id }) }]);
+    expect(seen.every((line) => !line.includes('/tokens/'))).toBe(true);
+    await context.close();
+  });
+});
