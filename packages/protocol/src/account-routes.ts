@@ -146,11 +146,22 @@ export const logoutRoute = account('POST', 'logout', 'token', 'Sign out and end 
   body: { refresh_token: opt(s(512)) },
   status: 204,
 });
+/**
+ * Third-party sign-in starts at `authorize…` (a state cookie, then the provider's page); the code steps
+ * must bring the `state` the provider returned, from the same browser. `redirect` is the site page
+ * the provider comes back to. Browsers navigating there get a 302; JSON callers get `{url, state}`.
+ */
+export const authorizeWechatRoute = account('GET', 'oauth/wechat/authorize', 'none', 'Start WeChat sign-in', {
+  query: { redirect: s(2048) },
+});
+export const authorizeQQRoute = account('GET', 'oauth/qq/authorize', 'none', 'Start QQ sign-in', {
+  query: { redirect: s(2048) },
+});
 export const loginByWechatRoute = account('POST', 'oauth/wechat', 'none', 'Sign in with a WeChat code', {
-  body: { code: s(), pid, appid: opt(s()), agreement_ids: ids },
+  body: { code: s(), pid, appid: opt(s()), agreement_ids: ids, state: opt(s()) },
 });
 export const loginByQQRoute = account('POST', 'oauth/qq', 'none', 'Sign in with a QQ code', {
-  body: { code: s(), pid, agreement_ids: ids },
+  body: { code: s(), pid, agreement_ids: ids, state: opt(s()) },
 });
 export const sendOauthBindCodeRoute = account(
   'POST',
@@ -169,7 +180,7 @@ export const createOauthUserRoute = account(
   'none',
   'Bind a phone to, or create, the user of an oauth_ticket',
   {
-    body: { oauth_ticket: s(), phone_number: opt(s()), captcha: opt(s()), agreement_ids: ids },
+    body: { oauth_ticket: s(), phone_number: opt(phone), captcha: opt(captcha), agreement_ids: ids },
   },
 );
 export const checkOauthBindRoute = account(
@@ -182,14 +193,14 @@ export const checkOauthBindRoute = account(
   },
 );
 export const bindWechatRoute = account('POST', 'oauth/wechat/bind', 'token', 'Bind a WeChat account', {
-  body: { code: s(), appid: opt(s()) },
+  body: { code: s(), appid: opt(s()), state: opt(s()) },
   status: 204,
 });
 export const unbindWechatRoute = account('PATCH', 'oauth/wechat/unbind', 'token', 'Unbind the WeChat account', {
   status: 204,
 });
 export const bindQQRoute = account('POST', 'oauth/qq/bind', 'token', 'Bind a QQ account', {
-  body: { code: s(), agreement_ids: ids },
+  body: { code: s(), agreement_ids: ids, state: opt(s()) },
   status: 204,
 });
 export const unbindQQRoute = account('PATCH', 'oauth/qq/unbind', 'token', 'Unbind the QQ account', { status: 204 });

@@ -4,6 +4,8 @@
  */
 
 import {
+  authorizeQQRoute,
+  authorizeWechatRoute,
   bindPhoneRoute,
   bindQQRoute,
   bindWechatRoute,
@@ -172,6 +174,8 @@ export const routes = {
   loginByPasswordSecure: loginByPasswordSecureRoute,
   logout: logoutRoute,
   // Third-party sign-in
+  authorizeWechat: authorizeWechatRoute,
+  authorizeQQ: authorizeQQRoute,
   loginByWechat: loginByWechatRoute,
   loginByQQ: loginByQQRoute,
   sendOauthBindCode: sendOauthBindCodeRoute,
@@ -217,9 +221,9 @@ export const routes = {
   convertCookie: convertCookieRoute,
   // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
   // tiger ones are the older main-backend spellings of the same calls.
-  captchaRule: captchaRoute('platform', '/captcha/rule/v3', 'Which captcha to run, or a ticket to use now', ruleBody),
+  captchaRule: captchaRuleRoute,
   captchaGraphRule: captchaRoute('tiger', '/tiger/captcha/graph/rule', 'Which captcha to run (main backend)', ruleBody),
-  geetestRegister: captchaRoute('platform', '/captcha/geetest/register', 'Geetest start parameters', { appid: s() }),
+  geetestRegister: geetestRegisterRoute,
   geetestRegisterSlide: captchaRoute(
     'tiger',
     '/tiger/captcha/geetest/register_slide',
@@ -228,62 +232,26 @@ export const routes = {
       appid: s(),
     },
   ),
-  geetestVerify: captchaRoute(
-    'platform',
-    '/captcha/geetest/verify',
-    'Exchange a Geetest result for a ticket',
-    geetestBody,
-  ),
+  geetestVerify: geetestVerifyRoute,
   geetestTicket: captchaRoute(
     'tiger',
     '/tiger/captcha/tickets/geetest',
     'Exchange a Geetest result for a ticket (main backend)',
     geetestBody,
   ),
-  tencentCheck: captchaRoute('platform', '/captcha/tencent', 'Exchange a Tencent result for a ticket', tencentBody),
+  tencentCheck: tencentCheckRoute,
   tencentTicket: captchaRoute(
     'tiger',
     '/tiger/captcha/tickets/waterproof-wall',
     'Exchange a Tencent result for a ticket (main backend)',
     tencentBody,
   ),
-  neteaseCheck: captchaRoute(
-    'platform',
-    '/captcha/netease',
-    'Exchange a NetEase result for a ticket',
-    bound({
-      validate: s(4096),
-      appid: s(),
-    }),
-  ),
-  nextdataCheck: captchaRoute(
-    'platform',
-    '/captcha/nextdata',
-    'Exchange a NextData (Shumei) result for a ticket',
-    bound({
-      rid: s(512),
-      appid: s(),
-    }),
-  ),
+  neteaseCheck: neteaseCheckRoute,
+  nextdataCheck: nextdataCheckRoute,
   // `scene` here is Aliyun's scene (the spec's aliyun_login), so the binding scene travels as captchaScene.
-  aliyunCheck: captchaRoute('platform', '/captcha/aliyun', 'Exchange an Aliyun result for a ticket and appid', {
-    appKey: s(),
-    scene: opt(s()),
-    captchaVerifyParam: s(8192),
-    captchaScene: opt(s(64)),
-    identity: opt(s()),
-  }),
-  slideChallenge: captchaRoute('platform', '/captcha/slide/challenge', "A fresh challenge of EduPass's slide puzzle", {
-    scene: opt(s(64)),
-    identity: opt(s()),
-    deviceId: opt(s(256)),
-  }),
-  slideVerify: captchaRoute('platform', '/captcha/slide/verify', 'Answer a slide puzzle; returns a ticket', {
-    id: s(128),
-    x: { type: 'number', required: true },
-    trajectory: { type: 'any', required: true },
-    input: opt(s(16)),
-  }),
+  aliyunCheck: aliyunCheckRoute,
+  slideChallenge: slideChallengeRoute,
+  slideVerify: slideVerifyRoute,
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

@@ -14,6 +14,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
+import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -21,6 +22,7 @@ import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { devRoutes } from './routes/dev.ts';
 import { signInRoutes } from './routes/sign-in.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -123,6 +125,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   captchaRoutes(app, ctx);
   if (!config.production) devRoutes(app, ctx);
 
+  oauthRoutes(app, ctx);
+  if (!config.production) devOauthRoutes(app, ctx);
   const webRoot = config.webRoot ?? defaultWebRoot;
   if (existsSync(webRoot)) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 

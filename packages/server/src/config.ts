@@ -3,6 +3,8 @@
  * a bad value stops the server with a message naming the variable and the fix.
  */
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
+import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
+import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 
 export interface Config {
   port: number;
@@ -40,6 +42,14 @@ export interface Config {
   logLevel: string;
   /** Built web client to serve at `/`, when present. */
   webRoot: string | undefined;
+  /** WeChat and QQ sign-in (oauth-config.ts). */
+  wechat: OauthAppConfig;
+  qq: OauthAppConfig & { unionid: boolean };
+  oauthTimeoutMs: number;
+  oauthTicketTtlSeconds: number;
+  /** Outgoing e-mail and SMS (delivery-config.ts); unset: codes land in the dev outbox. */
+  smtp: SmtpConfig | undefined;
+  sms: SmsConfig | undefined;
   /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
   usageRetentionDays: number;
   /** Human verification: policies, providers, vendor keys (captcha-config.ts). */
@@ -117,9 +127,12 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
 
 export const DAY = 86_400;
 
+export type Readers = ReturnType<typeof readers>;
+
 export const loadConfig = (env: Env = process.env): Config => {
   const problems: string[] = [];
-  const { int, bool, str, url } = readers(env, problems);
+  const read = readers(env, problems);
+  const { int, bool, str, url } = read;
   const port = int('PORT', 8080, 0, 65_535);
   const production = env.NODE_ENV === 'production';
   const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
@@ -166,6 +179,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     webRoot: str('WEB_ROOT'),
+    ...readOauthConfig(env, read, problems, production),
+    smtp: readSmtpConfig(read, problems),
+    sms: readSmsConfig(read, problems),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
     captcha: readCaptchaConfig(env, problems),
   };

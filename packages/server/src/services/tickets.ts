@@ -1,6 +1,6 @@
 /** Single-use, short-lived tickets that carry a proven fact from one step to the next. */
 import type { Context } from '../context.ts';
-import { findTicket, putTicket, useTicket } from '../store/tickets.ts';
+import { findTicket, putTicket, setTicketData, useTicket } from '../store/tickets.ts';
 import { hmac, randomToken } from './hashing.ts';
 
 export type TicketKind = 'reset' | 'email_register' | 'common' | 'captcha' | 'oauth';
@@ -43,3 +43,7 @@ export const peekTicket = async (ctx: Context, kind: TicketKind, ticket: string)
   const row = await findTicket(ctx.db, hmac(ctx.keys.codes, ticket), kind, ctx.now());
   return row ? { subject: row.subject, data: JSON.parse(row.data) as Record<string, unknown> } : undefined;
 };
+
+/** Replaces the facts of a live ticket without spending it (e.g. the phone an oauth_ticket's code went to). */
+export const updateTicket = (ctx: Context, kind: TicketKind, ticket: string, data: Record<string, unknown>) =>
+  setTicketData(ctx.db, hmac(ctx.keys.codes, ticket), kind, JSON.stringify(data), ctx.now());

@@ -31,3 +31,16 @@ export const useTicket = async (db: Db, idHash: string, kind: string, now: numbe
 
 export const deleteExpiredTickets = (db: Db, now: number) =>
   db.deleteFrom('tickets').where('expires_at', '<=', now).execute();
+
+/** Replaces the facts of a live ticket without spending it; false when it is gone. */
+export const setTicketData = async (db: Db, idHash: string, kind: string, data: string, now: number) => {
+  const result = await db
+    .updateTable('tickets')
+    .set({ data })
+    .where('id_hash', '=', idHash)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+};

@@ -1,0 +1,47 @@
+/** What the server needs from a third-party sign-in provider, whatever its protocol. */
+
+export const OAUTH_PROVIDERS = ['wechat', 'qq'] as const;
+export type OauthProviderName = (typeof OAUTH_PROVIDERS)[number];
+
+export const isOauthProvider = (name: string): name is OauthProviderName =>
+  (OAUTH_PROVIDERS as readonly string[]).includes(name);
+
+/** The person the provider vouches for. */
+export interface OauthIdentity {
+  provider: OauthProviderName;
+  /** Unique per app. */
+  openid: string;
+  /** Unique across the apps of one developer account, when the provider gives it. */
+  unionid: string | null;
+  nickname: string;
+  avatarUrl: string;
+}
+
+export interface OauthProvider {
+  name: OauthProviderName;
+  /** Where to send the browser; the provider comes back to `redirectUri` with `code` and `state`. */
+  authorizeUrl(input: { redirectUri: string; state: string }): string;
+  /** Exchanges a code for the identity; `redirectUri` is the one the code was issued to. */
+  identify(code: string, redirectUri: string): Promise<OauthIdentity>;
+}
+
+/** The provider refused or failed; `message` is for operators and logs, `reason` is safe to show. */
+export class OauthProviderError extends Error {
+  constructor(
+    readonly provider: OauthProviderName,
+    message: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'OauthProviderError';
+  }
+}
+
+export interface OauthAppSettings {
+  appId: string;
+  appSecret: string;
+  authorizeBase: string;
+  apiBase: string;
+  timeoutMs: number;
+}

@@ -1,0 +1,83 @@
+/**
+ * WeChat website sign-in (微信开放平台 网站应用微信登录): the browser scans a QR code at
+ * open.weixin.qq.com/connect/qrconnect (scope snsapi_login); the code it brings back is exchanged at
+ * /sns/oauth2/access_token for access_token, openid and unionid; /sns/userinfo gives the nickname and
+ * avatar. Failures are JSON `{errcode, errmsg}` bodies, often with HTTP 200 and a text/plain type.
+ */
+import { type OauthAppSettings, type OauthIdentity, type OauthProvider, OauthProviderError } from './oauth-provider.ts';
+import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
+
+const fail = (message: string, reason: string, cause?: unknown): never => {
+  throw new OauthProviderError('wechat', message, reason, cause === undefined ? undefined : { cause });
+};
+
+/** GETs a WeChat API path; its JSON object, or the failure its errcode names. */
+const call = async (settings: OauthAppSettings, path: string, query: Record<string, string>) => {
+  const url = `${settings.apiBase}${path}?${new URLSearchParams(query)}`;
+  let answer: Awaited<ReturnType<typeof fetchText>>;
+  try {
+    answer = await fetchText(url, { method: 'GET' }, settings.timeoutMs);
+  } catch (error) {
+    if (error instanceof ProviderUnreachableError) {
+      return fail(
+        `WeChat ${path}: ${error.message}`,
+        error.timedOut ? 'WeChat did not answer in time' : 'WeChat could not be reached',
+        error,
+      );
+    }
+    throw error;
+  }
+  const body = jsonObject(answer.text);
+  if (!body) return fail(`WeChat ${path} answered ${answer.status} without JSON`, 'WeChat gave an unreadable answer');
+  const errcode = body.errcode;
+  if (errcode !== undefined && errcode !== 0) {
+    const errmsg = stringField(body, 'errmsg') ?? '';
+    return fail(
+      `WeChat ${path} answered errcode ${String(errcode)}: ${errmsg}`,
+      `WeChat refused (${String(errcode)} ${errmsg.split(',')[0]})`,
+    );
+  }
+  if (answer.status !== 200) return fail(`WeChat ${path} answered HTTP ${answer.status}`, 'WeChat gave an error');
+  return body;
+};
+
+const required = (body: Record<string, unknown>, key: string, path: string): string => {
+  const value = stringField(body, key);
+  return value !== undefined && value !== ''
+    ? value
+    : fail(`WeChat ${path} answered without ${key}`, 'WeChat gave an incomplete answer');
+};
+
+export const wechatProvider = (settings: OauthAppSettings): OauthProvider => ({
+  name: 'wechat',
+  authorizeUrl: ({ redirectUri, state }) =>
+    `${settings.authorizeBase}/connect/qrconnect?${new URLSearchParams({
+      appid: settings.appId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'snsapi_login',
+      state,
+    })}#wechat_redirect`,
+  async identify(code): Promise<OauthIdentity> {
+    const tokenPath = '/sns/oauth2/access_token';
+    const token = await call(settings, tokenPath, {
+      appid: settings.appId,
+      secret: settings.appSecret,
+      code,
+      grant_type: 'authorization_code',
+    });
+    const accessToken = required(token, 'access_token', tokenPath);
+    const openid = required(token, 'openid', tokenPath);
+    const info = await call(settings, '/sns/userinfo', { access_token: accessToken, openid, lang: 'zh_CN' });
+    if (stringField(info, 'openid') !== openid) {
+      fail('WeChat /sns/userinfo answered for another openid', 'WeChat gave an inconsistent answer');
+    }
+    return {
+      provider: 'wechat',
+      openid,
+      unionid: stringField(info, 'unionid') ?? stringField(token, 'unionid') ?? null,
+      nickname: stringField(info, 'nickname') ?? '',
+      avatarUrl: stringField(info, 'headimgurl') ?? '',
+    };
+  },
+});

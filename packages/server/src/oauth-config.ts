@@ -1,0 +1,76 @@
+/**
+ * The WeChat and QQ part of the configuration, read by `loadConfig` (config.ts) with the same rules.
+ *
+ * WECHAT_APP_ID, WECHAT_APP_SECRET  a website app of open.weixin.qq.com (微信开放平台 → 网站应用).
+ * WECHAT_OPEN_URL   where browsers scan the QR code (https://open.weixin.qq.com).
+ * WECHAT_API_URL    where codes are exchanged (https://api.weixin.qq.com).
+ * QQ_APP_ID, QQ_APP_KEY  a website app of connect.qq.com (QQ互联 → 网站应用: APP ID and APP Key).
+ * QQ_GRAPH_URL      QQ's OAuth host (https://graph.qq.com).
+ * QQ_UNIONID        ask /oauth2.0/me for the unionid (needs QQ's approval; false).
+ * OAUTH_TIMEOUT_MS  time allowed for each provider call (5000).
+ * OAUTH_TICKET_TTL  seconds an `oauth_ticket` stays usable (600).
+ *
+ * Without an app's credentials the built-in development provider stands in (never in production,
+ * where that sign-in is off); its URLs are PUBLIC_URL/dev/oauth/wechat and /dev/oauth/qq unless the
+ * URL variables say otherwise.
+ */
+import type { Readers } from './config.ts';
+
+/** A WeChat or QQ app. */
+export interface OauthAppConfig {
+  /** 'real': credentials set; 'dev': the built-in development provider; 'off': production without credentials. */
+  mode: 'real' | 'dev' | 'off';
+  appId: string;
+  appSecret: string;
+  /** Where browsers are sent to authorize; unset: PUBLIC_URL/dev/oauth/<provider>. */
+  authorizeBase: string | undefined;
+  /** Where the server exchanges codes; unset: PUBLIC_URL/dev/oauth/<provider>. */
+  apiBase: string | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The development provider's own app: only it accepts these. */
+export const DEV_APPS = {
+  WECHAT: { appId: 'wxedupassdev00001', appSecret: 'edupass-dev-wechat-secret' },
+  QQ: { appId: '101000001', appSecret: 'edupass-dev-qq-key' },
+} as const;
+
+const DAY = 86_400;
+
+const oauthApp = (
+  env: Env,
+  { str, url }: Readers,
+  problems: string[],
+  prefix: 'WECHAT' | 'QQ',
+  production: boolean,
+): OauthAppConfig => {
+  const secretName = prefix === 'WECHAT' ? 'WECHAT_APP_SECRET' : 'QQ_APP_KEY';
+  const appId = str(`${prefix}_APP_ID`);
+  const appSecret = str(secretName);
+  if ((appId === undefined) !== (appSecret === undefined)) {
+    problems.push(
+      `${prefix}_APP_ID and ${secretName} go together. Fix: set both (from the provider's console) or neither.`,
+    );
+  }
+  const [authorizeName, apiName, realAuthorize, realApi] =
+    prefix === 'WECHAT'
+      ? ['WECHAT_OPEN_URL', 'WECHAT_API_URL', 'https://open.weixin.qq.com', 'https://api.weixin.qq.com']
+      : ['QQ_GRAPH_URL', 'QQ_GRAPH_URL', 'https://graph.qq.com', 'https://graph.qq.com'];
+  const real = appId !== undefined && appSecret !== undefined;
+  const base = (name: string, fallback: string) =>
+    env[name] ? url(name, fallback, ['http:', 'https:']).replace(/\/+$/, '') : real ? fallback : undefined;
+  return {
+    mode: real ? 'real' : production ? 'off' : 'dev',
+    ...(real ? { appId, appSecret } : DEV_APPS[prefix]),
+    authorizeBase: base(authorizeName, realAuthorize),
+    apiBase: base(apiName, realApi),
+  };
+};
+
+export const readOauthConfig = (env: Env, read: Readers, problems: string[], production: boolean) => ({
+  wechat: oauthApp(env, read, problems, 'WECHAT', production),
+  qq: { ...oauthApp(env, read, problems, 'QQ', production), unionid: read.bool('QQ_UNIONID', false) },
+  oauthTimeoutMs: read.int('OAUTH_TIMEOUT_MS', 5000, 100, 60_000),
+  oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY),
+});

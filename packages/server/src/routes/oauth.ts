@@ -1,0 +1,131 @@
+/**
+ * WeChat and QQ: starting a sign-in (state cookie + provider URL), the code steps (sign-in, bind),
+ * the oauth_ticket steps (code to a phone, bind-or-create, check) and unbinding. The state check
+ * happens here, where the cookie is; the rules are in services/oauth*.ts.
+ */
+import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
+import type { Context } from '../context.ts';
+import { invalidRequest } from '../errors.ts';
+import { parseFields } from '../http/parse-fields.ts';
+import { defineRoute, objectSchema, type RouteInput } from '../http/route-kit.ts';
+import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth.ts';
+import { oauthProvider } from '../services/oauth-providers.ts';
+import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth-signup.ts';
+import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth-state.ts';
+import { answerSignIn } from './sign-in.ts';
+
+const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
+
+/** The provider may send the browser back only to this site: PUBLIC_URL's origin or a CORS origin. */
+const allowedRedirect = (ctx: Context, redirect: string): string => {
+  let url: URL;
+  try {
+    url = new URL(redirect);
+  } catch {
+    throw invalidRequest('redirect must be an absolute URL of a page of this site.');
+  }
+  const allowed = [new URL(ctx.config.publicUrl).origin, ...ctx.config.corsOrigins];
+  if (!allowed.includes(url.origin)) {
+    throw invalidRequest(`redirect must be on ${allowed.join(' or ')} (PUBLIC_URL, CORS_ORIGINS).`);
+  }
+  url.hash = '';
+  return url.toString();
+};
+
+const wantsJson = (request: FastifyRequest) => {
+  const accept = String(request.headers.accept ?? '');
+  return accept.includes('application/json') && !accept.includes('text/html');
+};
+
+/**
+ * GET oauth/{wechat|qq}/authorize?redirect=…: a fresh state, signed into an HttpOnly cookie with the
+ * redirect URI; then the provider's page (302), or `{url, state}` for JSON callers.
+ */
+const registerAuthorize = (app: FastifyInstance, ctx: Context, name: OauthProviderName) => {
+  const spec = name === 'wechat' ? routes.authorizeWechat : routes.authorizeQQ;
+  app.get(
+    spec.path,
+    {
+      schema: {
+        operationId: name === 'wechat' ? 'authorizeWechat' : 'authorizeQQ',
+        summary: spec.summary,
+        tags: [spec.host],
+        querystring: objectSchema(spec.query),
+      },
+    },
+    async (request, reply) => {
+      const { redirect } = parseFields(spec.query, request.query, { fromQueryString: true }) as { redirect: string };
+      const redirectUri = allowedRedirect(ctx, redirect);
+      const provider = oauthProvider(ctx, name);
+      const { state, cookie } = startState(ctx, name, redirectUri);
+      reply.setCookie(stateCookieName(name), cookie, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.config.cookieSecure,
+        path: STATE_COOKIE_PATH,
+        maxAge: STATE_TTL_SECONDS,
+      });
+      const url = provider.authorizeUrl({ redirectUri, state });
+      return wantsJson(request) ? reply.send({ url, state }) : reply.redirect(url, 302);
+    },
+  );
+};
+
+/** The redirect URI of the sign-in this browser started, once the state it brings matches. */
+const checkedState = (ctx: Context, name: OauthProviderName, request: FastifyRequest, state: string | undefined) =>
+  checkState(ctx, name, request.cookies?.[stateCookieName(name)], state);
+
+const clearState = (reply: FastifyReply, name: OauthProviderName) =>
+  reply.clearCookie(stateCookieName(name), { path: STATE_COOKIE_PATH });
+
+type CodeRoute = 'loginByWechat' | 'loginByQQ';
+
+const login = (ctx: Context, name: OauthProviderName) => async (input: RouteInput<CodeRoute>) => {
+  const { body, request, reply } = input;
+  const redirectUri = checkedState(ctx, name, request, body.state);
+  const outcome = await loginWithOauth(
+    ctx,
+    name,
+    { ...body, redirectUri },
+    { ...input.client, wantsTokenSet: input.wantsTokenSet },
+  );
+  clearState(reply, name);
+  return 'signedIn' in outcome ? answerSignIn(ctx, reply, outcome.signedIn) : outcome.pending;
+};
+
+const bind =
+  (ctx: Context, name: OauthProviderName) =>
+  async ({ body, session, request, reply }: RouteInput<'bindWechat' | 'bindQQ'>) => {
+    const redirectUri = checkedState(ctx, name, request, body.state);
+    await bindOauth(ctx, session.userId, name, { code: body.code, redirectUri });
+    clearState(reply, name);
+  };
+
+export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
+  for (const name of OAUTH_PROVIDERS) registerAuthorize(app, ctx, name);
+  defineRoute(app, ctx, 'loginByWechat', login(ctx, 'wechat'));
+  defineRoute(app, ctx, 'loginByQQ', login(ctx, 'qq'));
+  defineRoute(app, ctx, 'bindWechat', bind(ctx, 'wechat'));
+  defineRoute(app, ctx, 'bindQQ', bind(ctx, 'qq'));
+  defineRoute(app, ctx, 'unbindWechat', ({ session }) => unbindOauth(ctx, session.userId, 'wechat'));
+  defineRoute(app, ctx, 'unbindQQ', ({ session }) => unbindOauth(ctx, session.userId, 'qq'));
+  defineRoute(app, ctx, 'sendOauthBindCode', ({ body, client, captchaTicket }) =>
+    sendOauthBindCode(ctx, {
+      phone: body.phone_number,
+      oauthTicket: body.oauth_ticket,
+      pid: body.pid,
+      ip: client.ip,
+      captchaTicket,
+    }),
+  );
+  defineRoute(app, ctx, 'checkOauthBind', ({ query }) => checkOauthBind(ctx, query.oauth_ticket));
+  defineRoute(app, ctx, 'createOauthUser', async (input) =>
+    answerSignIn(
+      ctx,
+      input.reply,
+      await createOauthUser(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+    ),
+  );
+};
