@@ -55,6 +55,8 @@ describe('loadConfig', () => {
     const env = { PORT: 'abc', DATABASE_URL: 'mysql://x', PRODUCTS: 'bad', JWT_SECRET: 'short' };
     const problems = problemsOf(env);
     for (const name of Object.keys(env)) expect(problems.some((problem) => problem.startsWith(name))).toBe(true);
-    expect(() => loadConfig(env)).toThrow(/Invalid configuration:\n {2}- PORT="abc"[^]*DATABASE_URL[^]*JWT_SECRET/);
+    expect(() => loadConfig(env)).toThrow(
+      /Invalid configuration:\n {2}- PORT="abc"[\s\S]*DATABASE_URL[\s\S]*JWT_SECRET/,
+    );
   });
 });

@@ -137,6 +137,8 @@ describe('register by phone (register/phone/with-agreement)', () => {
     const answer = await register(phone, captcha, {}, TOKEN_SET_HEADERS);
     const set = expectTokenSet(expectSignedIn(answer, phone).auth.token);
     expect(authCookieOf(answer)?.value).toBe(set.access.token);
+    // The cookie lives as long as the access token it holds.
+    expect(authCookieOf(answer)?.attributes).toContain(`Max-Age=${set.access.expires_in}`);
   });
 
   it('reports a weak password', async () => {
@@ -295,6 +297,37 @@ describe('e-mail sign-up (email/captcha/send → email/captcha/check → email/r
 
   it('an unknown pid is AC3_24', async () => {
     expectError(await registerEmail('whatever', { pid: 'unknown' }), 'AC3_24');
+  });
+});
+
+describe('a code that cannot be delivered', () => {
+  it('is E_6 after one retry, and is withdrawn', async () => {
+    let attempts = 0;
+    const failing = await startTestServer(
+      {},
+      {
+        delivery: {
+          send: async () => {
+            attempts++;
+            throw new Error('SMS gateway down');
+          },
+        },
+      },
+    );
+    try {
+      const phone = nextPhone();
+      const answer = await client(failing.url)('POST', SEND, { phone_number: phone, pid: PID });
+      expectError(answer, 'E_6', ClientCode.DELIVERY_FAILED);
+      expect(attempts).toBe(2);
+      const stored = await failing.app.ctx.db
+        .selectFrom('codes')
+        .select('target')
+        .where('target', '=', phone)
+        .execute();
+      expect(stored).toEqual([]);
+    } finally {
+      await failing.close();
+    }
   });
 });
 
