@@ -143,17 +143,27 @@ describe('access tokens', () => {
     expectError(await call('GET', `${A}/profile`, undefined, { token: 'junk' }), '10000000');
   });
 
-  it('an expired access token is 10000000', async () => {
-    const short = await startTestServer({ accessTokenTtlSeconds: 1 });
+  it('an expired access token is 10000000; an expired refresh token is 10000001', async () => {
+    let offset = 0;
+    const clocked = await startTestServer(
+      { accessTokenTtlSeconds: 60, refreshTokenTtlSeconds: 3600 },
+      { now: () => Date.now() + offset },
+    );
     try {
-      const account = await signUp(short);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      expectError(await client(short.url)('GET', `${A}/profile`, undefined, { token: account.token }), '10000000');
-      // The refresh token still gets a fresh one.
-      const renewed = await refresh(client(short.url), account.refresh);
+      const clockedCall = client(clocked.url);
+      const account = await signUp(clocked);
+      offset = 61_000;
+      expectError(await clockedCall('GET', `${A}/profile`, undefined, { token: account.token }), '10000000');
+      // The refresh token still gets a fresh set, whose access token works.
+      const renewed = await refresh(clockedCall, account.refresh);
       expect(renewed.status).toBe(200);
+      expect((await clockedCall('GET', `${A}/profile`, undefined, { token: renewed.body.access.token })).status).toBe(
+        200,
+      );
+      offset = 61_000 + 3_601_000;
+      expectError(await refresh(clockedCall, renewed.body.refresh.token), '10000001');
     } finally {
-      await short.close();
+      await clocked.close();
     }
   });
 

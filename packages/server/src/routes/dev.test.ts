@@ -1,0 +1,50 @@
+/** The dev outbox: readable in development, absent in production. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, type Call, client, expectError, nextPhone, PID } from '../testing/accounts.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+
+let server: TestServer;
+let call: Call;
+beforeAll(async () => {
+  server = await startTestServer();
+  call = client(server.url);
+});
+afterAll(() => server.close());
+
+describe('GET /dev/outbox', () => {
+  it('lists the codes sent to a phone, newest first, as [{to, channel, text, code, sent_at}]', async () => {
+    const phone = nextPhone();
+    await call('POST', `${A}/captcha/common`, { phone_number: phone, pid: PID });
+    await call('POST', `${A}/captcha/register/phone/with-agreement`, { phone_number: phone, pid: PID });
+    const answer = await call<{ to: string; channel: string; text: string; code: string; sent_at: number }[]>(
+      'GET',
+      `/dev/outbox?to=${phone}`,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toHaveLength(2);
+    for (const row of answer.body) {
+      expect(row).toEqual({
+        to: phone,
+        channel: 'sms',
+        text: expect.any(String),
+        code: expect.any(String),
+        sent_at: expect.any(Number),
+      });
+      expect(row.text).toContain(row.code);
+    }
+    expect(answer.body[0]?.text).toContain('register');
+  });
+
+  it('without ?to= is E_1', async () => {
+    expectError(await call('GET', '/dev/outbox'), 'E_1');
+  });
+
+  it('does not exist in production', async () => {
+    const production = await startTestServer({ production: true });
+    try {
+      expectError(await client(production.url)('GET', `/dev/outbox?to=${nextPhone()}`), 'E_2');
+    } finally {
+      await production.close();
+    }
+  });
+});
