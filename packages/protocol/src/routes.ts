@@ -158,6 +158,80 @@ export const adminRoutes = {
   ...consoleRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
+// The captcha SDK's routes, each its own export so its bundle keeps only these.
+export const captchaRuleRoute = captchaRoute(
+  'platform',
+  '/captcha/rule/v3',
+  'Which captcha to run, or a ticket to use now',
+  ruleBody,
+);
+export const geetestRegisterRoute = captchaRoute('platform', '/captcha/geetest/register', 'Geetest start parameters', {
+  appid: s(),
+});
+export const geetestVerifyRoute = captchaRoute(
+  'platform',
+  '/captcha/geetest/verify',
+  'Exchange a Geetest result for a ticket',
+  geetestBody,
+);
+export const tencentCheckRoute = captchaRoute(
+  'platform',
+  '/captcha/tencent',
+  'Exchange a Tencent result for a ticket',
+  tencentBody,
+);
+export const neteaseCheckRoute = captchaRoute(
+  'platform',
+  '/captcha/netease',
+  'Exchange a NetEase result for a ticket',
+  bound({
+    validate: s(4096),
+    appid: s(),
+  }),
+);
+export const nextdataCheckRoute = captchaRoute(
+  'platform',
+  '/captcha/nextdata',
+  'Exchange a NextData (Shumei) result for a ticket',
+  bound({
+    rid: s(512),
+    appid: s(),
+  }),
+);
+export const aliyunCheckRoute = captchaRoute(
+  'platform',
+  '/captcha/aliyun',
+  'Exchange an Aliyun result for a ticket and appid',
+  {
+    appKey: s(),
+    scene: opt(s()),
+    captchaVerifyParam: s(8192),
+    captchaScene: opt(s(64)),
+    identity: opt(s()),
+  },
+);
+export const slideChallengeRoute = captchaRoute(
+  'platform',
+  '/captcha/slide/challenge',
+  "A fresh challenge of EduPass's slide puzzle",
+  {
+    scene: opt(s(64)),
+    identity: opt(s()),
+    deviceId: opt(s(256)),
+  },
+);
+export const slideVerifyRoute = captchaRoute(
+  'platform',
+  '/captcha/slide/verify',
+  'Answer a slide puzzle; returns a ticket',
+  {
+    id: s(128),
+    x: { type: 'number', required: true },
+    trajectory: { type: 'any', required: true },
+    input: opt(s(16)),
+  },
+);
+
 export const routes = {
   // Sign-up
   sendRegisterCode: sendRegisterCodeRoute,
