@@ -70,7 +70,7 @@ export const parseFields = (
     out[name] = raw;
   }
   if (strict) {
-    const unknown = Object.keys(source).find((key) => !(fields && key in fields));
+    const unknown = Object.keys(source).find((key) => !(fields && Object.hasOwn(fields, key)));
     if (unknown !== undefined) throw invalidRequest(`Unknown field "${unknown}".`);
   }
   return out;

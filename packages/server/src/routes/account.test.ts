@@ -114,6 +114,10 @@ describe('profile update (PATCH info, alias PATCH profile)', () => {
   it('a field outside the allowed list, an unknown grade or a non-web avatar is E_1', async () => {
     const account = await signUp(server);
     expectError(await patch(account, { username: 'sneaky_name' }), 'E_1');
+    // Names every object inherits are not allowed fields either.
+    expectError(await patch(account, { toString: 'x' }), 'E_1');
+    expectError(await patch(account, { constructor: 1 }), 'E_1');
+    expectError(await patch(account, JSON.parse('{"__proto__": {"nickname": "x"}}')), 'E_1');
     expectError(await patch(account, { grade: 99 }), 'E_1');
     expectError(await patch(account, { avatar_url: 'javascript:alert(1)' }), 'E_1');
   });
