@@ -20,6 +20,7 @@ import { openStore } from '../../packages/server/src/store/db.ts';
 import { migrate } from '../../packages/server/src/store/migrate.ts';
 import { type NewUsageEvent, usageDb, writeUsage } from '../../packages/server/src/store/usage.ts';
 import { bundleServer, startChildServer } from '../../packages/server/src/testing/child-server.ts';
+import { eventId } from '../../packages/tracker/src/event-id.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 200_000);
 const PER_BATCH = Number(process.env.PER_BATCH ?? 50);
@@ -50,7 +51,8 @@ const batches: ReportPayload[] = Array.from({ length: BATCHES }, (_, n) => ({
     },
     b: Array.from({ length: PER_BATCH }, (_, k) => ({
       e: k % 5 === 0 ? 'video_watch' : 'lesson_open',
-      i: randomUUID(),
+      // The tracker's own ids (time-ordered), as a real burst carries them.
+      i: eventId(Date.now()),
       t: now,
       d: { lesson: n, course: 'algebra-1', position: k },
       ...(k % 5 === 0 ? { dur: 1000 + k } : {}),

@@ -21,8 +21,11 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
   let running: Promise<void> | undefined;
 
   const run = async () => {
-    // Whatever arrived while a transaction ran is written together by the next one.
+    // Whatever arrived while a transaction ran is written together by the next one. SQLite's driver
+    // is synchronous, so a transaction never yields to the network: wait one turn of the event loop
+    // first, letting the requests already received join this transaction.
     while (waiters.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = pending;
       const answered = waiters;
       pending = { events: [], beacons: [] };
