@@ -164,6 +164,46 @@ describe.each(bodyRoutes)('%s', (name, spec) => {
   });
 });
 
+describe('junk credentials and headers', () => {
+  const AUTHORIZATIONS = [
+    'Bearer',
+    'Bearer ',
+    '   ',
+    'Basic dXNlcjpwYXNz',
+    'Bearer a.b.c',
+    `Bearer ${'x'.repeat(8000)}`,
+  ];
+  const COOKIES = ['authorization=', 'authorization=%E0%A4%A', 'authorization="quoted"', 'a=b; authorization', ';;;='];
+  const withToken = accountTableRoutes.filter(([, spec]) => spec.auth !== 'none' || spec.path.endsWith('/convert'));
+
+  it('a malformed Authorization header or cookie is refused with a catalogue code on every with-token route', async () => {
+    for (const [name, spec] of withToken) {
+      for (const headers of [
+        ...AUTHORIZATIONS.map((authorization) => ({ authorization })),
+        ...COOKIES.map((cookie) => ({ cookie })),
+      ]) {
+        const answer = await call(spec.method, spec.path, spec.method === 'GET' ? undefined : {}, { headers });
+        expectCatalogued(answer, `${name} ${JSON.stringify(headers).slice(0, 80)}`);
+        if (spec.auth === 'token') expect(answer.status, name).toBeGreaterThanOrEqual(400);
+      }
+    }
+  });
+
+  it('an oversized or junk X-Captcha-Ticket is GCAP_1', async () => {
+    const spec = accountTableRoutes.find(([name]) => name === 'loginByPasswordSecure')?.[1];
+    if (!spec) throw new Error('loginByPasswordSecure is not in the table');
+    for (const ticket of ['x'.repeat(8000), '\u00ff\u00fe', '../../']) {
+      const answer = await call(
+        spec.method,
+        spec.path,
+        { identity: '13800138000', password: 'Secret123', pid: 'edupass' },
+        { headers: { 'x-captcha-ticket': ticket } },
+      );
+      expectError(answer, 'GCAP_1');
+    }
+  });
+});
+
 describe('query strings', () => {
   it('a repeated, missing or junk phone_number on phone/check is E_1', async () => {
     const spec = accountTableRoutes.find(([name]) => name === 'checkPhoneBind')?.[1];
