@@ -1,15 +1,23 @@
 /** The captcha calls of the route table (spec §7), with their answers parsed and failures turned into `CaptchaError`. */
 import {
+  aliyunCheckRoute,
   type CaptchaRuleRequest,
   type CaptchaRuleResponse,
   type CaptchaTicketResponse,
   ClientCode,
+  captchaRuleRoute,
   type GeetestParams,
+  geetestRegisterRoute,
+  geetestVerifyRoute,
+  neteaseCheckRoute,
+  nextdataCheckRoute,
   REQUEST_TIMEOUT_MS,
-  type RouteName,
-  routes,
+  type RouteSpec,
   type SlideAnswer,
   type SlideChallenge,
+  slideChallengeRoute,
+  slideVerifyRoute,
+  tencentCheckRoute,
 } from '@edupass/protocol';
 import { CaptchaError, rejected, widgetError } from './errors.ts';
 import { isRecord, parseGeetestParams, parseRule, parseSlideChallenge, parseTicket } from './parse.ts';
@@ -32,16 +40,19 @@ export interface Binding {
   identity?: string;
 }
 
-type CaptchaRoute =
-  | 'captchaRule'
-  | 'geetestRegister'
-  | 'geetestVerify'
-  | 'tencentCheck'
-  | 'neteaseCheck'
-  | 'nextdataCheck'
-  | 'aliyunCheck'
-  | 'slideChallenge'
-  | 'slideVerify';
+// Imported one by one rather than through the route table, so the bundle carries only these.
+const ROUTES = {
+  captchaRule: captchaRuleRoute,
+  geetestRegister: geetestRegisterRoute,
+  geetestVerify: geetestVerifyRoute,
+  tencentCheck: tencentCheckRoute,
+  neteaseCheck: neteaseCheckRoute,
+  nextdataCheck: nextdataCheckRoute,
+  aliyunCheck: aliyunCheckRoute,
+  slideChallenge: slideChallengeRoute,
+  slideVerify: slideVerifyRoute,
+} satisfies Record<string, RouteSpec>;
+type CaptchaRoute = keyof typeof ROUTES;
 
 /** A refusal from the server, kept with its wire code so callers can tell a vendor "no" from an outage. */
 const serverError = (status: number, body: unknown): CaptchaError => {
@@ -52,8 +63,8 @@ const serverError = (status: number, body: unknown): CaptchaError => {
 };
 
 export const createApi = (options: ApiOptions) => {
-  const call = async (name: CaptchaRoute & RouteName, body: unknown): Promise<unknown> => {
-    const route = routes[name];
+  const call = async (name: CaptchaRoute, body: unknown): Promise<unknown> => {
+    const route: RouteSpec = ROUTES[name];
     const base = route.host === 'platform' ? options.platformHost : options.tigerHost;
     let response: Awaited<ReturnType<Transport>>;
     try {
@@ -77,7 +88,7 @@ export const createApi = (options: ApiOptions) => {
   };
 
   /** An exchange the vendor or our checker refused reads as 'incorrect captcha checking' (§8), keeping the wire code. */
-  const exchange = async (name: CaptchaRoute & RouteName, body: unknown): Promise<CaptchaTicketResponse> => {
+  const exchange = async (name: CaptchaRoute, body: unknown): Promise<CaptchaTicketResponse> => {
     try {
       const answer = await call(name, body);
       return expect(parseTicket(answer), answer);
