@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueTicket } from '../services/tickets.ts';
 import {
   A,
+  accountTableRoutes,
   authCookieOf,
   blockUser,
   type Call,
@@ -316,6 +317,58 @@ describe('general-purpose and voice codes', () => {
       await call('POST', `${A}/voice/captcha/send`, { phone_number: nextPhone(), type: 'REGISTER', pid: 'x' }),
       'AC3_24',
     );
+  });
+});
+
+describe('X-Captcha-Ticket on every call that takes one', () => {
+  const ticketed = accountTableRoutes.filter(([, spec]) => spec.headers?.includes('X-Captcha-Ticket'));
+
+  it('a bad ticket is GCAP_1; a valid one for the scene is spent and the call goes through', async () => {
+    expect(ticketed.length).toBeGreaterThan(8);
+    const account = await signUpByEmail(server);
+    for (const [name, spec] of ticketed) {
+      const phone = nextPhone();
+      const body =
+        name === 'sendEmailCode'
+          ? { email: `ticket.${phone}@example.com`, pid: PID }
+          : name === 'sendRebindCode'
+            ? { phone_number: phone, old_phone_number: nextPhone(), pid: PID }
+            : name === 'sendVoiceCode'
+              ? { phone_number: phone, type: 'COMMON', pid: PID }
+              : name.startsWith('loginByPassword')
+                ? { identity: phone, password: PASSWORD, pid: PID }
+                : { phone_number: phone, pid: PID };
+      const answer = await call(spec.method, spec.path, body, {
+        token: account.token,
+        headers: { 'X-Captcha-Ticket': `forged-${name}` },
+      });
+      expect(answer.body, name).toMatchObject({ error_code: 'GCAP_1' });
+      expectError(answer, 'GCAP_1', ClientCode.INVALID_CAPTCHA);
+    }
+  });
+
+  it('a valid ticket lets a code send through, once', async () => {
+    const phone = nextPhone();
+    const ticket = await issueTicket(server.app.ctx, 'captcha', phone, 60, { scene: 'common' });
+    const send = () =>
+      call(
+        'POST',
+        `${A}/captcha/common`,
+        { phone_number: phone, pid: PID },
+        { headers: { 'X-Captcha-Ticket': ticket } },
+      );
+    expect((await send()).status).toBe(204);
+    expectError(await send(), 'GCAP_1');
+  });
+});
+
+describe('a blocked account resetting its password', () => {
+  it('is AC3_44 at the code send and at the check', async () => {
+    const account = await signUp(server);
+    const captcha = await codeFor(server, 'captcha/password/reset', { phone_number: account.phone, pid: PID });
+    await blockUser(server, account.userId);
+    expectError(await call('POST', `${A}/captcha/password/reset`, { phone_number: account.phone, pid: PID }), 'AC3_44');
+    expectError(await call('POST', `${A}/captcha/password/check`, { phone_number: account.phone, captcha }), 'AC3_44');
   });
 });
 
