@@ -214,6 +214,19 @@ describe('delivery', () => {
     expect(stored).toContain('"i":49');
   });
 
+  it("page end beacons at most 60 KB (the browsers' in-flight cap) and keeps the rest for the next page", () => {
+    const page = new EventTarget();
+    vi.stubGlobal('window', page);
+    const { tracker, net, storage } = setup();
+    tracker.start();
+    for (let i = 0; i < 200; i++) tracker.track('e', { i, pad: 'q'.repeat(1000) });
+    page.dispatchEvent(new Event('pagehide'));
+    const beaconed = net.beacons.flatMap((b) => b.body.data.b);
+    expect(net.beacons.reduce((sum, b) => sum + b.raw.length, 0)).toBeLessThanOrEqual(60_000);
+    const kept = [...storage.data.entries()].find(([k]) => k.startsWith('ep:q:'))?.[1] ?? '[]';
+    expect(beaconed.length + (JSON.parse(kept) as unknown[]).length).toBe(200);
+  });
+
   it('page end hands the queue to beacons and stores what they refuse', () => {
     const page = new EventTarget();
     vi.stubGlobal('window', page);

@@ -148,9 +148,12 @@ export const createTracker = (options: TrackerOptions): Tracker => {
 
   /** Page end: hand the queue to beacons, which outlive the page; keep what they refuse for the next page. */
   const pageEnd = () => {
+    // Browsers cap what beacons and keepalive requests may carry in flight at 64 KB.
+    let budget = 60_000;
     while (isOnline() && queue.length > 0) {
       const [batch, body] = nextBatch();
-      if (!transport.beacon(reportUrl, body)) break;
+      budget -= body.length;
+      if (budget < 0 || !transport.beacon(reportUrl, body)) break;
       drop(batch);
     }
     save();
