@@ -4,10 +4,15 @@
  * path, web-vitals p75 per time bucket). Operators only; spread into `adminRoutes`.
  */
 import { int, opt, s } from './route-fields.ts';
+import type { Method, RouteSpec } from './routes.ts';
 
 /* @__NO_SIDE_EFFECTS__ */
-const operator = <const E extends object>(method: 'GET' | 'POST', path: string, summary: string, extra: E) =>
-  ({ method, path: `/admin/${path}`, host: 'tiger', auth: 'operator', summary, status: 200, ...extra }) as const;
+const operator = <const E extends Partial<RouteSpec>>(method: Method, path: string, summary: string, extra: E) =>
+  ({ method, path: `/admin/${path}`, host: 'tiger', auth: 'operator', summary, status: 200, ...extra }) as Omit<
+    { method: Method; path: string; host: 'tiger'; auth: 'operator'; summary: string; status: 200 },
+    keyof E
+  > &
+    E;
 
 /** A product and a time window in unix ms (default: the 7 days up to now). */
 const windowQuery = { product: s(64), from: opt(int()), to: opt(int()) } as const;

@@ -1,0 +1,18 @@
+/** The monitoring dashboard's detail calls (operators only); the totals are in usage.ts. */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import { listApiCodes, listErrorGroups, queryWindow, vitalsOverTime } from '../services/monitor-details.ts';
+
+export const adminMonitorRoutes = (app: FastifyInstance, ctx: Context) => {
+  const tags = ['admin'];
+  defineRoute(app, ctx, 'monitorErrorGroups', ({ query }) => listErrorGroups(ctx, queryWindow(ctx, query)), { tags });
+  defineRoute(app, ctx, 'monitorApiCodes', ({ query }) => listApiCodes(ctx, queryWindow(ctx, query)), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'monitorVitalsSeries',
+    ({ query }) => vitalsOverTime(ctx, queryWindow(ctx, query), query.bucket),
+    { tags },
+  );
+};

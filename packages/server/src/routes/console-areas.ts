@@ -1,0 +1,12 @@
+/** Everything the operator console adds to the server, registered by app.ts in one line. */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { adminCaptchaRoutes } from './admin-captcha.ts';
+import { adminMonitorRoutes } from './admin-monitor.ts';
+import { consoleRoutes } from './console.ts';
+
+export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
+  adminCaptchaRoutes(app, ctx);
+  adminMonitorRoutes(app, ctx);
+  consoleRoutes(app);
+};

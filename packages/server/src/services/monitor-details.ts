@@ -1,0 +1,42 @@
+/** The monitoring dashboard's details (operators only; the route checks the role). */
+import type { ApiCodeCount, ErrorGroup, VitalPoint } from '@edupass/protocol';
+import type { Context } from '../context.ts';
+import { invalidRequest } from '../errors.ts';
+import { apiCodes, errorGroups, vitalsSeries } from '../store/monitor-details.ts';
+import { usageDb } from '../store/usage.ts';
+import type { Window } from '../store/usage-stats.ts';
+
+const DAY_MS = 86_400_000;
+const BUCKET_MS = { hour: 3_600_000, day: DAY_MS } as const;
+
+/** The window of a query: the 7 days up to `to` (default now), at most 366 days. */
+export const queryWindow = (ctx: Context, q: { product: string; from?: number; to?: number }): Window => {
+  const to = q.to ?? ctx.now();
+  const from = q.from ?? to - 7 * DAY_MS;
+  if (from < 0 || from >= to || to - from > 366 * DAY_MS) {
+    throw invalidRequest('from must be before to, at most 366 days apart.');
+  }
+  return { product: q.product, from, to };
+};
+
+export const listErrorGroups = async (ctx: Context, w: Window): Promise<ErrorGroup[]> =>
+  (await errorGroups(usageDb(ctx.db), w, 100)).map((row) => ({
+    message: row.message ?? '',
+    count: Number(row.count),
+    pages: Number(row.pages),
+    last_seen: Number(row.last_seen),
+  }));
+
+export const listApiCodes = async (ctx: Context, w: Window): Promise<ApiCodeCount[]> =>
+  (await apiCodes(usageDb(ctx.db), w, 500)).map((row) => ({
+    path: row.path ?? '',
+    code: Number(row.code),
+    business: Number(row.business) === 1,
+    count: Number(row.count),
+  }));
+
+export const vitalsOverTime = async (ctx: Context, w: Window, bucket = 'day'): Promise<VitalPoint[]> => {
+  if (bucket !== 'hour' && bucket !== 'day') throw invalidRequest('bucket must be hour or day.');
+  const rows = await vitalsSeries(usageDb(ctx.db), w, BUCKET_MS[bucket]);
+  return rows.map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.count), p75: row.value }));
+};

@@ -1,0 +1,79 @@
+/**
+ * What every console browser test starts with: the web client built by Vite into a temporary
+ * directory, the real server serving it (and the API) on a loopback port, Chromium, and an operator
+ * created the way the CLI does it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { createAdmin } from '../../server/src/cli/admin.ts';
+import { nextPhone, PASSWORD } from '../../server/src/testing/accounts.ts';
+import { launchBrowser } from '../../server/src/testing/browser.ts';
+import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
+
+export const WEB_ROOT = resolve(import.meta.dirname, '..');
+export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
+
+export interface ConsoleRig {
+  server: TestServer;
+  browser: Browser;
+  operator: { phone: string; password: string };
+  close(): Promise<void>;
+}
+
+/** Builds the web client (both pages) into a fresh temporary directory. */
+export const buildWeb = async (): Promise<{ outDir: string; remove(): Promise<void> }> => {
+  const outDir = await mkdtemp(join(tmpdir(), 'edupass-console-'));
+  await build({
+    root: WEB_ROOT,
+    configFile: join(WEB_ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
+  return { outDir, remove: () => rm(outDir, { recursive: true, force: true }) };
+};
+
+export const startConsoleRig = async (): Promise<ConsoleRig> => {
+  const [web, browser] = await Promise.all([buildWeb(), launchBrowser()]);
+  const server = await startTestServer({ webRoot: web.outDir });
+  const operator = { phone: nextPhone(), password: PASSWORD };
+  await createAdmin(server.app.ctx, operator.phone, operator.password);
+  return {
+    server,
+    browser,
+    operator,
+    async close() {
+      await browser.close();
+      await server.close();
+      await web.remove();
+    },
+  };
+};
+
+/** Opens the console in a fresh browser context (its own sessionStorage) and signs in. */
+export const openConsole = async (rig: ConsoleRig, identity: string, password: string, hash = ''): Promise<Page> => {
+  const context = await rig.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${rig.server.url}/console.html${hash}`);
+  await page.getByLabel('手机号、用户名或邮箱').fill(identity);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+  return page;
+};
+
+/** Polls until `read` satisfies `done`; answers the last value (the assertion after it says what was wrong). */
+export const waitFor = async <T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};

@@ -1,0 +1,123 @@
+/**
+ * The console's user tasks in Chromium against the real server: search, open a user, block (their
+ * session ends and sign-in answers AC3_44), unblock, end every session.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
+import { client } from '../../server/src/testing/http-client.ts';
+import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+let user: Account;
+let call: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  call = client(rig.server.url);
+  user = await signUp(rig.server);
+  await call('PATCH', `${A}/info`, { nickname: `学生${user.userId}` }, { token: user.token });
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
+  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+});
+afterAll(() => rig?.close());
+
+const profile = (token: string) => call('GET', `${A}/profile`, undefined, { token });
+const login = () =>
+  call('POST', `${A}/login`, { identity: user.phone, password: PASSWORD, pid: PID }, { headers: TOKEN_SET_HEADERS });
+
+const openUser = async () => {
+  await page.getByRole('navigation').getByRole('link', { name: '用户' }).click();
+  await page.getByLabel('搜索用户').fill(user.phone);
+  await page.getByRole('button', { name: '搜索' }).click();
+  await page.getByRole('link', { name: `学生${user.userId}` }).click();
+  await page.getByRole('heading', { name: `用户 ${user.userId} · 学生${user.userId}` }).waitFor();
+};
+
+describe('users in the console', () => {
+  it('finds a user by phone, nickname and id, and opens their page with identities and sign-ins', async () => {
+    for (const q of [user.phone, `学生${user.userId}`, String(user.userId)]) {
+      await page.getByLabel('搜索用户').fill(q);
+      await page.getByRole('button', { name: '搜索' }).click();
+      await expect.poll(() => page.getByRole('link', { name: `学生${user.userId}` }).count()).toBe(1);
+    }
+    await openUser();
+    const identities = page.getByRole('region', { name: '身份信息' });
+    await expect.poll(() => identities.textContent()).toContain(user.phone);
+    const sessions = page.getByRole('region', { name: '最近登录与会话' });
+    await expect.poll(() => sessions.textContent()).toContain('register_phone');
+    expect(await sessions.textContent()).toContain('有效');
+  });
+
+  it('block ends the user’s session and sign-in answers AC3_44; unblock lets them in again', async () => {
+    expect((await profile(user.token)).status).toBe(200);
+    await openUser();
+    await page.getByRole('button', { name: '封禁用户' }).click();
+    await page.getByRole('button', { name: '确认' }).click();
+    await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
+    await expect.poll(() => page.getByText(/自 .* 起封禁/).count()).toBe(1);
+
+    const after = await profile(user.token);
+    expect(after.status).toBe(403);
+    expect((await login()).body).toMatchObject({ error_code: 'AC3_44' });
+
+    await page.getByRole('button', { name: '解除封禁' }).click();
+    await page.getByText('已解除封禁。').waitFor();
+    const again = await login();
+    expect(again.status).toBe(200);
+    user = {
+      ...user,
+      token: (again.body as { auth: { token: { access: { token: string } } } }).auth.token.access.token,
+    };
+  });
+
+  it('ending every session signs the user out everywhere', async () => {
+    expect((await profile(user.token)).status).toBe(200);
+    await openUser();
+    await page.getByRole('button', { name: '结束全部会话' }).click();
+    await page.getByRole('button', { name: '确认' }).click();
+    await page.getByText('已结束全部会话。').waitFor();
+    expect((await profile(user.token)).status).toBe(403);
+    const sessions = page.getByRole('region', { name: '最近登录与会话' });
+    await expect.poll(() => sessions.textContent()).not.toContain('有效');
+  });
+
+  it('a long list loads page after page as it scrolls, with avatars loaded lazily', async () => {
+    const now = Date.now();
+    const rows = Array.from({ length: 75 }, (_, n) => ({
+      phone: `137${String(now % 1e6).padStart(6, '0')}${String(n).padStart(2, '0')}`,
+      nickname: `批量${n}`,
+      avatar_url: `${rig.server.url}/console-avatar-${n}.png`,
+    }));
+    for (const row of rows) await signUpBare(row);
+    const requested = new Set<string>();
+    page.on('request', (r) => {
+      if (r.url().includes('/console-avatar-')) requested.add(r.url());
+    });
+    await page.goto(`${rig.server.url}/console.html#/users?q=${encodeURIComponent('批量')}`);
+    const items = page.locator('.console-user-row');
+    await expect.poll(() => items.count()).toBe(30);
+    // Only avatars within 1.3 screens are asked for before scrolling.
+    const before = requested.size;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(30);
+    for (let round = 0; round < 10 && (await items.count()) < 75; round++) {
+      await page.mouse.wheel(0, 20_000);
+      await page.waitForTimeout(250);
+    }
+    await expect.poll(() => items.count()).toBe(75);
+    await page.getByText('已到底（共 75 位用户）。').waitFor();
+    expect(requested.size).toBeGreaterThan(before);
+
+    async function signUpBare(row: { phone: string; nickname: string; avatar_url: string }) {
+      const account = await signUp(rig.server, row.phone);
+      await call(
+        'PATCH',
+        `${A}/info`,
+        { nickname: row.nickname, avatar_url: row.avatar_url },
+        { token: account.token },
+      );
+    }
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The console's languages: Chinese (default) and English, remembered per browser. Both are small and
+ * bundled; switching is synchronous.
+ */
+import { useSyncExternalStore } from 'react';
+import { type ConsoleKey, type ConsoleText, en } from './en.ts';
+import { zhCN } from './zh-CN.ts';
+
+export const CONSOLE_LOCALES = ['zh-CN', 'en'] as const;
+export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
+
+const TEXTS: Record<ConsoleLocale, ConsoleText> = { 'zh-CN': zhCN, en };
+const STORAGE_KEY = 'edupass.console.locale';
+
+const isLocale = (value: unknown): value is ConsoleLocale => CONSOLE_LOCALES.includes(value as ConsoleLocale);
+
+const remembered = (): ConsoleLocale => {
+  try {
+    const saved = window.localStorage.getItem(STORAGE_KEY);
+    if (isLocale(saved)) return saved;
+  } catch {
+    // Storage blocked: the default.
+  }
+  return 'zh-CN';
+};
+
+let locale: ConsoleLocale = 'zh-CN';
+const listeners = new Set<() => void>();
+
+const apply = (next: ConsoleLocale) => {
+  locale = next;
+  document.documentElement.lang = next;
+  document.title = TEXTS[next].title;
+  for (const listener of [...listeners]) listener();
+};
+
+export const initConsoleLocale = () => apply(remembered());
+
+export const setConsoleLocale = (next: ConsoleLocale) => {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, next);
+  } catch {
+    // Switched, not remembered.
+  }
+  apply(next);
+};
+
+type Params = Record<string, string | number>;
+
+export interface ConsoleI18n {
+  locale: ConsoleLocale;
+  t(key: ConsoleKey, params?: Params): string;
+  /** Dates and times in the console's language, local time zone. */
+  time(ms: number | null | undefined): string;
+  number(value: number): string;
+}
+
+const fill = (template: string, params?: Params) =>
+  params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole)) : template;
+
+const translators = new Map<ConsoleLocale, ConsoleI18n>();
+const translator = (current: ConsoleLocale): ConsoleI18n => {
+  const cached = translators.get(current);
+  if (cached) return cached;
+  const dates = new Intl.DateTimeFormat(current, { dateStyle: 'medium', timeStyle: 'short' });
+  const numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
+  const made: ConsoleI18n = {
+    locale: current,
+    t: (key, params) => fill(TEXTS[current][key], params),
+    time: (ms) => (ms === null || ms === undefined ? '—' : dates.format(new Date(ms))),
+    number: (value) => numbers.format(value),
+  };
+  translators.set(current, made);
+  return made;
+};
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+export const useConsoleText = (): ConsoleI18n => translator(useSyncExternalStore(subscribe, () => locale));

@@ -1,0 +1,50 @@
+/**
+ * The console's routes live in the URL hash (`/console.html#/users/12`), so the page works from any
+ * static server with no fallback rule, and never collides with the end-user client's routes.
+ */
+import { useSyncExternalStore } from 'react';
+
+export type ConsoleRoute =
+  | { name: 'users'; q: string }
+  | { name: 'user'; id: number }
+  | { name: 'agreements' }
+  | { name: 'captcha' }
+  | { name: 'usage' }
+  | { name: 'monitor' };
+
+export const SECTIONS = ['users', 'agreements', 'captcha', 'usage', 'monitor'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export const parseRoute = (hash: string): ConsoleRoute => {
+  const [path = '', search = ''] = hash.replace(/^#/, '').split('?', 2);
+  const parts = path.split('/').filter(Boolean);
+  const [first, second] = parts;
+  if (first === 'users' && second && /^\d{1,15}$/.test(second)) return { name: 'user', id: Number(second) };
+  if (first === 'agreements' || first === 'captcha' || first === 'usage' || first === 'monitor') return { name: first };
+  return { name: 'users', q: new URLSearchParams(search).get('q') ?? '' };
+};
+
+export const hrefOf = (route: ConsoleRoute): string => {
+  switch (route.name) {
+    case 'users':
+      return route.q ? `#/users?${new URLSearchParams({ q: route.q })}` : '#/users';
+    case 'user':
+      return `#/users/${route.id}`;
+    default:
+      return `#/${route.name}`;
+  }
+};
+
+export const sectionOf = (route: ConsoleRoute): Section => (route.name === 'user' ? 'users' : route.name);
+
+export const navigate = (route: ConsoleRoute) => {
+  window.location.hash = hrefOf(route);
+};
+
+const subscribe = (listener: () => void) => {
+  window.addEventListener('hashchange', listener);
+  return () => window.removeEventListener('hashchange', listener);
+};
+
+export const useConsoleRoute = (): ConsoleRoute =>
+  parseRoute(useSyncExternalStore(subscribe, () => window.location.hash));

@@ -1,0 +1,203 @@
+/** Captcha policy per product and scene (never, always, by risk); providers and which vendor keys are set. */
+import { CAPTCHA_POLICIES, CAPTCHA_SCENES, type CaptchaPolicyName } from '@edupass/protocol';
+import { type FormEvent, useState } from 'react';
+import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
+import { useConsoleText } from '../i18n/i18n.ts';
+import { errorMessage, Failure, Loading, Notice } from '../ui/status.tsx';
+import { useAsync } from '../ui/use-async.ts';
+import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
+
+/** Scenes the SDK asks rules for, and * for any; any other may be typed. */
+const KNOWN_SCENES = ['*', ...CAPTCHA_SCENES];
+
+export const CaptchaScreen = () => {
+  const { t } = useConsoleText();
+  const settings = useAsync(getCaptchaSettings, []);
+  const [pid, setPid] = useState(DEFAULT_PRODUCT);
+  const [scene, setScene] = useState('login');
+  const [policy, setPolicy] = useState<CaptchaPolicyName>('always');
+  const [notice, setNotice] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const policyName = (p: CaptchaPolicyName) => t(`captcha.${p}`);
+
+  const act = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setError(undefined);
+    setNotice('');
+    try {
+      await action();
+      setNotice(done);
+      settings.reload();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const p = pid.trim();
+    const s = scene.trim().toLowerCase();
+    void act(
+      () => setCaptchaPolicy(p, s, policy),
+      t('captcha.didSave', { pid: p, scene: s, policy: policyName(policy) }),
+    );
+  };
+
+  const data = settings.data;
+  return (
+    <>
+      <h1>{t('captcha.title')}</h1>
+      <p className="console-lead">{t('captcha.explain')}</p>
+      <Notice text={notice} />
+      {error ? (
+        <p className="console-alert" role="alert">
+          {errorMessage(error)}
+        </p>
+      ) : null}
+      {settings.status === 'failed' ? <Failure error={settings.error} retry={settings.reload} /> : null}
+      <section className="console-card" aria-labelledby="captcha-set">
+        <h2 id="captcha-set">{t('captcha.save')}</h2>
+        <form className="console-filters" onSubmit={submit}>
+          <label htmlFor="captcha-pid">{t('captcha.product')}</label>
+          <input id="captcha-pid" required maxLength={64} value={pid} onChange={(e) => setPid(e.target.value)} />
+          <label htmlFor="captcha-scene">{t('captcha.scene')}</label>
+          <input
+            id="captcha-scene"
+            required
+            maxLength={64}
+            list="captcha-scenes"
+            value={scene}
+            onChange={(e) => setScene(e.target.value)}
+          />
+          <datalist id="captcha-scenes">
+            {KNOWN_SCENES.map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+          <fieldset className="console-radios">
+            <legend>{t('captcha.policy')}</legend>
+            {CAPTCHA_POLICIES.map((p) => (
+              <label key={p}>
+                <input
+                  type="radio"
+                  name="captcha-policy"
+                  value={p}
+                  checked={policy === p}
+                  onChange={() => setPolicy(p)}
+                />
+                {policyName(p)}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="console-button" disabled={busy}>
+            {t('captcha.save')}
+          </button>
+        </form>
+      </section>
+      {!data ? (
+        settings.status === 'loading' ? (
+          <Loading />
+        ) : null
+      ) : (
+        <>
+          <section className="console-card" aria-labelledby="captcha-policies">
+            <h2 id="captcha-policies">{t('captcha.policies')}</h2>
+            {data.policies.length === 0 ? (
+              <p className="console-muted">{t('captcha.none')}</p>
+            ) : (
+              <table className="console-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('captcha.product')}</th>
+                    <th scope="col">{t('captcha.scene')}</th>
+                    <th scope="col">{t('captcha.policy')}</th>
+                    <th scope="col">
+                      <span className="console-visually-hidden">{t('captcha.remove')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.policies.map((row) => (
+                    <tr key={`${row.pid}:${row.scene}`}>
+                      <td>{row.pid}</td>
+                      <td>{row.scene}</td>
+                      <td>{policyName(row.policy)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="console-button console-button-quiet"
+                          disabled={busy}
+                          aria-label={t('captcha.removeLabel', { pid: row.pid, scene: row.scene })}
+                          onClick={() =>
+                            act(
+                              () => clearCaptchaPolicy(row.pid, row.scene),
+                              t('captcha.didRemove', { pid: row.pid, scene: row.scene }),
+                            )
+                          }
+                        >
+                          {t('captcha.remove')}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <h3>{t('captcha.configured')}</h3>
+            <ul className="console-plain-list">
+              {Object.entries(data.configured).map(([key, p]) => (
+                <li key={key}>
+                  <code>{key}</code> → {policyName(p)}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="console-card" aria-labelledby="captcha-providers">
+            <h2 id="captcha-providers">{t('captcha.providers')}</h2>
+            <ul className="console-plain-list">
+              {Object.entries(data.providers).map(([product, provider]) => (
+                <li key={product}>
+                  <code>{product}</code> → {provider}
+                </li>
+              ))}
+            </ul>
+            <h3>{t('captcha.vendors')}</h3>
+            <p className="console-muted">{t('captcha.vendorsExplain')}</p>
+            <div className="console-table-wrap">
+              <table className="console-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('captcha.vendor')}</th>
+                    <th scope="col">{t('captcha.status')}</th>
+                    <th scope="col">{t('captcha.ids')}</th>
+                    <th scope="col">{t('captcha.secrets')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.vendors.map((v) => (
+                    <tr key={v.name}>
+                      <th scope="row">{v.name}</th>
+                      <td>{v.configured ? t('captcha.configuredYes') : t('captcha.configuredNo')}</td>
+                      <td>
+                        {Object.entries(v.public)
+                          .map(([k, value]) => `${k}: ${value}`)
+                          .join(', ') || '—'}
+                      </td>
+                      <td>
+                        {Object.entries(v.secrets)
+                          .map(([k, set]) => `${k}: ${set ? t('user.set') : t('user.notSet')}`)
+                          .join(', ')}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        </>
+      )}
+    </>
+  );
+};

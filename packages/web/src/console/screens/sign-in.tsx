@@ -1,0 +1,71 @@
+/** The operator's sign-in: phone, username or e-mail and password. */
+import { type FormEvent, useState } from 'react';
+import { signInOperator } from '../api/session.ts';
+import { useConsoleText } from '../i18n/i18n.ts';
+import { errorMessage } from '../ui/status.tsx';
+
+export const SignIn = ({ notice }: { notice?: string }) => {
+  const { t } = useConsoleText();
+  const [identity, setIdentity] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signInOperator(identity.trim(), password);
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="console-main" tabIndex={-1} className="console-sign-in">
+      <h1>{t('signIn.title')}</h1>
+      {notice ? (
+        <p className="console-notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <form onSubmit={submit} className="console-form">
+        <label htmlFor="console-identity">{t('signIn.identity')}</label>
+        <input
+          id="console-identity"
+          autoComplete="username"
+          required
+          value={identity}
+          onChange={(e) => setIdentity(e.target.value)}
+        />
+        <label htmlFor="console-password">{t('signIn.password')}</label>
+        <input
+          id="console-password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {error ? (
+          <p className="console-alert" role="alert">
+            {errorMessage(error)}
+          </p>
+        ) : null}
+        <button type="submit" className="console-button" disabled={busy}>
+          {busy ? t('signIn.busy') : t('signIn.submit')}
+        </button>
+      </form>
+    </main>
+  );
+};
+
+export const OperatorsOnly = () => {
+  const { t } = useConsoleText();
+  return (
+    <main id="console-main" tabIndex={-1} className="console-sign-in">
+      <h1>{t('denied.title')}</h1>
+      <p>{t('denied.body')}</p>
+    </main>
+  );
+};

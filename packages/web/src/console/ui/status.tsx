@@ -1,0 +1,42 @@
+/** Loading, error and success messages, announced to screen readers. */
+import { isConsoleApiError } from '../api/console-error.ts';
+import { useConsoleText } from '../i18n/i18n.ts';
+
+export const errorMessage = (error: unknown): string =>
+  isConsoleApiError(error)
+    ? `${error.message} (${error.code})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+export const Loading = () => {
+  const { t } = useConsoleText();
+  return (
+    <p className="console-muted" role="status">
+      {t('loading')}
+    </p>
+  );
+};
+
+export const Failure = ({ error, retry }: { error: unknown; retry?: () => void }) => {
+  const { t } = useConsoleText();
+  return (
+    <div className="console-alert" role="alert">
+      <strong>{t('error.title')}</strong> <span>{errorMessage(error)}</span>
+      {retry ? (
+        <button type="button" className="console-button console-button-quiet" onClick={retry}>
+          {t('error.retry')}
+        </button>
+      ) : null}
+    </div>
+  );
+};
+
+export const Notice = ({ text }: { text: string }) =>
+  text ? (
+    <p className="console-notice" role="status">
+      {text}
+    </p>
+  ) : (
+    <p className="console-visually-hidden" role="status" />
+  );

@@ -1,0 +1,149 @@
+/**
+ * A uPlot line chart over time with a table view beside it (the table is what screen readers and
+ * keyboard users read; the canvas carries an aria-label). Series share one x axis of bucket starts.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useConsoleText } from '../i18n/i18n.ts';
+
+export interface TimeSeries {
+  label: string;
+  /** One value per x, null where there is none. */
+  values: (number | null)[];
+}
+
+export interface TimeChartProps {
+  title: string;
+  /** What the chart shows, for assistive technology. */
+  description: string;
+  /** Bucket starts, unix ms. */
+  xs: number[];
+  series: TimeSeries[];
+  unit?: string;
+  timeHeader: string;
+  format?(value: number): string;
+}
+
+/** Colour-blind-safe (Okabe–Ito), each ≥ 3:1 against white. */
+export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#7A6A00', '#56597a', '#A6341B', '#1b6e8f'];
+
+const PlotCanvas = ({
+  xs,
+  series,
+  description,
+  unit,
+}: Pick<TimeChartProps, 'xs' | 'series' | 'description' | 'unit'>) => {
+  const holder = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = holder.current;
+    if (!element) return;
+    const width = () => Math.max(320, Math.min(element.clientWidth || 720, 1100));
+    const plot = new uPlot(
+      {
+        width: width(),
+        height: 280,
+        scales: { x: { time: true } },
+        axes: [{ stroke: '#333' }, { stroke: '#333', label: unit, size: 60 }],
+        legend: { show: true },
+        series: [
+          {},
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: SERIES_COLOURS[i % SERIES_COLOURS.length],
+            width: 2,
+            spanGaps: true,
+            points: { show: xs.length < 60 },
+          })),
+        ],
+      },
+      [xs.map((x) => x / 1000), ...series.map((s) => s.values)] as uPlot.AlignedData,
+      element,
+    );
+    const resize = () => plot.setSize({ width: width(), height: 280 });
+    window.addEventListener('resize', resize);
+    return () => {
+      window.removeEventListener('resize', resize);
+      plot.destroy();
+    };
+  }, [xs, series, unit]);
+  return <div ref={holder} className="console-chart" role="img" aria-label={description} />;
+};
+
+export const TimeChart = ({ title, description, xs, series, unit, timeHeader, format }: TimeChartProps) => {
+  const i18n = useConsoleText();
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const headingId = useId();
+  const show = format ?? i18n.number;
+  return (
+    <section className="console-card" aria-labelledby={headingId}>
+      <div className="console-card-head">
+        <h2 id={headingId}>{title}</h2>
+        {/* biome-ignore lint/a11y/useSemanticElements: a pair of toggle buttons, not a form fieldset */}
+        <div className="console-toggle" role="group" aria-label={i18n.t('view.label', { name: title })}>
+          {(['chart', 'table'] as const).map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              className="console-button console-button-quiet"
+              aria-pressed={view === kind}
+              onClick={() => setView(kind)}
+            >
+              {i18n.t(kind === 'chart' ? 'view.chart' : 'view.table')}
+            </button>
+          ))}
+        </div>
+      </div>
+      {view === 'chart' ? (
+        <PlotCanvas xs={xs} series={series} description={description} {...(unit ? { unit } : {})} />
+      ) : (
+        <div className="console-table-wrap">
+          <table className="console-table">
+            <caption className="console-visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{timeHeader}</th>
+                {series.map((s) => (
+                  <th scope="col" key={s.label}>
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {xs.map((x, row) => (
+                <tr key={x}>
+                  <th scope="row">{i18n.time(x)}</th>
+                  {series.map((s) => {
+                    const value = s.values[row];
+                    return <td key={s.label}>{value === null || value === undefined ? '—' : show(value)}</td>;
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+};
+
+/** Pivots rows of (series, bucket, value) into aligned x values and series. */
+export const pivot = <R,>(
+  rows: R[],
+  seriesOf: (row: R) => string,
+  bucketOf: (row: R) => number,
+  amountOf: (row: R) => number,
+  order: string[],
+): { xs: number[]; series: TimeSeries[] } => {
+  const xs = [...new Set(rows.map(bucketOf))].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const series = order.map((label) => ({ label, values: xs.map((): number | null => null) }));
+  const byLabel = new Map(series.map((s) => [s.label, s]));
+  for (const row of rows) {
+    const target = byLabel.get(seriesOf(row));
+    const i = index.get(bucketOf(row));
+    if (target && i !== undefined) target.values[i] = amountOf(row);
+  }
+  return { xs, series };
+};
