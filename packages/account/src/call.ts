@@ -3,7 +3,7 @@
  * the checks, send, shape the answer. Every SDK method is one `defineCall`, so the route table stays the
  * one list of paths and fields.
  */
-import { DEFAULT_AGREEMENT_IDS, type RouteSpec, type RuleFailure } from '@edupass/protocol';
+import { DEFAULT_AGREEMENT_IDS, type RuleFailure, type WireRoute } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { assertValid } from './errors.ts';
 import { type Reply, type Request, send } from './transport.ts';
@@ -17,7 +17,7 @@ export interface CaptchaProof {
 
 export type Values = Record<string, unknown>;
 /** A validation run before any request, on the input merged with the filled fields. */
-export type Check = (values: Values, route: RouteSpec) => RuleFailure | null;
+export type Check = (values: Values, route: WireRoute) => RuleFailure | null;
 /** Turns the answer into the method's result (and applies its effects: tokens, session). */
 export type Shape<R> = (client: AccountClient, reply: Reply) => R;
 /** How a call is sent: anonymously, or with the token state machine. */
@@ -38,7 +38,7 @@ export type PlainCall<R> = (client: AccountClient) => Promise<R>;
  * The route's fields from the input, with what the client knows filled in: `pid`, `appid`, the held
  * `refresh_token`, and `agreement_ids` defaulting to [-1] ("no agreement chosen").
  */
-const fill = (client: AccountClient, route: RouteSpec, input: Values): Values | undefined => {
+const fill = (client: AccountClient, route: WireRoute, input: Values): Values | undefined => {
   const fields = route.body ?? route.query;
   if (!fields) return undefined;
   const { config } = client;
@@ -58,7 +58,7 @@ const fill = (client: AccountClient, route: RouteSpec, input: Values): Values | 
 
 /* @__NO_SIDE_EFFECTS__ */
 export const defineCall =
-  <I, R>(sender: Sender, route: RouteSpec, shape: Shape<R>, ...checks: Check[]) =>
+  <I, R>(sender: Sender, route: WireRoute, shape: Shape<R>, ...checks: Check[]) =>
   async (client: AccountClient, input?: I, captcha?: CaptchaProof): Promise<R> => {
     const given = (input ?? {}) as Values;
     const values = { ...given, ...fill(client, route, given) };

@@ -2,7 +2,7 @@
  * The SDK's one HTTP helper: JSON over fetch with credentials, the standard headers, a timeout, and
  * every failure turned into an `AuthError`.
  */
-import { CLIENT_MESSAGES, type RouteSpec, SDK_ACCOUNT_VERSION } from '@edupass/protocol';
+import { CLIENT_MESSAGES, SDK_ACCOUNT_VERSION, type WireRoute } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { authError, fromResponse } from './errors.ts';
 import { effectiveConnectionType } from './globals.ts';
@@ -10,7 +10,7 @@ import { baseUrl } from './hosts.ts';
 import { buildQuery } from './query.ts';
 
 export interface Request {
-  route: Pick<RouteSpec, 'method' | 'path' | 'host' | 'auth'>;
+  route: Pick<WireRoute, 'method' | 'path' | 'host' | 'auth'>;
   body?: Record<string, unknown> | undefined;
   query?: Record<string, unknown> | undefined;
   headers?: Record<string, string | undefined> | undefined;

@@ -1,9 +1,9 @@
 /** Checks run before any request, from the protocol's rules (spec §5). */
-import { checkProfile, checkRegister, checks, passwordsEqual, type RouteSpec } from '@edupass/protocol';
+import { checkProfile, checkRegister, checks, passwordsEqual, type WireRoute } from '@edupass/protocol';
 import type { Check, Values } from './call.ts';
 
 /** The rules the route table gives the route's fields, on each field that is required or present. */
-export const byRules: Check = (values: Values, route: RouteSpec) => {
+export const byRules: Check = (values: Values, route: WireRoute) => {
   const fields = route.body ?? route.query ?? {};
   for (const [key, field] of Object.entries(fields)) {
     if (field.rule && (field.required || values[key] !== undefined)) {

@@ -1,9 +1,9 @@
 /**
  * The account and token routes, each its own export: a bundle keeps only the routes it calls (the
  * account SDK's size budget). Kept apart from the aggregate `routes` table so nothing added there can
- * pull every route into such a bundle.
+ * pull every route into such a bundle, and without their summaries, which `routes` adds for the docs.
  */
-import type { FieldSpec, FieldType, Method, RouteSpec, RuleName } from './routes.ts';
+import type { FieldSpec, FieldType, Method, RouteSpec, RuleName, WireRoute } from './routes.ts';
 
 // The field helpers live here, not in route-fields.ts: esbuild honours @__NO_SIDE_EFFECTS__ only within
 // a module, and a call it takes for a side effect keeps that route in every bundle.
@@ -37,112 +37,63 @@ export const ACCOUNTS_BASE = '/tiger/v3/web/accounts';
 export const TOKENS_BASE = '/tiger/v3/web/tokens';
 
 /* @__NO_SIDE_EFFECTS__ */
-const account = <const A extends RouteSpec['auth'], const E extends Partial<RouteSpec> = Record<never, never>>(
+const account = <const A extends RouteSpec['auth'], const E extends Partial<WireRoute> = Record<never, never>>(
   method: Method,
   path: string,
   auth: A,
-  summary: string,
   extra: E = {} as E,
 ) =>
-  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, summary, status: 200, ...extra }) as Omit<
-    { method: Method; path: string; host: 'tiger'; auth: A; summary: string; status: 200 },
+  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, status: 200, ...extra }) as Omit<
+    { method: Method; path: string; host: 'tiger'; auth: A; status: 200 },
     keyof E
   > &
     E;
 
 // Each account and token route is its own export so a bundler keeps only the routes a program
 // calls (the SDK's size budget); `routes` gathers them for the server and the docs.
-export const sendRegisterCodeRoute = account(
-  'POST',
-  'captcha/register/phone/with-agreement',
-  'none',
-  'Send a sign-up code by SMS',
-  {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const registerByPhoneRoute = account(
-  'POST',
-  'register/phone/with-agreement',
-  'none',
-  'Sign up with phone, code and password',
-  {
-    body: { phone_number: phone, captcha, password, agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
-  },
-);
-export const sendEmailCodeRoute = account('POST', 'email/captcha/send', 'none', 'Send a sign-up code by e-mail', {
-  body: { email: ruled('email'), pid: opt(s(64)) },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
-export const checkEmailCodeRoute = account(
-  'POST',
-  'email/captcha/check',
-  'none',
-  'Check an e-mail code; returns a ticket',
-  {
-    body: { email: ruled('email'), captcha },
-  },
-);
-export const registerByEmailRoute = account(
-  'POST',
-  'email/register',
-  'none',
-  'Sign up with an e-mail ticket and password',
-  {
-    body: { captchaTicket: s(), password, rePassword: s(), pid },
-  },
-);
-export const sendLoginCodeRoute = account('POST', 'captcha/login/post-process', 'none', 'Send a sign-in code by SMS', {
+export const sendRegisterCodeRoute = account('POST', 'captcha/register/phone/with-agreement', 'none', {
   body: { phone_number: phone, pid },
   headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
   status: 204,
 });
-export const loginByPhoneRoute = account('POST', 'phone/login/post-process', 'none', 'Sign in with phone and code', {
+export const registerByPhoneRoute = account('POST', 'register/phone/with-agreement', 'none', {
+  body: { phone_number: phone, captcha, password, agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
+});
+export const sendEmailCodeRoute = account('POST', 'email/captcha/send', 'none', {
+  body: { email: ruled('email'), pid: opt(s(64)) },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const checkEmailCodeRoute = account('POST', 'email/captcha/check', 'none', {
+  body: { email: ruled('email'), captcha },
+});
+export const registerByEmailRoute = account('POST', 'email/register', 'none', {
+  body: { captchaTicket: s(), password, rePassword: s(), pid },
+});
+export const sendLoginCodeRoute = account('POST', 'captcha/login/post-process', 'none', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const loginByPhoneRoute = account('POST', 'phone/login/post-process', 'none', {
   body: { phone_number: phone, captcha, pid, agreement_ids: ids },
 });
-export const sendSilentLoginCodeRoute = account(
-  'POST',
-  'captcha/login/silence',
-  'none',
-  'Send a code for sign-in-or-sign-up',
-  {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const loginByPhoneSilentlyRoute = account(
-  'POST',
-  'phone/login/silence',
-  'none',
-  'Sign in with phone and code, creating the account on first use',
-  {
-    body: { phone_number: phone, captcha, pid, agreement_ids: ids },
-  },
-);
-export const loginByPasswordRoute = account(
-  'POST',
-  'login',
-  'none',
-  'Sign in with phone, username or e-mail and password',
-  {
-    body: { identity: s(), password: s(), pid, agreement_ids: ids },
-  },
-);
-export const loginByPasswordSecureRoute = account(
-  'POST',
-  'login/security',
-  'none',
-  'Password sign-in that requires a captcha ticket',
-  {
-    body: { identity: s(), password: s(), pid, agreement_ids: ids },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  },
-);
-export const logoutRoute = account('POST', 'logout', 'token', 'Sign out and end the session', {
+export const sendSilentLoginCodeRoute = account('POST', 'captcha/login/silence', 'none', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const loginByPhoneSilentlyRoute = account('POST', 'phone/login/silence', 'none', {
+  body: { phone_number: phone, captcha, pid, agreement_ids: ids },
+});
+export const loginByPasswordRoute = account('POST', 'login', 'none', {
+  body: { identity: s(), password: s(), pid, agreement_ids: ids },
+});
+export const loginByPasswordSecureRoute = account('POST', 'login/security', 'none', {
+  body: { identity: s(), password: s(), pid, agreement_ids: ids },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+});
+export const logoutRoute = account('POST', 'logout', 'token', {
   body: { refresh_token: opt(s(512)) },
   status: 204,
 });
@@ -151,172 +102,112 @@ export const logoutRoute = account('POST', 'logout', 'token', 'Sign out and end 
  * must bring the `state` the provider returned, from the same browser. `redirect` is the site page
  * the provider comes back to. Browsers navigating there get a 302; JSON callers get `{url, state}`.
  */
-export const authorizeWechatRoute = account('GET', 'oauth/wechat/authorize', 'none', 'Start WeChat sign-in', {
+export const authorizeWechatRoute = account('GET', 'oauth/wechat/authorize', 'none', {
   query: { redirect: s(2048) },
 });
-export const authorizeQQRoute = account('GET', 'oauth/qq/authorize', 'none', 'Start QQ sign-in', {
+export const authorizeQQRoute = account('GET', 'oauth/qq/authorize', 'none', {
   query: { redirect: s(2048) },
 });
-export const loginByWechatRoute = account('POST', 'oauth/wechat', 'none', 'Sign in with a WeChat code', {
+export const loginByWechatRoute = account('POST', 'oauth/wechat', 'none', {
   body: { code: s(), pid, appid: opt(s()), agreement_ids: ids, state: opt(s()) },
 });
-export const loginByQQRoute = account('POST', 'oauth/qq', 'none', 'Sign in with a QQ code', {
+export const loginByQQRoute = account('POST', 'oauth/qq', 'none', {
   body: { code: s(), pid, agreement_ids: ids, state: opt(s()) },
 });
-export const sendOauthBindCodeRoute = account(
-  'POST',
-  'captcha/oauth',
-  'none',
-  'Send a code to the phone a third-party account binds',
-  {
-    body: { phone_number: phone, oauth_ticket: s(), pid: opt(s()) },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const createOauthUserRoute = account(
-  'POST',
-  'oauth/third-party',
-  'none',
-  'Bind a phone to, or create, the user of an oauth_ticket',
-  {
-    body: { oauth_ticket: s(), phone_number: opt(phone), captcha: opt(captcha), agreement_ids: ids },
-  },
-);
-export const checkOauthBindRoute = account(
-  'GET',
-  'oauth/third-party',
-  'none',
-  'Whether the account of an oauth_ticket exists',
-  {
-    query: { oauth_ticket: s() },
-  },
-);
-export const bindWechatRoute = account('POST', 'oauth/wechat/bind', 'token', 'Bind a WeChat account', {
-  body: { code: s(), appid: opt(s()), state: opt(s()) },
-  status: 204,
-});
-export const unbindWechatRoute = account('PATCH', 'oauth/wechat/unbind', 'token', 'Unbind the WeChat account', {
-  status: 204,
-});
-export const bindQQRoute = account('POST', 'oauth/qq/bind', 'token', 'Bind a QQ account', {
-  body: { code: s(), agreement_ids: ids, state: opt(s()) },
-  status: 204,
-});
-export const unbindQQRoute = account('PATCH', 'oauth/qq/unbind', 'token', 'Unbind the QQ account', { status: 204 });
-export const listOauthsRoute = account('GET', 'oauths', 'token', 'Third-party accounts and whether each is bound');
-export const setUsernameRoute = account('PATCH', 'username', 'token', 'Set the username (once)', {
-  body: { username: ruled('username') },
-  status: 204,
-});
-export const initPasswordRoute = account('PATCH', 'password/setting', 'token', 'Set the first password', {
-  body: { password, confirm_password: s() },
-  status: 204,
-});
-export const changePasswordRoute = account('PATCH', 'password', 'token', 'Change the password with the old one', {
-  body: { old_password: s(), password, confirm_password: s() },
-  status: 204,
-});
-export const sendPasswordUpdateCodeRoute = account(
-  'POST',
-  'captcha/password/update',
-  'token',
-  'Send a code for changing the password',
-  {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const changePasswordByPhoneRoute = account(
-  'PATCH',
-  'password/phone',
-  'token',
-  'Change the password with a code',
-  {
-    body: { phone_number: phone, captcha, password },
-    status: 204,
-  },
-);
-export const sendResetCodeRoute = account(
-  'POST',
-  'captcha/password/reset',
-  'none',
-  'Send a code for resetting the password',
-  {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const checkResetCodeRoute = account(
-  'POST',
-  'captcha/password/check',
-  'none',
-  'Check a reset code; returns a ticket',
-  {
-    body: { phone_number: phone, captcha },
-  },
-);
-export const resetPasswordRoute = account('PATCH', 'password/reset', 'none', 'Reset the password with a ticket', {
-  body: { ticket: s(), password, confirm_password: s() },
-  status: 204,
-});
-export const sendBindPhoneCodeRoute = account(
-  'POST',
-  'captcha/phone/bind',
-  'token',
-  'Send a code to the phone to bind',
-  {
-    body: { phone_number: phone, pid },
-    headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-    status: 204,
-  },
-);
-export const bindPhoneRoute = account('PATCH', 'phone/bind', 'token', 'Bind a phone number', {
-  body: { phone_number: phone, captcha },
-  status: 204,
-});
-export const checkPhoneBindRoute = account(
-  'GET',
-  'phone/check',
-  'token',
-  'Whether a phone number can be bound (204) or why not',
-  {
-    query: { phone_number: phone },
-    status: 204,
-  },
-);
-export const sendRebindCodeRoute = account('POST', 'captcha/phone/change', 'token', 'Send a code to the new phone', {
-  body: { phone_number: phone, old_phone_number: phone, pid },
+export const sendOauthBindCodeRoute = account('POST', 'captcha/oauth', 'none', {
+  body: { phone_number: phone, oauth_ticket: s(), pid: opt(s()) },
   headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
   status: 204,
 });
-export const rebindPhoneRoute = account('PATCH', 'phone/change', 'token', 'Change the bound phone number', {
-  body: { phone_number: phone, captcha },
+export const createOauthUserRoute = account('POST', 'oauth/third-party', 'none', {
+  body: { oauth_ticket: s(), phone_number: opt(phone), captcha: opt(captcha), agreement_ids: ids },
+});
+export const checkOauthBindRoute = account('GET', 'oauth/third-party', 'none', {
+  query: { oauth_ticket: s() },
+});
+export const bindWechatRoute = account('POST', 'oauth/wechat/bind', 'token', {
+  body: { code: s(), appid: opt(s()), state: opt(s()) },
   status: 204,
 });
-export const sendCommonCodeRoute = account('POST', 'captcha/common', 'none', 'Send a general-purpose code', {
+export const unbindWechatRoute = account('PATCH', 'oauth/wechat/unbind', 'token', {
+  status: 204,
+});
+export const bindQQRoute = account('POST', 'oauth/qq/bind', 'token', {
+  body: { code: s(), agreement_ids: ids, state: opt(s()) },
+  status: 204,
+});
+export const unbindQQRoute = account('PATCH', 'oauth/qq/unbind', 'token', { status: 204 });
+export const listOauthsRoute = account('GET', 'oauths', 'token');
+export const setUsernameRoute = account('PATCH', 'username', 'token', {
+  body: { username: ruled('username') },
+  status: 204,
+});
+export const initPasswordRoute = account('PATCH', 'password/setting', 'token', {
+  body: { password, confirm_password: s() },
+  status: 204,
+});
+export const changePasswordRoute = account('PATCH', 'password', 'token', {
+  body: { old_password: s(), password, confirm_password: s() },
+  status: 204,
+});
+export const sendPasswordUpdateCodeRoute = account('POST', 'captcha/password/update', 'token', {
   body: { phone_number: phone, pid },
   headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
   status: 204,
 });
-export const checkCommonCodeRoute = account(
-  'POST',
-  'captcha/common/check',
-  'none',
-  'Check a general-purpose code; returns a ticket',
-  {
-    body: { phone_number: phone, captcha },
-  },
-);
-export const sendVoiceCodeRoute = account('POST', 'voice/captcha/send', 'none', 'Send a code by voice call', {
+export const changePasswordByPhoneRoute = account('PATCH', 'password/phone', 'token', {
+  body: { phone_number: phone, captcha, password },
+  status: 204,
+});
+export const sendResetCodeRoute = account('POST', 'captcha/password/reset', 'none', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const checkResetCodeRoute = account('POST', 'captcha/password/check', 'none', {
+  body: { phone_number: phone, captcha },
+});
+export const resetPasswordRoute = account('PATCH', 'password/reset', 'none', {
+  body: { ticket: s(), password, confirm_password: s() },
+  status: 204,
+});
+export const sendBindPhoneCodeRoute = account('POST', 'captcha/phone/bind', 'token', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const bindPhoneRoute = account('PATCH', 'phone/bind', 'token', {
+  body: { phone_number: phone, captcha },
+  status: 204,
+});
+export const checkPhoneBindRoute = account('GET', 'phone/check', 'token', {
+  query: { phone_number: phone },
+  status: 204,
+});
+export const sendRebindCodeRoute = account('POST', 'captcha/phone/change', 'token', {
+  body: { phone_number: phone, old_phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const rebindPhoneRoute = account('PATCH', 'phone/change', 'token', {
+  body: { phone_number: phone, captcha },
+  status: 204,
+});
+export const sendCommonCodeRoute = account('POST', 'captcha/common', 'none', {
+  body: { phone_number: phone, pid },
+  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  status: 204,
+});
+export const checkCommonCodeRoute = account('POST', 'captcha/common/check', 'none', {
+  body: { phone_number: phone, captcha },
+});
+export const sendVoiceCodeRoute = account('POST', 'voice/captcha/send', 'none', {
   body: { phone_number: phone, type: s(), oauth_ticket: opt(s()), pid: opt(s()) },
   headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
   status: 204,
 });
-export const getProfileRoute = account('GET', 'profile', 'token', 'The user profile');
-export const updateProfileRoute = account('PATCH', 'info', 'token', 'Update profile fields', {
+export const getProfileRoute = account('GET', 'profile', 'token');
+export const updateProfileRoute = account('PATCH', 'info', 'token', {
   body: {
     nickname: opt(ruled('nickname')),
     avatar_url: opt(s(1024)),
@@ -329,47 +220,34 @@ export const updateProfileRoute = account('PATCH', 'info', 'token', 'Update prof
   },
   status: 204,
 });
-export const getPrivacyRoute = account(
-  'GET',
-  'privacy',
-  'token',
-  'Username, e-mail, phone and whether a password is set',
-);
-export const getGradeListRoute = account('GET', 'grade-list', 'none', 'Grades by school stage');
-export const listAgreementsRoute = account('GET', 'agreements', 'none', 'The current agreements');
-export const listAgreementsToSignRoute = account(
-  'GET',
-  'agreements/need-sign',
-  'optional',
-  'Agreements the user has yet to sign',
-);
-export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', 'Sign agreements', {
+export const getPrivacyRoute = account('GET', 'privacy', 'token');
+export const getGradeListRoute = account('GET', 'grade-list', 'none');
+export const listAgreementsRoute = account('GET', 'agreements', 'none');
+export const listAgreementsToSignRoute = account('GET', 'agreements/need-sign', 'optional');
+export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', {
   body: { agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
   status: 204,
 });
-export const listLatestProtocolsRoute = account('POST', 'protocol/list', 'none', 'The latest agreement of each code', {
+export const listLatestProtocolsRoute = account('POST', 'protocol/list', 'none', {
   body: { codeList: { type: 'string[]', required: true, maxLength: 50 }, pid },
 });
 /* @__NO_SIDE_EFFECTS__ */
-const token = <const R extends Omit<RouteSpec, 'path' | 'host'>>(path: string, route: R) =>
+const token = <const R extends Omit<WireRoute, 'path' | 'host'>>(path: string, route: R) =>
   ({ ...route, path: `${TOKENS_BASE}${path}`, host: 'tiger' }) as R & { path: string; host: 'tiger' };
 export const refreshTokensRoute = token('/refresh', {
   method: 'PUT',
   auth: 'none',
-  summary: 'Exchange a refresh token for a new token set',
   body: { refresh_token: s(512) },
   status: 200,
 });
 export const deleteTokensRoute = token('', {
   method: 'DELETE',
   auth: 'token',
-  summary: 'Revoke the session of the presented token',
   body: { refresh_token: opt(s(512)) },
   status: 204,
 });
 export const convertCookieRoute = token('/convert', {
   method: 'POST',
   auth: 'none',
-  summary: 'Convert a legacy session cookie into a token set',
   status: 200,
 });

@@ -76,6 +76,9 @@ export interface FieldSpec {
 }
 export type Fields = Record<string, FieldSpec>;
 
+/** A route as a client needs it: the `RouteSpec` without its documentation. */
+export type WireRoute = Omit<RouteSpec, 'summary'>;
+
 export interface RouteSpec {
   method: Method;
   /** Path relative to the host kind's base. */
@@ -232,67 +235,73 @@ export const slideVerifyRoute = captchaRoute(
   },
 );
 
+/** Adds the API docs' summary to a route of account-routes.ts (which leaves it out of client bundles). */
+const described = <const R extends WireRoute>(route: R, summary: string) => ({ ...route, summary });
+
 export const routes = {
   // Sign-up
-  sendRegisterCode: sendRegisterCodeRoute,
-  registerByPhone: registerByPhoneRoute,
-  sendEmailCode: sendEmailCodeRoute,
-  checkEmailCode: checkEmailCodeRoute,
-  registerByEmail: registerByEmailRoute,
+  sendRegisterCode: described(sendRegisterCodeRoute, 'Send a sign-up code by SMS'),
+  registerByPhone: described(registerByPhoneRoute, 'Sign up with phone, code and password'),
+  sendEmailCode: described(sendEmailCodeRoute, 'Send a sign-up code by e-mail'),
+  checkEmailCode: described(checkEmailCodeRoute, 'Check an e-mail code; returns a ticket'),
+  registerByEmail: described(registerByEmailRoute, 'Sign up with an e-mail ticket and password'),
   // Sign-in
-  sendLoginCode: sendLoginCodeRoute,
-  loginByPhone: loginByPhoneRoute,
-  sendSilentLoginCode: sendSilentLoginCodeRoute,
-  loginByPhoneSilently: loginByPhoneSilentlyRoute,
-  loginByPassword: loginByPasswordRoute,
-  loginByPasswordSecure: loginByPasswordSecureRoute,
-  logout: logoutRoute,
+  sendLoginCode: described(sendLoginCodeRoute, 'Send a sign-in code by SMS'),
+  loginByPhone: described(loginByPhoneRoute, 'Sign in with phone and code'),
+  sendSilentLoginCode: described(sendSilentLoginCodeRoute, 'Send a code for sign-in-or-sign-up'),
+  loginByPhoneSilently: described(
+    loginByPhoneSilentlyRoute,
+    'Sign in with phone and code, creating the account on first use',
+  ),
+  loginByPassword: described(loginByPasswordRoute, 'Sign in with phone, username or e-mail and password'),
+  loginByPasswordSecure: described(loginByPasswordSecureRoute, 'Password sign-in that requires a captcha ticket'),
+  logout: described(logoutRoute, 'Sign out and end the session'),
   // Third-party sign-in
-  authorizeWechat: authorizeWechatRoute,
-  authorizeQQ: authorizeQQRoute,
-  loginByWechat: loginByWechatRoute,
-  loginByQQ: loginByQQRoute,
-  sendOauthBindCode: sendOauthBindCodeRoute,
-  createOauthUser: createOauthUserRoute,
-  checkOauthBind: checkOauthBindRoute,
-  bindWechat: bindWechatRoute,
-  unbindWechat: unbindWechatRoute,
-  bindQQ: bindQQRoute,
-  unbindQQ: unbindQQRoute,
-  listOauths: listOauthsRoute,
+  authorizeWechat: described(authorizeWechatRoute, 'Start WeChat sign-in'),
+  authorizeQQ: described(authorizeQQRoute, 'Start QQ sign-in'),
+  loginByWechat: described(loginByWechatRoute, 'Sign in with a WeChat code'),
+  loginByQQ: described(loginByQQRoute, 'Sign in with a QQ code'),
+  sendOauthBindCode: described(sendOauthBindCodeRoute, 'Send a code to the phone a third-party account binds'),
+  createOauthUser: described(createOauthUserRoute, 'Bind a phone to, or create, the user of an oauth_ticket'),
+  checkOauthBind: described(checkOauthBindRoute, 'Whether the account of an oauth_ticket exists'),
+  bindWechat: described(bindWechatRoute, 'Bind a WeChat account'),
+  unbindWechat: described(unbindWechatRoute, 'Unbind the WeChat account'),
+  bindQQ: described(bindQQRoute, 'Bind a QQ account'),
+  unbindQQ: described(unbindQQRoute, 'Unbind the QQ account'),
+  listOauths: described(listOauthsRoute, 'Third-party accounts and whether each is bound'),
   // Username and password
-  setUsername: setUsernameRoute,
-  initPassword: initPasswordRoute,
-  changePassword: changePasswordRoute,
-  sendPasswordUpdateCode: sendPasswordUpdateCodeRoute,
-  changePasswordByPhone: changePasswordByPhoneRoute,
-  sendResetCode: sendResetCodeRoute,
-  checkResetCode: checkResetCodeRoute,
-  resetPassword: resetPasswordRoute,
+  setUsername: described(setUsernameRoute, 'Set the username (once)'),
+  initPassword: described(initPasswordRoute, 'Set the first password'),
+  changePassword: described(changePasswordRoute, 'Change the password with the old one'),
+  sendPasswordUpdateCode: described(sendPasswordUpdateCodeRoute, 'Send a code for changing the password'),
+  changePasswordByPhone: described(changePasswordByPhoneRoute, 'Change the password with a code'),
+  sendResetCode: described(sendResetCodeRoute, 'Send a code for resetting the password'),
+  checkResetCode: described(checkResetCodeRoute, 'Check a reset code; returns a ticket'),
+  resetPassword: described(resetPasswordRoute, 'Reset the password with a ticket'),
   // Phone
-  sendBindPhoneCode: sendBindPhoneCodeRoute,
-  bindPhone: bindPhoneRoute,
-  checkPhoneBind: checkPhoneBindRoute,
-  sendRebindCode: sendRebindCodeRoute,
-  rebindPhone: rebindPhoneRoute,
+  sendBindPhoneCode: described(sendBindPhoneCodeRoute, 'Send a code to the phone to bind'),
+  bindPhone: described(bindPhoneRoute, 'Bind a phone number'),
+  checkPhoneBind: described(checkPhoneBindRoute, 'Whether a phone number can be bound (204) or why not'),
+  sendRebindCode: described(sendRebindCodeRoute, 'Send a code to the new phone'),
+  rebindPhone: described(rebindPhoneRoute, 'Change the bound phone number'),
   // Codes for any purpose
-  sendCommonCode: sendCommonCodeRoute,
-  checkCommonCode: checkCommonCodeRoute,
-  sendVoiceCode: sendVoiceCodeRoute,
+  sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code'),
+  checkCommonCode: described(checkCommonCodeRoute, 'Check a general-purpose code; returns a ticket'),
+  sendVoiceCode: described(sendVoiceCodeRoute, 'Send a code by voice call'),
   // Profile
-  getProfile: getProfileRoute,
-  updateProfile: updateProfileRoute,
-  getPrivacy: getPrivacyRoute,
-  getGradeList: getGradeListRoute,
+  getProfile: described(getProfileRoute, 'The user profile'),
+  updateProfile: described(updateProfileRoute, 'Update profile fields'),
+  getPrivacy: described(getPrivacyRoute, 'Username, e-mail, phone and whether a password is set'),
+  getGradeList: described(getGradeListRoute, 'Grades by school stage'),
   // Agreements
-  listAgreements: listAgreementsRoute,
-  listAgreementsToSign: listAgreementsToSignRoute,
-  signAgreements: signAgreementsRoute,
-  listLatestProtocols: listLatestProtocolsRoute,
+  listAgreements: described(listAgreementsRoute, 'The current agreements'),
+  listAgreementsToSign: described(listAgreementsToSignRoute, 'Agreements the user has yet to sign'),
+  signAgreements: described(signAgreementsRoute, 'Sign agreements'),
+  listLatestProtocols: described(listLatestProtocolsRoute, 'The latest agreement of each code'),
   // Tokens
-  refreshTokens: refreshTokensRoute,
-  deleteTokens: deleteTokensRoute,
-  convertCookie: convertCookieRoute,
+  refreshTokens: described(refreshTokensRoute, 'Exchange a refresh token for a new token set'),
+  deleteTokens: described(deleteTokensRoute, 'Revoke the session of the presented token'),
+  convertCookie: described(convertCookieRoute, 'Convert a legacy session cookie into a token set'),
   // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
   // tiger ones are the older main-backend spellings of the same calls.
   captchaRule: captchaRuleRoute,
