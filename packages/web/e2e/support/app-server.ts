@@ -14,6 +14,8 @@ export interface AppUnderTest {
 export const startApp = async (): Promise<AppUnderTest> => {
   const build = await buildApp();
   const [server, browser] = await Promise.all([startTestServer({ webRoot: build.outDir }), launchBrowser()]);
+  // OAuth redirects must point at PUBLIC_URL, known only once the server listens (as in oauth-flow.ts).
+  server.config.publicUrl = server.url;
   return {
     server,
     browser,

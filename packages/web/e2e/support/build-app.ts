@@ -8,14 +8,19 @@ export const WEB_ROOT = resolve(import.meta.dirname, '../..');
 
 export const buildApp = async (): Promise<{ outDir: string; remove(): void }> => {
   const outDir = mkdtempSync(join(tmpdir(), 'edupass-web-'));
-  await build({
-    root: WEB_ROOT,
-    configFile: join(WEB_ROOT, 'vite.config.ts'),
-    mode: 'production',
-    // Vitest sets NODE_ENV=test, which would otherwise ship React's development build.
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
+  // Vitest sets NODE_ENV=test, which would make vite and the React plugin build for development.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: WEB_ROOT,
+      configFile: join(WEB_ROOT, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   return { outDir, remove: () => rmSync(outDir, { recursive: true, force: true }) };
 };

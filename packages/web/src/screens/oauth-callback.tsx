@@ -15,7 +15,7 @@ import { checks } from '@edupass/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
-import { type OauthProvider, takePending } from '../oauth/start.ts';
+import { type OauthProvider, takePurpose } from '../oauth/start.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
@@ -123,23 +123,24 @@ const OauthCallback = () => {
     if (started.current) return;
     started.current = true;
     const code = query.get('code');
-    const pending = isProvider(provider) ? takePending(provider, query.get('state')) : undefined;
-    if (!pending || !code || !isProvider(provider)) {
+    const state = query.get('state') ?? undefined;
+    if (!code || !isProvider(provider)) {
       setError(t('oauth.stateMismatch'));
       return;
     }
+    const purpose = takePurpose(provider);
     const run = async () => {
-      if (pending.purpose === 'bind') {
-        if (provider === 'wechat') await bindWechat(client, { code });
-        else await bindQQ(client, { code });
+      if (purpose === 'bind') {
+        if (provider === 'wechat') await bindWechat(client, { code, state });
+        else await bindQQ(client, { code, state });
         navigate(`/account/connections?bound=${provider}`, { replace: true });
         return;
       }
       const agreement_ids = (await currentAgreements().catch(() => [])).map((a) => a.id);
       const result: OauthLoginResult =
         provider === 'wechat'
-          ? await loginByWechat(client, { code, agreement_ids })
-          : await loginByQQ(client, { code, agreement_ids });
+          ? await loginByWechat(client, { code, state, agreement_ids })
+          : await loginByQQ(client, { code, state, agreement_ids });
       if ('auth' in result) await afterSignIn(provider);
       else setTicket(result.oauth_ticket);
     };

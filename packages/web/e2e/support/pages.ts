@@ -1,0 +1,41 @@
+/** Browser pages for the tests: viewport, language and consent chosen up front, page errors collected. */
+import type { Browser, Page } from 'playwright-core';
+
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  /** Sets the remembered language before the app starts. */
+  locale?: 'zh-CN' | 'en';
+  /** Sets the remembered consent choice, so the banner is not shown. @default 'denied' */
+  consent?: 'granted' | 'denied' | 'unset';
+}
+
+export interface TestPage {
+  page: Page;
+  /** Uncaught errors the page threw. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export const openPage = async (browser: Browser, options: PageOptions = {}): Promise<TestPage> => {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    reducedMotion: 'reduce',
+  });
+  const settings = { locale: options.locale, consent: options.consent ?? 'denied' };
+  // Only on the first document: later navigations keep what the app itself remembered.
+  await context.addInitScript((s) => {
+    if (sessionStorage.getItem('e2e.init')) return;
+    sessionStorage.setItem('e2e.init', '1');
+    if (s.locale) localStorage.setItem('edupass.locale', s.locale);
+    if (s.consent !== 'unset') localStorage.setItem('edupass.consent', s.consent);
+  }, settings);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors, close: () => context.close() };
+};
+
+/** Waits for the screen whose heading is `name`. */
+export const expectScreen = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 15_000 });
