@@ -1,5 +1,5 @@
 /** Usage events and monitor beacons: writes (batched, deduplicated) and retention. */
-import type { Generated, Insertable, Kysely } from 'kysely';
+import { CompiledQuery, type Generated, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 export interface UsageEventsTable {
@@ -65,6 +65,55 @@ export interface PendingRows {
   beacons: NewBeacon[];
 }
 
+const EVENT_COLUMNS = [
+  'product_code',
+  'event_id',
+  'event_key',
+  'at',
+  'received_at',
+  'dur',
+  'data',
+  'device_uid',
+  'user_id',
+  'process_id',
+  'ip',
+  'ua',
+  'platform',
+  'net',
+  'language',
+  'resolution',
+  'cpu',
+  'density',
+  'is_dev',
+] as const satisfies readonly (keyof UsageEventsTable)[];
+
+/**
+ * The SQL of an n-row event insert, compiled by Kysely once per dialect and row count. Building the
+ * query per chunk cost more than SQLite's insert itself under load (the profile: ~13% of ingestion).
+ */
+const eventInsertSql = new Map<string, string>();
+
+const eventInsert = (db: UsageDb, rows: NewUsageEvent[]): CompiledQuery => {
+  const key = `${db.getExecutor().adapter.constructor.name}:${rows.length}`;
+  let text = eventInsertSql.get(key);
+  if (text === undefined) {
+    const template = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, 0])) as unknown as NewUsageEvent;
+    const compiled = db
+      .insertInto('usage_events')
+      .values(rows.map(() => template))
+      .onConflict((oc) => oc.columns(['product_code', 'event_id']).doNothing())
+      .compile();
+    // Every value must be a bound parameter, in row-major column order, for the reuse to be right.
+    if (compiled.parameters.length !== rows.length * EVENT_COLUMNS.length) throw new Error('unexpected insert shape');
+    text = compiled.sql;
+    eventInsertSql.set(key, text);
+  }
+  return CompiledQuery.raw(
+    text,
+    rows.flatMap((row) => EVENT_COLUMNS.map((column) => row[column] ?? null)),
+  );
+};
+
 /**
  * Writes many requests' rows in one transaction: one commit (one fsync) for the lot. An event id
  * already stored is skipped, so a retried batch changes nothing.
@@ -72,11 +121,7 @@ export interface PendingRows {
 export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
   db.transaction().execute(async (tx) => {
     for (let i = 0; i < events.length; i += CHUNK) {
-      await tx
-        .insertInto('usage_events')
-        .values(events.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['product_code', 'event_id']).doNothing())
-        .execute();
+      await tx.executeQuery(eventInsert(tx, events.slice(i, i + CHUNK)));
     }
     for (let i = 0; i < beacons.length; i += CHUNK) {
       await tx
