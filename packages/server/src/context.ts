@@ -4,7 +4,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type Delivery, type Logger, outboxDelivery } from './adapters/delivery.ts';
+import type { Delivery, Logger } from './adapters/delivery.ts';
+import { deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
 import { type Counters, databaseCounters, redisCounters } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -61,16 +62,18 @@ export const createContext = async (
     await seed(store.db, config);
     const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db);
     const keys = await loadKeys(store.db, config);
+    const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger);
     return {
       config,
       db: store.db,
       store,
       counters,
-      delivery: overrides.delivery ?? outboxDelivery(store.db, logger),
+      delivery,
       keys,
       logger,
       now: overrides.now ?? Date.now,
       async close() {
+        await delivery.close?.();
         await counters.close();
         await store.close();
       },

@@ -19,6 +19,8 @@ export interface OutgoingCode {
 
 export interface Delivery {
   send(message: OutgoingCode): Promise<void>;
+  /** Lets go of connections (SMTP pool) when the server stops. */
+  close?(): Promise<void> | void;
 }
 
 export interface Logger {

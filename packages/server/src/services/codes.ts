@@ -4,6 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Channel } from '../adapters/delivery.ts';
+import { DeliveryError } from '../adapters/delivery-error.ts';
 import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import { consumeCode, countAttempt, deleteCode, findCode, putCode } from '../store/codes.ts';
@@ -60,7 +61,8 @@ export const sendCode = async (ctx: Context, { target, scene, channel, ip }: Sen
   } catch (error) {
     await deleteCode(ctx.db, target, scene);
     ctx.logger.error({ to: target, channel, err: error }, 'code delivery failed twice; code withdrawn');
-    throw new ApiError('E_6');
+    // The provider's refusal, in words the user can act on (the number, a limit, the operator).
+    throw new ApiError('E_6', error instanceof DeliveryError ? error.message : undefined);
   }
 };
 

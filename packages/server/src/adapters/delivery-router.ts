@@ -1,0 +1,55 @@
+/**
+ * The one Delivery the server uses, built from configuration: SMS and voice codes to the configured
+ * SMS provider, e-mail codes to SMTP, and anything without a provider to the dev outbox.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../store/schema.ts';
+import { type Delivery, type Logger, outboxDelivery } from './delivery.ts';
+import { DeliveryError } from './delivery-error.ts';
+import { smtpSender } from './email.ts';
+import { aliyunSms } from './sms-aliyun.ts';
+import type { SmsProvider } from './sms-provider.ts';
+import { tencentSms } from './sms-tencent.ts';
+
+export const deliveryFromConfig = (config: Config, db: Kysely<Database>, logger: Logger): Delivery => {
+  const outbox = outboxDelivery(db, logger);
+  const sms: SmsProvider | undefined = config.sms
+    ? config.sms.provider === 'aliyun'
+      ? aliyunSms(config.sms)
+      : tencentSms(config.sms)
+    : undefined;
+  const email = config.smtp ? smtpSender(config.smtp) : undefined;
+  if (config.production && (!sms || !email)) {
+    logger.warn(
+      { sms: Boolean(sms), email: Boolean(email) },
+      'codes without a provider go to the dev outbox and reach nobody: set SMS_PROVIDER and SMTP_HOST',
+    );
+  }
+  const minutes = Math.ceil(config.codeTtlSeconds / 60);
+  const logged = async (message: { to: string; channel: string; scene: string }, send: () => Promise<void>) => {
+    try {
+      await send();
+      logger.info(message, 'code sent');
+    } catch (error) {
+      logger.warn(
+        { ...message, detail: error instanceof DeliveryError ? error.detail : String(error) },
+        'code delivery failed',
+      );
+      throw error;
+    }
+  };
+  return {
+    async send(message) {
+      const { to, channel, scene, code } = message;
+      if (channel === 'email') {
+        if (!email) return outbox.send(message);
+        return logged({ to, channel, scene }, () => email.send({ to, scene, code, minutes }));
+      }
+      if (!sms) return outbox.send(message);
+      const coded = { phone: to, scene, code, minutes };
+      return logged({ to, channel, scene }, () => (channel === 'voice' ? sms.sendVoice(coded) : sms.sendSms(coded)));
+    },
+    close: () => email?.close(),
+  };
+};
