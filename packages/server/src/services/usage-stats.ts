@@ -12,17 +12,12 @@ import {
   vitalPercentile,
   type Window,
 } from '../store/usage-stats.ts';
-import { findUserById } from '../store/users.ts';
-import { authenticate } from './tokens.ts';
+import { authenticateOperator } from './operators.ts';
 
-/** Roles that may read usage data. */
-const OPERATOR_ROLES = new Set(['operator', 'admin']);
-
+/** The console's queries are the operator role's, as every admin route (services/operators.ts). */
 export const requireOperator = async (ctx: Context, token: string | undefined): Promise<void> => {
   if (token === undefined) throw new ApiError('E_0');
-  const { userId } = await authenticate(ctx, token);
-  const user = await findUserById(ctx.db, userId);
-  if (!user || !OPERATOR_ROLES.has(user.role)) throw new ApiError('E_4');
+  await authenticateOperator(ctx, token);
 };
 
 export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
