@@ -1,20 +1,36 @@
 /** Sessions (one per sign-in) and their rotating refresh tokens. */
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 
 export const insertSession = (db: Db, row: Database['sessions']) => db.insertInto('sessions').values(row).execute();
 
-/** The user of a live session, read with the session in one query (every signed-in call does this). */
-export const findLiveSession = (db: Db, id: string) =>
+const liveSessionQuery = (db: Db, id: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .where('sessions.id', '=', id)
-    .where('sessions.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('sessions.revoked_at', 'is', null);
+
+type LiveSessionQuery = CompiledQuery<Selectable<UsersTable>>;
+const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
+
+/**
+ * The user of a live session, read with the session in one query. Every signed-in call runs it, so
+ * it is compiled once per database and run with the new id (building the query cost more than
+ * running it).
+ */
+export const findLiveSession = async (db: Db, id: string): Promise<Selectable<UsersTable> | undefined> => {
+  let compiled = compiledLiveSession.get(db);
+  if (compiled === undefined) {
+    compiled = liveSessionQuery(db, '').compile();
+    compiledLiveSession.set(db, compiled);
+  }
+  const result = await db.executeQuery<Selectable<UsersTable>>({ ...compiled, parameters: [id] });
+  return result.rows[0];
+};
 
 export const revokeSession = (db: Db, id: string, now: number) =>
   db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
