@@ -4,10 +4,12 @@
  * created the way the CLI does it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
+import type { BuildOptions } from '../../server/src/app.ts';
 import { createAdmin } from '../../server/src/cli/admin.ts';
 import { nextPhone, PASSWORD } from '../../server/src/testing/accounts.ts';
 import { launchBrowser } from '../../server/src/testing/browser.ts';
@@ -35,9 +37,10 @@ export const buildWeb = async (): Promise<{ outDir: string; remove(): Promise<vo
   return { outDir, remove: () => rm(outDir, { recursive: true, force: true }) };
 };
 
-export const startConsoleRig = async (): Promise<ConsoleRig> => {
+/** `options.now` gives the server a clock the test moves (data "from other days"). */
+export const startConsoleRig = async (options: BuildOptions = {}): Promise<ConsoleRig> => {
   const [web, browser] = await Promise.all([buildWeb(), launchBrowser()]);
-  const server = await startTestServer({ webRoot: web.outDir });
+  const server = await startTestServer({ webRoot: web.outDir }, options);
   const operator = { phone: nextPhone(), password: PASSWORD };
   await createAdmin(server.app.ctx, operator.phone, operator.password);
   return {
@@ -62,6 +65,22 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录' }).click();
   return page;
+};
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's WCAG 2 A/AA rules on the page as it is now; answers the violations (id and targets). */
+export const accessibilityViolations = async (page: Page) => {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
 };
 
 /** Polls until `read` satisfies `done`; answers the last value (the assertion after it says what was wrong). */

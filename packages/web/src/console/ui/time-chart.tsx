@@ -33,7 +33,8 @@ const PlotCanvas = ({
   series,
   description,
   unit,
-}: Pick<TimeChartProps, 'xs' | 'series' | 'description' | 'unit'>) => {
+  timeHeader,
+}: Pick<TimeChartProps, 'xs' | 'series' | 'description' | 'unit' | 'timeHeader'>) => {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = holder.current;
@@ -47,7 +48,7 @@ const PlotCanvas = ({
         axes: [{ stroke: '#333' }, { stroke: '#333', label: unit, size: 60 }],
         legend: { show: true },
         series: [
-          {},
+          { label: timeHeader },
           ...series.map((s, i) => ({
             label: s.label,
             stroke: SERIES_COLOURS[i % SERIES_COLOURS.length],
@@ -66,7 +67,7 @@ const PlotCanvas = ({
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [xs, series, unit]);
+  }, [xs, series, unit, timeHeader]);
   return <div ref={holder} className="console-chart" role="img" aria-label={description} />;
 };
 
@@ -95,7 +96,13 @@ export const TimeChart = ({ title, description, xs, series, unit, timeHeader, fo
         </div>
       </div>
       {view === 'chart' ? (
-        <PlotCanvas xs={xs} series={series} description={description} {...(unit ? { unit } : {})} />
+        <PlotCanvas
+          xs={xs}
+          series={series}
+          description={description}
+          timeHeader={timeHeader}
+          {...(unit ? { unit } : {})}
+        />
       ) : (
         <div className="console-table-wrap">
           <table className="console-table">
