@@ -274,6 +274,25 @@ describe.each(['wechat', 'qq'] as const)('%s sign-in', (provider) => {
     expectError(await call('POST', `${A}/oauth/third-party`, { oauth_ticket: ticket }), 'AC3_18');
   });
 
+  it('sends the bind code by voice with type OAUTH and the oauth_ticket', async () => {
+    const ticket = await ticketFor(provider, nextIdentity());
+    const phone = nextPhone();
+    const voice = await call('POST', `${A}/voice/captcha/send`, {
+      phone_number: phone,
+      type: 'oauth',
+      oauth_ticket: ticket,
+    });
+    expect(voice.status, JSON.stringify(voice.body)).toBe(204);
+    const outbox = (await call('GET', `/dev/outbox?to=${phone}`)).body as { channel: string }[];
+    expect(outbox[0]?.channel).toBe('voice');
+    const created = await call('POST', `${A}/oauth/third-party`, {
+      oauth_ticket: ticket,
+      captcha: await server.lastCode(phone),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expectError(await call('POST', `${A}/voice/captcha/send`, { phone_number: nextPhone(), type: 'OAUTH' }), 'AC3_18');
+  });
+
   it('binds to the existing account of a phone; the create step may name only the code', async () => {
     const owner = await phoneUser();
     const ticket = await ticketFor(provider, nextIdentity());

@@ -4,6 +4,7 @@ import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { requestCode, requestVoiceCode } from '../services/code-requests.ts';
 import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/login.ts';
+import { sendOauthBindCode } from '../services/oauth-signup.ts';
 import type { SignedIn } from '../services/sign-in.ts';
 import { endSession } from '../services/tokens.ts';
 
@@ -53,8 +54,18 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       ),
     ),
   );
+  // type OAUTH: the code that binds a phone to an oauth_ticket's identity (captcha/oauth), by voice.
   defineRoute(app, ctx, 'sendVoiceCode', ({ body, client, captchaTicket }) =>
-    requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
+    body.type.toUpperCase() === 'OAUTH'
+      ? sendOauthBindCode(ctx, {
+          phone: body.phone_number,
+          oauthTicket: body.oauth_ticket ?? '',
+          pid: body.pid,
+          ip: client.ip,
+          captchaTicket,
+          channel: 'voice',
+        })
+      : requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
   );
   defineRoute(app, ctx, 'sendCommonCode', ({ body, client, captchaTicket }) =>
     requestCode(ctx, 'common', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
