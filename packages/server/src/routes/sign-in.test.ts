@@ -103,6 +103,26 @@ describe('failed logins lock the identity (E_5)', () => {
     expectSignedIn(await attempt(other.phone, PASSWORD));
   });
 
+  it("guesses through the account's phone, username and a wrong old password share one count", async () => {
+    const account = await signUp(locking);
+    const lockCall = client(locking.url);
+    const username = `lock_${account.userId}`;
+    expect((await lockCall('PATCH', `${A}/username`, { username }, { token: account.token })).status).toBe(204);
+    expectError(
+      await lockCall('POST', `${A}/login`, { identity: account.phone, password: 'Wrong1234', pid: PID }),
+      'AC3_2',
+    );
+    expectError(await lockCall('POST', `${A}/login`, { identity: username, password: 'Wrong1234', pid: PID }), 'AC3_2');
+    const wrongOld = await lockCall(
+      'PATCH',
+      `${A}/password`,
+      { old_password: 'Wrong1234', password: 'Newpass123', confirm_password: 'Newpass123' },
+      { token: account.token },
+    );
+    expectError(wrongOld, 'AC3_9');
+    expectError(await lockCall('POST', `${A}/login`, { identity: username, password: PASSWORD, pid: PID }), 'E_5');
+  });
+
   it('a success before the lock clears the failures', async () => {
     const account = await signUp(locking);
     const lockCall = client(locking.url);

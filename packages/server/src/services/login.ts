@@ -42,16 +42,18 @@ export const loginByPassword = async (
     });
   }
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
-  await awaitLoginAllowance(ctx, input.identity);
   const user = await findByIdentity(ctx, input.identity);
+  // One count per account, whichever of its phone, username or e-mail the guesses use.
+  const lockKey = user ? `user:${user.id}` : input.identity;
+  await awaitLoginAllowance(ctx, lockKey);
   const ok = user?.password_hash
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyAgainstNothing(input.password);
   if (!user || !ok) {
-    await recordLoginFailure(ctx, input.identity);
+    await recordLoginFailure(ctx, lockKey);
     return fail('AC3_2');
   }
-  await clearLoginFailures(ctx, input.identity);
+  await clearLoginFailures(ctx, lockKey);
   return signIn(ctx, user, 'password', request, agreements);
 };
 

@@ -79,5 +79,5 @@ export const resetPassword = async (
   if (!user) return fail('AC3_27');
   await setPassword(ctx, user.id, input.password, { endSessions: true });
   // A successful reset lifts a lock from earlier wrong guesses.
-  if (user.phone) await clearLoginFailures(ctx, user.phone);
+  await clearLoginFailures(ctx, `user:${user.id}`);
 };
