@@ -20,9 +20,8 @@ export interface AccountClient {
  * @throws AuthError code -1 'Auth init fail.Check init params.'
  */
 export const createAccountClient = (config: AccountConfig): AccountClient => {
-  const resolved = resolveConfig(config);
   const inBrowser = browserDocument() !== undefined;
-  resolved.crossTab ??= inBrowser;
+  const resolved = { crossTab: inBrowser, ...resolveConfig(config) };
   const tokens =
     config.storage ??
     (inBrowser ? cookieTokenStore({ env: resolved.env, domain: resolved.domain }) : memoryTokenStore());

@@ -45,7 +45,9 @@ export const cookieTokenStore = ({ env, domain }: CookieTokenStoreOptions): Toke
       const found: Record<string, string> = {};
       for (const pair of (browserDocument()?.cookie ?? '').split('; ')) {
         const eq = pair.indexOf('=');
-        if (eq > 0) found[pair.slice(0, eq)] ??= decode(pair.slice(eq + 1));
+        const name = pair.slice(0, eq);
+        // The first of two same-named cookies is the most specific one (longest path).
+        if (eq > 0 && !(name in found)) found[name] = decode(pair.slice(eq + 1));
       }
       const tokens: StoredTokens = {};
       for (const key of ['access', 'type', 'refresh'] as const) {

@@ -15,23 +15,25 @@ export interface AuthErrorDetails {
 }
 
 export class AuthError extends Error {
+  // Declared, not defined, fields: assigned once in the constructor, and no class-field helpers in bundles
+  // for older targets.
+  /** The client code number of the catalogue (`ClientCode`). */
+  declare readonly code: number;
   /** The catalogue name (`USER_NOT_EXIST_OR_WRONG_PASSWORD`, …), or the server's code when it is unknown. */
-  override readonly name: ClientCodeName | (string & {});
-  readonly serverCode: string | undefined;
-  readonly status: number | undefined;
-  readonly body: unknown;
+  declare readonly name: ClientCodeName | (string & {});
+  declare readonly serverCode: string | undefined;
+  declare readonly status: number | undefined;
+  declare readonly body: unknown;
 
-  constructor(
-    /** The client code number of the catalogue (`ClientCode`). */
-    readonly code: number,
-    message: string,
-    details: AuthErrorDetails = {},
-  ) {
+  constructor(code: number, message: string, details: AuthErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR';
-    this.serverCode = details.serverCode;
-    this.status = details.status;
-    this.body = details.body;
+    Object.assign(this, {
+      code,
+      name: clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR',
+      serverCode: details.serverCode,
+      status: details.status,
+      body: details.body,
+    });
   }
 }
 

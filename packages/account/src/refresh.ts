@@ -10,7 +10,7 @@ import { CLIENT_MESSAGES, ClientCode, convertCookieRoute, refreshTokensRoute } f
 import type { AccountClient } from './client.ts';
 import { type AuthError, authError, isAuthError } from './errors.ts';
 import { lockManager } from './globals.ts';
-import { parseTokenSet } from './token-set.ts';
+import { parseTokenSet, UNEXPECTED_TOKENS } from './token-set.ts';
 import type { StoredTokens } from './token-store.ts';
 import { clearTokens, storeTokens } from './tokens.ts';
 import { send } from './transport.ts';
@@ -43,7 +43,7 @@ const refused = (error: unknown): error is AuthError => isAuthError(error) && er
 const adopt = (client: AccountClient, data: unknown): ReadyTokens => {
   const tokens = parseTokenSet(data);
   if (!tokens) {
-    client.logger.warn('Unexpected token shape in the token answer; tokens not stored.', data);
+    client.logger.warn(UNEXPECTED_TOKENS, data);
     throw authError('NO_TOKEN', CLIENT_MESSAGES.noToken, { body: data });
   }
   storeTokens(client, tokens);

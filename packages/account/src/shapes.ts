@@ -22,7 +22,7 @@ export const oauthSignIn: Shape<LoginResult | OauthPending> = (client, reply) =>
 };
 
 /** The call ended the session (sign-out, password change): the tokens go. */
-export const signOut: Shape<void> = (client) => clearTokens(client);
+export const signOut: Shape<void> = clearTokens;
 
 /** The signed-in user; the session learns it. */
 export const user: Shape<UserInfo> = (client, reply) => {

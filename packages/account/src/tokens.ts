@@ -3,7 +3,7 @@ import type { LoginResult, TokenSet, UserInfo } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { expectObject, isRecord } from './parse.ts';
 import { tellTabs } from './tab-sync.ts';
-import { parseTokenSet } from './token-set.ts';
+import { parseTokenSet, UNEXPECTED_TOKENS } from './token-set.ts';
 import type { Reply } from './transport.ts';
 
 export const storeTokens = (client: AccountClient, tokens: TokenSet, user?: UserInfo): void => {
@@ -33,7 +33,7 @@ export const keepSignIn = (client: AccountClient, reply: Reply): void => {
   }
   const tokens = parseTokenSet(token);
   if (tokens) storeTokens(client, tokens, user);
-  else client.logger.warn('Unexpected token shape in the sign-in answer; tokens not stored.', token);
+  else client.logger.warn(UNEXPECTED_TOKENS, token);
 };
 
 /** A sign-in answer: `{user_info, auth}`, tokens kept. */

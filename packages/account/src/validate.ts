@@ -19,7 +19,7 @@ export const confirmed: Check = (values) =>
   passwordsEqual(values.password, values.confirm_password ?? values.rePassword);
 
 /** The register options check: phone_number, password, captcha, agreement_ids. */
-export const registerOptions: Check = (values) => checkRegister(values);
+export const registerOptions: Check = checkRegister;
 
 /** Only the settable profile fields, each valid when present. */
-export const profileFields: Check = (values) => checkProfile(values);
+export const profileFields: Check = checkProfile;

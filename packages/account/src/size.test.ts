@@ -1,0 +1,57 @@
+/**
+ * The size budgets of issue 4, checked on every run: the whole SDK under 8 KB gzip, a password-login-only
+ * import under 4 KB. bench/size/account.mjs prints the same figures beside the anchors.
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+const gzipSize = async (contents: string) => {
+  const result = await build({
+    stdin: { contents, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  });
+  return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length;
+};
+
+describe('bundle size (esbuild, minified ESM, gzip -9)', () => {
+  it('the whole SDK stays under 8 KB', async () => {
+    expect(await gzipSize(`export * from ${JSON.stringify(entry)};`)).toBeLessThan(8 * 1024);
+  });
+
+  it('a password-login-only import stays under 4 KB', async () => {
+    const size = await gzipSize(`import { createAccountClient, loginByPassword } from ${JSON.stringify(entry)};
+      loginByPassword(createAccountClient({ pid: 'p', appid: 'a', product_code: 'c', platform: 'web' }), { identity: 'a', password: 'b' });`);
+    expect(size).toBeLessThan(4 * 1024);
+  });
+
+  it('a password-login-only import carries no other route, no validation rules and no refresh machinery', async () => {
+    const result = await build({
+      stdin: {
+        contents: `import { createAccountClient, loginByPassword } from ${JSON.stringify(entry)};
+          loginByPassword(createAccountClient({ pid: 'p', appid: 'a', product_code: 'c', platform: 'web' }), { identity: 'a', password: 'b' });`,
+        resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+        loader: 'ts',
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    const text = result.outputFiles[0]!.text;
+    expect(text).toContain('"login"');
+    expect(text).not.toContain('register/phone/with-agreement');
+    expect(text).not.toContain('it should match the RegExp');
+    expect(text).not.toContain('edupass-refresh');
+  });
+});
