@@ -2,7 +2,7 @@
  * The SDK on Node (fetch, memory token store) against the real server, in-process over HTTP: every
  * method's success path and its error codes.
  */
-import { ClientCode } from '@edupass/protocol';
+import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../server/src/testing/harness.ts';
 import * as sdk from './index.ts';
@@ -15,8 +15,17 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+/** Every answer the SDK got: 'METHOD /path status'. */
+const answers: string[] = [];
+const recordingFetch: typeof fetch = async (url, init) => {
+  const response = await fetch(url, init);
+  answers.push(`${init?.method} ${new URL(String(url)).pathname} ${response.status}`);
+  return response;
+};
+
 const newClient = (extra: Partial<sdk.AccountConfig> = {}) =>
   sdk.createAccountClient({
+    fetch: recordingFetch,
     pid: 'edupass',
     appid: 'wx-dev',
     product_code: 'edupass',
@@ -343,5 +352,18 @@ describe('anonymous reads and agreements', () => {
       expect(await sdk.listLatestProtocols(client, { codeList: ['none'] })).toEqual([]);
     }
     expect(await sdk.listAgreementsToSign(client)).toEqual([]);
+  });
+});
+
+describe('wire statuses', () => {
+  it('every successful answer above had the status of its route in the table (200 with a body, or 204)', () => {
+    const expected = new Map(Object.values(routes).map((r) => [`${r.method} ${r.path}`, r.status]));
+    const successes = answers.filter((line) => / 2\d\d$/.test(line));
+    expect(successes.length).toBeGreaterThan(40);
+    const wrong = successes.filter((line) => {
+      const [method, path, status] = line.split(' ');
+      return expected.get(`${method} ${path}`) !== Number(status);
+    });
+    expect(wrong).toEqual([]);
   });
 });
