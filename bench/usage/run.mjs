@@ -11,6 +11,7 @@ const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/packag
 const external = [
   ...Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/')),
   'esbuild',
+  'autocannon',
 ];
 const outDir = join(root, '.tmp', `bench-ingest-${process.pid}`);
 mkdirSync(outDir, { recursive: true });
