@@ -398,6 +398,23 @@ describe.each(['wechat', 'qq'] as const)('%s sign-in', (provider) => {
   });
 });
 
+describe('WeChat appid', () => {
+  it('a code step naming another WeChat app is C_2; this server’s appid is accepted', async () => {
+    const back = await providerReturn(server, 'wechat', nextIdentity());
+    const post = (appid: string) =>
+      call(
+        'POST',
+        `${A}/oauth/wechat`,
+        { code: back.code, state: back.state, pid: PID, appid },
+        {
+          headers: { cookie: back.cookie },
+        },
+      );
+    expectError(await post('wx-some-other-app'), 'C_2');
+    expect((await post(server.config.wechat.appId)).status).toBe(200);
+  });
+});
+
 describe('provider failures', () => {
   let peer: Server;
   let peerUrl: string;
