@@ -50,11 +50,13 @@ export const browserStore = (): KeyValueStore | undefined => {
 
 // A string body goes as text/plain: a "simple" CORS request, so no preflight on each batch.
 export const fetchTransport: Transport = {
-  post: (url, body) =>
-    fetch(url, { method: 'POST', body, credentials: 'omit' }).then(
-      (response) => response.status,
-      () => 0,
-    ),
+  async post(url, body) {
+    try {
+      return (await fetch(url, { method: 'POST', body, credentials: 'omit' })).status;
+    } catch {
+      return 0;
+    }
+  },
   beacon(url, body) {
     try {
       if (getNavigator()?.sendBeacon?.(url, body)) return true;
@@ -64,7 +66,7 @@ export const fetchTransport: Transport = {
       return false;
     }
   },
-  getJson: (url) => fetch(url, { credentials: 'omit' }).then((response) => response.json()),
+  getJson: async (url) => (await fetch(url, { credentials: 'omit' })).json(),
 };
 
 export const intervalTimers: Timers = {

@@ -160,6 +160,23 @@ describe('delivery', () => {
     expect(net.posts).toHaveLength(2);
   });
 
+  it('a transport that throws is a failed send, retried later, never a stuck queue', async () => {
+    const { tracker, net, time } = setup();
+    const post = net.transport.post;
+    let calls = 0;
+    net.transport.post = (url, body) => {
+      calls++;
+      if (calls === 1) throw new Error('no fetch here');
+      return post(url, body);
+    };
+    tracker.start();
+    tracker.track('a');
+    await time.advance(500);
+    expect(net.posts).toHaveLength(0);
+    await time.advance(5000);
+    expect(net.sent().map((e) => e.e)).toEqual(['a']);
+  });
+
   it('a refused batch (4xx) is dropped, not retried forever', async () => {
     const { tracker, net, time, log } = setup();
     tracker.start();

@@ -130,8 +130,14 @@ export const createTracker = (options: TrackerOptions): Tracker => {
     if (problem || sending || queue.length === 0 || (!force && clock.now() < retryAt) || !isOnline()) return false;
     const [batch, body] = nextBatch();
     sending = true;
-    const status = await transport.post(reportUrl, body).catch(() => 0);
-    sending = false;
+    let status = 0;
+    try {
+      status = await transport.post(reportUrl, body);
+    } catch {
+      // A transport that throws (or a page without fetch) counts as no answer: retried later.
+    } finally {
+      sending = false;
+    }
     // Other 4xx answers mean the batch itself is refused; sending it again would never succeed.
     if (status >= 200 && status < 500 && status !== 408 && status !== 429) {
       if (status >= 300) logger.warn(`Events refused by the server (HTTP ${status})`);
