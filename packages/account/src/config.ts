@@ -46,6 +46,8 @@ export interface AccountConfig {
   client_id?: string;
   /** Milliseconds before a request fails with code 12. @default 20000 */
   requestTimeout?: number;
+  /** How many times a call refused with 'Access token is invalid.' is refreshed and retried. @default 2 */
+  tokenRetries?: number;
   /** Where tokens live. @default cookies on `domain` in browsers, memory elsewhere */
   storage?: TokenStore;
   /** Receives warnings. @default the console */

@@ -148,6 +148,15 @@ describe('token state (spec §4)', () => {
     expect(api.count(REFRESH)).toBe(2);
   });
 
+  it('takes the retry count from the config', async () => {
+    const once = sdk.createAccountClient({ ...client.config, storage: client.tokens, tokenRetries: 0 });
+    once.tokens.set(server.set());
+    api.on(PROFILE, () => wire(401, '10000000', 43));
+    expect(await rejection(sdk.getProfile(once))).toMatchObject({ code: ClientCode.TOKEN_INVALID });
+    expect(api.count(PROFILE)).toBe(1);
+    expect(api.count(REFRESH)).toBe(0);
+  });
+
   it('clears the tokens when the refresh token is refused (10000001)', async () => {
     client.tokens.set(server.set());
     now += 61_000;

@@ -8,39 +8,34 @@ import { send } from './transport.ts';
 
 /**
  * Sends with `Authorization: <type> <token>` when `auth_version` is set (spec §6), following the token
- * state of spec §4: refresh and retry on 'Access token is invalid.' up to `retries` times. Without
+ * state of spec §4: refresh and retry on 'Access token is invalid.' up to `tokenRetries` times. Without
  * `auth_version`, the server's HttpOnly cookie alone carries the session.
  */
-export const sendWithToken =
-  (retries = TOKEN_RETRY_LIMIT): Sender =>
-  async (client, request) => {
-    const attempt = (tokens?: ReadyTokens) =>
-      send(client, {
-        ...request,
-        body: request.body?.(),
-        headers: { ...request.headers, Authorization: tokens && `${tokens.type} ${tokens.access}` },
-      });
-    if (client.config.auth_version === undefined) return attempt();
-    if (request.route.auth === 'optional') {
-      const held = client.tokens.get();
-      return attempt(isReady(held) ? held : undefined);
-    }
-    let tokens = await currentTokens(client);
-    for (let retried = 0; ; retried++) {
-      try {
-        return await attempt(tokens);
-      } catch (error) {
-        if (!isAuthError(error)) throw error;
-        if (error.code === ClientCode.TOKEN_INVALID && retried < retries) {
-          tokens = await obtainTokens(client, tokens.access);
-          continue;
-        }
-        // The server no longer knows this session (signed out elsewhere, revoked): drop the dead tokens.
-        if (error.code === ClientCode.NO_TOKEN) clearTokens(client);
-        throw error;
+export const withToken: Sender = async (client, request) => {
+  const attempt = (tokens?: ReadyTokens) =>
+    send(client, {
+      ...request,
+      body: request.body?.(),
+      headers: { ...request.headers, Authorization: tokens && `${tokens.type} ${tokens.access}` },
+    });
+  if (client.config.auth_version === undefined) return attempt();
+  if (request.route.auth === 'optional') {
+    const held = client.tokens.get();
+    return attempt(isReady(held) ? held : undefined);
+  }
+  let tokens = await currentTokens(client);
+  for (let retried = 0; ; retried++) {
+    try {
+      return await attempt(tokens);
+    } catch (error) {
+      if (!isAuthError(error)) throw error;
+      if (error.code === ClientCode.TOKEN_INVALID && retried < (client.config.tokenRetries ?? TOKEN_RETRY_LIMIT)) {
+        tokens = await obtainTokens(client, tokens.access);
+        continue;
       }
+      // The server no longer knows this session (signed out elsewhere, revoked): drop the dead tokens.
+      if (error.code === ClientCode.NO_TOKEN) clearTokens(client);
+      throw error;
     }
-  };
-
-/** The sender of the with-token calls, retrying TOKEN_RETRY_LIMIT times. */
-export const withToken: Sender = /* @__PURE__ */ sendWithToken();
+  }
+};
