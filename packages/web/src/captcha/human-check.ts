@@ -1,7 +1,7 @@
 /**
- * Human verification where the server asks for it. Calls go out without a captcha first; when the
- * server answers GCAP_1 (verify first), the captcha flow runs in its overlay and the call is repeated
- * with the ticket. The captcha SDK is its own chunk, loaded only then.
+ * Human verification before the calls the server guards (code sends, login/security). The rule
+ * service decides: usually a ticket at once (no widget), a puzzle in the overlay when the attempt looks
+ * risky (recent failures, volume). The captcha SDK is its own chunk, loaded on the first guarded call.
  */
 import type { CaptchaProof } from '@edupass/account';
 import type { Captcha } from '@edupass/captcha';
@@ -20,36 +20,41 @@ const loadCaptcha = (): Promise<Captcha> => {
   return captcha;
 };
 
-/** Whether a failed call asks for human verification. */
+/** Starts loading the captcha chunk ahead of a guarded call (e.g. when a form gets focus). */
+export const prepareCaptcha = (): void => {
+  void loadCaptcha().catch(() => undefined);
+};
+
+/** Whether a failed call says its captcha ticket was missing, used or wrong. */
 export const asksForCaptcha = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { serverCode?: unknown }).serverCode === 'GCAP_1';
 
-/** Whether the captcha service itself is missing (an older server), so calls proceed without a ticket. */
+/** The captcha service itself is missing (a server without it): calls go on without a ticket. */
 const serviceMissing = (error: unknown): boolean => (error as { status?: unknown }).status === 404;
 
 /**
  * Runs the captcha flow for `identity` doing `scene` (the server binds the ticket to both).
  * Resolves with undefined when this server has no captcha service.
- * @throws CaptchaError when the check fails or the visitor closes it.
+ * @throws CaptchaError when the check fails or the visitor closes the overlay.
  */
 export const verifyHuman = async (scene: string, identity: string): Promise<CaptchaProof | undefined> => {
   try {
     const { ticket, appid } = await (await loadCaptcha()).verify({ scene, identity });
-    return { ticket, appid };
+    return appid ? { ticket, appid } : { ticket };
   } catch (error) {
     if (serviceMissing(error)) return undefined;
     throw error;
   }
 };
 
-/** Calls `send`; if the server asks for verification, verifies and calls it again with the proof. */
+/** Verifies, then calls `send` with the proof; a refused ticket (expired, used) gets one fresh try. */
 export const withCaptcha = async <T>(
   scene: string,
   identity: string,
   send: (proof?: CaptchaProof) => Promise<T>,
 ): Promise<T> => {
   try {
-    return await send();
+    return await send(await verifyHuman(scene, identity));
   } catch (error) {
     if (!asksForCaptcha(error)) throw error;
     return send(await verifyHuman(scene, identity));

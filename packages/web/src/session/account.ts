@@ -4,10 +4,14 @@
  */
 import { createAccountClient } from '@edupass/account';
 
-/** The product this build signs in to; the server's PRODUCTS must list it. */
+/**
+ * The product this build signs in to: the server's PRODUCTS must list the pid, and `appid` is the
+ * server's WeChat website app (WECHAT_APP_ID), sent with WeChat sign-in; by default the server's
+ * development provider's.
+ */
 export const PRODUCT = {
   pid: import.meta.env.VITE_EDUPASS_PID ?? 'edupass',
-  appid: import.meta.env.VITE_EDUPASS_APPID ?? 'edupass',
+  appid: import.meta.env.VITE_EDUPASS_APPID ?? 'wxedupassdev00001',
   product_code: import.meta.env.VITE_EDUPASS_PRODUCT_CODE ?? 'edupass',
 } as const;
 
