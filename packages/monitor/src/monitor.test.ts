@@ -105,6 +105,18 @@ describe('API outcomes from fetch', () => {
     monitor.stop();
   });
 
+  it("a failing beacon never breaks the site's own fetch", async () => {
+    respond(500);
+    const { monitor } = setup({
+      send: () => {
+        throw new Error('beacon blocked');
+      },
+    });
+    monitor.start();
+    await expect(fetch('https://api.test/x')).resolves.toMatchObject({ status: 500 });
+    monitor.stop();
+  });
+
   it('ignores the collector itself and restores fetch on stop', async () => {
     respond(500);
     const original = globalThis.fetch;

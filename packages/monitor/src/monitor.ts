@@ -34,15 +34,22 @@ export const createMonitor = (options: MonitorOptions): Monitor => {
 
   const report = (fields: BeaconFields) => {
     if (!active) return;
-    const page = pageUrl();
-    const all: Record<string, string> = { p: productCode, pg: page.pathname, t: String(now()) };
-    for (const [key, value] of Object.entries(fields)) if (value !== undefined) all[key] = String(value);
-    send(beaconUrl, all);
+    // Reports run inside the site's own fetch callbacks and error handlers: they must never throw there.
+    try {
+      const all: Record<string, string> = { p: productCode, pg: pageUrl().pathname, t: String(now()) };
+      for (const [key, value] of Object.entries(fields)) if (value !== undefined) all[key] = String(value);
+      send(beaconUrl, all);
+    } catch {}
   };
 
   const onApi = (method: string, requestUrl: string, code: number, ms: number) => {
     const page = pageUrl();
-    const target = new URL(requestUrl, page);
+    let target: URL;
+    try {
+      target = new URL(requestUrl, page);
+    } catch {
+      return;
+    }
     // The collector's own endpoints are not the site's API.
     if (target.href.startsWith(`${base}/report`) || target.href.startsWith(beaconUrl)) return;
     const failed = code < 200 || code >= 400;
