@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser, launchBrowser } from '../../server/src/testing/browser.ts';
 import { startTestServer } from '../../server/src/testing/harness.ts';
 import type * as Sdk from './index.ts';
+import type * as TestPage from './testing/react-page.ts';
 
 type Api = Awaited<ReturnType<typeof startTestServer>>;
 /** What the pages hold: the SDK bundle as `EduPass`, the client under test, sessions seen. */
-type PageWindow = { EduPass: typeof Sdk; client: Sdk.AccountClient; sessions: Sdk.Session[] };
+type PageWindow = { EduPass: typeof TestPage; client: Sdk.AccountClient; sessions: Sdk.Session[] };
 const DOMAIN = 'edupass.localhost';
 
 let api: Api;
@@ -22,11 +23,12 @@ let pages: HttpServer;
 let origin: string;
 let browser: Browser;
 const seen: string[] = [];
+const headersSeen: Record<string, string | string[] | undefined>[] = [];
 
 beforeAll(async () => {
   const [server, bundle, launched] = await Promise.all([
     startTestServer({ accessTokenTtlSeconds: 2 }),
-    bundleForBrowser(fileURLToPath(new URL('./index.ts', import.meta.url)), 'EduPass'),
+    bundleForBrowser(fileURLToPath(new URL('./testing/react-page.ts', import.meta.url)), 'EduPass'),
     launchBrowser(),
   ]);
   api = server;
@@ -43,6 +45,7 @@ beforeAll(async () => {
       return;
     }
     seen.push(`${req.method} ${url}`);
+    headersSeen.push(req.headers);
     const upstream = request(
       {
         host: target.hostname,
@@ -135,6 +138,16 @@ describe('in Chromium', () => {
     expect(lifetime('staging_token_type')).toBe(lifetime('staging_access_token'));
     expect(lifetime('staging_refresh_token')).toBeGreaterThan(3600);
     expect(byName.staging_token_type?.value).toMatch(/\S/);
+    // Chromium tells the connection type, so Net rides along with the other standard headers.
+    expect(headersSeen.at(-1)).toMatchObject({
+      'content-type': 'application/json',
+      'product-code': 'edupass',
+      pid: 'edupass',
+      platform: 'web',
+      'auth-version': '2',
+      'sdk-account-version': '0.16.2',
+      net: expect.stringMatching(/\S/),
+    });
 
     // In prod the names carry no prefix; sign-out clears them.
     await makeClient(page, 'prod');
@@ -194,6 +207,25 @@ describe('in Chromium', () => {
     const sessions = await second.evaluate(() => (window as unknown as PageWindow).sessions);
     expect(sessions).toEqual([{ status: 'signed-in', user: expect.objectContaining({ id }) }]);
     expect(seen.every((line) => !line.includes('/tokens/'))).toBe(true);
+    await context.close();
+  });
+
+  it('useSession re-renders on sign-in and sign-out', async () => {
+    const context = await browser.newContext();
+    const page = await openPage(context);
+    await makeClient(page, 'press');
+    await page.evaluate(() => {
+      const w = window as unknown as PageWindow;
+      w.EduPass.mount(w.client);
+    });
+    await expect.poll(() => page.textContent('#session')).toBe('signed-out:-');
+    const id = await signUp(page);
+    await expect.poll(() => page.textContent('#session')).toBe(`signed-in:${id}`);
+    await page.evaluate(() => {
+      const w = window as unknown as PageWindow;
+      return w.EduPass.logout(w.client);
+    });
+    await expect.poll(() => page.textContent('#session')).toBe('signed-out:-');
     await context.close();
   });
 });
