@@ -34,7 +34,7 @@ const openToAnyOrigin = (reply: FastifyReply) => {
 
 const asText = (body: unknown): string => (typeof body === 'string' ? body : '');
 
-const readWindow = (query: unknown): Window => {
+const readWindow = (query: unknown, now: number): Window => {
   const q = (query ?? {}) as Record<string, unknown>;
   const product = typeof q.product === 'string' && q.product.length <= 64 ? q.product : '';
   if (!product) throw invalidRequest('Give ?product=<product code>.');
@@ -44,7 +44,7 @@ const readWindow = (query: unknown): Window => {
     if (!Number.isSafeInteger(value) || value < 0) throw invalidRequest(`${name} must be unix milliseconds.`);
     return value;
   };
-  const to = time('to', Date.now());
+  const to = time('to', now);
   const from = time('from', to - 7 * DAY_MS);
   if (from >= to || to - from > 366 * DAY_MS) throw invalidRequest('from must be before to, at most 366 days apart.');
   return { product, from, to };
@@ -129,10 +129,15 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
     scope.get('/admin/usage/events', { schema: { ...admin, summary: 'Event counts per key per hour or day' } }, (r) => {
       const bucket = stringParam(r.query, 'bucket') ?? 'day';
       if (bucket !== 'hour' && bucket !== 'day') throw invalidRequest('bucket must be hour or day.');
-      return usageCounts(ctx, readWindow(r.query), bucket as keyof typeof BUCKETS, stringParam(r.query, 'key'));
+      return usageCounts(
+        ctx,
+        readWindow(r.query, ctx.now()),
+        bucket as keyof typeof BUCKETS,
+        stringParam(r.query, 'key'),
+      );
     });
     scope.get('/admin/usage/uniques', { schema: { ...admin, summary: 'Unique devices and users' } }, (r) =>
-      uniques(ctx, readWindow(r.query)),
+      uniques(ctx, readWindow(r.query, ctx.now())),
     );
     scope.get(
       '/admin/usage/durations',
@@ -140,17 +145,17 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
       (r) => {
         const key = stringParam(r.query, 'key');
         if (!key) throw invalidRequest('Give ?key=<event key>.');
-        return durations(ctx, readWindow(r.query), key);
+        return durations(ctx, readWindow(r.query, ctx.now()), key);
       },
     );
     scope.get('/admin/monitor/errors', { schema: { ...admin, summary: 'JS error counts by message' } }, (r) =>
-      monitorErrors(ctx, readWindow(r.query)),
+      monitorErrors(ctx, readWindow(r.query, ctx.now())),
     );
     scope.get('/admin/monitor/api', { schema: { ...admin, summary: 'API failure rate by path' } }, (r) =>
-      apiFailureRates(ctx, readWindow(r.query)),
+      apiFailureRates(ctx, readWindow(r.query, ctx.now())),
     );
     scope.get('/admin/monitor/vitals', { schema: { ...admin, summary: 'Web-vitals p75' } }, (r) =>
-      vitalsP75(ctx, readWindow(r.query)),
+      vitalsP75(ctx, readWindow(r.query, ctx.now())),
     );
   });
 };
