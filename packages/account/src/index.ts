@@ -8,5 +8,6 @@ export { AuthError, type AuthErrorDetails, isAuthError } from './errors.ts';
 export { baseUrl } from './hosts.ts';
 export { currentClient } from './instance.ts';
 export type { Logger } from './logger.ts';
+export type { ReadyTokens } from './refresh.ts';
 export { getSession, onChange, type Session, type SessionStatus, type SessionStore } from './session.ts';
 export { type MemoryTokenStoreOptions, memoryTokenStore, type StoredTokens, type TokenStore } from './token-store.ts';

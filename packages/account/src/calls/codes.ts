@@ -7,6 +7,7 @@ import {
 } from '@edupass/protocol';
 import { anonymous, type Call, type CaptchaCall, type CaptchaProof, defineCall, type Shape } from '../call.ts';
 import type { AccountClient } from '../client.ts';
+import { expectObject } from '../parse.ts';
 import { nothing, object } from '../shapes.ts';
 import { keepSignIn } from '../tokens.ts';
 import { byRules } from '../validate.ts';
@@ -37,8 +38,9 @@ export interface VoiceCodeInput extends PhoneInput {
 /** Usually 204; an answer of 200 carries a sign-in, whose tokens are kept (spec §4). */
 const voiceAnswer: Shape<LoginResult | undefined> = (client, reply) => {
   if (reply.status !== 200) return undefined;
+  const result = expectObject<LoginResult>(reply.data);
   keepSignIn(client, reply);
-  return reply.data as LoginResult;
+  return result;
 };
 
 const voice = /* @__PURE__ */ defineCall<VoiceCodeInput, LoginResult | undefined>(

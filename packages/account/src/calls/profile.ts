@@ -9,7 +9,7 @@ import {
   updateProfileRoute,
 } from '@edupass/protocol';
 import { anonymous, type Call, defineCall, type PlainCall } from '../call.ts';
-import { array, object, user } from '../shapes.ts';
+import { array, nothing, object, user } from '../shapes.ts';
 import { profileFields } from '../validate.ts';
 import { withToken } from '../with-token.ts';
 
@@ -24,12 +24,7 @@ export type ProfileInput = Partial<Pick<UserInfo, Exclude<ProfileField, 'sex' | 
   grade?: number;
 };
 
-const update = /* @__PURE__ */ defineCall<ProfileInput, void>(
-  withToken,
-  updateProfileRoute,
-  () => undefined,
-  profileFields,
-);
+const update = /* @__PURE__ */ defineCall<ProfileInput, void>(withToken, updateProfileRoute, nothing, profileFields);
 
 /** Updates the given profile fields, each validated first (spec §5 profile check); the session's user follows. */
 export const updateProfile: Call<ProfileInput, void> = async (client, profile) => {
