@@ -68,7 +68,8 @@ describe('WeChat and QQ', () => {
     const client = newClient();
     const identity = `wx-${counter++}`;
     const pending = await sdk.loginByWechat(client, await providerCode(client, 'wechat', identity));
-    expect(pending).toMatchObject({ oauth_ticket: expect.any(String) });
+    expect(pending).toMatchObject({ oauth_ticket: expect.any(String), user_exists: false });
+    expect(pending).not.toHaveProperty('auth');
     expect(client.tokens.get()).toEqual({});
     const { oauth_ticket } = pending as { oauth_ticket: string };
     expect(await sdk.checkOauthBind(client, { oauth_ticket })).toEqual(expect.any(Object));
