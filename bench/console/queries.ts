@@ -121,7 +121,7 @@ const beaconRow = (): NewBeacon => {
 };
 
 const PROPOSED_INDEXES = [
-  'create index usage_events_window on usage_events (product_code, at, device_uid, user_id)',
+  'create index usage_events_window on usage_events (product_code, at, event_key, device_uid, user_id)',
   'create index usage_events_durations on usage_events (product_code, event_key, dur, at)',
   'create index monitor_beacons_cover on monitor_beacons (product_code, kind, received_at, name, page, url, code, business)',
   'create index monitor_beacons_values on monitor_beacons (product_code, kind, name, value, received_at)',
