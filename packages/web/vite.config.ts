@@ -2,15 +2,29 @@
  * The web client's build. `npm run dev -w @edupass/web` serves it with hot reload and sends API calls
  * to the EduPass server (EDUPASS_API, default http://localhost:8080).
  */
+
+import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const api = process.env.EDUPASS_API ?? 'http://localhost:8080';
 /** Everything the server answers besides the web client itself. */
-const serverPaths = ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/legal', '/docs', '/healthz'];
+const serverPaths = ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/legal', '/docs', '/healthz', '/admin'];
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', target: 'es2022', sourcemap: false, reportCompressedSize: false },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: false,
+    reportCompressedSize: false,
+    // Two pages: the end-user client and the operator console (served at /console.html).
+    rolldownOptions: {
+      input: {
+        main: resolve(import.meta.dirname, 'index.html'),
+        console: resolve(import.meta.dirname, 'console.html'),
+      },
+    },
+  },
   server: { proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: api, changeOrigin: false }])) },
 });
