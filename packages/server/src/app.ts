@@ -20,6 +20,7 @@ import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
+import { consoleAreas } from './routes/console-areas.ts';
 import { devRoutes } from './routes/dev.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -120,7 +121,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes, adminRoutes])
+  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes, adminRoutes, consoleAreas])
     area(app, ctx);
   captchaRoutes(app, ctx);
   if (!config.production) devRoutes(app, ctx);
