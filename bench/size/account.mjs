@@ -69,12 +69,16 @@ const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 console.log(`${'library'.padEnd(36)}   minified    gzip -9  ÷ whole  ÷ login`);
 for (const row of rows) {
   const ratio = (ours) => `${(row.gzip / ours).toFixed(2)}×`.padStart(7);
-  console.log(`${row.name.padEnd(36)} ${kb(row.min).padStart(10)} ${kb(row.gzip).padStart(10)} ${ratio(whole)} ${ratio(login)}`);
+  console.log(
+    `${row.name.padEnd(36)} ${kb(row.min).padStart(10)} ${kb(row.gzip).padStart(10)} ${ratio(whole)} ${ratio(login)}`,
+  );
 }
 const smallestAnchor = Math.min(...rows.slice(2).map((row) => row.gzip));
 const check = (label, size, limit) =>
   console.log(`${label}: ${kb(size)} of ${kb(limit)} — ${size < limit ? 'ok' : 'OVER'}`);
 check('whole SDK target', whole, 8192);
 check('password-login target', login, 4096);
-console.log(`smallest anchor: ${kb(smallestAnchor)} — whole SDK is ${whole < smallestAnchor ? 'smaller' : 'NOT smaller'}`);
+console.log(
+  `smallest anchor: ${kb(smallestAnchor)} — whole SDK is ${whole < smallestAnchor ? 'smaller' : 'NOT smaller'}`,
+);
 if (whole >= 8192 || login >= 4096 || whole >= smallestAnchor) process.exitCode = 1;
