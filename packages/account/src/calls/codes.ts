@@ -50,9 +50,12 @@ const voice = /* @__PURE__ */ defineCall<VoiceCodeInput, LoginResult | undefined
   byRules,
 );
 
-/** Sends a code by voice call; returns the sign-in when the server answers with one. */
+/**
+ * Sends a code by voice call; returns the sign-in when the server answers with one. (`?.`: a JavaScript
+ * caller may leave `type` out, and the server's answer, not a TypeError, should say so.)
+ */
 export const sendVoiceCode = (
   client: AccountClient,
   input: VoiceCodeInput,
   captcha?: CaptchaProof,
-): Promise<LoginResult | undefined> => voice(client, { ...input, type: input.type.toUpperCase() }, captcha);
+): Promise<LoginResult | undefined> => voice(client, { ...input, type: input.type?.toUpperCase() }, captcha);
