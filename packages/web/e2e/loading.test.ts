@@ -1,0 +1,102 @@
+/**
+ * Loading under bad networks: a route chunk that fails or stalls past the time-out says
+ * 'Loading chunk N failed' and its retry works; an avatar that will not load is tried three times,
+ * then the fallback stays.
+ */
+import { LAZY_IMAGE } from '@edupass/protocol';
+import type { Route } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { expectScreen, openPage } from './support/pages.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const SIGN_UP_CHUNK = '**/assets/sign-up-*.js';
+
+test("a chunk that fails to load says 'Loading chunk 2 failed', and Try again loads it", async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(app.server.url);
+    await expectScreen(page, 'Sign in');
+    await page.route(SIGN_UP_CHUNK, (route) => route.abort('connectionrefused'));
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Loading chunk 2 failed' }).waitFor();
+    await page.unroute(SIGN_UP_CHUNK);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expectScreen(page, 'Create an account');
+  } finally {
+    await tab.close();
+  }
+});
+
+test('a chunk that takes longer than the time-out fails the same way, and the retry gets it', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  // The production time-out is CHUNK_LOAD_TIMEOUT_MS (120 s); the test shortens it.
+  await page.addInitScript(() => {
+    window.__edupassChunkTimeoutMs = 1500;
+  });
+  const held: Route[] = [];
+  try {
+    await page.goto(app.server.url);
+    await expectScreen(page, 'Sign in');
+    await page.route(SIGN_UP_CHUNK, (route) => {
+      held.push(route);
+    });
+    const clicked = Date.now();
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Loading chunk 2 failed' }).waitFor();
+    expect(Date.now() - clicked).toBeGreaterThanOrEqual(1400);
+    await page.unroute(SIGN_UP_CHUNK);
+    // Unrouting lets the held requests through.
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expectScreen(page, 'Create an account');
+  } finally {
+    await tab.close();
+  }
+});
+
+test(`an avatar that fails is tried ${LAZY_IMAGE.attempts} times, then the initial stays`, async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const tries: string[] = [];
+  await page.route(
+    (url) => url.pathname === '/broken-avatar.png',
+    (route) => {
+      tries.push(route.request().url());
+      return route.fulfill({ status: 404, body: '' });
+    },
+  );
+  try {
+    await page.goto(app.server.url);
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    const phone = `1590000${String(Date.now() % 10_000).padStart(4, '0')}`;
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await page.getByText(`We sent a code to ${phone}.`).waitFor();
+    await page.getByLabel('Verification code').fill((await app.server.lastCode(phone)) ?? '');
+    await page.locator('input[autocomplete="new-password"]').fill('abc12345');
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expectScreen(page, 'Profile');
+    await page.getByLabel('Nickname').fill('Ada');
+    await page.getByLabel('Avatar image URL').fill(`${app.server.url}/broken-avatar.png`);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Profile saved.').waitFor();
+    // Saving scrolled the avatar out of view above; it loads once it is back in reach.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => tries.length).toBe(LAZY_IMAGE.attempts);
+    await page.locator('.avatar-fallback', { hasText: 'A' }).waitFor();
+    // Each attempt is a real fetch, not the browser's memory of the first failure.
+    expect(new Set(tries).size).toBe(LAZY_IMAGE.attempts);
+  } finally {
+    await tab.close();
+  }
+});
