@@ -1,7 +1,7 @@
 /** Calls `fn` at most once per `ms`, always ending with a call after the last event (trailing). */
 export const throttle = (fn: () => void, ms: number): { run(): void; cancel(): void } => {
   let last = 0;
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const fire = () => {
     timer = undefined;
     last = Date.now();
@@ -11,10 +11,10 @@ export const throttle = (fn: () => void, ms: number): { run(): void; cancel(): v
     run() {
       const wait = last + ms - Date.now();
       if (wait <= 0) fire();
-      else timer ??= window.setTimeout(fire, wait);
+      else timer ??= globalThis.setTimeout(fire, wait);
     },
     cancel() {
-      if (timer !== undefined) window.clearTimeout(timer);
+      if (timer !== undefined) globalThis.clearTimeout(timer);
       timer = undefined;
     },
   };

@@ -31,21 +31,23 @@ export const useInfiniteScroll = <E extends HTMLElement>({
 
   useEffect(() => {
     if (!hasMore) return;
+    let active = true;
     const check = throttle(() => {
       const element = sentinel.current;
-      if (!element || busy.current) return;
+      if (!active || !element || busy.current) return;
       if (element.getBoundingClientRect().top - window.innerHeight > distance) return;
       busy.current = true;
       Promise.resolve(latest.current()).finally(() => {
         busy.current = false;
         // The new items may still leave the end in view.
-        check.run();
+        if (active) check.run();
       });
     }, throttleMs);
     check.run();
     window.addEventListener('scroll', check.run, { passive: true });
     window.addEventListener('resize', check.run, { passive: true });
     return () => {
+      active = false;
       check.cancel();
       window.removeEventListener('scroll', check.run);
       window.removeEventListener('resize', check.run);
