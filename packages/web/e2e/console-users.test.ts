@@ -2,22 +2,41 @@
  * The console's user tasks in Chromium against the real server: search, open a user, block (their
  * session ends and sign-in answers AC3_44), unblock, end every session.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
 import { client } from '../../server/src/testing/http-client.ts';
-import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
 let user: Account;
 let call: ReturnType<typeof client>;
+let signed: { id: number; title: string; version: number }[] = [];
 
 beforeAll(async () => {
   rig = await startConsoleRig();
   call = client(rig.server.url);
   user = await signUp(rig.server);
   await call('PATCH', `${A}/info`, { nickname: `学生${user.userId}` }, { token: user.token });
+  const toSign = await call<{ id: number; title: string; version: number }[]>(
+    'GET',
+    `${A}/agreements/need-sign`,
+    undefined,
+    {
+      token: user.token,
+    },
+  );
+  signed = toSign.body;
+  const answer = await call(
+    'POST',
+    `${A}/agreements/sign`,
+    { agreement_ids: signed.map((a) => a.id), pid: PID },
+    { token: user.token },
+  );
+  expect(answer.status).toBe(204);
   page = await openConsole(rig, rig.operator.phone, rig.operator.password);
   await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
 });
@@ -48,6 +67,13 @@ describe('users in the console', () => {
     const sessions = page.getByRole('region', { name: '最近登录与会话' });
     await expect.poll(() => sessions.textContent()).toContain('register_phone');
     expect(await sessions.textContent()).toContain('有效');
+    // Agreements signed: each title with its version.
+    expect(signed.length).toBeGreaterThan(0);
+    const agreements = page.getByRole('region', { name: '已签署的协议' });
+    for (const agreement of signed) {
+      const row = agreements.locator('tbody tr', { hasText: agreement.title });
+      await expect.poll(() => row.textContent()).toContain(`v${agreement.version}`);
+    }
   });
 
   it('block ends the user’s session and sign-in answers AC3_44; unblock lets them in again', async () => {
@@ -57,6 +83,8 @@ describe('users in the console', () => {
     await page.getByRole('button', { name: '确认' }).click();
     await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
     await expect.poll(() => page.getByText(/自 .* 起封禁/).count()).toBe(1);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-user-blocked.png'), fullPage: true });
 
     const after = await profile(user.token);
     expect(after.status).toBe(403);
@@ -102,9 +130,11 @@ describe('users in the console', () => {
     const before = requested.size;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(30);
+    // Each scroll to the end brings the next page (throttled to 200 ms, distance 0).
     for (let round = 0; round < 10 && (await items.count()) < 75; round++) {
+      const shown = await items.count();
       await page.mouse.wheel(0, 20_000);
-      await page.waitForTimeout(250);
+      await expect.poll(() => items.count()).toBeGreaterThan(shown);
     }
     await expect.poll(() => items.count()).toBe(75);
     await page.getByText('已到底（共 75 位用户）。').waitFor();
