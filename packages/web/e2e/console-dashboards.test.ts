@@ -255,8 +255,19 @@ describe('the other screens', () => {
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
     }
+    // Keyboard: the first Tab reaches the skip control, which moves focus to the screen.
+    await page.goto(`${rig.server.url}/console.html#/agreements`);
+    await page.reload();
+    await page.getByRole('heading', { name: '协议', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('跳到正文');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('console-main');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+
     await page.getByLabel('语言').selectOption('en');
-    await page.getByRole('heading', { name: 'Captcha policy', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Agreements', level: 1 }).waitFor();
     await section('Usage');
     await page.getByRole('heading', { name: 'Unique users and devices' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -130,6 +130,15 @@ describe('users in the console', () => {
     const before = requested.size;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(30);
+    // A broken avatar is tried three times, then the initial stands in for it.
+    await expect
+      .poll(() => [...requested].filter((url) => url.includes('/console-avatar-74.png')).sort())
+      .toEqual([
+        `${rig.server.url}/console-avatar-74.png`,
+        `${rig.server.url}/console-avatar-74.png?attempt=2`,
+        `${rig.server.url}/console-avatar-74.png?attempt=3`,
+      ]);
+    expect(await items.first().locator('.console-avatar-fallback').textContent()).toBe('批');
     // Each scroll to the end brings the next page (throttled to 200 ms, distance 0).
     for (let round = 0; round < 10 && (await items.count()) < 75; round++) {
       const shown = await items.count();

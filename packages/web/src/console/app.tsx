@@ -2,7 +2,7 @@
  * The console: sign-in, then a check that the account is an operator (the first admin call answers
  * E_4 otherwise, and nothing else is fetched), then the screen of the hash route.
  */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { searchUsers } from './api/admin-api.ts';
 import { isConsoleApiError } from './api/console-error.ts';
 import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/session.ts';
@@ -26,10 +26,12 @@ type Access =
 
 const Screen = () => {
   const route = useConsoleRoute();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of screen
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
-    // A new screen: move focus to it, as a page load would.
-    document.getElementById('console-main')?.focus();
+    // Another screen: move focus to it, as a page load would. (Not on the first screen, where focus
+    // stays at the top of the page so the first Tab reaches the skip control.)
+    if (shown.current !== undefined && shown.current !== route.name) document.getElementById('console-main')?.focus();
+    shown.current = route.name;
   }, [route.name]);
   const screen = (() => {
     switch (route.name) {
