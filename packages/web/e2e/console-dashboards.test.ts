@@ -274,3 +274,24 @@ describe('the other screens', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'console-usage-en.png'), fullPage: true });
   });
 });
+
+describe('the operator session', () => {
+  it('an expired access token is refreshed once, without signing the operator out', async () => {
+    const tokenOf = () =>
+      page.evaluate(
+        () => (JSON.parse(sessionStorage.getItem('edupass.console.session') ?? '{}') as { access?: string }).access,
+      );
+    const before = await tokenOf();
+    shift = (rig.server.config.accessTokenTtlSeconds + 60) * 1000;
+    try {
+      await section('Monitoring');
+      await page.getByRole('region', { name: 'JavaScript errors' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Operator sign-in' }).count()).toBe(0);
+      const after = await tokenOf();
+      expect(after).toBeTruthy();
+      expect(after).not.toBe(before);
+    } finally {
+      shift = 0;
+    }
+  });
+});
