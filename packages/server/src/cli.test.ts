@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
 import { openStore, type Store } from './store/db.ts';
+import { usageDb, writeUsage } from './store/usage.ts';
 import { createTestDatabase, type TestDatabase } from './testing/databases.ts';
 
 let database: TestDatabase;
@@ -110,6 +111,58 @@ describe('edupass users import', () => {
 
   test('CSV cells follow RFC 4180 quoting', () => {
     expect(splitCsvLine('a,"b,c","d""e",')).toEqual(['a', 'b,c', 'd"e', '']);
+  });
+});
+
+describe('edupass events export / import', () => {
+  test('an export imported into another database reproduces the same rows, and twice changes nothing', async () => {
+    const events = Array.from({ length: 12_000 }, (_, i) => ({
+      product_code: 'edupass',
+      event_id: `e-${String(i).padStart(6, '0')}`,
+      event_key: i % 3 === 0 ? 'page_view' : 'click',
+      at: 1_790_000_000_000 + i,
+      received_at: 1_790_000_000_500 + i,
+      dur: i % 5 === 0 ? i : null,
+      data: JSON.stringify({ n: i, s: 'quote " and 中文' }),
+      device_uid: `d-${i % 40}`,
+      user_id: i % 2 ? `u-${i % 9}` : null,
+      process_id: null,
+      ip: '127.0.0.1',
+      ua: 'test',
+      platform: 'web',
+      net: '4g',
+      language: 'zh-CN',
+      resolution: '1280x720',
+      cpu: 8,
+      density: 2,
+      is_dev: 0,
+    }));
+    await writeUsage(usageDb(store.db), { events, beacons: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'edupass-events-'));
+    expect(await runCli(['events', 'export', join(dir, 'a.jsonl')])).toBe(0);
+    expect(lastLine()).toBe(`Exported 12000 events to ${join(dir, 'a.jsonl')}.`);
+
+    const other = await createTestDatabase();
+    process.env.DATABASE_URL = other.url;
+    try {
+      expect(await runCli(['migrate'])).toBe(0);
+      expect(await runCli(['events', 'import', join(dir, 'a.jsonl')])).toBe(0);
+      expect(await runCli(['events', 'import', join(dir, 'a.jsonl')])).toBe(0);
+      expect(await runCli(['events', 'export', join(dir, 'b.jsonl')])).toBe(0);
+      expect(lastLine()).toContain('Exported 12000 events');
+    } finally {
+      process.env.DATABASE_URL = database.url;
+      await other.drop();
+    }
+    expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
+  }, 120_000);
+
+  test('lines that are not event rows are reported by line', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-events-')), 'bad.jsonl');
+    writeFileSync(file, '{"product_code":"edupass"}\nnot json\n');
+    expect(await runCli(['events', 'import', file])).toBe(2);
+    expect(output).toContain('line 2: not JSON');
+    expect(output.some((o) => o.startsWith('line 1: not a usage event row'))).toBe(true);
   });
 });
 

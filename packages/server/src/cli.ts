@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { createAdmin } from './cli/admin.ts';
 import { doctor } from './cli/doctor.ts';
+import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
 import { loadConfig } from './config.ts';
 import { createContext } from './context.ts';
@@ -15,6 +16,8 @@ const USAGE = `Usage: edupass <command>
   admin create <phone> [--password <pw>]   make (or create) an operator account
   migrate                                  bring the database schema up to date
   users import <file.csv>                  import users (columns: phone,email,username,nickname,password,fullname)
+  events export <file.jsonl>               write every stored usage event, one JSON row a line
+  events import <file.jsonl>               load exported usage events (already stored ones are skipped)
   doctor                                   check the configuration and what it points at
 
 Configuration comes from the same environment variables as the server (see README).`;
@@ -67,6 +70,17 @@ export const runCli = async (argv: string[]): Promise<number> => {
     const report = await withContext((ctx) => importUsers(ctx, arg));
     for (const { line, reason } of report.problems) console.log(`line ${line}: ${reason}`);
     console.log(`Imported ${report.imported} users; ${report.problems.length} rows refused.`);
+    return report.problems.length > 0 ? 2 : 0;
+  }
+  if (command === 'events' && sub === 'export' && arg) {
+    const count = await withContext((ctx) => exportEvents(ctx, arg));
+    console.log(`Exported ${count} events to ${arg}.`);
+    return 0;
+  }
+  if (command === 'events' && sub === 'import' && arg) {
+    const report = await withContext((ctx) => importEvents(ctx, arg));
+    for (const { line, reason } of report.problems) console.log(`line ${line}: ${reason}`);
+    console.log(`Read ${report.read} events (already stored ones skipped); ${report.problems.length} lines refused.`);
     return report.problems.length > 0 ? 2 : 0;
   }
   if (command === 'doctor') {
