@@ -31,6 +31,8 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
     if (s.consent !== 'unset') localStorage.setItem('edupass.consent', s.consent);
   }, settings);
   const page = await context.newPage();
+  // Fail a step within the test's own time-out, with the locator in the message.
+  page.setDefaultTimeout(10_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors, close: () => context.close() };

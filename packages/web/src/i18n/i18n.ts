@@ -83,6 +83,8 @@ export const translator = (current: State): I18n => {
       if (!text) return String(error);
       if (error instanceof Error && error.name === 'ChunkLoadError') return error.message;
       if (isCodedError(error)) {
+        // GCAP_1 shares INVALID_CAPTCHA's number, but it is the human check that failed, not the SMS code.
+        if (error.serverCode === 'GCAP_1') return text.errors.CAPTCHA_REJECTED;
         const name = clientCodeName(error.code);
         if (name) return text.errors[name];
         return t('error.unknownCode', { code: error.serverCode ?? error.code, message: error.message });

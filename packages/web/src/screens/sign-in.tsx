@@ -22,7 +22,10 @@ const NOTICES = {
 const SignIn = () => {
   const { t } = useI18n();
   const { query } = useLocation();
-  const [method, setMethod] = useState<Method>(query.get('method') === 'password' ? 'password' : 'sms');
+  const asked = query.get('method') === 'password' ? 'password' : 'sms';
+  const [method, setMethod] = useState<Method>(asked);
+  // A link may ask for a method while this screen is already showing (after a password change).
+  useEffect(() => setMethod(asked), [asked]);
   const notice = NOTICES[query.get('notice') as keyof typeof NOTICES];
   useEffect(() => startFlowTimer('sign_in_flow'), []);
   return (

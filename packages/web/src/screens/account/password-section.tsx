@@ -65,7 +65,6 @@ const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
     void action.run(async () => {
       await initPassword(client, { password, confirm_password: confirm });
       onChanged();
-      return t('password.setDone');
     });
   };
   return (
@@ -73,7 +72,6 @@ const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
       <p>{t('password.none')}</p>
       <NewPasswordFields {...{ password, confirm, setPassword, setConfirm }} />
       <FormError message={action.error} />
-      <Notice message={action.notice} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {t('password.setSubmit')}
       </button>
@@ -179,11 +177,19 @@ export const PasswordSection = ({
 }) => {
   const { t } = useI18n();
   const [way, setWay] = useState<'old' | 'phone'>('old');
+  // Said here, not in the first-password form, which goes away once the password is set.
+  const [notice, setNotice] = useState<string | null>(null);
   return (
     <section className="subsection" aria-labelledby="password-title">
       <h2 id="password-title">{t('password.title')}</h2>
+      <Notice message={notice} />
       {!hasPassword ? (
-        <SetFirstPassword onChanged={onChanged} />
+        <SetFirstPassword
+          onChanged={() => {
+            setNotice(t('password.setDone'));
+            onChanged();
+          }}
+        />
       ) : (
         <Tabs
           label={t('password.title')}

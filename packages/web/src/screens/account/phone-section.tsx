@@ -23,7 +23,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
   const send = async () => {
     try {
       if (rebinding) {
-        await withCaptcha('rebind', phone, (proof) =>
+        await withCaptcha('change', phone, (proof) =>
           sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
         );
       } else {

@@ -1,0 +1,126 @@
+/**
+ * The account centre's security forms not covered by the main flow: password change by phone code,
+ * phone rebinding, and for an account made from QQ alone, the first password and a first phone.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+let seq = 0;
+const newPhone = () => `1550${String(Date.now() % 1_000_000).padStart(6, '0')}${seq++ % 10}`;
+const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+const input = (tab: TestPage, label: string) =>
+  tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
+
+const codeFor = async (to: string, previous?: string): Promise<string> => {
+  await expect
+    .poll(async () => {
+      const code = await app.server.lastCode(to);
+      return code !== undefined && code !== previous;
+    })
+    .toBe(true);
+  return (await app.server.lastCode(to)) as string;
+};
+
+const signUpByPhone = async (tab: TestPage, phone: string, password: string) => {
+  const { page } = tab;
+  await page.goto(app.server.url);
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await input(tab, 'Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Get code' }).click();
+  await input(tab, 'Verification code').fill(await codeFor(phone));
+  await input(tab, 'Password').fill(password);
+  await page.getByLabel('I have read and agree to').check();
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expectScreen(page, 'Profile');
+  await page.getByRole('link', { name: 'Sign-in & security' }).click();
+  await expectScreen(page, 'Sign-in & security');
+};
+
+test('change the password with a code to the bound phone, then move the account to a new phone', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  const next = newPhone();
+  try {
+    await signUpByPhone(tab, phone, 'abc12345');
+    await page.getByRole('tab', { name: 'Change with a code to your phone' }).click();
+    const form = page.getByRole('tabpanel');
+    await form.getByLabel('Phone number').fill(phone);
+    const signUpCode = await app.server.lastCode(phone);
+    await form.getByRole('button', { name: 'Get code' }).click();
+    await form.getByLabel('Verification code').fill(await codeFor(phone, signUpCode));
+    await input(tab, 'New password').fill('byphone99');
+    await input(tab, 'Confirm password').fill('byphone99');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
+    await page.getByLabel('Phone, username or e-mail').fill(phone);
+    await input(tab, 'Password').fill('byphone99');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectScreen(page, 'Profile');
+
+    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    await input(tab, 'Current phone number').fill(phone);
+    await input(tab, 'New phone number').fill(next);
+    await page.getByRole('region', { name: 'Phone number' }).getByRole('button', { name: 'Get code' }).click();
+    await page
+      .getByRole('region', { name: 'Phone number' })
+      .getByLabel('Verification code')
+      .fill(await codeFor(next));
+    await page.getByRole('button', { name: 'Change phone' }).click();
+    await page.getByText('Phone number changed.').waitFor();
+    await page.getByText(`Bound phone: ${masked(next)}`).waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('an account made from QQ alone sets its first password and binds its first phone', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  try {
+    await page.goto(app.server.url);
+    await page.locator('.oauth-qq').click();
+    await page.getByLabel('昵称 · Nickname').fill(`solo${Date.now().toString(36).slice(-5)}`);
+    await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
+    await expectScreen(page, 'Finish signing in with QQ');
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await expectScreen(page, 'Profile');
+    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await page.getByText('Your account has no password yet.').waitFor();
+    await page.getByText('No phone number is bound yet.').waitFor();
+
+    await input(tab, 'New password').fill('first123');
+    await input(tab, 'Confirm password').fill('first124');
+    await page.getByText('The two passwords are not the same.').first().waitFor();
+    await input(tab, 'Confirm password').fill('first123');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password set.').waitFor();
+    await page.getByRole('tab', { name: 'Change with your current password' }).waitFor();
+
+    await input(tab, 'Phone number').fill(phone);
+    await page.getByRole('region', { name: 'Phone number' }).getByRole('button', { name: 'Get code' }).click();
+    await page
+      .getByRole('region', { name: 'Phone number' })
+      .getByLabel('Verification code')
+      .fill(await codeFor(phone));
+    await page.getByRole('button', { name: 'Bind phone' }).click();
+    await page.getByText('Phone bound.').waitFor();
+    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
