@@ -33,8 +33,9 @@ await build({
 const serverPackage = (await import(join(root, 'packages/server/package.json'), { with: { type: 'json' } })).default;
 await esbuild({
   entryPoints: { main: join(root, 'packages/server/src/main.ts') },
-  // Inside the repository, so the bundle finds the server's npm dependencies in node_modules.
-  outdir: join(root, 'bench/web/.server'),
+  // Inside the repository, so the bundle finds the server's npm dependencies in node_modules
+  // (a `dist` folder, which git and biome ignore; removed at the end).
+  outdir: join(root, 'bench/web/dist'),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -43,7 +44,7 @@ await esbuild({
   logLevel: 'warning',
 });
 const port = 20_000 + Math.floor(Math.random() * 20_000);
-const server = spawn(process.execPath, [join(root, 'bench/web/.server/main.js')], {
+const server = spawn(process.execPath, [join(root, 'bench/web/dist/main.js')], {
   cwd: root,
   env: {
     ...process.env,
@@ -159,3 +160,4 @@ writeFileSync(
   `${JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, js: { ...total, target: TARGET_GZIP_BYTES, files }, lcp: { localhost: result.localhost.lcpMsMedian, slowPhone: result.slowPhone.lcpMsMedian, runs: { localhost: result.localhost.lcpMsRuns, slowPhone: result.slowPhone.lcpMsRuns } } }, null, 2)}\n`,
 );
 rmSync(scratch, { recursive: true, force: true });
+rmSync(join(root, 'bench/web/dist'), { recursive: true, force: true });
