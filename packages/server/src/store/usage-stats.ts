@@ -1,6 +1,8 @@
 /** The console's usage and monitoring queries. Percentiles are read by offset, which both SQLite and PostgreSQL index. */
 import { sql } from 'kysely';
 import type { UsageDb } from './usage.ts';
+import { DAY_MS, HOUR_MS, truncated } from './usage-rollups.ts';
+import { splitWindow } from './usage-window.ts';
 
 export interface Window {
   product: string;
@@ -8,33 +10,122 @@ export interface Window {
   to: number;
 }
 
+/**
+ * Events per key per bucket (an hour or a day, both whole hours): whole hours from the hourly rollup,
+ * the window's partial first and last hours from the events themselves — the same answer as counting
+ * the events, without reading a month of them.
+ */
 export const eventCounts = (db: UsageDb, w: Window, bucketMs: number, key: string | undefined) => {
-  const bucket = sql<number>`(${sql.ref('at')} / ${sql.lit(bucketMs)}) * ${sql.lit(bucketMs)}`;
+  const { whole, edges } = splitWindow(w.from, w.to, HOUR_MS);
+  const raw = edges.map(([from, to]) =>
+    db
+      .selectFrom('usage_events')
+      .select(['event_key as key', truncated('at', bucketMs).as('bucket'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('product_code', '=', w.product)
+      .where('at', '>=', from)
+      .where('at', '<', to)
+      .$if(key !== undefined, (q) => q.where('event_key', '=', key ?? ''))
+      .groupBy(['event_key', truncated('at', bucketMs)]),
+  );
+  const parts = [
+    ...(whole === undefined
+      ? []
+      : [
+          db
+            .selectFrom('usage_event_hours')
+            .select(['event_key as key', truncated('hour', bucketMs).as('bucket'), 'events as n'])
+            .where('product_code', '=', w.product)
+            .where('hour', '>=', whole[0])
+            .where('hour', '<', whole[1])
+            .$if(key !== undefined, (q) => q.where('event_key', '=', key ?? '')),
+        ]),
+    ...raw,
+  ];
+  const [head, ...rest] = parts;
+  if (head === undefined) return Promise.resolve([]);
+  const union = rest.reduce((all, part) => all.unionAll(part), head);
   return db
-    .selectFrom('usage_events')
-    .select(['event_key as key', bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('count')])
-    .where('product_code', '=', w.product)
-    .where('at', '>=', w.from)
-    .where('at', '<', w.to)
-    .$if(key !== undefined, (q) => q.where('event_key', '=', key ?? ''))
-    .groupBy(['event_key', bucket])
+    .selectFrom(union.as('parts'))
+    .select(['key', 'bucket', (eb) => eb.fn.sum<number>('n').as('count')])
+    .groupBy(['key', 'bucket'])
     .orderBy('bucket')
-    .orderBy('event_key')
+    .orderBy('key')
     .execute();
 };
 
-export const uniqueVisitors = (db: UsageDb, w: Window) =>
-  db
-    .selectFrom('usage_events')
-    .select((eb) => [
-      eb.fn.count<number>('device_uid').distinct().as('devices'),
-      eb.fn.count<number>('user_id').distinct().as('users'),
-      eb.fn.countAll<number>().as('events'),
-    ])
-    .where('product_code', '=', w.product)
-    .where('at', '>=', w.from)
-    .where('at', '<', w.to)
+/** Events in the window: whole hours from the hourly rollup, partial hours from the events. */
+const eventTotal = async (db: UsageDb, w: Window): Promise<number> => {
+  const { whole, edges } = splitWindow(w.from, w.to, HOUR_MS);
+  let total = 0;
+  if (whole !== undefined) {
+    const row = await db
+      .selectFrom('usage_event_hours')
+      .select((eb) => eb.fn.sum<number>('events').as('n'))
+      .where('product_code', '=', w.product)
+      .where('hour', '>=', whole[0])
+      .where('hour', '<', whole[1])
+      .executeTakeFirst();
+    total += Number(row?.n ?? 0);
+  }
+  for (const [from, to] of edges) {
+    const row = await db
+      .selectFrom('usage_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('product_code', '=', w.product)
+      .where('at', '>=', from)
+      .where('at', '<', to)
+      .executeTakeFirstOrThrow();
+    total += Number(row.n);
+  }
+  return total;
+};
+
+/** Distinct devices or users in the window: whole days from the daily visitor sets, partial days raw. */
+const distinctVisitors = async (db: UsageDb, w: Window, kind: 'device' | 'user'): Promise<number> => {
+  const column = kind === 'device' ? 'device_uid' : 'user_id';
+  const { whole, edges } = splitWindow(w.from, w.to, DAY_MS);
+  const parts = [
+    ...(whole === undefined
+      ? []
+      : [
+          db
+            .selectFrom('usage_day_visitors')
+            .select('visitor')
+            .where('product_code', '=', w.product)
+            .where('kind', '=', kind)
+            .where('day', '>=', whole[0])
+            .where('day', '<', whole[1]),
+        ]),
+    ...edges.map(([from, to]) =>
+      db
+        .selectFrom('usage_events')
+        .select((eb) => eb.ref(column).$notNull().as('visitor'))
+        .where('product_code', '=', w.product)
+        .where('at', '>=', from)
+        .where('at', '<', to)
+        .where(column, 'is not', null),
+    ),
+  ];
+  const [head, ...rest] = parts;
+  if (head === undefined) return 0;
+  const union = rest.reduce((all, part) => all.unionAll(part), head);
+  const row = await db
+    .selectFrom(union.as('visitors'))
+    .select((eb) => eb.fn.count<number>('visitor').distinct().as('n'))
     .executeTakeFirstOrThrow();
+  return Number(row.n);
+};
+
+/**
+ * Distinct devices and users, and events, in the window. Exact: whole UTC days come from the daily
+ * visitor sets written at ingestion, the partial days at either edge from the events themselves.
+ */
+export const uniqueVisitors = async (db: UsageDb, w: Window) => {
+  const devices = await distinctVisitors(db, w, 'device');
+  const users = await distinctVisitors(db, w, 'user');
+  const events = await eventTotal(db, w);
+  return { devices, users, events };
+};
 
 /** Values at the given fractions of a sorted column, with the count. */
 const percentiles = async (

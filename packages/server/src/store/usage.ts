@@ -1,6 +1,13 @@
 /** Usage events and monitor beacons: writes (batched, deduplicated) and retention. */
 import { CompiledQuery, type Generated, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import {
+  addToRollups,
+  type InsertedEvent,
+  pruneRollups,
+  type UsageDayVisitorsTable,
+  type UsageEventHoursTable,
+} from './usage-rollups.ts';
 
 export interface UsageEventsTable {
   product_code: string;
@@ -49,6 +56,8 @@ export interface MonitorBeaconsTable {
 export type UsageTables = {
   usage_events: UsageEventsTable;
   monitor_beacons: MonitorBeaconsTable;
+  usage_event_hours: UsageEventHoursTable;
+  usage_day_visitors: UsageDayVisitorsTable;
 };
 
 export type UsageDb = Kysely<Database & UsageTables>;
@@ -102,6 +111,8 @@ const eventInsert = (db: UsageDb, rows: NewUsageEvent[]): CompiledQuery => {
       .insertInto('usage_events')
       .values(rows.map(() => template))
       .onConflict((oc) => oc.columns(['product_code', 'event_id']).doNothing())
+      // Only the rows actually inserted come back: what the rollups count.
+      .returning(['product_code', 'event_key', 'at', 'device_uid', 'user_id'])
       .compile();
     // Every value must be a bound parameter, in row-major column order, for the reuse to be right.
     if (compiled.parameters.length !== rows.length * EVENT_COLUMNS.length) throw new Error('unexpected insert shape');
@@ -116,13 +127,16 @@ const eventInsert = (db: UsageDb, rows: NewUsageEvent[]): CompiledQuery => {
 
 /**
  * Writes many requests' rows in one transaction: one commit (one fsync) for the lot. An event id
- * already stored is skipped, so a retried batch changes nothing.
+ * already stored is skipped, so a retried batch changes nothing — the rollups included.
  */
 export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
   db.transaction().execute(async (tx) => {
+    const inserted: InsertedEvent[] = [];
     for (let i = 0; i < events.length; i += CHUNK) {
-      await tx.executeQuery(eventInsert(tx, events.slice(i, i + CHUNK)));
+      const result = await tx.executeQuery<InsertedEvent>(eventInsert(tx, events.slice(i, i + CHUNK)));
+      for (const row of result.rows) inserted.push(row);
     }
+    await addToRollups(tx, inserted);
     for (let i = 0; i < beacons.length; i += CHUNK) {
       await tx
         .insertInto('monitor_beacons')
@@ -134,9 +148,16 @@ export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
 export const productCodes = async (db: UsageDb): Promise<string[]> =>
   (await db.selectFrom('products').select('product_code').distinct().execute()).map((row) => row.product_code);
 
-/** Retention: removes what was received before `before` (unix ms). */
+/** Retention: removes what was received before `before` (unix ms), and takes it out of the rollups. */
 export const deleteUsageBefore = async (db: UsageDb, before: number) => {
-  const events = await db.deleteFrom('usage_events').where('received_at', '<', before).executeTakeFirst();
+  const events = await db.transaction().execute(async (tx) => {
+    let deleted = 0;
+    await pruneRollups(tx, before, async () => {
+      const result = await tx.deleteFrom('usage_events').where('received_at', '<', before).executeTakeFirst();
+      deleted = Number(result.numDeletedRows);
+    });
+    return deleted;
+  });
   const beacons = await db.deleteFrom('monitor_beacons').where('received_at', '<', before).executeTakeFirst();
-  return { events: Number(events.numDeletedRows), beacons: Number(beacons.numDeletedRows) };
+  return { events, beacons: Number(beacons.numDeletedRows) };
 };

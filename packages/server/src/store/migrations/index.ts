@@ -8,6 +8,7 @@ import * as accounts from './001-accounts.ts';
 import * as usage from './002-usage.ts';
 import * as captcha from './003-captcha.ts';
 import * as admin from './004-admin.ts';
+import * as usageRollups from './005-usage-rollups.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -24,6 +25,7 @@ const steps: [name: string, up: Step][] = [
   ['002-usage', usage.up],
   ['003-captcha', captcha.up],
   ['004-admin', admin.up],
+  ['005-usage-rollups', usageRollups.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -1,0 +1,155 @@
+/**
+ * Rollups of usage events, kept in step with `usage_events` in the transactions that write and sweep
+ * it: events per (product, key, hour) and the devices and users seen per (product, UTC day).
+ */
+import { sql } from 'kysely';
+import type { UsageDb } from './usage.ts';
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+export interface UsageEventHoursTable {
+  product_code: string;
+  event_key: string;
+  /** Start of the hour of the events' `at`, unix ms. */
+  hour: number;
+  events: number;
+}
+
+export interface UsageDayVisitorsTable {
+  product_code: string;
+  kind: 'device' | 'user';
+  /** The device uid or the user id. */
+  visitor: string;
+  /** Start of the UTC day of the events' `at`, unix ms. */
+  day: number;
+}
+
+/** What the rollups need of an event actually inserted (the insert's RETURNING). */
+export interface InsertedEvent {
+  product_code: string;
+  event_key: string;
+  at: number | string;
+  device_uid: string | null;
+  user_id: string | null;
+}
+
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+
+/** A time column truncated to `unit` ms, in SQL (integer division on both databases). */
+export const truncated = (column: string, unit: number) =>
+  sql<number>`(${sql.ref(column)} / ${sql.lit(unit)}) * ${sql.lit(unit)}`;
+
+/** Rows per statement: 4 columns × 500 stays far under either database's bound-parameter limit. */
+const CHUNK = 500;
+
+/** Adds newly inserted events to the rollups (call in the transaction that inserted them). */
+export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent[]): Promise<void> => {
+  if (inserted.length === 0) return;
+  const hours = new Map<string, UsageEventHoursTable>();
+  const visitors = new Map<string, UsageDayVisitorsTable>();
+  for (const row of inserted) {
+    const at = Number(row.at);
+    const hour = floorTo(at, HOUR_MS);
+    const hourKey = `${row.product_code}\u0000${row.event_key}\u0000${hour}`;
+    const counted = hours.get(hourKey);
+    if (counted === undefined)
+      hours.set(hourKey, { product_code: row.product_code, event_key: row.event_key, hour, events: 1 });
+    else counted.events++;
+    const day = floorTo(at, DAY_MS);
+    for (const [kind, visitor] of [
+      ['device', row.device_uid],
+      ['user', row.user_id],
+    ] as const) {
+      if (visitor === null) continue;
+      visitors.set(`${row.product_code}\u0000${kind}\u0000${visitor}\u0000${day}`, {
+        product_code: row.product_code,
+        kind,
+        visitor,
+        day,
+      });
+    }
+  }
+  const hourRows = [...hours.values()];
+  for (let i = 0; i < hourRows.length; i += CHUNK) {
+    await tx
+      .insertInto('usage_event_hours')
+      .values(hourRows.slice(i, i + CHUNK))
+      .onConflict((oc) =>
+        oc
+          .columns(['product_code', 'event_key', 'hour'])
+          .doUpdateSet((eb) => ({ events: eb('usage_event_hours.events', '+', eb.ref('excluded.events')) })),
+      )
+      .execute();
+  }
+  const visitorRows = [...visitors.values()];
+  for (let i = 0; i < visitorRows.length; i += CHUNK) {
+    await tx
+      .insertInto('usage_day_visitors')
+      .values(visitorRows.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+};
+
+/**
+ * Takes the events received before `before` out of the rollups; call in the transaction that deletes
+ * them, before the delete. Hour counts are decremented by what is deleted; the visitor sets of the days
+ * those events fall on are rebuilt from the events that remain, once `deleteEvents` has run.
+ */
+export const pruneRollups = async (tx: UsageDb, before: number, deleteEvents: () => Promise<void>): Promise<void> => {
+  const removed = await tx
+    .selectFrom('usage_events')
+    .select((eb) => [
+      'product_code',
+      'event_key',
+      truncated('at', HOUR_MS).as('hour'),
+      eb.fn.countAll<number>().as('events'),
+    ])
+    .where('received_at', '<', before)
+    .groupBy(['product_code', 'event_key', 'hour'])
+    .execute();
+  const days = new Map<string, { product_code: string; day: number }>();
+  for (const row of removed) {
+    const hour = Number(row.hour);
+    await tx
+      .updateTable('usage_event_hours')
+      .set((eb) => ({ events: eb('events', '-', Number(row.events)) }))
+      .where('product_code', '=', row.product_code)
+      .where('event_key', '=', row.event_key)
+      .where('hour', '=', hour)
+      .execute();
+    const day = floorTo(hour, DAY_MS);
+    days.set(`${row.product_code}\u0000${day}`, { product_code: row.product_code, day });
+  }
+  await tx.deleteFrom('usage_event_hours').where('events', '<=', 0).execute();
+  await deleteEvents();
+  for (const { product_code, day } of days.values()) {
+    await tx.deleteFrom('usage_day_visitors').where('product_code', '=', product_code).where('day', '=', day).execute();
+    for (const [kind, column] of [
+      ['device', 'device_uid'],
+      ['user', 'user_id'],
+    ] as const) {
+      await tx
+        .insertInto('usage_day_visitors')
+        .columns(['product_code', 'kind', 'visitor', 'day'])
+        .expression(
+          tx
+            .selectFrom('usage_events')
+            .select((eb) => [
+              'product_code',
+              sql<string>`${sql.lit(kind)}`.as('kind'),
+              eb.ref(column).$notNull().as('visitor'),
+              sql<number>`${sql.lit(day)}`.as('day'),
+            ])
+            .distinct()
+            .where('product_code', '=', product_code)
+            .where('at', '>=', day)
+            .where('at', '<', day + DAY_MS)
+            .where(column, 'is not', null),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+};
