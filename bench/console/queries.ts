@@ -9,8 +9,9 @@
  * outcomes, web-vitals), written through the usage store's batched insert (`writeUsage`). Then times
  * every query the usage and monitoring dashboards make, through the same service functions the
  * routes call, over the default 7-day window and over all 30 days: median of RUNS after one warm-up.
- * The baseline, measured in the same run, is one full scan of the events table. The queries run twice:
- * on the schema as migrated, then with covering indexes the dashboards could use (created here only).
+ * The baseline, measured in the same run, is one full scan of the events table. The schema is the one
+ * migrated: rollups written by `writeUsage` (005-usage-rollups) and the dashboards' indexes
+ * (006-dashboard-indexes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,13 +121,6 @@ const beaconRow = (): NewBeacon => {
   };
 };
 
-const PROPOSED_INDEXES = [
-  'create index usage_events_window on usage_events (product_code, at, event_key, device_uid, user_id)',
-  'create index usage_events_durations on usage_events (product_code, event_key, dur, at)',
-  'create index monitor_beacons_cover on monitor_beacons (product_code, kind, received_at, name, page, url, code, business)',
-  'create index monitor_beacons_values on monitor_beacons (product_code, kind, name, value, received_at)',
-];
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -224,17 +218,7 @@ try {
   console.log(
     `\nBaseline: one full scan, select sum(length(event_key)) from usage_events — median ${baseline.median.toFixed(1)} ms (of ${RUNS}).`,
   );
-  await measure('1. The schema as migrated (indexes of 002-usage).');
-
-  // Covering indexes the dashboards could use, to show what they are worth before anyone ships them:
-  // each costs every ingested row one more b-tree insert.
-  const indexStarted = performance.now();
-  for (const statement of PROPOSED_INDEXES) await sql.raw(statement).execute(store.db);
-  await sql`analyze`.execute(store.db);
-  console.log(
-    `\nCreated ${PROPOSED_INDEXES.length} covering indexes in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s:\n  ${PROPOSED_INDEXES.join('\n  ')}`,
-  );
-  await measure('2. With the covering indexes.');
+  await measure('The schema as migrated (rollups of 005-usage-rollups, indexes of 006-dashboard-indexes).');
 } finally {
   await store.close();
   rmSync(scratch, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import * as usage from './002-usage.ts';
 import * as captcha from './003-captcha.ts';
 import * as admin from './004-admin.ts';
 import * as usageRollups from './005-usage-rollups.ts';
+import * as dashboardIndexes from './006-dashboard-indexes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -26,6 +27,7 @@ const steps: [name: string, up: Step][] = [
   ['003-captcha', captcha.up],
   ['004-admin', admin.up],
   ['005-usage-rollups', usageRollups.up],
+  ['006-dashboard-indexes', dashboardIndexes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
