@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely';
 
 /**
  * Indexes for the console's dashboards (bench/console). Percentiles read the n-th value of a sorted
- * column, so their indexes end in it; the monitor queries are covered by one index on the beacons. The
- * durations index starts with (product, key), so it replaces 002's (product, key, at).
+ * column, so their indexes end in it; the monitor queries are covered by one index on the beacons.
+ * 002's (product, key, at) is dropped: counts now read the rollups and 005's (product, at, …) index.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await db.schema
     .createIndex('usage_events_durations')
     .on('usage_events')
     .columns(['product_code', 'event_key', 'dur', 'at'])
+    // Only timed events have a duration: the others cost ingestion no entry here.
+    .where('dur', 'is not', null)
     .execute();
   await db.schema.dropIndex('usage_events_key_at').execute();
   await db.schema
