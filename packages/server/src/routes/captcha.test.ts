@@ -2,6 +2,7 @@ import type { SlideChallenge } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmac } from '../services/hashing.ts';
 import type { CaptchaTables } from '../store/captcha.ts';
+import { signUp } from '../testing/accounts.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
 import { humanDrag, straightConstantDrag } from '../testing/slide-drags.ts';
@@ -185,6 +186,37 @@ describe('the slide puzzle', () => {
       capabilities: ['SLIDE'],
     });
     expect(sameDevice.body.rule).toBe('SLIDE');
+  });
+});
+
+describe('failed password sign-ins count toward risk', () => {
+  // A server of its own: the other tests' code sends from this IP would already count as risky.
+  let fresh: TestServer;
+  beforeAll(async () => {
+    fresh = await startTestServer();
+  });
+  afterAll(() => fresh.close());
+
+  it("a wrong password on an account challenges the next sign-in, under any of the account's identities", async () => {
+    const call = client(fresh.url);
+    const rule = (body: Record<string, unknown>) => call<{ rule: string }>('POST', '/captcha/rule/v3', body);
+    const account = await signUp(fresh);
+    const username = `risk_${account.userId}`;
+    expect(
+      (await call('PATCH', '/tiger/v3/web/accounts/username', { username }, { token: account.token })).status,
+    ).toBe(204);
+    const before = await rule({ identity: username, scene: 'login', capabilities: ['SLIDE'] });
+    expect(before.body.rule).toBe('DEFAULT');
+    const wrong = await call('POST', '/tiger/v3/web/accounts/login', {
+      identity: account.phone,
+      password: 'Wrong1234',
+      pid: 'edupass',
+    });
+    expect(wrong.status).toBe(403);
+    for (const identity of [account.phone, username]) {
+      const after = await rule({ identity, scene: 'login', capabilities: ['SLIDE'] });
+      expect(after.body.rule).toBe('SLIDE');
+    }
   });
 });
 

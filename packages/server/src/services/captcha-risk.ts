@@ -3,6 +3,8 @@
  * volume of code sends and rule requests. All live in the shared counters, so every process agrees.
  */
 import type { Context } from '../context.ts';
+import { findUserByIdentity } from '../store/users.ts';
+import { loginFailureCount, loginLockKey } from './rate-limits.ts';
 
 export interface Caller {
   identity: string;
@@ -42,10 +44,11 @@ export const assessRisk = async (ctx: Context, caller: Caller, ruleRequests: num
   if ((await peek(keys.identity)) >= c.riskFailures) reasons.push('identity-failures');
   if ((await peek(keys.device)) >= c.riskFailures) reasons.push('device-failures');
   if ((await peek(keys.ip)) >= c.riskIpFailures) reasons.push('ip-failures');
-  // Counter keys of services/rate-limits.ts: failed password sign-ins and code sends per IP.
-  if (caller.identity !== '' && (await ctx.counters.peek(`login-fail:${caller.identity.toLowerCase()}`)) > 0) {
-    reasons.push('login-failures');
+  if (caller.identity !== '') {
+    const user = await findUserByIdentity(ctx.db, caller.identity);
+    if ((await loginFailureCount(ctx, loginLockKey(user, caller.identity))) > 0) reasons.push('login-failures');
   }
+  // Counter key of services/rate-limits.ts: code sends per IP.
   if ((await ctx.counters.peek(`code-ip:${caller.ip}`)) >= c.riskIpSends) reasons.push('send-volume');
   if (ruleRequests > c.riskRuleRequests) reasons.push('rule-volume');
   return { risky: reasons.length > 0, reasons };

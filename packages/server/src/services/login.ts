@@ -1,22 +1,14 @@
-import { PATTERNS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
-import { findUserByEmail, findUserByPhone, findUserByUsername, insertUser } from '../store/users.ts';
+import { findUserByIdentity, findUserByPhone, insertUser } from '../store/users.ts';
 import { checkCaptchaTicket } from './captcha-gate.ts';
 import { verifyCode } from './codes.ts';
 import { verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { requireProduct } from './products.ts';
-import { awaitLoginAllowance, clearLoginFailures, recordLoginFailure } from './rate-limits.ts';
+import { awaitLoginAllowance, clearLoginFailures, loginLockKey, recordLoginFailure } from './rate-limits.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
 import { newUser } from './sign-up.ts';
-
-/** A phone number, an e-mail address or a username. */
-const findByIdentity = (ctx: Context, identity: string): Promise<User | undefined> => {
-  if (PATTERNS.phone_number.test(identity)) return findUserByPhone(ctx.db, identity);
-  if (identity.includes('@')) return findUserByEmail(ctx.db, identity);
-  return findUserByUsername(ctx.db, identity);
-};
 
 export interface PasswordLogin {
   identity: string;
@@ -42,9 +34,9 @@ export const loginByPassword = async (
     });
   }
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
-  const user = await findByIdentity(ctx, input.identity);
+  const user = await findUserByIdentity(ctx.db, input.identity);
   // One count per account, whichever of its phone, username or e-mail the guesses use.
-  const lockKey = user ? `user:${user.id}` : input.identity;
+  const lockKey = loginLockKey(user, input.identity);
   await awaitLoginAllowance(ctx, lockKey);
   const ok = user?.password_hash
     ? await verifyPassword(user.password_hash, input.password)

@@ -5,7 +5,7 @@ import { revokeUserSessions } from '../store/sessions.ts';
 import { findUserById, findUserByPhone, updateUser } from '../store/users.ts';
 import { verifyCode } from './codes.ts';
 import { verifyPassword } from './passwords.ts';
-import { awaitLoginAllowance, clearLoginFailures, recordLoginFailure } from './rate-limits.ts';
+import { awaitLoginAllowance, clearLoginFailures, loginLockKey, recordLoginFailure } from './rate-limits.ts';
 import { passwordFields } from './sign-up.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
 import { assertNotBlocked, currentUser } from './users.ts';
@@ -38,7 +38,7 @@ export const changePassword = async (
   if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
   if (input.password !== input.confirm_password) fail('AC3_10');
   // Guessing the old password is a login attempt in disguise: same slow-down and lock.
-  const identity = `user:${userId}`;
+  const identity = loginLockKey({ id: userId }, '');
   await awaitLoginAllowance(ctx, identity);
   if (!(await verifyPassword(user.password_hash ?? '', input.old_password))) {
     await recordLoginFailure(ctx, identity);
@@ -79,5 +79,5 @@ export const resetPassword = async (
   if (!user) return fail('AC3_27');
   await setPassword(ctx, user.id, input.password, { endSessions: true });
   // A successful reset lifts a lock from earlier wrong guesses.
-  await clearLoginFailures(ctx, `user:${user.id}`);
+  await clearLoginFailures(ctx, loginLockKey(user, ''));
 };

@@ -20,6 +20,12 @@ export const limitCodeSend = async (ctx: Context, target: string, scene: string,
 
 const loginKey = (identity: string) => `login-fail:${identity.toLowerCase()}`;
 
+/** What failed logins are counted under: the account, whichever of its identities the guesses use. */
+export const loginLockKey = (user: { id: number } | undefined, identity: string) =>
+  user ? `user:${user.id}` : identity;
+
+export const loginFailureCount = (ctx: Context, lockKey: string) => ctx.counters.peek(loginKey(lockKey));
+
 /**
  * Before a password check: refuses a locked identity with E_5 and slows down one that has failed
  * several times (the delay doubles with each failure, capped at 8× the base).

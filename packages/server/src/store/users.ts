@@ -1,3 +1,4 @@
+import { PATTERNS } from '@edupass/protocol';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, NewUser, User, UsersTable } from './schema.ts';
 
@@ -17,6 +18,13 @@ export const findUserByUsername = (db: Db, username: string) =>
 
 export const findUserByNickname = (db: Db, nickname: string) =>
   db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
+
+/** A phone number, an e-mail address or a username. */
+export const findUserByIdentity = (db: Db, identity: string): Promise<User | undefined> => {
+  if (PATTERNS.phone_number.test(identity)) return findUserByPhone(db, identity);
+  if (identity.includes('@')) return findUserByEmail(db, identity);
+  return findUserByUsername(db, identity);
+};
 
 /** Inserts a user; returns undefined when a unique column (phone, e-mail, username) is taken. */
 export const insertUser = async (db: Db, user: NewUser): Promise<User | undefined> => {
