@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SDK_ACCOUNT_VERSION } from '@edupass/protocol';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
@@ -22,8 +22,8 @@ import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { consoleAreas } from './routes/console-areas.ts';
 import { devRoutes } from './routes/dev.ts';
-import { signInRoutes } from './routes/sign-in.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -58,6 +58,15 @@ const fromFastifyError = (error: FastifyError): ApiError | undefined => {
 
 const statusOf = (error: FastifyError) =>
   error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : 400;
+
+const API_PREFIXES = ['/tiger/', '/captcha/', '/admin/', '/report/', '/monitor/', '/dev/', '/docs'];
+
+/** A browser navigating to a page (not an API call, not an asset that is missing). */
+const isPageRequest = (method: string, url: string, accept: string | undefined) =>
+  (method === 'GET' || method === 'HEAD') &&
+  (accept ?? '').includes('text/html') &&
+  !API_PREFIXES.some((prefix) => url.startsWith(prefix)) &&
+  !/\.[a-z0-9]+(\?|$)/i.test(url);
 
 const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
 
@@ -98,11 +107,17 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     const status = error instanceof ApiError ? known.status : statusOf(error);
     return reply.code(status).send(known.toWire(request.id));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply
+  const webRoot = config.webRoot ?? defaultWebRoot;
+  const servesWeb = existsSync(join(webRoot, 'index.html'));
+  app.setNotFoundHandler((request, reply) => {
+    // The web client routes in the browser: a page request for any of its paths gets the app.
+    if (servesWeb && isPageRequest(request.method, request.url, request.headers.accept)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply
       .code(404)
-      .send(new ApiError('E_2', `No route ${request.method} ${request.url.split('?')[0]}.`).toWire(request.id)),
-  );
+      .send(new ApiError('E_2', `No route ${request.method} ${request.url.split('?')[0]}.`).toWire(request.id));
+  });
 
   await app.register(fastifyCookie);
   if (config.corsOrigins.length > 0) {
@@ -121,15 +136,23 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  for (const area of [signUpRoutes, signInRoutes, accountRoutes, agreementRoutes, tokenRoutes, usageRoutes, adminRoutes, consoleAreas])
+  for (const area of [
+    signUpRoutes,
+    signInRoutes,
+    accountRoutes,
+    agreementRoutes,
+    tokenRoutes,
+    usageRoutes,
+    adminRoutes,
+    consoleAreas,
+  ])
     area(app, ctx);
   captchaRoutes(app, ctx);
   if (!config.production) devRoutes(app, ctx);
-
   oauthRoutes(app, ctx);
   if (!config.production) devOauthRoutes(app, ctx);
-  const webRoot = config.webRoot ?? defaultWebRoot;
-  if (existsSync(webRoot)) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+
+  if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.addHook('onClose', () => ctx.close());
