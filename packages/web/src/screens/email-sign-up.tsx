@@ -7,10 +7,10 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
+import { CodeField, NewPasswordField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
-import { CodeButton } from '../ui/code-button.tsx';
 import { Field } from '../ui/field.tsx';
-import { FormError, Notice } from '../ui/status.tsx';
+import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 
@@ -69,32 +69,15 @@ export const EmailSignUp = () => {
         spellCheck={false}
         required
       />
-      <Field
-        label={t('form.code')}
-        hint={t('form.codeHint')}
+      <CodeField
         value={code}
         onValue={setCode}
-        onBlur={touched.blur('code')}
-        error={touched.shown('code') ? ruleError('captcha', code) : null}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        required
-        addon={<CodeButton blockedReason={checks.email(email) ? t('code.needEmail') : null} onSend={send} />}
+        touched={touched}
+        blockedReason={checks.email(email) ? t('code.needEmail') : null}
+        onSend={send}
+        sentTo={sentTo}
       />
-      <Notice message={sentTo ? t('code.sent', { to: sentTo }) : null} />
-      <Field
-        label={t('form.password')}
-        hint={t('form.passwordHint')}
-        value={password}
-        onValue={setPassword}
-        onBlur={touched.blur('password')}
-        error={touched.shown('password') ? ruleError('password', password) : null}
-        type="password"
-        autoComplete="new-password"
-        maxLength={20}
-        required
-      />
+      <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
       <Field
         label={t('form.confirmPassword')}
         value={confirm}

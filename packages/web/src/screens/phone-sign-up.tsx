@@ -7,16 +7,15 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
+import { CodeField, NewPasswordField, PhoneField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
-import { CodeButton } from '../ui/code-button.tsx';
-import { Field } from '../ui/field.tsx';
-import { FormError, Notice } from '../ui/status.tsx';
+import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 
 export const PhoneSignUp = () => {
   const { t } = useI18n();
-  const ruleError = useRuleError();
+  const _ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
@@ -56,45 +55,16 @@ export const PhoneSignUp = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <Field
-        label={t('form.phone')}
-        hint={t('form.phoneHint')}
-        value={phone}
-        onValue={setPhone}
-        onBlur={touched.blur('phone')}
-        error={touched.shown('phone') ? ruleError('phone_number', phone) : null}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
-        maxLength={11}
-        required
-      />
-      <Field
-        label={t('form.code')}
-        hint={t('form.codeHint')}
+      <PhoneField value={phone} onValue={setPhone} touched={touched} />
+      <CodeField
         value={code}
         onValue={setCode}
-        onBlur={touched.blur('code')}
-        error={touched.shown('code') ? ruleError('captcha', code) : null}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        required
-        addon={<CodeButton blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null} onSend={send} />}
+        touched={touched}
+        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        onSend={send}
+        sentTo={sentTo}
       />
-      <Notice message={sentTo ? t('code.sent', { to: sentTo }) : null} />
-      <Field
-        label={t('form.password')}
-        hint={t('form.passwordHint')}
-        value={password}
-        onValue={setPassword}
-        onBlur={touched.blur('password')}
-        error={touched.shown('password') ? ruleError('password', password) : null}
-        type="password"
-        autoComplete="new-password"
-        maxLength={20}
-        required
-      />
+      <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}

@@ -6,10 +6,9 @@ import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
+import { CodeField, PhoneField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
-import { CodeButton } from '../ui/code-button.tsx';
-import { Field } from '../ui/field.tsx';
-import { FormError, Notice } from '../ui/status.tsx';
+import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 
@@ -55,33 +54,16 @@ export const SmsSignIn = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <Field
-        label={t('form.phone')}
-        hint={t('form.phoneHint')}
-        value={phone}
-        onValue={setPhone}
-        onBlur={touched.blur('phone')}
-        error={phoneError}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
-        maxLength={11}
-        required
-      />
-      <Field
-        label={t('form.code')}
-        hint={t('form.codeHint')}
+      <PhoneField value={phone} onValue={setPhone} touched={touched} error={phoneError} />
+      <CodeField
         value={code}
         onValue={setCode}
-        onBlur={touched.blur('code')}
+        touched={touched}
         error={codeError}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        required
-        addon={<CodeButton blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null} onSend={send} />}
+        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        onSend={send}
+        sentTo={sentTo}
       />
-      <Notice message={sentTo ? t('code.sent', { to: sentTo }) : null} />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}
