@@ -301,10 +301,10 @@ describe('e-mail sign-up (email/captcha/send → email/captcha/check → email/r
 });
 
 describe('a code that cannot be delivered', () => {
-  it('is E_6 after one retry, and is withdrawn', async () => {
+  it('is E_6 after one retry, and is withdrawn; asking again need not wait out the resend interval', async () => {
     let attempts = 0;
     const failing = await startTestServer(
-      {},
+      { codeResendSeconds: 60 },
       {
         delivery: {
           send: async () => {
@@ -325,6 +325,9 @@ describe('a code that cannot be delivered', () => {
         .where('target', '=', phone)
         .execute();
       expect(stored).toEqual([]);
+      const again = await client(failing.url)('POST', SEND, { phone_number: phone, pid: PID });
+      expectError(again, 'E_6', ClientCode.DELIVERY_FAILED);
+      expect(attempts).toBe(4);
     } finally {
       await failing.close();
     }

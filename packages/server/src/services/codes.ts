@@ -9,7 +9,7 @@ import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import { consumeCode, countAttempt, deleteCode, findCode, putCode } from '../store/codes.ts';
 import { hmac, safeEqual } from './hashing.ts';
-import { limitCodeSend } from './rate-limits.ts';
+import { limitCodeSend, releaseResendWait } from './rate-limits.ts';
 
 /** What a code is for; a code sent for one scene never works for another. */
 export type Scene =
@@ -60,6 +60,7 @@ export const sendCode = async (ctx: Context, { target, scene, channel, ip }: Sen
     await ctx.delivery.send(message).catch(() => ctx.delivery.send(message));
   } catch (error) {
     await deleteCode(ctx.db, target, scene);
+    await releaseResendWait(ctx, target, scene);
     ctx.logger.error({ to: target, channel, err: error }, 'code delivery failed twice; code withdrawn');
     // The provider's refusal, in words the user can act on (the number, a limit, the operator).
     throw new ApiError('E_6', error instanceof DeliveryError ? error.message : undefined);

@@ -5,6 +5,12 @@ import { fail } from '../errors.ts';
 const HOUR = 3600;
 const DAY = 86_400;
 
+const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
+
+/** A send that never arrived does not make the user wait out the resend interval. */
+export const releaseResendWait = (ctx: Context, target: string, scene: string) =>
+  ctx.counters.reset(resendKey(target, scene));
+
 /**
  * Counts one send to `target` from `ip` for `scene`, refusing with AC3_23 when the same code is asked
  * again within the resend interval or the IP sends too many, and AC3_48 past the daily limit.
@@ -12,7 +18,7 @@ const DAY = 86_400;
 export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
   const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit } = ctx.config;
   if ((await ctx.counters.hit(`code-ip:${ip}`, HOUR)) > codeIpHourlyLimit) fail('AC3_23');
-  if (codeResendSeconds > 0 && (await ctx.counters.hit(`code-resend:${scene}:${target}`, codeResendSeconds)) > 1) {
+  if (codeResendSeconds > 0 && (await ctx.counters.hit(resendKey(target, scene), codeResendSeconds)) > 1) {
     fail('AC3_23');
   }
   if ((await ctx.counters.hit(`code-day:${target}`, DAY)) > codeDailyLimit) fail('AC3_48');
