@@ -45,6 +45,9 @@ const withStatementCache = (sqlite: SQLite.Database) => {
 export const openStore = (url: string): Store => {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server closed (a restart, a failover) would otherwise crash the
+    // process; the pool drops it and the next query opens a new one.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
