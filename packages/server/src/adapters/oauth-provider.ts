@@ -1,4 +1,5 @@
 /** What the server needs from a third-party sign-in provider, whatever its protocol. */
+import { fetchText, type ProviderAnswer, ProviderUnreachableError } from './provider-http.ts';
 
 export const OAUTH_PROVIDERS = ['wechat', 'qq'] as const;
 export type OauthProviderName = (typeof OAUTH_PROVIDERS)[number];
@@ -45,3 +46,38 @@ export interface OauthAppSettings {
   apiBase: string;
   timeoutMs: number;
 }
+
+/** Throws the provider's failure: `message` for the log, `reason` for the user. */
+export const providerFailure = (
+  provider: OauthProviderName,
+  message: string,
+  reason: string,
+  cause?: unknown,
+): never => {
+  throw new OauthProviderError(provider, message, reason, cause === undefined ? undefined : { cause });
+};
+
+/** GETs a provider API path; a provider that is down or slow is that provider's failure. */
+export const getFromProvider = async (
+  provider: OauthProviderName,
+  label: string,
+  settings: OauthAppSettings,
+  path: string,
+  query: Record<string, string>,
+): Promise<ProviderAnswer> => {
+  try {
+    return await fetchText(
+      `${settings.apiBase}${path}?${new URLSearchParams(query)}`,
+      { method: 'GET' },
+      settings.timeoutMs,
+    );
+  } catch (error) {
+    if (!(error instanceof ProviderUnreachableError)) throw error;
+    return providerFailure(
+      provider,
+      `${label} ${path}: ${error.message}`,
+      error.timedOut ? `${label} did not answer in time` : `${label} could not be reached`,
+      error,
+    );
+  }
+};

@@ -5,17 +5,21 @@
  * nickname and avatar. QQ answers in three dialects: form-encoded (`access_token=…&expires_in=…`),
  * JSONP (`callback( {…} );`, its errors too) and JSON (`{ret, msg}` from the user API).
  */
-import { type OauthAppSettings, type OauthIdentity, type OauthProvider, OauthProviderError } from './oauth-provider.ts';
-import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
+import {
+  getFromProvider,
+  type OauthAppSettings,
+  type OauthIdentity,
+  type OauthProvider,
+  providerFailure,
+} from './oauth-provider.ts';
+import { jsonObject, stringField } from './provider-http.ts';
 
 export interface QqSettings extends OauthAppSettings {
   /** Ask /oauth2.0/me for the unionid (an ability QQ grants on request). */
   unionid: boolean;
 }
 
-const fail = (message: string, reason: string, cause?: unknown): never => {
-  throw new OauthProviderError('qq', message, reason, cause === undefined ? undefined : { cause });
-};
+const fail = (message: string, reason: string): never => providerFailure('qq', message, reason);
 
 const JSONP = /^\s*callback\s*\(\s*([\s\S]*?)\s*\)\s*;?\s*$/;
 
@@ -30,20 +34,7 @@ export const parseQqAnswer = (text: string): Record<string, unknown> | undefined
 };
 
 const call = async (settings: QqSettings, path: string, query: Record<string, string>) => {
-  const url = `${settings.apiBase}${path}?${new URLSearchParams(query)}`;
-  let answer: Awaited<ReturnType<typeof fetchText>>;
-  try {
-    answer = await fetchText(url, { method: 'GET' }, settings.timeoutMs);
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) {
-      return fail(
-        `QQ ${path}: ${error.message}`,
-        error.timedOut ? 'QQ did not answer in time' : 'QQ could not be reached',
-        error,
-      );
-    }
-    throw error;
-  }
+  const answer = await getFromProvider('qq', 'QQ', settings, path, query);
   const body = parseQqAnswer(answer.text);
   if (!body)
     return fail(`QQ ${path} answered ${answer.status}: ${answer.text.slice(0, 200)}`, 'QQ gave an unreadable answer');

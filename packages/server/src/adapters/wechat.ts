@@ -4,29 +4,20 @@
  * /sns/oauth2/access_token for access_token, openid and unionid; /sns/userinfo gives the nickname and
  * avatar. Failures are JSON `{errcode, errmsg}` bodies, often with HTTP 200 and a text/plain type.
  */
-import { type OauthAppSettings, type OauthIdentity, type OauthProvider, OauthProviderError } from './oauth-provider.ts';
-import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
+import {
+  getFromProvider,
+  type OauthAppSettings,
+  type OauthIdentity,
+  type OauthProvider,
+  providerFailure,
+} from './oauth-provider.ts';
+import { jsonObject, stringField } from './provider-http.ts';
 
-const fail = (message: string, reason: string, cause?: unknown): never => {
-  throw new OauthProviderError('wechat', message, reason, cause === undefined ? undefined : { cause });
-};
+const fail = (message: string, reason: string): never => providerFailure('wechat', message, reason);
 
 /** GETs a WeChat API path; its JSON object, or the failure its errcode names. */
 const call = async (settings: OauthAppSettings, path: string, query: Record<string, string>) => {
-  const url = `${settings.apiBase}${path}?${new URLSearchParams(query)}`;
-  let answer: Awaited<ReturnType<typeof fetchText>>;
-  try {
-    answer = await fetchText(url, { method: 'GET' }, settings.timeoutMs);
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) {
-      return fail(
-        `WeChat ${path}: ${error.message}`,
-        error.timedOut ? 'WeChat did not answer in time' : 'WeChat could not be reached',
-        error,
-      );
-    }
-    throw error;
-  }
+  const answer = await getFromProvider('wechat', 'WeChat', settings, path, query);
   const body = jsonObject(answer.text);
   if (!body) return fail(`WeChat ${path} answered ${answer.status} without JSON`, 'WeChat gave an unreadable answer');
   const errcode = body.errcode;
