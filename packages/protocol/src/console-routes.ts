@@ -1,6 +1,6 @@
 /**
- * The operator console's calls beyond users and agreements: captcha policy per product and scene,
- * and the monitoring figures the dashboards draw (error groups with last seen, API outcome codes per
+ * The operator console's calls beyond users and agreements: captcha policy, provider and vendor keys
+ * per product and scene, what the audit log answers, and the monitoring figures the dashboards draw (error groups with last seen, API outcome codes per
  * path, web-vitals p75 per time bucket). Operators only; spread into `adminRoutes`.
  */
 import { int, opt, s } from './route-fields.ts';
@@ -32,6 +32,33 @@ export const consoleRoutes = {
     body: { pid: s(64), scene: s(64) },
     status: 204,
   }),
+  setCaptchaProvider: operator(
+    'POST',
+    'captcha/providers',
+    'Choose the captcha provider of a product (or * for the rest)',
+    {
+      body: { pid: s(64), provider: s(16) },
+      status: 204,
+    },
+  ),
+  clearCaptchaProvider: operator(
+    'POST',
+    'captcha/providers/clear',
+    "Remove a product's operator-chosen provider (configuration applies)",
+    { body: { pid: s(64) }, status: 204 },
+  ),
+  setCaptchaVendorKeys: operator(
+    'POST',
+    'captcha/vendors/keys',
+    "Set some of a vendor's keys and endpoints over the configured ones (secrets are write-only)",
+    { body: { vendor: s(16), values: { type: 'any', required: true } }, status: 204 },
+  ),
+  clearCaptchaVendorKeys: operator(
+    'POST',
+    'captcha/vendors/keys/clear',
+    "Remove a vendor's console-set keys (all, or the named fields): configuration applies again",
+    { body: { vendor: s(16), fields: { type: 'string[]', required: false, maxLength: 16 } }, status: 204 },
+  ),
   monitorErrorGroups: operator('GET', 'monitor/error-groups', 'JS errors by message: count, pages, last seen', {
     query: windowQuery,
   }),
@@ -47,13 +74,50 @@ export const consoleRoutes = {
 export const CAPTCHA_POLICIES = ['never', 'always', 'risk'] as const;
 export type CaptchaPolicyName = (typeof CAPTCHA_POLICIES)[number];
 
+/** The challenges a product can be given: EduPass's own slide puzzle, or a vendor's. */
+export const CAPTCHA_PROVIDERS = ['SLIDE', 'GEETEST', 'TENCENT', 'NETEASE', 'NEXTDATA', 'ALIYUN'] as const;
+export type CaptchaProviderName = (typeof CAPTCHA_PROVIDERS)[number];
+export type CaptchaVendorName = Exclude<CaptchaProviderName, 'SLIDE'>;
+
+/** Where a vendor setting in effect comes from. */
+export type CaptchaKeySource = 'console' | 'environment' | 'default';
+
+export interface CaptchaVendorField {
+  /** The field name the keys calls take, e.g. `appId`. */
+  name: string;
+  /** The environment variable that sets it, e.g. `TENCENT_CAPTCHA_APP_ID`. */
+  env: string;
+  /** Write-only: its value never leaves the server, only `source`. */
+  secret: boolean;
+  /** Must be an http or https URL. */
+  url: boolean;
+  /** The value in effect; public fields only, never a secret's. */
+  value?: string;
+  /** Where the value in effect comes from; null when it is not set. */
+  source: CaptchaKeySource | null;
+  /** Set in the console but no longer readable (the server secret changed): enter it again. */
+  unreadable?: boolean;
+}
+
 export interface CaptchaVendorState {
-  name: 'GEETEST' | 'TENCENT' | 'NETEASE' | 'NEXTDATA' | 'ALIYUN';
+  name: CaptchaVendorName;
+  /** Every field it needs is set (console over environment): it can be chosen as a provider. */
   configured: boolean;
-  /** Public identifiers (app ids, endpoints): safe to show. */
-  public: Record<string, string>;
-  /** Secret names → whether they are set. Secret values never leave the server. */
-  secrets: Record<string, boolean>;
+  /** Fields still to set before it can be chosen. */
+  missing: string[];
+  fields: CaptchaVendorField[];
+}
+
+/** A product's provider: the operator's choice over configuration, most specific product first. */
+export interface CaptchaProviderChoice {
+  /** A product, or `*` for every product without its own. */
+  pid: string;
+  /** Chosen in the console, if any. */
+  operator: CaptchaProviderName | null;
+  /** From CAPTCHA_PROVIDER for exactly this pid, if any. */
+  configured: CaptchaProviderName | null;
+  /** What the rule service gives this product now. */
+  effective: CaptchaProviderName;
 }
 
 export interface CaptchaSettings {
@@ -61,9 +125,43 @@ export interface CaptchaSettings {
   policies: { pid: string; scene: string; policy: CaptchaPolicyName }[];
   /** Policies from CAPTCHA_POLICY, `pid:scene` → policy. */
   configured: Record<string, CaptchaPolicyName>;
-  /** Provider per product (`*` for the rest), from CAPTCHA_PROVIDER. */
-  providers: Record<string, string>;
+  /** `*`, every known product, and any product with a provider of its own. */
+  providers: CaptchaProviderChoice[];
   vendors: CaptchaVendorState[];
+}
+
+/** What the audit log records; answers may carry others (a newer server), shown as they are. */
+export const AUDIT_ACTIONS = [
+  'user.block',
+  'user.unblock',
+  'user.sessions.revoke',
+  'agreement.publish',
+  'captcha.policy.set',
+  'captcha.policy.clear',
+  'captcha.provider.set',
+  'captcha.provider.clear',
+  'captcha.vendor.set',
+  'captcha.vendor.clear',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One entry of `GET /admin/audit`, with who the operator is now (empty when the account is gone). */
+export interface AuditEntry {
+  id: number;
+  operator_id: number;
+  operator_phone: string;
+  operator_name: string;
+  action: AuditAction | (string & {});
+  target: string;
+  /** What changed; never a secret's value. */
+  detail: string;
+  at: number;
+}
+
+export interface OperatorSummary {
+  id: number;
+  phone: string;
+  name: string;
 }
 
 export interface ErrorGroup {

@@ -157,7 +157,10 @@ export const adminRoutes = {
   publishAgreement: admin('POST', 'agreements', 'Publish a new version of an agreement', {
     body: { code: s(64), title: s(128), content: s(100_000), url: opt(s(1024)), effective_at: opt(int()) },
   }),
-  listAudit: admin('GET', 'audit', 'What operators did, newest first', { query: { limit: opt(int()) } }),
+  listAudit: admin('GET', 'audit', 'What operators did, newest first; `before` an entry id pages back', {
+    query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) },
+  }),
+  listOperators: admin('GET', 'operators', 'Every operator: id, phone and name (for the audit filter)', {}),
   ...consoleRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

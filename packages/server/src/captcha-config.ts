@@ -7,6 +7,7 @@
  *                     `*:*=risk,edupass:login=always`.
  * CAPTCHA_PROVIDER    the challenge to give: SLIDE (default, EduPass's own, works offline), GEETEST,
  *                     TENCENT, NETEASE, NEXTDATA or ALIYUN; or `pid=PROVIDER` entries with `*`.
+ *                     Operators may choose one per product in the console (services/captcha-policy.ts).
  * CAPTCHA_FALLBACK_RULE  what clients that cannot run SLIDE get instead: DEFAULT (a ticket, the
  *                     default) or a vendor.
  * CAPTCHA_TICKET_TTL, CAPTCHA_CHALLENGE_TTL  seconds (300, 120).
@@ -28,12 +29,15 @@
  *   NEXTDATA_CAPTCHA_ENDPOINT (http://captcha.fengkongcloud.com/ca/v1/fverify)
  * ALIYUN_CAPTCHA_PREFIX, ALIYUN_CAPTCHA_SCENE_ID, ALIYUN_ACCESS_KEY_ID, ALIYUN_ACCESS_KEY_SECRET,
  *   ALIYUN_CAPTCHA_ENDPOINT (https://captcha.cn-shanghai.aliyuncs.com)
+ * Vendor fields set in the console override these one by one (services/captcha-vendor-keys.ts).
  */
 
+import { CAPTCHA_PROVIDERS, type CaptchaProviderName, type CaptchaVendorName } from '@edupass/protocol';
+
+export { CAPTCHA_PROVIDERS };
 export type CaptchaPolicy = 'never' | 'always' | 'risk';
-export const CAPTCHA_PROVIDERS = ['SLIDE', 'GEETEST', 'TENCENT', 'NETEASE', 'NEXTDATA', 'ALIYUN'] as const;
-export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
-export type VendorName = Exclude<CaptchaProvider, 'SLIDE'>;
+export type CaptchaProvider = CaptchaProviderName;
+export type VendorName = CaptchaVendorName;
 
 export interface GeetestConfig {
   id: string;
@@ -67,6 +71,74 @@ export interface AliyunConfig {
   endpoint: string;
 }
 
+export interface VendorConfigs {
+  GEETEST: GeetestConfig;
+  TENCENT: TencentConfig;
+  NETEASE: NeteaseConfig;
+  NEXTDATA: NextdataConfig;
+  ALIYUN: AliyunConfig;
+}
+
+export interface VendorField {
+  /** The environment variable that sets it. */
+  env: string;
+  /** Write-only: answers say whether it is set, never its value. */
+  secret?: true;
+  /** What applies when nothing sets it; a field with a default is not a key. */
+  default?: string;
+  /** Must be an http or https URL. */
+  url?: true;
+}
+
+/** Every vendor's settings, once: the environment, the console and the answers read this list. */
+export const VENDOR_FIELDS = {
+  GEETEST: {
+    id: { env: 'GEETEST_ID' },
+    key: { env: 'GEETEST_KEY', secret: true },
+    apiUrl: { env: 'GEETEST_API_URL', default: 'http://api.geetest.com', url: true },
+  },
+  TENCENT: {
+    appId: { env: 'TENCENT_CAPTCHA_APP_ID' },
+    appSecretKey: { env: 'TENCENT_CAPTCHA_APP_SECRET_KEY', secret: true },
+    secretId: { env: 'TENCENTCLOUD_SECRET_ID', secret: true },
+    secretKey: { env: 'TENCENTCLOUD_SECRET_KEY', secret: true },
+    endpoint: { env: 'TENCENT_CAPTCHA_ENDPOINT', default: 'https://captcha.tencentcloudapi.com', url: true },
+  },
+  NETEASE: {
+    captchaId: { env: 'NETEASE_CAPTCHA_ID' },
+    secretId: { env: 'NETEASE_SECRET_ID', secret: true },
+    secretKey: { env: 'NETEASE_SECRET_KEY', secret: true },
+    endpoint: { env: 'NETEASE_CAPTCHA_ENDPOINT', default: 'https://c.dun.163.com/api/v2/verify', url: true },
+  },
+  NEXTDATA: {
+    organization: { env: 'NEXTDATA_ORGANIZATION' },
+    accessKey: { env: 'NEXTDATA_ACCESS_KEY', secret: true },
+    appId: { env: 'NEXTDATA_APP_ID', default: 'default' },
+    endpoint: {
+      env: 'NEXTDATA_CAPTCHA_ENDPOINT',
+      default: 'http://captcha.fengkongcloud.com/ca/v1/fverify',
+      url: true,
+    },
+  },
+  ALIYUN: {
+    prefix: { env: 'ALIYUN_CAPTCHA_PREFIX' },
+    sceneId: { env: 'ALIYUN_CAPTCHA_SCENE_ID' },
+    accessKeyId: { env: 'ALIYUN_ACCESS_KEY_ID', secret: true },
+    accessKeySecret: { env: 'ALIYUN_ACCESS_KEY_SECRET', secret: true },
+    endpoint: { env: 'ALIYUN_CAPTCHA_ENDPOINT', default: 'https://captcha.cn-shanghai.aliyuncs.com', url: true },
+  },
+} as const satisfies { [V in VendorName]: Record<keyof VendorConfigs[V], VendorField> };
+
+export const VENDOR_NAMES = Object.keys(VENDOR_FIELDS) as VendorName[];
+
+/** A vendor's fields as a list, in the catalogue's order. */
+export const vendorFields = (vendor: VendorName): [name: string, field: VendorField][] =>
+  Object.entries(VENDOR_FIELDS[vendor]);
+
+/** The vendor's settings from the environment: complete, or undefined. */
+export const configuredVendor = <V extends VendorName>(c: CaptchaConfig, vendor: V): VendorConfigs[V] | undefined =>
+  c[vendor.toLowerCase() as Lowercase<VendorName>] as VendorConfigs[V] | undefined;
+
 export interface CaptchaConfig {
   /** `pid:scene` (either may be `*`) → policy. */
   policies: Record<string, CaptchaPolicy>;
@@ -88,13 +160,20 @@ export interface CaptchaConfig {
   netease: NeteaseConfig | undefined;
   nextdata: NextdataConfig | undefined;
   aliyun: AliyunConfig | undefined;
+  /**
+   * Vendor fields the environment sets, also those that alone configure nothing (an endpoint), so
+   * keys entered in the console combine with them.
+   */
+  vendorEnvironment: Partial<Record<VendorName, Record<string, string>>>;
 }
 
 type Env = Record<string, string | undefined>;
 
+export const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value);
+
 const POLICIES: readonly string[] = ['never', 'always', 'risk'];
-const isProvider = (value: string): value is CaptchaProvider =>
-  (CAPTCHA_PROVIDERS as readonly string[]).includes(value);
+export const isProvider = (value: unknown): value is CaptchaProvider =>
+  typeof value === 'string' && (CAPTCHA_PROVIDERS as readonly string[]).includes(value);
 
 export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig => {
   const str = (name: string) => {
@@ -109,13 +188,6 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     problems.push(
       `${name}="${raw}" must be a whole number from ${min} to ${max}. Fix: set ${name}=${fallback} or unset it.`,
     );
-    return fallback;
-  };
-  const url = (name: string, fallback: string) => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    if (/^https?:\/\/[^\s]+$/i.test(raw)) return raw;
-    problems.push(`${name}="${raw}" must be an http or https URL. Fix: e.g. ${name}=${fallback}`);
     return fallback;
   };
 
@@ -168,76 +240,38 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
   }
 
   /** A vendor is configured when all its keys are set; half a configuration is an error, not a silent skip. */
-  const group = <T>(names: Record<keyof T & string, string>, defaults: Partial<T>): T | undefined => {
+  const vendorEnvironment: CaptchaConfig['vendorEnvironment'] = {};
+  const group = <V extends VendorName>(vendor: V): VendorConfigs[V] | undefined => {
+    const entries = vendorFields(vendor);
     const values: Record<string, string | undefined> = {};
-    const entries = Object.entries(names) as [string, string][];
-    for (const [field, name] of entries) {
-      values[field] = str(name) ?? (defaults as Record<string, string | undefined>)[field];
+    const fromEnvironment: Record<string, string> = {};
+    for (const [field, spec] of entries) {
+      const raw = str(spec.env);
+      if (raw !== undefined && spec.url && !isHttpUrl(raw)) {
+        problems.push(`${spec.env}="${raw}" must be an http or https URL. Fix: e.g. ${spec.env}=${spec.default}`);
+      }
+      if (raw !== undefined) fromEnvironment[field] = raw;
+      values[field] = raw ?? spec.default;
     }
+    if (Object.keys(fromEnvironment).length > 0) vendorEnvironment[vendor] = fromEnvironment;
     // Endpoints alone (e.g. pointed at a test peer) do not configure a vendor; its keys do.
-    const given = entries.filter(([field, name]) => str(name) !== undefined && !(field in defaults)).map(([, n]) => n);
+    const given = entries.filter(([, spec]) => str(spec.env) !== undefined && spec.default === undefined);
     if (given.length === 0) return undefined;
     const missing = entries.filter(([field]) => values[field] === undefined);
     if (missing.length > 0) {
-      problems.push(`${missing.map(([, name]) => name).join(', ')} must be set together with ${given.join(', ')}.`);
+      problems.push(
+        `${missing.map(([, spec]) => spec.env).join(', ')} must be set together with ${given.map(([, spec]) => spec.env).join(', ')}.`,
+      );
       return undefined;
     }
-    return values as T;
+    return values as unknown as VendorConfigs[V];
   };
 
-  const geetest = group<GeetestConfig>(
-    { id: 'GEETEST_ID', key: 'GEETEST_KEY', apiUrl: 'GEETEST_API_URL' },
-    {
-      apiUrl: 'http://api.geetest.com',
-    },
-  );
-  const tencent = group<TencentConfig>(
-    {
-      appId: 'TENCENT_CAPTCHA_APP_ID',
-      appSecretKey: 'TENCENT_CAPTCHA_APP_SECRET_KEY',
-      secretId: 'TENCENTCLOUD_SECRET_ID',
-      secretKey: 'TENCENTCLOUD_SECRET_KEY',
-      endpoint: 'TENCENT_CAPTCHA_ENDPOINT',
-    },
-    { endpoint: 'https://captcha.tencentcloudapi.com' },
-  );
-  const netease = group<NeteaseConfig>(
-    {
-      captchaId: 'NETEASE_CAPTCHA_ID',
-      secretId: 'NETEASE_SECRET_ID',
-      secretKey: 'NETEASE_SECRET_KEY',
-      endpoint: 'NETEASE_CAPTCHA_ENDPOINT',
-    },
-    { endpoint: 'https://c.dun.163.com/api/v2/verify' },
-  );
-  const nextdata = group<NextdataConfig>(
-    {
-      organization: 'NEXTDATA_ORGANIZATION',
-      accessKey: 'NEXTDATA_ACCESS_KEY',
-      appId: 'NEXTDATA_APP_ID',
-      endpoint: 'NEXTDATA_CAPTCHA_ENDPOINT',
-    },
-    { appId: 'default', endpoint: 'http://captcha.fengkongcloud.com/ca/v1/fverify' },
-  );
-  const aliyun = group<AliyunConfig>(
-    {
-      prefix: 'ALIYUN_CAPTCHA_PREFIX',
-      sceneId: 'ALIYUN_CAPTCHA_SCENE_ID',
-      accessKeyId: 'ALIYUN_ACCESS_KEY_ID',
-      accessKeySecret: 'ALIYUN_ACCESS_KEY_SECRET',
-      endpoint: 'ALIYUN_CAPTCHA_ENDPOINT',
-    },
-    { endpoint: 'https://captcha.cn-shanghai.aliyuncs.com' },
-  );
-  for (const endpoint of [
-    'GEETEST_API_URL',
-    'TENCENT_CAPTCHA_ENDPOINT',
-    'NETEASE_CAPTCHA_ENDPOINT',
-    'NEXTDATA_CAPTCHA_ENDPOINT',
-    'ALIYUN_CAPTCHA_ENDPOINT',
-  ]) {
-    url(endpoint, 'https://example.com');
-  }
+  const geetest = group('GEETEST');
+  const tencent = group('TENCENT');
+  const netease = group('NETEASE');
+  const nextdata = group('NEXTDATA');
+  const aliyun = group('ALIYUN');
 
   const config: CaptchaConfig = {
     policies,
@@ -258,6 +292,7 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     netease,
     nextdata,
     aliyun,
+    vendorEnvironment,
   };
   const vendorConfigured: Record<VendorName, unknown> = {
     GEETEST: geetest,

@@ -2,7 +2,7 @@
  * Everything a service needs, built once from the configuration: the store, counters, delivery,
  * signing keys and the clock. Services are plain functions of (context, input).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { deliveryFromConfig } from './adapters/delivery-router.ts';
@@ -21,6 +21,11 @@ export interface Keys {
   refresh: Buffer;
   /** Keys the hashes of one-time codes and tickets. */
   codes: Buffer;
+  /**
+   * AES-256-GCM key sealing secrets set in the console (captcha vendor keys) in the database. Derived
+   * from the signing secret: changing JWT_SECRET makes them unreadable, and they must be entered again.
+   */
+  settings: Buffer;
 }
 
 export interface Context {
@@ -43,7 +48,8 @@ const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => 
     'sign',
     'verify',
   ]);
-  return { jwt, refresh: derive(secret, 'refresh'), codes: derive(secret, 'codes') };
+  const settings = Buffer.from(hkdfSync('sha256', secret, 'edupass', 'console settings: sealed values v1', 32));
+  return { jwt, refresh: derive(secret, 'refresh'), codes: derive(secret, 'codes'), settings };
 };
 
 export interface ContextOverrides {

@@ -37,7 +37,15 @@ describe('a non-operator', () => {
     });
     await page.getByRole('heading', { name: '仅限运营人员' }).waitFor();
     expect(await page.getByRole('navigation').count()).toBe(0);
-    for (const hash of ['#/users', `#/users/${user.userId}`, '#/agreements', '#/captcha', '#/usage', '#/monitor']) {
+    for (const hash of [
+      '#/users',
+      `#/users/${user.userId}`,
+      '#/agreements',
+      '#/captcha',
+      '#/usage',
+      '#/monitor',
+      '#/audit',
+    ]) {
       await page.goto(`${rig.server.url}/console.html${hash}`);
       await page.getByRole('heading', { name: '仅限运营人员' }).waitFor();
       expect(await page.locator('.console-user-list, .console-table, .console-dashboard').count()).toBe(0);

@@ -1,24 +1,31 @@
 /**
- * Publishing an agreement version and changing the captcha policy from the console, in Chromium
- * against the real server; each change is checked where users meet it.
+ * Publishing an agreement version, changing the captcha policy, provider and vendor keys from the
+ * console, in Chromium against the real server; each change is checked where users meet it, and then
+ * found in the audit log with the operator who made it.
  */
+import type { CaptchaSettings } from '@edupass/protocol';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, nextPhone, PID, signUp } from '../../server/src/testing/accounts.ts';
+import { A, nextPhone, PID, signIn, signUp } from '../../server/src/testing/accounts.ts';
+import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../../server/src/testing/captcha-vendor-peers.ts';
 import { client } from '../../server/src/testing/http-client.ts';
-import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
 let call: ReturnType<typeof client>;
+let peers: VendorPeers;
 
 beforeAll(async () => {
-  rig = await startConsoleRig();
+  [rig, peers] = await Promise.all([startConsoleRig(), startVendorPeers()]);
   call = client(rig.server.url);
   page = await openConsole(rig, rig.operator.phone, rig.operator.password);
   await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
 });
-afterAll(() => rig?.close());
+afterAll(async () => {
+  await rig?.close();
+  await peers?.close();
+});
 
 const section = (name: string) => page.getByRole('navigation').getByRole('link', { name }).click();
 
@@ -95,15 +102,135 @@ describe('captcha policy', () => {
     await expect.poll(() => table.textContent()).toContain('暂无运营设置的策略');
   });
 
-  it('vendor secrets never reach the console: only whether each is set', async () => {
+  it('vendor keys and a provider set in the console: the rule and the verifier use them at once', async () => {
+    await page.getByRole('heading', { name: '验证码策略', level: 1 }).waitFor();
+    await page.getByLabel('产品（pid）').fill(PID);
+    await page.getByLabel('场景').fill('login');
+    await page.getByRole('radio', { name: '总是' }).check();
+    await page.getByRole('button', { name: '保存策略' }).click();
+    await page.getByText(`已保存策略：${PID}:login → 总是。`).waitFor();
+
+    // A vendor without keys cannot be chosen: the server says which are missing.
+    await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption('NETEASE');
+    await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('captchaId (NETEASE_CAPTCHA_ID)');
+
+    const keys = PEER_KEYS.netease;
+    await page.locator('summary', { hasText: 'NETEASE' }).click();
+    await page.getByLabel('captchaId NETEASE_CAPTCHA_ID').fill(keys.captchaId);
+    await page.getByLabel('secretId NETEASE_SECRET_ID').fill(keys.secretId);
+    await page.getByLabel('secretKey NETEASE_SECRET_KEY').fill(keys.secretKey);
+    await page.getByLabel('endpoint NETEASE_CAPTCHA_ENDPOINT').fill(`${peers.url}/netease/verify`);
+    expect(await page.getByLabel('secretKey NETEASE_SECRET_KEY').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: '保存 NETEASE 密钥' }).click();
+    await page.getByText('已保存 NETEASE：captchaId, secretId, secretKey, endpoint。').waitFor();
+    const secretState = page.locator('#captcha-key-NETEASE-secretKey-state');
+    await expect.poll(() => secretState.textContent()).toBe('已设置（控制台）');
+    expect(await page.getByLabel('secretKey NETEASE_SECRET_KEY').inputValue()).toBe('');
+    const html = await page.content();
+    expect(html).not.toContain(keys.secretKey);
+    expect(html).not.toContain(keys.secretId);
+
+    await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption('NETEASE');
+    await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
+    await page.getByText(`已保存验证方式：${PID} → NETEASE。`).waitFor();
+    await page.getByText('当前生效：NETEASE').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const challenged = await rule('login');
+    expect(challenged).toMatchObject({ rule: 'NETEASE', appid: keys.captchaId });
+    const exchanged = await call<{ ticket: string }>('POST', '/captcha/netease', {
+      validate: 'pass-e2e',
+      appid: keys.captchaId,
+    });
+    expect(exchanged.status).toBe(200);
+    expect(peers.calls.filter((c) => c.vendor === 'netease').at(-1)?.signatureOk).toBe(true);
+
+    // Back to configuration: SLIDE again.
+    await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption({ label: '使用配置' });
+    await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
+    await page.getByText(`${PID} 的验证方式已改为使用配置。`).waitFor();
+    expect((await rule('login')).rule).toBe('SLIDE');
+  });
+
+  it('vendor secrets never reach the console: only where each comes from', async () => {
     const answer = await page.evaluate(async () => {
       const session = JSON.parse(sessionStorage.getItem('edupass.console.session') ?? '{}') as { access: string };
       const response = await fetch('/admin/captcha', { headers: { Authorization: `Bearer ${session.access}` } });
-      return (await response.json()) as { vendors: { name: string; secrets: Record<string, unknown> }[] };
+      return (await response.json()) as CaptchaSettings;
     });
     expect(answer.vendors.map((v) => v.name)).toEqual(['GEETEST', 'TENCENT', 'NETEASE', 'NEXTDATA', 'ALIYUN']);
     for (const vendor of answer.vendors) {
-      for (const value of Object.values(vendor.secrets)) expect(typeof value).toBe('boolean');
+      for (const field of vendor.fields.filter((f) => f.secret)) expect(field).not.toHaveProperty('value');
     }
+    expect(JSON.stringify(answer)).not.toContain(PEER_KEYS.netease.secretKey);
+  });
+});
+
+describe('audit log', () => {
+  it('lists what was done in the console newest first, with the operator; filters; loads more', async () => {
+    // Older entries first, enough for a second page.
+    const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+    for (let n = 0; n < 55; n += 1) {
+      await call('POST', '/admin/captcha/policies', { pid: PID, scene: `seed${n}`, policy: 'risk' }, { token });
+    }
+
+    const user = await signUp(rig.server);
+    await page.evaluate((id) => {
+      window.location.hash = `#/users/${id}`;
+    }, user.userId);
+    await page.getByRole('button', { name: '封禁用户' }).click();
+    await page.getByRole('button', { name: '确认' }).click();
+    await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
+
+    await section('协议');
+    await page.getByLabel('代码', { exact: true }).fill('audit_rules');
+    await page.getByLabel('标题').fill('审计守则');
+    await page.getByLabel('内容').fill('记录每一次更改。');
+    await page.getByRole('button', { name: '发布' }).click();
+    await page.getByText(/已发布 audit_rules 第 1 版/).waitFor();
+
+    await section('验证码策略');
+    await page.getByLabel('产品（pid）').fill(PID);
+    await page.getByLabel('场景').fill('register');
+    await page.getByRole('radio', { name: '从不' }).check();
+    await page.getByRole('button', { name: '保存策略' }).click();
+    await page.getByText(`已保存策略：${PID}:register → 从不。`).waitFor();
+
+    await section('操作日志');
+    await page.getByRole('heading', { name: '操作日志', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: '操作日志' });
+    const bodyRows = table.locator('tbody tr');
+    await expect.poll(() => bodyRows.count()).toBe(50);
+    const cells = async (n: number) => (await bodyRows.nth(n).locator('td').allTextContents()).map((c) => c.trim());
+    const operatorShown = new RegExp(`^#\\d+ · ${rig.operator.phone}$`);
+    const newest = [await cells(0), await cells(1), await cells(2)];
+    expect(newest.map((row) => [row[2], row[3], row[4]])).toEqual([
+      ['设置验证码策略', `captcha:${PID}:register`, 'never'],
+      ['发布协议', expect.stringMatching(/^agreement:\d+$/), 'audit_rules v1'],
+      ['封禁用户', `user:${user.userId}`, ''],
+    ]);
+    for (const row of newest) expect(row[1]).toMatch(operatorShown);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const total = (await call<unknown[]>('GET', '/admin/audit?limit=500', undefined, { token })).body.length;
+    expect(total).toBeGreaterThan(50);
+    await page.getByRole('button', { name: '加载更多' }).click();
+    await expect.poll(() => bodyRows.count()).toBe(Math.min(total, 100));
+    while (await page.getByRole('button', { name: '加载更多' }).isVisible()) {
+      await page.getByRole('button', { name: '加载更多' }).click();
+      await page
+        .getByRole('button', { name: '加载更多' })
+        .or(page.getByText(/已到日志末尾/))
+        .first()
+        .waitFor();
+    }
+    await page.getByText(`已到日志末尾（共 ${total} 条）。`).waitFor();
+
+    await page.getByLabel('操作', { exact: true }).selectOption({ label: '封禁用户' });
+    await page.getByLabel('运营人员').selectOption({ index: 1 });
+    await page.getByRole('button', { name: '显示' }).click();
+    await expect.poll(() => bodyRows.count()).toBe(1);
+    expect((await cells(0))[3]).toBe(`user:${user.userId}`);
   });
 });

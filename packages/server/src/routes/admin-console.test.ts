@@ -2,6 +2,7 @@
  * The console's server additions over HTTP: captcha policy per product and scene (vendor secrets
  * never answered), and the monitoring details (error groups, API codes, vitals p75 per bucket).
  */
+import type { CaptchaSettings } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAdmin } from '../cli/admin.ts';
 import { loadConfig } from '../config.ts';
@@ -64,19 +65,25 @@ describe('captcha settings', () => {
     }
   });
 
-  test('vendor keys: public ids shown, secrets only as set or not set', async () => {
-    const answer = await call<{ vendors: { name: string; configured: boolean; public: object; secrets: object }[] }>(
-      'GET',
-      '/admin/captcha',
-      undefined,
-      { token },
-    );
+  test('vendor keys: public ids shown, secrets only as set or not set and from where', async () => {
+    const answer = await call<CaptchaSettings>('GET', '/admin/captcha', undefined, { token });
     expect(JSON.stringify(answer.body)).not.toContain(SECRET);
     expect(answer.body.vendors.find((v) => v.name === 'GEETEST')).toEqual({
       name: 'GEETEST',
       configured: true,
-      public: { id: 'gt-public-id', apiUrl: 'http://api.geetest.com' },
-      secrets: { key: true },
+      missing: [],
+      fields: [
+        { name: 'id', env: 'GEETEST_ID', secret: false, url: false, value: 'gt-public-id', source: 'environment' },
+        { name: 'key', env: 'GEETEST_KEY', secret: true, url: false, source: 'environment' },
+        {
+          name: 'apiUrl',
+          env: 'GEETEST_API_URL',
+          secret: false,
+          url: true,
+          value: 'http://api.geetest.com',
+          source: 'default',
+        },
+      ],
     });
   });
 });

@@ -1,6 +1,7 @@
-import { adminRoutes } from '@edupass/protocol';
+import { type AuditEntry, adminRoutes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAdmin } from '../cli/admin.ts';
+import { findUserByPhone } from '../store/users.ts';
 import { A, type Account, expectError, nextPhone, PASSWORD, PID, signIn, signUp } from '../testing/accounts.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
@@ -136,5 +137,53 @@ describe('agreements', () => {
     expect(log.body.map((e) => e.action)).toEqual(
       expect.arrayContaining(['user.block', 'user.unblock', 'user.sessions.revoke', 'agreement.publish']),
     );
+  });
+
+  test('the audit log names the operator, filters by action and operator, and pages back with before', async () => {
+    const secondPhone = nextPhone();
+    await createAdmin(server.app.ctx, secondPhone, PASSWORD);
+    const second = { id: (await findUserByPhone(server.app.ctx.db, secondPhone))?.id ?? 0 };
+    const secondToken = (await signIn(server, secondPhone)).access.token;
+    const target = await signUp(server);
+    await call('POST', `/admin/users/${target.userId}/block`, {}, { token: secondToken });
+    await call('POST', `/admin/users/${target.userId}/unblock`, {}, { token: operator });
+    await call('POST', `/admin/users/${target.userId}/block`, {}, { token: secondToken });
+    const read = async (query: string) =>
+      (await call<AuditEntry[]>('GET', `/admin/audit${query}`, undefined, { token: operator })).body;
+
+    const [newest] = await read('?limit=1');
+    expect(newest).toMatchObject({
+      operator_id: second.id,
+      operator_phone: secondPhone,
+      action: 'user.block',
+      target: `user:${target.userId}`,
+    });
+    expect(typeof newest?.operator_name).toBe('string');
+
+    const all = await read('?limit=500');
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => b - a));
+    const paged: AuditEntry[] = [];
+    for (let before: number | undefined; ; ) {
+      const page = await read(`?limit=2${before === undefined ? '' : `&before=${before}`}`);
+      paged.push(...page);
+      if (page.length < 2) break;
+      before = page.at(-1)?.id;
+    }
+    expect(paged).toEqual(all);
+
+    const blocksBySecond = await read(`?action=user.block&operator=${second.id}`);
+    expect(blocksBySecond.map((e) => [e.action, e.operator_id, e.target])).toEqual([
+      ['user.block', second.id, `user:${target.userId}`],
+      ['user.block', second.id, `user:${target.userId}`],
+    ]);
+    expect((await read('?action=user.unblock')).every((e) => e.action === 'user.unblock')).toBe(true);
+    expect(await read('?action=no.such.action')).toEqual([]);
+    expectError(await call('GET', '/admin/audit?before=abc', undefined, { token: operator }), 'E_1');
+
+    const operators = await call<{ id: number; phone: string }[]>('GET', '/admin/operators', undefined, {
+      token: operator,
+    });
+    expect(operators.body.map((o) => o.phone)).toEqual(expect.arrayContaining([secondPhone]));
+    expect(operators.body.map((o) => o.id)).not.toContain(target.userId);
   });
 });

@@ -6,6 +6,7 @@ import {
   auditLog,
   endUserSessions,
   findUsers,
+  operators,
   publishAgreement,
   setBlocked,
   userDetail,
@@ -34,5 +35,6 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'publishAgreement', ({ session, body }) => publishAgreement(ctx, session.userId, body), {
     tags,
   });
-  defineRoute(app, ctx, 'listAudit', ({ query }) => auditLog(ctx, query.limit), { tags });
+  defineRoute(app, ctx, 'listAudit', ({ query }) => auditLog(ctx, query), { tags });
+  defineRoute(app, ctx, 'listOperators', () => operators(ctx), { tags });
 };

@@ -1,10 +1,12 @@
 /** What operators may do from the console; every change is recorded with who did it. */
+import type { AuditAction, AuditEntry, OperatorSummary } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
 import {
   allAgreementVersions,
+  auditEntries,
   latestVersion,
-  recentAudit,
+  operatorAccounts,
   recordAudit,
   searchUsers,
   userSessions,
@@ -17,7 +19,8 @@ import { findUserById, updateUser } from '../store/users.ts';
 
 const PAGE_MAX = 100;
 
-const audit = (ctx: Context, operatorId: number, action: string, target: string, detail = '') =>
+/** Records an operator's change; `detail` says what changed and never carries a secret. */
+export const audit = (ctx: Context, operatorId: number, action: AuditAction, target: string, detail = '') =>
   recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
 
 export const findUsers = async (ctx: Context, q: string | undefined, cursor: number | undefined, limit = 30) => {
@@ -103,4 +106,31 @@ export const publishAgreement = async (ctx: Context, operatorId: number, input: 
   return agreement;
 };
 
-export const auditLog = (ctx: Context, limit = 100) => recentAudit(ctx.db, Math.min(Math.max(limit, 1), 500));
+const AUDIT_PAGE_MAX = 500;
+const displayName = (u: { nickname: string | null; username: string | null }) => u.nickname || u.username || '';
+
+/** Newest first; `before` (an entry id) pages back, `action` and `operator` (an id) narrow it. */
+export const auditLog = async (
+  ctx: Context,
+  query: {
+    limit?: number | undefined;
+    before?: number | undefined;
+    action?: string | undefined;
+    operator?: number | undefined;
+  },
+): Promise<AuditEntry[]> => {
+  const rows = await auditEntries(ctx.db, {
+    limit: Math.min(Math.max(query.limit ?? 100, 1), AUDIT_PAGE_MAX),
+    before: query.before,
+    action: query.action?.trim() || undefined,
+    operatorId: query.operator,
+  });
+  return rows.map(({ operator_phone, operator_nickname, operator_username, ...row }) => ({
+    ...row,
+    operator_phone: operator_phone ?? '',
+    operator_name: displayName({ nickname: operator_nickname, username: operator_username }),
+  }));
+};
+
+export const operators = async (ctx: Context): Promise<OperatorSummary[]> =>
+  (await operatorAccounts(ctx.db)).map((u) => ({ id: u.id, phone: u.phone ?? '', name: displayName(u) }));

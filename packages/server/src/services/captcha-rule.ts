@@ -7,7 +7,7 @@ import type { Context } from '../context.ts';
 import { policyFor, providerFor } from './captcha-policy.ts';
 import { assessRisk, countRuleRequest } from './captcha-risk.ts';
 import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha-tickets.ts';
-import { vendorAppid } from './captcha-vendors.ts';
+import { isVendorName, vendorAppid } from './captcha-vendor-keys.ts';
 
 export interface RuleInput {
   identity?: string | undefined;
@@ -43,7 +43,7 @@ export const decideRule = async (
       reasons,
     };
   }
-  let provider: string = providerFor(ctx, pid);
+  let provider: string = await providerFor(ctx, pid);
   // Older clients treat an unknown rule as "use the ticket", so SLIDE goes only to clients that ask for it.
   if (provider === SLIDE_RULE && !(input.capabilities ?? []).includes(SLIDE_RULE))
     provider = ctx.config.captcha.fallbackRule;
@@ -55,5 +55,6 @@ export const decideRule = async (
       reasons,
     };
   }
-  return { rule: provider, appid: provider === SLIDE_RULE ? '' : vendorAppid(ctx, provider), ticket: '', reasons };
+  const appid = provider === SLIDE_RULE || !isVendorName(provider) ? '' : await vendorAppid(ctx, provider);
+  return { rule: provider, appid, ticket: '', reasons };
 };

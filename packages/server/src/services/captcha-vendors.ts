@@ -16,25 +16,7 @@ import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import { recordCaptchaFailure } from './captcha-risk.ts';
 import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha-tickets.ts';
-
-/** The id the page's widget starts with, as the rule service hands it out. */
-export const vendorAppid = (ctx: Context, vendor: VendorName | string): string => {
-  const c = ctx.config.captcha;
-  switch (vendor) {
-    case 'GEETEST':
-      return c.geetest?.id ?? '';
-    case 'TENCENT':
-      return c.tencent?.appId ?? '';
-    case 'NETEASE':
-      return c.netease?.captchaId ?? '';
-    case 'NEXTDATA':
-      return c.nextdata?.organization ?? '';
-    case 'ALIYUN':
-      return c.aliyun?.prefix ?? '';
-    default:
-      return '';
-  }
-};
+import { appidOf, vendorSettings } from './captcha-vendor-keys.ts';
 
 const refusalCode = (vendor: VendorName) => (vendor === 'TENCENT' ? '10017003' : '10017004');
 const VENDOR_LABEL: Record<VendorName, string> = {
@@ -51,10 +33,11 @@ export interface ExchangeCaller {
   identity?: string | undefined;
 }
 
-/** The vendor's configuration, when it is configured and the appid is its own. */
-const configured = <T>(ctx: Context, vendor: VendorName, settings: T | undefined, appid: string): T => {
+/** The vendor's settings in effect (console over environment), when complete and the appid is its own. */
+const configured = async <V extends VendorName>(ctx: Context, vendor: V, appid: string) => {
+  const settings = await vendorSettings(ctx, vendor);
   if (settings === undefined) return fail('10017002', `${VENDOR_LABEL[vendor]} captcha is not configured.`);
-  if (appid !== vendorAppid(ctx, vendor)) return fail('10017001');
+  if (appid !== appidOf(vendor, settings)) return fail('10017001');
   return settings;
 };
 
@@ -89,7 +72,7 @@ const offlineKey = (challenge: string) => `geetest-offline:${challenge}`;
 
 export const startGeetest = async (ctx: Context, appid: string, ip: string): Promise<GeetestParams> => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'GEETEST', c.geetest, appid);
+  const settings = await configured(ctx, 'GEETEST', appid);
   const start = await geetestRegister(settings, ip, c.vendorTimeoutMs);
   // Remember which challenges were handed out in offline mode: their results are checked locally.
   if (start.success === 0) await ctx.counters.hit(offlineKey(start.challenge), c.challengeTtlSeconds * 5);
@@ -102,7 +85,7 @@ export const exchangeGeetest = async (
   caller: ExchangeCaller,
 ) => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'GEETEST', c.geetest, body.appid);
+  const settings = await configured(ctx, 'GEETEST', body.appid);
   const result = { challenge: body.geetest_challenge, validate: body.geetest_validate, seccode: body.geetest_seccode };
   const offline = (await ctx.counters.peek(offlineKey(result.challenge))) > 0;
   const verdict: Verdict = offline
@@ -119,7 +102,7 @@ export const exchangeTencent = async (
   caller: ExchangeCaller,
 ) => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'TENCENT', c.tencent, body.appid);
+  const settings = await configured(ctx, 'TENCENT', body.appid);
   // terror_ tickets come from the page when TCaptcha.js failed; Tencent cannot verify them.
   const verdict: Verdict = isTencentFallbackTicket(body.tencentTicket)
     ? c.allowVendorFallback
@@ -143,14 +126,14 @@ export const exchangeNetease = async (
   caller: ExchangeCaller,
 ) => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'NETEASE', c.netease, body.appid);
+  const settings = await configured(ctx, 'NETEASE', body.appid);
   const verdict = await ask(ctx, 'NETEASE', () => neteaseVerify(settings, body.validate, c.vendorTimeoutMs, ctx.now()));
   return settle(ctx, 'NETEASE', verdict, caller);
 };
 
 export const exchangeNextdata = async (ctx: Context, body: { rid: string; appid: string }, caller: ExchangeCaller) => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'NEXTDATA', c.nextdata, body.appid);
+  const settings = await configured(ctx, 'NEXTDATA', body.appid);
   const verdict = await ask(ctx, 'NEXTDATA', () => nextdataVerify(settings, body.rid, c.vendorTimeoutMs));
   return settle(ctx, 'NEXTDATA', verdict, caller);
 };
@@ -161,7 +144,7 @@ export const exchangeAliyun = async (
   caller: ExchangeCaller,
 ): Promise<CaptchaTicketResponse> => {
   const c = ctx.config.captcha;
-  const settings = configured(ctx, 'ALIYUN', c.aliyun, body.appKey);
+  const settings = await configured(ctx, 'ALIYUN', body.appKey);
   const verdict = await ask(ctx, 'ALIYUN', () =>
     aliyunVerify(settings, body.captchaVerifyParam, c.vendorTimeoutMs, ctx.now()),
   );

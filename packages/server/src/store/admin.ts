@@ -69,5 +69,42 @@ export const latestVersion = async (db: Db, code: string): Promise<number> => {
 export const recordAudit = (db: Db, row: Omit<Database['admin_audit'], 'id'>) =>
   db.insertInto('admin_audit').values(row).execute();
 
-export const recentAudit = (db: Db, limit: number) =>
-  db.selectFrom('admin_audit').selectAll().orderBy('id', 'desc').limit(limit).execute();
+export interface AuditFilter {
+  limit: number;
+  /** Only entries older than this one (its id): the next page. */
+  before?: number | undefined;
+  action?: string | undefined;
+  operatorId?: number | undefined;
+}
+
+/** Audit entries newest first, with the operator's phone and names as they are now. */
+export const auditEntries = (db: Db, filter: AuditFilter) => {
+  let query = db
+    .selectFrom('admin_audit as a')
+    .leftJoin('users as u', 'u.id', 'a.operator_id')
+    .select([
+      'a.id',
+      'a.operator_id',
+      'a.action',
+      'a.target',
+      'a.detail',
+      'a.at',
+      'u.phone as operator_phone',
+      'u.nickname as operator_nickname',
+      'u.username as operator_username',
+    ])
+    .orderBy('a.id', 'desc')
+    .limit(filter.limit);
+  if (filter.before !== undefined) query = query.where('a.id', '<', filter.before);
+  if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
+  if (filter.operatorId !== undefined) query = query.where('a.operator_id', '=', filter.operatorId);
+  return query.execute();
+};
+
+export const operatorAccounts = (db: Db) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'phone', 'nickname', 'username'])
+    .where('role', '=', 'operator')
+    .orderBy('id')
+    .execute();

@@ -1,4 +1,4 @@
-/** Captcha tables: slide-puzzle challenges and operator-set policies. */
+/** Captcha tables: slide-puzzle challenges, and what operators set: policies, providers, vendor keys. */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -21,10 +21,26 @@ export type CaptchaPoliciesTable = {
   updated_at: number;
 };
 
+export type CaptchaProvidersTable = {
+  pid: string;
+  provider: string;
+  updated_at: number;
+};
+
+export type CaptchaVendorKeysTable = {
+  vendor: string;
+  field: string;
+  /** Public fields as they are; secrets sealed (services/sealed-values.ts). */
+  value: string;
+  updated_at: number;
+};
+
 // Type aliases, not interfaces: Kysely's withTables needs index-signature-compatible types.
 export type CaptchaTables = {
   captcha_challenges: CaptchaChallengesTable;
   captcha_policies: CaptchaPoliciesTable;
+  captcha_providers: CaptchaProvidersTable;
+  captcha_vendor_keys: CaptchaVendorKeysTable;
 };
 
 export type CaptchaChallenge = CaptchaChallengesTable;
@@ -83,3 +99,42 @@ export const putPolicy = (db: Kysely<Database>, row: CaptchaPoliciesTable) =>
 
 export const deletePolicy = (db: Kysely<Database>, pid: string, scene: string) =>
   tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).where('scene', '=', scene).execute();
+
+/** The operator's provider for pid and for '*', whichever are set. */
+export const findProviders = (db: Kysely<Database>, pid: string) =>
+  tables(db).selectFrom('captcha_providers').select(['pid', 'provider']).where('pid', 'in', [pid, '*']).execute();
+
+export const listProviders = (db: Kysely<Database>) =>
+  tables(db).selectFrom('captcha_providers').select(['pid', 'provider']).orderBy('pid').execute();
+
+export const putProvider = (db: Kysely<Database>, row: CaptchaProvidersTable) =>
+  tables(db)
+    .insertInto('captcha_providers')
+    .values(row)
+    .onConflict((oc) => oc.column('pid').doUpdateSet({ provider: row.provider, updated_at: row.updated_at }))
+    .execute();
+
+export const deleteProvider = (db: Kysely<Database>, pid: string) =>
+  tables(db).deleteFrom('captcha_providers').where('pid', '=', pid).execute();
+
+/** Console-set vendor fields: one vendor's, or every vendor's. */
+export const findVendorKeys = (db: Kysely<Database>, vendor?: string) => {
+  const query = tables(db).selectFrom('captcha_vendor_keys').select(['vendor', 'field', 'value']);
+  return (vendor === undefined ? query : query.where('vendor', '=', vendor)).execute();
+};
+
+export const putVendorKeys = (db: Kysely<Database>, rows: CaptchaVendorKeysTable[]) =>
+  db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      await tables(trx)
+        .insertInto('captcha_vendor_keys')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['vendor', 'field']).doUpdateSet({ value: row.value, updated_at: row.updated_at }),
+        )
+        .execute();
+    }
+  });
+
+export const deleteVendorKeys = (db: Kysely<Database>, vendor: string, fields: string[]) =>
+  tables(db).deleteFrom('captcha_vendor_keys').where('vendor', '=', vendor).where('field', 'in', fields).execute();

@@ -9,6 +9,7 @@ import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/sessi
 import { useConsoleText } from './i18n/i18n.ts';
 import { useConsoleRoute } from './router.ts';
 import { AgreementsScreen } from './screens/agreements.tsx';
+import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
@@ -47,6 +48,8 @@ const Screen = () => {
         return <UsageScreen />;
       case 'monitor':
         return <MonitorScreen />;
+      case 'audit':
+        return <AuditScreen />;
     }
   })();
   return (

@@ -10,9 +10,10 @@ export type ConsoleRoute =
   | { name: 'agreements' }
   | { name: 'captcha' }
   | { name: 'usage' }
-  | { name: 'monitor' };
+  | { name: 'monitor' }
+  | { name: 'audit' };
 
-export const SECTIONS = ['users', 'agreements', 'captcha', 'usage', 'monitor'] as const;
+export const SECTIONS = ['users', 'agreements', 'captcha', 'usage', 'monitor', 'audit'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const parseRoute = (hash: string): ConsoleRoute => {
@@ -20,7 +21,8 @@ export const parseRoute = (hash: string): ConsoleRoute => {
   const parts = path.split('/').filter(Boolean);
   const [first, second] = parts;
   if (first === 'users' && second && /^\d{1,15}$/.test(second)) return { name: 'user', id: Number(second) };
-  if (first === 'agreements' || first === 'captcha' || first === 'usage' || first === 'monitor') return { name: first };
+  const section = SECTIONS.find((name) => name === first);
+  if (section !== undefined && section !== 'users') return { name: section };
   return { name: 'users', q: new URLSearchParams(search).get('q') ?? '' };
 };
 

@@ -10,6 +10,7 @@ import * as captcha from './003-captcha.ts';
 import * as admin from './004-admin.ts';
 import * as usageRollups from './005-usage-rollups.ts';
 import * as dashboardIndexes from './006-dashboard-indexes.ts';
+import * as captchaConsoleSettings from './007-captcha-console-settings.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -28,6 +29,7 @@ const steps: [name: string, up: Step][] = [
   ['004-admin', admin.up],
   ['005-usage-rollups', usageRollups.up],
   ['006-dashboard-indexes', dashboardIndexes.up],
+  ['007-captcha-console-settings', captchaConsoleSettings.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

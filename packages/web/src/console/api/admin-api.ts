@@ -1,12 +1,18 @@
 /** Every call the console makes, typed; answers are read with `parse.ts`, never trusted as-is. */
 import {
   type ApiCodeCount,
+  type AuditEntry,
   adminRoutes,
   CAPTCHA_POLICIES,
+  CAPTCHA_PROVIDERS,
+  type CaptchaKeySource,
   type CaptchaPolicyName,
+  type CaptchaProviderName,
   type CaptchaSettings,
+  type CaptchaVendorName,
   type CaptchaVendorState,
   type ErrorGroup,
+  type OperatorSummary,
   type VitalPoint,
 } from '@edupass/protocol';
 import { adminFetch, type Query } from './admin-fetch.ts';
@@ -176,9 +182,14 @@ export const publishAgreement = async (input: NewAgreement) =>
 
 const isPolicy = (value: unknown): value is CaptchaPolicyName => CAPTCHA_POLICIES.includes(value as CaptchaPolicyName);
 
+const isProvider = (value: unknown): value is CaptchaProviderName =>
+  CAPTCHA_PROVIDERS.includes(value as CaptchaProviderName);
+const providerOrNull = (value: unknown) => (isProvider(value) ? value : null);
+const SOURCES: readonly unknown[] = ['console', 'environment', 'default'] satisfies CaptchaKeySource[];
+const sourceOf = (value: unknown) => (SOURCES.includes(value) ? (value as CaptchaKeySource) : null);
+
 export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
   const answer = record(await adminFetch(adminRoutes.getCaptchaSettings.path));
-  const strings = (value: unknown) => Object.fromEntries(Object.entries(record(value)).map(([k, v]) => [k, str(v)]));
   return {
     policies: list(answer.policies).flatMap((value) => {
       const p = record(value, 'policy');
@@ -189,14 +200,33 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
         isPolicy(entry[1]),
       ),
     ),
-    providers: strings(answer.providers),
+    providers: list(answer.providers).map((value) => {
+      const p = record(value, 'provider');
+      return {
+        pid: str(p.pid),
+        operator: providerOrNull(p.operator),
+        configured: providerOrNull(p.configured),
+        effective: providerOrNull(p.effective) ?? 'SLIDE',
+      };
+    }),
     vendors: list(answer.vendors).map((value): CaptchaVendorState => {
       const v = record(value, 'vendor');
       return {
-        name: str(v.name) as CaptchaVendorState['name'],
+        name: str(v.name) as CaptchaVendorName,
         configured: bool(v.configured),
-        public: strings(v.public),
-        secrets: Object.fromEntries(Object.entries(record(v.secrets)).map(([k, set]) => [k, bool(set)])),
+        missing: list(v.missing).map((m) => str(m)),
+        fields: list(v.fields).map((item) => {
+          const f = record(item, 'field');
+          return {
+            name: str(f.name),
+            env: str(f.env),
+            secret: bool(f.secret),
+            url: bool(f.url),
+            ...(typeof f.value === 'string' ? { value: f.value } : {}),
+            source: sourceOf(f.source),
+            ...(f.unreadable === true ? { unreadable: true } : {}),
+          };
+        }),
       };
     }),
   };
@@ -206,6 +236,45 @@ export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPoli
   adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });
 export const clearCaptchaPolicy = (pid: string, scene: string) =>
   adminFetch(adminRoutes.clearCaptchaPolicy.path, { method: 'POST', body: { pid, scene } });
+export const setCaptchaProvider = (pid: string, provider: CaptchaProviderName) =>
+  adminFetch(adminRoutes.setCaptchaProvider.path, { method: 'POST', body: { pid, provider } });
+export const clearCaptchaProvider = (pid: string) =>
+  adminFetch(adminRoutes.clearCaptchaProvider.path, { method: 'POST', body: { pid } });
+export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>) =>
+  adminFetch(adminRoutes.setCaptchaVendorKeys.path, { method: 'POST', body: { vendor, values } });
+/** Removes the console's values of `fields` (all of the vendor's when absent). */
+export const clearVendorKeys = (vendor: CaptchaVendorName, fields?: string[]) =>
+  adminFetch(adminRoutes.clearCaptchaVendorKeys.path, { method: 'POST', body: { vendor, fields } });
+
+export interface AuditFilter {
+  action?: string | undefined;
+  operator?: number | undefined;
+}
+
+export const listAudit = async (filter: AuditFilter, before: number | undefined, limit: number) =>
+  list(
+    await adminFetch(adminRoutes.listAudit.path, {
+      query: { action: filter.action || undefined, operator: filter.operator, before, limit },
+    }),
+  ).map((value): AuditEntry => {
+    const e = record(value, 'audit entry');
+    return {
+      id: num(e.id),
+      operator_id: num(e.operator_id),
+      operator_phone: str(e.operator_phone),
+      operator_name: str(e.operator_name),
+      action: str(e.action),
+      target: str(e.target),
+      detail: str(e.detail),
+      at: num(e.at),
+    };
+  });
+
+export const listOperators = async () =>
+  list(await adminFetch(adminRoutes.listOperators.path)).map((value): OperatorSummary => {
+    const o = record(value, 'operator');
+    return { id: num(o.id), phone: str(o.phone), name: str(o.name) };
+  });
 
 /** A product and a window in unix ms. */
 export interface Window {

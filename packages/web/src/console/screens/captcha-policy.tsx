@@ -1,4 +1,4 @@
-/** Captcha policy per product and scene (never, always, by risk); providers and which vendor keys are set. */
+/** Captcha policy per product and scene (never, always, by risk), the provider per product, and vendor keys. */
 import { CAPTCHA_POLICIES, CAPTCHA_SCENES, type CaptchaPolicyName } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
@@ -6,6 +6,8 @@ import { useConsoleText } from '../i18n/i18n.ts';
 import { errorMessage, Failure, Loading, Notice } from '../ui/status.tsx';
 import { useAsync } from '../ui/use-async.ts';
 import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
+import { type Act, ProviderChoices } from './captcha-providers.tsx';
+import { VendorKeys } from './captcha-vendor-keys.tsx';
 
 /** Scenes the SDK asks rules for, and * for any; any other may be typed. */
 const KNOWN_SCENES = ['*', ...CAPTCHA_SCENES];
@@ -21,7 +23,7 @@ export const CaptchaScreen = () => {
   const [busy, setBusy] = useState(false);
   const policyName = (p: CaptchaPolicyName) => t(`captcha.${p}`);
 
-  const act = async (action: () => Promise<unknown>, done: string) => {
+  const act: Act = async (action, done) => {
     setBusy(true);
     setError(undefined);
     setNotice('');
@@ -29,8 +31,10 @@ export const CaptchaScreen = () => {
       await action();
       setNotice(done);
       settings.reload();
+      return true;
     } catch (caught) {
       setError(caught);
+      return false;
     } finally {
       setBusy(false);
     }
@@ -154,48 +158,8 @@ export const CaptchaScreen = () => {
               ))}
             </ul>
           </section>
-          <section className="console-card" aria-labelledby="captcha-providers">
-            <h2 id="captcha-providers">{t('captcha.providers')}</h2>
-            <ul className="console-plain-list">
-              {Object.entries(data.providers).map(([product, provider]) => (
-                <li key={product}>
-                  <code>{product}</code> → {provider}
-                </li>
-              ))}
-            </ul>
-            <h3>{t('captcha.vendors')}</h3>
-            <p className="console-muted">{t('captcha.vendorsExplain')}</p>
-            <div className="console-table-wrap">
-              <table className="console-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('captcha.vendor')}</th>
-                    <th scope="col">{t('captcha.status')}</th>
-                    <th scope="col">{t('captcha.ids')}</th>
-                    <th scope="col">{t('captcha.secrets')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.vendors.map((v) => (
-                    <tr key={v.name}>
-                      <th scope="row">{v.name}</th>
-                      <td>{v.configured ? t('captcha.configuredYes') : t('captcha.configuredNo')}</td>
-                      <td>
-                        {Object.entries(v.public)
-                          .map(([k, value]) => `${k}: ${value}`)
-                          .join(', ') || '—'}
-                      </td>
-                      <td>
-                        {Object.entries(v.secrets)
-                          .map(([k, set]) => `${k}: ${set ? t('user.set') : t('user.notSet')}`)
-                          .join(', ')}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
+          <ProviderChoices providers={data.providers} vendors={data.vendors} busy={busy} act={act} />
+          <VendorKeys vendors={data.vendors} busy={busy} act={act} />
         </>
       )}
     </>

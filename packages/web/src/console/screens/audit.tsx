@@ -1,0 +1,141 @@
+/** The audit log: what operators changed, newest first, narrowed by action and operator, a page at a time. */
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@edupass/protocol';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
+import { useConsoleText } from '../i18n/i18n.ts';
+import { Failure, Loading } from '../ui/status.tsx';
+import { useAsync } from '../ui/use-async.ts';
+
+const PAGE = 50;
+
+interface LogState {
+  entries: AuditEntry[];
+  done: boolean;
+  loading: boolean;
+  error: unknown;
+}
+
+const isKnownAction = (action: string): action is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(action);
+
+const Operator = ({ entry }: { entry: AuditEntry }) => (
+  <>
+    #{entry.operator_id}
+    {entry.operator_name ? ` ${entry.operator_name}` : ''}
+    {entry.operator_phone ? ` · ${entry.operator_phone}` : ''}
+  </>
+);
+
+export const AuditScreen = () => {
+  const { t, time } = useConsoleText();
+  const operators = useAsync(listOperators, []);
+  const [action, setAction] = useState('');
+  const [operator, setOperator] = useState('');
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const [log, setLog] = useState<LogState>({ entries: [], done: false, loading: true, error: undefined });
+  const actionName = (a: string) => (isKnownAction(a) ? t(`audit.${a}`) : a);
+
+  // Answers to an older filter arrive late sometimes; only the newest request's answer is shown.
+  const latest = useRef(0);
+  const load = useCallback(
+    async (before: number | undefined) => {
+      const request = ++latest.current;
+      setLog((s) => ({ ...s, loading: true, error: undefined }));
+      try {
+        const page = await listAudit(filter, before, PAGE);
+        if (request !== latest.current) return;
+        setLog((s) => ({
+          entries: before === undefined ? page : [...s.entries, ...page],
+          done: page.length < PAGE,
+          loading: false,
+          error: undefined,
+        }));
+      } catch (error) {
+        if (request === latest.current) setLog((s) => ({ ...s, loading: false, error }));
+      }
+    },
+    [filter],
+  );
+  useEffect(() => {
+    void load(undefined);
+  }, [load]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter({ action: action || undefined, operator: operator ? Number(operator) : undefined });
+  };
+  const last = log.entries.at(-1);
+
+  return (
+    <>
+      <h1>{t('audit.title')}</h1>
+      <p className="console-lead">{t('audit.explain')}</p>
+      <form className="console-filters" onSubmit={submit}>
+        <label htmlFor="audit-action">{t('audit.action')}</label>
+        <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
+          <option value="">{t('audit.allActions')}</option>
+          {AUDIT_ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {actionName(a)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="audit-operator">{t('audit.operator')}</label>
+        <select id="audit-operator" value={operator} onChange={(e) => setOperator(e.target.value)}>
+          <option value="">{t('audit.allOperators')}</option>
+          {(operators.data ?? []).map((o) => (
+            <option key={o.id} value={o.id}>
+              #{o.id} {o.name} {o.phone}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="console-button">
+          {t('audit.apply')}
+        </button>
+      </form>
+      {operators.status === 'failed' ? <Failure error={operators.error} retry={operators.reload} /> : null}
+      {log.entries.length > 0 ? (
+        <div className="console-table-wrap">
+          <table className="console-table">
+            <caption className="console-visually-hidden">{t('audit.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('audit.time')}</th>
+                <th scope="col">{t('audit.operator')}</th>
+                <th scope="col">{t('audit.action')}</th>
+                <th scope="col">{t('audit.target')}</th>
+                <th scope="col">{t('audit.detail')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{time(entry.at)}</td>
+                  <td>
+                    <Operator entry={entry} />
+                  </td>
+                  <td>{actionName(entry.action)}</td>
+                  <td>
+                    <code>{entry.target}</code>
+                  </td>
+                  <td>{entry.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {log.error ? <Failure error={log.error} retry={() => void load(last?.id)} /> : null}
+      {log.loading ? <Loading /> : null}
+      {!log.loading && log.done ? (
+        <p className="console-muted" role="status">
+          {log.entries.length === 0 ? t('audit.none') : t('audit.end', { count: log.entries.length })}
+        </p>
+      ) : null}
+      {!log.loading && !log.done && !log.error ? (
+        <button type="button" className="console-button" onClick={() => void load(last?.id)}>
+          {t('audit.more')}
+        </button>
+      ) : null}
+    </>
+  );
+};
