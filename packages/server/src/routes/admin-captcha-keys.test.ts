@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import { createAdmin } from '../cli/admin.ts';
+import { loadConfig } from '../config.ts';
 import type { CaptchaTables } from '../store/captcha.ts';
 import { expectError, nextPhone, PASSWORD, PID, signIn, signUp } from '../testing/accounts.ts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../testing/captcha-vendor-peers.ts';
@@ -27,7 +28,9 @@ const STALE_SECRET = 'stale-tencent-secret';
 
 beforeAll(async () => {
   peers = await startVendorPeers();
+  const environment = loadConfig({ NEXTDATA_CAPTCHA_ENDPOINT: `${peers.url}/nextdata/fverify` }).captcha;
   const captcha = peers.captchaConfig({
+    vendorEnvironment: environment.vendorEnvironment,
     policies: { '*:*': 'always' },
     providers: { '*': 'SLIDE', kids: 'TENCENT' },
     geetest: undefined,
@@ -58,7 +61,12 @@ const NETEASE = {
   secretId: PEER_KEYS.netease.secretId,
   secretKey: PEER_KEYS.netease.secretKey,
 };
-const SECRETS = [PEER_KEYS.netease.secretId, PEER_KEYS.netease.secretKey, PEER_KEYS.tencent.secretKey];
+const SECRETS = [
+  PEER_KEYS.netease.secretId,
+  PEER_KEYS.netease.secretKey,
+  PEER_KEYS.tencent.secretKey,
+  PEER_KEYS.nextdata.accessKey,
+];
 
 const post = (path: string, body: unknown) => call('POST', path, body, { token });
 const settings = async () => (await call<CaptchaSettings>('GET', '/admin/captcha', undefined, { token })).body;
@@ -157,6 +165,19 @@ describe('vendor keys from the console', () => {
     await post('/admin/captcha/vendors/keys/clear', { vendor: 'TENCENT', fields: ['secretKey'] });
     expect((await vendor('TENCENT'))?.fields.find((f) => f.name === 'secretKey')?.source).toBe('environment');
     expectError(await call('POST', '/captcha/tencent', tencentBody), '10017003');
+  });
+
+  test('an endpoint set alone in the environment applies to keys entered in the console', async () => {
+    await post('/admin/captcha/vendors/keys', {
+      vendor: 'NEXTDATA',
+      values: { organization: PEER_KEYS.nextdata.organization, accessKey: PEER_KEYS.nextdata.accessKey },
+    });
+    const endpoint = (await vendor('NEXTDATA'))?.fields.find((f) => f.name === 'endpoint');
+    expect(endpoint).toMatchObject({ value: `${peers.url}/nextdata/fverify`, source: 'environment' });
+    const answer = await call('POST', '/captcha/nextdata', { rid: 'pass-n', appid: PEER_KEYS.nextdata.organization });
+    expect(answer.status).toBe(200);
+    expect(peers.calls.filter((c) => c.vendor === 'nextdata').at(-1)?.signatureOk).toBe(true);
+    await post('/admin/captcha/vendors/keys/clear', { vendor: 'NEXTDATA' });
   });
 
   test('secrets appear in no answer and no audit entry, and are sealed in the database', async () => {
