@@ -311,6 +311,7 @@ describe('bad input and access', () => {
       ['/admin/captcha/vendors/keys', { vendor: 'GEETEST' }],
       ['/admin/captcha/vendors/keys/clear', { vendor: 'GEETEST', fields: ['password'] }],
       ['/admin/captcha/vendors/keys/clear', { vendor: 'geetest' }],
+      ['/admin/captcha/vendors/keys/clear', { vendor: 'GEETEST', fields: [] }],
       ['/admin/captcha/providers', { pid: PID, provider: 'RECAPTCHA' }],
       ['/admin/captcha/providers', { pid: 'edu pass', provider: 'SLIDE' }],
       ['/admin/captcha/providers', { pid: PID }],

@@ -133,8 +133,9 @@ const requireVendor = (vendor: string): VendorName => {
 };
 
 const requireField = (vendor: VendorName, field: string): VendorField => {
-  const spec = (VENDOR_FIELDS[vendor] as Record<string, VendorField>)[field];
-  if (spec && Object.hasOwn(VENDOR_FIELDS[vendor], field)) return spec;
+  const fields: Record<string, VendorField> = VENDOR_FIELDS[vendor];
+  // Own names only: `toString` and friends are not fields.
+  if (Object.hasOwn(fields, field)) return fields[field] as VendorField;
   throw invalidRequest(
     `${vendor} has no field "${field}"; its fields are ${Object.keys(VENDOR_FIELDS[vendor]).join(', ')}.`,
   );
@@ -184,6 +185,7 @@ export const putVendorFields = async (ctx: Context, input: { vendor: string; val
 export const removeVendorFields = async (ctx: Context, input: { vendor: string; fields?: string[] | undefined }) => {
   const vendor = requireVendor(input.vendor);
   const fields = input.fields ?? Object.keys(VENDOR_FIELDS[vendor]);
+  if (fields.length === 0) throw invalidRequest('Name at least one field, or leave fields out to clear them all.');
   for (const field of fields) requireField(vendor, field);
   const remaining = (await findVendorKeys(ctx.db, vendor)).filter((row) => !fields.includes(row.field));
   const missing = missingOf(resolve(ctx, vendor, remaining));
