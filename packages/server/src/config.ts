@@ -11,7 +11,7 @@ export interface Config {
   host: string;
   /** A file path for embedded SQLite, or a postgres:// URL. */
   databaseUrl: string;
-  /** When set, rate-limit counters live in Redis so several processes share them. */
+  /** When set, rate-limit counters live in Redis and session-cache forgets go through it, so several processes agree. */
   redisUrl: string | undefined;
   publicUrl: string;
   production: boolean;
@@ -23,6 +23,12 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   /** A refresh token presented again within this window gets the same successor instead of revoking. */
   refreshGraceSeconds: number;
+  /**
+   * How long a live session is remembered in a process. Changes made through this process (or any
+   * process, with REDIS_URL) are seen at once; a change made by another process without Redis is
+   * seen within this many seconds. 0 reads the session on every call.
+   */
+  sessionCacheSeconds: number;
   cookieDomain: string | undefined;
   cookieSecure: boolean;
   corsOrigins: string[];
@@ -160,6 +166,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY, 60, 365 * DAY),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY, 60, 365 * DAY),
     refreshGraceSeconds: int('REFRESH_REUSE_GRACE', 10, 0, 300),
+    sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 5, 0, 60),
     cookieDomain: str('COOKIE_DOMAIN'),
     cookieSecure: bool('COOKIE_SECURE', publicUrl.startsWith('https:')),
     corsOrigins: (str('CORS_ORIGINS') ?? '')

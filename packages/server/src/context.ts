@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
+import { createSessionCache, type SessionCache } from './services/session-cache.ts';
 import { type Counters, databaseCounters, redisCounters } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
@@ -33,6 +34,8 @@ export interface Context {
   db: Kysely<Database>;
   store: Store;
   counters: Counters;
+  /** Live sessions remembered for a moment; every user or session change must forget through it. */
+  sessions: SessionCache;
   delivery: Delivery;
   keys: Keys;
   logger: Logger;
@@ -69,16 +72,25 @@ export const createContext = async (
     const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db);
     const keys = await loadKeys(store.db, config);
     const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger);
+    const now = overrides.now ?? Date.now;
+    const sessions = createSessionCache({
+      ttlMs: config.sessionCacheSeconds * 1000,
+      now,
+      redisUrl: config.redisUrl,
+      logger,
+    });
     return {
       config,
       db: store.db,
       store,
       counters,
+      sessions,
       delivery,
       keys,
       logger,
-      now: overrides.now ?? Date.now,
+      now,
       async close() {
+        await sessions.close();
         await delivery.close?.();
         await counters.close();
         await store.close();

@@ -3,7 +3,8 @@ import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { OPERATOR_ROLE } from '../services/operators.ts';
 import { createUser, newUser, passwordFields } from '../services/sign-up.ts';
-import { findUserByPhone, updateUser } from '../store/users.ts';
+import { saveUser } from '../services/users.ts';
+import { findUserByPhone } from '../store/users.ts';
 
 /** Makes the account of `phone` an operator, creating it (with `password`) when it does not exist. */
 export const createAdmin = async (ctx: Context, phone: string, password: string | undefined): Promise<string> => {
@@ -11,7 +12,7 @@ export const createAdmin = async (ctx: Context, phone: string, password: string 
   if (phoneProblem) throw new Error(`${phoneProblem.message} Give a mainland mobile number, e.g. 13800138000.`);
   const existing = await findUserByPhone(ctx.db, phone);
   if (existing) {
-    await updateUser(ctx.db, existing.id, { role: OPERATOR_ROLE, updated_at: ctx.now() });
+    await saveUser(ctx, existing.id, { role: OPERATOR_ROLE, updated_at: ctx.now() });
     return `User ${existing.id} (${phone}) is now an operator.`;
   }
   if (!password) throw new Error(`No account has ${phone}. Give --password to create one.`);

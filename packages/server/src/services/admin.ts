@@ -14,8 +14,8 @@ import {
 } from '../store/admin.ts';
 import { insertAgreement } from '../store/agreements.ts';
 import { userOauths } from '../store/oauths.ts';
-import { revokeUserSessions } from '../store/sessions.ts';
-import { findUserById, updateUser } from '../store/users.ts';
+import { findUserById } from '../store/users.ts';
+import { endAllSessions, saveUser } from './users.ts';
 
 const PAGE_MAX = 100;
 
@@ -66,14 +66,14 @@ export const userDetail = async (ctx: Context, userId: number) => {
 export const setBlocked = async (ctx: Context, operatorId: number, userId: number, blocked: boolean) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
   if (user.id === operatorId) throw invalidRequest('Operators cannot block themselves.');
-  await updateUser(ctx.db, userId, { blocked_at: blocked ? ctx.now() : null, updated_at: ctx.now() });
-  if (blocked) await revokeUserSessions(ctx.db, userId, ctx.now());
+  await saveUser(ctx, userId, { blocked_at: blocked ? ctx.now() : null, updated_at: ctx.now() });
+  if (blocked) await endAllSessions(ctx, userId);
   await audit(ctx, operatorId, blocked ? 'user.block' : 'user.unblock', `user:${userId}`);
 };
 
 export const endUserSessions = async (ctx: Context, operatorId: number, userId: number) => {
   (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
-  await revokeUserSessions(ctx.db, userId, ctx.now());
+  await endAllSessions(ctx, userId);
   await audit(ctx, operatorId, 'user.sessions.revoke', `user:${userId}`);
 };
 

@@ -1,14 +1,13 @@
 /** Setting, changing and resetting passwords. A change or reset ends every session of the user. */
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-import { revokeUserSessions } from '../store/sessions.ts';
-import { findUserById, findUserByPhone, updateUser } from '../store/users.ts';
+import { findUserById, findUserByPhone } from '../store/users.ts';
 import { verifyCode } from './codes.ts';
 import { verifyPassword } from './passwords.ts';
 import { awaitLoginAllowance, clearLoginFailures, loginLockKey, recordLoginFailure } from './rate-limits.ts';
 import { passwordFields } from './sign-up.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
-import { assertNotBlocked, currentUser } from './users.ts';
+import { assertNotBlocked, currentUser, endAllSessions, saveUser } from './users.ts';
 
 const RESET_TICKET_TTL = 10 * 60;
 
@@ -18,8 +17,8 @@ const setPassword = async (
   password: string,
   { endSessions }: { endSessions: boolean },
 ) => {
-  await updateUser(ctx.db, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
-  if (endSessions) await revokeUserSessions(ctx.db, userId, ctx.now());
+  await saveUser(ctx, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
+  if (endSessions) await endAllSessions(ctx, userId);
 };
 
 export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {

@@ -1,9 +1,9 @@
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
-import { findUserByPhone, updateUser } from '../store/users.ts';
+import { findUserByPhone } from '../store/users.ts';
 import { verifyCode } from './codes.ts';
-import { currentUser } from './users.ts';
+import { currentUser, saveUser } from './users.ts';
 
 const assertFreeFor = async (ctx: Context, phone: string, user: User) => {
   const owner = await findUserByPhone(ctx.db, phone);
@@ -12,7 +12,7 @@ const assertFreeFor = async (ctx: Context, phone: string, user: User) => {
 
 const savePhone = async (ctx: Context, user: User, phone: string) => {
   // The unique index settles a race between two accounts binding one number.
-  if (!(await updateUser(ctx.db, user.id, { phone, updated_at: ctx.now() }))) fail('AC3_26');
+  if (!(await saveUser(ctx, user.id, { phone, updated_at: ctx.now() }))) fail('AC3_26');
 };
 
 /** Whether the signed-in user can bind this number: resolves, or fails with the reason. */

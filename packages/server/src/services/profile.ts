@@ -3,9 +3,9 @@ import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
 import type { UsersTable } from '../store/schema.ts';
-import { findUserByNickname, findUserByUsername, updateUser } from '../store/users.ts';
+import { findUserByNickname, findUserByUsername } from '../store/users.ts';
 import { isKnownGrade } from './grades.ts';
-import { currentUser } from './users.ts';
+import { currentUser, saveUser } from './users.ts';
 
 export type ProfileChanges = Partial<Record<ProfileField, string | number>>;
 
@@ -43,14 +43,14 @@ export const updateProfile = async (ctx: Context, userId: number, changes: Profi
   if (typeof sex === 'number') update.sex = sex;
   if (typeof qq === 'string') update.qq = qq;
   if (typeof description === 'string') update.description = description;
-  if (!(await updateUser(ctx.db, userId, update))) fail('AC3_25');
+  if (!(await saveUser(ctx, userId, update))) fail('AC3_25');
 };
 
 export const setUsername = async (ctx: Context, userId: number, username: string) => {
   const user = await currentUser(ctx, userId);
   if (user.username !== null) fail('AC3_5');
   if (await findUserByUsername(ctx.db, username)) fail('AC3_6');
-  const saved = await updateUser(ctx.db, userId, {
+  const saved = await saveUser(ctx, userId, {
     username,
     username_key: username.toLowerCase(),
     updated_at: ctx.now(),

@@ -117,15 +117,25 @@ const tokenClaims = async (ctx: Context, token: string) => {
 
 /**
  * Checks an access or session token and its session. Expired or forged → 10000000 (clients refresh);
- * an ended session → E_0; a blocked user → AC3_44. The session is read on every call, so sign-out,
- * a password change or a block take effect at once, on every server process.
+ * an ended session → E_0; a blocked user → AC3_44. The session comes from the session cache: a
+ * sign-out, a password change or a block takes effect at once in this process (and in every process
+ * with REDIS_URL), and within SESSION_CACHE_SECONDS in other processes without it.
  */
 export const authenticate = async (ctx: Context, token: string): Promise<SignedInSession> => {
   const { userId, sessionId } = await tokenClaims(ctx, token);
-  const user = await findLiveSession(ctx.db, sessionId);
+  const user = await ctx.sessions.read(sessionId, () => findLiveSession(ctx.db, sessionId));
   if (!user || user.id !== userId) throw new ApiError('E_0');
   if (user.blocked_at !== null) throw new ApiError('AC3_44');
   return { userId, sessionId, user };
+};
+
+/** Ends one session, in the database and in the sessions remembered in memory. */
+export const endSession = async (ctx: Context, sessionId: string) => {
+  try {
+    await revokeSession(ctx.db, sessionId, ctx.now());
+  } finally {
+    ctx.sessions.forgetSession(sessionId);
+  }
 };
 
 export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
@@ -141,7 +151,7 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
     const rotatedAt = row.rotated_at ?? now;
     if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
       // Reuse of a spent token: someone holds a copy. End the whole session.
-      await revokeSession(ctx.db, row.session_id, now);
+      await endSession(ctx, row.session_id);
       ctx.logger.warn({ session: row.session_id }, 'refresh token reused; session revoked');
       return fail('10000001');
     }
@@ -149,8 +159,6 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
   await storeRefresh(ctx, row.session_id, successor);
   return tokenSet(ctx, ref, successor);
 };
-
-export const endSession = (ctx: Context, sessionId: string) => revokeSession(ctx.db, sessionId, ctx.now());
 
 /** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */
 export const convertSessionToken = async (ctx: Context, token: string | undefined): Promise<TokenSet> => {

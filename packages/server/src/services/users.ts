@@ -1,7 +1,9 @@
+import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-import type { User } from '../store/schema.ts';
-import { findUserById } from '../store/users.ts';
+import type { User, UsersTable } from '../store/schema.ts';
+import { revokeUserSessions } from '../store/sessions.ts';
+import { findUserById, updateUser } from '../store/users.ts';
 
 /** The signed-in user; a session whose user is gone counts as signed out. */
 export const currentUser = async (ctx: Context, userId: number): Promise<User> =>
@@ -10,4 +12,25 @@ export const currentUser = async (ctx: Context, userId: number): Promise<User> =
 /** Refuses a blocked account with AC3_44. */
 export const assertNotBlocked = (user: User | undefined) => {
   if (user?.blocked_at != null) fail('AC3_44');
+};
+
+/**
+ * Changes a user row; false when a unique column would be duplicated. Every change goes through
+ * here, so the sessions remembered in memory (session-cache.ts) see it on the next call.
+ */
+export const saveUser = async (ctx: Context, userId: number, changes: Updateable<UsersTable>) => {
+  try {
+    return await updateUser(ctx.db, userId, changes);
+  } finally {
+    ctx.sessions.forgetUser(userId);
+  }
+};
+
+/** Ends every session of a user, in the database and in memory. */
+export const endAllSessions = async (ctx: Context, userId: number) => {
+  try {
+    await revokeUserSessions(ctx.db, userId, ctx.now());
+  } finally {
+    ctx.sessions.forgetUser(userId);
+  }
 };

@@ -14,6 +14,7 @@ import {
 } from '@edupass/protocol';
 import { expect } from 'vitest';
 import { issueSessionToken, startSession } from '../services/tokens.ts';
+import { saveUser } from '../services/users.ts';
 import type { TestServer } from './harness.ts';
 import { type Answer, type CallOptions, client } from './http-client.ts';
 
@@ -183,9 +184,9 @@ export const signUpSilently = async (server: TestServer, phone = nextPhone()) =>
   return { userId: body.user_info.id, phone, token: set.access.token, refresh: set.refresh.token };
 };
 
-/** Blocks a user directly in the database, as an operator would. */
+/** Marks a user blocked (sessions left alive, so their tokens meet the blocked error). */
 export const blockUser = (server: TestServer, userId: number) =>
-  server.app.ctx.db.updateTable('users').set({ blocked_at: Date.now() }).where('id', '=', userId).execute();
+  saveUser(server.app.ctx, userId, { blocked_at: Date.now() });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { User } from '../store/schema.ts';
+import { createSessionCache, type SessionCache } from './session-cache.ts';
+
+const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
+
+const user = (id: number, nickname = `user ${id}`) => ({ id, nickname }) as User;
+
+/** A loader that counts its calls and answers what the "database" holds now. */
+const database = () => {
+  const rows = new Map<string, User | undefined>();
+  let reads = 0;
+  return {
+    rows,
+    get reads() {
+      return reads;
+    },
+    load: (sessionId: string) => async () => {
+      reads++;
+      return rows.get(sessionId);
+    },
+  };
+};
+
+const caches: SessionCache[] = [];
+const make = (options: Parameters<typeof createSessionCache>[0]) => {
+  const cache = createSessionCache(options);
+  caches.push(cache);
+  return cache;
+};
+afterEach(async () => {
+  await Promise.all(caches.splice(0).map((cache) => cache.close()));
+});
+
+describe('session cache', () => {
+  test('remembers a live session for the TTL, then reads it again', async () => {
+    let now = 1_000;
+    const cache = make({ ttlMs: 5_000, now: () => now });
+    const db = database();
+    db.rows.set('s1', user(1));
+    expect(await cache.read('s1', db.load('s1'))).toEqual(user(1));
+    expect(await cache.read('s1', db.load('s1'))).toEqual(user(1));
+    expect(db.reads).toBe(1);
+    now += 5_001;
+    db.rows.set('s1', user(1, 'renamed'));
+    expect((await cache.read('s1', db.load('s1')))?.nickname).toBe('renamed');
+    expect(db.reads).toBe(2);
+  });
+
+  test('forgetUser drops every session of that user and no other', async () => {
+    const cache = make({ ttlMs: 60_000 });
+    const db = database();
+    db.rows.set('a1', user(1));
+    db.rows.set('a2', user(1));
+    db.rows.set('b1', user(2));
+    for (const id of ['a1', 'a2', 'b1']) await cache.read(id, db.load(id));
+    expect(db.reads).toBe(3);
+    cache.forgetUser(1);
+    for (const id of ['a1', 'a2', 'b1']) await cache.read(id, db.load(id));
+    expect(db.reads).toBe(5);
+  });
+
+  test('forgetSession drops that session only', async () => {
+    const cache = make({ ttlMs: 60_000 });
+    const db = database();
+    db.rows.set('a1', user(1));
+    db.rows.set('a2', user(1));
+    await cache.read('a1', db.load('a1'));
+    await cache.read('a2', db.load('a2'));
+    db.rows.set('a1', undefined);
+    cache.forgetSession('a1');
+    expect(await cache.read('a1', db.load('a1'))).toBeUndefined();
+    expect(await cache.read('a2', db.load('a2'))).toEqual(user(1));
+    expect(db.reads).toBe(3);
+  });
+
+  test('a read that overlaps a forget is not remembered', async () => {
+    const cache = make({ ttlMs: 60_000 });
+    let release: () => void = () => {};
+    const slowOldRow = () =>
+      new Promise<User>((resolve) => {
+        release = () => resolve(user(1, 'before the change'));
+      });
+    const pending = cache.read('s1', slowOldRow);
+    cache.forgetUser(1); // the change commits while the old row is on its way
+    release();
+    expect((await pending)?.nickname).toBe('before the change');
+    const db = database();
+    db.rows.set('s1', user(1, 'after the change'));
+    expect((await cache.read('s1', db.load('s1')))?.nickname).toBe('after the change');
+    expect(db.reads).toBe(1);
+  });
+
+  test('an ended or unknown session is read every time', async () => {
+    const cache = make({ ttlMs: 60_000 });
+    const db = database();
+    expect(await cache.read('gone', db.load('gone'))).toBeUndefined();
+    expect(await cache.read('gone', db.load('gone'))).toBeUndefined();
+    expect(db.reads).toBe(2);
+  });
+
+  test('a TTL of 0 reads every time', async () => {
+    const cache = make({ ttlMs: 0 });
+    const db = database();
+    db.rows.set('s1', user(1));
+    await cache.read('s1', db.load('s1'));
+    await cache.read('s1', db.load('s1'));
+    expect(db.reads).toBe(2);
+  });
+
+  test('holds at most maxEntries sessions, dropping the oldest', async () => {
+    const cache = make({ ttlMs: 60_000, maxEntries: 3 });
+    const db = database();
+    for (let i = 1; i <= 4; i++) db.rows.set(`s${i}`, user(i));
+    for (let i = 1; i <= 4; i++) await cache.read(`s${i}`, db.load(`s${i}`));
+    expect(db.reads).toBe(4);
+    await cache.read('s4', db.load('s4'));
+    await cache.read('s2', db.load('s2'));
+    expect(db.reads).toBe(4);
+    await cache.read('s1', db.load('s1'));
+    expect(db.reads).toBe(5);
+  });
+
+  test('with an unreachable Redis nothing is remembered (no process could tell it of a change)', async () => {
+    const cache = make({ ttlMs: 60_000, redisUrl: 'redis://127.0.0.1:1' });
+    const db = database();
+    db.rows.set('s1', user(1));
+    await cache.read('s1', db.load('s1'));
+    await cache.read('s1', db.load('s1'));
+    expect(db.reads).toBe(2);
+  });
+});
+
+describe.runIf(redisUrl !== undefined)('session cache over Redis', () => {
+  const listening = async (cache: SessionCache, db: ReturnType<typeof database>, id: string) => {
+    // Remembering starts once the channel is subscribed: wait until a second read is served from memory.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const before = db.reads;
+      await cache.read(id, db.load(id));
+      await cache.read(id, db.load(id));
+      if (db.reads === before + 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('the cache never started remembering');
+  };
+
+  test("one process's forget reaches another process's cache", async () => {
+    const first = make({ ttlMs: 60_000, redisUrl });
+    const second = make({ ttlMs: 60_000, redisUrl });
+    const db = database();
+    const userId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+    db.rows.set('s1', user(userId));
+    await listening(first, db, 's1');
+    await listening(second, db, 's1');
+    const reads = db.reads;
+    db.rows.set('s1', user(userId, 'changed elsewhere'));
+    first.forgetUser(userId);
+    let seen: string | null | undefined;
+    for (let attempt = 0; attempt < 50 && seen !== 'changed elsewhere'; attempt++) {
+      seen = (await second.read('s1', db.load('s1')))?.nickname;
+      if (seen !== 'changed elsewhere') await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(seen).toBe('changed elsewhere');
+    expect(db.reads).toBeGreaterThan(reads);
+  });
+});
+
+describe('every change forgets', () => {
+  const root = join(import.meta.dirname, '..');
+  const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('store/'))
+    .map((file) => ({ file: relative(root, join(root, file)), text: readFileSync(join(root, file), 'utf8') }));
+
+  test('users and sessions change only through services/users.ts and services/tokens.ts', () => {
+    const storeImports = (text: string) =>
+      [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'[./]*store\/(users|sessions)\.ts'/g)].flatMap((m) =>
+        (m[1] ?? '').split(',').map((name) => name.trim()),
+      );
+    const writers = sources.filter(
+      ({ text }) =>
+        storeImports(text).some((name) => ['updateUser', 'revokeSession', 'revokeUserSessions'].includes(name)) ||
+        /updateTable\('(users|sessions)'\)/.test(text),
+    );
+    expect(sources.length).toBeGreaterThan(50);
+    expect(writers.map(({ file }) => file).sort()).toEqual(['services/tokens.ts', 'services/users.ts']);
+  });
+});
