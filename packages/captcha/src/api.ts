@@ -12,12 +12,12 @@ import {
   neteaseCheckRoute,
   nextdataCheckRoute,
   REQUEST_TIMEOUT_MS,
-  type RouteSpec,
   type SlideAnswer,
   type SlideChallenge,
   slideChallengeRoute,
   slideVerifyRoute,
   tencentCheckRoute,
+  type WireRoute,
 } from '@edupass/protocol';
 import { CaptchaError, rejected, widgetError } from './errors.ts';
 import { isRecord, parseGeetestParams, parseRule, parseSlideChallenge, parseTicket } from './parse.ts';
@@ -51,7 +51,7 @@ const ROUTES = {
   aliyunCheck: aliyunCheckRoute,
   slideChallenge: slideChallengeRoute,
   slideVerify: slideVerifyRoute,
-} satisfies Record<string, RouteSpec>;
+} satisfies Record<string, WireRoute>;
 type CaptchaRoute = keyof typeof ROUTES;
 
 /** A refusal from the server, kept with its wire code so callers can tell a vendor "no" from an outage. */
@@ -64,7 +64,7 @@ const serverError = (status: number, body: unknown): CaptchaError => {
 
 export const createApi = (options: ApiOptions) => {
   const call = async (name: CaptchaRoute, body: unknown): Promise<unknown> => {
-    const route: RouteSpec = ROUTES[name];
+    const route: WireRoute = ROUTES[name];
     const base = route.host === 'platform' ? options.platformHost : options.tigerHost;
     let response: Awaited<ReturnType<Transport>>;
     try {

@@ -1,5 +1,6 @@
 export * from './account-routes.ts';
 export * from './captcha.ts';
+export * from './captcha-routes.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './errors.ts';

@@ -56,6 +56,21 @@ import {
   unbindWechatRoute,
   updateProfileRoute,
 } from './account-routes.ts';
+import {
+  aliyunCheckRoute,
+  captchaGraphRuleRoute,
+  captchaRuleRoute,
+  geetestRegisterRoute,
+  geetestRegisterSlideRoute,
+  geetestTicketRoute,
+  geetestVerifyRoute,
+  neteaseCheckRoute,
+  nextdataCheckRoute,
+  slideChallengeRoute,
+  slideVerifyRoute,
+  tencentCheckRoute,
+  tencentTicketRoute,
+} from './captcha-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
 import { int, opt, s } from './route-fields.ts';
 import type { checks } from './validation.ts';
@@ -97,39 +112,6 @@ export interface RouteSpec {
   status: 200 | 204;
 }
 
-/* @__NO_SIDE_EFFECTS__ */
-const captchaRoute = <const H extends HostKind, const B extends Fields>(
-  host: H,
-  path: string,
-  summary: string,
-  body: B,
-) => ({ method: 'POST', path, host, auth: 'none', summary, body, status: 200 }) as const;
-// Lenient on purpose: existing callers send pid as a number, omit scene, or send ms timestamps.
-const ruleBody = {
-  identity: opt(s()),
-  scene: opt(s(64)),
-  pid: { type: 'any', required: false },
-  deviceId: opt(s(256)),
-  timestamp: { type: 'number', required: false },
-  capabilities: { type: 'string[]', required: false, maxLength: 8 },
-} as const;
-/**
- * EduPass's SDK also sends the scene and identity it asked the rule for, so the ticket is bound to
- * them; existing clients leave them out and get a ticket bound to neither.
- */
-const binding = { scene: opt(s(64)), identity: opt(s()) } as const;
-// Through a function so the spread stays out of module scope, where bundlers take it for a side effect
-// and keep the whole route table in every SDK bundle.
-/* @__NO_SIDE_EFFECTS__ */
-const bound = <const F extends Fields>(fields: F) => ({ ...fields, ...binding });
-const geetestBody = bound({
-  geetest_challenge: s(128),
-  geetest_validate: s(128),
-  geetest_seccode: s(256),
-  appid: s(),
-});
-const tencentBody = bound({ appid: s(), tencentTicket: s(4096), randomStr: s(256) });
-
 const admin = <const E extends Partial<RouteSpec>>(method: Method, path: string, summary: string, extra: E) =>
   ({ method, path: `/admin/${path}`, host: 'tiger', auth: 'operator', summary, status: 200, ...extra }) as Omit<
     { method: Method; path: string; host: 'tiger'; auth: 'operator'; summary: string; status: 200 },
@@ -164,81 +146,7 @@ export const adminRoutes = {
   ...consoleRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
-// The captcha SDK's routes, each its own export so its bundle keeps only these.
-export const captchaRuleRoute = captchaRoute(
-  'platform',
-  '/captcha/rule/v3',
-  'Which captcha to run, or a ticket to use now',
-  ruleBody,
-);
-export const geetestRegisterRoute = captchaRoute('platform', '/captcha/geetest/register', 'Geetest start parameters', {
-  appid: s(),
-});
-export const geetestVerifyRoute = captchaRoute(
-  'platform',
-  '/captcha/geetest/verify',
-  'Exchange a Geetest result for a ticket',
-  geetestBody,
-);
-export const tencentCheckRoute = captchaRoute(
-  'platform',
-  '/captcha/tencent',
-  'Exchange a Tencent result for a ticket',
-  tencentBody,
-);
-export const neteaseCheckRoute = captchaRoute(
-  'platform',
-  '/captcha/netease',
-  'Exchange a NetEase result for a ticket',
-  bound({
-    validate: s(4096),
-    appid: s(),
-  }),
-);
-export const nextdataCheckRoute = captchaRoute(
-  'platform',
-  '/captcha/nextdata',
-  'Exchange a NextData (Shumei) result for a ticket',
-  bound({
-    rid: s(512),
-    appid: s(),
-  }),
-);
-export const aliyunCheckRoute = captchaRoute(
-  'platform',
-  '/captcha/aliyun',
-  'Exchange an Aliyun result for a ticket and appid',
-  {
-    appKey: s(),
-    scene: opt(s()),
-    captchaVerifyParam: s(8192),
-    captchaScene: opt(s(64)),
-    identity: opt(s()),
-  },
-);
-export const slideChallengeRoute = captchaRoute(
-  'platform',
-  '/captcha/slide/challenge',
-  "A fresh challenge of EduPass's slide puzzle",
-  {
-    scene: opt(s(64)),
-    identity: opt(s()),
-    deviceId: opt(s(256)),
-  },
-);
-export const slideVerifyRoute = captchaRoute(
-  'platform',
-  '/captcha/slide/verify',
-  'Answer a slide puzzle; returns a ticket',
-  {
-    id: s(128),
-    x: { type: 'number', required: true },
-    trajectory: { type: 'any', required: true },
-    input: opt(s(16)),
-  },
-);
-
-/** Adds the API docs' summary to a route of account-routes.ts (which leaves it out of client bundles). */
+/** Adds the API docs' summary to a route of account-routes.ts or captcha-routes.ts (which leave it out of client bundles). */
 const described = <const R extends WireRoute>(route: R, summary: string) => ({ ...route, summary });
 
 export const routes = {
@@ -307,37 +215,19 @@ export const routes = {
   convertCookie: described(convertCookieRoute, 'Convert a legacy session cookie into a token set'),
   // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
   // tiger ones are the older main-backend spellings of the same calls.
-  captchaRule: captchaRuleRoute,
-  captchaGraphRule: captchaRoute('tiger', '/tiger/captcha/graph/rule', 'Which captcha to run (main backend)', ruleBody),
-  geetestRegister: geetestRegisterRoute,
-  geetestRegisterSlide: captchaRoute(
-    'tiger',
-    '/tiger/captcha/geetest/register_slide',
-    'Geetest start parameters (main backend)',
-    {
-      appid: s(),
-    },
-  ),
-  geetestVerify: geetestVerifyRoute,
-  geetestTicket: captchaRoute(
-    'tiger',
-    '/tiger/captcha/tickets/geetest',
-    'Exchange a Geetest result for a ticket (main backend)',
-    geetestBody,
-  ),
-  tencentCheck: tencentCheckRoute,
-  tencentTicket: captchaRoute(
-    'tiger',
-    '/tiger/captcha/tickets/waterproof-wall',
-    'Exchange a Tencent result for a ticket (main backend)',
-    tencentBody,
-  ),
-  neteaseCheck: neteaseCheckRoute,
-  nextdataCheck: nextdataCheckRoute,
-  // `scene` here is Aliyun's scene (the spec's aliyun_login), so the binding scene travels as captchaScene.
-  aliyunCheck: aliyunCheckRoute,
-  slideChallenge: slideChallengeRoute,
-  slideVerify: slideVerifyRoute,
+  captchaRule: described(captchaRuleRoute, 'Which captcha to run, or a ticket to use now'),
+  captchaGraphRule: described(captchaGraphRuleRoute, 'Which captcha to run (main backend)'),
+  geetestRegister: described(geetestRegisterRoute, 'Geetest start parameters'),
+  geetestRegisterSlide: described(geetestRegisterSlideRoute, 'Geetest start parameters (main backend)'),
+  geetestVerify: described(geetestVerifyRoute, 'Exchange a Geetest result for a ticket'),
+  geetestTicket: described(geetestTicketRoute, 'Exchange a Geetest result for a ticket (main backend)'),
+  tencentCheck: described(tencentCheckRoute, 'Exchange a Tencent result for a ticket'),
+  tencentTicket: described(tencentTicketRoute, 'Exchange a Tencent result for a ticket (main backend)'),
+  neteaseCheck: described(neteaseCheckRoute, 'Exchange a NetEase result for a ticket'),
+  nextdataCheck: described(nextdataCheckRoute, 'Exchange a NextData (Shumei) result for a ticket'),
+  aliyunCheck: described(aliyunCheckRoute, 'Exchange an Aliyun result for a ticket and appid'),
+  slideChallenge: described(slideChallengeRoute, "A fresh challenge of EduPass's slide puzzle"),
+  slideVerify: described(slideVerifyRoute, 'Answer a slide puzzle; returns a ticket'),
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

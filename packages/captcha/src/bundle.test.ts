@@ -1,0 +1,52 @@
+/**
+ * The captcha SDK as a site bundles it (esbuild, minified ESM, split so FingerprintJS is its own chunk):
+ * of the protocol it carries its own routes, texts and codes, never the route table or the validation
+ * rules. bench/captcha/run.mjs prints the same sizes.
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const bundle = () =>
+  build({
+    entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    outdir: 'out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+
+/** The SDK's own chunk: its gzip size and the source files that put bytes in it. */
+const sdkChunk = async () => {
+  const { outputFiles, metafile } = await bundle();
+  const [name, output] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint !== undefined) ?? [];
+  const file = outputFiles.find((f) => name !== undefined && f.path.endsWith(name.replace(/^out/, '')));
+  if (!file || !output) throw new Error('no entry chunk');
+  const inputs = Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+  return { gzip: gzipSync(file.contents, { level: 9 }).length, inputs };
+};
+
+describe('the captcha bundle', () => {
+  it('takes from the protocol only what it uses, and FingerprintJS loads apart', async () => {
+    const { inputs } = await sdkChunk();
+    const protocol = inputs
+      .filter((path) => path.includes('packages/protocol/'))
+      .map((path) => path.replace(/.*packages\/protocol\/src\//, ''))
+      .sort();
+    expect(protocol).toEqual(['captcha-routes.ts', 'captcha.ts', 'constants.ts', 'errors.ts', 'route-fields.ts']);
+    expect(inputs.filter((path) => path.includes('fingerprintjs'))).toEqual([]);
+  });
+
+  it('stays under 9 KB gzip', async () => {
+    expect((await sdkChunk()).gzip).toBeLessThan(9 * 1024);
+  });
+});
