@@ -8,6 +8,7 @@ import { type CaptchaApi, createApi } from './api.ts';
 import { fingerprintDeviceId, memoizeDeviceId } from './device-id.ts';
 import { CaptchaError, closedError, isCaptchaError, widgetError, withRule } from './errors.ts';
 import { currentPage, defaultTimers, type Page, type Timers } from './globals.ts';
+import { type CaptchaLocale, chooseLocale } from './locale.ts';
 import { openOverlay } from './overlay.ts';
 import { aliyun } from './providers/aliyun.ts';
 import { geetest } from './providers/geetest.ts';
@@ -68,6 +69,11 @@ export interface CaptchaOptions {
   deviceId?: () => Promise<string>;
   /** The page to draw in. @default the global window and document */
   page?: Page;
+  /**
+   * The language of the overlay and the slide puzzle; a request's `locale` wins over it.
+   * @default the page's `<html lang>`, else the browser's language: any Chinese is 'zh-CN', the rest 'en'
+   */
+  locale?: CaptchaLocale;
 }
 
 export interface CaptchaRequest {
@@ -75,6 +81,8 @@ export interface CaptchaRequest {
   identity: string;
   /** What for: 'login', 'sms', … (servers accept any name). */
   scene: string;
+  /** The language to show this verification in, for pages that switch language. @default options.locale */
+  locale?: CaptchaLocale;
 }
 
 export interface CaptchaSuccess {
@@ -114,13 +122,14 @@ export const createCaptcha = (options: CaptchaOptions) => {
     const page = options.page ?? currentPage();
     if (!page) throw widgetError(CAPTCHA_MESSAGES.fatal);
     const provider = PROVIDERS[rule];
-    const overlay = openOverlay(page.document, { box: provider.box, timers });
+    const locale = chooseLocale(request.locale ?? options.locale, page);
+    const overlay = openOverlay(page.document, { box: provider.box, timers, locale });
     const cleanups: (() => void)[] = [];
     try {
       const outcome = await Promise.race([
         provider.run({
           rule: ruleAnswer,
-          request,
+          request: { identity: request.identity, scene: request.scene },
           api,
           page,
           overlay,

@@ -35,6 +35,13 @@ export class CaptchaError extends Error {
 
 export const isCaptchaError = (value: unknown): value is CaptchaError => value instanceof CaptchaError;
 
+/** No answer came (the network failed) or the server failed on its side: the same call may work again. */
+export const isOutage = (value: unknown): value is CaptchaError =>
+  isCaptchaError(value) &&
+  (value.status === undefined
+    ? value.code === ClientCode.CAPTCHA_ERROR && value.body === undefined
+    : value.status >= 500);
+
 /** The widget or its check said no. */
 export const rejected = (message: string = CAPTCHA_MESSAGES.rejected, details?: CaptchaErrorDetails) =>
   new CaptchaError(ClientCode.CAPTCHA_REJECTED, message, details);

@@ -11,4 +11,5 @@ export {
 export { fingerprintDeviceId } from './device-id.ts';
 export { CaptchaError, isCaptchaError } from './errors.ts';
 export type { Page, Timers } from './globals.ts';
+export type { CaptchaLocale } from './locale.ts';
 export type { HttpRequest, HttpResponse, Transport } from './transport.ts';

@@ -2,13 +2,16 @@
  * The overlay of spec §2: a dimmed full-screen mask; for a provider that draws into our page, a box
  * with the prompt and a close link, 300 wide; the mask is removed 600 ms after the captcha finishes.
  */
-import { CAPTCHA_MASK_REMOVE_DELAY_MS, CAPTCHA_MESSAGES, CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
+import { CAPTCHA_MASK_REMOVE_DELAY_MS, CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
 import type { Timers } from './globals.ts';
+import { CAPTCHA_TEXT, type CaptchaLocale, type CaptchaText } from './locale.ts';
 
 export interface Overlay {
   mask: HTMLElement;
   /** Where the widget draws; present only when opened with a box. */
   container: HTMLElement | undefined;
+  /** The words of the overlay's language, for the widget drawn in it. */
+  text: CaptchaText;
   /** Resolves when the user asks to close (close link or Escape). */
   closeRequested: Promise<void>;
   /** Ends the overlay: the mask goes away after the spec's delay. Safe to call twice. */
@@ -21,10 +24,16 @@ const style = (element: HTMLElement, rules: Record<string, string>) => {
   for (const [name, value] of Object.entries(rules)) element.style.setProperty(name, value);
 };
 
-export const openOverlay = (document: Document, options: { box: boolean; timers: Timers }): Overlay => {
+export const openOverlay = (
+  document: Document,
+  options: { box: boolean; timers: Timers; locale: CaptchaLocale },
+): Overlay => {
   const id = `edupass-captcha-${++overlayCount}`;
+  const text = CAPTCHA_TEXT[options.locale];
   const mask = document.createElement('div');
   mask.setAttribute('data-edupass-captcha', 'mask');
+  // Screen readers pronounce the overlay in its own language even where the page speaks another.
+  mask.setAttribute('lang', options.locale);
   style(mask, {
     position: 'fixed',
     inset: '0',
@@ -63,13 +72,13 @@ export const openOverlay = (document: Document, options: { box: boolean; timers:
     style(header, { display: 'flex', 'justify-content': 'space-between', 'align-items': 'center', gap: '12px' });
     const prompt = document.createElement('p');
     prompt.id = `${id}-prompt`;
-    prompt.textContent = CAPTCHA_MESSAGES.prompt;
+    prompt.textContent = text.prompt;
     style(prompt, { margin: '0 0 8px' });
     const close = document.createElement('a');
     close.href = '#';
     close.setAttribute('role', 'button');
     close.setAttribute('data-edupass-captcha', 'close');
-    close.textContent = CAPTCHA_MESSAGES.close;
+    close.textContent = text.close;
     close.addEventListener('click', (event) => {
       event.preventDefault();
       requestClose();
@@ -88,6 +97,7 @@ export const openOverlay = (document: Document, options: { box: boolean; timers:
   return {
     mask,
     container,
+    text,
     closeRequested,
     finish() {
       if (finished) return;

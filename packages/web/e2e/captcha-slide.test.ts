@@ -2,7 +2,7 @@
  * EduPass's own slide puzzle in Chromium, answered with the mouse and with the keyboard, and the two
  * flows the captcha guards, end to end through the overlay: an SMS code send and login/security.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptchaTables } from '../../server/src/store/captcha.ts';
 import { launchBrowser } from '../../server/src/testing/browser.ts';
@@ -109,6 +109,47 @@ describe('the slide puzzle in the browser', () => {
     const answer = await newestAnswer();
     await dragTo(answer > 120 ? answer - 40 : answer + 40);
     await page.locator('[data-edupass-captcha="status"]', { hasText: 'incorrect captcha checking' }).waitFor();
+    await readySlider().waitFor();
+    await dragTo(await newestAnswer());
+    await outcomeOf(running);
+  });
+});
+
+describe('when the puzzle cannot be answered as shown', () => {
+  it('does not send an expired puzzle: it says so and offers a new one', async () => {
+    const answersSent: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.url().endsWith('/captcha/slide/verify')) answersSent.push(request.url());
+    };
+    page.on('request', onRequest);
+    const ttl = server.config.captcha.challengeTtlSeconds;
+    server.config.captcha.challengeTtlSeconds = 1;
+    let running: Promise<CaptchaOutcome>;
+    try {
+      running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+      await page.locator('[data-edupass-captcha="status"]', { hasText: 'The puzzle has expired.' }).waitFor();
+    } finally {
+      server.config.captcha.challengeTtlSeconds = ttl;
+      page.off('request', onRequest);
+    }
+    expect(answersSent).toEqual([]);
+    expect(await page.locator('[role="slider"]').getAttribute('aria-disabled')).toBe('true');
+    const retry = page.getByRole('button', { name: 'New puzzle' });
+    expect(await retry.evaluate((button) => button === document.activeElement)).toBe(true);
+    await retry.click();
+    await readySlider().waitFor();
+    expect(await retry.isHidden()).toBe(true);
+    await dragTo(await newestAnswer());
+    await outcomeOf(running);
+  });
+
+  it('keeps the overlay through a network failure and tries again when asked', async () => {
+    await page.route('**/captcha/slide/challenge', (route) => route.abort('connectionrefused'), { times: 1 });
+    const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+    await page
+      .locator('[data-edupass-captcha="status"]', { hasText: 'Network error. Check the connection and try again.' })
+      .waitFor();
+    await page.getByRole('button', { name: 'New puzzle' }).click();
     await readySlider().waitFor();
     await dragTo(await newestAnswer());
     await outcomeOf(running);

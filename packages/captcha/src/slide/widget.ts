@@ -3,16 +3,22 @@
  * Mouse and touch through pointer events; keyboard through the WAI-ARIA slider pattern; the slider
  * announces its position (role=slider, aria-valuenow…) and results go to a live region.
  */
-import { CAPTCHA_MESSAGES, type SlideAnswer, type SlideChallenge } from '@edupass/protocol';
+import type { SlideAnswer, SlideChallenge } from '@edupass/protocol';
 import type { Timers } from '../globals.ts';
+import type { CaptchaText } from '../locale.ts';
 import { isSubmitKey, positionForKey } from './keyboard.ts';
 import { createTrajectory } from './trajectory.ts';
 
 export interface SlideWidget {
-  /** Shows a challenge and resolves with the answer when the user lets go (or presses Enter). */
-  ask(challenge: SlideChallenge): Promise<SlideAnswer>;
+  /**
+   * Shows a challenge and resolves with the answer when the user lets go (or presses Enter), or with
+   * 'expired' when the challenge's time runs out first (an answer then would only count as a failure).
+   */
+  ask(challenge: SlideChallenge): Promise<SlideAnswer | 'expired'>;
   /** Says something to screen readers (and shows it). */
   announce(message: string): void;
+  /** Says `message` and shows the retry button; resolves when it is pressed. */
+  offerRetry(message: string): Promise<void>;
   destroy(): void;
 }
 
@@ -22,7 +28,12 @@ const css = (element: HTMLElement, rules: Record<string, string>) => {
   for (const [name, value] of Object.entries(rules)) element.style.setProperty(name, value);
 };
 
-export const createSlideWidget = (document: Document, container: HTMLElement, timers: Timers): SlideWidget => {
+export const createSlideWidget = (
+  document: Document,
+  container: HTMLElement,
+  timers: Timers,
+  text: CaptchaText,
+): SlideWidget => {
   const root = document.createElement('div');
   root.setAttribute('data-edupass-captcha', 'slide');
   const width = container.clientWidth || 300;
@@ -50,7 +61,7 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
   const handle = document.createElement('div');
   handle.setAttribute('role', 'slider');
   handle.setAttribute('tabindex', '0');
-  handle.setAttribute('aria-label', CAPTCHA_MESSAGES.prompt);
+  handle.setAttribute('aria-label', text.prompt);
   handle.setAttribute('aria-valuemin', '0');
   handle.setAttribute('aria-valuenow', '0');
   // Until a puzzle is shown there is nothing to answer.
@@ -73,7 +84,13 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
   status.setAttribute('aria-live', 'polite');
   status.setAttribute('data-edupass-captcha', 'status');
   css(status, { margin: '6px 0 0', 'min-height': '1.4em', color: '#c00' });
-  root.append(stage, track, status);
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.hidden = true;
+  retry.textContent = text.retry;
+  retry.setAttribute('data-edupass-captcha', 'retry');
+  css(retry, { 'margin-top': '6px', padding: '4px 12px', font: 'inherit', cursor: 'pointer' });
+  root.append(stage, track, status, retry);
   container.append(root);
 
   let cleanup: (() => void) | undefined;
@@ -81,6 +98,20 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
   return {
     announce(message) {
       status.textContent = message;
+    },
+    offerRetry(message) {
+      status.textContent = message;
+      retry.hidden = false;
+      retry.focus();
+      return new Promise<void>((resolve) => {
+        const pressed = () => {
+          retry.removeEventListener('click', pressed);
+          retry.hidden = true;
+          status.textContent = '';
+          resolve();
+        };
+        retry.addEventListener('click', pressed);
+      });
     },
     destroy() {
       cleanup?.();
@@ -108,11 +139,11 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
         piece.style.setProperty('left', `${position * scale}px`);
         handle.style.setProperty('left', `${max === 0 ? 0 : (position / max) * trackRange}px`);
         handle.setAttribute('aria-valuenow', String(rounded));
-        handle.setAttribute('aria-valuetext', `${rounded} of ${max}`);
+        handle.setAttribute('aria-valuetext', text.position(rounded, max));
       };
       show(0);
 
-      return new Promise<SlideAnswer>((resolve) => {
+      return new Promise<SlideAnswer | 'expired'>((resolve) => {
         const trajectory = createTrajectory();
         let dragging: { x: number; pointerId: number } | undefined;
         let keyboardStarted = false;
@@ -158,12 +189,18 @@ export const createSlideWidget = (document: Document, container: HTMLElement, ti
           show(next);
           trajectory.add(position, 0, timers.now());
         };
+        const expiry = timers.setTimeout(() => {
+          cleanup?.();
+          handle.setAttribute('aria-disabled', 'true');
+          resolve('expired');
+        }, challenge.expiresIn * 1000);
         handle.addEventListener('pointerdown', down);
         handle.addEventListener('pointermove', move);
         handle.addEventListener('pointerup', up);
         handle.addEventListener('pointercancel', up);
         handle.addEventListener('keydown', key);
         cleanup = () => {
+          timers.clearTimeout(expiry);
           handle.removeEventListener('pointerdown', down);
           handle.removeEventListener('pointermove', move);
           handle.removeEventListener('pointerup', up);

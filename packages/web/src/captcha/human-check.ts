@@ -5,6 +5,7 @@
  */
 import type { CaptchaProof } from '@edupass/account';
 import type { Captcha } from '@edupass/captcha';
+import { currentI18n } from '../i18n/i18n.ts';
 import { PRODUCT } from '../session/account.ts';
 
 let captcha: Promise<Captcha> | undefined;
@@ -39,7 +40,8 @@ const serviceMissing = (error: unknown): boolean => (error as { status?: unknown
  */
 export const verifyHuman = async (scene: string, identity: string): Promise<CaptchaProof | undefined> => {
   try {
-    const { ticket, appid } = await (await loadCaptcha()).verify({ scene, identity });
+    // The language at the time of the call: the visitor may have switched since the SDK loaded.
+    const { ticket, appid } = await (await loadCaptcha()).verify({ scene, identity, locale: currentI18n().locale });
     return appid ? { ticket, appid } : { ticket };
   } catch (error) {
     if (serviceMissing(error)) return undefined;
