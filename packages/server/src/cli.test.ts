@@ -187,5 +187,8 @@ describe('edupass doctor', () => {
     expect(broken.redis).toMatch(/does not answer.*Fix:/);
     expect(broken.secrets).toMatch(/JWT_SECRET/);
     expect(broken['public url']).toMatch(/https/);
+    expect(broken.email).toMatch(/SMTP_HOST.*Fix:/);
+    expect(broken.sms).toMatch(/SMS_PROVIDER.*Fix:/);
+    expect(broken.captcha).toMatch(/not checked.*Fix:/);
   });
 });

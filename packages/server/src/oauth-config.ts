@@ -38,6 +38,26 @@ export const DEV_APPS = {
 
 const DAY = 86_400;
 
+/** Each app's variables and the real provider's hosts. */
+export const OAUTH_VARIABLES = {
+  WECHAT: {
+    appId: 'WECHAT_APP_ID',
+    secret: 'WECHAT_APP_SECRET',
+    authorizeUrl: 'WECHAT_OPEN_URL',
+    apiUrl: 'WECHAT_API_URL',
+    realAuthorize: 'https://open.weixin.qq.com',
+    realApi: 'https://api.weixin.qq.com',
+  },
+  QQ: {
+    appId: 'QQ_APP_ID',
+    secret: 'QQ_APP_KEY',
+    authorizeUrl: 'QQ_GRAPH_URL',
+    apiUrl: 'QQ_GRAPH_URL',
+    realAuthorize: 'https://graph.qq.com',
+    realApi: 'https://graph.qq.com',
+  },
+} as const;
+
 const oauthApp = (
   env: Env,
   { str, url }: Readers,
@@ -45,26 +65,22 @@ const oauthApp = (
   prefix: 'WECHAT' | 'QQ',
   production: boolean,
 ): OauthAppConfig => {
-  const secretName = prefix === 'WECHAT' ? 'WECHAT_APP_SECRET' : 'QQ_APP_KEY';
-  const appId = str(`${prefix}_APP_ID`);
-  const appSecret = str(secretName);
+  const names = OAUTH_VARIABLES[prefix];
+  const appId = str(names.appId);
+  const appSecret = str(names.secret);
   if ((appId === undefined) !== (appSecret === undefined)) {
     problems.push(
-      `${prefix}_APP_ID and ${secretName} go together. Fix: set both (from the provider's console) or neither.`,
+      `${names.appId} and ${names.secret} go together. Fix: set both (from the provider's console) or neither.`,
     );
   }
-  const [authorizeName, apiName, realAuthorize, realApi] =
-    prefix === 'WECHAT'
-      ? ['WECHAT_OPEN_URL', 'WECHAT_API_URL', 'https://open.weixin.qq.com', 'https://api.weixin.qq.com']
-      : ['QQ_GRAPH_URL', 'QQ_GRAPH_URL', 'https://graph.qq.com', 'https://graph.qq.com'];
   const real = appId !== undefined && appSecret !== undefined;
   const base = (name: string, fallback: string) =>
     env[name] ? url(name, fallback, ['http:', 'https:']).replace(/\/+$/, '') : real ? fallback : undefined;
   return {
     mode: real ? 'real' : production ? 'off' : 'dev',
     ...(real ? { appId, appSecret } : DEV_APPS[prefix]),
-    authorizeBase: base(authorizeName, realAuthorize),
-    apiBase: base(apiName, realApi),
+    authorizeBase: base(names.authorizeUrl, names.realAuthorize),
+    apiBase: base(names.apiUrl, names.realApi),
   };
 };
 

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
+import type { SmsConfig } from '../delivery-config.ts';
 import type { Database } from '../store/schema.ts';
 import { type Delivery, type Logger, outboxDelivery } from './delivery.ts';
 import { DeliveryError } from './delivery-error.ts';
@@ -12,13 +13,13 @@ import { aliyunSms } from './sms-aliyun.ts';
 import type { SmsProvider } from './sms-provider.ts';
 import { tencentSms } from './sms-tencent.ts';
 
+/** The configured SMS provider's adapter. */
+export const smsProviderFor = (sms: SmsConfig): SmsProvider =>
+  sms.provider === 'aliyun' ? aliyunSms(sms) : tencentSms(sms);
+
 export const deliveryFromConfig = (config: Config, db: Kysely<Database>, logger: Logger): Delivery => {
   const outbox = outboxDelivery(db, logger);
-  const sms: SmsProvider | undefined = config.sms
-    ? config.sms.provider === 'aliyun'
-      ? aliyunSms(config.sms)
-      : tencentSms(config.sms)
-    : undefined;
+  const sms = config.sms ? smsProviderFor(config.sms) : undefined;
   const email = config.smtp ? smtpSender(config.smtp) : undefined;
   if (config.production && (!sms || !email)) {
     logger.warn(

@@ -1,11 +1,13 @@
 /**
  * Codes by e-mail through SMTP (nodemailer, pooled connections). A refusal becomes a DeliveryError
- * that says whose move it is: the address (5xx on RCPT), or the operator (login, connection).
+ * that says whose move it is: the address (5xx on RCPT), or the operator (login, connection). The
+ * settings check connects and logs in without sending anything.
  */
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../delivery-config.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { codeEmail } from './email-templates.ts';
+import type { SettingsCheck } from './settings-check.ts';
 
 export interface EmailCode {
   to: string;
@@ -16,15 +18,20 @@ export interface EmailCode {
 
 export interface EmailSender {
   send(message: EmailCode): Promise<void>;
+  /** Connects and logs in (nodemailer's verify), sends nothing. */
+  check(): Promise<SettingsCheck>;
   close(): void;
 }
 
-const failure = (error: unknown): DeliveryError => {
-  const { code, responseCode, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+const smtpError = (error: unknown) =>
+  (typeof error === 'object' && error !== null ? error : {}) as {
     code?: unknown;
     responseCode?: unknown;
     message?: unknown;
   };
+
+const failure = (error: unknown): DeliveryError => {
+  const { code, responseCode, message } = smtpError(error);
   const detail = `SMTP ${String(code ?? '')} ${String(responseCode ?? '')} ${String(message ?? error)}`.trim();
   const addressRefused = code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500;
   const words = addressRefused
@@ -56,6 +63,24 @@ export const smtpSender = (config: SmtpConfig, timeoutMs = 10_000): EmailSender 
       } catch (error) {
         throw failure(error);
       }
+    },
+    async check() {
+      const server = `SMTP_HOST=${config.host} SMTP_PORT=${config.port}`;
+      try {
+        await transport.verify();
+      } catch (error) {
+        const { code, message } = smtpError(error);
+        return {
+          ok: false,
+          detail:
+            code === 'EAUTH'
+              ? `${server} refused the login (${String(message)}). Fix: set SMTP_USER and SMTP_PASSWORD to the mailbox's login; many providers want an app password (授权码) rather than the web password.`
+              : `${server} could not be used (${String(code ?? '')} ${String(message ?? error)}). Fix: check SMTP_HOST and SMTP_PORT, SMTP_SECURE (true for 465, TLS from the first byte; false for 587 and 25, STARTTLS), and that this server may connect out to it.`,
+        };
+      }
+      const login =
+        config.user === undefined ? 'answers (no login: SMTP_USER unset)' : 'accepts the login of SMTP_USER';
+      return { ok: true, detail: `${config.host}:${config.port} ${login}; sender ${config.from}` };
     },
     close: () => transport.close(),
   };

@@ -1,23 +1,46 @@
 /**
  * Aliyun SMS (dysmsapi `SendSms`, 2017-05-25) and voice (dyvmsapi `SingleCallByTts`, 2017-05-25),
  * RPC-signed form POSTs. Success is `{"Code":"OK",…}`; refusals carry another Code, with HTTP 200
- * (isv.*) or 4xx (SignatureDoesNotMatch, InvalidAccessKeyId.NotFound, …).
+ * (isv.*) or 4xx (SignatureDoesNotMatch, InvalidAccessKeyId.NotFound, …). The settings check reads
+ * the signature's and templates' review with `QuerySmsSign` and `QuerySmsTemplate` (API 2017-05-25;
+ * Aliyun marks both deprecated in favour of GetSmsSign / GetSmsTemplate).
  */
 import type { SmsConfig } from '../delivery-config.ts';
 import { signedRpcBody } from './aliyun-signature.ts';
 import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';
-import { type CodeMessage, namedParams, type SmsProvider, templateFor, voiceNotSetUp } from './sms-provider.ts';
+import {
+  type CodeMessage,
+  configuredTemplates,
+  type KeyFault,
+  keyProblem,
+  namedParams,
+  notTheApiProblem,
+  type Reviewed,
+  refusalProblem,
+  reviewReport,
+  type SmsProvider,
+  templateFor,
+  unreachableProblem,
+  voiceNotSetUp,
+} from './sms-provider.ts';
 
 const VERSION = '2017-05-25';
 
-const rpc = async (
+interface RpcAnswer {
+  status: number;
+  code: string | undefined;
+  message: string;
+  result: Record<string, unknown> | undefined;
+}
+
+/** One signed call; throws ProviderUnreachableError when Aliyun does not answer. */
+const call = async (
   config: SmsConfig,
-  what: 'SMS' | 'voice call',
   endpoint: string,
   action: string,
   params: Record<string, string>,
-) => {
+): Promise<RpcAnswer> => {
   const body = signedRpcBody({
     action,
     version: VERSION,
@@ -26,28 +49,102 @@ const rpc = async (
     accessKeySecret: config.accessKeySecret,
     params,
   });
-  let answer: Awaited<ReturnType<typeof fetchText>>;
+  const answer = await fetchText(
+    `${endpoint}/`,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+    config.timeoutMs,
+  );
+  const result = jsonObject(answer.text);
+  return {
+    status: answer.status,
+    code: result ? stringField(result, 'Code') : undefined,
+    message: (result && stringField(result, 'Message')) ?? answer.text.slice(0, 200),
+    result,
+  };
+};
+
+const rpc = async (
+  config: SmsConfig,
+  what: 'SMS' | 'voice call',
+  endpoint: string,
+  action: string,
+  params: Record<string, string>,
+) => {
+  let answer: RpcAnswer;
   try {
-    answer = await fetchText(
-      `${endpoint}/`,
-      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
-      config.timeoutMs,
-    );
+    answer = await call(config, endpoint, action, params);
   } catch (error) {
     if (error instanceof ProviderUnreachableError) {
       throw providerUnreachable(what, 'Aliyun', `Aliyun ${action}: ${error.message}`, error);
     }
     throw error;
   }
-  const result = jsonObject(answer.text);
-  const code = result ? stringField(result, 'Code') : undefined;
-  if (answer.status === 200 && code === 'OK') return;
-  throw providerRefusal(
-    what,
-    'Aliyun',
-    code ?? `HTTP ${answer.status}`,
-    (result && stringField(result, 'Message')) ?? answer.text.slice(0, 200),
+  if (answer.status === 200 && answer.code === 'OK') return;
+  throw providerRefusal(what, 'Aliyun', answer.code ?? `HTTP ${answer.status}`, answer.message);
+};
+
+const KEY_FAULTS: [RegExp, KeyFault][] = [
+  [/^InvalidAccessKeyId/, 'id'],
+  [/^(SignatureDoesNotMatch|IncompleteSignature)$/, 'secret'],
+  [/^(InvalidTimeStamp|SignatureNonceUsed)/, 'clock'],
+  [/RAM_PERMISSION|^Forbidden|NoPermission/, 'permission'],
+];
+
+/** Review states of QuerySmsSign's SignStatus and QuerySmsTemplate's TemplateStatus. */
+const REVIEW: Record<string, Reviewed['status']> = { '0': 'reviewing', '1': 'approved', '2': 'rejected' };
+
+/** An error code that means the account has no such signature / template. */
+const UNKNOWN = { signature: 'isv.SMS_SIGNATURE_ILLEGAL', template: 'isv.SMS_TEMPLATE_ILLEGAL' } as const;
+
+/**
+ * One signature's or template's review; a string when Aliyun refused the request itself (keys,
+ * permissions), which ends the check.
+ */
+const review = async (config: SmsConfig, item: Omit<Reviewed, 'status' | 'reason'>): Promise<Reviewed | string> => {
+  const signature = item.kind === 'signature';
+  const action = signature ? 'QuerySmsSign' : 'QuerySmsTemplate';
+  const answer = await call(
+    config,
+    config.endpoint,
+    action,
+    signature ? { SignName: item.name } : { TemplateCode: item.name },
   );
+  if (!answer.result) return notTheApiProblem('Aliyun', config.endpoint, answer.status);
+  const code = answer.code ?? `HTTP ${answer.status}`;
+  if (answer.status === 200 && code === 'OK') {
+    const status = stringField(answer.result, signature ? 'SignStatus' : 'TemplateStatus') ?? '';
+    // 10 is a review the owner cancelled: as good as rejected for sending.
+    const reason = status === '10' ? 'the review was cancelled' : stringField(answer.result, 'Reason');
+    return { ...item, status: REVIEW[status] ?? 'rejected', reason };
+  }
+  if (code === UNKNOWN[item.kind]) return { ...item, status: 'unknown' };
+  const fault = KEY_FAULTS.find(([pattern]) => pattern.test(code))?.[1];
+  return fault
+    ? keyProblem('Aliyun', code, fault, 'grant the RAM user AliyunDysmsFullAccess (or AliyunDysmsReadOnlyAccess)')
+    : refusalProblem('Aliyun', action, code, answer.message);
+};
+
+const check = async (config: SmsConfig) => {
+  const items: Omit<Reviewed, 'status' | 'reason'>[] = [
+    { kind: 'signature', name: config.signName, variables: 'SMS_SIGN_NAME' },
+    ...configuredTemplates(config).map(({ template, variables }) => ({
+      kind: 'template' as const,
+      name: template,
+      variables,
+    })),
+  ];
+  const reviewed: Reviewed[] = [];
+  try {
+    for (const item of items) {
+      const answer = await review(config, item);
+      if (typeof answer === 'string') return reviewReport('Aliyun', [], [answer]);
+      reviewed.push(answer);
+    }
+  } catch (error) {
+    if (!(error instanceof ProviderUnreachableError)) throw error;
+    return reviewReport('Aliyun', [], [unreachableProblem('Aliyun', config.endpoint, error)]);
+  }
+  return reviewReport('Aliyun', reviewed, []);
 };
 
 export const aliyunSms = (config: SmsConfig): SmsProvider => ({
@@ -68,4 +165,5 @@ export const aliyunSms = (config: SmsConfig): SmsProvider => ({
       ...(config.voiceShowNumber ? { CalledShowNumber: config.voiceShowNumber } : {}),
     });
   },
+  check: () => check(config),
 });

@@ -2,12 +2,26 @@
  * Tencent Cloud SMS (`SendSms`, 2021-01-11) and voice messages (VMS `SendTtsVoice` with a voice
  * template, else `SendCodeVoice`, 2020-09-02), JSON POSTs signed with TC3-HMAC-SHA256. Refusals come
  * as `Response.Error {Code, Message}` (the request) or a SendStatusSet entry whose Code is not "Ok"
- * (the number).
+ * (the number). The settings check reads the templates' review with `DescribeSmsTemplateList`.
  */
 import type { SmsConfig } from '../delivery-config.ts';
 import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';
-import { type CodeMessage, orderedParams, type SmsProvider, templateFor, voiceNotSetUp } from './sms-provider.ts';
+import {
+  type CodeMessage,
+  configuredTemplates,
+  type KeyFault,
+  keyProblem,
+  notTheApiProblem,
+  orderedParams,
+  type Reviewed,
+  refusalProblem,
+  reviewReport,
+  type SmsProvider,
+  templateFor,
+  unreachableProblem,
+  voiceNotSetUp,
+} from './sms-provider.ts';
 import { CONTENT_TYPE, tc3Authorization } from './tencent-signature.ts';
 
 const object = (value: unknown): Record<string, unknown> | undefined =>
@@ -22,8 +36,17 @@ interface ApiCall {
   body: Record<string, unknown>;
 }
 
-/** The `Response` object of a successful call; a DeliveryError for any refusal. */
-const callApi = async (config: SmsConfig, call: ApiCall): Promise<Record<string, unknown>> => {
+interface ApiAnswer {
+  status: number;
+  text: string;
+  /** The `Response` object, when the body has one. */
+  response: Record<string, unknown> | undefined;
+  /** `Response.Error`, when Tencent refused the request. */
+  error: { code: string; message: string } | undefined;
+}
+
+/** One signed call; throws ProviderUnreachableError when Tencent does not answer. */
+const post = async (config: SmsConfig, call: Omit<ApiCall, 'what'>): Promise<ApiAnswer> => {
   const payload = JSON.stringify(call.body);
   const timestamp = Math.floor(Date.now() / 1000);
   const authorization = tc3Authorization({
@@ -35,42 +58,133 @@ const callApi = async (config: SmsConfig, call: ApiCall): Promise<Record<string,
     payload,
     timestamp,
   });
-  let answer: Awaited<ReturnType<typeof fetchText>>;
-  try {
-    answer = await fetchText(
-      `${call.endpoint}/`,
-      {
-        method: 'POST',
-        headers: {
-          authorization,
-          'content-type': CONTENT_TYPE,
-          'x-tc-action': call.action,
-          'x-tc-timestamp': String(timestamp),
-          'x-tc-version': call.version,
-          'x-tc-region': config.region,
-        },
-        body: payload,
+  const answer = await fetchText(
+    `${call.endpoint}/`,
+    {
+      method: 'POST',
+      headers: {
+        authorization,
+        'content-type': CONTENT_TYPE,
+        'x-tc-action': call.action,
+        'x-tc-timestamp': String(timestamp),
+        'x-tc-version': call.version,
+        'x-tc-region': config.region,
       },
-      config.timeoutMs,
-    );
+      body: payload,
+    },
+    config.timeoutMs,
+  );
+  const response = object(jsonObject(answer.text)?.Response);
+  const error = object(response?.Error);
+  return {
+    ...answer,
+    response,
+    error: error && {
+      code: stringField(error, 'Code') ?? 'Error',
+      message: stringField(error, 'Message') ?? '',
+    },
+  };
+};
+
+/** The `Response` object of a successful call; a DeliveryError for any refusal. */
+const callApi = async (config: SmsConfig, call: ApiCall): Promise<Record<string, unknown>> => {
+  let answer: ApiAnswer;
+  try {
+    answer = await post(config, call);
   } catch (error) {
     if (error instanceof ProviderUnreachableError) {
       throw providerUnreachable(call.what, 'Tencent', `Tencent ${call.action}: ${error.message}`, error);
     }
     throw error;
   }
-  const response = object(jsonObject(answer.text)?.Response);
-  if (!response) throw providerRefusal(call.what, 'Tencent', `HTTP ${answer.status}`, answer.text.slice(0, 200));
-  const error = object(response.Error);
-  if (error) {
-    throw providerRefusal(
-      call.what,
-      'Tencent',
-      stringField(error, 'Code') ?? 'Error',
-      stringField(error, 'Message') ?? '',
-    );
+  if (!answer.response) {
+    throw providerRefusal(call.what, 'Tencent', `HTTP ${answer.status}`, answer.text.slice(0, 200));
   }
-  return response;
+  if (answer.error) throw providerRefusal(call.what, 'Tencent', answer.error.code, answer.error.message);
+  return answer.response;
+};
+
+const KEY_FAULTS: [RegExp, KeyFault][] = [
+  [/^AuthFailure\.(SecretIdNotFound|InvalidSecretId)/, 'id'],
+  [/^AuthFailure\.(SignatureFailure|InvalidAuthorization)/, 'secret'],
+  [/^AuthFailure\.SignatureExpire/, 'clock'],
+  [/^(AuthFailure|UnauthorizedOperation)/, 'permission'],
+];
+
+/** DescribeTemplateStatusSet's StatusCode. */
+const REVIEW: Record<string, Reviewed['status']> = { '0': 'approved', '1': 'reviewing', '-1': 'rejected' };
+
+type Template = Omit<Reviewed, 'status' | 'reason'>;
+
+/** The review of some templates by id; a string when Tencent refused the request itself. */
+const describeTemplates = async (config: SmsConfig, templates: Template[]): Promise<Reviewed[] | string> => {
+  const action = 'DescribeSmsTemplateList';
+  const answer = await post(config, {
+    endpoint: config.endpoint,
+    service: 'sms',
+    version: '2021-01-11',
+    action,
+    body: { TemplateIdSet: templates.map((t) => Number(t.name)), International: 0 },
+  });
+  if (!answer.response) return notTheApiProblem('Tencent', config.endpoint, answer.status);
+  if (answer.error) {
+    const { code, message } = answer.error;
+    // Tencent names no template when it cannot find one: ask for each alone to learn which.
+    if (code === 'FailedOperation.MissingTemplateList') {
+      if (templates.length === 1) return templates.map((t) => ({ ...t, status: 'unknown' }));
+      const each = await Promise.all(templates.map((t) => describeTemplates(config, [t])));
+      return each.find((r) => typeof r === 'string') ?? each.flatMap((r) => (typeof r === 'string' ? [] : r));
+    }
+    // Past authentication, but Tencent shows templates to enterprise-verified accounts only.
+    if (code === 'FailedOperation.NotEnterpriseCertification') return [];
+    const fault = KEY_FAULTS.find(([pattern]) => pattern.test(code))?.[1];
+    return fault
+      ? keyProblem('Tencent', code, fault, 'allow the CAM user sms:DescribeSmsTemplateList (QcloudSMSReadOnlyAccess)')
+      : refusalProblem('Tencent', action, code, message);
+  }
+  const statuses = Array.isArray(answer.response.DescribeTemplateStatusSet)
+    ? answer.response.DescribeTemplateStatusSet.map(object).filter((s) => s !== undefined)
+    : [];
+  return templates.map((t) => {
+    const status = statuses.find((s) => stringField(s, 'TemplateId') === t.name);
+    if (!status) return { ...t, status: 'unknown' };
+    return {
+      ...t,
+      status: REVIEW[stringField(status, 'StatusCode') ?? ''] ?? 'rejected',
+      reason: stringField(status, 'ReviewReply'),
+    };
+  });
+};
+
+const check = async (config: SmsConfig) => {
+  const problems: string[] = [];
+  const templates: Template[] = [];
+  for (const { template, variables } of configuredTemplates(config)) {
+    if (/^[1-9]\d{0,15}$/.test(template)) templates.push({ kind: 'template', name: template, variables });
+    else {
+      problems.push(
+        `${template} (${variables}) is not a Tencent template id. Fix: use the template's id (a number such as 1110) from Tencent's SMS console.`,
+      );
+    }
+  }
+  // Tencent finds signatures by id (DescribeSmsSignList); EduPass sends the name, so it cannot be looked up.
+  const notes = [
+    'SMS_SIGN_NAME is not checked (Tencent looks signatures up by id, not by name), nor SMS_APP_ID: the first code sent tries both',
+  ];
+  if (templates.length === 0) return reviewReport('Tencent', [], problems, notes);
+  try {
+    const reviewed = await describeTemplates(config, templates);
+    if (typeof reviewed === 'string') return reviewReport('Tencent', [], [reviewed]);
+    if (reviewed.length === 0) {
+      notes.unshift(
+        'templates are not checked: Tencent answers template queries for enterprise-verified accounts only',
+      );
+    }
+    return reviewReport('Tencent', reviewed, problems, notes);
+  } catch (error) {
+    if (!(error instanceof ProviderUnreachableError)) throw error;
+    return reviewReport('Tencent', [], [unreachableProblem('Tencent', config.endpoint, error)]);
+  }
 };
 
 const e164 = (phone: string) => `+86${phone}`;
@@ -115,4 +229,5 @@ export const tencentSms = (config: SmsConfig): SmsProvider => ({
     });
     if (!object(response.SendStatus)) throw providerRefusal('voice call', 'Tencent', 'NoSendStatus', '');
   },
+  check: () => check(config),
 });

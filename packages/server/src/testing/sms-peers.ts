@@ -3,7 +3,8 @@
  * the way the provider documents it (written here independently of the adapters' signing code) and
  * answers with the provider's own success and error bodies. A phone number picks the outcome:
  * ending 0001 a refused number, 0002 a sending limit, 0003 one transient error then success, 0004 no
- * answer at all.
+ * answer at all. The read-only review actions (Aliyun QuerySmsSign / QuerySmsTemplate, Tencent
+ * DescribeSmsTemplateList) find every signature and template approved unless `reviews` says otherwise.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,9 +15,14 @@ export interface PeerRequest {
   params: Record<string, unknown>;
 }
 
+/** A signature or template that is not (yet) approved; any name not in `reviews` is approved. */
+export type PeerReview = 'reviewing' | 'rejected' | 'unknown';
+
 export interface SmsPeer {
   url: string;
   requests: PeerRequest[];
+  /** Signature names and template codes / ids → their review. */
+  reviews: Map<string, PeerReview>;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ const json = (response: ServerResponse, status: number, body: object) =>
 const listen = async (
   handle: (request: IncomingMessage, body: string, response: ServerResponse) => void,
   requests: PeerRequest[],
+  reviews: Map<string, PeerReview>,
 ): Promise<SmsPeer> => {
   const server = createServer((request, response) => {
     readBody(request).then((body) => {
@@ -48,6 +55,7 @@ const listen = async (
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    reviews,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -67,165 +75,240 @@ const rfc3986 = (value: string) =>
 
 const transientOnce = new Set<string>();
 
-/** Aliyun RPC: dysmsapi SendSms and dyvmsapi SingleCallByTts. */
+const REJECTION = '文件不能证明信息真实性，请重新上传';
+
+/** Aliyun's answer to QuerySmsSign / QuerySmsTemplate (SignStatus / TemplateStatus: 0 reviewing, 1 approved, 2 rejected). */
+const aliyunReview = (sign: boolean, name: string, review: PeerReview | undefined) => {
+  if (review === 'unknown') {
+    return sign
+      ? { Code: 'isv.SMS_SIGNATURE_ILLEGAL', Message: '该账号下找不到对应签名' }
+      : { Code: 'isv.SMS_TEMPLATE_ILLEGAL', Message: '该账号下找不到对应模板' };
+  }
+  const status = review === 'reviewing' ? 0 : review === 'rejected' ? 2 : 1;
+  const common = {
+    Code: 'OK',
+    Message: 'OK',
+    Reason: review === 'rejected' ? REJECTION : '无审核备注',
+    CreateDate: '2019-01-08 16:44:13',
+  };
+  return sign
+    ? { ...common, SignName: name, SignStatus: status }
+    : {
+        ...common,
+        TemplateCode: name,
+        TemplateStatus: status,
+        TemplateName: '验证码',
+        TemplateType: 0,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Aliyun writes template variables as ${name}
+        TemplateContent: '您的验证码为${code}，${minutes}分钟内有效',
+      };
+};
+
+/** Aliyun RPC: dysmsapi SendSms, QuerySmsSign, QuerySmsTemplate and dyvmsapi SingleCallByTts. */
 export const aliyunPeer = (accessKeyId: string, secret: string) => {
   const requests: PeerRequest[] = [];
-  return listen((request, body, response) => {
-    const params = Object.fromEntries(new URLSearchParams(body));
-    const requestId = randomUUID().toUpperCase();
-    const { Signature: signature, ...signed } = params;
-    const canonical = Object.keys(signed)
-      .sort()
-      .map((key) => `${rfc3986(key)}=${rfc3986(signed[key] ?? '')}`)
-      .join('&');
-    const stringToSign = `${request.method}&${rfc3986('/')}&${rfc3986(canonical)}`;
-    const expected = createHmac('sha1', `${secret}&`).update(stringToSign).digest('base64');
-    const age = Math.abs(Date.now() - Date.parse(params.Timestamp ?? ''));
-    if (params.AccessKeyId !== accessKeyId) {
-      return json(response, 404, {
-        RequestId: requestId,
-        Code: 'InvalidAccessKeyId.NotFound',
-        Message: 'Specified access key is not found.',
-      });
-    }
-    if (
-      signature !== expected ||
-      params.SignatureMethod !== 'HMAC-SHA1' ||
-      params.SignatureVersion !== '1.0' ||
-      !params.SignatureNonce ||
-      !(age < 15 * 60_000)
-    ) {
-      return json(response, 400, {
-        RequestId: requestId,
-        HostId: 'dysmsapi.aliyuncs.com',
-        Code: 'SignatureDoesNotMatch',
-        Message: `Specified signature is not matched with our calculation. server string to sign is:${stringToSign}`,
-        Recommend: 'https://next.api.aliyun.com/troubleshoot',
-      });
-    }
-    const action = params.Action ?? '';
-    requests.push({ action, params });
-    const phone = params.PhoneNumbers ?? params.CalledNumber ?? '';
-    if (phone.endsWith('0001')) {
-      return json(response, 200, { RequestId: requestId, Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' });
-    }
-    if (phone.endsWith('0002')) {
-      return json(response, 200, {
-        RequestId: requestId,
-        Code: 'isv.BUSINESS_LIMIT_CONTROL',
-        Message: '触发号码天级流控Permits:10',
-      });
-    }
-    if (phone.endsWith('0003') && !transientOnce.has(`aliyun${phone}`)) {
-      transientOnce.add(`aliyun${phone}`);
-      return json(response, 500, {
-        RequestId: requestId,
-        Code: 'InternalError',
-        Message: 'The request processing has failed due to some unknown error.',
-      });
-    }
-    return action === 'SingleCallByTts'
-      ? json(response, 200, { RequestId: requestId, Code: 'OK', Message: 'OK', CallId: `116012354148^${Date.now()}` })
-      : json(response, 200, {
+  const reviews = new Map<string, PeerReview>();
+  return listen(
+    (request, body, response) => {
+      const params = Object.fromEntries(new URLSearchParams(body));
+      const requestId = randomUUID().toUpperCase();
+      const { Signature: signature, ...signed } = params;
+      const canonical = Object.keys(signed)
+        .sort()
+        .map((key) => `${rfc3986(key)}=${rfc3986(signed[key] ?? '')}`)
+        .join('&');
+      const stringToSign = `${request.method}&${rfc3986('/')}&${rfc3986(canonical)}`;
+      const expected = createHmac('sha1', `${secret}&`).update(stringToSign).digest('base64');
+      const age = Math.abs(Date.now() - Date.parse(params.Timestamp ?? ''));
+      if (params.AccessKeyId !== accessKeyId) {
+        return json(response, 404, {
           RequestId: requestId,
-          Code: 'OK',
-          Message: 'OK',
-          BizId: `900619746936498440^${Date.now()}`,
+          Code: 'InvalidAccessKeyId.NotFound',
+          Message: 'Specified access key is not found.',
         });
-  }, requests);
+      }
+      if (
+        signature !== expected ||
+        params.SignatureMethod !== 'HMAC-SHA1' ||
+        params.SignatureVersion !== '1.0' ||
+        !params.SignatureNonce ||
+        !(age < 15 * 60_000)
+      ) {
+        return json(response, 400, {
+          RequestId: requestId,
+          HostId: 'dysmsapi.aliyuncs.com',
+          Code: 'SignatureDoesNotMatch',
+          Message: `Specified signature is not matched with our calculation. server string to sign is:${stringToSign}`,
+          Recommend: 'https://next.api.aliyun.com/troubleshoot',
+        });
+      }
+      const action = params.Action ?? '';
+      requests.push({ action, params });
+      if (action === 'QuerySmsSign' || action === 'QuerySmsTemplate') {
+        const sign = action === 'QuerySmsSign';
+        const name = (sign ? params.SignName : params.TemplateCode) ?? '';
+        return json(response, 200, { RequestId: requestId, ...aliyunReview(sign, name, reviews.get(name)) });
+      }
+      const phone = params.PhoneNumbers ?? params.CalledNumber ?? '';
+      if (phone.endsWith('0001')) {
+        return json(response, 200, { RequestId: requestId, Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' });
+      }
+      if (phone.endsWith('0002')) {
+        return json(response, 200, {
+          RequestId: requestId,
+          Code: 'isv.BUSINESS_LIMIT_CONTROL',
+          Message: '触发号码天级流控Permits:10',
+        });
+      }
+      if (phone.endsWith('0003') && !transientOnce.has(`aliyun${phone}`)) {
+        transientOnce.add(`aliyun${phone}`);
+        return json(response, 500, {
+          RequestId: requestId,
+          Code: 'InternalError',
+          Message: 'The request processing has failed due to some unknown error.',
+        });
+      }
+      return action === 'SingleCallByTts'
+        ? json(response, 200, { RequestId: requestId, Code: 'OK', Message: 'OK', CallId: `116012354148^${Date.now()}` })
+        : json(response, 200, {
+            RequestId: requestId,
+            Code: 'OK',
+            Message: 'OK',
+            BizId: `900619746936498440^${Date.now()}`,
+          });
+    },
+    requests,
+    reviews,
+  );
 };
 
 const sha256hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 const hmac256 = (key: string | Buffer, value: string) => createHmac('sha256', key).update(value, 'utf8').digest();
 
-/** Tencent Cloud API 3.0: sms SendSms and vms SendTtsVoice / SendCodeVoice. */
+/** Tencent Cloud API 3.0: sms SendSms and DescribeSmsTemplateList, vms SendTtsVoice / SendCodeVoice. */
 export const tencentPeer = (secretId: string, secretKey: string) => {
   const requests: PeerRequest[] = [];
-  return listen((request, body, response) => {
-    const requestId = randomUUID();
-    const fail = (code: string, message: string) =>
-      json(response, 200, { Response: { Error: { Code: code, Message: message }, RequestId: requestId } });
-    const authorization = String(request.headers.authorization ?? '');
-    const match =
-      /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/(\w+)\/tc3_request, SignedHeaders=([\w;-]+), Signature=([0-9a-f]{64})$/.exec(
-        authorization,
-      );
-    if (!match)
-      return fail(
-        'AuthFailure.InvalidAuthorization',
-        'Authorization header does not comply with TencentCloud API standard.',
-      );
-    const [, id, date, service, signedHeaders = '', signature] = match;
-    if (id !== secretId)
-      return fail(
-        'AuthFailure.SecretIdNotFound',
-        'The SecretId is not found, please ensure that your SecretId is correct.',
-      );
-    const timestamp = Number(request.headers['x-tc-timestamp']);
-    if (!(Math.abs(Date.now() / 1000 - timestamp) < 300))
-      return fail('AuthFailure.SignatureExpire', 'Signature expired.');
-    const headerNames = signedHeaders.split(';');
-    const canonicalHeaders = headerNames
-      .map(
-        (name) =>
-          `${name}:${String(request.headers[name] ?? '')
-            .trim()
-            .toLowerCase()}\n`,
-      )
-      .join('');
-    const [path = '/', query = ''] = (request.url ?? '/').split('?');
-    const canonicalRequest = `${request.method}\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${sha256hex(body)}`;
-    const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${date}/${service}/tc3_request\n${sha256hex(canonicalRequest)}`;
-    const key = hmac256(hmac256(hmac256(`TC3${secretKey}`, date ?? ''), service ?? ''), 'tc3_request');
-    const expected = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
-    if (
-      signature !== expected ||
-      !headerNames.includes('host') ||
-      new Date(timestamp * 1000).toISOString().slice(0, 10) !== date
-    ) {
-      return fail(
-        'AuthFailure.SignatureFailure',
-        'The provided credentials could not be validated. Please check your signature is correct.',
-      );
-    }
-    const action = String(request.headers['x-tc-action'] ?? '');
-    const params = JSON.parse(body) as Record<string, unknown>;
-    requests.push({ action, params });
-    const phone = String((Array.isArray(params.PhoneNumberSet) ? params.PhoneNumberSet[0] : params.CalledNumber) ?? '');
-    if (phone.endsWith('0003') && !transientOnce.has(`tencent${phone}`)) {
-      transientOnce.add(`tencent${phone}`);
-      return fail('InternalError', 'An internal error has occurred. Retry your request.');
-    }
-    if (action === 'SendSms') {
-      const status = (code: string, message: string) =>
-        json(response, 200, {
+  const reviews = new Map<string, PeerReview>();
+  return listen(
+    (request, body, response) => {
+      const requestId = randomUUID();
+      const fail = (code: string, message: string) =>
+        json(response, 200, { Response: { Error: { Code: code, Message: message }, RequestId: requestId } });
+      const authorization = String(request.headers.authorization ?? '');
+      const match =
+        /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/(\w+)\/tc3_request, SignedHeaders=([\w;-]+), Signature=([0-9a-f]{64})$/.exec(
+          authorization,
+        );
+      if (!match)
+        return fail(
+          'AuthFailure.InvalidAuthorization',
+          'Authorization header does not comply with TencentCloud API standard.',
+        );
+      const [, id, date, service, signedHeaders = '', signature] = match;
+      if (id !== secretId)
+        return fail(
+          'AuthFailure.SecretIdNotFound',
+          'The SecretId is not found, please ensure that your SecretId is correct.',
+        );
+      const timestamp = Number(request.headers['x-tc-timestamp']);
+      if (!(Math.abs(Date.now() / 1000 - timestamp) < 300))
+        return fail('AuthFailure.SignatureExpire', 'Signature expired.');
+      const headerNames = signedHeaders.split(';');
+      const canonicalHeaders = headerNames
+        .map(
+          (name) =>
+            `${name}:${String(request.headers[name] ?? '')
+              .trim()
+              .toLowerCase()}\n`,
+        )
+        .join('');
+      const [path = '/', query = ''] = (request.url ?? '/').split('?');
+      const canonicalRequest = `${request.method}\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${sha256hex(body)}`;
+      const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${date}/${service}/tc3_request\n${sha256hex(canonicalRequest)}`;
+      const key = hmac256(hmac256(hmac256(`TC3${secretKey}`, date ?? ''), service ?? ''), 'tc3_request');
+      const expected = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
+      if (
+        signature !== expected ||
+        !headerNames.includes('host') ||
+        new Date(timestamp * 1000).toISOString().slice(0, 10) !== date
+      ) {
+        return fail(
+          'AuthFailure.SignatureFailure',
+          'The provided credentials could not be validated. Please check your signature is correct.',
+        );
+      }
+      const action = String(request.headers['x-tc-action'] ?? '');
+      const params = JSON.parse(body) as Record<string, unknown>;
+      requests.push({ action, params });
+      if (action === 'DescribeSmsTemplateList') {
+        const ids = params.TemplateIdSet;
+        if (!Array.isArray(ids) || !ids.every(Number.isInteger) || ![0, 1].includes(params.International as number)) {
+          return fail(
+            'InvalidParameter',
+            'TemplateIdSet must hold template ids (integers); International must be 0 or 1.',
+          );
+        }
+        if (ids.some((id) => reviews.get(String(id)) === 'unknown')) {
+          return fail('FailedOperation.MissingTemplateList', '无法识别模板，请确认是否已有模板通过申请');
+        }
+        return json(response, 200, {
           Response: {
-            SendStatusSet: [
-              {
-                SerialNo: phone.endsWith('0001') ? '' : '5000:1045710669157053657849499619',
-                PhoneNumber: phone,
-                Fee: 1,
-                SessionContext: '',
-                Code: code,
-                Message: message,
-                IsoCode: 'CN',
-              },
-            ],
+            DescribeTemplateStatusSet: ids.map((id: number) => {
+              const review = reviews.get(String(id));
+              return {
+                TemplateName: '验证码',
+                TemplateId: id,
+                International: 0,
+                ReviewReply: review === 'rejected' ? REJECTION : '',
+                CreateTime: 1617379200,
+                StatusCode: review === 'reviewing' ? 1 : review === 'rejected' ? -1 : 0,
+              };
+            }),
             RequestId: requestId,
           },
         });
-      if (phone.endsWith('0001')) return status('InvalidParameterValue.IncorrectPhoneNumber', 'incorrect phone number');
-      if (phone.endsWith('0002'))
-        return status(
-          'LimitExceeded.PhoneNumberDailyLimit',
-          'the number of sms messages sent from a single mobile number every day exceeds the upper limit',
-        );
-      return status('Ok', 'send success');
-    }
-    if (phone.endsWith('0001'))
-      return fail('InvalidParameterValue.CalledNumberVerifyFail', 'called number verify fail');
-    return json(response, 200, {
-      Response: { SendStatus: { CallId: randomUUID(), SessionContext: '' }, RequestId: requestId },
-    });
-  }, requests);
+      }
+      const phone = String(
+        (Array.isArray(params.PhoneNumberSet) ? params.PhoneNumberSet[0] : params.CalledNumber) ?? '',
+      );
+      if (phone.endsWith('0003') && !transientOnce.has(`tencent${phone}`)) {
+        transientOnce.add(`tencent${phone}`);
+        return fail('InternalError', 'An internal error has occurred. Retry your request.');
+      }
+      if (action === 'SendSms') {
+        const status = (code: string, message: string) =>
+          json(response, 200, {
+            Response: {
+              SendStatusSet: [
+                {
+                  SerialNo: phone.endsWith('0001') ? '' : '5000:1045710669157053657849499619',
+                  PhoneNumber: phone,
+                  Fee: 1,
+                  SessionContext: '',
+                  Code: code,
+                  Message: message,
+                  IsoCode: 'CN',
+                },
+              ],
+              RequestId: requestId,
+            },
+          });
+        if (phone.endsWith('0001'))
+          return status('InvalidParameterValue.IncorrectPhoneNumber', 'incorrect phone number');
+        if (phone.endsWith('0002'))
+          return status(
+            'LimitExceeded.PhoneNumberDailyLimit',
+            'the number of sms messages sent from a single mobile number every day exceeds the upper limit',
+          );
+        return status('Ok', 'send success');
+      }
+      if (phone.endsWith('0001'))
+        return fail('InvalidParameterValue.CalledNumberVerifyFail', 'called number verify fail');
+      return json(response, 200, {
+        Response: { SendStatus: { CallId: randomUUID(), SessionContext: '' }, RequestId: requestId },
+      });
+    },
+    requests,
+    reviews,
+  );
 };
