@@ -2,8 +2,8 @@
  * Aliyun SMS (dysmsapi `SendSms`, 2017-05-25) and voice (dyvmsapi `SingleCallByTts`, 2017-05-25),
  * RPC-signed form POSTs. Success is `{"Code":"OK",…}`; refusals carry another Code, with HTTP 200
  * (isv.*) or 4xx (SignatureDoesNotMatch, InvalidAccessKeyId.NotFound, …). The settings check reads
- * the signature's and templates' review with `QuerySmsSign` and `QuerySmsTemplate` (API 2017-05-25;
- * Aliyun marks both deprecated in favour of GetSmsSign / GetSmsTemplate).
+ * the signature's and templates' review with `GetSmsSign` and `GetSmsTemplate` (API 2017-05-25; they
+ * replace QuerySmsSign / QuerySmsTemplate, which Aliyun has taken or is taking offline).
  */
 import type { SmsConfig } from '../delivery-config.ts';
 import { signedRpcBody } from './aliyun-signature.ts';
@@ -90,11 +90,22 @@ const KEY_FAULTS: [RegExp, KeyFault][] = [
   [/RAM_PERMISSION|^Forbidden|NoPermission/, 'permission'],
 ];
 
-/** Review states of QuerySmsSign's SignStatus and QuerySmsTemplate's TemplateStatus. */
+/** Review states of GetSmsSign's SignStatus (a number) and GetSmsTemplate's TemplateStatus (a string). */
 const REVIEW: Record<string, Reviewed['status']> = { '0': 'reviewing', '1': 'approved', '2': 'rejected' };
 
-/** An error code that means the account has no such signature / template. */
-const UNKNOWN = { signature: 'isv.SMS_SIGNATURE_ILLEGAL', template: 'isv.SMS_TEMPLATE_ILLEGAL' } as const;
+/** Error codes that mean the account has no such signature / template. */
+const UNKNOWN = {
+  signature: /^isv\.SMS_(SIGNATURE|SIGN)_(ILLEGAL|NOT_EXIST)/,
+  template: /^isv\.SMS_TEMPLATE_(ILLEGAL|NOT_EXIST)/,
+} as const;
+
+/** Why a review was rejected: `AuditInfo.RejectInfo`. */
+const rejectInfo = (result: Record<string, unknown>) => {
+  const audit = result.AuditInfo;
+  return typeof audit === 'object' && audit !== null
+    ? stringField(audit as Record<string, unknown>, 'RejectInfo')
+    : undefined;
+};
 
 /**
  * One signature's or template's review; a string when Aliyun refused the request itself (keys,
@@ -102,7 +113,7 @@ const UNKNOWN = { signature: 'isv.SMS_SIGNATURE_ILLEGAL', template: 'isv.SMS_TEM
  */
 const review = async (config: SmsConfig, item: Omit<Reviewed, 'status' | 'reason'>): Promise<Reviewed | string> => {
   const signature = item.kind === 'signature';
-  const action = signature ? 'QuerySmsSign' : 'QuerySmsTemplate';
+  const action = signature ? 'GetSmsSign' : 'GetSmsTemplate';
   const answer = await call(
     config,
     config.endpoint,
@@ -114,10 +125,10 @@ const review = async (config: SmsConfig, item: Omit<Reviewed, 'status' | 'reason
   if (answer.status === 200 && code === 'OK') {
     const status = stringField(answer.result, signature ? 'SignStatus' : 'TemplateStatus') ?? '';
     // 10 is a review the owner cancelled: as good as rejected for sending.
-    const reason = status === '10' ? 'the review was cancelled' : stringField(answer.result, 'Reason');
+    const reason = status === '10' ? 'the review was cancelled' : rejectInfo(answer.result);
     return { ...item, status: REVIEW[status] ?? 'rejected', reason };
   }
-  if (code === UNKNOWN[item.kind]) return { ...item, status: 'unknown' };
+  if (UNKNOWN[item.kind].test(code)) return { ...item, status: 'unknown' };
   const fault = KEY_FAULTS.find(([pattern]) => pattern.test(code))?.[1];
   return fault
     ? keyProblem('Aliyun', code, fault, 'grant the RAM user AliyunDysmsFullAccess (or AliyunDysmsReadOnlyAccess)')

@@ -123,7 +123,7 @@ describe.each([
     peer: aliyunPeer,
     env: { SMS_TEMPLATE: 'SMS_100', SMS_TEMPLATES: 'register:SMS_200,login:SMS_100' },
     templates: ['SMS_100', 'SMS_200'],
-    reads: ['QuerySmsSign', 'QuerySmsTemplate', 'QuerySmsTemplate'],
+    reads: ['GetSmsSign', 'GetSmsTemplate', 'GetSmsTemplate'],
   },
   {
     provider: 'tencent',

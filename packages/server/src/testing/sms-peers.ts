@@ -3,7 +3,7 @@
  * the way the provider documents it (written here independently of the adapters' signing code) and
  * answers with the provider's own success and error bodies. A phone number picks the outcome:
  * ending 0001 a refused number, 0002 a sending limit, 0003 one transient error then success, 0004 no
- * answer at all. The read-only review actions (Aliyun QuerySmsSign / QuerySmsTemplate, Tencent
+ * answer at all. The read-only review actions (Aliyun GetSmsSign / GetSmsTemplate, Tencent
  * DescribeSmsTemplateList) find every signature and template approved unless `reviews` says otherwise.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
@@ -77,7 +77,10 @@ const transientOnce = new Set<string>();
 
 const REJECTION = '文件不能证明信息真实性，请重新上传';
 
-/** Aliyun's answer to QuerySmsSign / QuerySmsTemplate (SignStatus / TemplateStatus: 0 reviewing, 1 approved, 2 rejected). */
+/**
+ * Aliyun's answer to GetSmsSign / GetSmsTemplate: SignStatus a number, TemplateStatus a string (0
+ * reviewing, 1 approved, 2 rejected with AuditInfo.RejectInfo).
+ */
 const aliyunReview = (sign: boolean, name: string, review: PeerReview | undefined) => {
   if (review === 'unknown') {
     return sign
@@ -88,23 +91,24 @@ const aliyunReview = (sign: boolean, name: string, review: PeerReview | undefine
   const common = {
     Code: 'OK',
     Message: 'OK',
-    Reason: review === 'rejected' ? REJECTION : '无审核备注',
-    CreateDate: '2019-01-08 16:44:13',
+    CreateDate: '2024-06-03 10:02:34',
+    OrderId: '20044156924',
+    AuditInfo: review === 'rejected' ? { RejectInfo: REJECTION, AuditDate: '2024-06-03 12:02:34' } : {},
   };
   return sign
     ? { ...common, SignName: name, SignStatus: status }
     : {
         ...common,
         TemplateCode: name,
-        TemplateStatus: status,
+        TemplateStatus: String(status),
         TemplateName: '验证码',
-        TemplateType: 0,
+        TemplateType: '0',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: Aliyun writes template variables as ${name}
         TemplateContent: '您的验证码为${code}，${minutes}分钟内有效',
       };
 };
 
-/** Aliyun RPC: dysmsapi SendSms, QuerySmsSign, QuerySmsTemplate and dyvmsapi SingleCallByTts. */
+/** Aliyun RPC: dysmsapi SendSms, GetSmsSign, GetSmsTemplate and dyvmsapi SingleCallByTts. */
 export const aliyunPeer = (accessKeyId: string, secret: string) => {
   const requests: PeerRequest[] = [];
   const reviews = new Map<string, PeerReview>();
@@ -144,8 +148,8 @@ export const aliyunPeer = (accessKeyId: string, secret: string) => {
       }
       const action = params.Action ?? '';
       requests.push({ action, params });
-      if (action === 'QuerySmsSign' || action === 'QuerySmsTemplate') {
-        const sign = action === 'QuerySmsSign';
+      if (action === 'GetSmsSign' || action === 'GetSmsTemplate') {
+        const sign = action === 'GetSmsSign';
         const name = (sign ? params.SignName : params.TemplateCode) ?? '';
         return json(response, 200, { RequestId: requestId, ...aliyunReview(sign, name, reviews.get(name)) });
       }
