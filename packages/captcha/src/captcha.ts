@@ -70,7 +70,7 @@ export interface CaptchaOptions {
   /** The page to draw in. @default the global window and document */
   page?: Page;
   /**
-   * The language of the overlay and the slide puzzle; a request's `locale` wins over it.
+   * The language of the overlay, the slide puzzle and the vendors' widgets; a request's `locale` wins over it.
    * @default the page's `<html lang>`, else the browser's language: any Chinese is 'zh-CN', the rest 'en'
    */
   locale?: CaptchaLocale;
@@ -134,6 +134,7 @@ export const createCaptcha = (options: CaptchaOptions) => {
           page,
           overlay,
           timers,
+          locale,
           loadScript: () => {
             const url = rule === SLIDE_RULE ? undefined : (options.scripts?.[rule] ?? DEFAULT_SCRIPTS[rule]);
             if (url === undefined) return Promise.resolve();

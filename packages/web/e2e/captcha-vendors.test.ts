@@ -1,14 +1,15 @@
 /**
  * Every vendor in Chromium: the vendor's global replaced by a local script with its real call shapes;
  * the SDK's adapter, overlay, the exchange with the real server (whose vendor peers check signatures)
- * and the callbacks all run for real — pass, fail, close and a script that will not load.
+ * and the callbacks all run for real — pass, fail, close and a script that will not load — and each
+ * widget is started in the visitor's language.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../server/src/testing/browser.ts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../../server/src/testing/captcha-vendor-peers.ts';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
-import { openCaptchaPage, runCaptcha } from './support/captcha-page.ts';
+import { openCaptchaPage, runCaptcha, vendorOption } from './support/captcha-page.ts';
 import type { MockedVendor } from './support/captcha-vendor-mocks.ts';
 
 let peers: VendorPeers;
@@ -36,16 +37,30 @@ afterAll(async () => {
   await peers?.close();
 });
 
+/**
+ * Each vendor's language option and its values, as the vendors document them; written out rather
+ * than read from the adapters, so a wrong mapping fails here.
+ */
+const LANGUAGE_OPTION: Record<MockedVendor, { name: string; 'zh-CN': string; en: string }> = {
+  GEETEST: { name: 'lang', 'zh-CN': 'zh-cn', en: 'en' },
+  TENCENT: { name: 'userLanguage', 'zh-CN': 'zh-cn', en: 'en' },
+  NETEASE: { name: 'lang', 'zh-CN': 'zh-CN', en: 'en' },
+  NEXTDATA: { name: 'lang', 'zh-CN': 'zh-cn', en: 'en' },
+  ALIYUN: { name: 'language', 'zh-CN': 'cn', en: 'en' },
+};
+
 const rejectedText = (vendor: MockedVendor) => (vendor === 'ALIYUN' ? '验证失败' : 'incorrect captcha checking');
 
 describe.each(VENDORS)('%s in the browser', (vendor) => {
-  it('passes: the result is exchanged for a ticket and onSuccess gets it; the mask goes 600 ms later', async () => {
+  it("passes: the result is exchanged for a ticket and onSuccess gets it; the mask goes 600 ms later; the widget speaks the page's English", async () => {
     const outcome = await runCaptcha(page, { pid: pidOf(vendor), mode: 'pass' });
     expect(outcome).toMatchObject({ kind: 'success', rule: vendor });
     expect(outcome.ticket?.length).toBeGreaterThan(20);
     if (vendor === 'ALIYUN') expect(outcome.appid).toBe(PEER_KEYS.aliyun.prefix);
     expect(outcome.maskGoneAfter).toBeGreaterThanOrEqual(550);
     expect(peers.calls.at(-1)?.signatureOk).toBe(true);
+    const option = LANGUAGE_OPTION[vendor];
+    await expect(vendorOption(page, option.name)).resolves.toBe(option.en);
   });
 
   it('fails: onFail gets the spec text', async () => {
@@ -53,9 +68,11 @@ describe.each(VENDORS)('%s in the browser', (vendor) => {
     expect(outcome).toMatchObject({ kind: 'fail', name: 'CAPTCHA_REJECTED', message: rejectedText(vendor) });
   });
 
-  it("closes: the vendor's close reaches onClose", async () => {
-    const outcome = await runCaptcha(page, { pid: pidOf(vendor), mode: 'close' });
+  it("closes: the vendor's close reaches onClose; a zh-CN request starts the widget in Chinese", async () => {
+    const outcome = await runCaptcha(page, { pid: pidOf(vendor), mode: 'close', locale: 'zh-CN' });
     expect(outcome.kind).toBe('close');
+    const option = LANGUAGE_OPTION[vendor];
+    await expect(vendorOption(page, option.name)).resolves.toBe(option['zh-CN']);
   });
 
   it('cannot load its script: onFail, after retries', async () => {

@@ -5,7 +5,11 @@
 import { CAPTCHA_MESSAGES, CAPTCHA_WIDGET_WIDTH, type CaptchaTicketResponse } from '@edupass/protocol';
 import { CaptchaError, fatal, rejected, widgetError } from '../errors.ts';
 import { setWindowProperty, windowProperty } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
+
+/** AliyunCaptcha.js `language` (Aliyun's "custom text and multi-language settings" page). */
+export const ALIYUN_LANGUAGE: Readonly<Record<CaptchaLocale, string>> = { 'zh-CN': 'cn', en: 'en' };
 
 let aliyunCount = 0;
 
@@ -37,7 +41,7 @@ export const aliyun: Provider = {
         element: `#${element.id}`,
         button: `#${button.id}`,
         slideStyle: { width: CAPTCHA_WIDGET_WIDTH, height: 40 },
-        language: 'cn',
+        language: ALIYUN_LANGUAGE[context.locale],
         captchaVerifyCallback: async (captchaVerifyParam: unknown) => {
           if (typeof captchaVerifyParam !== 'string') {
             outcome.reject(rejected(CAPTCHA_MESSAGES.aliyunFailed));

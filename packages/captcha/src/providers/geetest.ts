@@ -2,8 +2,12 @@
 import { CAPTCHA_MESSAGES, CAPTCHA_PARAMS_RETRIES, CAPTCHA_WIDGET_WIDTH, type GeetestParams } from '@edupass/protocol';
 import { fatal, rejected, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderContext, type ProviderOutcome } from './provider.ts';
+
+/** gt.js `lang` (docs.geetest.com/captcha/apirefer/api/web). */
+export const GEETEST_LANG: Readonly<Record<CaptchaLocale, string>> = { 'zh-CN': 'zh-cn', en: 'en' };
 
 /** §4: the parameter fetch is retried CAPTCHA_PARAMS_RETRIES times before giving up with the spec's text. */
 export const fetchGeetestParams = async (context: Pick<ProviderContext, 'api' | 'rule'>): Promise<GeetestParams> => {
@@ -71,6 +75,7 @@ export const geetest: Provider = {
           new_captcha: params.new_captcha,
           product: 'float',
           width: `${CAPTCHA_WIDGET_WIDTH}px`,
+          lang: GEETEST_LANG[context.locale],
         },
         onReady,
       );

@@ -2,8 +2,12 @@
 import { CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
 import { fatal, rejected } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
+
+/** load.min.js `lang` (Yidun's default is 'zh-CN'). */
+export const NETEASE_LANG: Readonly<Record<CaptchaLocale, string>> = { 'zh-CN': 'zh-CN', en: 'en' };
 
 export const netease: Provider = {
   box: false,
@@ -24,6 +28,7 @@ export const netease: Provider = {
           mode: 'popup',
           apiVersion: 2,
           width: `${CAPTCHA_WIDGET_WIDTH}px`,
+          lang: NETEASE_LANG[context.locale],
           onVerify: (error: unknown, data: unknown) => {
             if (error || !isRecord(data) || typeof data.validate !== 'string') {
               outcome.reject(rejected(undefined, { cause: error }));

@@ -2,8 +2,12 @@
 import { CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
 import { fatal, rejected, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
+
+/** smcp.min.js `lang` (Shumei's Web SDK manual, startup parameters): lower case, unlike Yidun's 'zh-CN'. */
+export const NEXTDATA_LANG: Readonly<Record<CaptchaLocale, string>> = { 'zh-CN': 'zh-cn', en: 'en' };
 
 export const nextdata: Provider = {
   box: false,
@@ -36,6 +40,7 @@ export const nextdata: Provider = {
           mode: 'slide',
           width: CAPTCHA_WIDGET_WIDTH,
           https: true,
+          lang: NEXTDATA_LANG[context.locale],
         },
         onReady,
       );

@@ -2,6 +2,7 @@
 import type { CaptchaRuleResponse, CaptchaTicketResponse } from '@edupass/protocol';
 import type { CaptchaApi } from '../api.ts';
 import type { Page, Timers } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import type { Overlay } from '../overlay.ts';
 
 export interface ProviderContext {
@@ -11,6 +12,8 @@ export interface ProviderContext {
   page: Page;
   overlay: Overlay;
   timers: Timers;
+  /** The language of this verification; each adapter passes it on in its vendor's own option and values. */
+  locale: CaptchaLocale;
   /** Loads the provider's script from its configured URL, with retries. */
   loadScript(): Promise<void>;
   /** Run when the flow ends, however it ends (the vendor widget is torn down there). */

@@ -1,8 +1,15 @@
-/** Tencent Captcha (TCaptcha.js `new TencentCaptcha(appid, callback)`): its own dialog; ticket + randstr exchanged. */
+/** Tencent Captcha (TCaptcha.js `new TencentCaptcha(appid, callback, options)`): its own dialog; ticket + randstr exchanged. */
 import { fatal, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
+import type { CaptchaLocale } from '../locale.ts';
 import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
+
+/**
+ * TCaptcha.js `userLanguage` (Tencent Cloud's Web integration guide, options table): it wins over the
+ * language set in the console; Tencent documents it for the slide puzzle only.
+ */
+export const TENCENT_LANG: Readonly<Record<CaptchaLocale, string>> = { 'zh-CN': 'zh-cn', en: 'en' };
 
 /**
  * Tencent's documented disaster recovery: when TCaptcha.js cannot load, the page still sends a
@@ -44,7 +51,7 @@ export const tencent: Provider = {
       const captcha: unknown = new (TencentCaptcha as new (id: string, cb: (r: unknown) => void, o: object) => unknown)(
         appid,
         callback,
-        {},
+        { userLanguage: TENCENT_LANG[context.locale] },
       );
       context.onCleanup(() => method(captcha, 'destroy')?.());
       const show = method(captcha, 'show');

@@ -57,12 +57,21 @@ export const scriptsFor = (broken?: MockedVendor) =>
 /** Starts the flow in the page; resolves with the callback that fired and when the mask went away. */
 export const runCaptcha = (
   page: Page,
-  options: { pid: string; mode?: string; broken?: MockedVendor; identity?: string; scene?: string },
+  options: {
+    pid: string;
+    mode?: string;
+    broken?: MockedVendor;
+    identity?: string;
+    scene?: string;
+    /** The verify() request's `locale`; without it the page's `<html lang="en">` decides. */
+    locale?: string;
+  },
 ): Promise<CaptchaOutcome> =>
   page.evaluate(
-    ({ pid, mode, scripts, identity, scene }) => {
+    ({ pid, mode, scripts, identity, scene, locale }) => {
       const w = window as unknown as Record<string, unknown>;
       w.__vendorMode = mode;
+      w.__vendorConfig = undefined;
       const api = w.EduPassCaptcha as {
         createCaptcha(o: object): { start(r: object, c: object): void };
       };
@@ -76,20 +85,17 @@ export const runCaptcha = (
           };
           check();
         };
-        captcha.start(
-          { identity, scene },
-          {
-            onSuccess: (r: { ticket: string; appid: string; rule: string }) => finish({ kind: 'success', ...r }),
-            onFail: (e: { name: string; message: string; serverCode?: string }) =>
-              finish({
-                kind: 'fail',
-                name: e.name,
-                message: e.message,
-                ...(e.serverCode ? { serverCode: e.serverCode } : {}),
-              }),
-            onClose: () => finish({ kind: 'close' }),
-          },
-        );
+        captcha.start(locale === null ? { identity, scene } : { identity, scene, locale }, {
+          onSuccess: (r: { ticket: string; appid: string; rule: string }) => finish({ kind: 'success', ...r }),
+          onFail: (e: { name: string; message: string; serverCode?: string }) =>
+            finish({
+              kind: 'fail',
+              name: e.name,
+              message: e.message,
+              ...(e.serverCode ? { serverCode: e.serverCode } : {}),
+            }),
+          onClose: () => finish({ kind: 'close' }),
+        });
       });
     },
     {
@@ -98,5 +104,13 @@ export const runCaptcha = (
       scripts: scriptsFor(options.broken),
       identity: options.identity ?? '13600000000',
       scene: options.scene ?? 'login',
+      locale: options.locale ?? null,
     },
   );
+
+/** One option of the configuration the vendor's stand-in was last started with (functions and elements do not cross). */
+export const vendorOption = (page: Page, name: string): Promise<unknown> =>
+  page.evaluate((key) => {
+    const config = (window as unknown as { __vendorConfig?: Record<string, unknown> }).__vendorConfig;
+    return config?.[key];
+  }, name);

@@ -1,11 +1,13 @@
 /**
  * Stand-ins for the five vendors' browser scripts, each exposing the global its real script does
  * with the same call shapes. `window.__vendorMode` decides the user's outcome: 'pass', 'fail',
- * 'close', 'error' or 'hold' (nothing happens until the test acts).
+ * 'close', 'error' or 'hold' (nothing happens until the test acts). Each records the configuration
+ * it was started with in `window.__vendorConfig` (Tencent's: its options).
  */
 export const VENDOR_MOCKS = {
   GEETEST: `
 window.initGeetest = function (config, ready) {
+  window.__vendorConfig = config;
   var h = {};
   var obj = {
     appendTo: function (el) {
@@ -38,6 +40,7 @@ window.initGeetest = function (config, ready) {
 };`,
   TENCENT: `
 window.TencentCaptcha = function (appid, callback, options) {
+  window.__vendorConfig = options;
   this.show = function () {
     setTimeout(function () {
       var m = window.__vendorMode;
@@ -51,6 +54,7 @@ window.TencentCaptcha = function (appid, callback, options) {
 };`,
   NETEASE: `
 window.initNECaptcha = function (config, onload, onerror) {
+  window.__vendorConfig = config;
   if (!config.captchaId || !config.element) return onerror(new Error('bad config'));
   onload({
     popUp: function () {
@@ -67,6 +71,7 @@ window.initNECaptcha = function (config, onload, onerror) {
 };`,
   NEXTDATA: `
 window.initSMCaptcha = function (config, ready) {
+  window.__vendorConfig = config;
   var h = {};
   var obj = {
     onReady: function (f) { h.ready = f; setTimeout(f, 10); },
@@ -88,6 +93,7 @@ window.initSMCaptcha = function (config, ready) {
 };`,
   ALIYUN: `
 window.initAliyunCaptcha = function (config) {
+  window.__vendorConfig = config;
   var prefix = (window.AliyunCaptchaConfig || {}).prefix;
   config.getInstance({ destroy: function () { window.__destroyed = (window.__destroyed || 0) + 1; } });
   document.querySelector(config.button).addEventListener('click', function () {
