@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { gzipSize, shippedBundle } from '../../scripts/sdk-size.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -30,27 +30,29 @@ try {
   const run = spawnSync(process.execPath, [outfile], { stdio: 'inherit', env: process.env, cwd: root });
   if (run.status !== 0) process.exitCode = run.status ?? 1;
 
-  const result = await build({
+  const result = await shippedBundle({
     entryPoints: [join(root, 'packages/captcha/src/index.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
     target: 'es2022',
     splitting: true,
     outdir: join(outDir, 'sdk'),
-    write: false,
     metafile: true,
     logLevel: 'warning',
   });
   console.log('\ncaptcha package (esbuild minified ESM, split, gzip -9)');
   let total = 0;
   for (const file of result.outputFiles) {
-    const gz = gzipSync(file.contents, { level: 9 }).length;
+    const gz = gzipSize(file.contents);
     total += gz;
-    const inputs = Object.keys(result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => file.path.endsWith(basename(k))) ?? '']?.inputs ?? {});
-    const label = inputs.some((i) => i.includes('fingerprintjs')) ? 'FingerprintJS chunk (loaded when a rule is asked)' : 'SDK';
-    console.log(`  ${basename(file.path).padEnd(24)} ${String(file.contents.length).padStart(7)} B min  ${String(gz).padStart(6)} B gzip  ${label}`);
+    const inputs = Object.keys(
+      result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => file.path.endsWith(basename(k))) ?? '']
+        ?.inputs ?? {},
+    );
+    const label = inputs.some((i) => i.includes('fingerprintjs'))
+      ? 'FingerprintJS chunk (loaded when a rule is asked)'
+      : 'SDK';
+    console.log(
+      `  ${basename(file.path).padEnd(24)} ${String(file.contents.length).padStart(7)} B min  ${String(gz).padStart(6)} B gzip  ${label}`,
+    );
   }
   console.log(`  total                    ${String(total).padStart(22)} B gzip`);
 } finally {

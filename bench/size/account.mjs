@@ -12,8 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { sdkSize } from '../../scripts/sdk-size.mjs';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const account = join(benchDir, '..', 'packages/account/src/index.ts').replaceAll('\\', '/');
@@ -46,24 +45,8 @@ const entries = {
     new Keycloak({ url: 'https://x', realm: 'r', clientId: 'c' }).init({}).then(() => {});`,
 };
 
-const sizeOf = async (name, contents) => {
-  const result = await build({
-    stdin: { contents, resolveDir: benchDir, loader: 'ts', sourcefile: 'entry.ts' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
-  const bytes = result.outputFiles[0].contents;
-  return { name, min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-};
-
 const rows = [];
-for (const [name, contents] of Object.entries(entries)) rows.push(await sizeOf(name, contents));
+for (const [name, contents] of Object.entries(entries)) rows.push({ name, ...(await sdkSize(contents, benchDir)) });
 const [whole, login] = rows.map((row) => row.gzip);
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 console.log(`${'library'.padEnd(36)}   minified    gzip -9  ÷ whole  ÷ login`);

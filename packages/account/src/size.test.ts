@@ -3,25 +3,12 @@
  * import under 4 KB. bench/size/account.mjs prints the same figures beside the anchors.
  */
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { sdkSize, shippedBundle } from '../../../scripts/sdk-size.mjs';
 
 const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
-
-const gzipSize = async (contents: string) => {
-  const result = await build({
-    stdin: { contents, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  });
-  return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length;
-};
+const here = fileURLToPath(new URL('.', import.meta.url));
+const gzipSize = async (contents: string) => (await sdkSize(contents, here)).gzip;
 
 describe('bundle size (esbuild, minified ESM, gzip -9)', () => {
   it('the whole SDK stays under 8 KB', async () => {
@@ -35,18 +22,13 @@ describe('bundle size (esbuild, minified ESM, gzip -9)', () => {
   });
 
   it('a password-login-only import carries no other route, no validation rules and no refresh machinery', async () => {
-    const result = await build({
+    const result = await shippedBundle({
       stdin: {
         contents: `import { createAccountClient, loginByPassword } from ${JSON.stringify(entry)};
           loginByPassword(createAccountClient({ pid: 'p', appid: 'a', product_code: 'c', platform: 'web' }), { identity: 'a', password: 'b' });`,
-        resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+        resolveDir: here,
         loader: 'ts',
       },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
     });
     const text = result.outputFiles[0]!.text;
     expect(text).toContain('"login"');

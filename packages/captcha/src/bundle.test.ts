@@ -4,23 +4,16 @@
  * rules. bench/captcha/run.mjs prints the same sizes.
  */
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { gzipSize, shippedBundle } from '../../../scripts/sdk-size.mjs';
 
 const bundle = () =>
-  build({
+  shippedBundle({
     entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
     target: 'es2022',
     splitting: true,
     outdir: 'out',
-    write: false,
     metafile: true,
-    logLevel: 'silent',
   });
 
 /** The SDK's own chunk: its gzip size and the source files that put bytes in it. */
@@ -32,7 +25,7 @@ const sdkChunk = async () => {
   const inputs = Object.entries(output.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([path]) => path);
-  return { gzip: gzipSync(file.contents, { level: 9 }).length, inputs };
+  return { gzip: gzipSize(file.contents), inputs };
 };
 
 describe('the captcha bundle', () => {
