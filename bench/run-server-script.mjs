@@ -1,0 +1,33 @@
+/**
+ * Runs a bench script that imports the server's TypeScript: bundles it with esbuild (workspace sources
+ * in, the server's npm dependencies out), runs the bundle with this Node, removes it, and exits with
+ * its status. `dirname` stands in for `import.meta.dirname`, which would otherwise point at the bundle.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const runServerScript = async (entry, { dirname: dir, external = [] }) => {
+  const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
+  const outDir = join(root, '.tmp', `bench-${basename(entry, '.ts')}-${process.pid}`);
+  mkdirSync(outDir, { recursive: true });
+  const outfile = join(outDir, `${basename(entry, '.ts')}.mjs`);
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/')), ...external],
+    logLevel: 'warning',
+    define: { 'import.meta.dirname': JSON.stringify(dir) },
+  });
+  const run = spawnSync(process.execPath, [outfile], { stdio: 'inherit', env: process.env });
+  rmSync(outDir, { recursive: true, force: true });
+  process.exit(run.status ?? 1);
+};
