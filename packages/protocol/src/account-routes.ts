@@ -49,19 +49,22 @@ const account = <const A extends RouteSpec['auth'], const E extends Partial<Wire
   > &
     E;
 
+const CAPTCHA_HEADERS = ['X-Captcha-Ticket', 'X-Captcha-Id'] as const;
+
+/** A code sent to a phone: the number and pid in, a captcha ticket in the headers, nothing back. */
+/* @__NO_SIDE_EFFECTS__ */
+const codeSend = <const A extends RouteSpec['auth']>(path: string, auth: A) =>
+  account('POST', path, auth, { body: { phone_number: phone, pid }, headers: CAPTCHA_HEADERS, status: 204 });
+
 // Each account and token route is its own export so a bundler keeps only the routes a program
 // calls (the SDK's size budget); `routes` gathers them for the server and the docs.
-export const sendRegisterCodeRoute = account('POST', 'captcha/register/phone/with-agreement', 'none', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendRegisterCodeRoute = codeSend('captcha/register/phone/with-agreement', 'none');
 export const registerByPhoneRoute = account('POST', 'register/phone/with-agreement', 'none', {
   body: { phone_number: phone, captcha, password, agreement_ids: ruled('agreement_ids', 'integer[]'), pid },
 });
 export const sendEmailCodeRoute = account('POST', 'email/captcha/send', 'none', {
   body: { email: ruled('email'), pid: opt(s(64)) },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  headers: CAPTCHA_HEADERS,
   status: 204,
 });
 export const checkEmailCodeRoute = account('POST', 'email/captcha/check', 'none', {
@@ -70,19 +73,11 @@ export const checkEmailCodeRoute = account('POST', 'email/captcha/check', 'none'
 export const registerByEmailRoute = account('POST', 'email/register', 'none', {
   body: { captchaTicket: s(), password, rePassword: s(), pid },
 });
-export const sendLoginCodeRoute = account('POST', 'captcha/login/post-process', 'none', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendLoginCodeRoute = codeSend('captcha/login/post-process', 'none');
 export const loginByPhoneRoute = account('POST', 'phone/login/post-process', 'none', {
   body: { phone_number: phone, captcha, pid, agreement_ids: ids },
 });
-export const sendSilentLoginCodeRoute = account('POST', 'captcha/login/silence', 'none', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendSilentLoginCodeRoute = codeSend('captcha/login/silence', 'none');
 export const loginByPhoneSilentlyRoute = account('POST', 'phone/login/silence', 'none', {
   body: { phone_number: phone, captcha, pid, agreement_ids: ids },
 });
@@ -91,7 +86,7 @@ export const loginByPasswordRoute = account('POST', 'login', 'none', {
 });
 export const loginByPasswordSecureRoute = account('POST', 'login/security', 'none', {
   body: { identity: s(), password: s(), pid, agreement_ids: ids },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  headers: CAPTCHA_HEADERS,
 });
 export const logoutRoute = account('POST', 'logout', 'token', {
   body: { refresh_token: opt(s(512)) },
@@ -116,7 +111,7 @@ export const loginByQQRoute = account('POST', 'oauth/qq', 'none', {
 });
 export const sendOauthBindCodeRoute = account('POST', 'captcha/oauth', 'none', {
   body: { phone_number: phone, oauth_ticket: s(), pid: opt(s()) },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  headers: CAPTCHA_HEADERS,
   status: 204,
 });
 export const createOauthUserRoute = account('POST', 'oauth/third-party', 'none', {
@@ -150,20 +145,12 @@ export const changePasswordRoute = account('PATCH', 'password', 'token', {
   body: { old_password: s(), password, confirm_password: s() },
   status: 204,
 });
-export const sendPasswordUpdateCodeRoute = account('POST', 'captcha/password/update', 'token', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendPasswordUpdateCodeRoute = codeSend('captcha/password/update', 'token');
 export const changePasswordByPhoneRoute = account('PATCH', 'password/phone', 'token', {
   body: { phone_number: phone, captcha, password },
   status: 204,
 });
-export const sendResetCodeRoute = account('POST', 'captcha/password/reset', 'none', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendResetCodeRoute = codeSend('captcha/password/reset', 'none');
 export const checkResetCodeRoute = account('POST', 'captcha/password/check', 'none', {
   body: { phone_number: phone, captcha },
 });
@@ -171,11 +158,7 @@ export const resetPasswordRoute = account('PATCH', 'password/reset', 'none', {
   body: { ticket: s(), password, confirm_password: s() },
   status: 204,
 });
-export const sendBindPhoneCodeRoute = account('POST', 'captcha/phone/bind', 'token', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendBindPhoneCodeRoute = codeSend('captcha/phone/bind', 'token');
 export const bindPhoneRoute = account('PATCH', 'phone/bind', 'token', {
   body: { phone_number: phone, captcha },
   status: 204,
@@ -186,24 +169,20 @@ export const checkPhoneBindRoute = account('GET', 'phone/check', 'token', {
 });
 export const sendRebindCodeRoute = account('POST', 'captcha/phone/change', 'token', {
   body: { phone_number: phone, old_phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  headers: CAPTCHA_HEADERS,
   status: 204,
 });
 export const rebindPhoneRoute = account('PATCH', 'phone/change', 'token', {
   body: { phone_number: phone, captcha },
   status: 204,
 });
-export const sendCommonCodeRoute = account('POST', 'captcha/common', 'none', {
-  body: { phone_number: phone, pid },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
-  status: 204,
-});
+export const sendCommonCodeRoute = codeSend('captcha/common', 'none');
 export const checkCommonCodeRoute = account('POST', 'captcha/common/check', 'none', {
   body: { phone_number: phone, captcha },
 });
 export const sendVoiceCodeRoute = account('POST', 'voice/captcha/send', 'none', {
   body: { phone_number: phone, type: s(), oauth_ticket: opt(s()), pid: opt(s()) },
-  headers: ['X-Captcha-Ticket', 'X-Captcha-Id'],
+  headers: CAPTCHA_HEADERS,
   status: 204,
 });
 export const getProfileRoute = account('GET', 'profile', 'token');
