@@ -1,5 +1,5 @@
 /** What the server needs from a third-party sign-in provider, whatever its protocol. */
-import { fetchText, type ProviderAnswer, ProviderUnreachableError } from './provider-http.ts';
+import { fetchText, type ProviderAnswer, ProviderUnreachableError, stringField } from './provider-http.ts';
 
 export const OAUTH_PROVIDERS = ['wechat', 'qq'] as const;
 export type OauthProviderName = (typeof OAUTH_PROVIDERS)[number];
@@ -55,6 +55,20 @@ export const providerFailure = (
   cause?: unknown,
 ): never => {
   throw new OauthProviderError(provider, message, reason, cause === undefined ? undefined : { cause });
+};
+
+/** A non-empty string field of a provider's answer; without it, the answer is that provider's failure. */
+export const requiredField = (
+  provider: OauthProviderName,
+  label: string,
+  body: Record<string, unknown>,
+  key: string,
+  path: string,
+): string => {
+  const value = stringField(body, key);
+  return value !== undefined && value !== ''
+    ? value
+    : providerFailure(provider, `${label} ${path} answered without ${key}`, `${label} gave an incomplete answer`);
 };
 
 /** GETs a provider API path; a provider that is down or slow is that provider's failure. */

@@ -11,6 +11,7 @@ import {
   type OauthIdentity,
   type OauthProvider,
   providerFailure,
+  requiredField,
 } from './oauth-provider.ts';
 import { jsonObject, stringField } from './provider-http.ts';
 
@@ -56,13 +57,6 @@ const call = async (settings: QqSettings, path: string, query: Record<string, st
   return body;
 };
 
-const required = (body: Record<string, unknown>, key: string, path: string): string => {
-  const value = stringField(body, key);
-  return value !== undefined && value !== ''
-    ? value
-    : fail(`QQ ${path} answered without ${key}`, 'QQ gave an incomplete answer');
-};
-
 export const qqProvider = (settings: QqSettings): OauthProvider => ({
   name: 'qq',
   authorizeUrl: ({ redirectUri, state }) =>
@@ -81,7 +75,7 @@ export const qqProvider = (settings: QqSettings): OauthProvider => ({
       code,
       redirect_uri: redirectUri,
     });
-    const accessToken = required(token, 'access_token', '/oauth2.0/token');
+    const accessToken = requiredField('qq', 'QQ', token, 'access_token', '/oauth2.0/token');
     const me = await call(settings, '/oauth2.0/me', {
       access_token: accessToken,
       ...(settings.unionid ? { unionid: '1' } : {}),
@@ -90,7 +84,7 @@ export const qqProvider = (settings: QqSettings): OauthProvider => ({
     if (stringField(me, 'client_id') !== settings.appId) {
       fail('QQ /oauth2.0/me named another client_id', 'QQ gave a token of another app');
     }
-    const openid = required(me, 'openid', '/oauth2.0/me');
+    const openid = requiredField('qq', 'QQ', me, 'openid', '/oauth2.0/me');
     const info = await call(settings, '/user/get_user_info', {
       access_token: accessToken,
       oauth_consumer_key: settings.appId,

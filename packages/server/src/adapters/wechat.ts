@@ -10,6 +10,7 @@ import {
   type OauthIdentity,
   type OauthProvider,
   providerFailure,
+  requiredField,
 } from './oauth-provider.ts';
 import { jsonObject, stringField } from './provider-http.ts';
 
@@ -32,13 +33,6 @@ const call = async (settings: OauthAppSettings, path: string, query: Record<stri
   return body;
 };
 
-const required = (body: Record<string, unknown>, key: string, path: string): string => {
-  const value = stringField(body, key);
-  return value !== undefined && value !== ''
-    ? value
-    : fail(`WeChat ${path} answered without ${key}`, 'WeChat gave an incomplete answer');
-};
-
 export const wechatProvider = (settings: OauthAppSettings): OauthProvider => ({
   name: 'wechat',
   authorizeUrl: ({ redirectUri, state }) =>
@@ -57,8 +51,8 @@ export const wechatProvider = (settings: OauthAppSettings): OauthProvider => ({
       code,
       grant_type: 'authorization_code',
     });
-    const accessToken = required(token, 'access_token', tokenPath);
-    const openid = required(token, 'openid', tokenPath);
+    const accessToken = requiredField('wechat', 'WeChat', token, 'access_token', tokenPath);
+    const openid = requiredField('wechat', 'WeChat', token, 'openid', tokenPath);
     const info = await call(settings, '/sns/userinfo', { access_token: accessToken, openid, lang: 'zh_CN' });
     if (stringField(info, 'openid') !== openid) {
       fail('WeChat /sns/userinfo answered for another openid', 'WeChat gave an inconsistent answer');
