@@ -4,11 +4,11 @@
  */
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CaptchaTables } from '../../server/src/store/captcha.ts';
 import { launchBrowser } from '../../server/src/testing/browser.ts';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
 import { client } from '../../server/src/testing/http-client.ts';
 import { type CaptchaOutcome, openCaptchaPage, runCaptcha } from './support/captcha-page.ts';
+import { newestAnswer, readySlider } from './support/slide.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -31,24 +31,9 @@ afterAll(async () => {
 let seq = 0;
 const newPhone = () => `135${String(Date.now() % 1e6).padStart(6, '0')}${String(seq++).padStart(2, '0')}`;
 
-/** The gap of the newest challenge, read where only the server keeps it. */
-const newestAnswer = async () => {
-  const row = await server.app.ctx.db
-    .withTables<CaptchaTables>()
-    .selectFrom('captcha_challenges')
-    .select('answer_x')
-    .where('used_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirstOrThrow();
-  return row.answer_x;
-};
-
 /** Drags the handle like a hand: eased, with a little tremor, a frame at a time. */
-/** The slider once a puzzle is on it. */
-const readySlider = () => page.locator('[role="slider"]:not([aria-disabled])');
-
 const dragTo = async (answerX: number) => {
-  const handle = readySlider();
+  const handle = readySlider(page);
   await handle.waitFor();
   const box = await handle.boundingBox();
   if (!box) throw new Error('no slider');
@@ -79,22 +64,22 @@ const outcomeOf = async (running: Promise<CaptchaOutcome>) => {
 describe('the slide puzzle in the browser', () => {
   it('is a labelled slider that a mouse drag solves', async () => {
     const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
-    await readySlider().waitFor();
+    await readySlider(page).waitFor();
     const handle = page.getByRole('slider', { name: 'drag the slider below to complete verification' });
     expect(await handle.getAttribute('aria-valuenow')).toBe('0');
     expect(await handle.getAttribute('aria-valuemax')).toBe('252');
     expect(await page.locator('[data-edupass-captcha="piece"]').getAttribute('src')).toMatch(
       /^data:image\/png;base64,/,
     );
-    await dragTo(await newestAnswer());
+    await dragTo(await newestAnswer(server));
     expect((await outcomeOf(running)).length).toBeGreaterThan(20);
   });
 
   it('is solved with the keyboard alone', async () => {
     const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
-    const handle = readySlider();
+    const handle = readySlider(page);
     await handle.waitFor();
-    const answer = await newestAnswer();
+    const answer = await newestAnswer(server);
     await handle.focus();
     for (let x = 0; x + 10 <= answer; x += 10) await handle.press('PageUp', { delay: 40 });
     for (let i = 0; i < answer % 10; i++) await handle.press('ArrowRight', { delay: 30 });
@@ -105,12 +90,12 @@ describe('the slide puzzle in the browser', () => {
 
   it('says a wrong drop out loud and offers a new puzzle', async () => {
     const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
-    await readySlider().waitFor();
-    const answer = await newestAnswer();
+    await readySlider(page).waitFor();
+    const answer = await newestAnswer(server);
     await dragTo(answer > 120 ? answer - 40 : answer + 40);
     await page.locator('[data-edupass-captcha="status"]', { hasText: 'incorrect captcha checking' }).waitFor();
-    await readySlider().waitFor();
-    await dragTo(await newestAnswer());
+    await readySlider(page).waitFor();
+    await dragTo(await newestAnswer(server));
     await outcomeOf(running);
   });
 });
@@ -137,9 +122,9 @@ describe('when the puzzle cannot be answered as shown', () => {
     const retry = page.getByRole('button', { name: 'New puzzle' });
     expect(await retry.evaluate((button) => button === document.activeElement)).toBe(true);
     await retry.click();
-    await readySlider().waitFor();
+    await readySlider(page).waitFor();
     expect(await retry.isHidden()).toBe(true);
-    await dragTo(await newestAnswer());
+    await dragTo(await newestAnswer(server));
     await outcomeOf(running);
   });
 
@@ -150,8 +135,8 @@ describe('when the puzzle cannot be answered as shown', () => {
       .locator('[data-edupass-captcha="status"]', { hasText: 'Network error. Check the connection and try again.' })
       .waitFor();
     await page.getByRole('button', { name: 'New puzzle' }).click();
-    await readySlider().waitFor();
-    await dragTo(await newestAnswer());
+    await readySlider(page).waitFor();
+    await dragTo(await newestAnswer(server));
     await outcomeOf(running);
   });
 });
@@ -162,8 +147,8 @@ describe('through the overlay, end to end', () => {
     const password = 'secret123';
 
     const smsTicket = runCaptcha(page, { pid: 'edupass', identity: phone, scene: 'register' });
-    await readySlider().waitFor();
-    await dragTo(await newestAnswer());
+    await readySlider(page).waitFor();
+    await dragTo(await newestAnswer(server));
     const ticket = await outcomeOf(smsTicket);
     const sent = await page.evaluate(
       async ({ phone, ticket }) => {
@@ -189,8 +174,8 @@ describe('through the overlay, end to end', () => {
     expect(registered.status).toBe(200);
 
     const loginTicket = runCaptcha(page, { pid: 'edupass', identity: phone, scene: 'login' });
-    await readySlider().waitFor();
-    await dragTo(await newestAnswer());
+    await readySlider(page).waitFor();
+    await dragTo(await newestAnswer(server));
     const signIn = await page.evaluate(
       async ({ phone, password, ticket }) => {
         const response = await fetch('/tiger/v3/web/accounts/login/security', {

@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import type { CaptchaTables } from '../../../server/src/store/captcha.ts';
 import type { TestServer } from '../../../server/src/testing/harness.ts';
 
-const newestAnswer = async (server: TestServer): Promise<number> => {
+/** The gap of the newest challenge, read where only the server keeps it. */
+export const newestAnswer = async (server: TestServer): Promise<number> => {
   const row = await server.app.ctx.db
     .withTables<CaptchaTables>()
     .selectFrom('captcha_challenges')
@@ -14,8 +15,11 @@ const newestAnswer = async (server: TestServer): Promise<number> => {
   return row.answer_x;
 };
 
+/** The slider once a puzzle is on it. */
+export const readySlider = (page: Page) => page.locator('[role="slider"]:not([aria-disabled])');
+
 export const solveSlide = async (page: Page, server: TestServer): Promise<void> => {
-  const handle = page.locator('[role="slider"]:not([aria-disabled])');
+  const handle = readySlider(page);
   await handle.waitFor();
   const answer = await newestAnswer(server);
   await handle.focus();
