@@ -4,15 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { UsageDb } from './usage.ts';
-import type { Window } from './usage-stats.ts';
-
-const beacons = (db: UsageDb, w: Window, kind: string) =>
-  db
-    .selectFrom('monitor_beacons')
-    .where('product_code', '=', w.product)
-    .where('kind', '=', kind)
-    .where('received_at', '>=', w.from)
-    .where('received_at', '<', w.to);
+import { beacons, type Window } from './usage-stats.ts';
 
 export const errorGroups = (db: UsageDb, w: Window, limit: number) =>
   beacons(db, w, 'error')

@@ -153,7 +153,8 @@ export const durationPercentiles = async (db: UsageDb, w: Window, key: string, f
   return { count: n, values };
 };
 
-const beacons = (db: UsageDb, w: Window, kind: string) =>
+/** The monitor beacons of one kind in a window, through the (product, kind, received_at) index. */
+export const beacons = (db: UsageDb, w: Window, kind: string) =>
   db
     .selectFrom('monitor_beacons')
     .where('product_code', '=', w.product)
