@@ -3,7 +3,13 @@
  * the checks, send, shape the answer. Every SDK method is one `defineCall`, so the route table stays the
  * one list of paths and fields.
  */
-import { DEFAULT_AGREEMENT_IDS, type RuleFailure, type WireRoute } from '@edupass/protocol';
+import {
+  CAPTCHA_ID_HEADER,
+  CAPTCHA_TICKET_HEADER,
+  DEFAULT_AGREEMENT_IDS,
+  type RuleFailure,
+  type WireRoute,
+} from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { assertValid } from './errors.ts';
 import { type Reply, type Request, send } from './transport.ts';
@@ -68,7 +74,7 @@ export const defineCall =
     const reply = await sender(client, {
       route,
       ...(route.method === 'GET' ? { query: fields() } : { body: fields }),
-      headers: { 'X-Captcha-Ticket': captcha?.ticket, 'X-Captcha-Id': captcha?.appid },
+      headers: { [CAPTCHA_TICKET_HEADER]: captcha?.ticket, [CAPTCHA_ID_HEADER]: captcha?.appid },
     });
     return shape(client, reply);
   };

@@ -3,6 +3,7 @@
  * account SDK's size budget). Kept apart from the aggregate `routes` table so nothing added there can
  * pull every route into such a bundle, and without their summaries, which `routes` adds for the docs.
  */
+import { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
 import type { FieldSpec, FieldType, Method, RouteSpec, RuleName, WireRoute } from './routes.ts';
 
 // The field helpers live here, not in route-fields.ts: esbuild honours @__NO_SIDE_EFFECTS__ only within
@@ -49,7 +50,7 @@ const account = <const A extends RouteSpec['auth'], const E extends Partial<Wire
   > &
     E;
 
-const CAPTCHA_HEADERS = ['X-Captcha-Ticket', 'X-Captcha-Id'] as const;
+const CAPTCHA_HEADERS = [CAPTCHA_TICKET_HEADER, CAPTCHA_ID_HEADER] as const;
 
 /** A code sent to a phone: the number and pid in, a captcha ticket in the headers, nothing back. */
 /* @__NO_SIDE_EFFECTS__ */

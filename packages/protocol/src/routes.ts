@@ -56,6 +56,7 @@ import {
   unbindWechatRoute,
   updateProfileRoute,
 } from './account-routes.ts';
+import type { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
 import {
   aliyunCheckRoute,
   captchaGraphRuleRoute,
@@ -107,7 +108,7 @@ export interface RouteSpec {
   /** Path parameters (`:name` segments of `path`). */
   params?: Fields;
   /** Headers the call may carry besides the standard ones. */
-  headers?: readonly ('X-Captcha-Ticket' | 'X-Captcha-Id')[];
+  headers?: readonly (typeof CAPTCHA_TICKET_HEADER | typeof CAPTCHA_ID_HEADER)[];
   /** Success status: 200 with a body, or 204 with none. */
   status: 200 | 204;
 }

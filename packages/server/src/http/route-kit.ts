@@ -5,6 +5,7 @@
  */
 import {
   type BodyOf,
+  CAPTCHA_TICKET_HEADER,
   type FieldSpec,
   type Fields,
   type ParamsOf,
@@ -112,7 +113,7 @@ export const defineRoute = <N extends RouteName>(
           session: session as RouteInput<N>['session'],
           client: clientInfo(request),
           wantsTokenSet: wantsTokenSet(request),
-          captchaTicket: header(request, 'x-captcha-ticket'),
+          captchaTicket: header(request, CAPTCHA_TICKET_HEADER),
           request,
           reply,
         });
