@@ -3,7 +3,7 @@
  * fails when there is none); otherwise the provider's widget runs in the overlay and its result is
  * exchanged for a ticket. Every outcome reaches exactly one callback and settles the promise.
  */
-import { CAPTCHA_MESSAGES, type CaptchaRule, ClientCode, SLIDE_RULE } from '@edupass/protocol';
+import { ALIYUN_LOGIN_SCENE, CAPTCHA_MESSAGES, type CaptchaRule, ClientCode, SLIDE_RULE } from '@edupass/protocol';
 import { type CaptchaApi, createApi } from './api.ts';
 import { fingerprintDeviceId, memoizeDeviceId } from './device-id.ts';
 import { CaptchaError, closedError, isCaptchaError, widgetError, withRule } from './errors.ts';
@@ -141,7 +141,7 @@ export const createCaptcha = (options: CaptchaOptions) => {
             return loadScript(page.document, url, { attempts: options.scriptAttempts ?? 3, timers });
           },
           onCleanup: (fn) => cleanups.push(fn),
-          aliyunSceneId: options.aliyunSceneId ?? 'aliyun_login',
+          aliyunSceneId: options.aliyunSceneId ?? ALIYUN_LOGIN_SCENE,
           nextdataAppId: options.nextdataAppId ?? 'default',
         }),
         overlay.closeRequested.then(() => 'closed' as const),

@@ -124,7 +124,3 @@ export const checkRegister = (options: {
   checks.password(options.password) ??
   checks.captcha(options.captcha) ??
   checks.agreement_ids(options.agreement_ids);
-
-/** The first failing check, in the order given. */
-export const firstFailure = (...results: (RuleFailure | null)[]): RuleFailure | null =>
-  results.find((r) => r !== null) ?? null;
