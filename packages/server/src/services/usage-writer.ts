@@ -15,9 +15,27 @@ export interface UsageWriter {
   idle(): Promise<void>;
 }
 
+interface Waiter {
+  rows: PendingRows;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Writes each request's rows alone: one request's rows the store refuses fail that request only. */
+const writeEach = async (db: UsageDb, waiters: Waiter[]) => {
+  for (const waiter of waiters) {
+    try {
+      await writeUsage(db, waiter.rows);
+      waiter.resolve();
+    } catch (error) {
+      waiter.reject(error);
+    }
+  }
+};
+
 export const createUsageWriter = (db: UsageDb): UsageWriter => {
   let pending: PendingRows = { events: [], beacons: [] };
-  let waiters: { resolve(): void; reject(error: unknown): void }[] = [];
+  let waiters: Waiter[] = [];
   let running: Promise<void> | undefined;
 
   const run = async () => {
@@ -34,7 +52,10 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
         await writeUsage(db, batch);
         for (const waiter of answered) waiter.resolve();
       } catch (error) {
-        for (const waiter of answered) waiter.reject(error);
+        // The transaction rolled back. With several requests in it, each is written again alone (a
+        // stored event id is skipped): the others' rows are kept, only the request refused fails.
+        if (answered.length === 1) answered[0]?.reject(error);
+        else await writeEach(db, answered);
       }
     }
     running = undefined;
@@ -47,7 +68,7 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
       }
       pending.events.push(...rows.events);
       pending.beacons.push(...rows.beacons);
-      const written = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+      const written = new Promise<void>((resolve, reject) => waiters.push({ rows, resolve, reject }));
       running ??= run();
       return written;
     },
