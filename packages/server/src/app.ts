@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
+import { AUTH_COOKIE } from './http/request-info.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { agreementRoutes } from './routes/agreements.ts';
@@ -129,7 +130,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
-          cookie: { type: 'apiKey', in: 'cookie', name: 'authorization' },
+          cookie: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE },
         },
       },
     },
