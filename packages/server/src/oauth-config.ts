@@ -31,7 +31,7 @@ export interface OauthAppConfig {
 type Env = Record<string, string | undefined>;
 
 /** The development provider's own app: only it accepts these. */
-export const DEV_APPS = {
+const DEV_APPS = {
   WECHAT: { appId: 'wxedupassdev00001', appSecret: 'edupass-dev-wechat-secret' },
   QQ: { appId: '101000001', appSecret: 'edupass-dev-qq-key' },
 } as const;

@@ -24,7 +24,7 @@ interface Grant {
 
 const CODE_TTL_MS = 5 * 60_000;
 const TOKEN_TTL_MS = 2 * 3600_000;
-export const DEFAULT_NAMES = ['小明', '小红', '李老师'] as const;
+const DEFAULT_NAMES = ['小明', '小红', '李老师'] as const;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest();
 

@@ -17,7 +17,7 @@ import { allProducts } from '../store/products.ts';
 import { describeMissing, vendorFieldsInEffect } from './captcha-vendor-keys.ts';
 
 const POLICIES: readonly string[] = ['never', 'always', 'risk'];
-export const isCaptchaPolicy = (value: unknown): value is CaptchaPolicy =>
+const isCaptchaPolicy = (value: unknown): value is CaptchaPolicy =>
   typeof value === 'string' && POLICIES.includes(value);
 
 /** Most specific first: pid:scene, pid:*, *:scene, *:*. */

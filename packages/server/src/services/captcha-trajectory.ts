@@ -18,7 +18,7 @@ export type SlideFailure =
 
 export type Judgement = { pass: true } | { pass: false; reason: SlideFailure };
 
-export const LIMITS = {
+const LIMITS = {
   maxSamples: 400,
   pointerMinSamples: 8,
   keyboardMinSamples: 3,
@@ -39,7 +39,7 @@ export const LIMITS = {
 } as const;
 
 /** Reads a trajectory off the wire: an array of [x, y, t] finite numbers, or undefined. */
-export const parseTrajectory = (value: unknown): SlideSample[] | undefined => {
+const parseTrajectory = (value: unknown): SlideSample[] | undefined => {
   if (!Array.isArray(value) || value.length < 2 || value.length > LIMITS.maxSamples) return undefined;
   const samples: SlideSample[] = [];
   for (const item of value) {

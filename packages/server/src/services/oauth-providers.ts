@@ -18,7 +18,7 @@ export const PROVIDER_LABELS: Record<OauthProviderName, string> = { wechat: 'WeC
 const PROVIDER_ERRORS = { wechat: 'C_2', qq: 'C_1' } as const;
 
 /** Where the built-in development provider answers: this server, as the browser reaches it. */
-export const devProviderBase = (ctx: Context, name: OauthProviderName) =>
+const devProviderBase = (ctx: Context, name: OauthProviderName) =>
   `${ctx.config.publicUrl.replace(/\/+$/, '')}/dev/oauth/${name}`;
 
 export const oauthProvider = (ctx: Context, name: OauthProviderName): OauthProvider => {

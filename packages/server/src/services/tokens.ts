@@ -20,7 +20,7 @@ import {
 } from '../store/sessions.ts';
 import { hmac, randomToken, sha256 } from './hashing.ts';
 
-export const TOKEN_TYPE = 'Bearer';
+const TOKEN_TYPE = 'Bearer';
 
 export interface SessionRef {
   userId: number;

@@ -12,7 +12,7 @@ import { createUsageWriter, type UsageWriter } from './usage-writer.ts';
 const writers = new WeakMap<Context, UsageWriter>();
 const products = new WeakMap<Context, { codes: Set<string>; loadedAt: number }>();
 
-export const usageWriter = (ctx: Context): UsageWriter => {
+const usageWriter = (ctx: Context): UsageWriter => {
   let writer = writers.get(ctx);
   if (!writer) {
     writer = createUsageWriter(usageDb(ctx.db));
@@ -22,7 +22,7 @@ export const usageWriter = (ctx: Context): UsageWriter => {
 };
 
 /** Product codes are cached; an unknown one reloads them at most once a second, so junk codes cannot hammer the store. */
-export const requireKnownProduct = async (ctx: Context, code: string): Promise<void> => {
+const requireKnownProduct = async (ctx: Context, code: string): Promise<void> => {
   let known = products.get(ctx);
   if (!known?.codes.has(code) && (!known || ctx.now() - known.loadedAt > 1000)) {
     known = { codes: new Set(await productCodes(usageDb(ctx.db))), loadedAt: ctx.now() };

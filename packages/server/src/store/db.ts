@@ -17,7 +17,7 @@ export interface Store {
 // int8 (bigint) columns hold unix milliseconds, well inside Number's safe range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
+const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
 const STATEMENT_CACHE_SIZE = 500;
 

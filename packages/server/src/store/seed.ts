@@ -5,7 +5,7 @@ import { countAgreements, insertAgreement } from './agreements.ts';
 import { upsertProducts } from './products.ts';
 import type { Database } from './schema.ts';
 
-export const DEFAULT_AGREEMENTS = [
+const DEFAULT_AGREEMENTS = [
   {
     code: 'terms',
     title: '用户协议 / Terms of Service',

@@ -29,9 +29,6 @@ export const useTicket = async (db: Db, idHash: string, kind: string, now: numbe
   return Number(result.numUpdatedRows) === 1;
 };
 
-export const deleteExpiredTickets = (db: Db, now: number) =>
-  db.deleteFrom('tickets').where('expires_at', '<=', now).execute();
-
 /** Replaces the facts of a live ticket without spending it; false when it is gone. */
 export const setTicketData = async (db: Db, idHash: string, kind: string, data: string, now: number) => {
   const result = await db
