@@ -16,9 +16,13 @@ import {
   type VitalPoint,
 } from '@edupass/protocol';
 import { adminFetch, type Query } from './admin-fetch.ts';
-import { bool, list, num, numOrNull, record, str, strOrNull } from './parse.ts';
+import { bool, items, list, num, numOrNull, record, str, strOrNull } from './parse.ts';
 
 const at = (path: string, id: number) => path.replace(':id', String(id));
+
+/** A GET whose answer is a list of objects, each read by `read`. */
+const getList = async <T>(path: string, query: Query, read: (item: Record<string, unknown>) => T, what?: string) =>
+  items(await adminFetch(path, { query }), read, what);
 
 export interface UserRow {
   id: number;
@@ -32,20 +36,17 @@ export interface UserRow {
   createdAt: number | null;
 }
 
-const userRow = (value: unknown): UserRow => {
-  const u = record(value, 'user');
-  return {
-    id: num(u.id, 'user id'),
-    phone: str(u.phone),
-    email: str(u.email),
-    username: str(u.username),
-    nickname: str(u.nickname),
-    avatarUrl: str(u.avatar_url),
-    role: str(u.role),
-    blocked: bool(u.blocked),
-    createdAt: numOrNull(u.created_at),
-  };
-};
+const userRow = (u: Record<string, unknown>): UserRow => ({
+  id: num(u.id, 'user id'),
+  phone: str(u.phone),
+  email: str(u.email),
+  username: str(u.username),
+  nickname: str(u.nickname),
+  avatarUrl: str(u.avatar_url),
+  role: str(u.role),
+  blocked: bool(u.blocked),
+  createdAt: numOrNull(u.created_at),
+});
 
 export interface UserPage {
   items: UserRow[];
@@ -56,7 +57,7 @@ export const searchUsers = async (q: string, cursor: number | undefined, limit =
   const answer = record(
     await adminFetch(adminRoutes.searchUsers.path, { query: { q: q.trim() || undefined, cursor, limit } }),
   );
-  return { items: list(answer.items).map(userRow), nextCursor: numOrNull(answer.next_cursor) ?? undefined };
+  return { items: items(answer.items, userRow, 'user'), nextCursor: numOrNull(answer.next_cursor) ?? undefined };
 };
 
 export interface UserDetail {
@@ -111,19 +112,20 @@ export const getUser = async (id: number): Promise<UserDetail> => {
       wechat: strOrNull(ids.wechat),
       qq: strOrNull(ids.qq),
     },
-    agreements: list(answer.agreements).map((value) => {
-      const a = record(value, 'agreement');
-      return {
+    agreements: items(
+      answer.agreements,
+      (a) => ({
         id: num(a.id),
         code: str(a.code),
         title: str(a.title),
         version: num(a.version),
         signedAt: numOrNull(a.signed_at),
-      };
-    }),
-    sessions: list(answer.sessions).map((value) => {
-      const s = record(value, 'session');
-      return {
+      }),
+      'agreement',
+    ),
+    sessions: items(
+      answer.sessions,
+      (s) => ({
         id: String(s.id),
         method: str(s.method),
         ip: str(s.ip),
@@ -131,8 +133,9 @@ export const getUser = async (id: number): Promise<UserDetail> => {
         createdAt: numOrNull(s.created_at),
         revokedAt: numOrNull(s.revoked_at),
         live: bool(s.live),
-      };
-    }),
+      }),
+      'session',
+    ),
   };
 };
 
@@ -152,22 +155,19 @@ export interface AgreementVersion {
   createdAt: number | null;
 }
 
-const agreementVersion = (value: unknown): AgreementVersion => {
-  const a = record(value, 'agreement');
-  return {
-    id: num(a.id),
-    code: str(a.code),
-    title: str(a.title),
-    content: str(a.content),
-    version: num(a.version),
-    url: str(a.url),
-    effectiveAt: numOrNull(a.effective_at),
-    createdAt: numOrNull(a.created_at),
-  };
-};
+const agreementVersion = (a: Record<string, unknown>): AgreementVersion => ({
+  id: num(a.id),
+  code: str(a.code),
+  title: str(a.title),
+  content: str(a.content),
+  version: num(a.version),
+  url: str(a.url),
+  effectiveAt: numOrNull(a.effective_at),
+  createdAt: numOrNull(a.created_at),
+});
 
-export const listAgreementVersions = async () =>
-  list(await adminFetch(adminRoutes.listAllAgreements.path)).map(agreementVersion);
+export const listAgreementVersions = () =>
+  getList(adminRoutes.listAllAgreements.path, {}, agreementVersion, 'agreement');
 
 export interface NewAgreement {
   code: string;
@@ -178,7 +178,9 @@ export interface NewAgreement {
 }
 
 export const publishAgreement = async (input: NewAgreement) =>
-  agreementVersion(await adminFetch(adminRoutes.publishAgreement.path, { method: 'POST', body: input }));
+  agreementVersion(
+    record(await adminFetch(adminRoutes.publishAgreement.path, { method: 'POST', body: input }), 'agreement'),
+  );
 
 const isPolicy = (value: unknown): value is CaptchaPolicyName => CAPTCHA_POLICIES.includes(value as CaptchaPolicyName);
 
@@ -200,24 +202,25 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
         isPolicy(entry[1]),
       ),
     ),
-    providers: list(answer.providers).map((value) => {
-      const p = record(value, 'provider');
-      return {
+    providers: items(
+      answer.providers,
+      (p) => ({
         pid: str(p.pid),
         operator: providerOrNull(p.operator),
         configured: providerOrNull(p.configured),
         effective: providerOrNull(p.effective) ?? 'SLIDE',
-      };
-    }),
-    vendors: list(answer.vendors).map((value): CaptchaVendorState => {
-      const v = record(value, 'vendor');
-      return {
+      }),
+      'provider',
+    ),
+    vendors: items(
+      answer.vendors,
+      (v): CaptchaVendorState => ({
         name: str(v.name) as CaptchaVendorName,
         configured: bool(v.configured),
         missing: list(v.missing).map((m) => str(m)),
-        fields: list(v.fields).map((item) => {
-          const f = record(item, 'field');
-          return {
+        fields: items(
+          v.fields,
+          (f) => ({
             name: str(f.name),
             env: str(f.env),
             secret: bool(f.secret),
@@ -225,10 +228,12 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
             ...(typeof f.value === 'string' ? { value: f.value } : {}),
             source: sourceOf(f.source),
             ...(f.unreadable === true ? { unreadable: true } : {}),
-          };
-        }),
-      };
-    }),
+          }),
+          'field',
+        ),
+      }),
+      'vendor',
+    ),
   };
 };
 
@@ -251,14 +256,11 @@ export interface AuditFilter {
   operator?: number | undefined;
 }
 
-export const listAudit = async (filter: AuditFilter, before: number | undefined, limit: number) =>
-  list(
-    await adminFetch(adminRoutes.listAudit.path, {
-      query: { action: filter.action || undefined, operator: filter.operator, before, limit },
-    }),
-  ).map((value): AuditEntry => {
-    const e = record(value, 'audit entry');
-    return {
+export const listAudit = (filter: AuditFilter, before: number | undefined, limit: number) =>
+  getList(
+    adminRoutes.listAudit.path,
+    { action: filter.action || undefined, operator: filter.operator, before, limit },
+    (e): AuditEntry => ({
       id: num(e.id),
       operator_id: num(e.operator_id),
       operator_phone: str(e.operator_phone),
@@ -267,14 +269,17 @@ export const listAudit = async (filter: AuditFilter, before: number | undefined,
       target: str(e.target),
       detail: str(e.detail),
       at: num(e.at),
-    };
-  });
+    }),
+    'audit entry',
+  );
 
-export const listOperators = async () =>
-  list(await adminFetch(adminRoutes.listOperators.path)).map((value): OperatorSummary => {
-    const o = record(value, 'operator');
-    return { id: num(o.id), phone: str(o.phone), name: str(o.name) };
-  });
+export const listOperators = () =>
+  getList(
+    adminRoutes.listOperators.path,
+    {},
+    (o): OperatorSummary => ({ id: num(o.id), phone: str(o.phone), name: str(o.name) }),
+    'operator',
+  );
 
 /** A product and a window in unix ms. */
 export interface Window {
@@ -290,13 +295,12 @@ export interface EventCount {
   bucket: number;
   count: number;
 }
-export const eventCounts = async (w: Window, bucket: Bucket, key?: string): Promise<EventCount[]> =>
-  list(await adminFetch('/admin/usage/events', { query: { ...windowQuery(w), bucket, key: key || undefined } })).map(
-    (value) => {
-      const r = record(value);
-      return { key: str(r.key), bucket: num(r.bucket), count: num(r.count) };
-    },
-  );
+export const eventCounts = (w: Window, bucket: Bucket, key?: string): Promise<EventCount[]> =>
+  getList('/admin/usage/events', { ...windowQuery(w), bucket, key: key || undefined }, (r) => ({
+    key: str(r.key),
+    bucket: num(r.bucket),
+    count: num(r.count),
+  }));
 
 export const uniqueCounts = async (w: Window) => {
   const r = record(await adminFetch('/admin/usage/uniques', { query: windowQuery(w) }));
@@ -323,11 +327,13 @@ export const durationStats = async (w: Window, key: string): Promise<DurationSta
   };
 };
 
-export const errorGroups = async (w: Window): Promise<ErrorGroup[]> =>
-  list(await adminFetch(adminRoutes.monitorErrorGroups.path, { query: windowQuery(w) })).map((value) => {
-    const r = record(value);
-    return { message: str(r.message), count: num(r.count), pages: num(r.pages), last_seen: num(r.last_seen) };
-  });
+export const errorGroups = (w: Window): Promise<ErrorGroup[]> =>
+  getList(adminRoutes.monitorErrorGroups.path, windowQuery(w), (r) => ({
+    message: str(r.message),
+    count: num(r.count),
+    pages: num(r.pages),
+    last_seen: num(r.last_seen),
+  }));
 
 export interface ApiFailureRate {
   path: string;
@@ -336,34 +342,34 @@ export interface ApiFailureRate {
   estimatedCalls: number;
   failureRate: number;
 }
-export const apiFailureRates = async (w: Window): Promise<ApiFailureRate[]> =>
-  list(await adminFetch('/admin/monitor/api', { query: windowQuery(w) })).map((value) => {
-    const r = record(value);
-    return {
-      path: str(r.path),
-      failures: num(r.failures),
-      businessErrors: num(r.business_errors),
-      estimatedCalls: num(r.estimated_calls),
-      failureRate: num(r.failure_rate),
-    };
-  });
+export const apiFailureRates = (w: Window): Promise<ApiFailureRate[]> =>
+  getList('/admin/monitor/api', windowQuery(w), (r) => ({
+    path: str(r.path),
+    failures: num(r.failures),
+    businessErrors: num(r.business_errors),
+    estimatedCalls: num(r.estimated_calls),
+    failureRate: num(r.failure_rate),
+  }));
 
-export const apiCodes = async (w: Window): Promise<ApiCodeCount[]> =>
-  list(await adminFetch(adminRoutes.monitorApiCodes.path, { query: windowQuery(w) })).map((value) => {
-    const r = record(value);
-    return { path: str(r.path), code: num(r.code), business: bool(r.business), count: num(r.count) };
-  });
+export const apiCodes = (w: Window): Promise<ApiCodeCount[]> =>
+  getList(adminRoutes.monitorApiCodes.path, windowQuery(w), (r) => ({
+    path: str(r.path),
+    code: num(r.code),
+    business: bool(r.business),
+    count: num(r.count),
+  }));
 
-export const vitalsOverall = async (w: Window) =>
-  list(await adminFetch('/admin/monitor/vitals', { query: windowQuery(w) })).map((value) => {
-    const r = record(value);
-    return { name: str(r.name), count: num(r.count), p75: numOrNull(r.p75) };
-  });
+export const vitalsOverall = (w: Window) =>
+  getList('/admin/monitor/vitals', windowQuery(w), (r) => ({
+    name: str(r.name),
+    count: num(r.count),
+    p75: numOrNull(r.p75),
+  }));
 
-export const vitalsSeries = async (w: Window, bucket: Bucket): Promise<VitalPoint[]> =>
-  list(await adminFetch(adminRoutes.monitorVitalsSeries.path, { query: { ...windowQuery(w), bucket } })).map(
-    (value) => {
-      const r = record(value);
-      return { name: str(r.name), bucket: num(r.bucket), count: num(r.count), p75: num(r.p75) };
-    },
-  );
+export const vitalsSeries = (w: Window, bucket: Bucket): Promise<VitalPoint[]> =>
+  getList(adminRoutes.monitorVitalsSeries.path, { ...windowQuery(w), bucket }, (r) => ({
+    name: str(r.name),
+    bucket: num(r.bucket),
+    count: num(r.count),
+    p75: num(r.p75),
+  }));

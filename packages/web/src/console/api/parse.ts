@@ -28,3 +28,7 @@ export const strOrNull = (value: unknown, what = 'string'): string | null =>
   value === null || value === undefined ? null : str(value, what);
 
 export const bool = (value: unknown): boolean => value === true || value === 1;
+
+/** A list of objects, each read by `read`. */
+export const items = <T>(value: unknown, read: (item: Record<string, unknown>) => T, what = 'object'): T[] =>
+  list(value).map((item) => read(record(item, what)));

@@ -2,7 +2,9 @@
 import { type FormEvent, useState } from 'react';
 import { type AgreementVersion, listAgreementVersions, publishAgreement } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { errorMessage, Failure, Loading, Notice } from '../ui/status.tsx';
+import { ErrorAlert, Loaded, Notice } from '../ui/status.tsx';
+import { DataTable } from '../ui/table.tsx';
+import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 
 const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): void }) => {
@@ -37,14 +39,11 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
   const [content, setContent] = useState('');
   const [url, setUrl] = useState('');
   const [effective, setEffective] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const effectiveAt = effective ? new Date(effective).getTime() : undefined;
+    const effectiveAt = effective ? new Date(effective).getTime() : undefined;
+    void run(async () => {
       const agreement = await publishAgreement({
         code: code.trim(),
         title: title.trim(),
@@ -57,11 +56,7 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
       setUrl('');
       setEffective('');
       published(agreement);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section className="console-card" aria-labelledby="agreement-publish">
@@ -104,11 +99,7 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
           value={effective}
           onChange={(e) => setEffective(e.target.value)}
         />
-        {error ? (
-          <p className="console-alert" role="alert">
-            {errorMessage(error)}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} />
         <button type="submit" className="console-button" disabled={busy}>
           {t('agreements.submit')}
         </button>
@@ -123,40 +114,30 @@ export const AgreementsScreen = () => {
   const versions = useAsync(listAgreementVersions, []);
   const [viewing, setViewing] = useState<AgreementVersion>();
   const [notice, setNotice] = useState('');
-  const rows = versions.data ?? [];
   return (
     <>
       <h1>{t('agreements.title')}</h1>
       <Notice text={notice} />
-      {versions.status === 'failed' ? <Failure error={versions.error} retry={versions.reload} /> : null}
-      {versions.status === 'loading' && !versions.data ? <Loading /> : null}
-      {versions.data && rows.length === 0 ? <p>{t('agreements.none')}</p> : null}
-      {rows.length > 0 ? (
-        <section className="console-card">
-          <div className="console-table-wrap">
-            <table className="console-table">
-              <caption className="console-visually-hidden">{t('agreements.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('agreements.code')}</th>
-                  <th scope="col">{t('agreements.name')}</th>
-                  <th scope="col">{t('agreements.version')}</th>
-                  <th scope="col">{t('agreements.effective')}</th>
-                  <th scope="col">{t('agreements.published')}</th>
-                  <th scope="col">
-                    <span className="console-visually-hidden">{t('agreements.view')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((a) => (
-                  <tr key={a.id}>
-                    <td>{a.code}</td>
-                    <th scope="row">{a.title}</th>
-                    <td>v{a.version}</td>
-                    <td>{i18n.time(a.effectiveAt)}</td>
-                    <td>{i18n.time(a.createdAt)}</td>
-                    <td>
+      <Loaded state={versions}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>{t('agreements.none')}</p>
+          ) : (
+            <section className="console-card">
+              <DataTable
+                wrap
+                caption={t('agreements.title')}
+                rows={rows}
+                rowKey={(a) => a.id}
+                columns={[
+                  { head: t('agreements.code'), cell: (a) => a.code },
+                  { head: t('agreements.name'), rowHeader: true, cell: (a) => a.title },
+                  { head: t('agreements.version'), cell: (a) => `v${a.version}` },
+                  { head: t('agreements.effective'), cell: (a) => i18n.time(a.effectiveAt) },
+                  { head: t('agreements.published'), cell: (a) => i18n.time(a.createdAt) },
+                  {
+                    head: <span className="console-visually-hidden">{t('agreements.view')}</span>,
+                    cell: (a) => (
                       <button
                         type="button"
                         className="console-button console-button-quiet"
@@ -165,17 +146,17 @@ export const AgreementsScreen = () => {
                       >
                         {t('agreements.view')}
                       </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      ) : null}
+                    ),
+                  },
+                ]}
+              />
+            </section>
+          )
+        }
+      </Loaded>
       {viewing ? <Viewer agreement={viewing} close={() => setViewing(undefined)} /> : null}
       <PublishForm
-        codes={[...new Set(rows.map((a) => a.code))]}
+        codes={[...new Set((versions.data ?? []).map((a) => a.code))]}
         published={(a) => {
           setNotice(t('agreements.didPublish', { code: a.code, version: a.version }));
           versions.reload();

@@ -4,6 +4,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Failure, Loading } from '../ui/status.tsx';
+import { DataTable } from '../ui/table.tsx';
 import { useAsync } from '../ui/use-async.ts';
 
 const PAGE = 50;
@@ -94,35 +95,19 @@ export const AuditScreen = () => {
       </form>
       {operators.status === 'failed' ? <Failure error={operators.error} retry={operators.reload} /> : null}
       {log.entries.length > 0 ? (
-        <div className="console-table-wrap">
-          <table className="console-table">
-            <caption className="console-visually-hidden">{t('audit.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.time')}</th>
-                <th scope="col">{t('audit.operator')}</th>
-                <th scope="col">{t('audit.action')}</th>
-                <th scope="col">{t('audit.target')}</th>
-                <th scope="col">{t('audit.detail')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{time(entry.at)}</td>
-                  <td>
-                    <Operator entry={entry} />
-                  </td>
-                  <td>{actionName(entry.action)}</td>
-                  <td>
-                    <code>{entry.target}</code>
-                  </td>
-                  <td>{entry.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          wrap
+          caption={t('audit.title')}
+          rows={log.entries}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { head: t('audit.time'), cell: (entry) => time(entry.at) },
+            { head: t('audit.operator'), cell: (entry) => <Operator entry={entry} /> },
+            { head: t('audit.action'), cell: (entry) => actionName(entry.action) },
+            { head: t('audit.target'), cell: (entry) => <code>{entry.target}</code> },
+            { head: t('audit.detail'), cell: (entry) => entry.detail },
+          ]}
+        />
       ) : null}
       {log.error ? <Failure error={log.error} retry={() => void load(last?.id)} /> : null}
       {log.loading ? <Loading /> : null}

@@ -3,7 +3,9 @@ import { CAPTCHA_POLICIES, CAPTCHA_SCENES, type CaptchaPolicyName } from '@edupa
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { errorMessage, Failure, Loading, Notice } from '../ui/status.tsx';
+import { ErrorAlert, Failure, Loading, Notice } from '../ui/status.tsx';
+import { Card, DataTable } from '../ui/table.tsx';
+import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
 import { type Act, ProviderChoices } from './captcha-providers.tsx';
@@ -18,26 +20,13 @@ export const CaptchaScreen = () => {
   const [pid, setPid] = useState(DEFAULT_PRODUCT);
   const [scene, setScene] = useState('login');
   const [policy, setPolicy] = useState<CaptchaPolicyName>('always');
-  const [notice, setNotice] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, notice, run } = useAction();
   const policyName = (p: CaptchaPolicyName) => t(`captcha.${p}`);
 
   const act: Act = async (action, done) => {
-    setBusy(true);
-    setError(undefined);
-    setNotice('');
-    try {
-      await action();
-      setNotice(done);
-      settings.reload();
-      return true;
-    } catch (caught) {
-      setError(caught);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    const saved = await run(action, done);
+    if (saved) settings.reload();
+    return saved;
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,14 +44,9 @@ export const CaptchaScreen = () => {
       <h1>{t('captcha.title')}</h1>
       <p className="console-lead">{t('captcha.explain')}</p>
       <Notice text={notice} />
-      {error ? (
-        <p className="console-alert" role="alert">
-          {errorMessage(error)}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {settings.status === 'failed' ? <Failure error={settings.error} retry={settings.reload} /> : null}
-      <section className="console-card" aria-labelledby="captcha-set">
-        <h2 id="captcha-set">{t('captcha.save')}</h2>
+      <Card id="captcha-set" title={t('captcha.save')}>
         <form className="console-filters" onSubmit={submit}>
           <label htmlFor="captcha-pid">{t('captcha.product')}</label>
           <input id="captcha-pid" required maxLength={64} value={pid} onChange={(e) => setPid(e.target.value)} />
@@ -99,56 +83,43 @@ export const CaptchaScreen = () => {
             {t('captcha.save')}
           </button>
         </form>
-      </section>
+      </Card>
       {!data ? (
         settings.status === 'loading' ? (
           <Loading />
         ) : null
       ) : (
         <>
-          <section className="console-card" aria-labelledby="captcha-policies">
-            <h2 id="captcha-policies">{t('captcha.policies')}</h2>
-            {data.policies.length === 0 ? (
-              <p className="console-muted">{t('captcha.none')}</p>
-            ) : (
-              <table className="console-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('captcha.product')}</th>
-                    <th scope="col">{t('captcha.scene')}</th>
-                    <th scope="col">{t('captcha.policy')}</th>
-                    <th scope="col">
-                      <span className="console-visually-hidden">{t('captcha.remove')}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.policies.map((row) => (
-                    <tr key={`${row.pid}:${row.scene}`}>
-                      <td>{row.pid}</td>
-                      <td>{row.scene}</td>
-                      <td>{policyName(row.policy)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="console-button console-button-quiet"
-                          disabled={busy}
-                          aria-label={t('captcha.removeLabel', { pid: row.pid, scene: row.scene })}
-                          onClick={() =>
-                            act(
-                              () => clearCaptchaPolicy(row.pid, row.scene),
-                              t('captcha.didRemove', { pid: row.pid, scene: row.scene }),
-                            )
-                          }
-                        >
-                          {t('captcha.remove')}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+          <Card id="captcha-policies" title={t('captcha.policies')}>
+            <DataTable
+              empty={t('captcha.none')}
+              rows={data.policies}
+              rowKey={(row) => `${row.pid}:${row.scene}`}
+              columns={[
+                { head: t('captcha.product'), cell: (row) => row.pid },
+                { head: t('captcha.scene'), cell: (row) => row.scene },
+                { head: t('captcha.policy'), cell: (row) => policyName(row.policy) },
+                {
+                  head: <span className="console-visually-hidden">{t('captcha.remove')}</span>,
+                  cell: (row) => (
+                    <button
+                      type="button"
+                      className="console-button console-button-quiet"
+                      disabled={busy}
+                      aria-label={t('captcha.removeLabel', { pid: row.pid, scene: row.scene })}
+                      onClick={() =>
+                        act(
+                          () => clearCaptchaPolicy(row.pid, row.scene),
+                          t('captcha.didRemove', { pid: row.pid, scene: row.scene }),
+                        )
+                      }
+                    >
+                      {t('captcha.remove')}
+                    </button>
+                  ),
+                },
+              ]}
+            />
             <h3>{t('captcha.configured')}</h3>
             <ul className="console-plain-list">
               {Object.entries(data.configured).map(([key, p]) => (
@@ -157,7 +128,7 @@ export const CaptchaScreen = () => {
                 </li>
               ))}
             </ul>
-          </section>
+          </Card>
           <ProviderChoices providers={data.providers} vendors={data.vendors} busy={busy} act={act} />
           <VendorKeys vendors={data.vendors} busy={busy} act={act} />
         </>

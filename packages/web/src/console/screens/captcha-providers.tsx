@@ -8,6 +8,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaProvider, setCaptchaProvider } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { Card } from '../ui/table.tsx';
 
 /** Runs a change, shows `done` once it succeeded (or the error), and reloads the settings. */
 export type Act = (action: () => Promise<unknown>, done: string) => Promise<boolean>;
@@ -81,8 +82,7 @@ export const ProviderChoices = ({
 }) => {
   const { t } = useConsoleText();
   return (
-    <section className="console-card" aria-labelledby="captcha-providers">
-      <h2 id="captcha-providers">{t('captcha.providers')}</h2>
+    <Card id="captcha-providers" title={t('captcha.providers')}>
       <p className="console-muted">{t('captcha.providersExplain')}</p>
       {providers.map((choice) => (
         // Keyed by what the server holds, so a saved choice resets the form to it.
@@ -94,6 +94,6 @@ export const ProviderChoices = ({
           act={act}
         />
       ))}
-    </section>
+    </Card>
   );
 };

@@ -6,6 +6,7 @@ import type { CaptchaVendorField, CaptchaVendorState } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { clearVendorKeys, setVendorKeys } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { Card } from '../ui/table.tsx';
 import type { Act } from './captcha-providers.tsx';
 
 const FieldState = ({ field }: { field: CaptchaVendorField }) => {
@@ -108,12 +109,11 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
 export const VendorKeys = ({ vendors, busy, act }: { vendors: CaptchaVendorState[]; busy: boolean; act: Act }) => {
   const { t } = useConsoleText();
   return (
-    <section className="console-card" aria-labelledby="captcha-vendors">
-      <h2 id="captcha-vendors">{t('captcha.vendors')}</h2>
+    <Card id="captcha-vendors" title={t('captcha.vendors')}>
       <p className="console-muted">{t('captcha.vendorsExplain')}</p>
       {vendors.map((vendor) => (
         <VendorForm key={vendor.name} vendor={vendor} busy={busy} act={act} />
       ))}
-    </section>
+    </Card>
   );
 };

@@ -3,18 +3,30 @@
  * the no-response codes 601–604, business errors and other HTTP codes; web-vitals p75 over time.
  */
 import { MONITOR } from '@edupass/protocol';
-import { useState } from 'react';
-import { apiCodes, apiFailureRates, errorGroups, vitalsOverall, vitalsSeries } from '../api/admin-api.ts';
+import {
+  type ApiFailureRate,
+  apiCodes,
+  apiFailureRates,
+  errorGroups,
+  vitalsOverall,
+  vitalsSeries,
+} from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
-import { pivot, TimeChart } from '../ui/time-chart.tsx';
-import { useAsync } from '../ui/use-async.ts';
-import { DEFAULT_PRODUCT, type WindowChoice, WindowPicker, windowFor } from '../ui/window-picker.tsx';
+import { Dashboard } from '../ui/dashboard.tsx';
+import { Card, type Column, DataTable } from '../ui/table.tsx';
+import { TimeChart } from '../ui/time-chart.tsx';
+import type { WindowChoice } from '../ui/window-picker.tsx';
 
 /** Millisecond vitals share the chart; CLS (unitless) is in the table. */
 const CHART_VITALS = ['LCP', 'INP', 'FCP', 'TTFB'];
-const NO_RESPONSE = [MONITOR.codes.network, MONITOR.codes.timeout, MONITOR.codes.abort, MONITOR.codes.fetch] as const;
-const CODE_KEYS = ['monitor.network', 'monitor.timeout', 'monitor.abort', 'monitor.fetch'] as const;
+/** The codes the SDK reports when no answer came, each with its column. */
+const NO_RESPONSE = [
+  { code: MONITOR.codes.network, name: 'monitor.network' },
+  { code: MONITOR.codes.timeout, name: 'monitor.timeout' },
+  { code: MONITOR.codes.abort, name: 'monitor.abort' },
+  { code: MONITOR.codes.fetch, name: 'monitor.fetch' },
+] as const;
+const NO_RESPONSE_CODES: readonly number[] = NO_RESPONSE.map((c) => c.code);
 
 const loadMonitor = async ({ window, bucket }: WindowChoice) => {
   const [errors, rates, codes, overall, series] = await Promise.all([
@@ -33,156 +45,105 @@ const loadMonitor = async ({ window, bucket }: WindowChoice) => {
   return { errors, rates, codesByPath, overall, series };
 };
 
+/** A path's other HTTP codes, most frequent first: `500 ×3, 404 ×1`. */
+const otherCodes = (codes: Map<number, number> | undefined) =>
+  [...(codes ?? [])]
+    .filter(([code]) => !NO_RESPONSE_CODES.includes(code))
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, n]) => `${code} ×${n}`)
+    .join(', ');
+
 export const MonitorScreen = () => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const [choice, setChoice] = useState<WindowChoice>(() => ({ ...windowFor(DEFAULT_PRODUCT, '7d'), key: '' }));
-  const monitor = useAsync(() => loadMonitor(choice), [choice]);
-  const data = monitor.data;
-  const chart = data
-    ? pivot(
-        data.series,
-        (r) => r.name,
-        (r) => r.bucket,
-        (r) => r.p75,
-        CHART_VITALS,
-      )
-    : { xs: [], series: [] };
   const percent = (rate: number) => `${i18n.number(100 * rate)}%`;
 
   return (
-    <>
-      <h1>{t('monitor.title')}</h1>
-      <WindowPicker withKey={false} onApply={setChoice} />
-      {monitor.status === 'failed' ? <Failure error={monitor.error} retry={monitor.reload} /> : null}
-      {!data ? (
-        monitor.status === 'loading' ? (
-          <Loading />
-        ) : null
-      ) : (
-        <div className="console-dashboard" aria-busy={monitor.status === 'loading'}>
-          <section className="console-card" aria-labelledby="monitor-errors">
-            <h2 id="monitor-errors">{t('monitor.errors')}</h2>
-            {data.errors.length === 0 ? (
-              <p className="console-muted">{t('monitor.noErrors')}</p>
-            ) : (
-              <div className="console-table-wrap">
-                <table className="console-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('monitor.message')}</th>
-                      <th scope="col">{t('monitor.count')}</th>
-                      <th scope="col">{t('monitor.pages')}</th>
-                      <th scope="col">{t('monitor.lastSeen')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.errors.map((e) => (
-                      <tr key={e.message}>
-                        <th scope="row" className="console-message">
-                          {e.message}
-                        </th>
-                        <td>{i18n.number(e.count)}</td>
-                        <td>{i18n.number(e.pages)}</td>
-                        <td>{i18n.time(e.last_seen)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
-          <section className="console-card" aria-labelledby="monitor-api">
-            <h2 id="monitor-api">{t('monitor.api')}</h2>
-            {data.rates.length === 0 ? (
-              <p className="console-muted">{t('monitor.noApi')}</p>
-            ) : (
-              <div className="console-table-wrap">
-                <table className="console-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('monitor.path')}</th>
-                      <th scope="col">{t('monitor.calls')}</th>
-                      <th scope="col">{t('monitor.failures')}</th>
-                      <th scope="col">{t('monitor.rate')}</th>
-                      {CODE_KEYS.map((key) => (
-                        <th scope="col" key={key}>
-                          {t(key)}
-                        </th>
-                      ))}
-                      <th scope="col">{t('monitor.business')}</th>
-                      <th scope="col">{t('monitor.http')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.rates.map((r) => {
-                      const codes = data.codesByPath.get(r.path) ?? new Map<number, number>();
-                      const others = [...codes]
-                        .filter(([code]) => !(NO_RESPONSE as readonly number[]).includes(code))
-                        .sort((a, b) => b[1] - a[1])
-                        .map(([code, n]) => `${code} ×${n}`)
-                        .join(', ');
-                      return (
-                        <tr key={r.path}>
-                          <th scope="row" className="console-message">
-                            {r.path}
-                          </th>
-                          <td>{i18n.number(r.estimatedCalls)}</td>
-                          <td>{i18n.number(r.failures)}</td>
-                          <td className={r.failureRate >= 0.05 ? 'console-danger' : undefined}>
-                            {percent(r.failureRate)}
-                          </td>
-                          {NO_RESPONSE.map((code) => (
-                            <td key={code}>{i18n.number(codes.get(code) ?? 0)}</td>
-                          ))}
-                          <td>{i18n.number(r.businessErrors)}</td>
-                          <td>{others || '—'}</td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
-          {chart.xs.length === 0 ? (
-            <section className="console-card" aria-labelledby="monitor-vitals">
-              <h2 id="monitor-vitals">{t('monitor.vitals')}</h2>
+    <Dashboard title={t('monitor.title')} withKey={false} load={loadMonitor}>
+      {(data, choice) => (
+        <>
+          <Card id="monitor-errors" title={t('monitor.errors')}>
+            <DataTable
+              wrap
+              empty={t('monitor.noErrors')}
+              rows={data.errors}
+              rowKey={(e) => e.message}
+              columns={[
+                {
+                  head: t('monitor.message'),
+                  rowHeader: true,
+                  cellProps: () => ({ className: 'console-message' }),
+                  cell: (e) => e.message,
+                },
+                { head: t('monitor.count'), cell: (e) => i18n.number(e.count) },
+                { head: t('monitor.pages'), cell: (e) => i18n.number(e.pages) },
+                { head: t('monitor.lastSeen'), cell: (e) => i18n.time(e.last_seen) },
+              ]}
+            />
+          </Card>
+          <Card id="monitor-api" title={t('monitor.api')}>
+            <DataTable
+              wrap
+              empty={t('monitor.noApi')}
+              rows={data.rates}
+              rowKey={(r) => r.path}
+              columns={[
+                {
+                  head: t('monitor.path'),
+                  rowHeader: true,
+                  cellProps: () => ({ className: 'console-message' }),
+                  cell: (r) => r.path,
+                },
+                { head: t('monitor.calls'), cell: (r) => i18n.number(r.estimatedCalls) },
+                { head: t('monitor.failures'), cell: (r) => i18n.number(r.failures) },
+                {
+                  head: t('monitor.rate'),
+                  cellProps: (r) => ({ className: r.failureRate >= 0.05 ? 'console-danger' : undefined }),
+                  cell: (r) => percent(r.failureRate),
+                },
+                ...NO_RESPONSE.map(
+                  ({ code, name }): Column<ApiFailureRate> => ({
+                    head: t(name),
+                    cell: (r) => i18n.number(data.codesByPath.get(r.path)?.get(code) ?? 0),
+                  }),
+                ),
+                { head: t('monitor.business'), cell: (r) => i18n.number(r.businessErrors) },
+                { head: t('monitor.http'), cell: (r) => otherCodes(data.codesByPath.get(r.path)) || '—' },
+              ]}
+            />
+          </Card>
+          {data.series.length === 0 ? (
+            <Card id="monitor-vitals" title={t('monitor.vitals')}>
               <p className="console-muted">{t('monitor.noVitals')}</p>
-            </section>
+            </Card>
           ) : (
             <TimeChart
               title={t('monitor.vitals')}
               description={t('monitor.vitalsChart', { bucket: t(`bucket.${choice.bucket}`) })}
-              xs={chart.xs}
-              series={chart.series}
+              rows={data.series}
+              seriesOf={(r) => r.name}
+              bucketOf={(r) => r.bucket}
+              amountOf={(r) => r.p75}
+              order={CHART_VITALS}
               unit="ms"
-              timeHeader={t('usage.time')}
             />
           )}
-          <section className="console-card" aria-labelledby="monitor-overall">
-            <h2 id="monitor-overall">{t('monitor.overall')}</h2>
-            <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('monitor.vital')}</th>
-                  <th scope="col">{t('monitor.p75')}</th>
-                  <th scope="col">{t('monitor.samples')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.overall.map((v) => (
-                  <tr key={v.name}>
-                    <th scope="row">{v.name}</th>
-                    <td>{v.p75 === null ? '—' : `${i18n.number(v.p75)}${v.name === 'CLS' ? '' : ' ms'}`}</td>
-                    <td>{i18n.number(v.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        </div>
+          <Card id="monitor-overall" title={t('monitor.overall')}>
+            <DataTable
+              rows={data.overall}
+              rowKey={(v) => v.name}
+              columns={[
+                { head: t('monitor.vital'), rowHeader: true, cell: (v) => v.name },
+                {
+                  head: t('monitor.p75'),
+                  cell: (v) => (v.p75 === null ? '—' : `${i18n.number(v.p75)}${v.name === 'CLS' ? '' : ' ms'}`),
+                },
+                { head: t('monitor.samples'), cell: (v) => i18n.number(v.count) },
+              ]}
+            />
+          </Card>
+        </>
       )}
-    </>
+    </Dashboard>
   );
 };

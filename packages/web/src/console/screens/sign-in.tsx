@@ -2,24 +2,17 @@
 import { type FormEvent, useState } from 'react';
 import { signInOperator } from '../api/session.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { errorMessage } from '../ui/status.tsx';
+import { ErrorAlert } from '../ui/status.tsx';
+import { useAction } from '../ui/use-action.ts';
 
 export const SignIn = ({ notice }: { notice?: string }) => {
   const { t } = useConsoleText();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await signInOperator(identity.trim(), password);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    void run(() => signInOperator(identity.trim(), password));
   };
   return (
     <main id="console-main" tabIndex={-1} className="console-sign-in">
@@ -47,11 +40,7 @@ export const SignIn = ({ notice }: { notice?: string }) => {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        {error ? (
-          <p className="console-alert" role="alert">
-            {errorMessage(error)}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} />
         <button type="submit" className="console-button" disabled={busy}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>

@@ -2,13 +2,12 @@
  * Usage: events over time by key for a chosen range (chart and table), top events, unique users and
  * devices, and duration percentiles of the timed events among the top keys.
  */
-import { useState } from 'react';
 import { type DurationStats, durationStats, eventCounts, uniqueCounts } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
-import { pivot, TimeChart } from '../ui/time-chart.tsx';
-import { useAsync } from '../ui/use-async.ts';
-import { DEFAULT_PRODUCT, type WindowChoice, WindowPicker, windowFor } from '../ui/window-picker.tsx';
+import { Dashboard } from '../ui/dashboard.tsx';
+import { Card, DataTable } from '../ui/table.tsx';
+import { TimeChart } from '../ui/time-chart.tsx';
+import type { WindowChoice } from '../ui/window-picker.tsx';
 
 const CHART_KEYS = 6;
 const DURATION_KEYS = 10;
@@ -27,35 +26,13 @@ const loadUsage = async ({ window, bucket, key }: WindowChoice) => {
 export const UsageScreen = () => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const [choice, setChoice] = useState<WindowChoice>(() => ({ ...windowFor(DEFAULT_PRODUCT, '7d'), key: '' }));
-  const usage = useAsync(() => loadUsage(choice), [choice]);
-  const data = usage.data;
-  const chartKeys = data?.top.slice(0, CHART_KEYS).map(([k]) => k) ?? [];
-  const chart = data
-    ? pivot(
-        data.counts,
-        (r) => r.key,
-        (r) => r.bucket,
-        (r) => r.count,
-        chartKeys,
-      )
-    : { xs: [], series: [] };
-  const bucketName = t(`bucket.${choice.bucket}`);
   const ms = (v: number | null) => (v === null ? '—' : i18n.number(v));
 
   return (
-    <>
-      <h1>{t('usage.title')}</h1>
-      <WindowPicker withKey onApply={setChoice} />
-      {usage.status === 'failed' ? <Failure error={usage.error} retry={usage.reload} /> : null}
-      {!data ? (
-        usage.status === 'loading' ? (
-          <Loading />
-        ) : null
-      ) : (
-        <div className="console-dashboard" aria-busy={usage.status === 'loading'}>
-          <section className="console-card" aria-labelledby="usage-uniques">
-            <h2 id="usage-uniques">{t('usage.uniques')}</h2>
+    <Dashboard title={t('usage.title')} withKey load={loadUsage}>
+      {(data, choice) => (
+        <>
+          <Card id="usage-uniques" title={t('usage.uniques')}>
             <dl className="console-stats">
               <div>
                 <dt>{t('usage.events')}</dt>
@@ -70,81 +47,62 @@ export const UsageScreen = () => {
                 <dd>{i18n.number(data.uniques.users)}</dd>
               </div>
             </dl>
-          </section>
+          </Card>
           {data.top.length === 0 ? (
             <p role="status">{t('usage.none')}</p>
           ) : (
             <>
               <TimeChart
                 title={t('usage.overTime')}
-                description={t('usage.chartLabel', { bucket: bucketName })}
-                xs={chart.xs}
-                series={chart.series}
-                timeHeader={t('usage.time')}
+                description={t('usage.chartLabel', { bucket: t(`bucket.${choice.bucket}`) })}
+                rows={data.counts}
+                seriesOf={(r) => r.key}
+                bucketOf={(r) => r.bucket}
+                amountOf={(r) => r.count}
+                order={data.top.slice(0, CHART_KEYS).map(([k]) => k)}
               />
-              <section className="console-card" aria-labelledby="usage-top">
-                <h2 id="usage-top">{t('usage.top')}</h2>
-                <table className="console-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('usage.key')}</th>
-                      <th scope="col">{t('usage.count')}</th>
-                      <th scope="col">{t('usage.share')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.top.slice(0, 20).map(([key, count]) => (
-                      <tr key={key}>
-                        <th scope="row">{key}</th>
-                        <td>{i18n.number(count)}</td>
-                        <td>
+              <Card id="usage-top" title={t('usage.top')}>
+                <DataTable
+                  rows={data.top.slice(0, 20)}
+                  rowKey={([key]) => key}
+                  columns={[
+                    { head: t('usage.key'), rowHeader: true, cell: ([key]) => key },
+                    { head: t('usage.count'), cell: ([, count]) => i18n.number(count) },
+                    {
+                      head: t('usage.share'),
+                      cell: ([, count]) => (
+                        <>
                           <span
                             className="console-meter"
                             style={{ width: `${(100 * count) / data.total}%` }}
                             aria-hidden="true"
                           />
                           {i18n.number((100 * count) / data.total)}%
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+                        </>
+                      ),
+                    },
+                  ]}
+                />
+              </Card>
             </>
           )}
-          <section className="console-card" aria-labelledby="usage-durations">
-            <h2 id="usage-durations">{t('usage.durations')}</h2>
-            {data.durations.length === 0 ? (
-              <p className="console-muted">{t('usage.noDurations')}</p>
-            ) : (
-              <table className="console-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('usage.key')}</th>
-                    <th scope="col">{t('usage.samples')}</th>
-                    <th scope="col">p50</th>
-                    <th scope="col">p75</th>
-                    <th scope="col">p90</th>
-                    <th scope="col">p99</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.durations.map((d) => (
-                    <tr key={d.key}>
-                      <th scope="row">{d.key}</th>
-                      <td>{i18n.number(d.count)}</td>
-                      <td>{ms(d.p50)}</td>
-                      <td>{ms(d.p75)}</td>
-                      <td>{ms(d.p90)}</td>
-                      <td>{ms(d.p99)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </section>
-        </div>
+          <Card id="usage-durations" title={t('usage.durations')}>
+            <DataTable
+              empty={t('usage.noDurations')}
+              rows={data.durations}
+              rowKey={(d) => d.key}
+              columns={[
+                { head: t('usage.key'), rowHeader: true, cell: (d) => d.key },
+                { head: t('usage.samples'), cell: (d) => i18n.number(d.count) },
+                { head: 'p50', cell: (d) => ms(d.p50) },
+                { head: 'p75', cell: (d) => ms(d.p75) },
+                { head: 'p90', cell: (d) => ms(d.p90) },
+                { head: 'p99', cell: (d) => ms(d.p99) },
+              ]}
+            />
+          </Card>
+        </>
       )}
-    </>
+    </Dashboard>
   );
 };

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { type Column, DataTable } from './table.tsx';
 
 export interface TimeSeries {
   label: string;
@@ -13,7 +14,7 @@ export interface TimeSeries {
   values: (number | null)[];
 }
 
-export interface TimeChartProps {
+interface ChartProps {
   title: string;
   /** What the chart shows, for assistive technology. */
   description: string;
@@ -22,19 +23,21 @@ export interface TimeChartProps {
   series: TimeSeries[];
   unit?: string;
   timeHeader: string;
-  format?(value: number): string;
+}
+
+/** Rows of (series, bucket, value), drawn as one line per name of `order`. */
+export interface TimeChartProps<R> extends Omit<ChartProps, 'xs' | 'series' | 'timeHeader'> {
+  rows: R[];
+  seriesOf(row: R): string;
+  bucketOf(row: R): number;
+  amountOf(row: R): number;
+  order: string[];
 }
 
 /** Colour-blind-safe (Okabe–Ito), each ≥ 3:1 against white. */
-export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#7A6A00', '#56597a', '#A6341B', '#1b6e8f'];
+const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#7A6A00', '#56597a', '#A6341B', '#1b6e8f'];
 
-const PlotCanvas = ({
-  xs,
-  series,
-  description,
-  unit,
-  timeHeader,
-}: Pick<TimeChartProps, 'xs' | 'series' | 'description' | 'unit' | 'timeHeader'>) => {
+const PlotCanvas = ({ xs, series, description, unit, timeHeader }: Omit<ChartProps, 'title'>) => {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = holder.current;
@@ -71,11 +74,21 @@ const PlotCanvas = ({
   return <div ref={holder} className="console-chart" role="img" aria-label={description} />;
 };
 
-export const TimeChart = ({ title, description, xs, series, unit, timeHeader, format }: TimeChartProps) => {
+export const TimeChart = <R,>({
+  title,
+  description,
+  unit,
+  rows,
+  seriesOf,
+  bucketOf,
+  amountOf,
+  order,
+}: TimeChartProps<R>) => {
   const i18n = useConsoleText();
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const headingId = useId();
-  const show = format ?? i18n.number;
+  const timeHeader = i18n.t('usage.time');
+  const { xs, series } = pivot(rows, seriesOf, bucketOf, amountOf, order);
   return (
     <section className="console-card" aria-labelledby={headingId}>
       <div className="console-card-head">
@@ -104,39 +117,31 @@ export const TimeChart = ({ title, description, xs, series, unit, timeHeader, fo
           {...(unit ? { unit } : {})}
         />
       ) : (
-        <div className="console-table-wrap">
-          <table className="console-table">
-            <caption className="console-visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{timeHeader}</th>
-                {series.map((s) => (
-                  <th scope="col" key={s.label}>
-                    {s.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {xs.map((x, row) => (
-                <tr key={x}>
-                  <th scope="row">{i18n.time(x)}</th>
-                  {series.map((s) => {
-                    const value = s.values[row];
-                    return <td key={s.label}>{value === null || value === undefined ? '—' : show(value)}</td>;
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          wrap
+          caption={title}
+          rows={xs.map((x, row) => ({ x, row }))}
+          rowKey={({ x }) => x}
+          columns={[
+            { head: timeHeader, rowHeader: true, cell: ({ x }) => i18n.time(x) },
+            ...series.map(
+              (s): Column<{ x: number; row: number }> => ({
+                head: s.label,
+                cell: ({ row }) => {
+                  const value = s.values[row];
+                  return value === null || value === undefined ? '—' : i18n.number(value);
+                },
+              }),
+            ),
+          ]}
+        />
       )}
     </section>
   );
 };
 
 /** Pivots rows of (series, bucket, value) into aligned x values and series. */
-export const pivot = <R,>(
+const pivot = <R,>(
   rows: R[],
   seriesOf: (row: R) => string,
   bucketOf: (row: R) => number,

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { Bucket, Window } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 
-export const RANGES = {
+const RANGES = {
   '24h': 86_400_000,
   '7d': 7 * 86_400_000,
   '30d': 30 * 86_400_000,
