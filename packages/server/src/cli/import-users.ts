@@ -1,7 +1,7 @@
 /**
  * `users import <csv>`: one user a line. Columns (header row, any order): phone, email, username,
  * nickname, password, fullname. Bad rows are reported by line and skipped; good rows are imported in
- * batches, each in one transaction.
+ * batches, each in one statement.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { newUser, passwordFields } from '../services/sign-up.ts';
 import type { NewUser } from '../store/schema.ts';
-import { isUniqueViolation } from '../store/users.ts';
+import { insertUser, isUniqueViolation } from '../store/users.ts';
 import { progress } from './progress.ts';
 
 const COLUMNS = ['phone', 'email', 'username', 'nickname', 'password', 'fullname'] as const;
@@ -30,12 +30,16 @@ export const splitCsvLine = (line: string): string[] => {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') cells.push(cell), (cell = '');
-    else cell += ch;
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += ch;
   }
   cells.push(cell);
   return cells.map((c) => c.trim());
@@ -74,26 +78,19 @@ const rowToUser = async (
   });
 };
 
-/** Inserts a batch in one transaction; a duplicate row is retried alone to name its line. */
+/** Inserts a batch in one statement; when a row clashes, the rows go in one by one to name its line. */
 const insertBatch = async (ctx: Context, batch: { line: number; user: NewUser }[], report: ImportReport) => {
   try {
-    await ctx.db.transaction().execute((trx) =>
-      trx
-        .insertInto('users')
-        .values(batch.map((b) => b.user))
-        .execute(),
-    );
+    await ctx.db
+      .insertInto('users')
+      .values(batch.map((b) => b.user))
+      .execute();
     report.imported += batch.length;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     for (const { line, user } of batch) {
-      try {
-        await ctx.db.insertInto('users').values(user).execute();
-        report.imported++;
-      } catch (rowError) {
-        if (!isUniqueViolation(rowError)) throw rowError;
-        report.problems.push({ line, reason: 'The phone, e-mail, username or nickname is already taken.' });
-      }
+      if (await insertUser(ctx.db, user)) report.imported++;
+      else report.problems.push({ line, reason: 'The phone, e-mail, username or nickname is already taken.' });
     }
   }
 };
