@@ -1,15 +1,9 @@
 import { ClientCode, type GradeStage, type Privacy, type UserInfo } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, type Account, type Call, client, expectError, signUp, signUpByEmail } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { A, type Account, expectError, signUp, signUpByEmail } from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const profileOf = async (account: Account) => {
   const answer = await call<UserInfo>('GET', `${A}/profile`, undefined, { token: account.token });

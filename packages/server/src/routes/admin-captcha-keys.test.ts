@@ -7,10 +7,9 @@ import { adminRoutes, type CaptchaSettings, isServerCode } from '@edupass/protoc
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type App, buildApp } from '../app.ts';
-import { createAdmin } from '../cli/admin.ts';
 import { loadConfig } from '../config.ts';
 import type { CaptchaTables } from '../store/captcha.ts';
-import { expectError, nextPhone, PASSWORD, PID, signIn, signUp } from '../testing/accounts.ts';
+import { expectError, nextPhone, PID, signInOperator, signUp } from '../testing/accounts.ts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../testing/captcha-vendor-peers.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
@@ -41,9 +40,7 @@ beforeAll(async () => {
   });
   server = await startTestServer({ captcha });
   call = client(server.url);
-  const phone = nextPhone();
-  await createAdmin(server.app.ctx, phone, PASSWORD);
-  token = (await signIn(server, phone)).access.token;
+  token = (await signInOperator(server)).token;
   other = await buildApp(server.config, { logger: false });
   await other.app.listen({ port: 0, host: '127.0.0.1' });
   const address = other.app.server.address();

@@ -3,28 +3,20 @@
  * never answered), and the monitoring details (error groups, API codes, vitals p75 per bucket).
  */
 import type { CaptchaSettings } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAdmin } from '../cli/admin.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { usageDb, writeUsage } from '../store/usage.ts';
-import { nextPhone, PASSWORD, signIn } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { client } from '../testing/http-client.ts';
+import { nextPhone, signInOperator } from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: ReturnType<typeof client>;
-let token: string;
 const SECRET = 'geetest-private-key-0123456789';
+const withVendor = loadConfig({ DATABASE_URL: ':memory:', GEETEST_ID: 'gt-public-id', GEETEST_KEY: SECRET });
+const { server, call } = useTestServer({ captcha: withVendor.captcha });
+let token: string;
 
 beforeAll(async () => {
-  const withVendor = loadConfig({ DATABASE_URL: ':memory:', GEETEST_ID: 'gt-public-id', GEETEST_KEY: SECRET });
-  server = await startTestServer({ captcha: withVendor.captcha });
-  call = client(server.url);
-  const phone = nextPhone();
-  await createAdmin(server.app.ctx, phone, PASSWORD);
-  token = (await signIn(server, phone)).access.token;
+  token = (await signInOperator(server)).token;
 });
-afterAll(() => server?.close());
 
 describe('captcha settings', () => {
   test('a policy set per product and scene is listed, decides the rule, and is recorded in the audit log', async () => {

@@ -1,27 +1,29 @@
 import { type AuditEntry, adminRoutes } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAdmin } from '../cli/admin.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { findUserByPhone } from '../store/users.ts';
-import { A, type Account, expectError, nextPhone, PASSWORD, PID, signIn, signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { client } from '../testing/http-client.ts';
+import {
+  A,
+  type Account,
+  expectError,
+  nextPhone,
+  PASSWORD,
+  PID,
+  signIn,
+  signInOperator,
+  signUp,
+} from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: ReturnType<typeof client>;
+const { server, call } = useTestServer();
 let operator: string;
 let user: Account;
 
 const pathOf = (path: string, id: number) => path.replace(':id', String(id));
 
 beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-  const phone = nextPhone();
-  await createAdmin(server.app.ctx, phone, PASSWORD);
-  operator = (await signIn(server, phone)).access.token;
+  operator = (await signInOperator(server)).token;
   user = await signUp(server);
 });
-afterAll(() => server?.close());
 
 describe('the admin API is for operators only', () => {
   test.each(Object.entries(adminRoutes))('%s: E_0 without a session, E_4 for a non-operator', async (_name, spec) => {
@@ -140,10 +142,8 @@ describe('agreements', () => {
   });
 
   test('the audit log names the operator, filters by action and operator, and pages back with before', async () => {
-    const secondPhone = nextPhone();
-    await createAdmin(server.app.ctx, secondPhone, PASSWORD);
+    const { phone: secondPhone, token: secondToken } = await signInOperator(server);
     const second = { id: (await findUserByPhone(server.app.ctx.db, secondPhone))?.id ?? 0 };
-    const secondToken = (await signIn(server, secondPhone)).access.token;
     const target = await signUp(server);
     await call('POST', `/admin/users/${target.userId}/block`, {}, { token: secondToken });
     await call('POST', `/admin/users/${target.userId}/unblock`, {}, { token: operator });

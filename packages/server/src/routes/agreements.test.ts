@@ -2,15 +2,9 @@ import { type Agreement, ClientCode } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAgreement } from '../store/agreements.ts';
 import { A, type Call, client, expectError, PID, signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const list = async (c: Call = call) => {
   const answer = await c<Agreement[]>('GET', `${A}/agreements`);

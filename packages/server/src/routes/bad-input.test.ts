@@ -3,20 +3,16 @@
  * catalogue code (E_1 where the request itself is wrong), never a 500.
  */
 import { type FieldSpec, isServerCode, type RouteSpec } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountTableRoutes, type Call, client, expectError, sessionFor, signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountTableRoutes, expectError, sessionFor, signUp } from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 import type { Answer } from '../testing/http-client.ts';
 
-let server: TestServer;
-let call: Call;
+const { server, call } = useTestServer();
 let userId: number;
 beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
   userId = (await signUp(server)).userId;
 });
-afterAll(() => server.close());
 
 const bodyRoutes = accountTableRoutes.filter(([, spec]) => spec.method !== 'GET');
 

@@ -3,19 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmac } from '../services/hashing.ts';
 import type { CaptchaTables } from '../store/captcha.ts';
 import { signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
 import { humanDrag, straightConstantDrag } from '../testing/slide-drags.ts';
 
-let server: TestServer;
-let call: ReturnType<typeof client>;
 let clock = Date.now();
-
-beforeAll(async () => {
-  server = await startTestServer({}, { now: () => clock });
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer({}, { now: () => clock });
 
 let phoneSeq = 0;
 const newPhone = () => `139${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneSeq++).padStart(2, '0')}`;

@@ -3,17 +3,11 @@
  * phone create one account, and nothing is lost or duplicated on the way.
  */
 import type { LoginResult } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, type Call, client, expectError, nextPhone, PASSWORD, PID } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { A, expectError, nextPhone, PASSWORD, PID } from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const sendCode = (phone: string) =>
   call('POST', `${A}/captcha/register/phone/with-agreement`, { phone_number: phone, pid: PID });

@@ -1,15 +1,11 @@
 /** Front ends on another origin call with credentials: the configured origins are allowed, nothing else. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { A } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { useTestServer } from '../testing/harness.ts';
 
 const ALLOWED = 'https://www.example.edu';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ corsOrigins: [ALLOWED] });
-});
-afterAll(() => server.close());
+const { server } = useTestServer({ corsOrigins: [ALLOWED] });
 
 const preflight = (origin: string) =>
   fetch(`${server.url}${A}/login`, {

@@ -1,15 +1,9 @@
 /** The dev outbox: readable in development, absent in production. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, type Call, client, expectError, nextPhone, PID } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { A, client, expectError, nextPhone, PID } from '../testing/accounts.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { call } = useTestServer();
 
 describe('GET /dev/outbox', () => {
   it('lists the codes sent to a phone, newest first, as [{to, channel, text, code, sent_at}]', async () => {

@@ -1,13 +1,9 @@
 /** The API reference: generated from the route table, so it lists exactly the table's account routes. */
 import { ACCOUNTS_BASE, type RouteSpec, routes, TOKENS_BASE } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const { server } = useTestServer();
 
 interface OpenApi {
   openapi: string;

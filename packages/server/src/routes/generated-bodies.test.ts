@@ -4,19 +4,15 @@
  */
 import { type Fields, isServerCode } from '@edupass/protocol';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountTableRoutes, type Call, client, sessionFor, signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountTableRoutes, sessionFor, signUp } from '../testing/accounts.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
+const { server, call } = useTestServer();
 let userId: number;
 beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
   userId = (await signUp(server)).userId;
 });
-afterAll(() => server.close());
 
 const bodyRoutes = accountTableRoutes.filter(([, spec]) => spec.method !== 'GET');
 

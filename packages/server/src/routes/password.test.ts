@@ -1,9 +1,8 @@
 import { ClientCode } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   A,
   authCookieOf,
-  type Call,
   client,
   codeFor,
   expectError,
@@ -17,17 +16,11 @@ import {
   signUpSilently,
   T,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 
 const NEW_PASSWORD = 'Changed456';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const login = (identity: string, password: string) => call('POST', `${A}/login`, { identity, password, pid: PID });
 

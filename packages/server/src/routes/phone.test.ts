@@ -1,9 +1,7 @@
 import { ClientCode, type Privacy } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   A,
-  type Call,
-  client,
   codeFor,
   expectError,
   expectSignedIn,
@@ -13,15 +11,9 @@ import {
   signUp,
   signUpByEmail,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
 const privacyOf = async (token: string) => (await call<Privacy>('GET', `${A}/privacy`, undefined, { token })).body;

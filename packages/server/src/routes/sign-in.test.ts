@@ -6,7 +6,6 @@ import {
   accountTableRoutes,
   authCookieOf,
   blockUser,
-  type Call,
   client,
   codeFor,
   expectError,
@@ -20,15 +19,9 @@ import {
   T,
   TOKEN_SET_HEADERS,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const login = (identity: string, password = PASSWORD, headers: Record<string, string> = {}) =>
   call('POST', `${A}/login`, { identity, password, pid: PID }, { headers });

@@ -18,18 +18,12 @@ import {
   sleep,
   TOKEN_SET_HEADERS,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 
 const SEND = `${A}/captcha/register/phone/with-agreement`;
 const REGISTER = `${A}/register/phone/with-agreement`;
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const register = (phone: string, captcha: string, extra: Record<string, unknown> = {}, headers = {}) =>
   call(

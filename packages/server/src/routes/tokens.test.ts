@@ -15,15 +15,9 @@ import {
   signUp,
   T,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const refresh = (c: Call, token: string) => c<TokenSet>('PUT', `${T}/refresh`, { refresh_token: token });
 

@@ -4,16 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUCKETS, uniques, usageCounts } from '../services/usage-stats.ts';
 import { deleteUsageBefore, type NewUsageEvent, usageDb, writeUsage } from '../store/usage.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const { server } = useTestServer();
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type ReportEvent, type ReportPayload, TRACKER } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startRetention } from '../services/usage.ts';
 import { usageDb } from '../store/usage.ts';
-import { type Call, client, expectError, signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { expectError, signUp } from '../testing/accounts.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
-let call: Call;
-beforeAll(async () => {
-  server = await startTestServer();
-  call = client(server.url);
-});
-afterAll(() => server.close());
+const { server, call } = useTestServer();
 
 const db = () => usageDb(server.app.ctx.db);
 const storedEvents = async () =>

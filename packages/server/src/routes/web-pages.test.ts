@@ -1,18 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { expect, it } from 'vitest';
+import { useTestServer } from '../testing/harness.ts';
 
-let server: TestServer;
 const HTML = { accept: 'text/html,application/xhtml+xml' };
-
-beforeAll(async () => {
-  const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));
-  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>EduPass app</title>');
-  server = await startTestServer({ webRoot });
-});
-afterAll(() => server?.close());
+const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));
+writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>EduPass app</title>');
+const { server } = useTestServer({ webRoot });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
 

@@ -13,6 +13,7 @@ import {
   type TokenSet,
 } from '@edupass/protocol';
 import { expect } from 'vitest';
+import { createAdmin } from '../cli/admin.ts';
 import { issueSessionToken, startSession } from '../services/tokens.ts';
 import { saveUser } from '../services/users.ts';
 import type { TestServer } from './harness.ts';
@@ -187,6 +188,12 @@ export const signUpSilently = async (server: TestServer, phone = nextPhone()) =>
 /** Marks a user blocked (sessions left alive, so their tokens meet the blocked error). */
 export const blockUser = (server: TestServer, userId: number) =>
   saveUser(server.app.ctx, userId, { blocked_at: Date.now() });
+
+/** A new operator (made as the admin CLI makes one) signed in by password; the phone and access token. */
+export const signInOperator = async (server: TestServer, phone = nextPhone()) => {
+  await createAdmin(server.app.ctx, phone, PASSWORD);
+  return { phone, token: (await signIn(server, phone)).access.token };
+};
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,9 +2,11 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { createTestDatabase } from './databases.ts';
+import { type CallOptions, client } from './http-client.ts';
 
 export interface TestServer {
   url: string;
@@ -54,4 +56,36 @@ export const startTestServer = async (
       await database.drop();
     },
   };
+};
+
+/**
+ * One test server for the test file (or describe block) that calls this: started in its beforeAll,
+ * closed in its afterAll. `server` stands for it once started, and `call` speaks JSON to it.
+ */
+export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOptions = {}) => {
+  let running: TestServer | undefined;
+  const started = (): TestServer => {
+    if (running === undefined) throw new Error('the test server is used before its beforeAll started it');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startTestServer(overrides, options);
+  });
+  afterAll(() => running?.close());
+  const server: TestServer = {
+    get url() {
+      return started().url;
+    },
+    get config() {
+      return started().config;
+    },
+    get app() {
+      return started().app;
+    },
+    lastCode: (to) => started().lastCode(to),
+    close: () => started().close(),
+  };
+  const call = <T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}) =>
+    client(started().url)<T>(method, path, body, options);
+  return { server, call };
 };
