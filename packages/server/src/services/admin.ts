@@ -14,7 +14,7 @@ import {
 } from '../store/admin.ts';
 import { insertAgreement } from '../store/agreements.ts';
 import { userOauths } from '../store/oauths.ts';
-import { findUserById } from '../store/users.ts';
+import { findUserById, isUniqueViolation } from '../store/users.ts';
 import { endAllSessions, saveUser } from './users.ts';
 
 const PAGE_MAX = 100;
@@ -87,22 +87,37 @@ export interface NewAgreementVersion {
   effective_at?: number | undefined;
 }
 
+const PUBLISH_ATTEMPTS = 5;
+
+/** Inserts `input` as the version after the latest of its code. */
+const insertNextVersion = async (ctx: Context, input: NewAgreementVersion) => {
+  // Two operators publishing the same code at once both read the same latest version: the unique
+  // (code, version) lets one win, and the other takes the next number.
+  for (let attempt = 1; ; attempt++) {
+    const version = (await latestVersion(ctx.db, input.code)) + 1;
+    try {
+      return await insertAgreement(ctx.db, {
+        code: input.code,
+        title: input.title,
+        content: input.content,
+        version,
+        url: input.url ?? `/legal/${input.code}?version=${version}`,
+        effective_at: input.effective_at ?? ctx.now(),
+        created_at: ctx.now(),
+      });
+    } catch (error) {
+      if (attempt >= PUBLISH_ATTEMPTS || !isUniqueViolation(error)) throw error;
+    }
+  }
+};
+
 /** A new version of `code`: users who signed an older one are asked to sign again once it takes effect. */
 export const publishAgreement = async (ctx: Context, operatorId: number, input: NewAgreementVersion) => {
   if (!/^[a-z][a-z0-9_-]{1,63}$/.test(input.code)) {
     throw invalidRequest('code must be lower-case letters, digits, - or _, starting with a letter.');
   }
-  const version = (await latestVersion(ctx.db, input.code)) + 1;
-  const agreement = await insertAgreement(ctx.db, {
-    code: input.code,
-    title: input.title,
-    content: input.content,
-    version,
-    url: input.url ?? `/legal/${input.code}?version=${version}`,
-    effective_at: input.effective_at ?? ctx.now(),
-    created_at: ctx.now(),
-  });
-  await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${version}`);
+  const agreement = await insertNextVersion(ctx, input);
+  await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${agreement.version}`);
   return agreement;
 };
 
