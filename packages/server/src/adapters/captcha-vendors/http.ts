@@ -1,4 +1,5 @@
 /** The one HTTP helper of the vendor adapters: a time-out on every call, the body read as text and JSON. */
+import { fetchText, type ProviderAnswer } from '../provider-http.ts';
 
 export interface VendorAnswer {
   status: number;
@@ -21,21 +22,19 @@ export const callVendor = async (
   init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
   timeoutMs: number,
 ): Promise<VendorAnswer> => {
-  let response: Response;
-  let text: string;
+  let answer: ProviderAnswer;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    text = await response.text();
+    answer = await fetchText(url, init, timeoutMs);
   } catch (cause) {
     throw new VendorUnreachable(vendor, cause);
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(answer.text);
   } catch {
     json = undefined;
   }
-  return { status: response.status, text, json };
+  return { ...answer, json };
 };
 
 export const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
