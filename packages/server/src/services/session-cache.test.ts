@@ -1,25 +1,95 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { openStore, type Store } from '../store/db.ts';
+import { migrate } from '../store/migrate.ts';
 import type { User } from '../store/schema.ts';
+import { findLiveSession } from '../store/sessions.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
 
-const user = (id: number, nickname = `user ${id}`) => ({ id, nickname }) as User;
+const user = (id: number, nickname = `user ${id}`) => ({ id, nickname });
 
-/** A loader that counts its calls and answers what the "database" holds now. */
-const database = () => {
-  const rows = new Map<string, User | undefined>();
+const opened: { store: Store; database: TestDatabase }[] = [];
+
+/**
+ * A fresh database of ours, and the loader the server gives the cache (the live-session read of
+ * store/sessions.ts), counting its calls. `set` writes what the database holds now: the session's
+ * user (created or renamed), or the session ended when given undefined.
+ */
+const database = async () => {
+  const testDatabase = await createTestDatabase();
+  const store = openStore(testDatabase.url);
+  opened.push({ store, database: testDatabase });
+  await migrate(store);
+  const now = Date.now();
   let reads = 0;
   return {
-    rows,
+    async set(sessionId: string, row: { id: number; nickname: string } | undefined) {
+      if (row === undefined) {
+        await store.db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
+        return;
+      }
+      const existing = await store.db.selectFrom('users').select('id').where('id', '=', row.id).executeTakeFirst();
+      if (existing) {
+        await store.db.updateTable('users').set({ nickname: row.nickname }).where('id', '=', row.id).execute();
+      } else {
+        await store.db
+          .insertInto('users')
+          .values({
+            id: row.id,
+            pid: 'edupass',
+            phone: null,
+            email: null,
+            username: null,
+            username_key: null,
+            password_hash: null,
+            weak_password: 0,
+            nickname: row.nickname,
+            avatar_url: '',
+            fullname: '',
+            sex: null,
+            birthday: null,
+            qq: '',
+            description: '',
+            grade: null,
+            role: 'user',
+            blocked_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+      const session = await store.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+      if (session) {
+        await store.db
+          .updateTable('sessions')
+          .set({ user_id: row.id, revoked_at: null })
+          .where('id', '=', sessionId)
+          .execute();
+      } else {
+        await store.db
+          .insertInto('sessions')
+          .values({
+            id: sessionId,
+            user_id: row.id,
+            method: 'test',
+            ip: '127.0.0.1',
+            user_agent: 'test',
+            created_at: now,
+            revoked_at: null,
+          })
+          .execute();
+      }
+    },
     get reads() {
       return reads;
     },
-    load: (sessionId: string) => async () => {
+    load: (sessionId: string) => async (): Promise<User | undefined> => {
       reads++;
-      return rows.get(sessionId);
+      return findLiveSession(store.db, sessionId);
     },
   };
 };
@@ -32,29 +102,33 @@ const make = (options: Parameters<typeof createSessionCache>[0]) => {
 };
 afterEach(async () => {
   await Promise.all(caches.splice(0).map((cache) => cache.close()));
+  for (const { store, database } of opened.splice(0)) {
+    await store.close();
+    await database.drop();
+  }
 });
 
 describe('session cache', () => {
   test('remembers a live session for the TTL, then reads it again', async () => {
     let now = 1_000;
     const cache = make({ ttlMs: 5_000, now: () => now });
-    const db = database();
-    db.rows.set('s1', user(1));
-    expect(await cache.read('s1', db.load('s1'))).toEqual(user(1));
-    expect(await cache.read('s1', db.load('s1'))).toEqual(user(1));
+    const db = await database();
+    await db.set('s1', user(1));
+    expect(await cache.read('s1', db.load('s1'))).toMatchObject(user(1));
+    expect(await cache.read('s1', db.load('s1'))).toMatchObject(user(1));
     expect(db.reads).toBe(1);
     now += 5_001;
-    db.rows.set('s1', user(1, 'renamed'));
+    await db.set('s1', user(1, 'renamed'));
     expect((await cache.read('s1', db.load('s1')))?.nickname).toBe('renamed');
     expect(db.reads).toBe(2);
   });
 
   test('forgetUser drops every session of that user and no other', async () => {
     const cache = make({ ttlMs: 60_000 });
-    const db = database();
-    db.rows.set('a1', user(1));
-    db.rows.set('a2', user(1));
-    db.rows.set('b1', user(2));
+    const db = await database();
+    await db.set('a1', user(1));
+    await db.set('a2', user(1));
+    await db.set('b1', user(2));
     for (const id of ['a1', 'a2', 'b1']) await cache.read(id, db.load(id));
     expect(db.reads).toBe(3);
     cache.forgetUser(1);
@@ -64,38 +138,43 @@ describe('session cache', () => {
 
   test('forgetSession drops that session only', async () => {
     const cache = make({ ttlMs: 60_000 });
-    const db = database();
-    db.rows.set('a1', user(1));
-    db.rows.set('a2', user(1));
+    const db = await database();
+    await db.set('a1', user(1));
+    await db.set('a2', user(1));
     await cache.read('a1', db.load('a1'));
     await cache.read('a2', db.load('a2'));
-    db.rows.set('a1', undefined);
+    await db.set('a1', undefined);
     cache.forgetSession('a1');
     expect(await cache.read('a1', db.load('a1'))).toBeUndefined();
-    expect(await cache.read('a2', db.load('a2'))).toEqual(user(1));
+    expect(await cache.read('a2', db.load('a2'))).toMatchObject(user(1));
     expect(db.reads).toBe(3);
   });
 
   test('a read that overlaps a forget is not remembered', async () => {
     const cache = make({ ttlMs: 60_000 });
+    const db = await database();
+    await db.set('s1', user(1, 'before the change'));
     let release: () => void = () => {};
-    const slowOldRow = () =>
-      new Promise<User>((resolve) => {
-        release = () => resolve(user(1, 'before the change'));
-      });
-    const pending = cache.read('s1', slowOldRow);
-    cache.forgetUser(1); // the change commits while the old row is on its way
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const oldRow = await db.load('s1')();
+    const pending = cache.read('s1', async () => {
+      await released;
+      return oldRow;
+    });
+    // The change commits while the old row is on its way.
+    await db.set('s1', user(1, 'after the change'));
+    cache.forgetUser(1);
     release();
     expect((await pending)?.nickname).toBe('before the change');
-    const db = database();
-    db.rows.set('s1', user(1, 'after the change'));
     expect((await cache.read('s1', db.load('s1')))?.nickname).toBe('after the change');
-    expect(db.reads).toBe(1);
+    expect(db.reads).toBe(2);
   });
 
   test('an ended or unknown session is read every time', async () => {
     const cache = make({ ttlMs: 60_000 });
-    const db = database();
+    const db = await database();
     expect(await cache.read('gone', db.load('gone'))).toBeUndefined();
     expect(await cache.read('gone', db.load('gone'))).toBeUndefined();
     expect(db.reads).toBe(2);
@@ -103,8 +182,8 @@ describe('session cache', () => {
 
   test('a TTL of 0 reads every time', async () => {
     const cache = make({ ttlMs: 0 });
-    const db = database();
-    db.rows.set('s1', user(1));
+    const db = await database();
+    await db.set('s1', user(1));
     await cache.read('s1', db.load('s1'));
     await cache.read('s1', db.load('s1'));
     expect(db.reads).toBe(2);
@@ -112,8 +191,8 @@ describe('session cache', () => {
 
   test('holds at most maxEntries sessions, dropping the oldest', async () => {
     const cache = make({ ttlMs: 60_000, maxEntries: 3 });
-    const db = database();
-    for (let i = 1; i <= 4; i++) db.rows.set(`s${i}`, user(i));
+    const db = await database();
+    for (let i = 1; i <= 4; i++) await db.set(`s${i}`, user(i));
     for (let i = 1; i <= 4; i++) await cache.read(`s${i}`, db.load(`s${i}`));
     expect(db.reads).toBe(4);
     await cache.read('s4', db.load('s4'));
@@ -125,8 +204,8 @@ describe('session cache', () => {
 
   test('with an unreachable Redis nothing is remembered (no process could tell it of a change)', async () => {
     const cache = make({ ttlMs: 60_000, redisUrl: 'redis://127.0.0.1:1' });
-    const db = database();
-    db.rows.set('s1', user(1));
+    const db = await database();
+    await db.set('s1', user(1));
     await cache.read('s1', db.load('s1'));
     await cache.read('s1', db.load('s1'));
     expect(db.reads).toBe(2);
@@ -134,7 +213,7 @@ describe('session cache', () => {
 });
 
 describe.runIf(redisUrl !== undefined)('session cache over Redis', () => {
-  const listening = async (cache: SessionCache, db: ReturnType<typeof database>, id: string) => {
+  const listening = async (cache: SessionCache, db: Awaited<ReturnType<typeof database>>, id: string) => {
     // Remembering starts once the channel is subscribed: wait until a second read is served from memory.
     for (let attempt = 0; attempt < 100; attempt++) {
       const before = db.reads;
@@ -149,13 +228,13 @@ describe.runIf(redisUrl !== undefined)('session cache over Redis', () => {
   test("one process's forget reaches another process's cache", async () => {
     const first = make({ ttlMs: 60_000, redisUrl });
     const second = make({ ttlMs: 60_000, redisUrl });
-    const db = database();
+    const db = await database();
     const userId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
-    db.rows.set('s1', user(userId));
+    await db.set('s1', user(userId));
     await listening(first, db, 's1');
     await listening(second, db, 's1');
     const reads = db.reads;
-    db.rows.set('s1', user(userId, 'changed elsewhere'));
+    await db.set('s1', user(userId, 'changed elsewhere'));
     first.forgetUser(userId);
     let seen: string | null | undefined;
     for (let attempt = 0; attempt < 50 && seen !== 'changed elsewhere'; attempt++) {
