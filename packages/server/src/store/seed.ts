@@ -1,7 +1,7 @@
 /** First-start data: the configured products and the default agreements. Safe to run on every start. */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import { countAgreements, insertAgreement } from './agreements.ts';
+import { countAgreements } from './agreements.ts';
 import { upsertProducts } from './products.ts';
 import type { Database } from './schema.ts';
 
@@ -22,13 +22,18 @@ export const seed = async (db: Kysely<Database>, config: Config): Promise<void> 
   await upsertProducts(db, config.products);
   if ((await countAgreements(db)) > 0) return;
   const now = Date.now();
-  for (const agreement of DEFAULT_AGREEMENTS) {
-    await insertAgreement(db, {
-      ...agreement,
-      version: 1,
-      url: `/legal/${agreement.code}?version=1`,
-      effective_at: now,
-      created_at: now,
-    });
-  }
+  // Servers starting together on one database may both find none: the second inserts nothing.
+  await db
+    .insertInto('agreements')
+    .values(
+      DEFAULT_AGREEMENTS.map((agreement) => ({
+        ...agreement,
+        version: 1,
+        url: `/legal/${agreement.code}?version=1`,
+        effective_at: now,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['code', 'version']).doNothing())
+    .execute();
 };
