@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openStore, type Store } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import type { User } from '../store/schema.ts';
-import { findLiveSession } from '../store/sessions.ts';
+import { findLiveSession, insertSession } from '../store/sessions.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
@@ -32,35 +33,13 @@ const database = async () => {
         await store.db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
         return;
       }
-      const existing = await store.db.selectFrom('users').select('id').where('id', '=', row.id).executeTakeFirst();
-      if (existing) {
+      const known = await store.db.selectFrom('users').select('id').where('id', '=', row.id).executeTakeFirst();
+      if (known) {
         await store.db.updateTable('users').set({ nickname: row.nickname }).where('id', '=', row.id).execute();
       } else {
-        await store.db
-          .insertInto('users')
-          .values({
-            id: row.id,
-            pid: 'edupass',
-            phone: null,
-            email: null,
-            username: null,
-            username_key: null,
-            password_hash: null,
-            weak_password: 0,
-            nickname: row.nickname,
-            avatar_url: '',
-            fullname: '',
-            sex: null,
-            birthday: null,
-            qq: '',
-            description: '',
-            grade: null,
-            role: 'user',
-            blocked_at: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        // The columns a test does not name take the schema's defaults.
+        await sql`insert into users (id, pid, nickname, created_at, updated_at)
+          values (${row.id}, 'edupass', ${row.nickname}, ${now}, ${now})`.execute(store.db);
       }
       const session = await store.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
       if (session) {
@@ -70,18 +49,8 @@ const database = async () => {
           .where('id', '=', sessionId)
           .execute();
       } else {
-        await store.db
-          .insertInto('sessions')
-          .values({
-            id: sessionId,
-            user_id: row.id,
-            method: 'test',
-            ip: '127.0.0.1',
-            user_agent: 'test',
-            created_at: now,
-            revoked_at: null,
-          })
-          .execute();
+        const fields = { method: 'test', ip: '127.0.0.1', user_agent: 'test', created_at: now, revoked_at: null };
+        await insertSession(store.db, { id: sessionId, user_id: row.id, ...fields });
       }
     },
     get reads() {
