@@ -1,8 +1,12 @@
 /** Single-use tickets (reset, e-mail sign-up, captcha, oauth), stored by hash. */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
+
+/** The ticket `idHash` of `kind`, while unused and unexpired. */
+const live = (idHash: string, kind: string, now: number) => (eb: ExpressionBuilder<Database, 'tickets'>) =>
+  eb.and([eb('id_hash', '=', idHash), eb('kind', '=', kind), eb('used_at', 'is', null), eb('expires_at', '>', now)]);
 
 export const putTicket = (db: Db, row: Database['tickets']) => db.insertInto('tickets').values(row).execute();
 
@@ -10,10 +14,7 @@ export const findTicket = (db: Db, idHash: string, kind: string, now: number) =>
   db
     .selectFrom('tickets')
     .selectAll()
-    .where('id_hash', '=', idHash)
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(live(idHash, kind, now))
     .executeTakeFirst();
 
 /** Marks a live ticket used; true only for the one caller that did so. */
@@ -21,10 +22,7 @@ export const useTicket = async (db: Db, idHash: string, kind: string, now: numbe
   const result = await db
     .updateTable('tickets')
     .set({ used_at: now })
-    .where('id_hash', '=', idHash)
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(live(idHash, kind, now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 };
@@ -34,10 +32,7 @@ export const setTicketData = async (db: Db, idHash: string, kind: string, data: 
   const result = await db
     .updateTable('tickets')
     .set({ data })
-    .where('id_hash', '=', idHash)
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(live(idHash, kind, now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 };
