@@ -1,5 +1,5 @@
 import type { TRACKER } from '@edupass/protocol';
-import type { Clock, KeyValueStore, Logger, Timers, Transport } from './ports.ts';
+import type { Clock, CookieJar, KeyValueStore, Logger, Timers, Transport } from './ports.ts';
 
 /** What each consent allows (§4 "Consents gate each kind"). */
 export type ConsentKind = (typeof TRACKER.consents)[number];
@@ -26,8 +26,20 @@ export interface TrackerOptions {
    * @default 200000
    */
   storageLimit?: number;
+  /**
+   * Domain of the device-id cookie (`uid`, §9: 30 days, renewed at each `start()`). Set a shared parent
+   * domain (`'.school.example'`) so every subdomain reports the same device.
+   * @default the current host only
+   */
+  cookieDomain?: string;
   /** @default localStorage, or nothing (memory only) where it is unavailable */
   storage?: KeyValueStore;
+  /**
+   * Where the device id lives; where cookies do not work (blocked, file://, sandboxed frames) it is kept in
+   * `storage` for 30 days instead, else in memory for the page.
+   * @default document.cookie
+   */
+  cookies?: CookieJar;
   /** @default fetch, with navigator.sendBeacon at page end */
   transport?: Transport;
   /** @default setInterval */

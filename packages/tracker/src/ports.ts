@@ -2,7 +2,7 @@
  * What the tracker needs from its surroundings, behind small interfaces with browser defaults, so it
  * runs the same in a page, in Node and in tests.
  */
-import { getLocalStorage, getNavigator } from './globals.ts';
+import { getDocument, getLocalStorage, getNavigator } from './globals.ts';
 
 /** A string key-value store; the default is `localStorage`. Every method may fail silently. */
 export interface KeyValueStore {
@@ -11,6 +11,13 @@ export interface KeyValueStore {
   set(key: string, value: string): void;
   remove(key: string): void;
   keys(): string[];
+}
+
+/** First-party cookies; the default is `document.cookie`. Writes the browser refuses are ignored silently. */
+export interface CookieJar {
+  get(name: string): string | undefined;
+  /** Writes `name` for the whole site (`path=/`) for `maxAge` seconds; a negative `maxAge` deletes it. */
+  set(name: string, value: string, maxAge: number, domain?: string): void;
 }
 
 export interface Transport {
@@ -44,6 +51,27 @@ export const browserStore = (): KeyValueStore | undefined => {
       set: (key, value) => ls.setItem(key, value),
       remove: (key) => ls.removeItem(key),
       keys: () => Object.keys(ls),
+    }
+  );
+};
+
+export const browserCookies = (): CookieJar | undefined => {
+  const doc = getDocument();
+  return (
+    doc && {
+      get(name) {
+        try {
+          // Reading throws in sandboxed frames; blocked cookies and file:// pages just read nothing back.
+          return doc.cookie.match(`(?:^|; )${name}=([^;]*)`)?.[1];
+        } catch {}
+      },
+      set(name, value, maxAge, domain) {
+        try {
+          doc.cookie = `${name}=${value};max-age=${maxAge};path=/${domain ? `;domain=${domain}` : ''};samesite=lax${
+            doc.location?.protocol === 'https:' ? ';secure' : ''
+          }`;
+        } catch {}
+      },
     }
   );
 };

@@ -3,18 +3,21 @@
  * batches, the page end flushes them with a beacon, and whatever is still unsent waits in storage.
  */
 import {
+  COOKIE_CLEAR_MAX_AGE,
   REPORT_PATHS,
   type ReportEnv,
   type ReportEvent,
   type ReportPayload,
+  STORAGE_FALLBACK_DAYS,
   TRACKER,
+  UID_COOKIE_DAYS,
   USAGE_LIMITS,
 } from '@edupass/protocol';
 import { readDevice } from './device.ts';
 import { eventId } from './event-id.ts';
 import { getDocument, getWindow, isHidden, isOnline, listen } from './globals.ts';
 import type { Consents, EventKind, TrackerOptions } from './options.ts';
-import { browserStore, consoleLogger, fetchTransport, intervalTimers, systemClock } from './ports.ts';
+import { browserCookies, browserStore, consoleLogger, fetchTransport, intervalTimers, systemClock } from './ports.ts';
 import { createQueueStore, type Entry } from './queue-store.ts';
 import { createTimedEvents } from './timed.ts';
 
@@ -38,7 +41,10 @@ export interface Tracker {
   flush(): Promise<void>;
 }
 
+/** The device id's cookie, and its storage key where cookies do not work (stored as `id expiresAt`). */
+const DEVICE_COOKIE = 'ep_did';
 const DEVICE_KEY = 'ep:did';
+const DAY_SECONDS = 86_400;
 /** Sizes are counted as 3× the JSON length (§9). */
 const sizeOf = (value: unknown): number => TRACKER.sizeFactor * JSON.stringify(value).length;
 
@@ -48,6 +54,7 @@ export const createTracker = (options: TrackerOptions): Tracker => {
   const transport = options.transport ?? fetchTransport;
   const logger = options.logger ?? consoleLogger;
   const store = options.storage ?? browserStore();
+  const cookies = options.cookies ?? browserCookies();
   const problem = productCode ? (url ? '' : 'Please set url') : 'Please set product code';
   const base = url?.replace(/\/+$/, '');
   const reportUrl = base + REPORT_PATHS.report(productCode ?? '');
@@ -70,11 +77,18 @@ export const createTracker = (options: TrackerOptions): Tracker => {
 
   const now = () => clock.now() + offset;
 
+  /** Reads the device id (cookie, else unexpired stored copy, else a new one) and renews its 30 days (§9). */
   const deviceUuid = (): string => {
     if (!deviceId) {
-      deviceId = store?.get(DEVICE_KEY) || eventId(now());
+      const at = clock.now();
+      const [kept, until] = store?.get(DEVICE_KEY)?.split(' ') ?? [];
+      const id = cookies?.get(DEVICE_COOKIE) || (Number(until) > at && kept) || eventId(now());
+      deviceId = id;
+      cookies?.set(DEVICE_COOKIE, id, UID_COOKIE_DAYS * DAY_SECONDS, options.cookieDomain);
       try {
-        store?.set(DEVICE_KEY, deviceId);
+        // A cookie that reads back is the one copy; otherwise storage keeps the id with its expiry.
+        if (cookies?.get(DEVICE_COOKIE) === id) store?.remove(DEVICE_KEY);
+        else store?.set(DEVICE_KEY, `${id} ${at + STORAGE_FALLBACK_DAYS * DAY_SECONDS * 1000}`);
       } catch {}
     }
     return deviceId;
@@ -220,6 +234,7 @@ export const createTracker = (options: TrackerOptions): Tracker => {
         return;
       }
       started = true;
+      if (granted.device) deviceUuid();
       adopt();
       syncTime();
       const win = getWindow();
@@ -257,6 +272,7 @@ export const createTracker = (options: TrackerOptions): Tracker => {
       queue = queue.filter((entry) => granted[entry.k]);
       if (consents.device === false) {
         deviceId = undefined;
+        cookies?.set(DEVICE_COOKIE, '', COOKIE_CLEAR_MAX_AGE, options.cookieDomain);
         try {
           store?.remove(DEVICE_KEY);
         } catch {}

@@ -211,6 +211,37 @@ describe('tracker in Chromium', () => {
     await context.close();
   });
 
+  it('keeps the device id in a 30-day cookie on the shared parent domain and reports it as uid', async () => {
+    const context = await browser.newContext();
+    const posts = reportPosts(context);
+    // A subdomain of a school's site, served by the test site through the browser's request routing.
+    await context.route('http://lessons.school.test/**', async (route) =>
+      route.fulfill({ response: await route.fetch({ url: siteUrl + new URL(route.request().url()).pathname }) }),
+    );
+    const page = await context.newPage();
+    await page.goto('http://lessons.school.test/');
+    await page.waitForFunction(() => 'EP' in window);
+    await page.evaluate(async (url) => {
+      const w = window as unknown as { EP: typeof import('./../testing/usage-sdks.browser.ts') };
+      const options = { productCode: 'edupass', url, consent: { event: true, device: true } };
+      const tracker = w.EP.createTracker({ ...options, cookieDomain: '.school.test' });
+      tracker.start();
+      tracker.track('uid-cookie');
+      await tracker.flush();
+    }, server.url);
+    const cookie = (await context.cookies()).find((c) => c.name === 'ep_did');
+    expect(cookie).toMatchObject({ domain: '.school.test', path: '/', sameSite: 'Lax' });
+    const days = ((cookie?.expires ?? 0) - Date.now() / 1000) / 86_400;
+    expect(days).toBeGreaterThan(29.99);
+    expect(days).toBeLessThanOrEqual(30);
+    const sent = await waitFor(
+      async () => posts,
+      (p) => p.length > 0,
+    );
+    expect((JSON.parse(sent[0] ?? '{}') as { data: { e: { uid?: string } } }).data.e.uid).toBe(cookie?.value);
+    await context.close();
+  });
+
   it('holds at most 1000 events, drops an event over 5000 and keeps each request within 30000', async () => {
     const page = await openSite();
     const posts = reportPosts(page);

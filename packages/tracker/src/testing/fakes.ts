@@ -1,6 +1,6 @@
 /** Stand-ins for the tracker's ports in unit tests: memory storage, a scripted transport, manual time. */
 import type { ReportPayload } from '@edupass/protocol';
-import type { Clock, KeyValueStore, Logger, Timers, Transport } from '../ports.ts';
+import type { Clock, CookieJar, KeyValueStore, Logger, Timers, Transport } from '../ports.ts';
 
 export const memoryStore = () => {
   const data = new Map<string, string>();
@@ -17,6 +17,23 @@ export const memoryStore = () => {
     keys: () => [...data.keys()],
   };
   return { store, data, writes: () => writes };
+};
+
+/** A cookie jar that expires cookies by `clock`, as a browser does; `blocked` ignores every write. */
+export const fakeCookies = (clock: Clock, blocked = false) => {
+  const jar = new Map<string, { value: string; maxAge: number; domain?: string; expires: number }>();
+  const cookies: CookieJar = {
+    get(name) {
+      const cookie = jar.get(name);
+      return cookie && cookie.expires > clock.now() ? cookie.value : undefined;
+    },
+    set(name, value, maxAge, domain) {
+      if (blocked) return;
+      if (maxAge > 0) jar.set(name, { value, maxAge, domain, expires: clock.now() + maxAge * 1000 });
+      else jar.delete(name);
+    },
+  };
+  return { cookies, jar };
 };
 
 export const fakeTransport = () => {
