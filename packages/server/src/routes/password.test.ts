@@ -121,21 +121,18 @@ describe('change by old password (PATCH password)', () => {
 });
 
 describe('change by phone code (captcha/password/update → PATCH password/phone)', () => {
+  const sendCode = (token: string, phone: string, pid = PID) =>
+    call('POST', `${A}/captcha/password/update`, { phone_number: phone, pid }, { token });
+  const codeTo = (token: string, phone: string) =>
+    codeFor(server, 'captcha/password/update', { phone_number: phone, pid: PID }, { token });
+  const change = (token: string, phone: string, captcha: string) =>
+    call('PATCH', `${A}/password/phone`, { phone_number: phone, captcha, password: NEW_PASSWORD }, { token });
+
   it('sends the code to the bound phone (204) and changes the password, ending every session', async () => {
     const account = await signUp(server);
     const other = await signIn(server, account.phone);
-    const captcha = await codeFor(
-      server,
-      'captcha/password/update',
-      { phone_number: account.phone, pid: PID },
-      { token: account.token },
-    );
-    const answer = await call(
-      'PATCH',
-      `${A}/password/phone`,
-      { phone_number: account.phone, captcha, password: NEW_PASSWORD },
-      { token: account.token },
-    );
+    const captcha = await codeTo(account.token, account.phone);
+    const answer = await change(account.token, account.phone, captcha);
     expect(answer.status).toBe(204);
     expect(authCookieOf(answer)?.value).toBe('');
     await expectSessionsEnded([account, { token: other.access.token, refresh: other.refresh.token }]);
@@ -145,76 +142,26 @@ describe('change by phone code (captcha/password/update → PATCH password/phone
   it('a phone other than the bound one is AC3_8 at both steps', async () => {
     const account = await signUp(server);
     const elsewhere = nextPhone();
-    expectError(
-      await call(
-        'POST',
-        `${A}/captcha/password/update`,
-        { phone_number: elsewhere, pid: PID },
-        { token: account.token },
-      ),
-      'AC3_8',
-      ClientCode.CODE_MUST_GO_TO_BOUND_PHONE,
-    );
-    expectError(
-      await call(
-        'PATCH',
-        `${A}/password/phone`,
-        { phone_number: elsewhere, captcha: '123456', password: NEW_PASSWORD },
-        { token: account.token },
-      ),
-      'AC3_8',
-    );
+    expectError(await sendCode(account.token, elsewhere), 'AC3_8', ClientCode.CODE_MUST_GO_TO_BOUND_PHONE);
+    expectError(await change(account.token, elsewhere, '123456'), 'AC3_8');
   });
 
   it('an account without a phone is AC3_7 at both steps', async () => {
     const account = await signUpByEmail(server);
     const phone = nextPhone();
-    expectError(
-      await call('POST', `${A}/captcha/password/update`, { phone_number: phone, pid: PID }, { token: account.token }),
-      'AC3_7',
-      ClientCode.NEED_BIND_PHONE,
-    );
-    expectError(
-      await call(
-        'PATCH',
-        `${A}/password/phone`,
-        { phone_number: phone, captcha: '123456', password: NEW_PASSWORD },
-        { token: account.token },
-      ),
-      'AC3_7',
-    );
+    expectError(await sendCode(account.token, phone), 'AC3_7', ClientCode.NEED_BIND_PHONE);
+    expectError(await change(account.token, phone, '123456'), 'AC3_7');
   });
 
   it('a wrong code is AC3_13', async () => {
     const account = await signUp(server);
-    const captcha = await codeFor(
-      server,
-      'captcha/password/update',
-      { phone_number: account.phone, pid: PID },
-      { token: account.token },
-    );
-    expectError(
-      await call(
-        'PATCH',
-        `${A}/password/phone`,
-        { phone_number: account.phone, captcha: captcha === '000000' ? '111111' : '000000', password: NEW_PASSWORD },
-        { token: account.token },
-      ),
-      'AC3_13',
-    );
+    const captcha = await codeTo(account.token, account.phone);
+    expectError(await change(account.token, account.phone, captcha === '000000' ? '111111' : '000000'), 'AC3_13');
   });
 
   it('an unknown pid is AC3_24', async () => {
     const account = await signUp(server);
-    expectError(
-      await call(
-        'POST',
-        `${A}/captcha/password/update`,
-        { phone_number: account.phone, pid: 'x' },
-        { token: account.token },
-      ),
-      'AC3_24',
-    );
+    expectError(await sendCode(account.token, account.phone, 'x'), 'AC3_24');
   });
 });
 
