@@ -1,6 +1,5 @@
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-import type { User } from '../store/schema.ts';
 import { findUserByIdentity, findUserByPhone, insertUser } from '../store/users.ts';
 import { checkCaptchaTicket } from './captcha-gate.ts';
 import { verifyCode } from './codes.ts';
