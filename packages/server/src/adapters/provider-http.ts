@@ -32,13 +32,15 @@ export const fetchText = async (url: string, init: RequestInit, timeoutMs: numbe
   }
 };
 
+/** A JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** JSON text as an object, or undefined when it is not a JSON object. */
 export const jsonObject = (text: string): Record<string, unknown> | undefined => {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

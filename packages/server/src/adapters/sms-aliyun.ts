@@ -7,7 +7,7 @@
  */
 import type { SmsConfig } from '../delivery-config.ts';
 import { signedRpcBody } from './aliyun-signature.ts';
-import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
+import { fetchText, isRecord, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';
 import {
   type CodeMessage,
@@ -102,9 +102,7 @@ const UNKNOWN = {
 /** Why a review was rejected: `AuditInfo.RejectInfo`. */
 const rejectInfo = (result: Record<string, unknown>) => {
   const audit = result.AuditInfo;
-  return typeof audit === 'object' && audit !== null
-    ? stringField(audit as Record<string, unknown>, 'RejectInfo')
-    : undefined;
+  return isRecord(audit) ? stringField(audit, 'RejectInfo') : undefined;
 };
 
 /**

@@ -5,7 +5,7 @@
  * (the number). The settings check reads the templates' review with `DescribeSmsTemplateList`.
  */
 import type { SmsConfig } from '../delivery-config.ts';
-import { fetchText, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
+import { fetchText, isRecord, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';
 import {
   type CodeMessage,
@@ -24,8 +24,7 @@ import {
 } from './sms-provider.ts';
 import { CONTENT_TYPE, tc3Authorization } from './tencent-signature.ts';
 
-const object = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const object = (value: unknown): Record<string, unknown> | undefined => (isRecord(value) ? value : undefined);
 
 interface ApiCall {
   what: 'SMS' | 'voice call';

@@ -39,8 +39,7 @@ export const callVendor = async (
 
 export const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isRecord } from '../provider-http.ts';
 
 /** A vendor's verdict on one result. */
 export type Verdict = { pass: true } | { pass: false; reason: string };
