@@ -133,6 +133,9 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
 
 export const DAY = 86_400;
 
+/** DATABASE_URL names PostgreSQL (else it is an SQLite file path). */
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
+
 export type Readers = ReturnType<typeof readers>;
 
 export const loadConfig = (env: Env = process.env): Config => {
@@ -143,7 +146,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const production = env.NODE_ENV === 'production';
   const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
   const databaseUrl = str('DATABASE_URL') ?? './data/edupass.db';
-  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !isPostgresUrl(databaseUrl)) {
     problems.push(
       `DATABASE_URL="${databaseUrl}" must be a file path (SQLite) or a postgres:// URL. Fix: e.g. DATABASE_URL=./data/edupass.db or DATABASE_URL=postgres://user:password@host:5432/edupass`,
     );

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { isPostgresUrl } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,8 +17,6 @@ export interface Store {
 
 // int8 (bigint) columns hold unix milliseconds, well inside Number's safe range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-
-const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
 const STATEMENT_CACHE_SIZE = 500;
 
