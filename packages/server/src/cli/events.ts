@@ -52,14 +52,21 @@ export const exportEvents = async (ctx: Context, file: string): Promise<number> 
   return written;
 };
 
-const isEventRow = (value: unknown): value is UsageEventsTable =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as Record<string, unknown>).product_code === 'string' &&
-  typeof (value as Record<string, unknown>).event_id === 'string' &&
-  typeof (value as Record<string, unknown>).event_key === 'string' &&
-  Number.isFinite((value as Record<string, unknown>).at) &&
-  Number.isFinite((value as Record<string, unknown>).received_at);
+/** The columns an event row cannot go without (the table's NOT NULL ones). */
+const isEventRow = (value: unknown): value is UsageEventsTable => {
+  if (typeof value !== 'object' || value === null) return false;
+  const row = value as Record<string, unknown>;
+  return (
+    typeof row.product_code === 'string' &&
+    typeof row.event_id === 'string' &&
+    typeof row.event_key === 'string' &&
+    Number.isFinite(row.at) &&
+    Number.isFinite(row.received_at) &&
+    typeof row.data === 'string' &&
+    typeof row.ip === 'string' &&
+    (row.is_dev === 0 || row.is_dev === 1)
+  );
+};
 
 export interface EventImportReport {
   read: number;
@@ -92,7 +99,7 @@ export const importEvents = async (ctx: Context, file: string): Promise<EventImp
     if (!isEventRow(row)) {
       report.problems.push({
         line,
-        reason: 'not a usage event row (product_code, event_id, event_key, at, received_at)',
+        reason: 'not a usage event row (product_code, event_id, event_key, at, received_at, data, ip, is_dev)',
       });
       continue;
     }
