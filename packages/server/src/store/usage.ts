@@ -66,7 +66,7 @@ export type NewBeacon = Insertable<MonitorBeaconsTable>;
 
 export const usageDb = (db: Kysely<Database>): UsageDb => db.withTables<UsageTables>();
 
-/** Rows per INSERT statement: 20 columns × 500 stays under SQLite's 32766 bound parameters. */
+/** Rows per INSERT statement: 19 columns × 500 stays under SQLite's 32766 bound parameters. */
 const CHUNK = 500;
 
 export interface PendingRows {
