@@ -1,9 +1,9 @@
 import type { SlideChallenge } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hmac } from '../services/hashing.ts';
 import type { CaptchaTables } from '../store/captcha.ts';
 import { signUp } from '../testing/accounts.ts';
-import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
 import { humanDrag, straightConstantDrag } from '../testing/slide-drags.ts';
 
@@ -184,14 +184,9 @@ describe('the slide puzzle', () => {
 
 describe('failed password sign-ins count toward risk', () => {
   // A server of its own: the other tests' code sends from this IP would already count as risky.
-  let fresh: TestServer;
-  beforeAll(async () => {
-    fresh = await startTestServer();
-  });
-  afterAll(() => fresh.close());
+  const { server: fresh, call } = useTestServer();
 
   it("a wrong password on an account challenges the next sign-in, under any of the account's identities", async () => {
-    const call = client(fresh.url);
     const rule = (body: Record<string, unknown>) => call<{ rule: string }>('POST', '/captcha/rule/v3', body);
     const account = await signUp(fresh);
     const username = `risk_${account.userId}`;

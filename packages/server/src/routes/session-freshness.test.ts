@@ -5,7 +5,7 @@
  * SESSION_CACHE_SECONDS without Redis.
  */
 import { routes, type TokenSet } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { OPERATOR_ROLE } from '../services/operators.ts';
@@ -21,7 +21,7 @@ import {
   sleep,
   T,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
 
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
 const path = (name: keyof typeof routes, id?: number) => routes[name].path.replace(':id', String(id));
@@ -41,15 +41,11 @@ const operatorOf = async (server: TestServer) => {
 };
 
 describe('in one process, the next call sees each change', () => {
-  let server: TestServer;
-  let call: Call;
+  const { server, call } = useTestServer({ sessionCacheSeconds: 60, refreshGraceSeconds: 0 });
   let operator: Account;
   beforeAll(async () => {
-    server = await startTestServer({ sessionCacheSeconds: 60, refreshGraceSeconds: 0 });
-    call = client(server.url);
     operator = await operatorOf(server);
   });
-  afterAll(() => server.close());
 
   it('a profile update', async () => {
     const account = await signUp(server);

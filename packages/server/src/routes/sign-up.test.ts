@@ -1,10 +1,9 @@
 import { ClientCode, type LoginResult } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   A,
   authCookieOf,
   blockUser,
-  type Call,
   client,
   codeFor,
   expectError,
@@ -18,7 +17,7 @@ import {
   sleep,
   TOKEN_SET_HEADERS,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 
 const SEND = `${A}/captcha/register/phone/with-agreement`;
 const REGISTER = `${A}/register/phone/with-agreement`;
@@ -71,13 +70,7 @@ describe('send a sign-up code (captcha/register/phone/with-agreement)', () => {
 });
 
 describe('send-code rate limits', () => {
-  let limited: TestServer;
-  let limitedCall: Call;
-  beforeAll(async () => {
-    limited = await startTestServer({ codeResendSeconds: 60, codeDailyLimit: 2, codeIpHourlyLimit: 6 });
-    limitedCall = client(limited.url);
-  });
-  afterAll(() => limited.close());
+  const { call: limitedCall } = useTestServer({ codeResendSeconds: 60, codeDailyLimit: 2, codeIpHourlyLimit: 6 });
 
   it('a second code within the resend interval is AC3_23; another purpose is fine', async () => {
     const phone = nextPhone();

@@ -1,6 +1,6 @@
 import { ClientCode, type RouteSpec, routes, type TokenSet } from '@edupass/protocol';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   A,
   authCookieOf,
@@ -15,7 +15,7 @@ import {
   signUp,
   T,
 } from '../testing/accounts.ts';
-import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
+import { startTestServer, useTestServer } from '../testing/harness.ts';
 
 const { server, call } = useTestServer();
 
@@ -67,14 +67,9 @@ describe('refresh (PUT tokens/refresh)', () => {
 });
 
 describe('refresh-token reuse outside the grace window', () => {
-  let strict: TestServer;
-  beforeAll(async () => {
-    strict = await startTestServer({ refreshGraceSeconds: 0 });
-  });
-  afterAll(() => strict.close());
+  const { server: strict, call: strictCall } = useTestServer({ refreshGraceSeconds: 0 });
 
   it('a refresh token used twice outside the grace window revokes the session', async () => {
-    const strictCall = client(strict.url);
     const account = await signUp(strict);
     const first = await refresh(strictCall, account.refresh);
     expect(first.status).toBe(200);
@@ -92,14 +87,12 @@ describe('refresh-token reuse outside the grace window', () => {
 
 describe('50 parallel refreshes of one refresh token', () => {
   let offset = 0;
-  let racing: TestServer;
-  beforeAll(async () => {
-    racing = await startTestServer({ refreshGraceSeconds: 10 }, { now: () => Date.now() + offset });
-  });
-  afterAll(() => racing.close());
+  const { server: racing, call: raceCall } = useTestServer(
+    { refreshGraceSeconds: 10 },
+    { now: () => Date.now() + offset },
+  );
 
   it('all answer 200 with the same successor; exactly one rotation chain survives', async () => {
-    const raceCall = client(racing.url);
     const account = await signUp(racing);
     const answers = await Promise.all(Array.from({ length: 50 }, () => refresh(raceCall, account.refresh)));
     for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
