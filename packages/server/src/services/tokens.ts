@@ -89,12 +89,26 @@ export const startSession = async (ctx: Context, userId: number, method: string,
   return ref;
 };
 
-/** Claims of tokens whose signature was checked, so a client's repeated calls skip the HMAC. */
-const verifiedClaims = new Map<string, { userId: number; sessionId: string; exp: number }>();
+interface Claims {
+  userId: number;
+  sessionId: string;
+  exp: number;
+}
+
+/**
+ * Claims of tokens whose signature was checked, so a client's repeated calls skip the HMAC. Kept per
+ * signing key: a token checked against one context's key says nothing to a context with another.
+ */
+const verifiedClaimsByKey = new WeakMap<CryptoKey, Map<string, Claims>>();
 const VERIFIED_CACHE_SIZE = 10_000;
 
-const tokenClaims = async (ctx: Context, token: string) => {
+const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
   const nowSeconds = ctx.now() / 1000;
+  let verifiedClaims = verifiedClaimsByKey.get(ctx.keys.jwt);
+  if (verifiedClaims === undefined) {
+    verifiedClaims = new Map();
+    verifiedClaimsByKey.set(ctx.keys.jwt, verifiedClaims);
+  }
   const cached = verifiedClaims.get(token);
   if (cached && cached.exp > nowSeconds) return cached;
   let payload: { sub?: string; sid?: unknown; exp?: number };
