@@ -9,5 +9,5 @@ if (!existsSync(cli)) {
   const built = spawnSync(process.execPath, [`${root}scripts/build.mjs`], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const { runCli } = await import(cli);
-process.exit(await runCli(process.argv.slice(2)));
+const { main } = await import(cli);
+await main(process.argv.slice(2));

@@ -94,12 +94,14 @@ export const runCli = async (argv: string[]): Promise<number> => {
   return 1;
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runCli(process.argv.slice(2)).then(
+/** Runs a command line and exits with its status; a failure prints its message, not a stack. */
+export const main = (argv: string[]) =>
+  runCli(argv).then(
     (code) => process.exit(code),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);
     },
   );
-}
+
+if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));
