@@ -25,10 +25,13 @@ const bad = (message: string): never => {
   throw invalidRequest(message);
 };
 
+/** A NUL character, which no text column of PostgreSQL can hold. */
+const hasNul = (value: string) => value.includes('\u0000');
+
 const text = (value: unknown, max: number, name: string): string | undefined => {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > max)
-    return bad(`${name} must be a string of at most ${max} characters.`);
+  if (typeof value !== 'string' || value.length > max || hasNul(value))
+    return bad(`${name} must be a string of at most ${max} characters, without NUL.`);
   return value;
 };
 
@@ -82,8 +85,8 @@ const parseEvent = (value: unknown, index: number): ReportEvent => {
   const at = `data.b[${index}]`;
   if (!isObject(value)) return bad(`${at} must be an object.`);
   const key = value.e;
-  if (typeof key !== 'string' || key.length === 0 || key.length > USAGE_LIMITS.keyMax) {
-    return bad(`${at}.e: events need a key of 1 to ${USAGE_LIMITS.keyMax} characters.`);
+  if (typeof key !== 'string' || key.length === 0 || key.length > USAGE_LIMITS.keyMax || hasNul(key)) {
+    return bad(`${at}.e: events need a key of 1 to ${USAGE_LIMITS.keyMax} characters, without NUL.`);
   }
   if (typeof value.i !== 'string' || !USAGE_LIMITS.idPattern.test(value.i)) {
     return bad(`${at}.i must be an event id of 8 to 64 letters, digits or dashes.`);

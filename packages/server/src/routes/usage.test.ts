@@ -90,6 +90,19 @@ describe('POST /report/:product', () => {
     expect(await storedEvents()).toBe(before + 4);
   });
 
+  it('a NUL in an event key or a text field is E_1 on every database, and other reports still land', async () => {
+    const before = await storedEvents();
+    const withNulKey = batch([event({ e: 'lesson\u0000open' })]);
+    const withNulField = batch([event()]);
+    withNulField.data.e.ua = 'agent\u0000';
+    const good = event();
+    const answers = await Promise.all([report(withNulKey), report(batch([good])), report(withNulField)]);
+    expect(answers.map((a) => a.status)).toEqual([400, 204, 400]);
+    expect(answers[0]!.body).toMatchObject({ error_code: 'E_1' });
+    expect(answers[2]!.body).toMatchObject({ error_code: 'E_1' });
+    expect(await storedEvents()).toBe(before + 1);
+  });
+
   it('takes the ip from proxy headers only when trust proxy is configured', async () => {
     const e = event();
     await report(batch([e]), 'edupass', { 'x-forwarded-for': '203.0.113.9' });
