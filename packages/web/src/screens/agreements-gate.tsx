@@ -1,17 +1,18 @@
 /** Agreements published since the user last signed: read and accept them, or sign out. */
-import { logout, signAgreements } from '@edupass/account';
+import { signAgreements } from '@edupass/account';
 import { useI18n } from '../i18n/i18n.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { agreementsSigned, checkAgreements, useGate } from '../session/gate.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { agreementTitle } from '../ui/agreements-check.tsx';
+import { AgreementItem } from '../ui/agreements-check.tsx';
 import { Screen } from '../ui/screen.tsx';
+import { signOut } from '../ui/sign-out.ts';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 
 const AgreementsGate = () => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { toSign } = useGate();
   const action = useAction();
   return (
@@ -19,12 +20,7 @@ const AgreementsGate = () => {
       <p>{t('gate.intro')}</p>
       <ul className="agreement-list">
         {toSign.map((agreement) => (
-          <li key={agreement.id}>
-            <a href={agreement.url} target="_blank" rel="noreferrer">
-              {agreementTitle(agreement, locale)}
-            </a>{' '}
-            <span className="muted">{t('agree.version', { v: agreement.version })}</span>
-          </li>
+          <AgreementItem key={agreement.id} agreement={agreement} />
         ))}
       </ul>
       <FormError message={action.error} />
@@ -49,7 +45,8 @@ const AgreementsGate = () => {
           className="button ghost"
           onClick={() =>
             action.run(async () => {
-              await logout(client).catch(() => undefined);
+              // A failed sign-out is said here: leaving would pass the gate still signed in.
+              await signOut();
               agreementsSigned();
               navigate('/?notice=signed-out', { replace: true });
             })

@@ -2,16 +2,16 @@
 import { checkEmailCode, registerByEmail, sendEmailCode, signAgreements } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
-import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { CodeField, NewPasswordField } from '../ui/account-fields.tsx';
+import { CodeField, ConfirmPasswordField, NewPasswordField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
 import { Field } from '../ui/field.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { useSendCode } from '../ui/use-send-code.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 
 export const EmailSignUp = () => {
@@ -20,26 +20,12 @@ export const EmailSignUp = () => {
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
+  const { code, setCode, sentTo, sender } = useSendCode(action);
   const [email, setEmail] = useState('');
-  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
 
-  const send = async () => {
-    action.setError(null);
-    try {
-      await withCaptcha('email_register', email, (proof) => sendEmailCode(client, { email }, proof));
-      setSentTo(email);
-      return true;
-    } catch (error) {
-      action.fail(error);
-      return false;
-    }
-  };
-
-  const mismatch = touched.shown('confirm') && confirm !== password ? t('form.mismatch') : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
@@ -74,26 +60,16 @@ export const EmailSignUp = () => {
         onValue={setCode}
         touched={touched}
         blockedReason={checks.email(email) ? t('code.needEmail') : null}
-        onSend={send}
+        onSend={sender('email_register', email, (proof) => sendEmailCode(client, { email }, proof))}
         sentTo={sentTo}
       />
       <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
-      <Field
-        label={t('form.confirmPassword')}
-        value={confirm}
-        onValue={setConfirm}
-        onBlur={touched.blur('confirm')}
-        error={mismatch}
-        type="password"
-        autoComplete="new-password"
-        maxLength={20}
-        required
-      />
+      <ConfirmPasswordField value={confirm} onValue={setConfirm} touched={touched} password={password} />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}
         onChecked={setAgreed}
-        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+        submitted={touched.shown('agree')}
       />
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>

@@ -13,19 +13,19 @@ import {
 } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { type OauthProvider, takePurpose } from '../oauth/start.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
+import { CodeInput } from '../ui/account-fields.tsx';
 import { AgreementsCheck, currentAgreements, useCurrentAgreements } from '../ui/agreements-check.tsx';
-import { CodeButton } from '../ui/code-button.tsx';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { useSendCode } from '../ui/use-send-code.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 
 const isProvider = (value: string | null): value is OauthProvider => value === 'wechat' || value === 'qq';
@@ -36,10 +36,9 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
+  const { code, setCode, sender } = useSendCode(action);
   const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const ids = agreements.map((a) => a.id);
 
   const finish = (withPhone: boolean) => (event?: FormEvent) => {
     event?.preventDefault();
@@ -48,7 +47,7 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
     void action.run(async () => {
       await createOauthUser(client, {
         oauth_ticket: ticket,
-        agreement_ids: ids,
+        agreement_ids: agreements.map((a) => a.id),
         ...(withPhone ? { phone_number: phone, captcha: code } : {}),
       });
       await afterSignIn('oauth');
@@ -67,35 +66,19 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
         inputMode="numeric"
         maxLength={11}
       />
-      <Field
-        label={t('form.code')}
+      <CodeInput
         value={code}
         onValue={setCode}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={
-          <CodeButton
-            blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
-            onSend={async () => {
-              try {
-                await withCaptcha('oauth', phone, (proof) =>
-                  sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
-                );
-                return true;
-              } catch (error) {
-                action.fail(error);
-                return false;
-              }
-            }}
-          />
-        }
+        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        onSend={sender('oauth', phone, (proof) =>
+          sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
+        )}
       />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}
         onChecked={setAgreed}
-        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+        submitted={touched.shown('agree')}
       />
       <FormError message={action.error} />
       <div className="actions">

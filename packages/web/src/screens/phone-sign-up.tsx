@@ -2,40 +2,26 @@
 import { registerByPhone, sendRegisterCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
-import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { CodeField, NewPasswordField, PhoneField } from '../ui/account-fields.tsx';
+import { NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useRuleError, useTouched } from '../ui/validation.ts';
+import { useSendCode } from '../ui/use-send-code.ts';
+import { useTouched } from '../ui/validation.ts';
 
 export const PhoneSignUp = () => {
   const { t } = useI18n();
-  const _ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
+  const { code, setCode, sentTo, sender } = useSendCode(action);
   const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-
-  const send = async () => {
-    action.setError(null);
-    try {
-      await withCaptcha('register', phone, (proof) => sendRegisterCode(client, { phone_number: phone }, proof));
-      setSentTo(phone);
-      return true;
-    } catch (error) {
-      action.fail(error);
-      return false;
-    }
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,13 +41,13 @@ export const PhoneSignUp = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneField value={phone} onValue={setPhone} touched={touched} />
-      <CodeField
-        value={code}
-        onValue={setCode}
+      <PhoneCodeFields
+        phone={phone}
+        onPhone={setPhone}
+        code={code}
+        onCode={setCode}
         touched={touched}
-        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
-        onSend={send}
+        onSend={sender('register', phone, (proof) => sendRegisterCode(client, { phone_number: phone }, proof))}
         sentTo={sentTo}
       />
       <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
@@ -69,7 +55,7 @@ export const PhoneSignUp = () => {
         agreements={agreements}
         checked={agreed}
         onChecked={setAgreed}
-        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+        submitted={touched.shown('agree')}
       />
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>

@@ -2,41 +2,24 @@
 import { loginByPhoneSilently, sendSilentLoginCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
-import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
-import { CodeField, PhoneField } from '../ui/account-fields.tsx';
+import { PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useRuleError, useTouched } from '../ui/validation.ts';
+import { useSendCode } from '../ui/use-send-code.ts';
+import { useTouched } from '../ui/validation.ts';
 
 export const SmsSignIn = () => {
   const { t } = useI18n();
-  const ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
+  const { code, setCode, sentTo, sender } = useSendCode(action);
   const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-
-  const phoneError = touched.shown('phone') ? ruleError('phone_number', phone) : null;
-  const codeError = touched.shown('code') ? ruleError('captcha', code) : null;
-
-  const send = async () => {
-    action.setError(null);
-    try {
-      await withCaptcha('silence', phone, (proof) => sendSilentLoginCode(client, { phone_number: phone }, proof));
-      setSentTo(phone);
-      return true;
-    } catch (error) {
-      action.fail(error);
-      return false;
-    }
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -54,21 +37,20 @@ export const SmsSignIn = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneField value={phone} onValue={setPhone} touched={touched} error={phoneError} />
-      <CodeField
-        value={code}
-        onValue={setCode}
+      <PhoneCodeFields
+        phone={phone}
+        onPhone={setPhone}
+        code={code}
+        onCode={setCode}
         touched={touched}
-        error={codeError}
-        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
-        onSend={send}
+        onSend={sender('silence', phone, (proof) => sendSilentLoginCode(client, { phone_number: phone }, proof))}
         sentTo={sentTo}
       />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}
         onChecked={setAgreed}
-        error={touched.shown('agree') && !agreed ? t('agree.required') : null}
+        submitted={touched.shown('agree')}
       />
       <p className="hint">{t('signIn.smsNote')}</p>
       <FormError message={action.error} />

@@ -1,7 +1,8 @@
-/** The phone, code and new-password fields that sign-up, sign-in and reset share. */
+/** The phone, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
+import { checks } from '@edupass/protocol';
 import { useI18n } from '../i18n/i18n.ts';
-import { CodeButton } from './code-button.tsx';
-import { Field } from './field.tsx';
+import { CodeButton, type CodeButtonProps } from './code-button.tsx';
+import { Field, type FieldProps as InputProps } from './field.tsx';
 import { Notice } from './status.tsx';
 import { useRuleError, type useTouched } from './validation.ts';
 
@@ -9,11 +10,9 @@ interface FieldProps {
   value: string;
   onValue: (value: string) => void;
   touched: ReturnType<typeof useTouched>;
-  /** Replaces the rule's own message (a screen that judges the field differently). */
-  error?: string | null;
 }
 
-export const PhoneField = ({ value, onValue, touched, error }: FieldProps) => {
+export const PhoneField = ({ value, onValue, touched }: FieldProps) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
@@ -23,7 +22,7 @@ export const PhoneField = ({ value, onValue, touched, error }: FieldProps) => {
       value={value}
       onValue={onValue}
       onBlur={touched.blur('phone')}
-      error={error !== undefined ? error : touched.shown('phone') ? ruleError('phone_number', value) : null}
+      error={touched.shown('phone') ? ruleError('phone_number', value) : null}
       type="tel"
       inputMode="numeric"
       autoComplete="tel-national"
@@ -33,33 +32,74 @@ export const PhoneField = ({ value, onValue, touched, error }: FieldProps) => {
   );
 };
 
-interface CodeFieldProps extends FieldProps {
-  /** Why the send button is disabled (no valid phone or e-mail yet), or null. */
-  blockedReason: string | null;
-  onSend: () => Promise<boolean>;
+/** The code input with its send button beside it; the rest of the field's props as the form wants them. */
+export const CodeInput = ({ blockedReason, onSend, ...field }: Omit<InputProps, 'label'> & CodeButtonProps) => {
+  const { t } = useI18n();
+  return (
+    <Field
+      label={t('form.code')}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      addon={<CodeButton blockedReason={blockedReason} onSend={onSend} />}
+      {...field}
+    />
+  );
+};
+
+interface CodeFieldProps extends FieldProps, CodeButtonProps {
   /** Where the last code went, announced under the field. */
   sentTo: string | null;
 }
 
-export const CodeField = ({ value, onValue, touched, error, blockedReason, onSend, sentTo }: CodeFieldProps) => {
+/** The code, judged once it has lost focus or the form was submitted, and where it went. */
+export const CodeField = ({ value, onValue, touched, blockedReason, onSend, sentTo }: CodeFieldProps) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
     <>
-      <Field
-        label={t('form.code')}
+      <CodeInput
         hint={t('form.codeHint')}
         value={value}
         onValue={onValue}
         onBlur={touched.blur('code')}
-        error={error !== undefined ? error : touched.shown('code') ? ruleError('captcha', value) : null}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
+        error={touched.shown('code') ? ruleError('captcha', value) : null}
         required
-        addon={<CodeButton blockedReason={blockedReason} onSend={onSend} />}
+        blockedReason={blockedReason}
+        onSend={onSend}
       />
       <Notice message={sentTo ? t('code.sent', { to: sentTo }) : null} />
+    </>
+  );
+};
+
+/** A phone number and the code sent to it; no code can be asked for before the number is valid. */
+export const PhoneCodeFields = ({
+  phone,
+  onPhone,
+  code,
+  onCode,
+  touched,
+  onSend,
+  sentTo,
+}: Omit<CodeFieldProps, 'value' | 'onValue' | 'blockedReason'> & {
+  phone: string;
+  onPhone(phone: string): void;
+  code: string;
+  onCode(code: string): void;
+}) => {
+  const { t } = useI18n();
+  return (
+    <>
+      <PhoneField value={phone} onValue={onPhone} touched={touched} />
+      <CodeField
+        value={code}
+        onValue={onCode}
+        touched={touched}
+        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        onSend={onSend}
+        sentTo={sentTo}
+      />
     </>
   );
 };
@@ -75,6 +115,24 @@ export const NewPasswordField = ({ label, value, onValue, touched }: FieldProps 
       onValue={onValue}
       onBlur={touched.blur('password')}
       error={touched.shown('password') ? ruleError('password', value) : null}
+      type="password"
+      autoComplete="new-password"
+      maxLength={20}
+      required
+    />
+  );
+};
+
+/** The new password typed again; judged against `password` once it has lost focus or the form was submitted. */
+export const ConfirmPasswordField = ({ value, onValue, touched, password }: FieldProps & { password: string }) => {
+  const { t } = useI18n();
+  return (
+    <Field
+      label={t('form.confirmPassword')}
+      value={value}
+      onValue={onValue}
+      onBlur={touched.blur('confirm')}
+      error={touched.shown('confirm') && value !== password ? t('form.mismatch') : null}
       type="password"
       autoComplete="new-password"
       maxLength={20}

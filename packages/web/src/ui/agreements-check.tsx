@@ -31,22 +31,36 @@ export const useCurrentAgreements = (): Agreement[] => {
 };
 
 /** An agreement's title in the page's language: titles are stored as "中文 / English". */
-export const agreementTitle = (agreement: Agreement, locale: string): string => {
+const agreementTitle = (agreement: Agreement, locale: string): string => {
   const [zh, en] = agreement.title.split(' / ');
   return (locale === 'en' ? en : zh) ?? agreement.title;
+};
+
+/** An agreement in a list: its title, linking to the text, and its version. */
+export const AgreementItem = ({ agreement }: { agreement: Agreement }) => {
+  const { t, locale } = useI18n();
+  return (
+    <li>
+      <a href={agreement.url} target="_blank" rel="noreferrer">
+        {agreementTitle(agreement, locale)}
+      </a>{' '}
+      <span className="muted">{t('agree.version', { v: agreement.version })}</span>
+    </li>
+  );
 };
 
 export interface AgreementsCheckProps {
   agreements: readonly Agreement[];
   checked: boolean;
   onChecked(checked: boolean): void;
-  /** Shown when the form was submitted without the box ticked. */
-  error: string | null;
+  /** Whether the form was submitted: an unticked box is an error from then on. */
+  submitted: boolean;
 }
 
-export const AgreementsCheck = ({ agreements, checked, onChecked, error }: AgreementsCheckProps) => {
+export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: AgreementsCheckProps) => {
   const { t, locale } = useI18n();
   const id = useId();
+  const error = submitted && !checked ? t('agree.required') : null;
   return (
     <div className={`field agree${error ? ' invalid' : ''}`}>
       <div className="agree-row">

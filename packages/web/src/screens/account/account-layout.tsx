@@ -1,14 +1,13 @@
 /** The account centre's frame: who is signed in, the sections, sign out. */
-import { logout } from '@edupass/account';
 import { useSession } from '@edupass/account/react';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate, useLocation } from '../../router/history.ts';
-import { client } from '../../session/account.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
 import { LazyImage } from '../../ui/lazy-image.tsx';
 import { Link } from '../../ui/link.tsx';
 import { useHeadingFocus } from '../../ui/screen.tsx';
+import { signOut } from '../../ui/sign-out.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
 
@@ -64,12 +63,7 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
           className="button ghost"
           onClick={() =>
             action.run(async () => {
-              try {
-                await logout(client);
-              } catch (error) {
-                // A session the server already ended is just as signed out.
-                if (client.session.get().status !== 'signed-out') throw error;
-              }
+              await signOut();
               trackEvent('sign_out');
               setTrackedUser(undefined);
               navigate('/?notice=signed-out', { replace: true });

@@ -4,17 +4,17 @@
  */
 import { changePassword, changePasswordByPhone, initPassword, sendPasswordUpdateCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
-import { type FormEvent, useState } from 'react';
-import { withCaptcha } from '../../captcha/human-check.ts';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
-import { CodeButton } from '../../ui/code-button.tsx';
+import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
-import { useAction } from '../../ui/use-action.ts';
+import { type Action, useAction } from '../../ui/use-action.ts';
+import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
 const changed = () => {
@@ -22,60 +22,75 @@ const changed = () => {
   navigate('/?method=password&notice=password-changed', { replace: true });
 };
 
-const NewPasswordFields = (props: {
-  password: string;
-  confirm: string;
-  setPassword(v: string): void;
-  setConfirm(v: string): void;
+/**
+ * A form that ends in the new password, typed twice, and its submit button; `children` come first.
+ * `onSubmit` gets both passwords and runs the change with `action`.
+ */
+const NewPasswordForm = ({
+  action,
+  submitLabel,
+  onSubmit,
+  children,
+}: {
+  action: Action;
+  submitLabel: string;
+  onSubmit(password: string, confirm: string): void;
+  children: ReactNode;
 }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit(password, confirm);
+  };
   return (
-    <>
+    <form onSubmit={submit} noValidate>
+      {children}
       <Field
         label={t('form.newPassword')}
         hint={t('form.passwordHint')}
-        value={props.password}
-        onValue={props.setPassword}
-        error={props.password ? ruleError('password', props.password) : null}
+        value={password}
+        onValue={setPassword}
+        error={password ? ruleError('password', password) : null}
         type="password"
         autoComplete="new-password"
         maxLength={20}
       />
       <Field
         label={t('form.confirmPassword')}
-        value={props.confirm}
-        onValue={props.setConfirm}
-        error={props.confirm && props.confirm !== props.password ? t('form.mismatch') : null}
+        value={confirm}
+        onValue={setConfirm}
+        error={confirm && confirm !== password ? t('form.mismatch') : null}
         type="password"
         autoComplete="new-password"
         maxLength={20}
       />
-    </>
+      <FormError message={action.error} />
+      <button type="submit" className="button primary" aria-busy={action.busy}>
+        {submitLabel}
+      </button>
+    </form>
   );
 };
 
 const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
   const { t } = useI18n();
   const action = useAction();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await initPassword(client, { password, confirm_password: confirm });
-      onChanged();
-    });
-  };
   return (
-    <form onSubmit={submit} noValidate>
+    <NewPasswordForm
+      action={action}
+      submitLabel={t('password.setSubmit')}
+      onSubmit={(password, confirm) =>
+        void action.run(async () => {
+          await initPassword(client, { password, confirm_password: confirm });
+          onChanged();
+        })
+      }
+    >
       <p>{t('password.none')}</p>
-      <NewPasswordFields {...{ password, confirm, setPassword, setConfirm }} />
-      <FormError message={action.error} />
-      <button type="submit" className="button primary" aria-busy={action.busy}>
-        {t('password.setSubmit')}
-      </button>
-    </form>
+    </NewPasswordForm>
   );
 };
 
@@ -83,24 +98,19 @@ const ByOldPassword = () => {
   const { t } = useI18n();
   const action = useAction();
   const [old, setOld] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await changePassword(client, { old_password: old, password, confirm_password: confirm });
-      changed();
-    });
-  };
   return (
-    <form onSubmit={submit} noValidate>
+    <NewPasswordForm
+      action={action}
+      submitLabel={t('password.submit')}
+      onSubmit={(password, confirm) =>
+        void action.run(async () => {
+          await changePassword(client, { old_password: old, password, confirm_password: confirm });
+          changed();
+        })
+      }
+    >
       <Field label={t('password.old')} value={old} onValue={setOld} type="password" autoComplete="current-password" />
-      <NewPasswordFields {...{ password, confirm, setPassword, setConfirm }} />
-      <FormError message={action.error} />
-      <button type="submit" className="button primary" aria-busy={action.busy}>
-        {t('password.submit')}
-      </button>
-    </form>
+    </NewPasswordForm>
   );
 };
 
@@ -108,20 +118,21 @@ const ByPhoneCode = () => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
+  const { code, setCode, sender } = useSendCode(action);
   const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (password !== confirm) return action.setError(t('form.mismatch'));
-    void action.run(async () => {
-      await changePasswordByPhone(client, { phone_number: phone, captcha: code, password });
-      changed();
-    });
-  };
   return (
-    <form onSubmit={submit} noValidate>
+    <NewPasswordForm
+      action={action}
+      submitLabel={t('password.submit')}
+      onSubmit={(password, confirm) => {
+        // This change takes the password once, so the two are compared here rather than by the server.
+        if (password !== confirm) return action.setError(t('form.mismatch'));
+        void action.run(async () => {
+          await changePasswordByPhone(client, { phone_number: phone, captcha: code, password });
+          changed();
+        });
+      }}
+    >
       <p>{t('password.byPhoneIntro')}</p>
       <Field
         label={t('form.phone')}
@@ -133,36 +144,15 @@ const ByPhoneCode = () => {
         autoComplete="tel-national"
         maxLength={11}
       />
-      <Field
-        label={t('form.code')}
+      <CodeInput
         value={code}
         onValue={setCode}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        addon={
-          <CodeButton
-            blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
-            onSend={async () => {
-              try {
-                await withCaptcha('password_update', phone, (proof) =>
-                  sendPasswordUpdateCode(client, { phone_number: phone }, proof),
-                );
-                return true;
-              } catch (error) {
-                action.fail(error);
-                return false;
-              }
-            }}
-          />
-        }
+        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        onSend={sender('password_update', phone, (proof) =>
+          sendPasswordUpdateCode(client, { phone_number: phone }, proof),
+        )}
       />
-      <NewPasswordFields {...{ password, confirm, setPassword, setConfirm }} />
-      <FormError message={action.error} />
-      <button type="submit" className="button primary" aria-busy={action.busy}>
-        {t('password.submit')}
-      </button>
-    </form>
+    </NewPasswordForm>
   );
 };
 

@@ -2,13 +2,13 @@
 import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
-import { withCaptcha } from '../../captcha/human-check.ts';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
-import { CodeButton } from '../../ui/code-button.tsx';
+import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
 export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(): void }) => {
@@ -18,23 +18,12 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
   const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-
-  const send = async () => {
-    try {
-      if (rebinding) {
-        await withCaptcha('change', phone, (proof) =>
-          sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
-        );
-      } else {
-        await withCaptcha('bind', phone, (proof) => sendBindPhoneCode(client, { phone_number: phone }, proof));
-      }
-      return true;
-    } catch (error) {
-      action.fail(error);
-      return false;
-    }
-  };
+  const { code, setCode, sender } = useSendCode(action);
+  const send = rebinding
+    ? sender('change', phone, (proof) =>
+        sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
+      )
+    : sender('bind', phone, (proof) => sendBindPhoneCode(client, { phone_number: phone }, proof));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -76,15 +65,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
           inputMode="numeric"
           maxLength={11}
         />
-        <Field
-          label={t('form.code')}
-          value={code}
-          onValue={setCode}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          addon={<CodeButton blockedReason={blocked} onSend={send} />}
-        />
+        <CodeInput value={code} onValue={setCode} blockedReason={blocked} onSend={send} />
         <FormError message={action.error} />
         <Notice message={action.notice} />
         <button type="submit" className="button primary" aria-busy={action.busy}>

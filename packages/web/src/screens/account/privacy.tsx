@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { setConsent, useConsent } from '../../telemetry/consent.ts';
-import { agreementTitle, useCurrentAgreements } from '../../ui/agreements-check.tsx';
+import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
 import { FormError } from '../../ui/status.tsx';
 import { useInfiniteScroll } from '../../ui/use-infinite-scroll.ts';
 import { useLoad } from '../../ui/use-load.ts';
@@ -13,7 +13,7 @@ import { AccountLayout } from './account-layout.tsx';
 const PAGE = 20;
 
 const Privacy = () => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const privacy = useLoad(() => getPrivacy(client));
   const agreements = useCurrentAgreements();
   const consent = useConsent();
@@ -41,12 +41,7 @@ const Privacy = () => {
       <h2>{t('privacy.agreements')}</h2>
       <ul className="agreement-list">
         {agreements.slice(0, shown).map((agreement) => (
-          <li key={agreement.id}>
-            <a href={agreement.url} target="_blank" rel="noreferrer">
-              {agreementTitle(agreement, locale)}
-            </a>{' '}
-            <span className="muted">{t('agree.version', { v: agreement.version })}</span>
-          </li>
+          <AgreementItem key={agreement.id} agreement={agreement} />
         ))}
         <li ref={sentinel} aria-hidden="true" className="sentinel" />
       </ul>

@@ -75,7 +75,6 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
     event.preventDefault();
     const input = changes(draft, saved);
     if (Object.keys(input).length === 0) {
-      action.setError(null);
       void action.run(async () => t('profile.unchanged'));
       return;
     }

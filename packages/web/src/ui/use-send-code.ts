@@ -1,0 +1,27 @@
+/**
+ * The code of a form that asks for one and then submits it: sent through the human check, a failure
+ * shown as the form's error (no countdown starts), and where the last code went.
+ */
+import type { CaptchaProof } from '@edupass/account';
+import { useState } from 'react';
+import { withCaptcha } from '../captcha/human-check.ts';
+import type { Action } from './use-action.ts';
+
+export const useSendCode = (action: Action) => {
+  const [code, setCode] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  /** The code button's `onSend`: asks for a code to `to` in the captcha `scene` with `request`. */
+  const sender =
+    (scene: string, to: string, request: (proof?: CaptchaProof) => Promise<unknown>) => async (): Promise<boolean> => {
+      action.setError(null);
+      try {
+        await withCaptcha(scene, to, request);
+        setSentTo(to);
+        return true;
+      } catch (error) {
+        action.fail(error);
+        return false;
+      }
+    };
+  return { code, setCode, sentTo, sender };
+};
