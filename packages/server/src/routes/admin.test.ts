@@ -187,3 +187,27 @@ describe('agreements', () => {
     expect(operators.body.map((o) => o.id)).not.toContain(target.userId);
   });
 });
+
+describe('publishing one agreement code at once', () => {
+  const { server: raceServer, call: raceCall } = useTestServer();
+  let raceOperator: string;
+  beforeAll(async () => {
+    raceOperator = (await signInOperator(raceServer)).token;
+  });
+
+  test('four operators publishing one code at once each get their own version', async () => {
+    const code = `race${Date.now().toString(36)}`;
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        raceCall<{ id: number; version: number }>(
+          'POST',
+          '/admin/agreements',
+          { code, title: `Race ${n}`, content: `Text ${n}.` },
+          { token: raceOperator },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => a.body.version).sort()).toEqual([1, 2, 3, 4]);
+  });
+});

@@ -154,6 +154,17 @@ describe('access tokens', () => {
     }
   });
 
+  it('a token verified by one server is 10000000 at a server in the same process with another signing key', async () => {
+    const other = await startTestServer({ jwtSecret: 'a-different-secret-a-different-secret-456' });
+    try {
+      const account = await signUp(server);
+      expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
+      expectError(await client(other.url)('GET', `${A}/profile`, undefined, { token: account.token }), '10000000');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('Authorization: Bearer, a bare token and the cookie (any case of its name) all authenticate', async () => {
     const account = await signUp(server);
     const token = await sessionToken(account.phone);
