@@ -164,6 +164,45 @@ describe('edupass events export / import', () => {
     expect(output).toContain('line 2: not JSON');
     expect(output.some((o) => o.startsWith('line 1: not a usage event row'))).toBe(true);
   });
+
+  test('lines missing data, ip or is_dev are reported by line and the good lines are imported', async () => {
+    const row = (id: string) => ({
+      product_code: 'edupass',
+      event_id: id,
+      event_key: 'click',
+      at: 1_790_100_000_000,
+      received_at: 1_790_100_000_500,
+      data: '{}',
+      ip: '127.0.0.1',
+      is_dev: 0,
+    });
+    const without = (id: string, field: 'data' | 'ip' | 'is_dev') => {
+      const { [field]: _dropped, ...rest } = row(id);
+      return rest;
+    };
+    const lines = [
+      row('missing-fields-good-1'),
+      without('missing-fields-no-data', 'data'),
+      without('missing-fields-no-ip', 'ip'),
+      row('missing-fields-good-2'),
+      without('missing-fields-no-is-dev', 'is_dev'),
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-events-')), 'missing.jsonl');
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    output.length = 0;
+    expect(await runCli(['events', 'import', file])).toBe(2);
+    for (const line of [2, 3, 5]) {
+      expect(output.some((o) => o.startsWith(`line ${line}: not a usage event row`))).toBe(true);
+    }
+    expect(output.filter((o) => o.startsWith('line '))).toHaveLength(3);
+    const stored = await usageDb(store.db)
+      .selectFrom('usage_events')
+      .select('event_id')
+      .where('event_id', 'like', 'missing-fields-%')
+      .orderBy('event_id')
+      .execute();
+    expect(stored.map((r) => r.event_id)).toEqual(['missing-fields-good-1', 'missing-fields-good-2']);
+  });
 });
 
 describe('edupass doctor', () => {
