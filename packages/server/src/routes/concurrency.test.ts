@@ -4,7 +4,12 @@
  */
 import type { LoginResult } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openStore } from '../store/db.ts';
+import { migrate } from '../store/migrate.ts';
 import { A, expectError, nextPhone, PASSWORD, PID } from '../testing/accounts.ts';
+import { createTestDatabase } from '../testing/databases.ts';
 import { useTestServer } from '../testing/harness.ts';
 
 const { server, call } = useTestServer();
@@ -65,5 +70,38 @@ describe('parallel sign-ups', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     const rows = await server.app.ctx.db.selectFrom('users').select('id').where('phone', '=', phone).execute();
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('two servers starting at once on one database with no agreements yet', () => {
+  it('both start, and the default agreements are seeded once', async () => {
+    const database = await createTestDatabase();
+    try {
+      // The schema is in place first, so the two start-ups race only on the first-start data.
+      const migrating = openStore(database.url);
+      await migrate(migrating).finally(() => migrating.close());
+      const config = { ...loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }), port: 0, host: '127.0.0.1' };
+      const started = await Promise.allSettled([
+        buildApp(config, { logger: false }),
+        buildApp(config, { logger: false }),
+      ]);
+      await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
+      expect(started.map((s) => (s.status === 'fulfilled' ? 'started' : String(s.reason)))).toEqual([
+        'started',
+        'started',
+      ]);
+      const store = openStore(database.url);
+      try {
+        const rows = await store.db.selectFrom('agreements').select(['code', 'version']).orderBy('code').execute();
+        expect(rows).toEqual([
+          { code: 'privacy', version: 1 },
+          { code: 'terms', version: 1 },
+        ]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });
