@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
+import { createUsageWriter } from './services/usage-writer.ts';
 import { openStore, type Store } from './store/db.ts';
 import { usageDb, writeUsage } from './store/usage.ts';
 import { createTestDatabase, type TestDatabase } from './testing/databases.ts';
@@ -31,6 +32,29 @@ afterAll(async () => {
 });
 
 const lastLine = () => output.at(-1) ?? '';
+
+/** A usage event row with every column the table cannot go without. */
+const eventRow = (id: string) => ({
+  product_code: 'edupass',
+  event_id: id,
+  event_key: 'click',
+  at: 1_790_100_000_000,
+  received_at: 1_790_100_000_500,
+  data: '{}',
+  ip: '127.0.0.1',
+  is_dev: 0,
+});
+
+/** The stored event ids that start with a prefix, in order. */
+const storedEventIds = async (prefix: string) =>
+  (
+    await usageDb(store.db)
+      .selectFrom('usage_events')
+      .select('event_id')
+      .where('event_id', 'like', `${prefix}%`)
+      .orderBy('event_id')
+      .execute()
+  ).map((r) => r.event_id);
 
 describe('edupass migrate', () => {
   test('a second run finds the schema up to date', async () => {
@@ -166,25 +190,15 @@ describe('edupass events export / import', () => {
   });
 
   test('lines missing data, ip or is_dev are reported by line and the good lines are imported', async () => {
-    const row = (id: string) => ({
-      product_code: 'edupass',
-      event_id: id,
-      event_key: 'click',
-      at: 1_790_100_000_000,
-      received_at: 1_790_100_000_500,
-      data: '{}',
-      ip: '127.0.0.1',
-      is_dev: 0,
-    });
     const without = (id: string, field: 'data' | 'ip' | 'is_dev') => {
-      const { [field]: _dropped, ...rest } = row(id);
+      const { [field]: _dropped, ...rest } = eventRow(id);
       return rest;
     };
     const lines = [
-      row('missing-fields-good-1'),
+      eventRow('missing-fields-good-1'),
       without('missing-fields-no-data', 'data'),
       without('missing-fields-no-ip', 'ip'),
-      row('missing-fields-good-2'),
+      eventRow('missing-fields-good-2'),
       without('missing-fields-no-is-dev', 'is_dev'),
     ];
     const file = join(mkdtempSync(join(tmpdir(), 'edupass-events-')), 'missing.jsonl');
@@ -195,13 +209,7 @@ describe('edupass events export / import', () => {
       expect(output.some((o) => o.startsWith(`line ${line}: not a usage event row`))).toBe(true);
     }
     expect(output.filter((o) => o.startsWith('line '))).toHaveLength(3);
-    const stored = await usageDb(store.db)
-      .selectFrom('usage_events')
-      .select('event_id')
-      .where('event_id', 'like', 'missing-fields-%')
-      .orderBy('event_id')
-      .execute();
-    expect(stored.map((r) => r.event_id)).toEqual(['missing-fields-good-1', 'missing-fields-good-2']);
+    expect(await storedEventIds('missing-fields-')).toEqual(['missing-fields-good-1', 'missing-fields-good-2']);
   });
 });
 
@@ -229,5 +237,22 @@ describe('edupass doctor', () => {
     expect(broken.email).toMatch(/SMTP_HOST.*Fix:/);
     expect(broken.sms).toMatch(/SMS_PROVIDER.*Fix:/);
     expect(broken.captcha).toMatch(/not checked.*Fix:/);
+  });
+});
+
+describe('usage group commit', () => {
+  test('rows of one request that the store refuses fail only that request, not the others written with it', async () => {
+    const writer = createUsageWriter(usageDb(store.db));
+    // A row with no data breaks the NOT NULL column at the database, whatever the parsing in front.
+    const refused = { ...eventRow('group-commit-refused'), data: null as unknown as string };
+    const answers = await Promise.allSettled([
+      writer.add({ events: [eventRow('group-commit-1')], beacons: [] }),
+      writer.add({ events: [refused], beacons: [] }),
+      writer.add({ events: [eventRow('group-commit-2')], beacons: [] }),
+      writer.add({ events: [eventRow('group-commit-3')], beacons: [] }),
+    ]);
+    await writer.idle();
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await storedEventIds('group-commit-')).toEqual(['group-commit-1', 'group-commit-2', 'group-commit-3']);
   });
 });
