@@ -11,8 +11,9 @@ let rotated = 0;
 let broken = 0;
 const requestsFor = () => {
   switch (job.mode) {
+    // The baseline gets the very request the profile read gets (same path and headers), so the two
+    // differ only in what answers it.
     case 'bare':
-      return [{ method: 'GET', path: '/' }];
     case 'profile':
       return [
         {

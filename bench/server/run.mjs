@@ -2,8 +2,8 @@
 // Server bench (not a test): requests per second and p99 of the EduPass server beside a bare
 // node:http handler measured in the same run, and the login rate beside the raw argon2id rate.
 // See bench/server/README.md. Usage: npm run bench:server  (or node bench/server/run.mjs)
-// Knobs: BENCH_DURATION (s per measurement, 5), BENCH_RUNS (3), BENCH_CONNECTIONS (50),
-// BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
+// Knobs: BENCH_PAIRS (10), BENCH_SLICE (s, 2), BENCH_DURATION (s per measurement, 5), BENCH_RUNS (3),
+// BENCH_CONNECTIONS (50), BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ const here = new URL('./', import.meta.url).pathname;
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 5);
 const RUNS = Number(env.BENCH_RUNS ?? 3);
+const PAIRS = Number(env.BENCH_PAIRS ?? 10);
+const SLICE = Number(env.BENCH_SLICE ?? 2);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const LOGIN_CONNECTIONS = Number(env.BENCH_LOGIN_CONNECTIONS ?? 8);
 const SERVER_CORE = env.BENCH_SERVER_CORE ?? '0';
@@ -29,7 +31,19 @@ const TARGETS = { profileVsBare: 0.5, loginVsHash: 0.8, profileP99Ms: 50 };
 
 const started = Date.now();
 const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+/** The machine's CPU time so far and the part of it the hypervisor gave to other guests (steal). */
+const machineTicks = () => {
+  const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, steal };
+};
+// The bench keeps both cores busy itself, so only the load before it starts tells of other work.
 const loadAtStart = loadAverage();
+const ticksAtStart = machineTicks();
 const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -102,10 +116,12 @@ const withCpu = async (pid, work) => {
   return { ...result, cpuUsPerRequest: ((cpuSeconds(pid) - before) * 1e6) / count };
 };
 
-const median = (values) => {
+/** The q-quantile of `values`, interpolated between neighbours (q = 0.5: the median). */
+const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 };
 
 const call = async (base, method, path, body, headers = {}) => {
@@ -199,7 +215,9 @@ const measure = (job) => runJson(CLIENT_CORE, ['node', clientScript, JSON.string
 
 const steps = {
   bare: (duration) =>
-    withCpu(bare.child.pid, () => measure({ mode: 'bare', url: bare.url, connections: CONNECTIONS, duration })),
+    withCpu(bare.child.pid, () =>
+      measure({ mode: 'bare', url: bare.url, connections: CONNECTIONS, duration, token: accessToken }),
+    ),
   profile: (duration) =>
     withCpu(edupass.child.pid, () =>
       measure({ mode: 'profile', url: edupass.url, connections: CONNECTIONS, duration, token: accessToken }),
@@ -225,26 +243,44 @@ const describe = (name, r) =>
   `, server CPU ${Math.round(r.cpuUsPerRequest).toLocaleString('en-US')} µs/req` +
   (r.non2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : '');
 
-// 4. Warm-up (not recorded), then rounds that take every measurement side by side.
+const x = (v) => `${v.toFixed(2)}×`;
+
+// 4. Warm-up (not recorded).
 log('warm-up round (1 s each, not recorded)…');
 for (const [name, step] of Object.entries(steps))
   await step(1).then((r) => log(`  warm-up ${name}: ${describe(name, r)}`));
 
+// 5. Profile read against bare in many short pairs, each taken back to back. Other machines' load
+// on a shared host comes and goes within seconds, so two measurements far apart can differ by 2×;
+// a pair sees nearly the same machine, and the median of many pairs shrugs off the pairs that did
+// not. The order alternates (bare first, then profile first) so neither always runs warmer.
+const pairs = [];
+for (let i = 1; i <= PAIRS; i++) {
+  const pair = {};
+  for (const name of i % 2 ? ['bare', 'profile'] : ['profile', 'bare']) pair[name] = await steps[name](SLICE);
+  pair.ratios = { profileVsBare: pair.profile.rps / pair.bare.rps };
+  pair.cpuRatios = { profileVsBare: pair.bare.cpuUsPerRequest / pair.profile.cpuUsPerRequest };
+  log(
+    `pair ${i}/${PAIRS}: bare ${describe('bare', pair.bare)}; profile ${describe('profile', pair.profile)}; ` +
+      `ratio ${x(pair.ratios.profileVsBare)} (CPU ${x(pair.cpuRatios.profileVsBare)})`,
+  );
+  pairs.push(pair);
+}
+
+// 6. Rounds of the longer measurements, each with its own baseline taken beside it.
 const rounds = [];
 for (let round = 1; round <= RUNS; round++) {
   const results = {};
-  for (const [name, step] of Object.entries(steps)) {
-    results[name] = await step(DURATION);
+  for (const name of ['bare', 'refresh', 'login', 'argon2']) {
+    results[name] = await steps[name](DURATION);
     log(`round ${round}/${RUNS} ${name.padEnd(7)} ${describe(name, results[name])}`);
   }
   results.ratios = {
-    profileVsBare: results.profile.rps / results.bare.rps,
     refreshVsBare: results.refresh.rps / results.bare.rps,
     loginVsHash: results.login.rps / results.argon2.rate,
   };
   // The same ratios from server CPU per request (what one core could do if it were all ours).
   results.cpuRatios = {
-    profileVsBare: results.bare.cpuUsPerRequest / results.profile.cpuUsPerRequest,
     refreshVsBare: results.bare.cpuUsPerRequest / results.refresh.cpuUsPerRequest,
     loginVsHash: results.argon2.cpuUsPerRequest / results.login.cpuUsPerRequest,
   };
@@ -255,25 +291,42 @@ await stopChild(bare.child);
 await stopChild(edupass.child);
 rmSync(scratch, { recursive: true, force: true });
 
-// 5. Medians over the rounds; ratios are taken within each round, then their median.
-const spread = (fn) => {
-  const values = rounds.map(fn);
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+// 7. Medians and quartiles; a ratio is taken within its pair or round, then summarised.
+const spread = (samples, fn) => {
+  const values = samples.map(fn);
+  return {
+    median: quantile(values, 0.5),
+    q1: quantile(values, 0.25),
+    q3: quantile(values, 0.75),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
 };
-const figures = (name) => ({
-  rps: spread((r) => r[name].rps ?? r[name].rate),
-  p99: spread((r) => r[name].p99 ?? Number.NaN),
-  cpuUsPerRequest: spread((r) => r[name].cpuUsPerRequest),
+const figures = (samples, name) => ({
+  rps: spread(samples, (r) => r[name].rps ?? r[name].rate),
+  p99: spread(samples, (r) => r[name].p99 ?? Number.NaN),
+  cpuUsPerRequest: spread(samples, (r) => r[name].cpuUsPerRequest),
 });
+const ratiosOf = (samples, names) => ({
+  ratios: Object.fromEntries(names.map((k) => [k, spread(samples, (r) => r.ratios[k])])),
+  cpuRatios: Object.fromEntries(names.map((k) => [k, spread(samples, (r) => r.cpuRatios[k])])),
+});
+const fromPairs = ratiosOf(pairs, ['profileVsBare']);
+const fromRounds = ratiosOf(rounds, ['refreshVsBare', 'loginVsHash']);
 const ratioNames = ['profileVsBare', 'refreshVsBare', 'loginVsHash'];
 const summary = {
-  bare: figures('bare'),
-  profile: figures('profile'),
-  refresh: figures('refresh'),
-  login: figures('login'),
-  argon2: figures('argon2'),
-  ratios: Object.fromEntries(ratioNames.map((k) => [k, spread((r) => r.ratios[k])])),
-  cpuRatios: Object.fromEntries(ratioNames.map((k) => [k, spread((r) => r.cpuRatios[k])])),
+  bare: figures(pairs, 'bare'),
+  profile: figures(pairs, 'profile'),
+  refresh: figures(rounds, 'refresh'),
+  login: figures(rounds, 'login'),
+  argon2: figures(rounds, 'argon2'),
+  ratios: { ...fromPairs.ratios, ...fromRounds.ratios },
+  cpuRatios: { ...fromPairs.cpuRatios, ...fromRounds.cpuRatios },
+  profilePairsAtTarget: {
+    byRps: pairs.filter((p) => p.ratios.profileVsBare >= TARGETS.profileVsBare).length,
+    byCpu: pairs.filter((p) => p.cpuRatios.profileVsBare >= TARGETS.profileVsBare).length,
+    of: pairs.length,
+  },
 };
 const verdicts = {
   profileVsBare: summary.ratios.profileVsBare.median >= TARGETS.profileVsBare,
@@ -285,7 +338,6 @@ const verdicts = {
 
 const n = (v) => Math.round(v).toLocaleString('en-US');
 const range = (s, f = n) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
-const x = (v) => `${v.toFixed(2)}×`;
 const ok = (pass) => (pass ? 'met' : 'MISSED');
 const row = (label, conn, name, ratio, target) => [
   label,
@@ -299,9 +351,9 @@ const row = (label, conn, name, ratio, target) => [
 ];
 const rows = [
   ['measurement', 'conn.', 'req/s median (min–max)', 'p99 ms', 'CPU µs/req', 'ratio (min–max)', 'CPU ratio', 'target'],
-  row('bare node:http', CONNECTIONS, 'bare', undefined, 'baseline'),
+  row('bare node:http (pairs)', CONNECTIONS, 'bare', undefined, 'baseline'),
   row(
-    'profile read',
+    'profile read (pairs)',
     CONNECTIONS,
     'profile',
     'profileVsBare',
@@ -324,20 +376,30 @@ for (const [i, cells] of rows.entries()) {
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
 }
 const loadAtEnd = loadAverage();
-const busy = Math.max(loadAtStart, loadAtEnd) > cpus().length;
+const ticksAtEnd = machineTicks();
+const stealShare = (ticksAtEnd.steal - ticksAtStart.steal) / (ticksAtEnd.total - ticksAtStart.total);
+const busy = loadAtStart > 1 || stealShare > 0.05;
 const disagree = ratioNames.filter((k) => {
   const [a, b] = [summary.ratios[k].median, summary.cpuRatios[k].median];
   return Math.max(a, b) / Math.min(a, b) > 1.5;
 });
+const quartiles = (s) => `${x(s.q1)}–${x(s.q3)}`;
+const atTarget = summary.profilePairsAtTarget;
 console.log(
-  '\nratio: req/s within each round, median of rounds. CPU ratio: from server CPU time per request, ' +
-    'which other load on the machine disturbs far less.',
+  `\nprofile read: ${PAIRS} pairs of ${SLICE} s; ratio quartiles ${quartiles(summary.ratios.profileVsBare)} ` +
+    `(CPU ${quartiles(summary.cpuRatios.profileVsBare)}); pairs at or above ${x(TARGETS.profileVsBare)}: ` +
+    `${atTarget.byRps} of ${atTarget.of} by req/s, ${atTarget.byCpu} of ${atTarget.of} by CPU.`,
+);
+console.log(
+  'ratio: req/s within each pair (profile) or round (refresh, login), median of them. CPU ratio: from server ' +
+    'CPU time per request, which other load on the machine disturbs far less.',
 );
 if (busy || disagree.length > 0) {
   console.log(
-    `warning: load average ${loadAtStart.toFixed(1)} → ${loadAtEnd.toFixed(1)} on ${cpus().length} cores` +
+    `warning: load average ${loadAtStart.toFixed(1)} before the bench on ${cpus().length} cores; the host ` +
+      `gave ${(stealShare * 100).toFixed(0)}% of this machine's CPU time to other guests (steal)` +
       (disagree.length > 0 ? `; req/s and CPU ratios disagree for ${disagree.join(', ')}` : '') +
-      '. Other processes took CPU from the bench, so the req/s figures (and the verdicts drawn from them) ' +
+      '. Other work took CPU from the bench, so the req/s figures (and the verdicts drawn from them) ' +
       'are unreliable; trust the CPU ratios, or rerun on a quiet machine.',
   );
 }
@@ -353,8 +415,11 @@ const report = {
     node: process.version,
     pinned,
     loadAverage: { start: loadAtStart, end: loadAtEnd },
+    stealShare,
   },
   settings: {
+    pairs: PAIRS,
+    sliceSeconds: SLICE,
     durationSeconds: DURATION,
     runs: RUNS,
     connections: CONNECTIONS,
@@ -367,6 +432,7 @@ const report = {
   verdicts,
   unreliable: busy || disagree.length > 0,
   summary,
+  pairs,
   rounds,
 };
 writeFileSync(join(resultsDir, 'server.json'), `${JSON.stringify(report, null, 2)}\n`);
