@@ -28,6 +28,7 @@ import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { startHousekeeping } from './services/housekeeping.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -156,6 +157,10 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
-  app.addHook('onClose', () => ctx.close());
+  const stopHousekeeping = startHousekeeping(ctx);
+  app.addHook('onClose', async () => {
+    await stopHousekeeping();
+    await ctx.close();
+  });
   return { app, ctx, close: () => app.close() };
 };

@@ -69,10 +69,10 @@ export const createContext = async (
   try {
     await migrate(store);
     await seed(store.db, config);
-    const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db);
-    const keys = await loadKeys(store.db, config);
-    const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger);
     const now = overrides.now ?? Date.now;
+    const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db, now);
+    const keys = await loadKeys(store.db, config);
+    const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now);
     const sessions = createSessionCache({
       ttlMs: config.sessionCacheSeconds * 1000,
       now,

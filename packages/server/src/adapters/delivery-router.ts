@@ -17,8 +17,13 @@ import { tencentSms } from './sms-tencent.ts';
 export const smsProviderFor = (sms: SmsConfig): SmsProvider =>
   sms.provider === 'aliyun' ? aliyunSms(sms) : tencentSms(sms);
 
-export const deliveryFromConfig = (config: Config, db: Kysely<Database>, logger: Logger): Delivery => {
-  const outbox = outboxDelivery(db, logger);
+export const deliveryFromConfig = (
+  config: Config,
+  db: Kysely<Database>,
+  logger: Logger,
+  now: () => number = Date.now,
+): Delivery => {
+  const outbox = outboxDelivery(db, logger, now);
   const sms = config.sms ? smsProviderFor(config.sms) : undefined;
   const email = config.smtp ? smtpSender(config.smtp) : undefined;
   if (config.production && (!sms || !email)) {

@@ -14,9 +14,18 @@ export const devOauthRoutes = (app: FastifyInstance, ctx: Context) => {
   // Read when an identity is shown: tests learn their URL only once listening.
   const base = () => ctx.config.publicUrl.replace(/\/+$/, '');
   if (ctx.config.wechat.mode === 'dev') {
-    devWechatRoutes(app, ctx, devIdentityStore('wechat', () => `${base()}${DEV_WECHAT_PREFIX}`));
+    devWechatRoutes(
+      app,
+      ctx,
+      devIdentityStore('wechat', () => `${base()}${DEV_WECHAT_PREFIX}`),
+    );
   }
-  if (ctx.config.qq.mode === 'dev') devQqRoutes(app, ctx, devIdentityStore('qq', () => `${base()}${DEV_QQ_PREFIX}`));
+  if (ctx.config.qq.mode === 'dev')
+    devQqRoutes(
+      app,
+      ctx,
+      devIdentityStore('qq', () => `${base()}${DEV_QQ_PREFIX}`),
+    );
   for (const prefix of [DEV_WECHAT_PREFIX, DEV_QQ_PREFIX]) {
     app.get<{ Params: { seed: string } }>(
       `${prefix}/avatar/:seed`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ReportEvent, type ReportPayload, TRACKER } from '@edupass/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startRetention } from '../services/usage.ts';
+import { sweepOnce } from '../services/housekeeping.ts';
 import { usageDb } from '../store/usage.ts';
 import { expectError, signUp } from '../testing/accounts.ts';
 import { startTestServer, useTestServer } from '../testing/harness.ts';
@@ -347,11 +347,10 @@ describe('retention', () => {
     expect((await report(batch([old, recent]))).status).toBe(204);
     await db()
       .updateTable('usage_events')
-      .set({ received_at: Date.now() - 10 * 86_400_000 })
+      .set({ received_at: Date.now() - (server.app.ctx.config.usageRetentionDays + 1) * 86_400_000 })
       .where('event_id', '=', old.i)
       .execute();
-    const stop = startRetention(server.app.ctx, 5);
-    await stop();
+    await sweepOnce(server.app.ctx);
     expect(await db().selectFrom('usage_events').select('event_id').where('event_id', '=', old.i).execute()).toEqual(
       [],
     );

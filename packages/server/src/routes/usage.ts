@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { clientInfo, presentedToken } from '../http/request-info.ts';
-import { ingestBeacon, ingestReport, serverTime, startRetention } from '../services/usage.ts';
+import { ingestBeacon, ingestReport, serverTime, usageWritten } from '../services/usage.ts';
 import {
   apiFailureRates,
   type BUCKETS,
@@ -62,8 +62,8 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-    const stopRetention = startRetention(ctx, ctx.config.usageRetentionDays);
-    scope.addHook('onClose', () => stopRetention());
+    // The store closes after this scope: rows still in the group-commit queue are written first.
+    scope.addHook('onClose', () => usageWritten(ctx));
 
     const collector = { tags: ['usage'] };
     scope.post(

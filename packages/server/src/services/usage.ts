@@ -1,11 +1,12 @@
 /**
  * Usage and monitor ingestion (§7 "Usage reporting", "Monitoring beacon"): known products only,
- * device info with the ip the server saw, deduplicated and group-committed writes, and retention.
+ * device info with the ip the server saw, deduplicated and group-committed writes. (Retention is
+ * services/housekeeping.ts's hourly sweep.)
  */
 import type { MonitorBeacon, ReportPayload, ServerTime } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { deleteUsageBefore, type NewUsageEvent, productCodes, usageDb } from '../store/usage.ts';
+import { type NewUsageEvent, productCodes, usageDb } from '../store/usage.ts';
 import type { ClientInfo } from './tokens.ts';
 import { createUsageWriter, type UsageWriter } from './usage-writer.ts';
 
@@ -91,21 +92,5 @@ export const ingestBeacon = async (ctx: Context, beacon: MonitorBeacon, client: 
   });
 };
 
-/** Deletes what is older than the retention now and every hour after; answers the stopper. */
-export const startRetention = (ctx: Context, retentionDays: number): (() => Promise<void>) => {
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    sweeping = deleteUsageBefore(usageDb(ctx.db), ctx.now() - retentionDays * 86_400_000).catch((error: unknown) =>
-      ctx.logger.error({ err: error }, 'usage retention sweep failed'),
-    );
-  };
-  sweep();
-  const timer = setInterval(sweep, 3_600_000);
-  timer.unref();
-  // Stopping waits for a running sweep and for unwritten rows, so the store closes with nothing in flight.
-  return async () => {
-    clearInterval(timer);
-    await sweeping;
-    await usageWriter(ctx).idle();
-  };
-};
+/** Resolves once every row handed to the writer is stored: the server waits for it before closing the store. */
+export const usageWritten = (ctx: Context): Promise<void> => usageWriter(ctx).idle();

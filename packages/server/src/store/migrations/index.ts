@@ -11,6 +11,7 @@ import * as admin from './004-admin.ts';
 import * as usageRollups from './005-usage-rollups.ts';
 import * as dashboardIndexes from './006-dashboard-indexes.ts';
 import * as captchaConsoleSettings from './007-captcha-console-settings.ts';
+import * as expiryIndexes from './008-expiry-indexes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -30,6 +31,7 @@ const steps: [name: string, up: Step][] = [
   ['005-usage-rollups', usageRollups.up],
   ['006-dashboard-indexes', dashboardIndexes.up],
   ['007-captcha-console-settings', captchaConsoleSettings.up],
+  ['008-expiry-indexes', expiryIndexes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -1,0 +1,53 @@
+/**
+ * The server's hourly sweep, run once at start and every hour after: usage events and monitor
+ * beacons past USAGE_RETENTION_DAYS, and account rows nothing can use any more — expired refresh
+ * tokens (every refresh adds one), tickets, codes and rate-limit windows, sessions ended more than
+ * REFRESH_TOKEN_TTL ago (the console shows them until then), and dev-outbox messages older than a
+ * day. Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
+ * caught (services/tokens.ts). Only the server sweeps; the CLI never does.
+ */
+import type { Context } from '../context.ts';
+import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
+import { deleteUsageBefore, usageDb } from '../store/usage.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const OUTBOX_KEEP_MS = DAY_MS;
+
+/** One pass of every sweep; one that fails is logged and the others still run. */
+export const sweepOnce = async (ctx: Context): Promise<void> => {
+  const now = ctx.now();
+  const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
+    ['usage retention', () => deleteUsageBefore(usageDb(ctx.db), now - ctx.config.usageRetentionDays * DAY_MS)],
+    [
+      'expired account rows',
+      () =>
+        deleteExpiredAccountRows(ctx.db, {
+          now,
+          endedSessionsBefore: now - ctx.config.refreshTokenTtlSeconds * 1000,
+          outboxBefore: now - OUTBOX_KEEP_MS,
+        }),
+    ],
+  ];
+  for (const [name, run] of sweeps) {
+    try {
+      const deleted = await run();
+      if (Object.values(deleted).some((count) => count > 0)) ctx.logger.info({ deleted }, `housekeeping: ${name}`);
+    } catch (error) {
+      ctx.logger.error({ err: error }, `housekeeping: ${name} failed`);
+    }
+  }
+};
+
+/** Sweeps now and every hour; answers the stopper, which waits for a sweep under way. */
+export const startHousekeeping = (ctx: Context): (() => Promise<void>) => {
+  let sweeping = sweepOnce(ctx);
+  const timer = setInterval(() => {
+    sweeping = sweepOnce(ctx);
+  }, HOUR_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await sweeping;
+  };
+};
