@@ -10,7 +10,10 @@ export default defineConfig({
       {
         test: {
           name: 'sdk',
-          include: ['packages/{protocol,account,captcha,tracker,monitor}/src/**/*.test.ts', 'packages/web/{src,e2e}/**/*.test.ts'],
+          include: [
+            'packages/{protocol,account,captcha,tracker,monitor}/src/**/*.test.ts',
+            'packages/web/{src,e2e}/**/*.test.ts',
+          ],
           env: { EDUPASS_TEST_DB: 'sqlite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -75,8 +75,12 @@ const choosePostgres = async () => {
 const redisAnswers = (port) =>
   new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
-    socket.setTimeout(1000, () => (socket.destroy(), resolve(false)));
-    socket.on('data', (data) => (socket.destroy(), resolve(data.toString().startsWith('+PONG'))));
+    const answer = (answered) => {
+      socket.destroy();
+      resolve(answered);
+    };
+    socket.setTimeout(1000, () => answer(false));
+    socket.on('data', (data) => answer(data.toString().startsWith('+PONG')));
     socket.on('error', () => resolve(false));
   });
 

@@ -19,7 +19,9 @@ const time = async (fn: () => Promise<unknown>) => {
   return { median: at(0.5), p95: at(0.95) };
 };
 
-const flat = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="100%" height="100%" fill="#8ab"/></svg>');
+const flat = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="100%" height="100%" fill="#8ab"/></svg>',
+);
 await drawPuzzle();
 const baseline = await time(() => sharp(flat).png().toBuffer());
 const bytes = { background: 0, piece: 0 };
@@ -32,5 +34,9 @@ const mean = (n: number) => Math.round(n / RUNS);
 const wire = Math.round(((mean(bytes.background) + mean(bytes.piece)) * 4) / 3);
 console.log(`slide puzzle, ${RUNS} challenges (sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})`);
 console.log(`  baseline flat SVG→PNG  median ${baseline.median.toFixed(2)} ms  p95 ${baseline.p95.toFixed(2)} ms`);
-console.log(`  puzzle (bg + piece)    median ${puzzle.median.toFixed(2)} ms  p95 ${puzzle.p95.toFixed(2)} ms  (${(puzzle.median / baseline.median).toFixed(1)}× baseline)`);
-console.log(`  PNG bytes: background ${mean(bytes.background)} B, piece ${mean(bytes.piece)} B; as base64 data URLs ≈ ${wire} B`);
+console.log(
+  `  puzzle (bg + piece)    median ${puzzle.median.toFixed(2)} ms  p95 ${puzzle.p95.toFixed(2)} ms  (${(puzzle.median / baseline.median).toFixed(1)}× baseline)`,
+);
+console.log(
+  `  PNG bytes: background ${mean(bytes.background)} B, piece ${mean(bytes.piece)} B; as base64 data URLs ≈ ${wire} B`,
+);
