@@ -39,11 +39,11 @@ export const sweepOnce = async (ctx: Context): Promise<void> => {
   }
 };
 
-/** Sweeps now and every hour; answers the stopper, which waits for a sweep under way. */
+/** Sweeps now and every hour, one sweep at a time; answers the stopper, which waits for a sweep under way. */
 export const startHousekeeping = (ctx: Context): (() => Promise<void>) => {
   let sweeping = sweepOnce(ctx);
   const timer = setInterval(() => {
-    sweeping = sweepOnce(ctx);
+    sweeping = sweeping.then(() => sweepOnce(ctx));
   }, HOUR_MS);
   timer.unref();
   return async () => {
