@@ -22,10 +22,14 @@ const input = (tab: TestPage, label: string) =>
 
 const codeFor = async (to: string, previous?: string): Promise<string> => {
   await expect
-    .poll(async () => {
-      const code = await app.server.lastCode(to);
-      return code !== undefined && code !== previous;
-    })
+    .poll(
+      async () => {
+        const code = await app.server.lastCode(to);
+        return code !== undefined && code !== previous;
+      },
+      // expect.poll's own default is 1 s; a send behind the page's request under load can take longer.
+      { timeout: 10_000 },
+    )
     .toBe(true);
   return (await app.server.lastCode(to)) as string;
 };
