@@ -77,6 +77,14 @@ export const ClientCode = {
   CAPTCHA_ERROR: 63,
   /** The user closed the verification overlay. */
   CAPTCHA_CLOSED: 64,
+  /** A sensitive change needs a recent proof that it is the account's owner (password or a code to the current phone/e-mail). */
+  STEP_UP_REQUIRED: 65,
+  /** The new password is on the list of the most common passwords. */
+  PASSWORD_TOO_COMMON: 66,
+  /** A cookie-authenticated write came from an origin this site does not trust. */
+  ORIGIN_NOT_ALLOWED: 67,
+  /** The server is overloaded or a service it needs is down; retry after `Retry-After`. */
+  SERVICE_UNAVAILABLE: 68,
 } as const;
 
 export type ClientCodeName = keyof typeof ClientCode;
@@ -157,6 +165,15 @@ export const SERVER_ERRORS = {
   E_4: e(403, 'FORBIDDEN', 'auth', 'Operator role required.'),
   E_5: e(429, 'LOGIN_LOCKED', 'account', 'Too many failed attempts. The account is locked for a while.'),
   E_6: e(502, 'DELIVERY_FAILED', 'server', 'The code could not be delivered. Try again later.'),
+  E_7: e(
+    403,
+    'STEP_UP_REQUIRED',
+    'auth',
+    'Confirm it is you first: verify your password or a code sent to your current phone or e-mail.',
+  ),
+  E_8: e(400, 'PASSWORD_TOO_COMMON', 'account', 'This password is too common. Choose a less guessable one.'),
+  E_9: e(403, 'ORIGIN_NOT_ALLOWED', 'request', 'Cross-site request refused.'),
+  E_10: e(503, 'SERVICE_UNAVAILABLE', 'server', 'The service is temporarily unavailable. Try again shortly.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

@@ -233,6 +233,10 @@ const errors: Record<ClientCodeName, string> = {
   CAPTCHA_REJECTED: 'The verification did not pass. Please try again.',
   CAPTCHA_ERROR: 'The verification could not start. Reload the page and try again.',
   CAPTCHA_CLOSED: 'The verification was closed. Finish it to continue.',
+  STEP_UP_REQUIRED: 'For your security, confirm it is you first.',
+  PASSWORD_TOO_COMMON: 'This password is too common and easy to guess. Choose another one.',
+  ORIGIN_NOT_ALLOWED: 'This request came from a page we do not trust. Open the site directly and try again.',
+  SERVICE_UNAVAILABLE: 'The service is busy right now. Please try again in a moment.',
 };
 
 export type TextKey = keyof typeof text;

@@ -232,6 +232,10 @@ const zhCN: LocaleText = {
     CAPTCHA_REJECTED: '验证未通过，请重试。',
     CAPTCHA_ERROR: '验证无法启动，请刷新页面后重试。',
     CAPTCHA_CLOSED: '验证已关闭，完成验证才能继续。',
+    STEP_UP_REQUIRED: '为了账号安全，请先验证身份。',
+    PASSWORD_TOO_COMMON: '该密码过于常见，容易被猜到，请换一个。',
+    ORIGIN_NOT_ALLOWED: '请求来自不受信任的页面，请直接打开本站后重试。',
+    SERVICE_UNAVAILABLE: '服务繁忙，请稍后再试。',
   },
 };
 
