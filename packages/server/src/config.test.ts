@@ -44,6 +44,8 @@ describe('loadConfig', () => {
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE', /must be true or false\. Fix: /],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL', /must be a http: or https: URL\. Fix: /],
     [{ LOGIN_SLOWDOWN_AFTER: '9', LOGIN_LOCK_AFTER: '3' }, 'LOGIN_LOCK_AFTER', /Fix: /],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY', /not an address: 10\.0\.0\.0\/33.*Fix: e\.g\. TRUST_PROXY=1/],
+    [{ TRUST_PROXY: 'nginx' }, 'TRUST_PROXY', /Fix: /],
   ])('%j is a ConfigError naming %s and the fix', (env, variable, message) => {
     const problems = problemsOf(env);
     const named = problems.find((problem) => problem.includes(variable));
@@ -58,5 +60,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(
       /Invalid configuration:\n {2}- PORT="abc"[\s\S]*DATABASE_URL[\s\S]*JWT_SECRET/,
     );
+  });
+
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', 1],
+    ['2', 2],
+    ['127.0.0.1, 10.0.0.0/8,loopback,::1', ['127.0.0.1', '10.0.0.0/8', 'loopback', '::1']],
+  ])('TRUST_PROXY=%s trusts %j (true is one hop, never the whole header)', (raw, expected) => {
+    expect(loadConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 });

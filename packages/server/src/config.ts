@@ -5,6 +5,7 @@
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
+import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 
 export interface Config {
   port: number;
@@ -44,7 +45,8 @@ export interface Config {
   loginLockSeconds: number;
   /** Milliseconds added per failed login past the slow-down threshold (doubling, capped at 8×). */
   loginSlowdownMs: number;
-  trustProxy: boolean;
+  /** Proxies allowed to name the client in X-Forwarded-For (proxy-config.ts). */
+  trustProxy: TrustProxy;
   logLevel: string;
   /** Built web client to serve at `/`, when present. */
   webRoot: string | undefined;
@@ -186,7 +188,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY),
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     logLevel: str('LOG_LEVEL') ?? 'info',
     webRoot: str('WEB_ROOT'),
     ...readOauthConfig(env, read, problems, production),
