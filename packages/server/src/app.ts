@@ -17,6 +17,7 @@ import { type Context, type ContextOverrides, createContext } from './context.ts
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
+import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -30,6 +31,7 @@ import { signUpRoutes } from './routes/sign-up.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
+import { notReadyBecause } from './services/readiness.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -102,6 +104,12 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const down = error instanceof ApiError ? undefined : unavailableService(error);
+    if (down !== undefined) {
+      request.log.warn({ err: error }, `${down} unavailable`);
+      const answer = serviceUnavailable(down);
+      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(answer.toWire(request.id));
+    }
     const known = error instanceof ApiError ? error : fromFastifyError(error);
     if (!known) {
       request.log.error({ err: error }, 'unhandled error');
@@ -157,7 +165,16 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
 
   if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 
+  // Alive: the process answers. Ready: what it needs answers too (services/readiness.ts).
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    const reason = await notReadyBecause(ctx);
+    if (reason === undefined) return { ok: true };
+    return reply
+      .code(503)
+      .header('retry-after', RETRY_AFTER_SECONDS)
+      .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
+  });
   const stopHousekeeping = startHousekeeping(ctx);
   app.addHook('onClose', async () => {
     await stopHousekeeping();

@@ -3,14 +3,16 @@
  * signing keys and the clock. Services are plain functions of (context, input).
  */
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
 import { createSessionCache, type SessionCache } from './services/session-cache.ts';
-import { type Counters, databaseCounters, redisCounters } from './store/counters.ts';
+import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
+import { connectRedis } from './store/redis.ts';
 import type { Database } from './store/schema.ts';
 import { seed } from './store/seed.ts';
 import { settingOrCreate } from './store/settings.ts';
@@ -34,6 +36,8 @@ export interface Context {
   db: Kysely<Database>;
   store: Store;
   counters: Counters;
+  /** The counters' Redis connection when REDIS_URL is set (readiness asks it). */
+  redis: Redis | undefined;
   /** Live sessions remembered for a moment; every user or session change must forget through it. */
   sessions: SessionCache;
   delivery: Delivery;
@@ -70,7 +74,9 @@ export const createContext = async (
     await migrate(store);
     await seed(store.db, config);
     const now = overrides.now ?? Date.now;
-    const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db, now);
+    const redis = config.redisUrl ? connectRedis(config.redisUrl, logger, 'rate-limit counters') : undefined;
+    const inDatabase = databaseCounters(store.db, now);
+    const counters = redis ? redisWithFallback(redis, inDatabase) : inDatabase;
     const keys = await loadKeys(store.db, config);
     const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now);
     const sessions = createSessionCache({
@@ -84,6 +90,7 @@ export const createContext = async (
       db: store.db,
       store,
       counters,
+      redis,
       sessions,
       delivery,
       keys,

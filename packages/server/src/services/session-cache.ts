@@ -12,8 +12,8 @@
  *   at most; while the channel is down nothing is remembered at all.
  * - Only live sessions are remembered: an ended or unknown session is read every time.
  */
-import { Redis } from 'ioredis';
 import type { Logger } from '../adapters/delivery.ts';
+import { connectRedis } from '../store/redis.ts';
 import type { User } from '../store/schema.ts';
 
 export interface SessionCache {
@@ -140,12 +140,7 @@ export const createSessionCache = ({
 };
 
 /** A publishing and a listening connection (a Redis connection that subscribes can do nothing else). */
-const connectChannel = (url: string, logger: Logger | undefined) => {
-  const options = { maxRetriesPerRequest: 1 };
-  const subscriber = new Redis(url, options);
-  const publisher = new Redis(url, options);
-  for (const connection of [subscriber, publisher]) {
-    connection.on('error', (error: Error) => logger?.warn({ err: error }, 'session cache: Redis connection error'));
-  }
-  return { subscriber, publisher };
-};
+const connectChannel = (url: string, logger: Logger | undefined) => ({
+  subscriber: connectRedis(url, logger, 'session cache'),
+  publisher: connectRedis(url, logger, 'session cache'),
+});

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
@@ -59,7 +60,7 @@ afterAll(async () => {
 describe.runIf(redisUrl !== undefined)('with Redis', () => {
   let counters: Counters;
   behavesAsFixedWindowCounters('redis counters', async () => {
-    counters = redisCounters(redisUrl ?? '', `edupass-test-${process.pid}:`);
+    counters = redisCounters(new Redis(redisUrl ?? ''), `edupass-test-${process.pid}:`);
     return counters;
   });
   afterAll(() => counters?.close());

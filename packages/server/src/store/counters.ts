@@ -1,9 +1,10 @@
 /**
  * Fixed-window counters for rate limits, shared by every server process: in the database by
- * default, in Redis when REDIS_URL is set.
+ * default, in Redis when REDIS_URL is set (falling back to the database while Redis is down).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
+import { isReady } from './redis.ts';
 import type { Database } from './schema.ts';
 
 export interface Counters {
@@ -58,13 +59,16 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
   async close() {},
 });
 
-export const redisCounters = (url: string, prefix = 'edupass:'): Counters => {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+const PAUSE_AFTER_FAILURE_MS = 2_000;
+
+/** Counters kept in Redis only: a failed command throws. */
+export const redisCounters = (redis: Redis, prefix = 'edupass:'): Counters => {
   const k = (key: string) => prefix + key;
   return {
     async hit(key, windowSeconds) {
       const result = await redis.multi().incr(k(key)).expire(k(key), windowSeconds, 'NX').exec();
-      const count = result?.[0]?.[1];
+      const [error, count] = result?.[0] ?? [new Error('Redis answered no result')];
+      if (error) throw error;
       return Number(count);
     },
     async peek(key) {
@@ -75,6 +79,44 @@ export const redisCounters = (url: string, prefix = 'edupass:'): Counters => {
     },
     async reset(key) {
       await redis.del(k(key));
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+};
+
+/**
+ * Redis while it answers, the database while it does not: a limit is never skipped and no request
+ * waits on a dead Redis (the connection fails fast, store/redis.ts). Windows counted in one store
+ * are not seen in the other, so across an outage a window may start again from 0: the limits then
+ * hold per store, the price of not stopping sign-in with Redis.
+ */
+export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'edupass:'): Counters => {
+  const primary = redisCounters(redis, prefix);
+  // After a failure (a hung Redis times out rather than refusing), Redis is left alone for a moment
+  // so each request pays the command timeout once per pause, not once per counter.
+  let skipUntil = 0;
+  const either =
+    <A extends unknown[], R>(run: (counters: Counters, ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (isReady(redis) && Date.now() >= skipUntil) {
+        try {
+          return await run(primary, ...args);
+        } catch {
+          // Down or too slow: this hit is counted in the database instead.
+          skipUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
+        }
+      }
+      return run(fallback, ...args);
+    };
+  return {
+    hit: either((c, key: string, windowSeconds: number) => c.hit(key, windowSeconds)),
+    peek: either((c, key: string) => c.peek(key)),
+    ttl: either((c, key: string) => c.ttl(key)),
+    // A reset clears both, so a window counted during an outage does not outlive it.
+    async reset(key) {
+      await Promise.all([either((c, k: string) => c.reset(k))(key), fallback.reset(key)]);
     },
     async close() {
       redis.disconnect();

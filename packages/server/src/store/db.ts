@@ -41,12 +41,22 @@ const withStatementCache = (sqlite: SQLite.Database) => {
   };
 };
 
-export const openStore = (url: string): Store => {
+export interface StoreOptions {
+  /** Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+}
+
+/** A new PostgreSQL connection that cannot be made by then fails the query (503), never hangs it. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): Store => {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    // An idle connection the server closed (a restart, a failover) would otherwise crash the
-    // process; the pool drops it and the next query opens a new one.
+    const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // A connection the server closed (a restart, a failover) would otherwise crash the process:
+    // idle ones through the pool, checked-out ones between two queries through the client. The
+    // query in flight still fails (answered 503), the pool drops the connection and opens a new one.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
