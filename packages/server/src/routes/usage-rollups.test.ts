@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BUCKETS, uniques, usageCounts } from '../services/usage-stats.ts';
+import { openStore } from '../store/db.ts';
 import { deleteUsageBefore, type NewUsageEvent, usageDb, writeUsage } from '../store/usage.ts';
 import { useTestServer } from '../testing/harness.ts';
 
@@ -196,5 +197,50 @@ describe('usage rollups', () => {
     expect(await visitorRollup(product)).toEqual(await rawVisitors(product));
     const everything = { product, from: start - DAY, to: start + 20 * DAY };
     expect(await uniques(ctx(), everything)).toEqual(await rawUniques(product, everything.from, everything.to));
+  });
+
+  it('retention in small batches leaves the same rollups as in one', async () => {
+    const product = `rollup-batch-${randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    await writeUsage(db(), { events: eventsFor(product, start, 230, 31, now - 40 * DAY), beacons: [] });
+    await writeUsage(db(), { events: eventsFor(product, start, 120, 32, now), beacons: [] });
+    const swept = await deleteUsageBefore(db(), now - 30 * DAY, 17);
+    expect(swept.events).toBeGreaterThanOrEqual(230);
+    const hours = await hourRollup(product);
+    expect(hours.reduce((sum, row) => sum + row.events, 0)).toBe(120);
+    expect(hours).toEqual(await rawHours(product));
+    expect(await visitorRollup(product)).toEqual(await rawVisitors(product));
+  });
+
+  it('two processes sweeping at once subtract each deleted event once', async () => {
+    // A second process on the same database: its own store and connections.
+    const other = openStore(server.config.databaseUrl);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const product = `rollup-race-${randomUUID().slice(0, 8)}`;
+        const now = Date.now();
+        // One hour holds 100 events past retention and 100 within it.
+        const hour = start + round * DAY;
+        const inHour = (events: NewUsageEvent[]) => events.map((e, i) => ({ ...e, event_key: 'k', at: hour + i }));
+        await writeUsage(db(), {
+          events: inHour(eventsFor(product, hour, 100, 40 + round, now - 40 * DAY)),
+          beacons: [],
+        });
+        await writeUsage(db(), { events: inHour(eventsFor(product, hour, 100, 50 + round, now)), beacons: [] });
+        const cutoff = now - 30 * DAY;
+        const results = await Promise.allSettled([
+          deleteUsageBefore(db(), cutoff),
+          deleteUsageBefore(usageDb(other.db), cutoff),
+        ]);
+        // SQLite may refuse the second writer as busy; whatever was deleted is subtracted once.
+        expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+        expect(await hourRollup(product)).toEqual([
+          { event_key: 'k', hour: Math.floor(hour / HOUR) * HOUR, events: 100 },
+        ]);
+        expect(await hourRollup(product)).toEqual(await rawHours(product));
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -4,19 +4,32 @@
  * tokens (every refresh adds one), tickets, codes and rate-limit windows, sessions ended more than
  * REFRESH_TOKEN_TTL ago (the console shows them until then), and dev-outbox messages older than a
  * day. Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
- * caught (services/tokens.ts). Only the server sweeps; the CLI never does.
+ * caught (services/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
+ * on one database, one sweeps at a time; every delete goes in batches.
  */
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
+import { withSweepLock } from '../store/sweep-lock.ts';
 import { deleteUsageBefore, usageDb } from '../store/usage.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const OUTBOX_KEEP_MS = DAY_MS;
 
-/** One pass of every sweep; one that fails is logged and the others still run. */
-export const sweepOnce = async (ctx: Context): Promise<void> => {
+/**
+ * One pass of every sweep, unless another process is sweeping (store/sweep-lock.ts); one that fails
+ * is logged and the others still run. Answers whether this process swept.
+ */
+export const sweepOnce = async (ctx: Context): Promise<boolean> => {
   const now = ctx.now();
+  const swept = await withSweepLock(ctx.store, now, () => sweepAll(ctx, now)).catch((error: unknown) => {
+    ctx.logger.error({ err: error }, 'housekeeping: cannot take the sweep lock');
+    return undefined;
+  });
+  return swept !== undefined;
+};
+
+const sweepAll = async (ctx: Context, now: number): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
     ['usage retention', () => deleteUsageBefore(usageDb(ctx.db), now - ctx.config.usageRetentionDays * DAY_MS)],
     [
@@ -37,6 +50,7 @@ export const sweepOnce = async (ctx: Context): Promise<void> => {
       ctx.logger.error({ err: error }, `housekeeping: ${name} failed`);
     }
   }
+  return true;
 };
 
 /** Sweeps now and every hour, one sweep at a time; answers the stopper, which waits for a sweep under way. */

@@ -104,6 +104,12 @@ export interface OutboxTable {
   sent_at: number;
 }
 
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -135,6 +141,7 @@ export interface Database {
   user_oauths: UserOauthsTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  leases: LeasesTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
 }

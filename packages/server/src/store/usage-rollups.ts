@@ -71,6 +71,20 @@ const visitorInsert = (tx: UsageDb, rows: UsageDayVisitorsTable[]) =>
     .values(rows)
     .onConflict((oc) => oc.doNothing());
 
+/** Counts one event in its (product, key, hour) tally; answers the hour. */
+const countInHour = (
+  hours: Map<string, UsageEventHoursTable>,
+  row: Pick<InsertedEvent, 'product_code' | 'event_key' | 'at'>,
+) => {
+  const hour = floorTo(Number(row.at), HOUR_MS);
+  const key = `${row.product_code}\u0000${row.event_key}\u0000${hour}`;
+  const counted = hours.get(key);
+  if (counted === undefined)
+    hours.set(key, { product_code: row.product_code, event_key: row.event_key, hour, events: 1 });
+  else counted.events++;
+  return hour;
+};
+
 /** Adds newly inserted events to the rollups (call in the transaction that inserted them). */
 export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent[]): Promise<void> => {
   if (inserted.length === 0) return;
@@ -78,12 +92,7 @@ export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent
   const visitors = new Map<string, UsageDayVisitorsTable>();
   for (const row of inserted) {
     const at = Number(row.at);
-    const hour = floorTo(at, HOUR_MS);
-    const hourKey = `${row.product_code}\u0000${row.event_key}\u0000${hour}`;
-    const counted = hours.get(hourKey);
-    if (counted === undefined)
-      hours.set(hourKey, { product_code: row.product_code, event_key: row.event_key, hour, events: 1 });
-    else counted.events++;
+    countInHour(hours, row);
     const day = floorTo(at, DAY_MS);
     for (const [kind, visitor] of [
       ['device', row.device_uid],
@@ -122,39 +131,38 @@ export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent
   }
 };
 
+/** What the rollups need of an event actually deleted (the delete's RETURNING). */
+export type DeletedEvent = Pick<InsertedEvent, 'product_code' | 'event_key' | 'at'>;
+
 /**
- * Takes the events received before `before` out of the rollups; call in the transaction that deletes
- * them, before the delete. Hour counts are decremented by what is deleted; the visitor sets of the days
- * those events fall on are rebuilt from the events that remain, once `deleteEvents` has run.
+ * Takes deleted events out of the hourly counts; call in the transaction that deleted them, with
+ * the rows that delete returned. Counting what was deleted, not what a select saw before it, keeps
+ * two sweeps that overlap from subtracting the same events twice. Answers the (product, day) pairs
+ * whose visitor sets `rebuildVisitorDays` must then recompute.
  */
-export const pruneRollups = async (tx: UsageDb, before: number, deleteEvents: () => Promise<void>): Promise<void> => {
-  const removed = await tx
-    .selectFrom('usage_events')
-    .select((eb) => [
-      'product_code',
-      'event_key',
-      truncated('at', HOUR_MS).as('hour'),
-      eb.fn.countAll<number>().as('events'),
-    ])
-    .where('received_at', '<', before)
-    .groupBy(['product_code', 'event_key', 'hour'])
-    .execute();
+export const subtractFromRollups = async (tx: UsageDb, deleted: readonly DeletedEvent[]) => {
+  const hours = new Map<string, UsageEventHoursTable>();
   const days = new Map<string, { product_code: string; day: number }>();
-  for (const row of removed) {
-    const hour = Number(row.hour);
-    await tx
-      .updateTable('usage_event_hours')
-      .set((eb) => ({ events: eb('events', '-', Number(row.events)) }))
-      .where('product_code', '=', row.product_code)
-      .where('event_key', '=', row.event_key)
-      .where('hour', '=', hour)
-      .execute();
-    const day = floorTo(hour, DAY_MS);
+  for (const row of deleted) {
+    const day = floorTo(countInHour(hours, row), DAY_MS);
     days.set(`${row.product_code}\u0000${day}`, { product_code: row.product_code, day });
   }
-  await tx.deleteFrom('usage_event_hours').where('events', '<=', 0).execute();
-  await deleteEvents();
-  for (const { product_code, day } of days.values()) {
+  for (const row of hours.values()) {
+    await tx
+      .updateTable('usage_event_hours')
+      .set((eb) => ({ events: eb('events', '-', row.events) }))
+      .where('product_code', '=', row.product_code)
+      .where('event_key', '=', row.event_key)
+      .where('hour', '=', row.hour)
+      .execute();
+  }
+  if (hours.size > 0) await tx.deleteFrom('usage_event_hours').where('events', '<=', 0).execute();
+  return [...days.values()];
+};
+
+/** Recomputes the visitor sets of (product, day) pairs from the events that remain. */
+export const rebuildVisitorDays = async (tx: UsageDb, days: readonly { product_code: string; day: number }[]) => {
+  for (const { product_code, day } of days) {
     await tx.deleteFrom('usage_day_visitors').where('product_code', '=', product_code).where('day', '=', day).execute();
     for (const [kind, column] of [
       ['device', 'device_uid'],

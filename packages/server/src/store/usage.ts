@@ -4,7 +4,8 @@ import type { Database } from './schema.ts';
 import {
   addToRollups,
   type InsertedEvent,
-  pruneRollups,
+  rebuildVisitorDays,
+  subtractFromRollups,
   type UsageDayVisitorsTable,
   type UsageEventHoursTable,
 } from './usage-rollups.ts';
@@ -148,16 +149,52 @@ export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
 export const productCodes = async (db: UsageDb): Promise<string[]> =>
   (await db.selectFrom('products').select('product_code').distinct().execute()).map((row) => row.product_code);
 
-/** Retention: removes what was received before `before` (unix ms), and takes it out of the rollups. */
-export const deleteUsageBefore = async (db: UsageDb, before: number) => {
-  const events = await db.transaction().execute(async (tx) => {
-    let deleted = 0;
-    await pruneRollups(tx, before, async () => {
-      const result = await tx.deleteFrom('usage_events').where('received_at', '<', before).executeTakeFirst();
-      deleted = Number(result.numDeletedRows);
+/** Rows one retention statement deletes at most, so no transaction holds a lock for long. */
+export const RETENTION_BATCH = 5_000;
+
+/**
+ * Retention: removes what was received before `before` (unix ms), batch by batch, each batch with
+ * its rollup adjustment in one transaction (from the rows the delete returned); the visitor sets of
+ * the days touched are rebuilt once at the end.
+ */
+export const deleteUsageBefore = async (db: UsageDb, before: number, batch = RETENTION_BATCH) => {
+  let events = 0;
+  const days = new Map<string, { product_code: string; day: number }>();
+  for (;;) {
+    const deleted = await db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .deleteFrom('usage_events')
+        .where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('product_code', 'event_id'),
+            'in',
+            selectFrom('usage_events')
+              .select(['product_code', 'event_id'])
+              .where('received_at', '<', before)
+              .limit(batch)
+              .$asTuple('product_code', 'event_id'),
+          ),
+        )
+        .returning(['product_code', 'event_key', 'at'])
+        .execute();
+      for (const day of await subtractFromRollups(tx, rows)) days.set(`${day.product_code}\u0000${day.day}`, day);
+      return rows.length;
     });
-    return deleted;
-  });
-  const beacons = await db.deleteFrom('monitor_beacons').where('received_at', '<', before).executeTakeFirst();
-  return { events, beacons: Number(beacons.numDeletedRows) };
+    events += deleted;
+    if (deleted < batch) break;
+  }
+  if (days.size > 0) await db.transaction().execute((tx) => rebuildVisitorDays(tx, [...days.values()]));
+  let beacons = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('monitor_beacons')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('monitor_beacons').select('id').where('received_at', '<', before).limit(batch),
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    beacons += deleted;
+    if (deleted < batch) break;
+  }
+  return { events, beacons };
 };
