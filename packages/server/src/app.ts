@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
+import { drainOnClose } from './http/draining.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
@@ -36,6 +37,8 @@ import { notReadyBecause } from './services/readiness.ts';
 export interface App {
   app: FastifyInstance;
   ctx: Context;
+  /** Before close on a signal: new requests get 503 E_10, running ones finish (http/draining.ts). */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,6 +84,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Requests that arrive while closing get the catalogue's 503 (below), not Fastify's own body.
+    return503OnClosing: false,
   });
   const ctx = await createContext(config, app.log, options);
 
@@ -175,10 +180,11 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .header('retry-after', RETRY_AFTER_SECONDS)
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
+  const drain = drainOnClose(app);
   const stopHousekeeping = startHousekeeping(ctx);
   app.addHook('onClose', async () => {
     await stopHousekeeping();
     await ctx.close();
   });
-  return { app, ctx, close: () => app.close() };
+  return { app, ctx, drain, close: () => app.close() };
 };

@@ -1,13 +1,28 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
+/** Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). */
+const SHUTDOWN_LIMIT_MS = 30_000;
+
 const start = async () => {
   const config = loadConfig();
-  const { app } = await buildApp(config);
+  const { app, drain } = await buildApp(config);
+  // SIGTERM: stop accepting, finish the requests under way, write what the ingestion writer holds
+  // (acknowledged events are already stored), close the database. Past the limit, leave anyway.
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
+    setTimeout(() => {
+      app.log.error({ ms: SHUTDOWN_LIMIT_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    try {
+      await drain();
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.once('SIGINT', close);
   process.once('SIGTERM', close);

@@ -1,0 +1,50 @@
+/**
+ * Shutting down without cutting anyone off. On SIGTERM the server first drains: it keeps accepting
+ * connections, but every new request is answered 503 E_10 with `Connection: close` (a proxy or
+ * client retries it elsewhere), while requests already running finish. Once nothing has run for a
+ * moment (or after DRAIN_LIMIT_MS) the listener closes. Closing it at once would reset connections
+ * the kernel had accepted but the server had not yet read (seen as ECONNRESET, request lost).
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { RETRY_AFTER_SECONDS } from './unavailable.ts';
+
+const QUIET_MS = 200;
+const DRAIN_LIMIT_MS = 5_000;
+
+export const drainOnClose = (app: FastifyInstance) => {
+  let draining = false;
+  let running = 0;
+  let lastActivity = Date.now();
+  app.addHook('onRequest', async (request, reply) => {
+    lastActivity = Date.now();
+    if (!draining) {
+      running++;
+      return;
+    }
+    return reply
+      .code(503)
+      .header('retry-after', RETRY_AFTER_SECONDS)
+      .send(new ApiError('E_10', 'The server is shutting down. Try again in a few seconds.').toWire(request.id));
+  });
+  // Answers sent while draining end their connection, so keep-alive does not hold the close up.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  const finished = () => {
+    running = Math.max(0, running - 1);
+    lastActivity = Date.now();
+  };
+  app.addHook('onResponse', async () => finished());
+  // (Fastify's close still waits for every open request; this count only decides when to start it.)
+  app.addHook('onRequestAbort', async (_request) => finished());
+
+  /** Turns new requests away and resolves once the ones running are done and all is quiet. */
+  return async () => {
+    draining = true;
+    const started = Date.now();
+    while (Date.now() - started < DRAIN_LIMIT_MS && (running > 0 || Date.now() - lastActivity < QUIET_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+};
