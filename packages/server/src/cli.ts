@@ -8,6 +8,7 @@ import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
 import { loadConfig } from './config.ts';
 import { createContext } from './context.ts';
+import { loadEnvFile } from './env-file.ts';
 import { openStore } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 
@@ -19,8 +20,12 @@ const USAGE = `Usage: edupass <command>
   events export <file.jsonl>               write every stored usage event, one JSON row a line
   events import <file.jsonl>               load exported usage events (already stored ones are skipped)
   doctor                                   check the configuration and what it points at
+  backup <file>                            copy the SQLite database to <file> while it is in use
 
-Configuration comes from the same environment variables as the server (see README).`;
+Configuration comes from the same environment variables as the server (see README), and from ./.env.`;
+
+const POSTGRES_BACKUP =
+  'DATABASE_URL is PostgreSQL: back it up with its own tools, e.g. pg_dump --format=custom --file=edupass.dump "$DATABASE_URL" (restore with pg_restore --clean --dbname=...), or continuous archiving; see docs/operators.md.';
 
 const quietLogger = {
   info() {},
@@ -57,7 +62,7 @@ export const runCli = async (argv: string[]): Promise<number> => {
     return 0;
   }
   if (command === 'migrate') {
-    const store = openStore(loadConfig().databaseUrl);
+    const store = openStore(loadConfig().databaseUrl, { poolSize: 1 });
     try {
       const applied = await migrate(store);
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The schema is up to date.');
@@ -83,6 +88,22 @@ export const runCli = async (argv: string[]): Promise<number> => {
     console.log(`Read ${report.read} events (already stored ones skipped); ${report.problems.length} lines refused.`);
     return report.problems.length > 0 ? 2 : 0;
   }
+  if (command === 'backup' && sub) {
+    const store = openStore(loadConfig().databaseUrl, { poolSize: 1 });
+    try {
+      if (store.backup === undefined) {
+        console.error(POSTGRES_BACKUP);
+        return 2;
+      }
+      const pages = await store.backup(sub);
+      console.log(
+        `Backed up ${pages} pages to ${sub}. To restore: stop the server, copy ${sub} over the database file (removing its -wal and -shm files), start it.`,
+      );
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
   if (command === 'doctor') {
     const findings = await doctor();
     for (const f of findings) console.log(`${f.ok ? '✓' : '✗'} ${f.check}: ${f.detail}`);
@@ -96,12 +117,17 @@ export const runCli = async (argv: string[]): Promise<number> => {
 
 /** Runs a command line and exits with its status; a failure prints its message, not a stack. */
 export const main = (argv: string[]) =>
-  runCli(argv).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
+  Promise.resolve()
+    .then(() => {
+      loadEnvFile();
+      return runCli(argv);
+    })
+    .then(
+      (code) => process.exit(code),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
 
 if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));

@@ -12,6 +12,10 @@ export interface Config {
   host: string;
   /** A file path for embedded SQLite, or a postgres:// URL. */
   databaseUrl: string;
+  /** Most PostgreSQL connections each process opens. */
+  databasePoolSize: number;
+  /** A read-only copy (a PostgreSQL replica) for the console's dashboard queries; else DATABASE_URL. */
+  databaseReadUrl: string | undefined;
   /** When set, rate-limit counters live in Redis and session-cache forgets go through it, so several processes agree. */
   redisUrl: string | undefined;
   publicUrl: string;
@@ -153,6 +157,12 @@ export const loadConfig = (env: Env = process.env): Config => {
       `DATABASE_URL="${databaseUrl}" must be a file path (SQLite) or a postgres:// URL. Fix: e.g. DATABASE_URL=./data/edupass.db or DATABASE_URL=postgres://user:password@host:5432/edupass`,
     );
   }
+  const databaseReadUrl = str('DATABASE_READ_URL');
+  if (databaseReadUrl !== undefined && isPostgresUrl(databaseReadUrl) !== isPostgresUrl(databaseUrl)) {
+    problems.push(
+      'DATABASE_READ_URL must name the same kind of database as DATABASE_URL (a replica of it). Fix: e.g. DATABASE_READ_URL=postgres://reader@replica:5432/edupass, or unset it.',
+    );
+  }
   const jwtSecret = str('JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     problems.push('JWT_SECRET must be at least 32 characters. Fix: JWT_SECRET=$(openssl rand -base64 48)');
@@ -163,6 +173,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     port,
     host: str('HOST') ?? '0.0.0.0',
     databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseReadUrl,
     redisUrl,
     publicUrl,
     production,

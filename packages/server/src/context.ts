@@ -34,6 +34,8 @@ export interface Keys {
 export interface Context {
   config: Config;
   db: Kysely<Database>;
+  /** For the console's dashboard queries: DATABASE_READ_URL's replica when set, else `db`. */
+  readDb: Kysely<Database>;
   store: Store;
   counters: Counters;
   /** The counters' Redis connection when REDIS_URL is set (readiness asks it). */
@@ -69,7 +71,7 @@ export const createContext = async (
   logger: Logger,
   overrides: ContextOverrides = {},
 ): Promise<Context> => {
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     await migrate(store);
     await seed(store.db, config);
@@ -85,9 +87,13 @@ export const createContext = async (
       redisUrl: config.redisUrl,
       logger,
     });
+    const reader = config.databaseReadUrl
+      ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
+      : undefined;
     return {
       config,
       db: store.db,
+      readDb: reader?.db ?? store.db,
       store,
       counters,
       redis,
@@ -100,6 +106,7 @@ export const createContext = async (
         await sessions.close();
         await delivery.close?.();
         await counters.close();
+        await reader?.close();
         await store.close();
       },
     };

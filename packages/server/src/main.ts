@@ -1,10 +1,12 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { loadEnvFile } from './env-file.ts';
 
 /** Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). */
 const SHUTDOWN_LIMIT_MS = 30_000;
 
 const start = async () => {
+  loadEnvFile();
   const config = loadConfig();
   const { app, drain } = await buildApp(config);
   // SIGTERM: stop accepting, finish the requests under way, write what the ingestion writer holds

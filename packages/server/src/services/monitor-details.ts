@@ -20,7 +20,7 @@ export const queryWindow = (ctx: Context, q: { product: string; from?: number; t
 };
 
 export const listErrorGroups = async (ctx: Context, w: Window): Promise<ErrorGroup[]> =>
-  (await errorGroups(usageDb(ctx.db), w, 100)).map((row) => ({
+  (await errorGroups(usageDb(ctx.readDb), w, 100)).map((row) => ({
     message: row.message ?? '',
     count: Number(row.count),
     pages: Number(row.pages),
@@ -28,7 +28,7 @@ export const listErrorGroups = async (ctx: Context, w: Window): Promise<ErrorGro
   }));
 
 export const listApiCodes = async (ctx: Context, w: Window): Promise<ApiCodeCount[]> =>
-  (await apiCodes(usageDb(ctx.db), w, 500)).map((row) => ({
+  (await apiCodes(usageDb(ctx.readDb), w, 500)).map((row) => ({
     path: row.path ?? '',
     code: Number(row.code),
     business: Number(row.business) === 1,
@@ -37,6 +37,6 @@ export const listApiCodes = async (ctx: Context, w: Window): Promise<ApiCodeCoun
 
 export const vitalsOverTime = async (ctx: Context, w: Window, bucket = 'day'): Promise<VitalPoint[]> => {
   if (bucket !== 'hour' && bucket !== 'day') throw invalidRequest('bucket must be hour or day.');
-  const rows = await vitalsSeries(usageDb(ctx.db), w, BUCKET_MS[bucket]);
+  const rows = await vitalsSeries(usageDb(ctx.readDb), w, BUCKET_MS[bucket]);
   return rows.map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.count), p75: row.value }));
 };

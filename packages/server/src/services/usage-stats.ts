@@ -23,29 +23,29 @@ export const requireOperator = async (ctx: Context, token: string | undefined): 
 export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
 
 export const usageCounts = async (ctx: Context, w: Window, bucket: keyof typeof BUCKETS, key?: string) => {
-  const rows = await eventCounts(usageDb(ctx.db), w, BUCKETS[bucket], key);
+  const rows = await eventCounts(usageDb(ctx.readDb), w, BUCKETS[bucket], key);
   return rows.map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.count) }));
 };
 
 export const uniques = async (ctx: Context, w: Window) => {
-  const row = await uniqueVisitors(usageDb(ctx.db), w);
+  const row = await uniqueVisitors(usageDb(ctx.readDb), w);
   return { devices: Number(row.devices), users: Number(row.users), events: Number(row.events) };
 };
 
 export const durations = async (ctx: Context, w: Window, key: string) => {
-  const { count, values } = await durationPercentiles(usageDb(ctx.db), w, key, [0.5, 0.75, 0.9, 0.99]);
+  const { count, values } = await durationPercentiles(usageDb(ctx.readDb), w, key, [0.5, 0.75, 0.9, 0.99]);
   const [p50, p75, p90, p99] = values;
   return { key, count, p50, p75, p90, p99 };
 };
 
 export const monitorErrors = async (ctx: Context, w: Window) => {
-  const rows = await errorCounts(usageDb(ctx.db), w, 100);
+  const rows = await errorCounts(usageDb(ctx.readDb), w, 100);
   return rows.map((row) => ({ message: row.message ?? '', count: Number(row.count) }));
 };
 
 /** Successes arrive sampled (1 in 10), so calls are estimated as failures + successes × 10. */
 export const apiFailureRates = async (ctx: Context, w: Window) => {
-  const rows = await apiOutcomes(usageDb(ctx.db), w, 200);
+  const rows = await apiOutcomes(usageDb(ctx.readDb), w, 200);
   return rows.map((row) => {
     const failures = Number(row.failures);
     const calls = failures + Number(row.successes) / MONITOR.successSampleRate;
@@ -62,7 +62,7 @@ export const apiFailureRates = async (ctx: Context, w: Window) => {
 export const vitalsP75 = (ctx: Context, w: Window) =>
   Promise.all(
     VITALS.map(async (name) => {
-      const { count, value } = await vitalPercentile(usageDb(ctx.db), w, name, 0.75);
+      const { count, value } = await vitalPercentile(usageDb(ctx.readDb), w, name, 0.75);
       return { name, count, p75: value };
     }),
   );

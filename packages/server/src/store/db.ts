@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite only: an online copy of the database to a file (pages copied). */
+  backup?(file: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -67,5 +69,11 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    // SQLite's online backup: a consistent copy while the server keeps reading and writing.
+    backup: async (file) => (await sqlite.backup(file)).totalPages,
+    close: () => db.destroy(),
+  };
 };
