@@ -17,6 +17,7 @@ import { type Context, type ContextOverrides, createContext } from './context.ts
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { drainOnClose } from './http/draining.ts';
+import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
@@ -39,6 +40,8 @@ export interface App {
   ctx: Context;
   /** Before close on a signal: new requests get 503 E_10, running ones finish (http/draining.ts). */
   drain(): Promise<void>;
+  /** The metrics listener's port, when METRICS_PORT is set. */
+  metricsPort?: number | undefined;
   close(): Promise<void>;
 }
 
@@ -181,10 +184,13 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
   const drain = drainOnClose(app);
+  countRequests(app, ctx.metrics);
+  const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
   app.addHook('onClose', async () => {
     await stopHousekeeping();
+    await metricsEndpoint.close();
     await ctx.close();
   });
-  return { app, ctx, drain, close: () => app.close() };
+  return { app, ctx, drain, metricsPort: metricsEndpoint.port, close: () => app.close() };
 };

@@ -52,6 +52,10 @@ export interface Config {
   /** Proxies allowed to name the client in X-Forwarded-For (proxy-config.ts). */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** A second listener serving only /metrics (Prometheus). */
+  metricsPort: number | undefined;
+  /** Serves /metrics on the main port to `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** Built web client to serve at `/`, when present. */
   webRoot: string | undefined;
   /** WeChat and QQ sign-in (oauth-config.ts). */
@@ -202,6 +206,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     logLevel: str('LOG_LEVEL') ?? 'info',
+    metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),
+    metricsToken: str('METRICS_TOKEN'),
     webRoot: str('WEB_ROOT'),
     ...readOauthConfig(env, read, problems, production),
     smtp: readSmtpConfig(read, problems),
@@ -209,6 +215,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
     captcha: readCaptchaConfig(env, problems),
   };
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters. Fix: METRICS_TOKEN=$(openssl rand -hex 24)');
+  }
   if (config.loginLockAfter < config.loginSlowdownAfter) {
     problems.push(
       `LOGIN_LOCK_AFTER=${config.loginLockAfter} must not be below LOGIN_SLOWDOWN_AFTER=${config.loginSlowdownAfter}. Fix: raise LOGIN_LOCK_AFTER or lower LOGIN_SLOWDOWN_AFTER.`,

@@ -6,8 +6,9 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
-import { deliveryFromConfig } from './adapters/delivery-router.ts';
+import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
+import { createMetrics, type Metrics } from './services/metrics.ts';
 import { createSessionCache, type SessionCache } from './services/session-cache.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -40,6 +41,7 @@ export interface Context {
   counters: Counters;
   /** The counters' Redis connection when REDIS_URL is set (readiness asks it). */
   redis: Redis | undefined;
+  metrics: Metrics;
   /** Live sessions remembered for a moment; every user or session change must forget through it. */
   sessions: SessionCache;
   delivery: Delivery;
@@ -80,7 +82,13 @@ export const createContext = async (
     const inDatabase = databaseCounters(store.db, now);
     const counters = redis ? redisWithFallback(redis, inDatabase) : inDatabase;
     const keys = await loadKeys(store.db, config);
-    const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now);
+    const metrics = createMetrics();
+    metrics.sources.pool = store.poolStats;
+    const delivery = countedDelivery(
+      overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now),
+      config,
+      metrics,
+    );
     const sessions = createSessionCache({
       ttlMs: config.sessionCacheSeconds * 1000,
       now,
@@ -97,6 +105,7 @@ export const createContext = async (
       store,
       counters,
       redis,
+      metrics,
       sessions,
       delivery,
       keys,

@@ -59,3 +59,24 @@ export const deliveryFromConfig = (
     close: () => email?.close(),
   };
 };
+
+/** Counts every send by the provider that carries it and its outcome (services/metrics.ts). */
+export const countedDelivery = (
+  delivery: Delivery,
+  config: Pick<Config, 'sms' | 'smtp'>,
+  metrics: { codeSends: { inc(labels: Record<string, string>): void } },
+): Delivery => ({
+  async send(message) {
+    const provider =
+      message.channel === 'email' ? (config.smtp ? 'smtp' : 'outbox') : (config.sms?.provider ?? 'outbox');
+    const labels = { provider, channel: message.channel };
+    try {
+      await delivery.send(message);
+      metrics.codeSends.inc({ ...labels, outcome: 'sent' });
+    } catch (error) {
+      metrics.codeSends.inc({ ...labels, outcome: 'failed' });
+      throw error;
+    }
+  },
+  ...(delivery.close ? { close: () => delivery.close?.() } : {}),
+});

@@ -23,6 +23,7 @@ export const createSlideChallenge = async (
   ip: string,
 ): Promise<SlideChallenge> => {
   if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > CHALLENGES_PER_MINUTE) fail('AC3_23');
+  ctx.metrics.captchaChallenges.inc({ provider: 'slide' });
   const puzzle = await drawPuzzle();
   const id = randomToken(18);
   const now = ctx.now();

@@ -15,8 +15,10 @@ export interface TicketBinding {
 export const normalizeScene = (scene: string | undefined) => (scene ?? '').trim().toLowerCase();
 export const normalizeIdentity = (identity: string | undefined) => (identity ?? '').trim();
 
-export const issueCaptchaTicket = (ctx: Context, binding: TicketBinding, provider: string): Promise<string> =>
-  issueTicket(ctx, 'captcha', binding.identity, ctx.config.captcha.ticketTtlSeconds, {
+export const issueCaptchaTicket = (ctx: Context, binding: TicketBinding, provider: string): Promise<string> => {
+  ctx.metrics.captchaPasses.inc({ provider });
+  return issueTicket(ctx, 'captcha', binding.identity, ctx.config.captcha.ticketTtlSeconds, {
     scene: binding.scene,
     provider,
   });
+};

@@ -22,7 +22,14 @@ const OUTBOX_KEEP_MS = DAY_MS;
  */
 export const sweepOnce = async (ctx: Context): Promise<boolean> => {
   const now = ctx.now();
-  const swept = await withSweepLock(ctx.store, now, () => sweepAll(ctx, now)).catch((error: unknown) => {
+  const swept = await withSweepLock(ctx.store, now, async () => {
+    const timer = ctx.metrics.sweepDuration.startTimer();
+    try {
+      return await sweepAll(ctx, now);
+    } finally {
+      timer();
+    }
+  }).catch((error: unknown) => {
     ctx.logger.error({ err: error }, 'housekeeping: cannot take the sweep lock');
     return undefined;
   });

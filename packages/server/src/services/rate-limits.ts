@@ -40,6 +40,7 @@ export const awaitLoginAllowance = async (ctx: Context, identity: string): Promi
   const { loginSlowdownAfter, loginLockAfter, loginSlowdownMs } = ctx.config;
   const failures = await ctx.counters.peek(loginKey(identity));
   if (failures >= loginLockAfter) {
+    ctx.metrics.loginLocks.inc();
     const minutes = Math.max(1, Math.ceil((await ctx.counters.ttl(loginKey(identity))) / 60));
     fail('E_5', `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
@@ -49,7 +50,9 @@ export const awaitLoginAllowance = async (ctx: Context, identity: string): Promi
   }
 };
 
-export const recordLoginFailure = (ctx: Context, identity: string) =>
-  ctx.counters.hit(loginKey(identity), ctx.config.loginLockSeconds);
+export const recordLoginFailure = (ctx: Context, identity: string) => {
+  ctx.metrics.loginFailures.inc();
+  return ctx.counters.hit(loginKey(identity), ctx.config.loginLockSeconds);
+};
 
 export const clearLoginFailures = (ctx: Context, identity: string) => ctx.counters.reset(loginKey(identity));

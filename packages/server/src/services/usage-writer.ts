@@ -13,6 +13,8 @@ export interface UsageWriter {
   add(rows: PendingRows): Promise<void>;
   /** Resolves once nothing is waiting or being written. */
   idle(): Promise<void>;
+  /** Rows waiting for their transaction (a metric). */
+  pending(): number;
 }
 
 interface Waiter {
@@ -33,7 +35,7 @@ const writeEach = async (db: UsageDb, waiters: Waiter[]) => {
   }
 };
 
-export const createUsageWriter = (db: UsageDb): UsageWriter => {
+export const createUsageWriter = (db: UsageDb, onSaturated: () => void = () => {}): UsageWriter => {
   let pending: PendingRows = { events: [], beacons: [] };
   let waiters: Waiter[] = [];
   let running: Promise<void> | undefined;
@@ -64,6 +66,7 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
   return {
     add(rows) {
       if (pending.events.length + pending.beacons.length > MAX_PENDING_ROWS) {
+        onSaturated();
         return Promise.reject(new ApiError('E_3', 'Ingestion is saturated; retry later.'));
       }
       pending.events.push(...rows.events);
@@ -73,5 +76,6 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
       return written;
     },
     idle: () => running ?? Promise.resolve(),
+    pending: () => pending.events.length + pending.beacons.length,
   };
 };

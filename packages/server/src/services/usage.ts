@@ -16,8 +16,9 @@ const products = new WeakMap<Context, { codes: Set<string>; loadedAt: number }>(
 const usageWriter = (ctx: Context): UsageWriter => {
   let writer = writers.get(ctx);
   if (!writer) {
-    writer = createUsageWriter(usageDb(ctx.db));
+    writer = createUsageWriter(usageDb(ctx.db), () => ctx.metrics.ingestionRefused.inc());
     writers.set(ctx, writer);
+    ctx.metrics.sources.ingestionPending = writer.pending;
   }
   return writer;
 };

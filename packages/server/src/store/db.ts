@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL only: the pool's connections (a metric). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /** SQLite only: an online copy of the database to a file (pages copied). */
   backup?(file: string): Promise<number>;
   close(): Promise<void>;
@@ -60,7 +62,12 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
+      close: () => db.destroy(),
+    };
   }
   if (url !== ':memory:') mkdirSync(dirname(url), { recursive: true });
   const sqlite = new SQLite(url);

@@ -1,0 +1,64 @@
+/**
+ * Where Prometheus scrapes: METRICS_PORT opens a second listener that serves only `/metrics` (keep
+ * it off the public network); else METRICS_TOKEN serves `/metrics` on the main port to a bearer of
+ * that token. Neither set: no metrics endpoint. Every request is counted by route pattern.
+ */
+
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { Metrics } from '../services/metrics.ts';
+import { header } from './request-info.ts';
+
+const sameToken = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+export const countRequests = (app: FastifyInstance, metrics: Metrics) => {
+  app.addHook('onResponse', async (request, reply) => {
+    // The route's pattern, never the raw URL: ids and query strings would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ route, method: request.method, status: reply.statusCode });
+    metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+};
+
+/** Registers `/metrics` behind the token, or starts the metrics listener; answers its port and closer. */
+export const serveMetrics = async (
+  app: FastifyInstance,
+  config: Config,
+  metrics: Metrics,
+): Promise<{ port?: number; close(): Promise<void> }> => {
+  const { metricsToken, metricsPort } = config;
+  if (metricsPort !== undefined) {
+    const server: Server = createServer(async (request, response) => {
+      if (request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404).end();
+        return;
+      }
+      const body = await metrics.registry.metrics();
+      response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(metricsPort, config.host, resolve);
+    });
+    const address = server.address();
+    return {
+      port: typeof address === 'object' && address ? address.port : metricsPort,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+  if (metricsToken !== undefined) {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const presented = header(request, 'authorization')?.replace(/^Bearer\s+/i, '');
+      if (presented === undefined || !sameToken(presented, metricsToken)) throw new ApiError('E_0');
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
+  return { close: async () => {} };
+};
