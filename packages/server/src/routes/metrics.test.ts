@@ -1,10 +1,10 @@
 /** Prometheus metrics: what the server counts, scraped as Prometheus would, behind a token or on their own port. */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, expectError, PID, signUp } from '../testing/accounts.ts';
 import { testDatabaseKind } from '../testing/databases.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
+import { reportOneEvent } from '../testing/usage-reports.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -43,18 +43,7 @@ describe('metrics behind METRICS_TOKEN', () => {
     }
     expectError(await call('POST', `${A}/login`, { identity: account.phone, password: 'Wrong-123', pid: PID }), 'E_5');
     expect((await call('POST', '/captcha/slide/challenge', { scene: 'login' })).status).toBe(200);
-    const report = await fetch(`${server.url}/report/edupass`, {
-      method: 'POST',
-      body: JSON.stringify({
-        type: 0,
-        alg: '',
-        data: {
-          m: { d: 1, p: 'edupass', tst: 0, h: 0 },
-          e: { uid: 'd' },
-          b: [{ e: 'x', i: randomUUID(), t: 1, d: {} }],
-        },
-      }),
-    });
+    const report = await reportOneEvent(server.url);
     expect(report.status).toBe(204);
 
     const { status, type, text } = await scrape();

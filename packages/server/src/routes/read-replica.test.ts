@@ -3,13 +3,13 @@
  * DATABASE_URL. The "replica" here is a second database that never receives the events, so an
  * answer read from the primary would count them.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import { signInOperator } from '../testing/accounts.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { reportOneEvent } from '../testing/usage-reports.ts';
 
 let replica: TestDatabase;
 let withReplica: TestServer;
@@ -29,19 +29,7 @@ afterAll(async () => {
   await replica?.drop();
 });
 
-const report = (server: TestServer, uid: string) =>
-  fetch(`${server.url}/report/edupass`, {
-    method: 'POST',
-    body: JSON.stringify({
-      type: 0,
-      alg: '',
-      data: {
-        m: { d: 1, p: 'edupass', tst: 0, h: 0 },
-        e: { uid },
-        b: [{ e: 'lesson_open', i: randomUUID(), t: Math.floor(Date.now() / 1000), d: {} }],
-      },
-    }),
-  });
+const report = (server: TestServer, uid: string) => reportOneEvent(server.url, uid);
 
 const uniques = async (server: TestServer) => {
   const { token } = await signInOperator(server);
