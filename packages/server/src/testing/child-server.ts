@@ -51,8 +51,13 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
-export const startChildServer = async (file: string, env: Record<string, string>): Promise<ChildServer> => {
-  const port = await freePort();
+/** `port`: a given one (a restart behind a proxy that knows it), else a free one. */
+export const startChildServer = async (
+  file: string,
+  env: Record<string, string>,
+  port?: number,
+): Promise<ChildServer> => {
+  port ??= await freePort();
   const child = spawn(process.execPath, [file], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
