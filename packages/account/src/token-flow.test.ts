@@ -4,8 +4,8 @@ import * as sdk from './index.ts';
 import { type Answer, type FakeApi, type Recorded, startFakeApi } from './testing/fake-api.ts';
 
 const PROFILE = 'GET /tiger/v3/web/accounts/profile';
-const REFRESH = 'PUT /tiger/v3/web/tokens/refresh';
-const CONVERT = 'POST /tiger/v3/web/tokens/convert';
+const REFRESH = 'PUT /tiger/v3/web/accounts/tokens/refresh';
+const CONVERT = 'POST /tiger/v3/web/accounts/tokens/convert';
 
 const wire = (status: number, error_code: string, error_number: number): Answer => ({
   status,
@@ -256,7 +256,7 @@ describe('calls that end or start a session', () => {
       'PATCH /tiger/v3/web/accounts/password/phone',
       () => sdk.changePasswordByPhone(client, { phone_number: '13800138000', captcha: '123456', password: 'secret1' }),
     ],
-    ['revokeTokens', 'DELETE /tiger/v3/web/tokens', () => sdk.revokeTokens(client)],
+    ['revokeTokens', 'DELETE /tiger/v3/web/accounts/tokens', () => sdk.revokeTokens(client)],
   ])('%s clears the tokens on success', async (_name, route, run) => {
     client.tokens.set(server.set());
     api.on(route, () => ({ status: 204 }));

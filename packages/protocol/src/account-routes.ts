@@ -35,7 +35,10 @@ const captcha = ruled('captcha');
 const password = ruled('password');
 
 export const ACCOUNTS_BASE = '/tiger/v3/web/accounts';
-export const TOKENS_BASE = '/tiger/v3/web/tokens';
+/** The token calls live under the accounts base, where the platform's own SDK builds them (compatibility.md). */
+export const TOKENS_BASE = `${ACCOUNTS_BASE}/tokens`;
+/** Where EduPass served the token calls before; still answered (see `routeAliases`) for clients built then. */
+export const LEGACY_TOKENS_BASE = '/tiger/v3/web/tokens';
 
 /* @__NO_SIDE_EFFECTS__ */
 const account = <const A extends RouteSpec['auth'], const E extends Partial<WireRoute> = Record<never, never>>(

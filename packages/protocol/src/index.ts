@@ -6,5 +6,6 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './routes.ts';
 export * from './types.ts';
+export * from './unset-fields.ts';
 export * from './usage.ts';
 export * from './validation.ts';

@@ -112,7 +112,13 @@ describe('register by phone (register/phone/with-agreement)', () => {
     expect(typeof body.auth.token).toBe('string');
     expect(authCookieOf(answer)?.value).toBe(body.auth.token);
     expect(body.auth).toMatchObject({ email: '', has_password: true, is_weak_password: false });
-    expect(body.user_info).toMatchObject({ nickname: '', sex: null, grade: null, grade_desc: '' });
+    expect(body.user_info).toMatchObject({
+      nickname: expect.stringMatching(/^用户\d{8}$/),
+      sex: 0,
+      birthday: 0,
+      grade: 0,
+      grade_desc: '',
+    });
     // The plain token is a working credential.
     const profile = await call('GET', `${A}/profile`, undefined, { token: body.auth.token as string });
     expect(profile.status).toBe(200);
