@@ -139,6 +139,19 @@ describe('token state (spec §4)', () => {
     expect(profileAuths()).toEqual(['Bearer a1', 'Bearer a3']);
   });
 
+  it('refreshes and retries too when the server sends only error_code (no error_number)', async () => {
+    client.tokens.set(server.set());
+    server.set();
+    server.refresh = 'r1';
+    api.on(PROFILE, ({ headers }) =>
+      headers.authorization === `Bearer ${server.access}`
+        ? { status: 200, body: { id: 7, nickname: 'Ada' } }
+        : { status: 401, body: { error_code: '10000000', error_message: 'Access token is invalid.' } },
+    );
+    expect(await sdk.getProfile(client)).toEqual({ id: 7, nickname: 'Ada' });
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([PROFILE, REFRESH, PROFILE]);
+  });
+
   it(`retries at most TOKEN_RETRY_LIMIT (2) times, then fails with code 43`, async () => {
     client.tokens.set(server.set());
     api.on(PROFILE, () => wire(401, '10000000', 43));
