@@ -2,7 +2,14 @@
  * The SDK's one error class. Every failed call rejects with an `AuthError`: validation failures before a
  * request, timeouts, network failures and server answers alike.
  */
-import { ClientCode, type ClientCodeName, clientCodeName, clientNumberOf, type RuleFailure } from '@edupass/protocol';
+import {
+  ClientCode,
+  type ClientCodeName,
+  clientCodeName,
+  clientNumberOf,
+  type RuleFailure,
+  SERVER_CODE_NUMBERS,
+} from '@edupass/protocol';
 
 export interface AuthErrorDetails {
   /** The server's `error_code` (`AC3_2`, `10000000`, …), passed through even when unknown. */
@@ -57,7 +64,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export const fromResponse = (status: number, body: unknown): AuthError => {
   if (isRecord(body) && typeof body.error_code === 'string') {
-    const code = clientNumberOf(body.error_code, body.error_number, clientCodeName, ClientCode.SERVER_ERROR);
+    const code = clientNumberOf(
+      SERVER_CODE_NUMBERS,
+      body.error_code,
+      body.error_number,
+      clientCodeName,
+      ClientCode.SERVER_ERROR,
+    );
     const message = typeof body.error_message === 'string' ? body.error_message : body.error_code;
     return new AuthError(code, message, { serverCode: body.error_code, status, body });
   }

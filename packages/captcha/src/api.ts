@@ -1,6 +1,7 @@
 /** The captcha calls of the route table (spec §7), with their answers parsed and failures turned into `CaptchaError`. */
 import {
   aliyunCheckRoute,
+  CAPTCHA_CODE_NUMBERS,
   type CaptchaRuleRequest,
   type CaptchaRuleResponse,
   type CaptchaTicketResponse,
@@ -62,7 +63,7 @@ type CaptchaRoute = keyof typeof ROUTES;
  */
 const serverError = (status: number, body: unknown): CaptchaError => {
   const code = isRecord(body)
-    ? clientNumberOf(body.error_code, body.error_number, clientCodeName, ClientCode.CAPTCHA_ERROR)
+    ? clientNumberOf(CAPTCHA_CODE_NUMBERS, body.error_code, body.error_number, clientCodeName, ClientCode.CAPTCHA_ERROR)
     : ClientCode.CAPTCHA_ERROR;
   const message = isRecord(body) && typeof body.error_message === 'string' ? body.error_message : `HTTP ${status}`;
   const serverCode = isRecord(body) && typeof body.error_code === 'string' ? body.error_code : undefined;
