@@ -82,6 +82,16 @@ describe.each(['wechat', 'qq'] as const)('%s code steps without state', (provide
       expect(again.body).toHaveProperty('auth');
     });
 
+    it('a provider nickname someone already has gives the new account a default one (用户 + 8 digits)', async () => {
+      const identity = nextIdentity();
+      const taken = await signUp(h.server);
+      await h.call('PATCH', `${A}/info`, { nickname: identity }, { token: taken.token });
+      const first = await codeLogin(h, provider, await frontEndCode(h.server, provider, identity));
+      const { oauth_ticket } = first.body as { oauth_ticket: string };
+      const created = await h.call('POST', `${A}/oauth/third-party`, { oauth_ticket });
+      expect((created.body as LoginResult).user_info.nickname).toMatch(/^用户\d{8}$/);
+    });
+
     it('binds with a code alone', async () => {
       const account = await signUp(h.server);
       const code = await frontEndCode(h.server, provider, nextIdentity());
