@@ -139,7 +139,7 @@ describe('the web client, end to end', () => {
     // 0 for them; unset_fields tells the screen they are unset, so no "Female" and no 1970-01-01).
     await expect.poll(() => nickname.inputValue(), { timeout: 10_000 }).toMatch(/^用户\d{8}$/);
     expect(await page.getByRole('radio', { name: 'Female' }).isChecked()).toBe(false);
-    expect(await page.getByRole('radio', { name: 'Male' }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(false);
     expect(await page.getByLabel('Birthday').inputValue()).toBe('');
     expect(await page.getByLabel('Grade').inputValue()).toBe('');
     await nickname.fill('bad name!');
