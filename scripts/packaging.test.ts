@@ -213,7 +213,11 @@ describe('the server package', () => {
     expect(files.some((f) => f.startsWith('web/assets/') && f.endsWith('.js'))).toBe(true);
     expect(files.filter((f) => !/^(bin\/|dist\/[^/]+\.js$|web\/|package\.json$)/.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|\.ts$|\.map$/.test(f))).toEqual([]);
-    // The workspace packages are bundled in: nothing at run time reaches for TypeScript sources.
+    // The workspace packages are bundled in: nothing at run time reaches for TypeScript sources,
+    // and the install fetches no @edupass package.
+    const manifest = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@edupass/'))).toEqual([]);
+    expect(manifest.license).toBe('MIT');
     for (const file of ['dist/main.js', 'dist/cli.js']) {
       const code = readFileSync(join(serverDir, file), 'utf8');
       expect(code).not.toMatch(/from\s*["']@edupass\//);
