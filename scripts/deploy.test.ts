@@ -271,6 +271,31 @@ http {
   });
 });
 
+describe.skipIf(!has('systemd-analyze'))('deploy/systemd (systemd-analyze verify)', () => {
+  it('the unit has no unknown or malformed setting, and runs what the image runs', () => {
+    const dir = execFileSync('mktemp', ['-d', join(tmpdir(), 'edupass-systemd-XXXXXX')], { encoding: 'utf8' }).trim();
+    try {
+      const unit = readFileSync(join(deploy, 'systemd', 'edupass@.service'), 'utf8');
+      writeFileSync(join(dir, 'edupass@.service'), unit);
+      const result = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'edupass@8081.service')], {
+        encoding: 'utf8',
+      });
+      // The one finding allowed: `edupass` is not installed on this machine.
+      const findings = `${result.stdout}${result.stderr}`
+        .split('\n')
+        .filter((line) => line.trim() && !/Command \S+\/edupass is not executable/.test(line));
+      expect(findings).toEqual([]);
+      const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
+      const [command, ...args] = JSON.parse(last(finalStage, 'CMD') ?? '[]') as string[];
+      expect([execStart[0]?.split('/').at(-1), ...execStart.slice(1)]).toEqual([command, ...args]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 if (!has('docker-compose'))
   console.log('SKIPPED compose.yaml check: docker-compose is not installed (apt-get install docker-compose).');
 if (!has('nginx')) console.log('SKIPPED nginx -t check: nginx is not installed (apt-get install nginx).');
+if (!has('systemd-analyze'))
+  console.log('SKIPPED systemd unit check: systemd-analyze is not installed (apt-get install systemd).');
