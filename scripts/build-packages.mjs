@@ -44,7 +44,10 @@ const filesUnder = (dir) =>
     return statSync(path).isDirectory() ? filesUnder(path) : [path];
   });
 
-/** Sources import siblings as `./x.ts`; TypeScript rewrites that in the JavaScript but not in the declarations. */
+/**
+ * Sources import siblings as `./x.ts`; TypeScript rewrites that in the JavaScript but not in the
+ * declarations. Current TypeScript reads either; `./x.js` is what older versions and other tools expect.
+ */
 const rewriteDeclarationSpecifiers = (dist) => {
   for (const file of filesUnder(dist).filter((f) => f.endsWith('.d.ts'))) {
     const text = readFileSync(file, 'utf8');

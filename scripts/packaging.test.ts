@@ -120,7 +120,7 @@ describe('the SDK packages, installed from their tarballs', () => {
         expect(JSON.parse(installed), specifier).toEqual(fromSources);
       }
     }
-  });
+  }, 120_000);
 
   it('type-check from their declarations alone (tsc, checking the declarations too), and the types are real ones', () => {
     writeFileSync(
@@ -168,7 +168,7 @@ export const missing = routes.noSuchRoute;
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
     // Throws with tsc's findings when any check fails.
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
-  });
+  }, 120_000);
 
   it('bundle for the browser as small as the sources do (tree-shaking survives the build)', async () => {
     const loginOnly = (from: string) => `import { createAccountClient, loginByPassword } from '${from}';
@@ -278,5 +278,5 @@ describe('the server package', () => {
     const exited = new Promise((done) => server?.once('exit', done));
     server.kill('SIGTERM');
     await exited;
-  });
+  }, 120_000);
 });
