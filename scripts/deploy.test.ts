@@ -89,13 +89,35 @@ describe('deploy/Dockerfile', () => {
     }
   };
 
-  it("its build and start steps, run in a clean directory, give a server that answers (the operator's JWT_SECRET given)", async () => {
-    const contextFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+  /**
+   * The build context: the files git sees, less .dockerignore's. Its patterns are literal paths,
+   * `**\/name` (at any depth) or `*.ext`; any other form fails here rather than be misread.
+   */
+  const buildContext = () => {
+    const patterns = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
+    const ignored = patterns.map((pattern) => {
+      const anyDepth = pattern.startsWith('**/');
+      const name = anyDepth ? pattern.slice(3) : pattern;
+      if (/^\*\.[\w.]+$/.test(name)) return (file: string) => file.endsWith(name.slice(1));
+      expect(name, `.dockerignore pattern ${pattern}`).toMatch(/^[\w.-]+(\/[\w.-]+)*$/);
+      return (file: string) =>
+        file === name ||
+        file.startsWith(`${name}/`) ||
+        (anyDepth && (file.includes(`/${name}/`) || file.endsWith(`/${name}`)));
+    });
+    return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
       cwd: root,
       encoding: 'utf8',
     })
       .split('\0')
-      .filter((file) => file && existsSync(join(root, file)));
+      .filter((file) => file && existsSync(join(root, file)) && !ignored.some((isIgnored) => isIgnored(file)));
+  };
+
+  it("its build and start steps, run in a clean directory, give a server that answers (the operator's JWT_SECRET given)", async () => {
+    const contextFiles = buildContext();
     const stageRoots = new Map<string, string>();
     const log: string[] = [];
     let env: Record<string, string> = {};
@@ -123,7 +145,7 @@ describe('deploy/Dockerfile', () => {
           const [source = '', target = ''] = args.replace(/--\S+/g, '').trim().split(/\s+/);
           const destination = inFs(target);
           if (from === undefined) {
-            expect(source).toBe('.'); // the build context: the repository's files, as git sees them
+            expect(source).toBe('.'); // the build context
             for (const file of contextFiles) cpSync(join(root, file), join(destination, file), { recursive: true });
           } else {
             cpSync(join(stageRoots.get(from) ?? '', source), destination, { recursive: true });
