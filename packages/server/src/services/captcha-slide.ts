@@ -61,7 +61,7 @@ export const answerSlideChallenge = async (
   const challenge = await takeChallenge(ctx.db, hmac(ctx.keys.codes, answer.id), ctx.now());
   if (!challenge) {
     // Unknown, expired or answered before: a replay is as suspicious as a wrong answer.
-    await recordCaptchaFailure(ctx, { identity: '', ip, deviceId: '' });
+    await recordCaptchaFailure(ctx, { identity: '', ip, deviceId: '' }, 'slide: unknown, expired or replayed challenge');
     return fail('10017004', CAPTCHA_MESSAGES.rejected);
   }
   const input: SlideInput = answer.input === 'keyboard' ? 'keyboard' : 'pointer';
@@ -74,7 +74,11 @@ export const answerSlideChallenge = async (
   });
   if (!judgement.pass) {
     ctx.logger.info({ reason: judgement.reason }, 'slide answer refused');
-    await recordCaptchaFailure(ctx, { identity: challenge.identity, ip, deviceId: challenge.device_id });
+    await recordCaptchaFailure(
+      ctx,
+      { identity: challenge.identity, ip, deviceId: challenge.device_id },
+      `slide: ${judgement.reason}`,
+    );
     return fail('10017004', CAPTCHA_MESSAGES.rejected);
   }
   return { ticket: await issueCaptchaTicket(ctx, { scene: challenge.scene, identity: challenge.identity }, 'SLIDE') };
