@@ -1,11 +1,10 @@
 import type { SlideChallenge } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
-import { hmac } from '../services/hashing.ts';
-import type { CaptchaTables } from '../store/captcha.ts';
 import { signUp } from '../testing/accounts.ts';
 import { captchaWith, startTestServer, useTestServer } from '../testing/harness.ts';
 import { client } from '../testing/http-client.ts';
 import { humanDrag, straightConstantDrag } from '../testing/slide-drags.ts';
+import { drawSlide } from '../testing/slide-tickets.ts';
 
 let clock = Date.now();
 const { server, call } = useTestServer(captchaWith({ '*:*': 'risk' }), { now: () => clock });
@@ -25,22 +24,7 @@ const sendRegisterCode = (phone: string, ticket?: string) =>
     },
   );
 
-/** The gap's position, read where only the server keeps it. */
-const answerOf = async (id: string) => {
-  const row = await server.app.ctx.db
-    .withTables<CaptchaTables>()
-    .selectFrom('captcha_challenges')
-    .select('answer_x')
-    .where('id_hash', '=', hmac(server.app.ctx.keys.codes, id))
-    .executeTakeFirstOrThrow();
-  return row.answer_x;
-};
-
-const challenge = async (body: Record<string, unknown>) => {
-  const answer = await call<SlideChallenge>('POST', '/captcha/slide/challenge', body);
-  expect(answer.status).toBe(200);
-  return { ...answer.body, answerX: await answerOf(answer.body.id) };
-};
+const challenge = (body: Record<string, unknown>) => drawSlide(server, body);
 
 describe('the captcha rule', () => {
   it('gives a first attempt DEFAULT with a usable ticket, even from a sloppy caller', async () => {
