@@ -1,4 +1,3 @@
-import type { SlideChallenge } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../testing/accounts.ts';
 import { captchaWith, startTestServer, useTestServer } from '../testing/harness.ts';

@@ -16,12 +16,12 @@ import {
   nextPhone,
   PASSWORD,
   PID,
-  signUp,
   signInOperator,
+  signUp,
   signUpByEmail,
 } from '../testing/accounts.ts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../testing/captcha-vendor-peers.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { captchaWith, startTestServer, type TestServer } from '../testing/harness.ts';
 import { type Answer, client } from '../testing/http-client.ts';
 import { providerReturn, startOauthTestServer } from '../testing/oauth-flow.ts';
 import { solveSlideTicket } from '../testing/slide-tickets.ts';
@@ -497,5 +497,28 @@ describe('policy risk thresholds', () => {
       withTicket(ticket),
     );
     expect(sent.status).toBe(204);
+  });
+});
+
+const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
+
+describe.runIf(redisUrl)('policy risk with the counters in Redis', () => {
+  let redisServer: TestServer;
+  beforeAll(async () => {
+    redisServer = await startTestServer({ redisUrl, ...captchaWith({ '*:*': 'risk' }) });
+  });
+  afterAll(() => redisServer?.close());
+
+  it('a parallel burst of 30 guesses on one identity reaches the password check only twice', async () => {
+    // An identity no other run shares (Redis outlives the test databases).
+    const identity = `burst_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        client(redisServer.url)('POST', `${A}/login`, { identity, password: 'Wrong1234', pid: PID }),
+      ),
+    );
+    const codes = answers.map((a) => (a.body as { error_code?: string }).error_code);
+    expect(codes.filter((c) => c === 'AC3_2')).toHaveLength(redisServer.config.captcha.riskLoginFailures);
+    expect(codes.filter((c) => c === 'GCAP_1')).toHaveLength(30 - redisServer.config.captcha.riskLoginFailures);
   });
 });

@@ -58,7 +58,11 @@ export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<voi
     return refuse(ctx, check, 'captcha_required', 'this route takes a ticket');
   }
   if (policy === 'never') return;
-  const verdict = await assessAction(ctx, { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene }, check.action);
+  const verdict = await assessAction(
+    ctx,
+    { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene },
+    check.action,
+  );
   if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
 };
 

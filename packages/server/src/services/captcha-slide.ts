@@ -61,7 +61,11 @@ export const answerSlideChallenge = async (
   const challenge = await takeChallenge(ctx.db, hmac(ctx.keys.codes, answer.id), ctx.now());
   if (!challenge) {
     // Unknown, expired or answered before: a replay is as suspicious as a wrong answer.
-    await recordCaptchaFailure(ctx, { identity: '', ip, deviceId: '' }, 'slide: unknown, expired or replayed challenge');
+    await recordCaptchaFailure(
+      ctx,
+      { identity: '', ip, deviceId: '' },
+      'slide: unknown, expired or replayed challenge',
+    );
     return fail('10017004', CAPTCHA_MESSAGES.rejected);
   }
   const input: SlideInput = answer.input === 'keyboard' ? 'keyboard' : 'pointer';

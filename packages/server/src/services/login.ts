@@ -16,7 +16,11 @@ export interface PasswordLogin {
 }
 
 /** The captcha gate is the caller's (guardPasswordLogin, captcha-gate.ts), in front of this. */
-export const loginByPassword = async (ctx: Context, input: PasswordLogin, request: SignInRequest): Promise<SignedIn> => {
+export const loginByPassword = async (
+  ctx: Context,
+  input: PasswordLogin,
+  request: SignInRequest,
+): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   const user = await findUserByIdentity(ctx.db, input.identity);
