@@ -25,6 +25,8 @@
  *                     challenge before challenges start (20; CODE_IP_HOURLY_LIMIT stays the ceiling).
  * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start (10).
  * CAPTCHA_SLIDE_TOLERANCE  pixels a slide answer may miss by (4).
+ * CAPTCHA_SLIDE_IP_PER_MINUTE  slide puzzles one IP may draw per minute (120: drawing costs CPU, and a
+ *                     classroom behind one address may all be asked at once under `always`).
  * CAPTCHA_ALLOW_VENDOR_FALLBACK  accept vendors' fallback results (Geetest offline mode, Tencent
  *                     terror_ tickets, NetEase fallback validates) — false by default.
  * CAPTCHA_VENDOR_TIMEOUT  ms for a vendor verify call (5000).
@@ -164,6 +166,7 @@ export interface CaptchaConfig {
   riskIpSends: number;
   riskRuleRequests: number;
   slideTolerance: number;
+  slideIpPerMinute: number;
   allowVendorFallback: boolean;
   vendorTimeoutMs: number;
   geetest: GeetestConfig | undefined;
@@ -296,6 +299,7 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 20, 1, 100_000),
     riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 10, 1, 100_000),
     slideTolerance: int('CAPTCHA_SLIDE_TOLERANCE', 4, 1, 20),
+    slideIpPerMinute: int('CAPTCHA_SLIDE_IP_PER_MINUTE', 120, 1, 100_000),
     allowVendorFallback: ['1', 'true', 'yes'].includes(allowRaw),
     vendorTimeoutMs: int('CAPTCHA_VENDOR_TIMEOUT', 5000, 100, 60_000),
     geetest,

@@ -500,6 +500,21 @@ describe('policy risk thresholds', () => {
   });
 });
 
+describe('a classroom under policy always', () => {
+  it('40 pupils behind one address can each draw a slide puzzle; CAPTCHA_SLIDE_IP_PER_MINUTE is the ceiling', async () => {
+    const fresh = await startTestServer(captchaWith({ '*:*': 'always' }));
+    const draw = () => client(fresh.url)('POST', '/captcha/slide/challenge', { scene: 'login', identity: nextPhone() });
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, draw));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      fresh.config.captcha.slideIpPerMinute = 40;
+      expectError(await draw(), 'AC3_23');
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+});
+
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
 
 describe.runIf(redisUrl)('policy risk with the counters in Redis', () => {

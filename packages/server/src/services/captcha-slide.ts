@@ -12,9 +12,6 @@ import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha
 import { judgeSlide } from './captcha-trajectory.ts';
 import { hmac, randomToken } from './hashing.ts';
 
-/** Challenges one IP may draw per minute: drawing costs CPU, so it is the thing to ration. */
-const CHALLENGES_PER_MINUTE = 30;
-
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 export const createSlideChallenge = async (
@@ -22,7 +19,8 @@ export const createSlideChallenge = async (
   input: { scene?: string | undefined; identity?: string | undefined; deviceId?: string | undefined },
   ip: string,
 ): Promise<SlideChallenge> => {
-  if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > CHALLENGES_PER_MINUTE) fail('AC3_23');
+  // Drawing costs CPU, so it is the thing to ration per IP (CAPTCHA_SLIDE_IP_PER_MINUTE).
+  if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > ctx.config.captcha.slideIpPerMinute) fail('AC3_23');
   const puzzle = await drawPuzzle();
   const id = randomToken(18);
   const now = ctx.now();
