@@ -149,7 +149,11 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
     answerSignIn(
       ctx,
       input.reply,
-      await createOauthUser(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+      await createOauthUser(ctx, input.body, {
+        ...input.client,
+        wantsTokenSet: input.wantsTokenSet,
+        captchaTicket: input.captchaTicket,
+      }),
     ),
   );
 };

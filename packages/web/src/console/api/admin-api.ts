@@ -8,6 +8,7 @@ import {
   type CaptchaKeySource,
   type CaptchaPolicyName,
   type CaptchaProviderName,
+  type CaptchaRiskThresholds,
   type CaptchaSettings,
   type CaptchaVendorName,
   type CaptchaVendorState,
@@ -235,6 +236,7 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
       }),
       'vendor',
     ),
+    ...(typeof answer.risk === 'object' && answer.risk !== null ? { risk: riskThresholds(record(answer.risk)) } : {}),
   };
 };
 
@@ -253,6 +255,17 @@ export const setOauthWithoutState = (pid: string, enabled: boolean) =>
   adminFetch(adminRoutes.setOauthWithoutState.path, { method: 'POST', body: { pid, enabled } });
 export const clearOauthWithoutState = (pid: string) =>
   adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
+
+const riskThresholds = (r: Record<string, unknown>): CaptchaRiskThresholds => ({
+  windowSeconds: num(r.windowSeconds),
+  identityFailures: num(r.identityFailures),
+  loginAttempts: num(r.loginAttempts),
+  ipFailures: num(r.ipFailures),
+  ipLoginFailures: num(r.ipLoginFailures),
+  ipSends: num(r.ipSends),
+  ruleRequests: num(r.ruleRequests),
+  fallbackRule: str(r.fallbackRule),
+});
 
 export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPolicyName) =>
   adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });
