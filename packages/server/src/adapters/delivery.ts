@@ -29,9 +29,18 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-export const outboxDelivery = (db: Kysely<Database>, logger: Logger, now: () => number = Date.now): Delivery => ({
+/**
+ * The dev outbox. In development the code is in the log line too: it is how the person at the
+ * machine reads codes when the development routes are off. Production logs never carry codes.
+ */
+export const outboxDelivery = (
+  db: Kysely<Database>,
+  logger: Logger,
+  now: () => number = Date.now,
+  logCodes = false,
+): Delivery => ({
   async send({ to, channel, text, code, scene }) {
     await insertOutbox(db, { recipient: to, channel, text, code, sent_at: now() });
-    logger.info({ to, channel, scene }, 'code written to the dev outbox');
+    logger.info({ to, channel, scene, ...(logCodes ? { code } : {}) }, 'code written to the dev outbox');
   },
 });

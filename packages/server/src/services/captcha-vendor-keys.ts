@@ -18,7 +18,7 @@ import {
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { deleteVendorKeys, findVendorKeys, listProviders, putVendorKeys } from '../store/captcha.ts';
-import { seal, unseal } from './sealed-values.ts';
+import { seal, unsealEither } from './sealed-values.ts';
 
 /** The field a vendor's page widget starts with; the rule service hands it out as `appid`. */
 const APPID_FIELD: { [V in VendorName]: keyof VendorConfigs[V] } = {
@@ -57,7 +57,8 @@ const resolve = (ctx: Context, vendor: VendorName, rows: StoredRow[]): ResolvedF
   };
   return vendorFields(vendor).map(([name, spec]) => {
     const raw = stored.get(name);
-    const fromConsole = raw !== undefined && spec.secret ? unseal(ctx.keys.settings, raw, sealName(vendor, name)) : raw;
+    const fromConsole =
+      raw !== undefined && spec.secret ? unsealEither(ctx.keys, raw, sealName(vendor, name))?.value : raw;
     const unreadable = raw !== undefined && fromConsole === undefined;
     if (fromConsole !== undefined) return { name, spec, value: fromConsole, source: 'console', unreadable };
     const value = environment[name] ?? spec.default;
@@ -81,6 +82,37 @@ const missingOf = (fields: ResolvedField[]) => fields.filter((f) => f.value === 
 /** Names a vendor's missing fields with the variables that would also set them. */
 export const describeMissing = (fields: { name: string; spec: VendorField }[]) =>
   fields.map((f) => `${f.name} (${f.spec.env})`).join(', ');
+
+/**
+ * After a secret rotation (JWT_SECRET_PREVIOUS set): seals again under the current key every console
+ * secret that opens only with the previous one, so the previous secret can then be retired. Run at start.
+ */
+export const resealVendorKeys = async (ctx: Pick<Context, 'db' | 'keys' | 'logger' | 'now'>) => {
+  if (ctx.keys.settingsPrevious === undefined) return 0;
+  const rows = await findVendorKeys(ctx.db);
+  const resealed = rows.flatMap((row) => {
+    if (!isVendorName(row.vendor) || !Object.hasOwn(VENDOR_FIELDS[row.vendor], row.field)) return [];
+    const name = sealName(row.vendor, row.field);
+    const opened = unsealEither(ctx.keys, row.value, name);
+    if (opened?.stale !== true) return [];
+    return [
+      {
+        vendor: row.vendor,
+        field: row.field,
+        value: seal(ctx.keys.settings, opened.value, name),
+        updated_at: ctx.now(),
+      },
+    ];
+  });
+  if (resealed.length > 0) {
+    await putVendorKeys(ctx.db, resealed);
+    ctx.logger.info(
+      { fields: resealed.map((r) => `${r.vendor}.${r.field}`) },
+      'console secrets resealed under the current JWT_SECRET',
+    );
+  }
+  return resealed.length;
+};
 
 /** Each field of the vendor as it is now. */
 export const vendorFieldsInEffect = async (ctx: Context, vendor: VendorName) => {

@@ -102,6 +102,20 @@ interface Claims {
 const verifiedClaimsByKey = new WeakMap<CryptoKey, Map<string, Claims>>();
 const VERIFIED_CACHE_SIZE = 10_000;
 
+/**
+ * Verifies with the current key, then — while rotating, and only for a bad signature — with the
+ * previous one, so tokens and cookies signed before the rotation stay valid until they expire.
+ */
+const verifyWithEitherKey = async (ctx: Context, token: string) => {
+  const options = { algorithms: ['HS256'], currentDate: new Date(ctx.now()) };
+  try {
+    return (await jwtVerify(token, ctx.keys.jwt, options)).payload;
+  } catch (error) {
+    if (!(error instanceof errors.JWSSignatureVerificationFailed) || ctx.keys.jwtPrevious === undefined) throw error;
+    return (await jwtVerify(token, ctx.keys.jwtPrevious, options)).payload;
+  }
+};
+
 const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
   const nowSeconds = ctx.now() / 1000;
   let verifiedClaims = verifiedClaimsByKey.get(ctx.keys.jwt);
@@ -113,10 +127,7 @@ const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
   if (cached && cached.exp > nowSeconds) return cached;
   let payload: { sub?: string; sid?: unknown; exp?: number };
   try {
-    ({ payload } = await jwtVerify(token, ctx.keys.jwt, {
-      algorithms: ['HS256'],
-      currentDate: new Date(ctx.now()),
-    }));
+    payload = await verifyWithEitherKey(ctx, token);
   } catch (error) {
     if (error instanceof errors.JOSEError) throw new ApiError('10000000');
     throw error;
@@ -156,6 +167,11 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
   const now = ctx.now();
   const row = await findRefreshToken(ctx.db, sha256(refreshToken));
   if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
+  if (now - row.session_created_at >= ctx.config.sessionMaxAgeSeconds * 1000) {
+    // Past the absolute age (SESSION_MAX_AGE) a session ends however often it was refreshed.
+    await endSession(ctx, row.session_id);
+    return fail('10000001');
+  }
   const ref: SessionRef = { userId: row.user_id, sessionId: row.session_id };
   const user = await findLiveSession(ctx.db, row.session_id);
   if (user?.blocked_at != null) return fail('AC3_44');

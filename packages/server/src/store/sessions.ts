@@ -62,6 +62,7 @@ export const findRefreshToken = (db: Db, tokenHash: string) =>
       'refresh_tokens.rotated_at',
       'sessions.user_id',
       'sessions.revoked_at',
+      'sessions.created_at as session_created_at',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
