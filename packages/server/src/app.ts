@@ -38,8 +38,8 @@ export interface App {
 }
 
 export interface BuildOptions extends ContextOverrides {
-  /** Pino options or false; tests pass false. */
-  logger?: boolean | { level: string };
+  /** Pino options or false; tests pass false, or a stream to read what the server logs. */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 /** Fastify's own request errors, as catalogue errors. */
