@@ -236,7 +236,9 @@ export const putVendorFields = async (
   }
   const changed = endpoints.filter(({ field, value }) => current.find((f) => f.name === field)?.value !== value);
   if (changed.length > 0) {
-    const secrets = vendorFields(vendor).filter(([, spec]) => spec.secret).map(([name]) => name);
+    const secrets = vendorFields(vendor)
+      .filter(([, spec]) => spec.secret)
+      .map(([name]) => name);
     const missing = secrets.filter((name) => !checked.some((c) => c.field === name));
     if (missing.length > 0) {
       throw invalidRequest(
