@@ -11,6 +11,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { siteOrigins } from './site-origins.ts';
 
 /**
  * Where the captcha vendors' widgets load scripts, frames and calls from (captcha SDK's
@@ -56,7 +57,9 @@ export const browserHeaders = async (app: FastifyInstance, config: Config) => {
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'"],
+        // Chromium applies form-action to a form's redirects too: the development provider's form ends
+        // at a front end's callback page (the origins third-party sign-in may return to).
+        formAction: ["'self'", ...siteOrigins(config)],
         scriptSrc: ["'self'", ...CAPTCHA_VENDOR_SOURCES],
         // Vendors' widgets and the API docs set inline styles; scripts stay strict.
         styleSrc: ["'self'", "'unsafe-inline'", ...CAPTCHA_VENDOR_SOURCES],

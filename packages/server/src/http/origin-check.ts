@@ -14,6 +14,7 @@ import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { securityEvent } from '../services/security-events.ts';
 import { authCookie, header } from './request-info.ts';
+import { siteOrigins } from './site-origins.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,9 +25,7 @@ export const crossSiteProblem = (ctx: Context, request: FastifyRequest): string 
   const trusted = (origin: string | undefined) =>
     origin !== undefined &&
     origin !== 'null' &&
-    (origin === originOf(ctx.config.publicUrl) ||
-      ctx.config.corsOrigins.includes(origin) ||
-      new URL(origin).host === request.headers.host);
+    (siteOrigins(ctx.config).includes(origin) || new URL(origin).host === request.headers.host);
   const origin = header(request, 'origin');
   if (origin !== undefined) return trusted(originOf(origin) ?? 'null') ? undefined : `origin ${origin}`;
   const site = header(request, 'sec-fetch-site');
