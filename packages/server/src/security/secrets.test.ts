@@ -17,6 +17,8 @@ import { sha256 } from '../services/hashing.ts';
 import { issueSessionToken } from '../services/tokens.ts';
 import * as hashedSessionIds from '../store/migrations/009-hashed-session-ids.ts';
 import { A, client, expectError, expectTokenSet, nextPhone, signUp, T } from '../testing/accounts.ts';
+import { bundleServer, startChildServer } from '../testing/child-server.ts';
+import { createTestDatabase } from '../testing/databases.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 const OLD = 'old-secret-0123456789-0123456789-0123456789';
@@ -40,6 +42,30 @@ describe('the signing secret comes from outside the database', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toMatch(
       /NODE_ENV=production needs a signing secret from outside the database.*Fix: JWT_SECRET=\$\(openssl rand -base64 48\), or JWT_SECRET_FILE=/,
     );
+  });
+
+  it('the server process started with NODE_ENV=production and no secret exits with that message', async () => {
+    const bundle = await bundleServer();
+    const database = await createTestDatabase();
+    try {
+      const started = startChildServer(bundle.file, {
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        JWT_SECRET: '',
+        JWT_SECRET_FILE: '',
+      });
+      await expect(started).rejects.toThrow(/server exited \(1\):[\s\S]*needs a signing secret[\s\S]*Fix: JWT_SECRET=/);
+      const running = await startChildServer(bundle.file, {
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        JWT_SECRET: NEW,
+        JWT_SECRET_FILE: '',
+      });
+      await running.kill();
+    } finally {
+      bundle.remove();
+      await database.drop();
+    }
   });
 
   it('reads the secret from a file (trimmed), and says what is wrong with a bad one', () => {
