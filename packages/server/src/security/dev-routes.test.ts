@@ -94,7 +94,7 @@ describe('development with DEV_ROUTES=1 on a network address', () => {
 });
 
 describe('production', () => {
-  it('has neither /dev/outbox nor the development providers, nor codes in the log', async () => {
+  it('has neither /dev/outbox nor the development providers, nor codes in the log or the outbox table', async () => {
     const { server, lines } = await startLogged(devPartsOf({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40) }));
     try {
       const call = client(server.url);
@@ -107,6 +107,13 @@ describe('production', () => {
       expect(lines.filter((l) => l.msg === 'code written to the dev outbox').every((l) => l.code === undefined)).toBe(
         true,
       );
+      // Nor does the outbox table keep a live code.
+      const rows = await server.app.ctx.db.selectFrom('outbox').select(['code', 'text']).execute();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.code).toBe('');
+        expect(row.text).not.toMatch(/\d{6}/);
+      }
     } finally {
       await server.close();
     }
