@@ -9,6 +9,9 @@
  * QQ_UNIONID        ask /oauth2.0/me for the unionid (needs QQ's approval; false).
  * OAUTH_TIMEOUT_MS  time allowed for each provider call (5000).
  * OAUTH_TICKET_TTL  seconds an `oauth_ticket` stays usable (600).
+ * OAUTH_WITHOUT_STATE  comma list of pids (or *) whose code sign-in and bind may come without EduPass's
+ *                   `state`: for sites whose own front end runs the provider redirect (the console's
+ *                   switch per product wins over it). Off by default; see docs/operators.md.
  *
  * Without an app's credentials the built-in development provider stands in where development routes
  * are on (config.ts: loopback development, or DEV_ROUTES=1; never in production), else that sign-in is
@@ -90,4 +93,8 @@ export const readOauthConfig = (env: Env, read: Readers, problems: string[], dev
   qq: { ...oauthApp(env, read, problems, 'QQ', devProvidersOff), unionid: read.bool('QQ_UNIONID', false) },
   oauthTimeoutMs: read.int('OAUTH_TIMEOUT_MS', 5000, 100, 60_000),
   oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY),
+  oauthWithoutState: (read.str('OAUTH_WITHOUT_STATE') ?? '')
+    .split(',')
+    .map((pid) => pid.trim())
+    .filter((pid) => pid !== ''),
 });
