@@ -51,7 +51,15 @@ export const consoleRoutes = {
     'POST',
     'captcha/vendors/keys',
     "Set some of a vendor's keys and endpoints over the configured ones (secrets are write-only)",
-    { body: { vendor: s(16), values: { type: 'any', required: true } }, status: 204 },
+    {
+      body: {
+        vendor: s(16),
+        values: { type: 'any', required: true },
+        // An endpoint outside the vendor's documented hosts is refused unless marked custom.
+        custom_endpoint: { type: 'boolean', required: false },
+      },
+      status: 204,
+    },
   ),
   clearCaptchaVendorKeys: operator(
     'POST',

@@ -135,6 +135,11 @@ describe('captcha policy', () => {
     await page.getByLabel('secretId NETEASE_SECRET_ID').fill(keys.secretId);
     await page.getByLabel('secretKey NETEASE_SECRET_KEY').fill(keys.secretKey);
     await page.getByLabel('endpoint NETEASE_CAPTCHA_ENDPOINT').fill(`${peers.url}/netease/verify`);
+    // The stand-in is not on NetEase's own hosts: saving it needs the custom-endpoint mark.
+    await page
+      .getByRole('checkbox', { name: /自定义接口地址/ })
+      .first()
+      .check();
     expect(await page.getByLabel('secretKey NETEASE_SECRET_KEY').getAttribute('type')).toBe('password');
     await page.getByRole('button', { name: '保存 NETEASE 密钥' }).click();
     await page.getByText('已保存 NETEASE：captchaId, secretId, secretKey, endpoint。').waitFor();

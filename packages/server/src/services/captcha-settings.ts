@@ -88,10 +88,12 @@ export const removeCaptchaProvider = async (ctx: Context, operatorId: number, in
 export const changeVendorKeys = async (
   ctx: Context,
   operatorId: number,
-  input: { vendor: string; values: unknown },
+  input: { vendor: string; values: unknown; custom_endpoint?: boolean | undefined },
 ) => {
-  const { vendor, fields } = await putVendorFields(ctx, input);
-  await audit(ctx, operatorId, 'captcha.vendor.set', `captcha-vendor:${vendor}`, fields.join(', '));
+  const { vendor, fields, endpoints } = await putVendorFields(ctx, { ...input, customEndpoint: input.custom_endpoint });
+  // The names of the fields set, and the endpoints' new values (not secrets: they say where keys go).
+  const detail = [fields.join(', '), ...endpoints].join('; ');
+  await audit(ctx, operatorId, 'captcha.vendor.set', `captcha-vendor:${vendor}`, detail);
 };
 
 export const removeVendorKeys = async (

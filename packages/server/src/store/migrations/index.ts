@@ -12,8 +12,9 @@ import * as usageRollups from './005-usage-rollups.ts';
 import * as dashboardIndexes from './006-dashboard-indexes.ts';
 import * as captchaConsoleSettings from './007-captcha-console-settings.ts';
 import * as expiryIndexes from './008-expiry-indexes.ts';
-import * as leases from './009-leases.ts';
-import * as bigintIds from './010-bigint-ids.ts';
+import * as hashedSessionIds from './009-hashed-session-ids.ts';
+import * as leases from './010-leases.ts';
+import * as bigintIds from './011-bigint-ids.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -34,8 +35,9 @@ const steps: [name: string, up: Step][] = [
   ['006-dashboard-indexes', dashboardIndexes.up],
   ['007-captcha-console-settings', captchaConsoleSettings.up],
   ['008-expiry-indexes', expiryIndexes.up],
-  ['009-leases', leases.up],
-  ['010-bigint-ids', bigintIds.up],
+  ['009-hashed-session-ids', hashedSessionIds.up],
+  ['010-leases', leases.up],
+  ['011-bigint-ids', bigintIds.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

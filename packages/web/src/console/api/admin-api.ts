@@ -275,8 +275,12 @@ export const setCaptchaProvider = (pid: string, provider: CaptchaProviderName) =
   adminFetch(adminRoutes.setCaptchaProvider.path, { method: 'POST', body: { pid, provider } });
 export const clearCaptchaProvider = (pid: string) =>
   adminFetch(adminRoutes.clearCaptchaProvider.path, { method: 'POST', body: { pid } });
-export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>) =>
-  adminFetch(adminRoutes.setCaptchaVendorKeys.path, { method: 'POST', body: { vendor, values } });
+/** `customEndpoint`: an endpoint outside the vendor's documented hosts, on purpose. */
+export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>, customEndpoint = false) =>
+  adminFetch(adminRoutes.setCaptchaVendorKeys.path, {
+    method: 'POST',
+    body: { vendor, values, ...(customEndpoint ? { custom_endpoint: true } : {}) },
+  });
 /** Removes the console's values of `fields` (all of the vendor's when absent). */
 export const clearVendorKeys = (vendor: CaptchaVendorName, fields?: string[]) =>
   adminFetch(adminRoutes.clearCaptchaVendorKeys.path, { method: 'POST', body: { vendor, fields } });

@@ -142,6 +142,7 @@ export const en = {
   'captcha.clearFieldLabel': 'Clear the console value of {vendor} {field}',
   'captcha.didSaveKeys': 'Saved {vendor}: {fields}.',
   'captcha.didClearKeys': 'Console values of {vendor} cleared: configuration applies.',
+  'captcha.customEndpoint': "Custom endpoint (not the vendor's own host; it receives the keys)",
   'captcha.nothingToSave': 'Enter at least one value to save.',
   'captcha.riskTitle': 'Risk thresholds',
   'captcha.riskExplain':

@@ -142,6 +142,7 @@ export const zhCN: ConsoleText = {
   'captcha.clearFieldLabel': '清除 {vendor} {field} 在控制台设置的值',
   'captcha.didSaveKeys': '已保存 {vendor}：{fields}。',
   'captcha.didClearKeys': '已清除 {vendor} 在控制台设置的值：使用配置。',
+  'captcha.customEndpoint': '自定义接口地址（非服务商官方域名，密钥将发往该地址）',
   'captcha.nothingToSave': '请至少填写一项再保存。',
   'captcha.riskTitle': '风险阈值',
   'captcha.riskExplain':
