@@ -192,7 +192,8 @@ export const updateProfileRoute = account('PATCH', 'info', 'token', {
     nickname: opt(ruled('nickname')),
     avatar_url: opt(s(1024)),
     fullname: opt(ruled('fullname')),
-    birthday: opt(ruled('birthday', 'integer')),
+    // Unix milliseconds, in a 64-bit column.
+    birthday: opt({ ...ruled('birthday', 'integer'), min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
     sex: opt(ruled('sex', 'integer')),
     qq: opt(ruled('qq')),
     description: opt(ruled('description')),
