@@ -17,6 +17,7 @@ import { type Context, type ContextOverrides, createContext } from './context.ts
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest, RetryLater } from './errors.ts';
 import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -38,11 +39,15 @@ export interface App {
 }
 
 export interface BuildOptions extends ContextOverrides {
-  /** Pino options or false; tests pass false. */
-  logger?: boolean | { level: string };
+  /** Pino options or false; tests pass false (or a stream to read what is logged). */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
   /** Time for a request to arrive in full (tests shorten it). */
   requestTimeoutMs?: number;
 }
+
+/** Logged requests show their URL without bearer values (tickets, codes, tokens in the query). */
+const withRedaction = (logger: NonNullable<BuildOptions['logger']>) =>
+  logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } };
 
 const API_PREFIXES = ['/tiger/', '/captcha/', '/admin/', '/report/', '/monitor/', '/dev/', '/docs'];
 
@@ -57,7 +62,7 @@ const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
 
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
