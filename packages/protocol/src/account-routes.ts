@@ -14,7 +14,7 @@ const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) a
 const int = () => ({ type: 'integer', required: true }) as const;
 /* @__NO_SIDE_EFFECTS__ */
 const opt = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
-interface Ruled<R extends RuleName, T extends FieldType> {
+export interface Ruled<R extends RuleName, T extends FieldType> {
   readonly type: T;
   readonly required: true;
   readonly maxLength: 256;
