@@ -63,6 +63,24 @@ export const consoleRoutes = {
     "Remove a vendor's console-set keys (all, or the named fields): configuration applies again",
     { body: { vendor: s(16), fields: { type: 'string[]', required: false, maxLength: 16 } }, status: 204 },
   ),
+  getOauthSettings: operator(
+    'GET',
+    'oauth',
+    "Per product: whether WeChat/QQ code sign-in and bind are accepted without EduPass's state",
+    {},
+  ),
+  setOauthWithoutState: operator(
+    'POST',
+    'oauth/without-state',
+    "Accept (or refuse) a product's WeChat/QQ code steps without EduPass's state, over configuration",
+    { body: { pid: s(64), enabled: { type: 'boolean', required: true } }, status: 204 },
+  ),
+  clearOauthWithoutState: operator(
+    'POST',
+    'oauth/without-state/clear',
+    "Remove a product's console choice (OAUTH_WITHOUT_STATE applies)",
+    { body: { pid: s(64) }, status: 204 },
+  ),
   monitorErrorGroups: operator('GET', 'monitor/error-groups', 'JS errors by message: count, pages, last seen', {
     query: windowQuery,
   }),
@@ -132,6 +150,38 @@ export interface CaptchaSettings {
   /** `*`, every known product, and any product with a provider of its own. */
   providers: CaptchaProviderChoice[];
   vendors: CaptchaVendorState[];
+  /** The thresholds of the `risk` policy in effect (CAPTCHA_RISK_*; read-only); absent from older servers. */
+  risk?: CaptchaRiskThresholds;
+}
+
+/** When `risk` starts challenging: counts within `windowSeconds`. */
+export interface CaptchaRiskThresholds {
+  windowSeconds: number;
+  /** Failed captcha checks of one identity or device. */
+  identityFailures: number;
+  /** Password sign-ins of one account without a passed challenge since its last success. */
+  loginAttempts: number;
+  /** Failed captcha checks from one IP. */
+  ipFailures: number;
+  /** Wrong passwords from one IP. */
+  ipLoginFailures: number;
+  /** Code sends and new third-party accounts from one IP without a passed challenge. */
+  ipSends: number;
+  /** Rule requests for one identity. */
+  ruleRequests: number;
+  /** What clients that cannot run SLIDE get when challenged: a vendor, or NONE (refused). */
+  fallbackRule: string;
+}
+
+/** A product's choice of WeChat/QQ code steps without EduPass's state (off unless turned on). */
+export interface OauthStateSetting {
+  pid: string;
+  /** Set in the console, if any (it wins). */
+  operator: boolean | null;
+  /** From OAUTH_WITHOUT_STATE (the pid or `*`). */
+  configured: boolean;
+  /** What the code steps do now. */
+  effective: boolean;
 }
 
 /** What the audit log records; answers may carry others (a newer server), shown as they are. */
@@ -146,6 +196,8 @@ export const AUDIT_ACTIONS = [
   'captcha.provider.clear',
   'captcha.vendor.set',
   'captcha.vendor.clear',
+  'oauth.without-state.set',
+  'oauth.without-state.clear',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -8,10 +8,12 @@ import {
   type CaptchaKeySource,
   type CaptchaPolicyName,
   type CaptchaProviderName,
+  type CaptchaRiskThresholds,
   type CaptchaSettings,
   type CaptchaVendorName,
   type CaptchaVendorState,
   type ErrorGroup,
+  type OauthStateSetting,
   type OperatorSummary,
   type VitalPoint,
 } from '@edupass/protocol';
@@ -234,8 +236,36 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
       }),
       'vendor',
     ),
+    ...(typeof answer.risk === 'object' && answer.risk !== null ? { risk: riskThresholds(record(answer.risk)) } : {}),
   };
 };
+
+export const getOauthSettings = async (): Promise<OauthStateSetting[]> =>
+  items(
+    await adminFetch(adminRoutes.getOauthSettings.path),
+    (p): OauthStateSetting => ({
+      pid: str(p.pid),
+      operator: p.operator === null || p.operator === undefined ? null : bool(p.operator),
+      configured: bool(p.configured),
+      effective: bool(p.effective),
+    }),
+    'product',
+  );
+export const setOauthWithoutState = (pid: string, enabled: boolean) =>
+  adminFetch(adminRoutes.setOauthWithoutState.path, { method: 'POST', body: { pid, enabled } });
+export const clearOauthWithoutState = (pid: string) =>
+  adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
+
+const riskThresholds = (r: Record<string, unknown>): CaptchaRiskThresholds => ({
+  windowSeconds: num(r.windowSeconds),
+  identityFailures: num(r.identityFailures),
+  loginAttempts: num(r.loginAttempts),
+  ipFailures: num(r.ipFailures),
+  ipLoginFailures: num(r.ipLoginFailures),
+  ipSends: num(r.ipSends),
+  ruleRequests: num(r.ruleRequests),
+  fallbackRule: str(r.fallbackRule),
+});
 
 export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPolicyName) =>
   adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });
