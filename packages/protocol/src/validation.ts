@@ -38,14 +38,27 @@ export const PATTERNS = {
   captcha: /^\d{6}$/,
   password: /* @__PURE__ */ new RegExp(`^[A-Za-z0-9${escapeClass(PASSWORD_SYMBOLS)}]{6,20}$`),
   username: /^[A-Za-z][A-Za-z0-9_]{5,29}$/,
-  // No whitespace and none of the listed ASCII and full-width symbols.
-  nickname: /^[^\s~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
+  // No whitespace, no control, format (zero-width, bidi) or lone surrogate characters, and none of
+  // the listed ASCII and full-width symbols.
+  nickname: /^[^\s\p{Cc}\p{Cf}\p{Cs}~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
   fullname: /^(?:[\u4e00-\u9fa5]{2,20}|(?=.{4,30}$)[A-Za-z]+(?: [A-Za-z]+)*)$/,
   qq: /^\d{5,20}$/,
   email: /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/,
 } as const;
 
 const EMAIL_MAX = 254;
+
+/**
+ * Control characters (C0, DEL, C1) and lone surrogates: no text field holds them (PostgreSQL cannot
+ * store NUL at all). Multi-line text may keep tab, line feed and carriage return.
+ */
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+const CONTROL_MULTILINE = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
+export const hasControlCharacters = (text: string, multiline = false): boolean =>
+  (multiline ? CONTROL_MULTILINE : CONTROL).test(text);
+
+/** What a name or self-description shown to other people must not hide: controls, zero-width and bidi marks. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 
 type Check = (value: unknown) => RuleFailure | null;
 
@@ -68,7 +81,7 @@ export const checks = {
       ? null
       : failure('INVALID_EMAIL', genericMessage('email', value)),
   description: (value: unknown) =>
-    typeof value === 'string' && [...value].length <= 50
+    typeof value === 'string' && [...value].length <= 50 && !INVISIBLE.test(value)
       ? null
       : failure('INVALID_DESCRIPTION', 'Invalid description, it should contains only 0 - 50 characters.'),
   sex: (value: unknown) =>
