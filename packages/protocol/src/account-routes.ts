@@ -227,23 +227,10 @@ export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', {
 export const listLatestProtocolsRoute = account('POST', 'protocol/list', 'none', {
   body: { codeList: { type: 'string[]', required: true, maxLength: 50 }, pid },
 });
-/* @__NO_SIDE_EFFECTS__ */
-const token = <const R extends Omit<WireRoute, 'path' | 'host'>>(path: string, route: R) =>
-  ({ ...route, path: `${TOKENS_BASE}${path}`, host: 'tiger' }) as R & { path: string; host: 'tiger' };
-export const refreshTokensRoute = token('/refresh', {
-  method: 'PUT',
-  auth: 'none',
-  body: { refresh_token: s(512) },
-  status: 200,
-});
-export const deleteTokensRoute = token('', {
-  method: 'DELETE',
-  auth: 'token',
+// The token calls, under TOKENS_BASE.
+export const refreshTokensRoute = account('PUT', 'tokens/refresh', 'none', { body: { refresh_token: s(512) } });
+export const deleteTokensRoute = account('DELETE', 'tokens', 'token', {
   body: { refresh_token: opt(s(512)) },
   status: 204,
 });
-export const convertCookieRoute = token('/convert', {
-  method: 'POST',
-  auth: 'none',
-  status: 200,
-});
+export const convertCookieRoute = account('POST', 'tokens/convert', 'none');

@@ -64,18 +64,18 @@ type Check = (value: unknown) => RuleFailure | null;
 
 /* @__NO_SIDE_EFFECTS__ */
 const patternCheck =
-  (field: string, pattern: RegExp, name: ClientCodeName): Check =>
+  (field: keyof typeof PATTERNS, name: ClientCodeName): Check =>
   (value) =>
-    typeof value === 'string' && pattern.test(value) ? null : failure(name, genericMessage(field, value));
+    typeof value === 'string' && PATTERNS[field].test(value) ? null : failure(name, genericMessage(field, value));
 
 export const checks = {
-  phone_number: patternCheck('phone_number', PATTERNS.phone_number, 'INVALID_PHONE'),
-  captcha: patternCheck('captcha', PATTERNS.captcha, 'INVALID_CAPTCHA'),
-  password: patternCheck('password', PATTERNS.password, 'INVALID_PASSWORD'),
-  username: patternCheck('username', PATTERNS.username, 'INVALID_USERNAME'),
-  nickname: patternCheck('nickname', PATTERNS.nickname, 'INVALID_NICKNAME'),
-  fullname: patternCheck('fullname', PATTERNS.fullname, 'INVALID_FULLNAME'),
-  qq: patternCheck('qq', PATTERNS.qq, 'INVALID_QQ'),
+  phone_number: patternCheck('phone_number', 'INVALID_PHONE'),
+  captcha: patternCheck('captcha', 'INVALID_CAPTCHA'),
+  password: patternCheck('password', 'INVALID_PASSWORD'),
+  username: patternCheck('username', 'INVALID_USERNAME'),
+  nickname: patternCheck('nickname', 'INVALID_NICKNAME'),
+  fullname: patternCheck('fullname', 'INVALID_FULLNAME'),
+  qq: patternCheck('qq', 'INVALID_QQ'),
   email: (value: unknown) =>
     typeof value === 'string' && value.length <= EMAIL_MAX && PATTERNS.email.test(value)
       ? null
