@@ -1,23 +1,65 @@
 /**
- * Debian's nginx in front of server processes, run from its own configuration in a scratch dir
- * (`nginx -c <conf> -p <dir>`), as a deployment would: retries a request on the next instance when
- * one cannot be reached, and answers 503 E_10 with a reason when none can (never a bare 502).
+ * Debian's nginx in front of server processes, run with the site operators are given
+ * (`deploy/nginx/edupass.conf`, read from disk) in a scratch dir (`nginx -c <conf> -p <dir>`):
+ * it retries a request on the next instance when one cannot be reached, never resends a POST that
+ * may have reached one, and answers 503 E_10 with a reason when no instance can (never a bare 502).
+ * Only what a test must change is rewritten: the site's `listen` lines become one loopback port,
+ * and `deploy/nginx/upstream-local.conf`'s server lines become the test's instances (with the
+ * shipped server parameters). A rewrite that does not find what it expects throws, so an edit of
+ * the shipped files cannot silently leave the test running something else.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from './child-server.ts';
 
 export const NGINX = '/usr/sbin/nginx';
 export const hasNginx = () => existsSync(NGINX);
+
+const deployNginx = resolve(import.meta.dirname, '..', '..', '..', '..', 'deploy', 'nginx');
+export const SITE_FILE = join(deployNginx, 'edupass.conf');
+export const UPSTREAM_FILE = join(deployNginx, 'upstream-local.conf');
 
 export interface Nginx {
   url: string;
   stop(): Promise<void>;
 }
 
-const config = (dir: string, port: number, upstreams: number[]) => `
+const LISTEN = /^[ \t]*listen[ \t][^;]*;[ \t]*\n/gm;
+const SERVER = /^([ \t]*)server[ \t]+127\.0\.0\.1:\d+([^;]*);[ \t]*\n/gm;
+
+/** The shipped site, listening on 127.0.0.1:`port` only (its IPv6 and other listen lines dropped). */
+export const siteFor = (site: string, port: number): string => {
+  const listens = [...site.matchAll(LISTEN)];
+  if (listens.length === 0) throw new Error(`${SITE_FILE}: no listen line to point at the test's port`);
+  if (!/^[ \t]*proxy_pass http:\/\/edupass;/m.test(site))
+    throw new Error(`${SITE_FILE}: no "proxy_pass http://edupass;", the upstream the test generates`);
+  let first = true;
+  return site.replace(LISTEN, (line) => {
+    if (!first) return '';
+    first = false;
+    return line.replace(/listen[ \t][^;]*;/, `listen 127.0.0.1:${port};`);
+  });
+};
+
+/** upstream-local.conf with its server lines replaced by one per test instance, same parameters. */
+export const upstreamFor = (upstream: string, ports: number[]): string => {
+  if (!/^[ \t]*upstream edupass \{/m.test(upstream)) throw new Error(`${UPSTREAM_FILE}: no "upstream edupass {" block`);
+  const servers = [...upstream.matchAll(SERVER)];
+  const [template] = servers;
+  if (!template) throw new Error(`${UPSTREAM_FILE}: no "server 127.0.0.1:<port> …;" line to replace`);
+  const [, indent, parameters] = template;
+  const lines = ports.map((p) => `${indent}server 127.0.0.1:${p}${parameters};\n`).join('');
+  let first = true;
+  return upstream.replace(SERVER, () => {
+    if (!first) return '';
+    first = false;
+    return lines;
+  });
+};
+
+const config = (dir: string) => `
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
 daemon off;
@@ -31,33 +73,8 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream edupass {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://edupass;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_connect_timeout 1s;
-      proxy_read_timeout 20s;
-      # An instance that cannot be reached (killed, restarting): try the next one. Requests are
-      # safe to repeat (event ids deduplicate, a repeated sign-in is another session).
-      proxy_next_upstream error timeout non_idempotent;
-      proxy_next_upstream_tries 3;
-      error_page 502 504 = @unavailable;
-    }
-    location @unavailable {
-      default_type application/json;
-      add_header Retry-After 5 always;
-      return 503 '{"error_code":"E_10","error_message":"No server instance answers. Try again in a few seconds.","error_number":68,"error_category":"server","log_uuid":"$request_id"}';
-    }
-  }
+  include ${dir}/upstream.conf;
+  include ${dir}/edupass.conf;
 }
 `;
 
@@ -65,7 +82,9 @@ export const startNginx = async (upstreams: number[]): Promise<Nginx> => {
   const dir = mkdtempSync(join(tmpdir(), 'edupass-nginx-'));
   const port = await freePort();
   const file = join(dir, 'nginx.conf');
-  writeFileSync(file, config(dir, port, upstreams));
+  writeFileSync(join(dir, 'upstream.conf'), upstreamFor(readFileSync(UPSTREAM_FILE, 'utf8'), upstreams));
+  writeFileSync(join(dir, 'edupass.conf'), siteFor(readFileSync(SITE_FILE, 'utf8'), port));
+  writeFileSync(file, config(dir));
   const child: ChildProcess = spawn(NGINX, ['-c', file, '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
