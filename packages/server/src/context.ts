@@ -58,6 +58,8 @@ const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => 
 export interface ContextOverrides {
   delivery?: Delivery;
   now?: () => number;
+  /** Counters other than the configuration's (tests: Redis counters under a key prefix of their own). */
+  counters?: Counters;
 }
 
 export const createContext = async (
@@ -70,7 +72,8 @@ export const createContext = async (
     await migrate(store);
     await seed(store.db, config);
     const now = overrides.now ?? Date.now;
-    const counters = config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db, now);
+    const counters =
+      overrides.counters ?? (config.redisUrl ? redisCounters(config.redisUrl) : databaseCounters(store.db, now));
     const keys = await loadKeys(store.db, config);
     const delivery = overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now);
     const sessions = createSessionCache({

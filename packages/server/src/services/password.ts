@@ -3,8 +3,9 @@ import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import { findUserById, findUserByPhone } from '../store/users.ts';
 import { verifyCode } from './codes.ts';
-import { verifyPassword } from './passwords.ts';
-import { awaitLoginAllowance, clearLoginFailures, loginLockKey, recordLoginFailure } from './rate-limits.ts';
+import { checkPasswordGuess } from './password-guess.ts';
+import { assertPasswordAllowed } from './password-policy.ts';
+import { clearLoginFailures, loginLockKey } from './rate-limits.ts';
 import { passwordFields } from './sign-up.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
 import { assertNotBlocked, currentUser, endAllSessions, saveUser } from './users.ts';
@@ -25,6 +26,7 @@ export const initPassword = async (ctx: Context, userId: number, password: strin
   const user = await currentUser(ctx, userId);
   if (user.password_hash !== null) fail('AC3_11');
   if (password !== confirm) fail('AC3_10');
+  await assertPasswordAllowed(password);
   await setPassword(ctx, userId, password, { endSessions: false });
 };
 
@@ -36,14 +38,16 @@ export const changePassword = async (
   const user = await currentUser(ctx, userId);
   if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
   if (input.password !== input.confirm_password) fail('AC3_10');
+  await assertPasswordAllowed(input.password);
   // Guessing the old password is a login attempt in disguise: same slow-down and lock.
-  const identity = loginLockKey({ id: userId }, '');
-  await awaitLoginAllowance(ctx, identity);
-  if (!(await verifyPassword(user.password_hash ?? '', input.old_password))) {
-    await recordLoginFailure(ctx, identity);
-    fail('AC3_9');
-  }
-  await clearLoginFailures(ctx, identity);
+  const ok = await checkPasswordGuess(ctx, {
+    lockKey: loginLockKey(user, ''),
+    passwordHash: user.password_hash,
+    password: input.old_password,
+    userId,
+    failure: 'login_failed',
+  });
+  if (!ok) fail('AC3_9');
   await setPassword(ctx, userId, input.password, { endSessions: true });
 };
 
@@ -55,6 +59,7 @@ export const changePasswordByPhone = async (
   const user = await currentUser(ctx, userId);
   if (!user.phone) fail('AC3_7');
   if (user.phone !== input.phone_number) fail('AC3_8');
+  await assertPasswordAllowed(input.password);
   await verifyCode(ctx, input.phone_number, 'password_update', input.captcha);
   await setPassword(ctx, userId, input.password, { endSessions: true });
 };
@@ -73,6 +78,7 @@ export const resetPassword = async (
   input: { ticket: string; password: string; confirm_password: string },
 ) => {
   if (input.password !== input.confirm_password) fail('AC3_10');
+  await assertPasswordAllowed(input.password);
   const facts = await spendTicket(ctx, 'reset', input.ticket);
   const user = facts && (await findUserById(ctx.db, Number(facts.subject)));
   if (!user) return fail('AC3_27');

@@ -20,7 +20,7 @@ import type { TestServer } from './harness.ts';
 import { type Answer, type CallOptions, client } from './http-client.ts';
 
 export const PID = 'edupass';
-export const PASSWORD = 'Secret123';
+export const PASSWORD = 'Kestrel2718';
 export const A = ACCOUNTS_BASE;
 export const T = TOKENS_BASE;
 export const TOKEN_SET_HEADERS = { 'Auth-Version': '2' } as const;
