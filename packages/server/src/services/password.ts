@@ -1,7 +1,9 @@
 /** Setting, changing and resetting passwords. A change or reset ends every session of the user. */
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
+import type { User } from '../store/schema.ts';
 import { findUserById, findUserByPhone } from '../store/users.ts';
+import { type AccountChange, noticeAccountChange } from './account-notices.ts';
 import { verifyCode } from './codes.ts';
 import { checkPasswordGuess } from './password-guess.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
@@ -14,12 +16,13 @@ const RESET_TICKET_TTL = 10 * 60;
 
 const setPassword = async (
   ctx: Context,
-  userId: number,
+  user: User,
   password: string,
-  { endSessions }: { endSessions: boolean },
+  { endSessions, change }: { endSessions: boolean; change: AccountChange },
 ) => {
-  await saveUser(ctx, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
-  if (endSessions) await endAllSessions(ctx, userId);
+  await saveUser(ctx, user.id, { ...(await passwordFields(password)), updated_at: ctx.now() });
+  if (endSessions) await endAllSessions(ctx, user.id);
+  await noticeAccountChange(ctx, user, change);
 };
 
 export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {
@@ -27,7 +30,7 @@ export const initPassword = async (ctx: Context, userId: number, password: strin
   if (user.password_hash !== null) fail('AC3_11');
   if (password !== confirm) fail('AC3_10');
   await assertPasswordAllowed(password);
-  await setPassword(ctx, userId, password, { endSessions: false });
+  await setPassword(ctx, user, password, { endSessions: false, change: 'password_changed' });
 };
 
 export const changePassword = async (
@@ -48,7 +51,7 @@ export const changePassword = async (
     failure: 'login_failed',
   });
   if (!ok) fail('AC3_9');
-  await setPassword(ctx, userId, input.password, { endSessions: true });
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
 };
 
 export const changePasswordByPhone = async (
@@ -61,7 +64,7 @@ export const changePasswordByPhone = async (
   if (user.phone !== input.phone_number) fail('AC3_8');
   await assertPasswordAllowed(input.password);
   await verifyCode(ctx, input.phone_number, 'password_update', input.captcha);
-  await setPassword(ctx, userId, input.password, { endSessions: true });
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
 };
 
 /** Proves the phone for a reset: the ticket the reset step takes. */
@@ -82,7 +85,7 @@ export const resetPassword = async (
   const facts = await spendTicket(ctx, 'reset', input.ticket);
   const user = facts && (await findUserById(ctx.db, Number(facts.subject)));
   if (!user) return fail('AC3_27');
-  await setPassword(ctx, user.id, input.password, { endSessions: true });
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_reset' });
   // A successful reset lifts a lock from earlier wrong guesses.
   await clearLoginFailures(ctx, loginLockKey(user, ''));
 };

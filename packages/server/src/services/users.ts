@@ -2,8 +2,9 @@ import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User, UsersTable } from '../store/schema.ts';
-import { revokeUserSessions } from '../store/sessions.ts';
+import { revokeOtherSessions, revokeUserSessions } from '../store/sessions.ts';
 import { findUserById, updateUser } from '../store/users.ts';
+import type { SessionRef } from './tokens.ts';
 
 /** The signed-in user; a session whose user is gone counts as signed out. */
 export const currentUser = async (ctx: Context, userId: number): Promise<User> =>
@@ -33,4 +34,10 @@ export const endAllSessions = async (ctx: Context, userId: number) => {
   } finally {
     ctx.sessions.forgetUser(userId);
   }
+};
+
+/** Ends every session of the user but the caller's. */
+export const endOtherSessions = async (ctx: Context, keep: SessionRef) => {
+  const ended = await revokeOtherSessions(ctx.db, keep.userId, keep.sessionId, ctx.now());
+  for (const { id } of ended) ctx.sessions.forgetSession(id);
 };

@@ -32,6 +32,28 @@ export const findLiveSession = async (db: Db, id: string): Promise<Selectable<Us
   return result.rows[0];
 };
 
+/** When a live session signed in; undefined for an ended or unknown one. */
+export const sessionStartedAt = async (db: Db, id: string): Promise<number | undefined> => {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.created_at);
+};
+
+/** Ends every live session of a user but one. */
+export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keep)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+
 export const revokeSession = (db: Db, id: string, now: number) =>
   db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 
