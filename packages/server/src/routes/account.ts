@@ -49,8 +49,8 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
     await requireStepUp(ctx, session, 'initPassword', client.ip);
     await initPassword(ctx, session.userId, body.password, body.confirm_password);
   });
-  defineRoute(app, ctx, 'changePassword', async ({ session, body, reply }) => {
-    await changePassword(ctx, session.userId, body);
+  defineRoute(app, ctx, 'changePassword', async ({ session, body, reply, client }) => {
+    await changePassword(ctx, session.userId, body, client.ip);
     clearAuthCookie(reply, ctx.config);
   });
   defineRoute(app, ctx, 'sendPasswordUpdateCode', async ({ session, body, client, captchaTicket }) => {

@@ -37,6 +37,7 @@ export const changePassword = async (
   ctx: Context,
   userId: number,
   input: { old_password: string; password: string; confirm_password: string },
+  ip?: string,
 ) => {
   const user = await currentUser(ctx, userId);
   if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
@@ -48,6 +49,7 @@ export const changePassword = async (
     passwordHash: user.password_hash,
     password: input.old_password,
     userId,
+    ip,
     failure: 'login_failed',
   });
   if (!ok) fail('AC3_9');
