@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from '../scripts/source-condition.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,6 +21,7 @@ export const runServerScript = async (entry, { dirname: dir, external = [] }) =>
     entryPoints: [entry],
     outfile,
     bundle: true,
+    conditions: ESBUILD_CONDITIONS,
     platform: 'node',
     format: 'esm',
     target: 'node20',

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+// Builds what `npm start` runs and what the server package ships: the server bundle (workspace
+// sources bundled, npm dependencies left to node_modules) and, when present, the web client, copied
+// into the server package as `web/` so an installed server serves it.
 import { spawnSync } from 'node:child_process';
-// Builds what `npm start` runs: the server bundle (workspace sources bundled, npm dependencies
-// left to node_modules) and, when present, the web client.
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from './source-condition.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const serverPackage = JSON.parse(readFileSync(`${root}packages/server/package.json`, 'utf8'));
@@ -19,6 +21,7 @@ await build({
   ),
   outdir: `${root}packages/server/dist`,
   bundle: true,
+  conditions: ESBUILD_CONDITIONS,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -35,5 +38,7 @@ if (existsSync(`${root}packages/web/index.html`)) {
     stdio: 'inherit',
   });
   if (web.status !== 0) process.exit(web.status ?? 1);
+  rmSync(`${root}packages/server/web`, { recursive: true, force: true });
+  cpSync(`${root}packages/web/dist`, `${root}packages/server/web`, { recursive: true });
   console.log('done');
 }

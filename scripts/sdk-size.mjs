@@ -5,11 +5,13 @@
  */
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from './source-condition.mjs';
 
 /** esbuild's build with the shipping settings; `options` adds the entry and may override a setting. */
 export const shippedBundle = (options) =>
   build({
     bundle: true,
+    conditions: ESBUILD_CONDITIONS,
     minify: true,
     format: 'esm',
     platform: 'browser',

@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { gzipSize, shippedBundle } from '../../scripts/sdk-size.mjs';
+import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -21,6 +22,7 @@ try {
     entryPoints: [join(here, 'puzzle.ts')],
     outfile,
     bundle: true,
+    conditions: ESBUILD_CONDITIONS,
     platform: 'node',
     format: 'esm',
     target: 'node20',

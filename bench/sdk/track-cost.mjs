@@ -7,11 +7,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundled = await build({
   entryPoints: [join(root, 'packages/tracker/src/index.ts')],
   bundle: true,
+  conditions: ESBUILD_CONDITIONS,
   format: 'esm',
   platform: 'neutral',
   write: false,

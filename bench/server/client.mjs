@@ -30,7 +30,7 @@ const requestsFor = () => {
       return [
         {
           method: 'PUT',
-          path: '/tiger/v3/web/tokens/refresh',
+          path: '/tiger/v3/web/accounts/tokens/refresh',
           headers: { 'content-type': 'application/json', 'auth-version': '1' },
           setupRequest: (request) => ({
             ...request,

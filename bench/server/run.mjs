@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const here = new URL('./', import.meta.url).pathname;
@@ -146,6 +147,7 @@ await build({
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
+  conditions: ESBUILD_CONDITIONS,
   platform: 'node',
   format: 'esm',
   target: 'node20',

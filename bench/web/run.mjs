@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build as esbuild } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -37,6 +38,7 @@ await esbuild({
   // (a `dist` folder, which git and biome ignore; removed at the end).
   outdir: join(root, 'bench/web/dist'),
   bundle: true,
+  conditions: ESBUILD_CONDITIONS,
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -5,7 +5,8 @@
 
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { SOURCE_CONDITION } from '../../scripts/source-condition.mjs';
 
 const api = process.env.EDUPASS_API ?? 'http://localhost:8080';
 /** Everything the server answers besides the web client itself. */
@@ -13,6 +14,8 @@ const serverPaths = ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/lega
 
 export default defineConfig({
   plugins: [react()],
+  // The EduPass packages from their sources: no build of theirs needed first.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     target: 'es2022',

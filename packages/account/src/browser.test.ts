@@ -190,7 +190,7 @@ describe('in Chromium', () => {
       }, startAt);
     const [a, b] = await Promise.all([profile(first), profile(second)]);
     expect(a).toBe(b);
-    expect(seen.filter((line) => line === 'PUT /tiger/v3/web/tokens/refresh')).toHaveLength(1);
+    expect(seen.filter((line) => line === 'PUT /tiger/v3/web/accounts/tokens/refresh')).toHaveLength(1);
     expect(seen.filter((line) => line === 'GET /tiger/v3/web/accounts/profile')).toHaveLength(2);
     await context.close();
   });

@@ -2,7 +2,14 @@
  * The SDK's one error class. Every failed call rejects with an `AuthError`: validation failures before a
  * request, timeouts, network failures and server answers alike.
  */
-import { ClientCode, type ClientCodeName, clientCodeName, type RuleFailure } from '@edupass/protocol';
+import {
+  ClientCode,
+  type ClientCodeName,
+  clientCodeName,
+  clientNumberOf,
+  type RuleFailure,
+  SERVER_CODE_NUMBERS,
+} from '@edupass/protocol';
 
 export interface AuthErrorDetails {
   /** The server's `error_code` (`AC3_2`, `10000000`, …), passed through even when unknown. */
@@ -50,12 +57,20 @@ export const assertValid = (...results: (RuleFailure | null)[]): void => {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
- * Turns a non-2xx answer into an `AuthError`. The client code is the wire's `error_number` (the server
- * maps its codes with the shared catalogue); an answer without the error shape becomes SERVER_ERROR.
+ * Turns a non-2xx answer into an `AuthError`. The client code is the wire's `error_number` when the
+ * catalogue knows it, else the catalogue's mapping of `error_code` (servers that send only `error_code`);
+ * an unknown code is SERVER_ERROR with the code and raw body passed through, as is an answer without
+ * the error shape.
  */
 export const fromResponse = (status: number, body: unknown): AuthError => {
   if (isRecord(body) && typeof body.error_code === 'string') {
-    const code = typeof body.error_number === 'number' ? body.error_number : ClientCode.SERVER_ERROR;
+    const code = clientNumberOf(
+      SERVER_CODE_NUMBERS,
+      body.error_code,
+      body.error_number,
+      clientCodeName,
+      ClientCode.SERVER_ERROR,
+    );
     const message = typeof body.error_message === 'string' ? body.error_message : body.error_code;
     return new AuthError(code, message, { serverCode: body.error_code, status, body });
   }

@@ -4,8 +4,8 @@ import * as sdk from './index.ts';
 import { type Answer, type FakeApi, type Recorded, startFakeApi } from './testing/fake-api.ts';
 
 const PROFILE = 'GET /tiger/v3/web/accounts/profile';
-const REFRESH = 'PUT /tiger/v3/web/tokens/refresh';
-const CONVERT = 'POST /tiger/v3/web/tokens/convert';
+const REFRESH = 'PUT /tiger/v3/web/accounts/tokens/refresh';
+const CONVERT = 'POST /tiger/v3/web/accounts/tokens/convert';
 
 const wire = (status: number, error_code: string, error_number: number): Answer => ({
   status,
@@ -139,6 +139,19 @@ describe('token state (spec §4)', () => {
     expect(profileAuths()).toEqual(['Bearer a1', 'Bearer a3']);
   });
 
+  it('refreshes and retries too when the server sends only error_code (no error_number)', async () => {
+    client.tokens.set(server.set());
+    server.set();
+    server.refresh = 'r1';
+    api.on(PROFILE, ({ headers }) =>
+      headers.authorization === `Bearer ${server.access}`
+        ? { status: 200, body: { id: 7, nickname: 'Ada' } }
+        : { status: 401, body: { error_code: '10000000', error_message: 'Access token is invalid.' } },
+    );
+    expect(await sdk.getProfile(client)).toEqual({ id: 7, nickname: 'Ada' });
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([PROFILE, REFRESH, PROFILE]);
+  });
+
   it(`retries at most TOKEN_RETRY_LIMIT (2) times, then fails with code 43`, async () => {
     client.tokens.set(server.set());
     api.on(PROFILE, () => wire(401, '10000000', 43));
@@ -256,7 +269,7 @@ describe('calls that end or start a session', () => {
       'PATCH /tiger/v3/web/accounts/password/phone',
       () => sdk.changePasswordByPhone(client, { phone_number: '13800138000', captcha: '123456', password: 'secret1' }),
     ],
-    ['revokeTokens', 'DELETE /tiger/v3/web/tokens', () => sdk.revokeTokens(client)],
+    ['revokeTokens', 'DELETE /tiger/v3/web/accounts/tokens', () => sdk.revokeTokens(client)],
   ])('%s clears the tokens on success', async (_name, route, run) => {
     client.tokens.set(server.set());
     api.on(route, () => ({ status: 204 }));

@@ -102,6 +102,27 @@ describe('transport', () => {
     });
   });
 
+  it('maps error_code by the catalogue when error_number is missing or unknown', async () => {
+    for (const extra of [{}, { error_number: 9999 }, { error_number: '14' }]) {
+      const wire = { error_code: 'AC3_0', error_message: 'The phone number is already registered.', ...extra };
+      api.on(GRADES, () => ({ status: 400, body: wire }));
+      const error = await rejection(getGradeList(base()));
+      expect(error).toMatchObject({
+        code: ClientCode.PHONE_REGISTERED,
+        name: 'PHONE_REGISTERED',
+        serverCode: 'AC3_0',
+        status: 400,
+        body: wire,
+      });
+    }
+  });
+
+  it('trusts a known error_number over its own mapping (the server may say more precisely)', async () => {
+    const wire = { error_code: 'E_1', error_message: 'Invalid phone_number', error_number: ClientCode.INVALID_PHONE };
+    api.on(GRADES, () => ({ status: 400, body: wire }));
+    expect(await rejection(getGradeList(base()))).toMatchObject({ code: ClientCode.INVALID_PHONE, serverCode: 'E_1' });
+  });
+
   it('passes an unknown server code through with its raw body', async () => {
     const wire = { error_code: 'XYZ_9', error_message: 'Something new.', error_category: 'new', log_uuid: 'l-2' };
     api.on(GRADES, () => ({ status: 418, body: wire }));

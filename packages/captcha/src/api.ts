@@ -1,11 +1,14 @@
 /** The captcha calls of the route table (spec §7), with their answers parsed and failures turned into `CaptchaError`. */
 import {
   aliyunCheckRoute,
+  CAPTCHA_CODE_NUMBERS,
   type CaptchaRuleRequest,
   type CaptchaRuleResponse,
   type CaptchaTicketResponse,
   ClientCode,
   captchaRuleRoute,
+  clientCodeName,
+  clientNumberOf,
   type GeetestParams,
   geetestRegisterRoute,
   geetestVerifyRoute,
@@ -54,9 +57,14 @@ const ROUTES = {
 } satisfies Record<string, WireRoute>;
 type CaptchaRoute = keyof typeof ROUTES;
 
-/** A refusal from the server, kept with its wire code so callers can tell a vendor "no" from an outage. */
+/**
+ * A refusal from the server, kept with its wire code so callers can tell a vendor "no" from an outage.
+ * Without a known `error_number` the catalogue maps `error_code`; an unknown code is CAPTCHA_ERROR.
+ */
 const serverError = (status: number, body: unknown): CaptchaError => {
-  const code = isRecord(body) && typeof body.error_number === 'number' ? body.error_number : ClientCode.CAPTCHA_ERROR;
+  const code = isRecord(body)
+    ? clientNumberOf(CAPTCHA_CODE_NUMBERS, body.error_code, body.error_number, clientCodeName, ClientCode.CAPTCHA_ERROR)
+    : ClientCode.CAPTCHA_ERROR;
   const message = isRecord(body) && typeof body.error_message === 'string' ? body.error_message : `HTTP ${status}`;
   const serverCode = isRecord(body) && typeof body.error_code === 'string' ? body.error_code : undefined;
   return new CaptchaError(code, message, { status, body, ...(serverCode === undefined ? {} : { serverCode }) });

@@ -90,6 +90,28 @@ describe('the captcha flow', () => {
     expect(error).toMatchObject({ code: 48, name: 'NO_CAPTCHA_RULE', serverCode: '10017002', status: 400 });
   });
 
+  it('maps a refusal without error_number by the catalogue (servers that send only error_code)', async () => {
+    for (const extra of [{}, { error_number: 9999 }, { error_number: 'x' }]) {
+      const body = { error_code: '10017003', error_message: 'Tencent captcha failure.', ...extra };
+      const { captcha } = setup(() => ({ status: 400, body }));
+      const error = await captcha.verify({ identity: 'x', scene: 'login' }).catch((e: CaptchaError) => e);
+      expect(error).toMatchObject({ code: 49, name: 'TENCENT_CAPTCHA_FAIL', serverCode: '10017003', body });
+    }
+  });
+
+  it('passes an unknown server code through as CAPTCHA_ERROR with the raw body', async () => {
+    const body = { error_code: 'VENDOR_X_9', error_message: 'Something new.' };
+    const { captcha } = setup(() => ({ status: 400, body }));
+    const error = await captcha.verify({ identity: 'x', scene: 'login' }).catch((e: CaptchaError) => e);
+    expect(error).toMatchObject({
+      code: ClientCode.CAPTCHA_ERROR,
+      serverCode: 'VENDOR_X_9',
+      status: 400,
+      body,
+      message: 'Something new.',
+    });
+  });
+
   it('turns a network failure into "some error occurred"', async () => {
     const captcha = createCaptcha({
       pid: 'p',

@@ -14,7 +14,7 @@ const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) a
 const int = () => ({ type: 'integer', required: true }) as const;
 /* @__NO_SIDE_EFFECTS__ */
 const opt = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
-interface Ruled<R extends RuleName, T extends FieldType> {
+export interface Ruled<R extends RuleName, T extends FieldType> {
   readonly type: T;
   readonly required: true;
   readonly maxLength: 256;
@@ -35,7 +35,10 @@ const captcha = ruled('captcha');
 const password = ruled('password');
 
 export const ACCOUNTS_BASE = '/tiger/v3/web/accounts';
-export const TOKENS_BASE = '/tiger/v3/web/tokens';
+/** The token calls live under the accounts base, where the platform's own SDK builds them (compatibility.md). */
+export const TOKENS_BASE = `${ACCOUNTS_BASE}/tokens`;
+/** Where EduPass served the token calls before; still answered (see `routeAliases`) for clients built then. */
+export const LEGACY_TOKENS_BASE = '/tiger/v3/web/tokens';
 
 /* @__NO_SIDE_EFFECTS__ */
 const account = <const A extends RouteSpec['auth'], const E extends Partial<WireRoute> = Record<never, never>>(
@@ -97,6 +100,8 @@ export const logoutRoute = account('POST', 'logout', 'token', {
  * Third-party sign-in starts at `authorize…` (a state cookie, then the provider's page); the code steps
  * must bring the `state` the provider returned, from the same browser. `redirect` is the site page
  * the provider comes back to. Browsers navigating there get a 302; JSON callers get `{url, state}`.
+ * A product may accept code steps without `state` (its own front end ran the provider redirect); QQ
+ * then takes the page it sent the provider back to as `redirect_uri` (default: PUBLIC_URL).
  */
 export const authorizeWechatRoute = account('GET', 'oauth/wechat/authorize', 'none', {
   query: { redirect: s(2048) },
@@ -108,7 +113,7 @@ export const loginByWechatRoute = account('POST', 'oauth/wechat', 'none', {
   body: { code: s(), pid, appid: opt(s()), agreement_ids: ids, state: opt(s()) },
 });
 export const loginByQQRoute = account('POST', 'oauth/qq', 'none', {
-  body: { code: s(), pid, agreement_ids: ids, state: opt(s()) },
+  body: { code: s(), pid, agreement_ids: ids, state: opt(s()), redirect_uri: opt(s(2048)) },
 });
 export const sendOauthBindCodeRoute = account('POST', 'captcha/oauth', 'none', {
   body: { phone_number: phone, oauth_ticket: s(), pid: opt(s()) },
@@ -129,7 +134,7 @@ export const unbindWechatRoute = account('PATCH', 'oauth/wechat/unbind', 'token'
   status: 204,
 });
 export const bindQQRoute = account('POST', 'oauth/qq/bind', 'token', {
-  body: { code: s(), agreement_ids: ids, state: opt(s()) },
+  body: { code: s(), agreement_ids: ids, state: opt(s()), redirect_uri: opt(s(2048)) },
   status: 204,
 });
 export const unbindQQRoute = account('PATCH', 'oauth/qq/unbind', 'token', { status: 204 });

@@ -59,6 +59,24 @@ export const consoleRoutes = {
     "Remove a vendor's console-set keys (all, or the named fields): configuration applies again",
     { body: { vendor: s(16), fields: { type: 'string[]', required: false, maxLength: 16 } }, status: 204 },
   ),
+  getOauthSettings: operator(
+    'GET',
+    'oauth',
+    "Per product: whether WeChat/QQ code sign-in and bind are accepted without EduPass's state",
+    {},
+  ),
+  setOauthWithoutState: operator(
+    'POST',
+    'oauth/without-state',
+    "Accept (or refuse) a product's WeChat/QQ code steps without EduPass's state, over configuration",
+    { body: { pid: s(64), enabled: { type: 'boolean', required: true } }, status: 204 },
+  ),
+  clearOauthWithoutState: operator(
+    'POST',
+    'oauth/without-state/clear',
+    "Remove a product's console choice (OAUTH_WITHOUT_STATE applies)",
+    { body: { pid: s(64) }, status: 204 },
+  ),
   monitorErrorGroups: operator('GET', 'monitor/error-groups', 'JS errors by message: count, pages, last seen', {
     query: windowQuery,
   }),
@@ -130,6 +148,17 @@ export interface CaptchaSettings {
   vendors: CaptchaVendorState[];
 }
 
+/** A product's choice of WeChat/QQ code steps without EduPass's state (off unless turned on). */
+export interface OauthStateSetting {
+  pid: string;
+  /** Set in the console, if any (it wins). */
+  operator: boolean | null;
+  /** From OAUTH_WITHOUT_STATE (the pid or `*`). */
+  configured: boolean;
+  /** What the code steps do now. */
+  effective: boolean;
+}
+
 /** What the audit log records; answers may carry others (a newer server), shown as they are. */
 export const AUDIT_ACTIONS = [
   'user.block',
@@ -142,6 +171,8 @@ export const AUDIT_ACTIONS = [
   'captcha.provider.clear',
   'captcha.vendor.set',
   'captcha.vendor.clear',
+  'oauth.without-state.set',
+  'oauth.without-state.clear',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

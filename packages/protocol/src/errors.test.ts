@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ClientCode, clientCodeName, SERVER_ERRORS } from './errors.ts';
+import { ClientCode, clientCodeName, SERVER_ERRORS, type ServerCode } from './errors.ts';
+import { SERVER_CODE_NUMBERS } from './server-code-numbers.ts';
 
 // compatibility.md, "Server codes and what they mean": server code → client number.
 const COMPATIBILITY_TABLE: Record<string, number> = {
@@ -97,5 +98,14 @@ describe('the error catalogue', () => {
     expect(SERVER_ERRORS.E_0.status).toBe(403);
     expect(SERVER_ERRORS['10000000'].message).toBe('Access token is invalid.');
     expect(SERVER_ERRORS.GCAP_1.message).toBe('Invalid Ticket.');
+  });
+});
+
+describe('SERVER_CODE_NUMBERS (what the SDKs map error_code with)', () => {
+  test('is the catalogue: every server code, each with ClientCode[SERVER_ERRORS[code].client]', () => {
+    expect(Object.keys(SERVER_CODE_NUMBERS).sort()).toEqual(Object.keys(SERVER_ERRORS).sort());
+    for (const [code, spec] of Object.entries(SERVER_ERRORS)) {
+      expect(SERVER_CODE_NUMBERS[code as ServerCode], code).toBe(ClientCode[spec.client]);
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 
 import {
+  ACCOUNTS_BASE,
   authorizeQQRoute,
   authorizeWechatRoute,
   bindPhoneRoute,
@@ -24,6 +25,7 @@ import {
   getPrivacyRoute,
   getProfileRoute,
   initPasswordRoute,
+  LEGACY_TOKENS_BASE,
   listAgreementsRoute,
   listAgreementsToSignRoute,
   listLatestProtocolsRoute,
@@ -244,6 +246,18 @@ export const routes = {
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
+
+/**
+ * Other paths a route also answers at, with the same handler: spellings clients already deployed use.
+ * The profile update is `PATCH info` on the wire and `PATCH profile` in the specification; the token
+ * calls moved under the accounts base, and EduPass SDK builds from before call the old token base.
+ */
+export const routeAliases: Partial<Record<RouteName, readonly string[]>> = {
+  updateProfile: [`${ACCOUNTS_BASE}/profile`],
+  refreshTokens: [`${LEGACY_TOKENS_BASE}/refresh`],
+  deleteTokens: [LEGACY_TOKENS_BASE],
+  convertCookie: [`${LEGACY_TOKENS_BASE}/convert`],
+};
 
 type FieldValue<T extends FieldType> = T extends 'string'
   ? string

@@ -10,12 +10,17 @@ export interface UserInfo {
   nickname: string;
   avatar_url: string;
   fullname: string;
-  sex: 0 | 1 | null;
-  birthday: number | null;
+  /** 1 male, 0 female — or not set, which `unset_fields` tells (unset-fields.ts). */
+  sex: 0 | 1;
+  /** Unix seconds; 0 when not set. */
+  birthday: number;
   qq: string;
   description: string;
-  grade: number | null;
+  /** A grade of the grade list; 0 when not set. */
+  grade: number;
   grade_desc: string;
+  /** Which of sex, birthday and grade the user never set (EduPass's servers send it; others may not). */
+  unset_fields?: ('sex' | 'birthday' | 'grade')[];
 }
 
 export interface AuthInfo {

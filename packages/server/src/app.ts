@@ -70,7 +70,14 @@ const isPageRequest = (method: string, url: string, accept: string | undefined) 
   !API_PREFIXES.some((prefix) => url.startsWith(prefix)) &&
   !/\.[a-z0-9]+(\?|$)/i.test(url);
 
-const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
+/**
+ * The web client: in the repository, the web package's build; in an installed server package, the
+ * copy the build puts beside `dist/` (scripts/build.mjs). Both paths hold from `src/` and `dist/`.
+ */
+const defaultWebRoot =
+  [resolve(import.meta.dirname, '../../web/dist'), resolve(import.meta.dirname, '../web')].find((dir) =>
+    existsSync(join(dir, 'index.html')),
+  ) ?? resolve(import.meta.dirname, '../../web/dist');
 
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
   const app = Fastify({

@@ -133,6 +133,23 @@ describe('edupass users import', () => {
     await expect(runCli(['users', 'import', file])).rejects.toThrow(/Unknown column "shoe_size".*Columns: phone/);
   });
 
+  test('rows without a nickname get a unique default one (用户 + 8 digits); given ones are kept', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'nicknames.csv');
+    const phones = Array.from({ length: 300 }, (_, i) => `135${String(i).padStart(8, '0')}`);
+    writeFileSync(file, `phone,nickname\n${phones.map((p, i) => `${p},${i === 0 ? '自己起的' : ''}`).join('\n')}\n`);
+    expect(await runCli(['users', 'import', file])).toBe(0);
+    const rows = await store.db
+      .selectFrom('users')
+      .select(['phone', 'nickname'])
+      .where('phone', 'in', phones)
+      .execute();
+    expect(rows).toHaveLength(300);
+    const defaults = rows.filter((r) => r.phone !== phones[0]).map((r) => r.nickname);
+    expect(defaults.every((n) => /^用户\d{8}$/.test(n ?? ''))).toBe(true);
+    expect(new Set(defaults).size).toBe(299);
+    expect(rows.find((r) => r.phone === phones[0])?.nickname).toBe('自己起的');
+  });
+
   test('CSV cells follow RFC 4180 quoting', () => {
     expect(splitCsvLine('a,"b,c","d""e",')).toEqual(['a', 'b,c', 'd"e', '']);
   });

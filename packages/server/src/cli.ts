@@ -13,6 +13,7 @@ import { migrate } from './store/migrate.ts';
 
 const USAGE = `Usage: edupass <command>
 
+  serve                                    run the server (what \`npm start\` runs)
   admin create <phone> [--password <pw>]   make (or create) an operator account
   migrate                                  bring the database schema up to date
   users import <file.csv>                  import users (columns: phone,email,username,nickname,password,fullname)
@@ -41,7 +42,10 @@ const withContext = async <T>(run: (ctx: Awaited<ReturnType<typeof createContext
   }
 };
 
-export const runCli = async (argv: string[]): Promise<number> => {
+/** `runCli`'s answer for `serve`: the server now runs until a signal stops it, so no exit. */
+export const SERVING = 'serving';
+
+export const runCli = async (argv: string[]): Promise<number | typeof SERVING> => {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -51,6 +55,11 @@ export const runCli = async (argv: string[]): Promise<number> => {
   if (values.help || command === undefined) {
     console.log(USAGE);
     return values.help ? 0 : 1;
+  }
+  if (command === 'serve') {
+    // main.ts starts the server as it loads, and owns the process from then on (signals, exit).
+    await import('./main.ts');
+    return SERVING;
   }
   if (command === 'admin' && sub === 'create' && arg) {
     console.log(await withContext((ctx) => createAdmin(ctx, arg, values.password)));
@@ -97,7 +106,9 @@ export const runCli = async (argv: string[]): Promise<number> => {
 /** Runs a command line and exits with its status; a failure prints its message, not a stack. */
 export const main = (argv: string[]) =>
   runCli(argv).then(
-    (code) => process.exit(code),
+    (code) => {
+      if (code !== SERVING) process.exit(code);
+    },
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

@@ -21,6 +21,11 @@ describe('loadConfig', () => {
     expect(config.production).toBe(false);
   });
 
+  it('OAUTH_WITHOUT_STATE: off by default; a comma list of pids (or *) turns code steps without state on', () => {
+    expect(loadConfig({}).oauthWithoutState).toEqual([]);
+    expect(loadConfig({ OAUTH_WITHOUT_STATE: 'site2, edupass,' }).oauthWithoutState).toEqual(['site2', 'edupass']);
+  });
+
   it('reads good values', () => {
     const config = loadConfig({
       PORT: '9000',

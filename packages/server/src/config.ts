@@ -55,6 +55,8 @@ export interface Config {
   qq: OauthAppConfig & { unionid: boolean };
   oauthTimeoutMs: number;
   oauthTicketTtlSeconds: number;
+  /** Products (pids, `*` for all) whose WeChat/QQ code steps may come without a state (OAUTH_WITHOUT_STATE). */
+  oauthWithoutState: string[];
   /** Outgoing e-mail and SMS (delivery-config.ts); unset: codes land in the dev outbox. */
   smtp: SmtpConfig | undefined;
   sms: SmsConfig | undefined;

@@ -9,6 +9,9 @@
  * QQ_UNIONID        ask /oauth2.0/me for the unionid (needs QQ's approval; false).
  * OAUTH_TIMEOUT_MS  time allowed for each provider call (5000).
  * OAUTH_TICKET_TTL  seconds an `oauth_ticket` stays usable (600).
+ * OAUTH_WITHOUT_STATE  comma list of pids (or *) whose code sign-in and bind may come without EduPass's
+ *                   `state`: for sites whose own front end runs the provider redirect (the console's
+ *                   switch per product wins over it). Off by default; see docs/operators.md.
  *
  * Without an app's credentials the built-in development provider stands in (never in production,
  * where that sign-in is off); its URLs are PUBLIC_URL/dev/oauth/wechat and /dev/oauth/qq unless the
@@ -89,4 +92,8 @@ export const readOauthConfig = (env: Env, read: Readers, problems: string[], pro
   qq: { ...oauthApp(env, read, problems, 'QQ', production), unionid: read.bool('QQ_UNIONID', false) },
   oauthTimeoutMs: read.int('OAUTH_TIMEOUT_MS', 5000, 100, 60_000),
   oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY),
+  oauthWithoutState: (read.str('OAUTH_WITHOUT_STATE') ?? '')
+    .split(',')
+    .map((pid) => pid.trim())
+    .filter((pid) => pid !== ''),
 });

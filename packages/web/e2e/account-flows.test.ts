@@ -135,6 +135,13 @@ describe('the web client, end to end', () => {
   test('edit the profile: invalid input is explained as it is typed, valid input is saved', async () => {
     const { page } = tab;
     const nickname = page.getByLabel('Nickname');
+    // A new account: its default nickname, and sex, birthday and grade shown as not set (the wire says
+    // 0 for them; unset_fields tells the screen they are unset, so no "Female" and no 1970-01-01).
+    await expect.poll(() => nickname.inputValue(), { timeout: 10_000 }).toMatch(/^用户\d{8}$/);
+    expect(await page.getByRole('radio', { name: 'Female' }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(false);
+    expect(await page.getByLabel('Birthday').inputValue()).toBe('');
+    expect(await page.getByLabel('Grade').inputValue()).toBe('');
     await nickname.fill('bad name!');
     await page.getByText('A nickname has 1–20 characters, with no spaces or symbols.').waitFor();
     expect(await nickname.getAttribute('aria-invalid')).toBe('true');

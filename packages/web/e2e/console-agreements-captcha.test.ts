@@ -203,7 +203,8 @@ describe('audit log', () => {
     const bodyRows = table.locator('tbody tr');
     await expect.poll(() => bodyRows.count()).toBe(50);
     const cells = async (n: number) => (await bodyRows.nth(n).locator('td').allTextContents()).map((c) => c.trim());
-    const operatorShown = new RegExp(`^#\\d+ · ${rig.operator.phone}$`);
+    // The operator's account has the default nickname every new account gets (用户 + 8 digits).
+    const operatorShown = new RegExp(`^#\\d+ 用户\\d{8} · ${rig.operator.phone}$`);
     const newest = [await cells(0), await cells(1), await cells(2)];
     expect(newest.map((row) => [row[2], row[3], row[4]])).toEqual([
       ['设置验证码策略', `captcha:${PID}:register`, 'never'],

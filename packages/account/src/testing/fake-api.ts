@@ -25,7 +25,7 @@ export type Handler = (request: Recorded) => Answer | 'stall' | Promise<Answer |
 export interface FakeApi {
   url: string;
   requests: Recorded[];
-  /** Requests to one route (`'PUT /tiger/v3/web/tokens/refresh'`). */
+  /** Requests to one route (`'PUT /tiger/v3/web/accounts/tokens/refresh'`). */
   count(route: string): number;
   on(route: string, handler: Handler): void;
   close(): Promise<void>;

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { newUser, passwordFields } from '../services/sign-up.ts';
+import { drawDefaultNickname } from '../store/default-nickname.ts';
 import type { NewUser } from '../store/schema.ts';
 import { insertUser, isUniqueViolation } from '../store/users.ts';
 import { progress } from './progress.ts';
@@ -83,11 +84,12 @@ const insertBatch = async (ctx: Context, batch: { line: number; user: NewUser }[
   try {
     await ctx.db
       .insertInto('users')
-      .values(batch.map((b) => b.user))
+      .values(batch.map((b) => ({ ...b.user, nickname: b.user.nickname ?? drawDefaultNickname() })))
       .execute();
     report.imported += batch.length;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
+    // One by one, a row without a nickname draws again if its drawn default was what clashed.
     for (const { line, user } of batch) {
       if (await insertUser(ctx.db, user)) report.imported++;
       else report.problems.push({ line, reason: 'The phone, e-mail, username or nickname is already taken.' });

@@ -12,6 +12,7 @@ import {
   type QueryOf,
   type RouteName,
   type RouteSpec,
+  routeAliases,
   routes,
 } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -85,7 +86,7 @@ export const defineRoute = <N extends RouteName>(
   options: RouteOptions = {},
 ) => {
   const spec: RouteSpec = routes[name];
-  const paths = name === 'updateProfile' ? [spec.path, spec.path.replace(/info$/, 'profile')] : [spec.path];
+  const paths = [spec.path, ...(routeAliases[name] ?? [])];
   for (const url of paths) {
     app.route({
       method: spec.method,

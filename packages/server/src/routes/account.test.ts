@@ -12,20 +12,28 @@ const profileOf = async (account: Account) => {
 };
 
 describe('profile (GET profile)', () => {
-  it('answers the user_info fields', async () => {
+  it('answers the user_info fields: integers (0) for what a new account never set, and which those are', async () => {
     const account = await signUp(server);
     expect(await profileOf(account)).toEqual({
       id: account.userId,
-      nickname: '',
+      nickname: expect.stringMatching(/^用户\d{8}$/),
       avatar_url: '',
       fullname: '',
-      sex: null,
-      birthday: null,
+      sex: 0,
+      birthday: 0,
       qq: '',
       description: '',
-      grade: null,
+      grade: 0,
       grade_desc: '',
+      unset_fields: ['sex', 'birthday', 'grade'],
     });
+  });
+
+  it('a set field leaves unset_fields, and female (0) reads as set', async () => {
+    const account = await signUp(server);
+    const set = await call('PATCH', `${A}/info`, { sex: 0, grade: 10 }, { token: account.token });
+    expect(set.status).toBe(204);
+    expect(await profileOf(account)).toMatchObject({ sex: 0, birthday: 0, grade: 10, unset_fields: ['birthday'] });
   });
 });
 
@@ -48,7 +56,7 @@ describe('profile update (PATCH info, alias PATCH profile)', () => {
     const answer = await patch(account, changes);
     expect(answer.status).toBe(204);
     expect(answer.body).toBeUndefined();
-    expect(await profileOf(account)).toEqual({ id: account.userId, ...changes, grade_desc: '初一' });
+    expect(await profileOf(account)).toEqual({ id: account.userId, ...changes, grade_desc: '初一', unset_fields: [] });
   });
 
   it('is also accepted at PATCH profile', async () => {

@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { adminCaptchaRoutes } from './admin-captcha.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
+import { adminOauthRoutes } from './admin-oauth.ts';
 import { consoleRoutes } from './console.ts';
 
 export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminCaptchaRoutes(app, ctx);
   adminMonitorRoutes(app, ctx);
+  adminOauthRoutes(app, ctx);
   consoleRoutes(app);
 };

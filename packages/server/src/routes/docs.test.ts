@@ -1,5 +1,5 @@
 /** The API reference: generated from the route table, so it lists exactly the table's account routes. */
-import { ACCOUNTS_BASE, type RouteSpec, routes, TOKENS_BASE } from '@edupass/protocol';
+import { ACCOUNTS_BASE, LEGACY_TOKENS_BASE, type RouteSpec, routeAliases, routes } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../testing/harness.ts';
 
@@ -35,13 +35,24 @@ describe('API docs', () => {
     expect(missing).toEqual([]);
   });
 
-  it('lists nothing account- or token-related that the table lacks (only the PATCH profile alias)', async () => {
+  it('lists nothing account- or token-related that the table lacks, but the aliases', async () => {
     const doc = (await (await fetch(`${server.url}/docs/json`)).json()) as OpenApi;
     const table = new Set(Object.values(routes as Record<string, RouteSpec>).map((s) => `${s.method} ${s.path}`));
     const extra = documented(doc).filter(
-      (route) => (route.includes(`${ACCOUNTS_BASE}/`) || route.includes(TOKENS_BASE)) && !table.has(route),
+      (route) => (route.includes(`${ACCOUNTS_BASE}/`) || route.includes(LEGACY_TOKENS_BASE)) && !table.has(route),
     );
-    expect(extra).toEqual([`PATCH ${ACCOUNTS_BASE}/profile`]);
+    const aliases = Object.entries(routeAliases).flatMap(([name, paths]) =>
+      (paths ?? []).map((path) => `${routes[name as keyof typeof routes].method} ${path}`),
+    );
+    expect(extra.sort()).toEqual(aliases.sort());
+    expect(aliases).toEqual(
+      expect.arrayContaining([
+        `PATCH ${ACCOUNTS_BASE}/profile`,
+        `PUT ${LEGACY_TOKENS_BASE}/refresh`,
+        `POST ${LEGACY_TOKENS_BASE}/convert`,
+        `DELETE ${LEGACY_TOKENS_BASE}`,
+      ]),
+    );
   });
 
   it('GET /docs answers a browsable HTML page', async () => {

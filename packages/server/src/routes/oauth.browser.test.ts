@@ -68,7 +68,7 @@ describe('third-party sign-in in a browser', () => {
     await new Promise((resolve) => site.close(resolve));
   });
 
-  // Different identities: nicknames are unique, so a second 小红 would get no nickname.
+  // Different identities: nicknames are unique, so a second 小红 would get a default one (用户 + digits).
   it.each([
     ['WeChat', 'wechat', '小红'],
     ['QQ', 'qq', '李老师'],

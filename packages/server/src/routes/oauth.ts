@@ -15,6 +15,7 @@ import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth.ts';
 import { oauthProvider } from '../services/oauth-providers.ts';
 import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth-signup.ts';
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth-state.ts';
+import { acceptsCodeWithoutState } from '../services/oauth-without-state.ts';
 import { requireStepUp } from '../services/step-up.ts';
 import { answerSignIn } from './sign-in.ts';
 
@@ -75,9 +76,32 @@ const registerAuthorize = (app: FastifyInstance, ctx: Context, name: OauthProvid
   );
 };
 
-/** The redirect URI of the sign-in this browser started, once the state it brings matches. */
-const checkedState = (ctx: Context, name: OauthProviderName, request: FastifyRequest, state: string | undefined) =>
-  checkState(ctx, name, request.cookies?.[stateCookieName(name)], state);
+interface CodeStep {
+  state?: string | undefined;
+  /** QQ only: the page the product's own front end sent the provider back to (code steps without state). */
+  redirect_uri?: string | undefined;
+}
+
+/**
+ * The redirect URI the code was issued to: that of the sign-in this browser started, once the state it
+ * brings matches. A step without state is accepted only for a product that allows it (its own front end
+ * ran the provider redirect; oauth-without-state.ts); the redirect URI is then the one it names, or
+ * PUBLIC_URL. A state that is sent is always checked.
+ */
+const codeRedirect = async (
+  ctx: Context,
+  name: OauthProviderName,
+  request: FastifyRequest,
+  step: CodeStep,
+  pid: string | undefined,
+): Promise<string> => {
+  if (step.state === undefined && (await acceptsCodeWithoutState(ctx, pid))) {
+    return step.redirect_uri === undefined
+      ? new URL('/', ctx.config.publicUrl).toString()
+      : allowedRedirect(ctx, step.redirect_uri);
+  }
+  return checkState(ctx, name, request.cookies?.[stateCookieName(name)], step.state);
+};
 
 const clearState = (reply: FastifyReply, name: OauthProviderName) =>
   reply.clearCookie(stateCookieName(name), { path: STATE_COOKIE_PATH });
@@ -86,7 +110,7 @@ type CodeRoute = 'loginByWechat' | 'loginByQQ';
 
 const login = (ctx: Context, name: OauthProviderName) => async (input: RouteInput<CodeRoute>) => {
   const { body, request, reply } = input;
-  const redirectUri = checkedState(ctx, name, request, body.state);
+  const redirectUri = await codeRedirect(ctx, name, request, body, body.pid);
   const outcome = await loginWithOauth(
     ctx,
     name,
@@ -101,7 +125,7 @@ const bind =
   (ctx: Context, name: OauthProviderName) =>
   async ({ body, session, request, reply, client }: RouteInput<'bindWechat' | 'bindQQ'>) => {
     await requireStepUp(ctx, session, `bind ${name}`, client.ip);
-    const redirectUri = checkedState(ctx, name, request, body.state);
+    const redirectUri = await codeRedirect(ctx, name, request, body, session.user.pid);
     await bindOauth(ctx, session.userId, name, { code: body.code, redirectUri });
     clearState(reply, name);
   };

@@ -14,6 +14,8 @@ import {
   PASSWORD,
   PID,
   signUp,
+  signUpByEmail,
+  signUpSilently,
   sleep,
   TOKEN_SET_HEADERS,
 } from '../testing/accounts.ts';
@@ -112,7 +114,13 @@ describe('register by phone (register/phone/with-agreement)', () => {
     expect(typeof body.auth.token).toBe('string');
     expect(authCookieOf(answer)?.value).toBe(body.auth.token);
     expect(body.auth).toMatchObject({ email: '', has_password: true, is_weak_password: false });
-    expect(body.user_info).toMatchObject({ nickname: '', sex: null, grade: null, grade_desc: '' });
+    expect(body.user_info).toMatchObject({
+      nickname: expect.stringMatching(/^用户\d{8}$/),
+      sex: 0,
+      birthday: 0,
+      grade: 0,
+      grade_desc: '',
+    });
     // The plain token is a working credential.
     const profile = await call('GET', `${A}/profile`, undefined, { token: body.auth.token as string });
     expect(profile.status).toBe(200);
@@ -284,6 +292,34 @@ describe('e-mail sign-up (email/captcha/send → email/captcha/check → email/r
 
   it('an unknown pid is AC3_24', async () => {
     expectError(await registerEmail('whatever', { pid: 'unknown' }), 'AC3_24');
+  });
+});
+
+describe('default nickname', () => {
+  const DEFAULT = /^用户\d{8}$/;
+  it('parallel phone sign-ups each get their own 用户 + 8 digits nickname', async () => {
+    const accounts = await Promise.all(Array.from({ length: 12 }, () => signUp(server)));
+    const nicknames = await Promise.all(
+      accounts.map(
+        async (account) =>
+          ((await call('GET', `${A}/profile`, undefined, { token: account.token })).body as { nickname: string })
+            .nickname,
+      ),
+    );
+    expect(nicknames.every((n) => DEFAULT.test(n))).toBe(true);
+    expect(new Set(nicknames).size).toBe(12);
+  });
+
+  it('e-mail sign-up and the silent phone sign-in get one too; it stays editable', async () => {
+    const nicknameOf = async (token: string) =>
+      ((await call('GET', `${A}/profile`, undefined, { token })).body as { nickname: string }).nickname;
+    expect(await nicknameOf((await signUpByEmail(server)).token)).toMatch(DEFAULT);
+    expect(await nicknameOf((await signUpSilently(server)).token)).toMatch(DEFAULT);
+    const account = await signUp(server);
+    const renamed = await call('PATCH', `${A}/info`, { nickname: `改名${account.userId}` }, { token: account.token });
+    expect(renamed.status).toBe(204);
+    const profile = await call('GET', `${A}/profile`, undefined, { token: account.token });
+    expect(profile.body).toMatchObject({ nickname: `改名${account.userId}` });
   });
 });
 

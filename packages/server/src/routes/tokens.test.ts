@@ -1,4 +1,11 @@
-import { ClientCode, type RouteSpec, routes, type TokenSet } from '@edupass/protocol';
+import {
+  ACCOUNTS_BASE,
+  ClientCode,
+  LEGACY_TOKENS_BASE,
+  type RouteSpec,
+  routes,
+  type TokenSet,
+} from '@edupass/protocol';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
@@ -253,5 +260,33 @@ describe('convert a legacy cookie (POST tokens/convert)', () => {
     const token = await sessionToken(account.phone);
     await blockUser(server, account.userId);
     expectError(await call('POST', `${T}/convert`, undefined, { token }), 'AC3_44');
+  });
+});
+
+describe('token paths: the accounts base, and the old token base as an alias', () => {
+  it('the table puts the token calls under the accounts base, where the platform SDK calls them', () => {
+    expect(T).toBe(`${ACCOUNTS_BASE}/tokens`);
+    expect([routes.refreshTokens.path, routes.convertCookie.path, routes.deleteTokens.path]).toEqual([
+      '/tiger/v3/web/accounts/tokens/refresh',
+      '/tiger/v3/web/accounts/tokens/convert',
+      '/tiger/v3/web/accounts/tokens',
+    ]);
+  });
+
+  it('refresh, convert and delete still answer at /tiger/v3/web/tokens, with the same behaviour', async () => {
+    const L = LEGACY_TOKENS_BASE;
+    expect(L).toBe('/tiger/v3/web/tokens');
+    const account = await signUp(server);
+    const refreshed = await call('PUT', `${L}/refresh`, { refresh_token: account.refresh });
+    const set = expectTokenSet(refreshed.body);
+    expectError(await call('PUT', `${L}/refresh`, { refresh_token: `${account.refresh}x` }), '10000001');
+    const token = await sessionToken(account.phone);
+    const converted = await call('POST', `${L}/convert`, undefined, { headers: { cookie: `authorization=${token}` } });
+    expectTokenSet(converted.body);
+    expectError(await call('POST', `${L}/convert`), '10000002');
+    const ended = await call('DELETE', L, { refresh_token: set.refresh.token }, { token: set.access.token });
+    expect(ended.status).toBe(204);
+    expectError(await call('GET', `${A}/profile`, undefined, { token: set.access.token }), 'E_0');
+    expectError(await call('DELETE', L), 'E_0');
   });
 });

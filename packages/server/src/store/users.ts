@@ -1,5 +1,6 @@
 import { PATTERNS } from '@edupass/protocol';
 import type { Kysely, Updateable } from 'kysely';
+import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
 import type { Database, NewUser, User, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -26,14 +27,30 @@ export const findUserByIdentity = (db: Db, identity: string): Promise<User | und
   return findUserByUsername(db, identity);
 };
 
-/** Inserts a user; returns undefined when a unique column (phone, e-mail, username) is taken. */
-export const insertUser = async (db: Db, user: NewUser): Promise<User | undefined> => {
-  try {
-    return await db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
-  } catch (error) {
-    if (isUniqueViolation(error)) return undefined;
-    throw error;
+/** Tries to draw a free default nickname this many times before giving up (10^8 names: a clash is rare). */
+const NICKNAME_DRAWS = 8;
+
+/**
+ * Inserts a user; returns undefined when a unique column (phone, e-mail, username, or the nickname the
+ * user brought) is taken. A user without a nickname gets a drawn default one, drawn again while the draw
+ * is taken. `ON CONFLICT DO NOTHING` rather than a caught error: inside a PostgreSQL transaction a
+ * unique violation would abort the transaction and leave no way to retry.
+ */
+export const insertUser = async (db: Db, user: NewUser, draw: NicknameDraw = drawDefaultNickname) => {
+  for (let attempt = 0; attempt < NICKNAME_DRAWS; attempt++) {
+    const nickname = user.nickname ?? draw();
+    const row = { ...user, nickname };
+    const inserted = await db
+      .insertInto('users')
+      .values(row)
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return inserted;
+    if (user.nickname !== null && user.nickname !== undefined) return undefined;
+    if (!(await findUserByNickname(db, nickname))) return undefined; // another column clashed
   }
+  return undefined;
 };
 
 /** Updates a user; returns false when a unique column would be duplicated. */

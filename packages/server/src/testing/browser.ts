@@ -4,6 +4,7 @@
  */
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { ESBUILD_CONDITIONS } from '../../../../scripts/source-condition.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,6 +28,7 @@ export const bundleForBrowser = async (entry: string, globalName: string): Promi
   const result = await build({
     entryPoints: [entry],
     bundle: true,
+    conditions: ESBUILD_CONDITIONS,
     format: 'iife',
     globalName,
     platform: 'browser',

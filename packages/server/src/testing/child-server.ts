@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from '../../../../scripts/source-condition.mjs';
 
 const serverDir = resolve(import.meta.dirname, '..', '..');
 const repoRoot = resolve(serverDir, '..', '..');
@@ -24,6 +25,7 @@ export const bundleServer = async (): Promise<{ file: string; remove(): void }> 
     entryPoints: [join(serverDir, 'src', 'main.ts')],
     outfile: file,
     bundle: true,
+    conditions: ESBUILD_CONDITIONS,
     platform: 'node',
     format: 'esm',
     target: 'node20',

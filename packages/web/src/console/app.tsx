@@ -12,6 +12,7 @@ import { AgreementsScreen } from './screens/agreements.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
+import { OauthScreen } from './screens/oauth.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
@@ -44,6 +45,8 @@ const Screen = () => {
         return <AgreementsScreen />;
       case 'captcha':
         return <CaptchaScreen />;
+      case 'oauth':
+        return <OauthScreen />;
       case 'usage':
         return <UsageScreen />;
       case 'monitor':

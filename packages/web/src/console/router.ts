@@ -9,11 +9,12 @@ export type ConsoleRoute =
   | { name: 'user'; id: number }
   | { name: 'agreements' }
   | { name: 'captcha' }
+  | { name: 'oauth' }
   | { name: 'usage' }
   | { name: 'monitor' }
   | { name: 'audit' };
 
-export const SECTIONS = ['users', 'agreements', 'captcha', 'usage', 'monitor', 'audit'] as const;
+export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'usage', 'monitor', 'audit'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const parseRoute = (hash: string): ConsoleRoute => {

@@ -12,6 +12,7 @@ import {
   type CaptchaVendorName,
   type CaptchaVendorState,
   type ErrorGroup,
+  type OauthStateSetting,
   type OperatorSummary,
   type VitalPoint,
 } from '@edupass/protocol';
@@ -236,6 +237,22 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
     ),
   };
 };
+
+export const getOauthSettings = async (): Promise<OauthStateSetting[]> =>
+  items(
+    await adminFetch(adminRoutes.getOauthSettings.path),
+    (p): OauthStateSetting => ({
+      pid: str(p.pid),
+      operator: p.operator === null || p.operator === undefined ? null : bool(p.operator),
+      configured: bool(p.configured),
+      effective: bool(p.effective),
+    }),
+    'product',
+  );
+export const setOauthWithoutState = (pid: string, enabled: boolean) =>
+  adminFetch(adminRoutes.setOauthWithoutState.path, { method: 'POST', body: { pid, enabled } });
+export const clearOauthWithoutState = (pid: string) =>
+  adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
 
 export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPolicyName) =>
   adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });

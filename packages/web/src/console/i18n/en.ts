@@ -9,6 +9,7 @@ export const en = {
   'nav.users': 'Users',
   'nav.agreements': 'Agreements',
   'nav.captcha': 'Captcha policy',
+  'nav.oauth': 'WeChat & QQ',
   'nav.usage': 'Usage',
   'nav.monitor': 'Monitoring',
   'nav.audit': 'Audit log',
@@ -220,6 +221,21 @@ export const en = {
   'audit.captcha.provider.clear': 'Removed a captcha provider',
   'audit.captcha.vendor.set': 'Set captcha vendor keys',
   'audit.captcha.vendor.clear': 'Cleared captcha vendor keys',
+  'audit.oauth.without-state.set': 'Set WeChat/QQ sign-in without state',
+  'audit.oauth.without-state.clear': 'Removed the WeChat/QQ without-state choice',
+  'oauth.title': 'WeChat & QQ sign-in',
+  'oauth.explain':
+    "By default a WeChat or QQ code is accepted only with the state of a sign-in started at EduPass's authorize route, in the same browser. Turn this on for a product whose own front end runs the provider redirect and sends just the code: protection against login CSRF (and forged bind links) then becomes that front end's job. The console's choice wins over OAUTH_WITHOUT_STATE.",
+  'oauth.product': 'Product',
+  'oauth.choice': 'Code without state',
+  'oauth.inEffect': 'In effect',
+  'oauth.fromConfig': 'As configured',
+  'oauth.on': 'Accepted',
+  'oauth.off': 'Refused (state required)',
+  'oauth.save': 'Save',
+  'oauth.saveLabel': 'Save the choice for {pid}',
+  'oauth.choiceFor': 'Code without state for {pid}',
+  'oauth.didSave': '{pid}: saved.',
 } as const;
 
 export type ConsoleKey = keyof typeof en;

@@ -1,6 +1,6 @@
 /** The profile fields, each checked with the spec's rule as it is typed; only changed fields are sent. */
 import { getGradeList, type ProfileInput, updateProfile } from '@edupass/account';
-import { checkProfile, type UserInfo } from '@edupass/protocol';
+import { checkProfile, isUnset, type UserInfo } from '@edupass/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
@@ -12,8 +12,7 @@ import { useLoad } from '../../ui/use-load.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
 /** Unix seconds ↔ the date input's YYYY-MM-DD (UTC, so the day never shifts). */
-const toDateInput = (seconds: number | null) =>
-  seconds === null ? '' : new Date(seconds * 1000).toISOString().slice(0, 10);
+const toDateInput = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const fromDateInput = (value: string) => (value ? Math.floor(Date.parse(`${value}T00:00:00Z`) / 1000) : null);
 
 interface Draft {
@@ -27,15 +26,16 @@ interface Draft {
   grade: string;
 }
 
+/** The wire says 0 for an unset sex, birthday or grade; `isUnset` tells "not set" from a value (unset-fields.ts). */
 const draftOf = (user: UserInfo): Draft => ({
   nickname: user.nickname ?? '',
   avatar_url: user.avatar_url ?? '',
   fullname: user.fullname ?? '',
-  birthday: toDateInput(user.birthday),
-  sex: user.sex === null || user.sex === undefined ? '' : (String(user.sex) as '0' | '1'),
+  birthday: isUnset(user, 'birthday') ? '' : toDateInput(user.birthday),
+  sex: isUnset(user, 'sex') ? '' : (String(user.sex) as '0' | '1'),
   qq: user.qq ?? '',
   description: user.description ?? '',
-  grade: user.grade === null || user.grade === undefined ? '' : String(user.grade),
+  grade: isUnset(user, 'grade') ? '' : String(user.grade),
 });
 
 /** The fields that differ from what the server has, in the wire's types. */

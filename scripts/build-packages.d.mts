@@ -1,0 +1,2 @@
+export declare const SDK_PACKAGES: string[];
+export declare const buildPackage: (name: string) => void;

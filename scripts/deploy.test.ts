@@ -1,0 +1,323 @@
+/**
+ * The deployment files under deploy/, checked without a Docker engine:
+ *  - the Dockerfile's own build and start steps (read from the Dockerfile, not restated here) run in a
+ *    clean directory per stage, and the server they build answers;
+ *  - compose.yaml passes `docker-compose config` and the nginx site passes `nginx -t`, when those
+ *    tools are installed (Debian packages docker-compose and nginx; .ci/run installs both).
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../packages/server/src/testing/child-server.ts';
+
+const root = join(import.meta.dirname, '..');
+const deploy = join(root, 'deploy');
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** Dockerfile instructions: continuation lines joined, comments and blank lines dropped. */
+const parseDockerfile = (text: string): Instruction[][] => {
+  const stages: Instruction[][] = [];
+  for (const line of text.replace(/\\\n\s*/g, ' ').split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(trimmed) ?? [];
+    const instruction = { keyword: keyword.toUpperCase(), args };
+    if (instruction.keyword === 'FROM') stages.push([]);
+    stages.at(-1)?.push(instruction);
+  }
+  return stages;
+};
+
+const dockerfile = parseDockerfile(readFileSync(join(deploy, 'Dockerfile'), 'utf8'));
+const finalStage = dockerfile.at(-1) ?? [];
+const last = (stage: Instruction[], keyword: string) => stage.filter((i) => i.keyword === keyword).at(-1)?.args;
+
+describe('deploy/Dockerfile', () => {
+  it('builds in one stage and runs in another, as an unprivileged user, with a readiness health check', () => {
+    expect(dockerfile.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile[0]?.[0]?.args).toMatch(/ AS \w+$/i);
+    expect(last(finalStage, 'USER')).toMatch(/^(?!root$|0$)\S+$/);
+    expect(last(finalStage, 'HEALTHCHECK')).toMatch(/\/readyz/);
+    expect(JSON.parse(last(finalStage, 'CMD') ?? 'null')).toEqual(expect.any(Array));
+  });
+
+  /** Each stage's file system: a directory under the repository, so npm packages resolve from its node_modules. */
+  const work = join(root, '.tmp', `dockerfile-${process.pid}`);
+  let server: ChildProcess | undefined;
+  afterAll(() => {
+    server?.kill('SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** What `npm ci` gives the build stage: the repository's installed packages, the workspaces linked to the copy. */
+  const linkInstalledPackages = (dir: string) => {
+    const modules = join(dir, 'node_modules');
+    mkdirSync(join(modules, '@edupass'), { recursive: true });
+    for (const entry of readdirSync(join(root, 'node_modules'))) {
+      if (entry !== '@edupass') symlinkSync(join(root, 'node_modules', entry), join(modules, entry));
+    }
+    for (const workspace of readdirSync(join(dir, 'packages'))) {
+      symlinkSync(join(dir, 'packages', workspace), join(modules, '@edupass', workspace));
+    }
+  };
+
+  /** What `npm install --global <tarballs>` gives: each package unpacked with its `bin` linked; its npm dependencies come from the repository's node_modules. */
+  const installGlobally = (fs: string, command: string) => {
+    const tarballs = command.split(/\s+/).filter((word) => word.endsWith('.tgz'));
+    for (const pattern of tarballs) {
+      const dir = join(fs, dirname(pattern));
+      for (const tarball of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) {
+        const unpacked = join(fs, 'tmp', `unpacked-${tarball}`);
+        mkdirSync(unpacked, { recursive: true });
+        execFileSync('tar', ['xzf', join(dir, tarball), '-C', unpacked, '--strip-components=1']);
+        const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+        const target = join(fs, 'usr/local/lib/node_modules', manifest.name);
+        mkdirSync(dirname(target), { recursive: true });
+        cpSync(unpacked, target, { recursive: true });
+        mkdirSync(join(fs, 'usr/local/bin'), { recursive: true });
+        for (const [name, file] of Object.entries<string>(manifest.bin ?? {})) {
+          symlinkSync(join(target, file), join(fs, 'usr/local/bin', name));
+        }
+      }
+    }
+  };
+
+  /**
+   * The build context: the files git sees, less .dockerignore's. Its patterns are literal paths,
+   * `**\/name` (at any depth) or `*.ext`; any other form fails here rather than be misread.
+   */
+  const buildContext = () => {
+    const patterns = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
+    const ignored = patterns.map((pattern) => {
+      const anyDepth = pattern.startsWith('**/');
+      const name = anyDepth ? pattern.slice(3) : pattern;
+      if (/^\*\.[\w.]+$/.test(name)) return (file: string) => file.endsWith(name.slice(1));
+      expect(name, `.dockerignore pattern ${pattern}`).toMatch(/^[\w.-]+(\/[\w.-]+)*$/);
+      return (file: string) =>
+        file === name ||
+        file.startsWith(`${name}/`) ||
+        (anyDepth && (file.includes(`/${name}/`) || file.endsWith(`/${name}`)));
+    });
+    return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .filter((file) => file && existsSync(join(root, file)) && !ignored.some((isIgnored) => isIgnored(file)));
+  };
+
+  it("its build and start steps, run in a clean directory, give a server that answers (the operator's JWT_SECRET given)", async () => {
+    const contextFiles = buildContext();
+    const stageRoots = new Map<string, string>();
+    const log: string[] = [];
+    let env: Record<string, string> = {};
+    let fs = '';
+    let cwd = '';
+    const inFs = (path: string) => (path.startsWith('/') ? join(fs, path) : join(cwd, path));
+
+    for (const [index, stage] of dockerfile.entries()) {
+      const name = /\sAS\s+(\S+)$/i.exec(stage[0]?.args ?? '')?.[1] ?? String(index);
+      fs = join(work, `stage-${name}`);
+      stageRoots.set(name, fs);
+      mkdirSync(fs, { recursive: true });
+      cwd = fs;
+      env = {};
+      for (const { keyword, args } of stage.slice(1)) {
+        if (keyword === 'WORKDIR') {
+          cwd = inFs(args);
+          mkdirSync(cwd, { recursive: true });
+        } else if (keyword === 'ENV') {
+          for (const [, key = '', value = ''] of args.matchAll(/(\w+)=(\S+)/g)) {
+            env[key] = value.startsWith('/') ? join(fs, value) : value;
+          }
+        } else if (keyword === 'COPY') {
+          const from = /--from=(\S+)/.exec(args)?.[1];
+          const [source = '', target = ''] = args.replace(/--\S+/g, '').trim().split(/\s+/);
+          const destination = inFs(target);
+          if (from === undefined) {
+            expect(source).toBe('.'); // the build context
+            for (const file of contextFiles) cpSync(join(root, file), join(destination, file), { recursive: true });
+          } else {
+            cpSync(join(stageRoots.get(from) ?? '', source), destination, { recursive: true });
+          }
+        } else if (keyword === 'RUN') {
+          if (/^npm ci\b/.test(args)) {
+            linkInstalledPackages(cwd);
+            log.push(`stood in for: ${args}`);
+          } else if (/^npm install --global\b/.test(args)) {
+            installGlobally(fs, args.split('&&')[0] ?? '');
+            log.push(`stood in for: ${args}`);
+          } else if (/^useradd\b/.test(args)) {
+            log.push(`skipped (this test runs as its own user): ${args}`);
+          } else {
+            const result = spawnSync('sh', ['-c', args], {
+              cwd,
+              env: { ...process.env, ...env },
+              encoding: 'utf8',
+              timeout: 240_000,
+            });
+            expect(result.status, `RUN ${args}\n${result.stdout}\n${result.stderr}`).toBe(0);
+            log.push(`ran: ${args}`);
+          }
+        }
+      }
+    }
+    console.log(log.join('\n'));
+
+    const [command = '', ...args] = JSON.parse(last(finalStage, 'CMD') ?? '[]') as string[];
+    const port = await freePort();
+    const runEnv = {
+      ...process.env,
+      ...env,
+      PATH: `${join(fs, 'usr/local/bin')}:${process.env.PATH}`,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      JWT_SECRET: 'dockerfile-test-secret-long-enough-0123456789abcdef',
+      LOG_LEVEL: 'warn',
+    };
+    let stderr = '';
+    server = spawn(command, args, { cwd, env: runEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    server.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await expect
+      .poll(
+        () => {
+          if (server?.exitCode !== null) throw new Error(`${command} exited: ${stderr}`);
+          return fetch(`${url}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          );
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(200);
+    expect(existsSync(env.DATABASE_URL ?? '')).toBe(true); // the database sits in the image's volume
+    const page = await fetch(url, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<div id="root">|<script type="module"/);
+
+    // The HEALTHCHECK's own command, once the server has /readyz.
+    if ((await fetch(`${url}/readyz`)).status !== 404) {
+      const check = JSON.parse((last(finalStage, 'HEALTHCHECK') ?? '').replace(/^.*?CMD\s+/, '')) as string[];
+      const [checkCommand = '', ...checkArgs] = check;
+      expect(spawnSync(checkCommand, checkArgs, { env: runEnv, timeout: 10_000 }).status).toBe(0);
+    }
+    const exited = new Promise((done) => server?.once('exit', done));
+    server.kill('SIGTERM');
+    await exited;
+  }, 300_000);
+});
+
+describe.skipIf(!has('docker-compose'))('deploy/compose.yaml (docker-compose config)', () => {
+  const compose = (args: string[], envFile?: string) =>
+    spawnSync(
+      'docker-compose',
+      [...(envFile ? ['--env-file', envFile] : []), '-f', join(deploy, 'compose.yaml'), ...args],
+      { encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 60_000 },
+    );
+
+  it('is valid with the settings of env.example, and names nginx, three EduPass instances, PostgreSQL and Redis', () => {
+    const config = compose(['config'], join(deploy, 'env.example'));
+    expect(config.status, config.stderr).toBe(0);
+    const services = compose(['config', '--services'], join(deploy, 'env.example')).stdout.trim().split('\n').sort();
+    expect(services).toEqual(['edupass-1', 'edupass-2', 'edupass-3', 'nginx', 'postgres', 'redis']);
+    // nginx's upstream lists exactly those instances.
+    const upstream = readFileSync(join(deploy, 'nginx', 'upstream-compose.conf'), 'utf8');
+    expect([...upstream.matchAll(/server (\S+):8080/g)].map((m) => m[1])).toEqual([
+      'edupass-1',
+      'edupass-2',
+      'edupass-3',
+    ]);
+    // The instances trust exactly nginx's fixed address for X-Forwarded-For.
+    const nginxAddress = /ipv4_address: (\S+)/.exec(config.stdout)?.[1];
+    expect(nginxAddress).toBeDefined();
+    expect(config.stdout.match(/TRUST_PROXY: (\S+)/g)).toEqual(Array(3).fill(`TRUST_PROXY: ${nginxAddress}`));
+  });
+
+  it('refuses to run without its secrets, naming the missing one', () => {
+    const config = compose(['config']);
+    expect(config.status).not.toBe(0);
+    expect(config.stderr).toMatch(/set (POSTGRES_PASSWORD|JWT_SECRET) in deploy\/\.env/);
+  });
+});
+
+describe.skipIf(!has('nginx'))('deploy/nginx (nginx -t)', () => {
+  it('the site with the local upstream passes nginx -t inside a minimal http block', () => {
+    const dir = execFileSync('mktemp', ['-d', join(tmpdir(), 'edupass-nginx-XXXXXX')], { encoding: 'utf8' }).trim();
+    try {
+      const conf = join(dir, 'nginx.conf');
+      writeFileSync(
+        conf,
+        `pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events {}
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  include ${join(deploy, 'nginx', 'upstream-local.conf')};
+  include ${join(deploy, 'nginx', 'edupass.conf')};
+}
+`,
+      );
+      const result = spawnSync('nginx', ['-t', '-e', join(dir, 'error.log'), '-c', conf], { encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/test is successful/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sets X-Forwarded-For to the address nginx sees (a client cannot plant one), over HTTP/1.1 keep-alive', () => {
+    const site = readFileSync(join(deploy, 'nginx', 'edupass.conf'), 'utf8');
+    expect(site).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(site).toMatch(/proxy_http_version 1\.1;/);
+    expect(site).toMatch(/proxy_set_header Connection "";/);
+    expect(readFileSync(join(deploy, 'nginx', 'upstream-local.conf'), 'utf8')).toMatch(/keepalive \d+;/);
+    // The systemd unit trusts nginx on the same machine, and listens where upstream-local.conf looks.
+    const unit = readFileSync(join(deploy, 'systemd', 'edupass@.service'), 'utf8');
+    expect(unit).toMatch(/^Environment=TRUST_PROXY=127\.0\.0\.1$/m);
+    expect(unit).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
+  });
+});
+
+describe.skipIf(!has('systemd-analyze'))('deploy/systemd (systemd-analyze verify)', () => {
+  it('the unit has no unknown or malformed setting, and runs what the image runs', () => {
+    const dir = execFileSync('mktemp', ['-d', join(tmpdir(), 'edupass-systemd-XXXXXX')], { encoding: 'utf8' }).trim();
+    try {
+      const unit = readFileSync(join(deploy, 'systemd', 'edupass@.service'), 'utf8');
+      writeFileSync(join(dir, 'edupass@.service'), unit);
+      const result = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'edupass@8081.service')], {
+        encoding: 'utf8',
+      });
+      // The one finding allowed: `edupass` is not installed on this machine.
+      const findings = `${result.stdout}${result.stderr}`
+        .split('\n')
+        .filter((line) => line.trim() && !/Command \S+\/edupass is not executable/.test(line));
+      expect(findings).toEqual([]);
+      const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
+      const [command, ...args] = JSON.parse(last(finalStage, 'CMD') ?? '[]') as string[];
+      expect([execStart[0]?.split('/').at(-1), ...execStart.slice(1)]).toEqual([command, ...args]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+if (!has('docker-compose'))
+  console.log('SKIPPED compose.yaml check: docker-compose is not installed (apt-get install docker-compose).');
+if (!has('nginx')) console.log('SKIPPED nginx -t check: nginx is not installed (apt-get install nginx).');
+if (!has('systemd-analyze'))
+  console.log('SKIPPED systemd unit check: systemd-analyze is not installed (apt-get install systemd).');

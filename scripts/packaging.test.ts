@@ -1,0 +1,293 @@
+/**
+ * What the packages publish, installed the way a site or an operator installs them: each SDK is
+ * built, packed with `npm pack` and installed from its tarball into a scratch project outside the
+ * repository (offline: the few third-party runtime dependencies are packed from node_modules too),
+ * then imported by plain Node and type-checked by tsc with no access to the sources. The server
+ * package is packed (its prepack builds the server and web client), its file list checked, and its
+ * `edupass` command run from the unpacked tarball, which takes its npm dependencies from the
+ * repository's node_modules (a full offline install would need every native build cached).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../packages/server/src/testing/child-server.ts';
+import { buildPackage, SDK_PACKAGES } from './build-packages.mjs';
+import { sdkSize, shippedBundle } from './sdk-size.mjs';
+import { SOURCE_CONDITION } from './source-condition.mjs';
+
+const root = join(import.meta.dirname, '..');
+/** Runtime dependencies of the SDKs from outside the repository, and React for `@edupass/account/react`. */
+const THIRD_PARTY = ['@fingerprintjs/fingerprintjs', 'web-vitals', 'react'];
+
+interface Packed {
+  name: string;
+  filename: string;
+  files: { path: string }[];
+}
+
+/** Runs a command and answers its output; a failure throws with both streams (tsc reports on stdout). */
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw Object.assign(new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`), { stdout });
+  }
+};
+
+/** `npm pack --json`; with `scripts`, the package's prepack runs first and its output precedes the JSON. */
+const pack = (dirs: string[], destination: string, scripts: boolean): Packed[] => {
+  const args = ['pack', ...dirs.map((dir) => join(root, dir)), '--json', '--pack-destination', destination];
+  const output = run('npm', scripts ? args : [...args, '--ignore-scripts'], root);
+  return JSON.parse(output.slice(output.search(/^\[$/m)));
+};
+
+const scratch = mkdtempSync(join(tmpdir(), 'edupass-packaging-'));
+const tarballs = join(scratch, 'tarballs');
+const project = join(scratch, 'project');
+let sdks: Packed[] = [];
+
+beforeAll(() => {
+  mkdirSync(tarballs);
+  mkdirSync(project);
+  for (const name of SDK_PACKAGES) buildPackage(name);
+  sdks = pack(
+    SDK_PACKAGES.map((name) => `packages/${name}`),
+    tarballs,
+    false,
+  );
+  const others = pack(
+    THIRD_PARTY.map((name) => `node_modules/${name}`),
+    tarballs,
+    false,
+  );
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  run(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', ...[...sdks, ...others].map((p) => join(tarballs, p.filename))],
+    project,
+  );
+}, 180_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('the SDK packages, installed from their tarballs', () => {
+  it('ship dist (JavaScript and declarations), a README and package.json; no sources, tests or test helpers', () => {
+    for (const packed of sdks) {
+      const files = packed.files.map((f) => f.path);
+      expect(files, packed.name).toContain('package.json');
+      expect(files, packed.name).toContain('dist/index.js');
+      expect(files, packed.name).toContain('dist/index.d.ts');
+      expect(
+        files.filter((f) => !/^dist\/.+\.(js|d\.ts)$/.test(f) && f !== 'package.json' && f !== 'README.md'),
+        packed.name,
+      ).toEqual([]);
+      expect(
+        files.filter((f) => /\.test\.|(^|\/)testing\//.test(f)),
+        packed.name,
+      ).toEqual([]);
+    }
+  });
+
+  it('declare a license, a repository, no side effects, and exports whose every published target exists', () => {
+    for (const packed of sdks) {
+      const dir = join(project, 'node_modules', packed.name);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      expect(manifest.license, packed.name).toBe('MIT');
+      expect(manifest.repository.url, packed.name).toMatch(/^git\+https:/);
+      expect(manifest.sideEffects, packed.name).toBe(false);
+      const files = packed.files.map((f) => f.path);
+      for (const [subpath, targets] of Object.entries<Record<string, string>>(manifest.exports)) {
+        expect(Object.keys(targets)[0], `${packed.name} ${subpath}`).toBe(SOURCE_CONDITION);
+        expect(files).toContain(targets.types?.replace('./', ''));
+        expect(files).toContain(targets.default?.replace('./', ''));
+      }
+    }
+  });
+
+  it('import on plain Node with the same exports as their sources', async () => {
+    for (const packed of sdks) {
+      const manifest = JSON.parse(readFileSync(join(project, 'node_modules', packed.name, 'package.json'), 'utf8'));
+      for (const subpath of Object.keys(manifest.exports)) {
+        const specifier = subpath === '.' ? packed.name : `${packed.name}${subpath.slice(1)}`;
+        // The test process resolves the workspace package to its sources; the child to the install.
+        const fromSources = Object.keys(await import(/* @vite-ignore */ specifier)).sort();
+        const installed = run(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(specifier)})).sort()))`,
+          ],
+          project,
+        );
+        expect(fromSources.length, specifier).toBeGreaterThan(0);
+        expect(JSON.parse(installed), specifier).toEqual(fromSources);
+      }
+    }
+  }, 120_000);
+
+  it('type-check from their declarations alone (tsc, checking the declarations too), and the types are real ones', () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          skipDefaultLibCheck: true,
+          types: [],
+        },
+        files: ['site.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'site.ts'),
+      `import { type AccountClient, createAccountClient, isAuthError, loginByPassword } from '@edupass/account';
+import { createApi, isCaptchaError } from '@edupass/captcha';
+import { createMonitor } from '@edupass/monitor';
+import { SERVER_ERRORS, routes } from '@edupass/protocol';
+import { createTracker, type Tracker } from '@edupass/tracker';
+
+const client: AccountClient = createAccountClient({ pid: 'p', appid: 'a', product_code: 'c', platform: 'web' });
+export const login = () => loginByPassword(client, { identity: 'ada', password: 'Secret123' });
+export const tracker: Tracker = createTracker({ productCode: 'p', url: 'https://example.com' });
+export const monitor = createMonitor({ productCode: 'p', url: 'https://example.com' });
+export const used = [isAuthError, createApi, isCaptchaError, SERVER_ERRORS, routes.loginByPassword];
+// @ts-expect-error the declarations are typed, not \`any\`: a tracker is not a number
+export const wrong: number = tracker;
+// @ts-expect-error an unknown route is refused
+export const missing = routes.noSuchRoute;
+`,
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // One run: the check (a finding makes tsc exit non-zero, and `run` throw with it) and the files it read.
+    const files = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], project)
+      .split('\n')
+      .filter((f) => f.includes('/@edupass/'));
+    for (const packed of sdks)
+      expect(files).toContain(join(project, 'node_modules', packed.name, 'dist', 'index.d.ts'));
+    expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
+  }, 120_000);
+
+  it('bundle for the browser as small as the sources do (tree-shaking survives the build)', async () => {
+    const loginOnly = (from: string) => `import { createAccountClient, loginByPassword } from '${from}';
+      loginByPassword(createAccountClient({ pid: 'p', appid: 'a', product_code: 'c', platform: 'web' }), { identity: 'a', password: 'b' });`;
+    // The installed package, as a site's bundler sees it (no source condition).
+    const { outputFiles } = await shippedBundle({
+      stdin: { contents: loginOnly('@edupass/account'), resolveDir: project, loader: 'ts' },
+      conditions: ['module'],
+    });
+    const installed = outputFiles[0]?.contents.length ?? 0;
+    const fromSources = await sdkSize(loginOnly(join(root, 'packages/account/src/index.ts')), root);
+    expect(installed).toBeGreaterThan(0);
+    // Identifier choices may differ by a few bytes; a lost tree-shaking hint would cost kilobytes.
+    expect(Math.abs(installed - fromSources.min)).toBeLessThan(256);
+  });
+});
+
+describe('the server package', () => {
+  let packed: Packed;
+  /** Unpacked inside the repository, so the bundle's imports find the installed npm dependencies. */
+  const installDir = join(root, '.tmp', `packaging-${process.pid}`);
+  const serverDir = join(installDir, 'node_modules', '@edupass', 'server');
+  const work = join(scratch, 'server-work');
+  let server: ChildProcess | undefined;
+
+  beforeAll(() => {
+    [packed] = pack(['packages/server'], tarballs, true) as [Packed];
+    mkdirSync(serverDir, { recursive: true });
+    mkdirSync(work);
+    run('tar', ['xzf', join(tarballs, packed.filename), '-C', serverDir, '--strip-components=1'], root);
+  }, 180_000);
+
+  afterAll(() => {
+    server?.kill('SIGKILL');
+    rmSync(installDir, { recursive: true, force: true });
+  });
+
+  it('ships its command, the built server and the built web client; no sources, tests or source maps', () => {
+    const files = packed.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['bin/edupass.js', 'dist/main.js', 'dist/cli.js', 'web/index.html']));
+    expect(files).toContain('web/console.html');
+    expect(files.some((f) => f.startsWith('web/assets/') && f.endsWith('.js'))).toBe(true);
+    expect(files.filter((f) => !/^(bin\/|dist\/[^/]+\.js$|web\/|package\.json$)/.test(f))).toEqual([]);
+    expect(files.filter((f) => /\.test\.|\.ts$|\.map$/.test(f))).toEqual([]);
+    // The workspace packages are bundled in: nothing at run time reaches for TypeScript sources,
+    // and the install fetches no @edupass package.
+    const manifest = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@edupass/'))).toEqual([]);
+    expect(manifest.license).toBe('MIT');
+    for (const file of ['dist/main.js', 'dist/cli.js']) {
+      const code = readFileSync(join(serverDir, file), 'utf8');
+      expect(code).not.toMatch(/from\s*["']@edupass\//);
+      expect(code).not.toMatch(/import\(["'][^"']+\.ts["']\)/);
+    }
+  });
+
+  const edupass = (args: string[], env: NodeJS.ProcessEnv) =>
+    run(process.execPath, [join(serverDir, 'bin', 'edupass.js'), ...args], work, {
+      ...process.env,
+      NODE_ENV: 'production',
+      ...env,
+    });
+
+  it('runs `edupass migrate`, `doctor` and `serve` from the install, serving the packaged web client', async () => {
+    const env = {
+      DATABASE_URL: join(work, 'edupass.db'),
+      JWT_SECRET: 'packaging-test-secret-that-is-long-enough-0123456789',
+      LOG_LEVEL: 'warn',
+    };
+    expect(edupass(['migrate'], env)).toMatch(/Applied: /);
+    let doctor = '';
+    try {
+      doctor = edupass(['doctor'], env);
+    } catch (error) {
+      doctor = String((error as { stdout?: string }).stdout); // a missing provider fails doctor, and says so
+    }
+    expect(doctor).toMatch(/✓ database: sqlite/);
+    expect(doctor).toMatch(/✓ migrations: schema is up to date/);
+
+    const port = await freePort();
+    let stderr = '';
+    server = spawn(process.execPath, [join(serverDir, 'bin', 'edupass.js'), 'serve'], {
+      cwd: work,
+      env: { ...process.env, NODE_ENV: 'production', ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    server.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await expect
+      .poll(
+        async () => {
+          if (server?.exitCode !== null) throw new Error(`edupass serve exited: ${stderr}`);
+          return fetch(`${url}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          );
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(200);
+    const page = await fetch(`${url}/sign-in`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(readFileSync(join(serverDir, 'web', 'index.html'), 'utf8'));
+    const exited = new Promise((done) => server?.once('exit', done));
+    server.kill('SIGTERM');
+    await exited;
+  }, 120_000);
+});
