@@ -21,6 +21,8 @@ export interface StepUp {
   run(work: () => Promise<unknown>): Promise<void>;
   /** For calls outside `run` (a code send): true when the error was the ask, and the panel opened. */
   caught(error: unknown, retry: () => Promise<unknown>): boolean;
+  /** Asks for the proof first when the session is not fresh (a change that leaves the page: third-party binding). */
+  ensure(work: () => Promise<unknown>): Promise<void>;
   panel: ReactNode;
 }
 
@@ -48,13 +50,19 @@ export const useStepUp = (action: Action): StepUp => {
         throw error;
       }
     });
+  const ensure = (work: () => Promise<unknown>) =>
+    action.run(async () => {
+      if ((await stepUpStatus(client)).fresh) return work();
+      open(work);
+      return undefined;
+    });
   const done = () => {
     const work = retry;
     setRetry(null);
     if (work) void run(work);
   };
   const panel = retry ? <StepUpPanel methods={methods} onProved={done} onCancel={() => setRetry(null)} /> : null;
-  return { run, caught, panel };
+  return { run, caught, ensure, panel };
 };
 
 const StepUpPanel = ({

@@ -63,7 +63,7 @@ const Connections = () => {
                   type="button"
                   className="button secondary"
                   disabled={!oauths.data}
-                  onClick={() => startOauth(provider, 'bind')}
+                  onClick={() => void stepUp.ensure(async () => startOauth(provider, 'bind'))}
                 >
                   {t('oauth.bind', { name })}
                 </button>
