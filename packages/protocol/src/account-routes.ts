@@ -87,6 +87,7 @@ export const loginByPhoneSilentlyRoute = account('POST', 'phone/login/silence', 
 });
 export const loginByPasswordRoute = account('POST', 'login', 'none', {
   body: { identity: s(), password: s(), pid, agreement_ids: ids },
+  headers: CAPTCHA_HEADERS,
 });
 export const loginByPasswordSecureRoute = account('POST', 'login/security', 'none', {
   body: { identity: s(), password: s(), pid, agreement_ids: ids },
@@ -122,6 +123,7 @@ export const sendOauthBindCodeRoute = account('POST', 'captcha/oauth', 'none', {
 });
 export const createOauthUserRoute = account('POST', 'oauth/third-party', 'none', {
   body: { oauth_ticket: s(), phone_number: opt(phone), captcha: opt(captcha), agreement_ids: ids },
+  headers: CAPTCHA_HEADERS,
 });
 export const checkOauthBindRoute = account('GET', 'oauth/third-party', 'none', {
   query: { oauth_ticket: s() },

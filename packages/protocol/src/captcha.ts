@@ -97,6 +97,8 @@ export const CAPTCHA_SCENES = [
   'change',
   'password_update',
   'email_register',
+  /** Third-party sign-up: the code to the phone to bind, and an account of the identity alone (no identity bound). */
+  'oauth',
 ] as const;
 
 /** Ticket headers of the account endpoints that need human verification. */

@@ -51,7 +51,15 @@ export const consoleRoutes = {
     'POST',
     'captcha/vendors/keys',
     "Set some of a vendor's keys and endpoints over the configured ones (secrets are write-only)",
-    { body: { vendor: s(16), values: { type: 'any', required: true } }, status: 204 },
+    {
+      body: {
+        vendor: s(16),
+        values: { type: 'any', required: true },
+        // An endpoint outside the vendor's documented hosts is refused unless marked custom.
+        custom_endpoint: { type: 'boolean', required: false },
+      },
+      status: 204,
+    },
   ),
   clearCaptchaVendorKeys: operator(
     'POST',
@@ -146,6 +154,27 @@ export interface CaptchaSettings {
   /** `*`, every known product, and any product with a provider of its own. */
   providers: CaptchaProviderChoice[];
   vendors: CaptchaVendorState[];
+  /** The thresholds of the `risk` policy in effect (CAPTCHA_RISK_*; read-only); absent from older servers. */
+  risk?: CaptchaRiskThresholds;
+}
+
+/** When `risk` starts challenging: counts within `windowSeconds`. */
+export interface CaptchaRiskThresholds {
+  windowSeconds: number;
+  /** Failed captcha checks of one identity or device. */
+  identityFailures: number;
+  /** Password sign-ins of one account without a passed challenge since its last success. */
+  loginAttempts: number;
+  /** Failed captcha checks from one IP. */
+  ipFailures: number;
+  /** Wrong passwords from one IP. */
+  ipLoginFailures: number;
+  /** Code sends and new third-party accounts from one IP without a passed challenge. */
+  ipSends: number;
+  /** Rule requests for one identity. */
+  ruleRequests: number;
+  /** What clients that cannot run SLIDE get when challenged: a vendor, or NONE (refused). */
+  fallbackRule: string;
 }
 
 /** A product's choice of WeChat/QQ code steps without EduPass's state (off unless turned on). */

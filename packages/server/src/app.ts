@@ -7,15 +7,16 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SDK_ACCOUNT_VERSION } from '@edupass/protocol';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
+import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
+import { browserHeaders } from './http/browser-headers.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -37,8 +38,8 @@ export interface App {
 }
 
 export interface BuildOptions extends ContextOverrides {
-  /** Pino options or false; tests pass false. */
-  logger?: boolean | { level: string };
+  /** Pino options or false; tests pass false, or a stream to read what the server logs. */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 /** Fastify's own request errors, as catalogue errors. */
@@ -129,9 +130,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie);
-  if (config.corsOrigins.length > 0) {
-    await app.register(fastifyCors, { origin: config.corsOrigins, credentials: true });
-  }
+  await browserHeaders(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'EduPass API', version: SDK_ACCOUNT_VERSION },
@@ -157,9 +156,11 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   ])
     area(app, ctx);
   captchaRoutes(app, ctx);
-  if (!config.production) devRoutes(app, ctx);
+  const withDevRoutes = config.devRoutes && !config.production;
+  if (withDevRoutes) devRoutes(app, ctx);
   oauthRoutes(app, ctx);
-  if (!config.production) devOauthRoutes(app, ctx);
+  if (withDevRoutes) devOauthRoutes(app, ctx);
+  announceDevRoutes(app.log, config, withDevRoutes);
 
   if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 

@@ -8,15 +8,25 @@
  * CAPTCHA_PROVIDER    the challenge to give: SLIDE (default, EduPass's own, works offline), GEETEST,
  *                     TENCENT, NETEASE, NEXTDATA or ALIYUN; or `pid=PROVIDER` entries with `*`.
  *                     Operators may choose one per product in the console (services/captcha-policy.ts).
- * CAPTCHA_FALLBACK_RULE  what clients that cannot run SLIDE get instead: DEFAULT (a ticket, the
- *                     default) or a vendor.
+ * CAPTCHA_FALLBACK_RULE  the challenge for clients that cannot run SLIDE (they do not announce it):
+ *                     NONE (the default: such a client is refused with 10017002 when a challenge is
+ *                     due) or a vendor whose keys are set. Never a ready ticket: that would make the
+ *                     challenge decoration. `DEFAULT` is read as NONE (its old meaning was a ticket).
  * CAPTCHA_TICKET_TTL, CAPTCHA_CHALLENGE_TTL  seconds (300, 120).
  * CAPTCHA_RISK_WINDOW seconds failures and volumes are remembered (3600).
- * CAPTCHA_RISK_FAILURES  failed checks of one identity or device before challenges start (1).
- * CAPTCHA_RISK_IP_FAILURES  failed checks from one IP before challenges start (3).
- * CAPTCHA_RISK_IP_SENDS  code sends from one IP per hour before challenges start (10).
- * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start (5).
+ * Thresholds of the `risk` policy (services/captcha-risk.ts). A whole school often shares one NAT
+ * address, so the per-IP ones are high; what one identity or device does weighs more.
+ * CAPTCHA_RISK_FAILURES  failed captcha checks of one identity or device before challenges start (1).
+ * CAPTCHA_RISK_LOGIN_FAILURES  password sign-ins of one account without a passed challenge, since its
+ *                     last success, before challenges start (2: a first wrong password is no challenge).
+ * CAPTCHA_RISK_IP_FAILURES  failed captcha checks from one IP before challenges start (20).
+ * CAPTCHA_RISK_IP_LOGIN_FAILURES  wrong passwords from one IP before challenges start (50).
+ * CAPTCHA_RISK_IP_SENDS  code sends and new third-party accounts from one IP without a passed
+ *                     challenge before challenges start (20; CODE_IP_HOURLY_LIMIT stays the ceiling).
+ * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start (10).
  * CAPTCHA_SLIDE_TOLERANCE  pixels a slide answer may miss by (4).
+ * CAPTCHA_SLIDE_IP_PER_MINUTE  slide puzzles one IP may draw per minute (120: drawing costs CPU, and a
+ *                     classroom behind one address may all be asked at once under `always`).
  * CAPTCHA_ALLOW_VENDOR_FALLBACK  accept vendors' fallback results (Geetest offline mode, Tencent
  *                     terror_ tickets, NetEase fallback validates) — false by default.
  * CAPTCHA_VENDOR_TIMEOUT  ms for a vendor verify call (5000).
@@ -144,15 +154,19 @@ export interface CaptchaConfig {
   policies: Record<string, CaptchaPolicy>;
   /** pid (or `*`) → provider. */
   providers: Record<string, CaptchaProvider>;
-  fallbackRule: 'DEFAULT' | VendorName;
+  /** NONE: clients without SLIDE are refused when a challenge is due. */
+  fallbackRule: 'NONE' | VendorName;
   ticketTtlSeconds: number;
   challengeTtlSeconds: number;
   riskWindowSeconds: number;
   riskFailures: number;
+  riskLoginFailures: number;
   riskIpFailures: number;
+  riskIpLoginFailures: number;
   riskIpSends: number;
   riskRuleRequests: number;
   slideTolerance: number;
+  slideIpPerMinute: number;
   allowVendorFallback: boolean;
   vendorTimeoutMs: number;
   geetest: GeetestConfig | undefined;
@@ -226,13 +240,11 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
   }
   providers['*'] ??= 'SLIDE';
 
-  const fallbackRaw = (str('CAPTCHA_FALLBACK_RULE') ?? 'DEFAULT').toUpperCase();
-  let fallbackRule: CaptchaConfig['fallbackRule'] = 'DEFAULT';
-  if (fallbackRaw === 'DEFAULT' || (isProvider(fallbackRaw) && fallbackRaw !== 'SLIDE')) fallbackRule = fallbackRaw;
-  else
-    problems.push(
-      `CAPTCHA_FALLBACK_RULE="${fallbackRaw}" must be DEFAULT or a vendor. Fix: CAPTCHA_FALLBACK_RULE=DEFAULT`,
-    );
+  const fallbackRaw = (str('CAPTCHA_FALLBACK_RULE') ?? 'NONE').toUpperCase();
+  let fallbackRule: CaptchaConfig['fallbackRule'] = 'NONE';
+  if (isProvider(fallbackRaw) && fallbackRaw !== 'SLIDE') fallbackRule = fallbackRaw;
+  else if (fallbackRaw !== 'NONE' && fallbackRaw !== 'DEFAULT')
+    problems.push(`CAPTCHA_FALLBACK_RULE="${fallbackRaw}" must be NONE or a vendor. Fix: CAPTCHA_FALLBACK_RULE=NONE`);
 
   const allowRaw = (str('CAPTCHA_ALLOW_VENDOR_FALLBACK') ?? 'false').toLowerCase();
   if (!['1', 'true', 'yes', '0', 'false', 'no'].includes(allowRaw)) {
@@ -281,10 +293,13 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     challengeTtlSeconds: int('CAPTCHA_CHALLENGE_TTL', 120, 10, 3600),
     riskWindowSeconds: int('CAPTCHA_RISK_WINDOW', 3600, 60, 7 * 86_400),
     riskFailures: int('CAPTCHA_RISK_FAILURES', 1, 1, 1000),
-    riskIpFailures: int('CAPTCHA_RISK_IP_FAILURES', 3, 1, 100_000),
-    riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 10, 1, 100_000),
-    riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 5, 1, 100_000),
+    riskLoginFailures: int('CAPTCHA_RISK_LOGIN_FAILURES', 2, 1, 1000),
+    riskIpFailures: int('CAPTCHA_RISK_IP_FAILURES', 20, 1, 100_000),
+    riskIpLoginFailures: int('CAPTCHA_RISK_IP_LOGIN_FAILURES', 50, 1, 100_000),
+    riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 20, 1, 100_000),
+    riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 10, 1, 100_000),
     slideTolerance: int('CAPTCHA_SLIDE_TOLERANCE', 4, 1, 20),
+    slideIpPerMinute: int('CAPTCHA_SLIDE_IP_PER_MINUTE', 120, 1, 100_000),
     allowVendorFallback: ['1', 'true', 'yes'].includes(allowRaw),
     vendorTimeoutMs: int('CAPTCHA_VENDOR_TIMEOUT', 5000, 100, 60_000),
     geetest,
@@ -308,10 +323,8 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
       );
     }
   }
-  if (fallbackRule !== 'DEFAULT' && vendorConfigured[fallbackRule] === undefined) {
-    problems.push(
-      `CAPTCHA_FALLBACK_RULE names ${fallbackRule} but its keys are not set. Fix: set them or use DEFAULT.`,
-    );
+  if (fallbackRule !== 'NONE' && vendorConfigured[fallbackRule] === undefined) {
+    problems.push(`CAPTCHA_FALLBACK_RULE names ${fallbackRule} but its keys are not set. Fix: set them or use NONE.`);
   }
   return config;
 };

@@ -241,15 +241,20 @@ describe('edupass doctor', () => {
     expect(bad.map((f) => f.detail).join('\n')).toMatch(/PORT="abc".*Fix: set PORT=8080/);
     expect(bad.map((f) => f.detail).join('\n')).toMatch(/PRODUCTS entry "nocolon"/);
 
+    // Production without a signing secret from outside the database is a configuration error.
+    const noSecret = await doctor({ NODE_ENV: 'production' });
+    expect(noSecret.map((f) => f.detail).join('\n')).toMatch(/needs a signing secret.*Fix: JWT_SECRET=/);
+
     const unreachable = await doctor({
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
       REDIS_URL: 'redis://127.0.0.1:1',
       NODE_ENV: 'production',
+      JWT_SECRET: 'doctor-production-secret-0123456789abcdef',
     });
     const broken = Object.fromEntries(unreachable.filter((f) => !f.ok).map((f) => [f.check, f.detail]));
     expect(broken.database).toMatch(/cannot be opened.*Fix:/);
     expect(broken.redis).toMatch(/does not answer.*Fix:/);
-    expect(broken.secrets).toMatch(/JWT_SECRET/);
+    expect(broken.secrets).toBeUndefined();
     expect(broken['public url']).toMatch(/https/);
     expect(broken.email).toMatch(/SMTP_HOST.*Fix:/);
     expect(broken.sms).toMatch(/SMS_PROVIDER.*Fix:/);

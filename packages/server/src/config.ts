@@ -5,9 +5,11 @@
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
+import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 
-export interface Config {
+export interface Config extends SecretsConfig {
   port: number;
+  /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
   /** A file path for embedded SQLite, or a postgres:// URL. */
   databaseUrl: string;
@@ -15,14 +17,19 @@ export interface Config {
   redisUrl: string | undefined;
   publicUrl: string;
   production: boolean;
-  /** HS256 secret for access tokens; generated and kept in the database when unset. */
-  jwtSecret: string | undefined;
+  /**
+   * `/dev/outbox` and the development WeChat/QQ: on in development when listening on loopback only,
+   * or with DEV_ROUTES=1 (logged loudly); never in production.
+   */
+  devRoutes: boolean;
   accessTokenTtlSeconds: number;
   /** Lifetime of the plain-string `auth.token` and `authorization` cookie given to clients without Auth-Version. */
   sessionTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** A refresh token presented again within this window gets the same successor instead of revoking. */
   refreshGraceSeconds: number;
+  /** Absolute age of a session: past it a refresh fails (10000001) and the user signs in again. */
+  sessionMaxAgeSeconds: number;
   /**
    * How long a live session is remembered in a process. Changes made through this process (or any
    * process, with REDIS_URL) are seen at once; a change made by another process without Redis is
@@ -142,6 +149,25 @@ export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
 export type Readers = ReturnType<typeof readers>;
 
+/** 127.0.0.1 and the rest of 127/8, ::1, localhost: reachable from this machine only. */
+export const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+
+/**
+ * Development routes hand out live codes: on by default only where nobody else can reach them
+ * (loopback); elsewhere only with DEV_ROUTES=1; never in production.
+ */
+const devRoutesFor = (env: Env, { bool }: Readers, problems: string[], production: boolean, host: string) => {
+  const wanted = bool('DEV_ROUTES', !production && isLoopback(host));
+  if (production && wanted) {
+    problems.push(
+      'DEV_ROUTES=1 with NODE_ENV=production: development routes hand anyone every live code. Fix: unset DEV_ROUTES.',
+    );
+    return false;
+  }
+  return wanted && env.NODE_ENV !== 'production';
+};
+
 export const loadConfig = (env: Env = process.env): Config => {
   const problems: string[] = [];
   const read = readers(env, problems);
@@ -155,24 +181,24 @@ export const loadConfig = (env: Env = process.env): Config => {
       `DATABASE_URL="${databaseUrl}" must be a file path (SQLite) or a postgres:// URL. Fix: e.g. DATABASE_URL=./data/edupass.db or DATABASE_URL=postgres://user:password@host:5432/edupass`,
     );
   }
-  const jwtSecret = str('JWT_SECRET');
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    problems.push('JWT_SECRET must be at least 32 characters. Fix: JWT_SECRET=$(openssl rand -base64 48)');
-  }
+  const host = str('HOST') ?? (production ? '0.0.0.0' : '127.0.0.1');
+  const devRoutes = devRoutesFor(env, read, problems, production, host);
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined) url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   const config: Config = {
     port,
-    host: str('HOST') ?? '0.0.0.0',
+    host,
     databaseUrl,
     redisUrl,
     publicUrl,
     production,
-    jwtSecret,
+    devRoutes,
+    ...readSecretsConfig(read, problems, production),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY, 60, 365 * DAY),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY, 60, 365 * DAY),
     refreshGraceSeconds: int('REFRESH_REUSE_GRACE', 10, 0, 300),
+    sessionMaxAgeSeconds: int('SESSION_MAX_AGE', 60 * DAY, 300, 365 * DAY),
     sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 5, 0, 60),
     cookieDomain: str('COOKIE_DOMAIN'),
     cookieSecure: bool('COOKIE_SECURE', publicUrl.startsWith('https:')),
@@ -194,7 +220,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     trustProxy: bool('TRUST_PROXY', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     webRoot: str('WEB_ROOT'),
-    ...readOauthConfig(env, read, problems, production),
+    ...readOauthConfig(env, read, problems, !devRoutes),
     smtp: readSmtpConfig(read, problems),
     sms: readSmsConfig(read, problems),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
+import { resealVendorKeys } from './services/captcha-vendor-keys.ts';
 import { createSessionCache, type SessionCache } from './services/session-cache.ts';
 import { type Counters, databaseCounters, redisCounters } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -18,15 +19,20 @@ import { settingOrCreate } from './store/settings.ts';
 export interface Keys {
   /** HS256 key for access tokens. */
   jwt: CryptoKey;
+  /** The previous secret's key while rotating (JWT_SECRET_PREVIOUS): verifies, never signs. */
+  jwtPrevious: CryptoKey | undefined;
   /** Derives refresh-token successors, so a retried refresh gets the same answer. */
   refresh: Buffer;
   /** Keys the hashes of one-time codes and tickets. */
   codes: Buffer;
   /**
    * AES-256-GCM key sealing secrets set in the console (captcha vendor keys) in the database. Derived
-   * from the signing secret: changing JWT_SECRET makes them unreadable, and they must be entered again.
+   * from the signing secret: changing JWT_SECRET without naming the old one in JWT_SECRET_PREVIOUS
+   * makes them unreadable, and they must be entered again.
    */
   settings: Buffer;
+  /** The previous secret's sealing key: opens values sealed before a rotation (resealed at start). */
+  settingsPrevious: Buffer | undefined;
 }
 
 export interface Context {
@@ -45,14 +51,26 @@ export interface Context {
 
 const derive = (secret: string, purpose: string) => createHmac('sha256', secret).update(purpose).digest();
 
+const jwtKey = (secret: string) =>
+  crypto.subtle.importKey('raw', derive(secret, 'jwt'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+const settingsKey = (secret: string) =>
+  Buffer.from(hkdfSync('sha256', secret, 'edupass', 'console settings: sealed values v1', 32));
+
+/**
+ * Keys derived from the signing secret: JWT_SECRET (or its file), else — development only, config.ts
+ * refuses production without it — a secret generated once and kept in the database.
+ */
 const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => {
   const secret = config.jwtSecret ?? (await settingOrCreate(db, 'secret', () => randomBytes(48).toString('base64url')));
-  const jwt = await crypto.subtle.importKey('raw', derive(secret, 'jwt'), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
-  const settings = Buffer.from(hkdfSync('sha256', secret, 'edupass', 'console settings: sealed values v1', 32));
-  return { jwt, refresh: derive(secret, 'refresh'), codes: derive(secret, 'codes'), settings };
+  const previous = config.jwtSecretPrevious;
+  return {
+    jwt: await jwtKey(secret),
+    jwtPrevious: previous === undefined ? undefined : await jwtKey(previous),
+    refresh: derive(secret, 'refresh'),
+    codes: derive(secret, 'codes'),
+    settings: settingsKey(secret),
+    settingsPrevious: previous === undefined ? undefined : settingsKey(previous),
+  };
 };
 
 export interface ContextOverrides {
@@ -82,6 +100,7 @@ export const createContext = async (
       redisUrl: config.redisUrl,
       logger,
     });
+    await resealVendorKeys({ db: store.db, keys, logger, now });
     return {
       config,
       db: store.db,

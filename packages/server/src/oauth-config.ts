@@ -13,15 +13,16 @@
  *                   `state`: for sites whose own front end runs the provider redirect (the console's
  *                   switch per product wins over it). Off by default; see docs/operators.md.
  *
- * Without an app's credentials the built-in development provider stands in (never in production,
- * where that sign-in is off); its URLs are PUBLIC_URL/dev/oauth/wechat and /dev/oauth/qq unless the
+ * Without an app's credentials the built-in development provider stands in where development routes
+ * are on (config.ts: loopback development, or DEV_ROUTES=1; never in production), else that sign-in is
+ * off; its URLs are PUBLIC_URL/dev/oauth/wechat and /dev/oauth/qq unless the
  * URL variables say otherwise.
  */
 import type { Readers } from './config.ts';
 
 /** A WeChat or QQ app. */
 export interface OauthAppConfig {
-  /** 'real': credentials set; 'dev': the built-in development provider; 'off': production without credentials. */
+  /** 'real': credentials set; 'dev': the built-in development provider; 'off': neither (production, or development routes off). */
   mode: 'real' | 'dev' | 'off';
   appId: string;
   appSecret: string;
@@ -66,7 +67,7 @@ const oauthApp = (
   { str, url }: Readers,
   problems: string[],
   prefix: 'WECHAT' | 'QQ',
-  production: boolean,
+  devProvidersOff: boolean,
 ): OauthAppConfig => {
   const names = OAUTH_VARIABLES[prefix];
   const appId = str(names.appId);
@@ -80,16 +81,16 @@ const oauthApp = (
   const base = (name: string, fallback: string) =>
     env[name] ? url(name, fallback, ['http:', 'https:']).replace(/\/+$/, '') : real ? fallback : undefined;
   return {
-    mode: real ? 'real' : production ? 'off' : 'dev',
+    mode: real ? 'real' : devProvidersOff ? 'off' : 'dev',
     ...(real ? { appId, appSecret } : DEV_APPS[prefix]),
     authorizeBase: base(names.authorizeUrl, names.realAuthorize),
     apiBase: base(names.apiUrl, names.realApi),
   };
 };
 
-export const readOauthConfig = (env: Env, read: Readers, problems: string[], production: boolean) => ({
-  wechat: oauthApp(env, read, problems, 'WECHAT', production),
-  qq: { ...oauthApp(env, read, problems, 'QQ', production), unionid: read.bool('QQ_UNIONID', false) },
+export const readOauthConfig = (env: Env, read: Readers, problems: string[], devProvidersOff: boolean) => ({
+  wechat: oauthApp(env, read, problems, 'WECHAT', devProvidersOff),
+  qq: { ...oauthApp(env, read, problems, 'QQ', devProvidersOff), unionid: read.bool('QQ_UNIONID', false) },
   oauthTimeoutMs: read.int('OAUTH_TIMEOUT_MS', 5000, 100, 60_000),
   oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY),
   oauthWithoutState: (read.str('OAUTH_WITHOUT_STATE') ?? '')

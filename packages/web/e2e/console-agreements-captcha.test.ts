@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, nextPhone, PID, signIn, signUp } from '../../server/src/testing/accounts.ts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../../server/src/testing/captcha-vendor-peers.ts';
 import { client } from '../../server/src/testing/http-client.ts';
+import { solveSlideTicket } from '../../server/src/testing/slide-tickets.ts';
 import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
@@ -102,6 +103,19 @@ describe('captcha policy', () => {
     await expect.poll(() => table.textContent()).toContain('暂无运营设置的策略');
   });
 
+  it('shows the risk thresholds in effect, read-only', async () => {
+    const card = page.getByRole('region', { name: '风险阈值' });
+    await card.waitFor();
+    const thresholds = rig.server.config.captcha;
+    const row = (label: string) => card.getByRole('row', { name: new RegExp(`^${label}`) });
+    expect(await row('同一 IP 的密码错误次数').textContent()).toContain(String(thresholds.riskIpLoginFailures));
+    expect(await row('同一账号自上次成功后未经验证的密码登录次数').textContent()).toContain(
+      String(thresholds.riskLoginFailures),
+    );
+    expect(await row('无法运行滑块拼图的客户端将得到').textContent()).toContain('拒绝（未配置验证码厂商）');
+    expect(await card.getByRole('textbox').count()).toBe(0);
+  });
+
   it('vendor keys and a provider set in the console: the rule and the verifier use them at once', async () => {
     await page.getByRole('heading', { name: '验证码策略', level: 1 }).waitFor();
     await page.getByLabel('产品（pid）').fill(PID);
@@ -121,6 +135,11 @@ describe('captcha policy', () => {
     await page.getByLabel('secretId NETEASE_SECRET_ID').fill(keys.secretId);
     await page.getByLabel('secretKey NETEASE_SECRET_KEY').fill(keys.secretKey);
     await page.getByLabel('endpoint NETEASE_CAPTCHA_ENDPOINT').fill(`${peers.url}/netease/verify`);
+    // The stand-in is not on NetEase's own hosts: saving it needs the custom-endpoint mark.
+    await page
+      .getByRole('checkbox', { name: /自定义接口地址/ })
+      .first()
+      .check();
     expect(await page.getByLabel('secretKey NETEASE_SECRET_KEY').getAttribute('type')).toBe('password');
     await page.getByRole('button', { name: '保存 NETEASE 密钥' }).click();
     await page.getByText('已保存 NETEASE：captchaId, secretId, secretKey, endpoint。').waitFor();
@@ -170,7 +189,9 @@ describe('captcha policy', () => {
 describe('audit log', () => {
   it('lists what was done in the console newest first, with the operator; filters; loads more', async () => {
     // Older entries first, enough for a second page.
-    const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+    // The login policy is `always` since the test above: the operator solves the puzzle, as in a browser.
+    const ticket = await solveSlideTicket(rig.server, 'login', rig.operator.phone);
+    const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password, ticket)).access.token;
     for (let n = 0; n < 55; n += 1) {
       await call('POST', '/admin/captcha/policies', { pid: PID, scene: `seed${n}`, policy: 'risk' }, { token });
     }

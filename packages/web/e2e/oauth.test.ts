@@ -4,9 +4,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { expectScreen, openPage } from './support/pages.ts';
+import { solveSlide } from './support/slide.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -47,6 +49,25 @@ test('a new QQ identity goes on without a phone once the agreements are ticked',
       .filter({ hasText: 'This is your only way to sign in. Bind a phone, or set a username and password, first.' })
       .waitFor();
   } finally {
+    await tab.close();
+  }
+});
+
+test('under captcha policy always, going on without a phone puts up the slide puzzle first', async () => {
+  const ctx = app.server.app.ctx;
+  await setCaptchaPolicy(ctx, 'edupass', 'oauth', 'always');
+  const tab = await startQQ('en', `qq${Date.now().toString(36).slice(-5)}`);
+  const { page } = tab;
+  try {
+    await expectScreen(page, 'Finish signing in with QQ');
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await page.getByRole('dialog').waitFor();
+    await solveSlide(page, app.server);
+    await expectScreen(page, 'Profile');
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await clearCaptchaPolicy(ctx, 'edupass', 'oauth');
     await tab.close();
   }
 });

@@ -88,8 +88,11 @@ export interface CreateOauthUserInput extends OauthTicketInput, AgreementInput {
   captcha?: string;
 }
 
-/** Binds a phone to, or creates, the user of an `oauth_ticket`, and signs in. */
-export const createOauthUser: Call<CreateOauthUserInput, OauthLoginResult> = /* @__PURE__ */ defineCall(
+/**
+ * Binds a phone to, or creates, the user of an `oauth_ticket`, and signs in. A user of the third-party
+ * account alone takes a passed captcha (scene `oauth`, no identity) where the server asks for one.
+ */
+export const createOauthUser: CaptchaCall<CreateOauthUserInput, OauthLoginResult> = /* @__PURE__ */ defineCall(
   anonymous,
   createOauthUserRoute,
   oauthSignIn,

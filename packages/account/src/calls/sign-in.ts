@@ -52,8 +52,8 @@ export interface PasswordLoginInput extends AgreementInput {
   password: string;
 }
 
-/** Signs in with phone, username or e-mail and password. */
-export const loginByPassword: Call<PasswordLoginInput, LoginResult> = /* @__PURE__ */ defineCall(
+/** Signs in with phone, username or e-mail and password; with a passed captcha where the server asks for one. */
+export const loginByPassword: CaptchaCall<PasswordLoginInput, LoginResult> = /* @__PURE__ */ defineCall(
   anonymous,
   loginByPasswordRoute,
   signIn,

@@ -23,7 +23,7 @@ export const deliveryFromConfig = (
   logger: Logger,
   now: () => number = Date.now,
 ): Delivery => {
-  const outbox = outboxDelivery(db, logger, now);
+  const outbox = outboxDelivery(db, logger, now, !config.production);
   const sms = config.sms ? smsProviderFor(config.sms) : undefined;
   const email = config.smtp ? smtpSender(config.smtp) : undefined;
   if (config.production && (!sms || !email)) {

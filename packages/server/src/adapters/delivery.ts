@@ -41,14 +41,21 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * The dev outbox. In development the code is in the log line too: it is how the person at the
+ * machine reads codes when the development routes are off. In production (`development` false) a
+ * message without a provider reaches nobody, and neither the table nor the log keeps its live code.
+ */
 export const outboxDelivery = (
   db: Kysely<Database>,
   logger: Logger,
   now: () => number = Date.now,
+  development = false,
 ): Required<Pick<Delivery, 'send' | 'notify'>> => ({
   async send({ to, channel, text, code, scene }) {
-    await insertOutbox(db, { recipient: to, channel, text, code, sent_at: now() });
-    logger.info({ to, channel, scene }, 'code written to the dev outbox');
+    const kept = development ? { text, code } : { text: text.replaceAll(code, '******'), code: '' };
+    await insertOutbox(db, { recipient: to, channel, ...kept, sent_at: now() });
+    logger.info({ to, channel, scene, ...(development ? { code } : {}) }, 'code written to the dev outbox');
   },
   async notify({ to, channel, text, kind }) {
     // No code: the outbox's code column stays empty, which tells a notice from a code.

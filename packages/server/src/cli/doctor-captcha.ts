@@ -58,7 +58,7 @@ export const checkCaptcha = async (ctx: Context): Promise<Finding[]> => {
   const use = (provider: CaptchaProvider, user: string) => users.set(provider, [...(users.get(provider) ?? []), user]);
   for (const choice of await providerChoices(ctx)) use(choice.effective, choice.pid);
   const fallback = ctx.config.captcha.fallbackRule;
-  if (fallback !== 'DEFAULT') use(fallback, 'clients without SLIDE (CAPTCHA_FALLBACK_RULE)');
+  if (fallback !== 'NONE') use(fallback, 'clients without SLIDE (CAPTCHA_FALLBACK_RULE)');
   return Promise.all(
     [...users].map(([provider, pids]) =>
       provider === 'SLIDE'

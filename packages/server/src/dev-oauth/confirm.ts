@@ -1,5 +1,7 @@
 /** What both development providers do when a test identity is chosen: a code back to the site. */
 import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.ts';
+import { siteOrigins } from '../http/site-origins.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen } from './screen.ts';
 
@@ -9,7 +11,20 @@ const validName = (name: string) => name.length >= 1 && [...name].length <= 20 &
 export const sendHtml = (reply: FastifyReply, status: number, html: string) =>
   reply.code(status).type('text/html; charset=utf-8').send(html);
 
+/**
+ * The development provider sends codes to this site only (PUBLIC_URL's origin or a front end of
+ * CORS_ORIGINS, as a real provider only to the app's registered domain): anything else would make it
+ * an open redirect that hands out sign-in codes.
+ */
+export const isOwnSite = (config: Pick<Config, 'publicUrl' | 'corsOrigins'>, redirectUri: string | undefined) => {
+  if (redirectUri === undefined || !URL.canParse(redirectUri)) return false;
+  const target = new URL(redirectUri);
+  return /^https?:$/.test(target.protocol) && siteOrigins(config).includes(target.origin);
+};
+
 export interface Confirmation {
+  /** The configuration, read at the time of the request (tests learn their PUBLIC_URL once listening). */
+  config: Pick<Config, 'publicUrl' | 'corsOrigins'>;
   label: string;
   appId: string;
   redirectUri: string;
@@ -21,12 +36,10 @@ export interface Confirmation {
 export const confirmIdentity = (store: DevIdentityStore, reply: FastifyReply, c: Confirmation, now: number) => {
   const name = c.identity.trim();
   if (!validName(name)) return sendHtml(reply, 400, errorScreen(c.label, 'A nickname has 1 to 20 characters.'));
-  let target: URL;
-  try {
-    target = new URL(c.redirectUri);
-  } catch {
+  if (!isOwnSite(c.config, c.redirectUri)) {
     return sendHtml(reply, 400, errorScreen(c.label, 'redirect_uri 参数错误 · invalid redirect_uri'));
   }
+  const target = new URL(c.redirectUri);
   store.remember(name);
   target.searchParams.set('code', store.issueCode(c.appId, name, target.toString(), now));
   target.searchParams.set('state', c.state);

@@ -1,5 +1,5 @@
 /**
- * The built-in development providers: registered (never in production) for each of WeChat and QQ
+ * The built-in development providers: registered where development routes are on (config.ts) for each of WeChat and QQ
  * that has no credentials configured, so the whole redirect flow runs on a laptop and in tests.
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,7 @@ import { avatarSvg } from './screen.ts';
 import { DEV_WECHAT_PREFIX, devWechatRoutes } from './wechat.ts';
 
 export const devOauthRoutes = (app: FastifyInstance, ctx: Context) => {
-  if (ctx.config.production) return;
+  if (ctx.config.production || !ctx.config.devRoutes) return;
   // Read when an identity is shown: tests learn their URL only once listening.
   const base = () => ctx.config.publicUrl.replace(/\/+$/, '');
   if (ctx.config.wechat.mode === 'dev') {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { confirmIdentity, queryOf, sendHtml } from './confirm.ts';
+import { confirmIdentity, isOwnSite, queryOf, sendHtml } from './confirm.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen, signInScreen } from './screen.ts';
 
@@ -31,7 +31,7 @@ export const devQqRoutes = (app: FastifyInstance, ctx: Context, store: DevIdenti
         ? '100000: response_type 非法 · response_type must be code'
         : q.client_id !== app_.appId
           ? '100008: 该 appid 不存在 · unknown client_id'
-          : !q.redirect_uri || !/^https?:\/\//.test(q.redirect_uri)
+          : !isOwnSite(ctx.config, q.redirect_uri)
             ? '100010: 回调地址不合法 · redirect uri is illegal'
             : undefined;
     if (problem) return sendHtml(reply, 400, errorScreen('QQ', problem));
@@ -55,6 +55,7 @@ export const devQqRoutes = (app: FastifyInstance, ctx: Context, store: DevIdenti
       store,
       reply,
       {
+        config: ctx.config,
         label: 'QQ',
         appId: app_.appId,
         redirectUri: q.redirect_uri ?? '',

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { confirmIdentity, queryOf, sendHtml } from './confirm.ts';
+import { confirmIdentity, isOwnSite, queryOf, sendHtml } from './confirm.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen, signInScreen } from './screen.ts';
 
@@ -30,7 +30,7 @@ export const devWechatRoutes = (app: FastifyInstance, ctx: Context, store: DevId
           ? 'Scope 参数错误或没有 Scope 权限 · scope must be snsapi_login'
           : q.response_type !== 'code'
             ? 'response_type 参数错误 · response_type must be code'
-            : !q.redirect_uri || !/^https?:\/\//.test(q.redirect_uri)
+            : !isOwnSite(ctx.config, q.redirect_uri)
               ? 'redirect_uri 参数错误 · invalid redirect_uri'
               : undefined;
     if (problem) return sendHtml(reply, 400, errorScreen('WeChat', problem));
@@ -54,6 +54,7 @@ export const devWechatRoutes = (app: FastifyInstance, ctx: Context, store: DevId
       store,
       reply,
       {
+        config: ctx.config,
         label: 'WeChat',
         appId: app_.appId,
         redirectUri: q.redirect_uri ?? '',

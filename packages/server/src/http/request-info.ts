@@ -29,16 +29,6 @@ export const authCookie = (request: FastifyRequest): string | undefined => {
   return value === undefined || value === '' ? undefined : value;
 };
 
-/** `Authorization: <type> <token>`, `Bearer <token>` or a bare token; else the cookie. */
-export const presentedToken = (request: FastifyRequest): string | undefined => {
-  const value = header(request, 'authorization');
-  if (value !== undefined) {
-    const parts = value.trim().split(/\s+/);
-    return parts[parts.length - 1];
-  }
-  return authCookie(request);
-};
-
 export const setAuthCookie = (reply: FastifyReply, config: Config, token: string, maxAge: number) =>
   reply.setCookie(AUTH_COOKIE, token, {
     httpOnly: true,

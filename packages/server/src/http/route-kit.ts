@@ -20,8 +20,9 @@ import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateOperator } from '../services/operators.ts';
 import { authenticate, type ClientInfo, type SignedInSession } from '../services/tokens.ts';
+import { presentedCredential } from './origin-check.ts';
 import { parseFields } from './parse-fields.ts';
-import { clientInfo, header, presentedToken, wantsTokenSet } from './request-info.ts';
+import { clientInfo, header, wantsTokenSet } from './request-info.ts';
 
 export interface RouteInput<N extends RouteName> {
   body: BodyOf<N>;
@@ -61,7 +62,7 @@ export const objectSchema = (fields: Fields) => ({
 
 const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyRequest) => {
   if (spec.auth === 'none') return undefined;
-  const token = presentedToken(request);
+  const token = presentedCredential(ctx, request);
   if (token === undefined) {
     if (spec.auth !== 'optional') throw new ApiError('E_0');
     return undefined;

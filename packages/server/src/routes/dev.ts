@@ -1,4 +1,7 @@
-/** Development-only routes; never registered when NODE_ENV=production. */
+/**
+ * Development-only routes: they hand out live codes, so they are registered only in development on a
+ * loopback address or with DEV_ROUTES=1 (config.ts), never with NODE_ENV=production.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';

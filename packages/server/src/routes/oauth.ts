@@ -10,6 +10,7 @@ import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput } from '../http/route-kit.ts';
+import { siteOrigins } from '../http/site-origins.ts';
 import { noticeAccountChange } from '../services/account-notices.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth.ts';
 import { oauthProvider } from '../services/oauth-providers.ts';
@@ -29,7 +30,7 @@ const allowedRedirect = (ctx: Context, redirect: string): string => {
   } catch {
     throw invalidRequest('redirect must be an absolute URL of a page of this site.');
   }
-  const allowed = [new URL(ctx.config.publicUrl).origin, ...ctx.config.corsOrigins];
+  const allowed = siteOrigins(ctx.config);
   if (!allowed.includes(url.origin)) {
     throw invalidRequest(`redirect must be on ${allowed.join(' or ')} (PUBLIC_URL, CORS_ORIGINS).`);
   }
@@ -160,7 +161,11 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
     answerSignIn(
       ctx,
       input.reply,
-      await createOauthUser(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
+      await createOauthUser(ctx, input.body, {
+        ...input.client,
+        wantsTokenSet: input.wantsTokenSet,
+        captchaTicket: input.captchaTicket,
+      }),
     ),
   );
 };

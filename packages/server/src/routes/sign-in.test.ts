@@ -182,7 +182,7 @@ describe('phone-code login (captcha/login/post-process → phone/login/post-proc
     expect(expectSignedIn(answer, account.phone).user_info.id).toBe(account.userId);
   });
 
-  it('sending to or signing in with an unregistered phone is AC3_1', async () => {
+  it('sending to an unregistered phone is AC3_1; signing in with it is a wrong code (no oracle)', async () => {
     const phone = nextPhone();
     expectError(
       await call('POST', `${A}/captcha/login/post-process`, { phone_number: phone, pid: PID }),
@@ -191,7 +191,7 @@ describe('phone-code login (captcha/login/post-process → phone/login/post-proc
     );
     expectError(
       await call('POST', `${A}/phone/login/post-process`, { phone_number: phone, captcha: '123456', pid: PID }),
-      'AC3_1',
+      'AC3_13',
     );
   });
 

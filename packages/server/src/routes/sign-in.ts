@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { guardPasswordLogin } from '../services/captcha-gate.ts';
 import { requestCode, requestVoiceCode } from '../services/code-requests.ts';
 import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/login.ts';
 import { sendOauthBindCode } from '../services/oauth-signup.ts';
@@ -35,25 +36,18 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       await loginByPhoneSilently(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
     ),
   );
-  defineRoute(app, ctx, 'loginByPassword', async (input) =>
-    answerSignIn(
-      ctx,
-      input.reply,
-      await loginByPassword(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
-    ),
-  );
-  defineRoute(app, ctx, 'loginByPasswordSecure', async (input) =>
-    answerSignIn(
-      ctx,
-      input.reply,
-      await loginByPassword(
-        ctx,
-        { ...input.body, captchaTicket: input.captchaTicket },
-        { ...input.client, wantsTokenSet: input.wantsTokenSet },
-        { requireCaptcha: true },
-      ),
-    ),
-  );
+  for (const [name, ticketRequired] of [
+    ['loginByPassword', false],
+    ['loginByPasswordSecure', true],
+  ] as const) {
+    defineRoute(app, ctx, name, async ({ body, client, captchaTicket, reply, wantsTokenSet }) => {
+      const guard = { pid: body.pid, identity: body.identity, ip: client.ip, ticket: captchaTicket, ticketRequired };
+      const signedIn = await guardPasswordLogin(ctx, guard, () =>
+        loginByPassword(ctx, body, { ...client, wantsTokenSet }),
+      );
+      return answerSignIn(ctx, reply, signedIn);
+    });
+  }
   // type OAUTH: the code that binds a phone to an oauth_ticket's identity (captcha/oauth), by voice.
   defineRoute(app, ctx, 'sendVoiceCode', ({ body, client, captchaTicket }) =>
     body.type.toUpperCase() === 'OAUTH'

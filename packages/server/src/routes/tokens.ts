@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { clearAuthCookie, presentedToken } from '../http/request-info.ts';
+import { presentedCredential } from '../http/origin-check.ts';
+import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { convertSessionToken, endSession, refreshTokens } from '../services/tokens.ts';
 
@@ -10,5 +11,5 @@ export const tokenRoutes = (app: FastifyInstance, ctx: Context) => {
     await endSession(ctx, session.sessionId);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'convertCookie', ({ request }) => convertSessionToken(ctx, presentedToken(request)));
+  defineRoute(app, ctx, 'convertCookie', ({ request }) => convertSessionToken(ctx, presentedCredential(ctx, request)));
 };

@@ -6,7 +6,8 @@ import { REPORT_PATHS, TRACKER, USAGE_LIMITS } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
-import { clientInfo, presentedToken } from '../http/request-info.ts';
+import { presentedCredential } from '../http/origin-check.ts';
+import { clientInfo } from '../http/request-info.ts';
 import { ingestBeacon, ingestReport, serverTime, usageWritten } from '../services/usage.ts';
 import {
   apiFailureRates,
@@ -124,7 +125,7 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
     const security: { [label: string]: string[] }[] = [{ bearer: [] }, { cookie: [] }];
     const admin = { tags: ['admin'], security };
     scope.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/admin/')) await requireOperator(ctx, presentedToken(request));
+      if (request.url.startsWith('/admin/')) await requireOperator(ctx, presentedCredential(ctx, request));
     });
     scope.get('/admin/usage/events', { schema: { ...admin, summary: 'Event counts per key per hour or day' } }, (r) => {
       const bucket = stringParam(r.query, 'bucket') ?? 'day';

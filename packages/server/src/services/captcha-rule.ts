@@ -4,6 +4,7 @@
  */
 import { type CaptchaRuleResponse, SLIDE_RULE } from '@edupass/protocol';
 import type { Context } from '../context.ts';
+import { fail } from '../errors.ts';
 import { policyFor, providerFor } from './captcha-policy.ts';
 import { assessRisk, countRuleRequest } from './captcha-risk.ts';
 import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha-tickets.ts';
@@ -31,11 +32,12 @@ export const decideRule = async (
   let challenge = policy === 'always';
   let reasons: string[] = [policy];
   if (policy === 'risk') {
-    const verdict = await assessRisk(ctx, { identity, ip, deviceId }, ruleRequests);
+    const verdict = await assessRisk(ctx, { identity, ip, deviceId, scene }, ruleRequests);
     challenge = verdict.risky;
     reasons = verdict.reasons;
   }
   if (!challenge) {
+    // Proves nothing but the binding: the gates accept it only where no challenge is due.
     return {
       rule: 'DEFAULT',
       appid: '',
@@ -44,16 +46,17 @@ export const decideRule = async (
     };
   }
   let provider: string = await providerFor(ctx, pid);
-  // Older clients treat an unknown rule as "use the ticket", so SLIDE goes only to clients that ask for it.
-  if (provider === SLIDE_RULE && !(input.capabilities ?? []).includes(SLIDE_RULE))
-    provider = ctx.config.captcha.fallbackRule;
-  if (provider === 'DEFAULT') {
-    return {
-      rule: 'DEFAULT',
-      appid: '',
-      ticket: await issueCaptchaTicket(ctx, { scene, identity }, 'DEFAULT'),
-      reasons,
-    };
+  // Older clients treat an unknown rule as "use the ticket", so SLIDE goes only to clients that ask for
+  // it; the others get the configured vendor, or a refusal they can show (never a ready ticket).
+  if (provider === SLIDE_RULE && !(input.capabilities ?? []).includes(SLIDE_RULE)) {
+    const fallback = ctx.config.captcha.fallbackRule;
+    if (fallback === 'NONE') {
+      return fail(
+        '10017002',
+        'A captcha is required, and this client cannot run the one offered. Update the client or ask the operator to configure a captcha vendor (CAPTCHA_FALLBACK_RULE).',
+      );
+    }
+    provider = fallback;
   }
   const appid = provider === SLIDE_RULE || !isVendorName(provider) ? '' : await vendorAppid(ctx, provider);
   return { rule: provider, appid, ticket: '', reasons };

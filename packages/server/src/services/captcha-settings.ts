@@ -3,7 +3,13 @@
  * product and vendor keys, each over the configured ones. Every change is recorded in the audit log
  * with the operator; secrets are write-only, and the log names the fields set, never their values.
  */
-import { CAPTCHA_POLICIES, type CaptchaPolicyName, type CaptchaSettings } from '@edupass/protocol';
+import {
+  CAPTCHA_POLICIES,
+  type CaptchaPolicyName,
+  type CaptchaRiskThresholds,
+  type CaptchaSettings,
+} from '@edupass/protocol';
+import type { CaptchaConfig } from '../captcha-config.ts';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { audit } from './admin.ts';
@@ -26,6 +32,18 @@ export const captchaSettings = async (ctx: Context): Promise<CaptchaSettings> =>
   configured: Object.fromEntries(Object.entries(ctx.config.captcha.policies).filter(([, p]) => isPolicy(p))),
   providers: await providerChoices(ctx),
   vendors: await vendorStates(ctx),
+  risk: riskThresholds(ctx.config.captcha),
+});
+
+const riskThresholds = (c: CaptchaConfig): CaptchaRiskThresholds => ({
+  windowSeconds: c.riskWindowSeconds,
+  identityFailures: c.riskFailures,
+  loginAttempts: c.riskLoginFailures,
+  ipFailures: c.riskIpFailures,
+  ipLoginFailures: c.riskIpLoginFailures,
+  ipSends: c.riskIpSends,
+  ruleRequests: c.riskRuleRequests,
+  fallbackRule: c.fallbackRule,
 });
 
 const KEY = /^(\*|[A-Za-z0-9_.-]{1,64})$/;
@@ -70,10 +88,12 @@ export const removeCaptchaProvider = async (ctx: Context, operatorId: number, in
 export const changeVendorKeys = async (
   ctx: Context,
   operatorId: number,
-  input: { vendor: string; values: unknown },
+  input: { vendor: string; values: unknown; custom_endpoint?: boolean | undefined },
 ) => {
-  const { vendor, fields } = await putVendorFields(ctx, input);
-  await audit(ctx, operatorId, 'captcha.vendor.set', `captcha-vendor:${vendor}`, fields.join(', '));
+  const { vendor, fields, endpoints } = await putVendorFields(ctx, { ...input, customEndpoint: input.custom_endpoint });
+  // The names of the fields set, and the endpoints' new values (not secrets: they say where keys go).
+  const detail = [fields.join(', '), ...endpoints].join('; ');
+  await audit(ctx, operatorId, 'captcha.vendor.set', `captcha-vendor:${vendor}`, detail);
 };
 
 export const removeVendorKeys = async (

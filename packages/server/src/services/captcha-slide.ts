@@ -12,9 +12,6 @@ import { issueCaptchaTicket, normalizeIdentity, normalizeScene } from './captcha
 import { judgeSlide } from './captcha-trajectory.ts';
 import { hmac, randomToken } from './hashing.ts';
 
-/** Challenges one IP may draw per minute: drawing costs CPU, so it is the thing to ration. */
-const CHALLENGES_PER_MINUTE = 30;
-
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 export const createSlideChallenge = async (
@@ -22,7 +19,8 @@ export const createSlideChallenge = async (
   input: { scene?: string | undefined; identity?: string | undefined; deviceId?: string | undefined },
   ip: string,
 ): Promise<SlideChallenge> => {
-  if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > CHALLENGES_PER_MINUTE) fail('AC3_23');
+  // Drawing costs CPU, so it is the thing to ration per IP (CAPTCHA_SLIDE_IP_PER_MINUTE).
+  if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > ctx.config.captcha.slideIpPerMinute) fail('AC3_23');
   const puzzle = await drawPuzzle();
   const id = randomToken(18);
   const now = ctx.now();
@@ -61,7 +59,11 @@ export const answerSlideChallenge = async (
   const challenge = await takeChallenge(ctx.db, hmac(ctx.keys.codes, answer.id), ctx.now());
   if (!challenge) {
     // Unknown, expired or answered before: a replay is as suspicious as a wrong answer.
-    await recordCaptchaFailure(ctx, { identity: '', ip, deviceId: '' });
+    await recordCaptchaFailure(
+      ctx,
+      { identity: '', ip, deviceId: '' },
+      'slide: unknown, expired or replayed challenge',
+    );
     return fail('10017004', CAPTCHA_MESSAGES.rejected);
   }
   const input: SlideInput = answer.input === 'keyboard' ? 'keyboard' : 'pointer';
@@ -74,7 +76,11 @@ export const answerSlideChallenge = async (
   });
   if (!judgement.pass) {
     ctx.logger.info({ reason: judgement.reason }, 'slide answer refused');
-    await recordCaptchaFailure(ctx, { identity: challenge.identity, ip, deviceId: challenge.device_id });
+    await recordCaptchaFailure(
+      ctx,
+      { identity: challenge.identity, ip, deviceId: challenge.device_id },
+      `slide: ${judgement.reason}`,
+    );
     return fail('10017004', CAPTCHA_MESSAGES.rejected);
   }
   return { ticket: await issueCaptchaTicket(ctx, { scene: challenge.scene, identity: challenge.identity }, 'SLIDE') };

@@ -18,7 +18,7 @@ import {
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { deleteVendorKeys, findVendorKeys, listProviders, putVendorKeys } from '../store/captcha.ts';
-import { seal, unseal } from './sealed-values.ts';
+import { seal, unsealEither } from './sealed-values.ts';
 
 /** The field a vendor's page widget starts with; the rule service hands it out as `appid`. */
 const APPID_FIELD: { [V in VendorName]: keyof VendorConfigs[V] } = {
@@ -57,7 +57,8 @@ const resolve = (ctx: Context, vendor: VendorName, rows: StoredRow[]): ResolvedF
   };
   return vendorFields(vendor).map(([name, spec]) => {
     const raw = stored.get(name);
-    const fromConsole = raw !== undefined && spec.secret ? unseal(ctx.keys.settings, raw, sealName(vendor, name)) : raw;
+    const fromConsole =
+      raw !== undefined && spec.secret ? unsealEither(ctx.keys, raw, sealName(vendor, name))?.value : raw;
     const unreadable = raw !== undefined && fromConsole === undefined;
     if (fromConsole !== undefined) return { name, spec, value: fromConsole, source: 'console', unreadable };
     const value = environment[name] ?? spec.default;
@@ -81,6 +82,37 @@ const missingOf = (fields: ResolvedField[]) => fields.filter((f) => f.value === 
 /** Names a vendor's missing fields with the variables that would also set them. */
 export const describeMissing = (fields: { name: string; spec: VendorField }[]) =>
   fields.map((f) => `${f.name} (${f.spec.env})`).join(', ');
+
+/**
+ * After a secret rotation (JWT_SECRET_PREVIOUS set): seals again under the current key every console
+ * secret that opens only with the previous one, so the previous secret can then be retired. Run at start.
+ */
+export const resealVendorKeys = async (ctx: Pick<Context, 'db' | 'keys' | 'logger' | 'now'>) => {
+  if (ctx.keys.settingsPrevious === undefined) return 0;
+  const rows = await findVendorKeys(ctx.db);
+  const resealed = rows.flatMap((row) => {
+    if (!isVendorName(row.vendor) || !Object.hasOwn(VENDOR_FIELDS[row.vendor], row.field)) return [];
+    const name = sealName(row.vendor, row.field);
+    const opened = unsealEither(ctx.keys, row.value, name);
+    if (opened?.stale !== true) return [];
+    return [
+      {
+        vendor: row.vendor,
+        field: row.field,
+        value: seal(ctx.keys.settings, opened.value, name),
+        updated_at: ctx.now(),
+      },
+    ];
+  });
+  if (resealed.length > 0) {
+    await putVendorKeys(ctx.db, resealed);
+    ctx.logger.info(
+      { fields: resealed.map((r) => `${r.vendor}.${r.field}`) },
+      'console secrets resealed under the current JWT_SECRET',
+    );
+  }
+  return resealed.length;
+};
 
 /** Each field of the vendor as it is now. */
 export const vendorFieldsInEffect = async (ctx: Context, vendor: VendorName) => {
@@ -157,25 +189,75 @@ const checkValue = (vendor: VendorName, field: string, spec: VendorField, raw: u
   return value;
 };
 
-/** Sets some of a vendor's fields over the environment's; answers the vendor and the field names set. */
-export const putVendorFields = async (ctx: Context, input: { vendor: string; values: unknown }) => {
+/**
+ * The hosts each vendor documents for its verify API (and their regional names). An endpoint set in
+ * the console elsewhere receives the vendor's secrets, so it must be marked custom on purpose.
+ */
+export const VENDOR_HOSTS: { [V in VendorName]: string[] } = {
+  GEETEST: ['geetest.com'],
+  TENCENT: ['tencentcloudapi.com'],
+  NETEASE: ['dun.163.com', 'dun.163yun.com'],
+  NEXTDATA: ['fengkongcloud.com', 'fengkongcloud.cn'],
+  ALIYUN: ['aliyuncs.com'],
+};
+
+const isVendorHost = (vendor: VendorName, url: string) => {
+  const host = new URL(url).hostname.toLowerCase();
+  return VENDOR_HOSTS[vendor].some((domain) => host === domain || host.endsWith(`.${domain}`));
+};
+
+/**
+ * Sets some of a vendor's fields over the environment's; answers the vendor, the field names set and
+ * the endpoints set (for the audit log). An endpoint outside the vendor's documented hosts needs
+ * `customEndpoint`; a changed endpoint needs every secret of the vendor in the same request, so keys
+ * entered for one host (or set in the environment) are never sent to another.
+ */
+export const putVendorFields = async (
+  ctx: Context,
+  input: { vendor: string; values: unknown; customEndpoint?: boolean | undefined },
+) => {
   const vendor = requireVendor(input.vendor);
   const values = input.values;
   if (typeof values !== 'object' || values === null || Array.isArray(values) || Object.keys(values).length === 0) {
     throw invalidRequest('values must be an object of field names to values, with at least one field.');
   }
-  const rows = Object.entries(values).map(([field, raw]) => {
+  const checked = Object.entries(values).map(([field, raw]) => {
     const spec = requireField(vendor, field);
-    const value = checkValue(vendor, field, spec, raw);
-    return {
-      vendor,
-      field,
-      value: spec.secret ? seal(ctx.keys.settings, value, sealName(vendor, field)) : value,
-      updated_at: ctx.now(),
-    };
+    return { field, spec, value: checkValue(vendor, field, spec, raw) };
   });
+  const current = await vendorFieldsInEffect(ctx, vendor);
+  const endpoints = checked.filter(({ spec }) => spec.url);
+  for (const { field, value } of endpoints) {
+    if (input.customEndpoint !== true && !isVendorHost(vendor, value)) {
+      throw invalidRequest(
+        `${vendor} ${field} must be on ${VENDOR_HOSTS[vendor].join(' or ')} (the vendor's documented hosts); to use another host, mark it as a custom endpoint.`,
+      );
+    }
+  }
+  const changed = endpoints.filter(({ field, value }) => current.find((f) => f.name === field)?.value !== value);
+  if (changed.length > 0) {
+    const secrets = vendorFields(vendor)
+      .filter(([, spec]) => spec.secret)
+      .map(([name]) => name);
+    const missing = secrets.filter((name) => !checked.some((c) => c.field === name));
+    if (missing.length > 0) {
+      throw invalidRequest(
+        `Changing ${vendor} ${changed.map((c) => c.field).join(', ')} sends its keys to another host: enter ${missing.join(', ')} again in the same request.`,
+      );
+    }
+  }
+  const rows = checked.map(({ field, spec, value }) => ({
+    vendor,
+    field,
+    value: spec.secret ? seal(ctx.keys.settings, value, sealName(vendor, field)) : value,
+    updated_at: ctx.now(),
+  }));
   await putVendorKeys(ctx.db, rows);
-  return { vendor, fields: rows.map((row) => row.field) };
+  return {
+    vendor,
+    fields: rows.map((row) => row.field),
+    endpoints: endpoints.map(({ field, value }) => `${field}=${value}`),
+  };
 };
 
 /**

@@ -62,7 +62,7 @@ const settle = async (
   const identity = normalizeIdentity(caller.identity);
   if (!verdict.pass) {
     ctx.logger.info({ vendor, reason: verdict.reason }, 'captcha vendor refused');
-    await recordCaptchaFailure(ctx, { identity, ip: caller.ip, deviceId: '' });
+    await recordCaptchaFailure(ctx, { identity, ip: caller.ip, deviceId: '' }, `${vendor}: ${verdict.reason}`);
     return fail(refusalCode(vendor), `${CAPTCHA_MESSAGES.rejected} (${VENDOR_LABEL[vendor]})`);
   }
   return { ticket: await issueCaptchaTicket(ctx, { scene, identity }, vendor) };

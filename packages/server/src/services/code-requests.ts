@@ -1,14 +1,17 @@
 /**
  * Code sends by purpose: each checks what must hold for its purpose before anything is sent, so a
- * code is never sent that could not be used.
+ * code is never sent that could not be used. The captcha gate comes first, then the send limits:
+ * an answer that a precondition failed ("not registered", "already registered", "blocked") tells as
+ * much as a sent code, so it counts against the same per-IP and per-identity limits.
  */
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
 import type { User } from '../store/schema.ts';
 import { findUserByEmail, findUserByPhone } from '../store/users.ts';
-import { checkCaptchaTicket } from './captcha-gate.ts';
+import { requireHuman } from './captcha-gate.ts';
 import { type Scene, sendCode } from './codes.ts';
 import { requireProduct } from './products.ts';
+import { limitCodeSend } from './rate-limits.ts';
 import { assertNotBlocked } from './users.ts';
 
 export interface CodeRequest {
@@ -81,14 +84,18 @@ export const requestCode = async (
   channel: 'sms' | 'voice' | 'email' = 'sms',
 ): Promise<void> => {
   if (request.pid !== undefined) await requireProduct(ctx, request.pid);
-  await checkCaptchaTicket(ctx, { ticket: request.captchaTicket, scene, identity: request.target, required: false });
-  await preconditions[scene](ctx, request);
-  await sendCode(ctx, {
-    target: scene === 'email_register' ? request.target.toLowerCase() : request.target,
+  await requireHuman(ctx, {
+    pid: request.pid,
     scene,
-    channel,
+    identity: request.target,
     ip: request.ip,
+    ticket: request.captchaTicket,
+    action: 'send',
   });
+  const target = scene === 'email_register' ? request.target.toLowerCase() : request.target;
+  await limitCodeSend(ctx, target, scene, request.ip);
+  await preconditions[scene](ctx, request);
+  await sendCode(ctx, { target, scene, channel, ip: request.ip }, { counted: true });
 };
 
 /** Voice codes: the `type` names the purpose; only the anonymous purposes can be asked by voice. */

@@ -38,8 +38,13 @@ export interface SendCodeInput {
   ip: string;
 }
 
-export const sendCode = async (ctx: Context, { target, scene, channel, ip }: SendCodeInput): Promise<void> => {
-  await limitCodeSend(ctx, target, scene, ip);
+/** `counted`: the caller already counted this send against the limits (before its preconditions). */
+export const sendCode = async (
+  ctx: Context,
+  { target, scene, channel, ip }: SendCodeInput,
+  { counted = false } = {},
+): Promise<void> => {
+  if (!counted) await limitCodeSend(ctx, target, scene, ip);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = ctx.now();
   await putCode(ctx.db, {

@@ -2,7 +2,6 @@ import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
 import { findUserByIdentity, findUserByPhone, insertUser } from '../store/users.ts';
-import { checkCaptchaTicket } from './captcha-gate.ts';
 import { verifyCode } from './codes.ts';
 import { checkPasswordGuess } from './password-guess.ts';
 import { weakPasswordFlag } from './password-policy.ts';
@@ -17,24 +16,15 @@ export interface PasswordLogin {
   password: string;
   pid: string;
   agreement_ids?: number[] | undefined;
-  captchaTicket?: string | undefined;
 }
 
+/** The captcha gate is the caller's (guardPasswordLogin, captcha-gate.ts), in front of this. */
 export const loginByPassword = async (
   ctx: Context,
   input: PasswordLogin,
   request: SignInRequest,
-  { requireCaptcha = false } = {},
 ): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
-  if (requireCaptcha) {
-    await checkCaptchaTicket(ctx, {
-      ticket: input.captchaTicket,
-      scene: 'login',
-      identity: input.identity,
-      required: true,
-    });
-  }
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   const user = await findUserByIdentity(ctx.db, input.identity);
   // One count per account, whichever of its phone, username or e-mail the guesses use.
@@ -72,9 +62,10 @@ export interface PhoneLogin {
 export const loginByPhone = async (ctx: Context, input: PhoneLogin, request: SignInRequest): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  // The code first (see checkResetCode): an unregistered phone has none, so it reads as a wrong code.
+  await verifyCode(ctx, input.phone_number, 'login', input.captcha);
   const user = await findUserByPhone(ctx.db, input.phone_number);
   if (!user) return fail('AC3_1');
-  await verifyCode(ctx, input.phone_number, 'login', input.captcha);
   return signIn(ctx, user, 'phone', request, agreements);
 };
 

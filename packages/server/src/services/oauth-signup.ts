@@ -11,11 +11,12 @@ import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
 import type { Database, User } from '../store/schema.ts';
 import { findUserByNickname, findUserByPhone, insertUser } from '../store/users.ts';
-import { checkCaptchaTicket } from './captcha-gate.ts';
+import { requireHuman } from './captcha-gate.ts';
 import { sendCode, verifyCode } from './codes.ts';
 import { assertLinkable, linkIdentity } from './oauth-links.ts';
 import { type PendingIdentity, readOauthTicket, rememberPhone, spendOauthTicket } from './oauth-tickets.ts';
 import { requireProduct } from './products.ts';
+import { limitCodeSend } from './rate-limits.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
 import { newUser } from './sign-up.ts';
 import { assertNotBlocked } from './users.ts';
@@ -42,14 +43,22 @@ export interface OauthCodeRequest {
 export const sendOauthBindCode = async (ctx: Context, request: OauthCodeRequest): Promise<void> => {
   if (request.pid !== undefined) await requireProduct(ctx, request.pid);
   const pending = await readOauthTicket(ctx, request.oauthTicket);
-  await checkCaptchaTicket(ctx, {
-    ticket: request.captchaTicket,
+  await requireHuman(ctx, {
+    pid: request.pid ?? pending.pid,
     scene: 'oauth',
     identity: request.phone,
-    required: false,
+    ip: request.ip,
+    ticket: request.captchaTicket,
+    action: 'send',
   });
+  // Counted before the checks, as every code send is (code-requests.ts).
+  await limitCodeSend(ctx, request.phone, 'oauth', request.ip);
   await phoneAccount(ctx, pending, request.phone);
-  await sendCode(ctx, { target: request.phone, scene: 'oauth', channel: request.channel ?? 'sms', ip: request.ip });
+  await sendCode(
+    ctx,
+    { target: request.phone, scene: 'oauth', channel: request.channel ?? 'sms', ip: request.ip },
+    { counted: true },
+  );
   await rememberPhone(ctx, request.oauthTicket, pending, request.phone);
 };
 
@@ -106,10 +115,15 @@ export interface OauthUserCreation {
  * oauth/third-party: with a code, binds the phone's account (or a new account with that phone) to the
  * identity; without one, creates a user of the identity alone. Signs in either way.
  */
+/**
+ * An account of the identity alone proves nothing else (no phone, no code), so it is the one path
+ * here behind the captcha gate (scene `oauth`, no identity binding); with a phone, the gated code send
+ * came first.
+ */
 export const createOauthUser = async (
   ctx: Context,
   input: OauthUserCreation,
-  request: SignInRequest,
+  request: SignInRequest & { captchaTicket: string | undefined },
 ): Promise<SignedIn> => {
   const pending = await readOauthTicket(ctx, input.oauth_ticket);
   const agreements = await chosenAgreements(
@@ -122,6 +136,14 @@ export const createOauthUser = async (
   const method = `oauth_${pending.provider}`;
   if (input.captcha === undefined) {
     await assertLinkable(ctx.db, pending, undefined);
+    await requireHuman(ctx, {
+      pid: pending.pid,
+      scene: 'oauth',
+      identity: '',
+      ip: request.ip,
+      ticket: request.captchaTicket,
+      action: 'signup',
+    });
     await spendOauthTicket(ctx, input.oauth_ticket);
     return signIn(ctx, await createLinkedUser(ctx, pending, null), method, request, agreements);
   }

@@ -71,10 +71,12 @@ export const changePasswordByPhone = async (
 
 /** Proves the phone for a reset: the ticket the reset step takes. */
 export const checkResetCode = async (ctx: Context, phone: string, captcha: string): Promise<string> => {
+  // The code first: no code goes to an unregistered phone, so its check says AC3_13 like any wrong
+  // code, instead of telling an unlimited prober which numbers are registered.
+  await verifyCode(ctx, phone, 'reset', captcha);
   const user = await findUserByPhone(ctx.db, phone);
   if (!user) return fail('AC3_1');
   assertNotBlocked(user);
-  await verifyCode(ctx, phone, 'reset', captcha);
   return issueTicket(ctx, 'reset', String(user.id), RESET_TICKET_TTL);
 };
 

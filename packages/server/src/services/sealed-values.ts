@@ -33,3 +33,18 @@ export const unseal = (key: Buffer, sealed: string, name: string): string | unde
     return undefined;
   }
 };
+
+/**
+ * Opens a value with the current key, else with the previous one (during a secret rotation). `stale`
+ * says it opened only with the previous key and should be sealed again under the current one.
+ */
+export const unsealEither = (
+  keys: { settings: Buffer; settingsPrevious: Buffer | undefined },
+  sealed: string,
+  name: string,
+): { value: string; stale: boolean } | undefined => {
+  const current = unseal(keys.settings, sealed, name);
+  if (current !== undefined) return { value: current, stale: false };
+  const previous = keys.settingsPrevious === undefined ? undefined : unseal(keys.settingsPrevious, sealed, name);
+  return previous === undefined ? undefined : { value: previous, stale: true };
+};

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { openStore, type Store } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import type { User } from '../store/schema.ts';
-import { findLiveSession, insertSession } from '../store/sessions.ts';
+import { findLiveSession, insertSession, sessionKey } from '../store/sessions.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
@@ -30,7 +30,11 @@ const database = async () => {
   return {
     async set(sessionId: string, row: { id: number; nickname: string } | undefined) {
       if (row === undefined) {
-        await store.db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
+        await store.db
+          .updateTable('sessions')
+          .set({ revoked_at: now })
+          .where('id', '=', sessionKey(sessionId))
+          .execute();
         return;
       }
       const known = await store.db.selectFrom('users').select('id').where('id', '=', row.id).executeTakeFirst();
@@ -41,12 +45,16 @@ const database = async () => {
         await sql`insert into users (id, pid, nickname, created_at, updated_at)
           values (${row.id}, 'edupass', ${row.nickname}, ${now}, ${now})`.execute(store.db);
       }
-      const session = await store.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+      const session = await store.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', sessionKey(sessionId))
+        .executeTakeFirst();
       if (session) {
         await store.db
           .updateTable('sessions')
           .set({ user_id: row.id, revoked_at: null })
-          .where('id', '=', sessionId)
+          .where('id', '=', sessionKey(sessionId))
           .execute();
       } else {
         const fields = { method: 'test', ip: '127.0.0.1', user_agent: 'test', created_at: now, revoked_at: null };

@@ -12,7 +12,7 @@ import type { StepUpStatus } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
-import { sessionStartedAt } from '../store/sessions.ts';
+import { sessionKey, sessionStartedAt } from '../store/sessions.ts';
 import { requestCode } from './code-requests.ts';
 import { verifyCode } from './codes.ts';
 import { checkPasswordGuess } from './password-guess.ts';
@@ -20,7 +20,8 @@ import { loginLockKey } from './rate-limits.ts';
 import { securityEvent } from './security-events.ts';
 import type { SignedInSession } from './tokens.ts';
 
-const markKey = (sessionId: string) => `step-up:${sessionId}`;
+// Under the session's stored key: the id itself is a bearer value and is never stored.
+const markKey = (sessionId: string) => `step-up:${sessionKey(sessionId)}`;
 
 /** Where a step-up code goes: the account's phone, or its e-mail when it has no phone. */
 const codeTarget = (user: User) => user.phone ?? user.email ?? undefined;

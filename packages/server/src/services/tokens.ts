@@ -11,12 +11,16 @@ import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
 import {
+  copySession,
   findLiveSession,
+  findLiveSessionByKey,
   findRefreshToken,
   insertRefreshToken,
   insertSession,
   markRotated,
   revokeSession,
+  revokeSessionByKey,
+  sessionKey,
 } from '../store/sessions.ts';
 import { hmac, randomToken, sha256 } from './hashing.ts';
 import { securityEvent } from './security-events.ts';
@@ -49,7 +53,7 @@ const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) =>
 const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
   await insertRefreshToken(ctx.db, {
     token_hash: sha256(token),
-    session_id: sessionId,
+    session_id: sessionKey(sessionId),
     created_at: ctx.now(),
     expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
     rotated_at: null,
@@ -67,7 +71,7 @@ const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Pr
 
 /** The token set of a session: a new refresh chain for it. */
 export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<TokenSet> => {
-  const refreshToken = randomToken();
+  const refreshToken = `${ref.sessionId}.${randomToken()}`;
   await storeRefresh(ctx, ref.sessionId, refreshToken);
   return tokenSet(ctx, ref, refreshToken);
 };
@@ -103,6 +107,20 @@ interface Claims {
 const verifiedClaimsByKey = new WeakMap<CryptoKey, Map<string, Claims>>();
 const VERIFIED_CACHE_SIZE = 10_000;
 
+/**
+ * Verifies with the current key, then — while rotating, and only for a bad signature — with the
+ * previous one, so tokens and cookies signed before the rotation stay valid until they expire.
+ */
+const verifyWithEitherKey = async (ctx: Context, token: string) => {
+  const options = { algorithms: ['HS256'], currentDate: new Date(ctx.now()) };
+  try {
+    return (await jwtVerify(token, ctx.keys.jwt, options)).payload;
+  } catch (error) {
+    if (!(error instanceof errors.JWSSignatureVerificationFailed) || ctx.keys.jwtPrevious === undefined) throw error;
+    return (await jwtVerify(token, ctx.keys.jwtPrevious, options)).payload;
+  }
+};
+
 const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
   const nowSeconds = ctx.now() / 1000;
   let verifiedClaims = verifiedClaimsByKey.get(ctx.keys.jwt);
@@ -114,10 +132,7 @@ const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
   if (cached && cached.exp > nowSeconds) return cached;
   let payload: { sub?: string; sid?: unknown; exp?: number };
   try {
-    ({ payload } = await jwtVerify(token, ctx.keys.jwt, {
-      algorithms: ['HS256'],
-      currentDate: new Date(ctx.now()),
-    }));
+    payload = await verifyWithEitherKey(ctx, token);
   } catch (error) {
     if (error instanceof errors.JOSEError) throw new ApiError('10000000');
     throw error;
@@ -153,20 +168,49 @@ export const endSession = async (ctx: Context, sessionId: string) => {
   }
 };
 
+/** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
+const endSessionByKey = async (ctx: Context, key: string, userId: number) => {
+  try {
+    await revokeSessionByKey(ctx.db, key, ctx.now());
+  } finally {
+    ctx.sessions.forgetUser(userId);
+  }
+};
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The session id a refresh token starts with (`<session id>.<secret>`); undefined for older tokens. */
+const sessionIdOf = (refreshToken: string) => {
+  const dot = refreshToken.indexOf('.');
+  const id = dot < 0 ? '' : refreshToken.slice(0, dot);
+  return SESSION_ID.test(id) ? id : undefined;
+};
+
+/** A stable new id for a refresh chain from before ids were hashed: the same token gets the same id. */
+const rekeyedSessionId = (ctx: Context, refreshToken: string) => {
+  const hex = Buffer.from(hmac(ctx.keys.refresh, `session-id:${refreshToken}`), 'base64url').toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
 export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
   const now = ctx.now();
   const row = await findRefreshToken(ctx.db, sha256(refreshToken));
   if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
-  const ref: SessionRef = { userId: row.user_id, sessionId: row.session_id };
-  const user = await findLiveSession(ctx.db, row.session_id);
+  const carried = sessionIdOf(refreshToken);
+  if (carried !== undefined && sessionKey(carried) !== row.session_id) return fail('10000001');
+  if (now - row.session_created_at >= ctx.config.sessionMaxAgeSeconds * 1000) {
+    // Past the absolute age (SESSION_MAX_AGE) a session ends however often it was refreshed.
+    await endSessionByKey(ctx, row.session_id, row.user_id);
+    return fail('10000001');
+  }
+  const user = await findLiveSessionByKey(ctx.db, row.session_id);
   if (user?.blocked_at != null) return fail('AC3_44');
-  const successor = hmac(ctx.keys.refresh, refreshToken);
   const won = row.rotated_at === null && (await markRotated(ctx.db, row.token_hash, now));
   if (!won) {
     const rotatedAt = row.rotated_at ?? now;
     if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
       // Reuse of a spent token: someone holds a copy. End the whole session.
-      await endSession(ctx, row.session_id);
+      await endSessionByKey(ctx, row.session_id, row.user_id);
       securityEvent(ctx, {
         event: 'refresh_reuse',
         userId: row.user_id,
@@ -175,8 +219,13 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
       return fail('10000001');
     }
   }
-  await storeRefresh(ctx, row.session_id, successor);
-  return tokenSet(ctx, ref, successor);
+  // A chain from before session ids were hashed carries no id: it continues in a copy of its
+  // session under a new id, which the successor and the new access token carry.
+  const sessionId = carried ?? rekeyedSessionId(ctx, refreshToken);
+  if (carried === undefined) await copySession(ctx.db, row.session_id, sessionId);
+  const successor = `${sessionId}.${hmac(ctx.keys.refresh, refreshToken)}`;
+  await storeRefresh(ctx, sessionId, successor);
+  return tokenSet(ctx, { userId: row.user_id, sessionId }, successor);
 };
 
 /** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */

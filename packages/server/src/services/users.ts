@@ -38,6 +38,10 @@ export const endAllSessions = async (ctx: Context, userId: number) => {
 
 /** Ends every session of the user but the caller's. */
 export const endOtherSessions = async (ctx: Context, keep: SessionRef) => {
-  const ended = await revokeOtherSessions(ctx.db, keep.userId, keep.sessionId, ctx.now());
-  for (const { id } of ended) ctx.sessions.forgetSession(id);
+  try {
+    await revokeOtherSessions(ctx.db, keep.userId, keep.sessionId, ctx.now());
+  } finally {
+    // The ended sessions are known here by their stored keys only: forget all of the user's.
+    ctx.sessions.forgetUser(keep.userId);
+  }
 };

@@ -1,10 +1,39 @@
-/** Sessions (one per sign-in) and their rotating refresh tokens. */
+/**
+ * Sessions (one per sign-in) and their rotating refresh tokens. A session is stored under a hash of
+ * its id (`sessionKey`): the id itself travels only inside tokens (the access token's `sid`, the
+ * refresh token's prefix), so a copy of the database names no session a forged token could use.
+ * Functions here take the session id and hash it; refresh-token rows hold the key.
+ */
+import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 
-export const insertSession = (db: Db, row: Database['sessions']) => db.insertInto('sessions').values(row).execute();
+/** The stored form of a session id (migration 009 hashed the ids stored before it the same way). */
+export const sessionKey = (sessionId: string) =>
+  createHash('sha256').update(`session:${sessionId}`).digest('base64url');
+
+/** Stores a session under its key (`row.id` is the session id). */
+export const insertSession = (db: Db, row: Database['sessions']) =>
+  db
+    .insertInto('sessions')
+    .values({ ...row, id: sessionKey(row.id) })
+    .execute();
+
+/**
+ * A copy of a session under a new id (same user, sign-in method, client and age): how a refresh
+ * chain from before session ids were hashed gets an id it can carry. A second copy is a no-op.
+ */
+export const copySession = async (db: Db, fromKey: string, toId: string) => {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', fromKey).executeTakeFirst();
+  if (row === undefined) return;
+  await db
+    .insertInto('sessions')
+    .values({ ...row, id: sessionKey(toId) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+};
 
 const liveSessionQuery = (db: Db, id: string) =>
   db
@@ -22,13 +51,15 @@ const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
  * it is compiled once per database and run with the new id (building the query cost more than
  * running it).
  */
-export const findLiveSession = async (db: Db, id: string): Promise<Selectable<UsersTable> | undefined> => {
+export const findLiveSession = (db: Db, id: string) => findLiveSessionByKey(db, sessionKey(id));
+
+export const findLiveSessionByKey = async (db: Db, key: string): Promise<Selectable<UsersTable> | undefined> => {
   let compiled = compiledLiveSession.get(db);
   if (compiled === undefined) {
     compiled = liveSessionQuery(db, '').compile();
     compiledLiveSession.set(db, compiled);
   }
-  const result = await db.executeQuery<Selectable<UsersTable>>({ ...compiled, parameters: [id] });
+  const result = await db.executeQuery<Selectable<UsersTable>>({ ...compiled, parameters: [key] });
   return result.rows[0];
 };
 
@@ -37,25 +68,26 @@ export const sessionStartedAt = async (db: Db, id: string): Promise<number | und
   const row = await db
     .selectFrom('sessions')
     .select('created_at')
-    .where('id', '=', id)
+    .where('id', '=', sessionKey(id))
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.created_at);
 };
 
-/** Ends every live session of a user but one. */
+/** Ends every live session of a user but one (given by its id). */
 export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: number) =>
   db
     .updateTable('sessions')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
-    .where('id', '!=', keep)
+    .where('id', '!=', sessionKey(keep))
     .where('revoked_at', 'is', null)
-    .returning('id')
     .execute();
 
-export const revokeSession = (db: Db, id: string, now: number) =>
-  db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+export const revokeSession = (db: Db, id: string, now: number) => revokeSessionByKey(db, sessionKey(id), now);
+
+export const revokeSessionByKey = (db: Db, key: string, now: number) =>
+  db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', key).where('revoked_at', 'is', null).execute();
 
 export const revokeUserSessions = (db: Db, userId: number, now: number) =>
   db
@@ -65,7 +97,7 @@ export const revokeUserSessions = (db: Db, userId: number, now: number) =>
     .where('revoked_at', 'is', null)
     .execute();
 
-/** Stores a refresh token; a second insert of the same successor (grace-window race) is a no-op. */
+/** Stores a refresh token (`session_id` is the session's key); a second insert of the same successor (grace-window race) is a no-op. */
 export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>
   db
     .insertInto('refresh_tokens')
@@ -84,6 +116,7 @@ export const findRefreshToken = (db: Db, tokenHash: string) =>
       'refresh_tokens.rotated_at',
       'sessions.user_id',
       'sessions.revoked_at',
+      'sessions.created_at as session_created_at',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

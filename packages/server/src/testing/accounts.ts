@@ -4,6 +4,7 @@
  */
 import {
   ACCOUNTS_BASE,
+  CAPTCHA_TICKET_HEADER,
   type LoginResult,
   type RouteSpec,
   routes,
@@ -18,6 +19,7 @@ import { issueSessionToken, startSession } from '../services/tokens.ts';
 import { saveUser } from '../services/users.ts';
 import type { TestServer } from './harness.ts';
 import { type Answer, type CallOptions, client } from './http-client.ts';
+import { solveSlideTicket } from './slide-tickets.ts';
 
 export const PID = 'edupass';
 export const PASSWORD = 'Kestrel2718';
@@ -146,13 +148,23 @@ export const signUp = async (
   return { userId: body.user_info.id, phone, password, token: set.access.token, refresh: set.refresh.token };
 };
 
-/** A new session of an existing account by password; the token set. */
-export const signIn = async (server: TestServer, identity: string, password = PASSWORD): Promise<TokenSet> => {
+/** A new session of an existing account by password (with a captcha ticket, if given); the token set. */
+export const signIn = async (
+  server: TestServer,
+  identity: string,
+  password = PASSWORD,
+  captchaTicket?: string,
+): Promise<TokenSet> => {
   const answer = await client(server.url)(
     'POST',
     `${A}/login`,
     { identity, password, pid: PID },
-    { headers: TOKEN_SET_HEADERS },
+    {
+      headers: {
+        ...TOKEN_SET_HEADERS,
+        ...(captchaTicket === undefined ? {} : { [CAPTCHA_TICKET_HEADER]: captchaTicket }),
+      },
+    },
   );
   return expectTokenSet(expectSignedIn(answer).auth.token);
 };
@@ -192,10 +204,14 @@ export const signUpSilently = async (server: TestServer, phone = nextPhone()) =>
 export const blockUser = (server: TestServer, userId: number) =>
   saveUser(server.app.ctx, userId, { blocked_at: Date.now() });
 
-/** A new operator (made as the admin CLI makes one) signed in by password; the phone and access token. */
+/**
+ * A new operator (made as the admin CLI makes one) signed in by password; the phone and access token.
+ * The slide puzzle is solved first, so this works under any captcha policy the test configures.
+ */
 export const signInOperator = async (server: TestServer, phone = nextPhone()) => {
   await createAdmin(server.app.ctx, phone, PASSWORD);
-  return { phone, token: (await signIn(server, phone)).access.token };
+  const ticket = await solveSlideTicket(server, 'login', phone);
+  return { phone, token: (await signIn(server, phone, PASSWORD, ticket)).access.token };
 };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
+import type { CaptchaConfig, CaptchaPolicy } from '../captcha-config.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { createTestDatabase } from './databases.ts';
 import { type CallOptions, client } from './http-client.ts';
@@ -17,14 +18,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Limits loose enough that a test file's many sends and failed logins do not trip them. */
-const TEST_ENV: Record<string, string> = {
+/**
+ * Limits loose enough that a test file's many sends and failed logins do not trip them. Captcha
+ * policy `never`: suites about other things send codes and guess passwords from one address without
+ * tickets; the captcha suites (security/captcha-enforcement, routes/captcha) set their policy
+ * explicitly, and the web's end-to-end tests run under `risk` (see web/e2e/support/app-server.ts).
+ */
+export const TEST_ENV: Record<string, string> = {
+  CAPTCHA_POLICY: 'never',
   CODE_RESEND_INTERVAL: '0',
   CODE_DAILY_LIMIT: '1000',
   CODE_IP_HOURLY_LIMIT: '100000',
   LOGIN_SLOWDOWN_MS: '0',
   LOG_LEVEL: 'warn',
 };
+
+/** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */
+export const captchaWith = (
+  policies: Record<string, CaptchaPolicy>,
+  settings: Partial<CaptchaConfig> = {},
+): Pick<Config, 'captcha'> => ({ captcha: { ...loadConfig({}).captcha, ...settings, policies } });
 
 export const startTestServer = async (
   overrides: Partial<Config> = {},

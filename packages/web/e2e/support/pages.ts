@@ -14,6 +14,8 @@ export interface TestPage {
   page: Page;
   /** Uncaught errors the page threw. */
   errors: string[];
+  /** What the Content-Security-Policy refused (the browser's console messages about it). */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -35,7 +37,11 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
   page.setDefaultTimeout(10_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors, close: () => context.close() };
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return { page, errors, cspViolations, close: () => context.close() };
 };
 
 /** Waits for the screen whose heading is `name`. */

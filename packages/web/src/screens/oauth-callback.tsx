@@ -13,6 +13,7 @@ import {
 } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { type OauthProvider, takePurpose } from '../oauth/start.ts';
 import { navigate, useLocation } from '../router/history.ts';
@@ -44,12 +45,11 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
     event?.preventDefault();
     touched.submit();
     if (!agreed || (withPhone && (checks.phone_number(phone) || checks.captcha(code)))) return;
+    const input = { oauth_ticket: ticket, agreement_ids: agreements.map((a) => a.id) };
     void action.run(async () => {
-      await createOauthUser(client, {
-        oauth_ticket: ticket,
-        agreement_ids: agreements.map((a) => a.id),
-        ...(withPhone ? { phone_number: phone, captcha: code } : {}),
-      });
+      if (withPhone) await createOauthUser(client, { ...input, phone_number: phone, captcha: code });
+      // An account of the third-party identity alone: the server may ask for a human check (no identity to bind).
+      else await withCaptcha('oauth', '', (proof) => createOauthUser(client, input, proof));
       await afterSignIn('oauth');
     });
   };

@@ -12,6 +12,7 @@ import * as usageRollups from './005-usage-rollups.ts';
 import * as dashboardIndexes from './006-dashboard-indexes.ts';
 import * as captchaConsoleSettings from './007-captcha-console-settings.ts';
 import * as expiryIndexes from './008-expiry-indexes.ts';
+import * as hashedSessionIds from './009-hashed-session-ids.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -32,6 +33,7 @@ const steps: [name: string, up: Step][] = [
   ['006-dashboard-indexes', dashboardIndexes.up],
   ['007-captcha-console-settings', captchaConsoleSettings.up],
   ['008-expiry-indexes', expiryIndexes.up],
+  ['009-hashed-session-ids', hashedSessionIds.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -8,6 +8,7 @@ import {
   type CaptchaKeySource,
   type CaptchaPolicyName,
   type CaptchaProviderName,
+  type CaptchaRiskThresholds,
   type CaptchaSettings,
   type CaptchaVendorName,
   type CaptchaVendorState,
@@ -235,6 +236,7 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
       }),
       'vendor',
     ),
+    ...(typeof answer.risk === 'object' && answer.risk !== null ? { risk: riskThresholds(record(answer.risk)) } : {}),
   };
 };
 
@@ -254,6 +256,17 @@ export const setOauthWithoutState = (pid: string, enabled: boolean) =>
 export const clearOauthWithoutState = (pid: string) =>
   adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
 
+const riskThresholds = (r: Record<string, unknown>): CaptchaRiskThresholds => ({
+  windowSeconds: num(r.windowSeconds),
+  identityFailures: num(r.identityFailures),
+  loginAttempts: num(r.loginAttempts),
+  ipFailures: num(r.ipFailures),
+  ipLoginFailures: num(r.ipLoginFailures),
+  ipSends: num(r.ipSends),
+  ruleRequests: num(r.ruleRequests),
+  fallbackRule: str(r.fallbackRule),
+});
+
 export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPolicyName) =>
   adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });
 export const clearCaptchaPolicy = (pid: string, scene: string) =>
@@ -262,8 +275,12 @@ export const setCaptchaProvider = (pid: string, provider: CaptchaProviderName) =
   adminFetch(adminRoutes.setCaptchaProvider.path, { method: 'POST', body: { pid, provider } });
 export const clearCaptchaProvider = (pid: string) =>
   adminFetch(adminRoutes.clearCaptchaProvider.path, { method: 'POST', body: { pid } });
-export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>) =>
-  adminFetch(adminRoutes.setCaptchaVendorKeys.path, { method: 'POST', body: { vendor, values } });
+/** `customEndpoint`: an endpoint outside the vendor's documented hosts, on purpose. */
+export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>, customEndpoint = false) =>
+  adminFetch(adminRoutes.setCaptchaVendorKeys.path, {
+    method: 'POST',
+    body: { vendor, values, ...(customEndpoint ? { custom_endpoint: true } : {}) },
+  });
 /** Removes the console's values of `fields` (all of the vendor's when absent). */
 export const clearVendorKeys = (vendor: CaptchaVendorName, fields?: string[]) =>
   adminFetch(adminRoutes.clearCaptchaVendorKeys.path, { method: 'POST', body: { vendor, fields } });

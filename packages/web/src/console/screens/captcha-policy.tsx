@@ -1,5 +1,10 @@
 /** Captcha policy per product and scene (never, always, by risk), the provider per product, and vendor keys. */
-import { CAPTCHA_POLICIES, CAPTCHA_SCENES, type CaptchaPolicyName } from '@edupass/protocol';
+import {
+  CAPTCHA_POLICIES,
+  CAPTCHA_SCENES,
+  type CaptchaPolicyName,
+  type CaptchaRiskThresholds,
+} from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
@@ -13,6 +18,41 @@ import { VendorKeys } from './captcha-vendor-keys.tsx';
 
 /** Scenes the SDK asks rules for, and * for any; any other may be typed. */
 const KNOWN_SCENES = ['*', ...CAPTCHA_SCENES];
+
+const RISK_SIGNALS = [
+  'identityFailures',
+  'loginAttempts',
+  'ipFailures',
+  'ipLoginFailures',
+  'ipSends',
+  'ruleRequests',
+] as const satisfies (keyof CaptchaRiskThresholds)[];
+
+/** The thresholds in effect, read-only: they come from configuration. */
+const RiskThresholds = ({ risk }: { risk: CaptchaRiskThresholds }) => {
+  const { t } = useConsoleText();
+  const rows = [
+    ...RISK_SIGNALS.map((signal) => ({ key: signal, label: t(`captcha.risk.${signal}`), value: String(risk[signal]) })),
+    {
+      key: 'fallbackRule',
+      label: t('captcha.risk.fallbackRule'),
+      value: risk.fallbackRule === 'NONE' ? t('captcha.risk.fallbackNone') : risk.fallbackRule,
+    },
+  ];
+  return (
+    <Card id="captcha-risk" title={t('captcha.riskTitle')}>
+      <p className="console-muted">{t('captcha.riskExplain', { window: Math.round(risk.windowSeconds / 60) })}</p>
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.key}
+        columns={[
+          { head: t('captcha.riskSignal'), cell: (row) => row.label, rowHeader: true },
+          { head: t('captcha.riskThreshold'), cell: (row) => row.value },
+        ]}
+      />
+    </Card>
+  );
+};
 
 export const CaptchaScreen = () => {
   const { t } = useConsoleText();
@@ -129,6 +169,7 @@ export const CaptchaScreen = () => {
               ))}
             </ul>
           </Card>
+          {data.risk ? <RiskThresholds risk={data.risk} /> : null}
           <ProviderChoices providers={data.providers} vendors={data.vendors} busy={busy} act={act} />
           <VendorKeys vendors={data.vendors} busy={busy} act={act} />
         </>

@@ -21,6 +21,7 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
   const { t } = useConsoleText();
   const [values, setValues] = useState<Record<string, string>>({});
   const [empty, setEmpty] = useState(false);
+  const [custom, setCustom] = useState(false);
   const id = (field: string) => `captcha-key-${vendor.name}-${field}`;
   const fromConsole = vendor.fields.filter((f) => f.source === 'console' || f.unreadable);
 
@@ -31,7 +32,7 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
     setEmpty(names.length === 0);
     if (names.length === 0) return;
     const saved = await act(
-      () => setVendorKeys(vendor.name, entered),
+      () => setVendorKeys(vendor.name, entered, custom),
       t('captcha.didSaveKeys', { vendor: vendor.name, fields: names.join(', ') }),
     );
     // Typed secrets do not linger in the page once the server has them.
@@ -80,6 +81,10 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
             ) : null}
           </div>
         ))}
+        <label className="console-vendor-custom">
+          <input type="checkbox" checked={custom} onChange={(e) => setCustom(e.target.checked)} />{' '}
+          {t('captcha.customEndpoint')}
+        </label>
         {empty ? (
           <p className="console-alert" role="alert">
             {t('captcha.nothingToSave')}

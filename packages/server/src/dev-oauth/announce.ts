@@ -1,0 +1,22 @@
+/** What the log says at start about the development routes, so that nobody runs them by accident. */
+import type { FastifyBaseLogger } from 'fastify';
+import { type Config, isLoopback } from '../config.ts';
+
+export const announceDevRoutes = (log: FastifyBaseLogger, config: Config, on: boolean) => {
+  if (on && !isLoopback(config.host)) {
+    log.warn(
+      { devRoutes: true, host: config.host },
+      `DEVELOPMENT ROUTES ARE OPEN TO THE NETWORK (DEV_ROUTES=1 on ${config.host}): anyone who reaches this server reads every live code at /dev/outbox and signs in through the development WeChat/QQ. Never do this with real users.`,
+    );
+  } else if (on) {
+    log.info(
+      { devRoutes: true, host: config.host },
+      `development routes on (loopback only): codes at ${config.publicUrl}/dev/outbox?to=<phone or e-mail> and in this log`,
+    );
+  } else if (!config.production) {
+    log.info(
+      { devRoutes: false, host: config.host },
+      'development routes off (not on loopback; DEV_ROUTES=1 opens them to the network): codes without a provider are printed in this log',
+    );
+  }
+};

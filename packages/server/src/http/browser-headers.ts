@@ -1,0 +1,98 @@
+/**
+ * Headers for browsers, set with @fastify/helmet: a Content-Security-Policy that lets the web client,
+ * the console, the API docs and the captcha vendors' widgets run and nothing else; no framing
+ * (clickjacking of the account and console pages); HSTS when PUBLIC_URL is https; nosniff; a
+ * Referrer-Policy that keeps URLs (OAuth codes and tickets) on this site; and `no-store` on every
+ * JSON answer, since they carry tokens or personal data. CORS: the configured front ends only, with
+ * every method and header the API uses.
+ */
+import { CAPTCHA_TICKET_HEADER } from '@edupass/protocol';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { siteOrigins } from './site-origins.ts';
+
+/**
+ * Where the captcha vendors' widgets load scripts, frames and calls from (captcha SDK's
+ * DEFAULT_SCRIPTS and what those scripts load in turn).
+ */
+export const CAPTCHA_VENDOR_SOURCES = [
+  'https://*.geetest.com',
+  'https://*.qcloud.com',
+  'https://*.qq.com',
+  'https://*.gtimg.com',
+  'https://*.126.net',
+  'https://*.163.com',
+  'https://*.fengkongcloud.cn',
+  'https://*.fengkongcloud.com',
+  'https://*.alicdn.com',
+  'https://*.aliyuncs.com',
+];
+
+/** Every header a client of the API sends (the SDKs and the web client). */
+export const CORS_HEADERS = [
+  'Authorization',
+  'Auth-Version',
+  'Content-Type',
+  CAPTCHA_TICKET_HEADER,
+  'Product-Code',
+  'Platform',
+  'SDK-Account-Version',
+  'Client-ID',
+];
+
+/** Every method the API answers. */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+const ONE_YEAR = 365 * 86_400;
+
+export const browserHeaders = async (app: FastifyInstance, config: Config) => {
+  const https = config.publicUrl.startsWith('https:');
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        // Chromium applies form-action to a form's redirects too: the development provider's form ends
+        // at a front end's callback page (the origins third-party sign-in may return to).
+        formAction: ["'self'", ...siteOrigins(config)],
+        scriptSrc: ["'self'", ...CAPTCHA_VENDOR_SOURCES],
+        // Vendors' widgets and the API docs set inline styles; scripts stay strict.
+        styleSrc: ["'self'", "'unsafe-inline'", ...CAPTCHA_VENDOR_SOURCES],
+        // Avatars come from WeChat's and QQ's image hosts, among others.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:', ...CAPTCHA_VENDOR_SOURCES],
+        connectSrc: ["'self'", ...CAPTCHA_VENDOR_SOURCES],
+        frameSrc: ["'self'", ...CAPTCHA_VENDOR_SOURCES],
+        workerSrc: ["'self'", 'blob:'],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: ONE_YEAR, includeSubDomains: false } : false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'same-origin' },
+    // Usage beacons, the tracking pixel and SDK files are loaded by customers' pages.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      methods: CORS_METHODS,
+      allowedHeaders: CORS_HEADERS,
+      maxAge: 600,
+    });
+  }
+};

@@ -1,0 +1,178 @@
+/**
+ * Development features only on purpose: live codes (/dev/outbox) and the development WeChat/QQ are
+ * served on loopback in development, to the network only with DEV_ROUTES=1 (logged loudly), never in
+ * production; without them the codes are in the log for the person at the machine. The development
+ * provider sends codes to this site only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { A, client, codeFor, expectError, nextPhone, PID } from '../testing/accounts.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+
+/** The parts of a configuration that decide the development features, as loadConfig reads them. */
+const devPartsOf = (env: Record<string, string>): Partial<Config> => {
+  const { devRoutes, wechat, qq, host, production } = loadConfig(env);
+  return { devRoutes, wechat, qq, host, production };
+};
+
+/** A server whose log lines are kept (parsed JSON) for the test to read. */
+const startLogged = async (overrides: Partial<Config>) => {
+  const lines: { msg?: string; code?: string; devRoutes?: boolean }[] = [];
+  const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+  const server = await startTestServer(overrides, { logger: { level: 'info', stream } });
+  return { server, lines };
+};
+
+describe('configuration', () => {
+  it('development binds loopback and has the development routes; production binds everywhere without them', () => {
+    expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', devRoutes: true, wechat: { mode: 'dev' } });
+    const production = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40) });
+    expect(production).toMatchObject({ host: '0.0.0.0', devRoutes: false, wechat: { mode: 'off' } });
+  });
+
+  it('development on a network address has no development routes unless DEV_ROUTES=1', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' })).toMatchObject({ devRoutes: false, wechat: { mode: 'off' } });
+    expect(loadConfig({ HOST: '192.168.1.20' })).toMatchObject({ devRoutes: false, qq: { mode: 'off' } });
+    expect(loadConfig({ HOST: '0.0.0.0', DEV_ROUTES: '1' })).toMatchObject({
+      devRoutes: true,
+      wechat: { mode: 'dev' },
+    });
+    expect(loadConfig({ HOST: '::1' }).devRoutes).toBe(true);
+    expect(loadConfig({ DEV_ROUTES: '0' }).devRoutes).toBe(false);
+  });
+
+  it('DEV_ROUTES=1 with NODE_ENV=production does not start', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DEV_ROUTES: '1' });
+      expect.unreachable('loadConfig accepted DEV_ROUTES=1 in production');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join('\n')).toMatch(/DEV_ROUTES=1 with NODE_ENV=production.*Fix: unset/);
+    }
+  });
+});
+
+describe('development on a network address (HOST=0.0.0.0), no opt-in', () => {
+  let running: { server: TestServer; lines: { msg?: string; code?: string; devRoutes?: boolean }[] };
+  beforeAll(async () => {
+    running = await startLogged(devPartsOf({ HOST: '0.0.0.0' }));
+  });
+  afterAll(() => running?.server.close());
+
+  it('serves no live codes and no development provider, and says so at start', async () => {
+    const call = client(running.server.url);
+    expectError(await call('GET', `/dev/outbox?to=${nextPhone()}`), 'E_2');
+    const wechat = await fetch(`${running.server.url}/dev/oauth/wechat/connect/qrconnect?appid=x`);
+    expect(wechat.status).toBe(404);
+    expect(running.lines.some((l) => l.devRoutes === false && /development routes off/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  it('prints the code of a send in the log, for the person at the machine', async () => {
+    const phone = nextPhone();
+    const sent = await client(running.server.url)('POST', `${A}/captcha/common`, { phone_number: phone, pid: PID });
+    expect(sent.status).toBe(204);
+    await expect
+      .poll(() => running.lines.find((l) => l.msg === 'code written to the dev outbox')?.code, { timeout: 10_000 })
+      .toMatch(/^\d{4,8}$/);
+  });
+});
+
+describe('development with DEV_ROUTES=1 on a network address', () => {
+  let running: { server: TestServer; lines: { msg?: string; devRoutes?: boolean }[] };
+  beforeAll(async () => {
+    running = await startLogged(devPartsOf({ HOST: '0.0.0.0', DEV_ROUTES: '1' }));
+  });
+  afterAll(() => running?.server.close());
+
+  it('serves the codes, and warns loudly at start', async () => {
+    const phone = nextPhone();
+    const code = await codeFor(running.server, 'captcha/common', { phone_number: phone, pid: PID });
+    expect(code).toMatch(/^\d+$/);
+    const warning = running.lines.find((l) => l.devRoutes === true);
+    expect(warning?.msg).toMatch(/DEVELOPMENT ROUTES ARE OPEN TO THE NETWORK/);
+  });
+});
+
+describe('production', () => {
+  it('has neither /dev/outbox nor the development providers, nor codes in the log or the outbox table', async () => {
+    const { server, lines } = await startLogged(devPartsOf({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40) }));
+    try {
+      const call = client(server.url);
+      expectError(await call('GET', `/dev/outbox?to=${nextPhone()}`), 'E_2');
+      expect((await fetch(`${server.url}/dev/oauth/qq/oauth2.0/authorize`)).status).toBe(404);
+      expect((await call('POST', `${A}/captcha/common`, { phone_number: nextPhone(), pid: PID })).status).toBe(204);
+      await expect
+        .poll(() => lines.some((l) => l.msg === 'code written to the dev outbox'), { timeout: 10_000 })
+        .toBe(true);
+      expect(lines.filter((l) => l.msg === 'code written to the dev outbox').every((l) => l.code === undefined)).toBe(
+        true,
+      );
+      // Nor does the outbox table keep a live code.
+      const rows = await server.app.ctx.db.selectFrom('outbox').select(['code', 'text']).execute();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.code).toBe('');
+        expect(row.text).not.toMatch(/\d{6}/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the development OAuth provider', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    server.config.publicUrl = server.url;
+  });
+  afterAll(() => server?.close());
+
+  const confirm = (redirectUri: string) => {
+    const query = new URLSearchParams({
+      appid: server.config.wechat.appId,
+      redirect_uri: redirectUri,
+      state: 's',
+      identity: 'Ming',
+    });
+    return fetch(`${server.url}/dev/oauth/wechat/connect/confirm?${query}`, { redirect: 'manual' });
+  };
+  const screen = (redirectUri: string) => {
+    const query = new URLSearchParams({
+      appid: server.config.wechat.appId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'snsapi_login',
+      state: 's',
+    });
+    return fetch(`${server.url}/dev/oauth/wechat/connect/qrconnect?${query}`);
+  };
+
+  it('sends the code back to this site', async () => {
+    const answer = await confirm(`${server.url}/tiger/v3/web/accounts/oauth/wechat/callback`);
+    expect(answer.status).toBe(302);
+    expect(new URL(answer.headers.get('location') ?? '').origin).toBe(server.url);
+  });
+
+  it.each(['https://attacker.example/steal', 'http://127.0.0.1:1/elsewhere', 'javascript:alert(1)'])(
+    'refuses to send a code to %s',
+    async (target) => {
+      const answer = await confirm(target);
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect((await screen(target)).status).toBe(400);
+    },
+  );
+
+  it('refuses QQ codes for another site too', async () => {
+    const query = new URLSearchParams({
+      client_id: server.config.qq.appId,
+      redirect_uri: 'https://attacker.example/qq',
+      state: 's',
+      identity: 'Ming',
+    });
+    const answer = await fetch(`${server.url}/dev/oauth/qq/oauth2.0/confirm?${query}`, { redirect: 'manual' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+  });
+});
