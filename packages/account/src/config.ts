@@ -1,4 +1,4 @@
-import { CLIENT_MESSAGES, ENVS, type Env, REQUEST_TIMEOUT_MS } from '@edupass/protocol';
+import { ENVS, type Env, INIT_FAIL_MESSAGE, REQUEST_TIMEOUT_MS } from '@edupass/protocol';
 import { authError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { TokenStore } from './token-store.ts';
@@ -72,7 +72,7 @@ const isId = (value: unknown): boolean =>
 
 /** Checks the init params (spec §5) and fills defaults; throws code -1 'Auth init fail.Check init params.' */
 export const resolveConfig = (config: AccountConfig): ResolvedConfig => {
-  const fail = () => authError('INIT_PARAMS_INVALID', CLIENT_MESSAGES.initFail);
+  const fail = () => authError('INIT_PARAMS_INVALID', INIT_FAIL_MESSAGE);
   if (typeof config !== 'object' || config === null) throw fail();
   const env = config.env ?? 'prod';
   const requestTimeout = config.requestTimeout ?? REQUEST_TIMEOUT_MS;

@@ -10,6 +10,7 @@ import {
   type RuleFailure,
   SERVER_CODE_NUMBERS,
 } from '@edupass/protocol';
+import { isRecord } from './record.ts';
 
 export interface AuthErrorDetails {
   /** The server's `error_code` (`AC3_2`, `10000000`, …), passed through even when unknown. */
@@ -53,8 +54,6 @@ export const authError = (name: ClientCodeName, message: string, details?: AuthE
 export const assertValid = (...results: (RuleFailure | null)[]): void => {
   for (const failure of results) if (failure) throw new AuthError(failure.code, failure.message);
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
  * Turns a non-2xx answer into an `AuthError`. The client code is the wire's `error_number` when the

@@ -1,4 +1,4 @@
-import { CLIENT_MESSAGES } from '@edupass/protocol';
+import { NOT_INITIALISED_MESSAGE } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { authError } from './errors.ts';
 
@@ -10,6 +10,6 @@ export const setCurrentClient = (client: AccountClient): void => {
 
 /** The client of the last `init`. @throws AuthError 'Please run init correctly before getting the auth instance.' */
 export const currentClient = (): AccountClient => {
-  if (!current) throw authError('INIT_PARAMS_INVALID', CLIENT_MESSAGES.notInitialised);
+  if (!current) throw authError('INIT_PARAMS_INVALID', NOT_INITIALISED_MESSAGE);
   return current;
 };

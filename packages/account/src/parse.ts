@@ -1,8 +1,6 @@
 /** Shallow checks of what the server sent, so a wrong shape fails as an AuthError, not later as a TypeError. */
 import { authError } from './errors.ts';
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from './record.ts';
 
 const unexpected = (data: unknown) => authError('SERVER_ERROR', 'Unexpected response shape.', { body: data });
 

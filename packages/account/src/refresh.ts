@@ -6,7 +6,13 @@
  * tokens rotate on every use, so two tabs refreshing at once would burn each other's token; the tab that
  * waited finds the new tokens in the shared cookies instead of asking again.
  */
-import { CLIENT_MESSAGES, ClientCode, convertCookieRoute, refreshTokensRoute } from '@edupass/protocol';
+import {
+  ClientCode,
+  convertCookieRoute,
+  NO_TOKEN_EXPIRED_MESSAGE,
+  NO_TOKEN_MESSAGE,
+  refreshTokensRoute,
+} from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { type AuthError, authError, isAuthError } from './errors.ts';
 import { lockManager } from './globals.ts';
@@ -44,7 +50,7 @@ const adopt = (client: AccountClient, data: unknown): ReadyTokens => {
   const tokens = parseTokenSet(data);
   if (!tokens) {
     client.logger.warn(UNEXPECTED_TOKENS, data);
-    throw authError('NO_TOKEN', CLIENT_MESSAGES.noToken, { body: data });
+    throw authError('NO_TOKEN', NO_TOKEN_MESSAGE, { body: data });
   }
   storeTokens(client, tokens);
   return { access: tokens.access.token, type: tokens.access.type, refresh: tokens.refresh.token };
@@ -61,7 +67,7 @@ const exchange = async (client: AccountClient, stale: string | undefined): Promi
     } catch (error) {
       if (isAuthError(error) && error.code === ClientCode.REFRESH_TOKEN_INVALID) {
         clearTokens(client);
-        throw authError('NO_TOKEN', CLIENT_MESSAGES.noTokenExpired, { cause: error });
+        throw authError('NO_TOKEN', NO_TOKEN_EXPIRED_MESSAGE, { cause: error });
       }
       throw error;
     }
@@ -74,7 +80,7 @@ const exchange = async (client: AccountClient, stale: string | undefined): Promi
   } catch (error) {
     if (!refused(error)) throw error;
     clearTokens(client);
-    throw authError('NO_TOKEN', CLIENT_MESSAGES.noToken, { cause: error });
+    throw authError('NO_TOKEN', NO_TOKEN_MESSAGE, { cause: error });
   }
 };
 

@@ -35,5 +35,8 @@ describe('bundle size (esbuild, minified ESM, gzip -9)', () => {
     expect(text).not.toContain('register/phone/with-agreement');
     expect(text).not.toContain('it should match the RegExp');
     expect(text).not.toContain('edupass-refresh');
+    // Of the specification's messages it throws only its own: no "not initialised", no "NO Token".
+    expect(text).not.toContain('Please run init correctly');
+    expect(text).not.toContain('NO Token');
   });
 });

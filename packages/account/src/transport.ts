@@ -2,7 +2,7 @@
  * The SDK's one HTTP helper: JSON over fetch with credentials, the standard headers, a timeout, and
  * every failure turned into an `AuthError`.
  */
-import { CLIENT_MESSAGES, SDK_ACCOUNT_VERSION, type WireRoute } from '@edupass/protocol';
+import { NETWORK_MESSAGE, SDK_ACCOUNT_VERSION, timeoutMessage, type WireRoute } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { authError, fromResponse } from './errors.ts';
 import { effectiveConnectionType } from './globals.ts';
@@ -71,8 +71,8 @@ export const send = async (client: AccountClient, request: Request): Promise<Rep
     text = await response.text();
   } catch (cause) {
     throw timedOut
-      ? authError('REQUEST_TIMEOUT', CLIENT_MESSAGES.timeout(config.requestTimeout), { cause })
-      : authError('REQUEST_ERROR', CLIENT_MESSAGES.network, { cause });
+      ? authError('REQUEST_TIMEOUT', timeoutMessage(config.requestTimeout), { cause })
+      : authError('REQUEST_ERROR', NETWORK_MESSAGE, { cause });
   } finally {
     clearTimeout(timer);
   }

@@ -3,7 +3,7 @@
  * per product and scene, what the audit log answers, and the monitoring figures the dashboards draw (error groups with last seen, API outcome codes per
  * path, web-vitals p75 per time bucket). Operators only; spread into `adminRoutes`.
  */
-import { int, opt, s } from './route-fields.ts';
+import { int, MS_RANGE, opt, s } from './route-fields.ts';
 import type { Method, RouteSpec } from './routes.ts';
 
 /* @__NO_SIDE_EFFECTS__ */
@@ -15,7 +15,11 @@ const operator = <const E extends Partial<RouteSpec>>(method: Method, path: stri
     E;
 
 /** A product and a time window in unix ms (default: the 7 days up to now). */
-const windowQuery = { product: s(64), from: opt(int()), to: opt(int()) } as const;
+const windowQuery = {
+  product: s(64),
+  from: opt({ ...int(), ...MS_RANGE }),
+  to: opt({ ...int(), ...MS_RANGE }),
+} as const;
 
 export const consoleRoutes = {
   getCaptchaSettings: operator(

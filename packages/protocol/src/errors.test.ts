@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ClientCode, clientCodeName, SERVER_ERRORS, type ServerCode } from './errors.ts';
-import { SERVER_CODE_NUMBERS } from './server-code-numbers.ts';
+import { CLIENT_MESSAGES, ClientCode, clientCodeName, SERVER_ERRORS, type ServerCode } from './errors.ts';
+import { CAPTCHA_CODE_NUMBERS, SERVER_CODE_NUMBERS } from './server-code-numbers.ts';
 
 // compatibility.md, "Server codes and what they mean": server code → client number.
 const COMPATIBILITY_TABLE: Record<string, number> = {
@@ -68,6 +68,24 @@ const CLIENT_SIDE: Record<number, string> = {
   55: 'EMPTY_AGREEMENT_IDS',
 };
 
+// EduPass's own numbers, past the specification's range: sent as `error_number` and thrown by the SDKs,
+// so as fixed as the specification's (ClientCode numbers a code by its place in a list).
+const EDUPASS_OWN: Record<number, string> = {
+  56: 'INVALID_REQUEST',
+  57: 'NOT_FOUND',
+  58: 'SERVER_ERROR',
+  59: 'FORBIDDEN',
+  60: 'LOGIN_LOCKED',
+  61: 'DELIVERY_FAILED',
+  62: 'CAPTCHA_REJECTED',
+  63: 'CAPTCHA_ERROR',
+  64: 'CAPTCHA_CLOSED',
+  65: 'STEP_UP_REQUIRED',
+  66: 'PASSWORD_TOO_COMMON',
+  67: 'ORIGIN_NOT_ALLOWED',
+  68: 'SERVICE_UNAVAILABLE',
+};
+
 describe('the error catalogue', () => {
   test.each(Object.entries(COMPATIBILITY_TABLE))('server code %s maps to client number %i', (code, number) => {
     const spec = SERVER_ERRORS[code as keyof typeof SERVER_ERRORS];
@@ -77,6 +95,18 @@ describe('the error catalogue', () => {
 
   test('client-side codes carry the numbers existing clients know', () => {
     for (const [number, name] of Object.entries(CLIENT_SIDE)) expect(clientCodeName(Number(number))).toBe(name);
+  });
+
+  test("EduPass's own codes keep their numbers, each both ways", () => {
+    for (const [number, name] of Object.entries(EDUPASS_OWN)) {
+      expect(clientCodeName(Number(number))).toBe(name);
+      expect(ClientCode[name as keyof typeof ClientCode]).toBe(Number(number));
+    }
+  });
+
+  test('clientCodeName knows no number outside the catalogue', () => {
+    for (const number of [-2, 69, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(70);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {
@@ -107,5 +137,33 @@ describe('SERVER_CODE_NUMBERS (what the SDKs map error_code with)', () => {
     for (const [code, spec] of Object.entries(SERVER_ERRORS)) {
       expect(SERVER_CODE_NUMBERS[code as ServerCode], code).toBe(ClientCode[spec.client]);
     }
+  });
+});
+
+describe('CAPTCHA_CODE_NUMBERS (what the captcha SDK maps error_code with)', () => {
+  test('is the catalogue for the captcha calls: GCAP_1 and 10017001 … 10017004', () => {
+    expect(Object.keys(CAPTCHA_CODE_NUMBERS).sort()).toEqual([
+      '10017001',
+      '10017002',
+      '10017003',
+      '10017004',
+      'GCAP_1',
+    ]);
+    for (const [code, number] of Object.entries(CAPTCHA_CODE_NUMBERS)) {
+      expect(number, code).toBe(ClientCode[SERVER_ERRORS[code as ServerCode].client]);
+    }
+  });
+});
+
+describe('CLIENT_MESSAGES', () => {
+  test("are the specification's words", () => {
+    expect(CLIENT_MESSAGES).toMatchObject({
+      notInitialised: 'Please run init correctly before getting the auth instance.',
+      initFail: 'Auth init fail.Check init params.',
+      noToken: 'NO Token. Please login.',
+      noTokenExpired: 'NO Token(cookie might have been expired). Please login.',
+      network: 'Network error.',
+    });
+    expect(CLIENT_MESSAGES.timeout(20000)).toBe('ECONNABORTED:timeout of 20000 ms exceeded');
   });
 });

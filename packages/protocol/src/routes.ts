@@ -80,7 +80,10 @@ import {
   tencentTicketRoute,
 } from './captcha-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
-import { int, opt, s } from './route-fields.ts';
+import { int, MS_RANGE, opt, s } from './route-fields.ts';
+
+export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
+
 import type { checks } from './validation.ts';
 
 export type RuleName = keyof typeof checks;
@@ -96,6 +99,14 @@ export interface FieldSpec {
   maxLength?: number;
   /** The validation rule of §5 the value must pass; its failure is the answer for a missing value too. */
   rule?: RuleName;
+  /**
+   * Bounds of an integer (or of each integer of a list). Without them an integer must fit a 32-bit
+   * column ({@link INT_COLUMN}); fields holding unix milliseconds name the wider range.
+   */
+  min?: number;
+  max?: number;
+  /** Text that may span lines: tab, line feed and carriage return pass the control-character check. */
+  multiline?: boolean;
 }
 export type Fields = Record<string, FieldSpec>;
 
@@ -145,7 +156,13 @@ export const adminRoutes = {
   }),
   listAllAgreements: admin('GET', 'agreements', 'Every version of every agreement', {}),
   publishAgreement: admin('POST', 'agreements', 'Publish a new version of an agreement', {
-    body: { code: s(64), title: s(128), content: s(100_000), url: opt(s(1024)), effective_at: opt(int()) },
+    body: {
+      code: s(64),
+      title: s(128),
+      content: { ...s(100_000), multiline: true },
+      url: opt(s(1024)),
+      effective_at: opt({ ...int(), ...MS_RANGE }),
+    },
   }),
   listAudit: admin('GET', 'audit', 'What operators did, newest first; `before` an entry id pages back', {
     query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) },

@@ -1,49 +1,32 @@
 /**
  * Each server code's client number — `ClientCode[SERVER_ERRORS[code].client]` — without the catalogue's
  * messages, which would double an SDK's size. The SDKs map an error answer with it when `error_number`
- * is missing or unknown (other servers of this API send only `error_code`, compatibility.md). The type
- * makes it list every server code; errors.test.ts checks each number against the catalogue.
+ * is missing or unknown (other servers of this API send only `error_code`, compatibility.md).
+ *
+ * Written as runs of consecutive codes with consecutive numbers plus the codes outside any run, so an
+ * SDK carries a few bytes instead of a 50-entry table; errors.test.ts checks that it lists every server
+ * code with its catalogue number.
  */
 import type { ClientCodeNumber, ServerCode } from './errors.ts';
 
+type CodeNumbers = Partial<Record<ServerCode, ClientCodeNumber>>;
+
+/** `prefix + first` … `prefix + (first + count - 1)`, numbered `number` … `number + count - 1`. */
+/* @__NO_SIDE_EFFECTS__ */
+const run = (prefix: string, first: number, count: number, number: number): CodeNumbers =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [prefix + (first + i), number + i]));
+
 /** The captcha calls' own codes: all the captcha SDK carries (any other code it meets is CAPTCHA_ERROR). */
-export const CAPTCHA_CODE_NUMBERS = {
-  GCAP_1: 1,
-  '10017001': 47,
-  '10017002': 48,
-  '10017003': 49,
-  '10017004': 50,
-} as const satisfies Partial<Record<ServerCode, ClientCodeNumber>>;
+export const CAPTCHA_CODE_NUMBERS: CodeNumbers = /* @__PURE__ */ Object.assign(
+  run('1001700', 1, 4, 47), // 10017001 CAPTCHA_APPID_NOT_FOUND … 10017004 GEETEST_CAPTCHA_FAIL
+  { GCAP_1: 1 },
+);
 
 export const SERVER_CODE_NUMBERS = /* @__PURE__ */ Object.assign(
+  run('AC3_', 0, 27, 14), // AC3_0 PHONE_REGISTERED … AC3_26 PHONE_BOUND_BY_OTHER_ACCOUNT
+  run('E_', 1, 6, 56), // E_1 INVALID_REQUEST … E_6 DELIVERY_FAILED
+  run('E_', 7, 4, 65), // E_7 STEP_UP_REQUIRED … E_10 SERVICE_UNAVAILABLE
   {
-    AC3_0: 14,
-    AC3_1: 15,
-    AC3_2: 16,
-    AC3_3: 17,
-    AC3_4: 18,
-    AC3_5: 19,
-    AC3_6: 20,
-    AC3_7: 21,
-    AC3_8: 22,
-    AC3_9: 23,
-    AC3_10: 24,
-    AC3_11: 25,
-    AC3_12: 26,
-    AC3_13: 27,
-    AC3_14: 28,
-    AC3_15: 29,
-    AC3_16: 30,
-    AC3_17: 31,
-    AC3_18: 32,
-    AC3_19: 33,
-    AC3_20: 34,
-    AC3_21: 35,
-    AC3_22: 36,
-    AC3_23: 37,
-    AC3_24: 38,
-    AC3_25: 39,
-    AC3_26: 40,
     AC3_27: 45,
     AC3_44: 53,
     AC3_48: 54,
@@ -54,19 +37,9 @@ export const SERVER_CODE_NUMBERS = /* @__PURE__ */ Object.assign(
     '10000001': 44,
     '10000002': 46,
     E_0: 11,
-    E_1: 56,
-    E_2: 57,
-    E_3: 58,
-    E_4: 59,
-    E_5: 60,
-    E_6: 61,
-    E_7: 65,
-    E_8: 66,
-    E_9: 67,
-    E_10: 68,
-  } as const,
+  },
   CAPTCHA_CODE_NUMBERS,
-) satisfies Record<ServerCode, ClientCodeNumber>;
+) as Record<ServerCode, ClientCodeNumber>;
 
 /**
  * The client number of an error answer: its `error_number` when the catalogue knows that number, else

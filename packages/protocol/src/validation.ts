@@ -38,8 +38,9 @@ export const PATTERNS = {
   captcha: /^\d{6}$/,
   password: /* @__PURE__ */ new RegExp(`^[A-Za-z0-9${escapeClass(PASSWORD_SYMBOLS)}]{6,20}$`),
   username: /^[A-Za-z][A-Za-z0-9_]{5,29}$/,
-  // No whitespace and none of the listed ASCII and full-width symbols.
-  nickname: /^[^\s~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
+  // No whitespace, no control, format (zero-width, bidi) or lone surrogate characters, and none of
+  // the listed ASCII and full-width symbols.
+  nickname: /^[^\s\p{Cc}\p{Cf}\p{Cs}~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
   fullname: /^(?:[\u4e00-\u9fa5]{2,20}|(?=.{4,30}$)[A-Za-z]+(?: [A-Za-z]+)*)$/,
   qq: /^\d{5,20}$/,
   email: /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/,
@@ -47,28 +48,40 @@ export const PATTERNS = {
 
 const EMAIL_MAX = 254;
 
+/**
+ * Control characters (C0, DEL, C1) and lone surrogates: no text field holds them (PostgreSQL cannot
+ * store NUL at all). Multi-line text may keep tab, line feed and carriage return.
+ */
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+const CONTROL_MULTILINE = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
+export const hasControlCharacters = (text: string, multiline = false): boolean =>
+  (multiline ? CONTROL_MULTILINE : CONTROL).test(text);
+
+/** What a name or self-description shown to other people must not hide: controls, zero-width and bidi marks. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
 type Check = (value: unknown) => RuleFailure | null;
 
 /* @__NO_SIDE_EFFECTS__ */
 const patternCheck =
-  (field: string, pattern: RegExp, name: ClientCodeName): Check =>
+  (field: keyof typeof PATTERNS, name: ClientCodeName): Check =>
   (value) =>
-    typeof value === 'string' && pattern.test(value) ? null : failure(name, genericMessage(field, value));
+    typeof value === 'string' && PATTERNS[field].test(value) ? null : failure(name, genericMessage(field, value));
 
 export const checks = {
-  phone_number: patternCheck('phone_number', PATTERNS.phone_number, 'INVALID_PHONE'),
-  captcha: patternCheck('captcha', PATTERNS.captcha, 'INVALID_CAPTCHA'),
-  password: patternCheck('password', PATTERNS.password, 'INVALID_PASSWORD'),
-  username: patternCheck('username', PATTERNS.username, 'INVALID_USERNAME'),
-  nickname: patternCheck('nickname', PATTERNS.nickname, 'INVALID_NICKNAME'),
-  fullname: patternCheck('fullname', PATTERNS.fullname, 'INVALID_FULLNAME'),
-  qq: patternCheck('qq', PATTERNS.qq, 'INVALID_QQ'),
+  phone_number: patternCheck('phone_number', 'INVALID_PHONE'),
+  captcha: patternCheck('captcha', 'INVALID_CAPTCHA'),
+  password: patternCheck('password', 'INVALID_PASSWORD'),
+  username: patternCheck('username', 'INVALID_USERNAME'),
+  nickname: patternCheck('nickname', 'INVALID_NICKNAME'),
+  fullname: patternCheck('fullname', 'INVALID_FULLNAME'),
+  qq: patternCheck('qq', 'INVALID_QQ'),
   email: (value: unknown) =>
     typeof value === 'string' && value.length <= EMAIL_MAX && PATTERNS.email.test(value)
       ? null
       : failure('INVALID_EMAIL', genericMessage('email', value)),
   description: (value: unknown) =>
-    typeof value === 'string' && [...value].length <= 50
+    typeof value === 'string' && [...value].length <= 50 && !INVISIBLE.test(value)
       ? null
       : failure('INVALID_DESCRIPTION', 'Invalid description, it should contains only 0 - 50 characters.'),
   sex: (value: unknown) =>

@@ -15,8 +15,10 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
-import { ApiError, invalidRequest } from './errors.ts';
+import { ApiError, invalidRequest, RetryLater } from './errors.ts';
 import { browserHeaders } from './http/browser-headers.ts';
+import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -40,27 +42,13 @@ export interface App {
 export interface BuildOptions extends ContextOverrides {
   /** Pino options or false; tests pass false, or a stream to read what the server logs. */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
+  /** Time for a request to arrive in full (tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
-/** Fastify's own request errors, as catalogue errors. */
-const fromFastifyError = (error: FastifyError): ApiError | undefined => {
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return invalidRequest('The body is not valid JSON.');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return invalidRequest('Send the body as application/json.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return invalidRequest('The body is too large.');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return invalidRequest('The Content-Length does not match the body.');
-    default:
-      return error.statusCode !== undefined && error.statusCode < 500 ? invalidRequest(error.message) : undefined;
-  }
-};
-
-const statusOf = (error: FastifyError) =>
-  error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : 400;
+/** Logged requests show their URL without bearer values (tickets, codes, tokens in the query). */
+const withRedaction = (logger: NonNullable<BuildOptions['logger']>) =>
+  logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } };
 
 const API_PREFIXES = ['/tiger/', '/captcha/', '/admin/', '/report/', '/monitor/', '/dev/', '/docs'];
 
@@ -82,11 +70,13 @@ const defaultWebRoot =
 
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ...frameworkOptions(options.requestTimeoutMs),
   });
+  refuseLongUrls(app);
   const ctx = await createContext(config, app.log, options);
 
   // Validation is ours (parse-fields), so failures carry the catalogue's codes and messages;
@@ -114,8 +104,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(new ApiError('E_3').toWire(request.id));
     }
-    const status = error instanceof ApiError ? known.status : statusOf(error);
-    return reply.code(status).send(known.toWire(request.id));
+    if (known instanceof RetryLater) reply.header('retry-after', String(known.retryAfterSeconds));
+    return reply.code(known.status).send(known.toWire(request.id));
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
   const servesWeb = existsSync(join(webRoot, 'index.html'));

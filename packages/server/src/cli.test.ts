@@ -264,7 +264,7 @@ describe('edupass doctor', () => {
 
 describe('usage group commit', () => {
   test('rows of one request that the store refuses fail only that request, not the others written with it', async () => {
-    const writer = createUsageWriter(usageDb(store.db));
+    const writer = createUsageWriter(usageDb(store.db), 100_000);
     // A row with no data breaks the NOT NULL column at the database, whatever the parsing in front.
     const refused = { ...eventRow('group-commit-refused'), data: null as unknown as string };
     const answers = await Promise.allSettled([

@@ -69,6 +69,12 @@ export interface Config extends SecretsConfig {
   sms: SmsConfig | undefined;
   /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
   usageRetentionDays: number;
+  /** Rows waiting for the usage writer past which collectors answer 503 with Retry-After. */
+  ingestQueueRows: number;
+  /** Collector requests one IP may make per minute (a whole school shares one NAT address). */
+  ingestIpPerMinute: number;
+  /** Usage events and beacons one product may send per minute. */
+  ingestProductPerMinute: number;
   /** Human verification: policies, providers, vendor keys (captcha-config.ts). */
   captcha: CaptchaConfig;
 }
@@ -224,6 +230,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     smtp: readSmtpConfig(read, problems),
     sms: readSmsConfig(read, problems),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
+    ingestQueueRows: int('INGEST_QUEUE_ROWS', 100_000, 1, 10_000_000),
+    ingestIpPerMinute: int('INGEST_IP_PER_MINUTE', 30_000, 1, 100_000_000),
+    ingestProductPerMinute: int('INGEST_PRODUCT_PER_MINUTE', 600_000, 1, 1_000_000_000),
     captcha: readCaptchaConfig(env, problems),
   };
   if (config.loginLockAfter < config.loginSlowdownAfter) {

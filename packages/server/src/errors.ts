@@ -7,13 +7,15 @@ export class ApiError extends Error {
     message?: string,
     /** Overrides the catalogue's client number, e.g. with the failed validation rule's. */
     readonly clientNumber?: number,
+    /** Overrides the catalogue's HTTP status where HTTP names the problem more precisely (413, 414, 415, 408, 431). */
+    readonly httpStatus?: number,
   ) {
     super(message ?? SERVER_ERRORS[code].message);
     this.name = 'ApiError';
   }
 
   get status(): number {
-    return SERVER_ERRORS[this.code].status;
+    return this.httpStatus ?? SERVER_ERRORS[this.code].status;
   }
 
   toWire(logUuid: string): WireError {
@@ -25,6 +27,16 @@ export class ApiError extends Error {
       error_category: spec.category,
       log_uuid: logUuid,
     };
+  }
+}
+
+/** E_10: the server cannot take this now; the answer carries `Retry-After` with the seconds to wait. */
+export class RetryLater extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message?: string,
+  ) {
+    super('E_10', message);
   }
 }
 

@@ -20,9 +20,15 @@ export interface CookieJar {
   set(name: string, value: string, maxAge: number, domain?: string): void;
 }
 
+/** A POST's answer: its HTTP status, and the server's `Retry-After` in seconds when it sent one. */
+export interface PostAnswer {
+  status: number;
+  retryAfter?: number;
+}
+
 export interface Transport {
-  /** POSTs `body` and answers the HTTP status, or 0 when no answer came. */
-  post(url: string, body: string): Promise<number>;
+  /** POSTs `body` and answers the HTTP status (0 when no answer came), or the status with `Retry-After`. */
+  post(url: string, body: string): Promise<number | PostAnswer>;
   /** Queues `body` to outlive the page (sendBeacon, else keepalive fetch); `false` when refused. */
   beacon(url: string, body: string): boolean;
   /** GETs JSON; rejects on any failure. */
@@ -42,6 +48,14 @@ export interface Clock {
 export interface Logger {
   warn(message: string): void;
 }
+
+/** `Retry-After` as seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export const retryAfterSeconds = (value: string | null, now = Date.now()): number | undefined => {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+};
 
 export const browserStore = (): KeyValueStore | undefined => {
   const ls = getLocalStorage();
@@ -80,7 +94,8 @@ export const browserCookies = (): CookieJar | undefined => {
 export const fetchTransport: Transport = {
   async post(url, body) {
     try {
-      return (await fetch(url, { method: 'POST', body, credentials: 'omit' })).status;
+      const response = await fetch(url, { method: 'POST', body, credentials: 'omit' });
+      return { status: response.status, retryAfter: retryAfterSeconds(response.headers.get('retry-after')) };
     } catch {
       return 0;
     }

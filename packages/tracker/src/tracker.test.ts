@@ -1,6 +1,7 @@
 import { STORAGE_FALLBACK_DAYS, TRACKER, UID_COOKIE_DAYS } from '@edupass/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TrackerOptions } from './options.ts';
+import { retryAfterSeconds } from './ports.ts';
 import { fakeCookies, fakeTransport, manualTime, memoryStore, recordingLogger } from './testing/fakes.ts';
 import { createTracker } from './tracker.ts';
 
@@ -157,6 +158,35 @@ describe('delivery', () => {
     expect(net.posts).toHaveLength(2);
     await time.advance(5000);
     expect(net.posts).toHaveLength(2);
+  });
+
+  it('an overloaded server (503 with Retry-After) keeps the batch and is not asked again before then', async () => {
+    const { tracker, net, time } = setup();
+    tracker.start();
+    net.state.status = 503;
+    net.state.retryAfter = 30;
+    tracker.track('a');
+    await time.advance(500);
+    expect(net.posts).toHaveLength(1);
+    net.state.status = 204;
+    net.state.retryAfter = undefined;
+    // Plain back-off would have retried within 2 s; Retry-After says 30.
+    await time.advance(29_000);
+    expect(net.posts).toHaveLength(1);
+    await time.advance(8000);
+    expect(net.posts).toHaveLength(2);
+    expect(net.sent().map((e) => e.e)).toEqual(['a', 'a']);
+    expect(net.posts[1]?.body.data.b[0]?.i).toBe(net.posts[0]?.body.data.b[0]?.i);
+    await time.advance(5000);
+    expect(net.posts).toHaveLength(2);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.UTC(2026, 10, 22, 12);
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds(new Date(now + 45_000).toUTCString(), now)).toBe(45);
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
   });
 
   it('a transport that throws is a failed send, retried later, never a stuck queue', async () => {

@@ -21,6 +21,9 @@ import { browserCookies, browserStore, consoleLogger, fetchTransport, intervalTi
 import { createQueueStore, type Entry } from './queue-store.ts';
 import { createTimedEvents } from './timed.ts';
 
+/** Longest wait a server's `Retry-After` can impose: past it, the queue would outlive most pages. */
+const RETRY_AFTER_MAX_MS = 10 * 60_000;
+
 export interface Tracker {
   /** Starts the send timer, the page-end flush and the server-time fetch, and adopts events earlier pages left unsent. */
   start(): void;
@@ -145,8 +148,10 @@ export const createTracker = (options: TrackerOptions): Tracker => {
     const [batch, body] = nextBatch();
     sending = true;
     let status = 0;
+    let retryAfter: number | undefined;
     try {
-      status = await transport.post(reportUrl, body);
+      const answer = await transport.post(reportUrl, body);
+      ({ status, retryAfter } = typeof answer === 'number' ? { status: answer, retryAfter: undefined } : answer);
     } catch {
       // A transport that throws (or a page without fetch) counts as no answer: retried later.
     } finally {
@@ -161,8 +166,13 @@ export const createTracker = (options: TrackerOptions): Tracker => {
       return true;
     }
     failures++;
-    // Exponential back-off with jitter, so a recovering server is not hit by every page at once.
-    retryAt = clock.now() + Math.min(60_000, 1000 * 2 ** failures) * (0.5 + Math.random() / 2);
+    // The batch is kept. An overloaded server says when to come back (503/429 with Retry-After): not
+    // before then, spread over a fifth more so its callers do not all return at once. Otherwise
+    // exponential back-off with jitter, so a recovering server is not hit by every page at once.
+    retryAt =
+      retryAfter !== undefined && (status === 503 || status === 429)
+        ? clock.now() + Math.min(RETRY_AFTER_MAX_MS, retryAfter * 1000) * (1 + Math.random() / 5)
+        : clock.now() + Math.min(60_000, 1000 * 2 ** failures) * (0.5 + Math.random() / 2);
     return false;
   };
 

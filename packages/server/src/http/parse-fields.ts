@@ -1,8 +1,10 @@
 /**
  * Checks a body or query against its route's field list before any service runs: types, lengths,
- * and the §5 rule a field names. Failures are catalogue errors (E_1 with the rule's number), never 500s.
+ * the §5 rule a field names, integers within their column and text without control characters.
+ * Failures are catalogue errors (E_1 with the rule's number), never 500s: nothing a database would
+ * refuse (NUL, a number past its column) gets as far as a query.
  */
-import { checks, type FieldSpec, type Fields } from '@edupass/protocol';
+import { checks, type FieldSpec, type Fields, hasControlCharacters, INT_COLUMN } from '@edupass/protocol';
 import { type ApiError, invalidRequest, ruleError } from '../errors.ts';
 
 const MAX_ARRAY = 100;
@@ -38,6 +40,30 @@ const fieldError = (name: string, spec: FieldSpec, value: unknown): ApiError => 
       );
 };
 
+const integersOf = (spec: FieldSpec, value: unknown): number[] =>
+  spec.type === 'integer' ? [value as number] : spec.type === 'integer[]' ? (value as number[]) : [];
+
+/** The first integer outside the field's bounds (a 32-bit column unless the field names wider ones). */
+const outOfRange = (spec: FieldSpec, value: unknown): string | undefined => {
+  const min = spec.min ?? INT_COLUMN.min;
+  const max = spec.max ?? INT_COLUMN.max;
+  return integersOf(spec, value).some((n) => n < min || n > max) ? `from ${min} to ${max}` : undefined;
+};
+
+const MAX_DEPTH = 32;
+
+/** Whether any text in the value (strings, object keys, at any depth) holds a control character. */
+const holdsControl = (value: unknown, multiline: boolean, depth = 0): boolean => {
+  if (typeof value === 'string') return hasControlCharacters(value, multiline);
+  if (typeof value !== 'object' || value === null) return false;
+  // Deeper than any field needs: refused like a control character rather than walked.
+  if (depth > MAX_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((item) => holdsControl(item, multiline, depth + 1));
+  return Object.entries(value).some(
+    ([key, item]) => hasControlCharacters(key) || holdsControl(item, multiline, depth + 1),
+  );
+};
+
 /** Query strings carry text: numbers are read from it when the field asks for one. */
 const fromQuery = (spec: FieldSpec, value: unknown) =>
   (spec.type === 'integer' || spec.type === 'number') && typeof value === 'string' && value !== ''
@@ -66,6 +92,15 @@ export const parseFields = (
     if (spec.rule) {
       const failure = checks[spec.rule](raw);
       if (failure) throw ruleError(failure);
+    }
+    const range = outOfRange(spec, raw);
+    if (range) {
+      throw invalidRequest(
+        `Field "${name}" must ${spec.type === 'integer' ? 'be an integer' : 'hold integers'} ${range}.`,
+      );
+    }
+    if (holdsControl(raw, spec.multiline ?? false)) {
+      throw invalidRequest(`Field "${name}" must not contain control characters.`);
     }
     out[name] = raw;
   }

@@ -4,6 +4,7 @@
  * is taken.
  */
 import {
+  hasControlCharacters,
   MONITOR_KINDS,
   type MonitorBeacon,
   type MonitorKind,
@@ -25,13 +26,14 @@ const bad = (message: string): never => {
   throw invalidRequest(message);
 };
 
-/** A NUL character, which no text column of PostgreSQL can hold. */
-const hasNul = (value: string) => value.includes('\u0000');
-
-const text = (value: unknown, max: number, name: string): string | undefined => {
+/**
+ * Text of at most `max` characters without control characters (NUL, which no text column of
+ * PostgreSQL can hold, among them); `multiline` text (messages, stacks) keeps its line breaks.
+ */
+const text = (value: unknown, max: number, name: string, multiline = false): string | undefined => {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > max || hasNul(value))
-    return bad(`${name} must be a string of at most ${max} characters, without NUL.`);
+  if (typeof value !== 'string' || value.length > max || hasControlCharacters(value, multiline))
+    return bad(`${name} must be a string of at most ${max} characters, without control characters.`);
   return value;
 };
 
@@ -85,8 +87,8 @@ const parseEvent = (value: unknown, index: number): ReportEvent => {
   const at = `data.b[${index}]`;
   if (!isObject(value)) return bad(`${at} must be an object.`);
   const key = value.e;
-  if (typeof key !== 'string' || key.length === 0 || key.length > USAGE_LIMITS.keyMax || hasNul(key)) {
-    return bad(`${at}.e: events need a key of 1 to ${USAGE_LIMITS.keyMax} characters, without NUL.`);
+  if (typeof key !== 'string' || key.length === 0 || key.length > USAGE_LIMITS.keyMax || hasControlCharacters(key)) {
+    return bad(`${at}.e: events need a key of 1 to ${USAGE_LIMITS.keyMax} characters, without control characters.`);
   }
   if (typeof value.i !== 'string' || !USAGE_LIMITS.idPattern.test(value.i)) {
     return bad(`${at}.i must be an event id of 8 to 64 letters, digits or dashes.`);
@@ -136,11 +138,11 @@ export const parseReport = (raw: string, productInPath: string): ReportPayload =
   };
 };
 
-const field = (fields: Json, name: string, max: number): string | undefined => {
+const field = (fields: Json, name: string, max: number, multiline = false): string | undefined => {
   const value = fields[name];
   if (value === undefined || value === '') return undefined;
   // A repeated query key arrives as an array: refuse it rather than guess.
-  return text(value, max, name);
+  return text(value, max, name, multiline);
 };
 
 const numeric = (fields: Json, name: string, min: number, max: number, integer = false): number | undefined => {
@@ -157,13 +159,13 @@ export const parseBeacon = (fields: Json): MonitorBeacon => {
     p: field(fields, 'p', 64) ?? bad('p (product code) is required.'),
     pg: field(fields, 'pg', 512) ?? '',
     t: numeric(fields, 't', 0, 1e14, true) ?? 0,
-    n: field(fields, 'n', 512),
+    n: field(fields, 'n', 512, true),
     v: numeric(fields, 'v', -1e12, 1e12),
     u: field(fields, 'u', 512),
     m: field(fields, 'm', 16)?.toUpperCase(),
     c: numeric(fields, 'c', 0, 999, true),
     b: numeric(fields, 'b', 0, 1, true) as 0 | 1 | undefined,
-    s: field(fields, 's', 2048),
+    s: field(fields, 's', 2048, true),
   };
   if (kind === 'perf' && (!(VITALS as readonly string[]).includes(beacon.n ?? '') || beacon.v === undefined)) {
     return bad(`A perf beacon needs n (one of ${VITALS.join(', ')}) and v.`);

@@ -28,9 +28,11 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 const REPORT_BODY_BYTES = TRACKER.requestSizeLimit;
 const DAY_MS = 86_400_000;
 
-// Sites report from their own origins without credentials, so any origin may post here.
+// Sites report from their own origins without credentials, so any origin may post here; the SDKs
+// read Retry-After from a 503 (not a header a cross-origin script sees unless exposed).
 const openToAnyOrigin = (reply: FastifyReply) => {
   if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', 'retry-after');
 };
 
 const asText = (body: unknown): string => (typeof body === 'string' ? body : '');

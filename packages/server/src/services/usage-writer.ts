@@ -3,11 +3,11 @@
  * request is answered only after the transaction holding its rows has committed — so an acknowledged
  * event survives a crash, and the store does one commit per burst instead of one per request.
  */
-import { ApiError } from '../errors.ts';
+import { RetryLater } from '../errors.ts';
 import { type PendingRows, type UsageDb, writeUsage } from '../store/usage.ts';
 
-/** Past this many rows waiting, requests are turned away (5xx: the SDK backs off and retries). */
-const MAX_PENDING_ROWS = 100_000;
+/** What a refused request is told to wait: about one group commit under load, rounded up to a second. */
+const SATURATED_RETRY_SECONDS = 2;
 
 export interface UsageWriter {
   add(rows: PendingRows): Promise<void>;
@@ -33,7 +33,11 @@ const writeEach = async (db: UsageDb, waiters: Waiter[]) => {
   }
 };
 
-export const createUsageWriter = (db: UsageDb): UsageWriter => {
+/**
+ * @param maxPendingRows past this many rows waiting, requests are turned away with 503 and
+ * `Retry-After` (the SDKs keep the batch and send it again then), before memory grows without bound.
+ */
+export const createUsageWriter = (db: UsageDb, maxPendingRows: number): UsageWriter => {
   let pending: PendingRows = { events: [], beacons: [] };
   let waiters: Waiter[] = [];
   let running: Promise<void> | undefined;
@@ -63,8 +67,8 @@ export const createUsageWriter = (db: UsageDb): UsageWriter => {
 
   return {
     add(rows) {
-      if (pending.events.length + pending.beacons.length > MAX_PENDING_ROWS) {
-        return Promise.reject(new ApiError('E_3', 'Ingestion is saturated; retry later.'));
+      if (pending.events.length + pending.beacons.length >= maxPendingRows) {
+        return Promise.reject(new RetryLater(SATURATED_RETRY_SECONDS, 'Ingestion is saturated; retry later.'));
       }
       pending.events.push(...rows.events);
       pending.beacons.push(...rows.beacons);

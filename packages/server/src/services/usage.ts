@@ -7,6 +7,7 @@ import type { MonitorBeacon, ReportPayload, ServerTime } from '@edupass/protocol
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type NewUsageEvent, productCodes, usageDb } from '../store/usage.ts';
+import { limitIngestion } from './ingest-limits.ts';
 import type { ClientInfo } from './tokens.ts';
 import { createUsageWriter, type UsageWriter } from './usage-writer.ts';
 
@@ -16,7 +17,7 @@ const products = new WeakMap<Context, { codes: Set<string>; loadedAt: number }>(
 const usageWriter = (ctx: Context): UsageWriter => {
   let writer = writers.get(ctx);
   if (!writer) {
-    writer = createUsageWriter(usageDb(ctx.db));
+    writer = createUsageWriter(usageDb(ctx.db), ctx.config.ingestQueueRows);
     writers.set(ctx, writer);
   }
   return writer;
@@ -38,6 +39,7 @@ export const serverTime = (ctx: Context): ServerTime => ({ now: ctx.now() });
 export const ingestReport = async (ctx: Context, report: ReportPayload, client: ClientInfo): Promise<void> => {
   const { m, e, b } = report.data;
   await requireKnownProduct(ctx, m.p);
+  limitIngestion(ctx, client.ip, m.p, b.length);
   const receivedAt = ctx.now();
   // The ip is device info: kept only when the client sent device info, i.e. had the device consent.
   const ip = e.uid !== undefined || e.ua !== undefined ? client.ip : '';
@@ -69,6 +71,7 @@ export const ingestReport = async (ctx: Context, report: ReportPayload, client: 
 
 export const ingestBeacon = async (ctx: Context, beacon: MonitorBeacon, client: ClientInfo): Promise<void> => {
   await requireKnownProduct(ctx, beacon.p);
+  limitIngestion(ctx, client.ip, beacon.p, 1);
   await usageWriter(ctx).add({
     events: [],
     beacons: [

@@ -39,11 +39,17 @@ export const fakeCookies = (clock: Clock, blocked = false) => {
 export const fakeTransport = () => {
   const posts: { url: string; body: ReportPayload; raw: string }[] = [];
   const beacons: { url: string; body: ReportPayload; raw: string }[] = [];
-  const state = { status: 204, beaconOk: true, serverNow: undefined as number | undefined };
+  const state = {
+    status: 204,
+    /** `Retry-After` seconds to answer with, if any. */
+    retryAfter: undefined as number | undefined,
+    beaconOk: true,
+    serverNow: undefined as number | undefined,
+  };
   const transport: Transport = {
     post: async (url, raw) => {
       posts.push({ url, raw, body: JSON.parse(raw) as ReportPayload });
-      return state.status;
+      return state.retryAfter === undefined ? state.status : { status: state.status, retryAfter: state.retryAfter };
     },
     beacon: (url, raw) => {
       if (!state.beaconOk) return false;
