@@ -7,4 +7,3 @@ export * from './profile.ts';
 export * from './session-tokens.ts';
 export * from './sign-in.ts';
 export * from './sign-up.ts';
-export * from './step-up.ts';

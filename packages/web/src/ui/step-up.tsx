@@ -3,7 +3,7 @@
  * why, offers the password or a code to the account's own phone or e-mail, and repeats the change
  * once the proof is given.
  */
-import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account';
+import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';

@@ -1,5 +1,6 @@
 /** The phone number: bind one, or change the bound one with a code to the new number. */
-import { bindPhone, endOtherSessions, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
+import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
+import { endOtherSessions } from '@edupass/account/step-up';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
