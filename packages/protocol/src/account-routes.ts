@@ -19,21 +19,14 @@ export interface Ruled<R extends RuleName, T extends FieldType> {
   readonly required: true;
   readonly maxLength: 256;
   readonly rule: R;
-  readonly min?: number;
-  readonly max?: number;
-}
-/** Integer bounds wider than a 32-bit column (see FieldSpec). */
-interface Range {
-  min: number;
-  max: number;
 }
 // Overloads rather than a defaulted type parameter: inside a route literal the contextual type
 // would otherwise widen `type` to every FieldType.
 function ruled<R extends RuleName>(rule: R): Ruled<R, 'string'>;
-function ruled<R extends RuleName, T extends FieldType>(rule: R, type: T, range?: Range): Ruled<R, T>;
+function ruled<R extends RuleName, T extends FieldType>(rule: R, type: T): Ruled<R, T>;
 /* @__NO_SIDE_EFFECTS__ */
-function ruled(rule: RuleName, type: FieldType = 'string', range?: Range): Ruled<RuleName, FieldType> {
-  return { type, required: true, maxLength: 256, rule, ...range };
+function ruled(rule: RuleName, type: FieldType = 'string'): Ruled<RuleName, FieldType> {
+  return { type, required: true, maxLength: 256, rule };
 }
 const ids = { type: 'integer[]', required: false, maxLength: 64 } as const;
 const pid = s(64);
@@ -228,9 +221,7 @@ export const updateProfileRoute = account('PATCH', 'info', 'token', {
     nickname: opt(ruled('nickname')),
     avatar_url: opt(s(1024)),
     fullname: opt(ruled('fullname')),
-    // Unix milliseconds, in a 64-bit column. Literal bounds: a spread or a global's property here
-    // would keep this route in every bundle.
-    birthday: opt(ruled('birthday', 'integer', { min: -9_007_199_254_740_991, max: 9_007_199_254_740_991 })),
+    birthday: opt(ruled('birthday', 'integer')),
     sex: opt(ruled('sex', 'integer')),
     qq: opt(ruled('qq')),
     description: opt(ruled('description')),

@@ -4,7 +4,14 @@
  * Failures are catalogue errors (E_1 with the rule's number), never 500s: nothing a database would
  * refuse (NUL, a number past its column) gets as far as a query.
  */
-import { checks, type FieldSpec, type Fields, hasControlCharacters, INT_COLUMN } from '@edupass/protocol';
+import {
+  type FieldSpec,
+  type Fields,
+  hasControlCharacters,
+  INT_COLUMN,
+  type RuleName,
+  serverCheck,
+} from '@edupass/protocol';
 import { type ApiError, invalidRequest, ruleError } from '../errors.ts';
 
 const MAX_ARRAY = 100;
@@ -30,7 +37,7 @@ const typeOk = (spec: FieldSpec, value: unknown): boolean => {
 
 const fieldError = (name: string, spec: FieldSpec, value: unknown): ApiError => {
   if (spec.rule) {
-    const failure = checks[spec.rule](value);
+    const failure = serverCheck(spec.rule, value);
     if (failure) return ruleError(failure);
   }
   return value === undefined
@@ -44,9 +51,23 @@ const integersOf = (spec: FieldSpec, value: unknown): number[] =>
   spec.type === 'integer' ? [value as number] : spec.type === 'integer[]' ? (value as number[]) : [];
 
 /** The first integer outside the field's bounds (a 32-bit column unless the field names wider ones). */
+/**
+ * Integer rules whose column is wider than 32 bits, bounded here rather than in the route table so
+ * the browser SDKs do not carry the bounds. A birthday is unix seconds in a 64-bit column: years
+ * 1653 to 2286, so birthdays before 1901 and after 2038 fit.
+ */
+const RULE_RANGES: Partial<Record<RuleName, { min: number; max: number }>> = {
+  birthday: { min: -1e10, max: 1e10 },
+};
+
+/** The bounds an integer field's values must keep: its own, its rule's, or a 32-bit column's. */
+export const integerBounds = (spec: FieldSpec): { min: number; max: number } => {
+  const bounds = (spec.rule && RULE_RANGES[spec.rule]) ?? INT_COLUMN;
+  return { min: spec.min ?? bounds.min, max: spec.max ?? bounds.max };
+};
+
 const outOfRange = (spec: FieldSpec, value: unknown): string | undefined => {
-  const min = spec.min ?? INT_COLUMN.min;
-  const max = spec.max ?? INT_COLUMN.max;
+  const { min, max } = integerBounds(spec);
   return integersOf(spec, value).some((n) => n < min || n > max) ? `from ${min} to ${max}` : undefined;
 };
 
@@ -90,7 +111,7 @@ export const parseFields = (
     const limit = Array.isArray(raw) ? Math.min(spec.maxLength ?? MAX_ARRAY, MAX_ARRAY) : spec.maxLength;
     if (limit !== undefined && size > limit) throw invalidRequest(`Field "${name}" is too long (at most ${limit}).`);
     if (spec.rule) {
-      const failure = checks[spec.rule](raw);
+      const failure = serverCheck(spec.rule, raw);
       if (failure) throw ruleError(failure);
     }
     const range = outOfRange(spec, raw);

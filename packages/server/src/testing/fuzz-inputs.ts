@@ -73,7 +73,7 @@ const PLAUSIBLE_BY_RULE: Record<string, fc.Arbitrary<unknown>> = {
   email: fc.stringMatching(/^[a-z]{1,8}@example\.com$/),
   description: fc.string({ maxLength: 20 }),
   sex: fc.constantFrom(0, 1),
-  birthday: fc.integer({ min: 0, max: 1_700_000_000_000 }),
+  birthday: fc.integer({ min: -2_000_000_000, max: 1_700_000_000 }),
   agreement_ids: fc.array(fc.integer({ min: -1, max: 5 }), { minLength: 1, maxLength: 3 }),
 };
 
