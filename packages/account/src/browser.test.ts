@@ -112,7 +112,11 @@ const signUp = async (page: Page): Promise<number> => {
   return page.evaluate(
     async ({ phone, captcha }) => {
       const w = window as unknown as PageWindow;
-      const result = await w.EduPass.registerByPhone(w.client, { phone_number: phone, captcha, password: 'Secret123' });
+      const result = await w.EduPass.registerByPhone(w.client, {
+        phone_number: phone,
+        captcha,
+        password: 'Kestrel2718',
+      });
       return result.user_info.id;
     },
     { phone, captcha },

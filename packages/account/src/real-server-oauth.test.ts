@@ -129,7 +129,7 @@ describe('captcha ticket and password-less accounts', () => {
     await sdk.registerByPhone(client, {
       phone_number: phone,
       captcha: (await server.lastCode(phone)) ?? '',
-      password: 'Secret123',
+      password: 'Kestrel2718',
     });
     const rule = (await (
       await fetch(`${server.url}/captcha/rule/v3`, {
@@ -147,13 +147,13 @@ describe('captcha ticket and password-less accounts', () => {
     const fresh = newClient();
     const result = await sdk.loginByPasswordSecure(
       fresh,
-      { identity: phone, password: 'Secret123' },
+      { identity: phone, password: 'Kestrel2718' },
       { ticket: rule.ticket },
     );
     expect(result.user_info.id).toEqual(expect.any(Number));
     expect(
       await failure(
-        sdk.loginByPasswordSecure(newClient(), { identity: phone, password: 'Secret123' }, { ticket: 'forged' }),
+        sdk.loginByPasswordSecure(newClient(), { identity: phone, password: 'Kestrel2718' }, { ticket: 'forged' }),
       ),
     ).toMatchObject({ code: ClientCode.INVALID_CAPTCHA, serverCode: 'GCAP_1' });
   });

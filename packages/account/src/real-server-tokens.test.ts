@@ -23,7 +23,7 @@ afterAll(() => server?.close());
 
 let counter = Math.floor(Math.random() * 10_000_000);
 const nextPhone = () => `136${String(++counter % 100_000_000).padStart(8, '0')}`;
-const PASSWORD = 'Secret123';
+const PASSWORD = 'Kestrel2718';
 
 /** A client whose requests are logged as 'METHOD /path', with a memory store on a clock the test moves. */
 const newClient = (extra: Partial<sdk.AccountConfig> & { cookie?: string } = {}) => {

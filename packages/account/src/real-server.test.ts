@@ -39,7 +39,7 @@ const newClient = (extra: Partial<sdk.AccountConfig> = {}) =>
 let counter = Math.floor(Math.random() * 10_000_000);
 const nextPhone = () => `137${String(++counter % 100_000_000).padStart(8, '0')}`;
 const nextEmail = () => `sdk${Date.now().toString(36)}${++counter}@example.com`;
-const PASSWORD = 'Secret123';
+const PASSWORD = 'Kestrel2718';
 
 const code = async (to: string) => {
   const found = await server.lastCode(to);

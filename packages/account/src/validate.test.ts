@@ -1,10 +1,15 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as sdk from './index.ts';
+import * as main from './index.ts';
+import * as stepUp from './step-up.ts';
+
+/** Every call of the SDK: the main entry and the step-up entry. */
+const sdk = { ...main, ...stepUp };
+
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';
 
 let api: FakeApi;
-let client: sdk.AccountClient;
+let client: main.AccountClient;
 beforeAll(async () => {
   api = await startFakeApi();
   client = sdk.createAccountClient({
@@ -113,7 +118,7 @@ const cases: [string, () => Promise<unknown>, number, string?][] = [
   ['updateProfile: bad qq', () => sdk.updateProfile(client, { qq: '12' }), 6],
   [
     'updateProfile: a field that is not settable',
-    () => sdk.updateProfile(client, { username: 'x' } as sdk.ProfileInput),
+    () => sdk.updateProfile(client, { username: 'x' } as main.ProfileInput),
     ClientCode.INVALID_REQUEST,
   ],
   ['signAgreements: empty', () => sdk.signAgreements(client, { agreement_ids: [] }), 55],

@@ -193,6 +193,28 @@ export const sendVoiceCodeRoute = account('POST', 'voice/captcha/send', 'none', 
   headers: CAPTCHA_HEADERS,
   status: 204,
 });
+/**
+ * Step-up: a recent proof that the caller is the account's owner, asked before a change that could
+ * take the account over (phone, first password, password by phone, third-party links). A gated call
+ * without one answers E_7; the client proves with the password or a code sent to the account's own
+ * phone (or e-mail, when it has no phone) and repeats the call. A sign-in is itself a proof.
+ */
+export const stepUpStatusRoute = account('GET', 'step-up', 'token');
+export const stepUpByPasswordRoute = account('POST', 'step-up/password', 'token', {
+  body: { password: s() },
+  status: 204,
+});
+export const sendStepUpCodeRoute = account('POST', 'step-up/code/send', 'token', {
+  body: { pid },
+  headers: CAPTCHA_HEADERS,
+  status: 204,
+});
+export const stepUpByCodeRoute = account('POST', 'step-up/code', 'token', {
+  body: { captcha },
+  status: 204,
+});
+/** Ends every session of the user but the caller's (offered after a change of phone or links). */
+export const endOtherSessionsRoute = account('POST', 'sessions/end-others', 'token', { status: 204 });
 export const getProfileRoute = account('GET', 'profile', 'token');
 export const updateProfileRoute = account('PATCH', 'info', 'token', {
   body: {

@@ -78,3 +78,12 @@ export interface Agreement {
 export interface TicketResult {
   ticket: string;
 }
+
+/** `GET …/step-up`: whether the session holds a recent proof, for how long, and how to give one. */
+export interface StepUpStatus {
+  fresh: boolean;
+  /** Seconds the proof still holds (0 when not fresh). */
+  expires_in: number;
+  /** The proofs this account can give: its password, a code to its phone, a code to its e-mail. */
+  methods: ('password' | 'sms' | 'email')[];
+}

@@ -47,6 +47,8 @@ export interface Config extends SecretsConfig {
   /** pid → product code. */
   products: Record<string, string>;
   codeTtlSeconds: number;
+  /** How long a proof (a sign-in, a password or code given for step-up) lets takeover-prone changes through. */
+  stepUpSeconds: number;
   codeMaxAttempts: number;
   codeResendSeconds: number;
   codeDailyLimit: number;
@@ -230,6 +232,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       .filter(Boolean),
     products: parseProducts(str('PRODUCTS') ?? 'edupass:edupass', problems),
     codeTtlSeconds: int('CODE_TTL', 300, 30, 3600),
+    stepUpSeconds: int('STEP_UP_SECONDS', 300, 30, DAY),
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 20),
     codeResendSeconds: int('CODE_RESEND_INTERVAL', 60, 0, 3600),
     codeDailyLimit: int('CODE_DAILY_LIMIT', 10, 1, 1000),

@@ -84,6 +84,8 @@ const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => 
 export interface ContextOverrides {
   delivery?: Delivery;
   now?: () => number;
+  /** Counters other than the configuration's (tests: Redis counters under a key prefix of their own). */
+  counters?: Counters;
 }
 
 export const createContext = async (
@@ -98,7 +100,7 @@ export const createContext = async (
     const now = overrides.now ?? Date.now;
     const redis = config.redisUrl ? connectRedis(config.redisUrl, logger, 'rate-limit counters') : undefined;
     const inDatabase = databaseCounters(store.db, now);
-    const counters = redis ? redisWithFallback(redis, inDatabase) : inDatabase;
+    const counters = overrides.counters ?? (redis ? redisWithFallback(redis, inDatabase) : inDatabase);
     const keys = await loadKeys(store.db, config);
     const metrics = createMetrics();
     metrics.sources.pool = store.poolStats;

@@ -11,7 +11,7 @@ import { solveSlide } from './support/slide.ts';
 
 const phone = `137${String(Date.now()).slice(-8)}`;
 const email = `web${Date.now().toString(36)}@example.com`;
-const first = 'abc12345';
+const first = 'Heron2718q';
 const second = 'xyz98765';
 const third = 'reset4321';
 

@@ -144,7 +144,7 @@ describe('when the puzzle cannot be answered as shown', () => {
 describe('through the overlay, end to end', () => {
   it('an SMS code send, then a sign-in with login/security', async () => {
     const phone = newPhone();
-    const password = 'secret123';
+    const password = 'Kestrel2718';
 
     const smsTicket = runCaptcha(page, { pid: 'edupass', identity: phone, scene: 'register' });
     await readySlider(page).waitFor();

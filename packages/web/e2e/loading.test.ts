@@ -82,7 +82,7 @@ test(`an avatar that fails is tried ${LAZY_IMAGE.attempts} times, then the initi
     await page.getByRole('button', { name: 'Get code' }).click();
     await page.getByText(`We sent a code to ${phone}.`).waitFor();
     await page.getByLabel('Verification code').fill((await app.server.lastCode(phone)) ?? '');
-    await page.locator('input[autocomplete="new-password"]').fill('abc12345');
+    await page.locator('input[autocomplete="new-password"]').fill('Heron2718q');
     await page.getByLabel('I have read and agree to').check();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await expectScreen(page, 'Profile');

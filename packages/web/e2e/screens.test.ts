@@ -14,7 +14,7 @@ import { seriousViolations, type Violation } from './support/axe.ts';
 import { openPage } from './support/pages.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const PASSWORD = 'abc12345';
+const PASSWORD = 'Heron2718q';
 
 let app: AppUnderTest;
 let agreementVersion = 10;

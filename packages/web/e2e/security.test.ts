@@ -55,7 +55,7 @@ test('change the password with a code to the bound phone, then move the account 
   const phone = newPhone();
   const next = newPhone();
   try {
-    await signUpByPhone(tab, phone, 'abc12345');
+    await signUpByPhone(tab, phone, 'Heron2718q');
     await page.getByRole('tab', { name: 'Change with a code to your phone' }).click();
     const form = page.getByRole('tabpanel');
     await form.getByLabel('Phone number').fill(phone);

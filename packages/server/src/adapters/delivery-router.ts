@@ -56,6 +56,20 @@ export const deliveryFromConfig = (
       const coded = { phone: to, scene, code, minutes };
       return logged({ to, channel, scene }, () => (channel === 'voice' ? sms.sendVoice(coded) : sms.sendSms(coded)));
     },
+    async notify(notice) {
+      const { to, channel, kind } = notice;
+      if (channel === 'email') {
+        if (!email) return outbox.notify(notice);
+        return logged({ to, channel, scene: kind }, () => email.sendText(notice));
+      }
+      if (!sms) return outbox.notify(notice);
+      // SMS providers send approved templates only: a notice goes out when one is configured for it.
+      if (config.sms?.templates[kind] === undefined) {
+        logger.warn({ to, kind }, `no SMS template for the "${kind}" notice (SMS_TEMPLATES); not sent by SMS`);
+        return;
+      }
+      return logged({ to, channel, scene: kind }, () => sms.sendSms({ phone: to, scene: kind, code: '', minutes }));
+    },
     close: () => email?.close(),
   };
 };

@@ -17,8 +17,20 @@ export interface OutgoingCode {
   text: string;
 }
 
+/** A notice without a code: something changed on the account (sent to the old phone or e-mail). */
+export interface OutgoingNotice {
+  to: string;
+  channel: 'sms' | 'email';
+  /** What happened, e.g. 'phone_changed'; SMS providers need a template configured for it. */
+  kind: string;
+  subject: string;
+  text: string;
+}
+
 export interface Delivery {
   send(message: OutgoingCode): Promise<void>;
+  /** Notices; a delivery without it (a test's stand-in for codes) drops them. */
+  notify?(notice: OutgoingNotice): Promise<void>;
   /** Lets go of connections (SMTP pool) when the server stops. */
   close?(): Promise<void> | void;
 }
@@ -39,10 +51,15 @@ export const outboxDelivery = (
   logger: Logger,
   now: () => number = Date.now,
   development = false,
-): Delivery => ({
+): Required<Pick<Delivery, 'send' | 'notify'>> => ({
   async send({ to, channel, text, code, scene }) {
     const kept = development ? { text, code } : { text: text.replaceAll(code, '******'), code: '' };
     await insertOutbox(db, { recipient: to, channel, ...kept, sent_at: now() });
     logger.info({ to, channel, scene, ...(development ? { code } : {}) }, 'code written to the dev outbox');
+  },
+  async notify({ to, channel, text, kind }) {
+    // No code: the outbox's code column stays empty, which tells a notice from a code.
+    await insertOutbox(db, { recipient: to, channel, text, code: '', sent_at: now() });
+    logger.info({ to, channel, kind }, 'notice written to the dev outbox');
   },
 });

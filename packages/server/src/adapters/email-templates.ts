@@ -11,6 +11,7 @@ const PURPOSES: Record<string, [zh: string, en: string]> = {
   change: ['更换绑定', 'change what is bound to your account'],
   oauth: ['绑定第三方账号', 'link a third-party account'],
   common: ['验证身份', 'confirm it is you'],
+  step_up: ['确认是你本人在修改账号', 'confirm it is you changing your account'],
 };
 
 export interface CodeEmail {

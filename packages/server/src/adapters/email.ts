@@ -18,6 +18,8 @@ export interface EmailCode {
 
 export interface EmailSender {
   send(message: EmailCode): Promise<void>;
+  /** A plain-text notice (no code). */
+  sendText(message: { to: string; subject: string; text: string }): Promise<void>;
   /** Connects and logs in (nodemailer's verify), sends nothing. */
   check(): Promise<SettingsCheck>;
   close(): void;
@@ -60,6 +62,13 @@ export const smtpSender = (config: SmtpConfig, timeoutMs = 10_000): EmailSender 
       const { subject, text, html } = codeEmail(scene, code, minutes);
       try {
         await transport.sendMail({ from: config.from, to, subject, text, html });
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+    async sendText({ to, subject, text }) {
+      try {
+        await transport.sendMail({ from: config.from, to, subject, text });
       } catch (error) {
         throw failure(error);
       }

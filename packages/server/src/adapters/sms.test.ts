@@ -109,7 +109,7 @@ describe.each(cases)('$name SMS', (c) => {
     call('POST', `${A}/register/phone/with-agreement`, {
       phone_number: phone,
       captcha,
-      password: 'Secret123',
+      password: 'Kestrel2718',
       agreement_ids: [-1],
       pid: PID,
     });

@@ -16,8 +16,9 @@ import {
 } from '../services/password.ts';
 import { bindPhone, checkPhoneBind, rebindPhone } from '../services/phone.ts';
 import { setUsername, updateProfile } from '../services/profile.ts';
+import { requireStepUp, sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '../services/step-up.ts';
 import { issueTicket } from '../services/tickets.ts';
-import { currentUser } from '../services/users.ts';
+import { currentUser, endOtherSessions } from '../services/users.ts';
 import { privacy, userInfo } from '../services/views.ts';
 import { userOauths } from '../store/oauths.ts';
 
@@ -44,23 +45,26 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'setUsername', ({ session, body }) => setUsername(ctx, session.userId, body.username));
 
   // Passwords. A change ends every session, this one included: the cookie goes too.
-  defineRoute(app, ctx, 'initPassword', ({ session, body }) =>
-    initPassword(ctx, session.userId, body.password, body.confirm_password),
-  );
-  defineRoute(app, ctx, 'changePassword', async ({ session, body, reply }) => {
-    await changePassword(ctx, session.userId, body);
+  defineRoute(app, ctx, 'initPassword', async ({ session, body, client }) => {
+    await requireStepUp(ctx, session, 'initPassword', client.ip);
+    await initPassword(ctx, session.userId, body.password, body.confirm_password);
+  });
+  defineRoute(app, ctx, 'changePassword', async ({ session, body, reply, client }) => {
+    await changePassword(ctx, session.userId, body, client.ip);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'sendPasswordUpdateCode', async ({ session, body, client, captchaTicket }) =>
-    requestCode(ctx, 'password_update', {
+  defineRoute(app, ctx, 'sendPasswordUpdateCode', async ({ session, body, client, captchaTicket }) => {
+    await requireStepUp(ctx, session, 'sendPasswordUpdateCode', client.ip);
+    await requestCode(ctx, 'password_update', {
       target: body.phone_number,
       pid: body.pid,
       ip: client.ip,
       captchaTicket,
       user: await currentUser(ctx, session.userId),
-    }),
-  );
-  defineRoute(app, ctx, 'changePasswordByPhone', async ({ session, body, reply }) => {
+    });
+  });
+  defineRoute(app, ctx, 'changePasswordByPhone', async ({ session, body, reply, client }) => {
+    await requireStepUp(ctx, session, 'changePasswordByPhone', client.ip);
     await changePasswordByPhone(ctx, session.userId, body);
     clearAuthCookie(reply, ctx.config);
   });
@@ -73,34 +77,51 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'resetPassword', ({ body }) => resetPassword(ctx, body));
 
   // Phone
-  defineRoute(app, ctx, 'sendBindPhoneCode', async ({ session, body, client, captchaTicket }) =>
-    requestCode(ctx, 'bind', {
+  defineRoute(app, ctx, 'sendBindPhoneCode', async ({ session, body, client, captchaTicket }) => {
+    await requireStepUp(ctx, session, 'sendBindPhoneCode', client.ip);
+    await requestCode(ctx, 'bind', {
       target: body.phone_number,
       pid: body.pid,
       ip: client.ip,
       captchaTicket,
       user: await currentUser(ctx, session.userId),
-    }),
-  );
-  defineRoute(app, ctx, 'bindPhone', ({ session, body }) =>
-    bindPhone(ctx, session.userId, body.phone_number, body.captcha),
-  );
+    });
+  });
+  defineRoute(app, ctx, 'bindPhone', async ({ session, body, client }) => {
+    await requireStepUp(ctx, session, 'bindPhone', client.ip);
+    await bindPhone(ctx, session.userId, body.phone_number, body.captcha);
+  });
   defineRoute(app, ctx, 'checkPhoneBind', ({ session, query }) =>
     checkPhoneBind(ctx, session.userId, query.phone_number),
   );
-  defineRoute(app, ctx, 'sendRebindCode', async ({ session, body, client, captchaTicket }) =>
-    requestCode(ctx, 'change', {
+  defineRoute(app, ctx, 'sendRebindCode', async ({ session, body, client, captchaTicket }) => {
+    await requireStepUp(ctx, session, 'sendRebindCode', client.ip);
+    await requestCode(ctx, 'change', {
       target: body.phone_number,
       oldPhone: body.old_phone_number,
       pid: body.pid,
       ip: client.ip,
       captchaTicket,
       user: await currentUser(ctx, session.userId),
-    }),
+    });
+  });
+  defineRoute(app, ctx, 'rebindPhone', async ({ session, body, client }) => {
+    await requireStepUp(ctx, session, 'rebindPhone', client.ip);
+    await rebindPhone(ctx, session.userId, body.phone_number, body.captcha);
+  });
+
+  // Step-up: the proofs that let the calls above through, and ending the other sessions after a change.
+  defineRoute(app, ctx, 'stepUpStatus', ({ session }) => stepUpStatus(ctx, session));
+  defineRoute(app, ctx, 'stepUpByPassword', ({ session, body, client }) =>
+    stepUpByPassword(ctx, session, body.password, client.ip),
   );
-  defineRoute(app, ctx, 'rebindPhone', ({ session, body }) =>
-    rebindPhone(ctx, session.userId, body.phone_number, body.captcha),
+  defineRoute(app, ctx, 'sendStepUpCode', ({ session, body, client, captchaTicket }) =>
+    sendStepUpCode(ctx, session, { pid: body.pid, ip: client.ip, captchaTicket }),
   );
+  defineRoute(app, ctx, 'stepUpByCode', ({ session, body, client }) =>
+    stepUpByCode(ctx, session, body.captcha, client.ip),
+  );
+  defineRoute(app, ctx, 'endOtherSessions', ({ session }) => endOtherSessions(ctx, session));
   defineRoute(app, ctx, 'checkCommonCode', async ({ body }) => {
     await verifyCode(ctx, body.phone_number, 'common', body.captcha);
     return { ticket: await issueTicket(ctx, 'common', body.phone_number, COMMON_TICKET_TTL) };

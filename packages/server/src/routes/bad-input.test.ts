@@ -192,7 +192,7 @@ describe('junk credentials and headers', () => {
       const answer = await call(
         spec.method,
         spec.path,
-        { identity: '13800138000', password: 'Secret123', pid: 'edupass' },
+        { identity: '13800138000', password: 'Kestrel2718', pid: 'edupass' },
         { headers: { 'x-captcha-ticket': ticket } },
       );
       expectError(answer, 'GCAP_1');

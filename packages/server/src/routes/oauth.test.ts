@@ -81,7 +81,7 @@ const phoneUser = async (): Promise<{ phone: string; token: string; id: number }
   const answer = await call('POST', `${A}/register/phone/with-agreement`, {
     phone_number: phone,
     captcha: await server.lastCode(phone),
-    password: 'Secret123',
+    password: 'Kestrel2718',
     agreement_ids: [-1],
     pid: PID,
   });

@@ -11,11 +11,13 @@ import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput } from '../http/route-kit.ts';
 import { siteOrigins } from '../http/site-origins.ts';
+import { noticeAccountChange } from '../services/account-notices.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth.ts';
 import { oauthProvider } from '../services/oauth-providers.ts';
 import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth-signup.ts';
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth-state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth-without-state.ts';
+import { requireStepUp } from '../services/step-up.ts';
 import { answerSignIn } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
@@ -122,10 +124,19 @@ const login = (ctx: Context, name: OauthProviderName) => async (input: RouteInpu
 
 const bind =
   (ctx: Context, name: OauthProviderName) =>
-  async ({ body, session, request, reply }: RouteInput<'bindWechat' | 'bindQQ'>) => {
+  async ({ body, session, request, reply, client }: RouteInput<'bindWechat' | 'bindQQ'>) => {
+    await requireStepUp(ctx, session, `bind ${name}`, client.ip);
     const redirectUri = await codeRedirect(ctx, name, request, body, session.user.pid);
     await bindOauth(ctx, session.userId, name, { code: body.code, redirectUri });
     clearState(reply, name);
+  };
+
+const unbind =
+  (ctx: Context, name: OauthProviderName) =>
+  async ({ session, client }: RouteInput<'unbindWechat' | 'unbindQQ'>) => {
+    await requireStepUp(ctx, session, `unbind ${name}`, client.ip);
+    const before = await unbindOauth(ctx, session.userId, name);
+    if (before) await noticeAccountChange(ctx, before, 'oauth_unbound');
   };
 
 export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
@@ -134,8 +145,8 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'loginByQQ', login(ctx, 'qq'));
   defineRoute(app, ctx, 'bindWechat', bind(ctx, 'wechat'));
   defineRoute(app, ctx, 'bindQQ', bind(ctx, 'qq'));
-  defineRoute(app, ctx, 'unbindWechat', ({ session }) => unbindOauth(ctx, session.userId, 'wechat'));
-  defineRoute(app, ctx, 'unbindQQ', ({ session }) => unbindOauth(ctx, session.userId, 'qq'));
+  defineRoute(app, ctx, 'unbindWechat', unbind(ctx, 'wechat'));
+  defineRoute(app, ctx, 'unbindQQ', unbind(ctx, 'qq'));
   defineRoute(app, ctx, 'sendOauthBindCode', ({ body, client, captchaTicket }) =>
     sendOauthBindCode(ctx, {
       phone: body.phone_number,

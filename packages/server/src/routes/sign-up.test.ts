@@ -139,7 +139,7 @@ describe('register by phone (register/phone/with-agreement)', () => {
   it('reports a weak password', async () => {
     const phone = nextPhone();
     const captcha = await codeFor(server, 'captcha/register/phone/with-agreement', { phone_number: phone, pid: PID });
-    const body = expectSignedIn(await register(phone, captcha, { password: '123456' }));
+    const body = expectSignedIn(await register(phone, captcha, { password: 'qz1928' }));
     expect(body.auth.is_weak_password).toBe(true);
   });
 

@@ -15,6 +15,7 @@ import {
 import { insertAgreement } from '../store/agreements.ts';
 import { userOauths } from '../store/oauths.ts';
 import { findUserById, isUniqueViolation } from '../store/users.ts';
+import { securityEvent } from './security-events.ts';
 import { endAllSessions, saveUser } from './users.ts';
 
 const PAGE_MAX = 100;
@@ -69,6 +70,7 @@ export const setBlocked = async (ctx: Context, operatorId: number, userId: numbe
   await saveUser(ctx, userId, { blocked_at: blocked ? ctx.now() : null, updated_at: ctx.now() });
   if (blocked) await endAllSessions(ctx, userId);
   await audit(ctx, operatorId, blocked ? 'user.block' : 'user.unblock', `user:${userId}`);
+  if (blocked) securityEvent(ctx, { event: 'user_blocked', userId, reason: `blocked by operator ${operatorId}` });
 };
 
 export const endUserSessions = async (ctx: Context, operatorId: number, userId: number) => {

@@ -68,6 +68,10 @@ const preconditions: Record<Exclude<Scene, 'oauth'>, (ctx: Context, r: CodeReque
     if (!user.phone) fail('AC3_7');
     if (r.target !== user.phone) fail('AC3_8');
   },
+  async step_up(_ctx, r) {
+    const user = signedIn(r);
+    if (r.target !== user.phone && r.target !== user.email) fail('AC3_8');
+  },
   async email_register(ctx, r) {
     if (await findUserByEmail(ctx.db, r.target)) fail('AC3_61');
   },

@@ -22,7 +22,8 @@ export type Scene =
   | 'reset'
   | 'common'
   | 'oauth'
-  | 'email_register';
+  | 'email_register'
+  | 'step_up';
 
 const codeHash = (ctx: Context, target: string, scene: Scene, code: string) =>
   hmac(ctx.keys.codes, `${scene}:${target}:${code}`);

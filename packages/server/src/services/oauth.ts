@@ -9,6 +9,7 @@ import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import { deleteOauthLink, findOauthLink, findUserOauth, userOauths } from '../store/oauths.ts';
 import { findUserById } from '../store/users.ts';
+import { noticeAccountChange } from './account-notices.ts';
 import { assertLinkable, keepsAWayIn, linkIdentity } from './oauth-links.ts';
 import { identify, oauthProvider } from './oauth-providers.ts';
 import { issueOauthTicket } from './oauth-tickets.ts';
@@ -68,10 +69,12 @@ export const bindOauth = async (ctx: Context, userId: number, name: OauthProvide
   if (own?.openid === identity.openid) return;
   await assertLinkable(ctx.db, identity, user);
   await linkIdentity(ctx, ctx.db, userId, identity);
+  await noticeAccountChange(ctx, user, 'oauth_bound');
 };
 
 /**
- * Unbinds the user's identity of a kind (nothing bound: nothing to do). AC3_22 when it is the last way
+ * Unbinds the user's identity of a kind (nothing bound: nothing to do); the user as it was when
+ * something was unbound. AC3_22 when it is the last way
  * in; the user row is locked (PostgreSQL) so two parallel unbinds cannot each leave the other as the last.
  */
 export const unbindOauth = (ctx: Context, userId: number, name: OauthProviderName) =>
@@ -79,7 +82,8 @@ export const unbindOauth = (ctx: Context, userId: number, name: OauthProviderNam
     if (ctx.store.dialect === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
     const user = (await findUserById(trx, userId)) ?? fail('E_0');
     const links = await userOauths(trx, userId);
-    if (!links.some((link) => link.provider === name)) return;
+    if (!links.some((link) => link.provider === name)) return undefined;
     if (!keepsAWayIn(user, links, name)) fail('AC3_22');
     await deleteOauthLink(trx, userId, name);
+    return user;
   });

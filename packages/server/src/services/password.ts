@@ -1,10 +1,13 @@
 /** Setting, changing and resetting passwords. A change or reset ends every session of the user. */
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
+import type { User } from '../store/schema.ts';
 import { findUserById, findUserByPhone } from '../store/users.ts';
+import { type AccountChange, noticeAccountChange } from './account-notices.ts';
 import { verifyCode } from './codes.ts';
-import { verifyPassword } from './passwords.ts';
-import { awaitLoginAllowance, clearLoginFailures, loginLockKey, recordLoginFailure } from './rate-limits.ts';
+import { checkPasswordGuess } from './password-guess.ts';
+import { assertPasswordAllowed } from './password-policy.ts';
+import { clearLoginFailures, loginLockKey } from './rate-limits.ts';
 import { passwordFields } from './sign-up.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
 import { assertNotBlocked, currentUser, endAllSessions, saveUser } from './users.ts';
@@ -13,38 +16,44 @@ const RESET_TICKET_TTL = 10 * 60;
 
 const setPassword = async (
   ctx: Context,
-  userId: number,
+  user: User,
   password: string,
-  { endSessions }: { endSessions: boolean },
+  { endSessions, change }: { endSessions: boolean; change: AccountChange },
 ) => {
-  await saveUser(ctx, userId, { ...(await passwordFields(password)), updated_at: ctx.now() });
-  if (endSessions) await endAllSessions(ctx, userId);
+  await saveUser(ctx, user.id, { ...(await passwordFields(password)), updated_at: ctx.now() });
+  if (endSessions) await endAllSessions(ctx, user.id);
+  await noticeAccountChange(ctx, user, change);
 };
 
 export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {
   const user = await currentUser(ctx, userId);
   if (user.password_hash !== null) fail('AC3_11');
   if (password !== confirm) fail('AC3_10');
-  await setPassword(ctx, userId, password, { endSessions: false });
+  await assertPasswordAllowed(password);
+  await setPassword(ctx, user, password, { endSessions: false, change: 'password_changed' });
 };
 
 export const changePassword = async (
   ctx: Context,
   userId: number,
   input: { old_password: string; password: string; confirm_password: string },
+  ip?: string,
 ) => {
   const user = await currentUser(ctx, userId);
   if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
   if (input.password !== input.confirm_password) fail('AC3_10');
+  await assertPasswordAllowed(input.password);
   // Guessing the old password is a login attempt in disguise: same slow-down and lock.
-  const identity = loginLockKey({ id: userId }, '');
-  await awaitLoginAllowance(ctx, identity);
-  if (!(await verifyPassword(user.password_hash ?? '', input.old_password))) {
-    await recordLoginFailure(ctx, identity);
-    fail('AC3_9');
-  }
-  await clearLoginFailures(ctx, identity);
-  await setPassword(ctx, userId, input.password, { endSessions: true });
+  const ok = await checkPasswordGuess(ctx, {
+    lockKey: loginLockKey(user, ''),
+    passwordHash: user.password_hash,
+    password: input.old_password,
+    userId,
+    ip,
+    failure: 'login_failed',
+  });
+  if (!ok) fail('AC3_9');
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
 };
 
 export const changePasswordByPhone = async (
@@ -55,8 +64,9 @@ export const changePasswordByPhone = async (
   const user = await currentUser(ctx, userId);
   if (!user.phone) fail('AC3_7');
   if (user.phone !== input.phone_number) fail('AC3_8');
+  await assertPasswordAllowed(input.password);
   await verifyCode(ctx, input.phone_number, 'password_update', input.captcha);
-  await setPassword(ctx, userId, input.password, { endSessions: true });
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
 };
 
 /** Proves the phone for a reset: the ticket the reset step takes. */
@@ -75,10 +85,11 @@ export const resetPassword = async (
   input: { ticket: string; password: string; confirm_password: string },
 ) => {
   if (input.password !== input.confirm_password) fail('AC3_10');
+  await assertPasswordAllowed(input.password);
   const facts = await spendTicket(ctx, 'reset', input.ticket);
   const user = facts && (await findUserById(ctx.db, Number(facts.subject)));
   if (!user) return fail('AC3_27');
-  await setPassword(ctx, user.id, input.password, { endSessions: true });
+  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_reset' });
   // A successful reset lifts a lock from earlier wrong guesses.
   await clearLoginFailures(ctx, loginLockKey(user, ''));
 };

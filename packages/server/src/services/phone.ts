@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
 import { findUserByPhone } from '../store/users.ts';
+import { noticeAccountChange } from './account-notices.ts';
 import { verifyCode } from './codes.ts';
 import { currentUser, saveUser } from './users.ts';
 
@@ -28,6 +29,7 @@ export const bindPhone = async (ctx: Context, userId: number, phone: string, cap
   await assertFreeFor(ctx, phone, user);
   await verifyCode(ctx, phone, 'bind', captcha);
   await savePhone(ctx, user, phone);
+  await noticeAccountChange(ctx, user, 'phone_bound');
 };
 
 export const rebindPhone = async (ctx: Context, userId: number, phone: string, captcha: string) => {
@@ -37,4 +39,6 @@ export const rebindPhone = async (ctx: Context, userId: number, phone: string, c
   await assertFreeFor(ctx, phone, user);
   await verifyCode(ctx, phone, 'change', captcha);
   await savePhone(ctx, user, phone);
+  // To the old number: its owner learns of the change even if the new one is an attacker's.
+  await noticeAccountChange(ctx, user, 'phone_changed');
 };

@@ -32,27 +32,32 @@ export const loginLockKey = (user: { id: number } | undefined, identity: string)
 
 export const loginFailureCount = (ctx: Context, lockKey: string) => ctx.counters.peek(loginKey(lockKey));
 
+/** A guess that holds one of the lock's attempts: `succeeded` gives it back and clears the earlier failures. */
+export interface LoginAttempt {
+  succeeded(): Promise<void>;
+}
+
 /**
- * Before a password check: refuses a locked identity with E_5 and slows down one that has failed
- * several times (the delay doubles with each failure, capped at 8× the base).
+ * Reserves one attempt before a password is checked, so parallel guesses cannot all read "no
+ * failures yet": the counter's atomic increment decides which ones are checked. Past the limit the
+ * guess is refused with E_5 unchecked; after a few failures it is slowed down (the delay doubles with
+ * each failure, capped at 8× the base). A wrong guess keeps its reservation: that is the failure.
  */
-export const awaitLoginAllowance = async (ctx: Context, identity: string): Promise<void> => {
-  const { loginSlowdownAfter, loginLockAfter, loginSlowdownMs } = ctx.config;
-  const failures = await ctx.counters.peek(loginKey(identity));
-  if (failures >= loginLockAfter) {
+export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promise<LoginAttempt> => {
+  const { loginSlowdownAfter, loginLockAfter, loginSlowdownMs, loginLockSeconds } = ctx.config;
+  const key = loginKey(lockKey);
+  const attempt = await ctx.counters.hit(key, loginLockSeconds);
+  if (attempt > loginLockAfter) {
     ctx.metrics.loginLocks.inc();
-    const minutes = Math.max(1, Math.ceil((await ctx.counters.ttl(loginKey(identity))) / 60));
+    const minutes = Math.max(1, Math.ceil((await ctx.counters.ttl(key)) / 60));
     fail('E_5', `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
-  if (failures >= loginSlowdownAfter && loginSlowdownMs > 0) {
-    const delay = loginSlowdownMs * 2 ** Math.min(3, failures - loginSlowdownAfter);
+  const failuresBefore = attempt - 1;
+  if (failuresBefore >= loginSlowdownAfter && loginSlowdownMs > 0) {
+    const delay = loginSlowdownMs * 2 ** Math.min(3, failuresBefore - loginSlowdownAfter);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
+  return { succeeded: () => clearLoginFailures(ctx, lockKey) };
 };
 
-export const recordLoginFailure = (ctx: Context, identity: string) => {
-  ctx.metrics.loginFailures.inc();
-  return ctx.counters.hit(loginKey(identity), ctx.config.loginLockSeconds);
-};
-
-export const clearLoginFailures = (ctx: Context, identity: string) => ctx.counters.reset(loginKey(identity));
+export const clearLoginFailures = (ctx: Context, lockKey: string) => ctx.counters.reset(loginKey(lockKey));

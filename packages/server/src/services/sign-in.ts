@@ -7,6 +7,8 @@ import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
 import { findAgreements, signAgreements } from '../store/agreements.ts';
 import type { User } from '../store/schema.ts';
+import { OPERATOR_ROLE } from './operators.ts';
+import { securityEvent } from './security-events.ts';
 import { type ClientInfo, issueSessionToken, issueTokenSet, startSession } from './tokens.ts';
 import { authInfo, userInfo } from './views.ts';
 
@@ -41,6 +43,9 @@ export const signIn = async (
   if (user.blocked_at !== null) fail('AC3_44');
   await signAgreements(ctx.db, user.id, agreementIds, ctx.now());
   const ref = await startSession(ctx, user.id, method, request);
+  if (user.role === OPERATOR_ROLE) {
+    securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });
+  }
   if (request.wantsTokenSet) {
     const set = await issueTokenSet(ctx, ref);
     return {

@@ -3,7 +3,8 @@ import { ApiError, fail } from '../errors.ts';
 import type { NewUser, User } from '../store/schema.ts';
 import { findUserByEmail, findUserByPhone, insertUser } from '../store/users.ts';
 import { useCode, verifyCode } from './codes.ts';
-import { hashPassword, isWeakPassword } from './passwords.ts';
+import { assertPasswordAllowed, weakPasswordFlag } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
 import { requireProduct } from './products.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
@@ -32,10 +33,11 @@ export const newUser = (ctx: Context, fields: Partial<NewUser> & { pid: string }
   ...fields,
 });
 
-export const passwordFields = async (password: string) => ({
-  password_hash: await hashPassword(password),
-  weak_password: isWeakPassword(password) ? 1 : 0,
-});
+/** The columns of a new password; a common one is refused (E_8) even if a caller forgot to check first. */
+export const passwordFields = async (password: string) => {
+  await assertPasswordAllowed(password);
+  return { password_hash: await hashPassword(password), weak_password: await weakPasswordFlag(password) };
+};
 
 /** Inserts a user; a unique clash (a parallel sign-up won) is answered with `clash`. */
 export const createUser = async (ctx: Context, user: NewUser, clash: ApiError): Promise<User> =>
@@ -53,6 +55,7 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   if (await findUserByPhone(ctx.db, input.phone_number)) fail('AC3_0');
+  await assertPasswordAllowed(input.password);
   // The phone's unique index decides a parallel sign-up of the same phone: the loser hears AC3_0.
   const user = await useCode(ctx, input.phone_number, 'register', input.captcha, async () =>
     createUser(
@@ -81,6 +84,7 @@ export interface EmailSignUp {
 export const registerByEmail = async (ctx: Context, input: EmailSignUp, request: SignInRequest): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   if (input.password !== input.rePassword) fail('AC3_10');
+  await assertPasswordAllowed(input.password);
   const facts = await spendTicket(ctx, 'email_register', input.captchaTicket);
   if (!facts) return fail('AC3_27');
   if (await findUserByEmail(ctx.db, facts.subject)) fail('AC3_61');

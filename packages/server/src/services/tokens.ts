@@ -23,6 +23,7 @@ import {
   sessionKey,
 } from '../store/sessions.ts';
 import { hmac, randomToken, sha256 } from './hashing.ts';
+import { securityEvent } from './security-events.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -210,7 +211,11 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
     if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
       // Reuse of a spent token: someone holds a copy. End the whole session.
       await endSessionByKey(ctx, row.session_id, row.user_id);
-      ctx.logger.warn({ session: row.session_id }, 'refresh token reused; session revoked');
+      securityEvent(ctx, {
+        event: 'refresh_reuse',
+        userId: row.user_id,
+        reason: 'a rotated refresh token came back after the grace window; session revoked',
+      });
       return fail('10000001');
     }
   }

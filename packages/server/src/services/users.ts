@@ -2,8 +2,9 @@ import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User, UsersTable } from '../store/schema.ts';
-import { revokeUserSessions } from '../store/sessions.ts';
+import { revokeOtherSessions, revokeUserSessions } from '../store/sessions.ts';
 import { findUserById, updateUser } from '../store/users.ts';
+import type { SessionRef } from './tokens.ts';
 
 /** The signed-in user; a session whose user is gone counts as signed out. */
 export const currentUser = async (ctx: Context, userId: number): Promise<User> =>
@@ -32,5 +33,15 @@ export const endAllSessions = async (ctx: Context, userId: number) => {
     await revokeUserSessions(ctx.db, userId, ctx.now());
   } finally {
     ctx.sessions.forgetUser(userId);
+  }
+};
+
+/** Ends every session of the user but the caller's. */
+export const endOtherSessions = async (ctx: Context, keep: SessionRef) => {
+  try {
+    await revokeOtherSessions(ctx.db, keep.userId, keep.sessionId, ctx.now());
+  } finally {
+    // The ended sessions are known here by their stored keys only: forget all of the user's.
+    ctx.sessions.forgetUser(keep.userId);
   }
 };

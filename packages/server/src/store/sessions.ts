@@ -63,6 +63,27 @@ export const findLiveSessionByKey = async (db: Db, key: string): Promise<Selecta
   return result.rows[0];
 };
 
+/** When a live session signed in; undefined for an ended or unknown one. */
+export const sessionStartedAt = async (db: Db, id: string): Promise<number | undefined> => {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', sessionKey(id))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.created_at);
+};
+
+/** Ends every live session of a user but one (given by its id). */
+export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', sessionKey(keep))
+    .where('revoked_at', 'is', null)
+    .execute();
+
 export const revokeSession = (db: Db, id: string, now: number) => revokeSessionByKey(db, sessionKey(id), now);
 
 export const revokeSessionByKey = (db: Db, key: string, now: number) =>

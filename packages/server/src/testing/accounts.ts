@@ -22,7 +22,7 @@ import { type Answer, type CallOptions, client } from './http-client.ts';
 import { solveSlideTicket } from './slide-tickets.ts';
 
 export const PID = 'edupass';
-export const PASSWORD = 'Secret123';
+export const PASSWORD = 'Kestrel2718';
 export const A = ACCOUNTS_BASE;
 export const T = TOKENS_BASE;
 export const TOKEN_SET_HEADERS = { 'Auth-Version': '2' } as const;

@@ -62,7 +62,8 @@ export const startTestServer = async (
     async lastCode(to) {
       const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
       const rows = (await response.json()) as { code: string }[];
-      return rows[0]?.code;
+      // Notices (no code) land in the outbox too: the newest row with a code.
+      return rows.find((row) => row.code !== '')?.code;
     },
     async close() {
       await app.close();

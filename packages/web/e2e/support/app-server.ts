@@ -1,6 +1,8 @@
 /** The real server serving a fresh build of the web client, and a browser to drive it. */
 
 import type { Browser } from 'playwright-core';
+import type { BuildOptions } from '../../../server/src/app.ts';
+import type { Config } from '../../../server/src/config.ts';
 import { launchBrowser } from '../../../server/src/testing/browser.ts';
 import { startTestServer, type TestServer } from '../../../server/src/testing/harness.ts';
 import { buildApp } from './build-app.ts';
@@ -11,9 +13,13 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
-export const startApp = async (): Promise<AppUnderTest> => {
+/** `overrides` and `options` go to the test server (a setting, the clock). */
+export const startApp = async (overrides: Partial<Config> = {}, options: BuildOptions = {}): Promise<AppUnderTest> => {
   const build = await buildApp();
-  const [server, browser] = await Promise.all([startTestServer({ webRoot: build.outDir }), launchBrowser()]);
+  const [server, browser] = await Promise.all([
+    startTestServer({ webRoot: build.outDir, ...overrides }, options),
+    launchBrowser(),
+  ]);
   // OAuth redirects must point at PUBLIC_URL, known only once the server listens (as in oauth-flow.ts).
   server.config.publicUrl = server.url;
   return {

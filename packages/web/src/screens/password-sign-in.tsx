@@ -9,6 +9,7 @@ import { prepareCaptcha, withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
+import { rememberWeakPassword } from '../session/weak-password.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { FormError } from '../ui/status.tsx';
@@ -34,7 +35,8 @@ export const PasswordSignIn = () => {
     setSubmitted(true);
     if (!identity || !password) return;
     void action.run(async () => {
-      await signIn(identity.trim(), password);
+      const result = await signIn(identity.trim(), password);
+      rememberWeakPassword(result.auth.is_weak_password);
       await afterSignIn('password');
     });
   };

@@ -5,9 +5,11 @@
 import type { CaptchaProof } from '@edupass/account';
 import { useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
+import type { StepUp } from './step-up.tsx';
 import type { Action } from './use-action.ts';
 
-export const useSendCode = (action: Action) => {
+/** `stepUp`: a send the server refuses for want of a recent proof opens the proof panel; then send again. */
+export const useSendCode = (action: Action, stepUp?: StepUp) => {
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   /** The code button's `onSend`: asks for a code to `to` in the captcha `scene` with `request`. */
@@ -20,6 +22,7 @@ export const useSendCode = (action: Action) => {
         return true;
       } catch (error) {
         action.fail(error);
+        stepUp?.caught(error, async () => undefined);
         return false;
       }
     };

@@ -6,6 +6,7 @@ import { useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
+import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -17,6 +18,7 @@ const Connections = () => {
   const { query } = useLocation();
   const oauths = useLoad(() => listOauths(client));
   const action = useAction();
+  const stepUp = useStepUp(action);
   const justBound = query.get('bound');
   const nameOf = (provider: string) => t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq');
   return (
@@ -29,6 +31,7 @@ const Connections = () => {
         }
       />
       <FormError message={action.error ?? oauths.error} />
+      {stepUp.panel}
       <ul className="connections">
         {PROVIDERS.map((provider) => {
           const item = oauths.data?.find((o) => o.name === provider);
@@ -45,7 +48,7 @@ const Connections = () => {
                   className="button secondary"
                   aria-busy={action.busy}
                   onClick={() =>
-                    action.run(async () => {
+                    stepUp.run(async () => {
                       await (provider === 'wechat' ? unbindWechat(client) : unbindQQ(client));
                       trackEvent('oauth_unbound', { provider });
                       oauths.reload();
@@ -60,7 +63,7 @@ const Connections = () => {
                   type="button"
                   className="button secondary"
                   disabled={!oauths.data}
-                  onClick={() => startOauth(provider, 'bind')}
+                  onClick={() => void stepUp.ensure(async () => startOauth(provider, 'bind'))}
                 >
                   {t('oauth.bind', { name })}
                 </button>

@@ -8,16 +8,19 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
+import { rememberWeakPassword } from '../../session/weak-password.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
+import { useStepUp } from '../../ui/step-up.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { type Action, useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
 const changed = () => {
+  rememberWeakPassword(false);
   trackEvent('password_changed');
   navigate('/?method=password&notice=password-changed', { replace: true });
 };
@@ -78,18 +81,20 @@ const NewPasswordForm = ({
 const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
   const { t } = useI18n();
   const action = useAction();
+  const stepUp = useStepUp(action);
   return (
     <NewPasswordForm
       action={action}
       submitLabel={t('password.setSubmit')}
       onSubmit={(password, confirm) =>
-        void action.run(async () => {
+        void stepUp.run(async () => {
           await initPassword(client, { password, confirm_password: confirm });
           onChanged();
         })
       }
     >
       <p>{t('password.none')}</p>
+      {stepUp.panel}
     </NewPasswordForm>
   );
 };
@@ -118,7 +123,8 @@ const ByPhoneCode = () => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
-  const { code, setCode, sender } = useSendCode(action);
+  const stepUp = useStepUp(action);
+  const { code, setCode, sender } = useSendCode(action, stepUp);
   const [phone, setPhone] = useState('');
   return (
     <NewPasswordForm
@@ -127,13 +133,14 @@ const ByPhoneCode = () => {
       onSubmit={(password, confirm) => {
         // This change takes the password once, so the two are compared here rather than by the server.
         if (password !== confirm) return action.setError(t('form.mismatch'));
-        void action.run(async () => {
+        void stepUp.run(async () => {
           await changePasswordByPhone(client, { phone_number: phone, captcha: code, password });
           changed();
         });
       }}
     >
       <p>{t('password.byPhoneIntro')}</p>
+      {stepUp.panel}
       <Field
         label={t('form.phone')}
         value={phone}
@@ -159,10 +166,13 @@ const ByPhoneCode = () => {
 export const PasswordSection = ({
   hasPassword,
   hasPhone,
+  weak,
   onChanged,
 }: {
   hasPassword: boolean;
   hasPhone: boolean;
+  /** The password was reported weak at sign-in: suggest a change. */
+  weak: boolean;
   onChanged(): void;
 }) => {
   const { t } = useI18n();
@@ -173,6 +183,7 @@ export const PasswordSection = ({
     <section className="subsection" aria-labelledby="password-title">
       <h2 id="password-title">{t('password.title')}</h2>
       <Notice message={notice} />
+      {hasPassword && weak ? <p className="form-warning">{t('password.weak')}</p> : null}
       {!hasPassword ? (
         <SetFirstPassword
           onChanged={() => {

@@ -1,5 +1,6 @@
 /** The phone number: bind one, or change the bound one with a code to the new number. */
 import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
+import { endOtherSessions } from '@edupass/account/step-up';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
@@ -7,6 +8,7 @@ import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
+import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
@@ -15,10 +17,13 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
+  const stepUp = useStepUp(action);
   const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
-  const { code, setCode, sender } = useSendCode(action);
+  // After a change, the other sessions may be someone else's: offer to end them.
+  const [offerSignOut, setOfferSignOut] = useState(false);
+  const { code, setCode, sender } = useSendCode(action, stepUp);
   const send = rebinding
     ? sender('change', phone, (proof) =>
         sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
@@ -27,12 +32,13 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(async () => {
+    void stepUp.run(async () => {
       if (rebinding) await rebindPhone(client, { phone_number: phone, captcha: code });
       else await bindPhone(client, { phone_number: phone, captcha: code });
       setPhone('');
       setOldPhone('');
       setCode('');
+      setOfferSignOut(true);
       onChanged();
       return t(rebinding ? 'phone.rebindDone' : 'phone.bindDone');
     });
@@ -44,6 +50,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
     <section className="subsection" aria-labelledby="phone-title">
       <h2 id="phone-title">{t('phone.title')}</h2>
       <p>{rebinding ? t('phone.bound', { phone: masked }) : t('phone.none')}</p>
+      {stepUp.panel}
       <form onSubmit={submit} noValidate>
         {rebinding ? (
           <Field
@@ -68,6 +75,21 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
         <CodeInput value={code} onValue={setCode} blockedReason={blocked} onSend={send} />
         <FormError message={action.error} />
         <Notice message={action.notice} />
+        {offerSignOut ? (
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() =>
+              action.run(async () => {
+                await endOtherSessions(client);
+                setOfferSignOut(false);
+                return t('stepUp.endOthersDone');
+              })
+            }
+          >
+            {t('stepUp.endOthers')}
+          </button>
+        ) : null}
         <button type="submit" className="button primary" aria-busy={action.busy}>
           {rebinding ? t('phone.rebindSubmit') : t('phone.bindSubmit')}
         </button>

@@ -2,6 +2,7 @@
 import { getPrivacy } from '@edupass/account';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { passwordReportedWeak } from '../../session/weak-password.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -22,6 +23,7 @@ const Security = () => {
           <PasswordSection
             hasPassword={data.has_password}
             hasPhone={data.phone_number !== ''}
+            weak={passwordReportedWeak()}
             onChanged={privacy.reload}
           />
           <PhoneSection masked={data.phone_number} onChanged={privacy.reload} />

@@ -1,0 +1,115 @@
+/**
+ * The failed-login lock under parallel bursts: each guess reserves its attempt before the password is
+ * checked, so a burst never gets more guesses checked than LOGIN_LOCK_AFTER — on the database
+ * counters (SQLite, PostgreSQL) and on Redis counters. The same holds for changing the password by
+ * the old one.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import type { BuildOptions } from '../app.ts';
+import type { Config } from '../config.ts';
+import { redisCounters } from '../store/counters.ts';
+import { connectRedis } from '../store/redis.ts';
+import { A, client, PASSWORD, PID, signUp } from '../testing/accounts.ts';
+import { type TestServer, useTestServer } from '../testing/harness.ts';
+import type { Answer } from '../testing/http-client.ts';
+
+const LOCK_AFTER = 10;
+const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
+
+/** How a burst's answers fell: 200 signed in / 204 changed, AC3_2 or AC3_9 wrong, E_5 locked. */
+const tally = (answers: Answer[]) => {
+  const codes = answers.map((a) => (a.status < 300 ? 'ok' : String((a.body as { error_code?: string }).error_code)));
+  const count = (code: string) => codes.filter((c) => c === code).length;
+  return { ok: count('ok'), wrong: count('AC3_2') + count('AC3_9'), locked: count('E_5'), all: codes };
+};
+
+/** `size` parallel sign-ins on one phone, the right password at index `rightAt` (if any). */
+const loginBurst = (server: TestServer, phone: string, size: number, rightAt = -1) =>
+  Promise.all(
+    Array.from({ length: size }, (_, i) =>
+      client(server.url)('POST', `${A}/login`, {
+        identity: phone,
+        password: i === rightAt ? PASSWORD : `Wrong${i}pass`,
+        pid: PID,
+      }),
+    ),
+  );
+
+const suite = (name: string, overrides: Partial<Config>, options: BuildOptions = {}) =>
+  describe(name, () => {
+    const { server } = useTestServer({ loginLockAfter: LOCK_AFTER, loginSlowdownAfter: 5, ...overrides }, options);
+
+    test('60 parallel guesses, the right password at #55: at most the limit are checked and none signs in', async () => {
+      const { phone } = await signUp(server);
+      const result = tally(await loginBurst(server, phone, 60, 54));
+      console.info(`[lockout] ${name}: 60-guess burst checked ${result.wrong + result.ok}, signed in ${result.ok}`);
+      expect(result.wrong + result.ok).toBeLessThanOrEqual(LOCK_AFTER);
+      expect(result.ok).toBe(0);
+      expect(result.locked).toBe(60 - result.wrong);
+      expect(result.all.every((c) => ['AC3_2', 'E_5'].includes(c))).toBe(true);
+      // The lock holds afterwards, even for the right password.
+      const after = await client(server.url)('POST', `${A}/login`, { identity: phone, password: PASSWORD, pid: PID });
+      expect(after.status).toBe(429);
+    });
+
+    test('300 parallel wrong guesses check at most the limit', async () => {
+      const { phone } = await signUp(server);
+      const result = tally(await loginBurst(server, phone, 300));
+      console.info(`[lockout] ${name}: 300-guess burst checked ${result.wrong}`);
+      expect(result.wrong).toBeLessThanOrEqual(LOCK_AFTER);
+      expect(result.wrong).toBeGreaterThan(0);
+      expect(result.locked).toBe(300 - result.wrong);
+    });
+
+    test('a success gives its reservation back and clears earlier failures', async () => {
+      const { phone } = await signUp(server);
+      const call = client(server.url);
+      for (let i = 0; i < LOCK_AFTER - 1; i++) {
+        expect((await call('POST', `${A}/login`, { identity: phone, password: 'Wrong1pass', pid: PID })).status).toBe(
+          403,
+        );
+      }
+      expect((await call('POST', `${A}/login`, { identity: phone, password: PASSWORD, pid: PID })).status).toBe(200);
+      // Nine more mistakes fit again: the success did not count and reset the window.
+      for (let i = 0; i < LOCK_AFTER - 1; i++) {
+        expect((await call('POST', `${A}/login`, { identity: phone, password: 'Wrong1pass', pid: PID })).status).toBe(
+          403,
+        );
+      }
+      expect((await call('POST', `${A}/login`, { identity: phone, password: PASSWORD, pid: PID })).status).toBe(200);
+    });
+
+    test('60 parallel password changes by old password: at most the limit checked, none changes it', async () => {
+      const account = await signUp(server);
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          client(server.url)(
+            'PATCH',
+            `${A}/password`,
+            {
+              old_password: i === 54 ? PASSWORD : `Wrong${i}pass`,
+              password: 'Another7pass',
+              confirm_password: 'Another7pass',
+            },
+            { token: account.token },
+          ),
+        ),
+      );
+      const result = tally(answers);
+      console.info(`[lockout] ${name}: 60-guess change-password burst checked ${result.wrong + result.ok}`);
+      expect(result.wrong + result.ok).toBeLessThanOrEqual(LOCK_AFTER);
+      expect(result.ok).toBe(0);
+      expect(result.locked).toBe(60 - result.wrong);
+    });
+  });
+
+suite('database counters', {});
+// Keys of its own: user ids repeat across test databases sharing the one Redis.
+if (redisUrl !== undefined) {
+  suite(
+    'Redis counters',
+    { redisUrl },
+    { counters: redisCounters(connectRedis(redisUrl, undefined, 'test counters'), `edupass-test:${randomUUID()}:`) },
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Step-up in the account centre: with a sign-in older than STEP_UP_SECONDS (the server's clock is
+ * moved on), changing the phone asks to confirm it is you; the password given, the change goes
+ * through, the old phone gets a notice, and the page offers to sign out everywhere else.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+
+const WINDOW = 300;
+let offset = 0;
+const now = () => Date.now() + offset;
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startApp({ stepUpSeconds: WINDOW }, { now });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+let seq = 0;
+const newPhone = () => `1560${String(Date.now() % 1_000_000).padStart(6, '0')}${seq++ % 10}`;
+const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+const input = (tab: TestPage, label: string) =>
+  tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
+
+const codeFor = async (to: string, previous?: string): Promise<string> => {
+  await expect
+    .poll(
+      async () => {
+        const code = await app.server.lastCode(to);
+        return code !== undefined && code !== previous;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return (await app.server.lastCode(to)) as string;
+};
+
+test('changing the phone of an old session asks for the password first, then tells the old phone', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  const next = newPhone();
+  const password = 'Heron2718q';
+  try {
+    await page.goto(app.server.url);
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await input(tab, 'Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await input(tab, 'Verification code').fill(await codeFor(phone));
+    await input(tab, 'Password').fill(password);
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expectScreen(page, 'Profile');
+    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+
+    // The sign-in is now older than the window: what a stolen token would be.
+    offset += (WINDOW + 1) * 1000;
+    const phoneRegion = page.getByRole('region', { name: 'Phone number' });
+    await input(tab, 'Current phone number').fill(phone);
+    await input(tab, 'New phone number').fill(next);
+    await phoneRegion.getByRole('button', { name: 'Get code' }).click();
+    const stepUp = page.getByRole('region', { name: 'Confirm it is you' });
+    await stepUp.waitFor();
+    await page.getByText('For your security, confirm it is you first.').waitFor();
+    expect(await app.server.lastCode(next)).toBeUndefined();
+
+    await stepUp.getByLabel('Your password', { exact: true }).fill('Wrong2718q');
+    await stepUp.getByRole('button', { name: 'Confirm with password' }).click();
+    await stepUp.getByText('Your current password is wrong.').waitFor();
+    await stepUp.getByLabel('Your password', { exact: true }).fill(password);
+    await stepUp.getByRole('button', { name: 'Confirm with password' }).click();
+    await stepUp.waitFor({ state: 'detached' });
+
+    await phoneRegion.getByRole('button', { name: 'Get code' }).click();
+    await phoneRegion.getByLabel('Verification code').fill(await codeFor(next));
+    await page.getByRole('button', { name: 'Change phone' }).click();
+    await page.getByText('Phone number changed.').waitFor();
+    await page.getByText(`Bound phone: ${masked(next)}`).waitFor();
+
+    const outbox = (await (await fetch(`${app.server.url}/dev/outbox?to=${phone}`)).json()) as { text: string }[];
+    expect(outbox.some((row) => /phone number of your account was changed/.test(row.text))).toBe(true);
+
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page.getByText('Every other session is signed out.').waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
