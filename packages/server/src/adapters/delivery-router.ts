@@ -92,5 +92,7 @@ export const countedDelivery = (
       throw error;
     }
   },
+  // Notices (the old phone told of a change) are not code sends: passed through uncounted.
+  ...(delivery.notify ? { notify: (notice) => delivery.notify?.(notice) ?? Promise.resolve() } : {}),
   ...(delivery.close ? { close: () => delivery.close?.() } : {}),
 });
