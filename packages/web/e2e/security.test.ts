@@ -3,6 +3,7 @@
  * phone rebinding, and for an account made from QQ alone, the first password and a first phone.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
@@ -14,25 +15,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-let seq = 0;
-const newPhone = () => `1550${String(Date.now() % 1_000_000).padStart(6, '0')}${seq++ % 10}`;
-const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
-const input = (tab: TestPage, label: string) =>
-  tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
-
-const codeFor = async (to: string, previous?: string): Promise<string> => {
-  await expect
-    .poll(
-      async () => {
-        const code = await app.server.lastCode(to);
-        return code !== undefined && code !== previous;
-      },
-      // expect.poll's own default is 1 s; a send behind the page's request under load can take longer.
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return (await app.server.lastCode(to)) as string;
-};
+const newPhone = phoneNumbers('1550');
+const input = inputLabelled;
+const codeFor = (to: string, previous?: string) => newCodeFor(app, to, previous);
 
 const signUpByPhone = async (tab: TestPage, phone: string, password: string) => {
   const { page } = tab;

@@ -4,8 +4,9 @@
  * through, the old phone gets a notice, and the page offers to sign out everywhere else.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
-import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { expectScreen, openPage } from './support/pages.ts';
 
 const WINDOW = 300;
 let offset = 0;
@@ -19,24 +20,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-let seq = 0;
-const newPhone = () => `1560${String(Date.now() % 1_000_000).padStart(6, '0')}${seq++ % 10}`;
-const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
-const input = (tab: TestPage, label: string) =>
-  tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
-
-const codeFor = async (to: string, previous?: string): Promise<string> => {
-  await expect
-    .poll(
-      async () => {
-        const code = await app.server.lastCode(to);
-        return code !== undefined && code !== previous;
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return (await app.server.lastCode(to)) as string;
-};
+const newPhone = phoneNumbers('1560');
+const input = inputLabelled;
+const codeFor = (to: string, previous?: string) => newCodeFor(app, to, previous);
 
 test('changing the phone of an old session asks for the password first, then tells the old phone', async () => {
   const tab = await openPage(app.browser, { locale: 'en' });

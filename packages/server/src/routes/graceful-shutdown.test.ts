@@ -3,39 +3,16 @@
  * the ingestion writer holds and exits 0. Every acknowledged event is there after a restart, no
  * request is cut off mid-answer, and a request the server turned away says so (503 E_10).
  */
-import { randomUUID } from 'node:crypto';
 import type { ReportPayload } from '@edupass/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore } from '../store/db.ts';
-import { usageDb } from '../store/usage.ts';
-import { bundleServer, type ChildServer, startChildServer } from '../testing/child-server.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
+import { expect, it } from 'vitest';
+import { startChildServer } from '../testing/child-server.ts';
+import { reportBatches, storedEventIds, useChildServerDatabase } from '../testing/usage-reports.ts';
 
-let database: TestDatabase;
-let bundle: Awaited<ReturnType<typeof bundleServer>>;
-let server: ChildServer | undefined;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  bundle = await bundleServer();
-});
-afterAll(async () => {
-  await server?.kill();
-  bundle.remove();
-  await database.drop();
-});
+const child = useChildServerDatabase();
 
 const BATCHES = 300;
 const PER_BATCH = 20;
-const batches: ReportPayload[] = Array.from({ length: BATCHES }, (_, n) => ({
-  type: 0,
-  alg: '',
-  data: {
-    m: { d: 1, p: 'edupass', tst: 0, h: 0 },
-    e: { uid: `device-${n % 7}` },
-    b: Array.from({ length: PER_BATCH }, () => ({ e: 'drain', i: randomUUID(), t: 1_800_000_000, d: { n } })),
-  },
-}));
+const batches = reportBatches(BATCHES, PER_BATCH, 'drain');
 
 type Outcome = { status: number; code?: string } | { error: string };
 
@@ -54,9 +31,9 @@ const send = (url: string, body: ReportPayload): Promise<Outcome> =>
   );
 
 it('drains in-flight requests and the ingestion writer on SIGTERM: nothing acknowledged is lost', async () => {
-  const env = { DATABASE_URL: database.url, PRODUCTS: 'edupass:edupass' };
-  server = await startChildServer(bundle.file, env);
-  const first = server;
+  const env = { DATABASE_URL: child.database.url, PRODUCTS: 'edupass:edupass' };
+  child.server = await startChildServer(child.bundle.file, env);
+  const first = child.server;
   const outcomes: Outcome[] = new Array(BATCHES);
   const sendAll = (from: number, to: number) =>
     Promise.all(
@@ -87,15 +64,8 @@ it('drains in-flight requests and the ingestion writer on SIGTERM: nothing ackno
   );
   for (const o of failed) expect(o.error).toBe('ECONNREFUSED');
 
-  server = await startChildServer(bundle.file, env);
-  const store = openStore(database.url);
-  try {
-    const stored = new Set(
-      (await usageDb(store.db).selectFrom('usage_events').select('event_id').execute()).map((row) => row.event_id),
-    );
-    const lost = acknowledged.flatMap((n) => batches[n]!.data.b.map((e) => e.i)).filter((id) => !stored.has(id));
-    expect(lost).toEqual([]);
-  } finally {
-    await store.close();
-  }
+  child.server = await startChildServer(child.bundle.file, env);
+  const stored = await storedEventIds(child.database.url);
+  const lost = acknowledged.flatMap((n) => batches[n]!.data.b.map((e) => e.i)).filter((id) => !stored.has(id));
+  expect(lost).toEqual([]);
 }, 120_000);

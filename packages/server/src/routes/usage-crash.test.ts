@@ -3,39 +3,18 @@
  * batches, restarted on the same database, and every batch that got its 204 is there. The client then
  * retries everything, as the tracker does, and each event is stored exactly once.
  */
-import { randomUUID } from 'node:crypto';
 import type { ReportPayload } from '@edupass/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/db.ts';
+import { expect, it } from 'vitest';
+import { openStore } from '../store/db.ts';
 import { usageDb } from '../store/usage.ts';
-import { bundleServer, type ChildServer, startChildServer } from '../testing/child-server.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
+import { startChildServer } from '../testing/child-server.ts';
+import { reportBatches, storedEventIds, useChildServerDatabase } from '../testing/usage-reports.ts';
 
-let database: TestDatabase;
-let bundle: Awaited<ReturnType<typeof bundleServer>>;
-let server: ChildServer | undefined;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  bundle = await bundleServer();
-});
-afterAll(async () => {
-  await server?.kill();
-  bundle.remove();
-  await database.drop();
-});
+const child = useChildServerDatabase();
 
 const BATCHES = 400;
 const PER_BATCH = 25;
-const batches: ReportPayload[] = Array.from({ length: BATCHES }, (_, n) => ({
-  type: 0,
-  alg: '',
-  data: {
-    m: { d: 1, p: 'edupass', tst: 0, h: 0 },
-    e: { uid: `device-${n % 7}` },
-    b: Array.from({ length: PER_BATCH }, () => ({ e: 'burst', i: randomUUID(), t: 1_800_000_000, d: { n } })),
-  },
-}));
+const batches = reportBatches(BATCHES, PER_BATCH, 'burst');
 
 const send = (url: string, body: ReportPayload) =>
   fetch(`${url}/report/edupass`, { method: 'POST', body: JSON.stringify(body) }).then(
@@ -43,14 +22,11 @@ const send = (url: string, body: ReportPayload) =>
     () => 0,
   );
 
-const storedIds = async (store: Store) =>
-  new Set((await usageDb(store.db).selectFrom('usage_events').select('event_id').execute()).map((row) => row.event_id));
-
 it('loses no acknowledged event when killed mid-burst, and stores each event once after retries', async () => {
-  const env = { DATABASE_URL: database.url, PRODUCTS: 'edupass:edupass' };
-  server = await startChildServer(bundle.file, env);
+  const env = { DATABASE_URL: child.database.url, PRODUCTS: 'edupass:edupass' };
+  child.server = await startChildServer(child.bundle.file, env);
   const acknowledged: number[] = [];
-  const first = server;
+  const first = child.server;
   const sendAll = (from: number, to: number) =>
     Promise.all(
       batches.slice(from, to).map(async (body, i) => {
@@ -67,16 +43,16 @@ it('loses no acknowledged event when killed mid-burst, and stores each event onc
   expect(acknowledged.length).toBeGreaterThanOrEqual(BATCHES / 4);
   expect(acknowledged.length).toBeLessThan(BATCHES);
 
-  server = await startChildServer(bundle.file, env);
-  const store = openStore(database.url);
-  try {
-    const afterCrash = await storedIds(store);
-    const lost = acknowledged.flatMap((n) => batches[n]!.data.b.map((e) => e.i)).filter((id) => !afterCrash.has(id));
-    expect(lost).toEqual([]);
+  child.server = await startChildServer(child.bundle.file, env);
+  const afterCrash = await storedEventIds(child.database.url);
+  const lost = acknowledged.flatMap((n) => batches[n]!.data.b.map((e) => e.i)).filter((id) => !afterCrash.has(id));
+  expect(lost).toEqual([]);
 
+  const store = openStore(child.database.url);
+  try {
     // The tracker retries whatever it did not see acknowledged; here, everything.
     for (let n = 0; n < BATCHES; n += 50) {
-      const statuses = await Promise.all(batches.slice(n, n + 50).map((body) => send(server!.url, body)));
+      const statuses = await Promise.all(batches.slice(n, n + 50).map((body) => send(child.server!.url, body)));
       expect(statuses.every((s) => s === 204)).toBe(true);
     }
     const rows = await usageDb(store.db)

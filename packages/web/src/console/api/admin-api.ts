@@ -13,7 +13,6 @@ import {
   type CaptchaVendorName,
   type CaptchaVendorState,
   type ErrorGroup,
-  type OauthStateSetting,
   type OperatorSummary,
   type VitalPoint,
 } from '@edupass/protocol';
@@ -239,22 +238,6 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
     ...(typeof answer.risk === 'object' && answer.risk !== null ? { risk: riskThresholds(record(answer.risk)) } : {}),
   };
 };
-
-export const getOauthSettings = async (): Promise<OauthStateSetting[]> =>
-  items(
-    await adminFetch(adminRoutes.getOauthSettings.path),
-    (p): OauthStateSetting => ({
-      pid: str(p.pid),
-      operator: p.operator === null || p.operator === undefined ? null : bool(p.operator),
-      configured: bool(p.configured),
-      effective: bool(p.effective),
-    }),
-    'product',
-  );
-export const setOauthWithoutState = (pid: string, enabled: boolean) =>
-  adminFetch(adminRoutes.setOauthWithoutState.path, { method: 'POST', body: { pid, enabled } });
-export const clearOauthWithoutState = (pid: string) =>
-  adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
 
 const riskThresholds = (r: Record<string, unknown>): CaptchaRiskThresholds => ({
   windowSeconds: num(r.windowSeconds),

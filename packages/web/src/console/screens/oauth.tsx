@@ -1,7 +1,7 @@
 /** Per product: whether WeChat/QQ code sign-in and bind are accepted without EduPass's state. */
 import type { OauthStateSetting } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
-import { clearOauthWithoutState, getOauthSettings, setOauthWithoutState } from '../api/admin-api.ts';
+import { clearOauthWithoutState, getOauthSettings, setOauthWithoutState } from '../api/oauth-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { ErrorAlert, Failure, Loading, Notice } from '../ui/status.tsx';
 import { Card } from '../ui/table.tsx';

@@ -1,0 +1,31 @@
+/** Small steps the account-centre browser tests share: fresh phone numbers, codes from the outbox, inputs by label. */
+import { expect } from 'vitest';
+import type { AppUnderTest } from './app-server.ts';
+import type { TestPage } from './pages.ts';
+
+/** A maker of phone numbers no other test uses: `prefix` (4 digits) names the test file. */
+export const phoneNumbers = (prefix: string) => {
+  let seq = 0;
+  return () => `${prefix}${String(Date.now() % 1_000_000).padStart(6, '0')}${seq++ % 10}`;
+};
+
+export const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+
+/** The input (not the show-password toggle) with this accessible label. */
+export const inputLabelled = (tab: TestPage, label: string) =>
+  tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
+
+/** The code last sent to `to`, once it is a new one (not `previous`). */
+export const newCodeFor = async (app: AppUnderTest, to: string, previous?: string): Promise<string> => {
+  await expect
+    .poll(
+      async () => {
+        const code = await app.server.lastCode(to);
+        return code !== undefined && code !== previous;
+      },
+      // expect.poll's own default is 1 s; a send behind the page's request under load can take longer.
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return (await app.server.lastCode(to)) as string;
+};
