@@ -4,9 +4,11 @@
  * through, the old phone gets a notice, and the page offers to sign out everywhere else.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
 import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage } from './support/pages.ts';
+import { solveSlide } from './support/slide.ts';
 
 const WINDOW = 300;
 let offset = 0;
@@ -74,6 +76,48 @@ test('changing the phone of an old session asks for the password first, then tel
     await page.getByText('Every other session is signed out.').waitFor();
     expect(tab.errors).toEqual([]);
   } finally {
+    await tab.close();
+  }
+});
+
+test('under captcha policy always, the step-up code to the own phone goes through the slide puzzle', async () => {
+  const ctx = app.server.app.ctx;
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  const next = newPhone();
+  try {
+    await page.goto(app.server.url);
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await input(tab, 'Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await input(tab, 'Verification code').fill(await codeFor(phone));
+    await input(tab, 'Password').fill('Heron2718q');
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expectScreen(page, 'Profile');
+    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+
+    await setCaptchaPolicy(ctx, 'edupass', 'step_up', 'always');
+    offset += (WINDOW + 1) * 1000;
+    const phoneRegion = page.getByRole('region', { name: 'Phone number' });
+    await input(tab, 'Current phone number').fill(phone);
+    await input(tab, 'New phone number').fill(next);
+    await phoneRegion.getByRole('button', { name: 'Get code' }).click();
+    const stepUp = page.getByRole('region', { name: 'Confirm it is you' });
+    await stepUp.waitFor();
+
+    const signUpCode = await app.server.lastCode(phone);
+    await stepUp.getByRole('button', { name: 'Get code' }).click();
+    await page.getByRole('dialog').waitFor();
+    await solveSlide(page, app.server);
+    await stepUp.getByLabel('Verification code').fill(await codeFor(phone, signUpCode));
+    await stepUp.getByRole('button', { name: 'Confirm with code' }).click();
+    await stepUp.waitFor({ state: 'detached' });
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await clearCaptchaPolicy(ctx, 'edupass', 'step_up');
     await tab.close();
   }
 });

@@ -6,6 +6,7 @@
 import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { CodeInput } from './account-fields.tsx';
@@ -91,7 +92,9 @@ const StepUpPanel = ({
   const send = async () => {
     action.setError(null);
     try {
-      await sendStepUpCode(client, {});
+      // Under a challenge policy this send is guarded like any other; the ticket names no identity,
+      // since the page only knows the account's phone masked.
+      await withCaptcha('step_up', '', (proof) => sendStepUpCode(client, {}, proof));
       return true;
     } catch (error) {
       action.fail(error);
