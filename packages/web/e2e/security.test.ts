@@ -3,9 +3,9 @@
  * phone rebinding, and for an account made from QQ alone, the first password and a first phone.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
-import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { expectScreen, openPage } from './support/pages.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -19,28 +19,13 @@ const newPhone = phoneNumbers('1550');
 const input = inputLabelled;
 const codeFor = (to: string, previous?: string) => newCodeFor(app, to, previous);
 
-const signUpByPhone = async (tab: TestPage, phone: string, password: string) => {
-  const { page } = tab;
-  await page.goto(app.server.url);
-  await page.getByRole('link', { name: 'Sign up' }).click();
-  await input(tab, 'Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Get code' }).click();
-  await input(tab, 'Verification code').fill(await codeFor(phone));
-  await input(tab, 'Password').fill(password);
-  await page.getByLabel('I have read and agree to').check();
-  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-  await expectScreen(page, 'Profile');
-  await page.getByRole('link', { name: 'Sign-in & security' }).click();
-  await expectScreen(page, 'Sign-in & security');
-};
-
 test('change the password with a code to the bound phone, then move the account to a new phone', async () => {
   const tab = await openPage(app.browser, { locale: 'en' });
   const { page } = tab;
   const phone = newPhone();
   const next = newPhone();
   try {
-    await signUpByPhone(tab, phone, 'Heron2718q');
+    await signUpByPhone(app, tab, phone, 'Heron2718q');
     await page.getByRole('tab', { name: 'Change with a code to your phone' }).click();
     const form = page.getByRole('tabpanel');
     await form.getByLabel('Phone number').fill(phone);

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
-import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
-import { expectScreen, openPage } from './support/pages.ts';
+import { openPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';
 
 const WINDOW = 300;
@@ -33,16 +33,7 @@ test('changing the phone of an old session asks for the password first, then tel
   const next = newPhone();
   const password = 'Heron2718q';
   try {
-    await page.goto(app.server.url);
-    await page.getByRole('link', { name: 'Sign up' }).click();
-    await input(tab, 'Phone number').fill(phone);
-    await page.getByRole('button', { name: 'Get code' }).click();
-    await input(tab, 'Verification code').fill(await codeFor(phone));
-    await input(tab, 'Password').fill(password);
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-    await expectScreen(page, 'Profile');
-    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await signUpByPhone(app, tab, phone, password);
     await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
 
     // The sign-in is now older than the window: what a stolen token would be.
@@ -87,16 +78,7 @@ test('under captcha policy always, the step-up code to the own phone goes throug
   const phone = newPhone();
   const next = newPhone();
   try {
-    await page.goto(app.server.url);
-    await page.getByRole('link', { name: 'Sign up' }).click();
-    await input(tab, 'Phone number').fill(phone);
-    await page.getByRole('button', { name: 'Get code' }).click();
-    await input(tab, 'Verification code').fill(await codeFor(phone));
-    await input(tab, 'Password').fill('Heron2718q');
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-    await expectScreen(page, 'Profile');
-    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await signUpByPhone(app, tab, phone, 'Heron2718q');
     await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
 
     await setCaptchaPolicy(ctx, 'edupass', 'step_up', 'always');

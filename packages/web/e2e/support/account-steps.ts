@@ -1,7 +1,7 @@
 /** Small steps the account-centre browser tests share: fresh phone numbers, codes from the outbox, inputs by label. */
 import { expect } from 'vitest';
 import type { AppUnderTest } from './app-server.ts';
-import type { TestPage } from './pages.ts';
+import { expectScreen, type TestPage } from './pages.ts';
 
 /** A maker of phone numbers no other test uses: `prefix` (4 digits) names the test file. */
 export const phoneNumbers = (prefix: string) => {
@@ -28,4 +28,20 @@ export const newCodeFor = async (app: AppUnderTest, to: string, previous?: strin
     )
     .toBe(true);
   return (await app.server.lastCode(to)) as string;
+};
+
+/** Signs up in the page with a phone, its code and a password, and opens "Sign-in & security". */
+export const signUpByPhone = async (app: AppUnderTest, tab: TestPage, phone: string, password: string) => {
+  const { page } = tab;
+  await page.goto(app.server.url);
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await inputLabelled(tab, 'Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Get code' }).click();
+  await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
+  await inputLabelled(tab, 'Password').fill(password);
+  await page.getByLabel('I have read and agree to').check();
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expectScreen(page, 'Profile');
+  await page.getByRole('link', { name: 'Sign-in & security' }).click();
+  await expectScreen(page, 'Sign-in & security');
 };
