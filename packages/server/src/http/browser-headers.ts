@@ -6,9 +6,10 @@
  * JSON answer, since they carry tokens or personal data. CORS: the configured front ends only, with
  * every method and header the API uses.
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CAPTCHA_TICKET_HEADER } from '@edupass/protocol';
 import fastifyCors from '@fastify/cors';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
