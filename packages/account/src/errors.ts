@@ -35,13 +35,9 @@ export class AuthError extends Error {
 
   constructor(code: number, message: string, details: AuthErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    Object.assign(this, {
-      code,
-      name: clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR',
-      serverCode: details.serverCode,
-      status: details.status,
-      body: details.body,
-    });
+    // `details` as given (serverCode, status, body; cause again, as Error itself keeps it): fields it
+    // lacks read as undefined all the same.
+    Object.assign(this, details, { code, name: clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR' });
   }
 }
 

@@ -84,6 +84,10 @@ const EDUPASS_OWN: Record<number, string> = {
   66: 'PASSWORD_TOO_COMMON',
   67: 'ORIGIN_NOT_ALLOWED',
   68: 'SERVICE_UNAVAILABLE',
+  69: 'MFA_REQUIRED',
+  70: 'MFA_INVALID',
+  71: 'PASSKEY_INVALID',
+  72: 'MFA_SETUP_REQUIRED',
 };
 
 describe('the error catalogue', () => {
@@ -105,8 +109,8 @@ describe('the error catalogue', () => {
   });
 
   test('clientCodeName knows no number outside the catalogue', () => {
-    for (const number of [-2, 69, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(70);
+    for (const number of [-2, 73, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(74);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

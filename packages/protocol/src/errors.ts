@@ -89,6 +89,14 @@ const NUMBERED_CLIENT_CODES = [
   'ORIGIN_NOT_ALLOWED', // 67
   // The server is overloaded or a service it needs is down; retry after `Retry-After`.
   'SERVICE_UNAVAILABLE', // 68
+  // The password (or first step) was right; the account needs its second factor to finish signing in.
+  'MFA_REQUIRED', // 69
+  // The authenticator code, recovery code or second-factor challenge was wrong, used or expired.
+  'MFA_INVALID', // 70
+  // The passkey's answer could not be verified (unknown credential, wrong origin, bad signature).
+  'PASSKEY_INVALID', // 71
+  // This account must set up a second factor before it can continue (operators by default).
+  'MFA_SETUP_REQUIRED', // 72
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -191,6 +199,10 @@ export const SERVER_ERRORS = {
   E_8: e(400, 'PASSWORD_TOO_COMMON', 'account', 'This password is too common. Choose a less guessable one.'),
   E_9: e(403, 'ORIGIN_NOT_ALLOWED', 'request', 'Cross-site request refused.'),
   E_10: e(503, 'SERVICE_UNAVAILABLE', 'server', 'The service is temporarily unavailable. Try again shortly.'),
+  E_11: e(401, 'MFA_REQUIRED', 'auth', 'Enter the code from your authenticator app or use a passkey.'),
+  E_12: e(400, 'MFA_INVALID', 'auth', 'The verification code is wrong or was already used.'),
+  E_13: e(400, 'PASSKEY_INVALID', 'auth', 'The passkey could not be verified.'),
+  E_14: e(403, 'MFA_SETUP_REQUIRED', 'auth', 'Set up a second factor to continue.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

@@ -4,17 +4,13 @@
  */
 import { ClientCode, type ClientCodeName } from './errors.ts';
 
+/** A failed rule: the client code to throw and the message (the name follows from the code: `clientCodeName`). */
 export interface RuleFailure {
   code: number;
-  name: ClientCodeName;
   message: string;
 }
 
-const failure = (name: ClientCodeName, message: string): RuleFailure => ({
-  code: ClientCode[name],
-  name,
-  message,
-});
+const failure = (name: ClientCodeName, message: string): RuleFailure => ({ code: ClientCode[name], message });
 
 /** `String(value)`, except for objects whose own toString/valueOf cannot make a string (hostile JSON). */
 const shown = (value: unknown): string => {

@@ -249,6 +249,10 @@ const errors: Record<ClientCodeName, string> = {
   PASSWORD_TOO_COMMON: 'This password is too common and easy to guess. Choose another one.',
   ORIGIN_NOT_ALLOWED: 'This request came from a page we do not trust. Open the site directly and try again.',
   SERVICE_UNAVAILABLE: 'The service is busy right now. Please try again in a moment.',
+  MFA_REQUIRED: 'Enter the code from your authenticator app, or use a passkey.',
+  MFA_INVALID: 'That code is wrong or was already used. Try the newest code.',
+  PASSKEY_INVALID: 'This passkey could not be verified. Try again or use another way.',
+  MFA_SETUP_REQUIRED: 'Set up a second factor to continue.',
 };
 
 export type TextKey = keyof typeof text;

@@ -247,6 +247,10 @@ const zhCN: LocaleText = {
     PASSWORD_TOO_COMMON: '该密码过于常见，容易被猜到，请换一个。',
     ORIGIN_NOT_ALLOWED: '请求来自不受信任的页面，请直接打开本站后重试。',
     SERVICE_UNAVAILABLE: '服务繁忙，请稍后再试。',
+    MFA_REQUIRED: '请输入身份验证器中的验证码，或使用通行密钥。',
+    MFA_INVALID: '验证码错误或已被使用，请输入最新的验证码。',
+    PASSKEY_INVALID: '通行密钥验证失败，请重试或换一种方式。',
+    MFA_SETUP_REQUIRED: '请先设置第二重验证再继续。',
   },
 };
 
