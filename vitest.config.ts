@@ -21,7 +21,7 @@ export default defineConfig({
           name: 'sdk',
           include: [
             'packages/{protocol,account,captcha,tracker,monitor}/src/**/*.test.ts',
-            'packages/web/{src,e2e}/**/*.test.ts',
+            'packages/{web,console}/{src,e2e}/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
           env: { EDUPASS_TEST_DB: 'sqlite' },

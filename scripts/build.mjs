@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds what `npm start` runs and what the server package ships: the server bundle (workspace
-// sources bundled, npm dependencies left to node_modules) and, when present, the web client, copied
-// into the server package as `web/` so an installed server serves it.
+// sources bundled, npm dependencies left to node_modules) and, when present, the web client and the
+// operator console, copied together into the server package as `web/` so an installed server serves them.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -31,14 +31,22 @@ await build({
 });
 console.log(`done in ${Date.now() - started} ms`);
 
-if (existsSync(`${root}packages/web/index.html`)) {
-  process.stdout.write('building web client… ');
-  const web = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-    cwd: `${root}packages/web`,
+/** Builds a page package with its vite config into its `dist/`; answers whether it was there to build. */
+const buildPages = (name) => {
+  if (!existsSync(`${root}packages/${name}/vite.config.ts`)) return false;
+  process.stdout.write(`building ${name}… `);
+  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: `${root}packages/${name}`,
     stdio: 'inherit',
   });
-  if (web.status !== 0) process.exit(web.status ?? 1);
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  console.log('done');
+  return true;
+};
+
+// The web client and the operator console (console.html), served side by side from one folder.
+if (existsSync(`${root}packages/web/index.html`) && buildPages('web')) {
   rmSync(`${root}packages/server/web`, { recursive: true, force: true });
   cpSync(`${root}packages/web/dist`, `${root}packages/server/web`, { recursive: true });
-  console.log('done');
+  if (buildPages('console')) cpSync(`${root}packages/console/dist`, `${root}packages/server/web`, { recursive: true });
 }

@@ -21,13 +21,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     reportCompressedSize: false,
-    // Two pages: the end-user client and the operator console (served at /console.html).
-    rolldownOptions: {
-      input: {
-        main: resolve(import.meta.dirname, 'index.html'),
-        console: resolve(import.meta.dirname, 'console.html'),
-      },
-    },
+    // The operator console is its own package (packages/console), built beside this one.
+    rolldownOptions: { input: { main: resolve(import.meta.dirname, 'index.html') } },
   },
   server: { proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: api, changeOrigin: false }])) },
 });

@@ -69,11 +69,12 @@ const isPageRequest = (method: string, url: string, accept: string | undefined) 
   !/\.[a-z0-9]+(\?|$)/i.test(url);
 
 /**
- * The web client: in the repository, the web package's build; in an installed server package, the
- * copy the build puts beside `dist/` (scripts/build.mjs). Both paths hold from `src/` and `dist/`.
+ * The web client and the operator console: the copy of both builds that scripts/build.mjs puts beside
+ * `dist/` (what an installed server package ships), else the web package's own build. Both paths hold
+ * from `src/` and `dist/`.
  */
 const defaultWebRoot =
-  [resolve(import.meta.dirname, '../../web/dist'), resolve(import.meta.dirname, '../web')].find((dir) =>
+  [resolve(import.meta.dirname, '../web'), resolve(import.meta.dirname, '../../web/dist')].find((dir) =>
     existsSync(join(dir, 'index.html')),
   ) ?? resolve(import.meta.dirname, '../../web/dist');
 

@@ -1,22 +1,19 @@
 /**
- * What every console browser test starts with: the web client built by Vite into a temporary
- * directory, the real server serving it (and the API) on a loopback port, Chromium, and an operator
+ * What every console browser test starts with: the web client and the console built by Vite into a
+ * temporary directory, the real server serving it (and the API) on a loopback port, Chromium, and an operator
  * created the way the CLI does it.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import type { BuildOptions } from '../../server/src/app.ts';
 import { createAdmin } from '../../server/src/cli/admin.ts';
 import { nextPhone, PASSWORD } from '../../server/src/testing/accounts.ts';
 import { launchBrowser } from '../../server/src/testing/browser.ts';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
+import { buildApp } from '../../web/e2e/support/build-app.ts';
 
-export const WEB_ROOT = resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
 
 export interface ConsoleRig {
@@ -26,21 +23,9 @@ export interface ConsoleRig {
   close(): Promise<void>;
 }
 
-/** Builds the web client (both pages) into a fresh temporary directory. */
-export const buildWeb = async (): Promise<{ outDir: string; remove(): Promise<void> }> => {
-  const outDir = await mkdtemp(join(tmpdir(), 'edupass-console-'));
-  await build({
-    root: WEB_ROOT,
-    configFile: join(WEB_ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true },
-  });
-  return { outDir, remove: () => rm(outDir, { recursive: true, force: true }) };
-};
-
 /** `options.now` gives the server a clock the test moves (data "from other days"). */
 export const startConsoleRig = async (options: BuildOptions = {}): Promise<ConsoleRig> => {
-  const [web, browser] = await Promise.all([buildWeb(), launchBrowser()]);
+  const [web, browser] = await Promise.all([buildApp(), launchBrowser()]);
   const server = await startTestServer({ webRoot: web.outDir }, options);
   const operator = { phone: nextPhone(), password: PASSWORD };
   await createAdmin(server.app.ctx, operator.phone, operator.password);
@@ -51,7 +36,7 @@ export const startConsoleRig = async (options: BuildOptions = {}): Promise<Conso
     async close() {
       await browser.close();
       await server.close();
-      await web.remove();
+      web.remove();
     },
   };
 };
