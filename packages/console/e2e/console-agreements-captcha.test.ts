@@ -174,8 +174,12 @@ describe('captcha policy', () => {
 
   it('vendor secrets never reach the console: only where each comes from', async () => {
     const answer = await page.evaluate(async () => {
-      const session = JSON.parse(sessionStorage.getItem('edupass.console.session') ?? '{}') as { access: string };
-      const response = await fetch('/admin/captcha', { headers: { Authorization: `Bearer ${session.access}` } });
+      const kept = JSON.parse(sessionStorage.getItem('edupass.console.tokens') ?? '{}') as {
+        tokens: { access: { token: string } };
+      };
+      const response = await fetch('/admin/captcha', {
+        headers: { Authorization: `Bearer ${kept.tokens.access.token}` },
+      });
       return (await response.json()) as CaptchaSettings;
     });
     expect(answer.vendors.map((v) => v.name)).toEqual(['GEETEST', 'TENCENT', 'NETEASE', 'NEXTDATA', 'ALIYUN']);

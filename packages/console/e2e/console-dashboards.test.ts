@@ -279,7 +279,12 @@ describe('the operator session', () => {
   it('an expired access token is refreshed once, without signing the operator out', async () => {
     const tokenOf = () =>
       page.evaluate(
-        () => (JSON.parse(sessionStorage.getItem('edupass.console.session') ?? '{}') as { access?: string }).access,
+        () =>
+          (
+            JSON.parse(sessionStorage.getItem('edupass.console.tokens') ?? '{}') as {
+              tokens?: { access?: { token?: string } };
+            }
+          ).tokens?.access?.token,
       );
     const before = await tokenOf();
     shift = (rig.server.config.accessTokenTtlSeconds + 60) * 1000;

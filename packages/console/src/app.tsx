@@ -2,9 +2,9 @@
  * The console: sign-in, then a check that the account is an operator (the first admin call answers
  * E_4 otherwise, and nothing else is fetched), then the screen of the hash route.
  */
+import { isAuthError } from '@edupass/account';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { searchUsers } from './api/admin-api.ts';
-import { isConsoleApiError } from './api/console-error.ts';
 import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/session.ts';
 import { useConsoleText } from './i18n/i18n.ts';
 import { useConsoleRoute } from './router.ts';
@@ -20,11 +20,13 @@ import { UsersScreen } from './screens/users.tsx';
 import { Shell } from './shell.tsx';
 import { Failure, Loading } from './ui/status.tsx';
 
+/** Whose access was checked: the user signed in here, or the session read back after a reload. */
+type Who = number | 'restored';
 type Access =
   | { state: 'checking' }
-  | { state: 'operator'; userId: number }
-  | { state: 'denied'; userId: number }
-  | { state: 'failed'; userId: number; error: unknown };
+  | { state: 'operator'; userId: Who }
+  | { state: 'denied'; userId: Who }
+  | { state: 'failed'; userId: Who; error: unknown };
 
 const Screen = () => {
   const route = useConsoleRoute();
@@ -68,8 +70,8 @@ export const ConsoleApp = () => {
   const session = useSyncExternalStore(subscribeSession, getConsoleSession);
   const { t } = useConsoleText();
   const [access, setAccess] = useState<Access>({ state: 'checking' });
-  const token = session?.access;
-  const userId = session?.userId;
+  const signedIn = session.status === 'signed-in';
+  const userId: Who | undefined = signedIn ? (session.user?.id ?? 'restored') : undefined;
 
   useEffect(() => {
     if (userId === undefined) return;
@@ -79,7 +81,7 @@ export const ConsoleApp = () => {
       () => live && setAccess({ state: 'operator', userId }),
       (error: unknown) => {
         if (!live) return;
-        if (isConsoleApiError(error) && error.code === 'E_4') setAccess({ state: 'denied', userId });
+        if (isAuthError(error) && error.serverCode === 'E_4') setAccess({ state: 'denied', userId });
         else setAccess({ state: 'failed', userId, error });
       },
     );
@@ -88,7 +90,7 @@ export const ConsoleApp = () => {
     };
   }, [userId]);
 
-  if (!session || !token) {
+  if (!signedIn) {
     return (
       <Shell route={undefined} signedIn={false}>
         <SignIn {...(lastSessionEnd() === 'ended' ? { notice: t('error.expired') } : {})} />

@@ -1,6 +1,8 @@
-/** Every call the console makes, typed; answers are read with `parse.ts`, never trusted as-is. */
+/**
+ * The console's calls for users, agreements, captcha settings and the audit log, typed; answers are read
+ * with `parse.ts`, never trusted as-is.
+ */
 import {
-  type ApiCodeCount,
   type AuditEntry,
   adminRoutes,
   CAPTCHA_POLICIES,
@@ -12,18 +14,10 @@ import {
   type CaptchaSettings,
   type CaptchaVendorName,
   type CaptchaVendorState,
-  type ErrorGroup,
   type OperatorSummary,
-  type VitalPoint,
 } from '@edupass/protocol';
-import { adminFetch, type Query } from './admin-fetch.ts';
+import { adminCall, getList } from './admin-call.ts';
 import { bool, items, list, num, numOrNull, record, str, strOrNull } from './parse.ts';
-
-const at = (path: string, id: number) => path.replace(':id', String(id));
-
-/** A GET whose answer is a list of objects, each read by `read`. */
-const getList = async <T>(path: string, query: Query, read: (item: Record<string, unknown>) => T, what?: string) =>
-  items(await adminFetch(path, { query }), read, what);
 
 export interface UserRow {
   id: number;
@@ -56,7 +50,7 @@ export interface UserPage {
 
 export const searchUsers = async (q: string, cursor: number | undefined, limit = 30): Promise<UserPage> => {
   const answer = record(
-    await adminFetch(adminRoutes.searchUsers.path, { query: { q: q.trim() || undefined, cursor, limit } }),
+    await adminCall(adminRoutes.searchUsers, { query: { q: q.trim() || undefined, cursor, limit } }),
   );
   return { items: items(answer.items, userRow, 'user'), nextCursor: numOrNull(answer.next_cursor) ?? undefined };
 };
@@ -92,7 +86,7 @@ export interface UserDetail {
 }
 
 export const getUser = async (id: number): Promise<UserDetail> => {
-  const answer = record(await adminFetch(at(adminRoutes.getUser.path, id)));
+  const answer = record(await adminCall(adminRoutes.getUser, { params: { id } }));
   const u = record(answer.user, 'user');
   const ids = record(answer.identities, 'identities');
   return {
@@ -140,10 +134,9 @@ export const getUser = async (id: number): Promise<UserDetail> => {
   };
 };
 
-export const blockUser = (id: number) => adminFetch(at(adminRoutes.blockUser.path, id), { method: 'POST' });
-export const unblockUser = (id: number) => adminFetch(at(adminRoutes.unblockUser.path, id), { method: 'POST' });
-export const revokeSessions = (id: number) =>
-  adminFetch(at(adminRoutes.revokeUserSessions.path, id), { method: 'POST' });
+export const blockUser = (id: number) => adminCall(adminRoutes.blockUser, { params: { id } });
+export const unblockUser = (id: number) => adminCall(adminRoutes.unblockUser, { params: { id } });
+export const revokeSessions = (id: number) => adminCall(adminRoutes.revokeUserSessions, { params: { id } });
 
 export interface AgreementVersion {
   id: number;
@@ -167,21 +160,18 @@ const agreementVersion = (a: Record<string, unknown>): AgreementVersion => ({
   createdAt: numOrNull(a.created_at),
 });
 
-export const listAgreementVersions = () =>
-  getList(adminRoutes.listAllAgreements.path, {}, agreementVersion, 'agreement');
+export const listAgreementVersions = () => getList(adminRoutes.listAllAgreements, {}, agreementVersion, 'agreement');
 
-export interface NewAgreement {
+export type NewAgreement = {
   code: string;
   title: string;
   content: string;
   url?: string;
   effective_at?: number;
-}
+};
 
 export const publishAgreement = async (input: NewAgreement) =>
-  agreementVersion(
-    record(await adminFetch(adminRoutes.publishAgreement.path, { method: 'POST', body: input }), 'agreement'),
-  );
+  agreementVersion(record(await adminCall(adminRoutes.publishAgreement, { body: input }), 'agreement'));
 
 const isPolicy = (value: unknown): value is CaptchaPolicyName => CAPTCHA_POLICIES.includes(value as CaptchaPolicyName);
 
@@ -192,7 +182,7 @@ const SOURCES: readonly unknown[] = ['console', 'environment', 'default'] satisf
 const sourceOf = (value: unknown) => (SOURCES.includes(value) ? (value as CaptchaKeySource) : null);
 
 export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
-  const answer = record(await adminFetch(adminRoutes.getCaptchaSettings.path));
+  const answer = record(await adminCall(adminRoutes.getCaptchaSettings));
   return {
     policies: list(answer.policies).flatMap((value) => {
       const p = record(value, 'policy');
@@ -251,22 +241,20 @@ const riskThresholds = (r: Record<string, unknown>): CaptchaRiskThresholds => ({
 });
 
 export const setCaptchaPolicy = (pid: string, scene: string, policy: CaptchaPolicyName) =>
-  adminFetch(adminRoutes.setCaptchaPolicy.path, { method: 'POST', body: { pid, scene, policy } });
+  adminCall(adminRoutes.setCaptchaPolicy, { body: { pid, scene, policy } });
 export const clearCaptchaPolicy = (pid: string, scene: string) =>
-  adminFetch(adminRoutes.clearCaptchaPolicy.path, { method: 'POST', body: { pid, scene } });
+  adminCall(adminRoutes.clearCaptchaPolicy, { body: { pid, scene } });
 export const setCaptchaProvider = (pid: string, provider: CaptchaProviderName) =>
-  adminFetch(adminRoutes.setCaptchaProvider.path, { method: 'POST', body: { pid, provider } });
-export const clearCaptchaProvider = (pid: string) =>
-  adminFetch(adminRoutes.clearCaptchaProvider.path, { method: 'POST', body: { pid } });
+  adminCall(adminRoutes.setCaptchaProvider, { body: { pid, provider } });
+export const clearCaptchaProvider = (pid: string) => adminCall(adminRoutes.clearCaptchaProvider, { body: { pid } });
 /** `customEndpoint`: an endpoint outside the vendor's documented hosts, on purpose. */
 export const setVendorKeys = (vendor: CaptchaVendorName, values: Record<string, string>, customEndpoint = false) =>
-  adminFetch(adminRoutes.setCaptchaVendorKeys.path, {
-    method: 'POST',
+  adminCall(adminRoutes.setCaptchaVendorKeys, {
     body: { vendor, values, ...(customEndpoint ? { custom_endpoint: true } : {}) },
   });
 /** Removes the console's values of `fields` (all of the vendor's when absent). */
 export const clearVendorKeys = (vendor: CaptchaVendorName, fields?: string[]) =>
-  adminFetch(adminRoutes.clearCaptchaVendorKeys.path, { method: 'POST', body: { vendor, fields } });
+  adminCall(adminRoutes.clearCaptchaVendorKeys, { body: { vendor, fields } });
 
 export interface AuditFilter {
   action?: string | undefined;
@@ -275,7 +263,7 @@ export interface AuditFilter {
 
 export const listAudit = (filter: AuditFilter, before: number | undefined, limit: number) =>
   getList(
-    adminRoutes.listAudit.path,
+    adminRoutes.listAudit,
     { action: filter.action || undefined, operator: filter.operator, before, limit },
     (e): AuditEntry => ({
       id: num(e.id),
@@ -292,101 +280,8 @@ export const listAudit = (filter: AuditFilter, before: number | undefined, limit
 
 export const listOperators = () =>
   getList(
-    adminRoutes.listOperators.path,
+    adminRoutes.listOperators,
     {},
     (o): OperatorSummary => ({ id: num(o.id), phone: str(o.phone), name: str(o.name) }),
     'operator',
   );
-
-/** A product and a window in unix ms. */
-export interface Window {
-  product: string;
-  from: number;
-  to: number;
-}
-export type Bucket = 'hour' | 'day';
-const windowQuery = (w: Window): Query => ({ product: w.product, from: w.from, to: w.to });
-
-export interface EventCount {
-  key: string;
-  bucket: number;
-  count: number;
-}
-export const eventCounts = (w: Window, bucket: Bucket, key?: string): Promise<EventCount[]> =>
-  getList('/admin/usage/events', { ...windowQuery(w), bucket, key: key || undefined }, (r) => ({
-    key: str(r.key),
-    bucket: num(r.bucket),
-    count: num(r.count),
-  }));
-
-export const uniqueCounts = async (w: Window) => {
-  const r = record(await adminFetch('/admin/usage/uniques', { query: windowQuery(w) }));
-  return { devices: num(r.devices), users: num(r.users), events: num(r.events) };
-};
-
-export interface DurationStats {
-  key: string;
-  count: number;
-  p50: number | null;
-  p75: number | null;
-  p90: number | null;
-  p99: number | null;
-}
-export const durationStats = async (w: Window, key: string): Promise<DurationStats> => {
-  const r = record(await adminFetch('/admin/usage/durations', { query: { ...windowQuery(w), key } }));
-  return {
-    key: str(r.key),
-    count: num(r.count),
-    p50: numOrNull(r.p50),
-    p75: numOrNull(r.p75),
-    p90: numOrNull(r.p90),
-    p99: numOrNull(r.p99),
-  };
-};
-
-export const errorGroups = (w: Window): Promise<ErrorGroup[]> =>
-  getList(adminRoutes.monitorErrorGroups.path, windowQuery(w), (r) => ({
-    message: str(r.message),
-    count: num(r.count),
-    pages: num(r.pages),
-    last_seen: num(r.last_seen),
-  }));
-
-export interface ApiFailureRate {
-  path: string;
-  failures: number;
-  businessErrors: number;
-  estimatedCalls: number;
-  failureRate: number;
-}
-export const apiFailureRates = (w: Window): Promise<ApiFailureRate[]> =>
-  getList('/admin/monitor/api', windowQuery(w), (r) => ({
-    path: str(r.path),
-    failures: num(r.failures),
-    businessErrors: num(r.business_errors),
-    estimatedCalls: num(r.estimated_calls),
-    failureRate: num(r.failure_rate),
-  }));
-
-export const apiCodes = (w: Window): Promise<ApiCodeCount[]> =>
-  getList(adminRoutes.monitorApiCodes.path, windowQuery(w), (r) => ({
-    path: str(r.path),
-    code: num(r.code),
-    business: bool(r.business),
-    count: num(r.count),
-  }));
-
-export const vitalsOverall = (w: Window) =>
-  getList('/admin/monitor/vitals', windowQuery(w), (r) => ({
-    name: str(r.name),
-    count: num(r.count),
-    p75: numOrNull(r.p75),
-  }));
-
-export const vitalsSeries = (w: Window, bucket: Bucket): Promise<VitalPoint[]> =>
-  getList(adminRoutes.monitorVitalsSeries.path, { ...windowQuery(w), bucket }, (r) => ({
-    name: str(r.name),
-    bucket: num(r.bucket),
-    count: num(r.count),
-    p75: num(r.p75),
-  }));

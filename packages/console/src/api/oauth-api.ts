@@ -1,11 +1,11 @@
 /** The console's calls for the WeChat & QQ settings (sign-in without EduPass's state), typed and parsed. */
 import { adminRoutes, type OauthStateSetting } from '@edupass/protocol';
-import { adminFetch } from './admin-fetch.ts';
+import { adminCall } from './admin-call.ts';
 import { bool, items, str } from './parse.ts';
 
 export const getOauthSettings = async (): Promise<OauthStateSetting[]> =>
   items(
-    await adminFetch(adminRoutes.getOauthSettings.path),
+    await adminCall(adminRoutes.getOauthSettings),
     (p): OauthStateSetting => ({
       pid: str(p.pid),
       operator: p.operator === null || p.operator === undefined ? null : bool(p.operator),
@@ -15,6 +15,5 @@ export const getOauthSettings = async (): Promise<OauthStateSetting[]> =>
     'product',
   );
 export const setOauthWithoutState = (pid: string, enabled: boolean) =>
-  adminFetch(adminRoutes.setOauthWithoutState.path, { method: 'POST', body: { pid, enabled } });
-export const clearOauthWithoutState = (pid: string) =>
-  adminFetch(adminRoutes.clearOauthWithoutState.path, { method: 'POST', body: { pid } });
+  adminCall(adminRoutes.setOauthWithoutState, { body: { pid, enabled } });
+export const clearOauthWithoutState = (pid: string) => adminCall(adminRoutes.clearOauthWithoutState, { body: { pid } });

@@ -1,8 +1,9 @@
 /** Readers for server answers: `unknown` in, checked values out, a clear error when the shape is wrong. */
-import { ConsoleApiError } from './console-error.ts';
+import { AuthError } from '@edupass/account';
+import { ClientCode } from '@edupass/protocol';
 
 const wrong = (what: string): never => {
-  throw new ConsoleApiError(200, 'BAD_ANSWER', `Unexpected answer from the server (${what}).`);
+  throw new AuthError(ClientCode.SERVER_ERROR, `Unexpected answer from the server (${what}).`);
 };
 
 export const record = (value: unknown, what = 'object'): Record<string, unknown> =>

@@ -25,6 +25,8 @@ export const en = {
   'error.title': 'Something went wrong',
   'error.retry': 'Try again',
   'error.expired': 'Your session has ended. Please sign in again.',
+  'error.unknownCode': 'The server answered {code}: {message}',
+  'error.unexpected': 'Something unexpected went wrong. Please try again.',
   'users.title': 'Users',
   'users.search': 'Search users',
   'users.searchHint': 'Phone, e-mail, username, nickname or id',

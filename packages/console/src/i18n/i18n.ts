@@ -2,6 +2,9 @@
  * The console's languages: Chinese (default) and English, remembered per browser. Both are small and
  * bundled; switching is synchronous.
  */
+import { describeError, type ErrorTexts, fill, type Params } from '@edupass/web/i18n/error-text.ts';
+import { errorsEn } from '@edupass/web/i18n/errors/en.ts';
+import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import { useSyncExternalStore } from 'react';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
 import { zhCN } from './zh-CN.ts';
@@ -10,6 +13,8 @@ export const CONSOLE_LOCALES = ['zh-CN', 'en'] as const;
 export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
 
 const TEXTS: Record<ConsoleLocale, ConsoleText> = { 'zh-CN': zhCN, en };
+/** The catalogue's errors in each language: the web client's translations. */
+const ERRORS: Record<ConsoleLocale, ErrorTexts['errors']> = { 'zh-CN': errorsZhCN, en: errorsEn };
 const STORAGE_KEY = 'edupass.console.locale';
 
 const isLocale = (value: unknown): value is ConsoleLocale => CONSOLE_LOCALES.includes(value as ConsoleLocale);
@@ -45,18 +50,15 @@ export const setConsoleLocale = (next: ConsoleLocale) => {
   apply(next);
 };
 
-type Params = Record<string, string | number>;
-
 export interface ConsoleI18n {
   locale: ConsoleLocale;
   t(key: ConsoleKey, params?: Params): string;
   /** Dates and times in the console's language, local time zone. */
   time(ms: number | null | undefined): string;
   number(value: number): string;
+  /** A human sentence for a failure: the catalogue's translation, never the server's English and code. */
+  errorText(error: unknown): string;
 }
-
-const fill = (template: string, params?: Params) =>
-  params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole)) : template;
 
 const translators = new Map<ConsoleLocale, ConsoleI18n>();
 const translator = (current: ConsoleLocale): ConsoleI18n => {
@@ -64,9 +66,16 @@ const translator = (current: ConsoleLocale): ConsoleI18n => {
   if (cached) return cached;
   const dates = new Intl.DateTimeFormat(current, { dateStyle: 'medium', timeStyle: 'short' });
   const numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
+  const text = TEXTS[current];
+  const errorTexts: ErrorTexts = {
+    errors: ERRORS[current],
+    unknownCode: text['error.unknownCode'],
+    unexpected: text['error.unexpected'],
+  };
   const made: ConsoleI18n = {
     locale: current,
-    t: (key, params) => fill(TEXTS[current][key], params),
+    t: (key, params) => fill(text[key], params),
+    errorText: (error) => describeError(errorTexts, error),
     time: (ms) => (ms === null || ms === undefined ? '—' : dates.format(new Date(ms))),
     number: (value) => numbers.format(value),
   };

@@ -26,6 +26,8 @@ export const zhCN: ConsoleText = {
   'error.title': '出错了',
   'error.retry': '重试',
   'error.expired': '登录已失效，请重新登录。',
+  'error.unknownCode': '服务器返回了 {code}：{message}',
+  'error.unexpected': '出现了意外错误，请重试。',
   'users.title': '用户',
   'users.search': '搜索用户',
   'users.searchHint': '手机号、邮箱、用户名、昵称或 ID',

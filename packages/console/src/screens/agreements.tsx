@@ -1,10 +1,11 @@
 /** Agreements: every version of every agreement, one shown in full, and publishing a new version. */
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { type AgreementVersion, listAgreementVersions, publishAgreement } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { ErrorAlert, Loaded, Notice } from '../ui/status.tsx';
+import { Loaded } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 
 const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): void }) => {
@@ -33,13 +34,13 @@ const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): vo
 };
 
 const PublishForm = ({ codes, published }: { codes: string[]; published(a: AgreementVersion): void }) => {
-  const { t } = useConsoleText();
+  const { t, errorText } = useConsoleText();
   const [code, setCode] = useState('');
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [url, setUrl] = useState('');
   const [effective, setEffective] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction(errorText);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const effectiveAt = effective ? new Date(effective).getTime() : undefined;
@@ -99,7 +100,7 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
           value={effective}
           onChange={(e) => setEffective(e.target.value)}
         />
-        <ErrorAlert error={error} />
+        <FormError message={error} />
         <button type="submit" className="console-button" disabled={busy}>
           {t('agreements.submit')}
         </button>
@@ -117,7 +118,7 @@ export const AgreementsScreen = () => {
   return (
     <>
       <h1>{t('agreements.title')}</h1>
-      <Notice text={notice} />
+      <Notice message={notice} />
       <Loaded state={versions}>
         {(rows) =>
           rows.length === 0 ? (

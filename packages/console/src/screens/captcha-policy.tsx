@@ -1,16 +1,18 @@
 /** Captcha policy per product and scene (never, always, by risk), the provider per product, and vendor keys. */
+
 import {
   CAPTCHA_POLICIES,
   CAPTCHA_SCENES,
   type CaptchaPolicyName,
   type CaptchaRiskThresholds,
 } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { ErrorAlert, Failure, Loading, Notice } from '../ui/status.tsx';
+import { Failure, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
 import { type Act, ProviderChoices } from './captcha-providers.tsx';
@@ -55,16 +57,19 @@ const RiskThresholds = ({ risk }: { risk: CaptchaRiskThresholds }) => {
 };
 
 export const CaptchaScreen = () => {
-  const { t } = useConsoleText();
+  const { t, errorText } = useConsoleText();
   const settings = useAsync(getCaptchaSettings, []);
   const [pid, setPid] = useState(DEFAULT_PRODUCT);
   const [scene, setScene] = useState('login');
   const [policy, setPolicy] = useState<CaptchaPolicyName>('always');
-  const { busy, error, notice, run } = useAction();
+  const { busy, error, notice, run } = useAction(errorText);
   const policyName = (p: CaptchaPolicyName) => t(`captcha.${p}`);
 
   const act: Act = async (action, done) => {
-    const saved = await run(action, done);
+    const saved = await run(async () => {
+      await action();
+      return done;
+    });
     if (saved) settings.reload();
     return saved;
   };
@@ -83,8 +88,8 @@ export const CaptchaScreen = () => {
     <>
       <h1>{t('captcha.title')}</h1>
       <p className="console-lead">{t('captcha.explain')}</p>
-      <Notice text={notice} />
-      <ErrorAlert error={error} />
+      <Notice message={notice} />
+      <FormError message={error} />
       {settings.status === 'failed' ? <Failure error={settings.error} retry={settings.reload} /> : null}
       <Card id="captcha-set" title={t('captcha.save')}>
         <form className="console-filters" onSubmit={submit}>

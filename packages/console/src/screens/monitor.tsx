@@ -10,7 +10,7 @@ import {
   errorGroups,
   vitalsOverall,
   vitalsSeries,
-} from '../api/admin-api.ts';
+} from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Dashboard } from '../ui/dashboard.tsx';
 import { Card, type Column, DataTable } from '../ui/table.tsx';

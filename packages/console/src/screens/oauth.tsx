@@ -1,11 +1,13 @@
 /** Per product: whether WeChat/QQ code sign-in and bind are accepted without EduPass's state. */
+
 import type { OauthStateSetting } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { clearOauthWithoutState, getOauthSettings, setOauthWithoutState } from '../api/oauth-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { ErrorAlert, Failure, Loading, Notice } from '../ui/status.tsx';
+import { Failure, Loading } from '../ui/status.tsx';
 import { Card } from '../ui/table.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 
 const FROM_CONFIG = '';
@@ -60,22 +62,22 @@ const ProductChoice = ({
 };
 
 export const OauthScreen = () => {
-  const { t } = useConsoleText();
+  const { t, errorText } = useConsoleText();
   const settings = useAsync(getOauthSettings, []);
-  const { busy, error, notice, run } = useAction();
+  const { busy, error, notice, run } = useAction(errorText);
   const save = async (pid: string, choice: Choice) => {
-    const saved = await run(
-      () => (choice === FROM_CONFIG ? clearOauthWithoutState(pid) : setOauthWithoutState(pid, choice === 'on')),
-      t('oauth.didSave', { pid }),
-    );
+    const saved = await run(async () => {
+      await (choice === FROM_CONFIG ? clearOauthWithoutState(pid) : setOauthWithoutState(pid, choice === 'on'));
+      return t('oauth.didSave', { pid });
+    });
     if (saved) settings.reload();
   };
   return (
     <>
       <h1>{t('oauth.title')}</h1>
       <p className="console-lead">{t('oauth.explain')}</p>
-      <Notice text={notice} />
-      <ErrorAlert error={error} />
+      <Notice message={notice} />
+      <FormError message={error} />
       {settings.status === 'failed' ? <Failure error={settings.error} retry={settings.reload} /> : null}
       {settings.data ? (
         <Card id="oauth-state" title={t('oauth.choice')}>

@@ -1,15 +1,15 @@
 /** The operator's sign-in: phone, username or e-mail and password. */
+import { FormError } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { signInOperator } from '../api/session.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { ErrorAlert } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 
 export const SignIn = ({ notice }: { notice?: string }) => {
-  const { t } = useConsoleText();
+  const { t, errorText } = useConsoleText();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction(errorText);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(() => signInOperator(identity.trim(), password));
@@ -40,7 +40,7 @@ export const SignIn = ({ notice }: { notice?: string }) => {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <ErrorAlert error={error} />
+        <FormError message={error} />
         <button type="submit" className="console-button" disabled={busy}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>

@@ -2,7 +2,7 @@
  * Usage: events over time by key for a chosen range (chart and table), top events, unique users and
  * devices, and duration percentiles of the timed events among the top keys.
  */
-import { type DurationStats, durationStats, eventCounts, uniqueCounts } from '../api/admin-api.ts';
+import { type DurationStats, durationStats, eventCounts, uniqueCounts } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Dashboard } from '../ui/dashboard.tsx';
 import { Card, DataTable } from '../ui/table.tsx';

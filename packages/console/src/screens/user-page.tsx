@@ -2,13 +2,14 @@
  * One user: identities, agreements signed, recent sign-ins and sessions; block, unblock and end
  * every session (each asks for confirmation first).
  */
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
 import { useState } from 'react';
 import { blockUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf } from '../router.ts';
-import { ErrorAlert, Loaded, Notice } from '../ui/status.tsx';
+import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 import { deviceOf } from '../ui/user-agent.ts';
 
@@ -98,10 +99,14 @@ export const UserScreen = ({ id }: { id: number }) => {
   const { t } = i18n;
   const detail = useAsync(() => getUser(id), [id]);
   const [pending, setPending] = useState<Pending>();
-  const action = useAction();
+  const action = useAction(i18n.errorText);
 
   const run = async (change: () => Promise<unknown>, done: string) => {
-    if (await action.run(change, done)) detail.reload();
+    const changed = await action.run(async () => {
+      await change();
+      return done;
+    });
+    if (changed) detail.reload();
     setPending(undefined);
   };
 
@@ -191,8 +196,8 @@ export const UserScreen = ({ id }: { id: number }) => {
                   </>
                 )}
               </div>
-              <Notice text={action.notice} />
-              <ErrorAlert error={action.error} />
+              <Notice message={action.notice} />
+              <FormError message={action.error} />
             </section>
             <Identities detail={data} />
             <Agreements detail={data} />

@@ -1,15 +1,10 @@
-/** Loading, error and success messages, announced to screen readers. */
+/**
+ * Loading and failed loads, announced to screen readers. A change's error and notice are the web
+ * client's `FormError` and `Notice` (@edupass/web/ui/status.tsx).
+ */
 import type { ReactNode } from 'react';
-import { isConsoleApiError } from '../api/console-error.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import type { AsyncState } from './use-async.ts';
-
-const errorMessage = (error: unknown): string =>
-  isConsoleApiError(error)
-    ? `${error.message} (${error.code})`
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 export const Loading = () => {
   const { t } = useConsoleText();
@@ -21,10 +16,10 @@ export const Loading = () => {
 };
 
 export const Failure = ({ error, retry }: { error: unknown; retry?: () => void }) => {
-  const { t } = useConsoleText();
+  const { t, errorText } = useConsoleText();
   return (
     <div className="console-alert" role="alert">
-      <strong>{t('error.title')}</strong> <span>{errorMessage(error)}</span>
+      <strong>{t('error.title')}</strong> <span>{errorText(error)}</span>
       {retry ? (
         <button type="button" className="console-button console-button-quiet" onClick={retry}>
           {t('error.retry')}
@@ -33,23 +28,6 @@ export const Failure = ({ error, retry }: { error: unknown; retry?: () => void }
     </div>
   );
 };
-
-export const Notice = ({ text }: { text: string }) =>
-  text ? (
-    <p className="console-notice" role="status">
-      {text}
-    </p>
-  ) : (
-    <p className="console-visually-hidden" role="status" />
-  );
-
-/** A failed change's error, or nothing. */
-export const ErrorAlert = ({ error }: { error: unknown }) =>
-  error ? (
-    <p className="console-alert" role="alert">
-      {errorMessage(error)}
-    </p>
-  ) : null;
 
 /** Loaded data: the failure (with a retry), the loading note before the first answer, then `children`. */
 export const Loaded = <T,>({

@@ -1,6 +1,6 @@
 /** The dashboards' controls: product, time range (and an optional event key), applied together. */
 import { type FormEvent, useId, useState } from 'react';
-import type { Bucket, Window } from '../api/admin-api.ts';
+import type { Bucket, Window } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 
 const RANGES = {

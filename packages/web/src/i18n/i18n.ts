@@ -2,8 +2,8 @@
  * Languages: Chinese (default) and English, chosen by the visitor and remembered. Each language's
  * text is its own chunk, loaded when chosen; the page keeps the old text until the new one arrives.
  */
-import { clientCodeName } from '@edupass/protocol';
 import { useSyncExternalStore } from 'react';
+import { describeError, fill, type Params } from './error-text.ts';
 import type { LocaleText, TextKey } from './locales/en.ts';
 
 export const LOCALES = ['zh-CN', 'en'] as const;
@@ -57,11 +57,6 @@ export const setLocale = async (locale: Locale): Promise<void> => {
 /** Loads the remembered (or default) language; the app renders once it is there. */
 export const loadInitialLocale = (): Promise<void> => setLocale(remembered());
 
-type Params = Record<string, string | number>;
-
-const fill = (template: string, params?: Params) =>
-  params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole)) : template;
-
 export interface I18n {
   locale: Locale;
   t(key: TextKey, params?: Params): string;
@@ -70,27 +65,23 @@ export interface I18n {
   setLocale(locale: Locale): Promise<void>;
 }
 
-const isCodedError = (value: unknown): value is { code: number; message: string; serverCode?: string } =>
-  typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
-
 export const translator = (current: State): I18n => {
   const text = current.text;
   const t = (key: TextKey, params?: Params) => fill(text?.text[key] ?? key, params);
   return {
     locale: current.locale,
     t,
-    errorText(error) {
-      if (!text) return String(error);
-      if (error instanceof Error && error.name === 'ChunkLoadError') return error.message;
-      if (isCodedError(error)) {
-        // GCAP_1 shares INVALID_CAPTCHA's number, but it is the human check that failed, not the SMS code.
-        if (error.serverCode === 'GCAP_1') return text.errors.CAPTCHA_REJECTED;
-        const name = clientCodeName(error.code);
-        if (name) return text.errors[name];
-        return t('error.unknownCode', { code: error.serverCode ?? error.code, message: error.message });
-      }
-      return t('error.unexpected');
-    },
+    errorText: (error) =>
+      text
+        ? describeError(
+            {
+              errors: text.errors,
+              unknownCode: text.text['error.unknownCode'],
+              unexpected: text.text['error.unexpected'],
+            },
+            error,
+          )
+        : String(error),
     setLocale,
   };
 };

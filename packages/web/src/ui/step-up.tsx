@@ -19,11 +19,11 @@ export const isStepUpRequired = (error: unknown): boolean =>
 
 export interface StepUp {
   /** Runs `work` in `action`; when the server asks for a proof, opens the panel and repeats `work` after it. */
-  run(work: () => Promise<unknown>): Promise<void>;
+  run: Action['run'];
   /** For calls outside `run` (a code send): true when the error was the ask, and the panel opened. */
   caught(error: unknown, retry: () => Promise<unknown>): boolean;
   /** Asks for the proof first when the session is not fresh (a change that leaves the page: third-party binding). */
-  ensure(work: () => Promise<unknown>): Promise<void>;
+  ensure: Action['run'];
   panel: ReactNode;
 }
 

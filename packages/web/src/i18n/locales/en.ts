@@ -1,5 +1,6 @@
 /** English text. Its keys are the keys of every language (`TextKey`). */
 import type { ClientCodeName } from '@edupass/protocol';
+import { errorsEn } from '../errors/en.ts';
 
 const text = {
   'app.title': 'EduPass — sign in',
@@ -178,88 +179,11 @@ const text = {
   'error.unexpected': 'Something unexpected went wrong. Please try again.',
 };
 
-const errors: Record<ClientCodeName, string> = {
-  INIT_PARAMS_INVALID: 'The page is not set up correctly. Please reload it.',
-  INVALID_PHONE: 'Enter an 11-digit mainland China mobile number starting with 13–19.',
-  INVALID_CAPTCHA: 'The verification code is 6 digits.',
-  INVALID_PASSWORD: 'Use 6–20 characters: letters, digits or symbols, no spaces.',
-  INVALID_USERNAME: 'A username starts with a letter and has 6–30 letters, digits or underscores.',
-  INVALID_NICKNAME: 'A nickname has 1–20 characters, with no spaces or symbols.',
-  INVALID_FULLNAME: 'Enter 2–20 Chinese characters, or 4–30 Latin letters with single spaces.',
-  INVALID_QQ: 'A QQ number has 5–20 digits.',
-  INVALID_DESCRIPTION: 'Keep the description to 50 characters or fewer.',
-  INVALID_SEX: 'Choose male or female.',
-  INVALID_BIRTHDAY: 'Enter a valid date of birth.',
-  PASSWORD_MISMATCH: 'The two passwords are not the same.',
-  NO_TOKEN: 'You are not signed in, or your session ended. Please sign in.',
-  REQUEST_TIMEOUT: 'The server took too long to answer. Please try again.',
-  REQUEST_ERROR: 'We could not reach the server. Check your connection and try again.',
-  PHONE_REGISTERED: 'This phone number already has an account. Sign in instead.',
-  PHONE_UNREGISTERED: 'This phone number has no account yet. Sign up first.',
-  USER_NOT_EXIST_OR_WRONG_PASSWORD: 'The account or password is wrong.',
-  USER_NOT_EXIST: 'We could not find that account.',
-  CANNOT_SET_FUTURE_DATE: 'The date cannot be in the future.',
-  CANNOT_SET_USERNAME_REPEATEDLY: 'Your username is already set and cannot be changed.',
-  USERNAME_EXISTS: 'That username is taken. Try another.',
-  NEED_BIND_PHONE: 'Bind a phone number first.',
-  CODE_MUST_GO_TO_BOUND_PHONE: 'Enter the phone number bound to your account.',
-  WRONG_OLD_PASSWORD: 'Your current password is wrong.',
-  PASSWORDS_DIFFER: 'The two passwords are not the same.',
-  INIT_PASSWORD_ONCE: 'Your password is already set. Change it instead.',
-  IDENTITY_MUST_REMAIN: 'Keep at least one of phone, username or e-mail on your account.',
-  VERIFY_CAPTCHA_FAIL: 'The code is wrong or has expired. Ask for a new one.',
-  PHONE_BOUND: 'A phone number is already bound to your account.',
-  OLD_PHONE_WRONG: 'The current phone number is wrong.',
-  ILLEGAL_OPERATION: 'That action is not allowed.',
-  CANNOT_REBIND_SAME_PHONE: 'The new phone number is the same as the current one.',
-  ILLEGAL_OAUTH_TICKET: 'This third-party sign-in has expired. Please start again.',
-  INVALID_THIRD_PARTY_KIND: 'That kind of third-party account is not supported.',
-  THIRD_PARTY_BOUND_ELSEWHERE: 'This third-party account is bound to another EduPass account.',
-  THIRD_PARTY_KIND_ALREADY_BOUND: 'You already bound an account of this kind. Unbind it first.',
-  NEED_PHONE_OR_PASSWORD: 'This is your only way to sign in. Bind a phone, or set a username and password, first.',
-  SEND_CAPTCHA_TOO_FREQUENTLY: 'Codes were requested too often. Wait a minute and try again.',
-  ILLEGAL_PID: 'This site is not registered with EduPass.',
-  NICKNAME_EXISTS: 'That nickname is taken. Try another.',
-  PHONE_BOUND_BY_OTHER_ACCOUNT: 'This phone number belongs to another account.',
-  QQ_ERROR: 'QQ sign-in failed. Please try again.',
-  WECHAT_ERROR: 'WeChat sign-in failed. Please try again.',
-  TOKEN_INVALID: 'Your session has expired. Please sign in again.',
-  REFRESH_TOKEN_INVALID: 'Your session has expired. Please sign in again.',
-  WRONG_TICKET: 'This step has expired. Please start again.',
-  COOKIE_INVALID: 'Your session has expired. Please sign in again.',
-  CAPTCHA_APPID_NOT_FOUND: 'Human verification is not set up for this site.',
-  NO_CAPTCHA_RULE: 'Human verification is not available right now. Try again later.',
-  TENCENT_CAPTCHA_FAIL: 'The verification failed. Please try again.',
-  GEETEST_CAPTCHA_FAIL: 'The verification failed. Please try again.',
-  INVALID_EMAIL: 'Enter a valid e-mail address, like name@example.com.',
-  EMAIL_REGISTERED: 'This e-mail address already has an account. Sign in instead.',
-  ACCOUNT_BLOCKED: 'This account is blocked. Contact support.',
-  CAPTCHA_SEND_LIMIT: 'You reached today’s limit of codes. Try again tomorrow.',
-  EMPTY_AGREEMENT_IDS: 'Tick the box to agree before you continue.',
-  INVALID_REQUEST: 'Some information is missing or not valid. Check the form and try again.',
-  NOT_FOUND: 'That could not be found.',
-  SERVER_ERROR: 'Something went wrong on our side. Please try again.',
-  FORBIDDEN: 'You do not have permission to do that.',
-  LOGIN_LOCKED: 'Too many failed attempts. Wait a few minutes and try again.',
-  DELIVERY_FAILED: 'We could not send the code. Please try again later.',
-  CAPTCHA_REJECTED: 'The verification did not pass. Please try again.',
-  CAPTCHA_ERROR: 'The verification could not start. Reload the page and try again.',
-  CAPTCHA_CLOSED: 'The verification was closed. Finish it to continue.',
-  STEP_UP_REQUIRED: 'For your security, confirm it is you first.',
-  PASSWORD_TOO_COMMON: 'This password is too common and easy to guess. Choose another one.',
-  ORIGIN_NOT_ALLOWED: 'This request came from a page we do not trust. Open the site directly and try again.',
-  SERVICE_UNAVAILABLE: 'The service is busy right now. Please try again in a moment.',
-  MFA_REQUIRED: 'Enter the code from your authenticator app, or use a passkey.',
-  MFA_INVALID: 'That code is wrong or was already used. Try the newest code.',
-  PASSKEY_INVALID: 'This passkey could not be verified. Try again or use another way.',
-  MFA_SETUP_REQUIRED: 'Set up a second factor to continue.',
-};
-
 export type TextKey = keyof typeof text;
 export interface LocaleText {
   text: Record<TextKey, string>;
   errors: Record<ClientCodeName, string>;
 }
 
-const en: LocaleText = { text, errors };
+const en: LocaleText = { text, errors: errorsEn };
 export default en;

@@ -1,0 +1,35 @@
+/**
+ * The i18n pieces the web client and the operator console share: filling `{name}` placeholders, and a
+ * human sentence for any error from a language's catalogue texts (errors/*.ts).
+ */
+import { type ClientCodeName, clientCodeName } from '@edupass/protocol';
+
+export type Params = Record<string, string | number>;
+
+export const fill = (template: string, params?: Params): string =>
+  params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole)) : template;
+
+export interface ErrorTexts {
+  /** The catalogue's errors by client code name. */
+  errors: Record<ClientCodeName, string>;
+  /** For a code the catalogue does not know; `{code}` and `{message}` are filled in. */
+  unknownCode: string;
+  /** For anything that is not a coded error. */
+  unexpected: string;
+}
+
+const isCodedError = (value: unknown): value is { code: number; message: string; serverCode?: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
+
+/** Catalogue errors by name (never the server's English or its internal code), anything else said plainly. */
+export const describeError = (texts: ErrorTexts, error: unknown): string => {
+  if (error instanceof Error && error.name === 'ChunkLoadError') return error.message;
+  if (isCodedError(error)) {
+    // GCAP_1 shares INVALID_CAPTCHA's number, but it is the human check that failed, not the SMS code.
+    if (error.serverCode === 'GCAP_1') return texts.errors.CAPTCHA_REJECTED;
+    const name = clientCodeName(error.code);
+    if (name) return texts.errors[name];
+    return fill(texts.unknownCode, { code: error.serverCode ?? error.code, message: error.message });
+  }
+  return texts.unexpected;
+};
