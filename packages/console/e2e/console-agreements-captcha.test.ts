@@ -4,6 +4,7 @@
  * found in the audit log with the operator who made it.
  */
 import type { CaptchaSettings } from '@edupass/protocol';
+import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A, nextPhone, PID, signIn, signUp } from '../../server/src/testing/accounts.ts';
@@ -124,10 +125,12 @@ describe('captcha policy', () => {
     await page.getByRole('button', { name: '保存策略' }).click();
     await page.getByText(`已保存策略：${PID}:login → 总是。`).waitFor();
 
-    // A vendor without keys cannot be chosen: the server says which are missing.
+    // A vendor without keys cannot be chosen: the server refuses (in the catalogue's words), and the
+    // vendor's entry says which keys are missing.
     await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption('NETEASE');
     await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('captchaId (NETEASE_CAPTCHA_ID)');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(errorsZhCN.INVALID_REQUEST);
+    expect(await page.locator('summary', { hasText: 'NETEASE' }).textContent()).toContain('缺少：captchaId');
 
     const keys = PEER_KEYS.netease;
     await page.locator('summary', { hasText: 'NETEASE' }).click();
