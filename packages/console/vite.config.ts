@@ -5,27 +5,14 @@
  */
 
 import { resolve } from 'node:path';
-import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig } from 'vite';
-import { SOURCE_CONDITION } from '../../scripts/source-condition.mjs';
+import { defineConfig } from 'vite';
+import { pagesConfig } from '../../scripts/vite-pages.mjs';
 
-const api = process.env.EDUPASS_API ?? 'http://localhost:8080';
-/** What the console calls on the server. */
-const serverPaths = ['/tiger', '/admin', '/healthz'];
-
-export default defineConfig({
-  plugins: [react()],
-  // The EduPass packages (the account SDK, the web client's shared pieces) from their sources.
-  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
-  build: {
-    outDir: 'dist',
-    target: 'es2022',
-    sourcemap: false,
-    reportCompressedSize: false,
-    rolldownOptions: { input: { console: resolve(import.meta.dirname, 'console.html') } },
-  },
-  server: {
+export default defineConfig(
+  pagesConfig({
+    input: { console: resolve(import.meta.dirname, 'console.html') },
+    // What the console calls on the server.
+    serverPaths: ['/tiger', '/admin', '/healthz'],
     open: '/console.html',
-    proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: api, changeOrigin: false }])),
-  },
-});
+  }),
+);

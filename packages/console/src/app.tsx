@@ -3,11 +3,11 @@
  * E_4 otherwise, and nothing else is fetched), then the screen of the hash route.
  */
 import { isAuthError } from '@edupass/account';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type ComponentType, createElement, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { searchUsers } from './api/admin-api.ts';
 import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/session.ts';
 import { useConsoleText } from './i18n/i18n.ts';
-import { useConsoleRoute } from './router.ts';
+import { type PlainSection, useConsoleRoute } from './router.ts';
 import { AgreementsScreen } from './screens/agreements.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
@@ -28,6 +28,16 @@ type Access =
   | { state: 'denied'; userId: Who }
   | { state: 'failed'; userId: Who; error: unknown };
 
+/** The screen of each section without parameters: a new screen is a line here and its name in SECTIONS. */
+const SCREENS: Record<PlainSection, ComponentType> = {
+  agreements: AgreementsScreen,
+  captcha: CaptchaScreen,
+  oauth: OauthScreen,
+  usage: UsageScreen,
+  monitor: MonitorScreen,
+  audit: AuditScreen,
+};
+
 const Screen = () => {
   const route = useConsoleRoute();
   const shown = useRef<string | undefined>(undefined);
@@ -37,26 +47,14 @@ const Screen = () => {
     if (shown.current !== undefined && shown.current !== route.name) document.getElementById('console-main')?.focus();
     shown.current = route.name;
   }, [route.name]);
-  const screen = (() => {
-    switch (route.name) {
-      case 'users':
-        return <UsersScreen key={route.q} q={route.q} />;
-      case 'user':
-        return <UserScreen key={route.id} id={route.id} />;
-      case 'agreements':
-        return <AgreementsScreen />;
-      case 'captcha':
-        return <CaptchaScreen />;
-      case 'oauth':
-        return <OauthScreen />;
-      case 'usage':
-        return <UsageScreen />;
-      case 'monitor':
-        return <MonitorScreen />;
-      case 'audit':
-        return <AuditScreen />;
-    }
-  })();
+  const screen =
+    route.name === 'users' ? (
+      <UsersScreen key={route.q} q={route.q} />
+    ) : route.name === 'user' ? (
+      <UserScreen key={route.id} id={route.id} />
+    ) : (
+      createElement(SCREENS[route.name])
+    );
   return (
     <Shell route={route} signedIn={true}>
       <main id="console-main" tabIndex={-1} className="console-main">

@@ -4,18 +4,13 @@
  */
 import { useSyncExternalStore } from 'react';
 
-export type ConsoleRoute =
-  | { name: 'users'; q: string }
-  | { name: 'user'; id: number }
-  | { name: 'agreements' }
-  | { name: 'captcha' }
-  | { name: 'oauth' }
-  | { name: 'usage' }
-  | { name: 'monitor' }
-  | { name: 'audit' };
-
+/** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
 export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'usage', 'monitor', 'audit'] as const;
 export type Section = (typeof SECTIONS)[number];
+/** The sections whose screen takes no parameter (all but the user list). */
+export type PlainSection = Exclude<Section, 'users'>;
+
+export type ConsoleRoute = { name: 'users'; q: string } | { name: 'user'; id: number } | { name: PlainSection };
 
 export const parseRoute = (hash: string): ConsoleRoute => {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?', 2);

@@ -5,6 +5,7 @@
 import { describeError, type ErrorTexts, fill, type Params } from '@edupass/web/i18n/error-text.ts';
 import { errorsEn } from '@edupass/web/i18n/errors/en.ts';
 import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
+import { rememberedLocale, rememberLocale } from '@edupass/web/i18n/locale-choice.ts';
 import { useSyncExternalStore } from 'react';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
 import { zhCN } from './zh-CN.ts';
@@ -17,18 +18,6 @@ const TEXTS: Record<ConsoleLocale, ConsoleText> = { 'zh-CN': zhCN, en };
 const ERRORS: Record<ConsoleLocale, ErrorTexts['errors']> = { 'zh-CN': errorsZhCN, en: errorsEn };
 const STORAGE_KEY = 'edupass.console.locale';
 
-const isLocale = (value: unknown): value is ConsoleLocale => CONSOLE_LOCALES.includes(value as ConsoleLocale);
-
-const remembered = (): ConsoleLocale => {
-  try {
-    const saved = window.localStorage.getItem(STORAGE_KEY);
-    if (isLocale(saved)) return saved;
-  } catch {
-    // Storage blocked: the default.
-  }
-  return 'zh-CN';
-};
-
 let locale: ConsoleLocale = 'zh-CN';
 const listeners = new Set<() => void>();
 
@@ -39,14 +28,10 @@ const apply = (next: ConsoleLocale) => {
   for (const listener of [...listeners]) listener();
 };
 
-export const initConsoleLocale = () => apply(remembered());
+export const initConsoleLocale = () => apply(rememberedLocale(STORAGE_KEY, CONSOLE_LOCALES, 'zh-CN'));
 
 export const setConsoleLocale = (next: ConsoleLocale) => {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, next);
-  } catch {
-    // Switched, not remembered.
-  }
+  rememberLocale(STORAGE_KEY, next);
   apply(next);
 };
 

@@ -4,6 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { describeError, fill, type Params } from './error-text.ts';
+import { rememberedLocale, rememberLocale } from './locale-choice.ts';
 import type { LocaleText, TextKey } from './locales/en.ts';
 
 export const LOCALES = ['zh-CN', 'en'] as const;
@@ -29,33 +30,17 @@ const setState = (next: State) => {
   for (const listener of [...listeners]) listener();
 };
 
-const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
-
-const remembered = (): Locale => {
-  try {
-    const saved = window.localStorage.getItem(STORAGE_KEY);
-    if (isLocale(saved)) return saved;
-  } catch {
-    // Storage blocked: fall through to the default.
-  }
-  return 'zh-CN';
-};
-
 /** Loads and switches to `locale`, remembering the choice. */
 export const setLocale = async (locale: Locale): Promise<void> => {
   const { default: text } = await loaders[locale]();
-  try {
-    window.localStorage.setItem(STORAGE_KEY, locale);
-  } catch {
-    // Not remembered, still switched.
-  }
+  rememberLocale(STORAGE_KEY, locale);
   document.documentElement.lang = locale;
   document.title = text.text['app.title'];
   setState({ locale, text });
 };
 
 /** Loads the remembered (or default) language; the app renders once it is there. */
-export const loadInitialLocale = (): Promise<void> => setLocale(remembered());
+export const loadInitialLocale = (): Promise<void> => setLocale(rememberedLocale(STORAGE_KEY, LOCALES, 'zh-CN'));
 
 export interface I18n {
   locale: Locale;
