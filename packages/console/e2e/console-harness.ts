@@ -1,44 +1,29 @@
 /**
- * What every console browser test starts with: the web client and the console built by Vite into a
- * temporary directory, the real server serving it (and the API) on a loopback port, Chromium, and an operator
- * created the way the CLI does it.
+ * What every console browser test starts with: the web client and the console built by Vite, the real
+ * server serving them (and the API) on a loopback port, Chromium (the web tests' `startApp`), and an
+ * operator created the way the CLI does it.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { BuildOptions } from '../../server/src/app.ts';
 import { createAdmin } from '../../server/src/cli/admin.ts';
 import { nextPhone, PASSWORD } from '../../server/src/testing/accounts.ts';
-import { launchBrowser } from '../../server/src/testing/browser.ts';
-import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
-import { buildApp } from '../../web/e2e/support/build-app.ts';
+import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
 
-export interface ConsoleRig {
-  server: TestServer;
-  browser: Browser;
+export interface ConsoleRig extends AppUnderTest {
   operator: { phone: string; password: string };
-  close(): Promise<void>;
 }
 
 /** `options.now` gives the server a clock the test moves (data "from other days"). */
 export const startConsoleRig = async (options: BuildOptions = {}): Promise<ConsoleRig> => {
-  const [web, browser] = await Promise.all([buildApp(), launchBrowser()]);
-  const server = await startTestServer({ webRoot: web.outDir }, options);
+  const app = await startApp({}, options);
   const operator = { phone: nextPhone(), password: PASSWORD };
-  await createAdmin(server.app.ctx, operator.phone, operator.password);
-  return {
-    server,
-    browser,
-    operator,
-    async close() {
-      await browser.close();
-      await server.close();
-      web.remove();
-    },
-  };
+  await createAdmin(app.server.app.ctx, operator.phone, operator.password);
+  return { ...app, operator };
 };
 
 /** Opens the console in a fresh browser context (its own sessionStorage) and signs in. */

@@ -22,6 +22,12 @@ afterAll(() => rig?.close());
 const SIGN_IN = '运营人员登录';
 const signedIn = (page: Page) => page.getByRole('navigation', { name: '控制台栏目' }).waitFor();
 const signInShown = (page: Page) => page.getByRole('heading', { name: SIGN_IN }).waitFor();
+/** The console in a fresh context (its own sessionStorage), the operator signed in. */
+const openSignedIn = async (hash = '') => {
+  const page = await openConsole(rig, rig.operator.phone, rig.operator.password, hash);
+  await signedIn(page);
+  return page;
+};
 const heldToken = (page: Page) =>
   page.evaluate(
     () =>
@@ -60,8 +66,7 @@ describe('errors', () => {
 
 describe('the session', () => {
   it('a reload keeps the operator signed in within the tab; a new tab starts signed out', async () => {
-    const page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/audit');
-    await signedIn(page);
+    const page = await openSignedIn('#/audit');
     await page.reload();
     await signedIn(page);
     expect(await page.getByRole('heading', { name: SIGN_IN }).count()).toBe(0);
@@ -77,8 +82,7 @@ describe('the session', () => {
   });
 
   it('sign-out ends the session on the server and shows the sign-in', async () => {
-    const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-    await signedIn(page);
+    const page = await openSignedIn();
     const token = await heldToken(page);
     expect(token).toBeTruthy();
     if (!token) return;
@@ -93,8 +97,7 @@ describe('the session', () => {
   });
 
   it('a session the server no longer knows leads back to the sign-in, saying so', async () => {
-    const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-    await signedIn(page);
+    const page = await openSignedIn();
     shift = (rig.server.config.refreshTokenTtlSeconds + rig.server.config.sessionTokenTtlSeconds + 60) * 1000;
     try {
       await page.getByRole('navigation').getByRole('link', { name: '操作日志' }).click();
