@@ -19,8 +19,8 @@ import {
   str,
 } from './clickhouse-schema.ts';
 import { clickhouseStats } from './clickhouse-stats.ts';
-import type { EventsStore, NewBeacon, NewUsageEvent, StoredEvent } from './events-store.ts';
 import { openSpool } from './events-spool.ts';
+import type { EventsStore, NewBeacon, NewUsageEvent, StoredEvent } from './events-store.ts';
 
 /** A batch as ClickHouse stores it: beacons carry the id given on arrival. */
 interface Batch {
@@ -42,7 +42,9 @@ export interface ClickHouseEventsOptions {
 const EVENT_COLUMNS =
   'product_code, event_id, event_key, at, received_at, dur, data, device_uid, user_id, process_id, ip, ua, platform, net, language, resolution, cpu, density, is_dev';
 
-type Raw<T> = { [K in keyof T]: T[K] extends number ? number | string : T[K] extends number | null ? T[K] | string : T[K] };
+type Raw<T> = {
+  [K in keyof T]: T[K] extends number ? number | string : T[K] extends number | null ? T[K] | string : T[K];
+};
 
 const eventRow = (row: Raw<StoredEvent>): StoredEvent => ({
   ...row,
@@ -133,7 +135,10 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
     }),
     ...clickhouseStats(client),
     counts: async () => {
-      const [events] = await rowsOf<{ n: string }>(client, 'SELECT uniqExact(product_code, event_id) AS n FROM usage_events');
+      const [events] = await rowsOf<{ n: string }>(
+        client,
+        'SELECT uniqExact(product_code, event_id) AS n FROM usage_events',
+      );
       const [beacons] = await rowsOf<{ n: string }>(client, 'SELECT uniqExact(beacon_id) AS n FROM monitor_beacons');
       return { events: Number(events?.n ?? 0), beacons: Number(beacons?.n ?? 0) };
     },

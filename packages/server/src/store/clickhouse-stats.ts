@@ -26,8 +26,7 @@ type Text = string | null;
 type Num = string | number;
 const num = (value: Num | null): number | null => (value === null ? null : Number(value));
 
-const eventsIn = (w: Window) =>
-  `product_code = ${str(w.product)} AND at >= ${int(w.from)} AND at < ${int(w.to)}`;
+const eventsIn = (w: Window) => `product_code = ${str(w.product)} AND at >= ${int(w.from)} AND at < ${int(w.to)}`;
 const beaconsIn = (w: Window, kind: string) =>
   `product_code = ${str(w.product)} AND kind = ${str(kind)} AND received_at >= ${int(w.from)} AND received_at < ${int(w.to)}`;
 /** A failed call: no response (601–604) or an HTTP status outside 200–399 (NULL code: neither). */
@@ -39,7 +38,9 @@ const SUCCEEDED = 'ifNull(code >= 200 AND code < 400, 0)';
  * query: the sorted array's element ⌈f·n⌉ (arrays count from 1).
  */
 const percentileSql = (from: string, fractions: number[]) => {
-  const picks = fractions.map((f, i) => `arrayElement(sorted, toUInt64(greatest(1, ceil(${fraction(f)} * n)))) AS p${i}`);
+  const picks = fractions.map(
+    (f, i) => `arrayElement(sorted, toUInt64(greatest(1, ceil(${fraction(f)} * n)))) AS p${i}`,
+  );
   return `SELECT n, ${fractions.map((_, i) => `p${i}`).join(', ')} FROM (
     SELECT count() AS n, arraySort(groupArray(v)) AS sorted, ${picks.join(', ')} FROM (${from}))`;
 };
@@ -89,10 +90,10 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
 
   apiOutcomes: async (w, limit) =>
     (
-      await rowsOf<{ path: Text; failures: Num; successes: Num; business: Num }>(
+      await rowsOf<{ path: Text; failures: Num; successes: Num; flagged: Num }>(
         client,
         `SELECT url AS path, uniqExactIf(beacon_id, ${FAILED}) AS failures,
-           uniqExactIf(beacon_id, ${SUCCEEDED}) AS successes, uniqExactIf(beacon_id, ifNull(business = 1, 0)) AS business
+           uniqExactIf(beacon_id, ${SUCCEEDED}) AS successes, uniqExactIf(beacon_id, ifNull(business = 1, 0)) AS flagged
          FROM monitor_beacons WHERE ${beaconsIn(w, 'api')}
          GROUP BY path ORDER BY failures DESC, path LIMIT ${int(limit)}`,
       )
@@ -100,7 +101,7 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
       path: row.path,
       failures: Number(row.failures),
       successes: Number(row.successes),
-      business: Number(row.business),
+      business: Number(row.flagged),
     })),
 
   vitalPercentile: async (w, name, f) => {
@@ -130,26 +131,26 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
 
   apiCodes: async (w, limit) =>
     (
-      await rowsOf<{ path: Text; code: Num; business: Num | null; n: Num }>(
+      await rowsOf<{ path: Text; status: Num; top: Num | null; n: Num }>(
         client,
-        `SELECT url AS path, assumeNotNull(code) AS code, max(business) AS business, uniqExact(beacon_id) AS n
+        `SELECT url AS path, assumeNotNull(code) AS status, max(business) AS top, uniqExact(beacon_id) AS n
          FROM monitor_beacons WHERE ${beaconsIn(w, 'api')} AND ${FAILED}
-         GROUP BY path, code ORDER BY n DESC, path, code LIMIT ${int(limit)}`,
+         GROUP BY path, status ORDER BY n DESC, path, status LIMIT ${int(limit)}`,
       )
-    ).map((row) => ({ path: row.path, code: Number(row.code), business: Number(row.business), count: Number(row.n) })),
+    ).map((row) => ({ path: row.path, code: Number(row.status), business: Number(row.top), count: Number(row.n) })),
 
   vitalsSeries: async (w, bucketMs) =>
     (
       await rowsOf<{ name: string; bucket: Num; n: Num; value: Num }>(
         client,
-        `SELECT name, bucket, count() AS n, arrayElement(arraySort(groupArray(v)), toUInt64(greatest(1, ceil(0.75 * n)))) AS value
+        `SELECT vital AS name, bucket, count() AS n, arrayElement(arraySort(groupArray(v)), toUInt64(greatest(1, ceil(0.75 * n)))) AS value
          FROM (
-           SELECT any(assumeNotNull(name)) AS name, intDiv(any(received_at), ${int(bucketMs)}) * ${int(bucketMs)} AS bucket,
+           SELECT any(assumeNotNull(name)) AS vital, intDiv(any(received_at), ${int(bucketMs)}) * ${int(bucketMs)} AS bucket,
              any(assumeNotNull(value)) AS v
            FROM monitor_beacons
            WHERE ${beaconsIn(w, 'perf')} AND name IS NOT NULL AND value IS NOT NULL GROUP BY beacon_id
          )
-         GROUP BY name, bucket ORDER BY bucket, name`,
+         GROUP BY vital, bucket ORDER BY bucket, vital`,
       )
     ).map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.n), value: Number(row.value) })),
 });

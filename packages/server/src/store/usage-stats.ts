@@ -158,9 +158,9 @@ const percentilesOf = async (
     const row = await base
       .select([
         sql<string>`count(*)`.as('n'),
-        sql<(string | number | null)[] | null>`percentile_disc(array[${list}]::float8[]) within group (order by ${ref})`.as(
-          'v',
-        ),
+        sql<
+          (string | number | null)[] | null
+        >`percentile_disc(array[${list}]::float8[]) within group (order by ${ref})`.as('v'),
       ])
       .executeTakeFirstOrThrow();
     const n = Number(row.n);
