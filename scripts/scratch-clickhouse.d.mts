@@ -6,6 +6,7 @@ export interface ScratchClickHouse {
   start(): Promise<void>;
   stop(): Promise<void>;
   remove(): Promise<void>;
+  kill(): void;
 }
 export declare const clickhouseInstalled: () => boolean;
 export declare const startScratchClickHouse: (options?: { timeoutMs?: number }) => Promise<ScratchClickHouse>;

@@ -97,5 +97,13 @@ export const startScratchClickHouse = async ({ timeoutMs = 60_000 } = {}) => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
+    /** At once, for exit paths that cannot wait: SIGKILL, then the directory goes. */
+    kill() {
+      child?.kill('SIGKILL');
+      child = undefined;
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      } catch {}
+    },
   };
 };

@@ -3,7 +3,7 @@
  * Kept to what ClickHouse 18.16 (Debian's) and current releases both accept: MergeTree engines with
  * partitions (no TTL), JSONEachRow inserts, values written as literals (query parameters came later).
  */
-import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 
 export const DAY_MS = 86_400_000;
 
@@ -86,6 +86,8 @@ export const connectClickHouse = (target: ClickHouseTarget, requestTimeoutMs: nu
     request_timeout: requestTimeoutMs,
     // A restarted server closes idle sockets: do not reuse one past a short idle time.
     keep_alive: { enabled: true, idle_socket_ttl: 1000 },
+    // Failures are the store's to report (a refused insert is logged once, as spooled).
+    log: { level: ClickHouseLogLevel.OFF },
   });
 
 /** Creates the database and tables when missing (idempotent: every process may run it at start). */
