@@ -104,10 +104,14 @@ const scratch = mkdtempSync(join(tmpdir(), 'edupass-bench-'));
 const bundle = await bundleServer();
 try {
   // 1. Over HTTP, through the whole server.
-  const server = await startChildServer(bundle.file, {
-    DATABASE_URL: join(scratch, 'http.db'),
-    PRODUCTS: 'edupass:edupass',
-  });
+  // PROFILE_DIR=<dir>: the server writes a CPU profile there (node --cpu-prof) when it stops.
+  const profile = process.env.PROFILE_DIR;
+  const server = await startChildServer(
+    bundle.file,
+    { DATABASE_URL: join(scratch, 'http.db'), PRODUCTS: 'edupass:edupass' },
+    undefined,
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  );
   const pinned = pin(server.process.pid ?? 0, 0) && pin(process.pid, 1);
   let next = 0;
   let failed = 0;
@@ -131,6 +135,12 @@ try {
   failed = result.non2xx + result.errors;
   const httpSeconds = (performance.now() - started) / 1000;
   const httpCpu = cpuSeconds(serverPid) - cpuBefore;
+  if (profile) {
+    // A graceful stop, so the profile is written.
+    const exited = new Promise((resolve) => server.process.once('exit', resolve));
+    server.process.kill('SIGTERM');
+    await exited;
+  }
   await server.kill();
   if (failed > 0)
     throw new Error(`${failed} batches were refused: keep 3× each body within 30000 (PER_BATCH too large)`);
