@@ -132,7 +132,10 @@ const main = async () => {
     clickhouseUrl = clickhouse.url;
   }
   if (clickhouseUrl) projects.push('server-clickhouse');
-  else console.log('WARNING: no clickhouse-server here (apt-get install clickhouse-server); the usage suites skip ClickHouse.');
+  else
+    console.log(
+      'WARNING: no clickhouse-server here (apt-get install clickhouse-server); the usage suites skip ClickHouse.',
+    );
 
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const report = join(root, '.tmp', 'vitest.json');

@@ -33,7 +33,7 @@ export interface ClickHouseEventsOptions {
   spoolDir: string;
   logger: Logger;
   now: () => number;
-  /** How long an insert may take before the batch goes to the spool instead. */
+  /** How long an insert (then its batch goes to the spool) or a query may take. */
   requestTimeoutMs?: number;
   /** How often the spool tries ClickHouse again while it holds batches. */
   retryMs?: number;
@@ -87,7 +87,7 @@ const dropDaysBefore = async (client: ClickHouseClient, table: EventTable, befor
 };
 
 export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Promise<EventsStore> => {
-  const { target, logger, now, requestTimeoutMs = 10_000, retryMs = 1000 } = options;
+  const { target, logger, now, requestTimeoutMs = 30_000, retryMs = 1000 } = options;
   await ensureSchema(target, requestTimeoutMs);
   const client = connectClickHouse(target, requestTimeoutMs);
   const spool = openSpool<Batch>(options.spoolDir, now);

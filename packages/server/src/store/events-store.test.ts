@@ -3,11 +3,11 @@
  * project): duplicates sent on purpose — a batch retried over HTTP, the same rows written by two
  * instances at once — are counted once in every dashboard; retention; export pages.
  */
-import { randomUUID } from 'node:crypto';
 import type { ReportPayload } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEventsKind } from '../testing/clickhouse-database.ts';
 import { useTestServer } from '../testing/harness.ts';
+import { usageEventRow } from '../testing/usage-rows.ts';
 import type { EventsStore, NewUsageEvent } from './events-store.ts';
 import { openEventsStore } from './events-store-open.ts';
 import { usageDb } from './usage.ts';
@@ -27,27 +27,16 @@ afterAll(() => other.close());
 
 const store = () => server.app.ctx.events;
 
-const eventRow = (product: string, n: number, receivedAt: number): NewUsageEvent => ({
-  product_code: product,
-  event_id: randomUUID(),
-  event_key: `key_${n % 3}`,
-  at: start + n * 37 * 60_000,
-  received_at: receivedAt,
-  dur: n % 2 === 0 ? 100 + ((n * 7919) % 1000) : null,
-  data: '{}',
-  device_uid: `device-${n % 11}`,
-  user_id: n % 4 === 0 ? `user-${n % 5}` : null,
-  process_id: null,
-  ip: '127.0.0.1',
-  ua: null,
-  platform: null,
-  net: null,
-  language: null,
-  resolution: null,
-  cpu: null,
-  density: null,
-  is_dev: 0,
-});
+const eventRow = (product: string, n: number, receivedAt: number): NewUsageEvent =>
+  usageEventRow({
+    product_code: product,
+    event_key: `key_${n % 3}`,
+    at: start + n * 37 * 60_000,
+    received_at: receivedAt,
+    dur: n % 2 === 0 ? 100 + ((n * 7919) % 1000) : null,
+    device_uid: `device-${n % 11}`,
+    user_id: n % 4 === 0 ? `user-${n % 5}` : null,
+  });
 
 /** The tracker's batch for these rows (the server stamps received_at itself). */
 const asReport = (product: string, rows: NewUsageEvent[], uid: string): ReportPayload => ({
