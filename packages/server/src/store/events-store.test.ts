@@ -154,6 +154,17 @@ describe(`events store (${testEventsKind() === 'clickhouse' ? 'ClickHouse' : pro
     });
   });
 
+  it('takes quotes and backslashes in keys and products as text, never as SQL', async () => {
+    const key = "it's \\' OR 1=1 --";
+    const product = "p'\\";
+    const row = usageEventRow({ product_code: product, event_key: key, at: start, received_at: Date.now() });
+    await store().write({ events: [row], beacons: [] });
+    const w = { product, from: start, to: start + HOUR };
+    expect(await store().eventCounts(w, HOUR, key)).toEqual([{ key, bucket: start, count: 1 }]);
+    expect(await store().eventCounts(w, HOUR, `${key}x`)).toEqual([]);
+    expect((await store().eventsById(product, [row.event_id])).map((e) => e.event_key)).toEqual([key]);
+  });
+
   it('retention removes the days received before the cutoff and keeps the rest', async () => {
     const product = 'site2';
     const today = Math.floor(Date.now() / DAY) * DAY;
