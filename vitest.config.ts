@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 import { SOURCE_CONDITION } from './scripts/source-condition.mjs';
 
 const serverTests = ['packages/server/src/**/*.test.ts'];
+/** The usage suites that run once more with the events in ClickHouse (scripts/test.mjs starts one). */
+const usageTests = [
+  'packages/server/src/routes/usage.test.ts',
+  'packages/server/src/routes/usage-clickhouse-outage.test.ts',
+  'packages/server/src/store/events-store.test.ts',
+];
 
 /** The EduPass packages resolve to their TypeScript sources, in browser-like and Node tests alike. */
 const sources = {
@@ -45,6 +51,17 @@ export default defineConfig({
           name: 'server-postgres',
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...sources,
+        test: {
+          name: 'server-clickhouse',
+          include: usageTests,
+          env: { EDUPASS_TEST_DB: 'sqlite', EDUPASS_TEST_EVENTS: 'clickhouse' },
+          globalSetup: ['packages/server/src/testing/clickhouse-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs every test: the SDK and browser tests, and the server suite on SQLite and on PostgreSQL.
+// Runs every test: the SDK and browser tests, the server suite on SQLite and on PostgreSQL, and the
+// usage suites once more with the events in a scratch ClickHouse (when clickhouse-server is installed).
 // PostgreSQL: the one at EDUPASS_TEST_PG_URL (default 127.0.0.1:5432) when it answers, else a
 // scratch cluster started here from the installed binaries. Ends with one line
 // "N passed, N failed" totalling every runner.
@@ -9,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { clickhouseInstalled, startScratchClickHouse } from './scratch-clickhouse.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -123,6 +125,18 @@ const main = async () => {
   if (pgUrl) projects.push('server-postgres');
   else console.log('WARNING: no PostgreSQL here (apt-get install postgresql); the server suite runs on SQLite only.');
 
+  let clickhouseUrl = process.env.EDUPASS_TEST_CLICKHOUSE_URL;
+  if (!clickhouseUrl && clickhouseInstalled()) {
+    const clickhouse = await startScratchClickHouse();
+    cleanups.push(() => clickhouse.kill());
+    clickhouseUrl = clickhouse.url;
+  }
+  if (clickhouseUrl) projects.push('server-clickhouse');
+  else
+    console.log(
+      'WARNING: no clickhouse-server here (apt-get install clickhouse-server); the usage suites skip ClickHouse.',
+    );
+
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const report = join(root, '.tmp', 'vitest.json');
   const args = [
@@ -142,6 +156,7 @@ const main = async () => {
         ...process.env,
         ...(pgUrl ? { EDUPASS_TEST_PG_URL: pgUrl } : {}),
         ...(redisUrl ? { EDUPASS_TEST_REDIS_URL: redisUrl } : {}),
+        ...(clickhouseUrl ? { EDUPASS_TEST_CLICKHOUSE_URL: clickhouseUrl } : {}),
       },
     });
     child.on('exit', (status) => resolve(status ?? 1));

@@ -7,6 +7,7 @@ import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
 import { createUsageWriter } from './services/usage-writer.ts';
 import { openStore, type Store } from './store/db.ts';
+import { sqlEventsStore } from './store/events-sql.ts';
 import { usageDb, writeUsage } from './store/usage.ts';
 import { createTestDatabase, type TestDatabase } from './testing/databases.ts';
 
@@ -264,7 +265,7 @@ describe('edupass doctor', () => {
 
 describe('usage group commit', () => {
   test('rows of one request that the store refuses fail only that request, not the others written with it', async () => {
-    const writer = createUsageWriter(usageDb(store.db), 100_000);
+    const writer = createUsageWriter(sqlEventsStore(store.db), 100_000);
     // A row with no data breaks the NOT NULL column at the database, whatever the parsing in front.
     const refused = { ...eventRow('group-commit-refused'), data: null as unknown as string };
     const answers = await Promise.allSettled([

@@ -21,6 +21,16 @@ describe('loadConfig', () => {
     expect(config.production).toBe(false);
   });
 
+  it('USAGE_DATABASE_URL: events in the accounts database by default, in ClickHouse with a clickhouse:// URL', () => {
+    expect(loadConfig({}).usageDatabaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: '/srv/edupass/edupass.db' }).usageSpoolDir).toBe('/srv/edupass/usage-spool');
+    const config = loadConfig({ USAGE_DATABASE_URL: 'clickhouse://u:p@ch:8123/events', USAGE_SPOOL_DIR: '/spool' });
+    expect([config.usageDatabaseUrl, config.usageSpoolDir]).toEqual(['clickhouse://u:p@ch:8123/events', '/spool']);
+    expect(problemsOf({ USAGE_DATABASE_URL: 'postgres://db/events' })).toEqual([
+      expect.stringMatching(/USAGE_DATABASE_URL.*clickhouse:\/\/.*Fix:/),
+    ]);
+  });
+
   it('OAUTH_WITHOUT_STATE: off by default; a comma list of pids (or *) turns code steps without state on', () => {
     expect(loadConfig({}).oauthWithoutState).toEqual([]);
     expect(loadConfig({ OAUTH_WITHOUT_STATE: 'site2, edupass,' }).oauthWithoutState).toEqual(['site2', 'edupass']);

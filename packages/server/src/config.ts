@@ -7,8 +7,9 @@ import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from '
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
+import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 
-export interface Config extends SecretsConfig {
+export interface Config extends SecretsConfig, UsageStoreConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -250,6 +251,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     smtp: readSmtpConfig(read, problems),
     sms: readSmsConfig(read, problems),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
+    ...readUsageStoreConfig(read, problems, databaseUrl, !isPostgresUrl(databaseUrl)),
     ingestQueueRows: int('INGEST_QUEUE_ROWS', 100_000, 1, 10_000_000),
     ingestIpPerMinute: int('INGEST_IP_PER_MINUTE', 30_000, 1, 100_000_000),
     ingestProductPerMinute: int('INGEST_PRODUCT_PER_MINUTE', 600_000, 1, 1_000_000_000),

@@ -13,6 +13,8 @@ import { createMetrics, type Metrics } from './services/metrics.ts';
 import { createSessionCache, type SessionCache } from './services/session-cache.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
+import type { EventsStore } from './store/events-store.ts';
+import { openEventsStore } from './store/events-store-open.ts';
 import { migrate } from './store/migrate.ts';
 import { connectRedis } from './store/redis.ts';
 import type { Database } from './store/schema.ts';
@@ -44,6 +46,8 @@ export interface Context {
   /** For the console's dashboard queries: DATABASE_READ_URL's replica when set, else `db`. */
   readDb: Kysely<Database>;
   store: Store;
+  /** Usage events and monitor beacons: the accounts database, or ClickHouse (USAGE_DATABASE_URL). */
+  events: EventsStore;
   counters: Counters;
   /** The counters' Redis connection when REDIS_URL is set (readiness asks it). */
   redis: Redis | undefined;
@@ -119,11 +123,14 @@ export const createContext = async (
     const reader = config.databaseReadUrl
       ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
       : undefined;
+    const readDb = reader?.db ?? store.db;
+    const events = await openEventsStore(config, store.db, readDb, logger, now);
     return {
       config,
       db: store.db,
-      readDb: reader?.db ?? store.db,
+      readDb,
       store,
+      events,
       counters,
       redis,
       metrics,
@@ -136,6 +143,7 @@ export const createContext = async (
         await sessions.close();
         await delivery.close?.();
         await counters.close();
+        await events.close();
         await reader?.close();
         await store.close();
       },

@@ -9,37 +9,19 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../context.ts';
-import { type NewUsageEvent, type UsageEventsTable, usageDb, writeUsage } from '../store/usage.ts';
+import type { EventCursor, NewUsageEvent, StoredEvent } from '../store/events-store.ts';
 import { progress } from './progress.ts';
 
 const PAGE = 5000;
 
 export const exportEvents = async (ctx: Context, file: string): Promise<number> => {
-  const db = usageDb(ctx.db);
-  const total = Number(
-    (
-      await db
-        .selectFrom('usage_events')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const total = (await ctx.events.counts()).events;
   const bar = progress('exporting', total);
   const out = createWriteStream(file);
   let written = 0;
-  let after: { product_code: string; event_id: string } | undefined;
+  let after: EventCursor | undefined;
   for (;;) {
-    let query = db.selectFrom('usage_events').selectAll().orderBy('product_code').orderBy('event_id').limit(PAGE);
-    if (after) {
-      const last = after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('product_code', '>', last.product_code),
-          eb.and([eb('product_code', '=', last.product_code), eb('event_id', '>', last.event_id)]),
-        ]),
-      );
-    }
-    const rows = await query.execute();
+    const rows = await ctx.events.eventsAfter(after, PAGE);
     if (rows.length === 0) break;
     if (!out.write(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`)) await once(out, 'drain');
     written += rows.length;
@@ -53,7 +35,7 @@ export const exportEvents = async (ctx: Context, file: string): Promise<number> 
 };
 
 /** The columns an event row cannot go without (the table's NOT NULL ones). */
-const isEventRow = (value: unknown): value is UsageEventsTable => {
+const isEventRow = (value: unknown): value is StoredEvent => {
   if (typeof value !== 'object' || value === null) return false;
   const row = value as Record<string, unknown>;
   return (
@@ -74,14 +56,13 @@ export interface EventImportReport {
 }
 
 export const importEvents = async (ctx: Context, file: string): Promise<EventImportReport> => {
-  const db = usageDb(ctx.db);
   const bar = progress('importing', (await stat(file)).size);
   const report: EventImportReport = { read: 0, problems: [] };
   let batch: NewUsageEvent[] = [];
   let line = 0;
   let bytes = 0;
   const flush = async () => {
-    if (batch.length > 0) await writeUsage(db, { events: batch, beacons: [] });
+    if (batch.length > 0) await ctx.events.write({ events: batch, beacons: [] });
     batch = [];
     bar.update(bytes);
   };

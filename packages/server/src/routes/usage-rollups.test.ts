@@ -9,6 +9,7 @@ import { BUCKETS, uniques, usageCounts } from '../services/usage-stats.ts';
 import { openStore } from '../store/db.ts';
 import { deleteUsageBefore, type NewUsageEvent, usageDb, writeUsage } from '../store/usage.ts';
 import { useTestServer } from '../testing/harness.ts';
+import { usageEventRow } from '../testing/usage-rows.ts';
 
 const { server } = useTestServer();
 
@@ -27,27 +28,15 @@ const eventsFor = (product: string, start: number, count: number, seed: number, 
   const random = numbers(seed);
   return Array.from(
     { length: count },
-    (): NewUsageEvent => ({
-      product_code: product,
-      event_id: randomUUID(),
-      event_key: `key_${Math.floor(random() * 5)}`,
-      at: start + Math.floor(random() * 3 * DAY),
-      received_at: receivedAt,
-      dur: null,
-      data: '{}',
-      device_uid: random() < 0.9 ? `device-${Math.floor(random() * 40)}` : null,
-      user_id: random() < 0.5 ? `user-${Math.floor(random() * 15)}` : null,
-      process_id: null,
-      ip: '127.0.0.1',
-      ua: null,
-      platform: null,
-      net: null,
-      language: null,
-      resolution: null,
-      cpu: null,
-      density: null,
-      is_dev: 0,
-    }),
+    (): NewUsageEvent =>
+      usageEventRow({
+        product_code: product,
+        event_key: `key_${Math.floor(random() * 5)}`,
+        at: start + Math.floor(random() * 3 * DAY),
+        received_at: receivedAt,
+        device_uid: random() < 0.9 ? `device-${Math.floor(random() * 40)}` : null,
+        user_id: random() < 0.5 ? `user-${Math.floor(random() * 15)}` : null,
+      }),
   );
 };
 

@@ -10,7 +10,6 @@
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
 import { withSweepLock } from '../store/sweep-lock.ts';
-import { deleteUsageBefore, usageDb } from '../store/usage.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -38,7 +37,7 @@ export const sweepOnce = async (ctx: Context): Promise<boolean> => {
 
 const sweepAll = async (ctx: Context, now: number): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
-    ['usage retention', () => deleteUsageBefore(usageDb(ctx.db), now - ctx.config.usageRetentionDays * DAY_MS)],
+    ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
     [
       'expired account rows',
       () =>

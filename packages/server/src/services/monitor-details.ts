@@ -2,9 +2,7 @@
 import type { ApiCodeCount, ErrorGroup, VitalPoint } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
-import { apiCodes, errorGroups, vitalsSeries } from '../store/monitor-details.ts';
-import { usageDb } from '../store/usage.ts';
-import type { Window } from '../store/usage-stats.ts';
+import type { Window } from '../store/events-store.ts';
 
 const DAY_MS = 86_400_000;
 const BUCKET_MS = { hour: 3_600_000, day: DAY_MS } as const;
@@ -20,23 +18,18 @@ export const queryWindow = (ctx: Context, q: { product: string; from?: number; t
 };
 
 export const listErrorGroups = async (ctx: Context, w: Window): Promise<ErrorGroup[]> =>
-  (await errorGroups(usageDb(ctx.readDb), w, 100)).map((row) => ({
-    message: row.message ?? '',
-    count: Number(row.count),
-    pages: Number(row.pages),
-    last_seen: Number(row.last_seen),
-  }));
+  (await ctx.events.errorGroups(w, 100)).map((row) => ({ ...row, message: row.message ?? '' }));
 
 export const listApiCodes = async (ctx: Context, w: Window): Promise<ApiCodeCount[]> =>
-  (await apiCodes(usageDb(ctx.readDb), w, 500)).map((row) => ({
+  (await ctx.events.apiCodes(w, 500)).map((row) => ({
     path: row.path ?? '',
-    code: Number(row.code),
-    business: Number(row.business) === 1,
-    count: Number(row.count),
+    code: row.code,
+    business: row.business === 1,
+    count: row.count,
   }));
 
 export const vitalsOverTime = async (ctx: Context, w: Window, bucket = 'day'): Promise<VitalPoint[]> => {
   if (bucket !== 'hour' && bucket !== 'day') throw invalidRequest('bucket must be hour or day.');
-  const rows = await vitalsSeries(usageDb(ctx.readDb), w, BUCKET_MS[bucket]);
-  return rows.map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.count), p75: row.value }));
+  const rows = await ctx.events.vitalsSeries(w, BUCKET_MS[bucket]);
+  return rows.map((row) => ({ name: row.name, bucket: row.bucket, count: row.count, p75: row.value }));
 };

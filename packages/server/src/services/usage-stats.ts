@@ -2,16 +2,7 @@
 import { MONITOR, VITALS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { usageDb } from '../store/usage.ts';
-import {
-  apiOutcomes,
-  durationPercentiles,
-  errorCounts,
-  eventCounts,
-  uniqueVisitors,
-  vitalPercentile,
-  type Window,
-} from '../store/usage-stats.ts';
+import type { Window } from '../store/events-store.ts';
 import { authenticateOperator } from './operators.ts';
 
 /** The console's queries are the operator role's, as every admin route (services/operators.ts). */
@@ -23,36 +14,34 @@ export const requireOperator = async (ctx: Context, token: string | undefined): 
 export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
 
 export const usageCounts = async (ctx: Context, w: Window, bucket: keyof typeof BUCKETS, key?: string) => {
-  const rows = await eventCounts(usageDb(ctx.readDb), w, BUCKETS[bucket], key);
-  return rows.map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.count) }));
+  return ctx.events.eventCounts(w, BUCKETS[bucket], key);
 };
 
 export const uniques = async (ctx: Context, w: Window) => {
-  const row = await uniqueVisitors(usageDb(ctx.readDb), w);
-  return { devices: Number(row.devices), users: Number(row.users), events: Number(row.events) };
+  return ctx.events.uniques(w);
 };
 
 export const durations = async (ctx: Context, w: Window, key: string) => {
-  const { count, values } = await durationPercentiles(usageDb(ctx.readDb), w, key, [0.5, 0.75, 0.9, 0.99]);
+  const { count, values } = await ctx.events.durationPercentiles(w, key, [0.5, 0.75, 0.9, 0.99]);
   const [p50, p75, p90, p99] = values;
   return { key, count, p50, p75, p90, p99 };
 };
 
 export const monitorErrors = async (ctx: Context, w: Window) => {
-  const rows = await errorCounts(usageDb(ctx.readDb), w, 100);
-  return rows.map((row) => ({ message: row.message ?? '', count: Number(row.count) }));
+  const rows = await ctx.events.errorCounts(w, 100);
+  return rows.map((row) => ({ message: row.message ?? '', count: row.count }));
 };
 
 /** Successes arrive sampled (1 in 10), so calls are estimated as failures + successes × 10. */
 export const apiFailureRates = async (ctx: Context, w: Window) => {
-  const rows = await apiOutcomes(usageDb(ctx.readDb), w, 200);
+  const rows = await ctx.events.apiOutcomes(w, 200);
   return rows.map((row) => {
-    const failures = Number(row.failures);
-    const calls = failures + Number(row.successes) / MONITOR.successSampleRate;
+    const failures = row.failures;
+    const calls = failures + row.successes / MONITOR.successSampleRate;
     return {
       path: row.path ?? '',
       failures,
-      business_errors: Number(row.business),
+      business_errors: row.business,
       estimated_calls: Math.round(calls),
       failure_rate: calls === 0 ? 0 : failures / calls,
     };
@@ -62,7 +51,7 @@ export const apiFailureRates = async (ctx: Context, w: Window) => {
 export const vitalsP75 = (ctx: Context, w: Window) =>
   Promise.all(
     VITALS.map(async (name) => {
-      const { count, value } = await vitalPercentile(usageDb(ctx.readDb), w, name, 0.75);
+      const { count, value } = await ctx.events.vitalPercentile(w, name, 0.75);
       return { name, count, p75: value };
     }),
   );

@@ -4,7 +4,7 @@
  * event survives a crash, and the store does one commit per burst instead of one per request.
  */
 import { RetryLater } from '../errors.ts';
-import { type PendingRows, type UsageDb, writeUsage } from '../store/usage.ts';
+import type { EventsStore, PendingRows } from '../store/events-store.ts';
 
 /** What a refused request is told to wait: about one group commit under load, rounded up to a second. */
 const SATURATED_RETRY_SECONDS = 2;
@@ -24,10 +24,10 @@ interface Waiter {
 }
 
 /** Writes each request's rows alone: one request's rows the store refuses fail that request only. */
-const writeEach = async (db: UsageDb, waiters: Waiter[]) => {
+const writeEach = async (store: Pick<EventsStore, 'write'>, waiters: Waiter[]) => {
   for (const waiter of waiters) {
     try {
-      await writeUsage(db, waiter.rows);
+      await store.write(waiter.rows);
       waiter.resolve();
     } catch (error) {
       waiter.reject(error);
@@ -40,7 +40,7 @@ const writeEach = async (db: UsageDb, waiters: Waiter[]) => {
  * `Retry-After` (the SDKs keep the batch and send it again then), before memory grows without bound.
  */
 export const createUsageWriter = (
-  db: UsageDb,
+  store: Pick<EventsStore, 'write'>,
   maxPendingRows: number,
   onSaturated: () => void = () => {},
 ): UsageWriter => {
@@ -59,13 +59,13 @@ export const createUsageWriter = (
       pending = { events: [], beacons: [] };
       waiters = [];
       try {
-        await writeUsage(db, batch);
+        await store.write(batch);
         for (const waiter of answered) waiter.resolve();
       } catch (error) {
         // The transaction rolled back. With several requests in it, each is written again alone (a
         // stored event id is skipped): the others' rows are kept, only the request refused fails.
         if (answered.length === 1) answered[0]?.reject(error);
-        else await writeEach(db, answered);
+        else await writeEach(store, answered);
       }
     }
     running = undefined;

@@ -6,7 +6,8 @@
 import type { MonitorBeacon, ReportPayload, ServerTime } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { type NewUsageEvent, productCodes, usageDb } from '../store/usage.ts';
+import type { NewUsageEvent } from '../store/events-store.ts';
+import { productCodes, usageDb } from '../store/usage.ts';
 import { limitIngestion } from './ingest-limits.ts';
 import type { ClientInfo } from './tokens.ts';
 import { createUsageWriter, type UsageWriter } from './usage-writer.ts';
@@ -17,7 +18,7 @@ const products = new WeakMap<Context, { codes: Set<string>; loadedAt: number }>(
 const usageWriter = (ctx: Context): UsageWriter => {
   let writer = writers.get(ctx);
   if (!writer) {
-    writer = createUsageWriter(usageDb(ctx.db), ctx.config.ingestQueueRows, () => ctx.metrics.ingestionRefused.inc());
+    writer = createUsageWriter(ctx.events, ctx.config.ingestQueueRows, () => ctx.metrics.ingestionRefused.inc());
     writers.set(ctx, writer);
     ctx.metrics.sources.ingestionPending = writer.pending;
   }

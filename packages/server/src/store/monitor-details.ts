@@ -37,9 +37,9 @@ interface VitalRow {
 }
 
 /**
- * p75 of each vital in each bucket in one pass: rank values within (name, bucket) and keep the row at
- * offset ⌊0.75·(n−1)⌋ — the same definition as the overall percentiles. Integer arithmetic only, so
- * SQLite and PostgreSQL agree.
+ * p75 of each vital in each bucket in one pass: rank values within (name, bucket) and keep the row of
+ * rank ⌈0.75·n⌉ = (3n + 3) div 4 — the nearest rank, as the overall percentiles. Integer arithmetic
+ * only, so SQLite and PostgreSQL agree.
  */
 export const vitalsSeries = async (db: UsageDb, w: Window, bucketMs: number): Promise<VitalRow[]> => {
   const bucket = sql`(received_at / ${sql.lit(bucketMs)}) * ${sql.lit(bucketMs)}`;
@@ -52,7 +52,7 @@ export const vitalsSeries = async (db: UsageDb, w: Window, bucketMs: number): Pr
       where product_code = ${w.product} and kind = 'perf' and received_at >= ${w.from} and received_at < ${w.to}
         and name is not null and value is not null
     ) ranked
-    where rn = (3 * (n - 1)) / 4 + 1
+    where rn = (3 * n + 3) / 4
     order by bucket, name`.execute(db);
   return result.rows;
 };

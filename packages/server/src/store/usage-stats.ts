@@ -1,6 +1,7 @@
-/** The console's usage and monitoring queries. Percentiles are read by offset, which both SQLite and PostgreSQL index. */
-import { sql } from 'kysely';
-import type { UsageDb } from './usage.ts';
+/** The console's usage and monitoring queries on SQLite and PostgreSQL (the SQL events store). */
+import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from './schema.ts';
+import type { UsageDb, UsageTables } from './usage.ts';
 import { DAY_MS, HOUR_MS, truncated } from './usage-rollups.ts';
 import { splitWindow } from './usage-window.ts';
 
@@ -127,31 +128,76 @@ export const uniqueVisitors = async (db: UsageDb, w: Window) => {
   return { devices, users, events };
 };
 
-/** Values at the given fractions of a sorted column, with the count. */
-const percentiles = async (
-  count: number,
-  nth: (offset: number) => Promise<number | null | undefined>,
-  fractions: number[],
-): Promise<(number | null)[]> =>
-  Promise.all(fractions.map(async (f) => (count === 0 ? null : ((await nth(Math.floor(f * (count - 1)))) ?? null))));
+const dialectOf = (db: UsageDb) => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
-export const durationPercentiles = async (db: UsageDb, w: Window, key: string, fractions: number[]) => {
-  const base = db
-    .selectFrom('usage_events')
-    .where('product_code', '=', w.product)
-    .where('event_key', '=', key)
-    .where('at', '>=', w.from)
-    .where('at', '<', w.to)
-    .where('dur', 'is not', null);
-  const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const n = Number(count);
-  const values = await percentiles(
-    n,
-    async (offset) => (await base.select('dur').orderBy('dur').limit(1).offset(offset).executeTakeFirst())?.dur,
+/** The 1-based rank of the nearest-rank percentile (PostgreSQL's `percentile_disc`): ⌈f·n⌉, at least 1. */
+export const nearestRank = (fraction: number, count: number) => Math.max(1, Math.ceil(fraction * count));
+
+const checkedFractions = (fractions: number[]) => {
+  if (!fractions.every((f) => Number.isFinite(f) && f >= 0 && f <= 1)) throw new Error('fractions must be in [0, 1]');
+  return fractions;
+};
+
+type Filtered = SelectQueryBuilder<Database & UsageTables, 'usage_events' | 'monitor_beacons', object>;
+
+/**
+ * The values of `column` at each fraction in one query: PostgreSQL's `percentile_disc` over an array
+ * of fractions; on SQLite one ordered pass ranking the rows (window functions) that keeps only the
+ * rows at the wanted ranks. Both compute ⌈f·n⌉ in double precision, so they agree.
+ */
+const percentilesOf = async (
+  db: UsageDb,
+  base: Filtered,
+  column: 'dur' | 'value',
+  fractions: number[],
+): Promise<{ count: number; values: (number | null)[] }> => {
+  const wanted = checkedFractions(fractions);
+  const ref = sql.ref(column);
+  if (dialectOf(db) === 'postgres') {
+    const list = sql.join(wanted.map((f) => sql.lit(f)));
+    const row = await base
+      .select([
+        sql<string>`count(*)`.as('n'),
+        sql<
+          (string | number | null)[] | null
+        >`percentile_disc(array[${list}]::float8[]) within group (order by ${ref})`.as('v'),
+      ])
+      .executeTakeFirstOrThrow();
+    const n = Number(row.n);
+    return { count: n, values: wanted.map((_, i) => (n === 0 || row.v?.[i] == null ? null : Number(row.v[i]))) };
+  }
+  const ranked = base.select([
+    sql<number>`${ref}`.as('v'),
+    sql<number>`row_number() over (order by ${ref})`.as('rn'),
+    sql<number>`count(*) over ()`.as('n'),
+  ]);
+  const atRanks = sql.join(
+    wanted.map((f) => sql`(rn >= max(${sql.lit(f)} * n, 1) and rn < max(${sql.lit(f)} * n, 1) + 1)`),
+    sql` or `,
+  );
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .select(['v', 'rn', 'n'])
+    .where(sql<boolean>`rn = 1 or ${atRanks}`)
+    .execute();
+  const n = Number(rows[0]?.n ?? 0);
+  const byRank = new Map(rows.map((row) => [Number(row.rn), Number(row.v)]));
+  return { count: n, values: wanted.map((f) => (n === 0 ? null : (byRank.get(nearestRank(f, n)) ?? null))) };
+};
+
+export const durationPercentiles = (db: UsageDb, w: Window, key: string, fractions: number[]) =>
+  percentilesOf(
+    db,
+    db
+      .selectFrom('usage_events')
+      .where('product_code', '=', w.product)
+      .where('event_key', '=', key)
+      .where('at', '>=', w.from)
+      .where('at', '<', w.to)
+      .where('dur', 'is not', null) as unknown as Filtered,
+    'dur',
     fractions,
   );
-  return { count: n, values };
-};
 
 /** The monitor beacons of one kind in a window, through the (product, kind, received_at) index. */
 export const beacons = (db: UsageDb, w: Window, kind: string) =>
@@ -186,13 +232,7 @@ export const apiOutcomes = (db: UsageDb, w: Window, limit: number) =>
     .execute();
 
 export const vitalPercentile = async (db: UsageDb, w: Window, name: string, fraction: number) => {
-  const base = beacons(db, w, 'perf').where('name', '=', name);
-  const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const n = Number(count);
-  const [value] = await percentiles(
-    n,
-    async (offset) => (await base.select('value').orderBy('value').limit(1).offset(offset).executeTakeFirst())?.value,
-    [fraction],
-  );
-  return { count: n, value: value ?? null };
+  const base = beacons(db, w, 'perf').where('name', '=', name).where('value', 'is not', null);
+  const { count, values } = await percentilesOf(db, base as unknown as Filtered, 'value', [fraction]);
+  return { count, value: values[0] ?? null };
 };

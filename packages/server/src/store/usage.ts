@@ -120,10 +120,11 @@ const eventInsert = (db: UsageDb, rows: NewUsageEvent[]): CompiledQuery => {
     text = compiled.sql;
     eventInsertSql.set(key, text);
   }
-  return CompiledQuery.raw(
-    text,
-    rows.flatMap((row) => EVENT_COLUMNS.map((column) => row[column] ?? null)),
-  );
+  // One preallocated array filled in a plain loop: flatMap of per-row arrays cost ~5% of ingestion.
+  const parameters: unknown[] = new Array(rows.length * EVENT_COLUMNS.length);
+  let i = 0;
+  for (const row of rows) for (const column of EVENT_COLUMNS) parameters[i++] = row[column] ?? null;
+  return CompiledQuery.raw(text, parameters);
 };
 
 /**

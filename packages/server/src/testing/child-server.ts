@@ -53,14 +53,18 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
-/** `port`: a given one (a restart behind a proxy that knows it), else a free one. */
+/**
+ * `port`: a given one (a restart behind a proxy that knows it), else a free one. `nodeArgs`: flags for
+ * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take).
+ */
 export const startChildServer = async (
   file: string,
   env: Record<string, string>,
   port?: number,
+  nodeArgs: string[] = [],
 ): Promise<ChildServer> => {
   port ??= await freePort();
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [...nodeArgs, file], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../captcha-config.ts';
 import { type Config, loadConfig } from '../config.ts';
+import { createTestEventsDatabase } from './clickhouse-database.ts';
 import { createTestDatabase } from './databases.ts';
 import { type CallOptions, client } from './http-client.ts';
 
@@ -44,8 +45,10 @@ export const startTestServer = async (
   options: BuildOptions = {},
 ): Promise<TestServer> => {
   const database = await createTestDatabase();
+  const events = createTestEventsDatabase();
   const config: Config = {
     ...loadConfig({ ...TEST_ENV, DATABASE_URL: database.url }),
+    ...events?.config,
     port: 0,
     host: '127.0.0.1',
     ...overrides,
@@ -68,6 +71,7 @@ export const startTestServer = async (
     async close() {
       await app.close();
       await database.drop();
+      await events?.drop();
     },
   };
 };

@@ -1,0 +1,12 @@
+export interface ScratchClickHouse {
+  /** http://127.0.0.1:<port> of its HTTP interface. */
+  url: string;
+  dir: string;
+  pid(): number | undefined;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+  kill(): void;
+}
+export declare const clickhouseInstalled: () => boolean;
+export declare const startScratchClickHouse: (options?: { timeoutMs?: number }) => Promise<ScratchClickHouse>;
