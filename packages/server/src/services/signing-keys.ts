@@ -18,7 +18,6 @@ import {
   deleteSigningKeysBefore,
   insertSigningKey,
   listSigningKeyRows,
-  resealSigningKey,
   type SigningKeyRow,
 } from '../store/signing-keys.ts';
 import { seal, unsealEither } from './sealed-values.ts';
@@ -74,16 +73,15 @@ const newKeyRow = async (ctx: KeyContext, generation: number, signsFrom: number)
   };
 };
 
-/** The private JWK of a key; sealed again under the current secret when it opened only with the previous one. */
-const privateJwkOf = async (ctx: KeyContext, row: SigningKeyRow): Promise<JWK> => {
+/**
+ * The private JWK of a key, opened with the current secret or the previous one; undefined when it
+ * opens with neither (the secret changed without JWT_SECRET_PREVIOUS naming the old one). Keys are
+ * not sealed again under a new secret: processes still on the old secret during a change keep
+ * opening them, and the next rotation seals the new key under the new secret.
+ */
+const privateJwkOf = (ctx: KeyContext, row: SigningKeyRow): JWK | undefined => {
   const opened = unsealEither(ctx.keys, row.private_sealed, sealName(row.kid));
-  if (opened === undefined) {
-    throw new Error(
-      `signing key ${row.kid} does not open with JWT_SECRET (nor JWT_SECRET_PREVIOUS). Fix: set the secret it was sealed with as JWT_SECRET_PREVIOUS, then run \`edupass keys rotate --now\`.`,
-    );
-  }
-  if (opened.stale) await resealSigningKey(ctx.db, row.kid, seal(ctx.keys.settings, opened.value, sealName(row.kid)));
-  return JSON.parse(opened.value) as JWK;
+  return opened === undefined ? undefined : (JSON.parse(opened.value) as JWK);
 };
 
 const readRows = async (ctx: KeyContext): Promise<SigningKeyRow[]> => {
@@ -145,17 +143,32 @@ export const verificationKey = async (ctx: KeyContext, kid: string): Promise<Cry
   return (await keySet(ctx, true)).published.find((key) => key.status.kid === kid)?.verifier;
 };
 
-const signerKeys = new WeakMap<SigningKeyRow, Promise<CryptoKey>>();
+const signerKeys = new WeakMap<SigningKeyRow, Promise<CryptoKey | undefined>>();
 
-/** The key that signs now, with its `kid`. */
+const importedSigner = (ctx: KeyContext, row: SigningKeyRow): Promise<CryptoKey | undefined> => {
+  let key = signerKeys.get(row);
+  if (key === undefined) {
+    const jwk = privateJwkOf(ctx, row);
+    key = jwk === undefined ? Promise.resolve(undefined) : (importJWK(jwk, row.alg) as Promise<CryptoKey>);
+    signerKeys.set(row, key);
+  }
+  return key;
+};
+
+/**
+ * The key that signs now, with its `kid`. When its private half does not open with this process's
+ * secret (JWT_SECRET changed without JWT_SECRET_PREVIOUS), a new key sealed under the current
+ * secret takes over at once; tokens signed before still verify by the public key.
+ */
 export const currentSigner = async (ctx: KeyContext): Promise<{ kid: string; key: CryptoKey }> => {
   const { signer } = await keySet(ctx);
-  let key = signerKeys.get(signer.row);
-  if (key === undefined) {
-    key = privateJwkOf(ctx, signer.row).then((jwk) => importJWK(jwk, signer.row.alg) as Promise<CryptoKey>);
-    signerKeys.set(signer.row, key);
-  }
-  return { kid: signer.status.kid, key: await key };
+  const key = await importedSigner(ctx, signer.row);
+  if (key !== undefined) return { kid: signer.status.kid, key };
+  await rotateSigningKey(ctx, true).catch(() => undefined);
+  const replaced = (await keySet(ctx, true)).signer;
+  const replacement = await importedSigner(ctx, replaced.row);
+  if (replacement === undefined) throw new Error(`signing key ${replaced.status.kid} does not open with JWT_SECRET`);
+  return { kid: replaced.status.kid, key: replacement };
 };
 
 /** What the OpenID Connect provider and the JWKS endpoint read. */
@@ -169,7 +182,8 @@ export interface SigningKeys {
 export const signingKeys = (ctx: KeyContext): SigningKeys => ({
   async privateJwks() {
     const { published } = await keySet(ctx);
-    return { keys: await Promise.all(published.map((key) => privateJwkOf(ctx, key.row))) };
+    const keys = published.map((key) => privateJwkOf(ctx, key.row));
+    return { keys: keys.filter((key): key is JWK => key !== undefined) };
   },
   async publicJwks() {
     return { keys: (await keySet(ctx)).published.map((key) => key.publicJwk) };

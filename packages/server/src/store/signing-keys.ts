@@ -32,7 +32,3 @@ export const insertSigningKey = async (db: Db, row: SigningKeyRow): Promise<bool
 /** Removes keys older than a generation (retired, with every token they signed expired). */
 export const deleteSigningKeysBefore = (db: Db, generation: number) =>
   db.deleteFrom('signing_keys').where('generation', '<', generation).execute();
-
-/** Seals a key's private half again (after a change of the outside secret). */
-export const resealSigningKey = (db: Db, kid: string, privateSealed: string) =>
-  db.updateTable('signing_keys').set({ private_sealed: privateSealed }).where('kid', '=', kid).execute();
