@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'sdk',
           include: [
-            'packages/{protocol,account,captcha,tracker,monitor}/src/**/*.test.ts',
+            'packages/{protocol,account,captcha,tracker,monitor,node}/src/**/*.test.ts',
             'packages/web/{src,e2e}/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
