@@ -19,11 +19,12 @@ const sameToken = (given: string, expected: string) => {
 };
 
 export const countRequests = (app: FastifyInstance, metrics: Metrics) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern, never the raw URL: ids and query strings would explode the label set.
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });
     metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
   });
 };
 
