@@ -14,6 +14,7 @@ import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
+import { SigningKeysScreen } from './screens/signing-keys.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
 import { UsersScreen } from './screens/users.tsx';
@@ -47,6 +48,8 @@ const Screen = () => {
         return <CaptchaScreen />;
       case 'oauth':
         return <OauthScreen />;
+      case 'keys':
+        return <SigningKeysScreen />;
       case 'usage':
         return <UsageScreen />;
       case 'monitor':

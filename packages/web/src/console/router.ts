@@ -10,11 +10,12 @@ export type ConsoleRoute =
   | { name: 'agreements' }
   | { name: 'captcha' }
   | { name: 'oauth' }
+  | { name: 'keys' }
   | { name: 'usage' }
   | { name: 'monitor' }
   | { name: 'audit' };
 
-export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'usage', 'monitor', 'audit'] as const;
+export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'keys', 'usage', 'monitor', 'audit'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const parseRoute = (hash: string): ConsoleRoute => {
