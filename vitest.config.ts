@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'sdk',
           include: [
-            'packages/{protocol,account,captcha,tracker,monitor}/src/**/*.test.ts',
+            'packages/{protocol,account,captcha,tracker,monitor,node}/src/**/*.test.ts',
             'packages/{web,console}/{src,e2e}/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],

@@ -17,7 +17,7 @@ import { SOURCE_CONDITION } from './source-condition.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 /** In build order: the others' declarations import @edupass/protocol's. */
-export const SDK_PACKAGES = ['protocol', 'account', 'captcha', 'tracker', 'monitor'];
+export const SDK_PACKAGES = ['protocol', 'account', 'captcha', 'tracker', 'monitor', 'node'];
 
 const base = ts.getParsedCommandLineOfConfigFile(
   join(root, 'tsconfig.json'),

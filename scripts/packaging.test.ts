@@ -18,8 +18,11 @@ import { sdkSize, shippedBundle } from './sdk-size.mjs';
 import { SOURCE_CONDITION } from './source-condition.mjs';
 
 const root = join(import.meta.dirname, '..');
-/** Runtime dependencies of the SDKs from outside the repository, and React for `@edupass/account/react`. */
-const THIRD_PARTY = ['@fingerprintjs/fingerprintjs', 'web-vitals', 'react'];
+/**
+ * Runtime dependencies of the SDKs from outside the repository, React for `@edupass/account/react`,
+ * and Node's types, which a backend using `@edupass/node` has.
+ */
+const THIRD_PARTY = ['@fingerprintjs/fingerprintjs', 'web-vitals', 'react', 'jose', '@types/node', 'undici-types'];
 
 interface Packed {
   name: string;
@@ -177,8 +180,47 @@ export const missing = routes.noSuchRoute;
     const files = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], project)
       .split('\n')
       .filter((f) => f.includes('/@edupass/'));
-    for (const packed of sdks)
+    for (const packed of sdks.filter((p) => p.name !== '@edupass/node'))
       expect(files).toContain(join(project, 'node_modules', packed.name, 'dist', 'index.d.ts'));
+    expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
+  }, 120_000);
+
+  it("@edupass/node type-checks from its declarations in a backend's project (with Node's types)", () => {
+    writeFileSync(
+      join(project, 'tsconfig.backend.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          skipDefaultLibCheck: true,
+          types: ['node'],
+        },
+        files: ['backend.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'backend.ts'),
+      `import { createServer } from 'node:http';
+import { createVerifier, edupassExpress, edupassFastify, edupassNode, type EduPassClaims, verifyWebhook } from '@edupass/node';
+
+const verifier = createVerifier({ issuer: 'https://account.example.com', audience: 'site' });
+export const server = createServer(edupassNode(verifier, (_req, res, claims: EduPassClaims) => res.end(String(claims.userId))));
+export const guards = [edupassExpress(verifier), edupassFastify(verifier, { online: true })];
+export const event = verifyWebhook<{ type: string }>('whsec_c2VjcmV0', '{}', {}).type;
+// @ts-expect-error the claims are typed, not \`any\`: a user id is a number
+export const wrong: string = (await verifier.verify('t')).userId;
+`,
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const files = run(process.execPath, [tsc, '-p', 'tsconfig.backend.json', '--listFiles'], project)
+      .split('\n')
+      .filter((f) => f.includes('/@edupass/'));
+    expect(files).toContain(join(project, 'node_modules', '@edupass/node', 'dist', 'index.d.ts'));
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
   }, 120_000);
 

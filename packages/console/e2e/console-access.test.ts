@@ -42,6 +42,7 @@ describe('a non-operator', () => {
       `#/users/${user.userId}`,
       '#/agreements',
       '#/captcha',
+      '#/keys',
       '#/usage',
       '#/monitor',
       '#/audit',

@@ -14,6 +14,7 @@ import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
+import { SigningKeysScreen } from './screens/signing-keys.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
 import { UsersScreen } from './screens/users.tsx';
@@ -33,6 +34,7 @@ const SCREENS: Record<PlainSection, ComponentType> = {
   agreements: AgreementsScreen,
   captcha: CaptchaScreen,
   oauth: OauthScreen,
+  keys: SigningKeysScreen,
   usage: UsageScreen,
   monitor: MonitorScreen,
   audit: AuditScreen,

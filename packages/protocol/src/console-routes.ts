@@ -89,6 +89,13 @@ export const consoleRoutes = {
     "Remove a product's console choice (OAUTH_WITHOUT_STATE applies)",
     { body: { pid: s(64) }, status: 204 },
   ),
+  listSigningKeys: operator('GET', 'signing-keys', 'The keys that sign access tokens, and where each stands', {}),
+  rotateSigningKey: operator(
+    'POST',
+    'signing-keys/rotate',
+    'Add the next signing key: published now, signing after the publication delay (or at once with now)',
+    { body: { now: { type: 'boolean', required: false } } },
+  ),
   monitorErrorGroups: operator('GET', 'monitor/error-groups', 'JS errors by message: count, pages, last seen', {
     query: windowQuery,
   }),
@@ -192,6 +199,18 @@ export interface OauthStateSetting {
   effective: boolean;
 }
 
+/** A key that signs access tokens (`GET /admin/signing-keys`); times in unix ms. */
+export interface SigningKeyInfo {
+  generation: number;
+  kid: string;
+  alg: string;
+  /** next: published, not signing yet; signing; retiring: published until its last token expires; expired. */
+  state: 'next' | 'signing' | 'retiring' | 'expired';
+  created_at: number;
+  signs_from: number;
+  published_until: number | null;
+}
+
 /** What the audit log records; answers may carry others (a newer server), shown as they are. */
 export const AUDIT_ACTIONS = [
   'user.block',
@@ -206,6 +225,7 @@ export const AUDIT_ACTIONS = [
   'captcha.vendor.clear',
   'oauth.without-state.set',
   'oauth.without-state.clear',
+  'signing-key.rotate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

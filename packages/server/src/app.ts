@@ -33,6 +33,7 @@ import { devRoutes } from './routes/dev.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
+import { signingKeyRoutes } from './routes/signing-keys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
@@ -161,6 +162,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     usageRoutes,
     adminRoutes,
     consoleAreas,
+    signingKeyRoutes,
   ])
     area(app, ctx);
   captchaRoutes(app, ctx);

@@ -64,6 +64,19 @@ describe('edupass migrate', () => {
   });
 });
 
+describe('edupass keys', () => {
+  test('list shows the signing key; rotate adds the next one; rotate --now one that signs at once', async () => {
+    expect(await runCli(['keys', 'list'])).toBe(0);
+    expect(lastLine()).toMatch(/^1 +signing +ES256 +\S{43}/m);
+    expect(await runCli(['keys', 'rotate'])).toBe(0);
+    expect(lastLine()).toMatch(/^New signing key \S+\. It is published now and signs new tokens from \d{4}-/);
+    expect(await runCli(['keys', 'rotate', '--now'])).toBe(0);
+    expect(lastLine()).toMatch(/It signs new tokens now\./);
+    expect(await runCli(['keys', 'list'])).toBe(0);
+    expect(lastLine()).toMatch(/^1 +retiring[\s\S]*^2 +retiring[\s\S]*^3 +signing/m);
+  });
+});
+
 describe('edupass admin create', () => {
   test('creates an operator account, and promotes an existing one', async () => {
     expect(await runCli(['admin', 'create', '13900000001', '--password', 'admin-pass1'])).toBe(0);

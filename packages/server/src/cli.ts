@@ -6,6 +6,7 @@ import { createAdmin } from './cli/admin.ts';
 import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
+import { listKeys, rotateKeys } from './cli/signing-keys.ts';
 import { loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
@@ -20,6 +21,9 @@ const USAGE = `Usage: edupass <command>
   users import <file.csv>                  import users (columns: phone,email,username,nickname,password,fullname)
   events export <file.jsonl>               write every stored usage event, one JSON row a line
   events import <file.jsonl>               load exported usage events (already stored ones are skipped)
+  keys list                                the keys that sign access tokens, and where each stands
+  keys rotate [--now]                      add a signing key: published now, signing after 15 minutes
+                                           (--now: at once); the old one verifies until its tokens expire
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
 
@@ -54,7 +58,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { password: { type: 'string' }, now: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, sub, arg] = positionals;
   if (values.help || command === undefined) {
@@ -68,6 +72,10 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'admin' && sub === 'create' && arg) {
     console.log(await withContext((ctx) => createAdmin(ctx, arg, values.password)));
+    return 0;
+  }
+  if (command === 'keys' && (sub === 'list' || sub === 'rotate')) {
+    console.log(await withContext((ctx) => (sub === 'list' ? listKeys(ctx) : rotateKeys(ctx, values.now === true))));
     return 0;
   }
   if (command === 'migrate') {

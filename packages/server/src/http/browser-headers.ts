@@ -100,15 +100,15 @@ export const browserHeaders = async (app: FastifyInstance, config: Config) => {
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
+  const names = Object.keys(headers);
+  // One hook, run for every answer (errors, 404s and early answers from other hooks included).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const name of names) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, {

@@ -16,28 +16,26 @@ export const drainOnClose = (app: FastifyInstance) => {
   let draining = false;
   let running = 0;
   let lastActivity = Date.now();
-  app.addHook('onRequest', async (request, reply) => {
-    lastActivity = Date.now();
-    if (!draining) {
-      running++;
-      return;
-    }
-    return reply
-      .code(503)
-      .header('retry-after', RETRY_AFTER_SECONDS)
-      .send(new ApiError('E_10', 'The server is shutting down. Try again in a few seconds.').toWire(request.id));
-  });
-  // Answers sent while draining end their connection, so keep-alive does not hold the close up.
-  app.addHook('onSend', async (_request, reply) => {
-    if (draining) reply.header('connection', 'close');
-  });
   const finished = () => {
     running = Math.max(0, running - 1);
     lastActivity = Date.now();
   };
-  app.addHook('onResponse', async () => finished());
+  // One hook per request: the answer's `close` (sent in full, or the client went away) ends its count.
   // (Fastify's close still waits for every open request; this count only decides when to start it.)
-  app.addHook('onRequestAbort', async (_request) => finished());
+  app.addHook('onRequest', (request, reply, done) => {
+    lastActivity = Date.now();
+    if (!draining) {
+      running++;
+      reply.raw.once('close', finished);
+      return done();
+    }
+    // Answers sent while draining end their connection, so keep-alive does not hold the close up.
+    reply
+      .code(503)
+      .header('retry-after', RETRY_AFTER_SECONDS)
+      .header('connection', 'close')
+      .send(new ApiError('E_10', 'The server is shutting down. Try again in a few seconds.').toWire(request.id));
+  });
 
   /** Turns new requests away and resolves once the ones running are done and all is quiet. */
   return async () => {

@@ -7,9 +7,16 @@ import type { ClientInfo } from '../services/tokens.ts';
 
 export const AUTH_COOKIE = 'authorization';
 
-export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+/** The product a sign-in names in its body (`pid`), when it is a configured one. */
+const productOf = (request: FastifyRequest, config: Config | undefined): string | undefined => {
+  const pid = (request.body as { pid?: unknown } | undefined)?.pid;
+  return typeof pid === 'string' && config !== undefined && Object.hasOwn(config.products, pid) ? pid : undefined;
+};
+
+export const clientInfo = (request: FastifyRequest, config?: Config): ClientInfo => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
+  pid: productOf(request, config),
 });
 
 export const header = (request: FastifyRequest, name: string): string | undefined => {

@@ -113,7 +113,7 @@ export const defineRoute = <N extends RouteName>(
           query: query as QueryOf<N>,
           params: params as ParamsOf<N>,
           session: session as RouteInput<N>['session'],
-          client: clientInfo(request),
+          client: clientInfo(request, ctx.config),
           wantsTokenSet: wantsTokenSet(request),
           captchaTicket: header(request, CAPTCHA_TICKET_HEADER),
           request,

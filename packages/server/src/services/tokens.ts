@@ -1,12 +1,11 @@
 /**
- * Sessions and tokens. The access token is a short-lived HS256 JWT naming the user and session; the
- * refresh token is opaque, stored hashed, and rotated on every use. A successor is derived from its
- * parent with a keyed hash, so a refresh retried within the grace window (two tabs, a lost answer)
+ * Sessions and tokens. The access token is a short-lived JWT naming the user and session
+ * (services/access-tokens.ts); the refresh token is opaque, stored hashed, and rotated on every use.
+ * A successor is derived from its parent with a keyed hash, so a refresh retried within the grace window (two tabs, a lost answer)
  * gets the same successor — one rotation chain — while reuse after the window revokes the session.
  */
 import { randomUUID } from 'node:crypto';
 import type { TokenSet } from '@edupass/protocol';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Context } from '../context.ts';
 import { ApiError, fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
@@ -22,6 +21,7 @@ import {
   revokeSessionByKey,
   sessionKey,
 } from '../store/sessions.ts';
+import { accessTokenClaims, signAccessToken } from './access-tokens.ts';
 import { hmac, randomToken, sha256 } from './hashing.ts';
 import { securityEvent } from './security-events.ts';
 
@@ -30,6 +30,8 @@ const TOKEN_TYPE = 'Bearer';
 export interface SessionRef {
   userId: number;
   sessionId: string;
+  /** The product the session was started for (its tokens' audience). */
+  pid?: string | null | undefined;
 }
 
 /** A checked session and its user as read with it. */
@@ -40,15 +42,11 @@ export interface SignedInSession extends SessionRef {
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The configured product the client named, if any. */
+  pid?: string | undefined;
 }
 
-const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) =>
-  new SignJWT({ sid: ref.sessionId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(String(ref.userId))
-    .setIssuedAt(Math.floor(ctx.now() / 1000))
-    .setExpirationTime(Math.floor(ctx.now() / 1000) + ttlSeconds)
-    .sign(ctx.keys.jwt);
+const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) => signAccessToken(ctx, ref, ttlSeconds);
 
 const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
   await insertRefreshToken(ctx.db, {
@@ -81,7 +79,7 @@ export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
 export const startSession = async (ctx: Context, userId: number, method: string, client: ClientInfo) => {
-  const ref: SessionRef = { userId, sessionId: randomUUID() };
+  const ref: SessionRef = { userId, sessionId: randomUUID(), pid: client.pid ?? null };
   await insertSession(ctx.db, {
     id: ref.sessionId,
     user_id: userId,
@@ -90,59 +88,9 @@ export const startSession = async (ctx: Context, userId: number, method: string,
     user_agent: client.userAgent.slice(0, 512),
     created_at: ctx.now(),
     revoked_at: null,
+    pid: client.pid ?? null,
   });
   return ref;
-};
-
-interface Claims {
-  userId: number;
-  sessionId: string;
-  exp: number;
-}
-
-/**
- * Claims of tokens whose signature was checked, so a client's repeated calls skip the HMAC. Kept per
- * signing key: a token checked against one context's key says nothing to a context with another.
- */
-const verifiedClaimsByKey = new WeakMap<CryptoKey, Map<string, Claims>>();
-const VERIFIED_CACHE_SIZE = 10_000;
-
-/**
- * Verifies with the current key, then — while rotating, and only for a bad signature — with the
- * previous one, so tokens and cookies signed before the rotation stay valid until they expire.
- */
-const verifyWithEitherKey = async (ctx: Context, token: string) => {
-  const options = { algorithms: ['HS256'], currentDate: new Date(ctx.now()) };
-  try {
-    return (await jwtVerify(token, ctx.keys.jwt, options)).payload;
-  } catch (error) {
-    if (!(error instanceof errors.JWSSignatureVerificationFailed) || ctx.keys.jwtPrevious === undefined) throw error;
-    return (await jwtVerify(token, ctx.keys.jwtPrevious, options)).payload;
-  }
-};
-
-const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
-  const nowSeconds = ctx.now() / 1000;
-  let verifiedClaims = verifiedClaimsByKey.get(ctx.keys.jwt);
-  if (verifiedClaims === undefined) {
-    verifiedClaims = new Map();
-    verifiedClaimsByKey.set(ctx.keys.jwt, verifiedClaims);
-  }
-  const cached = verifiedClaims.get(token);
-  if (cached && cached.exp > nowSeconds) return cached;
-  let payload: { sub?: string; sid?: unknown; exp?: number };
-  try {
-    payload = await verifyWithEitherKey(ctx, token);
-  } catch (error) {
-    if (error instanceof errors.JOSEError) throw new ApiError('10000000');
-    throw error;
-  }
-  const userId = Number(payload.sub);
-  if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string') throw new ApiError('10000000');
-  const claims = { userId, sessionId: payload.sid, exp: payload.exp ?? 0 };
-  if (verifiedClaims.size >= VERIFIED_CACHE_SIZE) verifiedClaims.delete(verifiedClaims.keys().next().value as string);
-  verifiedClaims.set(token, claims);
-  return claims;
 };
 
 /**
@@ -152,7 +100,7 @@ const tokenClaims = async (ctx: Context, token: string): Promise<Claims> => {
  * with REDIS_URL), and within SESSION_CACHE_SECONDS in other processes without it.
  */
 export const authenticate = async (ctx: Context, token: string): Promise<SignedInSession> => {
-  const { userId, sessionId } = await tokenClaims(ctx, token);
+  const { userId, sessionId } = await accessTokenClaims(ctx, token);
   const user = await ctx.sessions.read(sessionId, () => findLiveSession(ctx.db, sessionId));
   if (!user || user.id !== userId) throw new ApiError('E_0');
   if (user.blocked_at !== null) throw new ApiError('AC3_44');
@@ -225,7 +173,7 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
   if (carried === undefined) await copySession(ctx.db, row.session_id, sessionId);
   const successor = `${sessionId}.${hmac(ctx.keys.refresh, refreshToken)}`;
   await storeRefresh(ctx, sessionId, successor);
-  return tokenSet(ctx, { userId: row.user_id, sessionId }, successor);
+  return tokenSet(ctx, { userId: row.user_id, sessionId, pid: row.pid }, successor);
 };
 
 /** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */

@@ -57,6 +57,8 @@ export interface SessionsTable {
   user_agent: string;
   created_at: number;
   revoked_at: number | null;
+  /** The product the session was started for (its tokens' audience); null: the default product. */
+  pid: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -104,6 +106,17 @@ export interface OutboxTable {
   sent_at: number;
 }
 
+/** A key that signs access tokens (store/signing-keys.ts). */
+export interface SigningKeysTable {
+  generation: number;
+  kid: string;
+  alg: string;
+  public_jwk: string;
+  private_sealed: string;
+  created_at: number;
+  signs_from: number;
+}
+
 export interface LeasesTable {
   name: string;
   holder: string;
@@ -142,6 +155,7 @@ export interface Database {
   outbox: OutboxTable;
   settings: SettingsTable;
   leases: LeasesTable;
+  signing_keys: SigningKeysTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
 }

@@ -15,7 +15,7 @@ export const sessionKey = (sessionId: string) =>
   createHash('sha256').update(`session:${sessionId}`).digest('base64url');
 
 /** Stores a session under its key (`row.id` is the session id). */
-export const insertSession = (db: Db, row: Database['sessions']) =>
+export const insertSession = (db: Db, row: Omit<Database['sessions'], 'pid'> & { pid?: string | null }) =>
   db
     .insertInto('sessions')
     .values({ ...row, id: sessionKey(row.id) })
@@ -117,6 +117,7 @@ export const findRefreshToken = (db: Db, tokenHash: string) =>
       'sessions.user_id',
       'sessions.revoked_at',
       'sessions.created_at as session_created_at',
+      'sessions.pid',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

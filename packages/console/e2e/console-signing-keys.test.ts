@@ -1,0 +1,56 @@
+/**
+ * Rotating the signing keys from the console, in Chromium against the real server: the screen lists
+ * the key in use, a rotation adds a published "next" key, "at once" makes a new key sign; a user
+ * signed in before keeps working throughout (nobody is signed out), and the JWKS lists every key.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, signUp } from '../../server/src/testing/accounts.ts';
+import { client } from '../../server/src/testing/http-client.ts';
+import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
+  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+});
+afterAll(() => rig?.close());
+
+const keysTable = () => page.getByRole('table', { name: '密钥' });
+const jwksKids = async () =>
+  ((await (await fetch(`${rig.server.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map(
+    (key) => key.kid,
+  );
+
+describe('signing keys', () => {
+  it('rotates from the console without signing anyone out', async () => {
+    const user = await signUp(rig.server);
+    const profile = async () =>
+      (await client(rig.server.url)('GET', `${A}/profile`, undefined, { token: user.token })).status;
+
+    await page.getByRole('navigation').getByRole('link', { name: '签名密钥' }).click();
+    await page.getByRole('heading', { name: '签名密钥', level: 1 }).waitFor();
+    await expect.poll(() => keysTable().getByRole('row').count()).toBe(2);
+    await keysTable().getByText('签名中').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: '轮换' }).click();
+    await page.getByText('已添加新的签名密钥。').waitFor();
+    await keysTable().getByText('待用（已发布，尚未签名）').waitFor();
+    expect(await jwksKids()).toHaveLength(2);
+    expect(await profile()).toBe(200);
+
+    await page.getByLabel('立即用新密钥签名').check();
+    await page.getByRole('button', { name: '轮换' }).click();
+    await expect.poll(() => keysTable().getByRole('row').count()).toBe(4);
+    await expect.poll(() => keysTable().getByText('退役中（仍验证其令牌）').count()).toBe(2);
+    expect(await jwksKids()).toHaveLength(3);
+    expect(await profile()).toBe(200);
+    // A user signing in now gets a token from the new key, which works too.
+    const later = await signUp(rig.server);
+    expect((await client(rig.server.url)('GET', `${A}/profile`, undefined, { token: later.token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The keys that sign access tokens: where each stands, and rotation (the next key is published at
+ * once and signs after the publication delay; "now" makes it sign at once, for a suspected leak).
+ * The screen's calls are here too: it is the only one that makes them.
+ */
+import { adminRoutes, type SigningKeyInfo } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useState } from 'react';
+import { adminCall } from '../api/admin-call.ts';
+import { items, num, numOrNull, str } from '../api/parse.ts';
+import { useConsoleText } from '../i18n/i18n.ts';
+import { Failure, Loading } from '../ui/status.tsx';
+import { Card, DataTable } from '../ui/table.tsx';
+import { useAsync } from '../ui/use-async.ts';
+
+const STATES: SigningKeyInfo['state'][] = ['next', 'signing', 'retiring', 'expired'];
+
+const getSigningKeys = async (): Promise<SigningKeyInfo[]> =>
+  items(
+    await adminCall(adminRoutes.listSigningKeys),
+    (k): SigningKeyInfo => ({
+      generation: num(k.generation),
+      kid: str(k.kid),
+      alg: str(k.alg),
+      state: STATES.find((state) => state === k.state) ?? 'expired',
+      created_at: num(k.created_at),
+      signs_from: num(k.signs_from),
+      published_until: numOrNull(k.published_until),
+    }),
+    'signing key',
+  );
+
+const rotate = (now: boolean) => adminCall(adminRoutes.rotateSigningKey, { body: { now } });
+
+const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toLocaleString());
+
+export const SigningKeysScreen = () => {
+  const { t, errorText } = useConsoleText();
+  const keys = useAsync(getSigningKeys, []);
+  const { busy, error, notice, run } = useAction(errorText);
+  const [now, setNow] = useState(false);
+  const submit = async () => {
+    if (
+      await run(async () => {
+        await rotate(now);
+        return t('keys.didRotate');
+      })
+    )
+      keys.reload();
+  };
+  return (
+    <>
+      <h1>{t('keys.title')}</h1>
+      <p className="console-lead">{t('keys.explain')}</p>
+      <Notice message={notice} />
+      <FormError message={error} />
+      {keys.status === 'failed' ? <Failure error={keys.error} retry={keys.reload} /> : null}
+      {keys.data ? (
+        <Card id="signing-keys" title={t('keys.list')}>
+          <DataTable
+            caption={t('keys.list')}
+            rows={keys.data}
+            rowKey={(key) => key.kid}
+            wrap={true}
+            columns={[
+              { head: t('keys.kid'), cell: (key) => <code>{key.kid}</code>, rowHeader: true },
+              { head: t('keys.state'), cell: (key) => t(`keys.state.${key.state}`) },
+              { head: t('keys.alg'), cell: (key) => key.alg },
+              { head: t('keys.signsFrom'), cell: (key) => when(key.signs_from) },
+              { head: t('keys.publishedUntil'), cell: (key) => when(key.published_until) },
+            ]}
+          />
+        </Card>
+      ) : keys.status === 'loading' ? (
+        <Loading />
+      ) : null}
+      <form
+        className="console-filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <label>
+          <input type="checkbox" checked={now} onChange={(event) => setNow(event.target.checked)} /> {t('keys.now')}
+        </label>
+        <button type="submit" className="console-button" disabled={busy}>
+          {t('keys.rotate')}
+        </button>
+      </form>
+    </>
+  );
+};
