@@ -6,9 +6,10 @@ import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
+import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 
-export interface Config extends SecretsConfig {
+export interface Config extends SecretsConfig, SecondFactorConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -218,6 +219,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     production,
     devRoutes,
     ...readSecretsConfig(read, problems, production),
+    ...readSecondFactorConfig(read, problems),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY, 60, 365 * DAY),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY, 60, 365 * DAY),

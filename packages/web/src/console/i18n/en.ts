@@ -228,6 +228,7 @@ export const en = {
   'audit.user.block': 'Blocked a user',
   'audit.user.unblock': 'Unblocked a user',
   'audit.user.sessions.revoke': "Ended a user's sessions",
+  'audit.user.second-factor.reset': "Reset a user's second factor",
   'audit.agreement.publish': 'Published an agreement',
   'audit.captcha.policy.set': 'Set a captcha policy',
   'audit.captcha.policy.clear': 'Removed a captcha policy',

@@ -228,6 +228,7 @@ export const zhCN: ConsoleText = {
   'audit.user.block': '封禁用户',
   'audit.user.unblock': '解封用户',
   'audit.user.sessions.revoke': '结束用户的所有会话',
+  'audit.user.second-factor.reset': '重置用户的两步验证',
   'audit.agreement.publish': '发布协议',
   'audit.captcha.policy.set': '设置验证码策略',
   'audit.captcha.policy.clear': '删除验证码策略',
