@@ -35,6 +35,8 @@ import { withToken } from '../with-token.ts';
  */
 export type WebAuthnJSON = Record<string, unknown>;
 
+export type { PasskeySummary, SecondFactorChallenge, SecondFactorStatus, TotpSetup } from '@edupass/protocol';
+
 /** A proof of the second factor: an app code, a recovery code, or a passkey's answer. */
 export interface SecondFactorProof {
   code?: string;
