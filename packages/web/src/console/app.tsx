@@ -13,6 +13,7 @@ import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
+import { Enrolment } from './screens/second-factor.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
@@ -24,6 +25,7 @@ type Access =
   | { state: 'checking' }
   | { state: 'operator'; userId: number }
   | { state: 'denied'; userId: number }
+  | { state: 'enrol'; userId: number }
   | { state: 'failed'; userId: number; error: unknown };
 
 const Screen = () => {
@@ -80,6 +82,7 @@ export const ConsoleApp = () => {
       (error: unknown) => {
         if (!live) return;
         if (isConsoleApiError(error) && error.code === 'E_4') setAccess({ state: 'denied', userId });
+        else if (isConsoleApiError(error) && error.code === 'E_14') setAccess({ state: 'enrol', userId });
         else setAccess({ state: 'failed', userId, error });
       },
     );
@@ -102,6 +105,8 @@ export const ConsoleApp = () => {
     <Shell route={undefined} signedIn={true}>
       {known.state === 'denied' ? (
         <OperatorsOnly />
+      ) : known.state === 'enrol' ? (
+        <Enrolment onEnrolled={() => setAccess({ state: 'operator', userId: known.userId })} />
       ) : (
         <main id="console-main" tabIndex={-1} className="console-main">
           {known.state === 'checking' ? <Loading /> : <Failure error={known.error} />}

@@ -78,19 +78,20 @@ const tokensOf = (token: unknown): { access: string; refresh: string | undefined
     : undefined;
 };
 
-export const signInOperator = async (identity: string, password: string): Promise<void> => {
-  const answer = (await postJson(
-    'POST',
-    `${ACCOUNTS_BASE}/login`,
-    { identity, password, pid: PID },
-    { 'Auth-Version': '1' },
-  )) as { user_info?: { id?: unknown; nickname?: unknown }; auth?: { token?: unknown } } | undefined;
+/** Signs in at an account route and keeps the session it answers. */
+export const signInAt = async (path: string, body: Record<string, unknown>): Promise<void> => {
+  const answer = (await postJson('POST', path, body, { 'Auth-Version': '1' })) as
+    | { user_info?: { id?: unknown; nickname?: unknown }; auth?: { token?: unknown } }
+    | undefined;
   const tokens = tokensOf(answer?.auth?.token);
   const id = answer?.user_info?.id;
   if (!tokens || typeof id !== 'number') throw new ConsoleApiError(200, 'BAD_ANSWER', 'Unexpected sign-in answer.');
   const nickname = typeof answer?.user_info?.nickname === 'string' ? answer.user_info.nickname : '';
   store({ ...tokens, userId: id, nickname });
 };
+
+export const signInOperator = (identity: string, password: string) =>
+  signInAt(`${ACCOUNTS_BASE}/login`, { identity, password, pid: PID });
 
 let refreshing: Promise<boolean> | undefined;
 

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { blockUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
+import { resetSecondFactor } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf } from '../router.ts';
 import { ErrorAlert, Loaded, Notice } from '../ui/status.tsx';
@@ -12,7 +13,12 @@ import { useAction } from '../ui/use-action.ts';
 import { useAsync } from '../ui/use-async.ts';
 import { deviceOf } from '../ui/user-agent.ts';
 
-type Pending = 'block' | 'revoke' | undefined;
+type Pending = 'block' | 'revoke' | 'reset' | undefined;
+const CONFIRM = {
+  block: 'user.confirmBlock',
+  revoke: 'user.confirmRevoke',
+  reset: 'user.confirmResetSecondFactor',
+} as const;
 
 const Identities = ({ detail }: { detail: UserDetail }) => {
   const { t } = useConsoleText();
@@ -144,7 +150,7 @@ export const UserScreen = ({ id }: { id: number }) => {
               <div className="console-actions" role="group" aria-label={t('user.actions')}>
                 {pending ? (
                   <>
-                    <span>{pending === 'block' ? t('user.confirmBlock') : t('user.confirmRevoke')}</span>
+                    <span>{t(CONFIRM[pending])}</span>
                     <button
                       type="button"
                       className="console-button console-button-danger"
@@ -152,7 +158,9 @@ export const UserScreen = ({ id }: { id: number }) => {
                       onClick={() =>
                         pending === 'block'
                           ? run(() => blockUser(id), t('user.didBlock'))
-                          : run(() => revokeSessions(id), t('user.didRevoke'))
+                          : pending === 'reset'
+                            ? run(() => resetSecondFactor(id), t('user.didResetSecondFactor'))
+                            : run(() => revokeSessions(id), t('user.didRevoke'))
                       }
                     >
                       {t('user.confirm')}
@@ -187,6 +195,9 @@ export const UserScreen = ({ id }: { id: number }) => {
                     )}
                     <button type="button" className="console-button" onClick={() => setPending('revoke')}>
                       {t('user.revoke')}
+                    </button>
+                    <button type="button" className="console-button" onClick={() => setPending('reset')}>
+                      {t('user.resetSecondFactor')}
                     </button>
                   </>
                 )}
