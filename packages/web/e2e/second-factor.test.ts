@@ -147,3 +147,23 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
     await tab.close();
   }
 });
+
+test('on a phone, in Chinese: the two-step section and the app setup fit the screen', async () => {
+  const tab = await openPage(app.browser, { locale: 'en', width: 375, height: 740 });
+  const { page } = tab;
+  try {
+    await signUpByPhone(app, tab, newPhone(), PASSWORD, base);
+    await page.getByRole('button', { name: /^Language/ }).click();
+    const section = page.getByRole('region', { name: '两步验证' });
+    await section.getByRole('button', { name: '设置验证器应用' }).click();
+    const qr = section.getByRole('img', { name: '验证器应用的二维码' });
+    await qr.waitFor();
+    await section.getByRole('button', { name: '添加通行密钥' }).waitFor();
+    const box = await qr.boundingBox();
+    expect(box?.width).toBeGreaterThan(100);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
