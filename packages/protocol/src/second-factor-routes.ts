@@ -19,6 +19,8 @@ const webauthnAnswer = { type: 'any', required: true } as const;
 const passkeyId = { id: { type: 'integer', required: true } } as const;
 const pid = s(64);
 
+// account-routes.ts's helper, again here on purpose: esbuild honours @__NO_SIDE_EFFECTS__ only within a
+// module, and an imported helper's calls would keep these routes in every bundle of the main SDK entry.
 /* @__NO_SIDE_EFFECTS__ */
 const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
   method: Method,

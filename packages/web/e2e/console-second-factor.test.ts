@@ -8,16 +8,11 @@ import type { TotpSetup } from '@edupass/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { A, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
 import { client } from '../../server/src/testing/http-client.ts';
-import { stepAt, totpCode } from '../../server/src/testing/rfc6238.ts';
+import { steppingClock } from '../../server/src/testing/rfc6238.ts';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
-let offset = 0;
-const now = () => Date.now() + offset;
-/** A code of a step no code was used for yet. */
-const freshCode = (secret: string) => {
-  offset += 30_000;
-  return totpCode(secret, stepAt(now()));
-};
+/** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
+const { now, freshCode } = steppingClock();
 
 let rig: ConsoleRig;
 beforeAll(async () => {

@@ -8,18 +8,13 @@
  */
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { stepAt, totpCode } from '../../server/src/testing/rfc6238.ts';
+import { steppingClock } from '../../server/src/testing/rfc6238.ts';
 import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
-let offset = 0;
 /** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
-const now = () => Date.now() + offset;
-const freshCode = (secret: string) => {
-  offset += 30_000;
-  return totpCode(secret, stepAt(now()));
-};
+const { now, freshCode } = steppingClock();
 
 let app: AppUnderTest;
 let base: string;

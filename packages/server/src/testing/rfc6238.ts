@@ -35,3 +35,17 @@ export const totpCode = (secret: string, step: number): string => {
   const binary = digest.readUInt32BE(offset) & 0x7fffffff;
   return String(binary % 1_000_000).padStart(6, '0');
 };
+
+/**
+ * A server clock for tests that type app codes: `freshCode` moves it one step on first, so no code
+ * is a replay of the one before (the server accepts each step once).
+ */
+export const steppingClock = () => {
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const freshCode = (secret: string) => {
+    offset += 30_000;
+    return totpCode(secret, stepAt(now()));
+  };
+  return { now, freshCode };
+};
