@@ -231,3 +231,54 @@ describe('policy', () => {
     expect(answer.body).toMatchObject({ error_code: 'E_11' });
   });
 });
+
+describe('passkey answers the server cannot verify', () => {
+  const clientData = (challenge: string, type: string) =>
+    Buffer.from(JSON.stringify({ type, challenge, origin: server.url })).toString('base64url');
+
+  it('are PASSKEY_INVALID, and a ceremony is spent by its first answer', async () => {
+    const options = await call<{ challenge: string; rpId: string }>('POST', `${A}/passkeys/sign-in/options`);
+    expect(options.status).toBe(200);
+    expect(options.body.rpId).toBe(new URL(server.config.publicUrl).hostname);
+    const forged = {
+      id: 'bm8tc3VjaC1jcmVkZW50aWFs',
+      rawId: 'bm8tc3VjaC1jcmVkZW50aWFs',
+      type: 'public-key',
+      response: {
+        clientDataJSON: clientData(options.body.challenge, 'webauthn.get'),
+        authenticatorData: '',
+        signature: '',
+      },
+      clientExtensionResults: {},
+    };
+    const signIn = (response: unknown) => call('POST', `${A}/passkeys/sign-in`, { pid: PID, response });
+    expectError(await signIn(forged), 'E_13');
+    expectError(await signIn(forged), 'E_13');
+    expectError(await signIn({}), 'E_13');
+    expectError(await signIn('text'), 'E_13');
+    expectError(await signIn({ response: { clientDataJSON: 'not base64 json' } }), 'E_13');
+    expectError(await call('POST', `${A}/passkeys/sign-in`, { pid: PID }), 'E_1');
+
+    const account = await signUp(server);
+    const registration = await call<{ challenge: string }>('POST', `${A}/second-factor/passkeys/options`, undefined, {
+      token: account.token,
+    });
+    expect(registration.status).toBe(200);
+    const garbage = {
+      ...forged,
+      response: { clientDataJSON: clientData(registration.body.challenge, 'webauthn.create') },
+    };
+    expectError(
+      await call('POST', `${A}/second-factor/passkeys`, { name: 'x', response: garbage }, { token: account.token }),
+      'E_13',
+    );
+    // A registration ceremony does not answer a sign-in.
+    const again = await call<{ challenge: string }>('POST', `${A}/second-factor/passkeys/options`, undefined, {
+      token: account.token,
+    });
+    expectError(
+      await signIn({ ...forged, response: { clientDataJSON: clientData(again.body.challenge, 'webauthn.get') } }),
+      'E_13',
+    );
+  });
+});
