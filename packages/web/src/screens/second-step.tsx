@@ -15,8 +15,8 @@ import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
-import { Field } from '../ui/field.tsx';
 import { passkeysSupported, signWithPasskey } from '../ui/passkey.ts';
+import { SecondFactorCode } from '../ui/second-factor-code.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 
@@ -66,16 +66,7 @@ export const SecondStep = ({ pending }: { pending: PendingSecondStep }) => {
       {mfa_methods.includes('totp') || mfa_methods.includes('recovery_code') ? (
         <form onSubmit={submit} noValidate>
           <p>{t('mfa.secondStepIntro')}</p>
-          <Field
-            label={t('mfa.code')}
-            value={code}
-            onValue={setCode}
-            autoComplete="one-time-code"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={16}
-            required
-          />
+          <SecondFactorCode label={t('mfa.code')} value={code} onValue={setCode} />
           <button type="submit" className="button primary block" aria-busy={action.busy}>
             {action.busy ? t('form.working') : t('mfa.verify')}
           </button>

@@ -13,6 +13,7 @@ import { client } from '../session/account.ts';
 import { CodeInput } from './account-fields.tsx';
 import { Field } from './field.tsx';
 import { signWithPasskey } from './passkey.ts';
+import { SecondFactorCode } from './second-factor-code.tsx';
 import { FormError } from './status.tsx';
 import { type Action, useAction } from './use-action.ts';
 
@@ -140,13 +141,7 @@ const StepUpPanel = ({
       {methods.includes('totp') ? (
         <form onSubmit={(event) => prove(event, 'app')} noValidate>
           <p className="muted">{t('stepUp.bySecondFactor')}</p>
-          <Field
-            label={t('mfa.code')}
-            value={appCode}
-            onValue={setAppCode}
-            autoComplete="one-time-code"
-            maxLength={16}
-          />
+          <SecondFactorCode label={t('mfa.code')} value={appCode} onValue={setAppCode} />
           <button type="submit" className="button primary" aria-busy={action.busy}>
             {t('mfa.verify')}
           </button>

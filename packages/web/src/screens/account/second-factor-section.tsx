@@ -15,7 +15,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
-import { Field } from '../../ui/field.tsx';
+import { SecondFactorCode } from '../../ui/second-factor-code.tsx';
 import { FormError } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -60,15 +60,7 @@ const AppSetup = ({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed(codes:
       <p>
         {t('mfa.appKey')}: <code className="secret">{setup.secret}</code>
       </p>
-      <Field
-        label={t('mfa.appCode')}
-        value={code}
-        onValue={setCode}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        required
-      />
+      <SecondFactorCode label={t('mfa.appCode')} value={code} onValue={setCode} appOnly />
       <FormError message={action.error} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {t('mfa.appConfirm')}
