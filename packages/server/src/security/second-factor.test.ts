@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../cli/admin.ts';
 import {
   A,
+  codeFor,
   expectError,
   expectSignedIn,
   nextPhone,
@@ -128,6 +129,21 @@ describe('authenticator app', () => {
     expectError(await finish('no-such-challenge', { code: '123456' }), 'E_12');
     expectError(await call('POST', `${A}/second-factor/verify`, { code: 5 }), 'E_1');
     expectSignedIn(await finish(mfa_challenge, { code: totpCode(account.secret, stepAt(now())) }));
+  });
+});
+
+describe('other first steps', () => {
+  it('an SMS-code sign-in of an account with an app asks for the second step too', async () => {
+    const account = await withApp();
+    const captcha = await codeFor(server, 'captcha/login/silence', { phone_number: account.phone, pid: PID });
+    const answer = await call<SecondFactorChallenge>(
+      'POST',
+      `${A}/phone/login/silence`,
+      { phone_number: account.phone, captcha, pid: PID },
+      { headers: TOKEN_SET_HEADERS },
+    );
+    expect(answer.body).toMatchObject({ error_code: 'E_11', mfa_methods: ['totp', 'recovery_code'] });
+    expectSignedIn(await finish(answer.body.mfa_challenge, { code: String(account.recovery[0]) }), account.phone);
   });
 });
 
