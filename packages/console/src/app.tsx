@@ -13,6 +13,7 @@ import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
+import { Enrolment } from './screens/second-factor.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
 import { SigningKeysScreen } from './screens/signing-keys.tsx';
 import { UsageScreen } from './screens/usage.tsx';
@@ -27,6 +28,7 @@ type Access =
   | { state: 'checking' }
   | { state: 'operator'; userId: Who }
   | { state: 'denied'; userId: Who }
+  | { state: 'enrol'; userId: Who }
   | { state: 'failed'; userId: Who; error: unknown };
 
 /** The screen of each section without parameters: a new screen is a line here and its name in SECTIONS. */
@@ -82,6 +84,7 @@ export const ConsoleApp = () => {
       (error: unknown) => {
         if (!live) return;
         if (isAuthError(error) && error.serverCode === 'E_4') setAccess({ state: 'denied', userId });
+        else if (isAuthError(error) && error.serverCode === 'E_14') setAccess({ state: 'enrol', userId });
         else setAccess({ state: 'failed', userId, error });
       },
     );
@@ -104,6 +107,8 @@ export const ConsoleApp = () => {
     <Shell route={undefined} signedIn={true}>
       {known.state === 'denied' ? (
         <OperatorsOnly />
+      ) : known.state === 'enrol' ? (
+        <Enrolment onEnrolled={() => setAccess({ state: 'operator', userId: known.userId })} />
       ) : (
         <main id="console-main" tabIndex={-1} className="console-main">
           {known.state === 'checking' ? <Loading /> : <Failure error={known.error} />}

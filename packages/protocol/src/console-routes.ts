@@ -216,6 +216,7 @@ export const AUDIT_ACTIONS = [
   'user.block',
   'user.unblock',
   'user.sessions.revoke',
+  'user.second-factor.reset',
   'agreement.publish',
   'captcha.policy.set',
   'captcha.policy.clear',

@@ -81,6 +81,23 @@ import {
 } from './captcha-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
 import { int, MS_RANGE, opt, s } from './route-fields.ts';
+import {
+  confirmTotpRoute,
+  newRecoveryCodesRoute,
+  passkeyRegistrationOptionsRoute,
+  passkeySignInOptionsRoute,
+  passkeySignInRoute,
+  registerPasskeyRoute,
+  removePasskeyRoute,
+  removeTotpRoute,
+  renamePasskeyRoute,
+  secondFactorPasskeyOptionsRoute,
+  secondFactorStatusRoute,
+  startTotpRoute,
+  stepUpBySecondFactorRoute,
+  stepUpPasskeyOptionsRoute,
+  verifySecondFactorRoute,
+} from './second-factor-routes.ts';
 
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
 
@@ -168,6 +185,10 @@ export const adminRoutes = {
     query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) },
   }),
   listOperators: admin('GET', 'operators', 'Every operator: id, phone and name (for the audit filter)', {}),
+  resetSecondFactor: admin('POST', 'users/:id/second-factor/reset', "Remove a user's second factors (audited)", {
+    params: userIdParam,
+    status: 204,
+  }),
   ...consoleRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
@@ -225,6 +246,34 @@ export const routes = {
   stepUpByPassword: described(stepUpByPasswordRoute, 'Prove it is you with the password'),
   sendStepUpCode: described(sendStepUpCodeRoute, "Send a code to the account's own phone (or e-mail)"),
   stepUpByCode: described(stepUpByCodeRoute, 'Prove it is you with that code'),
+  stepUpPasskeyOptions: described(stepUpPasskeyOptionsRoute, 'Options for a passkey proving it is you'),
+  stepUpBySecondFactor: described(
+    stepUpBySecondFactorRoute,
+    'Prove it is you with an app code, a recovery code or a passkey',
+  ),
+  // Second factor
+  secondFactorStatus: described(
+    secondFactorStatusRoute,
+    "The caller's authenticator app, passkeys and recovery codes left",
+  ),
+  startTotp: described(startTotpRoute, 'A new authenticator-app key with its QR code (step-up first)'),
+  confirmTotp: described(confirmTotpRoute, 'Confirm the app with a code; the first factor also answers recovery codes'),
+  removeTotp: described(removeTotpRoute, 'Remove the authenticator app (step-up first)'),
+  passkeyRegistrationOptions: described(
+    passkeyRegistrationOptionsRoute,
+    'Options for registering a passkey (step-up first)',
+  ),
+  registerPasskey: described(registerPasskeyRoute, 'Register a passkey under a name'),
+  renamePasskey: described(renamePasskeyRoute, 'Rename a passkey'),
+  removePasskey: described(removePasskeyRoute, 'Remove a passkey (step-up first)'),
+  newRecoveryCodes: described(newRecoveryCodesRoute, 'Ten new recovery codes, shown once (step-up first)'),
+  secondFactorPasskeyOptions: described(
+    secondFactorPasskeyOptionsRoute,
+    "Options for a passkey answering a sign-in's challenge",
+  ),
+  verifySecondFactor: described(verifySecondFactorRoute, 'Finish a sign-in with its challenge and a second factor'),
+  passkeySignInOptions: described(passkeySignInOptionsRoute, 'Options for signing in with a passkey alone'),
+  passkeySignIn: described(passkeySignInRoute, 'Sign in with a passkey alone'),
   endOtherSessions: described(endOtherSessionsRoute, 'End every other session of the user'),
   // Codes for any purpose
   sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code'),

@@ -84,6 +84,6 @@ export interface StepUpStatus {
   fresh: boolean;
   /** Seconds the proof still holds (0 when not fresh). */
   expires_in: number;
-  /** The proofs this account can give: its password, a code to its phone, a code to its e-mail. */
-  methods: ('password' | 'sms' | 'email')[];
+  /** The proofs this account can give: its password, a code to its phone or e-mail, its second factor. */
+  methods: ('password' | 'sms' | 'email' | 'totp' | 'passkey')[];
 }

@@ -31,6 +31,7 @@ import { captchaRoutes } from './routes/captcha.ts';
 import { consoleAreas } from './routes/console-areas.ts';
 import { devRoutes } from './routes/dev.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { secondFactorRoutes } from './routes/second-factor.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
@@ -156,6 +157,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   for (const area of [
     signUpRoutes,
     signInRoutes,
+    secondFactorRoutes,
     accountRoutes,
     agreementRoutes,
     tokenRoutes,

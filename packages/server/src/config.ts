@@ -7,10 +7,11 @@ import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from '
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
+import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 
-export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionConfig {
+export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionConfig, SecondFactorConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -221,6 +222,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     devRoutes,
     ...readSecretsConfig(read, problems, production),
     ...readIntrospectionConfig(read, problems),
+    ...readSecondFactorConfig(read, problems),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY, 60, 365 * DAY),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY, 60, 365 * DAY),

@@ -1,5 +1,13 @@
 /** The server's one error type: a catalogue code, raised where the rule is broken. */
-import { ClientCode, type RuleFailure, SERVER_ERRORS, type ServerCode, type WireError } from '@edupass/protocol';
+import {
+  ClientCode,
+  type RuleFailure,
+  SERVER_ERRORS,
+  type SecondFactorChallenge,
+  type SecondFactorMethod,
+  type ServerCode,
+  type WireError,
+} from '@edupass/protocol';
 
 export class ApiError extends Error {
   constructor(
@@ -48,3 +56,20 @@ export const fail = (code: ServerCode, message?: string): never => {
 export const ruleError = (failure: RuleFailure) => new ApiError('E_1', failure.message, failure.code);
 
 export const invalidRequest = (message: string) => new ApiError('E_1', message);
+
+/**
+ * E_11: the first step of a sign-in passed and a second factor is due. The answer carries the
+ * challenge that finishes it and the factors the account has (fields added to the catalogue shape).
+ */
+export class SecondFactorRequired extends ApiError {
+  constructor(
+    readonly challenge: string,
+    readonly methods: readonly SecondFactorMethod[],
+  ) {
+    super('E_11');
+  }
+
+  override toWire(logUuid: string): WireError & SecondFactorChallenge {
+    return { ...super.toWire(logUuid), mfa_challenge: this.challenge, mfa_methods: [...this.methods] };
+  }
+}

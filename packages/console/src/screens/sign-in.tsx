@@ -1,19 +1,30 @@
 /** The operator's sign-in: phone, username or e-mail and password. */
+import type { SecondFactorChallenge } from '@edupass/protocol';
 import { FormError } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
 import { type FormEvent, useState } from 'react';
+import { secondStepOf } from '../api/second-factor.ts';
 import { signInOperator } from '../api/session.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { SecondStep } from './second-factor.tsx';
 
 export const SignIn = ({ notice }: { notice?: string }) => {
   const { t, errorText } = useConsoleText();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, run } = useAction(errorText);
+  const [challenge, setChallenge] = useState<SecondFactorChallenge>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void run(() => signInOperator(identity.trim(), password));
+    void run(() =>
+      signInOperator(identity.trim(), password).catch((failed: unknown) => {
+        const asked = secondStepOf(failed);
+        if (!asked) throw failed;
+        setChallenge(asked);
+      }),
+    );
   };
+  if (challenge) return <SecondStep challenge={challenge} />;
   return (
     <main id="console-main" tabIndex={-1} className="console-sign-in">
       <h1>{t('signIn.title')}</h1>

@@ -6,6 +6,7 @@ import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
 import { useState } from 'react';
 import { blockUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
+import { resetSecondFactor } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf } from '../router.ts';
 import { Loaded } from '../ui/status.tsx';
@@ -13,7 +14,12 @@ import { Card, DataTable } from '../ui/table.tsx';
 import { useAsync } from '../ui/use-async.ts';
 import { deviceOf } from '../ui/user-agent.ts';
 
-type Pending = 'block' | 'revoke' | undefined;
+type Pending = 'block' | 'revoke' | 'reset' | undefined;
+const CONFIRM = {
+  block: 'user.confirmBlock',
+  revoke: 'user.confirmRevoke',
+  reset: 'user.confirmResetSecondFactor',
+} as const;
 
 const Identities = ({ detail }: { detail: UserDetail }) => {
   const { t } = useConsoleText();
@@ -149,7 +155,7 @@ export const UserScreen = ({ id }: { id: number }) => {
               <div className="console-actions" role="group" aria-label={t('user.actions')}>
                 {pending ? (
                   <>
-                    <span>{pending === 'block' ? t('user.confirmBlock') : t('user.confirmRevoke')}</span>
+                    <span>{t(CONFIRM[pending])}</span>
                     <button
                       type="button"
                       className="console-button console-button-danger"
@@ -157,7 +163,9 @@ export const UserScreen = ({ id }: { id: number }) => {
                       onClick={() =>
                         pending === 'block'
                           ? run(() => blockUser(id), t('user.didBlock'))
-                          : run(() => revokeSessions(id), t('user.didRevoke'))
+                          : pending === 'reset'
+                            ? run(() => resetSecondFactor(id), t('user.didResetSecondFactor'))
+                            : run(() => revokeSessions(id), t('user.didRevoke'))
                       }
                     >
                       {t('user.confirm')}
@@ -192,6 +200,9 @@ export const UserScreen = ({ id }: { id: number }) => {
                     )}
                     <button type="button" className="console-button" onClick={() => setPending('revoke')}>
                       {t('user.revoke')}
+                    </button>
+                    <button type="button" className="console-button" onClick={() => setPending('reset')}>
+                      {t('user.resetSecondFactor')}
                     </button>
                   </>
                 )}

@@ -38,7 +38,13 @@ export const loginByPassword = async (
     failure: 'login_failed',
   });
   if (!user || !ok) return fail('AC3_2');
-  return signIn(ctx, await withWeakFlagOf(ctx, user, input.password), 'password', request, agreements);
+  return signIn(
+    ctx,
+    await withWeakFlagOf(ctx, user, input.password),
+    'password',
+    { ...request, pid: input.pid },
+    agreements,
+  );
 };
 
 /**

@@ -1,6 +1,7 @@
 /** The operator role: who may use the console and the admin API, and the record of what they did. */
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
+import { hasSecondFactor } from './second-factor.ts';
 import { authenticate, type SignedInSession } from './tokens.ts';
 
 export const OPERATOR_ROLE = 'operator';
@@ -9,5 +10,8 @@ export const OPERATOR_ROLE = 'operator';
 export const authenticateOperator = async (ctx: Context, token: string): Promise<SignedInSession> => {
   const session = await authenticate(ctx, token);
   if (session.user.role !== OPERATOR_ROLE) fail('E_4');
+  // The console's power behind a password alone is what OPERATOR_MFA=required rules out: until the
+  // operator sets up a second factor (account routes, open to this session), the admin API says so.
+  if (ctx.config.operatorMfa === 'required' && !(await hasSecondFactor(ctx, session.userId))) fail('E_14');
   return session;
 };

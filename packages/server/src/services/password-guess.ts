@@ -6,8 +6,8 @@
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { verifyAgainstNothing, verifyPassword } from './passwords.ts';
-import { reserveLoginAttempt } from './rate-limits.ts';
-import { type SecurityEventName, securityEvent } from './security-events.ts';
+import { type LoginAttempt, reserveLoginAttempt } from './rate-limits.ts';
+import { type SecurityEvent, type SecurityEventName, securityEvent } from './security-events.ts';
 
 export interface PasswordGuess {
   /** What the lock counts under (rate-limits' loginLockKey). */
@@ -23,6 +23,23 @@ export interface PasswordGuess {
   failure: SecurityEventName;
 }
 
+/** Reserves one attempt against a lock (rate-limits.ts), logging a refusal by the lock as `login_locked`. */
+export const reserveLoggedAttempt = async (
+  ctx: Context,
+  lockKey: string,
+  who: Pick<SecurityEvent, 'userId' | 'identity' | 'ip'>,
+  what: string,
+): Promise<LoginAttempt> => {
+  try {
+    return await reserveLoginAttempt(ctx, lockKey);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'E_5') {
+      securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${what})` });
+    }
+    throw error;
+  }
+};
+
 /** Whether the guess is right; E_5 when the lock refuses it unchecked. */
 export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Promise<boolean> => {
   const who = {
@@ -30,15 +47,7 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
     ...(guess.identity === undefined ? {} : { identity: guess.identity }),
     ...(guess.ip === undefined ? {} : { ip: guess.ip }),
   };
-  let attempt: Awaited<ReturnType<typeof reserveLoginAttempt>>;
-  try {
-    attempt = await reserveLoginAttempt(ctx, guess.lockKey);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'E_5') {
-      securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${guess.failure})` });
-    }
-    throw error;
-  }
+  const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
   const ok = guess.passwordHash
     ? await verifyPassword(guess.passwordHash, guess.password)
     : await verifyAgainstNothing(guess.password);

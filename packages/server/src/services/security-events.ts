@@ -23,7 +23,9 @@ export type SecurityEventName =
   | 'phone_changed'
   | 'user_blocked'
   | 'operator_sign_in'
-  | 'origin_refused';
+  | 'origin_refused'
+  | 'second_factor_failed'
+  | 'second_factor_changed';
 
 export interface SecurityEvent {
   event: SecurityEventName;

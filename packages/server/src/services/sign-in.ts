@@ -8,6 +8,7 @@ import { fail, invalidRequest } from '../errors.ts';
 import { findAgreements, signAgreements } from '../store/agreements.ts';
 import type { User } from '../store/schema.ts';
 import { OPERATOR_ROLE } from './operators.ts';
+import { requireSecondStep } from './second-factor.ts';
 import { securityEvent } from './security-events.ts';
 import { type ClientInfo, issueSessionToken, issueTokenSet, startSession } from './tokens.ts';
 import { authInfo, userInfo } from './views.ts';
@@ -15,6 +16,10 @@ import { authInfo, userInfo } from './views.ts';
 export interface SignInRequest extends ClientInfo {
   /** The request carried `Auth-Version`: answer with the token set. */
   wantsTokenSet: boolean;
+  /** The product signed in to, where a product's second-factor rule applies (the password step). */
+  pid?: string | undefined;
+  /** The second factor was proved (or a passkey did both steps): no second step is asked. */
+  secondStepDone?: boolean | undefined;
 }
 
 export interface SignedIn {
@@ -41,6 +46,7 @@ export const signIn = async (
   agreementIds: number[] = [],
 ): Promise<SignedIn> => {
   if (user.blocked_at !== null) fail('AC3_44');
+  if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid);
   await signAgreements(ctx.db, user.id, agreementIds, ctx.now());
   const ref = await startSession(ctx, user.id, method, request);
   if (user.role === OPERATOR_ROLE) {

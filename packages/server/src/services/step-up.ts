@@ -17,6 +17,7 @@ import { requestCode } from './code-requests.ts';
 import { verifyCode } from './codes.ts';
 import { checkPasswordGuess } from './password-guess.ts';
 import { loginLockKey } from './rate-limits.ts';
+import { secondFactorMethods } from './second-factor.ts';
 import { securityEvent } from './security-events.ts';
 import type { SignedInSession } from './tokens.ts';
 
@@ -45,6 +46,7 @@ export const stepUpStatus = async (ctx: Context, session: SignedInSession): Prom
     methods: [
       ...(user.password_hash ? (['password'] as const) : []),
       ...(user.phone ? (['sms'] as const) : user.email ? (['email'] as const) : []),
+      ...(await secondFactorMethods(ctx, user.id)).filter((m) => m !== 'recovery_code'),
     ],
   };
 };
@@ -56,7 +58,8 @@ export const requireStepUp = async (ctx: Context, session: SignedInSession, acti
   fail('E_7');
 };
 
-const markSteppedUp = async (ctx: Context, session: SignedInSession, how: string, ip: string) => {
+/** Records a proof given now (a password, a code, a second factor). */
+export const markSteppedUp = async (ctx: Context, session: SignedInSession, how: string, ip: string) => {
   const key = markKey(session.sessionId);
   await ctx.counters.reset(key);
   await ctx.counters.hit(key, ctx.config.stepUpSeconds);

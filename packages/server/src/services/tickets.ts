@@ -3,7 +3,7 @@ import type { Context } from '../context.ts';
 import { findTicket, putTicket, setTicketData, useTicket } from '../store/tickets.ts';
 import { hmac, randomToken } from './hashing.ts';
 
-export type TicketKind = 'reset' | 'email_register' | 'common' | 'captcha' | 'oauth';
+export type TicketKind = 'reset' | 'email_register' | 'common' | 'captcha' | 'oauth' | 'second_factor' | 'webauthn';
 
 export const issueTicket = async (
   ctx: Context,
@@ -11,8 +11,9 @@ export const issueTicket = async (
   subject: string,
   ttlSeconds: number,
   data: Record<string, unknown> = {},
+  /** The ticket's value, when the caller has to know it beforehand (a WebAuthn challenge). */
+  ticket = randomToken(24),
 ): Promise<string> => {
-  const ticket = randomToken(24);
   await putTicket(ctx.db, {
     id_hash: hmac(ctx.keys.codes, ticket),
     kind,

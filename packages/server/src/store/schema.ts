@@ -142,6 +142,37 @@ export interface AdminAuditTable {
   at: number;
 }
 
+export interface TotpSecretsTable {
+  user_id: number;
+  /** The base32 secret sealed with the settings key (sealed-values.ts), named by the user id. */
+  secret_sealed: string;
+  confirmed_at: number | null;
+  /** The newest 30-second step a code was accepted for: a code of that step or earlier is a replay. */
+  last_step: number | null;
+  created_at: number;
+}
+
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Base64url credential id, as WebAuthn names it. */
+  credential_id: string;
+  /** Base64url COSE public key. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports the authenticator reported. */
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface RecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   codes: CodesTable;
@@ -158,6 +189,9 @@ export interface Database {
   signing_keys: SigningKeysTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
+  totp_secrets: TotpSecretsTable;
+  passkeys: PasskeysTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type User = Selectable<UsersTable>;

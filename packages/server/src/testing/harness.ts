@@ -32,6 +32,8 @@ export const TEST_ENV: Record<string, string> = {
   CODE_IP_HOURLY_LIMIT: '100000',
   LOGIN_SLOWDOWN_MS: '0',
   LOG_LEVEL: 'warn',
+  // Operators in suites about other things sign in by password alone; the second-factor suites set `required`.
+  OPERATOR_MFA: 'optional',
 };
 
 /** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */

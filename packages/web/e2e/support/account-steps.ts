@@ -30,10 +30,16 @@ export const newCodeFor = async (app: AppUnderTest, to: string, previous?: strin
   return (await app.server.lastCode(to)) as string;
 };
 
-/** Signs up in the page with a phone, its code and a password, and opens "Sign-in & security". */
-export const signUpByPhone = async (app: AppUnderTest, tab: TestPage, phone: string, password: string) => {
+/** Signs up in the page (at `base`, the server's URL unless given) with a phone, its code and a password, and opens "Sign-in & security". */
+export const signUpByPhone = async (
+  app: AppUnderTest,
+  tab: TestPage,
+  phone: string,
+  password: string,
+  base = app.server.url,
+) => {
   const { page } = tab;
-  await page.goto(app.server.url);
+  await page.goto(base);
   await page.getByRole('link', { name: 'Sign up' }).click();
   await inputLabelled(tab, 'Phone number').fill(phone);
   await page.getByRole('button', { name: 'Get code' }).click();

@@ -28,6 +28,7 @@ import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
+import { askingSecondStep, type PendingSecondStep, SecondStep } from './second-step.tsx';
 
 const isProvider = (value: string | null): value is OauthProvider => value === 'wechat' || value === 'qq';
 
@@ -100,6 +101,7 @@ const OauthCallback = () => {
   const name = isProvider(provider) ? t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq') : '';
   const [error, setError] = useState<string | null>(null);
   const [ticket, setTicket] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -120,10 +122,14 @@ const OauthCallback = () => {
         return;
       }
       const agreement_ids = (await currentAgreements().catch(() => [])).map((a) => a.id);
-      const result: OauthLoginResult =
+      const result: OauthLoginResult | undefined = await askingSecondStep(
         provider === 'wechat'
-          ? await loginByWechat(client, { code, state, agreement_ids })
-          : await loginByQQ(client, { code, state, agreement_ids });
+          ? loginByWechat(client, { code, state, agreement_ids })
+          : loginByQQ(client, { code, state, agreement_ids }),
+        provider,
+        setSecondStep,
+      );
+      if (!result) return;
       if ('auth' in result) await afterSignIn(provider);
       else setTicket(result.oauth_ticket);
     };
@@ -132,7 +138,9 @@ const OauthCallback = () => {
 
   return (
     <Screen title={ticket ? t('oauth.finishTitle', { name }) : name || t('signIn.title')}>
-      {ticket ? (
+      {secondStep ? (
+        <SecondStep pending={secondStep} />
+      ) : ticket ? (
         <>
           <p>{t('oauth.finishIntro', { name })}</p>
           <FinishOauth ticket={ticket} />

@@ -14,6 +14,7 @@ import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { askingSecondStep, type PendingSecondStep } from './second-step.tsx';
 
 const signIn = (identity: string, password: string) =>
   withCaptcha('login', identity, (proof) =>
@@ -23,7 +24,7 @@ const signIn = (identity: string, password: string) =>
         loginByPassword(client, { identity, password }),
   );
 
-export const PasswordSignIn = () => {
+export const PasswordSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecondStep): void }) => {
   const { t } = useI18n();
   const action = useAction();
   const [identity, setIdentity] = useState('');
@@ -35,7 +36,8 @@ export const PasswordSignIn = () => {
     setSubmitted(true);
     if (!identity || !password) return;
     void action.run(async () => {
-      const result = await signIn(identity.trim(), password);
+      const result = await askingSecondStep(signIn(identity.trim(), password), 'password', onSecondStep);
+      if (!result) return;
       rememberWeakPassword(result.auth.is_weak_password);
       await afterSignIn('password');
     });

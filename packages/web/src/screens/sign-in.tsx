@@ -9,6 +9,7 @@ import { Notice } from '../ui/status.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { OauthButtons } from './oauth-buttons.tsx';
 import { PasswordSignIn } from './password-sign-in.tsx';
+import { PasskeySignIn, type PendingSecondStep, SecondStep } from './second-step.tsx';
 import { SmsSignIn } from './sms-sign-in.tsx';
 
 type Method = 'sms' | 'password';
@@ -28,6 +29,14 @@ const SignIn = () => {
   useEffect(() => setMethod(asked), [asked]);
   const notice = NOTICES[query.get('notice') as keyof typeof NOTICES];
   useEffect(() => startFlowTimer('sign_in_flow'), []);
+  const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
+  if (secondStep) {
+    return (
+      <Screen title={t('signIn.title')}>
+        <SecondStep pending={secondStep} />
+      </Screen>
+    );
+  }
   return (
     <Screen title={t('signIn.title')}>
       <Notice message={notice ? t(notice) : null} />
@@ -40,8 +49,13 @@ const SignIn = () => {
         selected={method}
         onSelect={setMethod}
       >
-        {method === 'sms' ? <SmsSignIn /> : <PasswordSignIn />}
+        {method === 'sms' ? (
+          <SmsSignIn onSecondStep={setSecondStep} />
+        ) : (
+          <PasswordSignIn onSecondStep={setSecondStep} />
+        )}
       </Tabs>
+      <PasskeySignIn />
       <OauthButtons />
       <p className="aside">
         {t('signIn.noAccount')} <Link href="/sign-up">{t('signIn.toSignUp')}</Link>

@@ -11,8 +11,9 @@ import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
+import { askingSecondStep, type PendingSecondStep } from './second-step.tsx';
 
-export const SmsSignIn = () => {
+export const SmsSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecondStep): void }) => {
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
@@ -26,12 +27,12 @@ export const SmsSignIn = () => {
     touched.submit();
     if (checks.phone_number(phone) || checks.captcha(code) || !agreed) return;
     void action.run(async () => {
-      await loginByPhoneSilently(client, {
+      const signedIn = loginByPhoneSilently(client, {
         phone_number: phone,
         captcha: code,
         agreement_ids: agreements.map((a) => a.id),
       });
-      await afterSignIn('sms');
+      if (await askingSecondStep(signedIn, 'sms', onSecondStep)) await afterSignIn('sms');
     });
   };
 

@@ -3,6 +3,7 @@
  * why, offers the password or a code to the account's own phone or e-mail, and repeats the change
  * once the proof is given.
  */
+import { stepUpBySecondFactor, stepUpPasskeyOptions } from '@edupass/account/second-factor';
 import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
@@ -11,6 +12,8 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { CodeInput } from './account-fields.tsx';
 import { Field } from './field.tsx';
+import { signWithPasskey } from './passkey.ts';
+import { SecondFactorCode } from './second-factor-code.tsx';
 import { FormError } from './status.tsx';
 import { type Action, useAction } from './use-action.ts';
 
@@ -80,12 +83,19 @@ const StepUpPanel = ({
   const action = useAction();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  const [appCode, setAppCode] = useState('');
   const byCode = methods.includes('sms') || methods.includes('email');
-  const prove = (event: FormEvent, how: 'password' | 'code') => {
-    event.preventDefault();
+  const proofs = {
+    password: () => stepUpByPassword(client, { password }),
+    code: () => stepUpByCode(client, { captcha: code }),
+    app: () => stepUpBySecondFactor(client, { code: appCode.trim() }),
+    passkey: async () =>
+      stepUpBySecondFactor(client, { passkey: await signWithPasskey(await stepUpPasskeyOptions(client)) }),
+  };
+  const prove = (event: FormEvent | undefined, how: keyof typeof proofs) => {
+    event?.preventDefault();
     void action.run(async () => {
-      if (how === 'password') await stepUpByPassword(client, { password });
-      else await stepUpByCode(client, { captcha: code });
+      await proofs[how]();
       onProved();
     });
   };
@@ -127,6 +137,20 @@ const StepUpPanel = ({
             {t('stepUp.byCode')}
           </button>
         </form>
+      ) : null}
+      {methods.includes('totp') ? (
+        <form onSubmit={(event) => prove(event, 'app')} noValidate>
+          <p className="muted">{t('stepUp.bySecondFactor')}</p>
+          <SecondFactorCode label={t('mfa.code')} value={appCode} onValue={setAppCode} />
+          <button type="submit" className="button primary" aria-busy={action.busy}>
+            {t('mfa.verify')}
+          </button>
+        </form>
+      ) : null}
+      {methods.includes('passkey') ? (
+        <button type="button" className="button primary" onClick={() => prove(undefined, 'passkey')}>
+          {t('stepUp.byPasskey')}
+        </button>
       ) : null}
       <FormError message={action.error} />
       <button type="button" className="button secondary" onClick={onCancel}>

@@ -16,6 +16,7 @@ import * as hashedSessionIds from './009-hashed-session-ids.ts';
 import * as leases from './010-leases.ts';
 import * as bigintIds from './011-bigint-ids.ts';
 import * as signingKeys from './012-signing-keys.ts';
+import * as secondFactor from './015-second-factor.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -40,6 +41,7 @@ const steps: [name: string, up: Step][] = [
   ['010-leases', leases.up],
   ['011-bigint-ids', bigintIds.up],
   ['012-signing-keys', signingKeys.up],
+  ['015-second-factor', secondFactor.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

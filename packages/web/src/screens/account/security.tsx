@@ -8,6 +8,7 @@ import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { PhoneSection } from './phone-section.tsx';
+import { SecondFactorSection } from './second-factor-section.tsx';
 import { UsernameSection } from './username-section.tsx';
 
 const Security = () => {
@@ -27,6 +28,7 @@ const Security = () => {
             onChanged={privacy.reload}
           />
           <PhoneSection masked={data.phone_number} onChanged={privacy.reload} />
+          <SecondFactorSection />
         </>
       ) : (
         <p className="muted">{t('app.loading')}</p>

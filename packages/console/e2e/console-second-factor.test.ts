@@ -1,0 +1,62 @@
+/**
+ * The operator's second factor in the console (OPERATOR_MFA=required): the operator created from the
+ * CLI is sent to set up an authenticator app at the first console sign-in, then signs in with the
+ * password and a code; and resets a user's second factor from the user page (recorded in the audit log).
+ * App codes are computed by the independent RFC 6238 helper on the server's (injected) clock.
+ */
+import type { TotpSetup } from '@edupass/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { A, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
+import { client } from '../../server/src/testing/http-client.ts';
+import { steppingClock } from '../../server/src/testing/rfc6238.ts';
+import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+/** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
+const { now, freshCode } = steppingClock();
+
+let rig: ConsoleRig;
+beforeAll(async () => {
+  rig = await startConsoleRig({ now });
+  rig.server.config.operatorMfa = 'required';
+});
+afterAll(() => rig?.close());
+
+it('first sign-in sets up an app; later sign-ins take a code; a user’s second factor is reset and audited', async () => {
+  const { phone, password } = rig.operator;
+  const first = await openConsole(rig, phone, password);
+  await first.getByRole('heading', { name: '设置两步验证' }).waitFor();
+  const secret = (await first.locator('code.console-secret').innerText()).trim();
+  await first.getByLabel('应用中的验证码').fill(freshCode(secret));
+  await first.getByRole('button', { name: '确认' }).click();
+  await expect.poll(() => first.getByRole('list', { name: '恢复码' }).getByRole('listitem').count()).toBe(10);
+  await first.getByRole('button', { name: '进入控制台' }).click();
+  await first.getByRole('navigation').first().waitFor();
+  await first.context().close();
+
+  // A user with an authenticator app, set up over the API.
+  const call = client(rig.server.url);
+  const user = await signUp(rig.server);
+  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token: user.token });
+  await call('POST', `${A}/second-factor/totp/confirm`, { code: freshCode(setup.body.secret) }, { token: user.token });
+  const userSignIn = () =>
+    call(
+      'POST',
+      `${A}/login`,
+      { identity: user.phone, password: user.password, pid: PID },
+      { headers: TOKEN_SET_HEADERS },
+    );
+  expect((await userSignIn()).status).toBe(401);
+
+  const page = await openConsole(rig, phone, password, `#/users/${user.userId}`);
+  await page.getByRole('heading', { name: '两步验证' }).waitFor();
+  await page.getByLabel('验证码').fill(freshCode(secret));
+  await page.getByRole('button', { name: '验证' }).click();
+  await page.getByRole('navigation').first().waitFor();
+  await page.getByRole('button', { name: '重置两步验证' }).click();
+  await page.getByRole('button', { name: '确认' }).click();
+  await page.getByText('两步验证已重置。').waitFor();
+  expect((await userSignIn()).status).toBe(200);
+  await page.goto(`${rig.server.url}/console.html#/audit`);
+  await page.getByRole('cell', { name: '重置用户的两步验证' }).waitFor();
+  await page.context().close();
+});

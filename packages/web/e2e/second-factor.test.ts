@@ -1,0 +1,164 @@
+/**
+ * Two-step verification in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn
+ * domain): a passkey registered and named in the account centre, an authenticator app set up (its
+ * codes computed here by the independent RFC 6238 helper), then sign-ins with the password and an
+ * app code, with a passkey alone, with the password and the passkey, with a recovery code; and the
+ * passkey removed. The page is opened at `localhost`: WebAuthn takes a domain, not an IP address,
+ * as its relying party.
+ */
+import type { CDPSession } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { steppingClock } from '../../server/src/testing/rfc6238.ts';
+import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+
+/** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
+const { now, freshCode } = steppingClock();
+
+let app: AppUnderTest;
+let base: string;
+beforeAll(async () => {
+  app = await startApp({}, { now });
+  base = app.server.url.replace('127.0.0.1', 'localhost');
+  app.server.config.publicUrl = base;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const newPhone = phoneNumbers('1570');
+const PASSWORD = 'Heron2718q';
+
+/** A platform authenticator that holds discoverable credentials and verifies its user without asking. */
+const virtualAuthenticator = async (tab: TestPage) => {
+  const cdp: CDPSession = await tab.page.context().newCDPSession(tab.page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  return { credentials };
+};
+
+const signOut = async (tab: TestPage) => {
+  await tab.page.getByRole('button', { name: 'Sign out' }).click();
+  await expectScreen(tab.page, 'Sign in');
+};
+
+const passwordFirstStep = async (tab: TestPage, phone: string) => {
+  const { page } = tab;
+  await page.getByRole('tab', { name: 'Password' }).click();
+  await inputLabelled(tab, 'Phone, username or e-mail').fill(phone);
+  await inputLabelled(tab, 'Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+};
+
+const intoSecurity = async (tab: TestPage) => {
+  await expectScreen(tab.page, 'Profile');
+  await tab.page.getByRole('link', { name: 'Sign-in & security' }).click();
+  await expectScreen(tab.page, 'Sign-in & security');
+};
+
+test('passkey and authenticator app: set up, every way to sign in, recovery code, removal', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  try {
+    const authenticator = await virtualAuthenticator(tab);
+    await signUpByPhone(app, tab, phone, PASSWORD, base);
+    const section = page.getByRole('region', { name: 'Two-step verification' });
+
+    // A passkey, named; the first factor also shows the recovery codes, once.
+    await section.getByLabel('Name of the new passkey').fill('Laptop');
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count(), { timeout: 10_000 }).toBe(10);
+    const recovery = await codes.allInnerTexts();
+    await section.getByRole('button', { name: 'I have saved them' }).click();
+    await section.getByText('Laptop', { exact: true }).waitFor();
+    const credentials = await authenticator.credentials();
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]?.isResidentCredential).toBe(true);
+
+    // The authenticator app: the key from the page, a code computed here.
+    await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await section.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    const secret = (await section.locator('code.secret').innerText()).trim();
+    await section.getByLabel('Code from the app').fill(freshCode(secret));
+    await section.getByRole('button', { name: 'Confirm' }).click();
+    await section.getByText('An authenticator app is set up.').waitFor();
+    await section
+      .getByText('9 unused recovery codes left.')
+      .or(section.getByText('10 unused recovery codes left.'))
+      .waitFor();
+
+    // Password, then an app code.
+    await signOut(tab);
+    await passwordFirstStep(tab, phone);
+    await inputLabelled(tab, 'Code').fill(freshCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await intoSecurity(tab);
+
+    // A passkey alone.
+    await signOut(tab);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await intoSecurity(tab);
+
+    // Password, then the passkey as the second factor.
+    await signOut(tab);
+    await passwordFirstStep(tab, phone);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await intoSecurity(tab);
+
+    // Password, then a recovery code; the same code a second time is refused.
+    await signOut(tab);
+    await passwordFirstStep(tab, phone);
+    await inputLabelled(tab, 'Code').fill(String(recovery[0]));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await intoSecurity(tab);
+    await signOut(tab);
+    await passwordFirstStep(tab, phone);
+    await inputLabelled(tab, 'Code').fill(String(recovery[0]));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('That code is wrong or was already used. Try the newest code.').waitFor();
+    await inputLabelled(tab, 'Code').fill(String(recovery[1]));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await intoSecurity(tab);
+
+    // Removal (the sign-in just made is the step-up proof).
+    await section.getByRole('button', { name: 'Remove Laptop' }).click();
+    await section.getByText('No passkeys yet.').waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('on a phone, in Chinese: the two-step section and the app setup fit the screen', async () => {
+  const tab = await openPage(app.browser, { locale: 'en', width: 375, height: 740 });
+  const { page } = tab;
+  try {
+    await signUpByPhone(app, tab, newPhone(), PASSWORD, base);
+    await page.getByRole('button', { name: /^Language/ }).click();
+    const section = page.getByRole('region', { name: '两步验证' });
+    await section.getByRole('button', { name: '设置验证器应用' }).click();
+    const qr = section.getByRole('img', { name: '验证器应用的二维码' });
+    await qr.waitFor();
+    await section.getByRole('button', { name: '添加通行密钥' }).waitFor();
+    const box = await qr.boundingBox();
+    expect(box?.width).toBeGreaterThan(100);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
