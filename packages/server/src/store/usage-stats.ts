@@ -1,7 +1,8 @@
 /** The console's usage and monitoring queries. Percentiles are read by offset, which both SQLite and PostgreSQL index. */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { sql } from 'kysely';
 import type { UsageDb } from './usage.ts';
-import { DAY_MS, HOUR_MS, truncated } from './usage-rollups.ts';
+import { truncated } from './usage-rollups.ts';
 import { splitWindow } from './usage-window.ts';
 
 export interface Window {
