@@ -4,6 +4,7 @@
  */
 import { clientCodeName } from '@edupass/protocol';
 import { useSyncExternalStore } from 'react';
+import { createStore } from '../ui/store.ts';
 import type { LocaleText, TextKey } from './locales/en.ts';
 
 export const LOCALES = ['zh-CN', 'en'] as const;
@@ -21,13 +22,7 @@ interface State {
   text: LocaleText | undefined;
 }
 
-let state: State = { locale: 'zh-CN', text: undefined };
-const listeners = new Set<() => void>();
-
-const setState = (next: State) => {
-  state = next;
-  for (const listener of [...listeners]) listener();
-};
+const store = createStore<State>(() => ({ locale: 'zh-CN', text: undefined }));
 
 const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
 
@@ -51,7 +46,7 @@ export const setLocale = async (locale: Locale): Promise<void> => {
   }
   document.documentElement.lang = locale;
   document.title = text.text['app.title'];
-  setState({ locale, text });
+  store.set({ locale, text });
 };
 
 /** Loads the remembered (or default) language; the app renders once it is there. */
@@ -97,16 +92,12 @@ export const translator = (current: State): I18n => {
 
 let cached: { state: State; i18n: I18n } | undefined;
 const snapshot = (): I18n => {
+  const state = store.get();
   if (cached?.state !== state) cached = { state, i18n: translator(state) };
   return cached.i18n;
 };
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-
-export const useI18n = (): I18n => useSyncExternalStore(subscribe, snapshot, snapshot);
+export const useI18n = (): I18n => useSyncExternalStore(store.subscribe, snapshot, snapshot);
 
 /** For code outside components (telemetry, the document title). */
 export const currentI18n = (): I18n => snapshot();
