@@ -10,7 +10,7 @@ import { NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useSendCode } from '../ui/use-send-code.ts';
+import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 
 export const PhoneSignUp = () => {
@@ -18,8 +18,9 @@ export const PhoneSignUp = () => {
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const [phone, setPhone] = useState('');
+  const { phone, code, fields } = usePhoneCode(action, 'register', (input, proof) =>
+    sendRegisterCode(client, input, proof),
+  );
   const [password, setPassword] = useState('');
   const [agreed, setAgreed] = useState(false);
 
@@ -41,15 +42,7 @@ export const PhoneSignUp = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneCodeFields
-        phone={phone}
-        onPhone={setPhone}
-        code={code}
-        onCode={setCode}
-        touched={touched}
-        onSend={sender('register', phone, (proof) => sendRegisterCode(client, { phone_number: phone }, proof))}
-        sentTo={sentTo}
-      />
+      <PhoneCodeFields {...fields} touched={touched} />
       <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
       <AgreementsCheck
         agreements={agreements}

@@ -9,7 +9,7 @@ import { PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useSendCode } from '../ui/use-send-code.ts';
+import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 
 export const SmsSignIn = () => {
@@ -17,8 +17,9 @@ export const SmsSignIn = () => {
   const touched = useTouched();
   const action = useAction();
   const agreements = useCurrentAgreements();
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const [phone, setPhone] = useState('');
+  const { phone, code, fields } = usePhoneCode(action, 'silence', (input, proof) =>
+    sendSilentLoginCode(client, input, proof),
+  );
   const [agreed, setAgreed] = useState(false);
 
   const submit = (event: FormEvent) => {
@@ -37,15 +38,7 @@ export const SmsSignIn = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneCodeFields
-        phone={phone}
-        onPhone={setPhone}
-        code={code}
-        onCode={setCode}
-        touched={touched}
-        onSend={sender('silence', phone, (proof) => sendSilentLoginCode(client, { phone_number: phone }, proof))}
-        sentTo={sentTo}
-      />
+      <PhoneCodeFields {...fields} touched={touched} />
       <AgreementsCheck
         agreements={agreements}
         checked={agreed}
