@@ -1,12 +1,12 @@
 /** Sign in with phone and SMS code; a new number gets an account (the silent login). */
 import { loginByPhoneSilently, sendSilentLoginCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { PhoneCodeFields } from '../ui/account-fields.tsx';
-import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { usePhoneCode } from '../ui/use-send-code.ts';
@@ -16,11 +16,10 @@ export const SmsSignIn = () => {
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
-  const agreements = useCurrentAgreements();
+  const { agreements, agreed, checkProps } = useAgreed(touched);
   const { phone, code, fields } = usePhoneCode(action, 'silence', (input, proof) =>
     sendSilentLoginCode(client, input, proof),
   );
-  const [agreed, setAgreed] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -39,12 +38,7 @@ export const SmsSignIn = () => {
   return (
     <form onSubmit={submit} noValidate>
       <PhoneCodeFields {...fields} touched={touched} />
-      <AgreementsCheck
-        agreements={agreements}
-        checked={agreed}
-        onChecked={setAgreed}
-        submitted={touched.shown('agree')}
-      />
+      <AgreementsCheck {...checkProps} />
       <p className="hint">{t('signIn.smsNote')}</p>
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
