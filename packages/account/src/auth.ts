@@ -59,7 +59,7 @@ import type { AccountClient } from './client.ts';
 import { createAccountClient } from './client.ts';
 import type { AccountConfig } from './config.ts';
 import { currentClient, setCurrentClient } from './instance.ts';
-import { getSession, onChange, type Session } from './session.ts';
+import { getSession, onChange } from './session.ts';
 
 /**
  * Every call, for binding. Kept equal to the exports of calls/ by auth.test.ts. Listed rather than
@@ -117,17 +117,16 @@ const calls = {
   unbindQQ,
   unbindWechat,
   updateProfile,
+  // The session helpers take the client first too, so they bind the same way.
+  getSession,
+  onChange,
 };
 
 type Calls = typeof calls;
 type Bound<F> = F extends (client: AccountClient, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 /** Every call bound to one client. */
-export type Auth = { [K in keyof Calls]: Bound<Calls[K]> } & {
-  readonly client: AccountClient;
-  getSession(): Session;
-  onChange(listener: (session: Session) => void): () => void;
-};
+export type Auth = { [K in keyof Calls]: Bound<Calls[K]> } & { readonly client: AccountClient };
 
 const auths = new WeakMap<AccountClient, Auth>();
 
@@ -139,8 +138,6 @@ export const bindAuth = (client: AccountClient): Auth => {
     for (const [name, call] of Object.entries(calls) as [string, (c: AccountClient, ...args: unknown[]) => unknown][]) {
       bound[name] = (...args: unknown[]) => call(client, ...args);
     }
-    bound.getSession = () => getSession(client);
-    bound.onChange = (listener: (session: Session) => void) => onChange(client, listener);
     auth = bound as Auth;
     auths.set(client, auth);
   }

@@ -130,6 +130,8 @@ describe('in Chromium', () => {
     await makeClient(page, 'staging');
     const before = Date.now() / 1000;
     await signUp(page);
+    // The cookie is written somewhere between before and now: a slow sign-up moves its end later.
+    const took = Math.ceil(Date.now() / 1000 - before);
     const cookies = await context.cookies();
     const byName = Object.fromEntries(cookies.map((c) => [c.name, c]));
     for (const name of ['staging_access_token', 'staging_token_type', 'staging_refresh_token']) {
@@ -138,7 +140,7 @@ describe('in Chromium', () => {
     expect(byName.access_token).toBeUndefined();
     const lifetime = (name: string) => Math.round((byName[name]?.expires ?? 0) - before);
     expect(lifetime('staging_access_token')).toBeGreaterThanOrEqual(1);
-    expect(lifetime('staging_access_token')).toBeLessThanOrEqual(3);
+    expect(lifetime('staging_access_token')).toBeLessThanOrEqual(2 + took);
     expect(lifetime('staging_token_type')).toBe(lifetime('staging_access_token'));
     expect(lifetime('staging_refresh_token')).toBeGreaterThan(3600);
     expect(byName.staging_token_type?.value).toMatch(/\S/);

@@ -50,9 +50,9 @@ export const cookieTokenStore = ({ env, domain }: CookieTokenStoreOptions): Toke
         if (eq > 0 && !(name in found)) found[name] = decode(pair.slice(eq + 1));
       }
       const tokens: StoredTokens = {};
-      for (const key of ['access', 'type', 'refresh'] as const) {
-        const value = found[names[key]];
-        if (value) tokens[key] = value;
+      for (const key in names) {
+        const value = found[names[key as keyof StoredTokens]];
+        if (value) tokens[key as keyof StoredTokens] = value;
       }
       return tokens;
     },

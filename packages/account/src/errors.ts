@@ -6,11 +6,10 @@ import {
   ClientCode,
   type ClientCodeName,
   clientCodeName,
-  clientNumberOf,
   type RuleFailure,
+  readWireError,
   SERVER_CODE_NUMBERS,
 } from '@edupass/protocol';
-import { isRecord } from './record.ts';
 
 export interface AuthErrorDetails {
   /** The server's `error_code` (`AC3_2`, `10000000`, …), passed through even when unknown. */
@@ -58,16 +57,9 @@ export const assertValid = (...results: (RuleFailure | null)[]): void => {
  * the error shape.
  */
 export const fromResponse = (status: number, body: unknown): AuthError => {
-  if (isRecord(body) && typeof body.error_code === 'string') {
-    const code = clientNumberOf(
-      SERVER_CODE_NUMBERS,
-      body.error_code,
-      body.error_number,
-      clientCodeName,
-      ClientCode.SERVER_ERROR,
-    );
-    const message = typeof body.error_message === 'string' ? body.error_message : body.error_code;
-    return new AuthError(code, message, { serverCode: body.error_code, status, body });
+  const wire = readWireError(body, SERVER_CODE_NUMBERS, ClientCode.SERVER_ERROR);
+  if (wire?.serverCode !== undefined) {
+    return new AuthError(wire.code, wire.message ?? wire.serverCode, { serverCode: wire.serverCode, status, body });
   }
   return authError('SERVER_ERROR', `HTTP ${status}`, { status, body });
 };

@@ -1,6 +1,7 @@
 /** Shallow checks of what the server sent, so a wrong shape fails as an AuthError, not later as a TypeError. */
+
+import { isRecord } from '@edupass/protocol';
 import { authError } from './errors.ts';
-import { isRecord } from './record.ts';
 
 const unexpected = (data: unknown) => authError('SERVER_ERROR', 'Unexpected response shape.', { body: data });
 

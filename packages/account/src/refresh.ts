@@ -60,27 +60,23 @@ const exchange = async (client: AccountClient, stale: string | undefined): Promi
   const held = client.tokens.get();
   // Someone (another tab, an earlier flight) already replaced the token that failed.
   if (isReady(held) && held.access !== stale) return held;
-  if (held.refresh) {
-    try {
-      const reply = await send(client, { route: refreshTokensRoute, body: { refresh_token: held.refresh } });
-      return adopt(client, reply.data);
-    } catch (error) {
-      if (isAuthError(error) && error.code === ClientCode.REFRESH_TOKEN_INVALID) {
-        clearTokens(client);
-        throw authError('NO_TOKEN', NO_TOKEN_EXPIRED_MESSAGE, { cause: error });
-      }
-      throw error;
-    }
-  }
+  const { refresh } = held;
   try {
-    // The old session cookie travels with the credentials; a leftover access token without its type as Bearer.
-    const headers = { Authorization: held.access ? `Bearer ${held.access}` : undefined };
-    const reply = await send(client, { route: convertCookieRoute, headers });
+    const reply = await send(
+      client,
+      refresh
+        ? { route: refreshTokensRoute, body: { refresh_token: refresh } }
+        : // The old session cookie travels with the credentials; a leftover access token without its type as Bearer.
+          { route: convertCookieRoute, headers: { Authorization: held.access ? `Bearer ${held.access}` : undefined } },
+    );
     return adopt(client, reply.data);
   } catch (error) {
-    if (!refused(error)) throw error;
-    clearTokens(client);
-    throw authError('NO_TOKEN', NO_TOKEN_MESSAGE, { cause: error });
+    // The session is over: a refresh token the server calls invalid, or any refused conversion.
+    if (refresh ? isAuthError(error) && error.code === ClientCode.REFRESH_TOKEN_INVALID : refused(error)) {
+      clearTokens(client);
+      throw authError('NO_TOKEN', refresh ? NO_TOKEN_EXPIRED_MESSAGE : NO_TOKEN_MESSAGE, { cause: error });
+    }
+    throw error;
   }
 };
 

@@ -1,5 +1,5 @@
 import type { TokenSet } from '@edupass/protocol';
-import { isRecord } from './record.ts';
+import { isRecord } from '@edupass/protocol';
 
 const isToken = (value: unknown): value is Record<string, unknown> =>
   isRecord(value) && typeof value.token === 'string' && value.token !== '' && typeof value.expires_in === 'number';

@@ -1,8 +1,8 @@
 /** Keeping and dropping the token set, with the session and the other tabs told. */
 import type { LoginResult, TokenSet, UserInfo } from '@edupass/protocol';
+import { isRecord } from '@edupass/protocol';
 import type { AccountClient } from './client.ts';
 import { expectObject } from './parse.ts';
-import { isRecord } from './record.ts';
 import { tellTabs } from './tab-sync.ts';
 import { parseTokenSet, UNEXPECTED_TOKENS } from './token-set.ts';
 import type { Reply } from './transport.ts';

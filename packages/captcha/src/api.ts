@@ -7,14 +7,13 @@ import {
   type CaptchaTicketResponse,
   ClientCode,
   captchaRuleRoute,
-  clientCodeName,
-  clientNumberOf,
   type GeetestParams,
   geetestRegisterRoute,
   geetestVerifyRoute,
   neteaseCheckRoute,
   nextdataCheckRoute,
   REQUEST_TIMEOUT_MS,
+  readWireError,
   type SlideAnswer,
   type SlideChallenge,
   slideChallengeRoute,
@@ -23,7 +22,7 @@ import {
   type WireRoute,
 } from '@edupass/protocol';
 import { CaptchaError, rejected, widgetError } from './errors.ts';
-import { isRecord, parseGeetestParams, parseRule, parseSlideChallenge, parseTicket } from './parse.ts';
+import { parseGeetestParams, parseRule, parseSlideChallenge, parseTicket } from './parse.ts';
 import type { Transport } from './transport.ts';
 
 export interface ApiOptions {
@@ -62,12 +61,13 @@ type CaptchaRoute = keyof typeof ROUTES;
  * Without a known `error_number` the catalogue maps `error_code`; an unknown code is CAPTCHA_ERROR.
  */
 const serverError = (status: number, body: unknown): CaptchaError => {
-  const code = isRecord(body)
-    ? clientNumberOf(CAPTCHA_CODE_NUMBERS, body.error_code, body.error_number, clientCodeName, ClientCode.CAPTCHA_ERROR)
-    : ClientCode.CAPTCHA_ERROR;
-  const message = isRecord(body) && typeof body.error_message === 'string' ? body.error_message : `HTTP ${status}`;
-  const serverCode = isRecord(body) && typeof body.error_code === 'string' ? body.error_code : undefined;
-  return new CaptchaError(code, message, { status, body, ...(serverCode === undefined ? {} : { serverCode }) });
+  const wire = readWireError(body, CAPTCHA_CODE_NUMBERS, ClientCode.CAPTCHA_ERROR);
+  const serverCode = wire?.serverCode;
+  return new CaptchaError(wire?.code ?? ClientCode.CAPTCHA_ERROR, wire?.message ?? `HTTP ${status}`, {
+    status,
+    body,
+    ...(serverCode === undefined ? {} : { serverCode }),
+  });
 };
 
 export const createApi = (options: ApiOptions) => {

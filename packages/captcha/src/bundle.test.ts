@@ -42,6 +42,7 @@ describe('the captcha bundle', () => {
       'errors.ts',
       'route-fields.ts',
       'server-code-numbers.ts', // its captcha codes only (the next test holds the size)
+      'wire-error.ts',
     ]);
     expect(inputs.filter((path) => path.includes('fingerprintjs'))).toEqual([]);
   });

@@ -1,10 +1,13 @@
 /** Parsers for what the server answers: `unknown` in, checked shapes out, nothing trusted. */
-import type { CaptchaRuleResponse, CaptchaTicketResponse, GeetestParams, SlideChallenge } from '@edupass/protocol';
+import {
+  type CaptchaRuleResponse,
+  type CaptchaTicketResponse,
+  type GeetestParams,
+  isRecord,
+  type SlideChallenge,
+} from '@edupass/protocol';
 
 export type Json = Record<string, unknown>;
-
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The platform's own answers wrap the payload in `data`; EduPass answers it bare. Accept both. */
 export const payload = (body: unknown): Json | undefined => {

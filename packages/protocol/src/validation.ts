@@ -2,6 +2,7 @@
  * Validation rules of the specification (§5), with their exact messages. The SDK runs them before a
  * request; the server runs the same ones on what arrives.
  */
+import { updateProfileRoute } from './account-routes.ts';
 import { ClientCode, type ClientCodeName } from './errors.ts';
 
 /** A failed rule: the client code to throw and the message (the name follows from the code: `clientCodeName`). */
@@ -106,25 +107,16 @@ export const serverCheck = (rule: keyof typeof checks, value: unknown): RuleFail
 export const passwordsEqual = (password: unknown, confirmed: unknown): RuleFailure | null =>
   password === confirmed ? null : failure('PASSWORD_MISMATCH', 'Password is not equal to confirmed password.');
 
-/** Profile fields a client may send (§3 "Settable profile fields"). */
-export const PROFILE_FIELDS = [
-  'nickname',
-  'avatar_url',
-  'fullname',
-  'birthday',
-  'sex',
-  'qq',
-  'description',
-  'grade',
-] as const;
-export type ProfileField = (typeof PROFILE_FIELDS)[number];
+/** Profile fields a client may send (§3 "Settable profile fields"): the fields of the profile route. */
+export type ProfileField = keyof typeof updateProfileRoute.body;
+export const PROFILE_FIELDS = /* @__PURE__ */ Object.keys(updateProfileRoute.body) as readonly ProfileField[];
 
 /** Of the settable fields, the ones the profile check validates, and only when present (§5). */
 const PROFILE_CHECKED = ['birthday', 'sex', 'fullname', 'nickname', 'qq', 'description'] as const;
 
 /** The profile check: only allowed fields, each checked only when present. */
 export const checkProfile = (profile: Record<string, unknown>): RuleFailure | null => {
-  const unknownField = Object.keys(profile).find((key) => !(PROFILE_FIELDS as readonly string[]).includes(key));
+  const unknownField = Object.keys(profile).find((key) => !Object.hasOwn(updateProfileRoute.body, key));
   if (unknownField !== undefined) return failure('INVALID_REQUEST', `Unknown profile field "${unknownField}".`);
   for (const field of PROFILE_CHECKED) {
     if (profile[field] !== undefined) {

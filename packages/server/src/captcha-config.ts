@@ -42,10 +42,16 @@
  * Vendor fields set in the console override these one by one (services/captcha-vendor-keys.ts).
  */
 
-import { CAPTCHA_PROVIDERS, type CaptchaProviderName, type CaptchaVendorName } from '@edupass/protocol';
+import {
+  CAPTCHA_POLICIES,
+  CAPTCHA_PROVIDERS,
+  type CaptchaPolicyName,
+  type CaptchaProviderName,
+  type CaptchaVendorName,
+} from '@edupass/protocol';
 
 export { CAPTCHA_PROVIDERS };
-export type CaptchaPolicy = 'never' | 'always' | 'risk';
+export type CaptchaPolicy = CaptchaPolicyName;
 export type CaptchaProvider = CaptchaProviderName;
 export type VendorName = CaptchaVendorName;
 
@@ -185,7 +191,8 @@ type Env = Record<string, string | undefined>;
 
 export const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value);
 
-const POLICIES: readonly string[] = ['never', 'always', 'risk'];
+export const isCaptchaPolicy = (value: unknown): value is CaptchaPolicy =>
+  typeof value === 'string' && (CAPTCHA_POLICIES as readonly string[]).includes(value);
 export const isProvider = (value: unknown): value is CaptchaProvider =>
   typeof value === 'string' && (CAPTCHA_PROVIDERS as readonly string[]).includes(value);
 
@@ -214,13 +221,13 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     const [key, value] = entry.includes('=') ? entry.split('=', 2) : ['*:*', entry];
     const policy = value?.trim().toLowerCase() ?? '';
     const [pid, scene, ...rest] = (key ?? '').trim().split(':');
-    if (!POLICIES.includes(policy) || !pid || !scene || rest.length > 0) {
+    if (!isCaptchaPolicy(policy) || !pid || !scene || rest.length > 0) {
       problems.push(
         `CAPTCHA_POLICY entry "${entry}" must be risk, always, never or pid:scene=policy. Fix: e.g. CAPTCHA_POLICY=*:*=risk,edupass:login=always`,
       );
       continue;
     }
-    policies[`${pid}:${scene.toLowerCase()}`] = policy as CaptchaPolicy;
+    policies[`${pid}:${scene.toLowerCase()}`] = policy;
   }
 
   const providers: Record<string, CaptchaProvider> = {};

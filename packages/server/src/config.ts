@@ -2,6 +2,7 @@
  * The one place that reads configuration. Every variable is documented here and validated at start;
  * a bad value stops the server with a message naming the variable and the fix.
  */
+import { DAY_SECONDS } from '@edupass/protocol';
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
@@ -161,7 +162,7 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
   return products;
 };
 
-export const DAY = 86_400;
+export { DAY_SECONDS as DAY };
 
 /** DATABASE_URL names PostgreSQL (else it is an SQLite file path). */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
@@ -223,11 +224,11 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readSecretsConfig(read, problems, production),
     ...readIntrospectionConfig(read, problems),
     ...readSecondFactorConfig(read, problems),
-    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY),
-    sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY, 60, 365 * DAY),
-    refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY, 60, 365 * DAY),
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY_SECONDS),
+    sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
+    refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
     refreshGraceSeconds: int('REFRESH_REUSE_GRACE', 10, 0, 300),
-    sessionMaxAgeSeconds: int('SESSION_MAX_AGE', 60 * DAY, 300, 365 * DAY),
+    sessionMaxAgeSeconds: int('SESSION_MAX_AGE', 60 * DAY_SECONDS, 300, 365 * DAY_SECONDS),
     sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 5, 0, 60),
     cookieDomain: str('COOKIE_DOMAIN'),
     cookieSecure: bool('COOKIE_SECURE', publicUrl.startsWith('https:')),
@@ -237,14 +238,14 @@ export const loadConfig = (env: Env = process.env): Config => {
       .filter(Boolean),
     products: parseProducts(str('PRODUCTS') ?? 'edupass:edupass', problems),
     codeTtlSeconds: int('CODE_TTL', 300, 30, 3600),
-    stepUpSeconds: int('STEP_UP_SECONDS', 300, 30, DAY),
+    stepUpSeconds: int('STEP_UP_SECONDS', 300, 30, DAY_SECONDS),
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 20),
     codeResendSeconds: int('CODE_RESEND_INTERVAL', 60, 0, 3600),
     codeDailyLimit: int('CODE_DAILY_LIMIT', 10, 1, 1000),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 30, 1, 100_000),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
-    loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY),
+    loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     logLevel: str('LOG_LEVEL') ?? 'info',

@@ -18,6 +18,7 @@
  * off; its URLs are PUBLIC_URL/dev/oauth/wechat and /dev/oauth/qq unless the
  * URL variables say otherwise.
  */
+import { DAY_SECONDS } from '@edupass/protocol';
 import type { Readers } from './config.ts';
 
 /** A WeChat or QQ app. */
@@ -39,8 +40,6 @@ const DEV_APPS = {
   WECHAT: { appId: 'wxedupassdev00001', appSecret: 'edupass-dev-wechat-secret' },
   QQ: { appId: '101000001', appSecret: 'edupass-dev-qq-key' },
 } as const;
-
-const DAY = 86_400;
 
 /** Each app's variables and the real provider's hosts. */
 export const OAUTH_VARIABLES = {
@@ -92,7 +91,7 @@ export const readOauthConfig = (env: Env, read: Readers, problems: string[], dev
   wechat: oauthApp(env, read, problems, 'WECHAT', devProvidersOff),
   qq: { ...oauthApp(env, read, problems, 'QQ', devProvidersOff), unionid: read.bool('QQ_UNIONID', false) },
   oauthTimeoutMs: read.int('OAUTH_TIMEOUT_MS', 5000, 100, 60_000),
-  oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY),
+  oauthTicketTtlSeconds: read.int('OAUTH_TICKET_TTL', 600, 60, DAY_SECONDS),
   oauthWithoutState: (read.str('OAUTH_WITHOUT_STATE') ?? '')
     .split(',')
     .map((pid) => pid.trim())

@@ -4,6 +4,7 @@
  */
 import {
   COOKIE_CLEAR_MAX_AGE,
+  DAY_SECONDS,
   REPORT_PATHS,
   type ReportEnv,
   type ReportEvent,
@@ -47,7 +48,6 @@ export interface Tracker {
 /** The device id's cookie, and its storage key where cookies do not work (stored as `id expiresAt`). */
 const DEVICE_COOKIE = 'ep_did';
 const DEVICE_KEY = 'ep:did';
-const DAY_SECONDS = 86_400;
 /** Sizes are counted as 3× the JSON length (§9). */
 const sizeOf = (value: unknown): number => TRACKER.sizeFactor * JSON.stringify(value).length;
 

@@ -7,9 +7,7 @@ import {
 } from '@edupass/protocol';
 import { anonymous, type Call, type CaptchaCall, type CaptchaProof, defineCall, type Shape } from '../call.ts';
 import type { AccountClient } from '../client.ts';
-import { expectObject } from '../parse.ts';
-import { nothing, object } from '../shapes.ts';
-import { keepSignIn } from '../tokens.ts';
+import { nothing, oauthSignIn, object } from '../shapes.ts';
 import { byRules } from '../validate.ts';
 import type { PhoneCodeInput, PhoneInput } from './sign-up.ts';
 
@@ -36,12 +34,8 @@ export interface VoiceCodeInput extends PhoneInput {
 }
 
 /** Usually 204; an answer of 200 carries a sign-in, whose tokens are kept (spec §4). */
-const voiceAnswer: Shape<LoginResult | undefined> = (client, reply) => {
-  if (reply.status !== 200) return undefined;
-  const result = expectObject<LoginResult>(reply.data);
-  keepSignIn(client, reply);
-  return result;
-};
+const voiceAnswer: Shape<LoginResult | undefined> = (client, reply) =>
+  reply.status === 200 ? (oauthSignIn(client, reply) as LoginResult) : undefined;
 
 const voice = /* @__PURE__ */ defineCall<VoiceCodeInput, LoginResult | undefined>(
   anonymous,

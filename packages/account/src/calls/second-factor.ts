@@ -1,5 +1,6 @@
 import {
   confirmTotpRoute,
+  isRecord,
   type LoginResult,
   newRecoveryCodesRoute,
   passkeyRegistrationOptionsRoute,
@@ -24,7 +25,6 @@ import {
 import { anonymous, type Call, defineCall, type PlainCall } from '../call.ts';
 import type { AccountClient } from '../client.ts';
 import { type AuthError, isAuthError } from '../errors.ts';
-import { isRecord } from '../record.ts';
 import { nothing, object, signIn } from '../shapes.ts';
 import { withToken } from '../with-token.ts';
 

@@ -1,9 +1,14 @@
 /** Geetest v3 (gt.js `initGeetest`): parameters from our server, the widget in our box, the result exchanged for a ticket. */
-import { CAPTCHA_MESSAGES, CAPTCHA_PARAMS_RETRIES, CAPTCHA_WIDGET_WIDTH, type GeetestParams } from '@edupass/protocol';
+import {
+  CAPTCHA_MESSAGES,
+  CAPTCHA_PARAMS_RETRIES,
+  CAPTCHA_WIDGET_WIDTH,
+  type GeetestParams,
+  isRecord,
+} from '@edupass/protocol';
 import { fatal, rejected, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
 import type { CaptchaLocale } from '../locale.ts';
-import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderContext, type ProviderOutcome } from './provider.ts';
 
 /** gt.js `lang` (docs.geetest.com/captcha/apirefer/api/web). */

@@ -1,9 +1,8 @@
 /** NetEase Yidun (load.min.js `initNECaptcha`): popup mode; the `validate` string is exchanged for a ticket. */
-import { CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
+import { CAPTCHA_WIDGET_WIDTH, isRecord } from '@edupass/protocol';
 import { fatal, rejected } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
 import type { CaptchaLocale } from '../locale.ts';
-import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
 
 /** load.min.js `lang` (Yidun's default is 'zh-CN'). */

@@ -1,9 +1,8 @@
 /** NextData, i.e. Shumei (smcp.min.js `initSMCaptcha`): popup slide; the `rid` of a pass is exchanged for a ticket. */
-import { CAPTCHA_WIDGET_WIDTH } from '@edupass/protocol';
+import { CAPTCHA_WIDGET_WIDTH, isRecord } from '@edupass/protocol';
 import { fatal, rejected, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
 import type { CaptchaLocale } from '../locale.ts';
-import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
 
 /** smcp.min.js `lang` (Shumei's Web SDK manual, startup parameters): lower case, unlike Yidun's 'zh-CN'. */

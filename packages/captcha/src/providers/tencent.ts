@@ -1,8 +1,8 @@
 /** Tencent Captcha (TCaptcha.js `new TencentCaptcha(appid, callback, options)`): its own dialog; ticket + randstr exchanged. */
+import { isRecord } from '@edupass/protocol';
 import { fatal, widgetError } from '../errors.ts';
 import { windowProperty } from '../globals.ts';
 import type { CaptchaLocale } from '../locale.ts';
-import { isRecord } from '../parse.ts';
 import { deferred, method, type Provider, type ProviderOutcome } from './provider.ts';
 
 /**

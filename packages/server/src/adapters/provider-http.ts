@@ -1,4 +1,7 @@
 /** HTTP to an outside provider: a time limit on every call, and failures that say what happened. */
+import { isRecord } from '@edupass/protocol';
+
+export { isRecord };
 
 export interface ProviderAnswer {
   status: number;
@@ -31,10 +34,6 @@ export const fetchText = async (url: string, init: RequestInit, timeoutMs: numbe
     );
   }
 };
-
-/** A JSON object (not null, not an array). */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON text as an object, or undefined when it is not a JSON object. */
 export const jsonObject = (text: string): Record<string, unknown> | undefined => {

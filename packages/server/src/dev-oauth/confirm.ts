@@ -46,6 +46,31 @@ export const confirmIdentity = (store: DevIdentityStore, reply: FastifyReply, c:
   return reply.redirect(target.toString(), 302);
 };
 
+export interface StandInApp {
+  label: string;
+  appId: string;
+  /** The query parameter that names the app (`appid`, `client_id`). */
+  appIdParam: string;
+  /** The provider's own words for an unknown app. */
+  unknownApp: string;
+}
+
+/** The confirm step of a stand-in provider: the app named in the query must be `app`, then `confirmIdentity`. */
+export const confirmFromQuery = (
+  store: DevIdentityStore,
+  reply: FastifyReply,
+  query: unknown,
+  app: StandInApp,
+  config: Confirmation['config'],
+  now: number,
+) => {
+  const q = queryOf(query);
+  if (q[app.appIdParam] !== app.appId) return sendHtml(reply, 400, errorScreen(app.label, app.unknownApp));
+  const { label, appId } = app;
+  const step = { redirectUri: q.redirect_uri ?? '', state: q.state ?? '', identity: q.identity ?? '' };
+  return confirmIdentity(store, reply, { config, label, appId, ...step }, now);
+};
+
 export const queryOf = (query: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
   if (typeof query === 'object' && query !== null) {

@@ -3,7 +3,9 @@
  * derived from their name, so "小明" is the same person (same openid) after a restart and a link made
  * yesterday still signs in today; only the list of names created on the screen is forgotten.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
+import { HOUR_MS } from '@edupass/protocol';
 import type { OauthProviderName } from '../adapters/oauth-provider.ts';
 
 export interface DevIdentity {
@@ -23,7 +25,7 @@ interface Grant {
 }
 
 const CODE_TTL_MS = 5 * 60_000;
-const TOKEN_TTL_MS = 2 * 3600_000;
+const TOKEN_TTL_MS = 2 * HOUR_MS;
 const DEFAULT_NAMES = ['小明', '小红', '李老师'] as const;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest();

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { confirmIdentity, isOwnSite, queryOf, sendHtml } from './confirm.ts';
+import { confirmFromQuery, isOwnSite, queryOf, sendHtml } from './confirm.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen, signInScreen } from './screen.ts';
 
@@ -49,21 +49,8 @@ export const devQqRoutes = (app: FastifyInstance, ctx: Context, store: DevIdenti
   });
 
   app.get(`${DEV_QQ_PREFIX}/oauth2.0/confirm`, hide, async (request, reply) => {
-    const q = queryOf(request.query);
-    if (q.client_id !== app_.appId) return sendHtml(reply, 400, errorScreen('QQ', '100008: 该 appid 不存在'));
-    return confirmIdentity(
-      store,
-      reply,
-      {
-        config: ctx.config,
-        label: 'QQ',
-        appId: app_.appId,
-        redirectUri: q.redirect_uri ?? '',
-        state: q.state ?? '',
-        identity: q.identity ?? '',
-      },
-      ctx.now(),
-    );
+    const qq = { label: 'QQ', appId: app_.appId, appIdParam: 'client_id', unknownApp: '100008: 该 appid 不存在' };
+    return confirmFromQuery(store, reply, request.query, qq, ctx.config, ctx.now());
   });
 
   app.get(`${DEV_QQ_PREFIX}/oauth2.0/token`, hide, async (request, reply) => {

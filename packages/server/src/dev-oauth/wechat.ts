@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { confirmIdentity, isOwnSite, queryOf, sendHtml } from './confirm.ts';
+import { confirmFromQuery, isOwnSite, queryOf, sendHtml } from './confirm.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen, signInScreen } from './screen.ts';
 
@@ -48,21 +48,13 @@ export const devWechatRoutes = (app: FastifyInstance, ctx: Context, store: DevId
   });
 
   app.get(`${DEV_WECHAT_PREFIX}/connect/confirm`, hide, async (request, reply) => {
-    const q = queryOf(request.query);
-    if (q.appid !== app_.appId) return sendHtml(reply, 400, errorScreen('WeChat', 'appid 参数错误 · unknown appid'));
-    return confirmIdentity(
-      store,
-      reply,
-      {
-        config: ctx.config,
-        label: 'WeChat',
-        appId: app_.appId,
-        redirectUri: q.redirect_uri ?? '',
-        state: q.state ?? '',
-        identity: q.identity ?? '',
-      },
-      ctx.now(),
-    );
+    const wechat = {
+      label: 'WeChat',
+      appId: app_.appId,
+      appIdParam: 'appid',
+      unknownApp: 'appid 参数错误 · unknown appid',
+    };
+    return confirmFromQuery(store, reply, request.query, wechat, ctx.config, ctx.now());
   });
 
   app.get(`${DEV_WECHAT_PREFIX}/sns/oauth2/access_token`, hide, async (request, reply) => {

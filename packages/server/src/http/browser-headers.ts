@@ -8,7 +8,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CAPTCHA_TICKET_HEADER } from '@edupass/protocol';
+import { CAPTCHA_TICKET_HEADER, DAY_SECONDS } from '@edupass/protocol';
 import fastifyCors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -47,7 +47,7 @@ export const CORS_HEADERS = [
 /** Every method the API answers. */
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-const ONE_YEAR = 365 * 86_400;
+const ONE_YEAR = 365 * DAY_SECONDS;
 
 /**
  * The headers helmet sets for these options, worked out once. Our policy holds no per-request values

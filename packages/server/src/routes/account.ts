@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { requestCode } from '../services/code-requests.ts';
 import { verifyCode } from '../services/codes.ts';
 import { GRADE_LIST } from '../services/grades.ts';
 import {
@@ -18,9 +17,10 @@ import { bindPhone, checkPhoneBind, rebindPhone } from '../services/phone.ts';
 import { setUsername, updateProfile } from '../services/profile.ts';
 import { requireStepUp, sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '../services/step-up.ts';
 import { issueTicket } from '../services/tickets.ts';
-import { currentUser, endOtherSessions } from '../services/users.ts';
+import { endOtherSessions } from '../services/users.ts';
 import { privacy, userInfo } from '../services/views.ts';
 import { userOauths } from '../store/oauths.ts';
+import { phoneCodeBy, userPhoneCodeBy } from './phone-code.ts';
 
 const COMMON_TICKET_TTL = 10 * 60;
 const OAUTH_KINDS = [
@@ -53,40 +53,20 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
     await changePassword(ctx, session.userId, body, client.ip);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'sendPasswordUpdateCode', async ({ session, body, client, captchaTicket }) => {
-    await requireStepUp(ctx, session, 'sendPasswordUpdateCode', client.ip);
-    await requestCode(ctx, 'password_update', {
-      target: body.phone_number,
-      pid: body.pid,
-      ip: client.ip,
-      captchaTicket,
-      user: await currentUser(ctx, session.userId),
-    });
-  });
+  defineRoute(app, ctx, 'sendPasswordUpdateCode', userPhoneCodeBy(ctx, 'password_update', 'sendPasswordUpdateCode'));
   defineRoute(app, ctx, 'changePasswordByPhone', async ({ session, body, reply, client }) => {
     await requireStepUp(ctx, session, 'changePasswordByPhone', client.ip);
     await changePasswordByPhone(ctx, session.userId, body);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'sendResetCode', ({ body, client, captchaTicket }) =>
-    requestCode(ctx, 'reset', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
-  );
+  defineRoute(app, ctx, 'sendResetCode', phoneCodeBy(ctx, 'reset'));
   defineRoute(app, ctx, 'checkResetCode', async ({ body }) => ({
     ticket: await checkResetCode(ctx, body.phone_number, body.captcha),
   }));
   defineRoute(app, ctx, 'resetPassword', ({ body }) => resetPassword(ctx, body));
 
   // Phone
-  defineRoute(app, ctx, 'sendBindPhoneCode', async ({ session, body, client, captchaTicket }) => {
-    await requireStepUp(ctx, session, 'sendBindPhoneCode', client.ip);
-    await requestCode(ctx, 'bind', {
-      target: body.phone_number,
-      pid: body.pid,
-      ip: client.ip,
-      captchaTicket,
-      user: await currentUser(ctx, session.userId),
-    });
-  });
+  defineRoute(app, ctx, 'sendBindPhoneCode', userPhoneCodeBy(ctx, 'bind', 'sendBindPhoneCode'));
   defineRoute(app, ctx, 'bindPhone', async ({ session, body, client }) => {
     await requireStepUp(ctx, session, 'bindPhone', client.ip);
     await bindPhone(ctx, session.userId, body.phone_number, body.captcha);
@@ -94,17 +74,7 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'checkPhoneBind', ({ session, query }) =>
     checkPhoneBind(ctx, session.userId, query.phone_number),
   );
-  defineRoute(app, ctx, 'sendRebindCode', async ({ session, body, client, captchaTicket }) => {
-    await requireStepUp(ctx, session, 'sendRebindCode', client.ip);
-    await requestCode(ctx, 'change', {
-      target: body.phone_number,
-      oldPhone: body.old_phone_number,
-      pid: body.pid,
-      ip: client.ip,
-      captchaTicket,
-      user: await currentUser(ctx, session.userId),
-    });
-  });
+  defineRoute(app, ctx, 'sendRebindCode', userPhoneCodeBy(ctx, 'change', 'sendRebindCode'));
   defineRoute(app, ctx, 'rebindPhone', async ({ session, body, client }) => {
     await requireStepUp(ctx, session, 'rebindPhone', client.ip);
     await rebindPhone(ctx, session.userId, body.phone_number, body.captcha);

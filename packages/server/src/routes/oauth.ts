@@ -18,7 +18,7 @@ import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth-state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth-without-state.ts';
 import { requireStepUp } from '../services/step-up.ts';
-import { answerSignIn } from './sign-in.ts';
+import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
 
@@ -112,12 +112,7 @@ type CodeRoute = 'loginByWechat' | 'loginByQQ';
 const login = (ctx: Context, name: OauthProviderName) => async (input: RouteInput<CodeRoute>) => {
   const { body, request, reply } = input;
   const redirectUri = await codeRedirect(ctx, name, request, body, body.pid);
-  const outcome = await loginWithOauth(
-    ctx,
-    name,
-    { ...body, redirectUri },
-    { ...input.client, wantsTokenSet: input.wantsTokenSet },
-  );
+  const outcome = await loginWithOauth(ctx, name, { ...body, redirectUri }, signInRequest(input));
   clearState(reply, name);
   return 'signedIn' in outcome ? answerSignIn(ctx, reply, outcome.signedIn) : outcome.pending;
 };
@@ -161,11 +156,7 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
     answerSignIn(
       ctx,
       input.reply,
-      await createOauthUser(ctx, input.body, {
-        ...input.client,
-        wantsTokenSet: input.wantsTokenSet,
-        captchaTicket: input.captchaTicket,
-      }),
+      await createOauthUser(ctx, input.body, { ...signInRequest(input), captchaTicket: input.captchaTicket }),
     ),
   );
 };

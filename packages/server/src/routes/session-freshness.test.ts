@@ -112,8 +112,8 @@ describe('in one process, the next call sees each change', () => {
 });
 
 /** A second server process on the first one's database (another instance behind the load balancer). */
-const secondInstance = async (config: Config): Promise<{ app: App; call: Call }> => {
-  const app = await buildApp(config, { logger: false });
+const secondInstance = async (config: Config, now?: () => number): Promise<{ app: App; call: Call }> => {
+  const app = await buildApp(config, { logger: false, ...(now && { now }) });
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
@@ -123,12 +123,13 @@ const secondInstance = async (config: Config): Promise<{ app: App; call: Call }>
 describe('across server processes', () => {
   it('without Redis, another process sees a block within SESSION_CACHE_SECONDS', async () => {
     const first = await startTestServer({ sessionCacheSeconds: 1 });
-    const second = await secondInstance(first.config);
+    let offset = 0;
+    const second = await secondInstance(first.config, () => Date.now() + offset);
     try {
       const account = await signUp(first);
       await remembered(second.call, account.token);
       await saveUser(first.app.ctx, account.userId, { blocked_at: Date.now() });
-      await sleep(1_100);
+      offset += 1_100; // past SESSION_CACHE_SECONDS on the second process's clock
       expectError(await profileOf(second.call, account.token), 'AC3_44');
     } finally {
       await second.app.close();

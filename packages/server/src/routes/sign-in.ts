@@ -1,13 +1,15 @@
+import type { RouteName } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
-import { defineRoute } from '../http/route-kit.ts';
+import { defineRoute, type RouteInput } from '../http/route-kit.ts';
 import { guardPasswordLogin } from '../services/captcha-gate.ts';
-import { requestCode, requestVoiceCode } from '../services/code-requests.ts';
+import { requestVoiceCode } from '../services/code-requests.ts';
 import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/login.ts';
 import { sendOauthBindCode } from '../services/oauth-signup.ts';
-import type { SignedIn } from '../services/sign-in.ts';
+import type { SignedIn, SignInRequest } from '../services/sign-in.ts';
 import { endSession } from '../services/tokens.ts';
+import { phoneCodeBy } from './phone-code.ts';
 
 /** Sets the `authorization` cookie and answers `{user_info, auth}`. */
 export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: SignedIn) => {
@@ -15,37 +17,38 @@ export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: Signed
   return signedIn.result;
 };
 
+/** Who signs in: the client, and whether it asked for the token set (`Auth-Version`). */
+export const signInRequest = ({ client, wantsTokenSet }: RouteInput<RouteName>): SignInRequest => ({
+  ...client,
+  wantsTokenSet,
+});
+
+/** The handler of a route whose service signs the caller in from the request body. */
+export const signInBy =
+  <N extends RouteName>(
+    ctx: Context,
+    service: (ctx: Context, body: RouteInput<N>['body'], request: SignInRequest) => Promise<SignedIn>,
+  ) =>
+  async (input: RouteInput<N>) =>
+    answerSignIn(ctx, input.reply, await service(ctx, input.body, signInRequest(input)));
+
 export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
-  defineRoute(app, ctx, 'sendLoginCode', ({ body, client, captchaTicket }) =>
-    requestCode(ctx, 'login', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
-  );
-  defineRoute(app, ctx, 'loginByPhone', async (input) =>
-    answerSignIn(
-      ctx,
-      input.reply,
-      await loginByPhone(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
-    ),
-  );
-  defineRoute(app, ctx, 'sendSilentLoginCode', ({ body, client, captchaTicket }) =>
-    requestCode(ctx, 'silence', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
-  );
-  defineRoute(app, ctx, 'loginByPhoneSilently', async (input) =>
-    answerSignIn(
-      ctx,
-      input.reply,
-      await loginByPhoneSilently(ctx, input.body, { ...input.client, wantsTokenSet: input.wantsTokenSet }),
-    ),
-  );
+  defineRoute(app, ctx, 'sendLoginCode', phoneCodeBy(ctx, 'login'));
+  defineRoute(app, ctx, 'loginByPhone', signInBy(ctx, loginByPhone));
+  defineRoute(app, ctx, 'sendSilentLoginCode', phoneCodeBy(ctx, 'silence'));
+  defineRoute(app, ctx, 'loginByPhoneSilently', signInBy(ctx, loginByPhoneSilently));
   for (const [name, ticketRequired] of [
     ['loginByPassword', false],
     ['loginByPasswordSecure', true],
   ] as const) {
-    defineRoute(app, ctx, name, async ({ body, client, captchaTicket, reply, wantsTokenSet }) => {
+    defineRoute(app, ctx, name, async (input) => {
+      const { body, client, captchaTicket } = input;
       const guard = { pid: body.pid, identity: body.identity, ip: client.ip, ticket: captchaTicket, ticketRequired };
-      const signedIn = await guardPasswordLogin(ctx, guard, () =>
-        loginByPassword(ctx, body, { ...client, wantsTokenSet }),
+      return answerSignIn(
+        ctx,
+        input.reply,
+        await guardPasswordLogin(ctx, guard, () => loginByPassword(ctx, body, signInRequest(input))),
       );
-      return answerSignIn(ctx, reply, signedIn);
     });
   }
   // type OAUTH: the code that binds a phone to an oauth_ticket's identity (captcha/oauth), by voice.
@@ -61,9 +64,7 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
         })
       : requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
   );
-  defineRoute(app, ctx, 'sendCommonCode', ({ body, client, captchaTicket }) =>
-    requestCode(ctx, 'common', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
-  );
+  defineRoute(app, ctx, 'sendCommonCode', phoneCodeBy(ctx, 'common'));
   defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
     await endSession(ctx, session.sessionId);
     clearAuthCookie(reply, ctx.config);

@@ -4,7 +4,9 @@
  * is taken.
  */
 import {
+  DAY_MS,
   hasControlCharacters,
+  isRecord,
   MONITOR_KINDS,
   type MonitorBeacon,
   type MonitorKind,
@@ -18,9 +20,6 @@ import {
 import { invalidRequest } from '../errors.ts';
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const bad = (message: string): never => {
   throw invalidRequest(message);
@@ -58,13 +57,13 @@ const flag = (value: unknown, name: string): 0 | 1 => {
 };
 
 /** Longest duration taken: 31 days in milliseconds. */
-const DUR_MAX = 31 * 86_400_000;
+const DUR_MAX = 31 * DAY_MS;
 /** Event times are unix seconds; past this they are milliseconds sent by mistake, or junk. */
 const T_MAX = 10_000_000_000;
 
 const parseEnv = (value: unknown): ReportEnv => {
   if (value === undefined) return {};
-  if (!isObject(value)) return bad('data.e must be an object.');
+  if (!isRecord(value)) return bad('data.e must be an object.');
   const max = USAGE_LIMITS.envValueMax;
   const env: ReportEnv = {
     resolution: text(value.resolution, 32, 'data.e.resolution'),
@@ -85,7 +84,7 @@ const parseEnv = (value: unknown): ReportEnv => {
 
 const parseEvent = (value: unknown, index: number): ReportEvent => {
   const at = `data.b[${index}]`;
-  if (!isObject(value)) return bad(`${at} must be an object.`);
+  if (!isRecord(value)) return bad(`${at} must be an object.`);
   const key = value.e;
   if (typeof key !== 'string' || key.length === 0 || key.length > USAGE_LIMITS.keyMax || hasControlCharacters(key)) {
     return bad(`${at}.e: events need a key of 1 to ${USAGE_LIMITS.keyMax} characters, without control characters.`);
@@ -94,7 +93,7 @@ const parseEvent = (value: unknown, index: number): ReportEvent => {
     return bad(`${at}.i must be an event id of 8 to 64 letters, digits or dashes.`);
   }
   const t = number(value.t, 0, T_MAX, `${at}.t`, true) ?? bad(`${at}.t (unix seconds) is required.`);
-  const data = value.d === undefined ? {} : isObject(value.d) ? value.d : bad(`${at}.d must be an object.`);
+  const data = value.d === undefined ? {} : isRecord(value.d) ? value.d : bad(`${at}.d must be an object.`);
   const event: ReportEvent = { e: key, i: value.i, t, d: data };
   const dur = number(value.dur, 0, DUR_MAX, `${at}.dur`, true);
   if (dur !== undefined) event.dur = dur;
@@ -115,11 +114,11 @@ export const parseReport = (raw: string, productInPath: string): ReportPayload =
   } catch {
     return bad('The body is not valid JSON.');
   }
-  if (!isObject(body)) return bad('The body must be a JSON object.');
+  if (!isRecord(body)) return bad('The body must be a JSON object.');
   if (body.type !== 0) return bad('type must be 0.');
   if (body.alg !== '' && body.alg !== undefined) return bad('alg must be "": encrypted batches are not supported.');
   const data = body.data;
-  if (!isObject(data) || !isObject(data.m)) return bad('data.m is required.');
+  if (!isRecord(data) || !isRecord(data.m)) return bad('data.m is required.');
   const { m } = data;
   if (m.p !== productInPath) return bad('data.m.p must be the product code in the path.');
   if (m.d !== undefined && m.d !== 1) return bad('data.m.d must be 1 (web).');

@@ -1,6 +1,12 @@
 /** Which policy and which provider apply to a product and scene: operator settings first, then configuration. */
 import type { CaptchaProviderChoice } from '@edupass/protocol';
-import { CAPTCHA_PROVIDERS, type CaptchaPolicy, type CaptchaProvider, isProvider } from '../captcha-config.ts';
+import {
+  CAPTCHA_PROVIDERS,
+  type CaptchaPolicy,
+  type CaptchaProvider,
+  isCaptchaPolicy,
+  isProvider,
+} from '../captcha-config.ts';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import {
@@ -15,10 +21,6 @@ import {
 } from '../store/captcha.ts';
 import { allProducts } from '../store/products.ts';
 import { describeMissing, vendorFieldsInEffect } from './captcha-vendor-keys.ts';
-
-const POLICIES: readonly string[] = ['never', 'always', 'risk'];
-const isCaptchaPolicy = (value: unknown): value is CaptchaPolicy =>
-  typeof value === 'string' && POLICIES.includes(value);
 
 /** Most specific first: pid:scene, pid:*, *:scene, *:*. */
 const candidates = (pid: string, scene: string) => [`${pid}:${scene}`, `${pid}:*`, `*:${scene}`, '*:*'];

@@ -3,13 +3,8 @@
  * product and vendor keys, each over the configured ones. Every change is recorded in the audit log
  * with the operator; secrets are write-only, and the log names the fields set, never their values.
  */
-import {
-  CAPTCHA_POLICIES,
-  type CaptchaPolicyName,
-  type CaptchaRiskThresholds,
-  type CaptchaSettings,
-} from '@edupass/protocol';
-import type { CaptchaConfig } from '../captcha-config.ts';
+import type { CaptchaRiskThresholds, CaptchaSettings } from '@edupass/protocol';
+import { type CaptchaConfig, isCaptchaPolicy } from '../captcha-config.ts';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { audit } from './admin.ts';
@@ -23,13 +18,11 @@ import {
 } from './captcha-policy.ts';
 import { putVendorFields, removeVendorFields, vendorStates } from './captcha-vendor-keys.ts';
 
-const isPolicy = (value: string): value is CaptchaPolicyName => (CAPTCHA_POLICIES as readonly string[]).includes(value);
-
 export const captchaSettings = async (ctx: Context): Promise<CaptchaSettings> => ({
   policies: (await listCaptchaPolicies(ctx)).flatMap((row) =>
-    isPolicy(row.policy) ? [{ pid: row.pid, scene: row.scene, policy: row.policy }] : [],
+    isCaptchaPolicy(row.policy) ? [{ pid: row.pid, scene: row.scene, policy: row.policy }] : [],
   ),
-  configured: Object.fromEntries(Object.entries(ctx.config.captcha.policies).filter(([, p]) => isPolicy(p))),
+  configured: Object.fromEntries(Object.entries(ctx.config.captcha.policies).filter(([, p]) => isCaptchaPolicy(p))),
   providers: await providerChoices(ctx),
   vendors: await vendorStates(ctx),
   risk: riskThresholds(ctx.config.captcha),

@@ -7,12 +7,11 @@
  * caught (services/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
  * on one database, one sweeps at a time; every delete goes in batches.
  */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
 import { withSweepLock } from '../store/sweep-lock.ts';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const OUTBOX_KEEP_MS = DAY_MS;
 
 /**

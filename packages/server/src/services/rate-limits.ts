@@ -1,9 +1,7 @@
 /** Rate limits on code sends, shared by every server process through the counters. */
+import { DAY_SECONDS, HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
-
-const HOUR = 3600;
-const DAY = 86_400;
 
 const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
 
@@ -17,11 +15,11 @@ export const releaseResendWait = (ctx: Context, target: string, scene: string) =
  */
 export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
   const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit } = ctx.config;
-  if ((await ctx.counters.hit(`code-ip:${ip}`, HOUR)) > codeIpHourlyLimit) fail('AC3_23');
+  if ((await ctx.counters.hit(`code-ip:${ip}`, HOUR_SECONDS)) > codeIpHourlyLimit) fail('AC3_23');
   if (codeResendSeconds > 0 && (await ctx.counters.hit(resendKey(target, scene), codeResendSeconds)) > 1) {
     fail('AC3_23');
   }
-  if ((await ctx.counters.hit(`code-day:${target}`, DAY)) > codeDailyLimit) fail('AC3_48');
+  if ((await ctx.counters.hit(`code-day:${target}`, DAY_SECONDS)) > codeDailyLimit) fail('AC3_48');
 };
 
 const loginKey = (identity: string) => `login-fail:${identity.toLowerCase()}`;

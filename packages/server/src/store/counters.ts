@@ -18,46 +18,46 @@ export interface Counters {
   close(): Promise<void>;
 }
 
-export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => ({
-  async hit(key, windowSeconds) {
-    const t = now();
-    const expires = t + windowSeconds * 1000;
-    const row = await db
-      .insertInto('counters')
-      .values({ key, count: 1, expires_at: expires })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          count: sql`CASE WHEN counters.expires_at <= ${t} THEN 1 ELSE counters.count + 1 END`,
-          expires_at: sql`CASE WHEN counters.expires_at <= ${t} THEN ${expires} ELSE counters.expires_at END`,
-        }),
-      )
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  },
-  async peek(key) {
-    const row = await db
+export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => {
+  /** The key's window while it is open. */
+  const openWindow = (key: string) =>
+    db
       .selectFrom('counters')
-      .select('count')
+      .select(['count', 'expires_at'])
       .where('key', '=', key)
       .where('expires_at', '>', now())
       .executeTakeFirst();
-    return row ? Number(row.count) : 0;
-  },
-  async ttl(key) {
-    const row = await db
-      .selectFrom('counters')
-      .select('expires_at')
-      .where('key', '=', key)
-      .where('expires_at', '>', now())
-      .executeTakeFirst();
-    return row ? Math.ceil((Number(row.expires_at) - now()) / 1000) : 0;
-  },
-  async reset(key) {
-    await db.deleteFrom('counters').where('key', '=', key).execute();
-  },
-  async close() {},
-});
+  return {
+    async hit(key, windowSeconds) {
+      const t = now();
+      const expires = t + windowSeconds * 1000;
+      const row = await db
+        .insertInto('counters')
+        .values({ key, count: 1, expires_at: expires })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            count: sql`CASE WHEN counters.expires_at <= ${t} THEN 1 ELSE counters.count + 1 END`,
+            expires_at: sql`CASE WHEN counters.expires_at <= ${t} THEN ${expires} ELSE counters.expires_at END`,
+          }),
+        )
+        .returning('count')
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async peek(key) {
+      const row = await openWindow(key);
+      return row ? Number(row.count) : 0;
+    },
+    async ttl(key) {
+      const row = await openWindow(key);
+      return row ? Math.ceil((Number(row.expires_at) - now()) / 1000) : 0;
+    },
+    async reset(key) {
+      await db.deleteFrom('counters').where('key', '=', key).execute();
+    },
+    async close() {},
+  };
+};
 
 const PAUSE_AFTER_FAILURE_MS = 2_000;
 

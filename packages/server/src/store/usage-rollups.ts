@@ -2,11 +2,9 @@
  * Rollups of usage events, kept in step with `usage_events` in the transactions that write and sweep
  * it: events per (product, key, hour) and the devices and users seen per (product, UTC day).
  */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { CompiledQuery, sql } from 'kysely';
 import type { UsageDb } from './usage.ts';
-
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
 
 export interface UsageEventHoursTable {
   product_code: string;

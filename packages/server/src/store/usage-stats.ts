@@ -1,8 +1,9 @@
 /** The console's usage and monitoring queries on SQLite and PostgreSQL (the SQL events store). */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import type { UsageDb, UsageTables } from './usage.ts';
-import { DAY_MS, HOUR_MS, truncated } from './usage-rollups.ts';
+import { truncated } from './usage-rollups.ts';
 import { splitWindow } from './usage-window.ts';
 
 export interface Window {

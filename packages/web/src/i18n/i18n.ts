@@ -3,6 +3,7 @@
  * text is its own chunk, loaded when chosen; the page keeps the old text until the new one arrives.
  */
 import { useSyncExternalStore } from 'react';
+import { createStore } from '../ui/store.ts';
 import { describeError, fill, type Params } from './error-text.ts';
 import { rememberedLocale, rememberLocale } from './locale-choice.ts';
 import type { LocaleText, TextKey } from './locales/en.ts';
@@ -22,13 +23,7 @@ interface State {
   text: LocaleText | undefined;
 }
 
-let state: State = { locale: 'zh-CN', text: undefined };
-const listeners = new Set<() => void>();
-
-const setState = (next: State) => {
-  state = next;
-  for (const listener of [...listeners]) listener();
-};
+const store = createStore<State>(() => ({ locale: 'zh-CN', text: undefined }));
 
 /** Loads and switches to `locale`, remembering the choice. */
 export const setLocale = async (locale: Locale): Promise<void> => {
@@ -36,7 +31,7 @@ export const setLocale = async (locale: Locale): Promise<void> => {
   rememberLocale(STORAGE_KEY, locale);
   document.documentElement.lang = locale;
   document.title = text.text['app.title'];
-  setState({ locale, text });
+  store.set({ locale, text });
 };
 
 /** Loads the remembered (or default) language; the app renders once it is there. */
@@ -73,16 +68,12 @@ export const translator = (current: State): I18n => {
 
 let cached: { state: State; i18n: I18n } | undefined;
 const snapshot = (): I18n => {
+  const state = store.get();
   if (cached?.state !== state) cached = { state, i18n: translator(state) };
   return cached.i18n;
 };
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-
-export const useI18n = (): I18n => useSyncExternalStore(subscribe, snapshot, snapshot);
+export const useI18n = (): I18n => useSyncExternalStore(store.subscribe, snapshot, snapshot);
 
 /** For code outside components (telemetry, the document title). */
 export const currentI18n = (): I18n => snapshot();

@@ -2,7 +2,7 @@
  * The location as a subscribable store over the History API: `navigate` pushes, the back button
  * pops, and components read it with `useLocation` (useSyncExternalStore).
  */
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../ui/store.ts';
 import { requestFocus } from './focus.ts';
 
 export interface Location {
@@ -10,30 +10,20 @@ export interface Location {
   query: URLSearchParams;
 }
 
-const listeners = new Set<() => void>();
-let current: Location | undefined;
-
 const read = (): Location => ({ path: window.location.pathname, query: new URLSearchParams(window.location.search) });
 
 const notify = () => {
-  current = read();
-  if (listeners.size > 0) requestFocus();
-  for (const listener of [...listeners]) listener();
+  const next = read();
+  if (current.watched()) requestFocus();
+  current.set(next);
 };
 
-const subscribe = (listener: () => void) => {
-  if (listeners.size === 0) window.addEventListener('popstate', notify);
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) window.removeEventListener('popstate', notify);
-  };
-};
+const current = createStore(read, {
+  onWatch: () => window.addEventListener('popstate', notify),
+  onUnwatch: () => window.removeEventListener('popstate', notify),
+});
 
-export const getLocation = (): Location => {
-  current ??= read();
-  return current;
-};
+export const getLocation = (): Location => current.get();
 
 /** Goes to `to` (a path with optional query); `replace` keeps the back button from returning here. */
 export const navigate = (to: string, { replace = false }: { replace?: boolean } = {}): void => {
@@ -47,4 +37,4 @@ export const navigate = (to: string, { replace = false }: { replace?: boolean } 
   notify();
 };
 
-export const useLocation = (): Location => useSyncExternalStore(subscribe, getLocation, getLocation);
+export const useLocation = (): Location => useStore(current);

@@ -7,7 +7,7 @@ import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
 import { CodeField, ConfirmPasswordField, NewPasswordField } from '../ui/account-fields.tsx';
-import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { Field } from '../ui/field.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -19,12 +19,11 @@ export const EmailSignUp = () => {
   const ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
-  const agreements = useCurrentAgreements();
+  const { agreements, agreed, checkProps } = useAgreed(touched);
   const { code, setCode, sentTo, sender } = useSendCode(action);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [agreed, setAgreed] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -65,12 +64,7 @@ export const EmailSignUp = () => {
       />
       <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
       <ConfirmPasswordField value={confirm} onValue={setConfirm} touched={touched} password={password} />
-      <AgreementsCheck
-        agreements={agreements}
-        checked={agreed}
-        onChecked={setAgreed}
-        submitted={touched.shown('agree')}
-      />
+      <AgreementsCheck {...checkProps} />
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('signUp.submit')}

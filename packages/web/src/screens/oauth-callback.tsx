@@ -20,7 +20,7 @@ import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { CodeInput } from '../ui/account-fields.tsx';
-import { AgreementsCheck, currentAgreements, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { AgreementsCheck, currentAgreements, useAgreed } from '../ui/agreements-check.tsx';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
@@ -37,10 +37,9 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
   const ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
-  const agreements = useCurrentAgreements();
+  const { agreements, agreed, checkProps } = useAgreed(touched);
   const { code, setCode, sender } = useSendCode(action);
   const [phone, setPhone] = useState('');
-  const [agreed, setAgreed] = useState(false);
 
   const finish = (withPhone: boolean) => (event?: FormEvent) => {
     event?.preventDefault();
@@ -75,12 +74,7 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
           sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
         )}
       />
-      <AgreementsCheck
-        agreements={agreements}
-        checked={agreed}
-        onChecked={setAgreed}
-        submitted={touched.shown('agree')}
-      />
+      <AgreementsCheck {...checkProps} />
       <FormError message={action.error} />
       <div className="actions">
         <button type="submit" className="button primary" aria-busy={action.busy}>

@@ -7,21 +7,21 @@ import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
 import { NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
-import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useSendCode } from '../ui/use-send-code.ts';
+import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 
 export const PhoneSignUp = () => {
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
-  const agreements = useCurrentAgreements();
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const [phone, setPhone] = useState('');
+  const { agreements, agreed, checkProps } = useAgreed(touched);
+  const { phone, code, fields } = usePhoneCode(action, 'register', (input, proof) =>
+    sendRegisterCode(client, input, proof),
+  );
   const [password, setPassword] = useState('');
-  const [agreed, setAgreed] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -41,22 +41,9 @@ export const PhoneSignUp = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneCodeFields
-        phone={phone}
-        onPhone={setPhone}
-        code={code}
-        onCode={setCode}
-        touched={touched}
-        onSend={sender('register', phone, (proof) => sendRegisterCode(client, { phone_number: phone }, proof))}
-        sentTo={sentTo}
-      />
+      <PhoneCodeFields {...fields} touched={touched} />
       <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
-      <AgreementsCheck
-        agreements={agreements}
-        checked={agreed}
-        onChecked={setAgreed}
-        submitted={touched.shown('agree')}
-      />
+      <AgreementsCheck {...checkProps} />
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('signUp.submit')}

@@ -11,15 +11,14 @@ import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useSendCode } from '../ui/use-send-code.ts';
+import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 
 const ResetPassword = () => {
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const [phone, setPhone] = useState('');
+  const { phone, code, fields } = usePhoneCode(action, 'reset', (input, proof) => sendResetCode(client, input, proof));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
 
@@ -39,15 +38,7 @@ const ResetPassword = () => {
     <Screen title={t('reset.title')}>
       <p>{t('reset.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <PhoneCodeFields
-          phone={phone}
-          onPhone={setPhone}
-          code={code}
-          onCode={setCode}
-          touched={touched}
-          onSend={sender('reset', phone, (proof) => sendResetCode(client, { phone_number: phone }, proof))}
-          sentTo={sentTo}
-        />
+        <PhoneCodeFields {...fields} touched={touched} />
         <NewPasswordField label={t('form.newPassword')} value={password} onValue={setPassword} touched={touched} />
         <ConfirmPasswordField value={confirm} onValue={setConfirm} touched={touched} password={password} />
         <FormError message={action.error} />

@@ -1,15 +1,15 @@
 /** Sign in with phone and SMS code; a new number gets an account (the silent login). */
 import { loginByPhoneSilently, sendSilentLoginCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { PhoneCodeFields } from '../ui/account-fields.tsx';
-import { AgreementsCheck, useCurrentAgreements } from '../ui/agreements-check.tsx';
+import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useSendCode } from '../ui/use-send-code.ts';
+import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 import { askingSecondStep, type PendingSecondStep } from './second-step.tsx';
 
@@ -17,10 +17,10 @@ export const SmsSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecon
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
-  const agreements = useCurrentAgreements();
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const [phone, setPhone] = useState('');
-  const [agreed, setAgreed] = useState(false);
+  const { agreements, agreed, checkProps } = useAgreed(touched);
+  const { phone, code, fields } = usePhoneCode(action, 'silence', (input, proof) =>
+    sendSilentLoginCode(client, input, proof),
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -38,21 +38,8 @@ export const SmsSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecon
 
   return (
     <form onSubmit={submit} noValidate>
-      <PhoneCodeFields
-        phone={phone}
-        onPhone={setPhone}
-        code={code}
-        onCode={setCode}
-        touched={touched}
-        onSend={sender('silence', phone, (proof) => sendSilentLoginCode(client, { phone_number: phone }, proof))}
-        sentTo={sentTo}
-      />
-      <AgreementsCheck
-        agreements={agreements}
-        checked={agreed}
-        onChecked={setAgreed}
-        submitted={touched.shown('agree')}
-      />
+      <PhoneCodeFields {...fields} touched={touched} />
+      <AgreementsCheck {...checkProps} />
       <p className="hint">{t('signIn.smsNote')}</p>
       <FormError message={action.error} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>

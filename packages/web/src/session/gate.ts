@@ -4,7 +4,7 @@
  */
 import { listAgreementsToSign } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../ui/store.ts';
 import { client } from './account.ts';
 
 interface GateState {
@@ -13,33 +13,22 @@ interface GateState {
   toSign: readonly Agreement[];
 }
 
-let state: GateState = { ready: false, toSign: [] };
-const listeners = new Set<() => void>();
-const set = (next: GateState) => {
-  state = next;
-  for (const listener of [...listeners]) listener();
-};
+const gate = createStore<GateState>(() => ({ ready: false, toSign: [] }));
 
 /** Asks the server which agreements the signed-in user has yet to sign. */
 export const checkAgreements = async (): Promise<void> => {
   if (client.session.get().status !== 'signed-in') {
-    set({ ready: true, toSign: [] });
+    gate.set({ ready: true, toSign: [] });
     return;
   }
   try {
-    set({ ready: true, toSign: await listAgreementsToSign(client) });
+    gate.set({ ready: true, toSign: await listAgreementsToSign(client) });
   } catch {
     // A dead session clears itself in the SDK; anything else must not lock the user out.
-    set({ ready: true, toSign: [] });
+    gate.set({ ready: true, toSign: [] });
   }
 };
 
-export const agreementsSigned = (): void => set({ ready: true, toSign: [] });
+export const agreementsSigned = (): void => gate.set({ ready: true, toSign: [] });
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-const get = () => state;
-
-export const useGate = (): GateState => useSyncExternalStore(subscribe, get, get);
+export const useGate = (): GateState => useStore(gate);

@@ -1,10 +1,9 @@
 /** The visitor's choice about usage and error reports, remembered in localStorage. */
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../ui/store.ts';
 
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
 
 const KEY = 'edupass.consent';
-const listeners = new Set<() => void>();
 
 const read = (): ConsentChoice => {
   try {
@@ -15,27 +14,20 @@ const read = (): ConsentChoice => {
   }
 };
 
-let choice: ConsentChoice | undefined;
+const consent = createStore(read);
 
-export const getConsent = (): ConsentChoice => {
-  choice ??= read();
-  return choice;
-};
+export const getConsent = (): ConsentChoice => consent.get();
 
 export const setConsent = (next: ConsentChoice): void => {
-  choice = next;
   try {
     if (next === 'unset') window.localStorage.removeItem(KEY);
     else window.localStorage.setItem(KEY, next);
   } catch {
     // Remembered for this page only.
   }
-  for (const listener of [...listeners]) listener();
+  consent.set(next);
 };
 
-export const onConsent = (listener: () => void): (() => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
+export const onConsent = (listener: () => void): (() => void) => consent.subscribe(listener);
 
-export const useConsent = (): ConsentChoice => useSyncExternalStore(onConsent, getConsent, getConsent);
+export const useConsent = (): ConsentChoice => useStore(consent);

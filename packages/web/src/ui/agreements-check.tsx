@@ -57,6 +57,17 @@ export interface AgreementsCheckProps {
   submitted: boolean;
 }
 
+/**
+ * The current agreements and whether the visitor ticked them: what a sign-up form checks, and
+ * `checkProps` for its AgreementsCheck (the error shows once `agree` is touched or the form submitted).
+ */
+export const useAgreed = (touched: { shown(name: string): boolean }) => {
+  const agreements = useCurrentAgreements();
+  const [agreed, setAgreed] = useState(false);
+  const checkProps = { agreements, checked: agreed, onChecked: setAgreed, submitted: touched.shown('agree') };
+  return { agreements, agreed, checkProps };
+};
+
 export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: AgreementsCheckProps) => {
   const { t, locale } = useI18n();
   const id = useId();

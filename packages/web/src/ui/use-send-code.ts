@@ -28,3 +28,18 @@ export const useSendCode = (action: Action, stepUp?: StepUp) => {
     };
   return { code, setCode, sentTo, sender };
 };
+
+/**
+ * A phone number and the code sent to it for the captcha `scene` by `send`: the state a form checks, and
+ * `fields`, the props of PhoneCodeFields.
+ */
+export const usePhoneCode = (
+  action: Action,
+  scene: string,
+  send: (input: { phone_number: string }, proof?: CaptchaProof) => Promise<unknown>,
+) => {
+  const [phone, setPhone] = useState('');
+  const { code, setCode, sentTo, sender } = useSendCode(action);
+  const onSend = sender(scene, phone, (proof) => send({ phone_number: phone }, proof));
+  return { phone, code, fields: { phone, onPhone: setPhone, code, onCode: setCode, sentTo, onSend } };
+};
