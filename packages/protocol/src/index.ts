@@ -10,3 +10,4 @@ export * from './types.ts';
 export * from './unset-fields.ts';
 export * from './usage.ts';
 export * from './validation.ts';
+export * from './webhook-routes.ts';

@@ -81,6 +81,7 @@ import {
 } from './captcha-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
 import { int, MS_RANGE, opt, s } from './route-fields.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
 
@@ -169,6 +170,7 @@ export const adminRoutes = {
   }),
   listOperators: admin('GET', 'operators', 'Every operator: id, phone and name (for the audit filter)', {}),
   ...consoleRoutes,
+  ...webhookRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 /** Adds the API docs' summary to a route of account-routes.ts or captcha-routes.ts (which leave it out of client bundles). */

@@ -65,7 +65,7 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
     requestCode(ctx, 'common', { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
   );
   defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
-    await endSession(ctx, session.sessionId);
+    await endSession(ctx, session);
     clearAuthCookie(reply, ctx.config);
   });
 };

@@ -227,7 +227,8 @@ export const accountTableRoutes: [name: string, spec: RouteSpec][] = Object.entr
 /** A new session of a user, minted through the token service (cheap: no password hash). */
 export const sessionFor = async (server: TestServer, userId: number): Promise<string> => {
   const ctx = server.app.ctx;
-  return issueSessionToken(ctx, await startSession(ctx, userId, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
+  const user = { id: userId, pid: Object.keys(ctx.config.products)[0] ?? 'edupass' };
+  return issueSessionToken(ctx, await startSession(ctx, user, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
 };
 
 export { client };
