@@ -76,7 +76,7 @@ export const webhookRoutes = {
   addWebhook: operator('POST', 'webhooks', 'Add a webhook endpoint; its signing secret is answered this once', {
     body: { product: s(64), url: s(2048), events: { type: 'string[]', required: true, maxLength: 20 } },
   }),
-  removeWebhook: operator('DELETE', 'webhooks/:id', 'Remove a webhook endpoint and its delivery log', {
+  removeWebhook: operator('POST', 'webhooks/:id/remove', 'Remove a webhook endpoint and its delivery log', {
     params: endpointIdParam,
     status: 204,
   }),

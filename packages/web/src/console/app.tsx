@@ -17,6 +17,7 @@ import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
 import { UsersScreen } from './screens/users.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
 import { Shell } from './shell.tsx';
 import { Failure, Loading } from './ui/status.tsx';
 
@@ -47,6 +48,8 @@ const Screen = () => {
         return <CaptchaScreen />;
       case 'oauth':
         return <OauthScreen />;
+      case 'webhooks':
+        return <WebhooksScreen />;
       case 'usage':
         return <UsageScreen />;
       case 'monitor':

@@ -12,9 +12,10 @@ export type ConsoleRoute =
   | { name: 'oauth' }
   | { name: 'usage' }
   | { name: 'monitor' }
+  | { name: 'webhooks' }
   | { name: 'audit' };
 
-export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'usage', 'monitor', 'audit'] as const;
+export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'webhooks', 'usage', 'monitor', 'audit'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const parseRoute = (hash: string): ConsoleRoute => {
