@@ -31,6 +31,8 @@ export const TEST_ENV: Record<string, string> = {
   CODE_IP_HOURLY_LIMIT: '100000',
   LOGIN_SLOWDOWN_MS: '0',
   LOG_LEVEL: 'warn',
+  // Test receivers of webhooks listen on loopback.
+  WEBHOOK_ALLOW_PRIVATE: '1',
 };
 
 /** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */
