@@ -1,4 +1,4 @@
-import type { ProfileField } from '@edupass/protocol';
+import { PROFILE_FIELDS, type ProfileField } from '@edupass/protocol';
 import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
@@ -18,18 +18,8 @@ const isWebUrl = (value: string) => {
   }
 };
 
-/** Columns a `user.updated` event may carry (never a secret, a key or a bookkeeping time). */
-const PUBLIC_FIELDS = [
-  'nickname',
-  'avatar_url',
-  'fullname',
-  'birthday',
-  'sex',
-  'qq',
-  'description',
-  'grade',
-  'username',
-] as const;
+/** Columns a `user.updated` event may carry: the settable profile and the username (no secret, no key). */
+const PUBLIC_FIELDS = [...PROFILE_FIELDS, 'username'] as const;
 
 const userUpdated = (user: User, changes: Updateable<UsersTable>): AccountEvent => ({
   type: 'user.updated',
