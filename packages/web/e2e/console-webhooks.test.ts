@@ -46,10 +46,16 @@ describe('the webhooks screen', () => {
       .find((e) => e.type === 'user.created');
     expect(created?.data.user_id).toBe(user.userId);
 
-    await page.reload();
     const log = page.getByRole('table', { name: /投递记录/ });
-    await log.getByRole('rowheader', { name: /user\.created/ }).waitFor();
-    expect(await log.getByText('已送达').count()).toBeGreaterThanOrEqual(2);
+    // The receiver has the requests before the server has recorded their answers: reload until shown.
+    await vi.waitFor(
+      async () => {
+        await page.reload();
+        await log.getByRole('rowheader', { name: /user\.created/ }).waitFor();
+        expect(await log.getByText('已送达').count()).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
     expect(await accessibilityViolations(page)).toEqual([]);
 
     const row = log.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /user\.created/ }) });
