@@ -101,10 +101,11 @@ export const startWebhookWorker = (ctx: Context): WebhookWorker => {
   const holder = randomUUID();
   const leaseMs = ctx.config.webhooks.timeoutMs + 60_000;
   let stopped = false;
-  let running: Promise<number> | undefined;
-  /** The one pass waiting for the running one to end: calls meanwhile share it. */
-  let queued: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** Callers of `runOnce` waiting for a pass that starts after their call. */
+  let waiting: ((attempted: number) => void)[] = [];
+  /** The loop running passes one after another while anyone waits; undefined when idle. */
+  let driving: Promise<void> | undefined;
 
   const pass = async (): Promise<number> => {
     let total = 0;
@@ -116,26 +117,28 @@ export const startWebhookWorker = (ctx: Context): WebhookWorker => {
       if (claimed.length < BATCH || stopped) return total;
     }
   };
-  const start = () => {
-    running = pass()
-      .catch((error: unknown) => {
-        ctx.logger.error({ err: error }, 'webhooks: delivery pass failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
+  // One pass at a time in a process: a lease is this process's, so two passes of it must not overlap.
+  const drive = async () => {
+    while (waiting.length > 0) {
+      const served = waiting;
+      waiting = [];
+      // Always awaited, so `driving` is set before this loop can end and clear it.
+      const attempted = await (stopped
+        ? Promise.resolve(0)
+        : pass().catch((error: unknown) => {
+            ctx.logger.error({ err: error }, 'webhooks: delivery pass failed');
+            return 0;
+          }));
+      for (const done of served) done(attempted);
+    }
+    driving = undefined;
   };
   /** A pass that starts after this call (so it sees what the caller just wrote and the clock as now). */
-  const runOnce = (): Promise<number> => {
-    if (running === undefined) return start();
-    queued ??= running.then(() => {
-      queued = undefined;
-      return stopped ? 0 : start();
+  const runOnce = (): Promise<number> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      driving ??= drive();
     });
-    return queued;
-  };
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
@@ -151,7 +154,7 @@ export const startWebhookWorker = (ctx: Context): WebhookWorker => {
       stopped = true;
       forget();
       clearTimeout(timer);
-      await running;
+      await driving;
     },
   };
 };
