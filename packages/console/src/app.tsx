@@ -19,6 +19,7 @@ import { SigningKeysScreen } from './screens/signing-keys.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
 import { UsersScreen } from './screens/users.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
 import { Shell } from './shell.tsx';
 import { Failure, Loading } from './ui/status.tsx';
 
@@ -37,6 +38,7 @@ const SCREENS: Record<PlainSection, ComponentType> = {
   captcha: CaptchaScreen,
   oauth: OauthScreen,
   keys: SigningKeysScreen,
+  webhooks: WebhooksScreen,
   usage: UsageScreen,
   monitor: MonitorScreen,
   audit: AuditScreen,

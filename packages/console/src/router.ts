@@ -5,7 +5,17 @@
 import { useSyncExternalStore } from 'react';
 
 /** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
-export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'keys', 'usage', 'monitor', 'audit'] as const;
+export const SECTIONS = [
+  'users',
+  'agreements',
+  'captcha',
+  'oauth',
+  'keys',
+  'webhooks',
+  'usage',
+  'monitor',
+  'audit',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 /** The sections whose screen takes no parameter (all but the user list). */
 export type PlainSection = Exclude<Section, 'users'>;

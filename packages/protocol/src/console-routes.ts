@@ -7,7 +7,7 @@ import { int, MS_RANGE, opt, s } from './route-fields.ts';
 import type { Method, RouteSpec } from './routes.ts';
 
 /* @__NO_SIDE_EFFECTS__ */
-const operator = <const E extends Partial<RouteSpec>>(method: Method, path: string, summary: string, extra: E) =>
+export const operator = <const E extends Partial<RouteSpec>>(method: Method, path: string, summary: string, extra: E) =>
   ({ method, path: `/admin/${path}`, host: 'tiger', auth: 'operator', summary, status: 200, ...extra }) as Omit<
     { method: Method; path: string; host: 'tiger'; auth: 'operator'; summary: string; status: 200 },
     keyof E

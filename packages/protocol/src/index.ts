@@ -13,3 +13,4 @@ export * from './unset-fields.ts';
 export * from './usage.ts';
 export * from './validation.ts';
 export * from './wire-error.ts';
+export * from './webhook-routes.ts';

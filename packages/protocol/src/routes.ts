@@ -98,6 +98,7 @@ import {
   stepUpPasskeyOptionsRoute,
   verifySecondFactorRoute,
 } from './second-factor-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
 
@@ -190,6 +191,7 @@ export const adminRoutes = {
     status: 204,
   }),
   ...consoleRoutes,
+  ...webhookRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 /** Adds the API docs' summary to a route of account-routes.ts or captcha-routes.ts (which leave it out of client bundles). */

@@ -39,12 +39,15 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { startHousekeeping } from './services/housekeeping.ts';
 import { notReadyBecause } from './services/readiness.ts';
+import { startWebhookWorker, type WebhookWorker } from './services/webhook-worker.ts';
 
 export interface App {
   app: FastifyInstance;
   ctx: Context;
   /** Before close on a signal: new requests get 503 E_10, running ones finish (http/draining.ts). */
   drain(): Promise<void>;
+  /** This process's webhook worker (tests run a pass at once instead of waiting for the poll). */
+  webhooks: WebhookWorker;
   /** The metrics listener's port, when METRICS_PORT is set. */
   metricsPort?: number | undefined;
   close(): Promise<void>;
@@ -190,10 +193,12 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   countRequests(app, ctx.metrics);
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
+  const webhooks = startWebhookWorker(ctx);
   app.addHook('onClose', async () => {
+    await webhooks.stop();
     await stopHousekeeping();
     await metricsEndpoint.close();
     await ctx.close();
   });
-  return { app, ctx, drain, metricsPort: metricsEndpoint.port, close: () => app.close() };
+  return { app, ctx, drain, webhooks, metricsPort: metricsEndpoint.port, close: () => app.close() };
 };

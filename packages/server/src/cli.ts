@@ -7,6 +7,7 @@ import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
 import { listKeys, rotateKeys } from './cli/signing-keys.ts';
+import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
 import { loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
@@ -26,6 +27,7 @@ const USAGE = `Usage: edupass <command>
                                            (--now: at once); the old one verifies until its tokens expire
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
+${WEBHOOKS_USAGE}
 
 Configuration comes from the same environment variables as the server (see README), and from ./.env.`;
 
@@ -58,7 +60,12 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { password: { type: 'string' }, now: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      password: { type: 'string' },
+      now: { type: 'boolean' },
+      events: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, sub, arg] = positionals;
   if (values.help || command === undefined) {
@@ -120,6 +127,13 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       await store.close();
     }
     return 0;
+  }
+  if (command === 'webhooks') {
+    const lines = await withContext((ctx) => webhooksCommand(ctx, positionals.slice(1), values.events));
+    if (lines !== undefined) {
+      for (const line of lines) console.log(line);
+      return 0;
+    }
   }
   if (command === 'doctor') {
     const findings = await doctor();

@@ -11,6 +11,7 @@ import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
+import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
 
 export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionConfig, SecondFactorConfig {
   port: number;
@@ -83,6 +84,8 @@ export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionCo
   sms: SmsConfig | undefined;
   /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
   usageRetentionDays: number;
+  /** Webhook delivery: private targets, poll interval, timeout (webhook-config.ts). */
+  webhooks: WebhookConfig;
   /** Rows waiting for the usage writer past which collectors answer 503 with Retry-After. */
   ingestQueueRows: number;
   /** Collector requests one IP may make per minute (a whole school shares one NAT address). */
@@ -261,6 +264,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ingestIpPerMinute: int('INGEST_IP_PER_MINUTE', 30_000, 1, 100_000_000),
     ingestProductPerMinute: int('INGEST_PRODUCT_PER_MINUTE', 600_000, 1, 1_000_000_000),
     captcha: readCaptchaConfig(env, problems),
+    webhooks: readWebhookConfig(read),
   };
   if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters. Fix: METRICS_TOKEN=$(openssl rand -hex 24)');

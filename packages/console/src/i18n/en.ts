@@ -14,6 +14,7 @@ export const en = {
   'nav.usage': 'Usage',
   'nav.monitor': 'Monitoring',
   'nav.audit': 'Audit log',
+  'nav.webhooks': 'Webhooks',
   signOut: 'Sign out',
   'signIn.title': 'Operator sign-in',
   'signIn.identity': 'Phone, username or e-mail',

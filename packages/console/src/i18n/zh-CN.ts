@@ -16,6 +16,7 @@ export const zhCN: ConsoleText = {
   'nav.usage': '使用统计',
   'nav.monitor': '监控',
   'nav.audit': '操作日志',
+  'nav.webhooks': 'Webhook',
   signOut: '退出登录',
   'signIn.title': '运营人员登录',
   'signIn.identity': '手机号、用户名或邮箱',

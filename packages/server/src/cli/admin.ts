@@ -22,6 +22,7 @@ export const createAdmin = async (ctx: Context, phone: string, password: string 
   const user = await createUser(
     ctx,
     newUser(ctx, { pid, phone, role: OPERATOR_ROLE, ...(await passwordFields(password)) }),
+    'cli_admin',
     new ApiError('AC3_0'),
   );
   return `Created operator ${user.id} (${phone}).`;

@@ -5,6 +5,7 @@ import { adminCaptchaRoutes } from './admin-captcha.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
 import { adminSigningKeyRoutes } from './admin-signing-keys.ts';
+import { adminWebhookRoutes } from './admin-webhooks.ts';
 import { consoleRoutes } from './console.ts';
 
 export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
@@ -12,5 +13,6 @@ export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminMonitorRoutes(app, ctx);
   adminOauthRoutes(app, ctx);
   adminSigningKeyRoutes(app, ctx);
+  adminWebhookRoutes(app, ctx);
   consoleRoutes(app);
 };

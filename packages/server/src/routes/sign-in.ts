@@ -66,7 +66,7 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
   );
   defineRoute(app, ctx, 'sendCommonCode', phoneCodeBy(ctx, 'common'));
   defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
-    await endSession(ctx, session.sessionId);
+    await endSession(ctx, session);
     clearAuthCookie(reply, ctx.config);
   });
 };

@@ -8,7 +8,7 @@ import { convertSessionToken, endSession, refreshTokens } from '../services/toke
 export const tokenRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'refreshTokens', ({ body }) => refreshTokens(ctx, body.refresh_token));
   defineRoute(app, ctx, 'deleteTokens', async ({ session, reply }) => {
-    await endSession(ctx, session.sessionId);
+    await endSession(ctx, session);
     clearAuthCookie(reply, ctx.config);
   });
   defineRoute(app, ctx, 'convertCookie', ({ request }) => convertSessionToken(ctx, presentedCredential(ctx, request)));

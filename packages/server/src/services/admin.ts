@@ -17,6 +17,7 @@ import { userOauths } from '../store/oauths.ts';
 import { findUserById, isUniqueViolation } from '../store/users.ts';
 import { securityEvent } from './security-events.ts';
 import { endAllSessions, saveUser } from './users.ts';
+import { inTransaction } from './webhook-events.ts';
 
 const PAGE_MAX = 100;
 
@@ -67,15 +68,28 @@ export const userDetail = async (ctx: Context, userId: number) => {
 export const setBlocked = async (ctx: Context, operatorId: number, userId: number, blocked: boolean) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
   if (user.id === operatorId) throw invalidRequest('Operators cannot block themselves.');
-  await saveUser(ctx, userId, { blocked_at: blocked ? ctx.now() : null, updated_at: ctx.now() });
-  if (blocked) await endAllSessions(ctx, userId);
+  const blockedAt = blocked ? ctx.now() : null;
+  await inTransaction(ctx, async (tx) => {
+    await saveUser(
+      tx,
+      userId,
+      { blocked_at: blockedAt, updated_at: ctx.now() },
+      {
+        type: blocked ? 'user.blocked' : 'user.updated',
+        userId,
+        product: user.pid,
+        data: blocked ? { blocked_at: blockedAt } : { changes: { blocked: false } },
+      },
+    );
+    if (blocked) await endAllSessions(tx, user, 'blocked');
+  });
   await audit(ctx, operatorId, blocked ? 'user.block' : 'user.unblock', `user:${userId}`);
   if (blocked) securityEvent(ctx, { event: 'user_blocked', userId, reason: `blocked by operator ${operatorId}` });
 };
 
 export const endUserSessions = async (ctx: Context, operatorId: number, userId: number) => {
-  (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
-  await endAllSessions(ctx, userId);
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  await endAllSessions(ctx, user, 'revoked_by_operator');
   await audit(ctx, operatorId, 'user.sessions.revoke', `user:${userId}`);
 };
 

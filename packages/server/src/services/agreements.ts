@@ -1,9 +1,11 @@
 import type { Agreement as WireAgreement } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { currentAgreements, signAgreements, signedAgreementIds } from '../store/agreements.ts';
+import { currentAgreements, signedAgreementIds } from '../store/agreements.ts';
 import type { Agreement } from '../store/schema.ts';
+import { signRecorded } from './agreement-signatures.ts';
 import { requireProduct } from './products.ts';
 import { chosenAgreements } from './sign-in.ts';
+import { inTransaction } from './webhook-events.ts';
 
 const toWire = (a: Agreement): WireAgreement => ({
   id: a.id,
@@ -26,7 +28,8 @@ export const agreementsToSign = async (ctx: Context, userId: number | undefined)
 
 export const sign = async (ctx: Context, userId: number, ids: number[], pid: string) => {
   await requireProduct(ctx, pid);
-  await signAgreements(ctx.db, userId, await chosenAgreements(ctx, ids), ctx.now());
+  const chosen = await chosenAgreements(ctx, ids);
+  await inTransaction(ctx, (tx) => signRecorded(tx, userId, chosen, pid));
 };
 
 export const latestByCode = async (ctx: Context, codes: string[], pid: string) => {

@@ -11,8 +11,10 @@ import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
 import { withSweepLock } from '../store/sweep-lock.ts';
+import { deleteWebhookLogBefore } from '../store/webhook-deliveries.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
+const WEBHOOK_LOG_KEEP_MS = 30 * DAY_MS;
 
 /**
  * One pass of every sweep, unless another process is sweeping (store/sweep-lock.ts); one that fails
@@ -36,6 +38,7 @@ export const sweepOnce = async (ctx: Context): Promise<boolean> => {
 
 const sweepAll = async (ctx: Context, now: number): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
+    ['webhook log', () => deleteWebhookLogBefore(ctx.db, now - WEBHOOK_LOG_KEEP_MS)],
     ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
     [
       'expired account rows',

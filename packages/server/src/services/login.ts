@@ -1,14 +1,14 @@
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import type { User } from '../store/schema.ts';
-import { findUserByIdentity, findUserByPhone, insertUser } from '../store/users.ts';
+import { findUserByIdentity, findUserByPhone } from '../store/users.ts';
 import { verifyCode } from './codes.ts';
 import { checkPasswordGuess } from './password-guess.ts';
 import { weakPasswordFlag } from './password-policy.ts';
 import { requireProduct } from './products.ts';
 import { loginLockKey } from './rate-limits.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
-import { newUser } from './sign-up.ts';
+import { insertRecordedUser, newUser } from './sign-up.ts';
 import { saveUser } from './users.ts';
 
 export interface PasswordLogin {
@@ -88,7 +88,7 @@ export const loginByPhoneSilently = async (
   const firstLogin = user === undefined;
   // A parallel first sign-in may create the user between the lookup and the insert: read it back.
   user ??=
-    (await insertUser(ctx.db, newUser(ctx, { pid: input.pid, phone: input.phone_number }))) ??
+    (await insertRecordedUser(ctx, newUser(ctx, { pid: input.pid, phone: input.phone_number }), 'phone_silent')) ??
     (await findUserByPhone(ctx.db, input.phone_number));
   if (!user) return fail('E_3');
   const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements);

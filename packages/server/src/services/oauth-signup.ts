@@ -18,9 +18,10 @@ import { type PendingIdentity, readOauthTicket, rememberPhone, spendOauthTicket 
 import { requireProduct } from './products.ts';
 import { limitCodeSend } from './rate-limits.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
-import { newUser } from './sign-up.ts';
+import { newUser, recordUserCreated } from './sign-up.ts';
 import { assertNotBlocked } from './users.ts';
 import { maskPhone } from './views.ts';
+import { inTransaction } from './webhook-events.ts';
 
 /** The account a phone would bind the identity to (undefined: a new one), once the rules allow it. */
 const phoneAccount = async (ctx: Context, pending: PendingIdentity, phone: string): Promise<User | undefined> => {
@@ -89,7 +90,8 @@ const usableNickname = async (db: Kysely<Database>, nickname: string) =>
 
 /** A new user holding the identity (and the phone), both or neither: one transaction. */
 const createLinkedUser = (ctx: Context, pending: PendingIdentity, phone: string | null): Promise<User> =>
-  ctx.db.transaction().execute(async (trx) => {
+  inTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     const user =
       (await insertUser(
         trx,
@@ -101,6 +103,7 @@ const createLinkedUser = (ctx: Context, pending: PendingIdentity, phone: string 
         }),
       )) ?? fail('AC3_26');
     await linkIdentity(ctx, trx, user.id, pending);
+    await recordUserCreated(tx, user, `oauth_${pending.provider}`);
     return user;
   });
 

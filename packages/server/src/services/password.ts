@@ -11,6 +11,7 @@ import { clearLoginFailures, loginLockKey } from './rate-limits.ts';
 import { passwordFields } from './sign-up.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
 import { assertNotBlocked, currentUser, endAllSessions, saveUser } from './users.ts';
+import { inTransaction } from './webhook-events.ts';
 
 const RESET_TICKET_TTL = 10 * 60;
 
@@ -20,8 +21,21 @@ const setPassword = async (
   password: string,
   { endSessions, change }: { endSessions: boolean; change: AccountChange },
 ) => {
-  await saveUser(ctx, user.id, { ...(await passwordFields(password)), updated_at: ctx.now() });
-  if (endSessions) await endAllSessions(ctx, user.id);
+  const fields = await passwordFields(password);
+  await inTransaction(ctx, async (tx) => {
+    await saveUser(
+      tx,
+      user.id,
+      { ...fields, updated_at: ctx.now() },
+      {
+        type: 'password.changed',
+        userId: user.id,
+        product: user.pid,
+        data: { reason: change === 'password_reset' ? 'reset' : 'changed', sessions_ended: endSessions },
+      },
+    );
+    if (endSessions) await endAllSessions(tx, user, 'password_changed');
+  });
   await noticeAccountChange(ctx, user, change);
 };
 

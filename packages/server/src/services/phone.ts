@@ -13,7 +13,8 @@ const assertFreeFor = async (ctx: Context, phone: string, user: User) => {
 
 const savePhone = async (ctx: Context, user: User, phone: string) => {
   // The unique index settles a race between two accounts binding one number.
-  if (!(await saveUser(ctx, user.id, { phone, updated_at: ctx.now() }))) fail('AC3_26');
+  const event = { type: 'phone.changed', userId: user.id, product: user.pid, data: { phone } } as const;
+  if (!(await saveUser(ctx, user.id, { phone, updated_at: ctx.now() }, event))) fail('AC3_26');
 };
 
 /** Whether the signed-in user can bind this number: resolves, or fails with the reason. */

@@ -1,11 +1,12 @@
-import type { ProfileField } from '@edupass/protocol';
+import { PROFILE_FIELDS, type ProfileField } from '@edupass/protocol';
 import type { Updateable } from 'kysely';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
-import type { UsersTable } from '../store/schema.ts';
+import type { User, UsersTable } from '../store/schema.ts';
 import { findUserByNickname, findUserByUsername } from '../store/users.ts';
 import { isKnownGrade } from './grades.ts';
 import { currentUser, saveUser } from './users.ts';
+import type { AccountEvent } from './webhook-events.ts';
 
 export type ProfileChanges = Partial<Record<ProfileField, string | number>>;
 
@@ -16,6 +17,16 @@ const isWebUrl = (value: string) => {
     return false;
   }
 };
+
+/** Columns a `user.updated` event may carry: the settable profile and the username (no secret, no key). */
+const PUBLIC_FIELDS = [...PROFILE_FIELDS, 'username'] as const;
+
+const userUpdated = (user: User, changes: Updateable<UsersTable>): AccountEvent => ({
+  type: 'user.updated',
+  userId: user.id,
+  product: user.pid,
+  data: { changes: Object.fromEntries(PUBLIC_FIELDS.filter((f) => f in changes).map((f) => [f, changes[f]])) },
+});
 
 /** Applies validated profile fields (the route has run the §5 rules on each present field). */
 export const updateProfile = async (ctx: Context, userId: number, changes: ProfileChanges) => {
@@ -43,17 +54,14 @@ export const updateProfile = async (ctx: Context, userId: number, changes: Profi
   if (typeof sex === 'number') update.sex = sex;
   if (typeof qq === 'string') update.qq = qq;
   if (typeof description === 'string') update.description = description;
-  if (!(await saveUser(ctx, userId, update))) fail('AC3_25');
+  if (!(await saveUser(ctx, userId, update, userUpdated(user, update)))) fail('AC3_25');
 };
 
 export const setUsername = async (ctx: Context, userId: number, username: string) => {
   const user = await currentUser(ctx, userId);
   if (user.username !== null) fail('AC3_5');
   if (await findUserByUsername(ctx.db, username)) fail('AC3_6');
-  const saved = await saveUser(ctx, userId, {
-    username,
-    username_key: username.toLowerCase(),
-    updated_at: ctx.now(),
-  });
+  const changes = { username, username_key: username.toLowerCase(), updated_at: ctx.now() };
+  const saved = await saveUser(ctx, userId, changes, userUpdated(user, changes));
   if (!saved) fail('AC3_6');
 };

@@ -5,13 +5,15 @@
 import { DEFAULT_AGREEMENT_IDS, type LoginResult } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
-import { findAgreements, signAgreements } from '../store/agreements.ts';
+import { findAgreements } from '../store/agreements.ts';
 import type { User } from '../store/schema.ts';
+import { signRecorded } from './agreement-signatures.ts';
 import { OPERATOR_ROLE } from './operators.ts';
 import { requireSecondStep } from './second-factor.ts';
 import { securityEvent } from './security-events.ts';
 import { type ClientInfo, issueSessionToken, issueTokenSet, startSession } from './tokens.ts';
 import { authInfo, userInfo } from './views.ts';
+import { inTransaction } from './webhook-events.ts';
 
 export interface SignInRequest extends ClientInfo {
   /** The request carried `Auth-Version`: answer with the token set. */
@@ -47,8 +49,10 @@ export const signIn = async (
 ): Promise<SignedIn> => {
   if (user.blocked_at !== null) fail('AC3_44');
   if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid);
-  await signAgreements(ctx.db, user.id, agreementIds, ctx.now());
-  const ref = await startSession(ctx, user.id, method, request);
+  const ref = await inTransaction(ctx, async (tx) => {
+    await signRecorded(tx, user.id, agreementIds, user.pid);
+    return startSession(tx, user, method, request);
+  });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });
   }

@@ -8,6 +8,7 @@ import { hashPassword } from './passwords.ts';
 import { requireProduct } from './products.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './sign-in.ts';
 import { issueTicket, spendTicket } from './tickets.ts';
+import { inTransaction, recordEvent } from './webhook-events.ts';
 
 const EMAIL_TICKET_TTL = 30 * 60;
 
@@ -39,9 +40,26 @@ export const passwordFields = async (password: string) => {
   return { password_hash: await hashPassword(password), weak_password: await weakPasswordFlag(password) };
 };
 
+/** The `user.created` event of a new user, in its insert's transaction (`tx`). */
+export const recordUserCreated = (tx: Context, user: User, method: string) =>
+  recordEvent(tx, {
+    type: 'user.created',
+    userId: user.id,
+    product: user.pid,
+    data: { method, nickname: user.nickname ?? '' },
+  });
+
+/** Inserts a user with its `user.created` event; undefined when a unique column clashed. */
+export const insertRecordedUser = (ctx: Context, user: NewUser, method: string): Promise<User | undefined> =>
+  inTransaction(ctx, async (tx) => {
+    const created = await insertUser(tx.db, user);
+    if (created !== undefined) await recordUserCreated(tx, created, method);
+    return created;
+  });
+
 /** Inserts a user; a unique clash (a parallel sign-up won) is answered with `clash`. */
-export const createUser = async (ctx: Context, user: NewUser, clash: ApiError): Promise<User> =>
-  (await insertUser(ctx.db, user)) ?? Promise.reject(clash);
+export const createUser = async (ctx: Context, user: NewUser, method: string, clash: ApiError): Promise<User> =>
+  (await insertRecordedUser(ctx, user, method)) ?? Promise.reject(clash);
 
 export interface PhoneSignUp {
   phone_number: string;
@@ -61,6 +79,7 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
     createUser(
       ctx,
       newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(input.password)) }),
+      'register_phone',
       new ApiError('AC3_0'),
     ),
   );
@@ -91,6 +110,7 @@ export const registerByEmail = async (ctx: Context, input: EmailSignUp, request:
   const user = await createUser(
     ctx,
     newUser(ctx, { pid: input.pid, email: facts.subject, ...(await passwordFields(input.password)) }),
+    'register_email',
     new ApiError('AC3_61'),
   );
   return signIn(ctx, user, 'register_email', request);

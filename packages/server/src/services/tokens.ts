@@ -21,9 +21,11 @@ import {
   revokeSessionByKey,
   sessionKey,
 } from '../store/sessions.ts';
+import { findUserById } from '../store/users.ts';
 import { accessTokenClaims, signAccessToken } from './access-tokens.ts';
 import { hmac, randomToken, sha256 } from './hashing.ts';
 import { securityEvent } from './security-events.ts';
+import { inTransaction, recordEvent } from './webhook-events.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -78,17 +80,31 @@ export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<Toke
 export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
-export const startSession = async (ctx: Context, userId: number, method: string, client: ClientInfo) => {
-  const ref: SessionRef = { userId, sessionId: randomUUID(), pid: client.pid ?? null };
-  await insertSession(ctx.db, {
-    id: ref.sessionId,
-    user_id: userId,
-    method,
-    ip: client.ip,
-    user_agent: client.userAgent.slice(0, 512),
-    created_at: ctx.now(),
-    revoked_at: null,
-    pid: client.pid ?? null,
+/** Starts a session, with its `session.started` event in the same transaction. */
+export const startSession = async (
+  ctx: Context,
+  user: Pick<User, 'id' | 'pid'>,
+  method: string,
+  client: ClientInfo,
+) => {
+  const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
+  await inTransaction(ctx, async (tx) => {
+    await insertSession(tx.db, {
+      id: ref.sessionId,
+      user_id: user.id,
+      method,
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 512),
+      created_at: ctx.now(),
+      revoked_at: null,
+      pid: client.pid ?? null,
+    });
+    await recordEvent(tx, {
+      type: 'session.started',
+      userId: user.id,
+      product: user.pid,
+      data: { session_id: ref.sessionId, method },
+    });
   });
   return ref;
 };
@@ -107,19 +123,30 @@ export const authenticate = async (ctx: Context, token: string): Promise<SignedI
   return { userId, sessionId, user };
 };
 
+const sessionEnded = (tx: Context, userId: number, product: string, data: Record<string, unknown>) =>
+  recordEvent(tx, { type: 'session.ended', userId, product, data });
+
 /** Ends one session, in the database and in the sessions remembered in memory. */
-export const endSession = async (ctx: Context, sessionId: string) => {
+export const endSession = async (ctx: Context, session: SignedInSession) => {
   try {
-    await revokeSession(ctx.db, sessionId, ctx.now());
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeSession(tx.db, session.sessionId, ctx.now());
+      if (Number(ended.numUpdatedRows) === 0) return;
+      await sessionEnded(tx, session.userId, session.user.pid, { session_id: session.sessionId, reason: 'sign_out' });
+    });
   } finally {
-    ctx.sessions.forgetSession(sessionId);
+    ctx.sessions.forgetSession(session.sessionId);
   }
 };
 
 /** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
-const endSessionByKey = async (ctx: Context, key: string, userId: number) => {
+const endSessionByKey = async (ctx: Context, key: string, userId: number, reason: string) => {
   try {
-    await revokeSessionByKey(ctx.db, key, ctx.now());
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeSessionByKey(tx.db, key, ctx.now());
+      const user = Number(ended.numUpdatedRows) === 0 ? undefined : await findUserById(tx.db, userId);
+      if (user !== undefined) await sessionEnded(tx, userId, user.pid, { reason });
+    });
   } finally {
     ctx.sessions.forgetUser(userId);
   }
@@ -148,7 +175,7 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
   if (carried !== undefined && sessionKey(carried) !== row.session_id) return fail('10000001');
   if (now - row.session_created_at >= ctx.config.sessionMaxAgeSeconds * 1000) {
     // Past the absolute age (SESSION_MAX_AGE) a session ends however often it was refreshed.
-    await endSessionByKey(ctx, row.session_id, row.user_id);
+    await endSessionByKey(ctx, row.session_id, row.user_id, 'max_age');
     return fail('10000001');
   }
   const user = await findLiveSessionByKey(ctx.db, row.session_id);
@@ -158,7 +185,7 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
     const rotatedAt = row.rotated_at ?? now;
     if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
       // Reuse of a spent token: someone holds a copy. End the whole session.
-      await endSessionByKey(ctx, row.session_id, row.user_id);
+      await endSessionByKey(ctx, row.session_id, row.user_id, 'refresh_reuse');
       securityEvent(ctx, {
         event: 'refresh_reuse',
         userId: row.user_id,

@@ -35,15 +35,17 @@ export const signedAgreementIds = async (db: Db, userId: number): Promise<Set<nu
   return new Set(rows.map((r) => r.agreement_id));
 };
 
-export const signAgreements = (db: Db, userId: number, ids: number[], now: number) =>
-  ids.length === 0
-    ? Promise.resolve()
-    : db
-        .insertInto('agreement_signatures')
-        .values(ids.map((agreement_id) => ({ user_id: userId, agreement_id, signed_at: now })))
-        .onConflict((oc) => oc.columns(['user_id', 'agreement_id']).doNothing())
-        .execute()
-        .then(() => undefined);
+/** Records signatures; answers the agreement ids newly signed (ones signed before are left as they were). */
+export const signAgreements = async (db: Db, userId: number, ids: number[], now: number): Promise<number[]> => {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .insertInto('agreement_signatures')
+    .values(ids.map((agreement_id) => ({ user_id: userId, agreement_id, signed_at: now })))
+    .onConflict((oc) => oc.columns(['user_id', 'agreement_id']).doNothing())
+    .returning('agreement_id')
+    .execute();
+  return rows.map((row) => Number(row.agreement_id));
+};
 
 export const insertAgreement = (db: Db, row: Omit<Database['agreements'], 'id'>) =>
   db.insertInto('agreements').values(row).returningAll().executeTakeFirstOrThrow();

@@ -173,6 +173,56 @@ export interface RecoveryCodesTable {
   used_at: number | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  pid: string;
+  url: string;
+  /** Subscribed event types, comma-separated. */
+  events: string;
+  /** The signing secret, sealed (services/sealed-values.ts). */
+  secret_sealed: string;
+  enabled: number;
+  disabled_reason: string;
+  consecutive_failures: number;
+  /** When the current run of failed attempts began; null after a success. */
+  failing_since: number | null;
+  created_at: number;
+}
+
+export interface WebhookEventsTable {
+  /** `msg_…`: the `webhook-id` of every attempt. */
+  id: string;
+  type: string;
+  pid: string;
+  /** The JSON body delivered, exactly as signed. */
+  payload: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  /** Past this a failed attempt is the last: the delivery is marked failed (a day after the event). */
+  give_up_at: number;
+  lease_holder: string | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: number;
+  duration_ms: number;
+  response_status: number;
+  error: string;
+  ok: number;
+}
+
 export interface Database {
   users: UsersTable;
   codes: CodesTable;
@@ -192,6 +242,10 @@ export interface Database {
   totp_secrets: TotpSecretsTable;
   passkeys: PasskeysTable;
   recovery_codes: RecoveryCodesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type User = Selectable<UsersTable>;

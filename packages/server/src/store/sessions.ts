@@ -82,12 +82,17 @@ export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: n
     .where('user_id', '=', userId)
     .where('id', '!=', sessionKey(keep))
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
 
 export const revokeSession = (db: Db, id: string, now: number) => revokeSessionByKey(db, sessionKey(id), now);
 
 export const revokeSessionByKey = (db: Db, key: string, now: number) =>
-  db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', key).where('revoked_at', 'is', null).execute();
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', key)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 
 export const revokeUserSessions = (db: Db, userId: number, now: number) =>
   db
@@ -95,7 +100,7 @@ export const revokeUserSessions = (db: Db, userId: number, now: number) =>
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
 
 /** Stores a refresh token (`session_id` is the session's key); a second insert of the same successor (grace-window race) is a no-op. */
 export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>

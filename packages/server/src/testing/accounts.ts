@@ -17,6 +17,7 @@ import { expect } from 'vitest';
 import { createAdmin } from '../cli/admin.ts';
 import { issueSessionToken, startSession } from '../services/tokens.ts';
 import { saveUser } from '../services/users.ts';
+import { findUserById } from '../store/users.ts';
 import type { TestServer } from './harness.ts';
 import { type Answer, type CallOptions, client } from './http-client.ts';
 import { solveSlideTicket } from './slide-tickets.ts';
@@ -227,7 +228,8 @@ export const accountTableRoutes: [name: string, spec: RouteSpec][] = Object.entr
 /** A new session of a user, minted through the token service (cheap: no password hash). */
 export const sessionFor = async (server: TestServer, userId: number): Promise<string> => {
   const ctx = server.app.ctx;
-  return issueSessionToken(ctx, await startSession(ctx, userId, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
+  const user = (await findUserById(ctx.db, userId)) ?? { id: userId, pid: PID };
+  return issueSessionToken(ctx, await startSession(ctx, user, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
 };
 
 export { client };

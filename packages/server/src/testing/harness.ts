@@ -34,6 +34,8 @@ export const TEST_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   // Operators in suites about other things sign in by password alone; the second-factor suites set `required`.
   OPERATOR_MFA: 'optional',
+  // Test receivers of webhooks listen on loopback.
+  WEBHOOK_ALLOW_PRIVATE: '1',
 };
 
 /** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */

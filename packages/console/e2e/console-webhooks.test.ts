@@ -1,0 +1,69 @@
+/**
+ * The console's webhooks screen in Chromium against the real server: an operator adds an endpoint
+ * (the secret is shown once), a sign-up reaches the receiver signed so that `standardwebhooks`
+ * verifies it, the delivery log shows it delivered, and Resend delivers it again with the same id.
+ */
+import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signUp } from '../../server/src/testing/accounts.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../server/src/testing/webhook-receiver.ts';
+import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  receiver = await startWebhookReceiver();
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/webhooks');
+  await page.getByRole('heading', { name: 'Webhook', level: 1 }).waitFor();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await rig?.close();
+});
+
+describe('the webhooks screen', () => {
+  it('adds an endpoint, shows its delivery log, and resends a delivery', async () => {
+    await page.getByLabel('产品（* 表示全部）').fill('edupass');
+    await page.getByLabel('地址').fill(receiver.url);
+    await page.getByRole('button', { name: '添加', exact: true }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+
+    const user = await signUp(rig.server);
+    await vi.waitFor(() => expect(receiver.received.length).toBeGreaterThanOrEqual(2), { timeout: 20_000 });
+    const created = receiver.received
+      .map(
+        (r) =>
+          new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as {
+            type: string;
+            data: { user_id: number };
+          },
+      )
+      .find((e) => e.type === 'user.created');
+    expect(created?.data.user_id).toBe(user.userId);
+
+    const log = page.getByRole('table', { name: /投递记录/ });
+    // The receiver has the requests before the server has recorded their answers: reload until shown.
+    await vi.waitFor(
+      async () => {
+        await page.reload();
+        await log.getByRole('rowheader', { name: /user\.created/ }).waitFor();
+        expect(await log.getByText('已送达').count()).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const row = log.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /user\.created/ }) });
+    const id = String(receiver.received.find((r) => r.body.includes('user.created'))?.headers['webhook-id']);
+    await row.getByRole('button', { name: '重新发送' }).click();
+    await page.getByText('该事件将再次投递。').waitFor();
+    await vi.waitFor(() => expect(receiver.received.filter((r) => r.headers['webhook-id'] === id)).toHaveLength(2), {
+      timeout: 20_000,
+    });
+  });
+});
