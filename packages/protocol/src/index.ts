@@ -12,5 +12,5 @@ export * from './types.ts';
 export * from './unset-fields.ts';
 export * from './usage.ts';
 export * from './validation.ts';
-export * from './wire-error.ts';
 export * from './webhook-routes.ts';
+export * from './wire-error.ts';
