@@ -4,6 +4,7 @@ export * from './captcha-routes.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './errors.ts';
+export * from './identity-routes.ts';
 export * from './routes.ts';
 export * from './server-code-numbers.ts';
 export * from './types.ts';

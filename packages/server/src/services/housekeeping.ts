@@ -9,6 +9,7 @@
  */
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
+import { deleteExpiredModels } from '../store/oidc-models.ts';
 import { withSweepLock } from '../store/sweep-lock.ts';
 import { deleteUsageBefore, usageDb } from '../store/usage.ts';
 
@@ -48,6 +49,7 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
           outboxBefore: now - OUTBOX_KEEP_MS,
         }),
     ],
+    ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
   ];
   for (const [name, run] of sweeps) {
     try {

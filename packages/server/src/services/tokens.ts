@@ -169,7 +169,7 @@ export const endSession = async (ctx: Context, sessionId: string) => {
 };
 
 /** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
-const endSessionByKey = async (ctx: Context, key: string, userId: number) => {
+export const endSessionByKey = async (ctx: Context, key: string, userId: number) => {
   try {
     await revokeSessionByKey(ctx.db, key, ctx.now());
   } finally {

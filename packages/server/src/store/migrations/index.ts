@@ -15,6 +15,7 @@ import * as expiryIndexes from './008-expiry-indexes.ts';
 import * as hashedSessionIds from './009-hashed-session-ids.ts';
 import * as leases from './010-leases.ts';
 import * as bigintIds from './011-bigint-ids.ts';
+import * as applications from './013-applications.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -38,6 +39,7 @@ const steps: [name: string, up: Step][] = [
   ['009-hashed-session-ids', hashedSessionIds.up],
   ['010-leases', leases.up],
   ['011-bigint-ids', bigintIds.up],
+  ['013-applications', applications.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
