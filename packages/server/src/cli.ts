@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAdmin } from './cli/admin.ts';
+import { APPS_OPTIONS, APPS_USAGE, runApps } from './cli/apps.ts';
 import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
@@ -22,6 +23,7 @@ const USAGE = `Usage: edupass <command>
   events import <file.jsonl>               load exported usage events (already stored ones are skipped)
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
+${APPS_USAGE}
 
 Configuration comes from the same environment variables as the server (see README), and from ./.env.`;
 
@@ -54,7 +56,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...APPS_OPTIONS },
   });
   const [command, sub, arg] = positionals;
   if (values.help || command === undefined) {
@@ -112,6 +114,13 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       await store.close();
     }
     return 0;
+  }
+  if (command === 'apps') {
+    const printed = await withContext((ctx) => runApps(ctx, sub, arg, values));
+    if (printed !== undefined) {
+      console.log(printed);
+      return 0;
+    }
   }
   if (command === 'doctor') {
     const findings = await doctor();
