@@ -38,8 +38,8 @@ export const currentProvider = (ctx: Context) => {
 
 export type ProviderSource = ReturnType<typeof currentProvider>;
 
-export const mountProvider = async (app: FastifyInstance, provider: ProviderSource) => {
-  await app.register(async (scope) => {
+export const mountProvider = (app: FastifyInstance, provider: ProviderSource) => {
+  void app.register(async (scope) => {
     // The provider reads its own bodies (form posts to /token and the logout form).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
