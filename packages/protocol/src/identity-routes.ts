@@ -116,7 +116,7 @@ export const applicationRoutes = {
     "Replace a confidential application's secret; the new one is shown once",
     { params: clientIdParam },
   ),
-  removeApplication: operator('DELETE', 'applications/:client_id', 'Remove an application and its grants', {
+  removeApplication: operator('POST', 'applications/:client_id/remove', 'Remove an application and its grants', {
     params: clientIdParam,
     status: 204,
   }),

@@ -9,6 +9,7 @@ import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/sessi
 import { useConsoleText } from './i18n/i18n.ts';
 import { useConsoleRoute } from './router.ts';
 import { AgreementsScreen } from './screens/agreements.tsx';
+import { ApplicationsScreen } from './screens/applications.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
@@ -53,6 +54,8 @@ const Screen = () => {
         return <MonitorScreen />;
       case 'audit':
         return <AuditScreen />;
+      case 'applications':
+        return <ApplicationsScreen />;
     }
   })();
   return (

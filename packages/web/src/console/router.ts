@@ -12,9 +12,19 @@ export type ConsoleRoute =
   | { name: 'oauth' }
   | { name: 'usage' }
   | { name: 'monitor' }
-  | { name: 'audit' };
+  | { name: 'audit' }
+  | { name: 'applications' };
 
-export const SECTIONS = ['users', 'agreements', 'captcha', 'oauth', 'usage', 'monitor', 'audit'] as const;
+export const SECTIONS = [
+  'users',
+  'agreements',
+  'captcha',
+  'oauth',
+  'applications',
+  'usage',
+  'monitor',
+  'audit',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const parseRoute = (hash: string): ConsoleRoute => {

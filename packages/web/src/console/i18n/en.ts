@@ -10,6 +10,7 @@ export const en = {
   'nav.agreements': 'Agreements',
   'nav.captcha': 'Captcha policy',
   'nav.oauth': 'WeChat & QQ',
+  'nav.applications': 'Applications',
   'nav.usage': 'Usage',
   'nav.monitor': 'Monitoring',
   'nav.audit': 'Audit log',

@@ -12,6 +12,7 @@ export const zhCN: ConsoleText = {
   'nav.agreements': '协议',
   'nav.captcha': '验证码策略',
   'nav.oauth': '微信与 QQ',
+  'nav.applications': '应用',
   'nav.usage': '使用统计',
   'nav.monitor': '监控',
   'nav.audit': '操作日志',

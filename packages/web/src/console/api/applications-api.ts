@@ -1,0 +1,46 @@
+/** The console's calls for applications (clients of the identity provider), typed and parsed. */
+import { type Application, adminRoutes } from '@edupass/protocol';
+import { adminFetch } from './admin-fetch.ts';
+import { bool, items, list, num, record, str } from './parse.ts';
+
+const urls = (value: unknown) => list(value).map((item) => str(item));
+
+const application = (p: Record<string, unknown>): Application => ({
+  client_id: str(p.client_id),
+  name: str(p.name),
+  logo_url: str(p.logo_url),
+  redirect_uris: urls(p.redirect_uris),
+  post_logout_redirect_uris: urls(p.post_logout_redirect_uris),
+  first_party: bool(p.first_party),
+  confidential: bool(p.confidential),
+  created_at: num(p.created_at),
+});
+
+const withClientId = (path: string, clientId: string) => path.replace(':client_id', encodeURIComponent(clientId));
+
+export const getApplications = async (): Promise<Application[]> =>
+  items(await adminFetch(adminRoutes.listApplications.path), application, 'application');
+
+export interface NewApplicationForm {
+  name: string;
+  logo_url: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  first_party: boolean;
+  confidential: boolean;
+}
+
+/** Registers an application; answers it and its secret (shown once; '' for a public one). */
+export const addApplication = async (form: NewApplicationForm) => {
+  const answer = record(await adminFetch(adminRoutes.addApplication.path, { method: 'POST', body: form }));
+  return { application: application(record(answer.application)), secret: str(answer.client_secret) };
+};
+
+export const rotateApplicationSecret = async (clientId: string) =>
+  str(
+    record(await adminFetch(withClientId(adminRoutes.rotateApplicationSecret.path, clientId), { method: 'POST' }))
+      .client_secret,
+  );
+
+export const removeApplication = (clientId: string) =>
+  adminFetch(withClientId(adminRoutes.removeApplication.path, clientId), { method: 'POST' });
