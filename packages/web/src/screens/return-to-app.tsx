@@ -18,6 +18,9 @@ import { signOut } from '../ui/sign-out.ts';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 
+/** One return per page: a screen mounted again (a re-render of the app's shell) must not resume twice. */
+let returning = false;
+
 const leave = (url: string) => {
   clearReturn();
   window.location.assign(url);
@@ -30,6 +33,7 @@ const finish = async (uid: string, consent: boolean) => {
     if (!isAuthError(error) || error.name !== 'STEP_UP_REQUIRED') throw error;
     // The application wants a sign-in newer than this session: sign in again, the target is kept.
     await signOut();
+    returning = false;
     navigate('/sign-in?notice=sign-in-again', { replace: true });
   }
 };
@@ -77,13 +81,15 @@ const ReturnToApp = () => {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const target = pendingReturn();
-    if (target === undefined) return;
+    if (target === undefined || returning) return;
+    returning = true;
     const go = async () => {
       if (target.kind === 'redirect') {
         const checked = await checkReturn(client, { redirect: target.url }).catch(() => undefined);
         if (checked) leave(checked.redirect);
         else {
           clearReturn();
+          returning = false;
           navigate('/account?notice=return-refused', { replace: true });
         }
         return;
@@ -93,6 +99,7 @@ const ReturnToApp = () => {
       else await finish(target.uid, false);
     };
     go().catch((caught: unknown) => {
+      returning = false;
       clearReturn();
       setError(errorText(caught));
     });
