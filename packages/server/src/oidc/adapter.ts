@@ -33,7 +33,12 @@ const clientAdapter = (ctx: StoreContext): Adapter => {
   };
 };
 
-const modelAdapter = (ctx: StoreContext, model: string): Adapter => ({
+/**
+ * The provider checks "consumed" and then consumes, so two requests with one code (or one refresh
+ * token) at the same moment could both pass its check: the conditional update lets one through and
+ * refuses the other with `alreadyConsumed` (the provider's invalid_grant).
+ */
+const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => Error): Adapter => ({
   upsert: (id, payload, expiresIn) =>
     upsertModel(ctx.db, {
       model,
@@ -48,11 +53,13 @@ const modelAdapter = (ctx: StoreContext, model: string): Adapter => ({
   findByUid: async (uid) => parsed(await findModel(ctx.db, model, { column: 'uid', value: uid }, ctx.now())),
   findByUserCode: async (code) =>
     parsed(await findModel(ctx.db, model, { column: 'user_code', value: code }, ctx.now())),
-  consume: (id) => consumeModel(ctx.db, model, id, ctx.now()).then(() => undefined),
+  consume: async (id) => {
+    if (!(await consumeModel(ctx.db, model, id, ctx.now()))) throw alreadyConsumed();
+  },
   destroy: (id) => destroyModel(ctx.db, model, id).then(() => undefined),
   revokeByGrantId: (grantId) => revokeModelsOfGrant(ctx.db, grantId).then(() => undefined),
 });
 
 /** The adapter factory the provider's `adapter` option takes: one adapter per model name. */
-export const databaseAdapter = (ctx: StoreContext) => (model: string) =>
-  model === 'Client' ? clientAdapter(ctx) : modelAdapter(ctx, model);
+export const databaseAdapter = (ctx: StoreContext, alreadyConsumed: () => Error) => (model: string) =>
+  model === 'Client' ? clientAdapter(ctx) : modelAdapter(ctx, model, alreadyConsumed);

@@ -99,6 +99,10 @@ declare module 'oidc-provider' {
     base(): Prompt[] & { get(name: string): Prompt | undefined };
   };
 
+  export const errors: {
+    InvalidGrant: new (description?: string) => Error;
+  };
+
   export interface Configuration {
     [option: string]: unknown;
   }

@@ -13,6 +13,7 @@ import { type Account, expectError, PASSWORD, signIn, signUp } from '../testing/
 import { cookieBrowser } from '../testing/cookie-browser.ts';
 import { client } from '../testing/http-client.ts';
 import { registerApp, useIssuerServer } from '../testing/oidc-apps.ts';
+import { authorize, complete, discover, INTERACTIONS, interactionOf } from '../testing/oidc-flow.ts';
 
 const { server, call, adoptOwnUrl } = useIssuerServer();
 
@@ -20,58 +21,7 @@ const CALLBACK_A = 'http://127.0.0.1:7001/callback';
 const CALLBACK_B = 'http://127.0.0.1:7002/callback';
 const CALLBACK_C = 'http://127.0.0.1:7003/callback';
 const LOGGED_OUT_A = 'http://127.0.0.1:7001/signed-out';
-const I = '/tiger/v3/web/identity/interactions';
-
-const discover = (clientId: string, secret?: string) =>
-  oidc.discovery(
-    new URL(`${server.url}/oidc`),
-    clientId,
-    secret === undefined ? { token_endpoint_auth_method: 'none' } : undefined,
-    secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
-    { execute: [oidc.allowInsecureRequests] },
-  );
-
-/** Starts an authorization in `browser`; answers where the provider sent it and the PKCE checks. */
-const authorize = async (
-  config: oidc.Configuration,
-  browser: ReturnType<typeof cookieBrowser>,
-  redirectUri: string,
-  extra: Record<string, string> = {},
-) => {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid profile phone email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...extra,
-  });
-  const landed = await browser.follow(
-    url.href,
-    (next) => next.startsWith(redirectUri) || new URL(next).searchParams.has(INTERACTION_PARAM),
-  );
-  return { landed, checks: { pkceCodeVerifier: verifier, expectedState: state } };
-};
-
-const interactionOf = (landed: string) => {
-  const uid = new URL(landed).searchParams.get(INTERACTION_PARAM);
-  if (uid === null) throw new Error(`not an interaction: ${landed}`);
-  return uid;
-};
-
-/** The web client's part: complete the interaction as `token`, and the browser resumes to the app. */
-const complete = async (
-  browser: ReturnType<typeof cookieBrowser>,
-  landed: string,
-  token: string,
-  redirectUri: string,
-) => {
-  const answer = await call<{ redirect_to: string }>('POST', `${I}/${interactionOf(landed)}/complete`, {}, { token });
-  expect(answer.status).toBe(200);
-  return browser.follow(answer.body.redirect_to, (next) => next.startsWith(redirectUri));
-};
+const I = INTERACTIONS;
 
 describe('openid-client against the provider', () => {
   let user: Account;
@@ -102,7 +52,7 @@ describe('openid-client against the provider', () => {
   });
 
   it('signs in by code + PKCE, answers userinfo and refreshes; a second app then signs in without credentials', async () => {
-    const config = await discover(appA.id, appA.secret);
+    const config = await discover(server, appA.id, appA.secret);
     expect(config.serverMetadata().issuer).toBe(`${server.url}/oidc`);
     expect(config.serverMetadata().code_challenge_methods_supported).toContain('S256');
 
@@ -119,7 +69,7 @@ describe('openid-client against the provider', () => {
     expect(shown.body.claims).toEqual(expect.arrayContaining(['phone_number', 'nickname']));
     expect(shown.body.consent).toBe(false);
 
-    const callback = await complete(browser, landed, user.token, CALLBACK_A);
+    const callback = await complete(server, browser, landed, user.token, CALLBACK_A);
     const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), checks);
     const claims = tokens.claims();
     expect(claims?.sub).toBe(String(user.userId));
@@ -142,7 +92,7 @@ describe('openid-client against the provider', () => {
     });
 
     // Single sign-on: the second (public, first-party) application gets a code with no interaction.
-    const configB = await discover(appB);
+    const configB = await discover(server, appB);
     const second = await authorize(configB, browser, CALLBACK_B);
     expect(second.landed.startsWith(CALLBACK_B)).toBe(true);
     const tokensB = await oidc.authorizationCodeGrant(configB, new URL(second.landed), second.checks);
@@ -150,20 +100,20 @@ describe('openid-client against the provider', () => {
   });
 
   it('prompt=login asks for a sign-in newer than the request, whatever session exists', async () => {
-    const config = await discover(appA.id, appA.secret);
+    const config = await discover(server, appA.id, appA.secret);
     const { landed, checks } = await authorize(config, browser, CALLBACK_A, { prompt: 'login' });
     const uid = interactionOf(landed);
     const shown = await call<{ fresh_sign_in: boolean }>('GET', `${I}/${uid}`);
     expect(shown.body.fresh_sign_in).toBe(true);
     expectError(await call('POST', `${I}/${uid}/complete`, {}, { token: user.token }), 'E_7');
     const fresh = await signIn(server, user.phone, PASSWORD);
-    const callback = await complete(browser, landed, fresh.access.token, CALLBACK_A);
+    const callback = await complete(server, browser, landed, fresh.access.token, CALLBACK_A);
     const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), checks);
     expect(tokens.claims()?.sub).toBe(String(user.userId));
   });
 
   it('a third-party application needs consent; refusing sends access_denied back', async () => {
-    const config = await discover(appC);
+    const config = await discover(server, appC);
     const first = await authorize(config, browser, CALLBACK_C);
     const uid = interactionOf(first.landed);
     const shown = await call<{ consent: boolean; app: { first_party: boolean } }>('GET', `${I}/${uid}`);
@@ -191,8 +141,8 @@ describe('openid-client against the provider', () => {
   });
 
   it('RP-initiated logout ends the provider session, every application grant and the EduPass session', async () => {
-    const config = await discover(appA.id, appA.secret);
-    const configB = await discover(appB);
+    const config = await discover(server, appA.id, appA.secret);
+    const configB = await discover(server, appB);
     const a = await authorize(config, browser, CALLBACK_A);
     expect(a.landed.startsWith(CALLBACK_A)).toBe(true);
     const tokensA = await oidc.authorizationCodeGrant(config, new URL(a.landed), a.checks);

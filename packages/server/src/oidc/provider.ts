@@ -62,7 +62,7 @@ const grantFirstParty = async (ctx: OidcContext): Promise<GrantModel | undefined
 };
 
 export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promise<Provider> => {
-  const { Provider: OidcProvider, interactionPolicy } = await loadOidcProvider();
+  const { Provider: OidcProvider, interactionPolicy, errors } = await loadOidcProvider();
   const { Check } = interactionPolicy;
   const policy = interactionPolicy.base();
   // After `no_session`: a provider session whose EduPass session has ended asks for a sign-in again.
@@ -88,7 +88,7 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
   );
 
   const configuration: Configuration = {
-    adapter: databaseAdapter(ctx),
+    adapter: databaseAdapter(ctx, () => new errors.InvalidGrant('grant already consumed')),
     jwks,
     findAccount: (_kctx: unknown, sub: string) => findAccount(ctx, sub),
     claims: SCOPE_CLAIMS,

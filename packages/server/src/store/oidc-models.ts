@@ -53,14 +53,17 @@ export const findModel = (db: Db, model: string, { column, value }: Lookup, now:
     .where('expires_at', '>', now)
     .executeTakeFirst();
 
-export const consumeModel = (db: Db, model: string, id: string, now: number) =>
-  db
+/** Marks a row consumed; answers false when it already was (another request consumed it first). */
+export const consumeModel = async (db: Db, model: string, id: string, now: number) => {
+  const result = await db
     .updateTable('oidc_models')
     .set({ consumed_at: now })
     .where('model', '=', model)
     .where('id', '=', id)
     .where('consumed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};
 
 export const destroyModel = (db: Db, model: string, id: string) =>
   db.deleteFrom('oidc_models').where('model', '=', model).where('id', '=', id).execute();
