@@ -70,6 +70,12 @@ describe('the provider', () => {
     expect(wrongSecret.status).toBe(401);
     expect(await wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
   });
+
+  it('keeps its pages out of frames', async () => {
+    const discovery = await fetch(`${server.url}/oidc/.well-known/openid-configuration`);
+    expect(discovery.headers.get('x-frame-options')).toBe('DENY');
+    expect(discovery.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+  });
 });
 
 describe('return addresses (POST identity/return)', () => {

@@ -50,6 +50,11 @@ export const mountProvider = (app: FastifyInstance, provider: ProviderSource) =>
       Object.assign(request.raw, { originalUrl: original });
       request.raw.url = original.slice(OIDC_PREFIX.length) || '/';
       reply.hijack();
+      // The provider's own pages (sign-out question, errors) are never framed: a framed sign-out
+      // button could be clicked for the user. (The site's full policy is not applied here: the
+      // provider's form_post answers use an inline script.)
+      reply.raw.setHeader('x-frame-options', 'DENY');
+      reply.raw.setHeader('content-security-policy', "frame-ancestors 'none'");
       handle(request.raw, reply.raw);
     };
     scope.all(OIDC_PREFIX, { schema: { hide: true } }, handler);
