@@ -112,6 +112,18 @@ describe('openid-client against the provider', () => {
     expect(tokens.claims()?.sub).toBe(String(user.userId));
   });
 
+  it('max_age older than the session asks for a fresh sign-in too; auth_time is when the session began', async () => {
+    const config = await discover(server, appA.id, appA.secret);
+    const { landed, checks } = await authorize(config, browser, CALLBACK_A, { max_age: '0' });
+    const uid = interactionOf(landed);
+    expect((await call<{ fresh_sign_in: boolean }>('GET', `${I}/${uid}`)).body.fresh_sign_in).toBe(true);
+    expectError(await call('POST', `${I}/${uid}/complete`, {}, { token: user.token }), 'E_7');
+    const fresh = await signIn(server, user.phone, PASSWORD);
+    const callback = await complete(server, browser, landed, fresh.access.token, CALLBACK_A);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { ...checks, maxAge: 0 });
+    expect(tokens.claims()?.auth_time).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 60);
+  });
+
   it('a third-party application needs consent; refusing sends access_denied back', async () => {
     const config = await discover(server, appC);
     const first = await authorize(config, browser, CALLBACK_C);
