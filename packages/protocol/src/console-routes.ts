@@ -206,6 +206,9 @@ export const AUDIT_ACTIONS = [
   'captcha.vendor.clear',
   'oauth.without-state.set',
   'oauth.without-state.clear',
+  'application.add',
+  'application.secret.rotate',
+  'application.remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -6,7 +6,7 @@
 import { IDENTITY_BASE } from '@edupass/protocol';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, expectError, signUp } from '../testing/accounts.ts';
+import { type Account, expectError, signInOperator, signUp } from '../testing/accounts.ts';
 import { cookieBrowser } from '../testing/cookie-browser.ts';
 import { registerApp, useIssuerServer } from '../testing/oidc-apps.ts';
 import { authorize, complete, discover } from '../testing/oidc-flow.ts';
@@ -107,6 +107,24 @@ describe('return addresses (POST identity/return)', () => {
 });
 
 describe('application management', () => {
+  it('is audited: who registered, rotated and removed which application', async () => {
+    const operator = await signInOperator(server);
+    const made = await registerApp(
+      server,
+      { name: 'Audited', redirect_uris: ['https://a.example.com/cb'] },
+      operator.token,
+    );
+    const target = `application:${made.application.client_id}`;
+    const path = `/admin/applications/${made.application.client_id}`;
+    expect((await call('POST', `${path}/secret`, {}, { token: operator.token })).status).toBe(200);
+    expect((await call('POST', `${path}/remove`, {}, { token: operator.token })).status).toBe(204);
+    const log = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
+      token: operator.token,
+    });
+    const actions = log.body.filter((entry) => entry.target === target).map((entry) => entry.action);
+    expect(actions.sort()).toEqual(['application.add', 'application.remove', 'application.secret.rotate']);
+  });
+
   it('is for operators only', async () => {
     expectError(await call('GET', '/admin/applications', undefined, { token: user.token }), 'E_4');
     expectError(await call('GET', '/admin/applications'), 'E_0');

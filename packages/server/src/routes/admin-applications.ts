@@ -12,9 +12,21 @@ import {
 export const applicationAdminRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];
   defineRoute(app, ctx, 'listApplications', () => listApplications(ctx), { tags });
-  defineRoute(app, ctx, 'addApplication', ({ body }) => addApplication(ctx, body), { tags });
-  defineRoute(app, ctx, 'rotateApplicationSecret', ({ params }) => rotateApplicationSecret(ctx, params.client_id), {
-    tags,
-  });
-  defineRoute(app, ctx, 'removeApplication', ({ params }) => removeApplication(ctx, params.client_id), { tags });
+  defineRoute(app, ctx, 'addApplication', ({ body, session }) => addApplication(ctx, body, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'rotateApplicationSecret',
+    ({ params, session }) => rotateApplicationSecret(ctx, params.client_id, session.userId),
+    {
+      tags,
+    },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'removeApplication',
+    ({ params, session }) => removeApplication(ctx, params.client_id, session.userId),
+    { tags },
+  );
 };

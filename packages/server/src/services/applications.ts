@@ -3,7 +3,7 @@
  * (third-party, consent listing the claims). Confidential ones authenticate with a secret that is
  * shown once and kept only as a keyed hash; public ones (single-page and mobile apps) use PKCE alone.
  */
-import type { Application, ApplicationWithSecret } from '@edupass/protocol';
+import type { Application, ApplicationWithSecret, AuditAction } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import {
@@ -13,6 +13,7 @@ import {
   listApplicationRows,
   setApplicationSecretHash,
 } from '../store/applications.ts';
+import { audit } from './admin.ts';
 import { hmac, randomToken, safeEqual } from './hashing.ts';
 
 export interface NewApplication {
@@ -25,6 +26,12 @@ export interface NewApplication {
 }
 
 type KeyContext = Pick<Context, 'keys'>;
+
+/** The operator making a change in the console (audited); undefined from the command line. */
+type Operator = number | undefined;
+
+const audited = (ctx: Context, operator: Operator, action: AuditAction, target: string, detail?: string) =>
+  operator === undefined ? undefined : audit(ctx, operator, action, target, detail);
 
 export const applicationSecretHash = (ctx: KeyContext, secret: string) =>
   hmac(ctx.keys.codes, `client secret:${secret}`);
@@ -57,7 +64,11 @@ export const applicationView = (row: ApplicationRow): Application => ({
   created_at: row.created_at,
 });
 
-export const addApplication = async (ctx: Context, input: NewApplication): Promise<ApplicationWithSecret> => {
+export const addApplication = async (
+  ctx: Context,
+  input: NewApplication,
+  operator?: Operator,
+): Promise<ApplicationWithSecret> => {
   const name = input.name.trim();
   if (name === '') throw invalidRequest('The name must not be empty.');
   if (input.redirect_uris.length === 0) throw invalidRequest('At least one redirect URI is needed.');
@@ -78,6 +89,7 @@ export const addApplication = async (ctx: Context, input: NewApplication): Promi
     updated_at: now,
   };
   await insertApplication(ctx.db, row);
+  await audited(ctx, operator, 'application.add', `application:${row.client_id}`, name);
   return { application: applicationView(row), ...(secret === undefined ? {} : { client_secret: secret }) };
 };
 
@@ -85,14 +97,20 @@ export const listApplications = async (ctx: Context): Promise<Application[]> =>
   (await listApplicationRows(ctx.db)).map(applicationView);
 
 /** A new secret for a confidential application; the old one stops working at once. */
-export const rotateApplicationSecret = async (ctx: Context, clientId: string): Promise<{ client_secret: string }> => {
+export const rotateApplicationSecret = async (
+  ctx: Context,
+  clientId: string,
+  operator?: Operator,
+): Promise<{ client_secret: string }> => {
   const secret = randomToken(32);
   if (!(await setApplicationSecretHash(ctx.db, clientId, applicationSecretHash(ctx, secret), ctx.now()))) {
     throw new ApiError('E_2', 'No confidential application has this client id.');
   }
+  await audited(ctx, operator, 'application.secret.rotate', `application:${clientId}`);
   return { client_secret: secret };
 };
 
-export const removeApplication = async (ctx: Context, clientId: string): Promise<void> => {
+export const removeApplication = async (ctx: Context, clientId: string, operator?: Operator): Promise<void> => {
   if (!(await deleteApplication(ctx.db, clientId))) throw new ApiError('E_2', 'No application has this client id.');
+  await audited(ctx, operator, 'application.remove', `application:${clientId}`);
 };
