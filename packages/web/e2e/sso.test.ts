@@ -17,10 +17,16 @@ import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 let app: AppUnderTest;
 let courses: DemoApp;
 let community: DemoApp;
+let quiz: DemoApp;
 const nextPhone = phoneNumbers('1571');
 
 beforeAll(async () => {
-  [app, courses, community] = await Promise.all([startApp(), startDemoApp('Courses'), startDemoApp('Community')]);
+  [app, courses, community, quiz] = await Promise.all([
+    startApp(),
+    startDemoApp('Courses'),
+    startDemoApp('Community'),
+    startDemoApp('Quiz'),
+  ]);
   const issuer = `${app.server.url}/oidc`;
   const operator = (await signInOperator(app.server)).token;
   const a = await registerApp(
@@ -42,12 +48,18 @@ beforeAll(async () => {
     },
     operator,
   );
+  const c = await registerApp(
+    app.server,
+    { name: 'Quiz', redirect_uris: [`${quiz.origin}/callback`], first_party: false, confidential: false },
+    operator,
+  );
+  await quiz.connect(issuer, c.application.client_id);
   await courses.connect(issuer, a.application.client_id, a.client_secret);
   await community.connect(issuer, b.application.client_id);
 });
 
 afterAll(async () => {
-  await Promise.all([courses?.close(), community?.close()]);
+  await Promise.all([courses?.close(), community?.close(), quiz?.close()]);
   await app?.close();
 });
 
@@ -139,6 +151,25 @@ test('an allowed redirect is followed after a WeChat round trip through the deve
     await page.getByLabel('I have read and agree to').check();
     await page.getByRole('button', { name: 'Continue without a phone' }).click();
     await page.waitForURL(`${community.origin}/welcome`);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('a third-party app shows the consent screen with the claims it asks for; allowing signs the user in', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(quiz.origin);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await page.getByText('Signing in to Quiz').waitFor();
+    await signInBySms(tab, nextPhone());
+    await expectScreen(page, 'Quiz asks for access');
+    await page.getByText('Your phone number', { exact: true }).waitFor();
+    await page.getByText('Your nickname').waitFor();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expectScreen(page, 'Quiz: signed in');
+    expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();
   }

@@ -12,7 +12,7 @@ import { useI18n } from '../i18n/i18n.ts';
 import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
-import { clearReturn, pendingReturn } from '../session/return-target.ts';
+import { clearReturn, noteRefusedReturn, pendingReturn } from '../session/return-target.ts';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
 import { FormError } from '../ui/status.tsx';
@@ -89,7 +89,9 @@ const ReturnToApp = () => {
         if (checked) leave(checked.redirect);
         else {
           clearReturn();
+          noteRefusedReturn();
           returning = false;
+          // Another address than the sign-in's own move to /account, so the app shows the account either way.
           navigate('/account?notice=return-refused', { replace: true });
         }
         return;

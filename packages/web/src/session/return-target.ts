@@ -44,3 +44,27 @@ export const captureReturn = (path: string, query: URLSearchParams): void => {
   else if (url) store({ kind: 'redirect', url });
   else if ((path === '/' || path === '/sign-in') && !query.has('oauth')) store(undefined);
 };
+
+const REFUSED = 'edupass.return-refused';
+
+/**
+ * A refused return address, for the account centre to say so once. Kept beside the target rather
+ * than in the address: the sign-in screen's own move to the account centre may come after ours.
+ */
+export const noteRefusedReturn = (): void => {
+  try {
+    sessionStorage.setItem(REFUSED, '1');
+  } catch {
+    // Storage off: no notice.
+  }
+};
+
+export const takeRefusedReturn = (): boolean => {
+  try {
+    const refused = sessionStorage.getItem(REFUSED) === '1';
+    sessionStorage.removeItem(REFUSED);
+    return refused;
+  } catch {
+    return false;
+  }
+};

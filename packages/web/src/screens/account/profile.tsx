@@ -1,8 +1,9 @@
 /** Account centre: the profile. */
 import { getProfile } from '@edupass/account';
+import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
-import { useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
+import { takeRefusedReturn } from '../../session/return-target.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -11,8 +12,7 @@ import { ProfileForm } from './profile-form.tsx';
 const Profile = () => {
   const { t } = useI18n();
   const profile = useLoad(() => getProfile(client));
-  const { query } = useLocation();
-  const returnRefused = query.get('notice') === 'return-refused';
+  const [returnRefused] = useState(takeRefusedReturn);
   return (
     <AccountLayout title={t('profile.title')}>
       <Notice message={returnRefused ? t('return.refused') : null} />
