@@ -21,14 +21,7 @@ const withClientId = (path: string, clientId: string) => path.replace(':client_i
 export const getApplications = async (): Promise<Application[]> =>
   items(await adminFetch(adminRoutes.listApplications.path), application, 'application');
 
-export interface NewApplicationForm {
-  name: string;
-  logo_url: string;
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  first_party: boolean;
-  confidential: boolean;
-}
+export type NewApplicationForm = Omit<Application, 'client_id' | 'created_at'>;
 
 /** Registers an application; answers it and its secret (shown once; '' for a public one). */
 export const addApplication = async (form: NewApplicationForm) => {
