@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rotateSigningKeys } from '../../server/src/services/signing-keys.ts';
+import { insertAgreement } from '../../server/src/store/agreements.ts';
 import { signInOperator } from '../../server/src/testing/accounts.ts';
 import { registerApp } from '../../server/src/testing/oidc-apps.ts';
 import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
@@ -170,6 +171,32 @@ test('a third-party app shows the consent screen with the claims it asks for; al
     await page.getByRole('button', { name: 'Allow' }).click();
     await expectScreen(page, 'Quiz: signed in');
     expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('the agreements gate comes first, then the allowed redirect is followed', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(`${app.server.url}/sign-in`);
+    await signInBySms(tab, nextPhone());
+    await expectScreen(page, 'Profile');
+    const now = Date.now();
+    await insertAgreement(app.server.app.ctx.db, {
+      code: 'terms',
+      title: '用户协议 / Terms of Service',
+      version: 9,
+      url: '/legal/terms?version=9',
+      content: 'Version 9 of the terms.',
+      effective_at: now - 1000,
+      created_at: now,
+    });
+    await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
+    await expectScreen(page, 'Updated agreements');
+    await page.getByRole('button', { name: 'Accept and continue' }).click();
+    await page.waitForURL(`${courses.origin}/welcome`);
   } finally {
     await tab.close();
   }
