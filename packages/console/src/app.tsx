@@ -9,6 +9,7 @@ import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/sessi
 import { useConsoleText } from './i18n/i18n.ts';
 import { type PlainSection, useConsoleRoute } from './router.ts';
 import { AgreementsScreen } from './screens/agreements.tsx';
+import { ApplicationsScreen } from './screens/applications.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
@@ -39,6 +40,7 @@ const SCREENS: Record<PlainSection, ComponentType> = {
   oauth: OauthScreen,
   keys: SigningKeysScreen,
   webhooks: WebhooksScreen,
+  applications: ApplicationsScreen,
   usage: UsageScreen,
   monitor: MonitorScreen,
   audit: AuditScreen,

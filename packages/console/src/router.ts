@@ -12,6 +12,7 @@ export const SECTIONS = [
   'oauth',
   'keys',
   'webhooks',
+  'applications',
   'usage',
   'monitor',
   'audit',

@@ -227,6 +227,9 @@ export const AUDIT_ACTIONS = [
   'oauth.without-state.set',
   'oauth.without-state.clear',
   'signing-key.rotate',
+  'application.add',
+  'application.secret.rotate',
+  'application.remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

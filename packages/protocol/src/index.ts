@@ -5,6 +5,7 @@ export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './durations.ts';
 export * from './errors.ts';
+export * from './identity-routes.ts';
 export * from './routes.ts';
 export * from './second-factor-routes.ts';
 export * from './server-code-numbers.ts';

@@ -80,6 +80,13 @@ import {
   tencentTicketRoute,
 } from './captcha-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
+import {
+  applicationRoutes,
+  checkReturnRoute,
+  completeInteractionRoute,
+  denyInteractionRoute,
+  interactionRoute,
+} from './identity-routes.ts';
 import { int, MS_RANGE, opt, s } from './route-fields.ts';
 import {
   confirmTotpRoute,
@@ -192,6 +199,7 @@ export const adminRoutes = {
   }),
   ...consoleRoutes,
   ...webhookRoutes,
+  ...applicationRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 /** Adds the API docs' summary to a route of account-routes.ts or captcha-routes.ts (which leave it out of client bundles). */
@@ -310,6 +318,11 @@ export const routes = {
   aliyunCheck: described(aliyunCheckRoute, 'Exchange an Aliyun result for a ticket and appid'),
   slideChallenge: described(slideChallengeRoute, "A fresh challenge of EduPass's slide puzzle"),
   slideVerify: described(slideVerifyRoute, 'Answer a slide puzzle; returns a ticket'),
+  // Signing in to the platform's other products
+  interaction: described(interactionRoute, 'The application an OpenID Connect sign-in is for, and what it asks'),
+  completeInteraction: described(completeInteractionRoute, 'Finish an OpenID Connect sign-in as the signed-in user'),
+  denyInteraction: described(denyInteractionRoute, 'Refuse what an application asks; it is told access was denied'),
+  checkReturn: described(checkReturnRoute, 'Whether an address is one the sign-in screens may send the user back to'),
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

@@ -26,10 +26,12 @@ import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './h
 import { fastifyTrustProxy } from './proxy-config.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { applicationAdminRoutes } from './routes/admin-applications.ts';
 import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { consoleAreas } from './routes/console-areas.ts';
 import { devRoutes } from './routes/dev.ts';
+import { identityRoutes } from './routes/identity.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { secondFactorRoutes } from './routes/second-factor.ts';
 import { signInRoutes } from './routes/sign-in.ts';
@@ -64,7 +66,7 @@ export interface BuildOptions extends ContextOverrides {
 const withRedaction = (logger: NonNullable<BuildOptions['logger']>) =>
   logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } };
 
-const API_PREFIXES = ['/tiger/', '/captcha/', '/admin/', '/report/', '/monitor/', '/dev/', '/docs'];
+const API_PREFIXES = ['/oidc/', '/tiger/', '/captcha/', '/admin/', '/report/', '/monitor/', '/dev/', '/docs'];
 
 /** A browser navigating to a page (not an API call, not an asset that is missing). */
 const isPageRequest = (method: string, url: string, accept: string | undefined) =>
@@ -166,8 +168,10 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     tokenRoutes,
     usageRoutes,
     adminRoutes,
+    applicationAdminRoutes,
     consoleAreas,
     signingKeyRoutes,
+    identityRoutes,
   ])
     area(app, ctx);
   captchaRoutes(app, ctx);

@@ -315,3 +315,56 @@ describe('edupass webhooks', () => {
     expect(output).toEqual(['No webhook endpoints.']);
   });
 });
+
+const secretHash = async (clientId: string) =>
+  (await store.db.selectFrom('applications').select('secret_hash').where('client_id', '=', clientId).executeTakeFirst())
+    ?.secret_hash;
+
+describe('edupass apps', () => {
+  test('adds a confidential application with its secret shown once, rotates it, lists and removes it', async () => {
+    const redirect = [
+      '--redirect',
+      'https://courses.example.com/callback',
+      '--post-logout',
+      'https://courses.example.com/',
+    ];
+    expect(await runCli(['apps', 'add', 'Courses', ...redirect])).toBe(0);
+    const [clientId = ''] = lastLine().split(/\s+/);
+    const secret = /client secret \(shown once\): (\S+)/.exec(lastLine())?.[1] ?? '';
+    expect(secret.length).toBeGreaterThan(30);
+    const stored = await secretHash(clientId);
+    expect(stored).toBeTypeOf('string');
+    expect(stored).not.toContain(secret);
+
+    expect(await runCli(['apps', 'rotate-secret', clientId])).toBe(0);
+    const rotated = /\(shown once\): (\S+)/.exec(lastLine())?.[1];
+    expect(rotated).not.toBe(secret);
+    expect(await secretHash(clientId)).not.toBe(stored);
+
+    expect(await runCli(['apps', 'list'])).toBe(0);
+    expect(lastLine()).toContain(`${clientId}  Courses`);
+    expect(lastLine()).toContain('first-party, confidential');
+    expect(lastLine()).not.toContain(String(rotated));
+
+    expect(await runCli(['apps', 'remove', clientId])).toBe(0);
+    expect(await secretHash(clientId)).toBeUndefined();
+  });
+
+  test('a public third-party application gets no secret, and cannot rotate one', async () => {
+    expect(
+      await runCli(['apps', 'add', 'Quiz', '--redirect', 'https://quiz.example.com/cb', '--public', '--third-party']),
+    ).toBe(0);
+    expect(lastLine()).toContain('third-party, public (PKCE)');
+    expect(lastLine()).not.toContain('secret (shown once)');
+    const [clientId = ''] = lastLine().split(/\s+/);
+    await expect(runCli(['apps', 'rotate-secret', clientId])).rejects.toThrow(/No confidential application/);
+  });
+
+  test('refuses a redirect URI that is not an absolute http(s) URL, saying so', async () => {
+    await expect(runCli(['apps', 'add', 'Bad', '--redirect', 'javascript:alert(1)'])).rejects.toThrow(
+      /redirect URI must be an http\(s\) URL/,
+    );
+    await expect(runCli(['apps', 'add', 'None'])).rejects.toThrow(/At least one redirect URI/);
+    await expect(runCli(['apps', 'remove', 'nope'])).rejects.toThrow(/No application has this client id/);
+  });
+});

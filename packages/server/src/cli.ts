@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAdmin } from './cli/admin.ts';
+import { APPS_OPTIONS, APPS_USAGE, runApps } from './cli/apps.ts';
 import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
@@ -28,6 +29,7 @@ const USAGE = `Usage: edupass <command>
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
 ${WEBHOOKS_USAGE}
+${APPS_USAGE}
 
 Configuration comes from the same environment variables as the server (see README), and from ./.env.`;
 
@@ -65,6 +67,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       now: { type: 'boolean' },
       events: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      ...APPS_OPTIONS,
     },
   });
   const [command, sub, arg] = positionals;
@@ -132,6 +135,13 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
     const lines = await withContext((ctx) => webhooksCommand(ctx, positionals.slice(1), values.events));
     if (lines !== undefined) {
       for (const line of lines) console.log(line);
+      return 0;
+    }
+  }
+  if (command === 'apps') {
+    const printed = await withContext((ctx) => runApps(ctx, sub, arg, values));
+    if (printed !== undefined) {
+      console.log(printed);
       return 0;
     }
   }

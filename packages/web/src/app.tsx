@@ -8,6 +8,7 @@ import { RouteView } from './router/lazy-route.tsx';
 import { resolve, SCREENS } from './router/routes.ts';
 import { client } from './session/account.ts';
 import { useGate } from './session/gate.ts';
+import { pendingReturn } from './session/return-target.ts';
 import { ConsentBanner } from './telemetry/consent-banner.tsx';
 import { trackPageView } from './telemetry/telemetry.ts';
 
@@ -25,8 +26,11 @@ const CurrentScreen = () => {
   }, [redirect, gate.ready]);
   useEffect(() => trackPageView(path), [path]);
 
-  if (!gate.ready || redirect) return <p className="route-loading">{t('app.loading')}</p>;
+  if (!gate.ready) return <p className="route-loading">{t('app.loading')}</p>;
   if (signedIn && gate.toSign.length > 0) return <RouteView route={SCREENS.agreementsGate} />;
+  // Every sign-in path ends here once signed in and past the gate: back to the application that sent the user.
+  if (signedIn && pendingReturn()) return <RouteView route={SCREENS.returnToApp} />;
+  if (redirect) return <p className="route-loading">{t('app.loading')}</p>;
   return <RouteView route={route} />;
 };
 

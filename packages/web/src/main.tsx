@@ -9,11 +9,13 @@ import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
 import { client } from './session/account.ts';
 import { checkAgreements } from './session/gate.ts';
+import { captureReturn } from './session/return-target.ts';
 import { initTelemetry } from './telemetry/telemetry.ts';
 import './styles.css';
 
 const start = async () => {
   const { path, query } = getLocation();
+  captureReturn(path, query);
   preload(resolve(path, query).route);
   const session =
     client.session.get().status === 'signed-in'

@@ -13,6 +13,7 @@ export const zhCN: ConsoleText = {
   'nav.captcha': '验证码策略',
   'nav.oauth': '微信与 QQ',
   'nav.keys': '签名密钥',
+  'nav.applications': '应用',
   'nav.usage': '使用统计',
   'nav.monitor': '监控',
   'nav.audit': '操作日志',
@@ -275,6 +276,9 @@ export const zhCN: ConsoleText = {
   'keys.now': '立即用新密钥签名',
   'keys.rotate': '轮换',
   'keys.didRotate': '已添加新的签名密钥。',
+  'audit.application.add': '注册应用',
+  'audit.application.secret.rotate': '更换应用密钥',
+  'audit.application.remove': '删除应用',
   'oauth.title': '微信与 QQ 登录',
   'oauth.explain':
     '默认只接受在同一浏览器中从 EduPass 授权入口发起、带有 state 的微信或 QQ 授权码。若某产品由自己的前端完成授权跳转、只提交 code，可为其开启此项：防范登录 CSRF（及伪造绑定链接）的责任随之转到该前端。控制台设置优先于 OAUTH_WITHOUT_STATE 配置。',

@@ -10,6 +10,7 @@
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { deleteExpiredAccountRows } from '../store/expired-rows.ts';
+import { deleteExpiredModels } from '../store/oidc-models.ts';
 import { withSweepLock } from '../store/sweep-lock.ts';
 import { deleteWebhookLogBefore } from '../store/webhook-deliveries.ts';
 
@@ -49,6 +50,7 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
           outboxBefore: now - OUTBOX_KEEP_MS,
         }),
     ],
+    ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
   ];
   for (const [name, run] of sweeps) {
     try {

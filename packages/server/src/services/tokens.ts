@@ -140,7 +140,7 @@ export const endSession = async (ctx: Context, session: SignedInSession) => {
 };
 
 /** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
-const endSessionByKey = async (ctx: Context, key: string, userId: number, reason: string) => {
+export const endSessionByKey = async (ctx: Context, key: string, userId: number, reason: string) => {
   try {
     await inTransaction(ctx, async (tx) => {
       const ended = await revokeSessionByKey(tx.db, key, ctx.now());

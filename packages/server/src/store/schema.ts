@@ -1,5 +1,6 @@
 /** Kysely table types. Times are unix milliseconds; booleans are 0/1 (SQLite has no boolean). */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ApplicationsTable, OidcModelsTable } from './identity-schema.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -246,6 +247,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  applications: ApplicationsTable;
+  oidc_models: OidcModelsTable;
 }
 
 export type User = Selectable<UsersTable>;

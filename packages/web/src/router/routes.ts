@@ -18,6 +18,7 @@ export const SCREENS = {
   privacy: lazyRoute(8, () => import('../screens/account/privacy.tsx')),
   oauthCallback: lazyRoute(9, () => import('../screens/oauth-callback.tsx')),
   notFound: lazyRoute(10, () => import('../screens/not-found.tsx')),
+  returnToApp: lazyRoute(11, () => import('../screens/return-to-app.tsx')),
 } as const satisfies Record<string, LazyRoute>;
 
 export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {

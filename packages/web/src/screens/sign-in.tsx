@@ -9,6 +9,7 @@ import { Notice } from '../ui/status.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { OauthButtons } from './oauth-buttons.tsx';
 import { PasswordSignIn } from './password-sign-in.tsx';
+import { ReturnBanner } from './return-banner.tsx';
 import { PasskeySignIn, type PendingSecondStep, SecondStep } from './second-step.tsx';
 import { SmsSignIn } from './sms-sign-in.tsx';
 
@@ -18,6 +19,7 @@ const NOTICES = {
   'password-changed': 'signIn.passwordChanged',
   'signed-out': 'signIn.signedOut',
   reset: 'signIn.resetDone',
+  'sign-in-again': 'return.signInAgain',
 } as const;
 
 const SignIn = () => {
@@ -40,6 +42,7 @@ const SignIn = () => {
   return (
     <Screen title={t('signIn.title')}>
       <Notice message={notice ? t(notice) : null} />
+      <ReturnBanner />
       <Tabs
         label={t('signIn.methods')}
         tabs={[

@@ -16,6 +16,7 @@ import * as hashedSessionIds from './009-hashed-session-ids.ts';
 import * as leases from './010-leases.ts';
 import * as bigintIds from './011-bigint-ids.ts';
 import * as signingKeys from './012-signing-keys.ts';
+import * as applications from './013-applications.ts';
 import * as webhooks from './014-webhooks.ts';
 import * as secondFactor from './015-second-factor.ts';
 
@@ -42,6 +43,7 @@ const steps: [name: string, up: Step][] = [
   ['010-leases', leases.up],
   ['011-bigint-ids', bigintIds.up],
   ['012-signing-keys', signingKeys.up],
+  ['013-applications', applications.up],
   ['014-webhooks', webhooks.up],
   ['015-second-factor', secondFactor.up],
 ];

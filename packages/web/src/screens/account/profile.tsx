@@ -1,8 +1,10 @@
 /** Account centre: the profile. */
 import { getProfile } from '@edupass/account';
+import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
-import { FormError } from '../../ui/status.tsx';
+import { takeRefusedReturn } from '../../session/return-target.ts';
+import { FormError, Notice } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ProfileForm } from './profile-form.tsx';
@@ -10,8 +12,10 @@ import { ProfileForm } from './profile-form.tsx';
 const Profile = () => {
   const { t } = useI18n();
   const profile = useLoad(() => getProfile(client));
+  const [returnRefused] = useState(takeRefusedReturn);
   return (
     <AccountLayout title={t('profile.title')}>
+      <Notice message={returnRefused ? t('return.refused') : null} />
       <FormError message={profile.error} />
       {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
     </AccountLayout>

@@ -1,0 +1,52 @@
+import {
+  checkReturnRoute,
+  completeInteractionRoute,
+  denyInteractionRoute,
+  type InteractionDetails,
+  type InteractionOutcome,
+  interactionRoute,
+  type ReturnCheck,
+  type WireRoute,
+} from '@edupass/protocol';
+import { anonymous, type Call, defineCall } from '../call.ts';
+import type { AccountClient } from '../client.ts';
+import { object } from '../shapes.ts';
+import { withToken } from '../with-token.ts';
+
+/** The route with its `:uid` filled in. */
+const at = <R extends WireRoute>(route: R, uid: string): R => ({
+  ...route,
+  path: route.path.replace(':uid', encodeURIComponent(uid)),
+});
+
+/**
+ * The application an OpenID Connect sign-in (the sign-in screen's `interaction` parameter) is for,
+ * what it asks, and whether it needs consent or a fresh sign-in.
+ */
+export const interactionDetails = (client: AccountClient, uid: string): Promise<InteractionDetails> =>
+  defineCall<void, InteractionDetails>(withToken, at(interactionRoute, uid), object)(client);
+
+/**
+ * Finishes that sign-in as the signed-in user (`consent` for a third-party application); answers
+ * where to send the browser. Rejects with STEP_UP_REQUIRED when the application asks for a sign-in
+ * newer than the session.
+ */
+export const completeInteraction = (client: AccountClient, uid: string, consent = false): Promise<InteractionOutcome> =>
+  defineCall<{ consent: boolean }, InteractionOutcome>(
+    withToken,
+    at(completeInteractionRoute, uid),
+    object,
+  )(client, {
+    consent,
+  });
+
+/** The user refuses the application; answers where to send the browser (the application learns it). */
+export const denyInteraction = (client: AccountClient, uid: string): Promise<InteractionOutcome> =>
+  defineCall<void, InteractionOutcome>(anonymous, at(denyInteractionRoute, uid), object)(client);
+
+/** Whether the sign-in screens may send the user back to `redirect` (INVALID_REQUEST if not). */
+export const checkReturn: Call<{ redirect: string }, ReturnCheck> = /* @__PURE__ */ defineCall(
+  anonymous,
+  checkReturnRoute,
+  object,
+);

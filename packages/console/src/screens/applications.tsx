@@ -1,0 +1,216 @@
+/**
+ * Applications that sign their users in through EduPass (OpenID Connect): register one (a
+ * confidential one's secret is shown once), rotate a secret, remove one. Its words in both of the
+ * console's languages are kept here, with the screen.
+ */
+import type { Application } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/web/ui/status.tsx';
+import { useAction } from '@edupass/web/ui/use-action.ts';
+import { type FormEvent, useState } from 'react';
+import {
+  addApplication,
+  getApplications,
+  removeApplication,
+  rotateApplicationSecret,
+} from '../api/applications-api.ts';
+import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
+import { Loaded } from '../ui/status.tsx';
+import { Card, DataTable } from '../ui/table.tsx';
+import { useAsync } from '../ui/use-async.ts';
+
+const WORDS = {
+  en: {
+    title: 'Applications',
+    lead: 'Products that sign their users in with EduPass. First-party ones skip the consent screen.',
+    add: 'Register an application',
+    name: 'Name',
+    logo: 'Logo URL',
+    redirects: 'Redirect URIs (one a line)',
+    postLogout: 'After sign-out URIs (one a line)',
+    firstParty: 'First-party (no consent screen)',
+    confidential: 'Confidential (has a secret; otherwise PKCE only)',
+    submit: 'Register',
+    clientId: 'Client id',
+    kind: 'Kind',
+    actions: 'Actions',
+    rotate: 'New secret',
+    remove: 'Remove',
+    none: 'No application is registered yet.',
+    secretOnce: 'Secret of {name}, shown once; copy it now:',
+    added: 'Registered {name}.',
+    removed: 'Removed {name}.',
+    first: 'first-party',
+    third: 'third-party',
+    secret: 'secret',
+    pkce: 'PKCE',
+  },
+  'zh-CN': {
+    title: '应用',
+    lead: '用 EduPass 登录用户的产品。第一方应用不显示授权确认页。',
+    add: '注册应用',
+    name: '名称',
+    logo: '图标 URL',
+    redirects: '回调地址（每行一个）',
+    postLogout: '退出后返回地址（每行一个）',
+    firstParty: '第一方（不显示授权确认页）',
+    confidential: '机密应用（有密钥；否则只用 PKCE）',
+    submit: '注册',
+    clientId: 'Client id',
+    kind: '类型',
+    actions: '操作',
+    rotate: '更换密钥',
+    remove: '删除',
+    none: '还没有注册应用。',
+    secretOnce: '{name} 的密钥只显示这一次，请立即复制：',
+    added: '已注册 {name}。',
+    removed: '已删除 {name}。',
+    first: '第一方',
+    third: '第三方',
+    secret: '密钥',
+    pkce: 'PKCE',
+  },
+} as const satisfies Record<ConsoleLocale, Record<string, string>>;
+
+type Word = keyof (typeof WORDS)['en'];
+
+const useWords = () => {
+  const { locale } = useConsoleText();
+  return (word: Word, name = '') => WORDS[locale][word].replace('{name}', name);
+};
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+const AddForm = ({ added }: { added: (name: string, secret: string) => void }) => {
+  const w = useWords();
+  const action = useAction(useConsoleText().errorText);
+  const [form, setForm] = useState({
+    name: '',
+    logo: '',
+    redirects: '',
+    postLogout: '',
+    first: true,
+    confidential: true,
+  });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    await action.run(async () => {
+      const made = await addApplication({
+        name: form.name,
+        logo_url: form.logo,
+        redirect_uris: lines(form.redirects),
+        post_logout_redirect_uris: lines(form.postLogout),
+        first_party: form.first,
+        confidential: form.confidential,
+      });
+      added(made.application.name, made.secret);
+    });
+  };
+  const text = (key: 'name' | 'logo' | 'redirects' | 'postLogout', multiline = false) => {
+    const id = `application-${key}`;
+    const change = (value: string) => setForm({ ...form, [key]: value });
+    return (
+      <>
+        <label htmlFor={id}>{w(key)}</label>
+        {multiline ? (
+          <textarea id={id} value={form[key]} onChange={(e) => change(e.target.value)} rows={2} />
+        ) : (
+          <input id={id} value={form[key]} onChange={(e) => change(e.target.value)} />
+        )}
+      </>
+    );
+  };
+  const check = (key: 'first' | 'confidential', label: Word) => (
+    <label>
+      <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
+      <span>{w(label)}</span>
+    </label>
+  );
+  return (
+    <Card id="application-add" title={w('add')}>
+      <form className="console-form" onSubmit={submit}>
+        {text('name')}
+        {text('logo')}
+        {text('redirects', true)}
+        {text('postLogout', true)}
+        {check('first', 'firstParty')}
+        {check('confidential', 'confidential')}
+        <FormError message={action.error} />
+        <button type="submit" className="console-button" disabled={action.busy}>
+          {w('submit')}
+        </button>
+      </form>
+    </Card>
+  );
+};
+
+export const ApplicationsScreen = () => {
+  const w = useWords();
+  const apps = useAsync(getApplications, []);
+  const action = useAction(useConsoleText().errorText);
+  const [shown, setShown] = useState<{ name: string; secret: string } | undefined>(undefined);
+  const showSecret = (name: string, secret: string) => {
+    setShown(secret ? { name, secret } : undefined);
+    apps.reload();
+  };
+  const rotate = (app: Application) =>
+    action.run(async () => showSecret(app.name, await rotateApplicationSecret(app.client_id)));
+  const remove = async (app: Application) => {
+    const removed = await action.run(async () => {
+      await removeApplication(app.client_id);
+      return w('removed', app.name);
+    });
+    if (removed) apps.reload();
+  };
+  return (
+    <>
+      <h1>{w('title')}</h1>
+      <p className="console-lead">{w('lead')}</p>
+      {shown ? (
+        <p className="console-notice" role="status">
+          {w('secretOnce', shown.name)} <code>{shown.secret}</code>
+        </p>
+      ) : null}
+      <Notice message={action.notice} />
+      <FormError message={action.error} />
+      <Loaded state={apps}>
+        {(rows) => (
+          <DataTable
+            rows={rows}
+            rowKey={(app) => app.client_id}
+            empty={w('none')}
+            wrap
+            columns={[
+              { head: w('name'), rowHeader: true, cell: (app) => app.name },
+              { head: w('clientId'), cell: (app) => <code>{app.client_id}</code> },
+              {
+                head: w('kind'),
+                cell: (app) => `${w(app.first_party ? 'first' : 'third')}, ${w(app.confidential ? 'secret' : 'pkce')}`,
+              },
+              { head: w('redirects'), cell: (app) => app.redirect_uris.join(' ') },
+              {
+                head: w('actions'),
+                cell: (app) => (
+                  <>
+                    {app.confidential ? (
+                      <button type="button" className="console-button console-button-quiet" onClick={() => rotate(app)}>
+                        {w('rotate')}
+                      </button>
+                    ) : null}
+                    <button type="button" className="console-button console-button-quiet" onClick={() => remove(app)}>
+                      {w('remove')}
+                    </button>
+                  </>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
+      <AddForm added={showSecret} />
+    </>
+  );
+};

@@ -1,0 +1,85 @@
+/**
+ * `edupass apps add|list|rotate-secret|remove`: the applications that sign in through EduPass, as the
+ * console manages them. A confidential application's secret is printed once, when made or rotated.
+ */
+import type { Application } from '@edupass/protocol';
+import type { Context } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import {
+  addApplication,
+  listApplications,
+  removeApplication,
+  rotateApplicationSecret,
+} from '../services/applications.ts';
+
+export const APPS_USAGE = `  apps add <name> --redirect <uri> [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
+           [--third-party] [--public]      register an application (prints its client id, and its secret once)
+  apps list                                the registered applications
+  apps rotate-secret <client_id>           a new secret for a confidential application (printed once)
+  apps remove <client_id>                  remove an application and what it was granted`;
+
+/** The options `apps` adds to the command line. */
+export const APPS_OPTIONS = {
+  redirect: { type: 'string', multiple: true },
+  'post-logout': { type: 'string', multiple: true },
+  logo: { type: 'string' },
+  'third-party': { type: 'boolean' },
+  public: { type: 'boolean' },
+} as const;
+
+export interface AppsValues {
+  redirect?: string[] | undefined;
+  'post-logout'?: string[] | undefined;
+  logo?: string | undefined;
+  'third-party'?: boolean | undefined;
+  public?: boolean | undefined;
+}
+
+const describe = (app: Application) =>
+  [
+    `${app.client_id}  ${app.name}`,
+    `  ${app.first_party ? 'first-party' : 'third-party'}, ${app.confidential ? 'confidential (secret)' : 'public (PKCE)'}`,
+    `  redirect: ${app.redirect_uris.join(' ')}`,
+    ...(app.post_logout_redirect_uris.length > 0
+      ? [`  after sign-out: ${app.post_logout_redirect_uris.join(' ')}`]
+      : []),
+  ].join('\n');
+
+/** The lines to print for `apps <sub> [arg]`, or undefined for a sub-command it does not know. */
+export const runApps = async (
+  ctx: Context,
+  sub: string | undefined,
+  arg: string | undefined,
+  values: AppsValues,
+): Promise<string | undefined> => {
+  try {
+    if (sub === 'add' && arg) {
+      const made = await addApplication(ctx, {
+        name: arg,
+        logo_url: values.logo,
+        redirect_uris: values.redirect ?? [],
+        post_logout_redirect_uris: values['post-logout'] ?? [],
+        first_party: values['third-party'] !== true,
+        confidential: values.public !== true,
+      });
+      const secret = made.client_secret === undefined ? [] : [`client secret (shown once): ${made.client_secret}`];
+      return [describe(made.application), ...secret].join('\n');
+    }
+    if (sub === 'list') {
+      const apps = await listApplications(ctx);
+      return apps.length === 0 ? 'No applications are registered.' : apps.map(describe).join('\n');
+    }
+    if (sub === 'rotate-secret' && arg) {
+      return `client secret of ${arg} (shown once): ${(await rotateApplicationSecret(ctx, arg)).client_secret}`;
+    }
+    if (sub === 'remove' && arg) {
+      await removeApplication(ctx, arg);
+      return `Removed ${arg}.`;
+    }
+    return undefined;
+  } catch (error) {
+    // The services' refusals (bad URI, unknown client id) are messages for the operator, not crashes.
+    if (error instanceof ApiError) throw new Error(error.message);
+    throw error;
+  }
+};

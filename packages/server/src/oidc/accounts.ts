@@ -1,0 +1,34 @@
+/**
+ * EduPass users as the provider's accounts: `sub` is the user id; the standard claims come from the
+ * profile. Phone numbers are verified by the code that bound them, e-mail addresses by the code they
+ * signed up with, so both are reported verified.
+ * EduPass keeps no language per user: `locale` is offered by the profile scope but never set. A blocked or deleted user has no account.
+ */
+import type { Account } from 'oidc-provider';
+import type { Context } from '../context.ts';
+import type { User } from '../store/schema.ts';
+import { findUserById } from '../store/users.ts';
+
+/** The claims each scope releases (OpenID Connect Core §5.4). */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  profile: ['nickname', 'picture', 'preferred_username', 'locale'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+} as const;
+
+export const userClaims = (user: User): Record<string, unknown> => ({
+  sub: String(user.id),
+  nickname: user.nickname ?? undefined,
+  picture: user.avatar_url || undefined,
+  preferred_username: user.username ?? undefined,
+  ...(user.email ? { email: user.email, email_verified: true } : {}),
+  ...(user.phone ? { phone_number: user.phone, phone_number_verified: true } : {}),
+});
+
+export const findAccount = async (ctx: Pick<Context, 'db'>, sub: string): Promise<Account | undefined> => {
+  if (!/^[1-9][0-9]{0,15}$/.test(sub)) return undefined;
+  const user = await findUserById(ctx.db, Number(sub));
+  if (user === undefined || user.blocked_at !== null) return undefined;
+  return { accountId: sub, claims: () => userClaims(user) };
+};

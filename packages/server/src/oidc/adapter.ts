@@ -1,0 +1,65 @@
+/**
+ * oidc-provider's storage in EduPass's database (store/oidc-models.ts), for SQLite and PostgreSQL
+ * alike; applications are its clients (store/applications.ts). Expired rows are swept hourly.
+ */
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Context } from '../context.ts';
+import { findApplication } from '../store/applications.ts';
+import { consumeModel, destroyModel, findModel, revokeModelsOfGrant, upsertModel } from '../store/oidc-models.ts';
+import { clientMetadata } from './clients.ts';
+
+type StoreContext = Pick<Context, 'db' | 'now'>;
+
+const parsed = (row: { payload: string; consumed_at: number | null } | undefined): AdapterPayload | undefined => {
+  if (row === undefined) return undefined;
+  const payload = JSON.parse(row.payload) as AdapterPayload;
+  return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(row.consumed_at / 1000) };
+};
+
+/** Clients are the registered applications; they are read, never written, through the provider. */
+const clientAdapter = (ctx: StoreContext): Adapter => {
+  const readOnly = async () => {};
+  return {
+    find: async (id) => {
+      const row = await findApplication(ctx.db, id);
+      return row === undefined ? undefined : clientMetadata(row);
+    },
+    upsert: readOnly,
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+    consume: readOnly,
+    destroy: readOnly,
+    revokeByGrantId: readOnly,
+  };
+};
+
+/**
+ * The provider checks "consumed" and then consumes, so two requests with one code (or one refresh
+ * token) at the same moment could both pass its check: the conditional update lets one through and
+ * refuses the other with `alreadyConsumed` (the provider's invalid_grant).
+ */
+const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => Error): Adapter => ({
+  upsert: (id, payload, expiresIn) =>
+    upsertModel(ctx.db, {
+      model,
+      id,
+      payload: JSON.stringify(payload),
+      grantId: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      userCode: payload.userCode ?? null,
+      expiresAt: ctx.now() + expiresIn * 1000,
+    }).then(() => undefined),
+  find: async (id) => parsed(await findModel(ctx.db, model, { column: 'id', value: id }, ctx.now())),
+  findByUid: async (uid) => parsed(await findModel(ctx.db, model, { column: 'uid', value: uid }, ctx.now())),
+  findByUserCode: async (code) =>
+    parsed(await findModel(ctx.db, model, { column: 'user_code', value: code }, ctx.now())),
+  consume: async (id) => {
+    if (!(await consumeModel(ctx.db, model, id, ctx.now()))) throw alreadyConsumed();
+  },
+  destroy: (id) => destroyModel(ctx.db, model, id).then(() => undefined),
+  revokeByGrantId: (grantId) => revokeModelsOfGrant(ctx.db, grantId).then(() => undefined),
+});
+
+/** The adapter factory the provider's `adapter` option takes: one adapter per model name. */
+export const databaseAdapter = (ctx: StoreContext, alreadyConsumed: () => Error) => (model: string) =>
+  model === 'Client' ? clientAdapter(ctx) : modelAdapter(ctx, model, alreadyConsumed);

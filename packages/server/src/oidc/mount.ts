@@ -1,0 +1,63 @@
+/**
+ * Serves the provider under OIDC_PREFIX of the Fastify server: its Koa handler gets the raw request
+ * and response, with the prefix taken off the URL (the issuer carries it). The provider is built on
+ * first use and built again when the signing keys change (services/signing-keys.ts `version`), so a
+ * rotation takes effect at once; everything it keeps is in the database, so nobody is signed out.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OIDC_PREFIX } from '@edupass/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Provider } from 'oidc-provider';
+import type { Context } from '../context.ts';
+import { signingKeys } from '../services/signing-keys.ts';
+import { createProvider } from './provider.ts';
+
+interface Built {
+  version: string;
+  provider: Provider;
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** The provider for the current signing keys; concurrent callers share one build. */
+export const currentProvider = (ctx: Context) => {
+  const keys = signingKeys(ctx);
+  let built: Promise<Built> | undefined;
+  const build = async (version: string): Promise<Built> => {
+    const provider = await createProvider(ctx, await keys.privateJwks());
+    return { version, provider, handle: provider.callback() };
+  };
+  return async (): Promise<Built> => {
+    const version = await keys.version();
+    const previous = built;
+    const ready = previous === undefined ? undefined : await previous.catch(() => undefined);
+    if (ready?.version === version) return ready;
+    if (built === previous || built === undefined) built = build(version);
+    return built;
+  };
+};
+
+export type ProviderSource = ReturnType<typeof currentProvider>;
+
+export const mountProvider = (app: FastifyInstance, provider: ProviderSource) => {
+  void app.register(async (scope) => {
+    // The provider reads its own bodies (form posts to /token and the logout form).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { handle } = await provider();
+      const original = request.raw.url ?? OIDC_PREFIX;
+      // As Express mounts it: the provider finds its mount path from `originalUrl` minus `url`.
+      Object.assign(request.raw, { originalUrl: original });
+      request.raw.url = original.slice(OIDC_PREFIX.length) || '/';
+      reply.hijack();
+      // The provider's own pages (sign-out question, errors) are never framed: a framed sign-out
+      // button could be clicked for the user. (The site's full policy is not applied here: the
+      // provider's form_post answers use an inline script.)
+      reply.raw.setHeader('x-frame-options', 'DENY');
+      reply.raw.setHeader('content-security-policy', "frame-ancestors 'none'");
+      handle(request.raw, reply.raw);
+    };
+    scope.all(OIDC_PREFIX, { schema: { hide: true } }, handler);
+    scope.all(`${OIDC_PREFIX}/*`, { schema: { hide: true } }, handler);
+  });
+};

@@ -1,0 +1,129 @@
+/**
+ * The part of oidc-provider 9 (which ships no types) that EduPass uses. Shapes follow its
+ * documentation (docs/README.md of the package) and lib/.
+ */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export type AdapterPayload = Record<string, unknown> & {
+    grantId?: string;
+    uid?: string;
+    userCode?: string;
+    consumed?: unknown;
+  };
+
+  export interface Adapter {
+    upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void>;
+    find(id: string): Promise<AdapterPayload | undefined>;
+    findByUid(uid: string): Promise<AdapterPayload | undefined>;
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>;
+    consume(id: string): Promise<void>;
+    destroy(id: string): Promise<void>;
+    revokeByGrantId(grantId: string): Promise<void>;
+  }
+
+  export interface ClientModel {
+    clientId: string;
+    [metadata: string]: unknown;
+  }
+
+  export interface SessionModel {
+    uid: string;
+    accountId?: string;
+    loginTs?: number;
+    grantIdFor(clientId: string): string | undefined;
+  }
+
+  export interface GrantModel {
+    jti: string;
+    accountId: string;
+    clientId: string;
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(ttl?: number): Promise<string>;
+  }
+
+  export interface PromptDetails {
+    name: string;
+    reasons: string[];
+    details: { missingOIDCScope?: string[]; missingOIDCClaims?: string[] } & Record<string, unknown>;
+  }
+
+  export interface InteractionModel {
+    uid: string;
+    iat: number;
+    exp: number;
+    returnTo: string;
+    prompt: PromptDetails;
+    params: Record<string, unknown> & { client_id?: string; scope?: string };
+    session?: { accountId: string; uid?: string };
+    grantId?: string;
+    lastSubmission?: Record<string, unknown>;
+    result?: Record<string, unknown>;
+    save(ttl: number): Promise<string>;
+  }
+
+  export interface Account {
+    accountId: string;
+    claims(use: string, scope: string): Promise<Record<string, unknown>> | Record<string, unknown>;
+  }
+
+  export interface OidcContext {
+    status: number;
+    oidc: {
+      route?: string;
+      client?: ClientModel;
+      session?: SessionModel;
+      result?: Record<string, unknown>;
+      params?: Record<string, unknown>;
+      requestParamScopes: Set<string>;
+      requestParamClaims: Set<string>;
+      provider: Provider;
+    };
+  }
+
+  export class Check {
+    constructor(reason: string, description: string, check: (ctx: OidcContext) => boolean | Promise<boolean>);
+    static REQUEST_PROMPT: true;
+    static NO_NEED_TO_PROMPT: false;
+  }
+
+  export interface Prompt {
+    name: string;
+    checks: Check[] & { add(check: Check, index?: number): void };
+  }
+
+  export const interactionPolicy: {
+    Check: typeof Check;
+    base(): Prompt[] & { get(name: string): Prompt | undefined };
+  };
+
+  export const errors: {
+    InvalidGrant: new (description?: string) => Error;
+  };
+
+  export interface Configuration {
+    [option: string]: unknown;
+  }
+
+  export class Provider {
+    constructor(issuer: string, configuration: Configuration);
+    proxy: boolean;
+    issuer: string;
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+    use(middleware: (ctx: OidcContext, next: () => Promise<void>) => Promise<void>): void;
+    Interaction: { find(uid: string): Promise<InteractionModel | undefined> };
+    Grant: {
+      new (init: { accountId: string; clientId: string }): GrantModel;
+      find(id: string): Promise<GrantModel | undefined>;
+    };
+    Client: {
+      find(id: string): Promise<ClientModel | undefined>;
+      prototype: { compareClientSecret(actual: string): boolean };
+    };
+  }
+
+  export default Provider;
+}

@@ -1,0 +1,146 @@
+/**
+ * The OpenID Connect provider (oidc-provider) configured for EduPass: its storage is the database
+ * (adapter.ts), its accounts are EduPass users (accounts.ts), its clients the registered applications,
+ * its signing keys those of services/signing-keys.ts, and its interaction is the web client's sign-in
+ * (the screens complete it through routes/identity.ts). Code flow with PKCE only.
+ */
+import { OIDC_PREFIX } from '@edupass/protocol';
+import type { JWK } from 'jose';
+import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
+import type { Context } from '../context.ts';
+import { secretMatches } from '../services/applications.ts';
+import { hmac } from '../services/hashing.ts';
+import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
+import { databaseAdapter } from './adapter.ts';
+import { SIGNING_ALG } from './clients.ts';
+import { interactionUrl } from './interaction-url.ts';
+import { loadOidcProvider } from './load.ts';
+import { errorPage, logoutPage, signedOutPage } from './pages.ts';
+import { endLinkedSession, linkedSessionLive, linkSession } from './session-links.ts';
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/** Lifetimes, in seconds, of what the provider issues and keeps. */
+export const OIDC_TTL = {
+  AccessToken: 15 * 60,
+  AuthorizationCode: 60,
+  IdToken: HOUR,
+  Interaction: HOUR,
+  Session: 14 * DAY,
+  Grant: 14 * DAY,
+} as const;
+
+/** What the web client puts in the interaction result besides the standard login fields. */
+export interface EduPassLogin {
+  accountId: string;
+  /** The stored key of the EduPass session the sign-in stands on (session-links.ts). */
+  edupassSessionKey: string;
+}
+
+const submittedLogin = (ctx: OidcContext): EduPassLogin | undefined => {
+  const login = ctx.oidc.result?.login as Partial<EduPassLogin> | undefined;
+  return typeof login?.edupassSessionKey === 'string' && typeof login.accountId === 'string'
+    ? { accountId: login.accountId, edupassSessionKey: login.edupassSessionKey }
+    : undefined;
+};
+
+/** First-party applications are granted what they ask without a consent screen. */
+const grantFirstParty = async (ctx: OidcContext): Promise<GrantModel | undefined> => {
+  const { oidc } = ctx;
+  const { client, session } = oidc;
+  if (client === undefined || session === undefined) return undefined;
+  const grantId =
+    (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
+  if (grantId) return oidc.provider.Grant.find(grantId);
+  if (client.first_party !== true || !session.accountId) return undefined;
+  const grant = new oidc.provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+  grant.addOIDCScope([...oidc.requestParamScopes].join(' '));
+  grant.addOIDCClaims([...oidc.requestParamClaims]);
+  await grant.save();
+  return grant;
+};
+
+export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promise<Provider> => {
+  const { Provider: OidcProvider, interactionPolicy, errors } = await loadOidcProvider();
+  const { Check } = interactionPolicy;
+  const policy = interactionPolicy.base();
+  // After `no_session`: a provider session whose EduPass session has ended asks for a sign-in again.
+  policy.get('login')?.checks.add(
+    new Check('edupass_session', 'The EduPass session has ended', async (kctx) => {
+      const session = kctx.oidc.session;
+      if (session?.accountId === undefined) return Check.NO_NEED_TO_PROMPT;
+      const submitted = submittedLogin(kctx);
+      if (submitted !== undefined) {
+        await linkSession(
+          ctx,
+          session.uid,
+          { sessionKey: submitted.edupassSessionKey, userId: Number(submitted.accountId) },
+          OIDC_TTL.Session,
+        );
+        return Check.NO_NEED_TO_PROMPT;
+      }
+      return (await linkedSessionLive(ctx, session.uid, session.accountId))
+        ? Check.NO_NEED_TO_PROMPT
+        : Check.REQUEST_PROMPT;
+    }),
+    1,
+  );
+
+  const configuration: Configuration = {
+    adapter: databaseAdapter(ctx, () => new errors.InvalidGrant('grant already consumed')),
+    jwks,
+    findAccount: (_kctx: unknown, sub: string) => findAccount(ctx, sub),
+    claims: SCOPE_CLAIMS,
+    scopes: ['openid', 'offline_access', ...Object.keys(SCOPE_CLAIMS).filter((scope) => scope !== 'openid')],
+    clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'] },
+    extraClientMetadata: { properties: ['first_party'] },
+    enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
+    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')] },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (kctx: { body: string }, form: string) => {
+          kctx.body = logoutPage(form);
+        },
+        postLogoutSuccessSource: (kctx: OidcContext & { body: string }) => {
+          const client = kctx.oidc.client;
+          kctx.body = signedOutPage(typeof client?.clientName === 'string' ? client.clientName : undefined);
+        },
+      },
+    },
+    interactions: {
+      url: (_kctx: unknown, interaction: { uid: string }) => interactionUrl(ctx.config, interaction.uid),
+      policy,
+    },
+    // Applications registered with the refresh_token grant get refresh tokens without offline_access
+    // (their users stay signed in as on EduPass itself, until the session ends).
+    issueRefreshToken: async (_kctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
+    loadExistingGrant: grantFirstParty,
+    pkce: { required: () => true },
+    renderError: (kctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+      kctx.type = 'html';
+      kctx.body = errorPage(out.error, out.error_description);
+    },
+    ttl: { ...OIDC_TTL, RefreshToken: ctx.config.refreshTokenTtlSeconds },
+  };
+  const provider = new OidcProvider(`${ctx.config.publicUrl}${OIDC_PREFIX}`, configuration);
+  // Behind a proxy the request's scheme comes from X-Forwarded-Proto (for its cookies' Secure flag).
+  provider.proxy = true;
+  // Secrets are kept as keyed hashes (services/applications.ts).
+  provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
+    return secretMatches(ctx, this.clientSecret, actual);
+  };
+  // Signing out of an application everywhere (RP-initiated logout, "sign out") ends the EduPass session too.
+  provider.use(async (kctx, next) => {
+    await next();
+    const { oidc } = kctx;
+    if (oidc?.route === 'end_session_confirm' && oidc.params?.logout && kctx.status === 303 && oidc.session) {
+      await endLinkedSession(ctx, oidc.session.uid);
+    }
+  });
+  return provider;
+};

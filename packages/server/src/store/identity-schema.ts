@@ -1,0 +1,28 @@
+/** Table types of the identity provider: registered applications and the provider's stored models. */
+
+export interface ApplicationsTable {
+  client_id: string;
+  name: string;
+  logo_url: string;
+  /** JSON array of absolute URLs. */
+  redirect_uris: string;
+  /** JSON array of absolute URLs. */
+  post_logout_redirect_uris: string;
+  /** 1: the platform's own product (no consent screen); 0: a third party (consent lists the claims). */
+  first_party: number;
+  /** Confidential applications only: keyed hash of the secret. */
+  secret_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OidcModelsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  consumed_at: number | null;
+  expires_at: number;
+}

@@ -1,0 +1,72 @@
+/**
+ * The relying party's and the browser's parts of an OpenID Connect sign-in against the test server,
+ * with openid-client: discovery, the authorization (redirects followed with cookies until the web
+ * client's interaction or the application's callback), and the web client's completion.
+ */
+import { IDENTITY_BASE, INTERACTION_PARAM } from '@edupass/protocol';
+import * as oidc from 'openid-client';
+import { expect } from 'vitest';
+import type { cookieBrowser } from './cookie-browser.ts';
+import type { TestServer } from './harness.ts';
+import { client } from './http-client.ts';
+
+export type Browser = ReturnType<typeof cookieBrowser>;
+
+export const INTERACTIONS = `${IDENTITY_BASE}/interactions`;
+
+export const discover = (server: TestServer, clientId: string, secret?: string) =>
+  oidc.discovery(
+    new URL(`${server.url}/oidc`),
+    clientId,
+    secret === undefined ? { token_endpoint_auth_method: 'none' } : undefined,
+    secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+
+/** Starts an authorization in `browser`; answers where the provider sent it and the PKCE checks. */
+export const authorize = async (
+  config: oidc.Configuration,
+  browser: Browser,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+) => {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid profile phone email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...extra,
+  });
+  const landed = await browser.follow(
+    url.href,
+    (next) => next.startsWith(redirectUri) || new URL(next).searchParams.has(INTERACTION_PARAM),
+  );
+  return { landed, checks: { pkceCodeVerifier: verifier, expectedState: state } };
+};
+
+export const interactionOf = (landed: string) => {
+  const uid = new URL(landed).searchParams.get(INTERACTION_PARAM);
+  if (uid === null) throw new Error(`not an interaction: ${landed}`);
+  return uid;
+};
+
+/** The web client's part: complete the interaction as `token`; the browser resumes to the app's callback. */
+export const complete = async (
+  server: TestServer,
+  browser: Browser,
+  landed: string,
+  token: string,
+  redirectUri: string,
+) => {
+  const answer = await client(server.url)<{ redirect_to: string }>(
+    'POST',
+    `${INTERACTIONS}/${interactionOf(landed)}/complete`,
+    {},
+    { token },
+  );
+  expect(answer.status).toBe(200);
+  return browser.follow(answer.body.redirect_to, (next) => next.startsWith(redirectUri));
+};

@@ -1,0 +1,203 @@
+/**
+ * Single sign-on through EduPass in Chromium: two demo applications (openid-client) on their own
+ * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
+ * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. And the
+ * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
+ * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { rotateSigningKey } from '../../server/src/services/signing-keys.ts';
+import { insertAgreement } from '../../server/src/store/agreements.ts';
+import { signInOperator } from '../../server/src/testing/accounts.ts';
+import { registerApp } from '../../server/src/testing/oidc-apps.ts';
+import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { type DemoApp, startDemoApp } from './support/demo-app.ts';
+import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+
+let app: AppUnderTest;
+let courses: DemoApp;
+let community: DemoApp;
+let quiz: DemoApp;
+const nextPhone = phoneNumbers('1571');
+
+beforeAll(async () => {
+  [app, courses, community, quiz] = await Promise.all([
+    startApp(),
+    startDemoApp('Courses'),
+    startDemoApp('Community'),
+    startDemoApp('Quiz'),
+  ]);
+  const issuer = `${app.server.url}/oidc`;
+  const operator = (await signInOperator(app.server)).token;
+  const a = await registerApp(
+    app.server,
+    {
+      name: 'Courses',
+      redirect_uris: [`${courses.origin}/callback`],
+      post_logout_redirect_uris: [`${courses.origin}/`],
+    },
+    operator,
+  );
+  const b = await registerApp(
+    app.server,
+    {
+      name: 'Community',
+      redirect_uris: [`${community.origin}/callback`],
+      post_logout_redirect_uris: [`${community.origin}/`],
+      confidential: false,
+    },
+    operator,
+  );
+  const c = await registerApp(
+    app.server,
+    { name: 'Quiz', redirect_uris: [`${quiz.origin}/callback`], first_party: false, confidential: false },
+    operator,
+  );
+  await quiz.connect(issuer, c.application.client_id);
+  await courses.connect(issuer, a.application.client_id, a.client_secret);
+  await community.connect(issuer, b.application.client_id);
+});
+
+afterAll(async () => {
+  await Promise.all([courses?.close(), community?.close(), quiz?.close()]);
+  await app?.close();
+});
+
+/** On EduPass's sign-in screen: phone, code from the SMS stand-in, agreements, sign in. */
+const signInBySms = async (tab: TestPage, phone: string) => {
+  const { page } = tab;
+  await expectScreen(page, 'Sign in');
+  await inputLabelled(tab, 'Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Get code' }).click();
+  await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
+  await page.getByLabel('I have read and agree to').check();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+};
+
+test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out; signing out ends both', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(courses.origin);
+    await expectScreen(page, 'Courses: signed out');
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await page.getByText('Signing in to Courses').waitFor();
+    const phone = nextPhone();
+    await signInBySms(tab, phone);
+    await page.waitForURL(`${courses.origin}/`, { timeout: 15_000 }).catch(async () => {
+      throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 300)}`);
+    });
+    await expectScreen(page, 'Courses: signed in');
+    await page.getByText(`Signed in as ${phone}`).waitFor();
+
+    await rotateSigningKey(app.server.app.ctx, true);
+
+    // The second app: EduPass's session signs it in, no credentials asked.
+    await page.goto(community.origin);
+    await expectScreen(page, 'Community: signed out');
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expectScreen(page, 'Community: signed in');
+    expect(new URL(page.url()).origin).toBe(community.origin);
+    await page.goto(courses.origin);
+    await expectScreen(page, 'Courses: signed in');
+
+    // Signing out of the first app (RP-initiated logout, "sign out everywhere") ends both and EduPass's.
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: '退出登录 · Sign out' }).click();
+    await expectScreen(page, 'Courses: signed out');
+    await page.goto(community.origin);
+    await expectScreen(page, 'Community: signed out');
+    await page.goto(`${app.server.url}/account`);
+    await expectScreen(page, 'Sign in');
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('an allowed redirect is followed after SMS sign-in; one not allowed lands on the account with a notice', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
+    await page.getByText('Signing in to Courses').waitFor();
+    await signInBySms(tab, nextPhone());
+    await page.waitForURL(`${courses.origin}/welcome`);
+
+    await page.goto(`${app.server.url}/account`);
+    await expectScreen(page, 'Profile');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectScreen(page, 'Sign in');
+    await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent('https://phish.example.com/')}`);
+    await signInBySms(tab, nextPhone());
+    await expectScreen(page, 'Profile');
+    await page.getByText('is not one EduPass may send you back to').waitFor();
+    expect(new URL(page.url()).origin).toBe(app.server.url);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('an allowed redirect is followed after a WeChat round trip through the development provider', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${community.origin}/welcome`)}`);
+    await page.getByText('Signing in to Community').waitFor();
+    await page.locator('.oauth-wechat').click();
+    await page.getByLabel('昵称 · Nickname').fill(`wx${Date.now().toString(36).slice(-5)}`);
+    await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
+    await expectScreen(page, 'Finish signing in with WeChat');
+    await page.getByLabel('I have read and agree to').check();
+    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await page.waitForURL(`${community.origin}/welcome`);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('a third-party app shows the consent screen with the claims it asks for; allowing signs the user in', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(quiz.origin);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await page.getByText('Signing in to Quiz').waitFor();
+    await signInBySms(tab, nextPhone());
+    await expectScreen(page, 'Quiz asks for access');
+    await page.getByText('Your phone number', { exact: true }).waitFor();
+    await page.getByText('Your nickname').waitFor();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expectScreen(page, 'Quiz: signed in');
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('the agreements gate comes first, then the allowed redirect is followed', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  try {
+    await page.goto(`${app.server.url}/sign-in`);
+    await signInBySms(tab, nextPhone());
+    await expectScreen(page, 'Profile');
+    const now = Date.now();
+    await insertAgreement(app.server.app.ctx.db, {
+      code: 'terms',
+      title: '用户协议 / Terms of Service',
+      version: 9,
+      url: '/legal/terms?version=9',
+      content: 'Version 9 of the terms.',
+      effective_at: now - 1000,
+      created_at: now,
+    });
+    await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
+    await expectScreen(page, 'Updated agreements');
+    await page.getByRole('button', { name: 'Accept and continue' }).click();
+    await page.waitForURL(`${courses.origin}/welcome`);
+  } finally {
+    await tab.close();
+  }
+});

@@ -1,0 +1,126 @@
+/**
+ * After sign-in, back to the application that sent the user: an OpenID Connect interaction is
+ * completed (a third-party application first shows what it asks, to allow or deny), a return address
+ * is checked by the server and followed. A refused address lands on the account centre with a notice;
+ * an application asking for a fresh sign-in gets one (this session is ended, the sign-in screen shown).
+ */
+import { isAuthError } from '@edupass/account';
+import { checkReturn, completeInteraction, denyInteraction, interactionDetails } from '@edupass/account/identity';
+import type { InteractionDetails } from '@edupass/protocol';
+import { useEffect, useState } from 'react';
+import { useI18n } from '../i18n/i18n.ts';
+import type { TextKey } from '../i18n/locales/en.ts';
+import { navigate } from '../router/history.ts';
+import { client } from '../session/account.ts';
+import { clearReturn, noteRefusedReturn, pendingReturn } from '../session/return-target.ts';
+import { Screen } from '../ui/screen.tsx';
+import { signOut } from '../ui/sign-out.ts';
+import { FormError } from '../ui/status.tsx';
+import { useAction } from '../ui/use-action.ts';
+
+/** One return per page: a screen mounted again (a re-render of the app's shell) must not resume twice. */
+let returning = false;
+
+const leave = (url: string) => {
+  clearReturn();
+  window.location.assign(url);
+};
+
+const finish = async (uid: string, consent: boolean) => {
+  try {
+    leave((await completeInteraction(client, uid, consent)).redirect_to);
+  } catch (error) {
+    if (!isAuthError(error) || error.name !== 'STEP_UP_REQUIRED') throw error;
+    // The application wants a sign-in newer than this session: sign in again, the target is kept.
+    await signOut();
+    returning = false;
+    navigate('/sign-in?notice=sign-in-again', { replace: true });
+  }
+};
+
+const claimKey = (claim: string) => `claim.${claim}` as TextKey;
+
+const Consent = ({ uid, details }: { uid: string; details: InteractionDetails }) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const app = details.app.name;
+  return (
+    <Screen title={t('grant.title', { app })}>
+      {details.app.logo_url ? <img src={details.app.logo_url} alt="" width={48} height={48} /> : null}
+      <p>{t('grant.body', { app })}</p>
+      <ul className="claim-list">
+        {details.claims.map((claim) => (
+          <li key={claim}>{t(claimKey(claim))}</li>
+        ))}
+      </ul>
+      <FormError message={action.error} />
+      <div className="actions">
+        <button
+          type="button"
+          className="button primary"
+          aria-busy={action.busy}
+          onClick={() => action.run(() => finish(uid, true))}
+        >
+          {t('grant.allow')}
+        </button>
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() => action.run(async () => leave((await denyInteraction(client, uid)).redirect_to))}
+        >
+          {t('grant.deny')}
+        </button>
+      </div>
+    </Screen>
+  );
+};
+
+const ReturnToApp = () => {
+  const { t, errorText } = useI18n();
+  const [consent, setConsent] = useState<{ uid: string; details: InteractionDetails } | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const target = pendingReturn();
+    if (target === undefined || returning) return;
+    returning = true;
+    const go = async () => {
+      if (target.kind === 'redirect') {
+        const checked = await checkReturn(client, { redirect: target.url }).catch(() => undefined);
+        if (checked) leave(checked.redirect);
+        else {
+          clearReturn();
+          noteRefusedReturn();
+          returning = false;
+          // Another address than the sign-in's own move to /account, so the app shows the account either way.
+          navigate('/account?notice=return-refused', { replace: true });
+        }
+        return;
+      }
+      const details = await interactionDetails(client, target.uid);
+      if (details.consent) setConsent({ uid: target.uid, details });
+      else await finish(target.uid, false);
+    };
+    go().catch((caught: unknown) => {
+      returning = false;
+      clearReturn();
+      setError(errorText(caught));
+    });
+  }, [errorText]);
+  if (consent) return <Consent uid={consent.uid} details={consent.details} />;
+  return (
+    <Screen title={t('return.title')}>
+      {error ? (
+        <>
+          <FormError message={error} />
+          <p>
+            <a href="/account">{t('return.toAccount')}</a>
+          </p>
+        </>
+      ) : (
+        <p className="muted">{t('return.leaving')}</p>
+      )}
+    </Screen>
+  );
+};
+
+export default ReturnToApp;

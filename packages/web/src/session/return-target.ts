@@ -1,0 +1,70 @@
+/**
+ * Where the user goes after signing in, when an application sent them: an OpenID Connect interaction
+ * (`?interaction=`) or an allow-listed return address (`?redirect=`). Kept in this tab's
+ * sessionStorage from the first page load, so it survives the WeChat / QQ round trip and the
+ * agreements gate, and is used once.
+ */
+import { INTERACTION_PARAM, RETURN_PARAM } from '@edupass/protocol';
+
+export type ReturnTarget = { kind: 'interaction'; uid: string } | { kind: 'redirect'; url: string };
+
+const KEY = 'edupass.return';
+
+const store = (target: ReturnTarget | undefined) => {
+  try {
+    if (target === undefined) sessionStorage.removeItem(KEY);
+    else sessionStorage.setItem(KEY, JSON.stringify(target));
+  } catch {
+    // Storage off: the user lands on the account centre instead.
+  }
+};
+
+export const pendingReturn = (): ReturnTarget | undefined => {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    const value = raw ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string }>) : undefined;
+    if (value?.kind === 'interaction' && typeof value.uid === 'string') return { kind: 'interaction', uid: value.uid };
+    if (value?.kind === 'redirect' && typeof value.url === 'string') return { kind: 'redirect', url: value.url };
+  } catch {
+    // Unreadable: as if none.
+  }
+  return undefined;
+};
+
+export const clearReturn = (): void => store(undefined);
+
+/**
+ * On page load: a target in the address is kept; opening the sign-in screen without one forgets an
+ * older one (the return from WeChat or QQ, `?oauth=`, keeps it).
+ */
+export const captureReturn = (path: string, query: URLSearchParams): void => {
+  const uid = query.get(INTERACTION_PARAM);
+  const url = query.get(RETURN_PARAM);
+  if (uid) store({ kind: 'interaction', uid });
+  else if (url) store({ kind: 'redirect', url });
+  else if ((path === '/' || path === '/sign-in') && !query.has('oauth')) store(undefined);
+};
+
+const REFUSED = 'edupass.return-refused';
+
+/**
+ * A refused return address, for the account centre to say so once. Kept beside the target rather
+ * than in the address: the sign-in screen's own move to the account centre may come after ours.
+ */
+export const noteRefusedReturn = (): void => {
+  try {
+    sessionStorage.setItem(REFUSED, '1');
+  } catch {
+    // Storage off: no notice.
+  }
+};
+
+export const takeRefusedReturn = (): boolean => {
+  try {
+    const refused = sessionStorage.getItem(REFUSED) === '1';
+    sessionStorage.removeItem(REFUSED);
+    return refused;
+  } catch {
+    return false;
+  }
+};
