@@ -1,12 +1,12 @@
 /** Agreements: every version of every agreement, one shown in full, and publishing a new version. */
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { type AgreementVersion, listAgreementVersions, publishAgreement } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): void }) => {
   const { t } = useConsoleText();
@@ -112,7 +112,7 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
 export const AgreementsScreen = () => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const versions = useAsync(listAgreementVersions, []);
+  const versions = useLoad(listAgreementVersions);
   const [viewing, setViewing] = useState<AgreementVersion>();
   const [notice, setNotice] = useState('');
   return (

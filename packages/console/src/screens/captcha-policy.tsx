@@ -8,12 +8,12 @@ import {
 } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Failure, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
 import { type Act, ProviderChoices } from './captcha-providers.tsx';
 import { VendorKeys } from './captcha-vendor-keys.tsx';
@@ -58,7 +58,7 @@ const RiskThresholds = ({ risk }: { risk: CaptchaRiskThresholds }) => {
 
 export const CaptchaScreen = () => {
   const { t, errorText } = useConsoleText();
-  const settings = useAsync(getCaptchaSettings, []);
+  const settings = useLoad(getCaptchaSettings);
   const [pid, setPid] = useState(DEFAULT_PRODUCT);
   const [scene, setScene] = useState('login');
   const [policy, setPolicy] = useState<CaptchaPolicyName>('always');

@@ -6,13 +6,13 @@
 import { adminRoutes, type SigningKeyInfo } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { useState } from 'react';
 import { adminCall } from '../api/admin-call.ts';
 import { items, num, numOrNull, str } from '../api/parse.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Failure, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const STATES: SigningKeyInfo['state'][] = ['next', 'signing', 'retiring', 'expired'];
 
@@ -37,7 +37,7 @@ const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toLocale
 
 export const SigningKeysScreen = () => {
   const { t, errorText } = useConsoleText();
-  const keys = useAsync(getSigningKeys, []);
+  const keys = useLoad(getSigningKeys);
   const { busy, error, notice, run } = useAction(errorText);
   const [now, setNow] = useState(false);
   const submit = async () => {

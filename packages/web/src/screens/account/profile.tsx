@@ -2,6 +2,7 @@
 import { getProfile } from '@edupass/account';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { useLoadError } from '../../ui/load-error.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -10,9 +11,10 @@ import { ProfileForm } from './profile-form.tsx';
 const Profile = () => {
   const { t } = useI18n();
   const profile = useLoad(() => getProfile(client));
+  const profileError = useLoadError(profile);
   return (
     <AccountLayout title={t('profile.title')}>
-      <FormError message={profile.error} />
+      <FormError message={profileError} />
       {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
     </AccountLayout>
   );
