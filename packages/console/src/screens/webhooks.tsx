@@ -16,7 +16,7 @@ import {
   setWebhookEnabled,
 } from '../api/webhooks-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
+import { Failure, Loaded, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { webhookText } from './webhooks-text.ts';
 
@@ -183,18 +183,17 @@ export const WebhooksScreen = () => {
       <Notice message={notice} />
       <FormError message={error} />
       <AddForm busy={busy} act={act} added={endpoints.reload} />
-      {endpoints.status === 'failed' ? <Failure error={endpoints.error} retry={endpoints.reload} /> : null}
-      {endpoints.data ? (
-        endpoints.data.length === 0 ? (
-          <p className="console-muted">{w.none}</p>
-        ) : (
-          endpoints.data.map((endpoint) => (
-            <EndpointCard key={endpoint.id} endpoint={endpoint} busy={busy} act={act} changed={endpoints.reload} />
-          ))
-        )
-      ) : endpoints.status === 'loading' ? (
-        <Loading />
-      ) : null}
+      <Loaded state={endpoints}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="console-muted">{w.none}</p>
+          ) : (
+            list.map((endpoint) => (
+              <EndpointCard key={endpoint.id} endpoint={endpoint} busy={busy} act={act} changed={endpoints.reload} />
+            ))
+          )
+        }
+      </Loaded>
     </>
   );
 };
