@@ -31,6 +31,10 @@ describe('describeError', () => {
       ClientCode.USER_NOT_EXIST_OR_WRONG_PASSWORD,
     );
     expect(describeError(texts, wrong)).toBe(errorsEn.USER_NOT_EXIST_OR_WRONG_PASSWORD);
+    // An E_1 naming a failed rule: the rule's sentence says it all.
+    expect(describeError(texts, refusal('E_1', 'Phone must be 11 digits.', ClientCode.INVALID_PHONE))).toBe(
+      errorsEn.INVALID_PHONE,
+    );
     // A rule the client checks itself has no server code: the sentence alone.
     expect(describeError(texts, new AuthError(ClientCode.INVALID_REQUEST, 'phone is required'))).toBe(
       errorsEn.INVALID_REQUEST,
