@@ -125,11 +125,13 @@ describe('captcha policy', () => {
     await page.getByRole('button', { name: '保存策略' }).click();
     await page.getByText(`已保存策略：${PID}:login → 总是。`).waitFor();
 
-    // A vendor without keys cannot be chosen: the server refuses (in the catalogue's words), and the
-    // vendor's entry says which keys are missing.
+    // A vendor without keys cannot be chosen: the server refuses (the catalogue's words first, then the
+    // server's detail naming the missing keys), and the vendor's entry says which keys are missing.
     await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption('NETEASE');
     await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe(errorsZhCN.INVALID_REQUEST);
+    const refusal = page.getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toContain('captchaId (NETEASE_CAPTCHA_ID)');
+    expect(await refusal.textContent()).toMatch(new RegExp(`^${errorsZhCN.INVALID_REQUEST} NETEASE cannot be chosen`));
     expect(await page.locator('summary', { hasText: 'NETEASE' }).textContent()).toContain('缺少：captchaId');
 
     const keys = PEER_KEYS.netease;

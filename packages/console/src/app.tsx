@@ -3,9 +3,9 @@
  * E_4 otherwise, and nothing else is fetched), then the screen of the hash route.
  */
 import { isAuthError } from '@edupass/account';
-import { type ComponentType, createElement, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type ComponentType, createElement, useEffect, useRef, useState } from 'react';
 import { searchUsers } from './api/admin-api.ts';
-import { getConsoleSession, lastSessionEnd, subscribeSession } from './api/session.ts';
+import { lastSessionEnd, useConsoleSession } from './api/session.ts';
 import { useConsoleText } from './i18n/i18n.ts';
 import { type PlainSection, useConsoleRoute } from './router.ts';
 import { AgreementsScreen } from './screens/agreements.tsx';
@@ -73,7 +73,7 @@ const Screen = () => {
 };
 
 export const ConsoleApp = () => {
-  const session = useSyncExternalStore(subscribeSession, getConsoleSession);
+  const session = useConsoleSession();
   const { t } = useConsoleText();
   const [access, setAccess] = useState<Access>({ state: 'checking' });
   const signedIn = session.status === 'signed-in';

@@ -2,7 +2,7 @@
  * The console's routes live in the URL hash (`/console.html#/users/12`), so the page works from any
  * static server with no fallback rule, and never collides with the end-user client's routes.
  */
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '@edupass/web/ui/store.ts';
 
 /** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
 export const SECTIONS = [
@@ -50,10 +50,15 @@ export const navigate = (route: ConsoleRoute) => {
   window.location.hash = hrefOf(route);
 };
 
-const subscribe = (listener: () => void) => {
-  window.addEventListener('hashchange', listener);
-  return () => window.removeEventListener('hashchange', listener);
-};
+const readHash = () => window.location.hash;
+const follow = () => hash.set(readHash());
+/** The hash, followed while a component reads it (and read afresh when the first one arrives). */
+const hash = createStore(readHash, {
+  onWatch: () => {
+    follow();
+    window.addEventListener('hashchange', follow);
+  },
+  onUnwatch: () => window.removeEventListener('hashchange', follow),
+});
 
-export const useConsoleRoute = (): ConsoleRoute =>
-  parseRoute(useSyncExternalStore(subscribe, () => window.location.hash));
+export const useConsoleRoute = (): ConsoleRoute => parseRoute(useStore(hash));

@@ -116,6 +116,14 @@ export const CAPTCHA_PROVIDERS = ['SLIDE', 'GEETEST', 'TENCENT', 'NETEASE', 'NEX
 export type CaptchaProviderName = (typeof CAPTCHA_PROVIDERS)[number];
 export type CaptchaVendorName = Exclude<CaptchaProviderName, 'SLIDE'>;
 
+const isOneOf = <T extends string>(names: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (names as readonly string[]).includes(value);
+
+/** Whether `value` is a captcha policy name (e.g. read from an answer or a setting). */
+export const isCaptchaPolicy = (value: unknown): value is CaptchaPolicyName => isOneOf(CAPTCHA_POLICIES, value);
+/** Whether `value` is a challenge provider name. */
+export const isCaptchaProvider = (value: unknown): value is CaptchaProviderName => isOneOf(CAPTCHA_PROVIDERS, value);
+
 /** Where a vendor setting in effect comes from. */
 export type CaptchaKeySource = 'console' | 'environment' | 'default';
 

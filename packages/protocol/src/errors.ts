@@ -138,6 +138,9 @@ const e = (
   message: string,
 ): ServerErrorSpec => ({ status, client, category, message });
 
+/** E_1's message when the server has nothing more precise to say (clients show their own sentence alone then). */
+export const INVALID_REQUEST_MESSAGE = 'Invalid request.';
+
 export const SERVER_ERRORS = {
   AC3_0: e(400, 'PHONE_REGISTERED', 'account', 'The phone number is already registered.'),
   AC3_1: e(400, 'PHONE_UNREGISTERED', 'account', 'The phone number is not registered.'),
@@ -184,7 +187,7 @@ export const SERVER_ERRORS = {
   /** Not signed in, or the session was ended. */
   E_0: e(403, 'NO_TOKEN', 'auth', 'Not signed in. Please login.'),
   /** The request itself is malformed; `error_number` names the failed rule where one applies. */
-  E_1: e(400, 'INVALID_REQUEST', 'request', 'Invalid request.'),
+  E_1: e(400, 'INVALID_REQUEST', 'request', INVALID_REQUEST_MESSAGE),
   E_2: e(404, 'NOT_FOUND', 'request', 'Not found.'),
   E_3: e(500, 'SERVER_ERROR', 'server', 'Internal server error.'),
   E_4: e(403, 'FORBIDDEN', 'auth', 'Operator role required.'),

@@ -5,8 +5,6 @@
 import {
   type AuditEntry,
   adminRoutes,
-  CAPTCHA_POLICIES,
-  CAPTCHA_PROVIDERS,
   type CaptchaKeySource,
   type CaptchaPolicyName,
   type CaptchaProviderName,
@@ -14,6 +12,9 @@ import {
   type CaptchaSettings,
   type CaptchaVendorName,
   type CaptchaVendorState,
+  isCaptchaPolicy,
+  isCaptchaProvider,
+  isRecord,
   type OperatorSummary,
 } from '@edupass/protocol';
 import { adminCall, getList } from './admin-call.ts';
@@ -173,11 +174,7 @@ export type NewAgreement = {
 export const publishAgreement = async (input: NewAgreement) =>
   agreementVersion(record(await adminCall(adminRoutes.publishAgreement, { body: input }), 'agreement'));
 
-const isPolicy = (value: unknown): value is CaptchaPolicyName => CAPTCHA_POLICIES.includes(value as CaptchaPolicyName);
-
-const isProvider = (value: unknown): value is CaptchaProviderName =>
-  CAPTCHA_PROVIDERS.includes(value as CaptchaProviderName);
-const providerOrNull = (value: unknown) => (isProvider(value) ? value : null);
+const providerOrNull = (value: unknown) => (isCaptchaProvider(value) ? value : null);
 const SOURCES: readonly unknown[] = ['console', 'environment', 'default'] satisfies CaptchaKeySource[];
 const sourceOf = (value: unknown) => (SOURCES.includes(value) ? (value as CaptchaKeySource) : null);
 
@@ -186,11 +183,11 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
   return {
     policies: list(answer.policies).flatMap((value) => {
       const p = record(value, 'policy');
-      return isPolicy(p.policy) ? [{ pid: str(p.pid), scene: str(p.scene), policy: p.policy }] : [];
+      return isCaptchaPolicy(p.policy) ? [{ pid: str(p.pid), scene: str(p.scene), policy: p.policy }] : [];
     }),
     configured: Object.fromEntries(
       Object.entries(record(answer.configured)).filter((entry): entry is [string, CaptchaPolicyName] =>
-        isPolicy(entry[1]),
+        isCaptchaPolicy(entry[1]),
       ),
     ),
     providers: items(
@@ -225,7 +222,7 @@ export const getCaptchaSettings = async (): Promise<CaptchaSettings> => {
       }),
       'vendor',
     ),
-    ...(typeof answer.risk === 'object' && answer.risk !== null ? { risk: riskThresholds(record(answer.risk)) } : {}),
+    ...(isRecord(answer.risk) ? { risk: riskThresholds(answer.risk) } : {}),
   };
 };
 

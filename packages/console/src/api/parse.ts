@@ -1,15 +1,13 @@
 /** Readers for server answers: `unknown` in, checked values out, a clear error when the shape is wrong. */
 import { AuthError } from '@edupass/account';
-import { ClientCode } from '@edupass/protocol';
+import { ClientCode, isRecord } from '@edupass/protocol';
 
 const wrong = (what: string): never => {
   throw new AuthError(ClientCode.SERVER_ERROR, `Unexpected answer from the server (${what}).`);
 };
 
 export const record = (value: unknown, what = 'object'): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : wrong(what);
+  isRecord(value) ? value : wrong(what);
 
 export const list = (value: unknown, what = 'list'): unknown[] => (Array.isArray(value) ? value : wrong(what));
 

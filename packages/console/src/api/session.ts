@@ -5,6 +5,7 @@
  */
 import { createAccountClient, loginByPassword, revokeTokens, type Session } from '@edupass/account';
 import { forgetTokens, sessionTokenStore } from '@edupass/account/custom-calls';
+import { useStore } from '@edupass/web/ui/store.ts';
 
 export const consoleClient = createAccountClient({
   pid: import.meta.env.VITE_EDUPASS_PID ?? 'edupass',
@@ -24,8 +25,8 @@ consoleClient.session.subscribe(() => {
 });
 export const lastSessionEnd = () => lastEnd;
 
-export const getConsoleSession = (): Session => consoleClient.session.get();
-export const subscribeSession = (listener: () => void) => consoleClient.session.subscribe(listener);
+/** The operator's session, re-rendering on every change. */
+export const useConsoleSession = (): Session => useStore(consoleClient.session);
 
 export const signInOperator = async (identity: string, password: string): Promise<void> => {
   await loginByPassword(consoleClient, { identity, password });

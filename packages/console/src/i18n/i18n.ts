@@ -6,7 +6,7 @@ import { describeError, type ErrorTexts, fill, type Params } from '@edupass/web/
 import { errorsEn } from '@edupass/web/i18n/errors/en.ts';
 import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import { rememberedLocale, rememberLocale } from '@edupass/web/i18n/locale-choice.ts';
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '@edupass/web/ui/store.ts';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
 import { zhCN } from './zh-CN.ts';
 
@@ -18,14 +18,12 @@ const TEXTS: Record<ConsoleLocale, ConsoleText> = { 'zh-CN': zhCN, en };
 const ERRORS: Record<ConsoleLocale, ErrorTexts['errors']> = { 'zh-CN': errorsZhCN, en: errorsEn };
 const STORAGE_KEY = 'edupass.console.locale';
 
-let locale: ConsoleLocale = 'zh-CN';
-const listeners = new Set<() => void>();
+const locale = createStore<ConsoleLocale>(() => 'zh-CN');
 
 const apply = (next: ConsoleLocale) => {
-  locale = next;
   document.documentElement.lang = next;
   document.title = TEXTS[next].title;
-  for (const listener of [...listeners]) listener();
+  locale.set(next);
 };
 
 export const initConsoleLocale = () => apply(rememberedLocale(STORAGE_KEY, CONSOLE_LOCALES, 'zh-CN'));
@@ -68,9 +66,4 @@ const translator = (current: ConsoleLocale): ConsoleI18n => {
   return made;
 };
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-
-export const useConsoleText = (): ConsoleI18n => translator(useSyncExternalStore(subscribe, () => locale));
+export const useConsoleText = (): ConsoleI18n => translator(useStore(locale));

@@ -1,12 +1,13 @@
 /** Agreements: every version of every agreement, one shown in full, and publishing a new version. */
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { type AgreementVersion, listAgreementVersions, publishAgreement } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
+import { SuggestInput } from '../ui/suggest-input.tsx';
 import { DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): void }) => {
   const { t } = useConsoleText();
@@ -64,20 +65,15 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
       <h2 id="agreement-publish">{t('agreements.publish')}</h2>
       <form className="console-form" onSubmit={submit}>
         <label htmlFor="agreement-code">{t('agreements.code')}</label>
-        <input
+        <SuggestInput
           id="agreement-code"
-          list="agreement-codes"
           required
           pattern="[a-z][a-z0-9_\-]{1,63}"
           aria-describedby="agreement-code-hint"
           value={code}
-          onChange={(e) => setCode(e.target.value)}
+          onValue={setCode}
+          suggestions={codes}
         />
-        <datalist id="agreement-codes">
-          {codes.map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
         <span id="agreement-code-hint" className="console-muted">
           {t('agreements.codeHint')}
         </span>
@@ -112,7 +108,7 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
 export const AgreementsScreen = () => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const versions = useAsync(listAgreementVersions, []);
+  const versions = useLoad(listAgreementVersions);
   const [viewing, setViewing] = useState<AgreementVersion>();
   const [notice, setNotice] = useState('');
   return (

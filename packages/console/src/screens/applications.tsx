@@ -6,6 +6,7 @@
 import type { Application } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import {
   addApplication,
@@ -16,7 +17,6 @@ import {
 import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const WORDS = {
   en: {
@@ -149,7 +149,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
 
 export const ApplicationsScreen = () => {
   const w = useWords();
-  const apps = useAsync(getApplications, []);
+  const apps = useLoad(getApplications);
   const action = useAction(useConsoleText().errorText);
   const [shown, setShown] = useState<{ name: string; secret: string } | undefined>(undefined);
   const showSecret = (name: string, secret: string) => {

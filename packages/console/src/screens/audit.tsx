@@ -1,11 +1,11 @@
 /** The audit log: what operators changed, newest first, narrowed by action and operator, a page at a time. */
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@edupass/protocol';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Failure, Loading } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const PAGE = 50;
 
@@ -28,7 +28,7 @@ const Operator = ({ entry }: { entry: AuditEntry }) => (
 
 export const AuditScreen = () => {
   const { t, time } = useConsoleText();
-  const operators = useAsync(listOperators, []);
+  const operators = useLoad(listOperators);
   const [action, setAction] = useState('');
   const [operator, setOperator] = useState('');
   const [filter, setFilter] = useState<AuditFilter>({});

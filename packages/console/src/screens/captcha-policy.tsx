@@ -8,12 +8,13 @@ import {
 } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Failure, Loading } from '../ui/status.tsx';
+import { SuggestInput } from '../ui/suggest-input.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 import { DEFAULT_PRODUCT } from '../ui/window-picker.tsx';
 import { type Act, ProviderChoices } from './captcha-providers.tsx';
 import { VendorKeys } from './captcha-vendor-keys.tsx';
@@ -58,7 +59,7 @@ const RiskThresholds = ({ risk }: { risk: CaptchaRiskThresholds }) => {
 
 export const CaptchaScreen = () => {
   const { t, errorText } = useConsoleText();
-  const settings = useAsync(getCaptchaSettings, []);
+  const settings = useLoad(getCaptchaSettings);
   const [pid, setPid] = useState(DEFAULT_PRODUCT);
   const [scene, setScene] = useState('login');
   const [policy, setPolicy] = useState<CaptchaPolicyName>('always');
@@ -96,19 +97,14 @@ export const CaptchaScreen = () => {
           <label htmlFor="captcha-pid">{t('captcha.product')}</label>
           <input id="captcha-pid" required maxLength={64} value={pid} onChange={(e) => setPid(e.target.value)} />
           <label htmlFor="captcha-scene">{t('captcha.scene')}</label>
-          <input
+          <SuggestInput
             id="captcha-scene"
             required
             maxLength={64}
-            list="captcha-scenes"
             value={scene}
-            onChange={(e) => setScene(e.target.value)}
+            onValue={setScene}
+            suggestions={KNOWN_SCENES}
           />
-          <datalist id="captcha-scenes">
-            {KNOWN_SCENES.map((s) => (
-              <option key={s} value={s} />
-            ))}
-          </datalist>
           <fieldset className="console-radios">
             <legend>{t('captcha.policy')}</legend>
             {CAPTCHA_POLICIES.map((p) => (

@@ -3,12 +3,12 @@
 import type { OauthStateSetting } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearOauthWithoutState, getOauthSettings, setOauthWithoutState } from '../api/oauth-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
+import { Loaded } from '../ui/status.tsx';
 import { Card } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const FROM_CONFIG = '';
 type Choice = typeof FROM_CONFIG | 'on' | 'off';
@@ -63,7 +63,7 @@ const ProductChoice = ({
 
 export const OauthScreen = () => {
   const { t, errorText } = useConsoleText();
-  const settings = useAsync(getOauthSettings, []);
+  const settings = useLoad(getOauthSettings);
   const { busy, error, notice, run } = useAction(errorText);
   const save = async (pid: string, choice: Choice) => {
     const saved = await run(async () => {
@@ -78,21 +78,20 @@ export const OauthScreen = () => {
       <p className="console-lead">{t('oauth.explain')}</p>
       <Notice message={notice} />
       <FormError message={error} />
-      {settings.status === 'failed' ? <Failure error={settings.error} retry={settings.reload} /> : null}
-      {settings.data ? (
-        <Card id="oauth-state" title={t('oauth.choice')}>
-          {settings.data.map((setting) => (
-            <ProductChoice
-              key={`${setting.pid}:${String(setting.operator)}`}
-              setting={setting}
-              busy={busy}
-              save={save}
-            />
-          ))}
-        </Card>
-      ) : settings.status === 'loading' ? (
-        <Loading />
-      ) : null}
+      <Loaded state={settings}>
+        {(choices) => (
+          <Card id="oauth-state" title={t('oauth.choice')}>
+            {choices.map((setting) => (
+              <ProductChoice
+                key={`${setting.pid}:${String(setting.operator)}`}
+                setting={setting}
+                busy={busy}
+                save={save}
+              />
+            ))}
+          </Card>
+        )}
+      </Loaded>
     </>
   );
 };

@@ -6,13 +6,13 @@
 import { adminRoutes, type SigningKeyInfo } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { useState } from 'react';
 import { adminCall } from '../api/admin-call.ts';
 import { items, num, numOrNull, str } from '../api/parse.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
+import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 
 const STATES: SigningKeyInfo['state'][] = ['next', 'signing', 'retiring', 'expired'];
 
@@ -37,7 +37,7 @@ const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toLocale
 
 export const SigningKeysScreen = () => {
   const { t, errorText } = useConsoleText();
-  const keys = useAsync(getSigningKeys, []);
+  const keys = useLoad(getSigningKeys);
   const { busy, error, notice, run } = useAction(errorText);
   const [now, setNow] = useState(false);
   const submit = async () => {
@@ -55,26 +55,25 @@ export const SigningKeysScreen = () => {
       <p className="console-lead">{t('keys.explain')}</p>
       <Notice message={notice} />
       <FormError message={error} />
-      {keys.status === 'failed' ? <Failure error={keys.error} retry={keys.reload} /> : null}
-      {keys.data ? (
-        <Card id="signing-keys" title={t('keys.list')}>
-          <DataTable
-            caption={t('keys.list')}
-            rows={keys.data}
-            rowKey={(key) => key.kid}
-            wrap={true}
-            columns={[
-              { head: t('keys.kid'), cell: (key) => <code>{key.kid}</code>, rowHeader: true },
-              { head: t('keys.state'), cell: (key) => t(`keys.state.${key.state}`) },
-              { head: t('keys.alg'), cell: (key) => key.alg },
-              { head: t('keys.signsFrom'), cell: (key) => when(key.signs_from) },
-              { head: t('keys.publishedUntil'), cell: (key) => when(key.published_until) },
-            ]}
-          />
-        </Card>
-      ) : keys.status === 'loading' ? (
-        <Loading />
-      ) : null}
+      <Loaded state={keys}>
+        {(rows) => (
+          <Card id="signing-keys" title={t('keys.list')}>
+            <DataTable
+              caption={t('keys.list')}
+              rows={rows}
+              rowKey={(key) => key.kid}
+              wrap={true}
+              columns={[
+                { head: t('keys.kid'), cell: (key) => <code>{key.kid}</code>, rowHeader: true },
+                { head: t('keys.state'), cell: (key) => t(`keys.state.${key.state}`) },
+                { head: t('keys.alg'), cell: (key) => key.alg },
+                { head: t('keys.signsFrom'), cell: (key) => when(key.signs_from) },
+                { head: t('keys.publishedUntil'), cell: (key) => when(key.published_until) },
+              ]}
+            />
+          </Card>
+        )}
+      </Loaded>
       <form
         className="console-filters"
         onSubmit={(event) => {

@@ -4,6 +4,7 @@
  */
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { useState } from 'react';
 import { blockUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { resetSecondFactor } from '../api/second-factor.ts';
@@ -11,7 +12,6 @@ import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf } from '../router.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 import { deviceOf } from '../ui/user-agent.ts';
 
 type Pending = 'block' | 'revoke' | 'reset' | undefined;
@@ -103,7 +103,7 @@ const Sessions = ({ detail }: { detail: UserDetail }) => {
 export const UserScreen = ({ id }: { id: number }) => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const detail = useAsync(() => getUser(id), [id]);
+  const detail = useLoad(() => getUser(id), [id]);
   const [pending, setPending] = useState<Pending>();
   const action = useAction(i18n.errorText);
 

@@ -5,6 +5,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import {
   addWebhook,
@@ -15,9 +16,8 @@ import {
   setWebhookEnabled,
 } from '../api/webhooks-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
+import { Failure, Loaded, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
-import { useAsync } from '../ui/use-async.ts';
 import { webhookText } from './webhooks-text.ts';
 
 const useText = () => {
@@ -78,7 +78,7 @@ const AddForm = ({ busy, act, added }: { busy: boolean; act: Act; added: () => v
 
 const DeliveryLog = ({ endpoint, busy, act }: { endpoint: WebhookEndpoint; busy: boolean; act: Act }) => {
   const { w, time } = useText();
-  const deliveries = useAsync(() => listDeliveries(endpoint.id), [endpoint.id]);
+  const deliveries = useLoad(() => listDeliveries(endpoint.id), [endpoint.id]);
   const resend = async (delivery: WebhookDelivery) => {
     if (await act(() => resendDelivery(delivery.id), w.didResend)) deliveries.reload();
   };
@@ -169,7 +169,7 @@ const EndpointCard = ({
 
 export const WebhooksScreen = () => {
   const { w, errorText } = useText();
-  const endpoints = useAsync(listWebhooks, []);
+  const endpoints = useLoad(listWebhooks);
   const { busy, error, notice, run } = useAction(errorText);
   const act: Act = (work, done) =>
     run(async () => {
@@ -183,18 +183,17 @@ export const WebhooksScreen = () => {
       <Notice message={notice} />
       <FormError message={error} />
       <AddForm busy={busy} act={act} added={endpoints.reload} />
-      {endpoints.status === 'failed' ? <Failure error={endpoints.error} retry={endpoints.reload} /> : null}
-      {endpoints.data ? (
-        endpoints.data.length === 0 ? (
-          <p className="console-muted">{w.none}</p>
-        ) : (
-          endpoints.data.map((endpoint) => (
-            <EndpointCard key={endpoint.id} endpoint={endpoint} busy={busy} act={act} changed={endpoints.reload} />
-          ))
-        )
-      ) : endpoints.status === 'loading' ? (
-        <Loading />
-      ) : null}
+      <Loaded state={endpoints}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="console-muted">{w.none}</p>
+          ) : (
+            list.map((endpoint) => (
+              <EndpointCard key={endpoint.id} endpoint={endpoint} busy={busy} act={act} changed={endpoints.reload} />
+            ))
+          )
+        }
+      </Loaded>
     </>
   );
 };

@@ -1,7 +1,8 @@
 /** A dashboard screen: its title, the window picker, and what `load` answers for the chosen window. */
+
+import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { type ReactNode, useState } from 'react';
 import { Loaded } from './status.tsx';
-import { useAsync } from './use-async.ts';
 import { DEFAULT_PRODUCT, type WindowChoice, WindowPicker, windowFor } from './window-picker.tsx';
 
 export const Dashboard = <T,>({
@@ -16,7 +17,7 @@ export const Dashboard = <T,>({
   children(data: T, choice: WindowChoice): ReactNode;
 }) => {
   const [choice, setChoice] = useState<WindowChoice>(() => ({ ...windowFor(DEFAULT_PRODUCT, '7d'), key: '' }));
-  const state = useAsync(() => load(choice), [choice]);
+  const state = useLoad(() => load(choice), [choice]);
   return (
     <>
       <h1>{title}</h1>

@@ -2,9 +2,10 @@
  * Loading and failed loads, announced to screen readers. A change's error and notice are the web
  * client's `FormError` and `Notice` (@edupass/web/ui/status.tsx).
  */
+
+import type { LoadResult } from '@edupass/web/ui/use-load.ts';
 import type { ReactNode } from 'react';
 import { useConsoleText } from '../i18n/i18n.ts';
-import type { AsyncState } from './use-async.ts';
 
 export const Loading = () => {
   const { t } = useConsoleText();
@@ -30,13 +31,7 @@ export const Failure = ({ error, retry }: { error: unknown; retry?: () => void }
 };
 
 /** Loaded data: the failure (with a retry), the loading note before the first answer, then `children`. */
-export const Loaded = <T,>({
-  state,
-  children,
-}: {
-  state: AsyncState<T> & { reload(): void };
-  children(data: T): ReactNode;
-}) => (
+export const Loaded = <T,>({ state, children }: { state: LoadResult<T>; children(data: T): ReactNode }) => (
   <>
     {state.status === 'failed' ? <Failure error={state.error} retry={state.reload} /> : null}
     {state.data === undefined ? state.status === 'loading' ? <Loading /> : null : children(state.data)}

@@ -1,13 +1,14 @@
 /** The dashboards' controls: product, time range (and an optional event key), applied together. */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import type { Bucket, Window } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 
 const RANGES = {
-  '24h': 86_400_000,
-  '7d': 7 * 86_400_000,
-  '30d': 30 * 86_400_000,
-  '90d': 90 * 86_400_000,
+  '24h': DAY_MS,
+  '7d': 7 * DAY_MS,
+  '30d': 30 * DAY_MS,
+  '90d': 90 * DAY_MS,
 } as const;
 export type RangeName = keyof typeof RANGES;
 
@@ -17,11 +18,9 @@ export interface WindowChoice {
   key: string;
 }
 
-const HOUR = 3_600_000;
-
 /** The window ending at the next whole hour, so buckets line up and repeated queries match. */
 export const windowFor = (product: string, range: RangeName, now = Date.now()): { window: Window; bucket: Bucket } => {
-  const to = Math.ceil((now + 1) / HOUR) * HOUR;
+  const to = Math.ceil((now + 1) / HOUR_MS) * HOUR_MS;
   return { window: { product, from: to - RANGES[range], to }, bucket: range === '24h' ? 'hour' : 'day' };
 };
 

@@ -2,7 +2,7 @@
  * The i18n pieces the web client and the operator console share: filling `{name}` placeholders, and a
  * human sentence for any error from a language's catalogue texts (errors/*.ts).
  */
-import { type ClientCodeName, clientCodeName } from '@edupass/protocol';
+import { ClientCode, type ClientCodeName, clientCodeName, INVALID_REQUEST_MESSAGE } from '@edupass/protocol';
 
 export type Params = Record<string, string | number>;
 
@@ -21,14 +21,31 @@ export interface ErrorTexts {
 const isCodedError = (value: unknown): value is { code: number; message: string; serverCode?: string } =>
   typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
 
-/** Catalogue errors by name (never the server's English or its internal code), anything else said plainly. */
+/**
+ * The server's own words for a generic invalid request (E_1 without a more precise client code), e.g.
+ * which vendor keys are missing: the detail the catalogue sentence cannot know. Undefined when the answer
+ * carried only the generic message, and for an E_1 naming a rule (INVALID_PHONE…), whose sentence says it all.
+ */
+const invalidRequestDetail = (error: { code: number; message: string; serverCode?: string }): string | undefined => {
+  if (error.serverCode !== 'E_1' || error.code !== ClientCode.INVALID_REQUEST) return undefined;
+  const detail = error.message.trim();
+  return detail && detail !== 'E_1' && detail !== INVALID_REQUEST_MESSAGE ? detail : undefined;
+};
+
+/**
+ * Catalogue errors by name (never the server's internal code), anything else said plainly. A generic
+ * invalid request (E_1) adds the server's detail after the catalogue sentence; other codes show the sentence alone.
+ */
 export const describeError = (texts: ErrorTexts, error: unknown): string => {
   if (error instanceof Error && error.name === 'ChunkLoadError') return error.message;
   if (isCodedError(error)) {
     // GCAP_1 shares INVALID_CAPTCHA's number, but it is the human check that failed, not the SMS code.
     if (error.serverCode === 'GCAP_1') return texts.errors.CAPTCHA_REJECTED;
     const name = clientCodeName(error.code);
-    if (name) return texts.errors[name];
+    if (name) {
+      const detail = invalidRequestDetail(error);
+      return detail ? `${texts.errors[name]} ${detail}` : texts.errors[name];
+    }
     return fill(texts.unknownCode, { code: error.serverCode ?? error.code, message: error.message });
   }
   return texts.unexpected;

@@ -44,5 +44,8 @@ export const createStore = <T>(read: () => T, { onWatch, onUnwatch }: StoreHooks
   };
 };
 
-/** The store's value, re-rendering on every `set`. */
-export const useStore = <T>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.get, store.get);
+/** What a component needs to read a store: this helper's, or any other with the same two calls (the SDK's session). */
+export type ReadableStore<T> = Pick<Store<T>, 'get' | 'subscribe'>;
+
+/** The store's value, re-rendering on every change. */
+export const useStore = <T>(store: ReadableStore<T>): T => useSyncExternalStore(store.subscribe, store.get, store.get);

@@ -5,6 +5,7 @@ import { startOauth } from '../../oauth/start.ts';
 import { useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
+import { useLoadError } from '../../ui/load-error.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -17,6 +18,7 @@ const Connections = () => {
   const { t } = useI18n();
   const { query } = useLocation();
   const oauths = useLoad(() => listOauths(client));
+  const oauthsError = useLoadError(oauths);
   const action = useAction();
   const stepUp = useStepUp(action);
   const justBound = query.get('bound');
@@ -30,7 +32,7 @@ const Connections = () => {
           (justBound === 'wechat' || justBound === 'qq' ? t('oauth.bindDone', { name: nameOf(justBound) }) : null)
         }
       />
-      <FormError message={action.error ?? oauths.error} />
+      <FormError message={action.error ?? oauthsError} />
       {stepUp.panel}
       <ul className="connections">
         {PROVIDERS.map((provider) => {

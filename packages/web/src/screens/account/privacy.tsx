@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { setConsent, useConsent } from '../../telemetry/consent.ts';
 import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
+import { useLoadError } from '../../ui/load-error.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useInfiniteScroll } from '../../ui/use-infinite-scroll.ts';
 import { useLoad } from '../../ui/use-load.ts';
@@ -15,6 +16,7 @@ const PAGE = 20;
 const Privacy = () => {
   const { t } = useI18n();
   const privacy = useLoad(() => getPrivacy(client));
+  const privacyError = useLoadError(privacy);
   const agreements = useCurrentAgreements();
   const consent = useConsent();
   const [shown, setShown] = useState(PAGE);
@@ -27,7 +29,7 @@ const Privacy = () => {
   return (
     <AccountLayout title={t('privacy.title')}>
       <p>{t('privacy.intro')}</p>
-      <FormError message={privacy.error} />
+      <FormError message={privacyError} />
       <dl className="facts">
         <dt>{t('privacy.username')}</dt>
         <dd>{value(data?.username)}</dd>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { takeRefusedReturn } from '../../session/return-target.ts';
+import { useLoadError } from '../../ui/load-error.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -13,10 +14,11 @@ const Profile = () => {
   const { t } = useI18n();
   const profile = useLoad(() => getProfile(client));
   const [returnRefused] = useState(takeRefusedReturn);
+  const profileError = useLoadError(profile);
   return (
     <AccountLayout title={t('profile.title')}>
       <Notice message={returnRefused ? t('return.refused') : null} />
-      <FormError message={profile.error} />
+      <FormError message={profileError} />
       {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
     </AccountLayout>
   );

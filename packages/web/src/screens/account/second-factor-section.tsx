@@ -15,6 +15,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { useLoadError } from '../../ui/load-error.ts';
 import { SecondFactorCode } from '../../ui/second-factor-code.tsx';
 import { FormError } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
@@ -140,6 +141,7 @@ const RecoveryCodes = ({ left, onNew }: { left: number; onNew(codes: string[]): 
 export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => {
   const { t } = useI18n();
   const status = useLoad(() => secondFactorStatus(client));
+  const statusError = useLoadError(status);
   const [shown, setShown] = useState<string[] | null>(null);
   const changed = (codes?: string[]) => {
     if (codes) setShown(codes);
@@ -151,7 +153,7 @@ export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => 
     <section className="subsection" aria-labelledby="mfa-title">
       <h2 id="mfa-title">{t('mfa.title')}</h2>
       <p className="muted">{t(data?.required ? 'mfa.required' : 'mfa.intro')}</p>
-      <FormError message={status.error} />
+      <FormError message={statusError} />
       {shown ? <RecoveryCodesShown codes={shown} onDone={() => setShown(null)} /> : null}
       {data ? (
         <>

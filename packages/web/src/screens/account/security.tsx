@@ -3,6 +3,7 @@ import { getPrivacy } from '@edupass/account';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { passwordReportedWeak } from '../../session/weak-password.ts';
+import { useLoadError } from '../../ui/load-error.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
@@ -14,10 +15,11 @@ import { UsernameSection } from './username-section.tsx';
 const Security = () => {
   const { t } = useI18n();
   const privacy = useLoad(() => getPrivacy(client));
+  const privacyError = useLoadError(privacy);
   const data = privacy.data;
   return (
     <AccountLayout title={t('account.security')}>
-      <FormError message={privacy.error} />
+      <FormError message={privacyError} />
       {data ? (
         <>
           <UsernameSection current={data.username} onChanged={privacy.reload} />
