@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SDK_ACCOUNT_VERSION } from '@edupass/protocol';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -23,6 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
+import { serveWebFiles } from './http/web-static.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -170,7 +170,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   if (withDevRoutes) devOauthRoutes(app, ctx);
   announceDevRoutes(app.log, config, withDevRoutes);
 
-  if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  if (servesWeb) await serveWebFiles(app, webRoot);
 
   // Alive: the process answers. Ready: what it needs answers too (services/readiness.ts).
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
