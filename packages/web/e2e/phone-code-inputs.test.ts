@@ -62,12 +62,12 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       for (const [how, enter] of Object.entries(ENTRIES)) {
         for (const form of PHONE_FORMS) {
           await enter(page, phone, form);
-          await expect.poll(() => phone.inputValue(), `${how} ${form}`).toBe('138 0013 8000');
-          await expect.poll(() => send.getAttribute('aria-disabled'), `${how} ${form}`).toBe('false');
+          await expect.poll(() => phone.inputValue(), { message: `${how} ${form}` }).toBe('138 0013 8000');
+          await expect.poll(() => send.getAttribute('aria-disabled'), { message: `${how} ${form}` }).toBe('false');
         }
         for (const form of CODE_FORMS) {
           await enter(page, code, form);
-          await expect.poll(() => code.inputValue(), `${how} ${form}`).toBe('123456');
+          await expect.poll(() => code.inputValue(), { message: `${how} ${form}` }).toBe('123456');
         }
       }
       // Typing in the middle keeps the caret after the digit typed ("138 |0013 800").
