@@ -14,7 +14,7 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
-import { ApiError, invalidRequest, RetryLater } from './errors.ts';
+import { ApiError, invalidRequest, RefusedForNow, RetryLater } from './errors.ts';
 import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
 import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
@@ -122,7 +122,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(new ApiError('E_3').toWire(request.id));
     }
-    if (known instanceof RetryLater) reply.header('retry-after', String(known.retryAfterSeconds));
+    if (known instanceof RetryLater || known instanceof RefusedForNow)
+      reply.header('retry-after', String(known.retryAfterSeconds));
     return reply.code(known.status).send(known.toWire(request.id));
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
