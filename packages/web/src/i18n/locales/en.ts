@@ -35,6 +35,8 @@ const text = {
   'form.required': 'Fill this in.',
   'form.mismatch': 'The two passwords are not the same.',
   'code.send': 'Get code',
+  'code.sending': 'Sending…',
+  'code.voice': 'No SMS? Get the code by voice call',
   'code.resend': 'Resend code',
   'code.wait': 'Resend in {s} s',
   'code.waitReason': 'You can ask for a new code in {s} seconds.',

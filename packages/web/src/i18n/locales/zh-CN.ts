@@ -36,6 +36,8 @@ const zhCN: LocaleText = {
     'form.required': '请填写此项。',
     'form.mismatch': '两次输入的密码不一致。',
     'code.send': '获取验证码',
+    'code.sending': '发送中…',
+    'code.voice': '收不到？试试语音验证码',
     'code.resend': '重新发送',
     'code.wait': '{s} 秒后重发',
     'code.waitReason': '{s} 秒后可以重新获取验证码。',
