@@ -4,6 +4,7 @@ import type { Agreement } from '@edupass/protocol';
 import { Fragment, useEffect, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
+import { AgreementSheet, agreementTitle, legalPath, quotedTitle } from './agreement-text.tsx';
 
 let cache: Promise<Agreement[]> | undefined;
 /** The agreements in effect, asked once per page. */
@@ -30,20 +31,36 @@ export const useCurrentAgreements = (): Agreement[] => {
   return agreements;
 };
 
-/** An agreement's title in the page's language: titles are stored as "中文 / English". */
-const agreementTitle = (agreement: Agreement, locale: string): string => {
-  const [zh, en] = agreement.title.split(' / ');
-  return (locale === 'en' ? en : zh) ?? agreement.title;
+/**
+ * A link to an agreement's text: opens the sheet over the page (a new tab or window with a modifier,
+ * as links do), `/legal/<code>?version=N` otherwise.
+ */
+export const AgreementLink = ({ agreement, quoted }: { agreement: Agreement; quoted?: boolean }) => {
+  const { locale } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <a
+        href={legalPath(agreement)}
+        onClick={(event) => {
+          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {quoted ? quotedTitle(agreement, locale) : agreementTitle(agreement, locale)}
+      </a>
+      {open ? <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
 };
 
-/** An agreement in a list: its title, linking to the text, and its version. */
+/** An agreement in a list: its title, opening the text, and its version. */
 export const AgreementItem = ({ agreement }: { agreement: Agreement }) => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   return (
     <li>
-      <a href={agreement.url} target="_blank" rel="noreferrer">
-        {agreementTitle(agreement, locale)}
-      </a>{' '}
+      <AgreementLink agreement={agreement} />{' '}
       <span className="muted">{t('agree.version', { v: agreement.version })}</span>
     </li>
   );
@@ -58,7 +75,7 @@ export interface AgreementsCheckProps {
 }
 
 export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: AgreementsCheckProps) => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const id = useId();
   const error = submitted && !checked ? t('agree.required') : null;
   return (
@@ -77,9 +94,7 @@ export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: A
           {agreements.map((agreement, index) => (
             <Fragment key={agreement.id}>
               {index > 0 ? ` ${t('agree.and')} ` : ''}
-              <a href={agreement.url} target="_blank" rel="noreferrer">
-                《{agreementTitle(agreement, locale)}》
-              </a>
+              <AgreementLink agreement={agreement} quoted />
             </Fragment>
           ))}
         </span>

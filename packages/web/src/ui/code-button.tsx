@@ -45,6 +45,7 @@ export const CodeButton = ({ blockedReason, onSend }: CodeButtonProps) => {
   }, [key]);
 
   const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
   useEffect(() => {
     if (left <= 0) return;
     const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);

@@ -1,0 +1,90 @@
+/**
+ * An agreement's text as the operator wrote it, for the version the user is asked to accept: plain
+ * text in paragraphs (blank lines) and lines, never markup. Shown in a sheet from the consent box and
+ * the agreements gate, and on its own page (/legal/<code>?version=N).
+ */
+import { ACCOUNTS_BASE, type Agreement } from '@edupass/protocol';
+import { useEffect, useRef } from 'react';
+import { useI18n } from '../i18n/i18n.ts';
+import { useLoad } from './use-load.ts';
+
+interface AgreementText {
+  code: string;
+  title: string;
+  version: number;
+  content: string;
+}
+
+const readText = async (code: string, version: string | null): Promise<AgreementText> => {
+  const query = new URLSearchParams({ code, ...(version ? { version } : {}) });
+  const answer = await fetch(`${ACCOUNTS_BASE}/agreements/text?${query}`, { headers: { accept: 'application/json' } });
+  const body: unknown = await answer.json();
+  if (!answer.ok) throw Object.assign(new Error('agreement not found'), { body });
+  return body as AgreementText;
+};
+
+/** An agreement's title in the page's language: titles are stored as "中文 / English". */
+export const agreementTitle = (agreement: { title: string }, locale: string): string => {
+  const [zh, en] = agreement.title.split(' / ');
+  return (locale === 'en' ? en : zh) ?? agreement.title;
+};
+
+/** The title as a name in running text: 《…》 in Chinese, as it is in English. */
+export const quotedTitle = (agreement: { title: string }, locale: string): string =>
+  locale === 'en' ? agreementTitle(agreement, locale) : `《${agreementTitle(agreement, locale)}》`;
+
+/** Where an agreement's version is read on its own. */
+export const legalPath = (agreement: Pick<Agreement, 'code' | 'version'>) =>
+  `/legal/${encodeURIComponent(agreement.code)}?version=${agreement.version}`;
+
+export const AgreementBody = ({ content }: { content: string }) => (
+  <div className="agreement-text">
+    {content
+      .split(/\n\s*\n/)
+      .filter((paragraph) => paragraph.trim() !== '')
+      .map((paragraph, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of a fixed text, in order.
+        <p key={index}>
+          {paragraph.split('\n').map((line, at) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed paragraph, in order.
+            <span key={at}>
+              {at > 0 ? <br /> : null}
+              {line}
+            </span>
+          ))}
+        </p>
+      ))}
+  </div>
+);
+
+/** Loads and shows the text of `code` at `version` (the one in effect when null). */
+export const AgreementTextView = ({ code, version }: { code: string; version: string | null }) => {
+  const { t, locale } = useI18n();
+  const { data, error } = useLoad(() => readText(code, version));
+  if (error) return <p role="alert">{t('agree.notFound')}</p>;
+  if (!data) return <p aria-busy="true">{t('app.loading')}</p>;
+  return (
+    <article aria-label={agreementTitle(data, locale)}>
+      <p className="muted">{t('agree.version', { v: data.version })}</p>
+      <AgreementBody content={data.content} />
+    </article>
+  );
+};
+
+/** The sheet over the form: the text, and a button back to the form. */
+export const AgreementSheet = ({ agreement, onClose }: { agreement: Agreement; onClose(): void }) => {
+  const { t, locale } = useI18n();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} className="agreement-sheet" aria-labelledby="agreement-sheet-title" onClose={onClose}>
+      <h2 id="agreement-sheet-title">{agreementTitle(agreement, locale)}</h2>
+      <AgreementTextView code={agreement.code} version={String(agreement.version)} />
+      <button type="button" className="button primary" onClick={() => dialog.current?.close()}>
+        {t('agree.close')}
+      </button>
+    </dialog>
+  );
+};
