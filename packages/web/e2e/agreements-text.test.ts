@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { insertAgreement } from '../../server/src/store/agreements.ts';
-import en from '../src/i18n/locales/en.ts';
-import zhCN from '../src/i18n/locales/zh-CN.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { LOCALES as LANGUAGES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
 const PRIVACY_V2 = [
@@ -33,14 +32,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-];
-const LOCALES = [
-  { locale: 'zh-CN', text: zhCN.text, terms: '《用户协议》', privacy: '《隐私政策》' },
-  { locale: 'en', text: en.text, terms: 'Terms of Service', privacy: 'Privacy Policy' },
-] as const;
+/** How each language names the two agreements beside the box. */
+const NAMES = {
+  'zh-CN': { terms: '《用户协议》', privacy: '《隐私政策》' },
+  en: { terms: 'Terms of Service', privacy: 'Privacy Policy' },
+};
+const LOCALES = LANGUAGES.map((language) => ({ ...language, ...NAMES[language.locale] }));
 
 describe.each(LOCALES)('$locale', ({ locale, text, terms, privacy }) => {
   test.each(VIEWPORTS)(

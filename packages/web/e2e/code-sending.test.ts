@@ -6,9 +6,8 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import en from '../src/i18n/locales/en.ts';
-import zhCN from '../src/i18n/locales/zh-CN.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
 const RESEND = 60;
@@ -22,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-];
-const LOCALES = [
-  { locale: 'zh-CN', text: zhCN.text },
-  { locale: 'en', text: en.text },
-] as const;
 
 let phoneSerial = 0;
 const nextPhone = () => `136${String(Date.now() + phoneSerial++).slice(-8)}`;

@@ -6,20 +6,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
-import zhCN from '../src/i18n/locales/zh-CN.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
 const PHONE_FORMS = ['+86 138 0013 8000', '138 0013 8000', '138-0013-8000', '１３８００１３８０００', '8613800138000'];
 const CODE_FORMS = ['123 456', '１２３４５６', '123-456'];
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-];
-const LOCALES = [
-  { locale: 'zh-CN', text: zhCN.text },
-  { locale: 'en', text: en.text },
-] as const;
 
 let app: AppUnderTest;
 beforeAll(async () => {
