@@ -36,4 +36,3 @@ it('a version not yet in effect, an unknown code or version is E_2; a malformed 
   }
   expectError(await call('GET', TEXT), 'E_1');
 });
-
