@@ -1,10 +1,11 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as agreements from './agreements.ts';
 import * as main from './index.ts';
 import * as stepUp from './step-up.ts';
 
-/** Every call of the SDK: the main entry and the step-up entry. */
-const sdk = { ...main, ...stepUp };
+/** Every call of the SDK: the main entry and the step-up and agreements entries. */
+const sdk = { ...main, ...stepUp, ...agreements };
 
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';
 

@@ -2,17 +2,9 @@
  * An agreement's text as users read it before they consent: the operator's content of a published
  * version (in effect now or before; a version yet to take effect is not published), by code and version.
  */
+import type { AgreementText } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { fail, invalidRequest } from '../errors.ts';
-
-export interface AgreementText {
-  code: string;
-  title: string;
-  version: number;
-  content: string;
-  url: string;
-  effective_at: number;
-}
 
 export const readAgreementText = async (
   ctx: Context,

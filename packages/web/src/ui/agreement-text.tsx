@@ -3,25 +3,15 @@
  * text in paragraphs (blank lines) and lines, never markup. Shown in a sheet from the consent box and
  * the agreements gate, and on its own page (/legal/<code>?version=N).
  */
-import { ACCOUNTS_BASE, type Agreement } from '@edupass/protocol';
+import { readAgreement } from '@edupass/account/agreements';
+import type { Agreement } from '@edupass/protocol';
 import { useEffect, useRef } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
+import { client } from '../session/account.ts';
 import { useLoad } from './use-load.ts';
 
-interface AgreementText {
-  code: string;
-  title: string;
-  version: number;
-  content: string;
-}
-
-const readText = async (code: string, version: string | null): Promise<AgreementText> => {
-  const query = new URLSearchParams({ code, ...(version ? { version } : {}) });
-  const answer = await fetch(`${ACCOUNTS_BASE}/agreements/text?${query}`, { headers: { accept: 'application/json' } });
-  const body: unknown = await answer.json();
-  if (!answer.ok) throw Object.assign(new Error('agreement not found'), { body });
-  return body as AgreementText;
-};
+const readText = (code: string, version: string | null) =>
+  readAgreement(client, { code, ...(version ? { version: Number(version) } : {}) });
 
 /** An agreement's title in the page's language: titles are stored as "中文 / English". */
 export const agreementTitle = (agreement: { title: string }, locale: string): string => {
