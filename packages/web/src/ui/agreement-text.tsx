@@ -8,24 +8,11 @@ import type { Agreement } from '@edupass/protocol';
 import { useEffect, useRef } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
+import { agreementTitle } from './agreement-names.ts';
 import { useLoad } from './use-load.ts';
 
 const readText = (code: string, version: string | null) =>
   readAgreement(client, { code, ...(version ? { version: Number(version) } : {}) });
-
-/** An agreement's title in the page's language: titles are stored as "中文 / English". */
-export const agreementTitle = (agreement: { title: string }, locale: string): string => {
-  const [zh, en] = agreement.title.split(' / ');
-  return (locale === 'en' ? en : zh) ?? agreement.title;
-};
-
-/** The title as a name in running text: 《…》 in Chinese, as it is in English. */
-export const quotedTitle = (agreement: { title: string }, locale: string): string =>
-  locale === 'en' ? agreementTitle(agreement, locale) : `《${agreementTitle(agreement, locale)}》`;
-
-/** Where an agreement's version is read on its own. */
-export const legalPath = (agreement: Pick<Agreement, 'code' | 'version'>) =>
-  `/legal/${encodeURIComponent(agreement.code)}?version=${agreement.version}`;
 
 export const AgreementBody = ({ content }: { content: string }) => (
   <div className="agreement-text">
@@ -62,7 +49,7 @@ export const AgreementTextView = ({ code, version }: { code: string; version: st
 };
 
 /** The sheet over the form: the text, and a button back to the form. */
-export const AgreementSheet = ({ agreement, onClose }: { agreement: Agreement; onClose(): void }) => {
+const AgreementSheet = ({ agreement, onClose }: { agreement: Agreement; onClose(): void }) => {
   const { t, locale } = useI18n();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -78,3 +65,6 @@ export const AgreementSheet = ({ agreement, onClose }: { agreement: Agreement; o
     </dialog>
   );
 };
+
+/** The sheet is this module's default export: the consent box loads it on the first click. */
+export default AgreementSheet;

@@ -1,10 +1,13 @@
 /** "I have read and agree to <Terms> and <Privacy>": one required box, links to each text. */
 import { listAgreements } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
-import { Fragment, useEffect, useId, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { AgreementSheet, agreementTitle, legalPath, quotedTitle } from './agreement-text.tsx';
+import { agreementTitle, legalPath, quotedTitle } from './agreement-names.ts';
+
+/** The sheet and the text loader, loaded on the first click on an agreement. */
+const AgreementSheet = lazy(() => import('./agreement-text.tsx'));
 
 let cache: Promise<Agreement[]> | undefined;
 /** The agreements in effect, asked once per page. */
@@ -50,7 +53,11 @@ export const AgreementLink = ({ agreement, quoted }: { agreement: Agreement; quo
       >
         {quoted ? quotedTitle(agreement, locale) : agreementTitle(agreement, locale)}
       </a>
-      {open ? <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 };
