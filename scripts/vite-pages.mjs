@@ -4,6 +4,7 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions } from 'vite';
 import { SOURCE_CONDITION } from './source-condition.mjs';
+import { precompress } from './vite-precompress.mjs';
 
 /**
  * @param {{ input: Record<string, string>, serverPaths: string[], open?: string }} page
@@ -13,7 +14,7 @@ import { SOURCE_CONDITION } from './source-condition.mjs';
 export const pagesConfig = ({ input, serverPaths, open }) => {
   const api = process.env.EDUPASS_API ?? 'http://localhost:8080';
   return {
-    plugins: [react()],
+    plugins: [react(), precompress()],
     // The EduPass packages from their sources: no build of theirs needed first.
     resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
     build: {

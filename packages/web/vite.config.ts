@@ -12,6 +12,6 @@ export default defineConfig(
   pagesConfig({
     input: { main: resolve(import.meta.dirname, 'index.html') },
     // Everything the server answers besides the web client itself.
-    serverPaths: ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/legal', '/docs', '/healthz', '/admin'],
+    serverPaths: ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/docs', '/healthz', '/admin'],
   }),
 );

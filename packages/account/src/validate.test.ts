@@ -1,11 +1,12 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as agreements from './agreements.ts';
 import * as main from './index.ts';
 import * as secondFactor from './second-factor.ts';
 import * as stepUp from './step-up.ts';
 
-/** Every call of the SDK: the main entry, the step-up and the second-factor entries. */
-const sdk = { ...main, ...stepUp, ...secondFactor };
+/** Every call of the SDK: the main entry and the step-up, second-factor and agreements entries. */
+const sdk = { ...main, ...stepUp, ...secondFactor, ...agreements };
 
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';
 

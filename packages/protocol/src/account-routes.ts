@@ -232,6 +232,10 @@ export const updateProfileRoute = account('PATCH', 'info', 'token', {
 export const getPrivacyRoute = account('GET', 'privacy', 'token');
 export const getGradeListRoute = account('GET', 'grade-list', 'none');
 export const listAgreementsRoute = account('GET', 'agreements', 'none');
+/** A published agreement's text by code, at `version` (default: the one in effect). */
+export const readAgreementRoute = account('GET', 'agreements/text', 'none', {
+  query: { code: s(64), version: opt(s(10)) },
+});
 export const listAgreementsToSignRoute = account('GET', 'agreements/need-sign', 'optional');
 export const signAgreementsRoute = account('POST', 'agreements/sign', 'token', {
   body: { agreement_ids: ruled('agreement_ids', 'integer[]'), pid },

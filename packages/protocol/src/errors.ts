@@ -220,6 +220,8 @@ export interface WireError {
   error_number: number;
   error_category: string;
   log_uuid: string;
+  /** Seconds until a refusal that lifts by itself does (a code send within the resend wait or past a limit). */
+  retry_after?: number;
 }
 
 // Client-side messages quoted by the specification, each its own export so that a bundle carries only

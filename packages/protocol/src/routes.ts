@@ -37,6 +37,7 @@ import {
   loginByQQRoute,
   loginByWechatRoute,
   logoutRoute,
+  readAgreementRoute,
   rebindPhoneRoute,
   refreshTokensRoute,
   registerByEmailRoute,
@@ -296,6 +297,7 @@ export const routes = {
   getGradeList: described(getGradeListRoute, 'Grades by school stage'),
   // Agreements
   listAgreements: described(listAgreementsRoute, 'The current agreements'),
+  readAgreement: described(readAgreementRoute, "A published agreement's text by code and version"),
   listAgreementsToSign: described(listAgreementsToSignRoute, 'Agreements the user has yet to sign'),
   signAgreements: described(signAgreementsRoute, 'Sign agreements'),
   listLatestProtocols: described(listLatestProtocolsRoute, 'The latest agreement of each code'),

@@ -75,6 +75,16 @@ export interface Agreement {
   effective_at: number;
 }
 
+/** A published agreement's text (`readAgreement`): the operator's content, plain text. */
+export interface AgreementText {
+  code: string;
+  title: string;
+  version: number;
+  content: string;
+  url: string;
+  effective_at: number;
+}
+
 export interface TicketResult {
   ticket: string;
 }

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SDK_ACCOUNT_VERSION } from '@edupass/protocol';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -15,7 +14,7 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
-import { ApiError, invalidRequest, RetryLater } from './errors.ts';
+import { ApiError, invalidRequest, RefusedForNow, RetryLater } from './errors.ts';
 import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
 import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
@@ -23,6 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
+import { serveWebFiles } from './http/web-static.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -129,7 +129,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(new ApiError('E_3').toWire(request.id));
     }
-    if (known instanceof RetryLater) reply.header('retry-after', String(known.retryAfterSeconds));
+    if (known instanceof RetryLater || known instanceof RefusedForNow)
+      reply.header('retry-after', String(known.retryAfterSeconds));
     return reply.code(known.status).send(known.toWire(request.id));
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
@@ -181,7 +182,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   if (withDevRoutes) devOauthRoutes(app, ctx);
   announceDevRoutes(app.log, config, withDevRoutes);
 
-  if (servesWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  if (servesWeb) await serveWebFiles(app, webRoot);
 
   // Alive: the process answers. Ready: what it needs answers too (services/readiness.ts).
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));

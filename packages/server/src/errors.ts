@@ -48,6 +48,19 @@ export class RetryLater extends ApiError {
   }
 }
 
+/** A refusal that lifts by itself: the body says in how many seconds (`retry_after`), as does `Retry-After`. */
+export class RefusedForNow extends ApiError {
+  readonly retryAfterSeconds: number;
+  constructor(code: ServerCode, retryAfterSeconds: number, message?: string) {
+    super(code, message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+
+  override toWire(logUuid: string): WireError {
+    return { ...super.toWire(logUuid), retry_after: this.retryAfterSeconds };
+  }
+}
+
 export const fail = (code: ServerCode, message?: string): never => {
   throw new ApiError(code, message);
 };

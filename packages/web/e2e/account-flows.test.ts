@@ -251,6 +251,11 @@ describe('the web client, end to end', () => {
     await restart();
     await expectScreen(page, 'Updated agreements');
     await page.getByText('version 2').waitFor();
+    // The new version can be read before it is accepted, in a sheet over the gate.
+    await page.getByRole('link', { name: 'Terms of Service', exact: true }).click();
+    await page.getByRole('dialog').getByText('Version 2 of the terms.').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Accept and continue' }).click();
     await expectScreen(page, 'Profile');
     await restart();

@@ -103,7 +103,8 @@ describe('every screen', () => {
           await check('captcha-overlay');
           await page.keyboard.press('Escape');
           await page.locator('[data-edupass-captcha="mask"]').waitFor({ state: 'detached' });
-          await page.locator('.form-error').waitFor();
+          // The refused send is told under the code button.
+          await page.locator('.code-error').waitFor();
           await check('captcha-closed');
         } finally {
           await clearCaptchaPolicy(app.server.app.ctx, 'edupass', 'silence');
@@ -131,6 +132,15 @@ describe('every screen', () => {
         await go(page, '/no-such-page');
         await heading(page);
         await check('not-found');
+
+        await go(page, '/legal/terms?version=1');
+        await page.locator('.agreement-text').waitFor();
+        await check('legal');
+        await go(page, '/sign-up');
+        await page.locator('.agree a').first().click();
+        await page.locator('dialog .agreement-text').waitFor();
+        await check('agreement-sheet');
+        await page.keyboard.press('Escape');
 
         await go(page, '/?oauth=wechat');
         await page.locator('.form-error').waitFor();

@@ -1,7 +1,7 @@
 /** Rate limits on code sends, shared by every server process through the counters. */
 import { DAY_SECONDS, HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { fail } from '../errors.ts';
+import { fail, RefusedForNow } from '../errors.ts';
 
 const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
 
@@ -9,17 +9,28 @@ const resendKey = (target: string, scene: string) => `code-resend:${scene}:${tar
 export const releaseResendWait = (ctx: Context, target: string, scene: string) =>
   ctx.counters.reset(resendKey(target, scene));
 
+/** Refuses with `code`, telling the seconds left in the window of the counter `key`. */
+const refuseUntilWindowEnds = async (ctx: Context, code: 'AC3_23' | 'AC3_48', key: string): Promise<never> => {
+  throw new RefusedForNow(code, await ctx.counters.ttl(key));
+};
+
 /**
  * Counts one send to `target` from `ip` for `scene`, refusing with AC3_23 when the same code is asked
- * again within the resend interval or the IP sends too many, and AC3_48 past the daily limit.
+ * again within the resend interval or the IP sends too many, and AC3_48 past the daily limit; each
+ * refusal carries the seconds until that window ends (`retry_after`).
  */
 export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
   const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit } = ctx.config;
-  if ((await ctx.counters.hit(`code-ip:${ip}`, HOUR_SECONDS)) > codeIpHourlyLimit) fail('AC3_23');
-  if (codeResendSeconds > 0 && (await ctx.counters.hit(resendKey(target, scene), codeResendSeconds)) > 1) {
-    fail('AC3_23');
+  const ipKey = `code-ip:${ip}`;
+  if ((await ctx.counters.hit(ipKey, HOUR_SECONDS)) > codeIpHourlyLimit)
+    await refuseUntilWindowEnds(ctx, 'AC3_23', ipKey);
+  const resend = resendKey(target, scene);
+  if (codeResendSeconds > 0 && (await ctx.counters.hit(resend, codeResendSeconds)) > 1) {
+    await refuseUntilWindowEnds(ctx, 'AC3_23', resend);
   }
-  if ((await ctx.counters.hit(`code-day:${target}`, DAY_SECONDS)) > codeDailyLimit) fail('AC3_48');
+  const dayKey = `code-day:${target}`;
+  if ((await ctx.counters.hit(dayKey, DAY_SECONDS)) > codeDailyLimit)
+    await refuseUntilWindowEnds(ctx, 'AC3_48', dayKey);
 };
 
 const loginKey = (identity: string) => `login-fail:${identity.toLowerCase()}`;

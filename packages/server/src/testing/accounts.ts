@@ -41,6 +41,9 @@ export const nextEmail = (): string => `user${Date.now().toString(36)}${++emailC
 export type Call = ReturnType<typeof client>;
 
 /** Asserts the wire error shape and code (and the catalogue's HTTP status for it). */
+/** Refusals that may lift by themselves (code sends) may carry the seconds left (`retry_after`); no other does. */
+const LIFTS_BY_ITSELF: readonly ServerCode[] = ['AC3_23', 'AC3_48'];
+
 export const expectError = (answer: Answer, code: ServerCode, clientNumber?: number) => {
   expect(answer.body, `expected ${code}, got ${answer.status} ${JSON.stringify(answer.body)}`).toMatchObject({
     error_code: code,
@@ -52,6 +55,12 @@ export const expectError = (answer: Answer, code: ServerCode, clientNumber?: num
     error_number: clientNumber ?? expect.any(Number),
     error_category: SERVER_ERRORS[code].category,
     log_uuid: expect.any(String),
+    ...(LIFTS_BY_ITSELF.includes(code) &&
+    typeof answer.body === 'object' &&
+    answer.body !== null &&
+    'retry_after' in answer.body
+      ? { retry_after: expect.any(Number) }
+      : {}),
   });
 };
 

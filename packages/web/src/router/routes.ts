@@ -19,6 +19,7 @@ export const SCREENS = {
   oauthCallback: lazyRoute(9, () => import('../screens/oauth-callback.tsx')),
   notFound: lazyRoute(10, () => import('../screens/not-found.tsx')),
   returnToApp: lazyRoute(11, () => import('../screens/return-to-app.tsx')),
+  legal: lazyRoute(12, () => import('../screens/legal.tsx')),
 } as const satisfies Record<string, LazyRoute>;
 
 export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
@@ -35,5 +36,6 @@ export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
 /** What to show for a location: the OAuth return lands on `/` with `?oauth=`. */
 export const resolve = (path: string, query: URLSearchParams): { route: LazyRoute; access: Access } => {
   if (query.has('oauth')) return { route: SCREENS.oauthCallback, access: 'any' };
+  if (/^\/legal\/[^/]+\/?$/.test(path)) return { route: SCREENS.legal, access: 'any' };
   return PATHS[path.replace(/\/+$/, '') || '/'] ?? { route: SCREENS.notFound, access: 'any' };
 };

@@ -21,8 +21,8 @@ import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { CodeInput } from '../ui/account-fields.tsx';
 import { AgreementsCheck, currentAgreements, useAgreed } from '../ui/agreements-check.tsx';
-import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
+import { PhoneInput } from '../ui/phone-input.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -56,15 +56,12 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
 
   return (
     <form onSubmit={finish(true)} noValidate>
-      <Field
+      <PhoneInput
         label={t('form.phone')}
         value={phone}
         onValue={setPhone}
         onBlur={touched.blur('phone')}
         error={touched.shown('phone') && phone ? ruleError('phone_number', phone) : null}
-        type="tel"
-        inputMode="numeric"
-        maxLength={11}
       />
       <CodeInput
         value={code}

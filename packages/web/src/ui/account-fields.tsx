@@ -3,6 +3,8 @@ import { checks } from '@edupass/protocol';
 import { useI18n } from '../i18n/i18n.ts';
 import { CodeButton, type CodeButtonProps } from './code-button.tsx';
 import { Field, type FieldProps as InputProps } from './field.tsx';
+import { normalizeCode } from './normalize-digits.ts';
+import { PhoneInput } from './phone-input.tsx';
 import { Notice } from './status.tsx';
 import { useRuleError, type useTouched } from './validation.ts';
 
@@ -16,32 +18,33 @@ export const PhoneField = ({ value, onValue, touched }: FieldProps) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
-    <Field
+    <PhoneInput
       label={t('form.phone')}
       hint={t('form.phoneHint')}
       value={value}
       onValue={onValue}
       onBlur={touched.blur('phone')}
       error={touched.shown('phone') ? ruleError('phone_number', value) : null}
-      type="tel"
-      inputMode="numeric"
-      autoComplete="tel-national"
-      maxLength={11}
       required
     />
   );
 };
 
 /** The code input with its send button beside it; the rest of the field's props as the form wants them. */
-export const CodeInput = ({ blockedReason, onSend, ...field }: Omit<InputProps, 'label'> & CodeButtonProps) => {
+export const CodeInput = ({
+  blockedReason,
+  onSend,
+  onValue,
+  ...field
+}: Omit<InputProps, 'label'> & CodeButtonProps) => {
   const { t } = useI18n();
   return (
     <Field
       label={t('form.code')}
       inputMode="numeric"
       autoComplete="one-time-code"
-      maxLength={6}
       addon={<CodeButton blockedReason={blockedReason} onSend={onSend} />}
+      onValue={(raw) => onValue(normalizeCode(raw))}
       {...field}
     />
   );

@@ -1,9 +1,13 @@
 /** "I have read and agree to <Terms> and <Privacy>": one required box, links to each text. */
 import { listAgreements } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
-import { Fragment, useEffect, useId, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
+import { agreementTitle, legalPath, quotedTitle } from './agreement-names.ts';
+
+/** The sheet and the text loader, loaded on the first click on an agreement. */
+const AgreementSheet = lazy(() => import('./agreement-text.tsx'));
 
 let cache: Promise<Agreement[]> | undefined;
 /** The agreements in effect, asked once per page. */
@@ -30,20 +34,40 @@ export const useCurrentAgreements = (): Agreement[] => {
   return agreements;
 };
 
-/** An agreement's title in the page's language: titles are stored as "中文 / English". */
-const agreementTitle = (agreement: Agreement, locale: string): string => {
-  const [zh, en] = agreement.title.split(' / ');
-  return (locale === 'en' ? en : zh) ?? agreement.title;
+/**
+ * A link to an agreement's text: opens the sheet over the page (a new tab or window with a modifier,
+ * as links do), `/legal/<code>?version=N` otherwise.
+ */
+export const AgreementLink = ({ agreement, quoted }: { agreement: Agreement; quoted?: boolean }) => {
+  const { locale } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <a
+        href={legalPath(agreement)}
+        onClick={(event) => {
+          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {quoted ? quotedTitle(agreement, locale) : agreementTitle(agreement, locale)}
+      </a>
+      {open ? (
+        <Suspense fallback={null}>
+          <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
 };
 
-/** An agreement in a list: its title, linking to the text, and its version. */
+/** An agreement in a list: its title, opening the text, and its version. */
 export const AgreementItem = ({ agreement }: { agreement: Agreement }) => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   return (
     <li>
-      <a href={agreement.url} target="_blank" rel="noreferrer">
-        {agreementTitle(agreement, locale)}
-      </a>{' '}
+      <AgreementLink agreement={agreement} />{' '}
       <span className="muted">{t('agree.version', { v: agreement.version })}</span>
     </li>
   );
@@ -69,7 +93,7 @@ export const useAgreed = (touched: { shown(name: string): boolean }) => {
 };
 
 export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: AgreementsCheckProps) => {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const id = useId();
   const error = submitted && !checked ? t('agree.required') : null;
   return (
@@ -88,9 +112,7 @@ export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: A
           {agreements.map((agreement, index) => (
             <Fragment key={agreement.id}>
               {index > 0 ? ` ${t('agree.and')} ` : ''}
-              <a href={agreement.url} target="_blank" rel="noreferrer">
-                《{agreementTitle(agreement, locale)}》
-              </a>
+              <AgreementLink agreement={agreement} quoted />
             </Fragment>
           ))}
         </span>

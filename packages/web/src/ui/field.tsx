@@ -1,9 +1,10 @@
 /** A labelled input with its hint and inline error, wired for screen readers. */
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 
 export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
+  ref?: Ref<HTMLInputElement>;
   value: string;
   onValue(value: string): void;
   hint?: string | undefined;

@@ -7,7 +7,6 @@ import { stepUpBySecondFactor, stepUpPasskeyOptions } from '@edupass/account/sec
 import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { CodeInput } from './account-fields.tsx';
@@ -16,6 +15,7 @@ import { signWithPasskey } from './passkey.ts';
 import { SecondFactorCode } from './second-factor-code.tsx';
 import { FormError } from './status.tsx';
 import { type Action, useAction } from './use-action.ts';
+import { useSendCode } from './use-send-code.ts';
 
 export const isStepUpRequired = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ClientCode.STEP_UP_REQUIRED;
@@ -99,18 +99,10 @@ const StepUpPanel = ({
       onProved();
     });
   };
-  const send = async () => {
-    action.setError(null);
-    try {
-      // Under a challenge policy this send is guarded like any other; the ticket names no identity,
-      // since the page only knows the account's phone masked.
-      await withCaptcha('step_up', '', (proof) => sendStepUpCode(client, {}, proof));
-      return true;
-    } catch (error) {
-      action.fail(error);
-      return false;
-    }
-  };
+  const { sender } = useSendCode(action);
+  // Under a challenge policy this send is guarded like any other; the ticket names no identity,
+  // since the page only knows the account's phone masked.
+  const send = sender('step_up', '', (proof) => sendStepUpCode(client, {}, proof));
   return (
     <section className="step-up" aria-labelledby={titleId}>
       <h3 id={titleId}>{t('stepUp.title')}</h3>

@@ -1,31 +1,49 @@
 /**
- * The code of a form that asks for one and then submits it: sent through the human check, a failure
- * shown as the form's error (no countdown starts), and where the last code went.
+ * The code of a form that asks for one and then submits it: sent through the human check (by SMS, or
+ * by voice call for the purposes that have one), a refusal told beside the code button with the seconds
+ * the server says to wait, and where the last code went.
  */
-import type { CaptchaProof } from '@edupass/account';
+import { type CaptchaProof, sendVoiceCode } from '@edupass/account';
 import { useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
+import { useI18n } from '../i18n/i18n.ts';
+import { client } from '../session/account.ts';
+import type { CodeSender, SendOutcome } from './code-button.tsx';
+import { codeWaitKey, retryAfterOf } from './code-wait.ts';
 import type { StepUp } from './step-up.tsx';
 import type { Action } from './use-action.ts';
 
+/** The purposes the server sends by voice call too (its voice `type`s). */
+const VOICE_SCENES = new Set(['register', 'silence', 'reset', 'common', 'login']);
+
 /** `stepUp`: a send the server refuses for want of a recent proof opens the proof panel; then send again. */
 export const useSendCode = (action: Action, stepUp?: StepUp) => {
+  const { errorText } = useI18n();
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  /** The code button's `onSend`: asks for a code to `to` in the captcha `scene` with `request`. */
-  const sender =
-    (scene: string, to: string, request: (proof?: CaptchaProof) => Promise<unknown>) => async (): Promise<boolean> => {
+
+  const attempt =
+    (scene: string, to: string, request: (proof?: CaptchaProof) => Promise<unknown>) =>
+    async (): Promise<SendOutcome> => {
       action.setError(null);
       try {
         await withCaptcha(scene, to, request);
         setSentTo(to);
-        return true;
+        return { sent: true };
       } catch (error) {
-        action.fail(error);
         stepUp?.caught(error, async () => undefined);
-        return false;
+        return { sent: false, error: errorText(error), retryAfter: retryAfterOf(error) };
       }
     };
+
+  /** The code button's `onSend`: asks for a code to `to` in the captcha `scene` with `request`. */
+  const sender = (scene: string, to: string, request: (proof?: CaptchaProof) => Promise<unknown>): CodeSender =>
+    Object.assign(attempt(scene, to, request), {
+      waitKey: codeWaitKey(scene, to),
+      voice: VOICE_SCENES.has(scene)
+        ? attempt(scene, to, (proof) => sendVoiceCode(client, { phone_number: to, type: scene }, proof))
+        : undefined,
+    });
   return { code, setCode, sentTo, sender };
 };
 

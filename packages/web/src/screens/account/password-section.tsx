@@ -12,6 +12,7 @@ import { rememberWeakPassword } from '../../session/weak-password.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
+import { PhoneInput } from '../../ui/phone-input.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
@@ -141,15 +142,11 @@ const ByPhoneCode = () => {
     >
       <p>{t('password.byPhoneIntro')}</p>
       {stepUp.panel}
-      <Field
+      <PhoneInput
         label={t('form.phone')}
         value={phone}
         onValue={setPhone}
-        error={phone.length === 11 ? ruleError('phone_number', phone) : null}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
-        maxLength={11}
+        error={phone.length >= 11 ? ruleError('phone_number', phone) : null}
       />
       <CodeInput
         value={code}

@@ -6,7 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
-import { Field } from '../../ui/field.tsx';
+import { PhoneInput } from '../../ui/phone-input.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -53,24 +53,18 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
       {stepUp.panel}
       <form onSubmit={submit} noValidate>
         {rebinding ? (
-          <Field
+          <PhoneInput
             label={t('phone.old')}
             value={oldPhone}
             onValue={setOldPhone}
-            error={oldPhone.length === 11 ? ruleError('phone_number', oldPhone) : null}
-            type="tel"
-            inputMode="numeric"
-            maxLength={11}
+            error={oldPhone.length >= 11 ? ruleError('phone_number', oldPhone) : null}
           />
         ) : null}
-        <Field
+        <PhoneInput
           label={rebinding ? t('phone.new') : t('form.phone')}
           value={phone}
           onValue={setPhone}
-          error={phone.length === 11 ? ruleError('phone_number', phone) : null}
-          type="tel"
-          inputMode="numeric"
-          maxLength={11}
+          error={phone.length >= 11 ? ruleError('phone_number', phone) : null}
         />
         <CodeInput value={code} onValue={setCode} blockedReason={blocked} onSend={send} />
         <FormError message={action.error} />

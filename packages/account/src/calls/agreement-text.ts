@@ -1,0 +1,13 @@
+import { type AgreementText, readAgreementRoute } from '@edupass/protocol';
+import { anonymous, type Call, defineCall } from '../call.ts';
+import { object } from '../shapes.ts';
+
+/**
+ * A published agreement's text, for reading before consent: `version` as listed by `listAgreements`
+ * (the one in effect when left out). An unknown code or version rejects with NOT_FOUND.
+ */
+export const readAgreement: Call<{ code: string; version?: number }, AgreementText> = /* @__PURE__ */ defineCall(
+  anonymous,
+  readAgreementRoute,
+  object,
+);

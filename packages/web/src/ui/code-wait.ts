@@ -1,0 +1,35 @@
+/**
+ * When the next code may be asked for, per purpose and address, kept in sessionStorage so a reload
+ * does not forget the countdown (and then meet "too often" with no seconds). The server's refusals say
+ * the seconds left (`retry_after`), which replace the client's guess.
+ */
+import { isAuthError } from '@edupass/account';
+
+const PREFIX = 'edupass.code-wait:';
+
+/** The storage key of sends for `scene` to `target`. */
+export const codeWaitKey = (scene: string, target: string) => `${scene}:${target}`;
+
+/** The time (ms since epoch) before which no code may be asked for; 0 when none was ever asked. */
+export const readWaitUntil = (key: string): number => {
+  try {
+    return Number(sessionStorage.getItem(PREFIX + key)) || 0;
+  } catch {
+    return 0;
+  }
+};
+
+export const waitFor = (key: string, seconds: number): void => {
+  try {
+    sessionStorage.setItem(PREFIX + key, String(Date.now() + seconds * 1000));
+  } catch {
+    // Storage refused (private mode quota): the countdown lasts as long as the page.
+  }
+};
+
+/** The seconds a refused send says to wait (`retry_after` in the error body), if it says. */
+export const retryAfterOf = (error: unknown): number | undefined => {
+  if (!isAuthError(error) || typeof error.body !== 'object' || error.body === null) return undefined;
+  const seconds = (error.body as { retry_after?: unknown }).retry_after;
+  return typeof seconds === 'number' && seconds > 0 ? seconds : undefined;
+};

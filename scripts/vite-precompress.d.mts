@@ -1,0 +1,3 @@
+import type { Plugin } from 'vite';
+export declare const precompressFiles: (files: string[]) => Promise<number>;
+export declare const precompress: () => Plugin;
