@@ -1,12 +1,13 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as agreements from './agreements.ts';
+import * as identity from './identity.ts';
 import * as main from './index.ts';
 import * as secondFactor from './second-factor.ts';
 import * as stepUp from './step-up.ts';
 
-/** Every call of the SDK: the main entry and the step-up, second-factor and agreements entries. */
-const sdk = { ...main, ...stepUp, ...secondFactor, ...agreements };
+/** Every call of the SDK: the main entry and the step-up, second-factor, agreements and identity entries. */
+const sdk = { ...main, ...stepUp, ...secondFactor, ...agreements, ...identity };
 
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';
 
@@ -164,7 +165,7 @@ describe('bodies', () => {
   });
 
   it('every route of the table has a method of the same name', () => {
-    const aliases: Record<string, string> = { deleteTokens: 'revokeTokens' };
+    const aliases: Record<string, string> = { deleteTokens: 'revokeTokens', interaction: 'interactionDetails' };
     const accountRoutes = Object.entries(routes).filter(([, r]) => r.path.startsWith('/tiger/v3/web/'));
     for (const [name] of accountRoutes)
       expect(typeof (sdk as Record<string, unknown>)[aliases[name] ?? name], name).toBe('function');
