@@ -8,6 +8,7 @@ const usageTests = [
   'packages/server/src/routes/usage.test.ts',
   'packages/server/src/routes/usage-clickhouse-outage.test.ts',
   'packages/server/src/store/events-store.test.ts',
+  'packages/server/src/store/clickhouse-rollups.test.ts',
 ];
 
 /** The EduPass packages resolve to their TypeScript sources, in browser-like and Node tests alike. */

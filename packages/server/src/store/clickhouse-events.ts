@@ -2,17 +2,18 @@
  * The events store on ClickHouse (USAGE_DATABASE_URL=clickhouse://…): no event or beacon row goes to
  * the accounts database. A write resolves once ClickHouse accepted the batch, or — ClickHouse down,
  * slow or refusing — once the batch is in the local durable spool, which ships it later with the same
- * ids (retried every `retryMs` until it is taken). Retention drops whole daily partitions.
+ * ids (retried every `retryMs` until it is taken). Retention drops whole daily partitions, of the
+ * events and of their rollups.
  */
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from '../adapters/delivery.ts';
 import { RetryLater } from '../errors.ts';
+import { ensureRollups, ROLLUP_TABLES } from './clickhouse-rollups.ts';
 import {
   type ClickHouseTarget,
   connectClickHouse,
   DAY_MS,
-  type EventTable,
   ensureSchema,
   int,
   rowsOf,
@@ -70,7 +71,7 @@ const insertBatch = async (client: ClickHouseClient, batch: Batch) => {
 };
 
 /** Drops the daily partitions wholly received before `before`; answers the rows they held. */
-const dropDaysBefore = async (client: ClickHouseClient, table: EventTable, before: number) => {
+const dropDaysBefore = async (client: ClickHouseClient, table: string, before: number) => {
   const parts = await rowsOf<{ partition: string; n: string }>(
     client,
     `SELECT partition, sum(rows) AS n FROM system.parts
@@ -90,6 +91,7 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
   const { target, logger, now, requestTimeoutMs = 30_000, retryMs = 1000 } = options;
   await ensureSchema(target, requestTimeoutMs);
   const client = connectClickHouse(target, requestTimeoutMs);
+  await ensureRollups(client);
   const spool = openSpool<Batch>(options.spoolDir, now);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -129,10 +131,15 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
       }
       retryLater();
     },
-    deleteBefore: async (before) => ({
-      events: await dropDaysBefore(client, 'usage_events', before),
-      beacons: await dropDaysBefore(client, 'monitor_beacons', before),
-    }),
+    async deleteBefore(before) {
+      const gone = {
+        events: await dropDaysBefore(client, 'usage_events', before),
+        beacons: await dropDaysBefore(client, 'monitor_beacons', before),
+      };
+      // The rollups are partitioned by the same received days: their days go with the events'.
+      for (const table of ROLLUP_TABLES) await dropDaysBefore(client, table, before);
+      return gone;
+    },
     ...clickhouseStats(client),
     counts: async () => {
       const [events] = await rowsOf<{ n: string }>(

@@ -33,9 +33,6 @@ const BEACONS_TABLE = `CREATE TABLE IF NOT EXISTS monitor_beacons (
 PARTITION BY intDiv(received_at, ${DAY_MS})
 ORDER BY (product_code, kind, received_at, beacon_id)`;
 
-export const EVENT_TABLES = ['usage_events', 'monitor_beacons'] as const;
-export type EventTable = (typeof EVENT_TABLES)[number];
-
 /** A string as a ClickHouse literal. */
 export const str = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -1,11 +1,13 @@
 /**
  * The console's queries on ClickHouse. Exactly once: an event or beacon may be stored more than once
  * until ReplacingMergeTree merges its copies (or forever, when the copies sit in different daily
- * partitions), so every count is `uniqExact` of the id — exact, unlike `uniq`, whose adaptive sample
+ * partitions), so every count is `uniqExact` of the id (event counts and uniques merge the exact id
+ * sets of the hourly rollups in store/clickhouse-rollups.ts) — exact, unlike `uniq`, whose adaptive sample
  * is exact only up to 65 536 values and then off by about 1%. Percentiles take one value per id and
  * the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
+import { HOUR_MS, hoursAndEdges, STATE } from './clickhouse-rollups.ts';
 import { fraction, int, rowsOf, str } from './clickhouse-schema.ts';
 import type { EventsStore, Window } from './events-store.ts';
 
@@ -45,6 +47,29 @@ const percentileSql = (from: string, fractions: number[]) => {
     SELECT count() AS n, arraySort(groupArray(v)) AS sorted, ${picks.join(', ')} FROM (${from}))`;
 };
 
+/**
+ * Events per key and bucket, each id once per bucket: whole hours from the rollup's id sets, partial
+ * hours from the events, merged. A bucket that is not whole hours is counted from the events alone.
+ */
+const eventCountsSql = (w: Window, bucketMs: number, key: string | undefined) => {
+  const size = int(bucketMs);
+  const ofKey = key === undefined ? '' : `AND event_key = ${str(key)}`;
+  const raw = (condition: string) =>
+    `SELECT event_key AS key, intDiv(at, ${size}) * ${size} AS bucket, ${STATE.ids} AS s
+     FROM usage_events WHERE ${condition} ${ofKey} GROUP BY key, bucket`;
+  const from =
+    bucketMs % HOUR_MS === 0
+      ? hoursAndEdges(
+          w,
+          (hours) =>
+            `SELECT event_key AS key, intDiv(hour, ${size}) * ${size} AS bucket, ids AS s
+             FROM usage_key_hours WHERE ${hours} ${ofKey}`,
+          raw,
+        )
+      : raw(eventsIn(w));
+  return `SELECT key, bucket, uniqExactMerge(s) AS n FROM (${from}) GROUP BY key, bucket ORDER BY bucket, key`;
+};
+
 const percentiles = async (client: ClickHouseClient, from: string, fractions: number[]) => {
   const [row] = await rowsOf<Record<string, Num>>(client, percentileSql(from, fractions));
   const n = Number(row?.n ?? 0);
@@ -53,20 +78,20 @@ const percentiles = async (client: ClickHouseClient, from: string, fractions: nu
 
 export const clickhouseStats = (client: ClickHouseClient): Stats => ({
   eventCounts: async (w, bucketMs, key) =>
-    (
-      await rowsOf<{ key: string; bucket: Num; n: Num }>(
-        client,
-        `SELECT event_key AS key, intDiv(at, ${int(bucketMs)}) * ${int(bucketMs)} AS bucket, uniqExact(event_id) AS n
-         FROM usage_events WHERE ${eventsIn(w)} ${key === undefined ? '' : `AND event_key = ${str(key)}`}
-         GROUP BY key, bucket ORDER BY bucket, key`,
-      )
-    ).map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.n) })),
+    (await rowsOf<{ key: string; bucket: Num; n: Num }>(client, eventCountsSql(w, bucketMs, key))).map((row) => ({
+      key: row.key,
+      bucket: Number(row.bucket),
+      count: Number(row.n),
+    })),
 
   uniques: async (w) => {
     const [row] = await rowsOf<{ devices: Num; users: Num; events: Num }>(
       client,
-      `SELECT uniqExact(device_uid) AS devices, uniqExact(user_id) AS users, uniqExact(event_id) AS events
-       FROM usage_events WHERE ${eventsIn(w)}`,
+      `SELECT uniqExactIfMerge(d) AS devices, uniqExactIfMerge(u) AS users, uniqExactMerge(i) AS events FROM (${hoursAndEdges(
+        w,
+        (hours) => `SELECT devices AS d, users AS u, ids AS i FROM usage_product_hours WHERE ${hours}`,
+        (raw) => `SELECT ${STATE.devices} AS d, ${STATE.users} AS u, ${STATE.ids} AS i FROM usage_events WHERE ${raw}`,
+      )})`,
     );
     return { devices: Number(row?.devices ?? 0), users: Number(row?.users ?? 0), events: Number(row?.events ?? 0) };
   },
@@ -74,8 +99,8 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
   durationPercentiles: (w, key, fractions) =>
     percentiles(
       client,
-      `SELECT any(assumeNotNull(dur)) AS v FROM usage_events
-       WHERE ${eventsIn(w)} AND event_key = ${str(key)} AND dur IS NOT NULL GROUP BY event_id`,
+      `SELECT any(duration) AS v FROM usage_durations
+       WHERE ${eventsIn(w)} AND event_key = ${str(key)} GROUP BY event_id`,
       fractions,
     ),
 
