@@ -1,9 +1,16 @@
+export * from './account-answers.ts';
 export * from './account-routes.ts';
+export * from './admin-answers.ts';
+export type { Answer, Schema } from './answer-schema.ts';
+export * as answerSchema from './answer-schema.ts';
+export { NO_CONTENT } from './answer-schema.ts';
 export * from './captcha.ts';
 export * from './captcha-routes.ts';
+export * from './collector-answers.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './errors.ts';
+export { operatorRoute, windowQuery } from './operator-route.ts';
 export * from './routes.ts';
 export * from './server-code-numbers.ts';
 export * from './types.ts';

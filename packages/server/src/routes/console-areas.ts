@@ -4,11 +4,13 @@ import type { Context } from '../context.ts';
 import { adminCaptchaRoutes } from './admin-captcha.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
+import { adminUsageRoutes } from './admin-usage.ts';
 import { consoleRoutes } from './console.ts';
 
 export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminCaptchaRoutes(app, ctx);
   adminMonitorRoutes(app, ctx);
   adminOauthRoutes(app, ctx);
+  adminUsageRoutes(app, ctx);
   consoleRoutes(app);
 };

@@ -1,7 +1,6 @@
 /** The console's usage and monitoring figures (admin only). */
 import { MONITOR, VITALS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import { usageDb } from '../store/usage.ts';
 import {
   apiOutcomes,
@@ -12,17 +11,9 @@ import {
   vitalPercentile,
   type Window,
 } from '../store/usage-stats.ts';
-import { authenticateOperator } from './operators.ts';
+import { BUCKETS, type BucketName } from './usage-window.ts';
 
-/** The console's queries are the operator role's, as every admin route (services/operators.ts). */
-export const requireOperator = async (ctx: Context, token: string | undefined): Promise<void> => {
-  if (token === undefined) throw new ApiError('E_0');
-  await authenticateOperator(ctx, token);
-};
-
-export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
-
-export const usageCounts = async (ctx: Context, w: Window, bucket: keyof typeof BUCKETS, key?: string) => {
+export const usageCounts = async (ctx: Context, w: Window, bucket: BucketName, key?: string) => {
   const rows = await eventCounts(usageDb(ctx.readDb), w, BUCKETS[bucket], key);
   return rows.map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.count) }));
 };
@@ -34,7 +25,7 @@ export const uniques = async (ctx: Context, w: Window) => {
 
 export const durations = async (ctx: Context, w: Window, key: string) => {
   const { count, values } = await durationPercentiles(usageDb(ctx.readDb), w, key, [0.5, 0.75, 0.9, 0.99]);
-  const [p50, p75, p90, p99] = values;
+  const [p50 = null, p75 = null, p90 = null, p99 = null] = values;
   return { key, count, p50, p75, p90, p99 };
 };
 

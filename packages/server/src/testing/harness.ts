@@ -2,10 +2,11 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../captcha-config.ts';
 import { type Config, loadConfig } from '../config.ts';
+import { type AnswerMismatch, answerChecker } from './answer-check.ts';
 import { createTestDatabase } from './databases.ts';
 import { type CallOptions, client } from './http-client.ts';
 
@@ -15,6 +16,8 @@ export interface TestServer {
   app: App;
   /** The newest code sent to a phone or e-mail address (from the dev outbox), if any. */
   lastCode(to: string): Promise<string | undefined>;
+  /** Successes that did not match their route's response schema (answer-check.ts); `useTestServer` fails on any. */
+  answerMismatches: AnswerMismatch[];
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export const startTestServer = async (
     ...overrides,
   };
   const app = await buildApp(config, { logger: false, ...options });
+  const answers = answerChecker();
+  answers.install(app.app);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('test server has no TCP address');
@@ -59,6 +64,7 @@ export const startTestServer = async (
     url,
     config,
     app,
+    answerMismatches: answers.mismatches,
     async lastCode(to) {
       const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
       const rows = (await response.json()) as { code: string }[];
@@ -85,7 +91,11 @@ export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOpt
   beforeAll(async () => {
     running = await startTestServer(overrides, options);
   });
-  afterAll(() => running?.close());
+  afterAll(async () => {
+    await running?.close();
+    // Every answer the file's tests drew is held to the API docs' schema of its route.
+    expect(running?.answerMismatches ?? []).toEqual([]);
+  });
   const server: TestServer = {
     get url() {
       return started().url;
@@ -95,6 +105,9 @@ export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOpt
     },
     get app() {
       return started().app;
+    },
+    get answerMismatches() {
+      return started().answerMismatches;
     },
     lastCode: (to) => started().lastCode(to),
     close: () => started().close(),
