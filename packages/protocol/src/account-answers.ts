@@ -148,3 +148,12 @@ export const slideChallengeAnswer = object({
 export const outboxAnswer = list(
   object({ to: text(), channel: text(), text: text(), code: text(), sent_at: integer() }),
 );
+
+/** What every refusal answers (errors.ts's WireError): the catalogue's code, message and number. */
+export const wireErrorAnswer = object({
+  error_code: text(),
+  error_message: text(),
+  error_number: integer(),
+  error_category: text(),
+  log_uuid: text(),
+});

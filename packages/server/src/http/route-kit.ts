@@ -16,6 +16,7 @@ import {
   type RouteSpec,
   routeAliases,
   routes,
+  wireErrorAnswer,
 } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
@@ -67,8 +68,11 @@ export const objectSchema = (fields: Fields) => ({
  * The route's answer for the API docs: its schema under 200, or a 204 without a body. Only described:
  * app.ts sends every answer as JSON.stringify writes it, so no field is dropped for want of a schema.
  */
-export const responseSchemas = (spec: RouteSpec) =>
-  spec.answer === NO_CONTENT ? { 204: NO_CONTENT } : { 200: spec.answer };
+export const responseSchemas = (spec: RouteSpec) => ({
+  ...(spec.answer === NO_CONTENT ? { 204: NO_CONTENT } : { 200: spec.answer }),
+  '4XX': wireErrorAnswer,
+  '5XX': wireErrorAnswer,
+});
 
 const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyRequest) => {
   if (spec.auth === 'none') return undefined;

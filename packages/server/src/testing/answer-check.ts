@@ -1,7 +1,8 @@
 /**
  * Holds every answer a test server sends to its route's response schema (the API docs' promise):
- * a success with no schema for its status, a body the schema does not describe, or a field the
- * schema lacks (objects are read as closed here, though the docs leave them open) is a mismatch.
+ * a success with no schema for its status, a body (success or documented refusal) the schema does
+ * not describe, or a field the schema lacks (objects are read as closed here, though the docs leave
+ * them open) is a mismatch.
  * Only reads: the answer goes out as it was.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -51,8 +52,9 @@ export const answerChecker = () => {
     if (responses === undefined) return 'the operation documents no answer';
     const status = reply.statusCode;
     const described = responses[String(status)] ?? responses[`${String(status)[0]}XX`];
-    if (described === undefined) return `no answer documented for status ${status}`;
-    if (status === 204 || status >= 300) return undefined;
+    // Refusals are held to the error shape where an operation documents it.
+    if (described === undefined) return status >= 400 ? undefined : `no answer documented for status ${status}`;
+    if (status === 204 || (status >= 300 && status < 400)) return undefined;
     const media = mediaType(reply);
     if (isObject(described.content)) {
       return Object.hasOwn(described.content, media) ? undefined : `answered ${media}, documented otherwise`;
@@ -71,7 +73,7 @@ export const answerChecker = () => {
       app.addHook('onSend', async (request, reply, payload) => {
         const url = request.routeOptions.url;
         const schema = request.routeOptions.schema as JsonSchema | undefined;
-        if (url === undefined || schema?.hide === true || reply.statusCode >= 400) return payload;
+        if (url === undefined || schema?.hide === true) return payload;
         let problem: string | undefined;
         try {
           problem = problemOf(request, reply, payload);
