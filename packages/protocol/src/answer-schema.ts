@@ -76,5 +76,5 @@ export const nullable = <S extends Schema<unknown>>(value: S) =>
 export const either = <A extends Schema<unknown>, B extends Schema<unknown>>(a: A, b: B) =>
   schema<Answer<A> | Answer<B>>({ anyOf: [a, b] });
 
-/** The answer of a call that answers 204 with no body. */
-export const NO_CONTENT = schema<void>({ description: 'No content' });
+/** The answer of a call that answers 204 with no body (`type: 'null'`: the API docs show no content). */
+export const NO_CONTENT = schema<void>({ type: 'null', description: 'No content' });

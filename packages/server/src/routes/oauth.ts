@@ -57,7 +57,10 @@ const registerAuthorize = (app: FastifyInstance, ctx: Context, name: OauthProvid
         summary: spec.summary,
         tags: [spec.host],
         querystring: objectSchema(spec.query),
-        response: { ...responseSchemas(spec), 302: { description: "To the provider's sign-in page (browsers)" } },
+        response: {
+          ...responseSchemas(spec),
+          302: { type: 'null', description: "To the provider's sign-in page (browsers)" },
+        },
       },
     },
     async (request, reply) => {
