@@ -66,14 +66,18 @@ export const answerChecker = () => {
   };
 
   const mismatches: AnswerMismatch[] = [];
+  /** `METHOD url status` of every answer checked, for a count of what the tests reach. */
+  const checked = new Set<string>();
   return {
     mismatches,
+    checked,
     /** Checks the successes of every operation the API docs list (hidden routes are not API). */
     install(app: FastifyInstance) {
       app.addHook('onSend', async (request, reply, payload) => {
         const url = request.routeOptions.url;
         const schema = request.routeOptions.schema as JsonSchema | undefined;
         if (url === undefined || schema?.hide === true) return payload;
+        checked.add(`${request.method} ${url} ${reply.statusCode}`);
         let problem: string | undefined;
         try {
           problem = problemOf(request, reply, payload);

@@ -2,6 +2,7 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../captcha-config.ts';
@@ -16,8 +17,10 @@ export interface TestServer {
   app: App;
   /** The newest code sent to a phone or e-mail address (from the dev outbox), if any. */
   lastCode(to: string): Promise<string | undefined>;
-  /** Successes that did not match their route's response schema (answer-check.ts); `useTestServer` fails on any. */
+  /** Answers that did not match their route's response schema (answer-check.ts); `close` fails on any. */
   answerMismatches: AnswerMismatch[];
+  /** `METHOD url status` of each answer checked (appended to EDUPASS_ANSWER_LOG when set, to count coverage). */
+  answersChecked: Set<string>;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export const startTestServer = async (
     config,
     app,
     answerMismatches: answers.mismatches,
+    answersChecked: answers.checked,
     async lastCode(to) {
       const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
       const rows = (await response.json()) as { code: string }[];
@@ -74,6 +78,10 @@ export const startTestServer = async (
     async close() {
       await app.close();
       await database.drop();
+      const log = process.env.EDUPASS_ANSWER_LOG;
+      if (log) appendFileSync(log, [...answers.checked].map((line) => `${line}\n`).join(''));
+      // Every answer the server sent is held to the API docs' schema of its route.
+      expect(answers.mismatches).toEqual([]);
     },
   };
 };
@@ -91,11 +99,7 @@ export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOpt
   beforeAll(async () => {
     running = await startTestServer(overrides, options);
   });
-  afterAll(async () => {
-    await running?.close();
-    // Every answer the file's tests drew is held to the API docs' schema of its route.
-    expect(running?.answerMismatches ?? []).toEqual([]);
-  });
+  afterAll(() => running?.close());
   const server: TestServer = {
     get url() {
       return started().url;
@@ -108,6 +112,9 @@ export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOpt
     },
     get answerMismatches() {
       return started().answerMismatches;
+    },
+    get answersChecked() {
+      return started().answersChecked;
     },
     lastCode: (to) => started().lastCode(to),
     close: () => started().close(),
