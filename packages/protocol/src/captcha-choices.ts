@@ -1,0 +1,14 @@
+/** What an operator chooses for a product's captcha (console-routes.ts exports these). */
+
+/** Captcha policies an operator may set; `risk` challenges only suspicious attempts. */
+export const CAPTCHA_POLICIES = ['never', 'always', 'risk'] as const;
+export type CaptchaPolicyName = (typeof CAPTCHA_POLICIES)[number];
+
+/** The challenges a product can be given: EduPass's own slide puzzle, or a vendor's. */
+export const CAPTCHA_PROVIDERS = ['SLIDE', 'GEETEST', 'TENCENT', 'NETEASE', 'NEXTDATA', 'ALIYUN'] as const;
+export type CaptchaProviderName = (typeof CAPTCHA_PROVIDERS)[number];
+export type CaptchaVendorName = Exclude<CaptchaProviderName, 'SLIDE'>;
+
+/** Where a vendor setting in effect comes from. */
+export const CAPTCHA_KEY_SOURCES = ['console', 'environment', 'default'] as const;
+export type CaptchaKeySource = (typeof CAPTCHA_KEY_SOURCES)[number];
