@@ -149,11 +149,17 @@ export const outboxAnswer = list(
   object({ to: text(), channel: text(), text: text(), code: text(), sent_at: integer() }),
 );
 
-/** What every refusal answers (errors.ts's WireError): the catalogue's code, message and number. */
-export const wireErrorAnswer = object({
-  error_code: text(),
-  error_message: text(),
-  error_number: integer(),
-  error_category: text(),
-  log_uuid: text(),
-});
+/**
+ * What every refusal answers (errors.ts's WireError): the catalogue's code, message and number; E_11
+ * (MFA_REQUIRED) adds the sign-in's second-factor challenge and the factors that can answer it.
+ */
+export const wireErrorAnswer = object(
+  {
+    error_code: text(),
+    error_message: text(),
+    error_number: integer(),
+    error_category: text(),
+    log_uuid: text(),
+  },
+  { mfa_challenge: text(), mfa_methods: list(oneOf('totp', 'passkey', 'recovery_code')) },
+);
