@@ -99,6 +99,7 @@ import {
   tencentCheckRoute,
   tencentTicketRoute,
 } from './captcha-routes.ts';
+import { described } from './described-route.ts';
 import { interactionDetailsAnswer, interactionOutcomeAnswer, returnCheckAnswer } from './identity-answers.ts';
 import {
   checkReturnRoute,
@@ -106,31 +107,7 @@ import {
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
-import {
-  firstRecoveryCodesAnswer,
-  passkeyAddedAnswer,
-  recoveryCodesAnswer,
-  secondFactorStatusAnswer,
-  totpSetupAnswer,
-  webauthnOptionsAnswer,
-} from './second-factor-answers.ts';
-import {
-  confirmTotpRoute,
-  newRecoveryCodesRoute,
-  passkeyRegistrationOptionsRoute,
-  passkeySignInOptionsRoute,
-  passkeySignInRoute,
-  registerPasskeyRoute,
-  removePasskeyRoute,
-  removeTotpRoute,
-  renamePasskeyRoute,
-  secondFactorPasskeyOptionsRoute,
-  secondFactorStatusRoute,
-  startTotpRoute,
-  stepUpBySecondFactorRoute,
-  stepUpPasskeyOptionsRoute,
-  verifySecondFactorRoute,
-} from './second-factor-routes.ts';
+import { secondFactorTable } from './second-factor-table.ts';
 
 export { adminRoutes, usageAdminRoutes } from './admin-routes.ts';
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
@@ -187,19 +164,6 @@ export interface RouteSpec {
   answer: Schema<unknown>;
 }
 
-/**
- * Adds the API docs' summary and the answer to a route of account-routes.ts or captcha-routes.ts
- * (which leave both out of client bundles).
- */
-const described = <const R extends WireRoute, const A extends Schema<unknown>>(
-  route: R,
-  summary: string,
-  answer: A,
-) => ({
-  ...route,
-  summary,
-  answer,
-});
 const signIn = loginResultAnswer;
 const none = NO_CONTENT;
 const agreements = list(agreementAnswer);
@@ -264,58 +228,7 @@ export const routes = {
   stepUpByPassword: described(stepUpByPasswordRoute, 'Prove it is you with the password', none),
   sendStepUpCode: described(sendStepUpCodeRoute, "Send a code to the account's own phone (or e-mail)", none),
   stepUpByCode: described(stepUpByCodeRoute, 'Prove it is you with that code', none),
-  stepUpPasskeyOptions: described(
-    stepUpPasskeyOptionsRoute,
-    'Options for a passkey proving it is you',
-    webauthnOptionsAnswer,
-  ),
-  stepUpBySecondFactor: described(
-    stepUpBySecondFactorRoute,
-    'Prove it is you with an app code, a recovery code or a passkey',
-    none,
-  ),
-  // Second factor
-  secondFactorStatus: described(
-    secondFactorStatusRoute,
-    "The caller's authenticator app, passkeys and recovery codes left",
-    secondFactorStatusAnswer,
-  ),
-  startTotp: described(startTotpRoute, 'A new authenticator-app key with its QR code (step-up first)', totpSetupAnswer),
-  confirmTotp: described(
-    confirmTotpRoute,
-    'Confirm the app with a code; the first factor also answers recovery codes',
-    firstRecoveryCodesAnswer,
-  ),
-  removeTotp: described(removeTotpRoute, 'Remove the authenticator app (step-up first)', none),
-  passkeyRegistrationOptions: described(
-    passkeyRegistrationOptionsRoute,
-    'Options for registering a passkey (step-up first)',
-    webauthnOptionsAnswer,
-  ),
-  registerPasskey: described(registerPasskeyRoute, 'Register a passkey under a name', passkeyAddedAnswer),
-  renamePasskey: described(renamePasskeyRoute, 'Rename a passkey', none),
-  removePasskey: described(removePasskeyRoute, 'Remove a passkey (step-up first)', none),
-  newRecoveryCodes: described(
-    newRecoveryCodesRoute,
-    'Ten new recovery codes, shown once (step-up first)',
-    recoveryCodesAnswer,
-  ),
-  secondFactorPasskeyOptions: described(
-    secondFactorPasskeyOptionsRoute,
-    "Options for a passkey answering a sign-in's challenge",
-    webauthnOptionsAnswer,
-  ),
-  verifySecondFactor: described(
-    verifySecondFactorRoute,
-    'Finish a sign-in with its challenge and a second factor',
-    signIn,
-  ),
-  passkeySignInOptions: described(
-    passkeySignInOptionsRoute,
-    'Options for signing in with a passkey alone',
-    webauthnOptionsAnswer,
-  ),
-  passkeySignIn: described(passkeySignInRoute, 'Sign in with a passkey alone', signIn),
+  ...secondFactorTable,
   endOtherSessions: described(endOtherSessionsRoute, 'End every other session of the user', none),
   // Codes for any purpose
   sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code', none),
