@@ -2,6 +2,13 @@
  * The human-verification wire contract (spec §3, §4, §7, §8; compatibility.md "Captcha rule"):
  * rule answers, vendor exchange bodies, EduPass's own slide puzzle, and the texts users see.
  */
+import type {
+  captchaRuleAnswer,
+  captchaTicketAnswer,
+  geetestParamsAnswer,
+  slideChallengeAnswer,
+} from './account-answers.ts';
+import type { Answer } from './answer-schema.ts';
 import type { CaptchaRule } from './constants.ts';
 
 /** `POST /captcha/rule/v3` body. Servers accept it without `scene`, with `timestamp` in ms, and without SDK headers. */
@@ -16,26 +23,14 @@ export interface CaptchaRuleRequest {
   capabilities?: string[];
 }
 
-export interface CaptchaRuleResponse {
-  rule: CaptchaRule | (string & {});
-  appid: string;
-  /** Usable at once when `rule` is one the client runs no widget for (DEFAULT). */
-  ticket: string;
-}
+/** `rule` is a {@link CaptchaRule}, or one a newer server knows; `ticket` is usable at once for DEFAULT. */
+export type CaptchaRuleResponse = Answer<typeof captchaRuleAnswer>;
 
 /** Geetest v3 start parameters (`geetest/register`). `success: 0` is Geetest's offline (fallback) mode. */
-export interface GeetestParams {
-  gt: string;
-  challenge: string;
-  success: 0 | 1;
-  new_captcha: boolean;
-}
+export type GeetestParams = Answer<typeof geetestParamsAnswer>;
 
 /** The ticket an exchange answers with; Aliyun's also carries `appid`. */
-export interface CaptchaTicketResponse {
-  ticket: string;
-  appid?: string;
-}
+export type CaptchaTicketResponse = Answer<typeof captchaTicketAnswer>;
 
 /** One drag sample: x and y in CSS pixels relative to the drag start, t in ms since it. */
 export type SlideSample = [x: number, y: number, t: number];
@@ -43,20 +38,8 @@ export type SlideSample = [x: number, y: number, t: number];
 /** How the puzzle was answered; keyboard answers are judged on key timing instead of a drag path. */
 export type SlideInput = 'pointer' | 'keyboard';
 
-export interface SlideChallenge {
-  id: string;
-  /** PNG data URLs: the background with the gap, and the jigsaw piece. */
-  background: string;
-  piece: string;
-  width: number;
-  height: number;
-  /** The piece's top edge in the background; only its x is the puzzle. */
-  pieceY: number;
-  pieceWidth: number;
-  pieceHeight: number;
-  /** Seconds until the challenge can no longer be answered. */
-  expiresIn: number;
-}
+/** A slide puzzle: PNG data URLs of the background with its gap and of the piece, and its geometry. */
+export type SlideChallenge = Answer<typeof slideChallengeAnswer>;
 
 export interface SlideAnswer {
   id: string;

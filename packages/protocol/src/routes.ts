@@ -4,6 +4,25 @@
  */
 
 import {
+  agreementAnswer,
+  agreementTextAnswer,
+  captchaRuleAnswer,
+  captchaTicketAnswer,
+  geetestParamsAnswer,
+  gradeStageAnswer,
+  loginResultAnswer,
+  oauthBindCheckAnswer,
+  oauthItemAnswer,
+  oauthPendingAnswer,
+  oauthStartAnswer,
+  privacyAnswer,
+  slideChallengeAnswer,
+  stepUpStatusAnswer,
+  ticketAnswer,
+  tokenSetAnswer,
+  userInfoAnswer,
+} from './account-answers.ts';
+import {
   ACCOUNTS_BASE,
   authorizeQQRoute,
   authorizeWechatRoute,
@@ -64,6 +83,8 @@ import {
   unbindWechatRoute,
   updateProfileRoute,
 } from './account-routes.ts';
+import { adminRoutes } from './admin-routes.ts';
+import { type Answer, either, list, NO_CONTENT, type Schema } from './answer-schema.ts';
 import type { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
 import {
   aliyunCheckRoute,
@@ -80,34 +101,17 @@ import {
   tencentCheckRoute,
   tencentTicketRoute,
 } from './captcha-routes.ts';
-import { consoleRoutes } from './console-routes.ts';
+import { described } from './described-route.ts';
+import { interactionDetailsAnswer, interactionOutcomeAnswer, returnCheckAnswer } from './identity-answers.ts';
 import {
-  applicationRoutes,
   checkReturnRoute,
   completeInteractionRoute,
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
-import { int, MS_RANGE, opt, s } from './route-fields.ts';
-import {
-  confirmTotpRoute,
-  newRecoveryCodesRoute,
-  passkeyRegistrationOptionsRoute,
-  passkeySignInOptionsRoute,
-  passkeySignInRoute,
-  registerPasskeyRoute,
-  removePasskeyRoute,
-  removeTotpRoute,
-  renamePasskeyRoute,
-  secondFactorPasskeyOptionsRoute,
-  secondFactorStatusRoute,
-  startTotpRoute,
-  stepUpBySecondFactorRoute,
-  stepUpPasskeyOptionsRoute,
-  verifySecondFactorRoute,
-} from './second-factor-routes.ts';
-import { webhookRoutes } from './webhook-routes.ts';
+import { secondFactorTable } from './second-factor-table.ts';
 
+export { adminRoutes, usageAdminRoutes } from './admin-routes.ts';
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
 
 import type { checks } from './validation.ts';
@@ -136,8 +140,8 @@ export interface FieldSpec {
 }
 export type Fields = Record<string, FieldSpec>;
 
-/** A route as a client needs it: the `RouteSpec` without its documentation. */
-export type WireRoute = Omit<RouteSpec, 'summary'>;
+/** A route as a client needs it: the `RouteSpec` without its documentation and answer schema. */
+export type WireRoute = Omit<RouteSpec, 'summary' | 'answer'>;
 
 export interface RouteSpec {
   method: Method;
@@ -155,176 +159,146 @@ export interface RouteSpec {
   headers?: readonly (typeof CAPTCHA_TICKET_HEADER | typeof CAPTCHA_ID_HEADER)[];
   /** Success status: 200 with a body, or 204 with none. */
   status: 200 | 204;
+  /**
+   * What it answers on success (answer-schema.ts): the API docs' response schema and, through
+   * {@link AnswerOf}, the type its server handler returns. `NO_CONTENT` for a 204.
+   */
+  answer: Schema<unknown>;
 }
 
-const admin = <const E extends Partial<RouteSpec>>(method: Method, path: string, summary: string, extra: E) =>
-  ({ method, path: `/admin/${path}`, host: 'tiger', auth: 'operator', summary, status: 200, ...extra }) as Omit<
-    { method: Method; path: string; host: 'tiger'; auth: 'operator'; summary: string; status: 200 },
-    keyof E
-  > &
-    E;
-const userIdParam = { id: int() } as const;
-
-/** The operator console's calls (operators only; each change is recorded in the audit log). */
-export const adminRoutes = {
-  searchUsers: admin('GET', 'users', 'Find users by phone, e-mail, username, nickname or id', {
-    query: { q: opt(s(64)), cursor: opt(int()), limit: opt(int()) },
-  }),
-  getUser: admin('GET', 'users/:id', "A user's identities, agreements signed and sessions", { params: userIdParam }),
-  blockUser: admin('POST', 'users/:id/block', 'Block a user and end their sessions', {
-    params: userIdParam,
-    status: 204,
-  }),
-  unblockUser: admin('POST', 'users/:id/unblock', 'Unblock a user', { params: userIdParam, status: 204 }),
-  revokeUserSessions: admin('POST', 'users/:id/sessions/revoke', 'End every session of a user', {
-    params: userIdParam,
-    status: 204,
-  }),
-  listAllAgreements: admin('GET', 'agreements', 'Every version of every agreement', {}),
-  publishAgreement: admin('POST', 'agreements', 'Publish a new version of an agreement', {
-    body: {
-      code: s(64),
-      title: s(128),
-      content: { ...s(100_000), multiline: true },
-      url: opt(s(1024)),
-      effective_at: opt({ ...int(), ...MS_RANGE }),
-    },
-  }),
-  listAudit: admin('GET', 'audit', 'What operators did, newest first; `before` an entry id pages back', {
-    query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) },
-  }),
-  listOperators: admin('GET', 'operators', 'Every operator: id, phone and name (for the audit filter)', {}),
-  resetSecondFactor: admin('POST', 'users/:id/second-factor/reset', "Remove a user's second factors (audited)", {
-    params: userIdParam,
-    status: 204,
-  }),
-  ...consoleRoutes,
-  ...webhookRoutes,
-  ...applicationRoutes,
-} as const satisfies Record<string, RouteSpec>;
-
-/** Adds the API docs' summary to a route of account-routes.ts or captcha-routes.ts (which leave it out of client bundles). */
-const described = <const R extends WireRoute>(route: R, summary: string) => ({ ...route, summary });
+const signIn = loginResultAnswer;
+const none = NO_CONTENT;
+const agreements = list(agreementAnswer);
 
 export const routes = {
   // Sign-up
-  sendRegisterCode: described(sendRegisterCodeRoute, 'Send a sign-up code by SMS'),
-  registerByPhone: described(registerByPhoneRoute, 'Sign up with phone, code and password'),
-  sendEmailCode: described(sendEmailCodeRoute, 'Send a sign-up code by e-mail'),
-  checkEmailCode: described(checkEmailCodeRoute, 'Check an e-mail code; returns a ticket'),
-  registerByEmail: described(registerByEmailRoute, 'Sign up with an e-mail ticket and password'),
+  sendRegisterCode: described(sendRegisterCodeRoute, 'Send a sign-up code by SMS', none),
+  registerByPhone: described(registerByPhoneRoute, 'Sign up with phone, code and password', signIn),
+  sendEmailCode: described(sendEmailCodeRoute, 'Send a sign-up code by e-mail', none),
+  checkEmailCode: described(checkEmailCodeRoute, 'Check an e-mail code; returns a ticket', ticketAnswer),
+  registerByEmail: described(registerByEmailRoute, 'Sign up with an e-mail ticket and password', signIn),
   // Sign-in
-  sendLoginCode: described(sendLoginCodeRoute, 'Send a sign-in code by SMS'),
-  loginByPhone: described(loginByPhoneRoute, 'Sign in with phone and code'),
-  sendSilentLoginCode: described(sendSilentLoginCodeRoute, 'Send a code for sign-in-or-sign-up'),
+  sendLoginCode: described(sendLoginCodeRoute, 'Send a sign-in code by SMS', none),
+  loginByPhone: described(loginByPhoneRoute, 'Sign in with phone and code', signIn),
+  sendSilentLoginCode: described(sendSilentLoginCodeRoute, 'Send a code for sign-in-or-sign-up', none),
   loginByPhoneSilently: described(
     loginByPhoneSilentlyRoute,
     'Sign in with phone and code, creating the account on first use',
+    signIn,
   ),
-  loginByPassword: described(loginByPasswordRoute, 'Sign in with phone, username or e-mail and password'),
-  loginByPasswordSecure: described(loginByPasswordSecureRoute, 'Password sign-in that requires a captcha ticket'),
-  logout: described(logoutRoute, 'Sign out and end the session'),
+  loginByPassword: described(loginByPasswordRoute, 'Sign in with phone, username or e-mail and password', signIn),
+  loginByPasswordSecure: described(
+    loginByPasswordSecureRoute,
+    'Password sign-in that requires a captcha ticket',
+    signIn,
+  ),
+  logout: described(logoutRoute, 'Sign out and end the session', none),
   // Third-party sign-in
-  authorizeWechat: described(authorizeWechatRoute, 'Start WeChat sign-in'),
-  authorizeQQ: described(authorizeQQRoute, 'Start QQ sign-in'),
-  loginByWechat: described(loginByWechatRoute, 'Sign in with a WeChat code'),
-  loginByQQ: described(loginByQQRoute, 'Sign in with a QQ code'),
-  sendOauthBindCode: described(sendOauthBindCodeRoute, 'Send a code to the phone a third-party account binds'),
-  createOauthUser: described(createOauthUserRoute, 'Bind a phone to, or create, the user of an oauth_ticket'),
-  checkOauthBind: described(checkOauthBindRoute, 'Whether the account of an oauth_ticket exists'),
-  bindWechat: described(bindWechatRoute, 'Bind a WeChat account'),
-  unbindWechat: described(unbindWechatRoute, 'Unbind the WeChat account'),
-  bindQQ: described(bindQQRoute, 'Bind a QQ account'),
-  unbindQQ: described(unbindQQRoute, 'Unbind the QQ account'),
-  listOauths: described(listOauthsRoute, 'Third-party accounts and whether each is bound'),
+  authorizeWechat: described(authorizeWechatRoute, 'Start WeChat sign-in', oauthStartAnswer),
+  authorizeQQ: described(authorizeQQRoute, 'Start QQ sign-in', oauthStartAnswer),
+  loginByWechat: described(loginByWechatRoute, 'Sign in with a WeChat code', either(signIn, oauthPendingAnswer)),
+  loginByQQ: described(loginByQQRoute, 'Sign in with a QQ code', either(signIn, oauthPendingAnswer)),
+  sendOauthBindCode: described(sendOauthBindCodeRoute, 'Send a code to the phone a third-party account binds', none),
+  createOauthUser: described(createOauthUserRoute, 'Bind a phone to, or create, the user of an oauth_ticket', signIn),
+  checkOauthBind: described(checkOauthBindRoute, 'Whether the account of an oauth_ticket exists', oauthBindCheckAnswer),
+  bindWechat: described(bindWechatRoute, 'Bind a WeChat account', none),
+  unbindWechat: described(unbindWechatRoute, 'Unbind the WeChat account', none),
+  bindQQ: described(bindQQRoute, 'Bind a QQ account', none),
+  unbindQQ: described(unbindQQRoute, 'Unbind the QQ account', none),
+  listOauths: described(listOauthsRoute, 'Third-party accounts and whether each is bound', list(oauthItemAnswer)),
   // Username and password
-  setUsername: described(setUsernameRoute, 'Set the username (once)'),
-  initPassword: described(initPasswordRoute, 'Set the first password'),
-  changePassword: described(changePasswordRoute, 'Change the password with the old one'),
-  sendPasswordUpdateCode: described(sendPasswordUpdateCodeRoute, 'Send a code for changing the password'),
-  changePasswordByPhone: described(changePasswordByPhoneRoute, 'Change the password with a code'),
-  sendResetCode: described(sendResetCodeRoute, 'Send a code for resetting the password'),
-  checkResetCode: described(checkResetCodeRoute, 'Check a reset code; returns a ticket'),
-  resetPassword: described(resetPasswordRoute, 'Reset the password with a ticket'),
+  setUsername: described(setUsernameRoute, 'Set the username (once)', none),
+  initPassword: described(initPasswordRoute, 'Set the first password', none),
+  changePassword: described(changePasswordRoute, 'Change the password with the old one', none),
+  sendPasswordUpdateCode: described(sendPasswordUpdateCodeRoute, 'Send a code for changing the password', none),
+  changePasswordByPhone: described(changePasswordByPhoneRoute, 'Change the password with a code', none),
+  sendResetCode: described(sendResetCodeRoute, 'Send a code for resetting the password', none),
+  checkResetCode: described(checkResetCodeRoute, 'Check a reset code; returns a ticket', ticketAnswer),
+  resetPassword: described(resetPasswordRoute, 'Reset the password with a ticket', none),
   // Phone
-  sendBindPhoneCode: described(sendBindPhoneCodeRoute, 'Send a code to the phone to bind'),
-  bindPhone: described(bindPhoneRoute, 'Bind a phone number'),
-  checkPhoneBind: described(checkPhoneBindRoute, 'Whether a phone number can be bound (204) or why not'),
-  sendRebindCode: described(sendRebindCodeRoute, 'Send a code to the new phone'),
-  rebindPhone: described(rebindPhoneRoute, 'Change the bound phone number'),
+  sendBindPhoneCode: described(sendBindPhoneCodeRoute, 'Send a code to the phone to bind', none),
+  bindPhone: described(bindPhoneRoute, 'Bind a phone number', none),
+  checkPhoneBind: described(checkPhoneBindRoute, 'Whether a phone number can be bound (204) or why not', none),
+  sendRebindCode: described(sendRebindCodeRoute, 'Send a code to the new phone', none),
+  rebindPhone: described(rebindPhoneRoute, 'Change the bound phone number', none),
   // Step-up before takeover-prone changes
-  stepUpStatus: described(stepUpStatusRoute, 'Whether the session holds a recent proof, and the ways to give one'),
-  stepUpByPassword: described(stepUpByPasswordRoute, 'Prove it is you with the password'),
-  sendStepUpCode: described(sendStepUpCodeRoute, "Send a code to the account's own phone (or e-mail)"),
-  stepUpByCode: described(stepUpByCodeRoute, 'Prove it is you with that code'),
-  stepUpPasskeyOptions: described(stepUpPasskeyOptionsRoute, 'Options for a passkey proving it is you'),
-  stepUpBySecondFactor: described(
-    stepUpBySecondFactorRoute,
-    'Prove it is you with an app code, a recovery code or a passkey',
+  stepUpStatus: described(
+    stepUpStatusRoute,
+    'Whether the session holds a recent proof, and the ways to give one',
+    stepUpStatusAnswer,
   ),
-  // Second factor
-  secondFactorStatus: described(
-    secondFactorStatusRoute,
-    "The caller's authenticator app, passkeys and recovery codes left",
-  ),
-  startTotp: described(startTotpRoute, 'A new authenticator-app key with its QR code (step-up first)'),
-  confirmTotp: described(confirmTotpRoute, 'Confirm the app with a code; the first factor also answers recovery codes'),
-  removeTotp: described(removeTotpRoute, 'Remove the authenticator app (step-up first)'),
-  passkeyRegistrationOptions: described(
-    passkeyRegistrationOptionsRoute,
-    'Options for registering a passkey (step-up first)',
-  ),
-  registerPasskey: described(registerPasskeyRoute, 'Register a passkey under a name'),
-  renamePasskey: described(renamePasskeyRoute, 'Rename a passkey'),
-  removePasskey: described(removePasskeyRoute, 'Remove a passkey (step-up first)'),
-  newRecoveryCodes: described(newRecoveryCodesRoute, 'Ten new recovery codes, shown once (step-up first)'),
-  secondFactorPasskeyOptions: described(
-    secondFactorPasskeyOptionsRoute,
-    "Options for a passkey answering a sign-in's challenge",
-  ),
-  verifySecondFactor: described(verifySecondFactorRoute, 'Finish a sign-in with its challenge and a second factor'),
-  passkeySignInOptions: described(passkeySignInOptionsRoute, 'Options for signing in with a passkey alone'),
-  passkeySignIn: described(passkeySignInRoute, 'Sign in with a passkey alone'),
-  endOtherSessions: described(endOtherSessionsRoute, 'End every other session of the user'),
+  stepUpByPassword: described(stepUpByPasswordRoute, 'Prove it is you with the password', none),
+  sendStepUpCode: described(sendStepUpCodeRoute, "Send a code to the account's own phone (or e-mail)", none),
+  stepUpByCode: described(stepUpByCodeRoute, 'Prove it is you with that code', none),
+  ...secondFactorTable,
+  endOtherSessions: described(endOtherSessionsRoute, 'End every other session of the user', none),
   // Codes for any purpose
-  sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code'),
-  checkCommonCode: described(checkCommonCodeRoute, 'Check a general-purpose code; returns a ticket'),
-  sendVoiceCode: described(sendVoiceCodeRoute, 'Send a code by voice call'),
+  sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code', none),
+  checkCommonCode: described(checkCommonCodeRoute, 'Check a general-purpose code; returns a ticket', ticketAnswer),
+  sendVoiceCode: described(sendVoiceCodeRoute, 'Send a code by voice call', none),
   // Profile
-  getProfile: described(getProfileRoute, 'The user profile'),
-  updateProfile: described(updateProfileRoute, 'Update profile fields'),
-  getPrivacy: described(getPrivacyRoute, 'Username, e-mail, phone and whether a password is set'),
-  getGradeList: described(getGradeListRoute, 'Grades by school stage'),
+  getProfile: described(getProfileRoute, 'The user profile', userInfoAnswer),
+  updateProfile: described(updateProfileRoute, 'Update profile fields', none),
+  getPrivacy: described(getPrivacyRoute, 'Username, e-mail, phone and whether a password is set', privacyAnswer),
+  getGradeList: described(getGradeListRoute, 'Grades by school stage', list(gradeStageAnswer)),
   // Agreements
-  listAgreements: described(listAgreementsRoute, 'The current agreements'),
-  readAgreement: described(readAgreementRoute, "A published agreement's text by code and version"),
-  listAgreementsToSign: described(listAgreementsToSignRoute, 'Agreements the user has yet to sign'),
-  signAgreements: described(signAgreementsRoute, 'Sign agreements'),
-  listLatestProtocols: described(listLatestProtocolsRoute, 'The latest agreement of each code'),
+  listAgreements: described(listAgreementsRoute, 'The current agreements', agreements),
+  readAgreement: described(readAgreementRoute, "A published agreement's text by code and version", agreementTextAnswer),
+  listAgreementsToSign: described(listAgreementsToSignRoute, 'Agreements the user has yet to sign', agreements),
+  signAgreements: described(signAgreementsRoute, 'Sign agreements', none),
+  listLatestProtocols: described(listLatestProtocolsRoute, 'The latest agreement of each code', agreements),
   // Tokens
-  refreshTokens: described(refreshTokensRoute, 'Exchange a refresh token for a new token set'),
-  deleteTokens: described(deleteTokensRoute, 'Revoke the session of the presented token'),
-  convertCookie: described(convertCookieRoute, 'Convert a legacy session cookie into a token set'),
+  refreshTokens: described(refreshTokensRoute, 'Exchange a refresh token for a new token set', tokenSetAnswer),
+  deleteTokens: described(deleteTokensRoute, 'Revoke the session of the presented token', none),
+  convertCookie: described(convertCookieRoute, 'Convert a legacy session cookie into a token set', tokenSetAnswer),
   // Human verification (compatibility.md "Captcha rule"). The platform paths are the SDK's; the
   // tiger ones are the older main-backend spellings of the same calls.
-  captchaRule: described(captchaRuleRoute, 'Which captcha to run, or a ticket to use now'),
-  captchaGraphRule: described(captchaGraphRuleRoute, 'Which captcha to run (main backend)'),
-  geetestRegister: described(geetestRegisterRoute, 'Geetest start parameters'),
-  geetestRegisterSlide: described(geetestRegisterSlideRoute, 'Geetest start parameters (main backend)'),
-  geetestVerify: described(geetestVerifyRoute, 'Exchange a Geetest result for a ticket'),
-  geetestTicket: described(geetestTicketRoute, 'Exchange a Geetest result for a ticket (main backend)'),
-  tencentCheck: described(tencentCheckRoute, 'Exchange a Tencent result for a ticket'),
-  tencentTicket: described(tencentTicketRoute, 'Exchange a Tencent result for a ticket (main backend)'),
-  neteaseCheck: described(neteaseCheckRoute, 'Exchange a NetEase result for a ticket'),
-  nextdataCheck: described(nextdataCheckRoute, 'Exchange a NextData (Shumei) result for a ticket'),
-  aliyunCheck: described(aliyunCheckRoute, 'Exchange an Aliyun result for a ticket and appid'),
-  slideChallenge: described(slideChallengeRoute, "A fresh challenge of EduPass's slide puzzle"),
-  slideVerify: described(slideVerifyRoute, 'Answer a slide puzzle; returns a ticket'),
+  captchaRule: described(captchaRuleRoute, 'Which captcha to run, or a ticket to use now', captchaRuleAnswer),
+  captchaGraphRule: described(captchaGraphRuleRoute, 'Which captcha to run (main backend)', captchaRuleAnswer),
+  geetestRegister: described(geetestRegisterRoute, 'Geetest start parameters', geetestParamsAnswer),
+  geetestRegisterSlide: described(
+    geetestRegisterSlideRoute,
+    'Geetest start parameters (main backend)',
+    geetestParamsAnswer,
+  ),
+  geetestVerify: described(geetestVerifyRoute, 'Exchange a Geetest result for a ticket', captchaTicketAnswer),
+  geetestTicket: described(
+    geetestTicketRoute,
+    'Exchange a Geetest result for a ticket (main backend)',
+    captchaTicketAnswer,
+  ),
+  tencentCheck: described(tencentCheckRoute, 'Exchange a Tencent result for a ticket', captchaTicketAnswer),
+  tencentTicket: described(
+    tencentTicketRoute,
+    'Exchange a Tencent result for a ticket (main backend)',
+    captchaTicketAnswer,
+  ),
+  neteaseCheck: described(neteaseCheckRoute, 'Exchange a NetEase result for a ticket', captchaTicketAnswer),
+  nextdataCheck: described(nextdataCheckRoute, 'Exchange a NextData (Shumei) result for a ticket', captchaTicketAnswer),
+  aliyunCheck: described(aliyunCheckRoute, 'Exchange an Aliyun result for a ticket and appid', captchaTicketAnswer),
+  slideChallenge: described(slideChallengeRoute, "A fresh challenge of EduPass's slide puzzle", slideChallengeAnswer),
+  slideVerify: described(slideVerifyRoute, 'Answer a slide puzzle; returns a ticket', ticketAnswer),
   // Signing in to the platform's other products
-  interaction: described(interactionRoute, 'The application an OpenID Connect sign-in is for, and what it asks'),
-  completeInteraction: described(completeInteractionRoute, 'Finish an OpenID Connect sign-in as the signed-in user'),
-  denyInteraction: described(denyInteractionRoute, 'Refuse what an application asks; it is told access was denied'),
-  checkReturn: described(checkReturnRoute, 'Whether an address is one the sign-in screens may send the user back to'),
+  interaction: described(
+    interactionRoute,
+    'The application an OpenID Connect sign-in is for, and what it asks',
+    interactionDetailsAnswer,
+  ),
+  completeInteraction: described(
+    completeInteractionRoute,
+    'Finish an OpenID Connect sign-in as the signed-in user',
+    interactionOutcomeAnswer,
+  ),
+  denyInteraction: described(
+    denyInteractionRoute,
+    'Refuse what an application asks; it is told access was denied',
+    interactionOutcomeAnswer,
+  ),
+  checkReturn: described(
+    checkReturnRoute,
+    'Whether an address is one the sign-in screens may send the user back to',
+    returnCheckAnswer,
+  ),
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
@@ -364,3 +338,5 @@ export type Parsed<F> = F extends Fields
 export type BodyOf<N extends RouteName> = Parsed<(typeof routes)[N] extends { body: infer B } ? B : undefined>;
 export type QueryOf<N extends RouteName> = Parsed<(typeof routes)[N] extends { query: infer Q } ? Q : undefined>;
 export type ParamsOf<N extends RouteName> = Parsed<(typeof routes)[N] extends { params: infer P } ? P : undefined>;
+/** What a route answers on success (`void` for a 204). */
+export type AnswerOf<N extends RouteName> = Answer<(typeof routes)[N]['answer']>;

@@ -9,7 +9,14 @@
  * JSON form of the WebAuthn credential, as @simplewebauthn/browser returns it.
  */
 import { ACCOUNTS_BASE } from './account-routes.ts';
+import type { Answer } from './answer-schema.ts';
 import type { Method, RouteSpec } from './routes.ts';
+import type {
+  passkeySummaryAnswer,
+  recoveryCodesAnswer,
+  secondFactorStatusAnswer,
+  totpSetupAnswer,
+} from './second-factor-answers.ts';
 
 /* @__NO_SIDE_EFFECTS__ */
 const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
@@ -83,29 +90,9 @@ export interface SecondFactorChallenge {
   mfa_methods: SecondFactorMethod[];
 }
 
-export interface PasskeySummary {
-  id: number;
-  name: string;
-  created_at: number;
-  last_used_at: number | null;
-}
-
+export type PasskeySummary = Answer<typeof passkeySummaryAnswer>;
 /** `GET …/second-factor`. */
-export interface SecondFactorStatus {
-  totp: boolean;
-  passkeys: PasskeySummary[];
-  recovery_codes_left: number;
-  /** Whether the account must keep a second factor (operators, when OPERATOR_MFA=required). */
-  required: boolean;
-}
-
-export interface TotpSetup {
-  secret: string;
-  uri: string;
-  qr_svg: string;
-}
-
+export type SecondFactorStatus = Answer<typeof secondFactorStatusAnswer>;
+export type TotpSetup = Answer<typeof totpSetupAnswer>;
 /** Recovery codes, answered only when they are made. */
-export interface RecoveryCodes {
-  recovery_codes: string[];
-}
+export type RecoveryCodes = Answer<typeof recoveryCodesAnswer>;

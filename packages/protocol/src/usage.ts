@@ -2,6 +2,8 @@
  * The usage-report and monitor-beacon wire formats (compatibility.md, "Usage-report payload"), shared
  * by `tracker`, `monitor` and the server so the short keys are written once.
  */
+import type { Answer } from './answer-schema.ts';
+import type { serverTimeAnswer } from './collector-answers.ts';
 
 /** Collector paths, relative to the server's base URL. */
 export const REPORT_PATHS = {
@@ -67,10 +69,8 @@ export interface ReportPayload {
   data: { m: ReportMeta; e: ReportEnv; b: ReportEvent[] };
 }
 
-export interface ServerTime {
-  /** Unix milliseconds. */
-  now: number;
-}
+/** `now`: unix milliseconds. */
+export type ServerTime = Answer<typeof serverTimeAnswer>;
 
 /** Limits beyond TRACKER's that both ends check. */
 export const USAGE_LIMITS = {

@@ -2,21 +2,18 @@
  * Webhooks: endpoints per product that receive signed account events (Standard Webhooks), the
  * delivery log with its attempts, and resending. Operators only; spread into `adminRoutes`.
  */
-import { operator } from './console-routes.ts';
+import { type Answer, list, NO_CONTENT } from './answer-schema.ts';
+import { operatorRoute as operator } from './operator-route.ts';
 import { int, opt, s } from './route-fields.ts';
+import {
+  newWebhookEndpointAnswer,
+  WEBHOOK_EVENT_TYPES,
+  webhookAttemptAnswer,
+  webhookDeliveryAnswer,
+  webhookEndpointAnswer,
+} from './webhook-answers.ts';
 
-/** Every event a webhook endpoint can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [
-  'user.created',
-  'user.updated',
-  'user.blocked',
-  'user.deleted',
-  'session.started',
-  'session.ended',
-  'password.changed',
-  'phone.changed',
-  'agreement.signed',
-] as const;
+export { WEBHOOK_EVENT_TYPES };
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The body of every delivery. */
@@ -27,77 +24,50 @@ export interface WebhookPayload {
   data: { user_id: number; product: string } & Record<string, unknown>;
 }
 
-export interface WebhookEndpoint {
-  id: number;
-  /** The product whose users' events it receives, or `*` for every product. */
-  product: string;
-  url: string;
-  events: WebhookEventType[];
-  enabled: boolean;
-  /** Why the server turned it off (persistent failure); empty when an operator did, or when on. */
-  disabled_reason: string;
-  consecutive_failures: number;
-  created_at: number;
-}
-
+export type WebhookEndpoint = Answer<typeof webhookEndpointAnswer>;
 /** The answer to adding an endpoint: its signing secret, shown this once. */
-export interface NewWebhookEndpoint extends WebhookEndpoint {
-  secret: string;
-}
-
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface WebhookAttempt {
-  at: number;
-  duration_ms: number;
-  /** The receiver's HTTP status; 0 when none came (refused, timed out). */
-  response_status: number;
-  error: string;
-  ok: boolean;
-}
-
-export interface WebhookDelivery {
-  id: number;
-  endpoint_id: number;
-  /** The event's `webhook-id`, the same on every attempt. */
-  event_id: string;
-  type: WebhookEventType | (string & {});
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  next_attempt_at: number;
-  created_at: number;
-  last_attempt: WebhookAttempt | null;
-}
+export type NewWebhookEndpoint = Answer<typeof newWebhookEndpointAnswer>;
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type WebhookAttempt = Answer<typeof webhookAttemptAnswer>;
+export type WebhookDelivery = Answer<typeof webhookDeliveryAnswer>;
 
 const endpointIdParam = { id: int() } as const;
 
 export const webhookRoutes = {
-  listWebhooks: operator('GET', 'webhooks', 'Webhook endpoints (never their secrets)', {}),
-  addWebhook: operator('POST', 'webhooks', 'Add a webhook endpoint; its signing secret is answered this once', {
-    body: { product: s(64), url: s(2048), events: { type: 'string[]', required: true, maxLength: 20 } },
-  }),
-  removeWebhook: operator('POST', 'webhooks/:id/remove', 'Remove a webhook endpoint and its delivery log', {
+  listWebhooks: operator('GET', 'webhooks', 'Webhook endpoints (never their secrets)', list(webhookEndpointAnswer)),
+  addWebhook: operator(
+    'POST',
+    'webhooks',
+    'Add a webhook endpoint; its signing secret is answered this once',
+    newWebhookEndpointAnswer,
+    { body: { product: s(64), url: s(2048), events: { type: 'string[]', required: true, maxLength: 20 } } },
+  ),
+  removeWebhook: operator('POST', 'webhooks/:id/remove', 'Remove a webhook endpoint and its delivery log', NO_CONTENT, {
     params: endpointIdParam,
-    status: 204,
   }),
-  setWebhookEnabled: operator('POST', 'webhooks/:id/enabled', 'Turn a webhook endpoint on or off', {
+  setWebhookEnabled: operator('POST', 'webhooks/:id/enabled', 'Turn a webhook endpoint on or off', NO_CONTENT, {
     params: endpointIdParam,
     body: { enabled: { type: 'boolean', required: true } },
-    status: 204,
   }),
   listWebhookDeliveries: operator(
     'GET',
     'webhooks/:id/deliveries',
     'Deliveries of an endpoint, newest first, with their last attempt; `before` a delivery id pages back',
+    list(webhookDeliveryAnswer),
     { params: endpointIdParam, query: { limit: opt(int()), before: opt(int()) } },
   ),
-  listWebhookAttempts: operator('GET', 'webhooks/deliveries/:id/attempts', 'Every attempt of one delivery', {
-    params: endpointIdParam,
-  }),
+  listWebhookAttempts: operator(
+    'GET',
+    'webhooks/deliveries/:id/attempts',
+    'Every attempt of one delivery',
+    list(webhookAttemptAnswer),
+    { params: endpointIdParam },
+  ),
   resendWebhookDelivery: operator(
     'POST',
     'webhooks/deliveries/:id/resend',
     'Deliver an event again (same webhook-id) from now on, whatever became of it',
-    { params: endpointIdParam, status: 204 },
+    NO_CONTENT,
+    { params: endpointIdParam },
   ),
 } as const;

@@ -15,6 +15,7 @@ import { type Context, type ContextOverrides, createContext } from './context.ts
 import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest, RefusedForNow, RetryLater } from './errors.ts';
+import { sendAnswersAsBuilt } from './http/answers-as-built.ts';
 import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
 import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
@@ -116,6 +117,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   // The API speaks JSON only: any other body is 415 E_1 rather than a string no route can read.
   // (Usage beacons, which arrive as text/plain, register their own parser in their own scope.)
   app.removeContentTypeParser('text/plain');
+  sendAnswersAsBuilt(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const down = error instanceof ApiError ? undefined : unavailableService(error);

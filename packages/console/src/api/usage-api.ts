@@ -1,21 +1,7 @@
 /** The usage and monitoring dashboards' calls, typed; answers are read with `parse.ts`. */
-import type { CallableRoute } from '@edupass/account/custom-calls';
 import { type ApiCodeCount, adminRoutes, type ErrorGroup, type VitalPoint } from '@edupass/protocol';
 import { adminCall, getList, type Query } from './admin-call.ts';
 import { bool, num, numOrNull, record, str } from './parse.ts';
-
-/** The usage and monitoring answers the server registers outside the route table. */
-const usageRoute = (path: string): CallableRoute => ({
-  method: 'GET',
-  path: `/admin/${path}`,
-  host: 'tiger',
-  auth: 'operator',
-});
-const usageEventsRoute = usageRoute('usage/events');
-const usageUniquesRoute = usageRoute('usage/uniques');
-const usageDurationsRoute = usageRoute('usage/durations');
-const monitorApiRoute = usageRoute('monitor/api');
-const monitorVitalsRoute = usageRoute('monitor/vitals');
 
 /** A product and a window in unix ms. */
 export interface Window {
@@ -32,14 +18,14 @@ export interface EventCount {
   count: number;
 }
 export const eventCounts = (w: Window, bucket: Bucket, key?: string): Promise<EventCount[]> =>
-  getList(usageEventsRoute, { ...windowQuery(w), bucket, key: key || undefined }, (r) => ({
+  getList(adminRoutes.usageEvents, { ...windowQuery(w), bucket, key: key || undefined }, (r) => ({
     key: str(r.key),
     bucket: num(r.bucket),
     count: num(r.count),
   }));
 
 export const uniqueCounts = async (w: Window) => {
-  const r = record(await adminCall(usageUniquesRoute, { query: windowQuery(w) }));
+  const r = record(await adminCall(adminRoutes.usageUniques, { query: windowQuery(w) }));
   return { devices: num(r.devices), users: num(r.users), events: num(r.events) };
 };
 
@@ -52,7 +38,7 @@ export interface DurationStats {
   p99: number | null;
 }
 export const durationStats = async (w: Window, key: string): Promise<DurationStats> => {
-  const r = record(await adminCall(usageDurationsRoute, { query: { ...windowQuery(w), key } }));
+  const r = record(await adminCall(adminRoutes.usageDurations, { query: { ...windowQuery(w), key } }));
   return {
     key: str(r.key),
     count: num(r.count),
@@ -79,7 +65,7 @@ export interface ApiFailureRate {
   failureRate: number;
 }
 export const apiFailureRates = (w: Window): Promise<ApiFailureRate[]> =>
-  getList(monitorApiRoute, windowQuery(w), (r) => ({
+  getList(adminRoutes.monitorApi, windowQuery(w), (r) => ({
     path: str(r.path),
     failures: num(r.failures),
     businessErrors: num(r.business_errors),
@@ -96,7 +82,7 @@ export const apiCodes = (w: Window): Promise<ApiCodeCount[]> =>
   }));
 
 export const vitalsOverall = (w: Window) =>
-  getList(monitorVitalsRoute, windowQuery(w), (r) => ({
+  getList(adminRoutes.monitorVitals, windowQuery(w), (r) => ({
     name: str(r.name),
     count: num(r.count),
     p75: numOrNull(r.p75),

@@ -4,16 +4,19 @@
  * answer (or nothing, for 204).
  */
 import {
+  type AnswerOf,
   type BodyOf,
   CAPTCHA_TICKET_HEADER,
   type FieldSpec,
   type Fields,
+  NO_CONTENT,
   type ParamsOf,
   type QueryOf,
   type RouteName,
   type RouteSpec,
   routeAliases,
   routes,
+  wireErrorAnswer,
 } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
@@ -39,7 +42,8 @@ export interface RouteInput<N extends RouteName> {
 
 type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token' | 'operator' ? N : never }[RouteName];
 
-export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<unknown>;
+/** A route's handler: the answer its table entry names, or nothing for a 204. */
+export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<AnswerOf<N>>;
 
 const ACCOUNT_BODY_LIMIT = 16 * 1024;
 
@@ -58,6 +62,16 @@ export const objectSchema = (fields: Fields) => ({
   required: Object.entries(fields)
     .filter(([, spec]) => spec.required)
     .map(([name]) => name),
+});
+
+/**
+ * The route's answer for the API docs: its schema under 200, or a 204 without a body. Only described:
+ * app.ts sends every answer as JSON.stringify writes it, so no field is dropped for want of a schema.
+ */
+export const responseSchemas = (spec: RouteSpec) => ({
+  ...(spec.answer === NO_CONTENT ? { 204: NO_CONTENT } : { 200: spec.answer }),
+  '4XX': wireErrorAnswer,
+  '5XX': wireErrorAnswer,
 });
 
 const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyRequest) => {
@@ -100,6 +114,7 @@ export const defineRoute = <N extends RouteName>(
         ...(spec.body ? { body: objectSchema(spec.body) } : {}),
         ...(spec.query ? { querystring: objectSchema(spec.query) } : {}),
         ...(spec.params ? { params: objectSchema(spec.params) } : {}),
+        response: responseSchemas(spec),
         ...(spec.auth === 'token' || spec.auth === 'operator' ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
       },
       handler: async (request, reply) => {

@@ -1,8 +1,9 @@
-/** The monitoring dashboard's detail calls (operators only); the totals are in usage.ts. */
+/** The monitoring dashboard's detail calls (operators only); the totals are in admin-usage.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { listApiCodes, listErrorGroups, queryWindow, vitalsOverTime } from '../services/monitor-details.ts';
+import { listApiCodes, listErrorGroups, vitalsOverTime } from '../services/monitor-details.ts';
+import { queryBucket, queryWindow } from '../services/usage-window.ts';
 
 export const adminMonitorRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];
@@ -12,7 +13,7 @@ export const adminMonitorRoutes = (app: FastifyInstance, ctx: Context) => {
     app,
     ctx,
     'monitorVitalsSeries',
-    ({ query }) => vitalsOverTime(ctx, queryWindow(ctx, query), query.bucket),
+    ({ query }) => vitalsOverTime(ctx, queryWindow(ctx, query), queryBucket(query.bucket)),
     { tags },
   );
 };

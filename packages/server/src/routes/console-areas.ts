@@ -5,6 +5,7 @@ import { adminCaptchaRoutes } from './admin-captcha.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
 import { adminSigningKeyRoutes } from './admin-signing-keys.ts';
+import { adminUsageRoutes } from './admin-usage.ts';
 import { adminWebhookRoutes } from './admin-webhooks.ts';
 import { consoleRoutes } from './console.ts';
 
@@ -14,5 +15,6 @@ export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminOauthRoutes(app, ctx);
   adminSigningKeyRoutes(app, ctx);
   adminWebhookRoutes(app, ctx);
+  adminUsageRoutes(app, ctx);
   consoleRoutes(app);
 };

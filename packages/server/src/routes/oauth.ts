@@ -9,7 +9,7 @@ import { OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provi
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
-import { defineRoute, objectSchema, type RouteInput } from '../http/route-kit.ts';
+import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
 import { siteOrigins } from '../http/site-origins.ts';
 import { noticeAccountChange } from '../services/account-notices.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth.ts';
@@ -57,6 +57,10 @@ const registerAuthorize = (app: FastifyInstance, ctx: Context, name: OauthProvid
         summary: spec.summary,
         tags: [spec.host],
         querystring: objectSchema(spec.query),
+        response: {
+          ...responseSchemas(spec),
+          302: { type: 'null', description: "To the provider's sign-in page (browsers)" },
+        },
       },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@
  * HTTP Basic authentication of the product).
  */
 import { parse as parseQuery } from 'node:querystring';
+import { introspectionAnswer, jwksAnswer, wireErrorAnswer } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
@@ -30,7 +31,13 @@ export const signingKeyRoutes = (app: FastifyInstance, ctx: Context) => {
   });
   app.get(
     JWKS_PATH,
-    { schema: { tags: ['keys'], summary: 'The public keys that verify access tokens (JWKS)' } },
+    {
+      schema: {
+        tags: ['keys'],
+        summary: 'The public keys that verify access tokens (JWKS)',
+        response: { 200: jwksAnswer },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
       reply.header('access-control-allow-origin', '*');
@@ -49,6 +56,7 @@ export const signingKeyRoutes = (app: FastifyInstance, ctx: Context) => {
         schema: {
           tags: ['keys'],
           summary: "Whether an access token is live (RFC 7662), for a product's backend (HTTP Basic pid:secret)",
+          response: { 200: introspectionAnswer, '4XX': wireErrorAnswer },
         },
       },
       async (request) => {

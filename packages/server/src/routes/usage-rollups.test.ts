@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { BUCKETS, uniques, usageCounts } from '../services/usage-stats.ts';
+import { uniques, usageCounts } from '../services/usage-stats.ts';
+import { BUCKETS } from '../services/usage-window.ts';
 import { openStore } from '../store/db.ts';
 import { deleteUsageBefore, type NewUsageEvent, usageDb, writeUsage } from '../store/usage.ts';
 import { useTestServer } from '../testing/harness.ts';

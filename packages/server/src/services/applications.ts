@@ -3,6 +3,7 @@
  * (third-party, consent listing the claims). Confidential ones authenticate with a secret that is
  * shown once and kept only as a keyed hash; public ones (single-page and mobile apps) use PKCE alone.
  */
+import { randomBytes } from 'node:crypto';
 import type { Application, ApplicationWithSecret, AuditAction } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
@@ -78,7 +79,8 @@ export const addApplication = async (
   const secret = input.confidential ? randomToken(32) : undefined;
   const now = ctx.now();
   const row: ApplicationRow = {
-    client_id: randomToken(12),
+    // Hex: a client id never starts with '-', which command lines would read as an option.
+    client_id: randomBytes(12).toString('hex'),
     name,
     logo_url: logo,
     redirect_uris: JSON.stringify(redirects),

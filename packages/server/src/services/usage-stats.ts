@@ -1,19 +1,10 @@
 /** The console's usage and monitoring figures (admin only). */
 import { MONITOR, VITALS } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import type { Window } from '../store/events-store.ts';
-import { authenticateOperator } from './operators.ts';
+import { BUCKETS, type BucketName } from './usage-window.ts';
 
-/** The console's queries are the operator role's, as every admin route (services/operators.ts). */
-export const requireOperator = async (ctx: Context, token: string | undefined): Promise<void> => {
-  if (token === undefined) throw new ApiError('E_0');
-  await authenticateOperator(ctx, token);
-};
-
-export const BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
-
-export const usageCounts = async (ctx: Context, w: Window, bucket: keyof typeof BUCKETS, key?: string) => {
+export const usageCounts = async (ctx: Context, w: Window, bucket: BucketName, key?: string) => {
   return ctx.events.eventCounts(w, BUCKETS[bucket], key);
 };
 
@@ -23,7 +14,7 @@ export const uniques = async (ctx: Context, w: Window) => {
 
 export const durations = async (ctx: Context, w: Window, key: string) => {
   const { count, values } = await ctx.events.durationPercentiles(w, key, [0.5, 0.75, 0.9, 0.99]);
-  const [p50, p75, p90, p99] = values;
+  const [p50 = null, p75 = null, p90 = null, p99 = null] = values;
   return { key, count, p50, p75, p90, p99 };
 };
 

@@ -2,10 +2,12 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { appendFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../captcha-config.ts';
 import { type Config, loadConfig } from '../config.ts';
+import { type AnswerMismatch, answerChecker } from './answer-check.ts';
 import { createTestEventsDatabase } from './clickhouse-database.ts';
 import { createTestDatabase } from './databases.ts';
 import { type CallOptions, client } from './http-client.ts';
@@ -16,6 +18,10 @@ export interface TestServer {
   app: App;
   /** The newest code sent to a phone or e-mail address (from the dev outbox), if any. */
   lastCode(to: string): Promise<string | undefined>;
+  /** Answers that did not match their route's response schema (answer-check.ts); `close` fails on any. */
+  answerMismatches: AnswerMismatch[];
+  /** `METHOD url status` of each answer checked (appended to EDUPASS_ANSWER_LOG when set, to count coverage). */
+  answersChecked: Set<string>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,8 @@ export const startTestServer = async (
     ...overrides,
   };
   const app = await buildApp(config, { logger: false, ...options });
+  const answers = answerChecker();
+  answers.install(app.app);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('test server has no TCP address');
@@ -66,6 +74,8 @@ export const startTestServer = async (
     url,
     config,
     app,
+    answerMismatches: answers.mismatches,
+    answersChecked: answers.checked,
     async lastCode(to) {
       const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
       const rows = (await response.json()) as { code: string }[];
@@ -76,6 +86,10 @@ export const startTestServer = async (
       await app.close();
       await database.drop();
       await events?.drop();
+      const log = process.env.EDUPASS_ANSWER_LOG;
+      if (log) appendFileSync(log, [...answers.checked].map((line) => `${line}\n`).join(''));
+      // Every answer the server sent is held to the API docs' schema of its route.
+      expect(answers.mismatches).toEqual([]);
     },
   };
 };
@@ -103,6 +117,12 @@ export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOpt
     },
     get app() {
       return started().app;
+    },
+    get answerMismatches() {
+      return started().answerMismatches;
+    },
+    get answersChecked() {
+      return started().answersChecked;
     },
     lastCode: (to) => started().lastCode(to),
     close: () => started().close(),

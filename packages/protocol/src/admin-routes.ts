@@ -1,0 +1,106 @@
+/**
+ * The operator console's calls: operators only; each change is recorded in the audit log.
+ *
+ * Adding an admin route:
+ * 1. Describe its answer with the schema builder (answer-schema.ts) beside the others of its area,
+ *    e.g. in admin-answers.ts or a new `admin-<area>-answers.ts`; export the type with `Answer<…>`:
+ *      export const webhookAnswer = object({ id: integer(), url: text() }, { secret: text() });
+ *      export type Webhook = Answer<typeof webhookAnswer>;
+ * 2. Add the route with `operatorRoute(method, path, summary, answer, { body, query, params })`:
+ *    the path is under `/admin/`, the answer is the shape above (or `list(…)` of it), `NO_CONTENT`
+ *    for a call that answers 204. In its own `admin-<area>-routes.ts` for a new area, spread into
+ *    `adminRoutes` below.
+ * 3. On the server, `defineRoute(app, ctx, 'name', handler, { tags: ['admin'] })`: the handler gets
+ *    the parsed fields and the operator's session, and must return that answer's type. The API docs
+ *    show the schema, and the server's answer check (routes/answer-schemas.test.ts) holds the real
+ *    answers to it.
+ */
+import {
+  agreementVersionAnswer,
+  apiFailureRatesAnswer,
+  auditEntryAnswer,
+  durationsAnswer,
+  errorCountsAnswer,
+  eventCountsAnswer,
+  operatorSummaryAnswer,
+  uniquesAnswer,
+  userDetailAnswer,
+  userPageAnswer,
+  vitalsP75Answer,
+} from './admin-answers.ts';
+import { list, NO_CONTENT } from './answer-schema.ts';
+import { applicationRoutes } from './application-routes.ts';
+import { consoleRoutes } from './console-routes.ts';
+import { operatorRoute as admin, windowQuery } from './operator-route.ts';
+import { int, MS_RANGE, opt, s } from './route-fields.ts';
+import type { RouteSpec } from './routes.ts';
+import { USAGE_LIMITS } from './usage.ts';
+import { webhookRoutes } from './webhook-routes.ts';
+
+const userIdParam = { id: int() } as const;
+
+/** The usage figures and monitor totals of a product over a window (services/usage-window.ts reads it). */
+export const usageAdminRoutes = {
+  usageEvents: admin('GET', 'usage/events', 'Event counts per key per hour or day', eventCountsAnswer, {
+    query: { ...windowQuery, bucket: opt(s(8)), key: opt(s(USAGE_LIMITS.keyMax)) },
+  }),
+  usageUniques: admin('GET', 'usage/uniques', 'Unique devices and users', uniquesAnswer, { query: windowQuery }),
+  usageDurations: admin('GET', 'usage/durations', 'Duration percentiles of a timed event', durationsAnswer, {
+    query: { ...windowQuery, key: s(USAGE_LIMITS.keyMax) },
+  }),
+  monitorErrors: admin('GET', 'monitor/errors', 'JS error counts by message', errorCountsAnswer, {
+    query: windowQuery,
+  }),
+  monitorApi: admin('GET', 'monitor/api', 'API failure rate by path', apiFailureRatesAnswer, { query: windowQuery }),
+  monitorVitals: admin('GET', 'monitor/vitals', 'Web-vitals p75', vitalsP75Answer, { query: windowQuery }),
+} as const;
+
+export const adminRoutes = {
+  searchUsers: admin('GET', 'users', 'Find users by phone, e-mail, username, nickname or id', userPageAnswer, {
+    query: { q: opt(s(64)), cursor: opt(int()), limit: opt(int()) },
+  }),
+  getUser: admin('GET', 'users/:id', "A user's identities, agreements signed and sessions", userDetailAnswer, {
+    params: userIdParam,
+  }),
+  blockUser: admin('POST', 'users/:id/block', 'Block a user and end their sessions', NO_CONTENT, {
+    params: userIdParam,
+  }),
+  unblockUser: admin('POST', 'users/:id/unblock', 'Unblock a user', NO_CONTENT, { params: userIdParam }),
+  revokeUserSessions: admin('POST', 'users/:id/sessions/revoke', 'End every session of a user', NO_CONTENT, {
+    params: userIdParam,
+  }),
+  listAllAgreements: admin('GET', 'agreements', 'Every version of every agreement', list(agreementVersionAnswer)),
+  publishAgreement: admin('POST', 'agreements', 'Publish a new version of an agreement', agreementVersionAnswer, {
+    body: {
+      code: s(64),
+      title: s(128),
+      content: { ...s(100_000), multiline: true },
+      url: opt(s(1024)),
+      effective_at: opt({ ...int(), ...MS_RANGE }),
+    },
+  }),
+  listAudit: admin(
+    'GET',
+    'audit',
+    'What operators did, newest first; `before` an entry id pages back',
+    list(auditEntryAnswer),
+    { query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) } },
+  ),
+  listOperators: admin(
+    'GET',
+    'operators',
+    'Every operator: id, phone and name (for the audit filter)',
+    list(operatorSummaryAnswer),
+  ),
+  resetSecondFactor: admin(
+    'POST',
+    'users/:id/second-factor/reset',
+    "Remove a user's second factors (audited)",
+    NO_CONTENT,
+    { params: userIdParam },
+  ),
+  ...consoleRoutes,
+  ...usageAdminRoutes,
+  ...webhookRoutes,
+  ...applicationRoutes,
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,45 @@
+/** What the identity calls answer (identity-routes.ts exports their types). */
+import { boolean, integer, list, object, text } from './answer-schema.ts';
+
+/** The application a user signs in to, as the sign-in and consent screens show it. */
+export const interactionAppAnswer = object({
+  client_id: text(),
+  name: text(),
+  logo_url: text(),
+  first_party: boolean(),
+});
+
+/**
+ * `claims`: what the application asks for; `fresh_sign_in`: it demands a sign-in newer than the
+ * session (prompt=login, max_age); `consent`: the user must approve (third-party applications).
+ */
+export const interactionDetailsAnswer = object({
+  app: interactionAppAnswer,
+  claims: list(text()),
+  fresh_sign_in: boolean(),
+  consent: boolean(),
+});
+
+/** Where the browser goes next: back into the provider, which answers the application. */
+export const interactionOutcomeAnswer = object({ redirect_to: text() });
+
+/** `app_name`: the registered application the address belongs to, when one does. */
+export const returnCheckAnswer = object({ redirect: text(), app_name: text() });
+
+/** `confidential`: authenticates with a secret; public ones use PKCE only. */
+export const applicationAnswer = object({
+  client_id: text(),
+  name: text(),
+  logo_url: text(),
+  redirect_uris: list(text()),
+  post_logout_redirect_uris: list(text()),
+  first_party: boolean(),
+  confidential: boolean(),
+  created_at: integer(),
+});
+
+/** `client_secret` is shown once (only its hash is kept); absent for public applications. */
+export const applicationWithSecretAnswer = object({ application: applicationAnswer }, { client_secret: text() });
+
+/** A confidential application's new secret, shown once. */
+export const applicationSecretAnswer = object({ client_secret: text() });
