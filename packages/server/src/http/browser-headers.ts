@@ -100,10 +100,15 @@ export const browserHeaders = async (app: FastifyInstance, config: Config) => {
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  const names = Object.keys(headers);
-  // One hook, run for every answer (errors, 404s and early answers from other hooks included).
+  const defaults = Object.freeze(headers);
+  // Set first thing on every request (before any hook can answer early), so a route or an error
+  // path that sets one of them explicitly overrides it, as before; set once, with one call.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(defaults);
+    done();
+  });
+  // JSON answers (errors, 404s and early answers from other hooks included) are not to be stored.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    for (const name of names) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');

@@ -42,6 +42,9 @@ type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token'
 export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<unknown>;
 
 const ACCOUNT_BODY_LIMIT = 16 * 1024;
+const QUERY_STRING = { fromQueryString: true };
+/** What a route without query or path fields gets for them. */
+const noFields = (): Record<string, unknown> => ({});
 
 const jsonSchemaOf = (spec: FieldSpec): Record<string, unknown> => {
   const type = spec.type;
@@ -88,6 +91,7 @@ export const defineRoute = <N extends RouteName>(
 ) => {
   const spec: RouteSpec = routes[name];
   const paths = [spec.path, ...(routeAliases[name] ?? [])];
+  const bodyOptions = { strict: options.strict ?? false };
   for (const url of paths) {
     app.route({
       method: spec.method,
@@ -105,15 +109,20 @@ export const defineRoute = <N extends RouteName>(
       handler: async (request, reply) => {
         // Who is calling comes first: an anonymous or blocked caller learns nothing from validation.
         const session = await resolveSession(ctx, spec, request);
-        const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
-        const query = parseFields(spec.query, request.query, { fromQueryString: true });
-        const params = parseFields(spec.params, request.params, { fromQueryString: true });
+        const body = parseFields(spec.body, request.body, bodyOptions);
+        const query = spec.query ? parseFields(spec.query, request.query, QUERY_STRING) : noFields();
+        const params = spec.params ? parseFields(spec.params, request.params, QUERY_STRING) : noFields();
+        let client: ClientInfo | undefined;
         const result = await handler({
           body: body as BodyOf<N>,
           query: query as QueryOf<N>,
           params: params as ParamsOf<N>,
           session: session as RouteInput<N>['session'],
-          client: clientInfo(request, ctx.config),
+          // Read only by the handlers that record who called (the address behind proxies takes work).
+          get client() {
+            client ??= clientInfo(request, ctx.config);
+            return client;
+          },
           wantsTokenSet: wantsTokenSet(request),
           captchaTicket: header(request, CAPTCHA_TICKET_HEADER),
           request,
