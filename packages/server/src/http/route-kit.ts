@@ -46,6 +46,32 @@ const QUERY_STRING = { fromQueryString: true };
 /** What a route without query or path fields gets for them. */
 const noFields = (): Record<string, unknown> => ({});
 
+/**
+ * A handler's input. The client info is worked out only when a handler reads it (the address behind
+ * proxies takes work), and on the prototype, so building one per call stays a plain allocation.
+ */
+class CallInput {
+  #client: ClientInfo | undefined;
+  readonly wantsTokenSet: boolean;
+  readonly captchaTicket: string | undefined;
+  constructor(
+    private readonly ctx: Context,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    readonly session: SignedInSession | undefined,
+    readonly body: Record<string, unknown>,
+    readonly query: Record<string, unknown>,
+    readonly params: Record<string, unknown>,
+  ) {
+    this.wantsTokenSet = wantsTokenSet(request);
+    this.captchaTicket = header(request, CAPTCHA_TICKET_HEADER);
+  }
+  get client(): ClientInfo {
+    this.#client ??= clientInfo(this.request, this.ctx.config);
+    return this.#client;
+  }
+}
+
 const jsonSchemaOf = (spec: FieldSpec): Record<string, unknown> => {
   const type = spec.type;
   if (type === 'integer[]') return { type: 'array', items: { type: 'integer' }, maxItems: spec.maxLength };
@@ -112,22 +138,9 @@ export const defineRoute = <N extends RouteName>(
         const body = parseFields(spec.body, request.body, bodyOptions);
         const query = spec.query ? parseFields(spec.query, request.query, QUERY_STRING) : noFields();
         const params = spec.params ? parseFields(spec.params, request.params, QUERY_STRING) : noFields();
-        let client: ClientInfo | undefined;
-        const result = await handler({
-          body: body as BodyOf<N>,
-          query: query as QueryOf<N>,
-          params: params as ParamsOf<N>,
-          session: session as RouteInput<N>['session'],
-          // Read only by the handlers that record who called (the address behind proxies takes work).
-          get client() {
-            client ??= clientInfo(request, ctx.config);
-            return client;
-          },
-          wantsTokenSet: wantsTokenSet(request),
-          captchaTicket: header(request, CAPTCHA_TICKET_HEADER),
-          request,
-          reply,
-        });
+        const result = await handler(
+          new CallInput(ctx, request, reply, session, body, query, params) as unknown as RouteInput<N>,
+        );
         if (spec.status === 204 || result === undefined) return reply.code(204).send();
         return reply.code(200).send(result);
       },
