@@ -96,7 +96,6 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     // Requests that arrive while closing get the catalogue's 503 (below), not Fastify's own body.
     return503OnClosing: false,
   });
-  refuseLongUrls(app);
   const ctx = await createContext(config, app.log, options);
 
   // Validation is ours (parse-fields), so failures carry the catalogue's codes and messages;
@@ -147,8 +146,10 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .send(new ApiError('E_2', `No route ${request.method} ${request.url.split('?')[0]}.`).toWire(request.id));
   });
 
-  await app.register(fastifyCookie);
+  // The browser headers' hook comes first, so every answer carries them, early refusals included.
   await browserHeaders(app, config);
+  refuseLongUrls(app);
+  await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'EduPass API', version: SDK_ACCOUNT_VERSION },

@@ -68,6 +68,25 @@ const helmetHeaders = (options: HelmetOptions): Record<string, string> => {
   return headers;
 };
 
+const CSP = 'content-security-policy';
+
+/**
+ * The policy of JSON answers: every directive of the pages' policy or a stricter one (what it
+ * leaves out falls back to `default-src 'self'`, and a JSON document loads nothing). The pages'
+ * policy is about 1.5 KB, which Node checks and writes with every answer: sent with every API
+ * answer it cost a profile read in bench/server about a quarter of its CPU.
+ */
+const jsonPolicy = (https: boolean) =>
+  [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "script-src 'self'",
+    ...(https ? ['upgrade-insecure-requests'] : []),
+  ].join(';');
+
 export const browserHeaders = async (app: FastifyInstance, config: Config) => {
   const https = config.publicUrl.startsWith('https:');
   const headers = helmetHeaders({
@@ -100,13 +119,22 @@ export const browserHeaders = async (app: FastifyInstance, config: Config) => {
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  const names = Object.keys(headers);
-  // One hook, run for every answer (errors, 404s and early answers from other hooks included).
+  const defaults = Object.freeze(headers);
+  // Set first thing on every request (before any hook can answer early), so a route or an error
+  // path that sets one of them explicitly overrides it, as before; set once, with one call.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(defaults);
+    done();
+  });
+  const pagePolicy = headers[CSP];
+  const json = jsonPolicy(https);
+  // JSON answers (errors, 404s and early answers from other hooks included) are not to be stored, and
+  // get the short policy unless their route set its own.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    for (const name of names) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-store');
+    if (typeof type === 'string' && type.startsWith('application/json')) {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      if (reply.getHeader(CSP) === pagePolicy) reply.header(CSP, json);
     }
     done(null, payload);
   });

@@ -19,26 +19,13 @@ const sameToken = (given: string, expected: string) => {
 };
 
 export const countRequests = (app: FastifyInstance, metrics: Metrics) => {
-  // The labelled series of each route, method and status, looked up once: prom-client otherwise
-  // builds and hashes the label set on every request.
-  const series = new Map<string, { count(): void; time(seconds: number): void }>();
-  const seriesOf = (route: string, method: string, status: number) => {
-    const key = `${method} ${status} ${route}`;
-    let found = series.get(key);
-    if (found === undefined) {
-      const counter = metrics.requests.labels(route, method, String(status));
-      const histogram = metrics.latency.labels(route, method);
-      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
-      series.set(key, found);
-    }
-    return found;
-  };
+  const { seriesOf, record } = metrics.http;
   app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern, never the raw URL: ids and query strings would explode the label set.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const { count, time } = seriesOf(route, request.method, reply.statusCode);
-    count();
-    time(reply.elapsedTime / 1000);
+    record(
+      seriesOf(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode),
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 };

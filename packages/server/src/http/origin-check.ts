@@ -17,6 +17,7 @@ import { authCookie, header } from './request-info.ts';
 import { siteOrigins } from './site-origins.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const LAST_WORD = /\S+$/;
 
 const originOf = (value: string): string | undefined => (URL.canParse(value) ? new URL(value).origin : undefined);
 
@@ -42,8 +43,8 @@ export const crossSiteProblem = (ctx: Context, request: FastifyRequest): string 
 export const presentedCredential = (ctx: Context, request: FastifyRequest): string | undefined => {
   const value = header(request, 'authorization');
   if (value !== undefined) {
-    const parts = value.trim().split(/\s+/);
-    return parts[parts.length - 1];
+    // The last word (`Bearer <token>`, or a bare token), without splitting the whole value.
+    return LAST_WORD.exec(value.trim())?.[0] ?? '';
   }
   const cookie = authCookie(request);
   if (cookie !== undefined && !SAFE_METHODS.has(request.method)) {

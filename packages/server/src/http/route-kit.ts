@@ -46,6 +46,35 @@ type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token'
 export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<AnswerOf<N>>;
 
 const ACCOUNT_BODY_LIMIT = 16 * 1024;
+const QUERY_STRING = { fromQueryString: true };
+/** What a route without query or path fields gets for them. */
+const noFields = (): Record<string, unknown> => ({});
+
+/**
+ * A handler's input. The client info is worked out only when a handler reads it (the address behind
+ * proxies takes work), and on the prototype, so building one per call stays a plain allocation.
+ */
+class CallInput {
+  #client: ClientInfo | undefined;
+  readonly wantsTokenSet: boolean;
+  readonly captchaTicket: string | undefined;
+  constructor(
+    private readonly ctx: Context,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    readonly session: SignedInSession | undefined,
+    readonly body: Record<string, unknown>,
+    readonly query: Record<string, unknown>,
+    readonly params: Record<string, unknown>,
+  ) {
+    this.wantsTokenSet = wantsTokenSet(request);
+    this.captchaTicket = header(request, CAPTCHA_TICKET_HEADER);
+  }
+  get client(): ClientInfo {
+    this.#client ??= clientInfo(this.request, this.ctx.config);
+    return this.#client;
+  }
+}
 
 const jsonSchemaOf = (spec: FieldSpec): Record<string, unknown> => {
   const type = spec.type;
@@ -102,6 +131,7 @@ export const defineRoute = <N extends RouteName>(
 ) => {
   const spec: RouteSpec = routes[name];
   const paths = [spec.path, ...(routeAliases[name] ?? [])];
+  const bodyOptions = { strict: options.strict ?? false };
   for (const url of paths) {
     app.route({
       method: spec.method,
@@ -120,20 +150,12 @@ export const defineRoute = <N extends RouteName>(
       handler: async (request, reply) => {
         // Who is calling comes first: an anonymous or blocked caller learns nothing from validation.
         const session = await resolveSession(ctx, spec, request);
-        const body = parseFields(spec.body, request.body, { strict: options.strict ?? false });
-        const query = parseFields(spec.query, request.query, { fromQueryString: true });
-        const params = parseFields(spec.params, request.params, { fromQueryString: true });
-        const result = await handler({
-          body: body as BodyOf<N>,
-          query: query as QueryOf<N>,
-          params: params as ParamsOf<N>,
-          session: session as RouteInput<N>['session'],
-          client: clientInfo(request, ctx.config),
-          wantsTokenSet: wantsTokenSet(request),
-          captchaTicket: header(request, CAPTCHA_TICKET_HEADER),
-          request,
-          reply,
-        });
+        const body = parseFields(spec.body, request.body, bodyOptions);
+        const query = spec.query ? parseFields(spec.query, request.query, QUERY_STRING) : noFields();
+        const params = spec.params ? parseFields(spec.params, request.params, QUERY_STRING) : noFields();
+        const result = await handler(
+          new CallInput(ctx, request, reply, session, body, query, params) as unknown as RouteInput<N>,
+        );
         if (spec.status === 204 || result === undefined) return reply.code(204).send();
         return reply.code(200).send(result);
       },

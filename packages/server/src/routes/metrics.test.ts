@@ -54,6 +54,13 @@ describe('metrics behind METRICS_TOKEN', () => {
     ).toBeGreaterThanOrEqual(2);
     expect(sample(text, `edupass_http_requests_total{route="${A}/login",method="POST",status="429"}`)).toBe(1);
     expect(sample(text, `edupass_http_request_duration_seconds_count{route="/report/:product",method="POST"}`)).toBe(1);
+    // The latency histogram in Prometheus' shape: cumulative buckets up to +Inf, which equals the count.
+    const login = `route="${A}/login",method="POST"`;
+    const loginCount = sample(text, `edupass_http_request_duration_seconds_count{${login}}`);
+    expect(loginCount).toBeGreaterThanOrEqual(3);
+    expect(sample(text, `edupass_http_request_duration_seconds_bucket{le="+Inf",${login}}`)).toBe(loginCount);
+    expect(sample(text, `edupass_http_request_duration_seconds_bucket{le="10",${login}}`)).toBe(loginCount);
+    expect(sample(text, `edupass_http_request_duration_seconds_sum{${login}}`)).toBeGreaterThan(0);
     expect(
       sample(text, 'edupass_code_sends_total{provider="outbox",channel="sms",outcome="sent"}'),
     ).toBeGreaterThanOrEqual(1);

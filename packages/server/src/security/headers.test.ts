@@ -65,6 +65,21 @@ describe('every kind of answer', () => {
     expect(answer.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it("JSON answers get a policy no weaker than the pages' (no inline styles, no other hosts)", async () => {
+    const [json, html] = await Promise.all([page(`${server.url}${A}/agreements`), page(`${server.url}/`)]);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(directives(json)).toEqual({
+      'default-src': ["'self'"],
+      'base-uri': ["'self'"],
+      'object-src': ["'none'"],
+      'frame-ancestors': ["'none'"],
+      'form-action': ["'self'"],
+      'script-src': ["'self'"],
+    });
+    expect(directives(html)['script-src']).toContain('https://*.geetest.com');
+    expect(directives(await page(`${https.url}${A}/agreements`))['upgrade-insecure-requests']).toEqual([]);
+  });
+
   it('HSTS when PUBLIC_URL is https', async () => {
     for (const path of ['/', `${A}/agreements`]) {
       const answer = await page(`${https.url}${path}`);

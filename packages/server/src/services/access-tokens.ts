@@ -92,7 +92,7 @@ const verifiedPayload = (ctx: Context, token: string): Promise<JWTPayload> => {
 
 /**
  * Claims of tokens whose signature was checked, so a client's repeated calls skip the signature:
- * most recently used kept, bounded, each until its `exp` (the session itself is checked on every
+ * bounded (the oldest verified go first), each until its `exp` (the session itself is checked on every
  * call, through the session cache, so a sign-out still takes effect at once).
  */
 const VERIFIED_CACHE_SIZE = 10_000;
@@ -112,11 +112,8 @@ export const accessTokenClaims = async (ctx: Context, token: string): Promise<Ac
   const verified = remembered(ctx);
   const cached = verified.get(token);
   if (cached !== undefined) {
+    if (cached.exp * 1000 > ctx.now()) return cached;
     verified.delete(token);
-    if (cached.exp * 1000 > ctx.now()) {
-      verified.set(token, cached);
-      return cached;
-    }
   }
   let payload: JWTPayload;
   try {

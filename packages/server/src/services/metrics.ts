@@ -5,6 +5,7 @@
  * METRICS_PORT, or on the main port behind METRICS_TOKEN (http/metrics-endpoint.ts).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequestMetrics } from './request-metrics.ts';
 
 export interface PoolStats {
   total: number;
@@ -28,19 +29,8 @@ export const createMetrics = () => {
   return {
     registry,
     sources,
-    requests: new Counter({
-      name: 'edupass_http_requests_total',
-      help: 'HTTP requests answered, by route pattern, method and status.',
-      labelNames: ['route', 'method', 'status'],
-      registers,
-    }),
-    latency: new Histogram({
-      name: 'edupass_http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by route pattern and method.',
-      labelNames: ['route', 'method'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
+    /** Requests by route, method and status, and their latency (services/request-metrics.ts). */
+    http: createRequestMetrics(registry),
     codeSends: new Counter({
       name: 'edupass_code_sends_total',
       help: 'One-time codes sent, by provider (aliyun, tencent, smtp, outbox), channel and outcome (sent, failed).',
