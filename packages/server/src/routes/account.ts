@@ -18,7 +18,7 @@ import { setUsername, updateProfile } from '../services/profile.ts';
 import { requireStepUp, sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '../services/step-up.ts';
 import { issueTicket } from '../services/tickets.ts';
 import { endOtherSessions } from '../services/users.ts';
-import { privacy, userInfoJson } from '../services/views.ts';
+import { privacy, userInfo } from '../services/views.ts';
 import { userOauths } from '../store/oauths.ts';
 import { phoneCodeBy, userPhoneCodeBy } from './phone-code.ts';
 
@@ -29,11 +29,7 @@ const OAUTH_KINDS = [
 ] as const;
 
 export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
-  // Already JSON: sent as is, the bytes JSON.stringify(userInfo(user)) gives.
-  defineRoute(app, ctx, 'getProfile', async ({ session, reply }) => {
-    reply.type('application/json; charset=utf-8');
-    return userInfoJson(session.user);
-  });
+  defineRoute(app, ctx, 'getProfile', async ({ session }) => userInfo(session.user));
   defineRoute(app, ctx, 'updateProfile', ({ session, body }) => updateProfile(ctx, session.userId, body), {
     strict: true,
   });

@@ -23,21 +23,6 @@ export const userInfo = (user: User): UserInfo => ({
   unset_fields: UNSET_WHEN_ZERO.filter((field) => user[field] === null),
 });
 
-const profileJson = new WeakMap<User, string>();
-
-/**
- * `userInfo` as the JSON text the profile read answers, worked out once per user row read: the
- * session cache hands the same row to every call within its TTL, and any change reads a new one.
- */
-export const userInfoJson = (user: User): string => {
-  let json = profileJson.get(user);
-  if (json === undefined) {
-    json = JSON.stringify(userInfo(user));
-    profileJson.set(user, json);
-  }
-  return json;
-};
-
 export const authInfo = (user: User, token: string | TokenSet): AuthInfo => ({
   token,
   email: user.email ?? '',
