@@ -5,10 +5,10 @@ import { SOURCE_CONDITION } from './scripts/source-condition.mjs';
 const serverTests = ['packages/server/src/**/*.test.ts'];
 /** The usage suites that run once more with the events in ClickHouse (scripts/test.mjs starts one). */
 const usageTests = [
-  'packages/server/src/routes/usage.test.ts',
-  'packages/server/src/routes/usage-clickhouse-outage.test.ts',
-  'packages/server/src/store/events-store.test.ts',
-  'packages/server/src/store/clickhouse-rollups.test.ts',
+  'packages/server/src/services/usage/usage.test.ts',
+  'packages/server/src/services/usage/clickhouse-outage.test.ts',
+  'packages/server/src/store/usage/events-store.test.ts',
+  'packages/server/src/store/usage/clickhouse-rollups.test.ts',
 ];
 
 /** The EduPass packages resolve to their TypeScript sources, in browser-like and Node tests alike. */
@@ -62,7 +62,7 @@ export default defineConfig({
           name: 'server-clickhouse',
           include: usageTests,
           env: { EDUPASS_TEST_DB: 'sqlite', EDUPASS_TEST_EVENTS: 'clickhouse' },
-          globalSetup: ['packages/server/src/testing/clickhouse-global-setup.ts'],
+          globalSetup: ['packages/test-kit/src/clickhouse-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -9,8 +9,8 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '@edupass/test-kit/child-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../packages/server/src/testing/child-server.ts';
 
 const root = join(import.meta.dirname, '..');
 const deploy = join(root, 'deploy');

@@ -3,7 +3,7 @@
  * rendering a flat 300×150 SVG to PNG (the least any raster puzzle costs).
  */
 import sharp from 'sharp';
-import { drawPuzzle } from '../../packages/server/src/services/captcha-puzzle.ts';
+import { drawPuzzle } from '../../packages/server/src/services/captcha/puzzle.ts';
 
 const RUNS = Number(process.env.RUNS ?? 200);
 

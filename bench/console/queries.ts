@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Context } from '../../packages/server/src/context.ts';
-import { listApiCodes, listErrorGroups, vitalsOverTime } from '../../packages/server/src/services/monitor-details.ts';
 import {
   apiFailureRates,
   durations,
@@ -26,11 +25,21 @@ import {
   uniques,
   usageCounts,
   vitalsP75,
-} from '../../packages/server/src/services/usage-stats.ts';
+} from '../../packages/server/src/services/usage/dashboards.ts';
+import {
+  listApiCodes,
+  listErrorGroups,
+  vitalsOverTime,
+} from '../../packages/server/src/services/usage/monitor-details.ts';
 import { openStore } from '../../packages/server/src/store/db.ts';
 import { migrate } from '../../packages/server/src/store/migrate.ts';
-import { type NewBeacon, type NewUsageEvent, usageDb, writeUsage } from '../../packages/server/src/store/usage.ts';
-import type { Window } from '../../packages/server/src/store/usage-stats.ts';
+import {
+  type NewBeacon,
+  type NewUsageEvent,
+  usageDb,
+  writeUsage,
+} from '../../packages/server/src/store/usage/events.ts';
+import type { Window } from '../../packages/server/src/store/usage/stats.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const BEACONS = Number(process.env.BEACONS ?? 200_000);

@@ -3,7 +3,7 @@
  * with `concurrency` checks in flight for `seconds`, in one process pinned like the server. A login
  * verifies a stored hash, so this measures `verifyPassword`; verifying costs what hashing costs.
  */
-import { hashPassword, verifyPassword } from '../../packages/server/src/services/passwords.ts';
+import { hashPassword, verifyPassword } from '../../packages/server/src/services/passwords/argon2.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 8);

@@ -14,8 +14,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
-import { ensureSchema } from '../../packages/server/src/store/clickhouse-schema.ts';
-import { bundleServer } from '../../packages/server/src/testing/child-server.ts';
+import { bundleServer } from '@edupass/test-kit/child-server';
+import { ensureSchema } from '../../packages/server/src/store/usage/clickhouse-schema.ts';
 import { startScratchClickHouse } from '../../scripts/scratch-clickhouse.mjs';
 import {
   batches,

@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { createTestDatabase } from '@edupass/test-kit/databases';
 import { sql } from 'kysely';
-import { openClickHouseEvents } from '../../packages/server/src/store/clickhouse-events.ts';
 import { openStore, type Store } from '../../packages/server/src/store/db.ts';
-import { sqlEventsStore } from '../../packages/server/src/store/events-sql.ts';
-import type { EventsStore, Window } from '../../packages/server/src/store/events-store.ts';
 import { migrate } from '../../packages/server/src/store/migrate.ts';
-import { createTestDatabase } from '../../packages/server/src/testing/databases.ts';
+import { openClickHouseEvents } from '../../packages/server/src/store/usage/clickhouse-events.ts';
+import { sqlEventsStore } from '../../packages/server/src/store/usage/events-sql.ts';
+import type { EventsStore, Window } from '../../packages/server/src/store/usage/events-store.ts';
 import { startScratchClickHouse } from '../../scripts/scratch-clickhouse.mjs';
 import { DAY_MS, END, generated, START } from './generate.ts';
 

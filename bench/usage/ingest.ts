@@ -13,11 +13,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleServer } from '@edupass/test-kit/child-server';
 import SQLite from 'better-sqlite3';
 import { openStore } from '../../packages/server/src/store/db.ts';
 import { migrate } from '../../packages/server/src/store/migrate.ts';
-import { usageDb, writeUsage } from '../../packages/server/src/store/usage.ts';
-import { bundleServer } from '../../packages/server/src/testing/child-server.ts';
+import { usageDb, writeUsage } from '../../packages/server/src/store/usage/events.ts';
 import { batches, describeLoad, httpIngestion, line, ownCpuSeconds, rowsOf } from './load.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-bench-'));

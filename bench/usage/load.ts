@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ReportPayload } from '@edupass/protocol';
+import { type bundleServer, startChildServer } from '@edupass/test-kit/child-server';
 import autocannon from 'autocannon';
-import type { NewUsageEvent } from '../../packages/server/src/store/usage.ts';
-import { type bundleServer, startChildServer } from '../../packages/server/src/testing/child-server.ts';
+import type { NewUsageEvent } from '../../packages/server/src/store/usage/events.ts';
 import { eventId } from '../../packages/tracker/src/event-id.ts';
 
 export const EVENTS = Number(process.env.EVENTS ?? 200_000);

@@ -6,10 +6,10 @@
 import { createServer, type Server as HttpServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { bundleForBrowser, launchBrowser } from '@edupass/test-kit/browser';
+import { startTestServer } from '@edupass/test-kit/harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForBrowser, launchBrowser } from '../../server/src/testing/browser.ts';
-import { startTestServer } from '../../server/src/testing/harness.ts';
 import type * as Sdk from './index.ts';
 import type * as TestPage from './testing/react-page.ts';
 

@@ -3,9 +3,9 @@
  * plus the calls that need a captcha ticket or a password-less account.
  */
 import { ClientCode } from '@edupass/protocol';
+import type { TestServer } from '@edupass/test-kit/harness';
+import { pickIdentity, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../server/src/testing/harness.ts';
-import { pickIdentity, startOauthTestServer } from '../../server/src/testing/oauth-flow.ts';
 import * as sdk from './index.ts';
 
 let server: TestServer;

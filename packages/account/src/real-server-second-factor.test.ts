@@ -4,9 +4,9 @@
  * app code (computed here by the independent RFC 6238 helper) finishes it with the tokens kept.
  */
 import { ClientCode } from '@edupass/protocol';
+import { startTestServer } from '@edupass/test-kit/harness';
+import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../server/src/testing/harness.ts';
-import { stepAt, totpCode } from '../../server/src/testing/rfc6238.ts';
 import * as sdk from './index.ts';
 import * as secondFactor from './second-factor.ts';
 

@@ -9,8 +9,8 @@ import {
   getProfileRoute,
   refreshTokensRoute,
 } from '@edupass/protocol';
+import { startTestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../server/src/testing/harness.ts';
 import * as sdk from './index.ts';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;

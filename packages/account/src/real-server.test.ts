@@ -3,8 +3,8 @@
  * method's success path and its error codes.
  */
 import { ClientCode, routes } from '@edupass/protocol';
+import { startTestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../server/src/testing/harness.ts';
 import * as sdk from './index.ts';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;

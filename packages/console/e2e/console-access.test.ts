@@ -3,9 +3,9 @@
  * data, and every admin call answers 403 (E_0 without a session, E_4 for a non-operator).
  */
 import { adminRoutes } from '@edupass/protocol';
+import { type Account, signUp } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, signUp } from '../../server/src/testing/accounts.ts';
-import { client } from '../../server/src/testing/http-client.ts';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

@@ -4,13 +4,13 @@
  * found in the audit log with the operator who made it.
  */
 import type { CaptchaSettings } from '@edupass/protocol';
+import { A, nextPhone, PID, signIn, signUp } from '@edupass/test-kit/accounts';
+import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
+import { client } from '@edupass/test-kit/http-client';
+import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, nextPhone, PID, signIn, signUp } from '../../server/src/testing/accounts.ts';
-import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../../server/src/testing/captcha-vendor-peers.ts';
-import { client } from '../../server/src/testing/http-client.ts';
-import { solveSlideTicket } from '../../server/src/testing/slide-tickets.ts';
 import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

@@ -7,11 +7,11 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { bundleForBrowser } from '@edupass/test-kit/browser';
+import { freePort } from '@edupass/test-kit/child-server';
+import { usageDb } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageDb } from '../../server/src/store/usage.ts';
-import { bundleForBrowser } from '../../server/src/testing/browser.ts';
-import { freePort } from '../../server/src/testing/child-server.ts';
 import {
   accessibilityViolations,
   type ConsoleRig,

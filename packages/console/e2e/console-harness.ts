@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { nextPhone, PASSWORD } from '@edupass/test-kit/accounts';
+import type { BuildOptions } from '@edupass/test-kit/server';
+import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
-import type { BuildOptions } from '../../server/src/app.ts';
-import { createAdmin } from '../../server/src/cli/admin.ts';
-import { nextPhone, PASSWORD } from '../../server/src/testing/accounts.ts';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');

@@ -2,9 +2,10 @@
  * The WeChat/QQ screen of the console, in Chromium against the real server: each product's choice loads,
  * a change is saved and shown in effect, survives a reload, and "as configured" removes it again.
  */
+
+import { PID } from '@edupass/test-kit/accounts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PID } from '../../server/src/testing/accounts.ts';
 import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

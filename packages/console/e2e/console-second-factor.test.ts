@@ -5,10 +5,10 @@
  * App codes are computed by the independent RFC 6238 helper on the server's (injected) clock.
  */
 import type { TotpSetup } from '@edupass/protocol';
+import { A, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
+import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { A, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
-import { client } from '../../server/src/testing/http-client.ts';
-import { steppingClock } from '../../server/src/testing/rfc6238.ts';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 /** The server's clock: moved a step on before each app code, so no code is a replay of the last. */

@@ -5,10 +5,10 @@
  * the session on the server, and a session the server no longer knows leads back to the sign-in.
  */
 import { adminRoutes, SERVER_ERRORS, type ServerCode } from '@edupass/protocol';
+import { client } from '@edupass/test-kit/http-client';
 import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from '../../server/src/testing/http-client.ts';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

@@ -3,10 +3,11 @@
  * the key in use, a rotation adds a published "next" key, "at once" makes a new key sign; a user
  * signed in before keeps working throughout (nobody is signed out), and the JWKS lists every key.
  */
+
+import { A, signUp } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, signUp } from '../../server/src/testing/accounts.ts';
-import { client } from '../../server/src/testing/http-client.ts';
 import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

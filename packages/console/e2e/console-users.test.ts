@@ -4,10 +4,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '../../server/src/testing/accounts.ts';
-import { client } from '../../server/src/testing/http-client.ts';
 import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

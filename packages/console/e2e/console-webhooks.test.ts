@@ -3,11 +3,12 @@
  * (the secret is shown once), a sign-up reaches the receiver signed so that `standardwebhooks`
  * verifies it, the delivery log shows it delivered, and Resend delivers it again with the same id.
  */
+
+import { signUp } from '@edupass/test-kit/accounts';
+import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signUp } from '../../server/src/testing/accounts.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../server/src/testing/webhook-receiver.ts';
 import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;

@@ -5,10 +5,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { client, PID, signUp, T } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, PID, signUp, T } from '../../server/src/testing/accounts.ts';
-import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
 import { edupassExpress, edupassFastify, edupassNode, type WithEduPass } from './middleware.ts';
 import { createVerifier } from './verifier.ts';
 

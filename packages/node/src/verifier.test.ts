@@ -3,11 +3,12 @@
  * the middle is followed (a token naming a key the verifier has not seen makes it fetch the set
  * again), expiry and audience are enforced, and the online check sees a sign-out.
  */
+
+import { client, PID, signUp, T } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { rotateSigningKey } from '@edupass/test-kit/server';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotateSigningKey } from '../../server/src/services/signing-keys.ts';
-import { client, PID, signUp, T } from '../../server/src/testing/accounts.ts';
-import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
 import { EduPassAuthError } from './errors.ts';
 import { createVerifier, type VerifierOptions } from './verifier.ts';
 

@@ -39,7 +39,7 @@ import { webhookRoutes } from './webhook-routes.ts';
 
 const userIdParam = { id: int() } as const;
 
-/** The usage figures and monitor totals of a product over a window (services/usage-window.ts reads it). */
+/** The usage figures and monitor totals of a product over a window (services/usage/window.ts reads it). */
 export const usageAdminRoutes = {
   usageEvents: admin('GET', 'usage/events', 'Event counts per key per hour or day', eventCountsAnswer, {
     query: { ...windowQuery, bucket: opt(s(8)), key: opt(s(USAGE_LIMITS.keyMax)) },

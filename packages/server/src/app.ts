@@ -40,9 +40,9 @@ import { signUpRoutes } from './routes/sign-up.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
-import { startHousekeeping } from './services/housekeeping.ts';
-import { notReadyBecause } from './services/readiness.ts';
-import { startWebhookWorker, type WebhookWorker } from './services/webhook-worker.ts';
+import { startHousekeeping } from './services/platform/housekeeping.ts';
+import { notReadyBecause } from './services/platform/readiness.ts';
+import { startWebhookWorker, type WebhookWorker } from './services/webhooks/worker.ts';
 
 export interface App {
   app: FastifyInstance;
@@ -187,7 +187,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
 
   if (servesWeb) await serveWebFiles(app, webRoot);
 
-  // Alive: the process answers. Ready: what it needs answers too (services/readiness.ts).
+  // Alive: the process answers. Ready: what it needs answers too (services/platform/readiness.ts).
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const reason = await notReadyBecause(ctx);

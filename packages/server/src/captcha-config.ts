@@ -7,14 +7,14 @@
  *                     `*:*=risk,edupass:login=always`.
  * CAPTCHA_PROVIDER    the challenge to give: SLIDE (default, EduPass's own, works offline), GEETEST,
  *                     TENCENT, NETEASE, NEXTDATA or ALIYUN; or `pid=PROVIDER` entries with `*`.
- *                     Operators may choose one per product in the console (services/captcha-policy.ts).
+ *                     Operators may choose one per product in the console (services/captcha/policy.ts).
  * CAPTCHA_FALLBACK_RULE  the challenge for clients that cannot run SLIDE (they do not announce it):
  *                     NONE (the default: such a client is refused with 10017002 when a challenge is
  *                     due) or a vendor whose keys are set. Never a ready ticket: that would make the
  *                     challenge decoration. `DEFAULT` is read as NONE (its old meaning was a ticket).
  * CAPTCHA_TICKET_TTL, CAPTCHA_CHALLENGE_TTL  seconds (300, 120).
  * CAPTCHA_RISK_WINDOW seconds failures and volumes are remembered (3600).
- * Thresholds of the `risk` policy (services/captcha-risk.ts). A whole school often shares one NAT
+ * Thresholds of the `risk` policy (services/captcha/risk.ts). A whole school often shares one NAT
  * address, so the per-IP ones are high; what one identity or device does weighs more.
  * CAPTCHA_RISK_FAILURES  failed captcha checks of one identity or device before challenges start (1).
  * CAPTCHA_RISK_LOGIN_FAILURES  password sign-ins of one account without a passed challenge, since its
@@ -39,7 +39,7 @@
  *   NEXTDATA_CAPTCHA_ENDPOINT (http://captcha.fengkongcloud.com/ca/v1/fverify)
  * ALIYUN_CAPTCHA_PREFIX, ALIYUN_CAPTCHA_SCENE_ID, ALIYUN_ACCESS_KEY_ID, ALIYUN_ACCESS_KEY_SECRET,
  *   ALIYUN_CAPTCHA_ENDPOINT (https://captcha.cn-shanghai.aliyuncs.com)
- * Vendor fields set in the console override these one by one (services/captcha-vendor-keys.ts).
+ * Vendor fields set in the console override these one by one (services/captcha/vendor-keys.ts).
  */
 
 import {

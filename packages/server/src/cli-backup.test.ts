@@ -6,13 +6,13 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nextPhone, signIn, signUp } from '@edupass/test-kit/accounts';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { startTestServer } from '@edupass/test-kit/harness';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.ts';
 import { loadConfig } from './config.ts';
 import { loadEnvFile } from './env-file.ts';
-import { nextPhone, signIn, signUp } from './testing/accounts.ts';
-import { testDatabaseKind } from './testing/databases.ts';
-import { startTestServer } from './testing/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edupass-backup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

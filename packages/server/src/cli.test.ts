@@ -1,15 +1,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
-import { createUsageWriter } from './services/usage-writer.ts';
+import { createUsageWriter } from './services/usage/group-commit.ts';
 import { openStore, type Store } from './store/db.ts';
-import { sqlEventsStore } from './store/events-sql.ts';
-import { usageDb, writeUsage } from './store/usage.ts';
-import { createTestDatabase, type TestDatabase } from './testing/databases.ts';
+import { usageDb, writeUsage } from './store/usage/events.ts';
+import { sqlEventsStore } from './store/usage/events-sql.ts';
 
 let database: TestDatabase;
 let store: Store;

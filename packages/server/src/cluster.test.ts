@@ -1,6 +1,6 @@
 /**
  * The cluster under faults: Debian's nginx, running the shipped site (deploy/nginx/edupass.conf and
- * upstream-local.conf, see testing/nginx.ts), in front of three server processes on PostgreSQL and
+ * upstream-local.conf, see packages/test-kit/src/nginx.ts), in front of three server processes on PostgreSQL and
  * Redis (a scratch cluster and a scratch redis-server of the test's own), a mixed load (sign-in,
  * profile, refresh, code sends, ingestion) while one instance is SIGKILLed and restarted, Redis is
  * restarted, and PostgreSQL is stopped and started. Prints requests and errors by status during and
@@ -11,15 +11,15 @@
  * Runs once (in the PostgreSQL project); skipped with a message when nginx is not installed.
  */
 import { randomUUID } from 'node:crypto';
+import { A, type Account, PASSWORD, PID, signUp, T, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { bundleServer, type ChildServer, freePort, startChildServer } from '@edupass/test-kit/child-server';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import type { TestServer } from '@edupass/test-kit/harness';
+import { hasNginx, type Nginx, startNginx } from '@edupass/test-kit/nginx';
+import { postgresBin, type ScratchPostgres, startScratchPostgres } from '@edupass/test-kit/scratch-postgres';
+import { hasRedisServer, type ScratchRedis, startScratchRedis } from '@edupass/test-kit/scratch-redis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, type Account, PASSWORD, PID, signUp, T, TOKEN_SET_HEADERS } from './testing/accounts.ts';
-import { bundleServer, type ChildServer, freePort, startChildServer } from './testing/child-server.ts';
-import { testDatabaseKind } from './testing/databases.ts';
-import type { TestServer } from './testing/harness.ts';
-import { hasNginx, type Nginx, startNginx } from './testing/nginx.ts';
-import { postgresBin, type ScratchPostgres, startScratchPostgres } from './testing/scratch-postgres.ts';
-import { hasRedisServer, type ScratchRedis, startScratchRedis } from './testing/scratch-redis.ts';
 
 const INSTANCES = 3;
 const USERS = 6;

@@ -8,18 +8,18 @@ import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
-import { resealVendorKeys } from './services/captcha-vendor-keys.ts';
-import { createMetrics, type Metrics } from './services/metrics.ts';
-import { createSessionCache, type SessionCache } from './services/session-cache.ts';
+import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
+import { createMetrics, type Metrics } from './services/platform/metrics.ts';
+import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
+import { settingOrCreate } from './store/admin/settings.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
-import type { EventsStore } from './store/events-store.ts';
-import { openEventsStore } from './store/events-store-open.ts';
 import { migrate } from './store/migrate.ts';
 import { connectRedis } from './store/redis.ts';
 import type { Database } from './store/schema.ts';
 import { seed } from './store/seed.ts';
-import { settingOrCreate } from './store/settings.ts';
+import type { EventsStore } from './store/usage/events-store.ts';
+import { openEventsStore } from './store/usage/events-store-open.ts';
 
 export interface Keys {
   /** HS256 key for access tokens. */

@@ -1,5 +1,5 @@
 /**
- * The shipped nginx site (deploy/nginx/edupass.conf, run by testing/nginx.ts as the cluster test
+ * The shipped nginx site (deploy/nginx/edupass.conf, run by packages/test-kit/src/nginx.ts as the cluster test
  * runs it) in front of instances that die mid-request: a POST that reached one is not resent (a code
  * send or password change must not run twice), an idempotent request is tried on the next instance,
  * and the client gets the catalogue's 503 E_10 with Retry-After, not nginx's bare 502 page. Also:
@@ -7,8 +7,8 @@
  */
 import { createServer, type Server } from 'node:net';
 import { ClientCode, SERVER_ERRORS } from '@edupass/protocol';
+import { hasNginx, type Nginx, siteFor, startNginx, upstreamFor } from '@edupass/test-kit/nginx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasNginx, type Nginx, siteFor, startNginx, upstreamFor } from './testing/nginx.ts';
 
 /** An instance that reads a request and dies before answering (the socket closed, no response). */
 const dyingInstance = async () => {

@@ -1,12 +1,12 @@
 /**
- * Where usage events and monitor beacons live (store/events-store.ts): USAGE_DATABASE_URL unset keeps
+ * Where usage events and monitor beacons live (store/usage/events-store.ts): USAGE_DATABASE_URL unset keeps
  * them in DATABASE_URL's database; `clickhouse://user:password@host:8123/database` (or
  * `clickhouses://` for TLS) puts them in ClickHouse, with batches ClickHouse does not take kept in
  * USAGE_SPOOL_DIR (default: `usage-spool` beside the SQLite file, else `./data/usage-spool`).
  */
 import { dirname, join } from 'node:path';
 import type { Readers } from './config.ts';
-import { isClickHouseUrl } from './store/clickhouse-schema.ts';
+import { isClickHouseUrl } from './store/usage/clickhouse-schema.ts';
 
 export interface UsageStoreConfig {
   /** A clickhouse:// URL, or undefined for the accounts database. */

@@ -2,9 +2,9 @@
  * The issue's flow, end to end in Chromium against the real server serving the built client; SMS and
  * e-mail codes come from the dev outbox. The steps share one browser page and run in order.
  */
+
+import { clearCaptchaPolicy, insertAgreement, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
-import { insertAgreement } from '../../server/src/store/agreements.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';

@@ -3,8 +3,9 @@
  * the published version in a sheet, and /legal/<code>?version=N shows it on its own page. The text is
  * shown as text (markup in it stays inert). Both languages, phone and desktop.
  */
+
+import { insertAgreement } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertAgreement } from '../../server/src/store/agreements.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { LOCALES as LANGUAGES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';

@@ -4,9 +4,10 @@
  * the language of its moment). What screen readers hear is checked by accessible name, and axe finds
  * no serious or critical violation in either language.
  */
+
+import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';

@@ -2,11 +2,12 @@
  * EduPass's own slide puzzle in Chromium, answered with the mouse and with the keyboard, and the two
  * flows the captcha guards, end to end through the overlay: an SMS code send and login/security.
  */
+
+import { launchBrowser } from '@edupass/test-kit/browser';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { client } from '@edupass/test-kit/http-client';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../server/src/testing/browser.ts';
-import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
-import { client } from '../../server/src/testing/http-client.ts';
 import { type CaptchaOutcome, openCaptchaPage, runCaptcha } from './support/captcha-page.ts';
 import { newestAnswer, readySlider } from './support/slide.ts';
 

@@ -4,11 +4,12 @@
  * and the callbacks all run for real — pass, fail, close and a script that will not load — and each
  * widget is started in the visitor's language.
  */
+
+import { launchBrowser } from '@edupass/test-kit/browser';
+import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../server/src/testing/browser.ts';
-import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../../server/src/testing/captcha-vendor-peers.ts';
-import { startTestServer, type TestServer } from '../../server/src/testing/harness.ts';
 import { openCaptchaPage, runCaptcha, vendorOption } from './support/captcha-page.ts';
 import type { MockedVendor } from './support/captcha-vendor-mocks.ts';
 

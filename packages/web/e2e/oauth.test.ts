@@ -3,8 +3,8 @@
  * phone by code (or goes on without one) after agreeing to the agreements.
  */
 import { join } from 'node:path';
+import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { expectScreen, openPage } from './support/pages.ts';

@@ -5,10 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCOUNTS_BASE } from '@edupass/protocol';
+import { clearCaptchaPolicy, insertAgreement, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
-import { insertAgreement } from '../../server/src/store/agreements.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations, type Violation } from './support/axe.ts';
 import { openPage } from './support/pages.ts';

@@ -6,9 +6,10 @@
  * passkey removed. The page is opened at `localhost`: WebAuthn takes a domain, not an IP address,
  * as its relying party.
  */
+
+import { steppingClock } from '@edupass/test-kit/rfc6238';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { steppingClock } from '../../server/src/testing/rfc6238.ts';
 import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';

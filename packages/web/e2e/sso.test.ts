@@ -5,11 +5,11 @@
  * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
+
+import { signInOperator } from '@edupass/test-kit/accounts';
+import { registerApp } from '@edupass/test-kit/oidc-apps';
+import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { rotateSigningKey } from '../../server/src/services/signing-keys.ts';
-import { insertAgreement } from '../../server/src/store/agreements.ts';
-import { signInOperator } from '../../server/src/testing/accounts.ts';
-import { registerApp } from '../../server/src/testing/oidc-apps.ts';
 import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';

@@ -3,8 +3,9 @@
  * moved on), changing the phone asks to confirm it is you; the password given, the change goes
  * through, the old phone gets a notice, and the page offers to sign out everywhere else.
  */
+
+import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { clearCaptchaPolicy, setCaptchaPolicy } from '../../server/src/services/captcha-policy.ts';
 import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { openPage } from './support/pages.ts';

@@ -74,7 +74,7 @@ export const deliveryFromConfig = (
   };
 };
 
-/** Counts every send by the provider that carries it and its outcome (services/metrics.ts). */
+/** Counts every send by the provider that carries it and its outcome (services/platform/metrics.ts). */
 export const countedDelivery = (
   delivery: Delivery,
   config: Pick<Config, 'sms' | 'smtp'>,

@@ -3,7 +3,7 @@
  * (a database table the web client and tests read) and in the log.
  */
 import type { Kysely } from 'kysely';
-import { insertOutbox } from '../store/outbox.ts';
+import { insertOutbox } from '../store/account/sent-messages.ts';
 import type { Database } from '../store/schema.ts';
 
 export type Channel = 'sms' | 'voice' | 'email';

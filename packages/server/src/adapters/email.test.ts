@@ -4,10 +4,10 @@
  * so the MIME parts are decoded with a few regexes).
  */
 import { ACCOUNTS_BASE as A } from '@edupass/protocol';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { client } from '@edupass/test-kit/http-client';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { client } from '../testing/http-client.ts';
 
 interface Received {
   from: string;

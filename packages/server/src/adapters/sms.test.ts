@@ -4,11 +4,11 @@
  * provider's own bodies. Refusals become E_6 with words the user can act on; the code is withdrawn.
  */
 import { ACCOUNTS_BASE as A, type LoginResult } from '@edupass/protocol';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { type Answer, client } from '@edupass/test-kit/http-client';
+import { aliyunPeer, type SmsPeer, tencentPeer } from '@edupass/test-kit/sms-peers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsConfig } from '../delivery-config.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { type Answer, client } from '../testing/http-client.ts';
-import { aliyunPeer, type SmsPeer, tencentPeer } from '../testing/sms-peers.ts';
 
 const PID = 'edupass';
 let counter = Math.floor(Math.random() * 90_000) + 10_000;

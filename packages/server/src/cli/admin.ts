@@ -1,10 +1,10 @@
 import { checks } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { OPERATOR_ROLE } from '../services/operators.ts';
-import { createUser, newUser, passwordFields } from '../services/sign-up.ts';
-import { saveUser } from '../services/users.ts';
-import { findUserByPhone } from '../store/users.ts';
+import { saveUser } from '../services/account/users.ts';
+import { OPERATOR_ROLE } from '../services/admin/operators.ts';
+import { createUser, newUser, passwordFields } from '../services/sign-in/sign-up.ts';
+import { findUserByPhone } from '../store/account/users.ts';
 
 /** Makes the account of `phone` an operator, creating it (with `password`) when it does not exist. */
 export const createAdmin = async (ctx: Context, phone: string, password: string | undefined): Promise<string> => {

@@ -10,7 +10,7 @@ import {
   listApplications,
   removeApplication,
   rotateApplicationSecret,
-} from '../services/applications.ts';
+} from '../services/identity/applications.ts';
 
 export const APPS_USAGE = `  apps add <name> --redirect <uri> [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
            [--third-party] [--public]      register an application (prints its client id, and its secret once)

@@ -5,8 +5,8 @@
 import { callVendor, VendorUnreachable } from '../adapters/captcha-vendors/http.ts';
 import type { CaptchaProvider, VendorName } from '../captcha-config.ts';
 import type { Context } from '../context.ts';
-import { providerChoices } from '../services/captcha-policy.ts';
-import { describeMissing, vendorFieldsInEffect } from '../services/captcha-vendor-keys.ts';
+import { providerChoices } from '../services/captcha/policy.ts';
+import { describeMissing, vendorFieldsInEffect } from '../services/captcha/vendor-keys.ts';
 import type { Finding } from './doctor.ts';
 
 const finding = (provider: CaptchaProvider, users: string[], ok: boolean, detail: string): Finding => ({

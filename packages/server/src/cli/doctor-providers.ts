@@ -7,7 +7,7 @@ import { smtpSender } from '../adapters/email.ts';
 import { getFromProvider, OauthProviderError, type OauthProviderName } from '../adapters/oauth-provider.ts';
 import type { Config } from '../config.ts';
 import { OAUTH_VARIABLES } from '../oauth-config.ts';
-import { PROVIDER_LABELS } from '../services/oauth-providers.ts';
+import { PROVIDER_LABELS } from '../services/oauth/providers.ts';
 import type { Finding } from './doctor.ts';
 
 /** Short, so doctor answers in seconds even when a host swallows packets. */

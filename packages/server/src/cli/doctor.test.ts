@@ -6,16 +6,16 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
+import { aliyunPeer, type SmsPeer, tencentPeer } from '@edupass/test-kit/sms-peers';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { type Context, createContext } from '../context.ts';
-import { clearCaptchaProvider, setCaptchaProvider } from '../services/captcha-policy.ts';
-import { putVendorFields, removeVendorFields } from '../services/captcha-vendor-keys.ts';
+import { clearCaptchaProvider, setCaptchaProvider } from '../services/captcha/policy.ts';
+import { putVendorFields, removeVendorFields } from '../services/captcha/vendor-keys.ts';
 import { openStore } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
-import { aliyunPeer, type SmsPeer, tencentPeer } from '../testing/sms-peers.ts';
 import { doctor, type Finding } from './doctor.ts';
 
 /** Nothing listens here: connections are refused at once. */

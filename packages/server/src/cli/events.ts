@@ -9,7 +9,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../context.ts';
-import type { EventCursor, NewUsageEvent, StoredEvent } from '../store/events-store.ts';
+import type { EventCursor, NewUsageEvent, StoredEvent } from '../store/usage/events-store.ts';
 import { progress } from './progress.ts';
 
 const PAGE = 5000;

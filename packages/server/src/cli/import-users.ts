@@ -8,10 +8,10 @@ import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { newUser, passwordFields } from '../services/sign-up.ts';
-import { drawDefaultNickname } from '../store/default-nickname.ts';
+import { newUser, passwordFields } from '../services/sign-in/sign-up.ts';
+import { drawDefaultNickname } from '../store/account/default-nickname.ts';
+import { insertUser, isUniqueViolation } from '../store/account/users.ts';
 import type { NewUser } from '../store/schema.ts';
-import { insertUser, isUniqueViolation } from '../store/users.ts';
 import { progress } from './progress.ts';
 
 const COLUMNS = ['phone', 'email', 'username', 'nickname', 'password', 'fullname'] as const;

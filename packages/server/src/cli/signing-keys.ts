@@ -1,7 +1,7 @@
 /** `edupass keys list` and `edupass keys rotate [--now]`: the keys that sign access tokens. */
 import type { Context } from '../context.ts';
-import type { SigningKeyStatus } from '../services/signing-key-states.ts';
-import { listSigningKeys, rotateSigningKey } from '../services/signing-keys.ts';
+import type { SigningKeyStatus } from '../services/sessions/signing-key-states.ts';
+import { listSigningKeys, rotateSigningKey } from '../services/sessions/signing-keys.ts';
 
 const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString());
 

@@ -4,7 +4,7 @@
  */
 import { WEBHOOK_EVENT_TYPES } from '@edupass/protocol';
 import type { Context } from '../context.ts';
-import { addWebhook, listWebhooks, removeWebhook, resendDelivery } from '../services/webhooks.ts';
+import { addWebhook, listWebhooks, removeWebhook, resendDelivery } from '../services/webhooks/webhooks.ts';
 
 const COMMAND_LINE = 0;
 

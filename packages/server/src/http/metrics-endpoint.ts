@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { Metrics } from '../services/metrics.ts';
+import type { Metrics } from '../services/platform/metrics.ts';
 import { header } from './request-info.ts';
 
 const sameToken = (given: string, expected: string) => {

@@ -12,7 +12,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { securityEvent } from '../services/security-events.ts';
+import { securityEvent } from '../services/security/events.ts';
 import { authCookie, header } from './request-info.ts';
 import { siteOrigins } from './site-origins.ts';
 

@@ -21,8 +21,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { authenticateOperator } from '../services/operators.ts';
-import { authenticate, type ClientInfo, type SignedInSession } from '../services/tokens.ts';
+import { authenticateOperator } from '../services/admin/operators.ts';
+import { authenticate, type ClientInfo, type SignedInSession } from '../services/sessions/tokens.ts';
 import { presentedCredential } from './origin-check.ts';
 import { parseFields } from './parse-fields.ts';
 import { clientInfo, header, wantsTokenSet } from './request-info.ts';

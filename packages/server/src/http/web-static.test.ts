@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { expect, it } from 'vitest';
 import { precompressFiles } from '../../../../scripts/vite-precompress.mjs';
-import { useTestServer } from '../testing/harness.ts';
 import { IMMUTABLE, REVALIDATE } from './web-static.ts';
 
 // A build as vite writes it, compressed by the build's own plugin.

@@ -6,8 +6,8 @@
  */
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import { findUserById } from '../store/account/users.ts';
 import type { User } from '../store/schema.ts';
-import { findUserById } from '../store/users.ts';
 
 /** The claims each scope releases (OpenID Connect Core §5.4). */
 export const SCOPE_CLAIMS = {

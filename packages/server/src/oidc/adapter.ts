@@ -1,11 +1,17 @@
 /**
- * oidc-provider's storage in EduPass's database (store/oidc-models.ts), for SQLite and PostgreSQL
- * alike; applications are its clients (store/applications.ts). Expired rows are swept hourly.
+ * oidc-provider's storage in EduPass's database (store/identity/oidc-models.ts), for SQLite and PostgreSQL
+ * alike; applications are its clients (store/identity/applications.ts). Expired rows are swept hourly.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { findApplication } from '../store/applications.ts';
-import { consumeModel, destroyModel, findModel, revokeModelsOfGrant, upsertModel } from '../store/oidc-models.ts';
+import { findApplication } from '../store/identity/applications.ts';
+import {
+  consumeModel,
+  destroyModel,
+  findModel,
+  revokeModelsOfGrant,
+  upsertModel,
+} from '../store/identity/oidc-models.ts';
 import { clientMetadata } from './clients.ts';
 
 type StoreContext = Pick<Context, 'db' | 'now'>;

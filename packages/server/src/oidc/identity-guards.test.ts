@@ -4,12 +4,12 @@
  * management by anyone but an operator.
  */
 import { IDENTITY_BASE } from '@edupass/protocol';
+import { type Account, expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
+import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, expectError, signInOperator, signUp } from '../testing/accounts.ts';
-import { cookieBrowser } from '../testing/cookie-browser.ts';
-import { registerApp, useIssuerServer } from '../testing/oidc-apps.ts';
-import { authorize, complete, discover } from '../testing/oidc-flow.ts';
 
 const CORS_ORIGIN = 'https://classroom.example.com';
 const { server, call, adoptOwnUrl } = useIssuerServer({ corsOrigins: [CORS_ORIGIN] });

@@ -2,10 +2,11 @@
  * What the provider keeps expires with its lifetime: the hourly sweep deletes rows past their
  * expiry and keeps the rest, and an expired row reads as absent before the sweep comes.
  */
+
+import { useTestServer } from '@edupass/test-kit/harness';
 import { expect, it } from 'vitest';
-import { sweepOnce } from '../services/housekeeping.ts';
-import { findModel, upsertModel } from '../store/oidc-models.ts';
-import { useTestServer } from '../testing/harness.ts';
+import { sweepOnce } from '../services/platform/housekeeping.ts';
+import { findModel, upsertModel } from '../store/identity/oidc-models.ts';
 
 const HOUR = 3_600_000;
 let offset = 0;

@@ -1,7 +1,7 @@
 /**
  * Serves the provider under OIDC_PREFIX of the Fastify server: its Koa handler gets the raw request
  * and response, with the prefix taken off the URL (the issuer carries it). The provider is built on
- * first use and built again when the signing keys change (services/signing-keys.ts `version`), so a
+ * first use and built again when the signing keys change (services/sessions/signing-keys.ts `version`), so a
  * rotation takes effect at once; everything it keeps is in the database, so nobody is signed out.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,7 +9,7 @@ import { OIDC_PREFIX } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { signingKeys } from '../services/signing-keys.ts';
+import { signingKeys } from '../services/sessions/signing-keys.ts';
 import { createProvider } from './provider.ts';
 
 interface Built {

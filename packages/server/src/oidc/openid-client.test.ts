@@ -5,15 +5,15 @@
  * third party, a key rotation in the middle, and RP-initiated logout ending everything.
  */
 import { INTERACTION_PARAM } from '@edupass/protocol';
+import { type Account, expectError, PASSWORD, signIn, signUp } from '@edupass/test-kit/accounts';
+import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
+import { client } from '@edupass/test-kit/http-client';
+import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import { authorize, complete, discover, INTERACTIONS, interactionOf } from '@edupass/test-kit/oidc-flow';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rotateSigningKey, signingKeys } from '../services/signing-keys.ts';
-import { type Account, expectError, PASSWORD, signIn, signUp } from '../testing/accounts.ts';
-import { cookieBrowser } from '../testing/cookie-browser.ts';
-import { client } from '../testing/http-client.ts';
-import { registerApp, useIssuerServer } from '../testing/oidc-apps.ts';
-import { authorize, complete, discover, INTERACTIONS, interactionOf } from '../testing/oidc-flow.ts';
+import { rotateSigningKey, signingKeys } from '../services/sessions/signing-keys.ts';
 
 const { server, call, adoptOwnUrl } = useIssuerServer();
 

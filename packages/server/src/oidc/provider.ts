@@ -1,15 +1,15 @@
 /**
  * The OpenID Connect provider (oidc-provider) configured for EduPass: its storage is the database
  * (adapter.ts), its accounts are EduPass users (accounts.ts), its clients the registered applications,
- * its signing keys those of services/signing-keys.ts, and its interaction is the web client's sign-in
+ * its signing keys those of services/sessions/signing-keys.ts, and its interaction is the web client's sign-in
  * (the screens complete it through routes/identity.ts). Code flow with PKCE only.
  */
 import { OIDC_PREFIX } from '@edupass/protocol';
 import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { secretMatches } from '../services/applications.ts';
-import { hmac } from '../services/hashing.ts';
+import { secretMatches } from '../services/identity/applications.ts';
+import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
 import { SIGNING_ALG } from './clients.ts';
@@ -130,7 +130,7 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
   const provider = new OidcProvider(`${ctx.config.publicUrl}${OIDC_PREFIX}`, configuration);
   // Behind a proxy the request's scheme comes from X-Forwarded-Proto (for its cookies' Secure flag).
   provider.proxy = true;
-  // Secrets are kept as keyed hashes (services/applications.ts).
+  // Secrets are kept as keyed hashes (services/identity/applications.ts).
   provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
     return secretMatches(ctx, this.clientSecret, actual);
   };

@@ -4,22 +4,28 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { verifyCode } from '../services/codes.ts';
-import { GRADE_LIST } from '../services/grades.ts';
+import { GRADE_LIST } from '../services/account/grades.ts';
+import { bindPhone, checkPhoneBind, rebindPhone } from '../services/account/phone.ts';
+import { setUsername, updateProfile } from '../services/account/profile.ts';
+import { endOtherSessions } from '../services/account/users.ts';
+import { privacy, userInfo } from '../services/account/views.ts';
+import { verifyCode } from '../services/codes/one-time-codes.ts';
 import {
   changePassword,
   changePasswordByPhone,
   checkResetCode,
   initPassword,
   resetPassword,
-} from '../services/password.ts';
-import { bindPhone, checkPhoneBind, rebindPhone } from '../services/phone.ts';
-import { setUsername, updateProfile } from '../services/profile.ts';
-import { requireStepUp, sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '../services/step-up.ts';
-import { issueTicket } from '../services/tickets.ts';
-import { endOtherSessions } from '../services/users.ts';
-import { privacy, userInfo } from '../services/views.ts';
-import { userOauths } from '../store/oauths.ts';
+} from '../services/passwords/changes.ts';
+import { issueTicket } from '../services/security/tickets.ts';
+import {
+  requireStepUp,
+  sendStepUpCode,
+  stepUpByCode,
+  stepUpByPassword,
+  stepUpStatus,
+} from '../services/sign-in/step-up.ts';
+import { userOauths } from '../store/account/oauths.ts';
 import { phoneCodeBy, userPhoneCodeBy } from './phone-code.ts';
 
 const COMMON_TICKET_TTL = 10 * 60;

@@ -7,7 +7,7 @@ import {
   listApplications,
   removeApplication,
   rotateApplicationSecret,
-} from '../services/applications.ts';
+} from '../services/identity/applications.ts';
 
 export const applicationAdminRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

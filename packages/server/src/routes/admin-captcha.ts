@@ -10,7 +10,7 @@ import {
   removeCaptchaPolicy,
   removeCaptchaProvider,
   removeVendorKeys,
-} from '../services/captcha-settings.ts';
+} from '../services/captcha/settings.ts';
 
 export const adminCaptchaRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { listApiCodes, listErrorGroups, vitalsOverTime } from '../services/monitor-details.ts';
-import { queryBucket, queryWindow } from '../services/usage-window.ts';
+import { listApiCodes, listErrorGroups, vitalsOverTime } from '../services/usage/monitor-details.ts';
+import { queryBucket, queryWindow } from '../services/usage/window.ts';
 
 export const adminMonitorRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

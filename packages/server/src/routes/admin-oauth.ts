@@ -6,7 +6,7 @@ import {
   changeOauthWithoutState,
   oauthStateSettings,
   removeOauthWithoutState,
-} from '../services/oauth-without-state.ts';
+} from '../services/oauth/without-state.ts';
 
 export const adminOauthRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

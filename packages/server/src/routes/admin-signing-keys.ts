@@ -3,9 +3,9 @@ import type { SigningKeyInfo } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { audit } from '../services/admin.ts';
-import type { SigningKeyStatus } from '../services/signing-key-states.ts';
-import { listSigningKeys, rotateSigningKey } from '../services/signing-keys.ts';
+import { audit } from '../services/admin/operations.ts';
+import type { SigningKeyStatus } from '../services/sessions/signing-key-states.ts';
+import { listSigningKeys, rotateSigningKey } from '../services/sessions/signing-keys.ts';
 
 const info = (key: SigningKeyStatus): SigningKeyInfo => ({
   generation: key.generation,

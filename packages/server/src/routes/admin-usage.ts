@@ -3,8 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { apiFailureRates, durations, monitorErrors, uniques, usageCounts, vitalsP75 } from '../services/usage-stats.ts';
-import { queryBucket, queryWindow } from '../services/usage-window.ts';
+import {
+  apiFailureRates,
+  durations,
+  monitorErrors,
+  uniques,
+  usageCounts,
+  vitalsP75,
+} from '../services/usage/dashboards.ts';
+import { queryBucket, queryWindow } from '../services/usage/window.ts';
 
 export const adminUsageRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

@@ -9,7 +9,7 @@ import {
   setWebhookEnabled,
   webhookAttempts,
   webhookDeliveries,
-} from '../services/webhooks.ts';
+} from '../services/webhooks/webhooks.ts';
 
 export const adminWebhookRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

@@ -10,7 +10,7 @@ import {
   publishAgreement,
   setBlocked,
   userDetail,
-} from '../services/admin.ts';
+} from '../services/admin/operations.ts';
 
 export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];

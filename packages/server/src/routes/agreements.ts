@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { readAgreementText } from '../services/agreement-text.ts';
-import { agreementsToSign, latestByCode, listAgreements, sign } from '../services/agreements.ts';
+import { readAgreementText } from '../services/account/agreement-text.ts';
+import { agreementsToSign, latestByCode, listAgreements, sign } from '../services/account/agreements.ts';
 
 export const agreementRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'listAgreements', () => listAgreements(ctx));

@@ -1,16 +1,16 @@
 /**
  * The API docs' response schemas: every operation documents what it answers, and real answers match.
- * Every test file's server holds each success it sends to its route's schema (testing/answer-check.ts,
+ * Every test file's server holds each success it sends to its route's schema (packages/test-kit/src/answer-check.ts,
  * failing the file on a mismatch); here, that the docs leave no operation out, that the check catches
  * what it should, and that a schema never reshapes an answer.
  */
 import { adminRoutes, type RouteSpec, routes } from '@edupass/protocol';
+import { expectError, signInOperator } from '@edupass/test-kit/accounts';
+import { answerChecker } from '@edupass/test-kit/answer-check';
+import { useTestServer } from '@edupass/test-kit/harness';
 import Fastify, { type FastifySchema } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { sendAnswersAsBuilt } from '../http/answers-as-built.ts';
-import { expectError, signInOperator } from '../testing/accounts.ts';
-import { answerChecker } from '../testing/answer-check.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const { server, call } = useTestServer();
 

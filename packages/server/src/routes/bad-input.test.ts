@@ -3,10 +3,10 @@
  * catalogue code (E_1 where the request itself is wrong), never a 500.
  */
 import { type FieldSpec, isServerCode, type RouteSpec } from '@edupass/protocol';
+import { accountTableRoutes, expectError, sessionFor, signUp } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
+import type { Answer } from '@edupass/test-kit/http-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountTableRoutes, expectError, sessionFor, signUp } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
-import type { Answer } from '../testing/http-client.ts';
 
 const { server, call } = useTestServer();
 let userId: number;

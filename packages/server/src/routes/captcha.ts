@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { decideRule } from '../services/captcha-rule.ts';
-import { answerSlideChallenge, createSlideChallenge } from '../services/captcha-slide.ts';
+import { decideRule } from '../services/captcha/rule.ts';
+import { answerSlideChallenge, createSlideChallenge } from '../services/captcha/slide.ts';
 import {
   exchangeAliyun,
   exchangeGeetest,
@@ -11,7 +11,7 @@ import {
   exchangeNextdata,
   exchangeTencent,
   startGeetest,
-} from '../services/captcha-vendors.ts';
+} from '../services/captcha/vendors.ts';
 
 export const captchaRoutes = (app: FastifyInstance, ctx: Context) => {
   for (const name of ['captchaRule', 'captchaGraphRule'] as const) {

@@ -6,9 +6,9 @@
  * filled in nothing. Requests go out through node:http so nothing is added or normalised on the way.
  */
 import { request as httpRequest } from 'node:http';
+import { nextPhone, PASSWORD, PID } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { nextPhone, PASSWORD, PID } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const { server } = useTestServer();
 

@@ -1,7 +1,8 @@
 /** Front ends on another origin call with credentials: the configured origins are allowed, nothing else. */
+
+import { A } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { A } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const ALLOWED = 'https://www.example.edu';
 

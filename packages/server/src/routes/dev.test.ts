@@ -1,7 +1,8 @@
 /** The dev outbox: readable in development, absent in production. */
+
+import { A, client, expectError, nextPhone, PID } from '@edupass/test-kit/accounts';
+import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { A, client, expectError, nextPhone, PID } from '../testing/accounts.ts';
-import { startTestServer, useTestServer } from '../testing/harness.ts';
 
 const { call } = useTestServer();
 

@@ -6,7 +6,7 @@ import { outboxAnswer } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
-import { outboxFor } from '../store/outbox.ts';
+import { outboxFor } from '../store/account/sent-messages.ts';
 
 export const devRoutes = (app: FastifyInstance, ctx: Context) => {
   app.get(

@@ -1,7 +1,7 @@
 /** The API reference: generated from the route table, so it lists exactly the table's account routes. */
 import { ACCOUNTS_BASE, LEGACY_TOKENS_BASE, type RouteSpec, routeAliases, routes } from '@edupass/protocol';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../testing/harness.ts';
 
 const { server } = useTestServer();
 

@@ -3,10 +3,10 @@
  * server answers under 500, every non-2xx answer is a catalogue error, and it keeps answering.
  */
 import { type Fields, isServerCode } from '@edupass/protocol';
+import { accountTableRoutes, sessionFor, signUp } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountTableRoutes, sessionFor, signUp } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const { server, call } = useTestServer();
 let userId: number;

@@ -7,7 +7,7 @@ import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { completeInteraction, denyInteraction, describeInteraction } from '../oidc/interactions.ts';
 import { currentProvider, mountProvider } from '../oidc/mount.ts';
-import { checkReturnTarget } from '../services/return-targets.ts';
+import { checkReturnTarget } from '../services/identity/return-targets.ts';
 
 export const identityRoutes = (app: FastifyInstance, ctx: Context) => {
   const provider = currentProvider(ctx);

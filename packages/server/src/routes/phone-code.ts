@@ -1,9 +1,9 @@
 /** The handlers shared by the routes that send a code to the phone number in their body. */
 import type { Context } from '../context.ts';
-import { requestCode } from '../services/code-requests.ts';
-import { requireStepUp } from '../services/step-up.ts';
-import type { ClientInfo, SignedInSession } from '../services/tokens.ts';
-import { currentUser } from '../services/users.ts';
+import { currentUser } from '../services/account/users.ts';
+import { requestCode } from '../services/codes/requests.ts';
+import type { ClientInfo, SignedInSession } from '../services/sessions/tokens.ts';
+import { requireStepUp } from '../services/sign-in/step-up.ts';
 
 type Scene = Parameters<typeof requestCode>[1];
 

@@ -14,13 +14,13 @@ import {
   startTotp,
   stepUpBySecondFactor,
   stepUpPasskeyOptions,
-} from '../services/second-factor-setup.ts';
+} from '../services/second-factor/setup.ts';
 import {
   challengePasskeyOptions,
   finishSignIn,
   passkeySignInOptions,
   signInWithPasskey,
-} from '../services/second-factor-sign-in.ts';
+} from '../services/second-factor/sign-in.ts';
 import { answerSignIn } from './sign-in.ts';
 
 export const secondFactorRoutes = (app: FastifyInstance, ctx: Context) => {

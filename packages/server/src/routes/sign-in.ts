@@ -3,12 +3,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
 import { defineRoute, type RouteInput } from '../http/route-kit.ts';
-import { guardPasswordLogin } from '../services/captcha-gate.ts';
-import { requestVoiceCode } from '../services/code-requests.ts';
-import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/login.ts';
-import { sendOauthBindCode } from '../services/oauth-signup.ts';
-import type { SignedIn, SignInRequest } from '../services/sign-in.ts';
-import { endSession } from '../services/tokens.ts';
+import { guardPasswordLogin } from '../services/captcha/gate.ts';
+import { requestVoiceCode } from '../services/codes/requests.ts';
+import { sendOauthBindCode } from '../services/oauth/sign-up.ts';
+import { endSession } from '../services/sessions/tokens.ts';
+import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
+import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/sign-in/sign-in.ts';
 import { phoneCodeBy } from './phone-code.ts';
 
 /** Sets the `authorization` cookie and answers `{user_info, auth}`. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { requestCode } from '../services/code-requests.ts';
-import { checkEmailCode, registerByEmail, registerByPhone } from '../services/sign-up.ts';
+import { requestCode } from '../services/codes/requests.ts';
+import { checkEmailCode, registerByEmail, registerByPhone } from '../services/sign-in/sign-up.ts';
 import { phoneCodeBy } from './phone-code.ts';
 import { signInBy } from './sign-in.ts';
 

@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { header } from '../http/request-info.ts';
-import { introspect, introspectingProduct } from '../services/introspection.ts';
-import { JWKS_MAX_AGE_SECONDS, signingKeys } from '../services/signing-keys.ts';
+import { introspect, introspectingProduct } from '../services/sessions/introspection.ts';
+import { JWKS_MAX_AGE_SECONDS, signingKeys } from '../services/sessions/signing-keys.ts';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 export const INTROSPECTION_PATH = '/introspect';

@@ -3,7 +3,7 @@ import type { Context } from '../context.ts';
 import { presentedCredential } from '../http/origin-check.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { convertSessionToken, endSession, refreshTokens } from '../services/tokens.ts';
+import { convertSessionToken, endSession, refreshTokens } from '../services/sessions/tokens.ts';
 
 export const tokenRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'refreshTokens', ({ body }) => refreshTokens(ctx, body.refresh_token));

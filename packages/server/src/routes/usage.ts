@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { clientInfo } from '../http/request-info.ts';
-import { ingestBeacon, ingestReport, serverTime, usageWritten } from '../services/usage.ts';
+import { ingestBeacon, ingestReport, serverTime, usageWritten } from '../services/usage/ingest.ts';
 import { beaconBody, parseBeacon, parseReport } from './usage-parse.ts';
 
 /** 1×1 transparent GIF: the answer an image beacon expects. */

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { expect, it } from 'vitest';
-import { useTestServer } from '../testing/harness.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));

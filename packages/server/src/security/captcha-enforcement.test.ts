@@ -6,9 +6,6 @@
  * challenged, repeated failures on one account and password spraying from one address are).
  */
 import { ACCOUNTS_BASE as A } from '@edupass/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CaptchaPolicy } from '../captcha-config.ts';
-import { setCaptchaPolicy } from '../services/captcha-policy.ts';
 import {
   expectError,
   expectSignedIn,
@@ -19,12 +16,15 @@ import {
   signInOperator,
   signUp,
   signUpByEmail,
-} from '../testing/accounts.ts';
-import { PEER_KEYS, startVendorPeers, type VendorPeers } from '../testing/captcha-vendor-peers.ts';
-import { captchaWith, startTestServer, type TestServer } from '../testing/harness.ts';
-import { type Answer, client } from '../testing/http-client.ts';
-import { providerReturn, startOauthTestServer } from '../testing/oauth-flow.ts';
-import { solveSlideTicket } from '../testing/slide-tickets.ts';
+} from '@edupass/test-kit/accounts';
+import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
+import { captchaWith, startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { type Answer, client } from '@edupass/test-kit/http-client';
+import { providerReturn, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
+import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CaptchaPolicy } from '../captcha-config.ts';
+import { setCaptchaPolicy } from '../services/captcha/policy.ts';
 
 const TICKET = 'X-Captcha-Ticket';
 

@@ -6,11 +6,11 @@
  * the server. Two ports on 127.0.0.1 are the two origins.
  */
 import { createServer, type Server } from 'node:http';
+import { A, nextPhone, PASSWORD, PID, signUp, T } from '@edupass/test-kit/accounts';
+import { launchBrowser } from '@edupass/test-kit/browser';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, nextPhone, PASSWORD, PID, signUp, T } from '../testing/accounts.ts';
-import { launchBrowser } from '../testing/browser.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 let server: TestServer;
 let browser: Browser;

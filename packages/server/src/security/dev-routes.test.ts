@@ -4,10 +4,11 @@
  * production; without them the codes are in the log for the person at the machine. The development
  * provider sends codes to this site only.
  */
+
+import { A, client, codeFor, expectError, nextPhone, PID } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { A, client, codeFor, expectError, nextPhone, PID } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 /** The parts of a configuration that decide the development features, as loadConfig reads them. */
 const devPartsOf = (env: Record<string, string>): Partial<Config> => {

@@ -6,10 +6,10 @@
  * probe meets the limit under test.
  */
 import { ACCOUNTS_BASE as A } from '@edupass/protocol';
+import { blockUser, expectError, nextEmail, nextPhone, PID, signUp, signUpByEmail } from '@edupass/test-kit/accounts';
+import { captchaWith, useTestServer } from '@edupass/test-kit/harness';
+import type { Answer } from '@edupass/test-kit/http-client';
 import { describe, expect, it } from 'vitest';
-import { blockUser, expectError, nextEmail, nextPhone, PID, signUp, signUpByEmail } from '../testing/accounts.ts';
-import { captchaWith, useTestServer } from '../testing/harness.ts';
-import type { Answer } from '../testing/http-client.ts';
 
 const SHIPPED_LIMITS = { codeIpHourlyLimit: 30, codeDailyLimit: 10 };
 

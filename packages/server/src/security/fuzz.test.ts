@@ -7,14 +7,14 @@
  * EDUPASS_FUZZ_RUNS sets the requests per route (default 14) and EDUPASS_FUZZ_SEED the seed.
  */
 import { isServerCode, type RouteSpec, routes } from '@edupass/protocol';
+import { sessionFor, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { collectorRequests, type FuzzRequest, requestsFor } from '@edupass/test-kit/fuzz-inputs';
+import { useTestServer } from '@edupass/test-kit/harness';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveUser } from '../services/users.ts';
-import { findUserByPhone } from '../store/users.ts';
-import { sessionFor, signInOperator, signUp } from '../testing/accounts.ts';
-import { testDatabaseKind } from '../testing/databases.ts';
-import { collectorRequests, type FuzzRequest, requestsFor } from '../testing/fuzz-inputs.ts';
-import { useTestServer } from '../testing/harness.ts';
+import { saveUser } from '../services/account/users.ts';
+import { findUserByPhone } from '../store/account/users.ts';
 
 const RUNS = Number(process.env.EDUPASS_FUZZ_RUNS ?? 14);
 const SEED = Number(process.env.EDUPASS_FUZZ_SEED ?? 20261122);

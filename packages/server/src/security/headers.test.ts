@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CAPTCHA_TICKET_HEADER } from '@edupass/protocol';
+import { A, nextPhone, PASSWORD, PID, signUp, T, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, nextPhone, PASSWORD, PID, signUp, T, TOKEN_SET_HEADERS } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 const FRONT_END = 'http://127.0.0.1:9';
 const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));

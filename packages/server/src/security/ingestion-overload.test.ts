@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ReportEvent, type ReportPayload, SERVER_ERRORS } from '@edupass/protocol';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { type Answer, client } from '@edupass/test-kit/http-client';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageDb } from '../store/usage.ts';
-import { testDatabaseKind } from '../testing/databases.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { type Answer, client } from '../testing/http-client.ts';
+import { usageDb } from '../store/usage/events.ts';
 
 const events = (count: number): ReportEvent[] =>
   Array.from({ length: count }, () => ({ e: 'lesson_open', i: randomUUID(), t: Math.floor(Date.now() / 1000), d: {} }));

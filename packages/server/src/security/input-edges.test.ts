@@ -7,14 +7,14 @@
  */
 import { connect } from 'node:net';
 import { ClientCode, type FieldSpec, type Fields, INT_COLUMN, type RouteSpec, routes } from '@edupass/protocol';
+import { A, expectError, sessionFor, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { plausibleValue } from '@edupass/test-kit/fuzz-inputs';
+import { startTestServer, type TestServer, useTestServer } from '@edupass/test-kit/harness';
+import type { Answer } from '@edupass/test-kit/http-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '../http/framework-errors.ts';
 import { integerBounds } from '../http/parse-fields.ts';
-import { findUserByPhone } from '../store/users.ts';
-import { A, expectError, sessionFor, signInOperator, signUp } from '../testing/accounts.ts';
-import { plausibleValue } from '../testing/fuzz-inputs.ts';
-import { startTestServer, type TestServer, useTestServer } from '../testing/harness.ts';
-import type { Answer } from '../testing/http-client.ts';
+import { findUserByPhone } from '../store/account/users.ts';
 
 const { server, call } = useTestServer();
 let userId: number;

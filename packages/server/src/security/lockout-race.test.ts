@@ -5,14 +5,14 @@
  * the old one.
  */
 import { randomUUID } from 'node:crypto';
+import { A, client, PASSWORD, PID, signUp } from '@edupass/test-kit/accounts';
+import { type TestServer, useTestServer } from '@edupass/test-kit/harness';
+import type { Answer } from '@edupass/test-kit/http-client';
 import { describe, expect, test } from 'vitest';
 import type { BuildOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { redisCounters } from '../store/counters.ts';
 import { connectRedis } from '../store/redis.ts';
-import { A, client, PASSWORD, PID, signUp } from '../testing/accounts.ts';
-import { type TestServer, useTestServer } from '../testing/harness.ts';
-import type { Answer } from '../testing/http-client.ts';
 
 const LOCK_AFTER = 10;
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;

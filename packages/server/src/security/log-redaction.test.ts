@@ -3,10 +3,10 @@
  * stream, is called with tickets, OAuth codes and states and tokens in the query.
  */
 import { randomBytes } from 'node:crypto';
+import { A } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED, redactUrl } from '../http/log-redaction.ts';
-import { A } from '../testing/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 const secret = () => `s3cr3t${randomBytes(12).toString('hex')}`;
 

@@ -3,9 +3,10 @@
  * end: a cross-site form post or fetch that rides on the cookie is E_9 and changes nothing. Bearer
  * tokens are not affected (a page cannot make a browser attach one).
  */
+
+import { A, expectError, expectSignedIn, nextPhone, PASSWORD, PID, signUp, T } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { A, expectError, expectSignedIn, nextPhone, PASSWORD, PID, signUp, T } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const FRONT_END = 'https://www.school.example';
 const { server, call } = useTestServer({ corsOrigins: [FRONT_END] });

@@ -5,10 +5,6 @@
  * reported weak from its next sign-in.
  */
 import { ClientCode } from '@edupass/protocol';
-import { describe, expect, it } from 'vitest';
-import { hashPassword } from '../services/passwords.ts';
-import { saveUser } from '../services/users.ts';
-import { findUserById } from '../store/users.ts';
 import {
   A,
   codeFor,
@@ -20,8 +16,12 @@ import {
   PID,
   signUp,
   signUpSilently,
-} from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
+} from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, it } from 'vitest';
+import { saveUser } from '../services/account/users.ts';
+import { hashPassword } from '../services/passwords/argon2.ts';
+import { findUserById } from '../store/account/users.ts';
 
 const { server, call } = useTestServer();
 

@@ -4,8 +4,6 @@
  * the lock under parallel guesses, operators held to a second factor, and the operator's reset.
  */
 import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TotpSetup } from '@edupass/protocol';
-import { describe, expect, it } from 'vitest';
-import { createAdmin } from '../cli/admin.ts';
 import {
   A,
   codeFor,
@@ -16,9 +14,11 @@ import {
   PID,
   signUp,
   TOKEN_SET_HEADERS,
-} from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
-import { stepAt, totpCode } from '../testing/rfc6238.ts';
+} from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
+import { describe, expect, it } from 'vitest';
+import { createAdmin } from '../cli/admin.ts';
 
 let offset = 0;
 /** The server's clock, moved by whole 30-second steps: a test never waits for a new code. */

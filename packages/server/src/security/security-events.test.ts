@@ -4,10 +4,10 @@
  * operator is in the audit log as well.
  */
 import { routes } from '@edupass/protocol';
+import { A, PASSWORD, PID, signIn, signInOperator, signUp, T } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { identityHash, type SecurityEvent } from '../services/security-events.ts';
-import { A, PASSWORD, PID, signIn, signInOperator, signUp, T } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
+import { identityHash, type SecurityEvent } from '../services/security/events.ts';
 
 let offset = 0;
 const { server, call } = useTestServer(

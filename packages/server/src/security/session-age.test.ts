@@ -3,10 +3,10 @@
  * which a refresh is 10000001 and the user signs in again.
  */
 import type { TokenSet } from '@edupass/protocol';
+import { A, expectError, expectTokenSet, nextPhone, signUp, T } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { A, expectError, expectTokenSet, nextPhone, signUp, T } from '../testing/accounts.ts';
-import { useTestServer } from '../testing/harness.ts';
 
 const HOUR = 3600;
 let offsetMs = 0;

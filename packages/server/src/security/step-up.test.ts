@@ -5,8 +5,6 @@
  * old phone or e-mail is told of the change, and the user can end the other sessions.
  */
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
-import { describe, expect, it } from 'vitest';
-import { insertOauthLink } from '../store/oauths.ts';
 import {
   A,
   type Account,
@@ -19,8 +17,10 @@ import {
   signUp,
   signUpByEmail,
   signUpSilently,
-} from '../testing/accounts.ts';
-import { type TestServer, useTestServer } from '../testing/harness.ts';
+} from '@edupass/test-kit/accounts';
+import { type TestServer, useTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, it } from 'vitest';
+import { insertOauthLink } from '../store/account/oauths.ts';
 
 const WINDOW = 300;
 let offset = 0;

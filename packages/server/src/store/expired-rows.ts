@@ -1,4 +1,4 @@
-/** Deletes account rows that can no longer be used: the hourly sweep of services/housekeeping.ts. */
+/** Deletes account rows that can no longer be used: the hourly sweep of services/platform/housekeeping.ts. */
 import type { DeleteResult, Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 

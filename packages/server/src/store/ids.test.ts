@@ -2,11 +2,12 @@
  * Ids are 64-bit on PostgreSQL (SQLite's INTEGER is already): past 2^31 − 1 a beacon is still
  * stored, and no integer column is left holding or referencing an id.
  */
+
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { useTestServer } from '@edupass/test-kit/harness';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { testDatabaseKind } from '../testing/databases.ts';
-import { useTestServer } from '../testing/harness.ts';
-import { usageDb } from './usage.ts';
+import { usageDb } from './usage/events.ts';
 
 const { server } = useTestServer();
 

@@ -2,10 +2,11 @@
  * Migrations run once and whole: servers started at the same moment on one new database all come up
  * with the schema built once, and a migration that fails leaves the database as it was.
  */
+
+import { bundleServer, type ChildServer, startChildServer } from '@edupass/test-kit/child-server';
+import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
 import type { Kysely, Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleServer, type ChildServer, startChildServer } from '../testing/child-server.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.ts';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';
 import { migrationsFor } from './migrations/index.ts';

@@ -1,6 +1,6 @@
 /** Kysely table types. Times are unix milliseconds; booleans are 0/1 (SQLite has no boolean). */
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ApplicationsTable, OidcModelsTable } from './identity-schema.ts';
+import type { ApplicationsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -107,7 +107,7 @@ export interface OutboxTable {
   sent_at: number;
 }
 
-/** A key that signs access tokens (store/signing-keys.ts). */
+/** A key that signs access tokens (store/sessions/signing-keys.ts). */
 export interface SigningKeysTable {
   generation: number;
   kid: string;
@@ -180,7 +180,7 @@ export interface WebhookEndpointsTable {
   url: string;
   /** Subscribed event types, comma-separated. */
   events: string;
-  /** The signing secret, sealed (services/sealed-values.ts). */
+  /** The signing secret, sealed (services/security/sealed-values.ts). */
   secret_sealed: string;
   enabled: number;
   disabled_reason: string;

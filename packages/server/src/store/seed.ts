@@ -1,8 +1,8 @@
 /** First-start data: the configured products and the default agreements. Safe to run on every start. */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import { countAgreements } from './agreements.ts';
-import { upsertProducts } from './products.ts';
+import { countAgreements } from './account/agreements.ts';
+import { upsertProducts } from './admin/products.ts';
 import type { Database } from './schema.ts';
 
 const DEFAULT_AGREEMENTS = [

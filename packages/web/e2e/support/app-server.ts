@@ -1,10 +1,9 @@
 /** The real server serving a fresh build of the web client, and a browser to drive it. */
 
+import { launchBrowser } from '@edupass/test-kit/browser';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import type { BuildOptions, Config } from '@edupass/test-kit/server';
 import type { Browser } from 'playwright-core';
-import type { BuildOptions } from '../../../server/src/app.ts';
-import type { Config } from '../../../server/src/config.ts';
-import { launchBrowser } from '../../../server/src/testing/browser.ts';
-import { startTestServer, type TestServer } from '../../../server/src/testing/harness.ts';
 import { buildApp } from './build-app.ts';
 
 export interface AppUnderTest {

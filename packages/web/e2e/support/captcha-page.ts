@@ -3,8 +3,8 @@
  * its calls reach the real server; vendor scripts come from a fake CDN the test controls.
  */
 import { resolve } from 'node:path';
+import { bundleForBrowser } from '@edupass/test-kit/browser';
 import type { Browser, Page } from 'playwright-core';
-import { bundleForBrowser } from '../../../server/src/testing/browser.ts';
 import { type MockedVendor, VENDOR_MOCKS } from './captcha-vendor-mocks.ts';
 
 export const CDN = 'https://vendor-cdn.test';

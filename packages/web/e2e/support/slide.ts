@@ -1,7 +1,8 @@
 /** Answers EduPass's slide puzzle with the keyboard, reading the gap where only the server keeps it. */
+
+import type { TestServer } from '@edupass/test-kit/harness';
+import type { CaptchaTables } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
-import type { CaptchaTables } from '../../../server/src/store/captcha.ts';
-import type { TestServer } from '../../../server/src/testing/harness.ts';
 
 /** The gap of the newest challenge, read where only the server keeps it. */
 export const newestAnswer = async (server: TestServer): Promise<number> => {

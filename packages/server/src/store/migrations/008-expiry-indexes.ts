@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Indexes for the hourly sweep of expired account rows (services/housekeeping.ts), so it reads only
+ * Indexes for the hourly sweep of expired account rows (services/platform/housekeeping.ts), so it reads only
  * what it deletes instead of scanning tables that grow with every refresh and sign-in.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {

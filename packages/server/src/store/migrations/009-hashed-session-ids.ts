@@ -18,7 +18,7 @@ interface Tables {
 const PLAIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Session ids are stored hashed (store/sessions.ts `sessionKey`, the same hash): each session moves
+ * Session ids are stored hashed (store/sessions/sessions.ts `sessionKey`, the same hash): each session moves
  * to its key, its refresh tokens with it. Tokens that carry the id keep working (it is hashed on
  * use); refresh tokens from before, which carry none, continue in a copy of their session.
  */

@@ -1,0 +1,25 @@
+/**
+ * An agreement's text as users read it before they consent: the operator's content of a published
+ * version (in effect now or before; a version yet to take effect is not published), by code and version.
+ */
+import type { AgreementText } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { fail, invalidRequest } from '../../errors.ts';
+
+export const readAgreementText = async (
+  ctx: Context,
+  code: string,
+  version: string | undefined,
+): Promise<AgreementText> => {
+  if (version !== undefined && !/^[1-9]\d{0,8}$/.test(version)) {
+    throw invalidRequest('version must be a positive whole number.');
+  }
+  let query = ctx.db
+    .selectFrom('agreements')
+    .select(['code', 'title', 'version', 'content', 'url', 'effective_at'])
+    .where('code', '=', code)
+    .where('effective_at', '<=', ctx.now());
+  query = version === undefined ? query.orderBy('version', 'desc') : query.where('version', '=', Number(version));
+  const row = await query.limit(1).executeTakeFirst();
+  return row ?? fail('E_2', `No published agreement "${code}"${version === undefined ? '' : ` version ${version}`}.`);
+};

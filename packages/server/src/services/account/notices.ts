@@ -1,0 +1,55 @@
+/**
+ * Notices of takeover-prone changes, sent to where the owner can still be reached: the old phone and
+ * the e-mail on file. A notice that cannot be delivered is logged, never an error for the change
+ * that already happened.
+ */
+import type { Context } from '../../context.ts';
+
+export type AccountChange =
+  | 'phone_changed'
+  | 'phone_bound'
+  | 'password_changed'
+  | 'password_reset'
+  | 'oauth_unbound'
+  | 'oauth_bound';
+
+const WORDS: Record<AccountChange, [zh: string, en: string]> = {
+  phone_changed: ['账号绑定的手机号已更换', 'the phone number of your account was changed'],
+  phone_bound: ['账号绑定了手机号', 'a phone number was bound to your account'],
+  password_changed: ['账号密码已修改', 'the password of your account was changed'],
+  password_reset: ['账号密码已重置', 'the password of your account was reset'],
+  oauth_unbound: ['账号解除了第三方账号绑定', 'a third-party sign-in was unlinked from your account'],
+  oauth_bound: ['账号绑定了第三方账号', 'a third-party sign-in was linked to your account'],
+};
+
+const noticeText = (change: AccountChange) => {
+  const [zh, en] = WORDS[change];
+  return (
+    `【EduPass】${zh}。如非本人操作，请立即重置密码并联系网站管理员。` +
+    ` EduPass: ${en}. If this was not you, reset your password now and contact the site's operator.`
+  );
+};
+
+/** Tells the account's phone and e-mail (as they were before the change) what changed. */
+export const noticeAccountChange = async (
+  ctx: Context,
+  before: { id: number; phone: string | null; email: string | null },
+  change: AccountChange,
+) => {
+  const text = noticeText(change);
+  const subject = `EduPass 账号安全提醒 · Account security notice`;
+  const targets = [
+    ...(before.phone ? [{ to: before.phone, channel: 'sms' as const }] : []),
+    ...(before.email ? [{ to: before.email, channel: 'email' as const }] : []),
+  ];
+  for (const target of targets) {
+    try {
+      await ctx.delivery.notify?.({ ...target, kind: change, subject, text });
+    } catch (error) {
+      ctx.logger.warn(
+        { userId: before.id, kind: change, channel: target.channel, err: error },
+        'account notice not delivered',
+      );
+    }
+  }
+};

@@ -1,0 +1,84 @@
+import type { Updateable } from 'kysely';
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { findUserById, updateUser } from '../../store/account/users.ts';
+import type { User, UsersTable } from '../../store/schema.ts';
+import { revokeOtherSessions, revokeUserSessions } from '../../store/sessions/sessions.ts';
+import type { SessionRef } from '../sessions/tokens.ts';
+import { type AccountEvent, inTransaction, recordEvent } from '../webhooks/events.ts';
+
+/** The signed-in user; a session whose user is gone counts as signed out. */
+export const currentUser = async (ctx: Context, userId: number): Promise<User> =>
+  (await findUserById(ctx.db, userId)) ?? fail('E_0');
+
+/** Refuses a blocked account with AC3_44. */
+export const assertNotBlocked = (user: User | undefined) => {
+  if (user?.blocked_at != null) fail('AC3_44');
+};
+
+/** A unique column clashed: the transaction is rolled back and the caller hears false. */
+class UniqueClash extends Error {}
+
+/**
+ * Changes a user row; false when a unique column would be duplicated. Every change goes through
+ * here, so the sessions remembered in memory (session-cache.ts) see it on the next call. With an
+ * event, the change and its event are written in one transaction.
+ */
+export const saveUser = async (
+  ctx: Context,
+  userId: number,
+  changes: Updateable<UsersTable>,
+  event?: AccountEvent,
+): Promise<boolean> => {
+  try {
+    if (event === undefined) return await updateUser(ctx.db, userId, changes);
+    return await inTransaction(ctx, async (tx) => {
+      // On PostgreSQL a unique violation aborts the transaction: nothing more may run in it.
+      if (!(await updateUser(tx.db, userId, changes))) throw new UniqueClash();
+      await recordEvent(tx, event);
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof UniqueClash) return false;
+    throw error;
+  } finally {
+    ctx.sessions.forgetUser(userId);
+  }
+};
+
+/** Ends every session of a user, in the database and in memory, with a `session.ended` event. */
+export const endAllSessions = async (ctx: Context, user: Pick<User, 'id' | 'pid'>, reason: string) => {
+  try {
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeUserSessions(tx.db, user.id, ctx.now());
+      if (Number(ended.numUpdatedRows) === 0) return;
+      await recordEvent(tx, {
+        type: 'session.ended',
+        userId: user.id,
+        product: user.pid,
+        data: { sessions: 'all', reason },
+      });
+    });
+  } finally {
+    ctx.sessions.forgetUser(user.id);
+  }
+};
+
+/** Ends every session of the user but the caller's. */
+export const endOtherSessions = async (ctx: Context, keep: SessionRef & { user: Pick<User, 'pid'> }) => {
+  try {
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeOtherSessions(tx.db, keep.userId, keep.sessionId, ctx.now());
+      if (Number(ended.numUpdatedRows) === 0) return;
+      await recordEvent(tx, {
+        type: 'session.ended',
+        userId: keep.userId,
+        product: keep.user.pid,
+        data: { sessions: 'others', reason: 'signed_out_elsewhere' },
+      });
+    });
+  } finally {
+    // The ended sessions are known here by their stored keys only: forget all of the user's.
+    ctx.sessions.forgetUser(keep.userId);
+  }
+};

@@ -1,0 +1,167 @@
+/** What operators may do from the console; every change is recorded with who did it. */
+import type { AuditAction, AuditEntry, OperatorSummary } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { fail, invalidRequest } from '../../errors.ts';
+import { insertAgreement } from '../../store/account/agreements.ts';
+import { userOauths } from '../../store/account/oauths.ts';
+import { findUserById, isUniqueViolation } from '../../store/account/users.ts';
+import {
+  allAgreementVersions,
+  auditEntries,
+  latestVersion,
+  operatorAccounts,
+  recordAudit,
+  searchUsers,
+  userSessions,
+  userSignatures,
+} from '../../store/admin/admin.ts';
+import { endAllSessions, saveUser } from '../account/users.ts';
+import { securityEvent } from '../security/events.ts';
+import { inTransaction } from '../webhooks/events.ts';
+
+const PAGE_MAX = 100;
+
+/** Records an operator's change; `detail` says what changed and never carries a secret. */
+export const audit = (ctx: Context, operatorId: number, action: AuditAction, target: string, detail = '') =>
+  recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
+
+export const findUsers = async (ctx: Context, q: string | undefined, cursor: number | undefined, limit = 30) => {
+  const page = Math.min(Math.max(limit, 1), PAGE_MAX);
+  const rows = await searchUsers(ctx.db, q, cursor, page);
+  return {
+    items: rows.map((u) => ({ ...u, blocked: u.blocked_at !== null })),
+    next_cursor: rows.length === page ? rows.at(-1)?.id : undefined,
+  };
+};
+
+export const userDetail = async (ctx: Context, userId: number) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  const [oauths, agreements, sessions] = await Promise.all([
+    userOauths(ctx.db, userId),
+    userSignatures(ctx.db, userId),
+    userSessions(ctx.db, userId),
+  ]);
+  return {
+    user: {
+      id: user.id,
+      nickname: user.nickname ?? '',
+      avatar_url: user.avatar_url,
+      fullname: user.fullname,
+      role: user.role,
+      blocked: user.blocked_at !== null,
+      blocked_at: user.blocked_at,
+      created_at: user.created_at,
+    },
+    identities: {
+      phone: user.phone ?? '',
+      email: user.email ?? '',
+      username: user.username ?? '',
+      has_password: user.password_hash !== null,
+      wechat: oauths.find((o) => o.provider === 'wechat')?.nickname ?? null,
+      qq: oauths.find((o) => o.provider === 'qq')?.nickname ?? null,
+    },
+    agreements,
+    sessions: sessions.map((s) => ({ ...s, live: s.revoked_at === null })),
+  };
+};
+
+export const setBlocked = async (ctx: Context, operatorId: number, userId: number, blocked: boolean) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  if (user.id === operatorId) throw invalidRequest('Operators cannot block themselves.');
+  const blockedAt = blocked ? ctx.now() : null;
+  await inTransaction(ctx, async (tx) => {
+    await saveUser(
+      tx,
+      userId,
+      { blocked_at: blockedAt, updated_at: ctx.now() },
+      {
+        type: blocked ? 'user.blocked' : 'user.updated',
+        userId,
+        product: user.pid,
+        data: blocked ? { blocked_at: blockedAt } : { changes: { blocked: false } },
+      },
+    );
+    if (blocked) await endAllSessions(tx, user, 'blocked');
+  });
+  await audit(ctx, operatorId, blocked ? 'user.block' : 'user.unblock', `user:${userId}`);
+  if (blocked) securityEvent(ctx, { event: 'user_blocked', userId, reason: `blocked by operator ${operatorId}` });
+};
+
+export const endUserSessions = async (ctx: Context, operatorId: number, userId: number) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  await endAllSessions(ctx, user, 'revoked_by_operator');
+  await audit(ctx, operatorId, 'user.sessions.revoke', `user:${userId}`);
+};
+
+export const agreementVersions = (ctx: Context) => allAgreementVersions(ctx.db);
+
+export interface NewAgreementVersion {
+  code: string;
+  title: string;
+  content: string;
+  url?: string | undefined;
+  effective_at?: number | undefined;
+}
+
+const PUBLISH_ATTEMPTS = 5;
+
+/** Inserts `input` as the version after the latest of its code. */
+const insertNextVersion = async (ctx: Context, input: NewAgreementVersion) => {
+  // Two operators publishing the same code at once both read the same latest version: the unique
+  // (code, version) lets one win, and the other takes the next number.
+  for (let attempt = 1; ; attempt++) {
+    const version = (await latestVersion(ctx.db, input.code)) + 1;
+    try {
+      return await insertAgreement(ctx.db, {
+        code: input.code,
+        title: input.title,
+        content: input.content,
+        version,
+        url: input.url ?? `/legal/${input.code}?version=${version}`,
+        effective_at: input.effective_at ?? ctx.now(),
+        created_at: ctx.now(),
+      });
+    } catch (error) {
+      if (attempt >= PUBLISH_ATTEMPTS || !isUniqueViolation(error)) throw error;
+    }
+  }
+};
+
+/** A new version of `code`: users who signed an older one are asked to sign again once it takes effect. */
+export const publishAgreement = async (ctx: Context, operatorId: number, input: NewAgreementVersion) => {
+  if (!/^[a-z][a-z0-9_-]{1,63}$/.test(input.code)) {
+    throw invalidRequest('code must be lower-case letters, digits, - or _, starting with a letter.');
+  }
+  const agreement = await insertNextVersion(ctx, input);
+  await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${agreement.version}`);
+  return agreement;
+};
+
+const AUDIT_PAGE_MAX = 500;
+const displayName = (u: { nickname: string | null; username: string | null }) => u.nickname || u.username || '';
+
+/** Newest first; `before` (an entry id) pages back, `action` and `operator` (an id) narrow it. */
+export const auditLog = async (
+  ctx: Context,
+  query: {
+    limit?: number | undefined;
+    before?: number | undefined;
+    action?: string | undefined;
+    operator?: number | undefined;
+  },
+): Promise<AuditEntry[]> => {
+  const rows = await auditEntries(ctx.db, {
+    limit: Math.min(Math.max(query.limit ?? 100, 1), AUDIT_PAGE_MAX),
+    before: query.before,
+    action: query.action?.trim() || undefined,
+    operatorId: query.operator,
+  });
+  return rows.map(({ operator_phone, operator_nickname, operator_username, ...row }) => ({
+    ...row,
+    operator_phone: operator_phone ?? '',
+    operator_name: displayName({ nickname: operator_nickname, username: operator_username }),
+  }));
+};
+
+export const operators = async (ctx: Context): Promise<OperatorSummary[]> =>
+  (await operatorAccounts(ctx.db)).map((u) => ({ id: u.id, phone: u.phone ?? '', name: displayName(u) }));

@@ -1,0 +1,92 @@
+/**
+ * The captcha gate of every guarded action (code sends, password sign-in, new third-party accounts):
+ * the policy of the product and scene decides, here on the server, whether the action needs a passed
+ * challenge. A ticket from the captcha rule service is single-use and bound to the scene and identity
+ * it was issued for; a `DEFAULT` ticket (handed out when no challenge was due) proves no human, so it
+ * never satisfies a challenge. Refusals answer GCAP_1 and leave a security event.
+ */
+import type { Context } from '../../context.ts';
+import { ApiError, fail } from '../../errors.ts';
+import { securityEvent } from '../security/events.ts';
+import { spendTicket } from '../security/tickets.ts';
+import { policyFor } from './policy.ts';
+import { assessAction, clearLoginRisk, type GatedAction, recordLoginFailureFrom } from './risk.ts';
+
+export interface HumanCheck {
+  /** The product asked for ('' or undefined: only `*` policies apply). */
+  pid: string | undefined;
+  scene: string;
+  /** The phone, e-mail or username the action is for; '' when there is none. */
+  identity: string;
+  ip: string;
+  ticket: string | undefined;
+  action: GatedAction;
+  /** login/security: a ticket (even a DEFAULT one) must come along whatever the policy. */
+  ticketRequired?: boolean;
+}
+
+const refuse = (ctx: Context, check: HumanCheck, event: 'captcha_failed' | 'captcha_required', reason: string) => {
+  securityEvent(ctx, {
+    event,
+    ...(check.identity === '' ? {} : { identity: check.identity }),
+    ip: check.ip,
+    reason: `${check.scene}: ${reason}`,
+  });
+  return fail('GCAP_1');
+};
+
+/** Spends a presented ticket: whether it proves a passed challenge; refuses one that is not valid here. */
+const spendPresented = async (ctx: Context, check: HumanCheck, ticket: string): Promise<boolean> => {
+  const facts = await spendTicket(ctx, 'captcha', ticket);
+  if (!facts) return refuse(ctx, check, 'captcha_failed', 'ticket unknown, used or expired');
+  const boundScene = facts.data.scene;
+  if (facts.subject !== '' && facts.subject !== check.identity) {
+    return refuse(ctx, check, 'captcha_failed', 'ticket issued for another identity');
+  }
+  if (typeof boundScene === 'string' && boundScene !== '' && boundScene !== check.scene) {
+    return refuse(ctx, check, 'captcha_failed', `ticket issued for scene ${boundScene}`);
+  }
+  return facts.data.provider !== 'DEFAULT';
+};
+
+/** Passes the action or refuses it with GCAP_1. Call it before the action does anything. */
+export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<void> => {
+  const policy = await policyFor(ctx, check.pid ?? '', check.scene);
+  if (check.ticket !== undefined && (await spendPresented(ctx, check, check.ticket))) return;
+  if (policy === 'always') return refuse(ctx, check, 'captcha_required', 'policy always, no passed challenge');
+  if (check.ticketRequired && check.ticket === undefined) {
+    return refuse(ctx, check, 'captcha_required', 'this route takes a ticket');
+  }
+  if (policy === 'never') return;
+  const verdict = await assessAction(
+    ctx,
+    { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene },
+    check.action,
+  );
+  if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
+};
+
+export interface LoginGuard {
+  pid: string;
+  identity: string;
+  ip: string;
+  ticket: string | undefined;
+  /** login/security: a ticket must come along whatever the policy. */
+  ticketRequired: boolean;
+}
+
+/**
+ * A password sign-in behind the gate (plain `login` and `login/security` alike): a wrong password
+ * counts toward the IP's risk, a success ends the account's run of unchallenged attempts.
+ */
+export const guardPasswordLogin = async <T>(ctx: Context, guard: LoginGuard, attempt: () => Promise<T>): Promise<T> => {
+  await requireHuman(ctx, { ...guard, scene: 'login', action: 'login' });
+  try {
+    const result = await attempt();
+    await clearLoginRisk(ctx, guard.identity);
+    return result;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
+    throw error;
+  }
+};

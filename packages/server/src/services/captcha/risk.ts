@@ -1,0 +1,128 @@
+/**
+ * The `risk` policy: when a caller must pass a challenge. A whole school often shares one NAT
+ * address, so what one IP does counts only in large numbers; what one account, identity or device
+ * does counts early. Every count lives in the shared counters, so all processes agree, and the counts
+ * a gate decides on are taken atomically (a parallel burst cannot slip past a threshold).
+ *
+ * Signals, each against its CAPTCHA_RISK_* threshold (captcha-config.ts):
+ * - failed captcha checks of the identity or device, and of the IP;
+ * - wrong passwords from the IP;
+ * - rule requests for the identity;
+ * - scene `login`: password sign-ins of the account without a passed challenge since its last success;
+ * - other scenes (code sends that can reach any number, new third-party accounts): such actions from
+ *   the IP without a passed challenge. A login code only goes to a registered phone, so it is no
+ *   pumping vector, and a busy school IP does not put a puzzle in front of every password sign-in.
+ */
+import type { Context } from '../../context.ts';
+import { findUserByIdentity } from '../../store/account/users.ts';
+import { securityEvent } from '../security/events.ts';
+
+export interface Caller {
+  identity: string;
+  ip: string;
+  deviceId: string;
+}
+
+const failureKeys = ({ identity, ip, deviceId }: Caller) => ({
+  identity: identity === '' ? undefined : `captcha-fail:id:${identity.toLowerCase()}`,
+  device: deviceId === '' ? undefined : `captcha-fail:dev:${deviceId}`,
+  ip: `captcha-fail:ip:${ip}`,
+});
+
+const ipLoginFailureKey = (ip: string) => `captcha-risk:login-fail:ip:${ip}`;
+const ipVolumeKey = (ip: string) => `captcha-risk:volume:ip:${ip}`;
+const ruleKey = (identity: string) => `captcha-rule:${identity.toLowerCase()}`;
+
+/** The account's key when the identity names one (any of its phone, username, e-mail), else the identity. */
+const accountLoginKey = async (ctx: Context, identity: string) => {
+  const user = await findUserByIdentity(ctx.db, identity);
+  return `captcha-risk:login:${user ? `user:${user.id}` : `id:${identity.toLowerCase()}`}`;
+};
+
+/** A failed challenge or vendor check counts against the identity, device and IP behind it. */
+export const recordCaptchaFailure = async (ctx: Context, caller: Caller, reason: string): Promise<void> => {
+  const window = ctx.config.captcha.riskWindowSeconds;
+  for (const key of Object.values(failureKeys(caller))) if (key !== undefined) await ctx.counters.hit(key, window);
+  securityEvent(ctx, {
+    event: 'captcha_failed',
+    ...(caller.identity === '' ? {} : { identity: caller.identity }),
+    ip: caller.ip,
+    reason,
+  });
+};
+
+/** A wrong password counts against the IP it came from (the account's own count is the sign-in's). */
+export const recordLoginFailureFrom = (ctx: Context, ip: string) =>
+  ctx.counters.hit(ipLoginFailureKey(ip), ctx.config.captcha.riskWindowSeconds);
+
+/** A successful sign-in ends the account's run of unchallenged attempts. */
+export const clearLoginRisk = async (ctx: Context, identity: string) =>
+  ctx.counters.reset(await accountLoginKey(ctx, identity));
+
+/** Counts a rule request for the identity; many in a short while is what scripted abuse looks like. */
+export const countRuleRequest = (ctx: Context, identity: string) =>
+  identity === '' ? Promise.resolve(0) : ctx.counters.hit(ruleKey(identity), ctx.config.captcha.riskWindowSeconds);
+
+export interface RiskVerdict {
+  risky: boolean;
+  /** What tipped it, for logs and tests. */
+  reasons: string[];
+}
+
+export interface RiskQuestion extends Caller {
+  scene: string;
+}
+
+/** Whether the scene's volume is counted per account (sign-in) or per IP (everything else). */
+const perAccount = (scene: string) => scene === 'login';
+
+/** The signals that only read counts; shared by the rule service and the gates. */
+const standingReasons = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<string[]> => {
+  const c = ctx.config.captcha;
+  const keys = failureKeys(q);
+  const peek = (key: string | undefined) => (key === undefined ? Promise.resolve(0) : ctx.counters.peek(key));
+  const reasons: string[] = [];
+  if ((await peek(keys.identity)) >= c.riskFailures) reasons.push('identity-failures');
+  if ((await peek(keys.device)) >= c.riskFailures) reasons.push('device-failures');
+  if ((await peek(keys.ip)) >= c.riskIpFailures) reasons.push('ip-failures');
+  if ((await ctx.counters.peek(ipLoginFailureKey(q.ip))) >= c.riskIpLoginFailures) reasons.push('ip-login-failures');
+  if (ruleRequests > c.riskRuleRequests) reasons.push('rule-volume');
+  return reasons;
+};
+
+/** Whether the account behind the identity has used up its unchallenged sign-ins (counts nothing). */
+const accountRunOver = async (ctx: Context, identity: string) =>
+  identity !== '' &&
+  (await ctx.counters.peek(await accountLoginKey(ctx, identity))) >= ctx.config.captcha.riskLoginFailures;
+
+/** The rule service's view: would the next action of this caller be challenged? Counts nothing. */
+export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<RiskVerdict> => {
+  const c = ctx.config.captcha;
+  const reasons = await standingReasons(ctx, q, ruleRequests);
+  if (perAccount(q.scene)) {
+    if (await accountRunOver(ctx, q.identity)) reasons.push('login-attempts');
+  } else if ((await ctx.counters.peek(ipVolumeKey(q.ip))) >= c.riskIpSends) reasons.push('ip-volume');
+  return { risky: reasons.length > 0, reasons };
+};
+
+export type GatedAction = 'send' | 'login' | 'signup';
+
+/**
+ * The gate's view, for an action arriving without a passed challenge: the same signals, and this
+ * action counted (atomically) toward its volume, so of a parallel burst only the allowance passes.
+ */
+export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedAction): Promise<RiskVerdict> => {
+  const c = ctx.config.captcha;
+  const ruleRequests = q.identity === '' ? 0 : await ctx.counters.peek(ruleKey(q.identity));
+  const reasons = await standingReasons(ctx, q, ruleRequests);
+  if (reasons.length > 0) return { risky: true, reasons };
+  const window = c.riskWindowSeconds;
+  if (action === 'login') {
+    if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity), window)) > c.riskLoginFailures)
+      reasons.push('login-attempts');
+  } else if (perAccount(q.scene)) {
+    // A login code: the account's sign-in run decides, without counting a sign-in.
+    if (await accountRunOver(ctx, q.identity)) reasons.push('login-attempts');
+  } else if ((await ctx.counters.hit(ipVolumeKey(q.ip), window)) > c.riskIpSends) reasons.push('ip-volume');
+  return { risky: reasons.length > 0, reasons };
+};

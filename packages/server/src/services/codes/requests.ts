@@ -1,0 +1,115 @@
+/**
+ * Code sends by purpose: each checks what must hold for its purpose before anything is sent, so a
+ * code is never sent that could not be used. The captcha gate comes first, then the send limits:
+ * an answer that a precondition failed ("not registered", "already registered", "blocked") tells as
+ * much as a sent code, so it counts against the same per-IP and per-identity limits.
+ */
+import type { Context } from '../../context.ts';
+import { fail, invalidRequest } from '../../errors.ts';
+import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
+import type { User } from '../../store/schema.ts';
+import { assertNotBlocked } from '../account/users.ts';
+import { requireHuman } from '../captcha/gate.ts';
+import { requireProduct } from '../platform/products.ts';
+import { limitCodeSend } from '../security/rate-limits.ts';
+import { type Scene, sendCode } from './one-time-codes.ts';
+
+export interface CodeRequest {
+  target: string;
+  pid?: string | undefined;
+  ip: string;
+  captchaTicket?: string | undefined;
+  /** The signed-in user, for the purposes that need one. */
+  user?: User;
+  /** rebind: the number the user says is bound now. */
+  oldPhone?: string;
+}
+
+const phoneOwnedByOther = async (ctx: Context, phone: string, user: User) => {
+  const owner = await findUserByPhone(ctx.db, phone);
+  return owner !== undefined && owner.id !== user.id;
+};
+
+const signedIn = (request: CodeRequest): User => request.user ?? fail('E_0');
+
+/** Preconditions of each purpose, run before the send. */
+const preconditions: Record<Exclude<Scene, 'oauth'>, (ctx: Context, r: CodeRequest) => Promise<void>> = {
+  async register(ctx, r) {
+    if (await findUserByPhone(ctx.db, r.target)) fail('AC3_0');
+  },
+  async login(ctx, r) {
+    const user = await findUserByPhone(ctx.db, r.target);
+    if (!user) fail('AC3_1');
+    assertNotBlocked(user);
+  },
+  async silence(ctx, r) {
+    assertNotBlocked(await findUserByPhone(ctx.db, r.target));
+  },
+  async reset(ctx, r) {
+    const user = await findUserByPhone(ctx.db, r.target);
+    if (!user) fail('AC3_1');
+    assertNotBlocked(user);
+  },
+  async common() {},
+  async bind(ctx, r) {
+    const user = signedIn(r);
+    if (user.phone) fail('AC3_14');
+    if (await phoneOwnedByOther(ctx, r.target, user)) fail('AC3_26');
+  },
+  async change(ctx, r) {
+    const user = signedIn(r);
+    if (!user.phone) fail('AC3_7');
+    if (r.oldPhone !== user.phone) fail('AC3_15');
+    if (r.target === user.phone) fail('AC3_17');
+    if (await phoneOwnedByOther(ctx, r.target, user)) fail('AC3_26');
+  },
+  async password_update(_ctx, r) {
+    const user = signedIn(r);
+    if (!user.phone) fail('AC3_7');
+    if (r.target !== user.phone) fail('AC3_8');
+  },
+  async step_up(_ctx, r) {
+    const user = signedIn(r);
+    if (r.target !== user.phone && r.target !== user.email) fail('AC3_8');
+  },
+  async email_register(ctx, r) {
+    if (await findUserByEmail(ctx.db, r.target)) fail('AC3_61');
+  },
+};
+
+export const requestCode = async (
+  ctx: Context,
+  scene: Exclude<Scene, 'oauth'>,
+  request: CodeRequest,
+  channel: 'sms' | 'voice' | 'email' = 'sms',
+): Promise<void> => {
+  if (request.pid !== undefined) await requireProduct(ctx, request.pid);
+  await requireHuman(ctx, {
+    pid: request.pid,
+    scene,
+    identity: request.target,
+    ip: request.ip,
+    ticket: request.captchaTicket,
+    action: 'send',
+  });
+  const target = scene === 'email_register' ? request.target.toLowerCase() : request.target;
+  await limitCodeSend(ctx, target, scene, request.ip);
+  await preconditions[scene](ctx, request);
+  await sendCode(ctx, { target, scene, channel, ip: request.ip }, { counted: true });
+};
+
+/** Voice codes: the `type` names the purpose; only the anonymous purposes can be asked by voice. */
+const VOICE_SCENES: Record<string, Exclude<Scene, 'oauth'>> = {
+  REGISTER: 'register',
+  LOGIN: 'login',
+  SILENCE: 'silence',
+  RESET: 'reset',
+  COMMON: 'common',
+};
+
+export const requestVoiceCode = (ctx: Context, type: string, request: CodeRequest) => {
+  const scene = VOICE_SCENES[type.toUpperCase()];
+  if (!scene)
+    throw invalidRequest(`Unknown voice code type "${type}". Use one of ${Object.keys(VOICE_SCENES).join(', ')}.`);
+  return requestCode(ctx, scene, request, 'voice');
+};

@@ -1,0 +1,118 @@
+/**
+ * Registered applications: the platform's products (first-party, no consent screen) and others
+ * (third-party, consent listing the claims). Confidential ones authenticate with a secret that is
+ * shown once and kept only as a keyed hash; public ones (single-page and mobile apps) use PKCE alone.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Application, ApplicationWithSecret, AuditAction } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { ApiError, invalidRequest } from '../../errors.ts';
+import {
+  type ApplicationRow,
+  deleteApplication,
+  insertApplication,
+  listApplicationRows,
+  setApplicationSecretHash,
+} from '../../store/identity/applications.ts';
+import { audit } from '../admin/operations.ts';
+import { hmac, randomToken, safeEqual } from '../security/hashing.ts';
+
+export interface NewApplication {
+  name: string;
+  logo_url?: string | undefined;
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[] | undefined;
+  first_party: boolean;
+  confidential: boolean;
+}
+
+type KeyContext = Pick<Context, 'keys'>;
+
+/** The operator making a change in the console (audited); undefined from the command line. */
+type Operator = number | undefined;
+
+const audited = (ctx: Context, operator: Operator, action: AuditAction, target: string, detail?: string) =>
+  operator === undefined ? undefined : audit(ctx, operator, action, target, detail);
+
+export const applicationSecretHash = (ctx: KeyContext, secret: string) =>
+  hmac(ctx.keys.codes, `client secret:${secret}`);
+
+export const secretMatches = (ctx: KeyContext, stored: string, presented: string) =>
+  safeEqual(stored, applicationSecretHash(ctx, presented));
+
+/** An absolute http(s) URL without a fragment (OAuth 2.0 §3.1.2), or the request is refused. */
+const absoluteUrl = (value: string, what: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidRequest(`${what} must be an absolute URL.`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash !== '' || value.includes('#')) {
+    throw invalidRequest(`${what} must be an http(s) URL without a fragment.`);
+  }
+  return value;
+};
+
+export const applicationView = (row: ApplicationRow): Application => ({
+  client_id: row.client_id,
+  name: row.name,
+  logo_url: row.logo_url,
+  redirect_uris: JSON.parse(row.redirect_uris) as string[],
+  post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+  first_party: row.first_party === 1,
+  confidential: row.secret_hash !== null,
+  created_at: row.created_at,
+});
+
+export const addApplication = async (
+  ctx: Context,
+  input: NewApplication,
+  operator?: Operator,
+): Promise<ApplicationWithSecret> => {
+  const name = input.name.trim();
+  if (name === '') throw invalidRequest('The name must not be empty.');
+  if (input.redirect_uris.length === 0) throw invalidRequest('At least one redirect URI is needed.');
+  const redirects = input.redirect_uris.map((uri) => absoluteUrl(uri, 'A redirect URI'));
+  const postLogout = (input.post_logout_redirect_uris ?? []).map((uri) => absoluteUrl(uri, 'A post-logout URI'));
+  const logo = input.logo_url ? absoluteUrl(input.logo_url, 'The logo URL') : '';
+  const secret = input.confidential ? randomToken(32) : undefined;
+  const now = ctx.now();
+  const row: ApplicationRow = {
+    // Hex: a client id never starts with '-', which command lines would read as an option.
+    client_id: randomBytes(12).toString('hex'),
+    name,
+    logo_url: logo,
+    redirect_uris: JSON.stringify(redirects),
+    post_logout_redirect_uris: JSON.stringify(postLogout),
+    first_party: input.first_party ? 1 : 0,
+    secret_hash: secret === undefined ? null : applicationSecretHash(ctx, secret),
+    created_at: now,
+    updated_at: now,
+  };
+  await insertApplication(ctx.db, row);
+  await audited(ctx, operator, 'application.add', `application:${row.client_id}`, name);
+  return { application: applicationView(row), ...(secret === undefined ? {} : { client_secret: secret }) };
+};
+
+export const listApplications = async (ctx: Context): Promise<Application[]> =>
+  (await listApplicationRows(ctx.db)).map(applicationView);
+
+/** A new secret for a confidential application; the old one stops working at once. */
+export const rotateApplicationSecret = async (
+  ctx: Context,
+  clientId: string,
+  operator?: Operator,
+): Promise<{ client_secret: string }> => {
+  const secret = randomToken(32);
+  if (!(await setApplicationSecretHash(ctx.db, clientId, applicationSecretHash(ctx, secret), ctx.now()))) {
+    throw new ApiError('E_2', 'No confidential application has this client id.');
+  }
+  await audited(ctx, operator, 'application.secret.rotate', `application:${clientId}`);
+  return { client_secret: secret };
+};
+
+export const removeApplication = async (ctx: Context, clientId: string, operator?: Operator): Promise<void> => {
+  if (!(await deleteApplication(ctx.db, clientId))) throw new ApiError('E_2', 'No application has this client id.');
+  await audited(ctx, operator, 'application.remove', `application:${clientId}`);
+};

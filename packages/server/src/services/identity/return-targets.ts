@@ -1,0 +1,26 @@
+/**
+ * Where the sign-in screens may send a user back after sign-in (the `redirect` parameter): the
+ * site itself (PUBLIC_URL), its front ends (CORS_ORIGINS), and the origins of registered applications'
+ * redirect URIs. Anything else would make EduPass an open redirector, a phishing aid, and is refused.
+ */
+import type { ReturnCheck } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { invalidRequest } from '../../errors.ts';
+import { siteOrigins } from '../../http/site-origins.ts';
+import { listApplicationRows } from '../../store/identity/applications.ts';
+
+const refused = () => invalidRequest('This address is not one EduPass may send you back to.');
+
+export const checkReturnTarget = async (ctx: Context, redirect: string): Promise<ReturnCheck> => {
+  if (!URL.canParse(redirect)) throw refused();
+  const url = new URL(redirect);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
+    throw refused();
+  }
+  if (siteOrigins(ctx.config).includes(url.origin)) return { redirect: url.href, app_name: '' };
+  for (const app of await listApplicationRows(ctx.db)) {
+    const origins = (JSON.parse(app.redirect_uris) as string[]).map((uri) => new URL(uri).origin);
+    if (origins.includes(url.origin)) return { redirect: url.href, app_name: app.name };
+  }
+  throw refused();
+};

@@ -1,0 +1,65 @@
+/**
+ * A password typed to prove who one is (sign-in, the old password of a change, a step-up): one
+ * attempt reserved against the account's lock before the hash is checked, a security event for each
+ * wrong guess and each refusal by the lock.
+ */
+import type { Context } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { type SecurityEvent, type SecurityEventName, securityEvent } from '../security/events.ts';
+import { type LoginAttempt, reserveLoginAttempt } from '../security/rate-limits.ts';
+import { verifyAgainstNothing, verifyPassword } from './argon2.ts';
+
+export interface PasswordGuess {
+  /** What the lock counts under (rate-limits' loginLockKey). */
+  lockKey: string;
+  /** The stored hash; none (no such user, no password set) checks against nothing in the same time. */
+  passwordHash: string | null | undefined;
+  password: string;
+  /** For the security log. */
+  userId?: number | undefined;
+  identity?: string | undefined;
+  ip?: string | undefined;
+  /** The event a wrong guess logs. */
+  failure: SecurityEventName;
+}
+
+/** Reserves one attempt against a lock (rate-limits.ts), logging a refusal by the lock as `login_locked`. */
+export const reserveLoggedAttempt = async (
+  ctx: Context,
+  lockKey: string,
+  who: Pick<SecurityEvent, 'userId' | 'identity' | 'ip'>,
+  what: string,
+): Promise<LoginAttempt> => {
+  try {
+    return await reserveLoginAttempt(ctx, lockKey);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'E_5') {
+      securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${what})` });
+    }
+    throw error;
+  }
+};
+
+/** Whether the guess is right; E_5 when the lock refuses it unchecked. */
+export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Promise<boolean> => {
+  const who = {
+    ...(guess.userId === undefined ? {} : { userId: guess.userId }),
+    ...(guess.identity === undefined ? {} : { identity: guess.identity }),
+    ...(guess.ip === undefined ? {} : { ip: guess.ip }),
+  };
+  const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
+  const ok = guess.passwordHash
+    ? await verifyPassword(guess.passwordHash, guess.password)
+    : await verifyAgainstNothing(guess.password);
+  if (!ok) {
+    ctx.metrics.loginFailures.inc();
+    securityEvent(ctx, {
+      event: guess.failure,
+      ...who,
+      reason: guess.passwordHash ? 'wrong password' : 'no password to check',
+    });
+    return false;
+  }
+  await attempt.succeeded();
+  return true;
+};

@@ -1,0 +1,253 @@
+import { ClientCode } from '@edupass/protocol';
+import {
+  A,
+  authCookieOf,
+  client,
+  codeFor,
+  expectError,
+  expectSignedIn,
+  nextPhone,
+  PASSWORD,
+  PID,
+  signIn,
+  signUp,
+  signUpByEmail,
+  signUpSilently,
+  T,
+} from '@edupass/test-kit/accounts';
+import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, it } from 'vitest';
+
+const NEW_PASSWORD = 'Changed456';
+
+const { server, call } = useTestServer();
+
+const login = (identity: string, password: string) => call('POST', `${A}/login`, { identity, password, pid: PID });
+
+/** Every session of the account is over: access tokens E_0, refresh tokens 10000001. */
+const expectSessionsEnded = async (sessions: { token: string; refresh: string }[]) => {
+  for (const session of sessions) {
+    expectError(await call('GET', `${A}/profile`, undefined, { token: session.token }), 'E_0');
+    expectError(await call('PUT', `${T}/refresh`, { refresh_token: session.refresh }), '10000001');
+  }
+};
+
+describe('first password (PATCH password/setting)', () => {
+  it('sets the password of an account that has none (204); it then signs in', async () => {
+    const account = await signUpSilently(server);
+    const answer = await call(
+      'PATCH',
+      `${A}/password/setting`,
+      { password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+      { token: account.token },
+    );
+    expect(answer.status).toBe(204);
+    expectSignedIn(await login(account.phone, NEW_PASSWORD));
+    // The session that set it goes on.
+    expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
+  });
+
+  it('a second time is AC3_11', async () => {
+    const account = await signUp(server);
+    const answer = await call(
+      'PATCH',
+      `${A}/password/setting`,
+      { password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+      { token: account.token },
+    );
+    expectError(answer, 'AC3_11', ClientCode.INIT_PASSWORD_ONCE);
+  });
+
+  it('passwords that differ are AC3_10; an invalid one is E_1 with client code 2', async () => {
+    const account = await signUpSilently(server);
+    expectError(
+      await call(
+        'PATCH',
+        `${A}/password/setting`,
+        { password: NEW_PASSWORD, confirm_password: 'Other7890' },
+        { token: account.token },
+      ),
+      'AC3_10',
+      ClientCode.PASSWORDS_DIFFER,
+    );
+    expectError(
+      await call(
+        'PATCH',
+        `${A}/password/setting`,
+        { password: 'a b', confirm_password: 'a b' },
+        { token: account.token },
+      ),
+      'E_1',
+      ClientCode.INVALID_PASSWORD,
+    );
+  });
+});
+
+describe('change by old password (PATCH password)', () => {
+  const change = (token: string, body: Record<string, unknown>) =>
+    call(
+      'PATCH',
+      `${A}/password`,
+      { old_password: PASSWORD, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD, ...body },
+      { token },
+    );
+
+  it('answers 204, clears the cookie and ends every session of the user', async () => {
+    const account = await signUp(server);
+    const other = await signIn(server, account.phone);
+    const answer = await change(account.token, {});
+    expect(answer.status).toBe(204);
+    expect(authCookieOf(answer)?.value).toBe('');
+    await expectSessionsEnded([account, { token: other.access.token, refresh: other.refresh.token }]);
+    expectError(await login(account.phone, PASSWORD), 'AC3_2');
+    expectSignedIn(await login(account.phone, NEW_PASSWORD));
+  });
+
+  it('a wrong old password is AC3_9 and the session goes on', async () => {
+    const account = await signUp(server);
+    expectError(await change(account.token, { old_password: 'Wrong1234' }), 'AC3_9', ClientCode.WRONG_OLD_PASSWORD);
+    expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
+  });
+
+  it('passwords that differ are AC3_10', async () => {
+    const account = await signUp(server);
+    expectError(await change(account.token, { confirm_password: 'Other7890' }), 'AC3_10');
+  });
+
+  it('an account with no password yet is AC3_16', async () => {
+    const account = await signUpSilently(server);
+    expectError(await change(account.token, {}), 'AC3_16');
+  });
+});
+
+describe('change by phone code (captcha/password/update → PATCH password/phone)', () => {
+  const sendCode = (token: string, phone: string, pid = PID) =>
+    call('POST', `${A}/captcha/password/update`, { phone_number: phone, pid }, { token });
+  const codeTo = (token: string, phone: string) =>
+    codeFor(server, 'captcha/password/update', { phone_number: phone, pid: PID }, { token });
+  const change = (token: string, phone: string, captcha: string) =>
+    call('PATCH', `${A}/password/phone`, { phone_number: phone, captcha, password: NEW_PASSWORD }, { token });
+
+  it('sends the code to the bound phone (204) and changes the password, ending every session', async () => {
+    const account = await signUp(server);
+    const other = await signIn(server, account.phone);
+    const captcha = await codeTo(account.token, account.phone);
+    const answer = await change(account.token, account.phone, captcha);
+    expect(answer.status).toBe(204);
+    expect(authCookieOf(answer)?.value).toBe('');
+    await expectSessionsEnded([account, { token: other.access.token, refresh: other.refresh.token }]);
+    expectSignedIn(await login(account.phone, NEW_PASSWORD));
+  });
+
+  it('a phone other than the bound one is AC3_8 at both steps', async () => {
+    const account = await signUp(server);
+    const elsewhere = nextPhone();
+    expectError(await sendCode(account.token, elsewhere), 'AC3_8', ClientCode.CODE_MUST_GO_TO_BOUND_PHONE);
+    expectError(await change(account.token, elsewhere, '123456'), 'AC3_8');
+  });
+
+  it('an account without a phone is AC3_7 at both steps', async () => {
+    const account = await signUpByEmail(server);
+    const phone = nextPhone();
+    expectError(await sendCode(account.token, phone), 'AC3_7', ClientCode.NEED_BIND_PHONE);
+    expectError(await change(account.token, phone, '123456'), 'AC3_7');
+  });
+
+  it('a wrong code is AC3_13', async () => {
+    const account = await signUp(server);
+    const captcha = await codeTo(account.token, account.phone);
+    expectError(await change(account.token, account.phone, captcha === '000000' ? '111111' : '000000'), 'AC3_13');
+  });
+
+  it('an unknown pid is AC3_24', async () => {
+    const account = await signUp(server);
+    expectError(await sendCode(account.token, account.phone, 'x'), 'AC3_24');
+  });
+});
+
+describe('reset (captcha/password/reset → captcha/password/check → PATCH password/reset)', () => {
+  const ticketFor = async (phone: string) => {
+    const captcha = await codeFor(server, 'captcha/password/reset', { phone_number: phone, pid: PID });
+    const checked = await call<{ ticket: string }>('POST', `${A}/captcha/password/check`, {
+      phone_number: phone,
+      captcha,
+    });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toEqual({ ticket: expect.any(String) });
+    return checked.body.ticket;
+  };
+  const reset = (ticket: string, password = NEW_PASSWORD, confirm = password) =>
+    call('PATCH', `${A}/password/reset`, { ticket, password, confirm_password: confirm });
+
+  it('resets the password (204), ending every session; the ticket is single use', async () => {
+    const account = await signUp(server);
+    const ticket = await ticketFor(account.phone);
+    expect((await reset(ticket)).status).toBe(204);
+    await expectSessionsEnded([account]);
+    expectError(await login(account.phone, PASSWORD), 'AC3_2');
+    expectSignedIn(await login(account.phone, NEW_PASSWORD));
+    expectError(await reset(ticket, 'Again12345'), 'AC3_27', ClientCode.WRONG_TICKET);
+  });
+
+  it('an unregistered phone is AC3_1 at the send; at the check it has no code (AC3_13, telling nothing more)', async () => {
+    const phone = nextPhone();
+    expectError(await call('POST', `${A}/captcha/password/reset`, { phone_number: phone, pid: PID }), 'AC3_1');
+    expectError(
+      await call('POST', `${A}/captcha/password/check`, { phone_number: phone, captcha: '123456' }),
+      'AC3_13',
+    );
+  });
+
+  it('a wrong code is AC3_13', async () => {
+    const account = await signUp(server);
+    const captcha = await codeFor(server, 'captcha/password/reset', { phone_number: account.phone, pid: PID });
+    expectError(
+      await call('POST', `${A}/captcha/password/check`, {
+        phone_number: account.phone,
+        captcha: captcha === '000000' ? '111111' : '000000',
+      }),
+      'AC3_13',
+    );
+  });
+
+  it('a junk ticket is AC3_27; passwords that differ are AC3_10; an invalid one is E_1', async () => {
+    expectError(await reset('junk'), 'AC3_27');
+    const account = await signUp(server);
+    const ticket = await ticketFor(account.phone);
+    expectError(await reset(ticket, NEW_PASSWORD, 'Other7890'), 'AC3_10');
+    expectError(await reset(ticket, 'tiny'), 'E_1', ClientCode.INVALID_PASSWORD);
+    // Neither failure spent the ticket.
+    expect((await reset(ticket)).status).toBe(204);
+  });
+
+  it('a reset lifts a login lock', async () => {
+    const locking = await startTestServer({ loginSlowdownAfter: 1, loginLockAfter: 2 });
+    try {
+      const lockCall = client(locking.url);
+      const account = await signUp(locking);
+      for (let i = 0; i < 2; i++) {
+        await lockCall('POST', `${A}/login`, { identity: account.phone, password: 'Wrong1234', pid: PID });
+      }
+      expectError(
+        await lockCall('POST', `${A}/login`, { identity: account.phone, password: PASSWORD, pid: PID }),
+        'E_5',
+      );
+      const captcha = await codeFor(locking, 'captcha/password/reset', { phone_number: account.phone, pid: PID });
+      const checked = await lockCall<{ ticket: string }>('POST', `${A}/captcha/password/check`, {
+        phone_number: account.phone,
+        captcha,
+      });
+      const answer = await lockCall('PATCH', `${A}/password/reset`, {
+        ticket: checked.body.ticket,
+        password: NEW_PASSWORD,
+        confirm_password: NEW_PASSWORD,
+      });
+      expect(answer.status).toBe(204);
+      expectSignedIn(
+        await lockCall('POST', `${A}/login`, { identity: account.phone, password: NEW_PASSWORD, pid: PID }),
+      );
+    } finally {
+      await locking.close();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The server's hourly sweep, run once at start and every hour after: usage events and monitor
+ * beacons past USAGE_RETENTION_DAYS, and account rows nothing can use any more — expired refresh
+ * tokens (every refresh adds one), tickets, codes and rate-limit windows, sessions ended more than
+ * REFRESH_TOKEN_TTL ago (the console shows them until then), and dev-outbox messages older than a
+ * day. Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
+ * caught (services/sessions/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
+ * on one database, one sweeps at a time; every delete goes in batches.
+ */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { deleteExpiredAccountRows } from '../../store/expired-rows.ts';
+import { deleteExpiredModels } from '../../store/identity/oidc-models.ts';
+import { withSweepLock } from '../../store/sweep-lock.ts';
+import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
+
+const OUTBOX_KEEP_MS = DAY_MS;
+const WEBHOOK_LOG_KEEP_MS = 30 * DAY_MS;
+
+/**
+ * One pass of every sweep, unless another process is sweeping (store/sweep-lock.ts); one that fails
+ * is logged and the others still run. Answers whether this process swept.
+ */
+export const sweepOnce = async (ctx: Context): Promise<boolean> => {
+  const now = ctx.now();
+  const swept = await withSweepLock(ctx.store, now, async () => {
+    const timer = ctx.metrics.sweepDuration.startTimer();
+    try {
+      return await sweepAll(ctx, now);
+    } finally {
+      timer();
+    }
+  }).catch((error: unknown) => {
+    ctx.logger.error({ err: error }, 'housekeeping: cannot take the sweep lock');
+    return undefined;
+  });
+  return swept !== undefined;
+};
+
+const sweepAll = async (ctx: Context, now: number): Promise<true> => {
+  const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
+    ['webhook log', () => deleteWebhookLogBefore(ctx.db, now - WEBHOOK_LOG_KEEP_MS)],
+    ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
+    [
+      'expired account rows',
+      () =>
+        deleteExpiredAccountRows(ctx.db, {
+          now,
+          endedSessionsBefore: now - ctx.config.refreshTokenTtlSeconds * 1000,
+          outboxBefore: now - OUTBOX_KEEP_MS,
+        }),
+    ],
+    ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
+  ];
+  for (const [name, run] of sweeps) {
+    try {
+      const deleted = await run();
+      if (Object.values(deleted).some((count) => count > 0)) ctx.logger.info({ deleted }, `housekeeping: ${name}`);
+    } catch (error) {
+      ctx.logger.error({ err: error }, `housekeeping: ${name} failed`);
+    }
+  }
+  return true;
+};
+
+/** Sweeps now and every hour, one sweep at a time; answers the stopper, which waits for a sweep under way. */
+export const startHousekeeping = (ctx: Context): (() => Promise<void>) => {
+  let sweeping = sweepOnce(ctx);
+  const timer = setInterval(() => {
+    sweeping = sweeping.then(() => sweepOnce(ctx));
+  }, HOUR_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await sweeping;
+  };
+};

@@ -1,0 +1,100 @@
+/** Prometheus metrics: what the server counts, scraped as Prometheus would, behind a token or on their own port. */
+
+import { A, expectError, PID, signUp } from '@edupass/test-kit/accounts';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { client } from '@edupass/test-kit/http-client';
+import { reportOneEvent } from '@edupass/test-kit/usage-reports';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const TOKEN = 'metrics-token-for-tests-0123456789';
+
+/** The value of one sample line (labels in the order the registry writes them), or undefined. */
+const sample = (text: string, line: string) => {
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+};
+
+describe('metrics behind METRICS_TOKEN', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ metricsToken: TOKEN, loginSlowdownAfter: 2, loginLockAfter: 2 });
+  });
+  afterAll(() => server?.close());
+
+  const scrape = async (token = TOKEN) => {
+    const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+  };
+
+  it('refuses a scrape without the token', async () => {
+    const call = client(server.url);
+    expectError(await call('GET', '/metrics'), 'E_0');
+    expect((await scrape('wrong-token-wrong-token-wrong')).status).toBe(403);
+  });
+
+  it('counts requests by route and status, code sends, failed logins and locks, captcha challenges, sweeps', async () => {
+    const call = client(server.url);
+    const account = await signUp(server);
+    for (let i = 0; i < 2; i++) {
+      expectError(
+        await call('POST', `${A}/login`, { identity: account.phone, password: 'Wrong-123', pid: PID }),
+        'AC3_2',
+      );
+    }
+    expectError(await call('POST', `${A}/login`, { identity: account.phone, password: 'Wrong-123', pid: PID }), 'E_5');
+    expect((await call('POST', '/captcha/slide/challenge', { scene: 'login' })).status).toBe(200);
+    const report = await reportOneEvent(server.url);
+    expect(report.status).toBe(204);
+
+    const { status, type, text } = await scrape();
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(
+      sample(text, `edupass_http_requests_total{route="${A}/login",method="POST",status="403"}`),
+    ).toBeGreaterThanOrEqual(2);
+    expect(sample(text, `edupass_http_requests_total{route="${A}/login",method="POST",status="429"}`)).toBe(1);
+    expect(sample(text, `edupass_http_request_duration_seconds_count{route="/report/:product",method="POST"}`)).toBe(1);
+    // The latency histogram in Prometheus' shape: cumulative buckets up to +Inf, which equals the count.
+    const login = `route="${A}/login",method="POST"`;
+    const loginCount = sample(text, `edupass_http_request_duration_seconds_count{${login}}`);
+    expect(loginCount).toBeGreaterThanOrEqual(3);
+    expect(sample(text, `edupass_http_request_duration_seconds_bucket{le="+Inf",${login}}`)).toBe(loginCount);
+    expect(sample(text, `edupass_http_request_duration_seconds_bucket{le="10",${login}}`)).toBe(loginCount);
+    expect(sample(text, `edupass_http_request_duration_seconds_sum{${login}}`)).toBeGreaterThan(0);
+    expect(
+      sample(text, 'edupass_code_sends_total{provider="outbox",channel="sms",outcome="sent"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'edupass_login_failures_total')).toBe(2);
+    expect(sample(text, 'edupass_login_locks_total')).toBe(1);
+    expect(sample(text, 'edupass_captcha_challenges_total{provider="slide"}')).toBe(1);
+    expect(sample(text, 'edupass_ingestion_pending_rows')).toBe(0);
+    expect(sample(text, 'edupass_ingestion_refused_total')).toBe(0);
+    expect(sample(text, 'edupass_sweep_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    if (testDatabaseKind() === 'postgres') {
+      expect(sample(text, 'edupass_db_pool_connections{state="max"}')).toBe(10);
+      expect(sample(text, 'edupass_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+    }
+  });
+});
+
+describe('metrics on METRICS_PORT', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ metricsPort: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it('serves /metrics on its own port only', async () => {
+    const port = server.app.metricsPort;
+    expect(port).toBeGreaterThan(0);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(response.status).toBe(200);
+    expect(
+      sample(await response.text(), 'edupass_http_requests_total{route="/healthz",method="GET",status="200"}'),
+    ).toBe(1);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Live sessions remembered for a few seconds, so a signed-in call does not read the database every
+ * time (the read of session + user was half the CPU of a profile read in bench/server).
+ *
+ * What keeps it right:
+ * - Every change to a user row or a session goes through `forgetUser` / `forgetSession` (see
+ *   services/account/users.ts and tokens.ts), which drop the entries at once in this process and, when
+ *   REDIS_URL is set, in every other process through a Redis channel.
+ * - A read that overlaps a forget is not remembered (the epoch moved while it ran), so a row read
+ *   just before a change cannot be stored after the change dropped it.
+ * - Without Redis, or while the channel is down, another process's change is seen within `ttlMs`
+ *   at most; while the channel is down nothing is remembered at all.
+ * - Only live sessions are remembered: an ended or unknown session is read every time.
+ */
+import type { Logger } from '../../adapters/delivery.ts';
+import { connectRedis } from '../../store/redis.ts';
+import type { User } from '../../store/schema.ts';
+
+export interface SessionCache {
+  /** The user of a live session: from memory when read within the TTL, else from `load`. */
+  read(sessionId: string, load: () => Promise<User | undefined>): Promise<User | undefined>;
+  /** The user row changed or their sessions ended: drop what is remembered of them everywhere. */
+  forgetUser(userId: number): void;
+  /** One session ended. */
+  forgetSession(sessionId: string): void;
+  close(): Promise<void>;
+}
+
+export interface SessionCacheOptions {
+  ttlMs: number;
+  /** Most sessions remembered at once; the oldest go first. */
+  maxEntries?: number;
+  now?: () => number;
+  /** Shares forgets with the other server processes. */
+  redisUrl?: string | undefined;
+  logger?: Logger;
+}
+
+const CHANNEL = 'edupass:sessions:forget';
+
+interface Entry {
+  user: User;
+  until: number;
+}
+
+export const createSessionCache = ({
+  ttlMs,
+  maxEntries = 10_000,
+  now = Date.now,
+  redisUrl,
+  logger,
+}: SessionCacheOptions): SessionCache => {
+  const entries = new Map<string, Entry>();
+  const sessionsOf = new Map<number, Set<string>>();
+  let epoch = 0;
+  // With Redis, nothing is remembered until the channel is listened to.
+  let listening = redisUrl === undefined;
+
+  const drop = (sessionId: string) => {
+    const entry = entries.get(sessionId);
+    if (entry === undefined) return;
+    entries.delete(sessionId);
+    const ids = sessionsOf.get(entry.user.id);
+    ids?.delete(sessionId);
+    if (ids?.size === 0) sessionsOf.delete(entry.user.id);
+  };
+  const dropUser = (userId: number) => {
+    epoch++;
+    for (const sessionId of sessionsOf.get(userId) ?? []) entries.delete(sessionId);
+    sessionsOf.delete(userId);
+  };
+  const dropSession = (sessionId: string) => {
+    epoch++;
+    drop(sessionId);
+  };
+  const dropAll = () => {
+    epoch++;
+    entries.clear();
+    sessionsOf.clear();
+  };
+
+  const remember = (sessionId: string, user: User) => {
+    drop(sessionId);
+    if (entries.size >= maxEntries) drop(entries.keys().next().value as string);
+    entries.set(sessionId, { user, until: now() + ttlMs });
+    const ids = sessionsOf.get(user.id);
+    if (ids === undefined) sessionsOf.set(user.id, new Set([sessionId]));
+    else ids.add(sessionId);
+  };
+
+  const channel = redisUrl === undefined ? undefined : connectChannel(redisUrl, logger);
+  channel?.subscriber.on('message', (_channel: string, message: string) => {
+    const [kind, id] = [message.slice(0, 2), message.slice(2)];
+    if (kind === 'u:') dropUser(Number(id));
+    else if (kind === 's:') dropSession(id);
+  });
+  channel?.subscriber.on('close', () => {
+    // Forgets sent while the channel is down are lost: start again from nothing.
+    listening = false;
+    dropAll();
+  });
+  channel?.subscriber.on('ready', () => {
+    channel.subscriber.subscribe(CHANNEL).then(
+      () => {
+        dropAll();
+        listening = true;
+      },
+      (error: Error) => logger?.warn({ err: error }, 'session cache: cannot listen on Redis; reading every session'),
+    );
+  });
+  const broadcast = (message: string) => {
+    channel?.publisher.publish(CHANNEL, message).catch((error: Error) => {
+      logger?.warn({ err: error }, 'session cache: cannot tell other processes; they catch up within the TTL');
+    });
+  };
+
+  return {
+    async read(sessionId, load) {
+      const entry = ttlMs > 0 && listening ? entries.get(sessionId) : undefined;
+      if (entry !== undefined && entry.until > now()) return entry.user;
+      const started = epoch;
+      const user = await load();
+      if (user === undefined) drop(sessionId);
+      else if (ttlMs > 0 && listening && epoch === started) remember(sessionId, user);
+      return user;
+    },
+    forgetUser(userId) {
+      dropUser(userId);
+      broadcast(`u:${userId}`);
+    },
+    forgetSession(sessionId) {
+      dropSession(sessionId);
+      broadcast(`s:${sessionId}`);
+    },
+    async close() {
+      dropAll();
+      if (channel) await Promise.all([channel.subscriber.quit(), channel.publisher.quit()]).catch(() => {});
+    },
+  };
+};
+
+/** A publishing and a listening connection (a Redis connection that subscribes can do nothing else). */
+const connectChannel = (url: string, logger: Logger | undefined) => ({
+  subscriber: connectRedis(url, logger, 'session cache'),
+  publisher: connectRedis(url, logger, 'session cache'),
+});

@@ -1,0 +1,218 @@
+/**
+ * The asymmetric keys that sign access tokens (ES256: P-256 ECDSA, which every JWT library and every
+ * Web Crypto implementation verifies). They live in the database, their private halves sealed with
+ * the secret from outside it, so every server process signs and verifies with the same set: each
+ * reads it from the database and keeps it for a few seconds (never a key of its own).
+ *
+ * Rotation (`rotateSigningKey`, from the CLI or the console) adds a `next` key that is published at
+ * once and signs only after PUBLICATION_DELAY_MS, so clients holding a cached JWKS have fetched it
+ * before a token names it; the key it replaces stays published until its last token expires
+ * (signing-key-states.ts). The first key is created on first start.
+ */
+import { createHash } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { Context } from '../../context.ts';
+import { invalidRequest } from '../../errors.ts';
+import { settingOrCreate } from '../../store/admin/settings.ts';
+import {
+  deleteSigningKeysBefore,
+  insertSigningKey,
+  listSigningKeyRows,
+  type SigningKeyRow,
+} from '../../store/sessions/signing-keys.ts';
+import { seal, unsealEither } from '../security/sealed-values.ts';
+import { type SigningKeyStatus, signingKeyStates } from './signing-key-states.ts';
+
+export const SIGNING_ALG = 'ES256';
+/** How long a new key is published before it signs (clients cache the JWKS for JWKS_MAX_AGE_SECONDS). */
+export const PUBLICATION_DELAY_MS = 15 * 60_000;
+export const JWKS_MAX_AGE_SECONDS = 300;
+/** How long a process keeps the key set it read. */
+const CACHE_MS = 5_000;
+/** An unknown `kid` makes a process read the set again at most this often. */
+const UNKNOWN_KID_RELOAD_MS = 1_000;
+
+type KeyContext = Pick<Context, 'db' | 'keys' | 'config' | 'now'>;
+
+interface PublishedKey {
+  status: SigningKeyStatus;
+  publicJwk: JWK;
+  verifier: CryptoKey;
+  row: SigningKeyRow;
+}
+
+export interface KeySet {
+  published: PublishedKey[];
+  signer: PublishedKey;
+  /** Changes whenever the published set or the signer changes. */
+  version: string;
+  /** When the first asymmetric key was made: HS256 tokens issued before it verify until they expire. */
+  asymmetricSince: number;
+  statuses: SigningKeyStatus[];
+}
+
+/** The longest a token signed now may live: keys stay published this long after they stop signing. */
+const longestTokenMs = (ctx: KeyContext) =>
+  Math.max(ctx.config.accessTokenTtlSeconds, ctx.config.sessionTokenTtlSeconds) * 1000;
+
+const sealName = (kid: string) => `signing-key:${kid}`;
+
+const newKeyRow = async (ctx: KeyContext, generation: number, signsFrom: number): Promise<SigningKeyRow> => {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG, use: 'sig' };
+  return {
+    generation,
+    kid,
+    alg: SIGNING_ALG,
+    public_jwk: JSON.stringify({ ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
+    private_sealed: seal(ctx.keys.settings, JSON.stringify(privateJwk), sealName(kid)),
+    created_at: ctx.now(),
+    signs_from: signsFrom,
+  };
+};
+
+/**
+ * The private JWK of a key, opened with the current secret or the previous one; undefined when it
+ * opens with neither (the secret changed without JWT_SECRET_PREVIOUS naming the old one). Keys are
+ * not sealed again under a new secret: processes still on the old secret during a change keep
+ * opening them, and the next rotation seals the new key under the new secret.
+ */
+const privateJwkOf = (ctx: KeyContext, row: SigningKeyRow): JWK | undefined => {
+  const opened = unsealEither(ctx.keys, row.private_sealed, sealName(row.kid));
+  return opened === undefined ? undefined : (JSON.parse(opened.value) as JWK);
+};
+
+const readRows = async (ctx: KeyContext): Promise<SigningKeyRow[]> => {
+  const rows = await listSigningKeyRows(ctx.db);
+  if (rows.length > 0) return rows;
+  // First start: one key, signing at once. Processes starting together agree on generation 1.
+  await insertSigningKey(ctx.db, await newKeyRow(ctx, 1, ctx.now()));
+  return listSigningKeyRows(ctx.db);
+};
+
+const loadKeySet = async (ctx: KeyContext): Promise<KeySet> => {
+  const rows = await readRows(ctx);
+  const asymmetricSince = Number(
+    await settingOrCreate(ctx.db, 'signing_keys_since', () => String(Math.min(...rows.map((row) => row.created_at)))),
+  );
+  const statuses = signingKeyStates(rows, ctx.now(), longestTokenMs(ctx));
+  const published: PublishedKey[] = [];
+  for (const [index, status] of statuses.entries()) {
+    const row = rows[index] as SigningKeyRow;
+    if (status.state === 'expired') continue;
+    const publicJwk = JSON.parse(row.public_jwk) as JWK;
+    published.push({ status, publicJwk, row, verifier: (await importJWK(publicJwk, row.alg)) as CryptoKey });
+  }
+  // The signer first; a clock set back before every key's start falls back to the oldest key.
+  published.sort((a, b) => Number(b.status.state === 'signing') - Number(a.status.state === 'signing'));
+  const signer = published[0] as PublishedKey;
+  const version = createHash('sha256')
+    .update(JSON.stringify(published.map((key) => [key.status.kid, key.status.state])))
+    .digest('base64url')
+    .slice(0, 16);
+  return { published, signer, version, asymmetricSince, statuses };
+};
+
+interface Cached {
+  set: Promise<KeySet>;
+  loadedAt: number;
+}
+const cache = new WeakMap<KeyContext, Cached>();
+
+/** The key set as read within the last few seconds (`fresh`: read it now). */
+export const keySet = (ctx: KeyContext, fresh = false): Promise<KeySet> => {
+  const cached = cache.get(ctx);
+  if (!fresh && cached !== undefined && ctx.now() - cached.loadedAt < CACHE_MS) return cached.set;
+  const set = loadKeySet(ctx);
+  cache.set(ctx, { set, loadedAt: ctx.now() });
+  set.catch(() => cache.delete(ctx));
+  return set;
+};
+
+const lastUnknownReload = new WeakMap<KeyContext, number>();
+
+/** The public key of a published `kid`: an unknown one makes the set be read again (another process rotated). */
+export const verificationKey = async (ctx: KeyContext, kid: string): Promise<CryptoKey | undefined> => {
+  const found = (await keySet(ctx)).published.find((key) => key.status.kid === kid);
+  if (found !== undefined) return found.verifier;
+  const last = lastUnknownReload.get(ctx) ?? Number.NEGATIVE_INFINITY;
+  if (ctx.now() - last < UNKNOWN_KID_RELOAD_MS) return undefined;
+  lastUnknownReload.set(ctx, ctx.now());
+  return (await keySet(ctx, true)).published.find((key) => key.status.kid === kid)?.verifier;
+};
+
+const signerKeys = new WeakMap<SigningKeyRow, Promise<CryptoKey | undefined>>();
+
+const importedSigner = (ctx: KeyContext, row: SigningKeyRow): Promise<CryptoKey | undefined> => {
+  let key = signerKeys.get(row);
+  if (key === undefined) {
+    const jwk = privateJwkOf(ctx, row);
+    key = jwk === undefined ? Promise.resolve(undefined) : (importJWK(jwk, row.alg) as Promise<CryptoKey>);
+    signerKeys.set(row, key);
+  }
+  return key;
+};
+
+/**
+ * The key that signs now, with its `kid`. When its private half does not open with this process's
+ * secret (JWT_SECRET changed without JWT_SECRET_PREVIOUS), a new key sealed under the current
+ * secret takes over at once; tokens signed before still verify by the public key.
+ */
+export const currentSigner = async (ctx: KeyContext): Promise<{ kid: string; key: CryptoKey }> => {
+  const { signer } = await keySet(ctx);
+  const key = await importedSigner(ctx, signer.row);
+  if (key !== undefined) return { kid: signer.status.kid, key };
+  await rotateSigningKey(ctx, true).catch(() => undefined);
+  const replaced = (await keySet(ctx, true)).signer;
+  const replacement = await importedSigner(ctx, replaced.row);
+  if (replacement === undefined) throw new Error(`signing key ${replaced.status.kid} does not open with JWT_SECRET`);
+  return { kid: replaced.status.kid, key: replacement };
+};
+
+/** What the OpenID Connect provider and the JWKS endpoint read. */
+export interface SigningKeys {
+  /** Private JWKs of every published key, the signing key first, with `kid`, `alg` and `use: 'sig'`. */
+  privateJwks(): Promise<{ keys: JWK[] }>;
+  publicJwks(): Promise<{ keys: JWK[] }>;
+  version(): Promise<string>;
+}
+
+export const signingKeys = (ctx: KeyContext): SigningKeys => ({
+  async privateJwks() {
+    const { published } = await keySet(ctx);
+    const keys = published.map((key) => privateJwkOf(ctx, key.row));
+    return { keys: keys.filter((key): key is JWK => key !== undefined) };
+  },
+  async publicJwks() {
+    return { keys: (await keySet(ctx)).published.map((key) => key.publicJwk) };
+  },
+  async version() {
+    return (await keySet(ctx)).version;
+  },
+});
+
+/** Every key and where it stands (the CLI's `keys list`, the console). */
+export const listSigningKeys = async (ctx: KeyContext): Promise<SigningKeyStatus[]> =>
+  (await keySet(ctx, true)).statuses;
+
+/**
+ * Adds the next key: published now, signing after PUBLICATION_DELAY_MS (`immediately`: at once, when
+ * the current key must stop signing now). Keys whose last token has expired are removed.
+ */
+export const rotateSigningKey = async (ctx: KeyContext, immediately = false): Promise<SigningKeyStatus> => {
+  const rows = await readRows(ctx);
+  const last = rows[rows.length - 1] as SigningKeyRow;
+  const now = ctx.now();
+  const signsFrom = immediately ? now : Math.max(now + PUBLICATION_DELAY_MS, last.signs_from);
+  const row = await newKeyRow(ctx, last.generation + 1, signsFrom);
+  if (!(await insertSigningKey(ctx.db, row))) {
+    throw invalidRequest('Another rotation of the signing keys ran at the same moment. List the keys, then try again.');
+  }
+  const statuses = signingKeyStates([...rows, row], now, longestTokenMs(ctx));
+  const oldestKept = statuses.find((status) => status.state !== 'expired');
+  if (oldestKept !== undefined) await deleteSigningKeysBefore(ctx.db, oldestKept.generation);
+  await keySet(ctx, true);
+  return statuses[statuses.length - 1] as SigningKeyStatus;
+};

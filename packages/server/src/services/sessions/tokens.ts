@@ -1,0 +1,217 @@
+/**
+ * Sessions and tokens. The access token is a short-lived JWT naming the user and session
+ * (services/sessions/access-tokens.ts); the refresh token is opaque, stored hashed, and rotated on every use.
+ * A successor is derived from its parent with a keyed hash, so a refresh retried within the grace window (two tabs, a lost answer)
+ * gets the same successor — one rotation chain — while reuse after the window revokes the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TokenSet } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { ApiError, fail } from '../../errors.ts';
+import { findUserById } from '../../store/account/users.ts';
+import type { User } from '../../store/schema.ts';
+import {
+  copySession,
+  findLiveSession,
+  findLiveSessionByKey,
+  findRefreshToken,
+  insertRefreshToken,
+  insertSession,
+  markRotated,
+  revokeSession,
+  revokeSessionByKey,
+  sessionKey,
+} from '../../store/sessions/sessions.ts';
+import { securityEvent } from '../security/events.ts';
+import { hmac, randomToken, sha256 } from '../security/hashing.ts';
+import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { accessTokenClaims, signAccessToken } from './access-tokens.ts';
+
+const TOKEN_TYPE = 'Bearer';
+
+export interface SessionRef {
+  userId: number;
+  sessionId: string;
+  /** The product the session was started for (its tokens' audience). */
+  pid?: string | null | undefined;
+}
+
+/** A checked session and its user as read with it. */
+export interface SignedInSession extends SessionRef {
+  user: User;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+  /** The configured product the client named, if any. */
+  pid?: string | undefined;
+}
+
+const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) => signAccessToken(ctx, ref, ttlSeconds);
+
+const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
+  await insertRefreshToken(ctx.db, {
+    token_hash: sha256(token),
+    session_id: sessionKey(sessionId),
+    created_at: ctx.now(),
+    expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
+    rotated_at: null,
+  });
+};
+
+const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Promise<TokenSet> => ({
+  access: {
+    token: await signAccess(ctx, ref, ctx.config.accessTokenTtlSeconds),
+    type: TOKEN_TYPE,
+    expires_in: ctx.config.accessTokenTtlSeconds,
+  },
+  refresh: { token: refreshToken, expires_in: ctx.config.refreshTokenTtlSeconds },
+});
+
+/** The token set of a session: a new refresh chain for it. */
+export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<TokenSet> => {
+  const refreshToken = `${ref.sessionId}.${randomToken()}`;
+  await storeRefresh(ctx, ref.sessionId, refreshToken);
+  return tokenSet(ctx, ref, refreshToken);
+};
+
+/** The plain-string session token of clients that send no Auth-Version (also the cookie). */
+export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
+  signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
+
+/** Starts a session, with its `session.started` event in the same transaction. */
+export const startSession = async (
+  ctx: Context,
+  user: Pick<User, 'id' | 'pid'>,
+  method: string,
+  client: ClientInfo,
+) => {
+  const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
+  await inTransaction(ctx, async (tx) => {
+    await insertSession(tx.db, {
+      id: ref.sessionId,
+      user_id: user.id,
+      method,
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 512),
+      created_at: ctx.now(),
+      revoked_at: null,
+      pid: client.pid ?? null,
+    });
+    await recordEvent(tx, {
+      type: 'session.started',
+      userId: user.id,
+      product: user.pid,
+      data: { session_id: ref.sessionId, method },
+    });
+  });
+  return ref;
+};
+
+/**
+ * Checks an access or session token and its session. Expired or forged → 10000000 (clients refresh);
+ * an ended session → E_0; a blocked user → AC3_44. The session comes from the session cache: a
+ * sign-out, a password change or a block takes effect at once in this process (and in every process
+ * with REDIS_URL), and within SESSION_CACHE_SECONDS in other processes without it.
+ */
+export const authenticate = async (ctx: Context, token: string): Promise<SignedInSession> => {
+  const { userId, sessionId } = await accessTokenClaims(ctx, token);
+  const user = await ctx.sessions.read(sessionId, () => findLiveSession(ctx.db, sessionId));
+  if (!user || user.id !== userId) throw new ApiError('E_0');
+  if (user.blocked_at !== null) throw new ApiError('AC3_44');
+  return { userId, sessionId, user };
+};
+
+const sessionEnded = (tx: Context, userId: number, product: string, data: Record<string, unknown>) =>
+  recordEvent(tx, { type: 'session.ended', userId, product, data });
+
+/** Ends one session, in the database and in the sessions remembered in memory. */
+export const endSession = async (ctx: Context, session: SignedInSession) => {
+  try {
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeSession(tx.db, session.sessionId, ctx.now());
+      if (Number(ended.numUpdatedRows) === 0) return;
+      await sessionEnded(tx, session.userId, session.user.pid, { session_id: session.sessionId, reason: 'sign_out' });
+    });
+  } finally {
+    ctx.sessions.forgetSession(session.sessionId);
+  }
+};
+
+/** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
+export const endSessionByKey = async (ctx: Context, key: string, userId: number, reason: string) => {
+  try {
+    await inTransaction(ctx, async (tx) => {
+      const ended = await revokeSessionByKey(tx.db, key, ctx.now());
+      const user = Number(ended.numUpdatedRows) === 0 ? undefined : await findUserById(tx.db, userId);
+      if (user !== undefined) await sessionEnded(tx, userId, user.pid, { reason });
+    });
+  } finally {
+    ctx.sessions.forgetUser(userId);
+  }
+};
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The session id a refresh token starts with (`<session id>.<secret>`); undefined for older tokens. */
+const sessionIdOf = (refreshToken: string) => {
+  const dot = refreshToken.indexOf('.');
+  const id = dot < 0 ? '' : refreshToken.slice(0, dot);
+  return SESSION_ID.test(id) ? id : undefined;
+};
+
+/** A stable new id for a refresh chain from before ids were hashed: the same token gets the same id. */
+const rekeyedSessionId = (ctx: Context, refreshToken: string) => {
+  const hex = Buffer.from(hmac(ctx.keys.refresh, `session-id:${refreshToken}`), 'base64url').toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
+  const now = ctx.now();
+  const row = await findRefreshToken(ctx.db, sha256(refreshToken));
+  if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
+  const carried = sessionIdOf(refreshToken);
+  if (carried !== undefined && sessionKey(carried) !== row.session_id) return fail('10000001');
+  if (now - row.session_created_at >= ctx.config.sessionMaxAgeSeconds * 1000) {
+    // Past the absolute age (SESSION_MAX_AGE) a session ends however often it was refreshed.
+    await endSessionByKey(ctx, row.session_id, row.user_id, 'max_age');
+    return fail('10000001');
+  }
+  const user = await findLiveSessionByKey(ctx.db, row.session_id);
+  if (user?.blocked_at != null) return fail('AC3_44');
+  const won = row.rotated_at === null && (await markRotated(ctx.db, row.token_hash, now));
+  if (!won) {
+    const rotatedAt = row.rotated_at ?? now;
+    if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
+      // Reuse of a spent token: someone holds a copy. End the whole session.
+      await endSessionByKey(ctx, row.session_id, row.user_id, 'refresh_reuse');
+      securityEvent(ctx, {
+        event: 'refresh_reuse',
+        userId: row.user_id,
+        reason: 'a rotated refresh token came back after the grace window; session revoked',
+      });
+      return fail('10000001');
+    }
+  }
+  // A chain from before session ids were hashed carries no id: it continues in a copy of its
+  // session under a new id, which the successor and the new access token carry.
+  const sessionId = carried ?? rekeyedSessionId(ctx, refreshToken);
+  if (carried === undefined) await copySession(ctx.db, row.session_id, sessionId);
+  const successor = `${sessionId}.${hmac(ctx.keys.refresh, refreshToken)}`;
+  await storeRefresh(ctx, sessionId, successor);
+  return tokenSet(ctx, { userId: row.user_id, sessionId, pid: row.pid }, successor);
+};
+
+/** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */
+export const convertSessionToken = async (ctx: Context, token: string | undefined): Promise<TokenSet> => {
+  if (!token) return fail('10000002');
+  let ref: SessionRef;
+  try {
+    ref = await authenticate(ctx, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'AC3_44') throw error;
+    return fail('10000002');
+  }
+  return issueTokenSet(ctx, ref);
+};

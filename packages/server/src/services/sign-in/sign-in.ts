@@ -1,0 +1,96 @@
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { findUserByIdentity, findUserByPhone } from '../../store/account/users.ts';
+import type { User } from '../../store/schema.ts';
+import { saveUser } from '../account/users.ts';
+import { verifyCode } from '../codes/one-time-codes.ts';
+import { checkPasswordGuess } from '../passwords/guesses.ts';
+import { weakPasswordFlag } from '../passwords/policy.ts';
+import { requireProduct } from '../platform/products.ts';
+import { loginLockKey } from '../security/rate-limits.ts';
+import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './session-answer.ts';
+import { insertRecordedUser, newUser } from './sign-up.ts';
+
+export interface PasswordLogin {
+  identity: string;
+  password: string;
+  pid: string;
+  agreement_ids?: number[] | undefined;
+}
+
+/** The captcha gate is the caller's (guardPasswordLogin, captcha-gate.ts), in front of this. */
+export const loginByPassword = async (
+  ctx: Context,
+  input: PasswordLogin,
+  request: SignInRequest,
+): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  const user = await findUserByIdentity(ctx.db, input.identity);
+  // One count per account, whichever of its phone, username or e-mail the guesses use.
+  const ok = await checkPasswordGuess(ctx, {
+    lockKey: loginLockKey(user, input.identity),
+    passwordHash: user?.password_hash,
+    password: input.password,
+    userId: user?.id,
+    identity: input.identity,
+    ip: request.ip,
+    failure: 'login_failed',
+  });
+  if (!user || !ok) return fail('AC3_2');
+  return signIn(
+    ctx,
+    await withWeakFlagOf(ctx, user, input.password),
+    'password',
+    { ...request, pid: input.pid },
+    agreements,
+  );
+};
+
+/**
+ * The user with the weak-password flag as today's rules judge the password just typed: a password
+ * set before the common-password list (or a rule) came in is reported weak from its next sign-in on.
+ */
+const withWeakFlagOf = async (ctx: Context, user: User, password: string): Promise<User> => {
+  const weak = await weakPasswordFlag(password);
+  if (weak === user.weak_password) return user;
+  await saveUser(ctx, user.id, { weak_password: weak });
+  return { ...user, weak_password: weak };
+};
+
+export interface PhoneLogin {
+  phone_number: string;
+  captcha: string;
+  pid: string;
+  agreement_ids?: number[] | undefined;
+}
+
+export const loginByPhone = async (ctx: Context, input: PhoneLogin, request: SignInRequest): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  // The code first (see checkResetCode): an unregistered phone has none, so it reads as a wrong code.
+  await verifyCode(ctx, input.phone_number, 'login', input.captcha);
+  const user = await findUserByPhone(ctx.db, input.phone_number);
+  if (!user) return fail('AC3_1');
+  return signIn(ctx, user, 'phone', request, agreements);
+};
+
+/** Signs in with a code, creating the account on first use; reports `is_first_login`. */
+export const loginByPhoneSilently = async (
+  ctx: Context,
+  input: PhoneLogin,
+  request: SignInRequest,
+): Promise<SignedIn> => {
+  await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
+  await verifyCode(ctx, input.phone_number, 'silence', input.captcha);
+  let user = await findUserByPhone(ctx.db, input.phone_number);
+  const firstLogin = user === undefined;
+  // A parallel first sign-in may create the user between the lookup and the insert: read it back.
+  user ??=
+    (await insertRecordedUser(ctx, newUser(ctx, { pid: input.pid, phone: input.phone_number }), 'phone_silent')) ??
+    (await findUserByPhone(ctx.db, input.phone_number));
+  if (!user) return fail('E_3');
+  const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements);
+  return { ...signedIn, result: { ...signedIn.result, is_first_login: firstLogin } };
+};

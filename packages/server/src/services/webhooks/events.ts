@@ -1,0 +1,67 @@
+/**
+ * Account events for webhooks, written as an outbox: in the same transaction as the change they
+ * describe, so an event exists exactly when its change was committed. An event is stored once with
+ * a delivery for each enabled endpoint of the user's product subscribed to its type; with no such
+ * endpoint nothing is written. After the commit this process's worker is woken (other processes
+ * find the deliveries on their next poll).
+ */
+import { randomBytes } from 'node:crypto';
+import type { WebhookEventType, WebhookPayload } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import type { Store } from '../../store/db.ts';
+import { insertEvent } from '../../store/webhooks/deliveries.ts';
+import { liveEndpointsFor } from '../../store/webhooks/endpoints.ts';
+
+/** Deliveries are retried for a day after their event, then marked failed. */
+export const RETRY_FOR_MS = 24 * 3_600_000;
+
+export interface AccountEvent {
+  type: WebhookEventType;
+  userId: number;
+  /** The product the event belongs to: the user's (its sign-up product) unless the change names one. */
+  product: string;
+  /** What changed; never a secret, and a full phone number only when it is the change. */
+  data?: Record<string, unknown>;
+}
+
+export const subscribes = (events: string, type: string) => events.split(',').includes(type);
+
+const newEventId = () => `msg_${randomBytes(16).toString('base64url')}`;
+
+/** Writes an event through `ctx.db`: call it with the transaction's context (`inTransaction`). */
+export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: AccountEvent): Promise<void> => {
+  const endpoints = (await liveEndpointsFor(ctx.db, event.product)).filter((e) => subscribes(e.events, event.type));
+  if (endpoints.length === 0) return;
+  const now = ctx.now();
+  const payload: WebhookPayload = {
+    type: event.type,
+    timestamp: new Date(now).toISOString(),
+    data: { user_id: event.userId, product: event.product, ...event.data },
+  };
+  await insertEvent(
+    ctx.db,
+    { id: newEventId(), type: event.type, pid: event.product, payload: JSON.stringify(payload), created_at: now },
+    endpoints.map((e) => e.id),
+    now + RETRY_FOR_MS,
+  );
+};
+
+const wakers = new WeakMap<Store, () => void>();
+
+/** The worker of a store registers how to wake it; new events then reach it at once. */
+export const onNewEvents = (store: Store, wake: () => void) => {
+  wakers.set(store, wake);
+  return () => wakers.delete(store);
+};
+
+/**
+ * Runs a change and the events it records in one transaction: `work` gets a context whose `db` is
+ * the transaction. Inside one already, it joins it. On SQLite the transaction holds the only
+ * connection: `work` must reach the database through its `tx` alone (and should not hash passwords).
+ */
+export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> => {
+  if (ctx.db.isTransaction) return work(ctx);
+  const result = await ctx.db.transaction().execute((db) => work({ ...ctx, db }));
+  wakers.get(ctx.store)?.();
+  return result;
+};

@@ -1,0 +1,160 @@
+/**
+ * Delivers webhooks: a worker in each server process claims due deliveries under a lease, posts
+ * them signed, logs each attempt, and schedules the next one with exponential back-off and jitter
+ * until a day after the event; then the delivery is failed. It wakes when this process records an
+ * event and otherwise polls (WEBHOOK_POLL_MS), which is how it sees other processes' events.
+ * Times come from the context's clock, so tests move through the back-off without waiting.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../context.ts';
+import { recordAudit } from '../../store/admin/admin.ts';
+import { type ClaimedDelivery, claimDue, finishAttempt, insertAttempt } from '../../store/webhooks/deliveries.ts';
+import { recordEndpointFailure, recordEndpointSuccess, setEndpointEnabled } from '../../store/webhooks/endpoints.ts';
+import { unsealEither } from '../security/sealed-values.ts';
+import { onNewEvents } from './events.ts';
+import { postWebhook } from './sender.ts';
+import { signWebhook } from './signing.ts';
+
+const BATCH = 20;
+const FIRST_RETRY_MS = 5_000;
+const LONGEST_WAIT_MS = 3_600_000;
+/** An endpoint is turned off after this many failed attempts in a row… */
+export const DISABLE_AFTER_FAILURES = 50;
+/** …or after failing this long without a success. */
+export const DISABLE_AFTER_MS = 24 * 3_600_000;
+/** Who the audit log names for what the server did by itself. */
+const SYSTEM_OPERATOR = 0;
+
+/** The wait before attempt `attempts + 1`: doubling from 5 s, at most an hour, ±20% so retries spread. */
+export const backoffMs = (attempts: number, random = Math.random) =>
+  Math.round(Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), LONGEST_WAIT_MS) * (0.8 + 0.4 * random()));
+
+export const secretName = (endpointId: number) => `webhook:${endpointId}`;
+
+const disableIfPersistent = async (
+  ctx: Context,
+  endpointId: number,
+  now: number,
+  gaveUp: { createdAt: number } | undefined,
+) => {
+  const run = await recordEndpointFailure(ctx.db, endpointId, now);
+  if (run === undefined || run.enabled !== 1) return;
+  const since = run.failing_since ?? now;
+  // A delivery that used up its day of retries with no success in between counts as a day failing.
+  const dayFailed = now - since >= DISABLE_AFTER_MS || (gaveUp !== undefined && since <= gaveUp.createdAt);
+  if (run.consecutive_failures < DISABLE_AFTER_FAILURES && !dayFailed) return;
+  const reason = `every delivery failed: ${run.consecutive_failures} attempts in a row since ${new Date(since).toISOString()}`;
+  // Only the process whose update turned it off records it, so the notice appears once.
+  if (!(await setEndpointEnabled(ctx.db, endpointId, false, reason, { onlyIfEnabled: true }))) return;
+  await recordAudit(ctx.db, {
+    operator_id: SYSTEM_OPERATOR,
+    action: 'webhook.disable',
+    target: `webhook:${endpointId}`,
+    detail: reason,
+    at: now,
+  });
+  ctx.logger.warn({ endpointId }, `webhooks: endpoint ${endpointId} turned off (${reason})`);
+};
+
+const attempt = async (ctx: Context, holder: string, delivery: ClaimedDelivery) => {
+  const sentAt = ctx.now();
+  const secret = unsealEither(ctx.keys, delivery.secret_sealed, secretName(delivery.endpoint_id));
+  const result =
+    secret === undefined
+      ? { ok: false, status: 0, error: 'the signing secret cannot be opened (JWT_SECRET changed)', durationMs: 0 }
+      : await postWebhook({
+          url: delivery.url,
+          headers: { ...signWebhook(secret.value, delivery.event_id, Math.floor(sentAt / 1000), delivery.payload) },
+          body: delivery.payload,
+          timeoutMs: ctx.config.webhooks.timeoutMs,
+          allowPrivate: ctx.config.webhooks.allowPrivate,
+        });
+  const now = ctx.now();
+  const attempts = delivery.attempts + 1;
+  const next = now + backoffMs(attempts);
+  await insertAttempt(ctx.db, {
+    delivery_id: delivery.id,
+    at: sentAt,
+    duration_ms: result.durationMs,
+    response_status: result.status,
+    error: result.error,
+    ok: result.ok ? 1 : 0,
+  });
+  const failed = !result.ok && next > delivery.give_up_at;
+  await finishAttempt(ctx.db, holder, delivery.id, {
+    status: result.ok ? 'delivered' : failed ? 'failed' : 'pending',
+    attempts,
+    next_attempt_at: result.ok ? now : next,
+  });
+  if (result.ok) await recordEndpointSuccess(ctx.db, delivery.endpoint_id);
+  else
+    await disableIfPersistent(ctx, delivery.endpoint_id, now, failed ? { createdAt: delivery.created_at } : undefined);
+};
+
+export interface WebhookWorker {
+  /** One pass: claims and attempts what is due now; answers how many were attempted. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export const startWebhookWorker = (ctx: Context): WebhookWorker => {
+  const holder = randomUUID();
+  const leaseMs = ctx.config.webhooks.timeoutMs + 60_000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** Callers of `runOnce` waiting for a pass that starts after their call. */
+  let waiting: ((attempted: number) => void)[] = [];
+  /** The loop running passes one after another while anyone waits; undefined when idle. */
+  let driving: Promise<void> | undefined;
+
+  const pass = async (): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const now = ctx.now();
+      const claimed = await claimDue(ctx.store, { holder, now, until: now + leaseMs }, BATCH);
+      await Promise.all(claimed.map((delivery) => attempt(ctx, holder, delivery)));
+      total += claimed.length;
+      if (claimed.length < BATCH || stopped) return total;
+    }
+  };
+  // One pass at a time in a process: a lease is this process's, so two passes of it must not overlap.
+  const drive = async () => {
+    while (waiting.length > 0) {
+      const served = waiting;
+      waiting = [];
+      // Always awaited, so `driving` is set before this loop can end and clear it.
+      const attempted = await (stopped
+        ? Promise.resolve(0)
+        : pass().catch((error: unknown) => {
+            ctx.logger.error({ err: error }, 'webhooks: delivery pass failed');
+            return 0;
+          }));
+      for (const done of served) done(attempted);
+    }
+    driving = undefined;
+  };
+  /** A pass that starts after this call (so it sees what the caller just wrote and the clock as now). */
+  const runOnce = (): Promise<number> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      driving ??= drive();
+    });
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void runOnce().finally(schedule);
+    }, ctx.config.webhooks.pollMs);
+    timer.unref();
+  };
+  const forget = onNewEvents(ctx.store, () => void runOnce());
+  schedule();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      forget();
+      clearTimeout(timer);
+      await driving;
+    },
+  };
+};

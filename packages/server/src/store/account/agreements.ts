@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+type Db = Kysely<Database>;
+
+/** The newest version of every agreement code that is in effect. */
+export const currentAgreements = (db: Db, now: number) =>
+  db
+    .selectFrom('agreements as a')
+    .selectAll('a')
+    .where('a.effective_at', '<=', now)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('agreements as b')
+            .select('b.id')
+            .whereRef('b.code', '=', 'a.code')
+            .whereRef('b.version', '>', 'a.version')
+            .where('b.effective_at', '<=', now),
+        ),
+      ),
+    )
+    .orderBy('a.id')
+    .execute();
+
+export const findAgreements = (db: Db, ids: number[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('agreements').selectAll().where('id', 'in', ids).execute();
+
+export const signedAgreementIds = async (db: Db, userId: number): Promise<Set<number>> => {
+  const rows = await db
+    .selectFrom('agreement_signatures')
+    .select('agreement_id')
+    .where('user_id', '=', userId)
+    .execute();
+  return new Set(rows.map((r) => r.agreement_id));
+};
+
+/** Records signatures; answers the agreement ids newly signed (ones signed before are left as they were). */
+export const signAgreements = async (db: Db, userId: number, ids: number[], now: number): Promise<number[]> => {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .insertInto('agreement_signatures')
+    .values(ids.map((agreement_id) => ({ user_id: userId, agreement_id, signed_at: now })))
+    .onConflict((oc) => oc.columns(['user_id', 'agreement_id']).doNothing())
+    .returning('agreement_id')
+    .execute();
+  return rows.map((row) => Number(row.agreement_id));
+};
+
+export const insertAgreement = (db: Db, row: Omit<Database['agreements'], 'id'>) =>
+  db.insertInto('agreements').values(row).returningAll().executeTakeFirstOrThrow();
+
+export const countAgreements = async (db: Db): Promise<number> => {
+  const row = await db
+    .selectFrom('agreements')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};

@@ -1,0 +1,72 @@
+import { PATTERNS } from '@edupass/protocol';
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, NewUser, User, UsersTable } from '../schema.ts';
+import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
+
+type Db = Kysely<Database>;
+
+export const findUserById = (db: Db, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByPhone = (db: Db, phone: string) =>
+  db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+
+export const findUserByUsername = (db: Db, username: string) =>
+  db.selectFrom('users').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+
+export const findUserByNickname = (db: Db, nickname: string) =>
+  db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
+
+/** A phone number, an e-mail address or a username. */
+export const findUserByIdentity = (db: Db, identity: string): Promise<User | undefined> => {
+  if (PATTERNS.phone_number.test(identity)) return findUserByPhone(db, identity);
+  if (identity.includes('@')) return findUserByEmail(db, identity);
+  return findUserByUsername(db, identity);
+};
+
+/** Tries to draw a free default nickname this many times before giving up (10^8 names: a clash is rare). */
+const NICKNAME_DRAWS = 8;
+
+/**
+ * Inserts a user; returns undefined when a unique column (phone, e-mail, username, or the nickname the
+ * user brought) is taken. A user without a nickname gets a drawn default one, drawn again while the draw
+ * is taken. `ON CONFLICT DO NOTHING` rather than a caught error: inside a PostgreSQL transaction a
+ * unique violation would abort the transaction and leave no way to retry.
+ */
+export const insertUser = async (db: Db, user: NewUser, draw: NicknameDraw = drawDefaultNickname) => {
+  for (let attempt = 0; attempt < NICKNAME_DRAWS; attempt++) {
+    const nickname = user.nickname ?? draw();
+    const row = { ...user, nickname };
+    const inserted = await db
+      .insertInto('users')
+      .values(row)
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return inserted;
+    if (user.nickname !== null && user.nickname !== undefined) return undefined;
+    if (!(await findUserByNickname(db, nickname))) return undefined; // another column clashed
+  }
+  return undefined;
+};
+
+/** Updates a user; returns false when a unique column would be duplicated. */
+export const updateUser = async (db: Db, id: number, changes: Updateable<UsersTable>): Promise<boolean> => {
+  try {
+    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+};
+
+/** A unique-constraint failure, in SQLite's or PostgreSQL's words. */
+export const isUniqueViolation = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+};

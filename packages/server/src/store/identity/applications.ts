@@ -1,0 +1,37 @@
+/** Registered applications (clients of the OpenID Connect provider). */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { ApplicationsTable } from './identity-schema.ts';
+
+type Db = Kysely<Database>;
+export type ApplicationRow = Selectable<ApplicationsTable>;
+
+export const insertApplication = (db: Db, row: ApplicationRow) => db.insertInto('applications').values(row).execute();
+
+export const findApplication = (db: Db, clientId: string) =>
+  db.selectFrom('applications').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+
+export const listApplicationRows = (db: Db) =>
+  db.selectFrom('applications').selectAll().orderBy('created_at').execute();
+
+/** Answers whether the application existed. */
+export const setApplicationSecretHash = async (db: Db, clientId: string, secretHash: string, now: number) => {
+  const result = await db
+    .updateTable('applications')
+    .set({ secret_hash: secretHash, updated_at: now })
+    .where('client_id', '=', clientId)
+    .where('secret_hash', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};
+
+/** Removes the application and everything the provider kept for it; answers whether it existed. */
+export const deleteApplication = async (db: Db, clientId: string) =>
+  db.transaction().execute(async (tx) => {
+    const result = await tx.deleteFrom('applications').where('client_id', '=', clientId).executeTakeFirst();
+    await tx
+      .deleteFrom('oidc_models')
+      .where('payload', 'like', `%"clientId":${JSON.stringify(clientId)}%`)
+      .execute();
+    return Number(result.numDeletedRows) > 0;
+  });

@@ -1,0 +1,76 @@
+/**
+ * What the OpenID Connect provider keeps between requests (its adapter's storage): one row per model
+ * and id, the payload as JSON, with the indexes the provider looks up by (grant, session uid, user code).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+type Db = Kysely<Database>;
+
+export interface StoredModel {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  expiresAt: number;
+}
+
+export const upsertModel = (db: Db, row: StoredModel) =>
+  db
+    .insertInto('oidc_models')
+    .values({
+      model: row.model,
+      id: row.id,
+      payload: row.payload,
+      grant_id: row.grantId,
+      uid: row.uid,
+      user_code: row.userCode,
+      consumed_at: null,
+      expires_at: row.expiresAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(['model', 'id']).doUpdateSet({
+        payload: row.payload,
+        grant_id: row.grantId,
+        uid: row.uid,
+        user_code: row.userCode,
+        expires_at: row.expiresAt,
+      }),
+    )
+    .execute();
+
+type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
+
+/** The live row of a model by id, session uid or user code. */
+export const findModel = (db: Db, model: string, { column, value }: Lookup, now: number) =>
+  db
+    .selectFrom('oidc_models')
+    .select(['payload', 'consumed_at'])
+    .where('model', '=', model)
+    .where(column, '=', value)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+
+/** Marks a row consumed; answers false when it already was (another request consumed it first). */
+export const consumeModel = async (db: Db, model: string, id: string, now: number) => {
+  const result = await db
+    .updateTable('oidc_models')
+    .set({ consumed_at: now })
+    .where('model', '=', model)
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};
+
+export const destroyModel = (db: Db, model: string, id: string) =>
+  db.deleteFrom('oidc_models').where('model', '=', model).where('id', '=', id).execute();
+
+export const revokeModelsOfGrant = (db: Db, grantId: string) =>
+  db.deleteFrom('oidc_models').where('grant_id', '=', grantId).execute();
+
+/** The hourly sweep: rows past their expiry. */
+export const deleteExpiredModels = async (db: Db, now: number) =>
+  Number((await db.deleteFrom('oidc_models').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);

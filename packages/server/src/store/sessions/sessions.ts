@@ -1,0 +1,139 @@
+/**
+ * Sessions (one per sign-in) and their rotating refresh tokens. A session is stored under a hash of
+ * its id (`sessionKey`): the id itself travels only inside tokens (the access token's `sid`, the
+ * refresh token's prefix), so a copy of the database names no session a forged token could use.
+ * Functions here take the session id and hash it; refresh-token rows hold the key.
+ */
+import { createHash } from 'node:crypto';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from '../schema.ts';
+
+type Db = Kysely<Database>;
+
+/** The stored form of a session id (migration 009 hashed the ids stored before it the same way). */
+export const sessionKey = (sessionId: string) =>
+  createHash('sha256').update(`session:${sessionId}`).digest('base64url');
+
+/** Stores a session under its key (`row.id` is the session id). */
+export const insertSession = (db: Db, row: Omit<Database['sessions'], 'pid'> & { pid?: string | null }) =>
+  db
+    .insertInto('sessions')
+    .values({ ...row, id: sessionKey(row.id) })
+    .execute();
+
+/**
+ * A copy of a session under a new id (same user, sign-in method, client and age): how a refresh
+ * chain from before session ids were hashed gets an id it can carry. A second copy is a no-op.
+ */
+export const copySession = async (db: Db, fromKey: string, toId: string) => {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', fromKey).executeTakeFirst();
+  if (row === undefined) return;
+  await db
+    .insertInto('sessions')
+    .values({ ...row, id: sessionKey(toId) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+};
+
+const liveSessionQuery = (db: Db, id: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.id', '=', id)
+    .where('sessions.revoked_at', 'is', null);
+
+type LiveSessionQuery = CompiledQuery<Selectable<UsersTable>>;
+const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
+
+/**
+ * The user of a live session, read with the session in one query. Every signed-in call runs it, so
+ * it is compiled once per database and run with the new id (building the query cost more than
+ * running it).
+ */
+export const findLiveSession = (db: Db, id: string) => findLiveSessionByKey(db, sessionKey(id));
+
+export const findLiveSessionByKey = async (db: Db, key: string): Promise<Selectable<UsersTable> | undefined> => {
+  let compiled = compiledLiveSession.get(db);
+  if (compiled === undefined) {
+    compiled = liveSessionQuery(db, '').compile();
+    compiledLiveSession.set(db, compiled);
+  }
+  const result = await db.executeQuery<Selectable<UsersTable>>({ ...compiled, parameters: [key] });
+  return result.rows[0];
+};
+
+/** When a live session signed in; undefined for an ended or unknown one. */
+export const sessionStartedAt = async (db: Db, id: string): Promise<number | undefined> => {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', sessionKey(id))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.created_at);
+};
+
+/** Ends every live session of a user but one (given by its id). */
+export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', sessionKey(keep))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+
+export const revokeSession = (db: Db, id: string, now: number) => revokeSessionByKey(db, sessionKey(id), now);
+
+export const revokeSessionByKey = (db: Db, key: string, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', key)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+
+export const revokeUserSessions = (db: Db, userId: number, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+
+/** Stores a refresh token (`session_id` is the session's key); a second insert of the same successor (grace-window race) is a no-op. */
+export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>
+  db
+    .insertInto('refresh_tokens')
+    .values(row)
+    .onConflict((oc) => oc.column('token_hash').doNothing())
+    .execute();
+
+export const findRefreshToken = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .select([
+      'refresh_tokens.token_hash',
+      'refresh_tokens.session_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.rotated_at',
+      'sessions.user_id',
+      'sessions.revoked_at',
+      'sessions.created_at as session_created_at',
+      'sessions.pid',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+/** Marks the token rotated; true only for the one caller that did so. */
+export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> => {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('rotated_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+};

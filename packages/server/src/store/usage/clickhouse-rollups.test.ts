@@ -1,0 +1,145 @@
+/**
+ * The ClickHouse rollups (server-clickhouse project): the dashboards that read them answer exactly
+ * what the raw events answer — for windows cut inside hours, for a batch that arrives days late and
+ * twice (as a spool replay does), after retention, and on a database whose events predate them.
+ */
+import { createClient } from '@clickhouse/client';
+import { createClickHouseTestDatabase, testEventsKind } from '@edupass/test-kit/clickhouse-database';
+import { usageEventRow } from '@edupass/test-kit/usage-rows';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openClickHouseEvents } from './clickhouse-events.ts';
+import { ROLLUP_TABLES } from './clickhouse-rollups.ts';
+import { parseClickHouseUrl } from './clickhouse-schema.ts';
+import type { EventsStore, Window } from './events-store.ts';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const quiet = { info() {}, warn() {}, error() {} };
+
+describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
+  const database = testEventsKind() === 'clickhouse' ? createClickHouseTestDatabase() : undefined;
+  const target = parseClickHouseUrl(database?.config.usageDatabaseUrl ?? 'clickhouse://localhost/none');
+  const open = () =>
+    openClickHouseEvents({ target, spoolDir: database?.config.usageSpoolDir ?? '', logger: quiet, now: Date.now });
+  const client = createClient({ url: target.url, database: target.database });
+  let store: EventsStore;
+  beforeAll(async () => {
+    store = await open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await client.close();
+    await database?.drop();
+  });
+
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  const start = today - 3 * DAY;
+  /** Events every 7 minutes for 45 hours, received `late` after their time. */
+  const rows = (product: string, late: number) =>
+    Array.from({ length: 2 * 24 * 8 }, (_, n) =>
+      usageEventRow({
+        product_code: product,
+        event_key: `key_${n % 2}`,
+        at: start + n * 7 * 60_000,
+        received_at: start + n * 7 * 60_000 + late,
+        device_uid: `device-${n % 13}`,
+        user_id: n % 3 === 0 ? `user-${n % 7}` : null,
+        dur: n % 4 === 0 ? (n * 7919) % 500 : null,
+      }),
+    );
+
+  /** The raw answers: the distinct ids, devices and users of the events themselves. */
+  const raw = async (w: Window, bucket: number) => {
+    const inWindow = `product_code = '${w.product}' AND at >= ${w.from} AND at < ${w.to}`;
+    const counts = await (
+      await client.query({
+        query: `SELECT event_key AS key, intDiv(at, ${bucket}) * ${bucket} AS bucket, uniqExact(event_id) AS n
+          FROM usage_events WHERE ${inWindow} GROUP BY key, bucket ORDER BY bucket, key`,
+        format: 'JSONEachRow',
+      })
+    ).json<{ key: string; bucket: string; n: string }>();
+    const [uniques] = await (
+      await client.query({
+        query: `SELECT uniqExact(device_uid) AS devices, uniqExact(user_id) AS users, uniqExact(event_id) AS events
+          FROM usage_events WHERE ${inWindow}`,
+        format: 'JSONEachRow',
+      })
+    ).json<Record<string, string>>();
+    return {
+      counts: counts.map((row) => ({ key: row.key, bucket: Number(row.bucket), count: Number(row.n) })),
+      uniques: { devices: Number(uniques?.devices), users: Number(uniques?.users), events: Number(uniques?.events) },
+    };
+  };
+
+  const expectEqualToRaw = async (w: Window) => {
+    for (const bucket of [HOUR, DAY]) {
+      const expected = await raw(w, bucket);
+      expect(await store.eventCounts(w, bucket, undefined)).toEqual(expected.counts);
+      expect(await store.uniques(w)).toEqual(expected.uniques);
+    }
+  };
+
+  it('answers what the raw events answer, windows cut inside hours included, a late batch sent twice counted once', async () => {
+    const product = 'late';
+    const batch = rows(product, 0);
+    await store.write({ events: batch, beacons: [] });
+    // The same events again, received two days later (a spool replay), plus a late half of new ones.
+    const later = rows(product, 2 * DAY).map((row, n) =>
+      n % 2 === 0 ? { ...row, event_id: batch[n]!.event_id } : row,
+    );
+    await store.write({ events: later, beacons: [] });
+    await store.write({ events: later.slice(0, 50), beacons: [] });
+
+    const windows = [
+      { product, from: start, to: start + 2 * DAY },
+      { product, from: start + 17 * 60_000, to: start + 29 * HOUR + 5 * 60_000 },
+      { product, from: start + 10 * 60_000, to: start + 50 * 60_000 },
+      { product, from: start + HOUR, to: start + HOUR },
+    ];
+    for (const w of windows) await expectEqualToRaw(w);
+    const all = await store.uniques(windows[0]!);
+    expect(all.events).toBe(batch.length + later.length / 2);
+  });
+
+  it('drops the rollup days with the events at retention', async () => {
+    const product = 'kept';
+    await store.write({ events: rows(product, 0), beacons: [] });
+    await store.write({ events: rows(product, 3 * DAY), beacons: [] });
+    await store.deleteBefore(today);
+    const w = { product, from: start, to: start + 2 * DAY };
+    await expectEqualToRaw(w);
+    expect((await store.uniques(w)).events).toBe(rows(product, 0).length);
+    for (const table of ROLLUP_TABLES) {
+      const [left] = await (
+        await client.query({
+          query: `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = '${table}'
+            AND active AND partition_id < '${today / DAY}'`,
+          format: 'JSONEachRow',
+        })
+      ).json<{ n: string }>();
+      expect([table, Number(left?.n)]).toEqual([table, 0]);
+    }
+  });
+
+  it('fills rollups created on a database that already holds events', async () => {
+    const product = 'before';
+    await store.write({ events: rows(product, 0), beacons: [] });
+    await store.close();
+    for (const table of ROLLUP_TABLES) {
+      await client.command({ query: `DROP TABLE ${table}_view` });
+      await client.command({ query: `DROP TABLE ${table}` });
+    }
+    store = await open();
+    await expectEqualToRaw({ product, from: start + 5 * 60_000, to: start + 2 * DAY });
+    const fractions = [0.5, 0.9];
+    const durations = rows(product, 0)
+      .filter((row) => row.event_key === 'key_0')
+      .map((row) => row.dur)
+      .filter((dur): dur is number => dur !== null)
+      .sort((a, b) => a - b);
+    expect(await store.durationPercentiles({ product, from: start, to: start + 2 * DAY }, 'key_0', fractions)).toEqual({
+      count: durations.length,
+      values: fractions.map((f) => durations[Math.ceil(f * durations.length) - 1]),
+    });
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Rollups of usage events, kept in step with `usage_events` in the transactions that write and sweep
+ * it: events per (product, key, hour) and the devices and users seen per (product, UTC day).
+ */
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+import { CompiledQuery, sql } from 'kysely';
+import type { UsageDb } from './events.ts';
+
+export interface UsageEventHoursTable {
+  product_code: string;
+  event_key: string;
+  /** Start of the hour of the events' `at`, unix ms. */
+  hour: number;
+  events: number;
+}
+
+export interface UsageDayVisitorsTable {
+  product_code: string;
+  kind: 'device' | 'user';
+  /** The device uid or the user id. */
+  visitor: string;
+  /** Start of the UTC day of the events' `at`, unix ms. */
+  day: number;
+}
+
+/** What the rollups need of an event actually inserted (the insert's RETURNING). */
+export interface InsertedEvent {
+  product_code: string;
+  event_key: string;
+  at: number | string;
+  device_uid: string | null;
+  user_id: string | null;
+}
+
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+
+/** A time column truncated to `unit` ms, in SQL (integer division on both databases). */
+export const truncated = (column: string, unit: number) =>
+  sql<number>`(${sql.ref(column)} / ${sql.lit(unit)}) * ${sql.lit(unit)}`;
+
+/** Rows per statement: 4 columns × 500 stays far under either database's bound-parameter limit. */
+const CHUNK = 500;
+
+/** Compiled once per dialect, statement and row count, as `eventInsert` in usage.ts (building cost more than running). */
+const compiled = new Map<string, string>();
+const cachedSql = (db: UsageDb, name: string, rows: number, build: () => CompiledQuery): string => {
+  const key = `${db.getExecutor().adapter.constructor.name}:${name}:${rows}`;
+  let text = compiled.get(key);
+  if (text === undefined) {
+    text = build().sql;
+    compiled.set(key, text);
+  }
+  return text;
+};
+
+const hourUpsert = (tx: UsageDb, rows: UsageEventHoursTable[]) =>
+  tx
+    .insertInto('usage_event_hours')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['product_code', 'event_key', 'hour'])
+        .doUpdateSet((eb) => ({ events: eb('usage_event_hours.events', '+', eb.ref('excluded.events')) })),
+    );
+
+const visitorInsert = (tx: UsageDb, rows: UsageDayVisitorsTable[]) =>
+  tx
+    .insertInto('usage_day_visitors')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing());
+
+/** Counts one event in its (product, key, hour) tally; answers the hour. */
+const countInHour = (
+  hours: Map<string, UsageEventHoursTable>,
+  row: Pick<InsertedEvent, 'product_code' | 'event_key' | 'at'>,
+) => {
+  const hour = floorTo(Number(row.at), HOUR_MS);
+  const key = `${row.product_code}\u0000${row.event_key}\u0000${hour}`;
+  const counted = hours.get(key);
+  if (counted === undefined)
+    hours.set(key, { product_code: row.product_code, event_key: row.event_key, hour, events: 1 });
+  else counted.events++;
+  return hour;
+};
+
+/** Adds newly inserted events to the rollups (call in the transaction that inserted them). */
+export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent[]): Promise<void> => {
+  if (inserted.length === 0) return;
+  const hours = new Map<string, UsageEventHoursTable>();
+  const visitors = new Map<string, UsageDayVisitorsTable>();
+  for (const row of inserted) {
+    const at = Number(row.at);
+    countInHour(hours, row);
+    const day = floorTo(at, DAY_MS);
+    for (const [kind, visitor] of [
+      ['device', row.device_uid],
+      ['user', row.user_id],
+    ] as const) {
+      if (visitor === null) continue;
+      visitors.set(`${row.product_code}\u0000${kind}\u0000${visitor}\u0000${day}`, {
+        product_code: row.product_code,
+        kind,
+        visitor,
+        day,
+      });
+    }
+  }
+  const hourRows = [...hours.values()];
+  for (let i = 0; i < hourRows.length; i += CHUNK) {
+    const chunk = hourRows.slice(i, i + CHUNK);
+    const text = cachedSql(tx, 'hours', chunk.length, () => hourUpsert(tx, chunk).compile());
+    await tx.executeQuery(
+      CompiledQuery.raw(
+        text,
+        chunk.flatMap((row) => [row.product_code, row.event_key, row.hour, row.events]),
+      ),
+    );
+  }
+  const visitorRows = [...visitors.values()];
+  for (let i = 0; i < visitorRows.length; i += CHUNK) {
+    const chunk = visitorRows.slice(i, i + CHUNK);
+    const text = cachedSql(tx, 'visitors', chunk.length, () => visitorInsert(tx, chunk).compile());
+    await tx.executeQuery(
+      CompiledQuery.raw(
+        text,
+        chunk.flatMap((row) => [row.product_code, row.kind, row.visitor, row.day]),
+      ),
+    );
+  }
+};
+
+/** What the rollups need of an event actually deleted (the delete's RETURNING). */
+export type DeletedEvent = Pick<InsertedEvent, 'product_code' | 'event_key' | 'at'>;
+
+/**
+ * Takes deleted events out of the hourly counts; call in the transaction that deleted them, with
+ * the rows that delete returned. Counting what was deleted, not what a select saw before it, keeps
+ * two sweeps that overlap from subtracting the same events twice. Answers the (product, day) pairs
+ * whose visitor sets `rebuildVisitorDays` must then recompute.
+ */
+export const subtractFromRollups = async (tx: UsageDb, deleted: readonly DeletedEvent[]) => {
+  const hours = new Map<string, UsageEventHoursTable>();
+  const days = new Map<string, { product_code: string; day: number }>();
+  for (const row of deleted) {
+    const day = floorTo(countInHour(hours, row), DAY_MS);
+    days.set(`${row.product_code}\u0000${day}`, { product_code: row.product_code, day });
+  }
+  for (const row of hours.values()) {
+    await tx
+      .updateTable('usage_event_hours')
+      .set((eb) => ({ events: eb('events', '-', row.events) }))
+      .where('product_code', '=', row.product_code)
+      .where('event_key', '=', row.event_key)
+      .where('hour', '=', row.hour)
+      .execute();
+  }
+  if (hours.size > 0) await tx.deleteFrom('usage_event_hours').where('events', '<=', 0).execute();
+  return [...days.values()];
+};
+
+/** Recomputes the visitor sets of (product, day) pairs from the events that remain. */
+export const rebuildVisitorDays = async (tx: UsageDb, days: readonly { product_code: string; day: number }[]) => {
+  for (const { product_code, day } of days) {
+    await tx.deleteFrom('usage_day_visitors').where('product_code', '=', product_code).where('day', '=', day).execute();
+    for (const [kind, column] of [
+      ['device', 'device_uid'],
+      ['user', 'user_id'],
+    ] as const) {
+      await tx
+        .insertInto('usage_day_visitors')
+        .columns(['product_code', 'kind', 'visitor', 'day'])
+        .expression(
+          tx
+            .selectFrom('usage_events')
+            .select((eb) => [
+              'product_code',
+              sql<string>`${sql.lit(kind)}`.as('kind'),
+              eb.ref(column).$notNull().as('visitor'),
+              sql<number>`${sql.lit(day)}`.as('day'),
+            ])
+            .distinct()
+            .where('product_code', '=', product_code)
+            .where('at', '>=', day)
+            .where('at', '<', day + DAY_MS)
+            .where(column, 'is not', null),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+};

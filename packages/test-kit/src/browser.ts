@@ -1,0 +1,42 @@
+/**
+ * Real-browser support for tests: Debian's Chromium through playwright-core (no browser download),
+ * and esbuild to bundle an SDK entry the way a site would ship it.
+ */
+import { build } from 'esbuild';
+import { type Browser, chromium } from 'playwright-core';
+import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+/** Bundles a TypeScript entry (or inline source) into one browser script (IIFE exposing `globalName`). */
+export const bundleForBrowser = async (entry: string, globalName: string): Promise<string> => {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    conditions: ESBUILD_CONDITIONS,
+    format: 'iife',
+    globalName,
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error(`esbuild produced nothing for ${entry}`);
+  return file.text;
+};

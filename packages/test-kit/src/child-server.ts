@@ -1,0 +1,97 @@
+/**
+ * The real server in a child process (the bundle `npm start` runs, built the same way), for tests
+ * that kill it: crash recovery, durability of acknowledged writes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
+
+const serverDir = resolve(import.meta.dirname, '..', '..', 'server');
+const repoRoot = resolve(serverDir, '..', '..');
+
+/** Bundles main.ts under the repo (so node_modules resolve) and answers the file; remove its dir when done. */
+export const bundleServer = async (): Promise<{ file: string; remove(): void }> => {
+  const dir = join(repoRoot, '.tmp', `child-server-${process.pid}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@edupass/'));
+  const file = join(dir, 'main.mjs');
+  await build({
+    entryPoints: [join(serverDir, 'src', 'main.ts')],
+    outfile: file,
+    bundle: true,
+    conditions: ESBUILD_CONDITIONS,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...external, 'pino-pretty'],
+    logLevel: 'silent',
+  });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+};
+
+export const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  /** SIGKILL: no shutdown hook runs, as in a crash or an OOM kill. */
+  kill(): Promise<void>;
+}
+
+/**
+ * `port`: a given one (a restart behind a proxy that knows it), else a free one. `nodeArgs`: flags for
+ * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take).
+ */
+export const startChildServer = async (
+  file: string,
+  env: Record<string, string>,
+  port?: number,
+  nodeArgs: string[] = [],
+): Promise<ChildServer> => {
+  port ??= await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, file], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
+    const up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    process: child,
+    kill: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
+      }),
+  };
+};

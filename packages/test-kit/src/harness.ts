@@ -1,0 +1,133 @@
+/**
+ * The real server for tests: built in-process from a configuration on a fresh database, listening on
+ * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
+ */
+import { appendFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type App, type BuildOptions, buildApp } from '../../server/src/app.ts';
+import type { CaptchaConfig, CaptchaPolicy } from '../../server/src/captcha-config.ts';
+import { type Config, loadConfig } from '../../server/src/config.ts';
+import { type AnswerMismatch, answerChecker } from './answer-check.ts';
+import { createTestEventsDatabase } from './clickhouse-database.ts';
+import { createTestDatabase } from './databases.ts';
+import { type CallOptions, client } from './http-client.ts';
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  app: App;
+  /** The newest code sent to a phone or e-mail address (from the dev outbox), if any. */
+  lastCode(to: string): Promise<string | undefined>;
+  /** Answers that did not match their route's response schema (answer-check.ts); `close` fails on any. */
+  answerMismatches: AnswerMismatch[];
+  /** `METHOD url status` of each answer checked (appended to EDUPASS_ANSWER_LOG when set, to count coverage). */
+  answersChecked: Set<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Limits loose enough that a test file's many sends and failed logins do not trip them. Captcha
+ * policy `never`: suites about other things send codes and guess passwords from one address without
+ * tickets; the captcha suites (security/captcha-enforcement, routes/captcha) set their policy
+ * explicitly, and the web's end-to-end tests run under `risk` (see web/e2e/support/app-server.ts).
+ */
+export const TEST_ENV: Record<string, string> = {
+  CAPTCHA_POLICY: 'never',
+  CODE_RESEND_INTERVAL: '0',
+  CODE_DAILY_LIMIT: '1000',
+  CODE_IP_HOURLY_LIMIT: '100000',
+  LOGIN_SLOWDOWN_MS: '0',
+  LOG_LEVEL: 'warn',
+  // Operators in suites about other things sign in by password alone; the second-factor suites set `required`.
+  OPERATOR_MFA: 'optional',
+  // Test receivers of webhooks listen on loopback.
+  WEBHOOK_ALLOW_PRIVATE: '1',
+};
+
+/** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */
+export const captchaWith = (
+  policies: Record<string, CaptchaPolicy>,
+  settings: Partial<CaptchaConfig> = {},
+): Pick<Config, 'captcha'> => ({ captcha: { ...loadConfig({}).captcha, ...settings, policies } });
+
+export const startTestServer = async (
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> => {
+  const database = await createTestDatabase();
+  const events = createTestEventsDatabase();
+  const config: Config = {
+    ...loadConfig({ ...TEST_ENV, DATABASE_URL: database.url }),
+    ...events?.config,
+    port: 0,
+    host: '127.0.0.1',
+    ...overrides,
+  };
+  const app = await buildApp(config, { logger: false, ...options });
+  const answers = answerChecker();
+  answers.install(app.app);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('test server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    config,
+    app,
+    answerMismatches: answers.mismatches,
+    answersChecked: answers.checked,
+    async lastCode(to) {
+      const response = await fetch(`${url}/dev/outbox?to=${encodeURIComponent(to)}`);
+      const rows = (await response.json()) as { code: string }[];
+      // Notices (no code) land in the outbox too: the newest row with a code.
+      return rows.find((row) => row.code !== '')?.code;
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+      await events?.drop();
+      const log = process.env.EDUPASS_ANSWER_LOG;
+      if (log) appendFileSync(log, [...answers.checked].map((line) => `${line}\n`).join(''));
+      // Every answer the server sent is held to the API docs' schema of its route.
+      expect(answers.mismatches).toEqual([]);
+    },
+  };
+};
+
+/**
+ * One test server for the test file (or describe block) that calls this: started in its beforeAll,
+ * closed in its afterAll. `server` stands for it once started, and `call` speaks JSON to it.
+ */
+export const useTestServer = (overrides: Partial<Config> = {}, options: BuildOptions = {}) => {
+  let running: TestServer | undefined;
+  const started = (): TestServer => {
+    if (running === undefined) throw new Error('the test server is used before its beforeAll started it');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startTestServer(overrides, options);
+  });
+  afterAll(() => running?.close());
+  const server: TestServer = {
+    get url() {
+      return started().url;
+    },
+    get config() {
+      return started().config;
+    },
+    get app() {
+      return started().app;
+    },
+    get answerMismatches() {
+      return started().answerMismatches;
+    },
+    get answersChecked() {
+      return started().answersChecked;
+    },
+    lastCode: (to) => started().lastCode(to),
+    close: () => started().close(),
+  };
+  const call = <T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}) =>
+    client(started().url)<T>(method, path, body, options);
+  return { server, call };
+};
