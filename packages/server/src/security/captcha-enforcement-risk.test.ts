@@ -1,9 +1,7 @@
 /**
- * Captcha decided by the server: every guarded action (each code send, both password sign-ins, a
- * third-party account of the identity alone) under each policy, with no ticket, a made-up ticket, a
- * DEFAULT ticket, a solved one and a used one; one ticket spent by parallel requests; the rule service
- * with and without SLIDE support; and the `risk` thresholds (a classroom behind one address is not
- * challenged, repeated failures on one account and password spraying from one address are).
+ * The `risk` captcha thresholds: a classroom behind one address is not challenged, repeated failures
+ * on one account and password spraying from one address are; slide puzzles per address; the counters
+ * in Redis.
  */
 import { ACCOUNTS_BASE as A } from '@edupass/protocol';
 import { expectError, expectSignedIn, nextPhone, PASSWORD, PID, signUp } from '@edupass/test-kit/accounts';

@@ -1,7 +1,6 @@
 /**
- * WeChat and QQ sign-in over HTTP against the development providers (and, for provider failures, a
- * local peer speaking the providers' error dialects): the sign-in, the oauth_ticket steps, binding,
- * unbinding, the state check and every AC3_18..AC3_22 / C_1 / C_2 rule.
+ * WeChat and QQ providers that answer badly or are not set up: another WeChat appid, the providers'
+ * error dialects from a local peer (C_1 / C_2), and AC3_19 without credentials.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
