@@ -4,11 +4,11 @@
  * provider back to the site with `code` and `state`.
  */
 import { ACCOUNTS_BASE } from '@edupass/protocol';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { OauthProviderName } from '../../server/src/adapters/oauth-provider.ts';
 import type { BuildOptions } from '../../server/src/app.ts';
 import type { Config } from '../../server/src/config.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { startTestServer, type TestServer, useTestServer } from './harness.ts';
 
 /**
  * A test server whose PUBLIC_URL is its real address: the development providers live there and
@@ -21,6 +21,15 @@ export const startOauthTestServer = async (
   const server = await startTestServer(overrides, options);
   server.config.publicUrl = server.url;
   return server;
+};
+
+/** `useTestServer` for such a server: one for the test file that calls this, its PUBLIC_URL its address. */
+export const useOauthTestServer = (overrides: Partial<Config> = {}, options: BuildOptions = {}) => {
+  const used = useTestServer(overrides, options);
+  beforeAll(() => {
+    used.server.config.publicUrl = used.server.url;
+  });
+  return used;
 };
 
 export interface ProviderReturn {

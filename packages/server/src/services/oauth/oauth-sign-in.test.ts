@@ -1,114 +1,18 @@
-/**
- * WeChat and QQ sign-in over HTTP against the development providers (and, for provider failures, a
- * local peer speaking the providers' error dialects): the sign-in, the oauth_ticket steps, binding,
- * unbinding, the state check and every AC3_18..AC3_22 / C_1 / C_2 rule.
- */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ACCOUNTS_BASE as A, type LoginResult, SERVER_ERRORS, type ServerCode } from '@edupass/protocol';
-import type { TestServer } from '@edupass/test-kit/harness';
-import { type Answer, client } from '@edupass/test-kit/http-client';
-import { authorize, providerReturn, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OauthProviderName } from '../../adapters/oauth-provider.ts';
+import { ACCOUNTS_BASE as A, type LoginResult } from '@edupass/protocol';
+import { authorize, providerReturn } from '@edupass/test-kit/oauth-flow';
+import { describe, expect, it } from 'vitest';
+import {
+  authCookie,
+  expectError,
+  nextIdentity,
+  nextPhone,
+  PID,
+  PROVIDER_ERROR,
+  useOauthServer,
+} from './oauth-test-setup.ts';
 
-const PID = 'edupass';
-let phoneCounter = Math.floor(Math.random() * 10_000_000);
-const nextPhone = () => `137${String(++phoneCounter).padStart(8, '0')}`;
-let identityCounter = 0;
-const nextIdentity = () => `测试${Date.now().toString(36).slice(-4)}${++identityCounter}`;
-
-const expectError = (answer: Answer, code: ServerCode) => {
-  expect(answer.body, `expected ${code}, got ${answer.status} ${JSON.stringify(answer.body)}`).toMatchObject({
-    error_code: code,
-    error_message: expect.any(String),
-    error_category: SERVER_ERRORS[code].category,
-  });
-  expect(answer.status).toBe(SERVER_ERRORS[code].status);
-};
-
-const authCookie = (answer: Answer) =>
-  answer.headers.getSetCookie().find((line) => /^authorization=[^;]+/i.test(line)) !== undefined;
-
-const PROVIDER_ERROR = { wechat: 'C_2', qq: 'C_1' } as const;
-
-let server: TestServer;
-let call: ReturnType<typeof client>;
 let now = Date.now();
-
-beforeAll(async () => {
-  server = await startOauthTestServer({}, { now: () => now });
-  call = client(server.url);
-});
-afterAll(() => server.close());
-
-/** Signs in (or gets a ticket) with a fresh provider round trip for `identity`. */
-const loginAs = async (provider: OauthProviderName, identity: string, extra: Record<string, unknown> = {}) => {
-  const back = await providerReturn(server, provider, identity);
-  return call(
-    'POST',
-    `${A}/oauth/${provider}`,
-    { code: back.code, state: back.state, pid: PID, ...extra },
-    {
-      headers: { cookie: back.cookie },
-    },
-  );
-};
-
-const ticketFor = async (provider: OauthProviderName, identity: string): Promise<string> => {
-  const answer = await loginAs(provider, identity);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  const body = answer.body as { oauth_ticket: string; user_exists: boolean };
-  expect(body).toEqual({ oauth_ticket: expect.any(String), user_exists: false });
-  return body.oauth_ticket;
-};
-
-/** A user of the identity alone (no phone, no password). */
-const userOf = async (provider: OauthProviderName, identity: string): Promise<LoginResult> => {
-  const ticket = await ticketFor(provider, identity);
-  const created = await call('POST', `${A}/oauth/third-party`, { oauth_ticket: ticket });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return created.body as LoginResult;
-};
-
-const tokenOf = (result: LoginResult) => (typeof result.auth.token === 'string' ? result.auth.token : '');
-
-const phoneUser = async (): Promise<{ phone: string; token: string; id: number }> => {
-  const phone = nextPhone();
-  expect(
-    (await call('POST', `${A}/captcha/register/phone/with-agreement`, { phone_number: phone, pid: PID })).status,
-  ).toBe(204);
-  const answer = await call('POST', `${A}/register/phone/with-agreement`, {
-    phone_number: phone,
-    captcha: await server.lastCode(phone),
-    password: 'Kestrel2718',
-    agreement_ids: [-1],
-    pid: PID,
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  const result = answer.body as LoginResult;
-  return { phone, token: tokenOf(result), id: result.user_info.id };
-};
-
-const bindAs = async (provider: OauthProviderName, token: string, identity: string) => {
-  const back = await providerReturn(server, provider, identity);
-  return call(
-    'POST',
-    `${A}/oauth/${provider}/bind`,
-    { code: back.code, state: back.state },
-    {
-      token,
-      headers: { cookie: back.cookie },
-    },
-  );
-};
-
-const oauths = async (token: string) =>
-  (await call('GET', `${A}/oauths`, undefined, { token })).body as {
-    name: string;
-    nickname: string;
-    is_bound: boolean;
-  }[];
+const { server, call, loginAs, ticketFor, userOf, tokenOf, phoneUser, bindAs, oauths } = useOauthServer(() => now);
 
 describe.each(['wechat', 'qq'] as const)('%s sign-in', (provider) => {
   it('an unknown identity gets an oauth_ticket and no auth; creating its user signs in and links it', async () => {
@@ -395,115 +299,5 @@ describe.each(['wechat', 'qq'] as const)('%s sign-in', (provider) => {
     expect(new URL(url).searchParams.get('state')).toBe(state);
     expect(new URL(url).searchParams.get('redirect_uri')).toBe(`${server.url}/cb`);
     expect(url).toContain(provider === 'wechat' ? '/connect/qrconnect?' : '/oauth2.0/authorize?');
-  });
-});
-
-describe('WeChat appid', () => {
-  it('a code step naming another WeChat app is C_2; this server’s appid is accepted', async () => {
-    const back = await providerReturn(server, 'wechat', nextIdentity());
-    const post = (appid: string) =>
-      call(
-        'POST',
-        `${A}/oauth/wechat`,
-        { code: back.code, state: back.state, pid: PID, appid },
-        {
-          headers: { cookie: back.cookie },
-        },
-      );
-    expectError(await post('wx-some-other-app'), 'C_2');
-    expect((await post(server.config.wechat.appId)).status).toBe(200);
-  });
-});
-
-describe('provider failures', () => {
-  let peer: Server;
-  let peerUrl: string;
-  /** What the peer does next: a body to answer with, or 'hang' to never answer. */
-  let behaviour: string | 'hang' = '';
-  let failing: TestServer;
-  let failingCall: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    peer = createServer((_request, response) => {
-      if (behaviour === 'hang') return;
-      response.writeHead(200, { 'content-type': 'text/plain' }).end(behaviour);
-    });
-    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
-    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
-    const base = await startOauthTestServer();
-    // Browsers still go to the development screens; the code exchange goes to the failing peer.
-    failing = await startOauthTestServer({
-      oauthTimeoutMs: 300,
-      wechat: { ...base.config.wechat, apiBase: peerUrl },
-      qq: { ...base.config.qq, apiBase: peerUrl },
-    });
-    await base.close();
-    failingCall = client(failing.url);
-  });
-  afterAll(async () => {
-    peer.closeAllConnections();
-    await new Promise((resolve) => peer.close(resolve));
-    await failing.close();
-  });
-
-  const attempt = async (provider: OauthProviderName) => {
-    const back = await providerReturn(failing, provider, '小红');
-    return failingCall(
-      'POST',
-      `${A}/oauth/${provider}`,
-      { code: back.code, state: back.state, pid: PID },
-      {
-        headers: { cookie: back.cookie },
-      },
-    );
-  };
-
-  it('a WeChat errcode body is C_2 with the provider’s reason', async () => {
-    behaviour = '{"errcode":40029,"errmsg":"invalid code, hints: [ req_id: x ]"}';
-    const answer = await attempt('wechat');
-    expectError(answer, 'C_2');
-    expect((answer.body as { error_message: string }).error_message).toContain('40029');
-  });
-
-  it('a QQ JSONP error is C_1', async () => {
-    behaviour = 'callback( {"error":100019,"error_description":"code to access token error"} );\n';
-    const answer = await attempt('qq');
-    expectError(answer, 'C_1');
-    expect((answer.body as { error_message: string }).error_message).toContain('100019');
-  });
-
-  it('an unreadable answer is C_2 / C_1', async () => {
-    behaviour = '<html>502 Bad Gateway</html>';
-    expectError(await attempt('wechat'), 'C_2');
-    expectError(await attempt('qq'), 'C_1');
-  });
-
-  it('a provider that does not answer in time is C_2 / C_1', async () => {
-    behaviour = 'hang';
-    const wechat = await attempt('wechat');
-    expectError(wechat, 'C_2');
-    expect((wechat.body as { error_message: string }).error_message).toMatch(/in time/);
-    expectError(await attempt('qq'), 'C_1');
-  });
-});
-
-describe('a provider that is not set up', () => {
-  it('answers AC3_19 at every step (production without credentials)', async () => {
-    const off = await startOauthTestServer();
-    try {
-      const offCall = client(off.url);
-      const back = await providerReturn(off, 'wechat', '小明');
-      off.config.wechat = { ...off.config.wechat, mode: 'off' };
-      expectError(
-        await offCall('GET', `${A}/oauth/wechat/authorize?redirect=${encodeURIComponent(`${off.url}/cb`)}`),
-        'AC3_19',
-      );
-      const body = { code: back.code, state: back.state, pid: PID };
-      expectError(await offCall('POST', `${A}/oauth/wechat`, body, { headers: { cookie: back.cookie } }), 'AC3_19');
-      const owner = (await offCall('POST', `${A}/oauth/qq`, {}, {})).status;
-      expect(owner).toBe(400);
-    } finally {
-      await off.close();
-    }
   });
 });
