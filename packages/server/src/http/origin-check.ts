@@ -17,7 +17,6 @@ import { authCookie, header } from './request-info.ts';
 import { siteOrigins } from './site-origins.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const LAST_WORD = /\S+$/;
 
 const originOf = (value: string): string | undefined => (URL.canParse(value) ? new URL(value).origin : undefined);
 
@@ -43,8 +42,10 @@ export const crossSiteProblem = (ctx: Context, request: FastifyRequest): string 
 export const presentedCredential = (ctx: Context, request: FastifyRequest): string | undefined => {
   const value = header(request, 'authorization');
   if (value !== undefined) {
-    // The last word (`Bearer <token>`, or a bare token), without splitting the whole value.
-    return LAST_WORD.exec(value.trim())?.[0] ?? '';
+    // The last word (`Bearer <token>`, or a bare token), without splitting the whole value (and without
+    // a backtracking pattern, which a long header of many words would make quadratic).
+    const trimmed = value.trim();
+    return trimmed.slice(Math.max(trimmed.lastIndexOf(' '), trimmed.lastIndexOf('\t')) + 1);
   }
   const cookie = authCookie(request);
   if (cookie !== undefined && !SAFE_METHODS.has(request.method)) {
