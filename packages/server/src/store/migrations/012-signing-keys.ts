@@ -11,7 +11,7 @@ import type { MigrationContext } from './index.ts';
 export const up = async (db: Kysely<unknown>, { ms }: MigrationContext): Promise<void> => {
   await db.schema
     .createTable('signing_keys')
-    .addColumn('generation', 'integer', (c) => c.primaryKey())
+    .addColumn('generation', 'bigint', (c) => c.primaryKey())
     .addColumn('kid', 'text', (c) => c.notNull().unique())
     .addColumn('alg', 'text', (c) => c.notNull())
     .addColumn('public_jwk', 'text', (c) => c.notNull())

@@ -1,11 +1,5 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { MigrationContext } from './index.ts';
-
-/** A 64-bit auto-incrementing id (011-bigint-ids: a `serial` stops at 2^31 − 1). */
-const bigId = <T extends string>(table: CreateTableBuilder<T, never>, { dialect }: MigrationContext) =>
-  dialect === 'postgres'
-    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
 /**
  * Webhooks. `webhook_events` is the outbox: a change and its event are written in one transaction,
@@ -15,7 +9,7 @@ const bigId = <T extends string>(table: CreateTableBuilder<T, never>, { dialect 
  */
 export const up = async (db: Kysely<unknown>, context: MigrationContext): Promise<void> => {
   const { ms } = context;
-  await bigId(db.schema.createTable('webhook_endpoints'), context)
+  await context.id(db.schema.createTable('webhook_endpoints'))
     .addColumn('pid', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull())
@@ -38,7 +32,7 @@ export const up = async (db: Kysely<unknown>, context: MigrationContext): Promis
     .execute();
   await db.schema.createIndex('webhook_events_created_at').on('webhook_events').column('created_at').execute();
 
-  await bigId(db.schema.createTable('webhook_deliveries'), context)
+  await context.id(db.schema.createTable('webhook_deliveries'))
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('endpoint_id', 'bigint', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
@@ -61,7 +55,7 @@ export const up = async (db: Kysely<unknown>, context: MigrationContext): Promis
     .execute();
   await db.schema.createIndex('webhook_deliveries_created_at').on('webhook_deliveries').column('created_at').execute();
 
-  await bigId(db.schema.createTable('webhook_attempts'), context)
+  await context.id(db.schema.createTable('webhook_attempts'))
     .addColumn('delivery_id', 'bigint', (c) => c.notNull())
     .addColumn('at', ms, (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())

@@ -22,7 +22,7 @@ import * as secondFactor from './015-second-factor.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
-  /** Adds an auto-incrementing integer primary key `id`. */
+  /** Adds an auto-incrementing 64-bit primary key `id` (on PostgreSQL `bigserial`: a `serial` stops at 2^31 − 1). */
   id<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
   /** Column type for unix-millisecond times. */
   ms: ColumnDataType;
@@ -53,7 +53,7 @@ export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
     dialect,
     id: (table) =>
       dialect === 'postgres'
-        ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+        ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
         : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
     ms: 'bigint',
   };
