@@ -9,7 +9,8 @@ import type { MigrationContext } from './index.ts';
  */
 export const up = async (db: Kysely<unknown>, context: MigrationContext): Promise<void> => {
   const { ms } = context;
-  await context.id(db.schema.createTable('webhook_endpoints'))
+  await context
+    .id(db.schema.createTable('webhook_endpoints'))
     .addColumn('pid', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull())
@@ -32,7 +33,8 @@ export const up = async (db: Kysely<unknown>, context: MigrationContext): Promis
     .execute();
   await db.schema.createIndex('webhook_events_created_at').on('webhook_events').column('created_at').execute();
 
-  await context.id(db.schema.createTable('webhook_deliveries'))
+  await context
+    .id(db.schema.createTable('webhook_deliveries'))
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('endpoint_id', 'bigint', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
@@ -55,7 +57,8 @@ export const up = async (db: Kysely<unknown>, context: MigrationContext): Promis
     .execute();
   await db.schema.createIndex('webhook_deliveries_created_at').on('webhook_deliveries').column('created_at').execute();
 
-  await context.id(db.schema.createTable('webhook_attempts'))
+  await context
+    .id(db.schema.createTable('webhook_attempts'))
     .addColumn('delivery_id', 'bigint', (c) => c.notNull())
     .addColumn('at', ms, (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
