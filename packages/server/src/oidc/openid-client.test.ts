@@ -32,7 +32,13 @@ describe('openid-client against the provider', () => {
 
   beforeAll(async () => {
     adoptOwnUrl();
+    // The account's session begins well before any authorization request here: prompt=login and max_age
+    // compare it with the request's time in whole seconds, and the same second would read as fresh.
+    const { ctx } = server.app;
+    const realNow = ctx.now;
+    ctx.now = () => realNow() - 10_000;
     user = await signUp(server);
+    ctx.now = realNow;
     const a = await registerApp(server, {
       redirect_uris: [CALLBACK_A],
       post_logout_redirect_uris: [LOGGED_OUT_A],
