@@ -22,7 +22,7 @@ if (wanted === undefined) {
 } else {
   // The server's test helpers resolve their files from their own directory.
   await runServerScript(join(here, scripts[wanted]), {
-    dirname: join(here, '../../packages/server/src/testing'),
+    dirname: join(here, '../../packages/test-kit/src'),
     external: ['esbuild', 'autocannon'],
   });
 }
