@@ -167,6 +167,19 @@ describe('recovery codes', () => {
     });
     expect(status.body.recovery_codes_left).toBe(9);
   });
+
+  it('one recovery code spent by three sign-ins at once signs in exactly one; so does one app code', async () => {
+    // Two accounts, and three at once (below the lock): the losers of each race are wrong attempts too.
+    const spend = async (account: Awaited<ReturnType<typeof withApp>>, code: (a: typeof account) => string) => {
+      // The challenges one after another (parallel password sign-ins reserve attempts of their own).
+      const challenges: string[] = [];
+      for (let i = 0; i < 3; i++) challenges.push((await challengeFor(account.phone)).mfa_challenge);
+      const answers = await Promise.all(challenges.map((challenge) => finish(challenge, { code: code(account) })));
+      return answers.filter((answer) => answer.status === 200).length;
+    };
+    expect(await spend(await withApp(), (a) => String(a.recovery[0]))).toBe(1);
+    expect(await spend(await withApp(), (a) => totpCode(a.secret, stepAt(now())))).toBe(1);
+  });
 });
 
 describe('the lock', () => {
