@@ -53,11 +53,12 @@ const answers = async (url) => {
 /**
  * Starts a scratch server and waits until it answers (up to `timeoutMs`). The answer's `stop()`
  * ends it (SIGTERM, then waits for the process), `start()` starts it again on the same ports and
- * data, and `remove()` stops it and deletes its directory.
+ * data, and `remove()` stops it and deletes its directory. `dir` names a directory to keep (created
+ * when missing): a later start on it finds the data again (stop it with `stop()`, not `remove()`).
  */
-export const startScratchClickHouse = async ({ timeoutMs = 60_000 } = {}) => {
-  const dir = mkdtempSync(join(tmpdir(), 'edupass-clickhouse-'));
-  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
+export const startScratchClickHouse = async ({ timeoutMs = 60_000, dir: kept = undefined } = {}) => {
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'edupass-clickhouse-'));
+  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
   const httpPort = await freePort();
   const tcpPort = await freePort();
   const file = join(dir, 'config.xml');

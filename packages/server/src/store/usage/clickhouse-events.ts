@@ -3,7 +3,7 @@
  * the accounts database. A write resolves once ClickHouse accepted the batch, or — ClickHouse down,
  * slow or refusing — once the batch is in the local durable spool, which ships it later with the same
  * ids (retried every `retryMs` until it is taken). Retention drops whole daily partitions, of the
- * events and of their rollups.
+ * events and of their rollups; the sweep settles what the dashboards read (clickhouse-settled.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -19,6 +19,7 @@ import {
   rowsOf,
   str,
 } from './clickhouse-schema.ts';
+import { ensureSettled, settle, unsettleSpansBefore } from './clickhouse-settled.ts';
 import { clickhouseStats } from './clickhouse-stats.ts';
 import { openSpool } from './events-spool.ts';
 import type { EventsStore, NewBeacon, NewUsageEvent, StoredEvent } from './events-store.ts';
@@ -92,6 +93,7 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
   await ensureSchema(target, requestTimeoutMs);
   const client = connectClickHouse(target, requestTimeoutMs);
   await ensureRollups(client);
+  await ensureSettled(client);
   const spool = openSpool<Batch>(options.spoolDir, now);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -132,14 +134,18 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
       retryLater();
     },
     async deleteBefore(before) {
+      await unsettleSpansBefore(client, before);
       const gone = {
         events: await dropDaysBefore(client, 'usage_events', before),
         beacons: await dropDaysBefore(client, 'monitor_beacons', before),
       };
       // The rollups are partitioned by the same received days: their days go with the events'.
       for (const table of ROLLUP_TABLES) await dropDaysBefore(client, table, before);
+      // Settled counts are partitioned by the day of their hour: old ones go (a late hour is counted again).
+      await dropDaysBefore(client, 'usage_key_counts', before);
       return gone;
     },
+    settle: (at) => settle(client, at),
     ...clickhouseStats(client),
     counts: async () => {
       const [events] = await rowsOf<{ n: string }>(

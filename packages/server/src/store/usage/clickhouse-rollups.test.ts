@@ -1,7 +1,9 @@
 /**
- * The ClickHouse rollups (server-clickhouse project): the dashboards that read them answer exactly
- * what the raw events answer — for windows cut inside hours, for a batch that arrives days late and
- * twice (as a spool replay does), after retention, and on a database whose events predate them.
+ * The ClickHouse rollups and settled answers (server-clickhouse project): the dashboards that read
+ * them answer exactly what the raw events answer — for windows cut inside hours and days, for a batch
+ * that arrives days late and twice (as a spool replay does), for copies of settled events sent again,
+ * across the boundary between settled and unsettled hours, after retention, and on a database whose
+ * events predate them.
  */
 import { createClient } from '@clickhouse/client';
 import { createClickHouseTestDatabase, testEventsKind } from '@edupass/test-kit/clickhouse-database';
@@ -10,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickHouseEvents } from './clickhouse-events.ts';
 import { ROLLUP_TABLES } from './clickhouse-rollups.ts';
 import { parseClickHouseUrl } from './clickhouse-schema.ts';
+import { settledDays } from './clickhouse-settled.ts';
 import type { EventsStore, Window } from './events-store.ts';
 
 const HOUR = 3_600_000;
@@ -101,12 +104,72 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
     expect(all.events).toBe(batch.length + later.length / 2);
   });
 
+  /** The windows compared: whole days, cut inside hours, cut inside days, across the boundary `at`. */
+  const windowsAround = (product: string, at: number) => [
+    { product, from: start, to: start + 2 * DAY },
+    { product, from: start + 17 * 60_000, to: start + 29 * HOUR + 5 * 60_000 },
+    { product, from: start + DAY, to: start + 2 * DAY },
+    { product, from: at - 3 * HOUR - 10 * 60_000, to: at + 5 * HOUR + 20 * 60_000 },
+    { product, from: start - DAY, to: start + 3 * DAY },
+  ];
+
+  it('answers from settled hours and days what the raw events answer, copies sent again counted once', async () => {
+    const product = 'settled';
+    const batch = rows(product, 0);
+    await store.write({ events: batch, beacons: [] });
+    await store.write({ events: batch.slice(0, 40), beacons: [] }); // a retried batch, before any merge
+    const settled = await store.settle(Date.now());
+    expect(settled.hours).toBeGreaterThan(0);
+    expect(settled.days).toBeGreaterThan(0);
+    // The two whole days are settled: their visitors come from the masks.
+    expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY, start / DAY + 1]);
+    for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
+    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+
+    // Copies of settled events arrive again (a spool replay two days later), with a few new ones.
+    const replay = batch
+      .filter((_, n) => n % 3 === 0)
+      .map((row) => ({ ...row, received_at: row.received_at + 2 * DAY }));
+    const fresh = rows(product, DAY).filter((_, n) => n % 5 === 0);
+    await store.write({ events: [...replay, ...fresh], beacons: [] });
+    expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([]);
+    for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
+    await store.settle(Date.now());
+    expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY, start / DAY + 1]);
+    for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
+    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length + fresh.length);
+  }, 240_000);
+
+  it('answers across the boundary between settled and unsettled hours, copies on both sides', async () => {
+    const product = 'boundary';
+    const batch = rows(product, 0);
+    await store.write({ events: batch, beacons: [] });
+    // The sweep ran at 06:30 on the second day: what came before is settled, the rest is not.
+    const sweptAt = start + DAY + 6 * HOUR + 30 * 60_000;
+    await store.settle(sweptAt);
+    expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY]);
+    for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
+    // Copies of events on both sides of the boundary, sent on purpose, twice.
+    const copies = batch.filter((row) => Math.abs(row.at - sweptAt) < 4 * HOUR);
+    expect(copies.some((row) => row.at < sweptAt) && copies.some((row) => row.at >= sweptAt)).toBe(true);
+    await store.write({ events: copies, beacons: [] });
+    await store.write({ events: copies, beacons: [] });
+    for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
+    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+    await store.settle(Date.now());
+    for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
+    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+  }, 240_000);
+
   it('drops the rollup days with the events at retention', async () => {
     const product = 'kept';
     await store.write({ events: rows(product, 0), beacons: [] });
     await store.write({ events: rows(product, 3 * DAY), beacons: [] });
+    await store.settle(Date.now());
     await store.deleteBefore(today);
     const w = { product, from: start, to: start + 2 * DAY };
+    await expectEqualToRaw(w);
+    await store.settle(Date.now());
     await expectEqualToRaw(w);
     expect((await store.uniques(w)).events).toBe(rows(product, 0).length);
     for (const table of ROLLUP_TABLES) {

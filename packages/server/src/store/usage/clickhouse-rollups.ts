@@ -1,8 +1,8 @@
 /**
  * Exact rollups of the ClickHouse events, kept by materialized views (they run on every insert into
  * `usage_events`, spool replays and late batches included, so nothing inserted is missed):
- * - `usage_key_hours`: per (product, key, hour of `at`) the set of event ids (`uniqExactState`);
- * - `usage_product_hours`: per (product, hour of `at`) the sets of ids, devices and users;
+ * - `usage_key_hours`: per (product, key, hour of `at`) the set of event ids (`uniqExactState`) and
+ *   the fingerprint of the rows inserted (store/usage/clickhouse-settled.ts);
  * - `usage_durations`: the timed events alone, sorted by (product, key, at) for percentiles (the
  *   column is `duration`, not `dur`: an alias named like a column would replace it in the WHERE).
  * Sets merge with `uniqExactMerge`, so an id stored twice — in one hour, across inserts, across
@@ -11,22 +11,19 @@
  * Only functions and DDL that ClickHouse 18.16 and current releases both accept.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import { DAY_MS, int, rowsOf, str } from './clickhouse-schema.ts';
-import type { Window } from './events-store.ts';
-import { splitWindow } from './window.ts';
+import { DAY_MS, rowsOf } from './clickhouse-schema.ts';
 
 export const HOUR_MS = 3_600_000;
 
 const hourOf = `intDiv(at, ${HOUR_MS}) * ${HOUR_MS}`;
 const receivedDay = `intDiv(received_at, ${DAY_MS})`;
-/** Nullable columns as `-If` states: the state type is then the same on 18.16 and current releases. */
-const visitors = (column: string) => `uniqExactIfState(assumeNotNull(${column}), isNotNull(${column}))`;
 
-/** The state expressions over raw `usage_events` rows, shared by the views and the queries' edges. */
-export const STATE = {
+/** The state expressions over raw `usage_events` rows the key rollup's view keeps. */
+const STATE = {
   ids: 'uniqExactState(event_id)',
-  devices: visitors('device_uid'),
-  users: visitors('user_id'),
+  /** The fingerprint of what was inserted (rows and a sum of their hashes): see clickhouse-settled.ts. */
+  rows: 'countState()',
+  hash: 'sumState(sipHash64(event_id, received_at))',
 } as const;
 
 /**
@@ -46,22 +43,13 @@ export const ROLLUPS: Rollup[] = [
   {
     table: 'usage_key_hours',
     ddl: `CREATE TABLE IF NOT EXISTS usage_key_hours (
-      product_code String, event_key String, hour Int64, day Int64, ids AggregateFunction(uniqExact, String)
+      product_code String, event_key String, hour Int64, day Int64, ids AggregateFunction(uniqExact, String),
+      rows AggregateFunction(count), hash AggregateFunction(sum, UInt64)
     ) ENGINE = AggregatingMergeTree() PARTITION BY day ORDER BY (product_code, event_key, hour)
     SETTINGS index_granularity = ${SET_GRANULE}`,
-    select: `SELECT product_code, event_key, ${hourOf} AS hour, ${receivedDay} AS day, ${STATE.ids} AS ids
+    select: `SELECT product_code, event_key, ${hourOf} AS hour, ${receivedDay} AS day, ${STATE.ids} AS ids,
+      ${STATE.rows} AS rows, ${STATE.hash} AS hash
       FROM usage_events GROUP BY product_code, event_key, hour, day`,
-  },
-  {
-    table: 'usage_product_hours',
-    ddl: `CREATE TABLE IF NOT EXISTS usage_product_hours (
-      product_code String, hour Int64, day Int64, ids AggregateFunction(uniqExact, String),
-      devices AggregateFunction(uniqExactIf, String, UInt8), users AggregateFunction(uniqExactIf, String, UInt8)
-    ) ENGINE = AggregatingMergeTree() PARTITION BY day ORDER BY (product_code, hour)
-    SETTINGS index_granularity = ${SET_GRANULE}`,
-    select: `SELECT product_code, ${hourOf} AS hour, ${receivedDay} AS day, ${STATE.ids} AS ids,
-      ${STATE.devices} AS devices, ${STATE.users} AS users
-      FROM usage_events GROUP BY product_code, hour, day`,
   },
   {
     table: 'usage_durations',
@@ -86,32 +74,22 @@ export const ensureRollups = async (client: ClickHouseClient): Promise<void> => 
       (row) => row.name,
     ),
   );
+  // A key rollup from before the fingerprint columns is built again (the events hold everything it held).
+  const [fingerprinted] = await rowsOf<{ n: string }>(
+    client,
+    `SELECT count() AS n FROM system.columns WHERE database = currentDatabase() AND table = 'usage_key_hours' AND name = 'hash'`,
+  );
+  if (existing.has('usage_key_hours') && Number(fingerprinted?.n) === 0) {
+    await client.command({ query: 'DROP TABLE IF EXISTS usage_key_hours_view' });
+    await client.command({ query: 'DROP TABLE usage_key_hours' });
+    existing.delete('usage_key_hours');
+  }
+  // The product rollup of earlier releases (visitor sets per hour) gave way to the settled visitor masks.
+  await client.command({ query: 'DROP TABLE IF EXISTS usage_product_hours_view' });
+  await client.command({ query: 'DROP TABLE IF EXISTS usage_product_hours' });
   for (const { table, ddl, select } of ROLLUPS) {
     await client.command({ query: ddl });
     await client.command({ query: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_view TO ${table} AS ${select}` });
     if (!existing.has(table)) await client.command({ query: `INSERT INTO ${table} ${select}` });
   }
-};
-
-/**
- * The rows of a query over a window as states: whole hours from a rollup, the partial hours at the
- * edges from the events themselves, as one UNION ALL whose states the caller merges.
- * `rollup(from, to)` and `raw(condition)` give each part's SELECT.
- */
-export const hoursAndEdges = (
-  w: Window,
-  rollup: (hours: string) => string,
-  raw: (condition: string) => string,
-): string => {
-  const { whole, edges } = splitWindow(w.from, w.to, HOUR_MS);
-  const parts: string[] = [];
-  if (whole)
-    parts.push(rollup(`product_code = ${str(w.product)} AND hour >= ${int(whole[0])} AND hour < ${int(whole[1])}`));
-  if (edges.length > 0) {
-    const within = edges.map(([from, to]) => `(at >= ${int(from)} AND at < ${int(to)})`).join(' OR ');
-    parts.push(raw(`product_code = ${str(w.product)} AND (${within})`));
-  }
-  // An empty window: one part that matches nothing, so the query still has rows to merge.
-  if (parts.length === 0) parts.push(raw(`product_code = ${str(w.product)} AND 0`));
-  return parts.join(' UNION ALL ');
 };

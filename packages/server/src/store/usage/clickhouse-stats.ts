@@ -7,9 +7,12 @@
  * the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import { HOUR_MS, hoursAndEdges, STATE } from './clickhouse-rollups.ts';
+import { HOUR_MS } from './clickhouse-rollups.ts';
 import { fraction, int, rowsOf, str } from './clickhouse-schema.ts';
-import type { EventsStore, Window } from './events-store.ts';
+import { hourCounts } from './clickhouse-settled.ts';
+import { visitorsSql } from './clickhouse-visitors.ts';
+import type { EventCount, EventsStore, Window } from './events-store.ts';
+import { splitWindow } from './window.ts';
 
 type Stats = Pick<
   EventsStore,
@@ -47,27 +50,49 @@ const percentileSql = (from: string, fractions: number[]) => {
     SELECT count() AS n, arraySort(groupArray(v)) AS sorted, ${picks.join(', ')} FROM (${from}))`;
 };
 
+/** Strings in ClickHouse's order (bytes), as `ORDER BY` would sort them. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 /**
- * Events per key and bucket, each id once per bucket: whole hours from the rollup's id sets, partial
- * hours from the events, merged. A bucket that is not whole hours is counted from the events alone.
+ * Events per key and bucket, each id once: whole hours from the settled counts or the rollup's id sets
+ * (store/usage/clickhouse-settled.ts), partial hours from the events, summed per bucket (an id lives
+ * in one hour: its copies share `at`). A bucket that is not whole hours is counted from the events.
  */
-const eventCountsSql = (w: Window, bucketMs: number, key: string | undefined) => {
+const eventCounts = async (client: ClickHouseClient, w: Window, bucketMs: number, key: string | undefined) => {
   const size = int(bucketMs);
   const ofKey = key === undefined ? '' : `AND event_key = ${str(key)}`;
-  const raw = (condition: string) =>
-    `SELECT event_key AS key, intDiv(at, ${size}) * ${size} AS bucket, ${STATE.ids} AS s
-     FROM usage_events WHERE ${condition} ${ofKey} GROUP BY key, bucket`;
-  const from =
-    bucketMs % HOUR_MS === 0
-      ? hoursAndEdges(
-          w,
-          (hours) =>
-            `SELECT event_key AS key, intDiv(hour, ${size}) * ${size} AS bucket, ids AS s
-             FROM usage_key_hours WHERE ${hours} ${ofKey}`,
-          raw,
+  const hourly = bucketMs % HOUR_MS === 0;
+  const { whole, edges } = hourly
+    ? splitWindow(w.from, w.to, HOUR_MS)
+    : { whole: undefined, edges: w.from < w.to ? [[w.from, w.to] as const] : [] };
+  const within = edges.map(([from, to]) => `(at >= ${int(from)} AND at < ${int(to)})`).join(' OR ');
+  const [hours, raw] = await Promise.all([
+    whole
+      ? hourCounts(
+          client,
+          `product_code = ${str(w.product)} AND hour >= ${int(whole[0])} AND hour < ${int(whole[1])} ${ofKey}`,
         )
-      : raw(eventsIn(w));
-  return `SELECT key, bucket, uniqExactMerge(s) AS n FROM (${from}) GROUP BY key, bucket ORDER BY bucket, key`;
+      : [],
+    edges.length > 0
+      ? rowsOf<{ key: string; bucket: Num; n: Num }>(
+          client,
+          `SELECT event_key AS key, intDiv(at, ${size}) * ${size} AS bucket, uniqExact(event_id) AS n
+           FROM usage_events WHERE product_code = ${str(w.product)} AND (${within}) ${ofKey} GROUP BY key, bucket`,
+        )
+      : [],
+  ]);
+  const sums = new Map<string, EventCount>();
+  const add = (eventKey: string, bucket: number, count: number) => {
+    const id = `${bucket} ${eventKey}`;
+    const entry = sums.get(id);
+    if (entry) entry.count += count;
+    else sums.set(id, { key: eventKey, bucket, count });
+  };
+  for (const row of hours) add(row.key, Math.floor(row.hour / bucketMs) * bucketMs, row.count);
+  for (const row of raw) add(row.key, Number(row.bucket), Number(row.n));
+  return [...sums.values()]
+    .filter((entry) => entry.count > 0)
+    .sort((a, b) => a.bucket - b.bucket || byBytes(a.key, b.key));
 };
 
 const percentiles = async (client: ClickHouseClient, from: string, fractions: number[]) => {
@@ -77,23 +102,19 @@ const percentiles = async (client: ClickHouseClient, from: string, fractions: nu
 };
 
 export const clickhouseStats = (client: ClickHouseClient): Stats => ({
-  eventCounts: async (w, bucketMs, key) =>
-    (await rowsOf<{ key: string; bucket: Num; n: Num }>(client, eventCountsSql(w, bucketMs, key))).map((row) => ({
-      key: row.key,
-      bucket: Number(row.bucket),
-      count: Number(row.n),
-    })),
+  eventCounts: (w, bucketMs, key) => eventCounts(client, w, bucketMs, key),
 
   uniques: async (w) => {
-    const [row] = await rowsOf<{ devices: Num; users: Num; events: Num }>(
-      client,
-      `SELECT uniqExactIfMerge(d) AS devices, uniqExactIfMerge(u) AS users, uniqExactMerge(i) AS events FROM (${hoursAndEdges(
-        w,
-        (hours) => `SELECT devices AS d, users AS u, ids AS i FROM usage_product_hours WHERE ${hours}`,
-        (raw) => `SELECT ${STATE.devices} AS d, ${STATE.users} AS u, ${STATE.ids} AS i FROM usage_events WHERE ${raw}`,
-      )})`,
-    );
-    return { devices: Number(row?.devices ?? 0), users: Number(row?.users ?? 0), events: Number(row?.events ?? 0) };
+    // Two reads at once: visitors (settled days, then masks and events) and the events, counted per hour.
+    const [[visitors], counts] = await Promise.all([
+      visitorsSql(client, w).then((query) => rowsOf<{ devices: Num; users: Num }>(client, query)),
+      eventCounts(client, w, HOUR_MS, undefined),
+    ]);
+    return {
+      devices: Number(visitors?.devices ?? 0),
+      users: Number(visitors?.users ?? 0),
+      events: counts.reduce((sum, entry) => sum + entry.count, 0),
+    };
   },
 
   durationPercentiles: (w, key, fractions) =>

@@ -110,6 +110,7 @@ export const sqlEventsStore = (primary: Kysely<Database>, reader: Kysely<Databas
               .where('event_id', 'in', [...ids])
               .execute()
           ).map(asNumbers),
+    settle: async () => ({ hours: 0, days: 0 }),
     unshipped: () => 0,
     shipSpool: async () => true,
     close: async () => {},

@@ -83,6 +83,12 @@ export interface EventsStore {
   write(rows: PendingRows): Promise<void>;
   /** Retention: removes what was received before `before` (unix ms); answers how many rows went. */
   deleteBefore(before: number): Promise<{ events: number; beacons: number }>;
+  /**
+   * The sweep's turn to precompute dashboard answers for what stopped changing before `now`
+   * (ClickHouse: store/usage/clickhouse-settled.ts); answers how many hours and days it settled.
+   * Nothing to do for SQL, whose rollups are exact at ingestion.
+   */
+  settle(now: number): Promise<{ hours: number; days: number }>;
 
   eventCounts(w: Window, bucketMs: number, key: string | undefined): Promise<EventCount[]>;
   uniques(w: Window): Promise<Uniques>;

@@ -1,6 +1,9 @@
 /** Usage events and monitor beacons: writes (batched, deduplicated) and retention. */
 import { CompiledQuery, type Generated, type Insertable, type Kysely } from 'kysely';
+import { sqliteConnection } from '../db.ts';
 import type { Database } from '../schema.ts';
+import { EVENT_COLUMNS } from './event-columns.ts';
+import { writeUsageSqlite } from './events-sqlite.ts';
 import {
   addToRollups,
   type InsertedEvent,
@@ -75,28 +78,6 @@ export interface PendingRows {
   beacons: NewBeacon[];
 }
 
-const EVENT_COLUMNS = [
-  'product_code',
-  'event_id',
-  'event_key',
-  'at',
-  'received_at',
-  'dur',
-  'data',
-  'device_uid',
-  'user_id',
-  'process_id',
-  'ip',
-  'ua',
-  'platform',
-  'net',
-  'language',
-  'resolution',
-  'cpu',
-  'density',
-  'is_dev',
-] as const satisfies readonly (keyof UsageEventsTable)[];
-
 /**
  * The SQL of an n-row event insert, compiled by Kysely once per dialect and row count. Building the
  * query per chunk cost more than SQLite's insert itself under load (the profile: ~13% of ingestion).
@@ -127,11 +108,8 @@ const eventInsert = (db: UsageDb, rows: NewUsageEvent[]): CompiledQuery => {
   return CompiledQuery.raw(text, parameters);
 };
 
-/**
- * Writes many requests' rows in one transaction: one commit (one fsync) for the lot. An event id
- * already stored is skipped, so a retried batch changes nothing — the rollups included.
- */
-export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
+/** `writeUsage` through Kysely: one chunked multi-row INSERT … RETURNING, then the rollups of what it returned. */
+const writeUsageKysely = (db: UsageDb, { events, beacons }: PendingRows) =>
   db.transaction().execute(async (tx) => {
     const inserted: InsertedEvent[] = [];
     for (let i = 0; i < events.length; i += CHUNK) {
@@ -146,6 +124,17 @@ export const writeUsage = (db: UsageDb, { events, beacons }: PendingRows) =>
         .execute();
     }
   });
+
+/**
+ * Writes many requests' rows in one transaction: one commit for the lot. An event id already stored
+ * is skipped, so a retried batch changes nothing — the rollups included. On SQLite the transaction
+ * runs on better-sqlite3's own statements (events-sqlite.ts), holding Kysely's connection meanwhile.
+ */
+export const writeUsage = async (db: UsageDb, rows: PendingRows): Promise<void> => {
+  const sqlite = sqliteConnection(db);
+  if (sqlite === undefined) return writeUsageKysely(db, rows);
+  await db.connection().execute(async () => writeUsageSqlite(db, sqlite, rows));
+};
 
 export const productCodes = async (db: UsageDb): Promise<string[]> =>
   (await db.selectFrom('products').select('product_code').distinct().execute()).map((row) => row.product_code);

@@ -28,8 +28,8 @@ export interface InsertedEvent {
   product_code: string;
   event_key: string;
   at: number | string;
-  device_uid: string | null;
-  user_id: string | null;
+  device_uid?: string | null;
+  user_id?: string | null;
 }
 
 const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
@@ -53,7 +53,7 @@ const cachedSql = (db: UsageDb, name: string, rows: number, build: () => Compile
   return text;
 };
 
-const hourUpsert = (tx: UsageDb, rows: UsageEventHoursTable[]) =>
+export const hourUpsert = (tx: UsageDb, rows: UsageEventHoursTable[]) =>
   tx
     .insertInto('usage_event_hours')
     .values(rows)
@@ -63,7 +63,7 @@ const hourUpsert = (tx: UsageDb, rows: UsageEventHoursTable[]) =>
         .doUpdateSet((eb) => ({ events: eb('usage_event_hours.events', '+', eb.ref('excluded.events')) })),
     );
 
-const visitorInsert = (tx: UsageDb, rows: UsageDayVisitorsTable[]) =>
+export const visitorInsert = (tx: UsageDb, rows: UsageDayVisitorsTable[]) =>
   tx
     .insertInto('usage_day_visitors')
     .values(rows)
@@ -83,29 +83,63 @@ const countInHour = (
   return hour;
 };
 
+/** The rows newly inserted events add to the rollups: hourly counts to add, and visitor-days to insert. */
+export interface RollupDeltas {
+  hours: UsageEventHoursTable[];
+  visitors: UsageDayVisitorsTable[];
+}
+
+/** The map under `key`, made empty the first time. */
+const inner = <K, V extends Map<unknown, unknown>>(outer: Map<K, V>, key: K): V => {
+  let map = outer.get(key);
+  if (map === undefined) {
+    map = new Map() as V;
+    outer.set(key, map);
+  }
+  return map;
+};
+
+/**
+ * Sums inserted events into rollup rows, one per (product, key, hour) and per (product, visitor, day),
+ * so a batch costs one statement per row of each instead of one per event. It runs for every event
+ * ingested: hours are counted in nested maps (no key string per event), and the events of one request,
+ * which come together and share their device and user, look their visitor-day up once.
+ */
+export const rollupDeltas = (inserted: readonly InsertedEvent[]): RollupDeltas => {
+  const counts = new Map<string, Map<string, Map<number, UsageEventHoursTable>>>();
+  const hours: UsageEventHoursTable[] = [];
+  const visitors = new Map<string, UsageDayVisitorsTable>();
+  const see = (product_code: string, kind: 'device' | 'user', visitor: string, day: number) => {
+    const key = `${product_code}\u0000${kind}\u0000${visitor}\u0000${day}`;
+    if (!visitors.has(key)) visitors.set(key, { product_code, kind, visitor, day });
+  };
+  let last: { product: string; device: string | null; user: string | null; day: number } | undefined;
+  for (const row of inserted) {
+    const hour = floorTo(Number(row.at), HOUR_MS);
+    const byHour = inner(inner(counts, row.product_code), row.event_key);
+    const counted = byHour.get(hour);
+    if (counted !== undefined) counted.events++;
+    else {
+      const first = { product_code: row.product_code, event_key: row.event_key, hour, events: 1 };
+      byHour.set(hour, first);
+      hours.push(first);
+    }
+    const day = floorTo(hour, DAY_MS);
+    const device = row.device_uid ?? null;
+    const user = row.user_id ?? null;
+    if (last?.product === row.product_code && last.device === device && last.user === user && last.day === day)
+      continue;
+    last = { product: row.product_code, device, user, day };
+    if (device !== null) see(row.product_code, 'device', device, day);
+    if (user !== null) see(row.product_code, 'user', user, day);
+  }
+  return { hours, visitors: [...visitors.values()] };
+};
+
 /** Adds newly inserted events to the rollups (call in the transaction that inserted them). */
 export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent[]): Promise<void> => {
   if (inserted.length === 0) return;
-  const hours = new Map<string, UsageEventHoursTable>();
-  const visitors = new Map<string, UsageDayVisitorsTable>();
-  for (const row of inserted) {
-    const at = Number(row.at);
-    countInHour(hours, row);
-    const day = floorTo(at, DAY_MS);
-    for (const [kind, visitor] of [
-      ['device', row.device_uid],
-      ['user', row.user_id],
-    ] as const) {
-      if (visitor === null) continue;
-      visitors.set(`${row.product_code}\u0000${kind}\u0000${visitor}\u0000${day}`, {
-        product_code: row.product_code,
-        kind,
-        visitor,
-        day,
-      });
-    }
-  }
-  const hourRows = [...hours.values()];
+  const { hours: hourRows, visitors: visitorRows } = rollupDeltas(inserted);
   for (let i = 0; i < hourRows.length; i += CHUNK) {
     const chunk = hourRows.slice(i, i + CHUNK);
     const text = cachedSql(tx, 'hours', chunk.length, () => hourUpsert(tx, chunk).compile());
@@ -116,7 +150,6 @@ export const addToRollups = async (tx: UsageDb, inserted: readonly InsertedEvent
       ),
     );
   }
-  const visitorRows = [...visitors.values()];
   for (let i = 0; i < visitorRows.length; i += CHUNK) {
     const chunk = visitorRows.slice(i, i + CHUNK);
     const text = cachedSql(tx, 'visitors', chunk.length, () => visitorInsert(tx, chunk).compile());
