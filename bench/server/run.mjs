@@ -3,7 +3,8 @@
 // node:http handler measured in the same run, and the login rate beside the raw argon2id rate.
 // See bench/server/README.md. Usage: npm run bench:server  (or node bench/server/run.mjs)
 // Knobs: BENCH_PAIRS (10), BENCH_SLICE (s, 2), BENCH_DURATION (s per measurement, 5), BENCH_RUNS (3),
-// BENCH_CONNECTIONS (50), BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
+// BENCH_CONNECTIONS (50), BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1),
+// BENCH_SERVER_BUNDLE (another server bundle to measure).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -173,7 +174,10 @@ const serverEnv = {
   CAPTCHA_POLICY: 'never',
 };
 log(`starting EduPass (SQLite in ${scratch}) pinned to core ${SERVER_CORE}…`);
-const edupass = await startChild(SERVER_CORE, ['node', join(outdir, 'server.mjs')], serverEnv);
+// BENCH_SERVER_BUNDLE: measure another build of server-entry.ts instead (say, a copy of server.mjs
+// bundled from an earlier commit, for a before/after run on the same machine).
+const serverBundle = env.BENCH_SERVER_BUNDLE ?? join(outdir, 'server.mjs');
+const edupass = await startChild(SERVER_CORE, ['node', serverBundle], serverEnv);
 
 // 3. One user, signed up the way a client does it.
 await call(edupass.url, 'POST', '/tiger/v3/web/accounts/captcha/register/phone/with-agreement', {

@@ -21,9 +21,11 @@ import { drainOnClose } from './http/draining.ts';
 import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
+import { answerProfileFromMemory, type RememberedProfile } from './http/remembered-profile.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
 import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
-import { serveWebFiles } from './http/web-static.ts';
+import { loadWebPage } from './http/web-page.ts';
+import { serveAvatars, serveWebFiles } from './http/web-static.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -35,6 +37,7 @@ import { devRoutes } from './routes/dev.ts';
 import { identityRoutes } from './routes/identity.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { secondFactorRoutes } from './routes/second-factor.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
@@ -51,6 +54,8 @@ export interface App {
   drain(): Promise<void>;
   /** This process's webhook worker (tests run a pass at once instead of waiting for the poll). */
   webhooks: WebhookWorker;
+  /** Profile reads answered from memory (http/remembered-profile.ts). */
+  rememberedProfile: RememberedProfile;
   /** The metrics listener's port, when METRICS_PORT is set. */
   metricsPort?: number | undefined;
   close(): Promise<void>;
@@ -135,11 +140,11 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     return reply.code(known.status).send(known.toWire(request.id));
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
-  const servesWeb = existsSync(join(webRoot, 'index.html'));
+  const webPage = existsSync(join(webRoot, 'index.html')) ? loadWebPage(webRoot, config.site) : undefined;
   app.setNotFoundHandler((request, reply) => {
     // The web client routes in the browser: a page request for any of its paths gets the app.
-    if (servesWeb && isPageRequest(request.method, request.url, request.headers.accept)) {
-      return reply.type('text/html').sendFile('index.html');
+    if (webPage && isPageRequest(request.method, request.url, request.headers.accept)) {
+      return webPage.send(request, reply);
     }
     return reply
       .code(404)
@@ -147,7 +152,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
 
   // The browser headers' hook comes first, so every answer carries them, early refusals included.
-  await browserHeaders(app, config);
+  const jsonHeaders = await browserHeaders(app, config);
   refuseLongUrls(app);
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -168,6 +173,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     signInRoutes,
     secondFactorRoutes,
     accountRoutes,
+    sessionRoutes,
     agreementRoutes,
     tokenRoutes,
     usageRoutes,
@@ -185,7 +191,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   if (withDevRoutes) devOauthRoutes(app, ctx);
   announceDevRoutes(app.log, config, withDevRoutes);
 
-  if (servesWeb) await serveWebFiles(app, webRoot);
+  if (webPage) await serveWebFiles(app, webRoot, webPage);
+  if (config.avatars.s3 === undefined) await serveAvatars(app, config.avatars.dir);
 
   // Alive: the process answers. Ready: what it needs answers too (services/platform/readiness.ts).
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
@@ -197,7 +204,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .header('retry-after', RETRY_AFTER_SECONDS)
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
-  const drain = drainOnClose(app);
+  const { drain, taking } = drainOnClose(app);
+  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: jsonHeaders, taking });
   countRequests(app, ctx.metrics);
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
@@ -208,5 +216,5 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await metricsEndpoint.close();
     await ctx.close();
   });
-  return { app, ctx, drain, webhooks, metricsPort: metricsEndpoint.port, close: () => app.close() };
+  return { app, ctx, drain, webhooks, rememberedProfile, metricsPort: metricsEndpoint.port, close: () => app.close() };
 };

@@ -29,9 +29,18 @@ const path = (name: keyof typeof routes, id?: number) => routes[name].path.repla
 const profileOf = (call: Call, token: string) =>
   call<{ nickname: string }>('GET', path('getProfile'), undefined, { token });
 
-/** Reads the profile once, so the session is remembered before the change. */
-const remembered = async (call: Call, token: string) => {
-  expect((await profileOf(call, token)).status).toBe(200);
+/**
+ * Reads the profile until it is answered from memory (http/remembered-profile.ts): the token verified
+ * and the session remembered before the change, so the next read shows the change reaches memory.
+ */
+const remembered = async (call: Call, token: string, app: App) => {
+  const before = app.rememberedProfile.answered;
+  // With Redis, a process remembers nothing until it listens on the channel: a generous limit.
+  for (let attempt = 0; attempt < 400 && app.rememberedProfile.answered === before; attempt++) {
+    expect((await profileOf(call, token)).status).toBe(200);
+    if (app.rememberedProfile.answered === before) await sleep(25);
+  }
+  expect(app.rememberedProfile.answered).toBeGreaterThan(before);
 };
 
 const operatorOf = async (server: TestServer) => {
@@ -49,7 +58,7 @@ describe('in one process, the next call sees each change', () => {
 
   it('a profile update', async () => {
     const account = await signUp(server);
-    await remembered(call, account.token);
+    await remembered(call, account.token, server.app);
     const changed = await call('PATCH', path('updateProfile'), { nickname: 'FreshName' }, { token: account.token });
     expect(changed.status).toBe(204);
     expect((await profileOf(call, account.token)).body.nickname).toBe('FreshName');
@@ -67,7 +76,7 @@ describe('in one process, the next call sees each change', () => {
   it('a password change ends the other sessions', async () => {
     const account = await signUp(server);
     const other = await signIn(server, account.phone);
-    await remembered(call, other.access.token);
+    await remembered(call, other.access.token, server.app);
     const body = { old_password: PASSWORD, password: 'Changed456', confirm_password: 'Changed456' };
     expect((await call('PATCH', path('changePassword'), body, { token: account.token })).status).toBe(204);
     expectError(await profileOf(call, other.access.token), 'E_0');
@@ -75,20 +84,20 @@ describe('in one process, the next call sees each change', () => {
 
   it('a sign-out', async () => {
     const account = await signUp(server);
-    await remembered(call, account.token);
+    await remembered(call, account.token, server.app);
     expect((await call('POST', path('logout'), {}, { token: account.token })).status).toBe(204);
     expectError(await profileOf(call, account.token), 'E_0');
   });
 
   it('a block by an operator, and an operator ending the sessions', async () => {
     const blocked = await signUp(server);
-    await remembered(call, blocked.token);
+    await remembered(call, blocked.token, server.app);
     const block = await call('POST', path('blockUser', blocked.userId), {}, { token: operator.token });
     expect(block.status).toBe(204);
     expect((await profileOf(call, blocked.token)).status).not.toBe(200);
 
     const revoked = await signUp(server);
-    await remembered(call, revoked.token);
+    await remembered(call, revoked.token, server.app);
     const revoke = await call('POST', path('revokeUserSessions', revoked.userId), {}, { token: operator.token });
     expect(revoke.status).toBe(204);
     expectError(await profileOf(call, revoked.token), 'E_0');
@@ -96,14 +105,14 @@ describe('in one process, the next call sees each change', () => {
 
   it('a block leaving the session alive answers AC3_44 at once', async () => {
     const account = await signUp(server);
-    await remembered(call, account.token);
+    await remembered(call, account.token, server.app);
     await saveUser(server.app.ctx, account.userId, { blocked_at: Date.now() });
     expectError(await profileOf(call, account.token), 'AC3_44');
   });
 
   it('a refresh token used twice ends the session', async () => {
     const account = await signUp(server);
-    await remembered(call, account.token);
+    await remembered(call, account.token, server.app);
     expect((await call<TokenSet>('PUT', `${T}/refresh`, { refresh_token: account.refresh })).status).toBe(200);
     await sleep(5);
     expect((await call('PUT', `${T}/refresh`, { refresh_token: account.refresh })).status).not.toBe(200);
@@ -120,6 +129,19 @@ const secondInstance = async (config: Config, now?: () => number): Promise<{ app
   return { app, call: client(`http://127.0.0.1:${address.port}`) };
 };
 
+/**
+ * The next reads in another process are refused as soon as the forget published over Redis reaches
+ * it (the publishing process answered before it did): read until refused, with a generous limit.
+ */
+const refusedOnceHeard = async (call: Call, token: string, code: 'E_0' | 'AC3_44') => {
+  let status = 200;
+  for (let attempt = 0; attempt < 100 && status === 200; attempt++) {
+    status = (await profileOf(call, token)).status;
+    if (status === 200) await sleep(20);
+  }
+  expectError(await profileOf(call, token), code);
+};
+
 describe('across server processes', () => {
   it('without Redis, another process sees a block within SESSION_CACHE_SECONDS', async () => {
     const first = await startTestServer({ sessionCacheSeconds: 1 });
@@ -127,7 +149,7 @@ describe('across server processes', () => {
     const second = await secondInstance(first.config, () => Date.now() + offset);
     try {
       const account = await signUp(first);
-      await remembered(second.call, account.token);
+      await remembered(second.call, account.token, second.app);
       await saveUser(first.app.ctx, account.userId, { blocked_at: Date.now() });
       offset += 1_100; // past SESSION_CACHE_SECONDS on the second process's clock
       expectError(await profileOf(second.call, account.token), 'AC3_44');
@@ -143,19 +165,37 @@ describe('across server processes', () => {
     try {
       const account = await signUp(first);
       // Remembered by the second process (once its channel is listened to: a second read is a hit).
-      await remembered(second.call, account.token);
-      await sleep(200);
-      await remembered(second.call, account.token);
+      await remembered(second.call, account.token, second.app);
       await saveUser(first.app.ctx, account.userId, { blocked_at: Date.now() });
-      let status = 200;
-      for (let attempt = 0; attempt < 50 && status === 200; attempt++) {
-        status = (await profileOf(second.call, account.token)).status;
-        if (status === 200) await sleep(10);
-      }
-      expectError(await profileOf(second.call, account.token), 'AC3_44');
+      await refusedOnceHeard(second.call, account.token, 'AC3_44');
     } finally {
       await second.app.close();
       await first.close();
     }
   });
+
+  it.runIf(redisUrl !== undefined)(
+    'with Redis, another process refuses at once after a sign-out or a password change',
+    async () => {
+      const first = await startTestServer({ sessionCacheSeconds: 60, redisUrl });
+      const second = await secondInstance(first.config);
+      try {
+        const account = await signUp(first);
+        await remembered(second.call, account.token, second.app);
+        expect((await client(first.url)('POST', path('logout'), {}, { token: account.token })).status).toBe(204);
+        await refusedOnceHeard(second.call, account.token, 'E_0');
+
+        const other = await signIn(first, account.phone);
+        await remembered(second.call, other.access.token, second.app);
+        const current = await signIn(first, account.phone);
+        const body = { old_password: PASSWORD, password: 'Changed456', confirm_password: 'Changed456' };
+        const changed = await client(first.url)('PATCH', path('changePassword'), body, { token: current.access.token });
+        expect(changed.status).toBe(204);
+        await refusedOnceHeard(second.call, other.access.token, 'E_0');
+      } finally {
+        await second.app.close();
+        await first.close();
+      }
+    },
+  );
 });

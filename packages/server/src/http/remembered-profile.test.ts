@@ -1,0 +1,174 @@
+/**
+ * The profile read answered from memory (http/remembered-profile.ts): the same answer as the full
+ * route, headers included; only for the requests it may answer; and never once the token expired or
+ * the server drains. (Sign-outs, blocks and password changes: services/sessions/session-freshness.test.ts,
+ * which reads each profile from memory before the change.)
+ */
+import { routes } from '@edupass/protocol';
+import { type Call, client, expectError, signIn, signUp } from '@edupass/test-kit/accounts';
+import { startTestServer, type TestServer, useTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, it } from 'vitest';
+import { rotateSigningKey } from '../services/sessions/signing-keys.ts';
+
+const PROFILE = routes.getProfile.path;
+const SITE = 'https://site.example';
+
+const profileOf = (call: Call, token: string, headers: Record<string, string> = {}) =>
+  call<{ id: number; nickname: string }>('GET', PROFILE, undefined, { token, headers });
+
+/** Every header but the date, which moves with the clock. */
+const headersOf = (answer: { headers: Headers }) =>
+  Object.fromEntries([...answer.headers].filter(([name]) => name !== 'date').sort(([a], [b]) => a.localeCompare(b)));
+
+const kidOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { kid?: string }).kid;
+
+const answeredFromMemory = (server: TestServer) => server.app.rememberedProfile.answered;
+
+/** Two reads of the profile: the first by the full route (it verifies and remembers), the second from memory. */
+const bothWays = async (server: TestServer, call: Call, token: string) => {
+  const before = answeredFromMemory(server);
+  const full = await profileOf(call, token);
+  expect(answeredFromMemory(server)).toBe(before);
+  const fromMemory = await profileOf(call, token);
+  expect(answeredFromMemory(server)).toBe(before + 1);
+  return { full, fromMemory };
+};
+
+describe('answered from memory', () => {
+  const { server, call } = useTestServer({ sessionCacheSeconds: 60, corsOrigins: [SITE] });
+
+  it('answers as the full route does: status, body and every header', async () => {
+    const account = await signUp(server);
+    const { full, fromMemory } = await bothWays(server, call, account.token);
+    expect(full.status).toBe(200);
+    expect(fromMemory.status).toBe(200);
+    expect(fromMemory.body).toEqual(full.body);
+    expect(fromMemory.body.id).toBe(account.userId);
+    expect(headersOf(fromMemory)).toEqual(headersOf(full));
+    // The security headers the full route gives JSON answers, checked by name too.
+    for (const name of [
+      'content-security-policy',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+      'cache-control',
+      'vary',
+    ]) {
+      expect(fromMemory.headers.get(name), name).toBeTruthy();
+    }
+    expect(fromMemory.headers.get('cache-control')).toBe('no-store');
+    // Counted in the metrics under the route, as the full route's reads are: both reads so far.
+    const metrics = await server.app.ctx.metrics.registry.metrics();
+    const counted = metrics
+      .split('\n')
+      .find(
+        (line) =>
+          line.startsWith('edupass_http_requests_total{') &&
+          line.includes(`route="${PROFILE}"`) &&
+          line.includes('"200"'),
+      );
+    expect(counted?.split(' ').at(-1)).toBe('2');
+  });
+
+  it('leaves to the full route a request from a page (Origin), with a query, a HEAD, or a cookie alone', async () => {
+    const account = await signUp(server);
+    await bothWays(server, call, account.token);
+    const before = answeredFromMemory(server);
+
+    const cors = await profileOf(call, account.token, { Origin: SITE });
+    expect(cors.status).toBe(200);
+    expect(cors.headers.get('access-control-allow-origin')).toBe(SITE);
+    const query = await call('GET', `${PROFILE}?fields=all`, undefined, { token: account.token });
+    expect(query.status).toBe(200);
+    const head = await fetch(`${server.url}${PROFILE}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(head.status).toBe(200);
+    const cookie = await call('GET', PROFILE, undefined, { headers: { cookie: `authorization=${account.token}` } });
+    expect(cookie.status).toBe(200);
+    expect(answeredFromMemory(server)).toBe(before);
+  });
+
+  it('refuses a forged or unknown token through the full route', async () => {
+    const account = await signUp(server);
+    await bothWays(server, call, account.token);
+    const before = answeredFromMemory(server);
+    const [header, payload] = account.token.split('.');
+    expectError(await profileOf(call, `${header}.${payload}.forged`), '10000000');
+    expectError(await profileOf(call, 'not-a-token'), '10000000');
+    expect(answeredFromMemory(server)).toBe(before);
+  });
+
+  it('after a key rotation: tokens of the old key until they expire, and those of the new one', async () => {
+    const account = await signUp(server);
+    await bothWays(server, call, account.token);
+    await rotateSigningKey(server.app.ctx, true);
+    expect((await profileOf(call, account.token)).status).toBe(200);
+    const fresh = await signIn(server, account.phone);
+    expect(kidOf(fresh.access.token)).not.toBe(kidOf(account.token));
+    const { fromMemory } = await bothWays(server, call, fresh.access.token);
+    expect(fromMemory.body.id).toBe(account.userId);
+  });
+});
+
+describe('never past what the full route would refuse', () => {
+  it('an expired token, even with its session remembered', async () => {
+    let offset = 0;
+    const server = await startTestServer({ sessionCacheSeconds: 3_600 }, { now: () => Date.now() + offset });
+    try {
+      const call = client(server.url);
+      const account = await signUp(server);
+      // Without CORS origins configured, the same headers too.
+      const { full, fromMemory } = await bothWays(server, call, account.token);
+      expect(headersOf(fromMemory)).toEqual(headersOf(full));
+      const before = answeredFromMemory(server);
+      offset += (server.config.accessTokenTtlSeconds + 1) * 1000;
+      expectError(await profileOf(call, account.token), '10000000');
+      expect(answeredFromMemory(server)).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a draining server answers 503 E_10, not from memory', async () => {
+    const server = await startTestServer({ sessionCacheSeconds: 60 });
+    try {
+      const call = client(server.url);
+      const account = await signUp(server);
+      await bothWays(server, call, account.token);
+      const before = answeredFromMemory(server);
+      const drained = server.app.drain();
+      const refused = await profileOf(call, account.token);
+      expectError(refused, 'E_10');
+      expect(answeredFromMemory(server)).toBe(before);
+      await drained;
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with request logging on, a read from memory is logged as Fastify logs a request, token unwritten', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const server = await startTestServer({ sessionCacheSeconds: 60 }, { logger: { level: 'info', stream } });
+    try {
+      const call = client(server.url);
+      const account = await signUp(server);
+      expect((await profileOf(call, account.token)).status).toBe(200);
+      expect((await profileOf(call, account.token)).status).toBe(200);
+      expect(answeredFromMemory(server)).toBeGreaterThanOrEqual(1);
+      const read = lines.map((line) => JSON.parse(line)).filter((line) => String(line.reqId).startsWith('mem-'));
+      const incoming = read.filter((line) => line.msg === 'incoming request');
+      const completed = read.filter((line) => line.msg === 'request completed');
+      expect(incoming.length).toBe(answeredFromMemory(server));
+      expect(incoming[0]?.req).toMatchObject({ method: 'GET', url: PROFILE });
+      expect(completed[0]).toMatchObject({ reqId: incoming[0]?.reqId, res: { statusCode: 200 } });
+      expect(typeof completed[0]?.responseTime).toBe('number');
+      expect(lines.join('')).not.toContain(account.token);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The profile read answered from memory, before Fastify sees the request. Sites read the profile on
+ * every page; once a token was verified and its session remembered (services/sessions/cache.ts), the
+ * answer needs neither the database nor the signature, and Fastify's lifecycle (request and reply
+ * objects, three kinds of hooks, the headers set one by one) was most of what it cost: bench/server.
+ *
+ * It answers only what the full route would answer with 200 and the same headers, and hands every
+ * other request to Fastify unchanged:
+ * - `GET` of the profile's path exactly (no query, no alias), with `Authorization`, without a body,
+ *   and without `Origin` (the CORS plugin answers by origin);
+ * - a token verified before and not expired, whose session is remembered live for a user who is not
+ *   blocked (`rememberedSession`): the very checks `authenticate` makes, on the very same memory, so
+ *   a sign-out, a block or a password change refuses the next read here as it does there;
+ * - while the server takes requests (not draining nor closing).
+ * With request logging on (LOG_LEVEL info or finer), each read is logged as Fastify logs a request:
+ * "incoming request" and "request completed", with a request id, the method, URL, host and address,
+ * the status and the time taken.
+ * The headers are the ones the browser-header hooks give a JSON answer (browserHeaders); the request
+ * is counted in the metrics under its route as Fastify's hook counts it.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { routes, type UserInfo } from '@edupass/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { userInfo } from '../services/account/views.ts';
+import { rememberedSession } from '../services/sessions/tokens.ts';
+import type { User } from '../store/schema.ts';
+import { tokenOf } from './origin-check.ts';
+
+export interface RememberedProfile {
+  /** Profile reads answered from memory so far. */
+  readonly answered: number;
+}
+
+export interface RememberedProfileOptions {
+  /** The headers of a JSON answer (browserHeaders). */
+  headers: Readonly<Record<string, string>>;
+  /** False once the server drains. */
+  taking: () => boolean;
+}
+
+let requests = 0;
+
+/** The request's child logger, having written Fastify's "incoming request" line for it. */
+const logRequest = (app: FastifyInstance, request: IncomingMessage) => {
+  const child = app.log.child({ reqId: `mem-${(++requests).toString(36)}` });
+  child.info(
+    {
+      req: {
+        method: request.method,
+        url: request.url,
+        host: request.headers.host,
+        remoteAddress: request.socket.remoteAddress,
+        remotePort: request.socket.remotePort,
+      },
+    },
+    'incoming request',
+  );
+  return child;
+};
+
+export const answerProfileFromMemory = (
+  app: FastifyInstance,
+  ctx: Context,
+  { headers, taking }: RememberedProfileOptions,
+): RememberedProfile => {
+  const state = { answered: 0 };
+  const logged = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
+  const path = routes.getProfile.path;
+  const { seriesOf, record } = ctx.metrics.http;
+  const series = seriesOf(path, 'GET', 200);
+  const names = Object.keys(headers);
+  const values = Object.values(headers);
+  // The answer of a user row as remembered: the session cache holds a row until it reads it again.
+  const answers = new WeakMap<User, { body: string; length: string }>();
+  const answerOf = (user: User) => {
+    let answer = answers.get(user);
+    if (answer === undefined) {
+      const body = JSON.stringify(userInfo(user) satisfies UserInfo);
+      answer = { body, length: String(Buffer.byteLength(body)) };
+      answers.set(user, answer);
+    }
+    return answer;
+  };
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  const answered = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (request.method !== 'GET' || request.url !== path || closing || !taking()) return false;
+    const { authorization, origin } = request.headers;
+    if (authorization === undefined || origin !== undefined) return false;
+    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined)
+      return false;
+    const session = rememberedSession(ctx, tokenOf(authorization));
+    if (session === undefined) return false;
+    const started = performance.now();
+    const requestLog = logged ? logRequest(app, request) : undefined;
+    const { body, length } = answerOf(session.user);
+    const raw: string[] = [];
+    for (let i = 0; i < names.length; i++) raw.push(names[i] as string, values[i] as string);
+    raw.push('content-length', length);
+    response.writeHead(200, raw);
+    response.end(body);
+    const took = performance.now() - started;
+    record(series, took / 1000);
+    requestLog?.info({ res: { statusCode: 200 }, responseTime: took }, 'request completed');
+    state.answered++;
+    return true;
+  };
+
+  // Fastify listens for the server's requests once; it now hears those not answered here.
+  const [fastify] = app.server.listeners('request') as RequestListener[];
+  if (fastify === undefined) return state;
+  app.server.removeListener('request', fastify);
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!answered(request, response)) fastify(request, response);
+  });
+  return state;
+};
