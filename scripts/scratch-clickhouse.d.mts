@@ -9,4 +9,8 @@ export interface ScratchClickHouse {
   kill(): void;
 }
 export declare const clickhouseInstalled: () => boolean;
-export declare const startScratchClickHouse: (options?: { timeoutMs?: number }) => Promise<ScratchClickHouse>;
+export declare const startScratchClickHouse: (options?: {
+  timeoutMs?: number;
+  /** A directory to keep (created when missing) instead of a fresh temporary one. */
+  dir?: string;
+}) => Promise<ScratchClickHouse>;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { clickhouseInstalled, startScratchClickHouse } from './scratch-clickhouse.mjs';
+import { writeGallery } from './screenshot-gallery.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -173,6 +174,8 @@ const main = async () => {
     failed = 1;
   }
   for (const cleanup of cleanups) cleanup();
+  const gallery = writeGallery();
+  console.log(`screenshot gallery: ${gallery.count} screenshots in ${gallery.out.replace(root, '')}`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code);
 };

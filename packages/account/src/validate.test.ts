@@ -1,13 +1,27 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as agreements from './agreements.ts';
+import * as avatar from './avatar.ts';
+import * as deleteAccount from './delete-account.ts';
+import * as email from './email.ts';
 import * as identity from './identity.ts';
 import * as main from './index.ts';
 import * as secondFactor from './second-factor.ts';
+import * as sessions from './sessions.ts';
 import * as stepUp from './step-up.ts';
 
-/** Every call of the SDK: the main entry and the step-up, second-factor, agreements and identity entries. */
-const sdk = { ...main, ...stepUp, ...secondFactor, ...agreements, ...identity };
+/** Every call of the SDK: the main entry and every subpath entry's. */
+const sdk = {
+  ...main,
+  ...stepUp,
+  ...secondFactor,
+  ...agreements,
+  ...identity,
+  ...email,
+  ...sessions,
+  ...avatar,
+  ...deleteAccount,
+};
 
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';
 

@@ -41,12 +41,21 @@ describe('the captcha language', () => {
 });
 
 describe('the captcha texts', () => {
-  it("speak the specification's English word for word", () => {
-    expect(CAPTCHA_TEXT.en).toMatchObject({
-      prompt: CAPTCHA_MESSAGES.prompt,
-      close: CAPTCHA_MESSAGES.close,
-      rejected: CAPTCHA_MESSAGES.rejected,
-    });
+  it("speak the specification's English word for word where it quotes the box", () => {
+    expect(CAPTCHA_TEXT.en).toMatchObject({ prompt: CAPTCHA_MESSAGES.prompt, close: CAPTCHA_MESSAGES.close });
+  });
+
+  it('tell a person what to do in plain English, never the error message of the specification', () => {
+    const { en } = CAPTCHA_TEXT;
+    expect(en.hint).toBe('Drag the slider to fit the piece');
+    expect(CAPTCHA_TEXT['zh-CN'].hint).toBe('拖动滑块完成拼图');
+    for (const [key, text] of Object.entries(en)) {
+      if (typeof text !== 'string' || key === 'prompt' || key === 'close') continue;
+      expect(text, key).not.toBe(CAPTCHA_MESSAGES.rejected);
+      expect(text, key).toMatch(/^[A-Z]/);
+    }
+    // What is said after something went wrong is whole sentences.
+    for (const said of [en.rejected, en.expired, en.network]) expect(said).toMatch(/^[A-Z][^.]*\.( [A-Z][^.]*\.)*$/);
   });
 
   it('have every text in Chinese too, none left in English', () => {

@@ -1,8 +1,9 @@
 /**
  * What the overlay and the slide puzzle say, in each language the SDK speaks: a plain table, no
- * library. The specification quotes the prompt, the close link and the verdict in English
- * (CAPTCHA_MESSAGES), so English uses those word for word. `CaptchaError` messages stay the
- * specification's in every language: sites show their own text for an error's `name`.
+ * library. The specification quotes the prompt and the close link of the box (CAPTCHA_MESSAGES), so
+ * English uses those word for word. Its verdict 'incorrect captcha checking' is an error message:
+ * `CaptchaError` messages stay the specification's in every language (sites show their own text for
+ * an error's `name`), while the puzzle tells a person in plain words what to do next.
  */
 import { CAPTCHA_MESSAGES } from '@edupass/protocol';
 import type { Page } from './globals.ts';
@@ -15,6 +16,8 @@ export interface CaptchaText {
   close: string;
   /** The slider's position for screen readers (aria-valuetext). */
   position(x: number, max: number): string;
+  /** Written in the slider's track until it moves: what to do. */
+  hint: string;
   /** Said when an answer was refused and a new puzzle follows. */
   rejected: string;
   /** Said when the puzzle expired before it was answered. */
@@ -30,6 +33,7 @@ export const CAPTCHA_TEXT: Readonly<Record<CaptchaLocale, CaptchaText>> = {
     prompt: '拖动下方滑块完成验证',
     close: '关闭',
     position: (x, max) => `${x} / ${max}`,
+    hint: '拖动滑块完成拼图',
     rejected: '没有对准缺口，请再拖一次',
     expired: '拼图已过期',
     network: '网络出错，请检查网络后重试',
@@ -39,8 +43,9 @@ export const CAPTCHA_TEXT: Readonly<Record<CaptchaLocale, CaptchaText>> = {
     prompt: CAPTCHA_MESSAGES.prompt,
     close: CAPTCHA_MESSAGES.close,
     position: (x, max) => `${x} of ${max}`,
-    rejected: CAPTCHA_MESSAGES.rejected,
-    expired: 'The puzzle has expired.',
+    hint: 'Drag the slider to fit the piece',
+    rejected: 'The piece did not fit the gap. Try again with the new puzzle.',
+    expired: 'The puzzle has expired. Ask for a new one.',
     network: 'Network error. Check the connection and try again.',
     retry: 'New puzzle',
   },

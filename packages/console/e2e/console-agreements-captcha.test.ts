@@ -126,12 +126,14 @@ describe('captcha policy', () => {
     await page.getByText(`已保存策略：${PID}:login → 总是。`).waitFor();
 
     // A vendor without keys cannot be chosen: the server refuses (the catalogue's words first, then the
-    // server's detail naming the missing keys), and the vendor's entry says which keys are missing.
+    // server's detail naming the missing keys, in the console's Chinese), and the vendor's entry says which
+    // keys are missing.
     await page.getByRole('combobox', { name: `${PID} 的验证方式` }).selectOption('NETEASE');
     await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
     const refusal = page.getByRole('alert');
     await expect.poll(() => refusal.textContent()).toContain('captchaId (NETEASE_CAPTCHA_ID)');
-    expect(await refusal.textContent()).toMatch(new RegExp(`^${errorsZhCN.INVALID_REQUEST} NETEASE cannot be chosen`));
+    expect(await refusal.textContent()).toMatch(new RegExp(`^${errorsZhCN.INVALID_REQUEST} NETEASE 的密钥尚未设置`));
+    expect(await refusal.textContent()).not.toContain('cannot be chosen');
     expect(await page.locator('summary', { hasText: 'NETEASE' }).textContent()).toContain('缺少：captchaId');
 
     const keys = PEER_KEYS.netease;

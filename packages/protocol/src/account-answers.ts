@@ -174,7 +174,10 @@ export const wireErrorAnswer = object(
   {
     mfa_challenge: text(),
     mfa_methods: list(oneOf('totp', 'passkey', 'recovery_code')),
-    /** Seconds until a refused code send may be tried again (AC3_23, AC3_48). */
+    /** Seconds until the refusal lifts: a code send or slide puzzle asked too often (AC3_23, AC3_48), a locked sign-in (E_5). */
     retry_after: integer(),
   },
 );
+
+/** Where the uploaded profile picture is served; the profile's `avatar_url` is set to it. */
+export const avatarAnswer = object({ avatar_url: text() });

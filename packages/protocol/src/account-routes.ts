@@ -4,6 +4,7 @@
  * pull every route into such a bundle, and without their summaries, which `routes` adds for the docs.
  */
 import { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
+import { AVATAR_BODY_MAX, AVATAR_DATA_URL_MAX } from './constants.ts';
 import type { FieldSpec, FieldType, Method, RouteSpec, RuleName, WireRoute } from './routes.ts';
 
 // The field helpers live here, not in route-fields.ts: esbuild honours @__NO_SIDE_EFFECTS__ only within
@@ -229,6 +230,13 @@ export const updateProfileRoute = account('PATCH', 'info', 'token', {
   },
   status: 204,
 });
+/** A new profile picture: a cropped square image as a data URL (AVATAR in constants.ts). */
+export const uploadAvatarRoute = account('POST', 'avatar', 'token', {
+  body: { image: s(AVATAR_DATA_URL_MAX) },
+  bodyLimit: AVATAR_BODY_MAX,
+});
+/** Deletes the signed-in user's account and everything naming it; needs a recent proof (step-up). */
+export const deleteAccountRoute = account('DELETE', 'account', 'token', { status: 204 });
 export const getPrivacyRoute = account('GET', 'privacy', 'token');
 export const getGradeListRoute = account('GET', 'grade-list', 'none');
 export const listAgreementsRoute = account('GET', 'agreements', 'none');

@@ -66,6 +66,9 @@ export const adminRoutes = {
     params: userIdParam,
   }),
   unblockUser: admin('POST', 'users/:id/unblock', 'Unblock a user', NO_CONTENT, { params: userIdParam }),
+  deleteUser: admin('DELETE', 'users/:id', 'Delete a user and everything naming them', NO_CONTENT, {
+    params: userIdParam,
+  }),
   revokeUserSessions: admin('POST', 'users/:id/sessions/revoke', 'End every session of a user', NO_CONTENT, {
     params: userIdParam,
   }),

@@ -80,6 +80,10 @@ export const CAPTCHA_SCENES = [
   'change',
   'password_update',
   'email_register',
+  /** E-mail accounts: a reset code, a sign-in code, the code to an address to add or change to. */
+  'email_reset',
+  'email_login',
+  'email_bind',
   /** Third-party sign-up: the code to the phone to bind, and an account of the identity alone (no identity bound). */
   'oauth',
 ] as const;

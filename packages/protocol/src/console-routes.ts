@@ -164,6 +164,7 @@ export const AUDIT_ACTIONS = [
   'user.unblock',
   'user.sessions.revoke',
   'user.second-factor.reset',
+  'user.delete',
   'agreement.publish',
   'captcha.policy.set',
   'captcha.policy.clear',

@@ -45,3 +45,34 @@ export const INFINITE_SCROLL = { throttleMs: 200, distance: 0 } as const;
 
 export const ENVS = ['dev', 'staging', 'prod', 'api-test', 'test', 'press'] as const;
 export type Env = (typeof ENVS)[number];
+
+/**
+ * Profile pictures uploaded by users: the client crops a square and sends it as a data URL of at most
+ * `maxBytes`; the server checks it is an image, re-encodes it to a `size`×`size` WebP without metadata, and
+ * stores it (local disk, or an S3-compatible store).
+ */
+/**
+ * The longest data URL of AVATAR.maxBytes bytes: base64's 4 characters per 3 bytes, and its prefix
+ * (⌈524288 / 3⌉ × 4 + 32). A plain number of its own, so the route table's reference to it lets bundles
+ * that never upload drop AVATAR (a property read or a call would be kept).
+ */
+export const AVATAR_DATA_URL_MAX = 699_084;
+/** The largest upload request body: the data URL and a little JSON around it. */
+export const AVATAR_BODY_MAX = 700_108;
+
+export const AVATAR = {
+  maxBytes: 524_288,
+  size: 256,
+  types: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  maxDataUrl: AVATAR_DATA_URL_MAX,
+} as const;
+
+/**
+ * The nickname a new account gets when it brings none: the prefix and this many random digits
+ * (the server draws it; clients tell it from a chosen one, e.g. to draw a default avatar).
+ */
+export const DEFAULT_NICKNAME = { prefix: '用户', digits: 8 } as const;
+export const isDefaultNickname = (nickname: string): boolean =>
+  nickname.length === DEFAULT_NICKNAME.prefix.length + DEFAULT_NICKNAME.digits &&
+  nickname.startsWith(DEFAULT_NICKNAME.prefix) &&
+  /^\d+$/.test(nickname.slice(DEFAULT_NICKNAME.prefix.length));

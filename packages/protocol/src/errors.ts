@@ -220,7 +220,7 @@ export interface WireError {
   error_number: number;
   error_category: string;
   log_uuid: string;
-  /** Seconds until a refusal that lifts by itself does (a code send within the resend wait or past a limit). */
+  /** Seconds until a refusal that lifts by itself does (a code send or slide puzzle asked too often, a locked sign-in). */
   retry_after?: number;
 }
 

@@ -23,8 +23,11 @@ export const interactionDetailsAnswer = object({
 /** Where the browser goes next: back into the provider, which answers the application. */
 export const interactionOutcomeAnswer = object({ redirect_to: text() });
 
-/** `app_name`: the registered application the address belongs to, when one does. */
-export const returnCheckAnswer = object({ redirect: text(), app_name: text() });
+/**
+ * `app_name`, `app_logo_url`: the registered application the address belongs to, when one does (the
+ * sign-in screen shows them: "Sign in to …"); empty otherwise.
+ */
+export const returnCheckAnswer = object({ redirect: text(), app_name: text(), app_logo_url: text() });
 
 /** `confidential`: authenticates with a secret; public ones use PKCE only. */
 export const applicationAnswer = object({

@@ -6,6 +6,7 @@
 import {
   agreementAnswer,
   agreementTextAnswer,
+  avatarAnswer,
   captchaRuleAnswer,
   captchaTicketAnswer,
   geetestParamsAnswer,
@@ -38,6 +39,7 @@ import {
   checkResetCodeRoute,
   convertCookieRoute,
   createOauthUserRoute,
+  deleteAccountRoute,
   deleteTokensRoute,
   endOtherSessionsRoute,
   getGradeListRoute,
@@ -82,6 +84,7 @@ import {
   unbindQQRoute,
   unbindWechatRoute,
   updateProfileRoute,
+  uploadAvatarRoute,
 } from './account-routes.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { type Answer, either, list, NO_CONTENT, type Schema } from './answer-schema.ts';
@@ -102,6 +105,7 @@ import {
   tencentTicketRoute,
 } from './captcha-routes.ts';
 import { described } from './described-route.ts';
+import { emailTable } from './email-table.ts';
 import { interactionDetailsAnswer, interactionOutcomeAnswer, returnCheckAnswer } from './identity-answers.ts';
 import {
   checkReturnRoute,
@@ -110,6 +114,7 @@ import {
   interactionRoute,
 } from './identity-routes.ts';
 import { secondFactorTable } from './second-factor-table.ts';
+import { sessionTable } from './session-table.ts';
 
 export { adminRoutes, usageAdminRoutes } from './admin-routes.ts';
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
@@ -159,6 +164,8 @@ export interface RouteSpec {
   headers?: readonly (typeof CAPTCHA_TICKET_HEADER | typeof CAPTCHA_ID_HEADER)[];
   /** Success status: 200 with a body, or 204 with none. */
   status: 200 | 204;
+  /** The largest request body in bytes, where a route takes more than the 16 KiB of the others. */
+  bodyLimit?: number;
   /**
    * What it answers on success (answer-schema.ts): the API docs' response schema and, through
    * {@link AnswerOf}, the type its server handler returns. `NO_CONTENT` for a 204.
@@ -215,6 +222,8 @@ export const routes = {
   sendResetCode: described(sendResetCodeRoute, 'Send a code for resetting the password', none),
   checkResetCode: described(checkResetCodeRoute, 'Check a reset code; returns a ticket', ticketAnswer),
   resetPassword: described(resetPasswordRoute, 'Reset the password with a ticket', none),
+  // E-mail: reset, sign-in, add or change
+  ...emailTable,
   // Phone
   sendBindPhoneCode: described(sendBindPhoneCodeRoute, 'Send a code to the phone to bind', none),
   bindPhone: described(bindPhoneRoute, 'Bind a phone number', none),
@@ -232,6 +241,7 @@ export const routes = {
   stepUpByCode: described(stepUpByCodeRoute, 'Prove it is you with that code', none),
   ...secondFactorTable,
   endOtherSessions: described(endOtherSessionsRoute, 'End every other session of the user', none),
+  ...sessionTable,
   // Codes for any purpose
   sendCommonCode: described(sendCommonCodeRoute, 'Send a general-purpose code', none),
   checkCommonCode: described(checkCommonCodeRoute, 'Check a general-purpose code; returns a ticket', ticketAnswer),
@@ -239,6 +249,12 @@ export const routes = {
   // Profile
   getProfile: described(getProfileRoute, 'The user profile', userInfoAnswer),
   updateProfile: described(updateProfileRoute, 'Update profile fields', none),
+  uploadAvatar: described(uploadAvatarRoute, 'Upload a profile picture (checked and re-encoded)', avatarAnswer),
+  deleteAccount: described(
+    deleteAccountRoute,
+    'Delete the account and everything naming it (needs a recent proof)',
+    none,
+  ),
   getPrivacy: described(getPrivacyRoute, 'Username, e-mail, phone and whether a password is set', privacyAnswer),
   getGradeList: described(getGradeListRoute, 'Grades by school stage', list(gradeStageAnswer)),
   // Agreements

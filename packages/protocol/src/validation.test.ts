@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkProfile, checkRegister, checks, passwordsEqual } from './validation.ts';
+import { checkProfile, checkRegister, checks, fieldNamedIn, passwordsEqual } from './validation.ts';
 
 describe('§5 validation rules', () => {
   test.each([
@@ -67,5 +67,26 @@ describe('§5 validation rules', () => {
     expect(checkProfile({ avatar_url: 'https://x/y.png', grade: 3 })).toBeNull();
     expect(checkProfile({ sex: 3 })?.code).toBe(8);
     expect(checkProfile({ password: 'x' })).not.toBeNull();
+  });
+});
+
+describe('fieldNamedIn: the field an E_1 message is about', () => {
+  test.each([
+    [checks.nickname('a b')?.message ?? '', 'nickname'],
+    [checks.phone_number('123')?.message ?? '', 'phone_number'],
+    [checks.sex(3)?.message ?? '', 'sex'],
+    [checks.description('x'.repeat(51))?.message ?? '', 'description'],
+    ['Missing field "captcha".', 'captcha'],
+    ['Field "grade" must be an integer from 1 to 99.', 'grade'],
+    ['Unknown profile field "password".', 'password'],
+    ['avatar_url must be an http(s) URL.', 'avatar_url'],
+  ])('%s → %s', (message, field) => {
+    expect(fieldNamedIn(message)).toBe(field);
+  });
+
+  test('a message naming no field names none', () => {
+    expect(fieldNamedIn('Invalid request.')).toBeUndefined();
+    expect(fieldNamedIn('Unknown grade 3; see grade-list.')).toBeUndefined();
+    expect(fieldNamedIn('')).toBeUndefined();
   });
 });

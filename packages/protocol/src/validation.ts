@@ -25,6 +25,20 @@ const shown = (value: unknown): string => {
 const genericMessage = (field: string, value: unknown) =>
   `Invalid ${field} "${shown(value)}", it should match the RegExp.`;
 
+/**
+ * The request field an E_1 message names, so a form can show the error at that input: the rules' own
+ * messages (`Invalid nickname "…"`, `Invalid sex, …`), the field checks of the server (`Field "grade" …`,
+ * `Missing field "captcha".`, `Unknown profile field "x".`) and a service's `avatar_url must …`.
+ * Undefined when the message names none.
+ */
+export const fieldNamedIn = (message: string): string | undefined => {
+  const named =
+    /^Invalid ([a-z_]+)[ ,]/.exec(message)?.[1] ??
+    /\bfield "([a-z_]+)"/i.exec(message)?.[1] ??
+    /^([a-z]+(?:_[a-z]+)*) must\b/.exec(message)?.[1];
+  return named === 'request' ? undefined : named;
+};
+
 /** Symbols a password may hold besides letters and digits. */
 const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{};\':",./<>?\\|`~';
 /* @__NO_SIDE_EFFECTS__ */

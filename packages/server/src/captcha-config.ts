@@ -15,15 +15,20 @@
  * CAPTCHA_TICKET_TTL, CAPTCHA_CHALLENGE_TTL  seconds (300, 120).
  * CAPTCHA_RISK_WINDOW seconds failures and volumes are remembered (3600).
  * Thresholds of the `risk` policy (services/captcha/risk.ts). A whole school often shares one NAT
- * address, so the per-IP ones are high; what one identity or device does weighs more.
+ * address, so the per-IP ones are sized for a classroom of 40 each using its own allowance (40 × 3);
+ * what one account, phone, identity or device does weighs more.
  * CAPTCHA_RISK_FAILURES  failed captcha checks of one identity or device before challenges start (1).
  * CAPTCHA_RISK_LOGIN_FAILURES  password sign-ins of one account without a passed challenge, since its
- *                     last success, before challenges start (2: a first wrong password is no challenge).
- * CAPTCHA_RISK_IP_FAILURES  failed captcha checks from one IP before challenges start (20).
- * CAPTCHA_RISK_IP_LOGIN_FAILURES  wrong passwords from one IP before challenges start (50).
+ *                     last success, before challenges start (3: three typos are no challenge).
+ * CAPTCHA_RISK_IP_FAILURES  failed captcha checks from one IP before challenges start (120).
+ * CAPTCHA_RISK_IP_LOGIN_FAILURES  wrong passwords from one IP before challenges start (120: a
+ *                     classroom's typos pass, a spray across many accounts meets the puzzle).
  * CAPTCHA_RISK_IP_SENDS  code sends and new third-party accounts from one IP without a passed
- *                     challenge before challenges start (20; CODE_IP_HOURLY_LIMIT stays the ceiling).
- * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start (10).
+ *                     challenge before challenges start (120; CODE_IP_HOURLY_LIMIT stays the ceiling).
+ * CAPTCHA_RISK_PHONE_SENDS  code sends to one phone or e-mail address without a passed challenge
+ *                     before challenges start (3: the SMS-pumping defence that spares a classroom).
+ * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start
+ *                     (30: a person's ten password tries up to the lock and a few code sends stay under it).
  * CAPTCHA_SLIDE_TOLERANCE  pixels a slide answer may miss by (4).
  * CAPTCHA_SLIDE_IP_PER_MINUTE  slide puzzles one IP may draw per minute (120: drawing costs CPU, and a
  *                     classroom behind one address may all be asked at once under `always`).
@@ -170,6 +175,7 @@ export interface CaptchaConfig {
   riskIpFailures: number;
   riskIpLoginFailures: number;
   riskIpSends: number;
+  riskPhoneSends: number;
   riskRuleRequests: number;
   slideTolerance: number;
   slideIpPerMinute: number;
@@ -300,11 +306,12 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     challengeTtlSeconds: int('CAPTCHA_CHALLENGE_TTL', 120, 10, 3600),
     riskWindowSeconds: int('CAPTCHA_RISK_WINDOW', 3600, 60, 7 * 86_400),
     riskFailures: int('CAPTCHA_RISK_FAILURES', 1, 1, 1000),
-    riskLoginFailures: int('CAPTCHA_RISK_LOGIN_FAILURES', 2, 1, 1000),
-    riskIpFailures: int('CAPTCHA_RISK_IP_FAILURES', 20, 1, 100_000),
-    riskIpLoginFailures: int('CAPTCHA_RISK_IP_LOGIN_FAILURES', 50, 1, 100_000),
-    riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 20, 1, 100_000),
-    riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 10, 1, 100_000),
+    riskLoginFailures: int('CAPTCHA_RISK_LOGIN_FAILURES', 3, 1, 1000),
+    riskIpFailures: int('CAPTCHA_RISK_IP_FAILURES', 120, 1, 100_000),
+    riskIpLoginFailures: int('CAPTCHA_RISK_IP_LOGIN_FAILURES', 120, 1, 100_000),
+    riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 120, 1, 100_000),
+    riskPhoneSends: int('CAPTCHA_RISK_PHONE_SENDS', 3, 1, 1000),
+    riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 30, 1, 100_000),
     slideTolerance: int('CAPTCHA_SLIDE_TOLERANCE', 4, 1, 20),
     slideIpPerMinute: int('CAPTCHA_SLIDE_IP_PER_MINUTE', 120, 1, 100_000),
     allowVendorFallback: ['1', 'true', 'yes'].includes(allowRaw),

@@ -3,6 +3,7 @@
  * a bad value stops the server with a message naming the variable and the fix.
  */
 import { DAY_SECONDS } from '@edupass/protocol';
+import { type AvatarConfig, readAvatarConfig } from './avatar-config.ts';
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
@@ -10,6 +11,7 @@ import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
+import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
 
@@ -72,6 +74,8 @@ export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionCo
   metricsToken: string | undefined;
   /** Built web client to serve at `/`, when present. */
   webRoot: string | undefined;
+  /** The site's name and logo on the web client's pages (site-config.ts). */
+  site: SiteConfig;
   /** WeChat and QQ sign-in (oauth-config.ts). */
   wechat: OauthAppConfig;
   qq: OauthAppConfig & { unionid: boolean };
@@ -86,6 +90,7 @@ export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionCo
   usageRetentionDays: number;
   /** Webhook delivery: private targets, poll interval, timeout (webhook-config.ts). */
   webhooks: WebhookConfig;
+  avatars: AvatarConfig;
   /** Rows waiting for the usage writer past which collectors answer 503 with Retry-After. */
   ingestQueueRows: number;
   /** Collector requests one IP may make per minute (a whole school shares one NAT address). */
@@ -245,7 +250,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 20),
     codeResendSeconds: int('CODE_RESEND_INTERVAL', 60, 0, 3600),
     codeDailyLimit: int('CODE_DAILY_LIMIT', 10, 1, 1000),
-    codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 30, 1, 100_000),
+    codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),
@@ -255,6 +260,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),
     metricsToken: str('METRICS_TOKEN'),
     webRoot: str('WEB_ROOT'),
+    site: readSiteConfig(read, problems),
     ...readOauthConfig(env, read, problems, !devRoutes),
     smtp: readSmtpConfig(read, problems),
     sms: readSmsConfig(read, problems),
@@ -265,6 +271,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ingestProductPerMinute: int('INGEST_PRODUCT_PER_MINUTE', 600_000, 1, 1_000_000_000),
     captcha: readCaptchaConfig(env, problems),
     webhooks: readWebhookConfig(read),
+    avatars: readAvatarConfig(read, problems, { databaseUrl, sqlite: !isPostgresUrl(databaseUrl), publicUrl }),
   };
   if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters. Fix: METRICS_TOKEN=$(openssl rand -hex 24)');

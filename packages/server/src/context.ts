@@ -9,6 +9,7 @@ import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
 import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
+import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
 import { settingOrCreate } from './store/admin/settings.ts';
@@ -141,6 +142,7 @@ export const createContext = async (
       now,
       async close() {
         await sessions.close();
+        await sendsFinished(delivery);
         await delivery.close?.();
         await counters.close();
         await events.close();

@@ -2,7 +2,9 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../../server/src/app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../../server/src/captcha-config.ts';
@@ -57,7 +59,11 @@ export const startTestServer = async (
   const database = await createTestDatabase();
   const events = createTestEventsDatabase();
   const config: Config = {
-    ...loadConfig({ ...TEST_ENV, DATABASE_URL: database.url }),
+    ...loadConfig({
+      ...TEST_ENV,
+      DATABASE_URL: database.url,
+      AVATAR_DIR: mkdtempSync(join(tmpdir(), 'edupass-avatars-')),
+    }),
     ...events?.config,
     port: 0,
     host: '127.0.0.1',
@@ -70,6 +76,10 @@ export const startTestServer = async (
   const address = app.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('test server has no TCP address');
   const url = `http://127.0.0.1:${address.port}`;
+  // Pictures on local disk are served by this server: their URLs name the port it was given.
+  if (overrides.avatars === undefined && app.ctx.config.avatars.s3 === undefined) {
+    app.ctx.config.avatars = { ...app.ctx.config.avatars, publicUrl: `${url}/avatars` };
+  }
   return {
     url,
     config,

@@ -18,16 +18,18 @@ const WORDS = {
     prompt: '拖动下方滑块完成验证',
     close: '关闭',
     start: '0 / ',
+    hint: '拖动滑块完成拼图',
     rejected: '没有对准缺口，请再拖一次',
     network: '网络出错，请检查网络后重试',
     retry: '换一张',
   },
-  // The specification's English, word for word, where it quotes it.
+  // The specification's English, word for word, where it quotes the box; plain English for the rest.
   en: {
     prompt: 'drag the slider below to complete verification',
     close: 'close',
     start: '0 of ',
-    rejected: 'incorrect captcha checking',
+    hint: 'Drag the slider to fit the piece',
+    rejected: 'The piece did not fit the gap. Try again with the new puzzle.',
     network: 'Network error. Check the connection and try again.',
     retry: 'New puzzle',
   },
@@ -68,6 +70,9 @@ const checkOverlay = async (page: Page, locale: keyof typeof WORDS) => {
   const slider = dialog.getByRole('slider', { name: words.prompt });
   await dialog.locator('[role="slider"]:not([aria-disabled])').waitFor();
   expect(await slider.getAttribute('aria-valuetext')).toMatch(new RegExp(`^${words.start}\\d+$`));
+  // The track says what to do, and the slider is described by it.
+  await dialog.locator('[data-edupass-captcha="hint"]', { hasText: words.hint }).waitFor();
+  expect(await page.getByRole('slider', { description: words.hint }).count()).toBe(1);
   expect(await dialog.getByRole('button', { name: words.close, exact: true }).count()).toBe(1);
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -94,7 +94,11 @@ describe('the slide puzzle in the browser', () => {
     await readySlider(page).waitFor();
     const answer = await newestAnswer(server);
     await dragTo(answer > 120 ? answer - 40 : answer + 40);
-    await page.locator('[data-edupass-captcha="status"]', { hasText: 'incorrect captcha checking' }).waitFor();
+    await page
+      .locator('[data-edupass-captcha="status"]', {
+        hasText: 'The piece did not fit the gap. Try again with the new puzzle.',
+      })
+      .waitFor();
     await readySlider(page).waitFor();
     await dragTo(await newestAnswer(server));
     await outcomeOf(running);

@@ -46,7 +46,7 @@ test('sign-in by SMS code with the keyboard alone, in the order the screen reads
       'Phone number',
       'Verification code',
       'Get code',
-      'I have read and agree to',
+      'I have read and agree to the',
       'Terms of Service',
       'Privacy Policy',
       'Sign in',
@@ -78,7 +78,7 @@ test('sign-in by SMS code with the keyboard alone, in the order the screen reads
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toMatch(/^Resend in \d+ s$/);
     await page.keyboard.press('Tab');
-    expect(await focusedName(page)).toBe('I have read and agree to');
+    expect(await focusedName(page)).toBe('I have read and agree to the');
     await page.keyboard.press('Space');
     await page.keyboard.press('Enter');
     await expectScreen(page, 'Profile');

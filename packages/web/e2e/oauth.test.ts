@@ -7,6 +7,7 @@ import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
+import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';
 
@@ -44,6 +45,7 @@ test('a new QQ identity goes on without a phone once the agreements are ticked',
     await expectScreen(page, 'WeChat & QQ');
     // QQ is this account's only way in: unbinding it is refused with the reason.
     await page.getByRole('button', { name: 'Unbind QQ' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Unbind QQ' }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: 'This is your only way to sign in. Bind a phone, or set a username and password, first.' })
@@ -94,3 +96,32 @@ test('a new QQ identity binds a phone by SMS code (in Chinese)', async () => {
     await tab.close();
   }
 });
+
+for (const { locale, text } of LOCALES) {
+  test(`WeChat started from another host name of the server shows a readable screen, not JSON (${locale})`, async () => {
+    // The same server under a host name that is not PUBLIC_URL's (localhost rather than 127.0.0.1).
+    const elsewhere = app.server.url.replace('127.0.0.1', 'localhost');
+    const tab = await openPage(app.browser, { locale, width: 390, height: 844 });
+    const { page } = tab;
+    try {
+      await page.goto(elsewhere);
+      await expectScreen(page, text['signIn.title']);
+      await page.locator('.oauth-wechat').click();
+      const site = new URL(app.server.url).host;
+      const name = text['oauth.wechat'];
+      await page
+        .getByRole('alert')
+        .filter({ hasText: text['oauth.wrongSite'].replace('{name}', name).replace('{site}', site) })
+        .waitFor({ timeout: 15_000 });
+      expect(new URL(page.url()).origin).toBe(app.server.url);
+      await expectScreen(page, name);
+      expect(await seriousViolations(page)).toEqual([]);
+      // From there, the sign-in page of the right host.
+      await page.getByRole('link', { name: text['reset.back'] }).click();
+      await expectScreen(page, text['signIn.title']);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+}

@@ -1,6 +1,7 @@
 /**
- * Every screen in both languages at 375 px and 1280 px: axe finds no serious or critical violation,
- * and a screenshot of each is kept under e2e/screenshots/ for people to look at.
+ * Every screen in both languages at 375 px and 1280 px, in the light and the dark theme: axe finds no
+ * serious or critical violation, and a screenshot of each is kept under e2e/screenshots/ for people to
+ * look at.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,7 +66,7 @@ const CASES = LOCALES.flatMap((locale) => VIEWPORTS.map((viewport) => ({ locale,
 
 describe('every screen', () => {
   test.each(CASES.map((c, index) => ({ ...c, index })))(
-    '$locale at $viewport.width px: no serious or critical axe violations; screenshots kept',
+    '$locale at $viewport.width px, light and dark: no serious or critical axe violations; screenshots kept',
     async ({ locale, viewport, index }) => {
       const phone = `1580000${String(Date.now() % 1000).padStart(3, '0')}${index}`;
       await registerUser(phone);
@@ -77,10 +78,19 @@ describe('every screen', () => {
       });
       const { page } = tab;
       const found: (Violation & { screen: string })[] = [];
+      // Each screen in the light theme and the dark one (the system's, prefers-color-scheme).
       const check = async (screen: string) => {
         await page.evaluate(() => document.fonts.ready);
-        for (const v of await seriousViolations(page)) found.push({ ...v, screen });
-        await page.screenshot({ path: join(SHOTS, `${screen}.${locale}.${viewport.name}.png`), fullPage: true });
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          for (const v of await seriousViolations(page)) found.push({ ...v, screen: `${screen} (${scheme})` });
+          const suffix = scheme === 'dark' ? '.dark' : '';
+          await page.screenshot({
+            path: join(SHOTS, `${screen}.${locale}.${viewport.name}${suffix}.png`),
+            fullPage: true,
+          });
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
       };
       try {
         await page.goto(app.server.url);
@@ -110,6 +120,9 @@ describe('every screen', () => {
         }
         await page.getByRole('tab').nth(1).click();
         await check('sign-in-password');
+        await page.getByRole('tab').nth(2).click();
+        await page.locator('input[type="email"]').waitFor();
+        await check('sign-in-email');
 
         // A route chunk that cannot load (before the sign-up chunk was ever loaded).
         await page.route('**/assets/sign-up-*.js', (route) => route.abort('connectionrefused'));
@@ -117,7 +130,7 @@ describe('every screen', () => {
         await page.locator('.chunk-failed').waitFor();
         await check('chunk-failed');
         await page.unroute('**/assets/sign-up-*.js');
-        await page.locator('.chunk-failed button').click();
+        await page.locator('.chunk-failed button.primary').click();
         await page.locator('input[autocomplete="new-password"]').waitFor();
         await check('sign-up-phone');
         await page.getByRole('tab').nth(1).click();
@@ -127,6 +140,9 @@ describe('every screen', () => {
         await go(page, '/reset-password');
         await page.locator('input[type="tel"]').waitFor();
         await check('reset-password');
+        await page.getByRole('tab').nth(1).click();
+        await page.locator('input[type="email"]').waitFor();
+        await check('reset-password-email');
 
         await go(page, '/no-such-page');
         await heading(page);

@@ -50,7 +50,7 @@ const virtualAuthenticator = async (tab: TestPage) => {
 };
 
 const signOut = async (tab: TestPage) => {
-  await tab.page.getByRole('button', { name: 'Sign out' }).click();
+  await tab.page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expectScreen(tab.page, 'Sign in');
 };
 
@@ -98,8 +98,8 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
     await section.getByRole('button', { name: 'Confirm' }).click();
     await section.getByText('An authenticator app is set up.').waitFor();
     await section
-      .getByText('9 unused recovery codes left.')
-      .or(section.getByText('10 unused recovery codes left.'))
+      .getByText('Unused recovery codes left: 9.')
+      .or(section.getByText('Unused recovery codes left: 10.'))
       .waitFor();
 
     // Password, then an app code.
@@ -137,6 +137,7 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
 
     // Removal (the sign-in just made is the step-up proof).
     await section.getByRole('button', { name: 'Remove Laptop' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove Laptop' }).click();
     await section.getByText('No passkeys yet.').waitFor();
     expect(tab.errors).toEqual([]);
   } finally {

@@ -1,6 +1,7 @@
 /**
- * The account centre's security forms not covered by the main flow: password change by phone code,
- * phone rebinding, and for an account made from QQ alone, the first password and a first phone.
+ * The account centre's security forms not covered by the main flow: password change by phone code
+ * (this device stays signed in), phone rebinding, and for an account made from QQ alone, the first
+ * password and a first phone.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
@@ -35,14 +36,18 @@ test('change the password with a code to the bound phone, then move the account 
     await input(tab, 'New password').fill('byphone99');
     await input(tab, 'Confirm password').fill('byphone99');
     await form.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
+    // This device stays signed in; the new password is the one that signs in from now on.
+    await page.getByText('Password changed. Every other device is signed out; this one stays signed in.').waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expectScreen(page, 'Sign in');
+    await page.getByRole('tab', { name: 'Password' }).click();
     await page.getByLabel('Phone, username or e-mail').fill(phone);
     await input(tab, 'Password').fill('byphone99');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expectScreen(page, 'Profile');
 
     await page.getByRole('link', { name: 'Sign-in & security' }).click();
-    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
     await input(tab, 'Current phone number').fill(phone);
     await input(tab, 'New phone number').fill(next);
     await page.getByRole('region', { name: 'Phone number' }).getByRole('button', { name: 'Get code' }).click();
@@ -52,7 +57,7 @@ test('change the password with a code to the bound phone, then move the account 
       .fill(await codeFor(next));
     await page.getByRole('button', { name: 'Change phone' }).click();
     await page.getByText('Phone number changed.').waitFor();
-    await page.getByText(`Bound phone: ${masked(next)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(next)}.`).waitFor();
     expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();
@@ -92,7 +97,7 @@ test('an account made from QQ alone sets its first password and binds its first 
       .fill(await codeFor(phone));
     await page.getByRole('button', { name: 'Bind phone' }).click();
     await page.getByText('Phone bound.').waitFor();
-    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
     expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();

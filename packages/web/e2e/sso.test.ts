@@ -82,7 +82,7 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     await page.goto(courses.origin);
     await expectScreen(page, 'Courses: signed out');
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
-    await page.getByText('Signing in to Courses').waitFor();
+    await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
     await signInBySms(tab, phone);
     await page.waitForURL(`${courses.origin}/`, { timeout: 15_000 }).catch(async () => {
@@ -121,7 +121,7 @@ test('an allowed redirect is followed after SMS sign-in; one not allowed lands o
   const { page } = tab;
   try {
     await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
-    await page.getByText('Signing in to Courses').waitFor();
+    await expectScreen(page, 'Sign in to Courses');
     await signInBySms(tab, nextPhone());
     await page.waitForURL(`${courses.origin}/welcome`);
 
@@ -144,7 +144,7 @@ test('an allowed redirect is followed after a WeChat round trip through the deve
   const { page } = tab;
   try {
     await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${community.origin}/welcome`)}`);
-    await page.getByText('Signing in to Community').waitFor();
+    await expectScreen(page, 'Sign in to Community');
     await page.locator('.oauth-wechat').click();
     await page.getByLabel('昵称 · Nickname').fill(`wx${Date.now().toString(36).slice(-5)}`);
     await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
@@ -163,7 +163,7 @@ test('a third-party app shows the consent screen with the claims it asks for; al
   try {
     await page.goto(quiz.origin);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
-    await page.getByText('Signing in to Quiz').waitFor();
+    await expectScreen(page, 'Sign in to Quiz');
     await signInBySms(tab, nextPhone());
     await expectScreen(page, 'Quiz asks for access');
     await page.getByText('Your phone number', { exact: true }).waitFor();

@@ -35,7 +35,7 @@ test('changing the phone of an old session asks for the password first, then tel
   const password = 'Heron2718q';
   try {
     await signUpByPhone(app, tab, phone, password);
-    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
 
     // The sign-in is now older than the window: what a stolen token would be.
     offset += (WINDOW + 1) * 1000;
@@ -59,12 +59,13 @@ test('changing the phone of an old session asks for the password first, then tel
     await phoneRegion.getByLabel('Verification code').fill(await codeFor(next));
     await page.getByRole('button', { name: 'Change phone' }).click();
     await page.getByText('Phone number changed.').waitFor();
-    await page.getByText(`Bound phone: ${masked(next)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(next)}.`).waitFor();
 
     const outbox = (await (await fetch(`${app.server.url}/dev/outbox?to=${phone}`)).json()) as { text: string }[];
     expect(outbox.some((row) => /phone number of your account was changed/.test(row.text))).toBe(true);
 
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Sign out everywhere else' }).click();
     await page.getByText('Every other session is signed out.').waitFor();
     expect(tab.errors).toEqual([]);
   } finally {
@@ -80,7 +81,7 @@ test('under captcha policy always, the step-up code to the own phone goes throug
   const next = newPhone();
   try {
     await signUpByPhone(app, tab, phone, 'Heron2718q');
-    await page.getByText(`Bound phone: ${masked(phone)}`).waitFor();
+    await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
 
     await setCaptchaPolicy(ctx, 'edupass', 'step_up', 'always');
     offset += (WINDOW + 1) * 1000;

@@ -52,7 +52,8 @@ test('nothing is sent before consent; page views and API failures after it', asy
     await page.getByLabel('Phone, username or e-mail').fill('13900000000');
     await page.locator('input[autocomplete="current-password"]').fill('wrong-pass1');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('alert').waitFor();
+    // The refusal is said at the password field, which is marked invalid.
+    await page.locator('[aria-invalid="true"]').first().waitFor();
     await expect
       .poll(() =>
         sent.some((r) => {

@@ -8,7 +8,7 @@ import { RouteView } from './router/lazy-route.tsx';
 import { resolve, SCREENS } from './router/routes.ts';
 import { client } from './session/account.ts';
 import { useGate } from './session/gate.ts';
-import { pendingReturn } from './session/return-target.ts';
+import { pendingAppReturn } from './session/return-target.ts';
 import { ConsentBanner } from './telemetry/consent-banner.tsx';
 import { trackPageView } from './telemetry/telemetry.ts';
 
@@ -29,7 +29,7 @@ const CurrentScreen = () => {
   if (!gate.ready) return <p className="route-loading">{t('app.loading')}</p>;
   if (signedIn && gate.toSign.length > 0) return <RouteView route={SCREENS.agreementsGate} />;
   // Every sign-in path ends here once signed in and past the gate: back to the application that sent the user.
-  if (signedIn && pendingReturn()) return <RouteView route={SCREENS.returnToApp} />;
+  if (signedIn && pendingAppReturn()) return <RouteView route={SCREENS.returnToApp} />;
   if (redirect) return <p className="route-loading">{t('app.loading')}</p>;
   return <RouteView route={route} />;
 };

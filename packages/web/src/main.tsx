@@ -1,9 +1,12 @@
-/** Start-up: the language and the first screen's chunk load together; a held session is checked. */
+/**
+ * Start-up: the language and the first screen's chunk load together; a held session is checked. The
+ * other screens' text loads on the first interaction.
+ */
 import { getProfile } from '@edupass/account';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
-import { loadInitialLocale } from './i18n/i18n.ts';
+import { loadInitialLocale, loadMoreText } from './i18n/i18n.ts';
 import { getLocation } from './router/history.ts';
 import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
@@ -12,11 +15,14 @@ import { checkAgreements } from './session/gate.ts';
 import { captureReturn } from './session/return-target.ts';
 import { initTelemetry } from './telemetry/telemetry.ts';
 import './styles.css';
+import './account-centre.css';
 
 const start = async () => {
   const { path, query } = getLocation();
-  captureReturn(path, query);
-  preload(resolve(path, query).route);
+  const screen = resolve(path, query);
+  // A page only users see, opened signed out: the sign-in that follows lands there.
+  captureReturn(path, query, screen.access === 'user' && client.session.get().status !== 'signed-in');
+  preload(screen.route);
   const session =
     client.session.get().status === 'signed-in'
       ? getProfile(client)
@@ -26,12 +32,20 @@ const start = async () => {
   await loadInitialLocale();
   const root = document.getElementById('root');
   if (!root) return;
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // A transition: React renders the first screen in slices, yielding to the browser between them,
+  // rather than in one long task that holds up input (Total Blocking Time on a slow phone).
+  const reactRoot = createRoot(root);
+  startTransition(() =>
+    reactRoot.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
   initTelemetry();
+  // The other screens' text, once the visitor does anything (not with the first screen).
+  const more = () => void loadMoreText().catch(() => undefined);
+  for (const type of ['pointerdown', 'keydown', 'focusin']) addEventListener(type, more, { once: true, passive: true });
   await session;
 };
 

@@ -47,7 +47,14 @@ export const createSlideWidget = (
   piece.alt = '';
   piece.draggable = false;
   piece.setAttribute('data-edupass-captcha', 'piece');
-  css(piece, { position: 'absolute', left: '0', top: '0', 'pointer-events': 'none' });
+  // A shadow around the piece's own outline lifts it off any scenery.
+  css(piece, {
+    position: 'absolute',
+    left: '0',
+    top: '0',
+    'pointer-events': 'none',
+    filter: 'drop-shadow(0 0 2px rgba(0, 0, 0, 0.9))',
+  });
   stage.append(background, piece);
 
   const track = document.createElement('div');
@@ -58,7 +65,26 @@ export const createSlideWidget = (
     background: '#e8eef5',
     'border-radius': `${HANDLE / 2}px`,
   });
+  // What to do, written in the track; the handle slides over it, and screen readers hear it as the
+  // slider's description.
+  const hint = document.createElement('span');
+  hint.id = `${container.id || 'edupass-captcha'}-hint`;
+  hint.textContent = text.hint;
+  hint.setAttribute('data-edupass-captcha', 'hint');
+  css(hint, {
+    position: 'absolute',
+    inset: '0',
+    display: 'flex',
+    'align-items': 'center',
+    'justify-content': 'center',
+    'padding-left': `${HANDLE}px`,
+    color: '#33415c',
+    'font-size': '14px',
+    'user-select': 'none',
+    'pointer-events': 'none',
+  });
   const handle = document.createElement('div');
+  handle.setAttribute('aria-describedby', hint.id);
   handle.setAttribute('role', 'slider');
   handle.setAttribute('tabindex', '0');
   handle.setAttribute('aria-label', text.prompt);
@@ -78,7 +104,7 @@ export const createSlideWidget = (
     cursor: 'grab',
     'touch-action': 'none',
   });
-  track.append(handle);
+  track.append(hint, handle);
 
   const status = document.createElement('p');
   status.setAttribute('aria-live', 'polite');
@@ -140,6 +166,8 @@ export const createSlideWidget = (
         handle.style.setProperty('left', `${max === 0 ? 0 : (position / max) * trackRange}px`);
         handle.setAttribute('aria-valuenow', String(rounded));
         handle.setAttribute('aria-valuetext', text.position(rounded, max));
+        // The hint has said its piece once the piece moves.
+        hint.style.setProperty('visibility', position > 0 ? 'hidden' : 'visible');
       };
       show(0);
 

@@ -138,6 +138,7 @@ export const getUser = async (id: number): Promise<UserDetail> => {
 export const blockUser = (id: number) => adminCall(adminRoutes.blockUser, { params: { id } });
 export const unblockUser = (id: number) => adminCall(adminRoutes.unblockUser, { params: { id } });
 export const revokeSessions = (id: number) => adminCall(adminRoutes.revokeUserSessions, { params: { id } });
+export const deleteUser = (id: number) => adminCall(adminRoutes.deleteUser, { params: { id } });
 
 export interface AgreementVersion {
   id: number;

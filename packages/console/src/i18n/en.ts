@@ -82,6 +82,9 @@ export const en = {
   'user.didBlock': 'User blocked; their sessions have ended.',
   'user.didUnblock': 'User unblocked.',
   'user.didRevoke': 'All sessions ended.',
+  'user.delete': 'Delete account',
+  'user.confirmDelete':
+    'Delete this account for good? Its sign-in methods, sessions, second factors and signed agreements are removed; sites are told by the user.deleted webhook.',
   'mfa.secondStep': 'Two-step verification',
   'mfa.secondStepIntro': 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   'mfa.code': 'Code',
@@ -250,6 +253,7 @@ export const en = {
   'audit.user.block': 'Blocked a user',
   'audit.user.unblock': 'Unblocked a user',
   'audit.user.sessions.revoke': "Ended a user's sessions",
+  'audit.user.delete': 'Deleted a user account',
   'audit.user.second-factor.reset': "Reset a user's second factor",
   'audit.agreement.publish': 'Published an agreement',
   'audit.captcha.policy.set': 'Set a captcha policy',

@@ -8,6 +8,7 @@ import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import { rememberedLocale, rememberLocale } from '@edupass/web/i18n/locale-choice.ts';
 import { createStore, useStore } from '@edupass/web/ui/store.ts';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
+import { zhDetail } from './server-details.ts';
 import { zhCN } from './zh-CN.ts';
 
 export const CONSOLE_LOCALES = ['zh-CN', 'en'] as const;
@@ -54,6 +55,7 @@ const translator = (current: ConsoleLocale): ConsoleI18n => {
     errors: ERRORS[current],
     unknownCode: text['error.unknownCode'],
     unexpected: text['error.unexpected'],
+    ...(current === 'zh-CN' ? { detail: (english: string) => zhDetail(english) ?? english } : {}),
   };
   const made: ConsoleI18n = {
     locale: current,

@@ -83,6 +83,9 @@ export const zhCN: ConsoleText = {
   'user.didBlock': '已封禁该用户，其会话已全部结束。',
   'user.didUnblock': '已解除封禁。',
   'user.didRevoke': '已结束全部会话。',
+  'user.delete': '删除账号',
+  'user.confirmDelete':
+    '永久删除该账号？其登录方式、会话、两步验证和已签署的协议都将被删除，并通过 user.deleted Webhook 通知各站点。',
   'mfa.secondStep': '两步验证',
   'mfa.secondStepIntro': '输入验证器应用中的 6 位验证码，或一个恢复码。',
   'mfa.code': '验证码',
@@ -249,6 +252,7 @@ export const zhCN: ConsoleText = {
   'audit.user.block': '封禁用户',
   'audit.user.unblock': '解封用户',
   'audit.user.sessions.revoke': '结束用户的所有会话',
+  'audit.user.delete': '删除用户账号',
   'audit.user.second-factor.reset': '重置用户的两步验证',
   'audit.agreement.publish': '发布协议',
   'audit.captcha.policy.set': '设置验证码策略',

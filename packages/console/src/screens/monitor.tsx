@@ -118,6 +118,7 @@ export const MonitorScreen = () => {
             </Card>
           ) : (
             <TimeChart
+              period={choice.window}
               title={t('monitor.vitals')}
               description={t('monitor.vitalsChart', { bucket: t(`bucket.${choice.bucket}`) })}
               rows={data.series}

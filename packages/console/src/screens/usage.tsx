@@ -53,6 +53,7 @@ export const UsageScreen = () => {
           ) : (
             <>
               <TimeChart
+                period={choice.window}
                 title={t('usage.overTime')}
                 description={t('usage.chartLabel', { bucket: t(`bucket.${choice.bucket}`) })}
                 rows={data.counts}

@@ -1,24 +1,25 @@
 /**
  * One user: identities, agreements signed, recent sign-ins and sessions; block, unblock and end
- * every session (each asks for confirmation first).
+ * every session, reset the second factor, delete the account (each asks for confirmation first).
  */
 import { FormError, Notice } from '@edupass/web/ui/status.tsx';
 import { useAction } from '@edupass/web/ui/use-action.ts';
 import { useLoad } from '@edupass/web/ui/use-load.ts';
 import { useState } from 'react';
-import { blockUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
+import { blockUser, deleteUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { resetSecondFactor } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { hrefOf } from '../router.ts';
+import { hrefOf, navigate } from '../router.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { deviceOf } from '../ui/user-agent.ts';
 
-type Pending = 'block' | 'revoke' | 'reset' | undefined;
+type Pending = 'block' | 'revoke' | 'reset' | 'delete' | undefined;
 const CONFIRM = {
   block: 'user.confirmBlock',
   revoke: 'user.confirmRevoke',
   reset: 'user.confirmResetSecondFactor',
+  delete: 'user.confirmDelete',
 } as const;
 
 const Identities = ({ detail }: { detail: UserDetail }) => {
@@ -116,6 +117,21 @@ export const UserScreen = ({ id }: { id: number }) => {
     setPending(undefined);
   };
 
+  const confirmed = async (what: Exclude<Pending, undefined>) => {
+    if (what === 'delete') {
+      // The user is gone: back to the list, where they no longer appear.
+      if (await action.run(() => deleteUser(id))) navigate({ name: 'users', q: '' });
+      return;
+    }
+    const changes = {
+      block: [() => blockUser(id), 'user.didBlock'],
+      reset: [() => resetSecondFactor(id), 'user.didResetSecondFactor'],
+      revoke: [() => revokeSessions(id), 'user.didRevoke'],
+    } as const;
+    const [change, done] = changes[what];
+    await run(change, t(done));
+  };
+
   const nickname = detail.data?.user.nickname;
   return (
     <>
@@ -160,13 +176,7 @@ export const UserScreen = ({ id }: { id: number }) => {
                       type="button"
                       className="console-button console-button-danger"
                       disabled={action.busy}
-                      onClick={() =>
-                        pending === 'block'
-                          ? run(() => blockUser(id), t('user.didBlock'))
-                          : pending === 'reset'
-                            ? run(() => resetSecondFactor(id), t('user.didResetSecondFactor'))
-                            : run(() => revokeSessions(id), t('user.didRevoke'))
-                      }
+                      onClick={() => confirmed(pending)}
                     >
                       {t('user.confirm')}
                     </button>
@@ -203,6 +213,13 @@ export const UserScreen = ({ id }: { id: number }) => {
                     </button>
                     <button type="button" className="console-button" onClick={() => setPending('reset')}>
                       {t('user.resetSecondFactor')}
+                    </button>
+                    <button
+                      type="button"
+                      className="console-button console-button-danger"
+                      onClick={() => setPending('delete')}
+                    >
+                      {t('user.delete')}
                     </button>
                   </>
                 )}

@@ -25,6 +25,8 @@ export interface DataTableProps<R> {
 
 export const DataTable = <R,>({ columns, rows, rowKey, caption, wrap = false, empty }: DataTableProps<R>) => {
   if (empty !== undefined && rows.length === 0) return <p className="console-muted">{empty}</p>;
+  /** On a phone the rows fold into blocks and each cell shows its column's name from here. */
+  const labels = columns.map((column) => (typeof column.head === 'string' ? column.head : undefined));
   const table = (
     <table className="console-table">
       {caption ? <caption className="console-visually-hidden">{caption}</caption> : null}
@@ -44,12 +46,12 @@ export const DataTable = <R,>({ columns, rows, rowKey, caption, wrap = false, em
             {columns.map((column, i) =>
               column.rowHeader ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed
-                <th scope="row" key={i} {...column.cellProps?.(row)}>
+                <th scope="row" key={i} data-label={labels[i]} {...column.cellProps?.(row)}>
                   {column.cell(row)}
                 </th>
               ) : (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed
-                <td key={i} {...column.cellProps?.(row)}>
+                <td key={i} data-label={labels[i]} {...column.cellProps?.(row)}>
                   {column.cell(row)}
                 </td>
               ),

@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { type Column, DataTable } from './table.tsx';
+import { type Period, periodRange, tickLabels } from './time-axis.ts';
 
 export interface TimeSeries {
   label: string;
@@ -23,10 +24,13 @@ interface ChartProps {
   series: TimeSeries[];
   unit?: string;
   timeHeader: string;
+  /** The period the operator chose: the x axis spans it. */
+  period: Period;
+  locale: string;
 }
 
 /** Rows of (series, bucket, value), drawn as one line per name of `order`. */
-export interface TimeChartProps<R> extends Omit<ChartProps, 'xs' | 'series' | 'timeHeader'> {
+export interface TimeChartProps<R> extends Omit<ChartProps, 'xs' | 'series' | 'timeHeader' | 'locale'> {
   rows: R[];
   seriesOf(row: R): string;
   bucketOf(row: R): number;
@@ -37,7 +41,7 @@ export interface TimeChartProps<R> extends Omit<ChartProps, 'xs' | 'series' | 't
 /** Colour-blind-safe (Okabe–Ito), each ≥ 3:1 against white. */
 const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#7A6A00', '#56597a', '#A6341B', '#1b6e8f'];
 
-const PlotCanvas = ({ xs, series, description, unit, timeHeader }: Omit<ChartProps, 'title'>) => {
+const PlotCanvas = ({ xs, series, description, unit, timeHeader, period, locale }: Omit<ChartProps, 'title'>) => {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = holder.current;
@@ -47,9 +51,20 @@ const PlotCanvas = ({ xs, series, description, unit, timeHeader }: Omit<ChartPro
       {
         width: width(),
         height: 280,
-        scales: { x: { time: true } },
-        axes: [{ stroke: '#333' }, { stroke: '#333', label: unit, size: 60 }],
+        scales: { x: { time: true, range: () => periodRange(period) } },
+        axes: [
+          { stroke: '#333', values: (_, ticks) => tickLabels(locale, period, ticks) },
+          { stroke: '#333', label: unit, size: 60 },
+        ],
         legend: { show: true },
+        hooks: {
+          // The drawn x range, on the element: what the axis spans, for people's tools and the tests.
+          setScale: [
+            (u, key) => {
+              if (key === 'x') element.dataset.xRange = `${u.scales.x?.min},${u.scales.x?.max}`;
+            },
+          ],
+        },
         series: [
           { label: timeHeader },
           ...series.map((s, i) => ({
@@ -70,7 +85,7 @@ const PlotCanvas = ({ xs, series, description, unit, timeHeader }: Omit<ChartPro
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [xs, series, unit, timeHeader]);
+  }, [xs, series, unit, timeHeader, period, locale]);
   return <div ref={holder} className="console-chart" role="img" aria-label={description} />;
 };
 
@@ -83,6 +98,7 @@ export const TimeChart = <R,>({
   bucketOf,
   amountOf,
   order,
+  period,
 }: TimeChartProps<R>) => {
   const i18n = useConsoleText();
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -114,6 +130,8 @@ export const TimeChart = <R,>({
           series={series}
           description={description}
           timeHeader={timeHeader}
+          period={period}
+          locale={i18n.locale}
           {...(unit ? { unit } : {})}
         />
       ) : (

@@ -2,6 +2,9 @@
 
 const PURPOSES: Record<string, [zh: string, en: string]> = {
   email_register: ['注册 EduPass 账号', 'sign up for EduPass'],
+  email_reset: ['重置密码', 'reset your password'],
+  email_login: ['登录 EduPass', 'sign in to EduPass'],
+  email_bind: ['绑定到你的账号', 'add this address to your account'],
   register: ['注册 EduPass 账号', 'sign up for EduPass'],
   login: ['登录 EduPass', 'sign in to EduPass'],
   silence: ['登录 EduPass', 'sign in to EduPass'],

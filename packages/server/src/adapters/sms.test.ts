@@ -42,7 +42,9 @@ const base = {
   templates: { register: 'T_REGISTER' },
   templateParams: ['code', 'minutes'],
   voiceShowNumber: undefined,
-  timeoutMs: 500,
+  // Generous: a loaded machine must not turn a slow answer into "did not answer" (the peer that
+  // never answers, 0004, costs this once per provider).
+  timeoutMs: 5000,
 } as const;
 
 const cases: Case[] = [

@@ -37,12 +37,16 @@ export const drainOnClose = (app: FastifyInstance) => {
       .send(new ApiError('E_10', 'The server is shutting down. Try again in a few seconds.').toWire(request.id));
   });
 
-  /** Turns new requests away and resolves once the ones running are done and all is quiet. */
-  return async () => {
-    draining = true;
-    const started = Date.now();
-    while (Date.now() - started < DRAIN_LIMIT_MS && (running > 0 || Date.now() - lastActivity < QUIET_MS)) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+  return {
+    /** Turns new requests away and resolves once the ones running are done and all is quiet. */
+    async drain() {
+      draining = true;
+      const started = Date.now();
+      while (Date.now() - started < DRAIN_LIMIT_MS && (running > 0 || Date.now() - lastActivity < QUIET_MS)) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    /** Whether new requests are still taken (not draining). */
+    taking: () => !draining,
   };
 };

@@ -36,17 +36,22 @@ export const crossSiteProblem = (ctx: Context, request: FastifyRequest): string 
 };
 
 /**
+ * The token in an `Authorization` value: its last word (`Bearer <token>`, or a bare token), without
+ * splitting the whole value (and without a backtracking pattern, which a long header of many words
+ * would make quadratic).
+ */
+export const tokenOf = (value: string) => {
+  const trimmed = value.trim();
+  return trimmed.slice(Math.max(trimmed.lastIndexOf(' '), trimmed.lastIndexOf('\t')) + 1);
+};
+
+/**
  * The token a call presents — `Authorization` first, else the cookie — refusing a write that only
  * the cookie authenticates when it comes from another site (E_9).
  */
 export const presentedCredential = (ctx: Context, request: FastifyRequest): string | undefined => {
   const value = header(request, 'authorization');
-  if (value !== undefined) {
-    // The last word (`Bearer <token>`, or a bare token), without splitting the whole value (and without
-    // a backtracking pattern, which a long header of many words would make quadratic).
-    const trimmed = value.trim();
-    return trimmed.slice(Math.max(trimmed.lastIndexOf(' '), trimmed.lastIndexOf('\t')) + 1);
-  }
+  if (value !== undefined) return tokenOf(value);
   const cookie = authCookie(request);
   if (cookie !== undefined && !SAFE_METHODS.has(request.method)) {
     const problem = crossSiteProblem(ctx, request);

@@ -136,7 +136,7 @@ export const defineRoute = <N extends RouteName>(
     app.route({
       method: spec.method,
       url,
-      bodyLimit: ACCOUNT_BODY_LIMIT,
+      bodyLimit: spec.bodyLimit ?? ACCOUNT_BODY_LIMIT,
       schema: {
         operationId: url === spec.path ? name : `${name}Alias`,
         summary: spec.summary,

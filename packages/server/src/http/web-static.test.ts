@@ -11,7 +11,7 @@ import { IMMUTABLE, REVALIDATE } from './web-static.ts';
 // A build as vite writes it, compressed by the build's own plugin.
 const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));
 mkdirSync(join(webRoot, 'assets'));
-const html = `<!doctype html><title>EduPass app</title>${'<p>first screen</p>'.repeat(200)}`;
+const html = `<!doctype html><title>EduPass</title>${'<p>first screen</p>'.repeat(200)}`;
 const script = `export const app = ${JSON.stringify('x'.repeat(4000))};`;
 const files = {
   'index.html': html,
@@ -93,4 +93,18 @@ it('has the HTML revalidated on every load, compressed, with a 304 when unchange
 it('does not answer for the compressed copies as pages of their own', async () => {
   const { answer } = await get('/assets/index-B1x_9zQa.js.br', { 'accept-encoding': 'br' });
   expect(answer.status).toBe(404);
+});
+
+it('sends scripts and style sheets with the short policy, the page with its own (no 1.5 KB per file)', async () => {
+  const policy = async (path: string, accept = '*/*') =>
+    (await get(path, { accept, 'accept-encoding': 'br' })).answer.headers.get('content-security-policy') ?? '';
+  const page = await policy('/', 'text/html');
+  expect(page).toContain('https://*.geetest.com');
+  for (const path of ['/assets/index-B1x_9zQa.js', '/assets/tiny-D0a1b2c3.css']) {
+    const short = await policy(path);
+    expect(short, path).toContain("default-src 'self'");
+    expect(short, path).toContain("script-src 'self'");
+    expect(short, path).not.toContain('geetest');
+    expect(short.length, path).toBeLessThan(page.length / 4);
+  }
 });

@@ -21,7 +21,11 @@ let app: { id: string; secret: string };
 beforeAll(async () => {
   adoptOwnUrl();
   user = await signUp(server);
-  const made = await registerApp(server, { name: 'Courses', redirect_uris: [CALLBACK] });
+  const made = await registerApp(server, {
+    name: 'Courses',
+    logo_url: 'https://courses.example.com/logo.png',
+    redirect_uris: [CALLBACK],
+  });
   app = { id: made.application.client_id, secret: String(made.client_secret) };
 });
 
@@ -87,6 +91,12 @@ describe('return addresses (POST identity/return)', () => {
     expect((await check('https://courses.example.com/welcome?x=1')).body).toEqual({
       redirect: 'https://courses.example.com/welcome?x=1',
       app_name: 'Courses',
+      app_logo_url: 'https://courses.example.com/logo.png',
+    });
+    expect((await check(`${server.url}/account`)).body).toEqual({
+      redirect: `${server.url}/account`,
+      app_name: '',
+      app_logo_url: '',
     });
   });
 

@@ -4,6 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { uploadAvatar } from '../services/account/avatar.ts';
+import { deleteAccount } from '../services/account/deletion.ts';
+import { bindEmail } from '../services/account/email.ts';
 import { GRADE_LIST } from '../services/account/grades.ts';
 import { bindPhone, checkPhoneBind, rebindPhone } from '../services/account/phone.ts';
 import { setUsername, updateProfile } from '../services/account/profile.ts';
@@ -13,6 +16,7 @@ import { verifyCode } from '../services/codes/one-time-codes.ts';
 import {
   changePassword,
   changePasswordByPhone,
+  checkEmailResetCode,
   checkResetCode,
   initPassword,
   resetPassword,
@@ -26,7 +30,7 @@ import {
   stepUpStatus,
 } from '../services/sign-in/step-up.ts';
 import { userOauths } from '../store/account/oauths.ts';
-import { phoneCodeBy, userPhoneCodeBy } from './phone-code.ts';
+import { codeSendBy, userCodeSendBy } from './code-send.ts';
 
 const COMMON_TICKET_TTL = 10 * 60;
 const OAUTH_KINDS = [
@@ -39,6 +43,7 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'updateProfile', ({ session, body }) => updateProfile(ctx, session.userId, body), {
     strict: true,
   });
+  defineRoute(app, ctx, 'uploadAvatar', ({ session, body }) => uploadAvatar(ctx, session.userId, body.image));
   defineRoute(app, ctx, 'getPrivacy', async ({ session }) => privacy(session.user));
   defineRoute(app, ctx, 'getGradeList', async () => GRADE_LIST);
   defineRoute(app, ctx, 'listOauths', async ({ session }): Promise<OauthItem[]> => {
@@ -59,20 +64,24 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
     await changePassword(ctx, session.userId, body, client.ip);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'sendPasswordUpdateCode', userPhoneCodeBy(ctx, 'password_update', 'sendPasswordUpdateCode'));
+  defineRoute(app, ctx, 'sendPasswordUpdateCode', userCodeSendBy(ctx, 'password_update', 'sendPasswordUpdateCode'));
   defineRoute(app, ctx, 'changePasswordByPhone', async ({ session, body, reply, client }) => {
     await requireStepUp(ctx, session, 'changePasswordByPhone', client.ip);
     await changePasswordByPhone(ctx, session.userId, body);
     clearAuthCookie(reply, ctx.config);
   });
-  defineRoute(app, ctx, 'sendResetCode', phoneCodeBy(ctx, 'reset'));
+  defineRoute(app, ctx, 'sendResetCode', codeSendBy(ctx, 'reset'));
   defineRoute(app, ctx, 'checkResetCode', async ({ body }) => ({
     ticket: await checkResetCode(ctx, body.phone_number, body.captcha),
+  }));
+  defineRoute(app, ctx, 'sendEmailResetCode', codeSendBy(ctx, 'email_reset'));
+  defineRoute(app, ctx, 'checkEmailResetCode', async ({ body }) => ({
+    ticket: await checkEmailResetCode(ctx, body.email, body.captcha),
   }));
   defineRoute(app, ctx, 'resetPassword', ({ body }) => resetPassword(ctx, body));
 
   // Phone
-  defineRoute(app, ctx, 'sendBindPhoneCode', userPhoneCodeBy(ctx, 'bind', 'sendBindPhoneCode'));
+  defineRoute(app, ctx, 'sendBindPhoneCode', userCodeSendBy(ctx, 'bind', 'sendBindPhoneCode'));
   defineRoute(app, ctx, 'bindPhone', async ({ session, body, client }) => {
     await requireStepUp(ctx, session, 'bindPhone', client.ip);
     await bindPhone(ctx, session.userId, body.phone_number, body.captcha);
@@ -80,10 +89,23 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'checkPhoneBind', ({ session, query }) =>
     checkPhoneBind(ctx, session.userId, query.phone_number),
   );
-  defineRoute(app, ctx, 'sendRebindCode', userPhoneCodeBy(ctx, 'change', 'sendRebindCode'));
+  defineRoute(app, ctx, 'sendRebindCode', userCodeSendBy(ctx, 'change', 'sendRebindCode'));
   defineRoute(app, ctx, 'rebindPhone', async ({ session, body, client }) => {
     await requireStepUp(ctx, session, 'rebindPhone', client.ip);
     await rebindPhone(ctx, session.userId, body.phone_number, body.captcha);
+  });
+
+  // E-mail: added or changed like a phone, with a code to the new address after step-up.
+  defineRoute(app, ctx, 'sendEmailBindCode', userCodeSendBy(ctx, 'email_bind', 'sendEmailBindCode'));
+  defineRoute(app, ctx, 'bindEmail', async ({ session, body, client }) => {
+    await requireStepUp(ctx, session, 'bindEmail', client.ip);
+    await bindEmail(ctx, session.userId, body.email, body.captcha);
+  });
+
+  defineRoute(app, ctx, 'deleteAccount', async ({ session, client, reply }) => {
+    await requireStepUp(ctx, session, 'deleteAccount', client.ip);
+    await deleteAccount(ctx, session.userId, 'user');
+    clearAuthCookie(reply, ctx.config);
   });
 
   // Step-up: the proofs that let the calls above through, and ending the other sessions after a change.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { deleteUserByOperator } from '../services/account/deletion.ts';
 import {
   agreementVersions,
   auditLog,
@@ -31,6 +32,9 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
       tags,
     },
   );
+  defineRoute(app, ctx, 'deleteUser', ({ session, params }) => deleteUserByOperator(ctx, session.userId, params.id), {
+    tags,
+  });
   defineRoute(app, ctx, 'listAllAgreements', () => agreementVersions(ctx), { tags });
   defineRoute(app, ctx, 'publishAgreement', ({ session, body }) => publishAgreement(ctx, session.userId, body), {
     tags,

@@ -3,7 +3,7 @@
  * server answers under 500, every non-2xx answer is a catalogue error, and it keeps answering.
  */
 import { type Fields, isServerCode } from '@edupass/protocol';
-import { accountTableRoutes, sessionFor, signUp } from '@edupass/test-kit/accounts';
+import { accountTableRoutes, sessionForRoute, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe('generated bodies', () => {
         const answer = await call(spec.method, spec.path, undefined, {
           raw: text ?? '',
           // A fresh session each time: some generated bodies are valid logouts.
-          ...(spec.auth === 'token' ? { token: await sessionFor(server, userId) } : {}),
+          ...(spec.auth === 'token' ? { token: await sessionForRoute(server, spec, userId) } : {}),
         });
         expect(answer.status, `${name} ${text}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
         if (answer.status >= 300) {

@@ -43,6 +43,22 @@ const wantsJson = (request: FastifyRequest) => {
   return accept.includes('application/json') && !accept.includes('text/html');
 };
 
+/** A page the browser is opening (a click on "WeChat"), rather than a call of a program reading JSON. */
+const isNavigation = (request: FastifyRequest) =>
+  request.headers['sec-fetch-mode'] === 'navigate' || String(request.headers.accept ?? '').includes('text/html');
+
+/**
+ * Where a browser goes when the sign-in cannot start: the web client's WeChat / QQ screen at PUBLIC_URL
+ * with what went wrong (`wrong-site`: started from a host name that is not this site's; `unavailable`:
+ * anything else), rather than a page of raw JSON. Programs still get the catalogue error.
+ */
+const startFailedPage = (ctx: Context, name: OauthProviderName, error: 'wrong-site' | 'unavailable'): string => {
+  const page = new URL('/', ctx.config.publicUrl);
+  page.searchParams.set('oauth', name);
+  page.searchParams.set('error', error);
+  return page.toString();
+};
+
 /**
  * GET oauth/{wechat|qq}/authorize?redirect=…: a fresh state, signed into an HttpOnly cookie with the
  * redirect URI; then the provider's page (302), or `{url, state}` for JSON callers.
@@ -64,9 +80,20 @@ const registerAuthorize = (app: FastifyInstance, ctx: Context, name: OauthProvid
       },
     },
     async (request, reply) => {
-      const { redirect } = parseFields(spec.query, request.query, { fromQueryString: true }) as { redirect: string };
-      const redirectUri = allowedRedirect(ctx, redirect);
-      const provider = oauthProvider(ctx, name);
+      const browser = isNavigation(request) && !wantsJson(request);
+      let step: 'wrong-site' | 'unavailable' = 'unavailable';
+      let redirectUri: string;
+      let provider: ReturnType<typeof oauthProvider>;
+      try {
+        const { redirect } = parseFields(spec.query, request.query, { fromQueryString: true }) as { redirect: string };
+        step = 'wrong-site';
+        redirectUri = allowedRedirect(ctx, redirect);
+        step = 'unavailable';
+        provider = oauthProvider(ctx, name);
+      } catch (error) {
+        if (!browser) throw error;
+        return reply.redirect(startFailedPage(ctx, name, step), 302);
+      }
       const { state, cookie } = startState(ctx, name, redirectUri);
       reply.setCookie(stateCookieName(name), cookie, {
         httpOnly: true,

@@ -8,8 +8,8 @@ import { requestVoiceCode } from '../services/codes/requests.ts';
 import { sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { endSession } from '../services/sessions/tokens.ts';
 import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
-import { loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/sign-in/sign-in.ts';
-import { phoneCodeBy } from './phone-code.ts';
+import { loginByEmail, loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/sign-in/sign-in.ts';
+import { codeSendBy } from './code-send.ts';
 
 /** Sets the `authorization` cookie and answers `{user_info, auth}`. */
 export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: SignedIn) => {
@@ -33,10 +33,12 @@ export const signInBy =
     answerSignIn(ctx, input.reply, await service(ctx, input.body, signInRequest(input)));
 
 export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
-  defineRoute(app, ctx, 'sendLoginCode', phoneCodeBy(ctx, 'login'));
+  defineRoute(app, ctx, 'sendLoginCode', codeSendBy(ctx, 'login'));
   defineRoute(app, ctx, 'loginByPhone', signInBy(ctx, loginByPhone));
-  defineRoute(app, ctx, 'sendSilentLoginCode', phoneCodeBy(ctx, 'silence'));
+  defineRoute(app, ctx, 'sendSilentLoginCode', codeSendBy(ctx, 'silence'));
   defineRoute(app, ctx, 'loginByPhoneSilently', signInBy(ctx, loginByPhoneSilently));
+  defineRoute(app, ctx, 'sendEmailLoginCode', codeSendBy(ctx, 'email_login'));
+  defineRoute(app, ctx, 'loginByEmail', signInBy(ctx, loginByEmail));
   for (const [name, ticketRequired] of [
     ['loginByPassword', false],
     ['loginByPasswordSecure', true],
@@ -64,7 +66,7 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
         })
       : requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
   );
-  defineRoute(app, ctx, 'sendCommonCode', phoneCodeBy(ctx, 'common'));
+  defineRoute(app, ctx, 'sendCommonCode', codeSendBy(ctx, 'common'));
   defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
     await endSession(ctx, session);
     clearAuthCookie(reply, ctx.config);

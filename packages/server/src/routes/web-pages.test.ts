@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));
-writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>EduPass app</title>');
+writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>EduPass</title><main id="edupass-app"></main>');
 const { server } = useTestServer({ webRoot });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
@@ -16,7 +16,7 @@ it('serves the web client at / and for any of its page paths (deep links, reload
     const answer = await get(path, HTML);
     expect(answer.status, path).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await answer.text()).toContain('EduPass app');
+    expect(await answer.text()).toContain('id="edupass-app"');
   }
 });
 

@@ -155,11 +155,11 @@ describe('the console', () => {
     expect(answer.body.risk).toEqual({
       windowSeconds: c.riskWindowSeconds,
       identityFailures: c.riskFailures,
-      loginAttempts: 2,
-      ipFailures: 20,
-      ipLoginFailures: 50,
-      ipSends: 20,
-      ruleRequests: 10,
+      loginAttempts: 3,
+      ipFailures: 120,
+      ipLoginFailures: 120,
+      ipSends: 120,
+      ruleRequests: 30,
       fallbackRule: 'NONE',
     });
   });

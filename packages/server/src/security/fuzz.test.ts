@@ -14,7 +14,7 @@ import { useTestServer } from '@edupass/test-kit/harness';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUser } from '../services/account/users.ts';
-import { findUserByPhone } from '../store/account/users.ts';
+import { findUserById, findUserByPhone } from '../store/account/users.ts';
 
 const RUNS = Number(process.env.EDUPASS_FUZZ_RUNS ?? 14);
 const SEED = Number(process.env.EDUPASS_FUZZ_SEED ?? 20261122);
@@ -26,12 +26,16 @@ let userId: number;
 let operatorId: number;
 let productCode: string;
 
-beforeAll(async () => {
-  userId = (await signUp(server)).userId;
+const newOperator = async () => {
   const operator = await signInOperator(server);
   const found = await findUserByPhone(server.app.ctx.db, operator.phone);
   if (!found) throw new Error('the operator was not created');
-  operatorId = found.id;
+  return found.id;
+};
+
+beforeAll(async () => {
+  userId = (await signUp(server)).userId;
+  operatorId = await newOperator();
   productCode = 'edupass';
 });
 
@@ -112,6 +116,9 @@ const fuzz = async (name: string, requests: FuzzRequest[]) => {
       await saveUser(server.app.ctx, userId, { blocked_at: null });
       await saveUser(server.app.ctx, operatorId, { blocked_at: null });
     }
+    // The account deletion (the caller's own, or an operator's of any id) may delete the fuzz's accounts.
+    if (!(await findUserById(server.app.ctx.db, userId))) userId = (await signUp(server)).userId;
+    if (!(await findUserById(server.app.ctx.db, operatorId))) operatorId = await newOperator();
   }
 };
 

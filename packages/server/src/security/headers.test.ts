@@ -80,6 +80,28 @@ describe('every kind of answer', () => {
     expect(directives(await page(`${https.url}${A}/agreements`))['upgrade-insecure-requests']).toEqual([]);
   });
 
+  it("answers without a body (the usage collector's 204) get the JSON answers' short policy", async () => {
+    const [json, collected] = await Promise.all([
+      page(`${server.url}${A}/agreements`),
+      fetch(`${server.url}/report/edupass`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify({
+          type: 0,
+          alg: '',
+          data: {
+            m: { d: 1, p: 'edupass', tst: 0, h: 0 },
+            e: {},
+            b: [{ e: 'open', i: 'headers-test-1', t: 1, d: {} }],
+          },
+        }),
+      }),
+    ]);
+    expect(collected.status).toBe(204);
+    expect(collected.headers.get('content-security-policy')).toBe(json.headers.get('content-security-policy'));
+    expect(collected.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('HSTS when PUBLIC_URL is https', async () => {
     for (const path of ['/', `${A}/agreements`]) {
       const answer = await page(`${https.url}${path}`);

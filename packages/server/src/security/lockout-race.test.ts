@@ -24,6 +24,14 @@ const tally = (answers: Answer[]) => {
   return { ok: count('ok'), wrong: count('AC3_2') + count('AC3_9'), locked: count('E_5'), all: codes };
 };
 
+/** The seconds a lock's refusal says are left, the same in the body (`retry_after`) and `Retry-After`. */
+const lockSeconds = (answer: Answer) => {
+  const seconds = (answer.body as { retry_after?: unknown }).retry_after;
+  expect(answer.headers.get('retry-after')).toBe(String(seconds));
+  expect(seconds).toBeLessThanOrEqual(900);
+  return Number(seconds);
+};
+
 /** `size` parallel sign-ins on one phone, the right password at index `rightAt` (if any). */
 const loginBurst = (server: TestServer, phone: string, size: number, rightAt = -1) =>
   Promise.all(
@@ -48,18 +56,22 @@ const suite = (name: string, overrides: Partial<Config>, options: BuildOptions =
       expect(result.ok).toBe(0);
       expect(result.locked).toBe(60 - result.wrong);
       expect(result.all.every((c) => ['AC3_2', 'E_5'].includes(c))).toBe(true);
-      // The lock holds afterwards, even for the right password.
+      // The lock holds afterwards, even for the right password, and says when it lifts.
       const after = await client(server.url)('POST', `${A}/login`, { identity: phone, password: PASSWORD, pid: PID });
       expect(after.status).toBe(429);
+      expect(lockSeconds(after)).toBeGreaterThan(0);
     });
 
     test('300 parallel wrong guesses check at most the limit', async () => {
       const { phone } = await signUp(server);
-      const result = tally(await loginBurst(server, phone, 300));
+      const answers = await loginBurst(server, phone, 300);
+      const result = tally(answers);
       console.info(`[lockout] ${name}: 300-guess burst checked ${result.wrong}`);
       expect(result.wrong).toBeLessThanOrEqual(LOCK_AFTER);
       expect(result.wrong).toBeGreaterThan(0);
       expect(result.locked).toBe(300 - result.wrong);
+      // Every refusal by the lock, whether it came before or after the reservation, tells the seconds left.
+      for (const answer of answers.filter((a) => a.status === 429)) expect(lockSeconds(answer)).toBeGreaterThan(0);
     });
 
     test('a success gives its reservation back and clears earlier failures', async () => {

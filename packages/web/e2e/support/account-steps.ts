@@ -1,5 +1,5 @@
 /** Small steps the account-centre browser tests share: fresh phone numbers, codes from the outbox, inputs by label. */
-import { expect } from 'vitest';
+import { newCodeFor as newCodeAt } from '@edupass/test-kit/accounts';
 import type { AppUnderTest } from './app-server.ts';
 import { expectScreen, type TestPage } from './pages.ts';
 
@@ -16,19 +16,8 @@ export const inputLabelled = (tab: TestPage, label: string) =>
   tab.page.locator('input').and(tab.page.getByLabel(label, { exact: true }));
 
 /** The code last sent to `to`, once it is a new one (not `previous`). */
-export const newCodeFor = async (app: AppUnderTest, to: string, previous?: string): Promise<string> => {
-  await expect
-    .poll(
-      async () => {
-        const code = await app.server.lastCode(to);
-        return code !== undefined && code !== previous;
-      },
-      // expect.poll's own default is 1 s; a send behind the page's request under load can take longer.
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return (await app.server.lastCode(to)) as string;
-};
+export const newCodeFor = (app: AppUnderTest, to: string, previous?: string): Promise<string> =>
+  newCodeAt(app.server, to, previous);
 
 /** Signs up in the page (at `base`, the server's URL unless given) with a phone, its code and a password, and opens "Sign-in & security". */
 export const signUpByPhone = async (

@@ -6,6 +6,10 @@ export interface PageOptions {
   height?: number;
   /** Sets the remembered language before the app starts. */
   locale?: 'zh-CN' | 'en';
+  /** The browser's language (navigator.languages, Accept-Language). @default `locale`, else 'zh-CN' */
+  browserLanguage?: string;
+  /** The system's theme (prefers-color-scheme). @default 'light' */
+  colorScheme?: 'light' | 'dark';
   /** Sets the remembered consent choice, so the banner is not shown. @default 'denied' */
   consent?: 'granted' | 'denied' | 'unset';
 }
@@ -23,6 +27,8 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     reducedMotion: 'reduce',
+    locale: options.browserLanguage ?? options.locale ?? 'zh-CN',
+    colorScheme: options.colorScheme ?? 'light',
   });
   const settings = { locale: options.locale, consent: options.consent ?? 'denied' };
   // Only on the first document: later navigations keep what the app itself remembered.

@@ -6,15 +6,22 @@
 import type { CaptchaProof } from '@edupass/account';
 import type { Captcha } from '@edupass/captcha';
 import { currentI18n } from '../i18n/i18n.ts';
+import { loadChunk } from '../router/chunks.ts';
 import { PRODUCT } from '../session/account.ts';
 
+/** The captcha SDK's chunk number, for 'Loading chunk N failed' (the routes use 1–12, the agreement sheet 13). */
+const CAPTCHA_CHUNK = 14;
+
 let captcha: Promise<Captcha> | undefined;
+let failed: { attempt: number; error: unknown } | undefined;
 
 const loadCaptcha = (): Promise<Captcha> => {
-  captcha ??= import('@edupass/captcha').then(
+  captcha ??= loadChunk(CAPTCHA_CHUNK, () => import('@edupass/captcha'), failed?.attempt, failed?.error).then(
     ({ createCaptcha }) => createCaptcha({ pid: PRODUCT.pid, productCode: PRODUCT.product_code, platform: 'web' }),
     (error: unknown) => {
+      // A retry fetches the chunk afresh (chunks.ts): the browser remembers a failed import.
       captcha = undefined;
+      failed = { attempt: (failed?.attempt ?? 0) + 1, error };
       throw error;
     },
   );

@@ -3,6 +3,7 @@
  * human sentence for any error from a language's catalogue texts (errors/*.ts).
  */
 import { ClientCode, type ClientCodeName, clientCodeName, INVALID_REQUEST_MESSAGE } from '@edupass/protocol';
+import { TROUBLE_TEXT, troubleOf } from '../ui/network-trouble.ts';
 
 export type Params = Record<string, string | number>;
 
@@ -16,6 +17,8 @@ export interface ErrorTexts {
   unknownCode: string;
   /** For anything that is not a coded error. */
   unexpected: string;
+  /** The server's detail of an invalid request in this language (it writes English); as written when absent. */
+  detail?(english: string): string;
 }
 
 const isCodedError = (value: unknown): value is { code: number; message: string; serverCode?: string } =>
@@ -35,16 +38,21 @@ const invalidRequestDetail = (error: { code: number; message: string; serverCode
 /**
  * Catalogue errors by name (never the server's internal code), anything else said plainly. A generic
  * invalid request (E_1) adds the server's detail after the catalogue sentence; other codes show the sentence alone.
+ * A network or server failure (`troubleOf`) reads as one, whichever call met it: never as the captcha's fault.
  */
 export const describeError = (texts: ErrorTexts, error: unknown): string => {
-  if (error instanceof Error && error.name === 'ChunkLoadError') return error.message;
+  const trouble = troubleOf(error);
+  // The network or the server failed, not what the visitor did: say so, whatever the call (the captcha included).
+  if (trouble && !(isCodedError(error) && error.code !== ClientCode.CAPTCHA_ERROR)) {
+    return texts.errors[TROUBLE_TEXT[trouble]];
+  }
   if (isCodedError(error)) {
     // GCAP_1 shares INVALID_CAPTCHA's number, but it is the human check that failed, not the SMS code.
     if (error.serverCode === 'GCAP_1') return texts.errors.CAPTCHA_REJECTED;
     const name = clientCodeName(error.code);
     if (name) {
       const detail = invalidRequestDetail(error);
-      return detail ? `${texts.errors[name]} ${detail}` : texts.errors[name];
+      return detail ? `${texts.errors[name]} ${texts.detail?.(detail) ?? detail}` : texts.errors[name];
     }
     return fill(texts.unknownCode, { code: error.serverCode ?? error.code, message: error.message });
   }

@@ -1,6 +1,7 @@
 /**
  * A route component loaded on first use. While it loads, a quiet placeholder; when its chunk fails
- * or times out, 'Loading chunk N failed' with a retry button.
+ * or times out, a plain "could not load" with a retry (the chunk again) and a page reload (a new
+ * release may have replaced the chunk); 'Loading chunk N failed' stays folded away for support.
  */
 import { type ComponentType, useCallback, useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
@@ -33,13 +34,19 @@ const ChunkFailed = ({ error, onRetry }: { error: ChunkLoadError; onRetry: () =>
   return (
     <section className="panel chunk-failed" role="alert" aria-live="assertive">
       <h1>{t('chunk.title')}</h1>
-      <p>
-        <code>{error.message}</code>
-      </p>
       <p>{t('chunk.explain')}</p>
-      <button type="button" className="button primary" onClick={onRetry}>
-        {t('chunk.retry')}
-      </button>
+      <div className="actions">
+        <button type="button" className="button primary" onClick={onRetry}>
+          {t('chunk.retry')}
+        </button>
+        <button type="button" className="button ghost" onClick={() => window.location.reload()}>
+          {t('chunk.reload')}
+        </button>
+      </div>
+      <details>
+        <summary>{t('chunk.details')}</summary>
+        <code>{error.message}</code>
+      </details>
     </section>
   );
 };

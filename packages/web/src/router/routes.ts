@@ -1,25 +1,61 @@
 /**
  * The route table: each screen is its own chunk, numbered for the 'Loading chunk N failed' message.
  * `access` says who may see it: visitors are sent to sign-in from user screens, users to their account
- * from visitor screens.
+ * from visitor screens. The first screen (sign-in) is in the entry file, so it paints without another
+ * request; every other screen loads with the other screens' text.
  */
+import { withMoreText } from '../i18n/i18n.ts';
+import SignIn from '../screens/sign-in.tsx';
 import { type LazyRoute, lazyRoute } from './lazy-route.tsx';
 
 export type Access = 'visitor' | 'user' | 'any';
 
 export const SCREENS = {
-  signIn: lazyRoute(1, () => import('../screens/sign-in.tsx')),
-  signUp: lazyRoute(2, () => import('../screens/sign-up.tsx')),
-  resetPassword: lazyRoute(3, () => import('../screens/reset-password.tsx')),
-  agreementsGate: lazyRoute(4, () => import('../screens/agreements-gate.tsx')),
-  profile: lazyRoute(5, () => import('../screens/account/profile.tsx')),
-  security: lazyRoute(6, () => import('../screens/account/security.tsx')),
-  connections: lazyRoute(7, () => import('../screens/account/connections.tsx')),
-  privacy: lazyRoute(8, () => import('../screens/account/privacy.tsx')),
-  oauthCallback: lazyRoute(9, () => import('../screens/oauth-callback.tsx')),
-  notFound: lazyRoute(10, () => import('../screens/not-found.tsx')),
-  returnToApp: lazyRoute(11, () => import('../screens/return-to-app.tsx')),
-  legal: lazyRoute(12, () => import('../screens/legal.tsx')),
+  signIn: lazyRoute(1, () => Promise.resolve({ default: SignIn })),
+  signUp: lazyRoute(
+    2,
+    withMoreText(() => import('../screens/sign-up.tsx')),
+  ),
+  resetPassword: lazyRoute(
+    3,
+    withMoreText(() => import('../screens/reset-password.tsx')),
+  ),
+  agreementsGate: lazyRoute(
+    4,
+    withMoreText(() => import('../screens/agreements-gate.tsx')),
+  ),
+  profile: lazyRoute(
+    5,
+    withMoreText(() => import('../screens/account/profile.tsx')),
+  ),
+  security: lazyRoute(
+    6,
+    withMoreText(() => import('../screens/account/security.tsx')),
+  ),
+  connections: lazyRoute(
+    7,
+    withMoreText(() => import('../screens/account/connections.tsx')),
+  ),
+  privacy: lazyRoute(
+    8,
+    withMoreText(() => import('../screens/account/privacy.tsx')),
+  ),
+  oauthCallback: lazyRoute(
+    9,
+    withMoreText(() => import('../screens/oauth-callback.tsx')),
+  ),
+  notFound: lazyRoute(
+    10,
+    withMoreText(() => import('../screens/not-found.tsx')),
+  ),
+  returnToApp: lazyRoute(
+    11,
+    withMoreText(() => import('../screens/return-to-app.tsx')),
+  ),
+  legal: lazyRoute(
+    12,
+    withMoreText(() => import('../screens/legal.tsx')),
+  ),
 } as const satisfies Record<string, LazyRoute>;
 
 export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {

@@ -23,7 +23,7 @@ const AgreementsGate = () => {
           <AgreementItem key={agreement.id} agreement={agreement} />
         ))}
       </ul>
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <div className="actions">
         <button
           type="button"

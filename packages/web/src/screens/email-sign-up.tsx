@@ -6,17 +6,15 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { CodeField, ConfirmPasswordField, NewPasswordField } from '../ui/account-fields.tsx';
+import { CodeField, ConfirmPasswordField, EmailField, NewPasswordField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
-import { Field } from '../ui/field.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
-import { useRuleError, useTouched } from '../ui/validation.ts';
+import { useTouched } from '../ui/validation.ts';
 
 export const EmailSignUp = () => {
   const { t } = useI18n();
-  const ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
   const { agreements, agreed, checkProps } = useAgreed(touched);
@@ -29,7 +27,7 @@ export const EmailSignUp = () => {
     event.preventDefault();
     touched.submit();
     if (checks.email(email) || checks.captcha(code) || checks.password(password) || confirm !== password || !agreed)
-      return;
+      return void requestAnimationFrame(() => action.focusFirstInvalid());
     void action.run(async () => {
       const { ticket } = await checkEmailCode(client, { email, captcha: code });
       await registerByEmail(client, { captchaTicket: ticket, password, rePassword: confirm });
@@ -42,30 +40,32 @@ export const EmailSignUp = () => {
 
   return (
     <form onSubmit={submit} noValidate>
-      <Field
-        label={t('form.email')}
-        value={email}
-        onValue={setEmail}
-        onBlur={touched.blur('email')}
-        error={touched.shown('email') ? ruleError('email', email) : null}
-        type="email"
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
-      />
+      <EmailField value={email} onValue={setEmail} touched={touched} bind={action.field('email')} />
       <CodeField
         value={code}
         onValue={setCode}
         touched={touched}
+        bind={action.field('captcha')}
         blockedReason={checks.email(email) ? t('code.needEmail') : null}
         onSend={sender('email_register', email, (proof) => sendEmailCode(client, { email }, proof))}
         sentTo={sentTo}
       />
-      <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
-      <ConfirmPasswordField value={confirm} onValue={setConfirm} touched={touched} password={password} />
+      <NewPasswordField
+        label={t('form.password')}
+        value={password}
+        onValue={setPassword}
+        touched={touched}
+        bind={action.field('password')}
+      />
+      <ConfirmPasswordField
+        value={confirm}
+        onValue={setConfirm}
+        touched={touched}
+        password={password}
+        bind={action.field('confirm_password')}
+      />
       <AgreementsCheck {...checkProps} />
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('signUp.submit')}
       </button>

@@ -28,7 +28,8 @@ import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
-import { askingSecondStep, type PendingSecondStep, SecondStep } from './second-step.tsx';
+import { SecondStep } from './second-step.tsx';
+import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
 
 const isProvider = (value: string | null): value is OauthProvider => value === 'wechat' || value === 'qq';
 
@@ -62,17 +63,19 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
         onValue={setPhone}
         onBlur={touched.blur('phone')}
         error={touched.shown('phone') && phone ? ruleError('phone_number', phone) : null}
+        bind={action.field('phone_number')}
       />
       <CodeInput
         value={code}
         onValue={setCode}
+        bind={action.field('captcha')}
         blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
         onSend={sender('oauth', phone, (proof) =>
           sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
         )}
       />
       <AgreementsCheck {...checkProps} />
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <div className="actions">
         <button type="submit" className="button primary" aria-busy={action.busy}>
           {t('oauth.bindPhoneSubmit')}
@@ -93,6 +96,8 @@ const OauthCallback = () => {
   const [error, setError] = useState<string | null>(null);
   const [ticket, setTicket] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
+  // A bind started from the account centre goes back there, not to the sign-in page.
+  const [binding, setBinding] = useState(false);
   const started = useRef(false);
 
   useEffect(() => {
@@ -100,11 +105,19 @@ const OauthCallback = () => {
     started.current = true;
     const code = query.get('code');
     const state = query.get('state') ?? undefined;
+    // The server could not start the sign-in (opened from another host name, provider not set up).
+    const startError = query.get('error');
+    if (startError && isProvider(provider)) {
+      const site = window.location.host;
+      setError(t(startError === 'wrong-site' ? 'oauth.wrongSite' : 'oauth.unavailable', { name, site }));
+      return;
+    }
     if (!code || !isProvider(provider)) {
       setError(t('oauth.stateMismatch'));
       return;
     }
     const purpose = takePurpose(provider);
+    setBinding(purpose === 'bind');
     const run = async () => {
       if (purpose === 'bind') {
         if (provider === 'wechat') await bindWechat(client, { code, state });
@@ -125,7 +138,7 @@ const OauthCallback = () => {
       else setTicket(result.oauth_ticket);
     };
     run().catch((caught: unknown) => setError(errorText(caught)));
-  }, [provider, query, t, errorText]);
+  }, [provider, name, query, t, errorText]);
 
   return (
     <Screen title={ticket ? t('oauth.finishTitle', { name }) : name || t('signIn.title')}>
@@ -140,7 +153,11 @@ const OauthCallback = () => {
         <>
           <FormError message={error} />
           <p>
-            <Link href="/">{t('reset.back')}</Link>
+            {binding ? (
+              <Link href="/account/connections">{t('oauth.backToAccount')}</Link>
+            ) : (
+              <Link href="/">{t('reset.back')}</Link>
+            )}
           </p>
         </>
       ) : (

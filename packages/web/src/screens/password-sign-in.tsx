@@ -1,7 +1,7 @@
 /**
  * Sign in with phone, username or e-mail and password, through login/security: the rule service
  * hands out a ticket at once for an ordinary attempt and puts up the puzzle for a risky one (after
- * failed attempts, say).
+ * failed attempts, say). A locked account shows the time left and the ways in that do not wait.
  */
 import { loginByPassword, loginByPasswordSecure } from '@edupass/account';
 import { type FormEvent, useState } from 'react';
@@ -14,7 +14,8 @@ import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { askingSecondStep, type PendingSecondStep } from './second-step.tsx';
+import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
+import { LockNotice, lockedFor, useLockCountdown } from './sign-in-lock.tsx';
 
 const signIn = (identity: string, password: string) =>
   withCaptcha('login', identity, (proof) =>
@@ -24,9 +25,16 @@ const signIn = (identity: string, password: string) =>
         loginByPassword(client, { identity, password }),
   );
 
-export const PasswordSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecondStep): void }) => {
+export interface PasswordSignInProps {
+  onSecondStep(pending: PendingSecondStep): void;
+  /** Switches to the SMS code sign-in, with the identity typed here (a phone number, perhaps). */
+  onUseSms(identity: string): void;
+}
+
+export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) => {
   const { t } = useI18n();
   const action = useAction();
+  const lock = useLockCountdown();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
@@ -34,12 +42,21 @@ export const PasswordSignIn = ({ onSecondStep }: { onSecondStep(pending: Pending
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (!identity || !password) return;
+    if (!identity || !password) return void requestAnimationFrame(() => action.focusFirstInvalid());
+    if (lock.left > 0) return;
+    lock.clear();
     void action.run(async () => {
-      const result = await askingSecondStep(signIn(identity.trim(), password), 'password', onSecondStep);
-      if (!result) return;
-      rememberWeakPassword(result.auth.is_weak_password);
-      await afterSignIn('password');
+      try {
+        const result = await askingSecondStep(signIn(identity.trim(), password), 'password', onSecondStep);
+        if (!result) return;
+        rememberWeakPassword(result.auth.is_weak_password);
+        await afterSignIn('password');
+      } catch (error) {
+        const seconds = lockedFor(error);
+        // With the seconds known, the lock's own notice says it all; without them, the catalogue's text.
+        if (seconds === undefined || seconds === 0) throw error;
+        lock.start(seconds);
+      }
     });
   };
 
@@ -51,6 +68,7 @@ export const PasswordSignIn = ({ onSecondStep }: { onSecondStep(pending: Pending
         value={identity}
         onValue={setIdentity}
         error={required(identity)}
+        bind={action.field('identity')}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
@@ -61,17 +79,22 @@ export const PasswordSignIn = ({ onSecondStep }: { onSecondStep(pending: Pending
         value={password}
         onValue={setPassword}
         error={required(password)}
+        bind={action.field('password')}
         type="password"
         autoComplete="current-password"
         required
       />
-      <FormError message={action.error} />
-      <button type="submit" className="button primary block" aria-busy={action.busy}>
+      <FormError message={action.error} onRetry={action.retry} />
+      {lock.met ? <LockNotice left={lock.left} onUseSms={() => onUseSms(identity.trim())} /> : null}
+      <button type="submit" className="button primary block" aria-busy={action.busy} aria-disabled={lock.left > 0}>
         {action.busy ? t('form.working') : t('signIn.submit')}
       </button>
       <p className="aside">
-        <Link href="/reset-password">{t('signIn.forgot')}</Link>
+        {/* Typed an e-mail address: the reset opens on e-mail. */}
+        <Link href={identity.includes('@') ? '/reset-password?by=email' : '/reset-password'}>{t('signIn.forgot')}</Link>
       </p>
     </form>
   );
 };
+
+export default PasswordSignIn;

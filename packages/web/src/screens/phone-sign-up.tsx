@@ -26,7 +26,8 @@ export const PhoneSignUp = () => {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (checks.phone_number(phone) || checks.captcha(code) || checks.password(password) || !agreed) return;
+    if (checks.phone_number(phone) || checks.captcha(code) || checks.password(password) || !agreed)
+      return void requestAnimationFrame(() => action.focusFirstInvalid());
     void action.run(async () => {
       await registerByPhone(client, {
         phone_number: phone,
@@ -42,9 +43,15 @@ export const PhoneSignUp = () => {
   return (
     <form onSubmit={submit} noValidate>
       <PhoneCodeFields {...fields} touched={touched} />
-      <NewPasswordField label={t('form.password')} value={password} onValue={setPassword} touched={touched} />
+      <NewPasswordField
+        label={t('form.password')}
+        value={password}
+        onValue={setPassword}
+        touched={touched}
+        bind={action.field('password')}
+      />
       <AgreementsCheck {...checkProps} />
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('signUp.submit')}
       </button>

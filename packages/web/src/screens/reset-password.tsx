@@ -1,34 +1,49 @@
-/** Password reset by phone: code to the account's phone, then the new password. */
+/** Password reset by a code to the account's phone or e-mail, then the new password. */
 import { checkResetCode, resetPassword, sendResetCode } from '@edupass/account';
+import { checkEmailResetCode, sendEmailResetCode } from '@edupass/account/email';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { navigate } from '../router/history.ts';
+import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { ConfirmPasswordField, NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
+import { ConfirmPasswordField, EmailCodeFields, NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { FormError } from '../ui/status.tsx';
+import { Tabs } from '../ui/tabs.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { usePhoneCode } from '../ui/use-send-code.ts';
+import { useEmailCode, usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
+
+type Way = 'phone' | 'email';
 
 const ResetPassword = () => {
   const { t } = useI18n();
+  const { query } = useLocation();
+  const [way, setWay] = useState<Way>(query.get('by') === 'email' ? 'email' : 'phone');
   const touched = useTouched();
   const action = useAction();
-  const { phone, code, fields } = usePhoneCode(action, 'reset', (input, proof) => sendResetCode(client, input, proof));
+  const byPhone = usePhoneCode(action, 'reset', (input, proof) => sendResetCode(client, input, proof));
+  const byEmail = useEmailCode(action, 'email_reset', (input, proof) => sendEmailResetCode(client, input, proof));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+
+  const proved = way === 'phone' ? !checks.phone_number(byPhone.phone) : !checks.email(byEmail.email);
+  const code = way === 'phone' ? byPhone.code : byEmail.code;
+  const ticket = async () =>
+    way === 'phone'
+      ? checkResetCode(client, { phone_number: byPhone.phone, captcha: code })
+      : checkEmailResetCode(client, { email: byEmail.email, captcha: code });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (checks.phone_number(phone) || checks.captcha(code) || checks.password(password) || confirm !== password) return;
+    if (!proved || checks.captcha(code) || checks.password(password) || confirm !== password) {
+      return void requestAnimationFrame(() => action.focusFirstInvalid());
+    }
     void action.run(async () => {
-      const { ticket } = await checkResetCode(client, { phone_number: phone, captcha: code });
-      await resetPassword(client, { ticket, password, confirm_password: confirm });
+      await resetPassword(client, { ticket: (await ticket()).ticket, password, confirm_password: confirm });
       trackEvent('password_reset');
       navigate('/?method=password&notice=reset', { replace: true });
     });
@@ -36,16 +51,42 @@ const ResetPassword = () => {
 
   return (
     <Screen title={t('reset.title')}>
-      <p>{t('reset.intro')}</p>
-      <form onSubmit={submit} noValidate>
-        <PhoneCodeFields {...fields} touched={touched} />
-        <NewPasswordField label={t('form.newPassword')} value={password} onValue={setPassword} touched={touched} />
-        <ConfirmPasswordField value={confirm} onValue={setConfirm} touched={touched} password={password} />
-        <FormError message={action.error} />
-        <button type="submit" className="button primary block" aria-busy={action.busy}>
-          {action.busy ? t('form.working') : t('reset.submit')}
-        </button>
-      </form>
+      <Tabs
+        label={t('reset.ways')}
+        tabs={[
+          { key: 'phone', label: t('reset.byPhone') },
+          { key: 'email', label: t('reset.byEmail') },
+        ]}
+        selected={way}
+        onSelect={setWay}
+      >
+        <p>{t(way === 'phone' ? 'reset.intro' : 'reset.introEmail')}</p>
+        <form onSubmit={submit} noValidate>
+          {way === 'phone' ? (
+            <PhoneCodeFields {...byPhone.fields} touched={touched} />
+          ) : (
+            <EmailCodeFields {...byEmail.fields} touched={touched} />
+          )}
+          <NewPasswordField
+            label={t('form.newPassword')}
+            value={password}
+            onValue={setPassword}
+            touched={touched}
+            bind={action.field('password')}
+          />
+          <ConfirmPasswordField
+            value={confirm}
+            onValue={setConfirm}
+            touched={touched}
+            password={password}
+            bind={action.field('confirm_password')}
+          />
+          <FormError message={action.error} onRetry={action.retry} />
+          <button type="submit" className="button primary block" aria-busy={action.busy}>
+            {action.busy ? t('form.working') : t('reset.submit')}
+          </button>
+        </form>
+      </Tabs>
       <p className="aside">
         <Link href="/">{t('reset.back')}</Link>
       </p>

@@ -1,15 +1,28 @@
-/** "Signing in to …": the application the user came from, on the sign-in screen. */
+/**
+ * The application the user came from, on the sign-in screen: its name in the heading ("Sign in to
+ * Courses") and its logo above, as registered in the console's applications.
+ */
 import { useI18n } from '../i18n/i18n.ts';
-import { useReturnApp } from '../session/return-app.ts';
+import type { ReturnApp } from '../session/return-app.ts';
 
-export const ReturnBanner = () => {
+/** The sign-in screen's heading: the application's name when one is waiting for the user. */
+export const useSignInTitle = (app: ReturnApp | undefined): string => {
   const { t } = useI18n();
-  const app = useReturnApp();
-  if (app === undefined) return null;
-  return (
-    <p className="return-app">
-      {app.logo_url ? <img src={app.logo_url} alt="" width={24} height={24} /> : null}
-      <span>{t('return.signingInTo', { app: app.name })}</span>
-    </p>
-  );
+  return app ? t('signIn.titleFor', { app: app.name }) : t('signIn.title');
 };
+
+export const ReturnBanner = ({ app }: { app: ReturnApp | undefined }) =>
+  app?.logo_url ? (
+    <p className="return-app">
+      <img
+        src={app.logo_url}
+        alt=""
+        width={48}
+        height={48}
+        onError={(event) => {
+          // A logo that does not load is left out rather than shown broken.
+          event.currentTarget.hidden = true;
+        }}
+      />
+    </p>
+  ) : null;

@@ -12,7 +12,8 @@ import { useI18n } from '../i18n/i18n.ts';
 import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
-import { clearReturn, noteRefusedReturn, pendingReturn } from '../session/return-target.ts';
+import { clearReturn, noteRefusedReturn, pendingAppReturn } from '../session/return-target.ts';
+import { troubleOf } from '../ui/network-trouble.ts';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
 import { FormError } from '../ui/status.tsx';
@@ -53,7 +54,7 @@ const Consent = ({ uid, details }: { uid: string; details: InteractionDetails })
           <li key={claim}>{t(claimKey(claim))}</li>
         ))}
       </ul>
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <div className="actions">
         <button
           type="button"
@@ -78,14 +79,20 @@ const Consent = ({ uid, details }: { uid: string; details: InteractionDetails })
 const ReturnToApp = () => {
   const { t, errorText } = useI18n();
   const [consent, setConsent] = useState<{ uid: string; details: InteractionDetails } | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; retry: (() => void) | null } | null>(null);
+  const [round, setRound] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is the retry: the same return, once more
   useEffect(() => {
-    const target = pendingReturn();
+    const target = pendingAppReturn();
     if (target === undefined || returning) return;
     returning = true;
     const go = async () => {
       if (target.kind === 'redirect') {
-        const checked = await checkReturn(client, { redirect: target.url }).catch(() => undefined);
+        // Refused is refused; a server out of reach is not a refusal (the retry below asks again).
+        const checked = await checkReturn(client, { redirect: target.url }).catch((caught: unknown) => {
+          if (troubleOf(caught)) throw caught;
+          return undefined;
+        });
         if (checked) leave(checked.redirect);
         else {
           clearReturn();
@@ -102,16 +109,23 @@ const ReturnToApp = () => {
     };
     go().catch((caught: unknown) => {
       returning = false;
-      clearReturn();
-      setError(errorText(caught));
+      const again = troubleOf(caught)
+        ? () => {
+            setError(null);
+            setRound((n) => n + 1);
+          }
+        : null;
+      // Kept for the retry when the network or the server failed; given up otherwise.
+      if (!again) clearReturn();
+      setError({ message: errorText(caught), retry: again });
     });
-  }, [errorText]);
+  }, [errorText, round]);
   if (consent) return <Consent uid={consent.uid} details={consent.details} />;
   return (
     <Screen title={t('return.title')}>
       {error ? (
         <>
-          <FormError message={error} />
+          <FormError message={error.message} onRetry={error.retry} />
           <p>
             <a href="/account">{t('return.toAccount')}</a>
           </p>

@@ -1,61 +1,97 @@
-/** The visitor's first screen: SMS code or password, WeChat and QQ, links to sign-up and reset. */
-import { useEffect, useState } from 'react';
-import { useI18n } from '../i18n/i18n.ts';
+/**
+ * The visitor's first screen: SMS code, password or e-mail code, WeChat and QQ, links to sign-up and
+ * reset. What is behind a click (the password and e-mail forms, the second step of a sign-in) loads on
+ * that click.
+ */
+import { checks } from '@edupass/protocol';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useI18n, withMoreText } from '../i18n/i18n.ts';
 import { useLocation } from '../router/history.ts';
+import { useReturnApp } from '../session/return-app.ts';
 import { startFlowTimer } from '../telemetry/telemetry.ts';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { Notice } from '../ui/status.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { OauthButtons } from './oauth-buttons.tsx';
-import { PasswordSignIn } from './password-sign-in.tsx';
-import { ReturnBanner } from './return-banner.tsx';
-import { PasskeySignIn, type PendingSecondStep, SecondStep } from './second-step.tsx';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
+import { ReturnBanner, useSignInTitle } from './return-banner.tsx';
+import type { PendingSecondStep } from './second-step-ask.ts';
 import { SmsSignIn } from './sms-sign-in.tsx';
 
-type Method = 'sms' | 'password';
+const PasswordSignIn = lazy(() => import('./password-sign-in.tsx'));
+const EmailSignIn = lazy(() => import('./email-sign-in.tsx'));
+const SecondStep = lazy(withMoreText(() => import('./second-step.tsx')));
+
+const METHODS = ['sms', 'password', 'email'] as const;
+type Method = (typeof METHODS)[number];
+const isMethod = (value: string | null): value is Method => METHODS.includes(value as Method);
 
 const NOTICES = {
   'password-changed': 'signIn.passwordChanged',
   'signed-out': 'signIn.signedOut',
   reset: 'signIn.resetDone',
+  deleted: 'signIn.accountDeleted',
   'sign-in-again': 'return.signInAgain',
 } as const;
+
+const Loading = () => {
+  const { t } = useI18n();
+  return <p className="muted">{t('app.loading')}</p>;
+};
 
 const SignIn = () => {
   const { t } = useI18n();
   const { query } = useLocation();
-  const asked = query.get('method') === 'password' ? 'password' : 'sms';
+  const named = query.get('method');
+  const asked: Method = isMethod(named) ? named : 'sms';
   const [method, setMethod] = useState<Method>(asked);
   // A link may ask for a method while this screen is already showing (after a password change).
   useEffect(() => setMethod(asked), [asked]);
   const notice = NOTICES[query.get('notice') as keyof typeof NOTICES];
   useEffect(() => startFlowTimer('sign_in_flow'), []);
   const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
+  const app = useReturnApp();
+  const title = useSignInTitle(app);
+  // The way out of a locked password: the SMS code tab, with the number already typed if it was one.
+  const [smsPhone, setSmsPhone] = useState('');
+  const useSms = (identity: string) => {
+    setSmsPhone(checks.phone_number(identity) ? '' : identity);
+    setMethod('sms');
+  };
   if (secondStep) {
     return (
-      <Screen title={t('signIn.title')}>
-        <SecondStep pending={secondStep} />
+      <Screen title={title}>
+        <Suspense fallback={<Loading />}>
+          <SecondStep pending={secondStep} />
+        </Suspense>
       </Screen>
     );
   }
   return (
-    <Screen title={t('signIn.title')}>
+    <Screen title={title}>
+      <ReturnBanner app={app} />
       <Notice message={notice ? t(notice) : null} />
-      <ReturnBanner />
       <Tabs
         label={t('signIn.methods')}
         tabs={[
           { key: 'sms', label: t('signIn.tabSms') },
           { key: 'password', label: t('signIn.tabPassword') },
+          { key: 'email', label: t('signIn.tabEmail') },
         ]}
         selected={method}
         onSelect={setMethod}
       >
         {method === 'sms' ? (
-          <SmsSignIn onSecondStep={setSecondStep} />
+          <SmsSignIn onSecondStep={setSecondStep} initialPhone={smsPhone} />
         ) : (
-          <PasswordSignIn onSecondStep={setSecondStep} />
+          <Suspense fallback={<Loading />}>
+            {method === 'email' ? (
+              <EmailSignIn onSecondStep={setSecondStep} />
+            ) : (
+              <PasswordSignIn onSecondStep={setSecondStep} onUseSms={useSms} />
+            )}
+          </Suspense>
         )}
       </Tabs>
       <PasskeySignIn />

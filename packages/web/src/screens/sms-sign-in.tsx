@@ -11,21 +11,32 @@ import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
-import { askingSecondStep, type PendingSecondStep } from './second-step.tsx';
+import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
 
-export const SmsSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecondStep): void }) => {
+export interface SmsSignInProps {
+  onSecondStep(pending: PendingSecondStep): void;
+  /** The number to start with (from the password tab's way out of a lock). */
+  initialPhone?: string;
+}
+
+export const SmsSignIn = ({ onSecondStep, initialPhone = '' }: SmsSignInProps) => {
   const { t } = useI18n();
   const touched = useTouched();
   const action = useAction();
   const { agreements, agreed, checkProps } = useAgreed(touched);
-  const { phone, code, fields } = usePhoneCode(action, 'silence', (input, proof) =>
-    sendSilentLoginCode(client, input, proof),
+  const { phone, code, fields } = usePhoneCode(
+    action,
+    'silence',
+    (input, proof) => sendSilentLoginCode(client, input, proof),
+    initialPhone,
   );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (checks.phone_number(phone) || checks.captcha(code) || !agreed) return;
+    if (checks.phone_number(phone) || checks.captcha(code) || !agreed) {
+      return void requestAnimationFrame(() => action.focusFirstInvalid());
+    }
     void action.run(async () => {
       const signedIn = loginByPhoneSilently(client, {
         phone_number: phone,
@@ -41,7 +52,7 @@ export const SmsSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSecon
       <PhoneCodeFields {...fields} touched={touched} />
       <AgreementsCheck {...checkProps} />
       <p className="hint">{t('signIn.smsNote')}</p>
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('signIn.submit')}
       </button>

@@ -1,8 +1,13 @@
-/** Where a fresh sign-in goes: the agreement check first, then the account centre. */
+/**
+ * Where a fresh sign-in goes: the agreement check first, then the page the visitor opened signed out
+ * (a deep link) or the account centre. An application waiting for the user (return-target.ts) takes
+ * over from there (app.tsx).
+ */
 import { navigate } from '../router/history.ts';
 import { endFlowTimer, setTrackedUser, trackEvent } from '../telemetry/telemetry.ts';
 import { client } from './account.ts';
 import { checkAgreements } from './gate.ts';
+import { landingPath } from './return-target.ts';
 
 export const afterSignIn = async (method: string): Promise<void> => {
   const user = client.session.get().user;
@@ -10,5 +15,5 @@ export const afterSignIn = async (method: string): Promise<void> => {
   trackEvent('sign_in', { method });
   endFlowTimer('sign_in_flow', { method });
   await checkAgreements();
-  navigate('/account', { replace: true });
+  navigate(landingPath(), { replace: true });
 };

@@ -3,20 +3,20 @@ import { checkReturn, interactionDetails } from '@edupass/account/identity';
 import type { InteractionApp } from '@edupass/protocol';
 import { useEffect, useState } from 'react';
 import { client } from './account.ts';
-import { pendingReturn, type ReturnTarget } from './return-target.ts';
+import { pendingAppReturn, type ReturnTarget } from './return-target.ts';
 
 export type ReturnApp = Pick<InteractionApp, 'name' | 'logo_url'>;
 
-const appOf = async (target: ReturnTarget): Promise<ReturnApp | undefined> => {
+const appOf = async (target: Exclude<ReturnTarget, { kind: 'path' }>): Promise<ReturnApp | undefined> => {
   if (target.kind === 'interaction') return (await interactionDetails(client, target.uid)).app;
   const checked = await checkReturn(client, { redirect: target.url });
-  return checked.app_name ? { name: checked.app_name, logo_url: '' } : undefined;
+  return checked.app_name ? { name: checked.app_name, logo_url: checked.app_logo_url } : undefined;
 };
 
 export const useReturnApp = (): ReturnApp | undefined => {
   const [app, setApp] = useState<ReturnApp | undefined>(undefined);
   useEffect(() => {
-    const target = pendingReturn();
+    const target = pendingAppReturn();
     if (target === undefined) return;
     let live = true;
     appOf(target).then(

@@ -1,12 +1,19 @@
 /**
- * Where the user goes after signing in, when an application sent them: an OpenID Connect interaction
- * (`?interaction=`) or an allow-listed return address (`?redirect=`). Kept in this tab's
- * sessionStorage from the first page load, so it survives the WeChat / QQ round trip and the
- * agreements gate, and is used once.
+ * Where the user goes after signing in: when an application sent them, an OpenID Connect interaction
+ * (`?interaction=`) or an allow-listed return address (`?redirect=`); when they opened a page of the
+ * account centre signed out (a deep link), that page. Kept in this tab's sessionStorage from the first
+ * page load, so it survives the WeChat / QQ round trip, the second step and the agreements gate, and is
+ * used once.
  */
 import { INTERACTION_PARAM, RETURN_PARAM } from '@edupass/protocol';
 
-export type ReturnTarget = { kind: 'interaction'; uid: string } | { kind: 'redirect'; url: string };
+export type ReturnTarget =
+  | { kind: 'interaction'; uid: string }
+  | { kind: 'redirect'; url: string }
+  | { kind: 'path'; path: string };
+
+/** A path of this web client: one slash, never `//host` (which a browser reads as another site). */
+const isLocalPath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
 const KEY = 'edupass.return';
 
@@ -22,9 +29,14 @@ const store = (target: ReturnTarget | undefined) => {
 export const pendingReturn = (): ReturnTarget | undefined => {
   try {
     const raw = sessionStorage.getItem(KEY);
-    const value = raw ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string }>) : undefined;
+    const value = raw
+      ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string; path: string }>)
+      : undefined;
     if (value?.kind === 'interaction' && typeof value.uid === 'string') return { kind: 'interaction', uid: value.uid };
     if (value?.kind === 'redirect' && typeof value.url === 'string') return { kind: 'redirect', url: value.url };
+    if (value?.kind === 'path' && typeof value.path === 'string' && isLocalPath(value.path)) {
+      return { kind: 'path', path: value.path };
+    }
   } catch {
     // Unreadable: as if none.
   }
@@ -34,15 +46,32 @@ export const pendingReturn = (): ReturnTarget | undefined => {
 export const clearReturn = (): void => store(undefined);
 
 /**
- * On page load: a target in the address is kept; opening the sign-in screen without one forgets an
- * older one (the return from WeChat or QQ, `?oauth=`, keeps it).
+ * On page load: a target in the address is kept; so is a signed-out visitor's deep link (`deepLink`,
+ * a page only users see); opening the sign-in screen without either forgets an older one (the return
+ * from WeChat or QQ, `?oauth=`, keeps it).
  */
-export const captureReturn = (path: string, query: URLSearchParams): void => {
+export const captureReturn = (path: string, query: URLSearchParams, deepLink: boolean): void => {
   const uid = query.get(INTERACTION_PARAM);
   const url = query.get(RETURN_PARAM);
+  const search = query.toString();
   if (uid) store({ kind: 'interaction', uid });
   else if (url) store({ kind: 'redirect', url });
+  else if (deepLink && isLocalPath(path)) store({ kind: 'path', path: search ? `${path}?${search}` : path });
   else if ((path === '/' || path === '/sign-in') && !query.has('oauth')) store(undefined);
+};
+
+/** Where a fresh sign-in lands in this web client: the deep link it was opened at (used once), else the account. */
+export const landingPath = (): string => {
+  const target = pendingReturn();
+  if (target?.kind !== 'path') return '/account';
+  clearReturn();
+  return target.path;
+};
+
+/** Whether an application waits for the user (an interaction or a return address, not a page of ours). */
+export const pendingAppReturn = (): Exclude<ReturnTarget, { kind: 'path' }> | undefined => {
+  const target = pendingReturn();
+  return target?.kind === 'path' ? undefined : target;
 };
 
 const REFUSED = 'edupass.return-refused';

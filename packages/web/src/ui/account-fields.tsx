@@ -1,20 +1,23 @@
-/** The phone, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
+/** The phone, e-mail, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
 import { checks } from '@edupass/protocol';
 import { useI18n } from '../i18n/i18n.ts';
-import { CodeButton, type CodeButtonProps } from './code-button.tsx';
+import { CodeButton, type CodeButtonProps, useResendWait } from './code-button.tsx';
 import { Field, type FieldProps as InputProps } from './field.tsx';
 import { normalizeCode } from './normalize-digits.ts';
 import { PhoneInput } from './phone-input.tsx';
 import { Notice } from './status.tsx';
+import type { BoundField } from './use-action.ts';
 import { useRuleError, type useTouched } from './validation.ts';
 
 interface FieldProps {
   value: string;
   onValue: (value: string) => void;
   touched: ReturnType<typeof useTouched>;
+  /** The form's errors about this input (`action.field(name)`). */
+  bind?: BoundField | undefined;
 }
 
-export const PhoneField = ({ value, onValue, touched }: FieldProps) => {
+export const PhoneField = ({ value, onValue, touched, bind }: FieldProps) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
@@ -25,6 +28,27 @@ export const PhoneField = ({ value, onValue, touched }: FieldProps) => {
       onValue={onValue}
       onBlur={touched.blur('phone')}
       error={touched.shown('phone') ? ruleError('phone_number', value) : null}
+      bind={bind}
+      required
+    />
+  );
+};
+
+export const EmailField = ({ value, onValue, touched, label, bind }: FieldProps & { label?: string }) => {
+  const { t } = useI18n();
+  const ruleError = useRuleError();
+  return (
+    <Field
+      label={label ?? t('form.email')}
+      value={value}
+      onValue={onValue}
+      onBlur={touched.blur('email')}
+      error={touched.shown('email') ? ruleError('email', value) : null}
+      bind={bind}
+      type="email"
+      autoComplete="email"
+      autoCapitalize="none"
+      spellCheck={false}
       required
     />
   );
@@ -35,16 +59,22 @@ export const CodeInput = ({
   blockedReason,
   onSend,
   onValue,
+  bind,
   ...field
 }: Omit<InputProps, 'label'> & CodeButtonProps) => {
   const { t } = useI18n();
+  const wait = useResendWait(onSend.waitKey);
+  // "Ask for a new one" only when one may be asked for; until then the button counts down.
+  const waitingBind =
+    bind?.code === 'VERIFY_CAPTCHA_FAIL' && wait.left > 0 ? { ...bind, error: t('code.wrongWhileWaiting') } : bind;
   return (
     <Field
       label={t('form.code')}
       inputMode="numeric"
       autoComplete="one-time-code"
-      addon={<CodeButton blockedReason={blockedReason} onSend={onSend} />}
+      addon={<CodeButton blockedReason={blockedReason} onSend={onSend} wait={wait} />}
       onValue={(raw) => onValue(normalizeCode(raw))}
+      bind={waitingBind}
       {...field}
     />
   );
@@ -56,7 +86,7 @@ interface CodeFieldProps extends FieldProps, CodeButtonProps {
 }
 
 /** The code, judged once it has lost focus or the form was submitted, and where it went. */
-export const CodeField = ({ value, onValue, touched, blockedReason, onSend, sentTo }: CodeFieldProps) => {
+export const CodeField = ({ value, onValue, touched, bind, blockedReason, onSend, sentTo }: CodeFieldProps) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
@@ -67,6 +97,7 @@ export const CodeField = ({ value, onValue, touched, blockedReason, onSend, sent
         onValue={onValue}
         onBlur={touched.blur('code')}
         error={touched.shown('code') ? ruleError('captcha', value) : null}
+        bind={bind}
         required
         blockedReason={blockedReason}
         onSend={onSend}
@@ -76,30 +107,47 @@ export const CodeField = ({ value, onValue, touched, blockedReason, onSend, sent
   );
 };
 
-/** A phone number and the code sent to it; no code can be asked for before the number is valid. */
-export const PhoneCodeFields = ({
-  phone,
-  onPhone,
+type AddressCodeProps = Omit<CodeFieldProps, 'value' | 'onValue' | 'blockedReason' | 'bind'> & {
+  code: string;
+  onCode(code: string): void;
+  /** The form's errors about the code box. */
+  bindCode?: BoundField | undefined;
+};
+
+/** Where a code can go: its field, the rule it must pass before a code is asked for, and why not yet. */
+const ADDRESSES = {
+  phone: { Input: PhoneField, valid: (v: string) => !checks.phone_number(v), need: 'code.needPhone' },
+  email: { Input: EmailField, valid: (v: string) => !checks.email(v), need: 'code.needEmail' },
+} as const;
+
+const AddressCodeFields = ({
+  kind,
+  address,
+  onAddress,
   code,
   onCode,
   touched,
   onSend,
   sentTo,
-}: Omit<CodeFieldProps, 'value' | 'onValue' | 'blockedReason'> & {
-  phone: string;
-  onPhone(phone: string): void;
-  code: string;
-  onCode(code: string): void;
+  bindAddress,
+  bindCode,
+}: AddressCodeProps & {
+  kind: keyof typeof ADDRESSES;
+  address: string;
+  onAddress(value: string): void;
+  bindAddress?: BoundField | undefined;
 }) => {
   const { t } = useI18n();
+  const { Input, valid, need } = ADDRESSES[kind];
   return (
     <>
-      <PhoneField value={phone} onValue={onPhone} touched={touched} />
+      <Input value={address} onValue={onAddress} touched={touched} bind={bindAddress} />
       <CodeField
         value={code}
         onValue={onCode}
         touched={touched}
-        blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
+        bind={bindCode}
+        blockedReason={valid(address) ? null : t(need)}
         onSend={onSend}
         sentTo={sentTo}
       />
@@ -107,7 +155,27 @@ export const PhoneCodeFields = ({
   );
 };
 
-export const NewPasswordField = ({ label, value, onValue, touched }: FieldProps & { label: string }) => {
+/** A phone number and the code sent to it; no code can be asked for before the number is valid. */
+export const PhoneCodeFields = ({
+  phone,
+  onPhone,
+  bindPhone,
+  ...rest
+}: AddressCodeProps & { phone: string; onPhone(phone: string): void; bindPhone?: BoundField | undefined }) => (
+  <AddressCodeFields kind="phone" address={phone} onAddress={onPhone} bindAddress={bindPhone} {...rest} />
+);
+
+/** An e-mail address and the code sent to it; no code can be asked for before the address is valid. */
+export const EmailCodeFields = ({
+  email,
+  onEmail,
+  bindEmail,
+  ...rest
+}: AddressCodeProps & { email: string; onEmail(email: string): void; bindEmail?: BoundField | undefined }) => (
+  <AddressCodeFields kind="email" address={email} onAddress={onEmail} bindAddress={bindEmail} {...rest} />
+);
+
+export const NewPasswordField = ({ label, value, onValue, touched, bind }: FieldProps & { label: string }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   return (
@@ -118,6 +186,7 @@ export const NewPasswordField = ({ label, value, onValue, touched }: FieldProps 
       onValue={onValue}
       onBlur={touched.blur('password')}
       error={touched.shown('password') ? ruleError('password', value) : null}
+      bind={bind}
       type="password"
       autoComplete="new-password"
       maxLength={20}
@@ -127,7 +196,13 @@ export const NewPasswordField = ({ label, value, onValue, touched }: FieldProps 
 };
 
 /** The new password typed again; judged against `password` once it has lost focus or the form was submitted. */
-export const ConfirmPasswordField = ({ value, onValue, touched, password }: FieldProps & { password: string }) => {
+export const ConfirmPasswordField = ({
+  value,
+  onValue,
+  touched,
+  password,
+  bind,
+}: FieldProps & { password: string }) => {
   const { t } = useI18n();
   return (
     <Field
@@ -136,6 +211,7 @@ export const ConfirmPasswordField = ({ value, onValue, touched, password }: Fiel
       onValue={onValue}
       onBlur={touched.blur('confirm')}
       error={touched.shown('confirm') && value !== password ? t('form.mismatch') : null}
+      bind={bind}
       type="password"
       autoComplete="new-password"
       maxLength={20}

@@ -1,13 +1,38 @@
 /** "I have read and agree to <Terms> and <Privacy>": one required box, links to each text. */
 import { listAgreements } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
-import { Fragment, lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
+import { loadChunk } from '../router/chunks.ts';
 import { client } from '../session/account.ts';
 import { agreementTitle, legalPath, quotedTitle } from './agreement-names.ts';
+import { useLoadError } from './load-error.ts';
+import { FormError } from './status.tsx';
+import { useLoad } from './use-load.ts';
 
-/** The sheet and the text loader, loaded on the first click on an agreement. */
-const AgreementSheet = lazy(() => import('./agreement-text.tsx'));
+/** The sheet and the text loader, loaded on the first click on an agreement (its own chunk). */
+const SHEET_CHUNK = 13;
+let sheetFailures: { attempt: number; error: unknown } | undefined;
+const loadSheet = () =>
+  loadChunk(SHEET_CHUNK, () => import('./agreement-text.tsx'), sheetFailures?.attempt, sheetFailures?.error).then(
+    (module) => {
+      sheetFailures = undefined;
+      return module;
+    },
+    (error: unknown) => {
+      // The next try fetches the chunk afresh (chunks.ts): the browser remembers a failed import.
+      sheetFailures = { attempt: (sheetFailures?.attempt ?? 0) + 1, error };
+      throw error;
+    },
+  );
+
+/** The sheet once its chunk is in; a chunk that will not load is said, with a retry, beside the link. */
+const AgreementSheet = ({ agreement, onClose }: { agreement: Agreement; onClose(): void }) => {
+  const sheet = useLoad(loadSheet);
+  const failure = useLoadError(sheet);
+  if (sheet.data) return <sheet.data.default agreement={agreement} onClose={onClose} />;
+  return <FormError {...failure} className="form-error sheet-error" />;
+};
 
 let cache: Promise<Agreement[]> | undefined;
 /** The agreements in effect, asked once per page. */
@@ -19,19 +44,16 @@ export const currentAgreements = (): Promise<Agreement[]> => {
   return cache;
 };
 
-export const useCurrentAgreements = (): Agreement[] => {
-  const [agreements, setAgreements] = useState<Agreement[]>([]);
-  useEffect(() => {
-    let live = true;
-    currentAgreements().then(
-      (list) => live && setAgreements(list),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return agreements;
+export interface CurrentAgreements {
+  agreements: Agreement[];
+  /** Why they could not be loaded, and a retry when the network or the server was to blame. */
+  loadError: { message: string | null; onRetry: (() => void) | null };
+}
+
+/** The agreements in effect; a failed load is said (never an empty "I agree to" line) and can be tried again. */
+export const useCurrentAgreements = (): CurrentAgreements => {
+  const load = useLoad(currentAgreements);
+  return { agreements: load.data ?? [], loadError: useLoadError(load) };
 };
 
 /**
@@ -53,11 +75,7 @@ export const AgreementLink = ({ agreement, quoted }: { agreement: Agreement; quo
       >
         {quoted ? quotedTitle(agreement, locale) : agreementTitle(agreement, locale)}
       </a>
-      {open ? (
-        <Suspense fallback={null}>
-          <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
+      {open ? <AgreementSheet agreement={agreement} onClose={() => setOpen(false)} /> : null}
     </>
   );
 };
@@ -75,6 +93,7 @@ export const AgreementItem = ({ agreement }: { agreement: Agreement }) => {
 
 export interface AgreementsCheckProps {
   agreements: readonly Agreement[];
+  loadError?: CurrentAgreements['loadError'] | undefined;
   checked: boolean;
   onChecked(checked: boolean): void;
   /** Whether the form was submitted: an unticked box is an error from then on. */
@@ -86,14 +105,21 @@ export interface AgreementsCheckProps {
  * `checkProps` for its AgreementsCheck (the error shows once `agree` is touched or the form submitted).
  */
 export const useAgreed = (touched: { shown(name: string): boolean }) => {
-  const agreements = useCurrentAgreements();
+  const { agreements, loadError } = useCurrentAgreements();
   const [agreed, setAgreed] = useState(false);
-  const checkProps = { agreements, checked: agreed, onChecked: setAgreed, submitted: touched.shown('agree') };
+  const checkProps = {
+    agreements,
+    loadError,
+    checked: agreed,
+    onChecked: setAgreed,
+    submitted: touched.shown('agree'),
+  };
   return { agreements, agreed, checkProps };
 };
 
-export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: AgreementsCheckProps) => {
+export const AgreementsCheck = ({ agreements, loadError, checked, onChecked, submitted }: AgreementsCheckProps) => {
   const { t } = useI18n();
+  const failed = loadError?.message ? `${t('agree.loadFailed')} ${loadError.message}` : null;
   const id = useId();
   const error = submitted && !checked ? t('agree.required') : null;
   return (
@@ -122,6 +148,7 @@ export const AgreementsCheck = ({ agreements, checked, onChecked, submitted }: A
           {error}
         </p>
       ) : null}
+      <FormError message={failed} onRetry={loadError?.onRetry} />
     </div>
   );
 };

@@ -4,14 +4,24 @@
  * across reloads, code-wait.ts) until another may be asked for. A refused send says why right under the
  * button, and once a countdown is over a voice code is offered where the purpose has one.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { readWaitUntil, waitFor } from './code-wait.ts';
+import { FormError } from './status.tsx';
 
 /** Seconds before another code may be asked for; the server's resend interval. */
 export const RESEND_SECONDS = 60;
 
-export type SendOutcome = { sent: true } | { sent: false; error: string; retryAfter?: number | undefined };
+/** A refused send: `error` is said under the button (null when the form shows it at the input it is about). */
+export type SendOutcome =
+  | { sent: true }
+  | {
+      sent: false;
+      error: string | null;
+      retryAfter?: number | undefined;
+      /** The network or the server failed the send: the same send may work again. */
+      trouble?: boolean | undefined;
+    };
 
 /** Sends a code; `waitKey` names the countdown (purpose and address), `voice` sends it by voice call. */
 export interface CodeSender {
@@ -28,22 +38,22 @@ export interface CodeButtonProps {
 
 const TICK_MS = 250;
 
-export const CodeButton = ({ blockedReason, onSend }: CodeButtonProps) => {
-  const { t } = useI18n();
-  const reasonId = useId();
-  const button = useRef<HTMLButtonElement>(null);
-  const key = onSend.waitKey;
+/** The resend countdown of `key`: seconds left, whether a code was ever asked for, and a re-read after a send. */
+export interface ResendWait {
+  left: number;
+  asked: boolean;
+  reread(): void;
+}
+
+/** Shared by the code box and its button, so what the box says agrees with what the button allows. */
+export const useResendWait = (key: string): ResendWait => {
   const [waitUntil, setWaitUntil] = useState(() => readWaitUntil(key));
   const [now, setNow] = useState(() => Date.now());
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
+  const reread = useCallback(() => {
     setWaitUntil(readWaitUntil(key));
     setNow(Date.now());
-    setError(null);
   }, [key]);
-
+  useEffect(reread, [reread]);
   const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
   // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
   useEffect(() => {
@@ -51,6 +61,20 @@ export const CodeButton = ({ blockedReason, onSend }: CodeButtonProps) => {
     const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);
     return () => window.clearTimeout(timer);
   }, [left, now]);
+  return { left, asked: waitUntil > 0, reread };
+};
+
+export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { wait: ResendWait }) => {
+  const { t } = useI18n();
+  const reasonId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const key = onSend.waitKey;
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<{ message: string; retry: (() => void) | null } | null>(null);
+  const { left, asked } = wait;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new purpose or address starts without an error.
+  useEffect(() => setError(null), [key]);
 
   const send = async (how: () => Promise<SendOutcome>) => {
     setSending(true);
@@ -61,17 +85,19 @@ export const CodeButton = ({ blockedReason, onSend }: CodeButtonProps) => {
         waitFor(key, RESEND_SECONDS);
         button.current?.closest('.field-row')?.querySelector('input')?.focus();
       } else {
-        setError(outcome.error);
+        setError(
+          outcome.error === null
+            ? null
+            : { message: outcome.error, retry: outcome.trouble ? () => void send(how) : null },
+        );
         if (outcome.retryAfter !== undefined) waitFor(key, outcome.retryAfter);
       }
     } finally {
-      setWaitUntil(readWaitUntil(key));
-      setNow(Date.now());
+      wait.reread();
       setSending(false);
     }
   };
 
-  const asked = waitUntil > 0;
   const reason = left > 0 ? t('code.waitReason', { s: left }) : blockedReason;
   const label = sending
     ? t('code.sending')
@@ -95,11 +121,7 @@ export const CodeButton = ({ blockedReason, onSend }: CodeButtonProps) => {
       >
         {label}
       </button>
-      {error ? (
-        <span className="code-error error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
+      <FormError message={error?.message ?? null} onRetry={error?.retry} className="code-error error-text" />
       {reason ? (
         <span id={reasonId} className="code-reason">
           {reason}

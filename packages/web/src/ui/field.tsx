@@ -1,6 +1,19 @@
-/** A labelled input with its hint and inline error, wired for screen readers. */
-import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
+/**
+ * A labelled input with its hint and inline error, wired for screen readers: the error (the field's own
+ * rule, or the server's refusal of this field through `bind`) marks it invalid and describes it.
+ */
+import { type InputHTMLAttributes, type ReactNode, type Ref, type RefCallback, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
+import type { BoundField } from './use-action.ts';
+
+/** One callback ref feeding both refs. */
+const bothRefs =
+  <T,>(a: Ref<T> | undefined, b: RefCallback<T> | undefined): RefCallback<T> =>
+  (element) => {
+    if (typeof a === 'function') a(element);
+    else if (a) a.current = element;
+    b?.(element);
+  };
 
 export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
@@ -12,9 +25,24 @@ export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 
   error?: string | null | undefined;
   /** Rendered beside the input (a send-code button). */
   addon?: ReactNode;
+  /** The form's errors about this input (`action.field(name)`): shown first, cleared as it is edited. */
+  bind?: BoundField | undefined;
 }
 
-export const Field = ({ label, value, onValue, hint, error, addon, id, type = 'text', ...input }: FieldProps) => {
+export const Field = ({
+  label,
+  value,
+  onValue,
+  hint,
+  error: ruleError,
+  addon,
+  bind,
+  ref,
+  id,
+  type = 'text',
+  ...input
+}: FieldProps) => {
+  const error = bind?.error ?? ruleError;
   const generated = useId();
   const inputId = id ?? generated;
   const [revealed, setRevealed] = useState(false);
@@ -29,9 +57,13 @@ export const Field = ({ label, value, onValue, hint, error, addon, id, type = 't
           id={inputId}
           type={isPassword && revealed ? 'text' : type}
           value={value}
-          onChange={(event) => onValue(event.target.value)}
+          onChange={(event) => {
+            bind?.onInput();
+            onValue(event.target.value);
+          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
+          ref={bind ? bothRefs(ref, bind.ref) : ref}
           {...input}
         />
         {isPassword ? (

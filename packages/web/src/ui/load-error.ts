@@ -1,8 +1,13 @@
-/** The web client's sentence for a failed load (`useLoad`), or null while it has not failed. */
+/**
+ * The web client's failed load (`useLoad`), as the props of `FormError`: the sentence (null while it
+ * has not failed) and, when the network or the server failed it, a retry that loads it again.
+ */
 import { useI18n } from '../i18n/i18n.ts';
-import type { LoadState } from './use-load.ts';
+import { troubleOf } from './network-trouble.ts';
+import type { LoadResult } from './use-load.ts';
 
-export const useLoadError = (state: LoadState<unknown>): string | null => {
+export const useLoadError = (state: LoadResult<unknown>): { message: string | null; onRetry: (() => void) | null } => {
   const { errorText } = useI18n();
-  return state.status === 'failed' ? errorText(state.error) : null;
+  if (state.status !== 'failed') return { message: null, onRetry: null };
+  return { message: errorText(state.error), onRetry: troubleOf(state.error) ? state.reload : null };
 };

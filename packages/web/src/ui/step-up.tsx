@@ -144,7 +144,7 @@ const StepUpPanel = ({
           {t('stepUp.byPasskey')}
         </button>
       ) : null}
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <button type="button" className="button secondary" onClick={onCancel}>
         {t('stepUp.cancel')}
       </button>

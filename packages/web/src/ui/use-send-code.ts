@@ -10,6 +10,7 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import type { CodeSender, SendOutcome } from './code-button.tsx';
 import { codeWaitKey, retryAfterOf } from './code-wait.ts';
+import { troubleOf } from './network-trouble.ts';
 import type { StepUp } from './step-up.tsx';
 import type { Action } from './use-action.ts';
 
@@ -32,7 +33,14 @@ export const useSendCode = (action: Action, stepUp?: StepUp) => {
         return { sent: true };
       } catch (error) {
         stepUp?.caught(error, async () => undefined);
-        return { sent: false, error: errorText(error), retryAfter: retryAfterOf(error) };
+        // A refusal about an input of the form (an unknown or wrong number) is shown at that input.
+        const atInput = action.claim(error);
+        return {
+          sent: false,
+          error: atInput ? null : errorText(error),
+          retryAfter: retryAfterOf(error),
+          trouble: !!troubleOf(error),
+        };
       }
     };
 
@@ -47,6 +55,20 @@ export const useSendCode = (action: Action, stepUp?: StepUp) => {
   return { code, setCode, sentTo, sender };
 };
 
+/** An address (phone or e-mail) and the code sent to it for the captcha `scene` by `send`. */
+const useCodeTo = (
+  action: Action,
+  scene: string,
+  send: (to: string, proof?: CaptchaProof) => Promise<unknown>,
+  initialAddress = '',
+) => {
+  const [address, setAddress] = useState(initialAddress);
+  const { code, setCode, sentTo, sender } = useSendCode(action);
+  const onSend = sender(scene, address, (proof) => send(address, proof));
+  const bindCode = action.field('captcha');
+  return { address, setAddress, code, onCode: setCode, sentTo, onSend, bindCode };
+};
+
 /**
  * A phone number and the code sent to it for the captcha `scene` by `send`: the state a form checks, and
  * `fields`, the props of PhoneCodeFields.
@@ -55,9 +77,28 @@ export const usePhoneCode = (
   action: Action,
   scene: string,
   send: (input: { phone_number: string }, proof?: CaptchaProof) => Promise<unknown>,
+  initialPhone = '',
 ) => {
-  const [phone, setPhone] = useState('');
-  const { code, setCode, sentTo, sender } = useSendCode(action);
-  const onSend = sender(scene, phone, (proof) => send({ phone_number: phone }, proof));
-  return { phone, code, fields: { phone, onPhone: setPhone, code, onCode: setCode, sentTo, onSend } };
+  const {
+    address: phone,
+    setAddress: onPhone,
+    ...rest
+  } = useCodeTo(action, scene, (to, proof) => send({ phone_number: to }, proof), initialPhone);
+  const bindPhone = action.field('phone_number');
+  return { phone, code: rest.code, fields: { phone, onPhone, bindPhone, ...rest } };
+};
+
+/** The same for an e-mail address: the props of EmailCodeFields. */
+export const useEmailCode = (
+  action: Action,
+  scene: string,
+  send: (input: { email: string }, proof?: CaptchaProof) => Promise<unknown>,
+) => {
+  const {
+    address: email,
+    setAddress: onEmail,
+    ...rest
+  } = useCodeTo(action, scene, (to, proof) => send({ email: to }, proof));
+  const bindEmail = action.field('email');
+  return { email, code: rest.code, fields: { email, onEmail, bindEmail, ...rest } };
 };

@@ -11,7 +11,9 @@ export type AccountChange =
   | 'password_changed'
   | 'password_reset'
   | 'oauth_unbound'
-  | 'oauth_bound';
+  | 'oauth_bound'
+  | 'email_changed'
+  | 'email_bound';
 
 const WORDS: Record<AccountChange, [zh: string, en: string]> = {
   phone_changed: ['账号绑定的手机号已更换', 'the phone number of your account was changed'],
@@ -20,6 +22,8 @@ const WORDS: Record<AccountChange, [zh: string, en: string]> = {
   password_reset: ['账号密码已重置', 'the password of your account was reset'],
   oauth_unbound: ['账号解除了第三方账号绑定', 'a third-party sign-in was unlinked from your account'],
   oauth_bound: ['账号绑定了第三方账号', 'a third-party sign-in was linked to your account'],
+  email_changed: ['账号绑定的邮箱已更换', 'the e-mail address of your account was changed'],
+  email_bound: ['账号绑定了邮箱', 'an e-mail address was added to your account'],
 };
 
 const noticeText = (change: AccountChange) => {

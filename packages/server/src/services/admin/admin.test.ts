@@ -70,6 +70,34 @@ describe('users', () => {
     expect(second.body.items[0]?.id).toBeLessThan(first.body.items[0]?.id ?? 0);
   });
 
+  test('search takes any fragment of a phone, masked or pasted, and of a nickname; 0005 is not user 5', async () => {
+    const found = async (q: string) => {
+      const answer = await call<{ items: { id: number; phone: string | null }[] }>(
+        'GET',
+        `/admin/users?q=${encodeURIComponent(q)}`,
+        undefined,
+        { token: operator },
+      );
+      expect(answer.status).toBe(200);
+      return answer.body.items;
+    };
+    const phone = user.phone;
+    const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
+    const pasted = `+86 ${phone.slice(0, 3)} ${phone.slice(3, 7)}-${phone.slice(7)}`;
+    for (const q of [phone.slice(4, 9), phone.slice(-4), masked, pasted, `#${user.userId}`, `我${user.userId}`]) {
+      expect(
+        (await found(q)).map((u) => u.id),
+        q,
+      ).toContain(user.userId);
+    }
+    // A fragment of digits with leading zeros reads as part of a phone, never as an id.
+    const zeros = await found(`000${user.userId}`);
+    expect(zeros.every((u) => u.phone?.includes(`000${user.userId}`))).toBe(true);
+    // LIKE's wildcards typed by the operator are plain characters.
+    expect(await found('%')).toEqual([]);
+    expect(await found('_')).toEqual([]);
+  });
+
   test("a user's page shows identities, agreements signed and sessions", async () => {
     const detail = await call<{
       identities: { phone: string };

@@ -7,6 +7,7 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
+import { refuseWhileLocked, signInLockKey } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
@@ -76,10 +77,13 @@ export interface LoginGuard {
 }
 
 /**
- * A password sign-in behind the gate (plain `login` and `login/security` alike): a wrong password
- * counts toward the IP's risk, a success ends the account's run of unchallenged attempts.
+ * A password sign-in behind the gate (plain `login` and `login/security` alike): a locked account is
+ * answered by its lock first (E_5 with the seconds left; no puzzle is worth solving to be refused), a
+ * wrong password counts toward the IP's risk, a success ends the account's run of unchallenged attempts.
  */
 export const guardPasswordLogin = async <T>(ctx: Context, guard: LoginGuard, attempt: () => Promise<T>): Promise<T> => {
+  const who = { identity: guard.identity, ip: guard.ip };
+  await refuseWhileLocked(ctx, await signInLockKey(ctx, guard.identity), who, 'login_failed');
   await requireHuman(ctx, { ...guard, scene: 'login', action: 'login' });
   try {
     const result = await attempt();

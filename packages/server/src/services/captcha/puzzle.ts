@@ -12,6 +12,12 @@ export const PIECE_SIZE = 48;
 const SHAPE =
   '<rect x="0" y="8" width="40" height="40" rx="3"/><circle cx="20" cy="8" r="7"/><circle cx="40" cy="28" r="7"/>';
 
+/**
+ * The piece's edge, drawn over it: a dark band under a white line, so the piece stands out on any
+ * scenery (light or dark, busy or flat) and its shape reads at a glance against the gap's.
+ */
+const PIECE_OUTLINE = `<g fill="none" stroke-linejoin="round"><g stroke="#111" stroke-width="4">${SHAPE}</g><g stroke="#fff" stroke-width="2">${SHAPE}</g></g>`;
+
 export interface Puzzle {
   background: Buffer;
   piece: Buffer;
@@ -47,13 +53,9 @@ export const drawPuzzle = async (random: (max: number) => number = (max) => rand
   const x = PIECE_SIZE + 20 + random(PUZZLE_WIDTH - 2 * PIECE_SIZE - 24);
   const y = 4 + random(PUZZLE_HEIGHT - PIECE_SIZE - 8);
   const clean = await sharp(scenery(random)).png().toBuffer();
-  const hole = svg(
-    PIECE_SIZE,
-    PIECE_SIZE,
-    `<g fill="rgba(0,0,0,0.55)" stroke="rgba(255,255,255,0.7)" stroke-width="1">${SHAPE}</g>`,
-  );
+  const hole = svg(PIECE_SIZE, PIECE_SIZE, `<g fill="rgba(0,0,0,0.6)" stroke="#fff" stroke-width="1.5">${SHAPE}</g>`);
   const mask = svg(PIECE_SIZE, PIECE_SIZE, `<g fill="#fff">${SHAPE}</g>`);
-  const rim = svg(PIECE_SIZE, PIECE_SIZE, `<g fill="rgba(255,255,255,0.18)">${SHAPE}</g>`);
+  const outline = svg(PIECE_SIZE, PIECE_SIZE, PIECE_OUTLINE);
   const [background, piece] = await Promise.all([
     sharp(clean)
       .composite([{ input: hole, left: x, top: y }])
@@ -61,7 +63,7 @@ export const drawPuzzle = async (random: (max: number) => number = (max) => rand
       .toBuffer(),
     sharp(clean)
       .extract({ left: x, top: y, width: PIECE_SIZE, height: PIECE_SIZE })
-      .composite([{ input: mask, blend: 'dest-in' }, { input: rim }])
+      .composite([{ input: mask, blend: 'dest-in' }, { input: outline }])
       .png({ compressionLevel: 9 })
       .toBuffer(),
   ]);

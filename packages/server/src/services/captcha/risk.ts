@@ -8,14 +8,19 @@
  * - failed captcha checks of the identity or device, and of the IP;
  * - wrong passwords from the IP;
  * - rule requests for the identity;
- * - scene `login`: password sign-ins of the account without a passed challenge since its last success;
+ * - scene `login`: password sign-ins of the account without a passed challenge since its last success
+ *   (none while the account is locked: the lock is the answer);
  * - other scenes (code sends that can reach any number, new third-party accounts): such actions from
  *   the IP without a passed challenge. A login code only goes to a registered phone, so it is no
- *   pumping vector, and a busy school IP does not put a puzzle in front of every password sign-in.
+ *   pumping vector, and a busy school IP does not put a puzzle in front of every password sign-in;
+ * - every code send: sends to the one phone or address without a passed challenge (SMS pumping and
+ *   bombing aim at numbers; a pupil asks for a code or two).
  */
 import type { Context } from '../../context.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
+import { signInLockKey } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
+import { lockSecondsLeft } from '../security/rate-limits.ts';
 
 export interface Caller {
   identity: string;
@@ -32,6 +37,7 @@ const failureKeys = ({ identity, ip, deviceId }: Caller) => ({
 const ipLoginFailureKey = (ip: string) => `captcha-risk:login-fail:ip:${ip}`;
 const ipVolumeKey = (ip: string) => `captcha-risk:volume:ip:${ip}`;
 const ruleKey = (identity: string) => `captcha-rule:${identity.toLowerCase()}`;
+const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identity.toLowerCase()}`;
 
 /** The account's key when the identity names one (any of its phone, username, e-mail), else the identity. */
 const accountLoginKey = async (ctx: Context, identity: string) => {
@@ -95,13 +101,20 @@ const accountRunOver = async (ctx: Context, identity: string) =>
   identity !== '' &&
   (await ctx.counters.peek(await accountLoginKey(ctx, identity))) >= ctx.config.captcha.riskLoginFailures;
 
+const accountLocked = async (ctx: Context, identity: string) =>
+  (await lockSecondsLeft(ctx, await signInLockKey(ctx, identity))) > 0;
+
 /** The rule service's view: would the next action of this caller be challenged? Counts nothing. */
 export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<RiskVerdict> => {
   const c = ctx.config.captcha;
   const reasons = await standingReasons(ctx, q, ruleRequests);
   if (perAccount(q.scene)) {
-    if (await accountRunOver(ctx, q.identity)) reasons.push('login-attempts');
+    // The guesses that locked an account ask no puzzle of its next sign-in: the lock answers it (gate.ts).
+    if ((await accountRunOver(ctx, q.identity)) && !(await accountLocked(ctx, q.identity)))
+      reasons.push('login-attempts');
   } else if ((await ctx.counters.peek(ipVolumeKey(q.ip))) >= c.riskIpSends) reasons.push('ip-volume');
+  if (q.identity !== '' && (await ctx.counters.peek(targetVolumeKey(q.identity))) >= c.riskPhoneSends)
+    reasons.push('target-volume');
   return { risky: reasons.length > 0, reasons };
 };
 
@@ -120,9 +133,13 @@ export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedA
   if (action === 'login') {
     if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity), window)) > c.riskLoginFailures)
       reasons.push('login-attempts');
-  } else if (perAccount(q.scene)) {
-    // A login code: the account's sign-in run decides, without counting a sign-in.
-    if (await accountRunOver(ctx, q.identity)) reasons.push('login-attempts');
-  } else if ((await ctx.counters.hit(ipVolumeKey(q.ip), window)) > c.riskIpSends) reasons.push('ip-volume');
+  } else if (!perAccount(q.scene) && (await ctx.counters.hit(ipVolumeKey(q.ip), window)) > c.riskIpSends) {
+    reasons.push('ip-volume');
+  }
+  // Every send counts toward its number. A login code goes only to the account's own phone, so that
+  // count alone decides for it — not the password guesses: "sign in with a code" is the way out of a lock.
+  if (action === 'send' && q.identity !== '') {
+    if ((await ctx.counters.hit(targetVolumeKey(q.identity), window)) > c.riskPhoneSends) reasons.push('target-volume');
+  }
   return { risky: reasons.length > 0, reasons };
 };

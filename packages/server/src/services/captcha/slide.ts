@@ -4,7 +4,7 @@
  */
 import { CAPTCHA_MESSAGES, type SlideChallenge, type SlideInput } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { fail, RefusedForNow } from '../../errors.ts';
 import { deleteExpiredChallenges, putChallenge, takeChallenge } from '../../store/captcha/captcha.ts';
 import { hmac, randomToken } from '../security/hashing.ts';
 import { drawPuzzle, PIECE_SIZE, PUZZLE_HEIGHT, PUZZLE_WIDTH } from './puzzle.ts';
@@ -19,8 +19,11 @@ export const createSlideChallenge = async (
   input: { scene?: string | undefined; identity?: string | undefined; deviceId?: string | undefined },
   ip: string,
 ): Promise<SlideChallenge> => {
-  // Drawing costs CPU, so it is the thing to ration per IP (CAPTCHA_SLIDE_IP_PER_MINUTE).
-  if ((await ctx.counters.hit(`captcha-slide-ip:${ip}`, 60)) > ctx.config.captcha.slideIpPerMinute) fail('AC3_23');
+  // Drawing costs CPU, so it is the thing to ration per IP (CAPTCHA_SLIDE_IP_PER_MINUTE); the refusal
+  // says when the minute ends (`retry_after`), as the code send limits do.
+  const rationKey = `captcha-slide-ip:${ip}`;
+  if ((await ctx.counters.hit(rationKey, 60)) > ctx.config.captcha.slideIpPerMinute)
+    throw new RefusedForNow('AC3_23', await ctx.counters.ttl(rationKey));
   ctx.metrics.captchaChallenges.inc({ provider: 'slide' });
   const puzzle = await drawPuzzle();
   const id = randomToken(18);

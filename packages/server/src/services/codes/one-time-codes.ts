@@ -23,6 +23,9 @@ export type Scene =
   | 'common'
   | 'oauth'
   | 'email_register'
+  | 'email_reset'
+  | 'email_login'
+  | 'email_bind'
   | 'step_up';
 
 const codeHash = (ctx: Context, target: string, scene: Scene, code: string) =>

@@ -8,11 +8,13 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
+import { assertEmailFreeFor } from '../account/email.ts';
 import { assertNotBlocked } from '../account/users.ts';
 import { requireHuman } from '../captcha/gate.ts';
 import { requireProduct } from '../platform/products.ts';
-import { limitCodeSend } from '../security/rate-limits.ts';
+import { limitCodeSend, releaseResendWait } from '../security/rate-limits.ts';
 import { type Scene, sendCode } from './one-time-codes.ts';
+import { finishAfterAnswer } from './sends-after-answer.ts';
 
 export interface CodeRequest {
   target: string;
@@ -75,6 +77,25 @@ const preconditions: Record<Exclude<Scene, 'oauth'>, (ctx: Context, r: CodeReque
   async email_register(ctx, r) {
     if (await findUserByEmail(ctx.db, r.target)) fail('AC3_61');
   },
+  async email_reset() {},
+  async email_login() {},
+  async email_bind(ctx, r) {
+    await assertEmailFreeFor(ctx, r.target, signedIn(r));
+  },
+};
+
+/**
+ * An e-mail reset or sign-in code goes to an account's address only, but the answer does not say
+ * whether one has it: an unknown address meets the same gate and limits and hears the same 204 with
+ * nothing sent, and its check reads as a wrong code; a known one's code is delivered after the answer
+ * (sends-after-answer.ts), so neither does the time to answer. A blocked account gets its code; what
+ * the code unlocks refuses it.
+ */
+const hasAccountByEmail = async (ctx: Context, r: CodeRequest) =>
+  (await findUserByEmail(ctx.db, r.target)) !== undefined;
+const sendsOnlyToAccounts: Partial<Record<Scene, typeof hasAccountByEmail>> = {
+  email_reset: hasAccountByEmail,
+  email_login: hasAccountByEmail,
 };
 
 export const requestCode = async (
@@ -92,10 +113,22 @@ export const requestCode = async (
     ticket: request.captchaTicket,
     action: 'send',
   });
-  const target = scene === 'email_register' ? request.target.toLowerCase() : request.target;
+  // An e-mail address is one whatever its case: stored, limited and looked up in lower case.
+  const target = channel === 'email' ? request.target.toLowerCase() : request.target;
   await limitCodeSend(ctx, target, scene, request.ip);
-  await preconditions[scene](ctx, request);
-  await sendCode(ctx, { target, scene, channel, ip: request.ip }, { counted: true });
+  const addressed = { ...request, target };
+  try {
+    await preconditions[scene](ctx, addressed);
+  } catch (error) {
+    // Nothing was sent: no resend wait the page would not know of (it offers the send again at once).
+    await releaseResendWait(ctx, target, scene);
+    throw error;
+  }
+  const known = await sendsOnlyToAccounts[scene]?.(ctx, addressed);
+  if (known === false) return;
+  const sending = sendCode(ctx, { target, scene, channel, ip: request.ip }, { counted: true });
+  if (known === true) finishAfterAnswer(ctx, sending);
+  else await sending;
 };
 
 /** Voice codes: the `type` names the purpose; only the anonymous purposes can be asked by voice. */

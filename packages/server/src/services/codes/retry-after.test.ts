@@ -62,6 +62,16 @@ describe('retry_after on refused code sends', () => {
     expect(seconds).toBeLessThanOrEqual(3600);
   });
 
+  it('a send refused before anything was sent starts no resend wait', async () => {
+    // An unregistered number asked for a reset code: refused twice alike, not "too often" the second time.
+    const phone = nextPhone();
+    const reset = `${A}/captcha/password/reset`;
+    expectError(await send(phone, reset, '203.0.113.3'), 'AC3_1', ClientCode.PHONE_UNREGISTERED);
+    const again = await send(phone, reset, '203.0.113.3');
+    expectError(again, 'AC3_1', ClientCode.PHONE_UNREGISTERED);
+    expect(again.body).not.toHaveProperty('retry_after');
+  });
+
   it('other refusals carry no retry_after', async () => {
     const answer = await call('POST', SEND, { phone_number: '12345', pid: PID });
     expectError(answer, 'E_1', ClientCode.INVALID_PHONE);

@@ -1,7 +1,8 @@
 /**
  * Where the sign-in screens may send a user back after sign-in (the `redirect` parameter): the
  * site itself (PUBLIC_URL), its front ends (CORS_ORIGINS), and the origins of registered applications'
- * redirect URIs. Anything else would make EduPass an open redirector, a phishing aid, and is refused.
+ * redirect URIs (named, with their logo, for the sign-in screen). Anything else would make EduPass an
+ * open redirector, a phishing aid, and is refused.
  */
 import type { ReturnCheck } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
@@ -17,10 +18,10 @@ export const checkReturnTarget = async (ctx: Context, redirect: string): Promise
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
     throw refused();
   }
-  if (siteOrigins(ctx.config).includes(url.origin)) return { redirect: url.href, app_name: '' };
+  if (siteOrigins(ctx.config).includes(url.origin)) return { redirect: url.href, app_name: '', app_logo_url: '' };
   for (const app of await listApplicationRows(ctx.db)) {
     const origins = (JSON.parse(app.redirect_uris) as string[]).map((uri) => new URL(uri).origin);
-    if (origins.includes(url.origin)) return { redirect: url.href, app_name: app.name };
+    if (origins.includes(url.origin)) return { redirect: url.href, app_name: app.name, app_logo_url: app.logo_url };
   }
   throw refused();
 };

@@ -285,6 +285,32 @@ describe.each(['wechat', 'qq'] as const)('%s sign-in', (provider) => {
     expectError(answer, 'E_1');
   });
 
+  it("sends a browser opening it from another host name to the web client's screen saying so; programs keep the JSON error", async () => {
+    const start = (redirect: string, headers: Record<string, string>) =>
+      fetch(`${server.url}${A}/oauth/${provider}/authorize?redirect=${encodeURIComponent(redirect)}`, {
+        redirect: 'manual',
+        headers,
+      });
+    const navigation = { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' };
+    const page = new URL('/', server.config.publicUrl);
+    const elsewhere = await start('http://localhost:1/?oauth=x', navigation);
+    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.headers.get('location')).toBe(`${page.href}?oauth=${provider}&error=wrong-site`);
+    expect(elsewhere.headers.get('set-cookie')).toBeNull();
+    // A browser without a redirect at all: the same screen, told the start failed.
+    const bare = await fetch(`${server.url}${A}/oauth/${provider}/authorize`, {
+      redirect: 'manual',
+      headers: navigation,
+    });
+    expect(bare.headers.get('location')).toBe(`${page.href}?oauth=${provider}&error=unavailable`);
+    // A program (JSON, or no HTML in what it accepts) still gets the catalogue error.
+    for (const headers of [{ accept: 'application/json' }, { accept: '*/*' }, {}] as Record<string, string>[]) {
+      const answer = await start('https://evil.example/cb', headers);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error_code: 'E_1' });
+    }
+  });
+
   it('answers JSON callers with the provider URL and state', async () => {
     const answer = await call(
       'GET',

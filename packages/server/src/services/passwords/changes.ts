@@ -1,42 +1,73 @@
-/** Setting, changing and resetting passwords. A change or reset ends every session of the user. */
+/**
+ * Setting, changing and resetting passwords. A reset ends every session of the user, and so does a
+ * change through the older routes (their clients drop their tokens after it); a change that keeps the
+ * caller's session ends the others only when the user asks, in the transaction that sets the password.
+ */
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserById, findUserByPhone } from '../../store/account/users.ts';
+import { findUserByEmail, findUserById, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
+import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
 import { type AccountChange, noticeAccountChange } from '../account/notices.ts';
 import { assertNotBlocked, currentUser, endAllSessions, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { clearLoginFailures, loginLockKey } from '../security/rate-limits.ts';
 import { issueTicket, spendTicket } from '../security/tickets.ts';
 import { passwordFields } from '../sign-in/sign-up.ts';
-import { inTransaction } from '../webhooks/events.ts';
+import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { checkPasswordGuess } from './guesses.ts';
 import { assertPasswordAllowed } from './policy.ts';
 
 const RESET_TICKET_TTL = 10 * 60;
 
+/**
+ * What a password change does to the sessions: `all` ends every one; `none` ends none; `{ keep }` keeps
+ * the caller's session and ends the others.
+ */
+export type SessionsAfterChange = 'all' | 'none' | { keep: string };
+
+/** The change keeps the session `keep` (the caller's); `endOthers`: the user chose to sign out the rest. */
+export const keeping = (keep: string, endOthers: boolean): SessionsAfterChange => (endOthers ? { keep } : 'none');
+
 const setPassword = async (
   ctx: Context,
   user: User,
   password: string,
-  { endSessions, change }: { endSessions: boolean; change: AccountChange },
+  { sessions, change }: { sessions: SessionsAfterChange; change: AccountChange },
 ) => {
   const fields = await passwordFields(password);
-  await inTransaction(ctx, async (tx) => {
-    await saveUser(
-      tx,
-      user.id,
-      { ...fields, updated_at: ctx.now() },
-      {
-        type: 'password.changed',
-        userId: user.id,
-        product: user.pid,
-        data: { reason: change === 'password_reset' ? 'reset' : 'changed', sessions_ended: endSessions },
-      },
-    );
-    if (endSessions) await endAllSessions(tx, user, 'password_changed');
-  });
+  try {
+    await inTransaction(ctx, async (tx) => {
+      await saveUser(
+        tx,
+        user.id,
+        { ...fields, updated_at: ctx.now() },
+        {
+          type: 'password.changed',
+          userId: user.id,
+          product: user.pid,
+          data: { reason: change === 'password_reset' ? 'reset' : 'changed', sessions_ended: sessions !== 'none' },
+        },
+      );
+      if (sessions === 'all') await endAllSessions(tx, user, 'password_changed');
+      else if (sessions !== 'none') await endOthersInTransaction(tx, user, sessions.keep);
+    });
+  } finally {
+    // Forgotten again after the commit: a read between the first forget and the commit saw the old rows.
+    ctx.sessions.forgetUser(user.id);
+  }
   await noticeAccountChange(ctx, user, change);
+};
+
+const endOthersInTransaction = async (tx: Context, user: User, keep: string) => {
+  const ended = await revokeOtherSessions(tx.db, user.id, keep, tx.now());
+  if (Number(ended.numUpdatedRows) === 0) return;
+  await recordEvent(tx, {
+    type: 'session.ended',
+    userId: user.id,
+    product: user.pid,
+    data: { sessions: 'others', reason: 'password_changed' },
+  });
 };
 
 export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {
@@ -44,7 +75,7 @@ export const initPassword = async (ctx: Context, userId: number, password: strin
   if (user.password_hash !== null) fail('AC3_11');
   if (password !== confirm) fail('AC3_10');
   await assertPasswordAllowed(password);
-  await setPassword(ctx, user, password, { endSessions: false, change: 'password_changed' });
+  await setPassword(ctx, user, password, { sessions: 'none', change: 'password_changed' });
 };
 
 export const changePassword = async (
@@ -52,6 +83,7 @@ export const changePassword = async (
   userId: number,
   input: { old_password: string; password: string; confirm_password: string },
   ip?: string,
+  sessions: SessionsAfterChange = 'all',
 ) => {
   const user = await currentUser(ctx, userId);
   if (user.password_hash === null) fail('AC3_16', 'No password is set yet; set the first password instead.');
@@ -67,20 +99,28 @@ export const changePassword = async (
     failure: 'login_failed',
   });
   if (!ok) fail('AC3_9');
-  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
+  await setPassword(ctx, user, input.password, { sessions, change: 'password_changed' });
 };
 
 export const changePasswordByPhone = async (
   ctx: Context,
   userId: number,
   input: { phone_number: string; captcha: string; password: string },
+  sessions: SessionsAfterChange = 'all',
 ) => {
   const user = await currentUser(ctx, userId);
   if (!user.phone) fail('AC3_7');
   if (user.phone !== input.phone_number) fail('AC3_8');
   await assertPasswordAllowed(input.password);
   await verifyCode(ctx, input.phone_number, 'password_update', input.captcha);
-  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_changed' });
+  await setPassword(ctx, user, input.password, { sessions, change: 'password_changed' });
+};
+
+/** The ticket the reset step takes, for the account a checked code proved; `missing` when it is gone. */
+const resetTicketFor = (ctx: Context, user: User | undefined, missing: 'AC3_1' | 'AC3_13'): Promise<string> => {
+  if (!user) return fail(missing);
+  assertNotBlocked(user);
+  return issueTicket(ctx, 'reset', String(user.id), RESET_TICKET_TTL);
 };
 
 /** Proves the phone for a reset: the ticket the reset step takes. */
@@ -88,10 +128,14 @@ export const checkResetCode = async (ctx: Context, phone: string, captcha: strin
   // The code first: no code goes to an unregistered phone, so its check says AC3_13 like any wrong
   // code, instead of telling an unlimited prober which numbers are registered.
   await verifyCode(ctx, phone, 'reset', captcha);
-  const user = await findUserByPhone(ctx.db, phone);
-  if (!user) return fail('AC3_1');
-  assertNotBlocked(user);
-  return issueTicket(ctx, 'reset', String(user.id), RESET_TICKET_TTL);
+  return resetTicketFor(ctx, await findUserByPhone(ctx.db, phone), 'AC3_1');
+};
+
+/** Proves the account's e-mail for a reset (the same ticket); an unknown address has no code: AC3_13. */
+export const checkEmailResetCode = async (ctx: Context, email: string, captcha: string): Promise<string> => {
+  const address = email.toLowerCase();
+  await verifyCode(ctx, address, 'email_reset', captcha);
+  return resetTicketFor(ctx, await findUserByEmail(ctx.db, address), 'AC3_13');
 };
 
 export const resetPassword = async (
@@ -103,7 +147,7 @@ export const resetPassword = async (
   const facts = await spendTicket(ctx, 'reset', input.ticket);
   const user = facts && (await findUserById(ctx.db, Number(facts.subject)));
   if (!user) return fail('AC3_27');
-  await setPassword(ctx, user, input.password, { endSessions: true, change: 'password_reset' });
+  await setPassword(ctx, user, input.password, { sessions: 'all', change: 'password_reset' });
   // A successful reset lifts a lock from earlier wrong guesses.
   await clearLoginFailures(ctx, loginLockKey(user, ''));
 };

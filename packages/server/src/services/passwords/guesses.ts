@@ -5,8 +5,15 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { findUserByIdentity } from '../../store/account/users.ts';
 import { type SecurityEvent, type SecurityEventName, securityEvent } from '../security/events.ts';
-import { type LoginAttempt, reserveLoginAttempt } from '../security/rate-limits.ts';
+import {
+  type LoginAttempt,
+  lockedError,
+  lockSecondsLeft,
+  loginLockKey,
+  reserveLoginAttempt,
+} from '../security/rate-limits.ts';
 import { verifyAgainstNothing, verifyPassword } from './argon2.ts';
 
 export interface PasswordGuess {
@@ -38,6 +45,28 @@ export const reserveLoggedAttempt = async (
     }
     throw error;
   }
+};
+
+/** The lock a password sign-in as `identity` counts under: its account's, else the identity's. */
+export const signInLockKey = async (ctx: Context, identity: string) =>
+  loginLockKey(await findUserByIdentity(ctx.db, identity), identity);
+
+/**
+ * While the lock holds, the answer is the lock: E_5 with the seconds left, before anything else is
+ * asked of the caller (no puzzle to solve only to be refused). Nothing is checked, so this early
+ * refusal opens nothing; a guess past it still reserves its attempt atomically.
+ */
+export const refuseWhileLocked = async (
+  ctx: Context,
+  lockKey: string,
+  who: Pick<SecurityEvent, 'userId' | 'identity' | 'ip'>,
+  what: string,
+): Promise<void> => {
+  const seconds = await lockSecondsLeft(ctx, lockKey);
+  if (seconds === 0) return;
+  ctx.metrics.loginLocks.inc();
+  securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${what})` });
+  throw lockedError(seconds);
 };
 
 /** Whether the guess is right; E_5 when the lock refuses it unchecked. */

@@ -3,7 +3,8 @@
  * beacons past USAGE_RETENTION_DAYS, and account rows nothing can use any more — expired refresh
  * tokens (every refresh adds one), tickets, codes and rate-limit windows, sessions ended more than
  * REFRESH_TOKEN_TTL ago (the console shows them until then), and dev-outbox messages older than a
- * day. Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
+ * day; then the events store settles the dashboards' answers for what stopped changing (ClickHouse).
+ * Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
  * caught (services/sessions/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
  * on one database, one sweeps at a time; every delete goes in batches.
  */
@@ -41,6 +42,7 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
     ['webhook log', () => deleteWebhookLogBefore(ctx.db, now - WEBHOOK_LOG_KEEP_MS)],
     ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
+    ['usage settled answers', () => ctx.events.settle(now)],
     [
       'expired account rows',
       () =>

@@ -25,7 +25,8 @@ export type SecurityEventName =
   | 'operator_sign_in'
   | 'origin_refused'
   | 'second_factor_failed'
-  | 'second_factor_changed';
+  | 'second_factor_changed'
+  | 'account_deleted';
 
 export interface SecurityEvent {
   event: SecurityEventName;

@@ -1,7 +1,7 @@
 /** Rate limits on code sends, shared by every server process through the counters. */
 import { DAY_SECONDS, HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
-import { fail, RefusedForNow } from '../../errors.ts';
+import { RefusedForNow } from '../../errors.ts';
 
 const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
 
@@ -58,8 +58,7 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
   const attempt = await ctx.counters.hit(key, loginLockSeconds);
   if (attempt > loginLockAfter) {
     ctx.metrics.loginLocks.inc();
-    const minutes = Math.max(1, Math.ceil((await ctx.counters.ttl(key)) / 60));
-    fail('E_5', `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    throw lockedError(await ctx.counters.ttl(key));
   }
   const failuresBefore = attempt - 1;
   if (failuresBefore >= loginSlowdownAfter && loginSlowdownMs > 0) {
@@ -67,6 +66,26 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
   return { succeeded: () => clearLoginFailures(ctx, lockKey) };
+};
+
+/** E_5 telling when the lock lifts: `retry_after` in the body and `Retry-After`, as the send limits do. */
+export const lockedError = (secondsLeft: number) => {
+  const minutes = Math.max(1, Math.ceil(secondsLeft / 60));
+  return new RefusedForNow(
+    'E_5',
+    secondsLeft,
+    `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
+};
+
+/**
+ * Seconds the lock on `lockKey` still holds, 0 when the next guess would be checked (counts nothing).
+ * A read, so only ever used to refuse early: the guess itself still reserves its attempt atomically.
+ */
+export const lockSecondsLeft = async (ctx: Context, lockKey: string): Promise<number> => {
+  const key = loginKey(lockKey);
+  if ((await ctx.counters.peek(key)) < ctx.config.loginLockAfter) return 0;
+  return Math.max(1, await ctx.counters.ttl(key));
 };
 
 export const clearLoginFailures = (ctx: Context, lockKey: string) => ctx.counters.reset(loginKey(lockKey));

@@ -107,14 +107,21 @@ const remembered = (ctx: Context) => {
   return verified;
 };
 
-/** The claims of a valid token; 10000000 (clients refresh) when expired, forged or not ours. */
-export const accessTokenClaims = async (ctx: Context, token: string): Promise<AccessClaims> => {
+/** The claims of a token whose signature was checked before and that has not expired; else undefined. */
+export const rememberedClaims = (ctx: Context, token: string): AccessClaims | undefined => {
   const verified = remembered(ctx);
   const cached = verified.get(token);
-  if (cached !== undefined) {
-    if (cached.exp * 1000 > ctx.now()) return cached;
-    verified.delete(token);
-  }
+  if (cached === undefined) return undefined;
+  if (cached.exp * 1000 > ctx.now()) return cached;
+  verified.delete(token);
+  return undefined;
+};
+
+/** The claims of a valid token; 10000000 (clients refresh) when expired, forged or not ours. */
+export const accessTokenClaims = async (ctx: Context, token: string): Promise<AccessClaims> => {
+  const cached = rememberedClaims(ctx, token);
+  if (cached !== undefined) return cached;
+  const verified = remembered(ctx);
   let payload: JWTPayload;
   try {
     payload = await verifiedPayload(ctx, token);

@@ -19,6 +19,8 @@ import type { User } from '../../store/schema.ts';
 export interface SessionCache {
   /** The user of a live session: from memory when read within the TTL, else from `load`. */
   read(sessionId: string, load: () => Promise<User | undefined>): Promise<User | undefined>;
+  /** The user of a live session when remembered and still within the TTL, without reading anything. */
+  peek(sessionId: string): User | undefined;
   /** The user row changed or their sessions ended: drop what is remembered of them everywhere. */
   forgetUser(userId: number): void;
   /** One session ended. */
@@ -114,10 +116,16 @@ export const createSessionCache = ({
     });
   };
 
+  const peek = (sessionId: string) => {
+    const entry = ttlMs > 0 && listening ? entries.get(sessionId) : undefined;
+    return entry !== undefined && entry.until > now() ? entry.user : undefined;
+  };
+
   return {
+    peek,
     async read(sessionId, load) {
-      const entry = ttlMs > 0 && listening ? entries.get(sessionId) : undefined;
-      if (entry !== undefined && entry.until > now()) return entry.user;
+      const known = peek(sessionId);
+      if (known !== undefined) return known;
       const started = epoch;
       const user = await load();
       if (user === undefined) drop(sessionId);

@@ -25,7 +25,7 @@ import {
 import { securityEvent } from '../security/events.ts';
 import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
-import { accessTokenClaims, signAccessToken } from './access-tokens.ts';
+import { accessTokenClaims, rememberedClaims, signAccessToken } from './access-tokens.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -121,6 +121,19 @@ export const authenticate = async (ctx: Context, token: string): Promise<SignedI
   if (!user || user.id !== userId) throw new ApiError('E_0');
   if (user.blocked_at !== null) throw new ApiError('AC3_44');
   return { userId, sessionId, user };
+};
+
+/**
+ * What `authenticate` would answer, from memory alone: the session when its token was verified
+ * before and has not expired, and its session is remembered live with a user who is not blocked.
+ * Anything else (a refusal included) is undefined, for `authenticate` to work out.
+ */
+export const rememberedSession = (ctx: Context, token: string): SignedInSession | undefined => {
+  const claims = rememberedClaims(ctx, token);
+  if (claims === undefined) return undefined;
+  const user = ctx.sessions.peek(claims.sessionId);
+  if (user === undefined || user.id !== claims.userId || user.blocked_at !== null) return undefined;
+  return { userId: claims.userId, sessionId: claims.sessionId, user };
 };
 
 const sessionEnded = (tx: Context, userId: number, product: string, data: Record<string, unknown>) =>

@@ -194,7 +194,7 @@ describe('X-Captcha-Ticket on every call that takes one', () => {
     for (const [name, spec] of ticketed) {
       const phone = nextPhone();
       const body =
-        name === 'sendEmailCode'
+        spec.body !== undefined && 'email' in spec.body
           ? { email: `ticket.${phone}@example.com`, pid: PID }
           : name === 'sendRebindCode'
             ? { phone_number: phone, old_phone_number: nextPhone(), pid: PID }

@@ -5,9 +5,10 @@
  * a taken name (anyone's, chosen or drawn) is drawn again, so a default never collides with a chosen name.
  */
 import { randomInt } from 'node:crypto';
+import { DEFAULT_NICKNAME } from '@edupass/protocol';
 
-export const DEFAULT_NICKNAME_PREFIX = '用户';
-const DIGITS = 8;
+export const DEFAULT_NICKNAME_PREFIX = DEFAULT_NICKNAME.prefix;
+const DIGITS = DEFAULT_NICKNAME.digits;
 
 export type NicknameDraw = () => string;
 

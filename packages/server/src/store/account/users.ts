@@ -70,3 +70,20 @@ export const isUniqueViolation = (error: unknown): boolean => {
   const { code } = error as { code?: unknown };
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 };
+
+/**
+ * Removes a user and every row that names them: second factors and refresh tokens by hand (their tables
+ * keep no foreign key), then the user, whose sessions, agreement signatures and WeChat/QQ links go with
+ * it (ON DELETE CASCADE). Run it inside a transaction. False when there was no such user.
+ */
+export const deleteUserRows = async (db: Db, userId: number): Promise<boolean> => {
+  await db.deleteFrom('totp_secrets').where('user_id', '=', userId).execute();
+  await db.deleteFrom('passkeys').where('user_id', '=', userId).execute();
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db
+    .deleteFrom('refresh_tokens')
+    .where('session_id', 'in', (eb) => eb.selectFrom('sessions').select('id').where('user_id', '=', userId))
+    .execute();
+  const deleted = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+};

@@ -1,5 +1,5 @@
 /** The console's reads over users and agreements, and the audit log. */
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -16,20 +16,40 @@ const USER_COLUMNS = [
   'created_at',
 ] as const;
 
-/** Users matching `q` (exact id, phone prefix, or part of e-mail, username or nickname), newest first. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** `*` as written in a masked value (138****0006, a***@school.cn) stands for any characters. */
+const maskedLike = (text: string) => `%${escapeLike(text).replace(/\*+/g, '%')}%`;
+/** `column LIKE pattern` with the backslash as the escape character on SQLite and PostgreSQL alike. */
+const like = (column: 'phone' | 'email' | 'username_key' | 'nickname', pattern: string): Expression<SqlBool> =>
+  sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+
+/**
+ * The phone digits in what an operator typed or pasted: spaces and dashes dropped, a +86 prefix on a full
+ * number dropped, `*` kept (a masked number); undefined when it is not a phone fragment.
+ */
+export const phoneFragment = (text: string): string | undefined => {
+  const compact = text.replace(/[\s-]/g, '').replace(/^\+?86(?=[\d*]{11}$)/, '');
+  return /^[\d*]+$/.test(compact) && /\d{3}|\d\*|\*\d/.test(compact) ? compact : undefined;
+};
+
+/**
+ * Users matching `q`, newest first: the id (`5` or `#5`; `0005` is a phone fragment, not an id), any
+ * fragment of the phone (masked numbers included), or any part of the e-mail, username or nickname.
+ */
 export const searchUsers = (db: Db, q: string | undefined, beforeId: number | undefined, limit: number) => {
   let query = db.selectFrom('users').select(USER_COLUMNS).orderBy('id', 'desc').limit(limit);
   if (beforeId !== undefined) query = query.where('id', '<', beforeId);
   const text = q?.trim();
   if (text) {
-    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const id = /^#?([1-9]\d{0,8})$/.exec(text)?.[1];
+    const phone = phoneFragment(text);
     query = query.where((eb) =>
       eb.or([
-        ...(/^\d{1,9}$/.test(text) ? [eb('id', '=', Number(text))] : []),
-        ...(/^\d+$/.test(text) ? [eb('phone', 'like', `${text}%`)] : []),
-        eb('email', 'like', like),
-        eb('username_key', 'like', like),
-        eb('nickname', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+        ...(id ? [eb('id', '=', Number(id))] : []),
+        ...(phone ? [like('phone', maskedLike(phone))] : []),
+        like('email', maskedLike(text.toLowerCase())),
+        like('username_key', `%${escapeLike(text.toLowerCase())}%`),
+        like('nickname', `%${escapeLike(text)}%`),
       ]),
     );
   }

@@ -1,15 +1,19 @@
 /** The account centre's frame: who is signed in, the sections, sign out. */
+import { getProfile } from '@edupass/account';
 import { useSession } from '@edupass/account/react';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate, useLocation } from '../../router/history.ts';
+import { client } from '../../session/account.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
+import { avatarInitials } from '../../ui/avatar-initials.ts';
 import { LazyImage } from '../../ui/lazy-image.tsx';
 import { Link } from '../../ui/link.tsx';
 import { useHeadingFocus } from '../../ui/screen.tsx';
 import { signOut } from '../../ui/sign-out.ts';
 import { FormError } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { useLoad } from '../../ui/use-load.ts';
 
 const SECTIONS = [
   { href: '/account', key: 'account.profile' },
@@ -18,6 +22,7 @@ const SECTIONS = [
   { href: '/account/privacy', key: 'account.privacy' },
 ] as const;
 
+/** The picture, or without one the initials of the nickname (avatar-initials.ts). */
 export const Avatar = ({ url, name, size }: { url: string; name: string; size: number }) => (
   <LazyImage
     src={url}
@@ -27,7 +32,7 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
     className="avatar"
     fallback={
       <span className="avatar-fallback" aria-hidden="true">
-        {(name.trim()[0] ?? '?').toUpperCase()}
+        {avatarInitials(name)}
       </span>
     }
   />
@@ -36,7 +41,10 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
 export const AccountLayout = ({ title, children }: { title: string; children: ReactNode }) => {
   const { t } = useI18n();
   const { path } = useLocation();
-  const { user } = useSession();
+  const session = useSession();
+  // After a reload the session knows the tokens, not the user: read the profile (which tells the session).
+  const profile = useLoad(() => (session.user ? Promise.resolve(session.user) : getProfile(client)));
+  const user = session.user ?? profile.data;
   const action = useAction();
   const heading = useHeadingFocus();
   const name = user?.nickname || user?.fullname || '';
@@ -72,7 +80,7 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
         >
           {t('account.signOut')}
         </button>
-        <FormError message={action.error} />
+        <FormError message={action.error} onRetry={action.retry} />
       </aside>
       <section className="panel wide account-main" aria-labelledby="screen-title">
         <h1 id="screen-title" tabIndex={-1} ref={heading}>

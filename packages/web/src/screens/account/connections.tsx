@@ -1,10 +1,14 @@
-/** Account centre: WeChat and QQ, bound or not; never unbinds the last way in (the server says why). */
+/**
+ * Account centre: WeChat and QQ, bound or not. Unbinding asks first; the server never unbinds the last
+ * way in (and says why).
+ */
 import { listOauths, unbindQQ, unbindWechat } from '@edupass/account';
 import { useI18n } from '../../i18n/i18n.ts';
 import { startOauth } from '../../oauth/start.ts';
 import { useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
@@ -21,6 +25,7 @@ const Connections = () => {
   const oauthsError = useLoadError(oauths);
   const action = useAction();
   const stepUp = useStepUp(action);
+  const confirm = useConfirm();
   const justBound = query.get('bound');
   const nameOf = (provider: string) => t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq');
   return (
@@ -32,7 +37,7 @@ const Connections = () => {
           (justBound === 'wechat' || justBound === 'qq' ? t('oauth.bindDone', { name: nameOf(justBound) }) : null)
         }
       />
-      <FormError message={action.error ?? oauthsError} />
+      {action.error ? <FormError message={action.error} onRetry={action.retry} /> : <FormError {...oauthsError} />}
       {stepUp.panel}
       <ul className="connections">
         {PROVIDERS.map((provider) => {
@@ -49,14 +54,20 @@ const Connections = () => {
                   type="button"
                   className="button secondary"
                   aria-busy={action.busy}
-                  onClick={() =>
-                    stepUp.run(async () => {
+                  onClick={async () => {
+                    const sure = await confirm.ask({
+                      title: t('oauth.unbindConfirmTitle', { name }),
+                      body: t('oauth.unbindConfirmBody', { name }),
+                      confirmLabel: t('oauth.unbind', { name }),
+                    });
+                    if (!sure) return;
+                    await stepUp.run(async () => {
                       await (provider === 'wechat' ? unbindWechat(client) : unbindQQ(client));
                       trackEvent('oauth_unbound', { provider });
                       oauths.reload();
                       return t('oauth.unbindDone', { name });
-                    })
-                  }
+                    });
+                  }}
                 >
                   {t('oauth.unbind', { name })}
                 </button>
@@ -74,6 +85,7 @@ const Connections = () => {
           );
         })}
       </ul>
+      {confirm.dialog}
     </AccountLayout>
   );
 };

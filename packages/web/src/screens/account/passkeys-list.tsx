@@ -9,6 +9,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { Field } from '../../ui/field.tsx';
 import { createPasskey, passkeysSupported } from '../../ui/passkey.ts';
 import { FormError, Notice } from '../../ui/status.tsx';
@@ -19,6 +20,7 @@ const PasskeyRow = ({ passkey, onChanged }: { passkey: PasskeySummary; onChanged
   const { t, locale } = useI18n();
   const action = useAction();
   const stepUp = useStepUp(action);
+  const confirm = useConfirm();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name);
   const save = (event: FormEvent) => {
@@ -50,19 +52,26 @@ const PasskeyRow = ({ passkey, onChanged }: { passkey: PasskeySummary; onChanged
           <button
             type="button"
             className="button secondary"
-            onClick={() =>
-              void stepUp.run(async () => {
+            onClick={async () => {
+              const sure = await confirm.ask({
+                title: t('mfa.passkeyRemoveTitle', { name: passkey.name }),
+                body: t('mfa.passkeyRemoveBody'),
+                confirmLabel: t('mfa.passkeyRemove', { name: passkey.name }),
+              });
+              if (!sure) return;
+              await stepUp.run(async () => {
                 await removePasskey(client, { id: passkey.id });
                 onChanged();
-              })
-            }
+              });
+            }}
           >
             {t('mfa.passkeyRemove', { name: passkey.name })}
           </button>
         </>
       )}
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       {stepUp.panel}
+      {confirm.dialog}
     </li>
   );
 };
@@ -106,7 +115,7 @@ export const PasskeysList = ({
       ) : (
         <p className="muted">{t('mfa.passkeyUnsupported')}</p>
       )}
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <Notice message={action.notice} />
       {stepUp.panel}
     </div>

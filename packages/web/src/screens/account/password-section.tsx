@@ -1,12 +1,14 @@
 /**
  * The password: set the first one, or change it with the current one or with a code to the bound
- * phone. A change ends the session, so the user signs in again with the new password.
+ * phone. A change keeps this device signed in; the other devices are signed out in the same step when
+ * the user leaves "sign out other devices" ticked (as whoever changed a stolen password would not).
  */
-import { changePassword, changePasswordByPhone, initPassword, sendPasswordUpdateCode } from '@edupass/account';
+
+import { initPassword, sendPasswordUpdateCode } from '@edupass/account';
+import { changePasswordByPhoneKeepingSession, changePasswordKeepingSession } from '@edupass/account/sessions';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
-import { navigate } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { rememberWeakPassword } from '../../session/weak-password.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
@@ -20,25 +22,35 @@ import { type Action, useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
-const changed = () => {
-  rememberWeakPassword(false);
-  trackEvent('password_changed');
-  navigate('/?method=password&notice=password-changed', { replace: true });
+/** What a change did to the other devices, for the notice. */
+type Changed = (endedOthers: boolean) => string;
+
+const useChanged = (onChanged: () => void): Changed => {
+  const { t } = useI18n();
+  return (endedOthers) => {
+    rememberWeakPassword(false);
+    trackEvent('password_changed');
+    onChanged();
+    return t(endedOthers ? 'password.changedOthersOut' : 'password.changedKept');
+  };
 };
 
 /**
  * A form that ends in the new password, typed twice, and its submit button; `children` come first.
- * `onSubmit` gets both passwords and runs the change with `action`.
+ * `onSubmit` gets both passwords and runs the change with `action`; with `endOthers`, the choice to
+ * sign out the other devices comes before the button.
  */
 const NewPasswordForm = ({
   action,
   submitLabel,
   onSubmit,
+  endOthers,
   children,
 }: {
   action: Action;
   submitLabel: string;
   onSubmit(password: string, confirm: string): void;
+  endOthers?: { checked: boolean; onChange(checked: boolean): void };
   children: ReactNode;
 }) => {
   const { t } = useI18n();
@@ -58,6 +70,7 @@ const NewPasswordForm = ({
         value={password}
         onValue={setPassword}
         error={password ? ruleError('password', password) : null}
+        bind={action.field('password')}
         type="password"
         autoComplete="new-password"
         maxLength={20}
@@ -67,11 +80,25 @@ const NewPasswordForm = ({
         value={confirm}
         onValue={setConfirm}
         error={confirm && confirm !== password ? t('form.mismatch') : null}
+        bind={action.field('confirm_password')}
         type="password"
         autoComplete="new-password"
         maxLength={20}
       />
-      <FormError message={action.error} />
+      {endOthers ? (
+        <div className="field">
+          <label className="agree-row">
+            <input
+              type="checkbox"
+              checked={endOthers.checked}
+              onChange={(event) => endOthers.onChange(event.target.checked)}
+            />
+            {t('password.endOthers')}
+          </label>
+        </div>
+      ) : null}
+      <FormError message={action.error} onRetry={action.retry} />
+      <Notice message={action.notice} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {submitLabel}
       </button>
@@ -100,43 +127,69 @@ const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
   );
 };
 
-const ByOldPassword = () => {
+const ByOldPassword = ({ onChanged }: { onChanged(): void }) => {
   const { t } = useI18n();
   const action = useAction();
+  const changed = useChanged(onChanged);
   const [old, setOld] = useState('');
+  const [endOthers, setEndOthers] = useState(true);
   return (
     <NewPasswordForm
       action={action}
       submitLabel={t('password.submit')}
-      onSubmit={(password, confirm) =>
+      endOthers={{ checked: endOthers, onChange: setEndOthers }}
+      onSubmit={(password, confirm) => {
+        if (checks.password(password) || password !== confirm) return void action.focusFirstInvalid();
         void action.run(async () => {
-          await changePassword(client, { old_password: old, password, confirm_password: confirm });
-          changed();
-        })
-      }
+          await changePasswordKeepingSession(client, {
+            old_password: old,
+            password,
+            confirm_password: confirm,
+            end_other_sessions: endOthers,
+          });
+          setOld('');
+          return changed(endOthers);
+        });
+      }}
     >
-      <Field label={t('password.old')} value={old} onValue={setOld} type="password" autoComplete="current-password" />
+      <Field
+        label={t('password.old')}
+        value={old}
+        onValue={setOld}
+        bind={action.field('old_password')}
+        type="password"
+        autoComplete="current-password"
+      />
     </NewPasswordForm>
   );
 };
 
-const ByPhoneCode = () => {
+const ByPhoneCode = ({ onChanged }: { onChanged(): void }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
   const stepUp = useStepUp(action);
+  const changed = useChanged(onChanged);
   const { code, setCode, sender } = useSendCode(action, stepUp);
   const [phone, setPhone] = useState('');
+  const [endOthers, setEndOthers] = useState(true);
   return (
     <NewPasswordForm
       action={action}
       submitLabel={t('password.submit')}
+      endOthers={{ checked: endOthers, onChange: setEndOthers }}
       onSubmit={(password, confirm) => {
         // This change takes the password once, so the two are compared here rather than by the server.
-        if (password !== confirm) return action.setError(t('form.mismatch'));
+        if (checks.password(password) || password !== confirm) return void action.focusFirstInvalid();
         void stepUp.run(async () => {
-          await changePasswordByPhone(client, { phone_number: phone, captcha: code, password });
-          changed();
+          await changePasswordByPhoneKeepingSession(client, {
+            phone_number: phone,
+            captcha: code,
+            password,
+            end_other_sessions: endOthers,
+          });
+          setCode('');
+          return changed(endOthers);
         });
       }}
     >
@@ -147,10 +200,12 @@ const ByPhoneCode = () => {
         value={phone}
         onValue={setPhone}
         error={phone.length >= 11 ? ruleError('phone_number', phone) : null}
+        bind={action.field('phone_number')}
       />
       <CodeInput
         value={code}
         onValue={setCode}
+        bind={action.field('captcha')}
         blockedReason={checks.phone_number(phone) ? t('code.needPhone') : null}
         onSend={sender('password_update', phone, (proof) =>
           sendPasswordUpdateCode(client, { phone_number: phone }, proof),
@@ -165,12 +220,16 @@ export const PasswordSection = ({
   hasPhone,
   weak,
   onChanged,
+  onPasswordChanged,
 }: {
   hasPassword: boolean;
   hasPhone: boolean;
   /** The password was reported weak at sign-in: suggest a change. */
   weak: boolean;
+  /** The first password was set. */
   onChanged(): void;
+  /** The password was changed (other devices may have been signed out). */
+  onPasswordChanged(): void;
 }) => {
   const { t } = useI18n();
   const [way, setWay] = useState<'old' | 'phone'>('old');
@@ -198,7 +257,13 @@ export const PasswordSection = ({
           selected={way}
           onSelect={setWay}
         >
-          {way === 'old' ? <ByOldPassword /> : hasPhone ? <ByPhoneCode /> : <p>{t('password.noPhone')}</p>}
+          {way === 'old' ? (
+            <ByOldPassword onChanged={onPasswordChanged} />
+          ) : hasPhone ? (
+            <ByPhoneCode onChanged={onPasswordChanged} />
+          ) : (
+            <p>{t('password.noPhone')}</p>
+          )}
         </Tabs>
       )}
     </section>

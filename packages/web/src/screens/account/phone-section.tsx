@@ -6,6 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
@@ -18,6 +19,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
   const ruleError = useRuleError();
   const action = useAction();
   const stepUp = useStepUp(action);
+  const confirm = useConfirm();
   const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
@@ -58,6 +60,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
             value={oldPhone}
             onValue={setOldPhone}
             error={oldPhone.length >= 11 ? ruleError('phone_number', oldPhone) : null}
+            bind={action.field('old_phone_number')}
           />
         ) : null}
         <PhoneInput
@@ -65,21 +68,34 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
           value={phone}
           onValue={setPhone}
           error={phone.length >= 11 ? ruleError('phone_number', phone) : null}
+          bind={action.field('phone_number')}
         />
-        <CodeInput value={code} onValue={setCode} blockedReason={blocked} onSend={send} />
-        <FormError message={action.error} />
+        <CodeInput
+          value={code}
+          onValue={setCode}
+          bind={action.field('captcha')}
+          blockedReason={blocked}
+          onSend={send}
+        />
+        <FormError message={action.error} onRetry={action.retry} />
         <Notice message={action.notice} />
         {offerSignOut ? (
           <button
             type="button"
             className="button secondary"
-            onClick={() =>
-              action.run(async () => {
+            onClick={async () => {
+              const sure = await confirm.ask({
+                title: t('devices.signOutOthersTitle'),
+                body: t('devices.signOutOthersAfterChange'),
+                confirmLabel: t('stepUp.endOthers'),
+              });
+              if (!sure) return;
+              await action.run(async () => {
                 await endOtherSessions(client);
                 setOfferSignOut(false);
                 return t('stepUp.endOthersDone');
-              })
-            }
+              });
+            }}
           >
             {t('stepUp.endOthers')}
           </button>
@@ -88,6 +104,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
           {rebinding ? t('phone.rebindSubmit') : t('phone.bindSubmit')}
         </button>
       </form>
+      {confirm.dialog}
     </section>
   );
 };

@@ -17,7 +17,7 @@ const Privacy = () => {
   const { t } = useI18n();
   const privacy = useLoad(() => getPrivacy(client));
   const privacyError = useLoadError(privacy);
-  const agreements = useCurrentAgreements();
+  const { agreements, loadError: agreementsError } = useCurrentAgreements();
   const consent = useConsent();
   const [shown, setShown] = useState(PAGE);
   const sentinel = useInfiniteScroll<HTMLLIElement>({
@@ -29,7 +29,7 @@ const Privacy = () => {
   return (
     <AccountLayout title={t('privacy.title')}>
       <p>{t('privacy.intro')}</p>
-      <FormError message={privacyError} />
+      <FormError {...privacyError} />
       <dl className="facts">
         <dt>{t('privacy.username')}</dt>
         <dd>{value(data?.username)}</dd>
@@ -41,6 +41,7 @@ const Privacy = () => {
         <dd>{data ? (data.has_password ? t('privacy.passwordSet') : t('privacy.passwordUnset')) : ''}</dd>
       </dl>
       <h2>{t('privacy.agreements')}</h2>
+      <FormError {...agreementsError} />
       <ul className="agreement-list">
         {agreements.slice(0, shown).map((agreement) => (
           <AgreementItem key={agreement.id} agreement={agreement} />

@@ -10,6 +10,7 @@ import { FormError, Notice } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useLoad } from '../../ui/use-load.ts';
 import { useRuleError } from '../../ui/validation.ts';
+import { AvatarField } from './avatar/avatar-field.tsx';
 
 /** Unix seconds ↔ the date input's YYYY-MM-DD (UTC, so the day never shifts). */
 const toDateInput = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -54,7 +55,7 @@ const changes = (draft: Draft, saved: Draft): ProfileInput => {
 };
 
 export const ProfileForm = ({ user }: { user: UserInfo }) => {
-  const { t, errorText } = useI18n();
+  const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
   const grades = useLoad(() => getGradeList(client));
@@ -65,11 +66,18 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
   const descriptionId = useId();
 
   const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  // An uploaded picture is saved already: the form starts from it.
+  const uploaded = (url: string) => {
+    setSaved((s) => ({ ...s, avatar_url: url }));
+    setDraft((d) => ({ ...d, avatar_url: url }));
+  };
   // Judged as typed, once changed: an untouched empty field is not an error.
   const judged = (field: 'nickname' | 'fullname' | 'qq', rule: 'nickname' | 'fullname' | 'qq') =>
     draft[field] !== saved[field] && draft[field] !== '' ? ruleError(rule, draft[field]) : null;
   const descriptionLength = [...draft.description].length;
-  const descriptionError = descriptionLength > 50 ? ruleError('description', draft.description) : null;
+  const descriptionBound = action.field('description');
+  const descriptionError =
+    descriptionBound.error ?? (descriptionLength > 50 ? ruleError('description', draft.description) : null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,7 +88,8 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
     }
     const failure = checkProfile(input as Record<string, unknown>);
     if (failure) {
-      action.setError(`${t('profile.fixErrors')} ${errorText(failure)}`);
+      // At the field it is about (focused), or above the button when the form has no such input.
+      action.fail(failure);
       return;
     }
     void action.run(async () => {
@@ -99,23 +108,29 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         value={draft.nickname}
         onValue={set('nickname')}
         error={judged('nickname', 'nickname')}
+        bind={action.field('nickname')}
         autoComplete="nickname"
         maxLength={40}
       />
-      <Field
-        label={t('profile.avatarUrl')}
-        value={draft.avatar_url}
-        onValue={set('avatar_url')}
-        type="url"
-        inputMode="url"
-        autoComplete="photo"
-      />
+      <AvatarField url={draft.avatar_url} name={saved.nickname || saved.fullname} onUploaded={uploaded}>
+        <Field
+          label={t('profile.avatarUrl')}
+          hint={t('avatar.urlHint')}
+          value={draft.avatar_url}
+          onValue={set('avatar_url')}
+          bind={action.field('avatar_url')}
+          type="url"
+          inputMode="url"
+          autoComplete="photo"
+        />
+      </AvatarField>
       <Field
         label={t('profile.fullname')}
         hint={t('profile.fullnameHint')}
         value={draft.fullname}
         onValue={set('fullname')}
         error={judged('fullname', 'fullname')}
+        bind={action.field('fullname')}
         autoComplete="name"
         maxLength={40}
       />
@@ -123,6 +138,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         label={t('profile.birthday')}
         value={draft.birthday}
         onValue={set('birthday')}
+        bind={action.field('birthday')}
         type="date"
         max={new Date().toISOString().slice(0, 10)}
         autoComplete="bday"
@@ -150,6 +166,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         value={draft.qq}
         onValue={set('qq')}
         error={judged('qq', 'qq')}
+        bind={action.field('qq')}
         inputMode="numeric"
         maxLength={20}
       />
@@ -158,7 +175,11 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         <textarea
           id={descriptionId}
           value={draft.description}
-          onChange={(event) => set('description')(event.target.value)}
+          onChange={(event) => {
+            descriptionBound.onInput();
+            set('description')(event.target.value);
+          }}
+          ref={descriptionBound.ref}
           rows={3}
           aria-invalid={descriptionError ? true : undefined}
           aria-describedby={`${descriptionId}-count${descriptionError ? ` ${descriptionId}-error` : ''}`}
@@ -174,7 +195,12 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
       </div>
       <div className="field">
         <label htmlFor={gradeId}>{t('profile.grade')}</label>
-        <select id={gradeId} value={draft.grade} onChange={(event) => set('grade')(event.target.value)}>
+        <select
+          id={gradeId}
+          value={draft.grade}
+          onChange={(event) => set('grade')(event.target.value)}
+          ref={action.field('grade').ref}
+        >
           <option value="">{t('profile.gradeNone')}</option>
           {(grades.data ?? []).map((stage) => (
             <optgroup key={stage.stage} label={stage.stage}>
@@ -188,7 +214,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
           {draft.grade !== '' && !grades.data ? <option value={draft.grade}>{user.grade_desc}</option> : null}
         </select>
       </div>
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <Notice message={action.notice} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('profile.save')}

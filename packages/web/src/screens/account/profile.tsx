@@ -18,7 +18,7 @@ const Profile = () => {
   return (
     <AccountLayout title={t('profile.title')}>
       <Notice message={returnRefused ? t('return.refused') : null} />
-      <FormError message={profileError} />
+      <FormError {...profileError} />
       {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
     </AccountLayout>
   );

@@ -15,6 +15,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { SecondFactorCode } from '../../ui/second-factor-code.tsx';
 import { FormError } from '../../ui/status.tsx';
@@ -62,7 +63,7 @@ const AppSetup = ({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed(codes:
         {t('mfa.appKey')}: <code className="secret">{setup.secret}</code>
       </p>
       <SecondFactorCode label={t('mfa.appCode')} value={code} onValue={setCode} appOnly />
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {t('mfa.appConfirm')}
       </button>
@@ -74,6 +75,7 @@ const AuthenticatorApp = ({ status, onChanged }: { status: SecondFactorStatus; o
   const { t } = useI18n();
   const action = useAction();
   const stepUp = useStepUp(action);
+  const confirm = useConfirm();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   return (
     <div className="factor">
@@ -91,12 +93,18 @@ const AuthenticatorApp = ({ status, onChanged }: { status: SecondFactorStatus; o
         <button
           type="button"
           className="button secondary"
-          onClick={() =>
-            void stepUp.run(async () => {
+          onClick={async () => {
+            const sure = await confirm.ask({
+              title: t('mfa.appRemoveTitle'),
+              body: t('mfa.appRemoveBody'),
+              confirmLabel: t('mfa.appRemove'),
+            });
+            if (!sure) return;
+            await stepUp.run(async () => {
               await removeTotp(client);
               onChanged();
-            })
-          }
+            });
+          }}
         >
           {t('mfa.appRemove')}
         </button>
@@ -110,8 +118,9 @@ const AuthenticatorApp = ({ status, onChanged }: { status: SecondFactorStatus; o
           {t('mfa.appSetUp')}
         </button>
       )}
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       {stepUp.panel}
+      {confirm.dialog}
     </div>
   );
 };
@@ -120,6 +129,7 @@ const RecoveryCodes = ({ left, onNew }: { left: number; onNew(codes: string[]): 
   const { t } = useI18n();
   const action = useAction();
   const stepUp = useStepUp(action);
+  const confirm = useConfirm();
   return (
     <div className="factor">
       <h3>{t('mfa.recovery')}</h3>
@@ -127,12 +137,20 @@ const RecoveryCodes = ({ left, onNew }: { left: number; onNew(codes: string[]): 
       <button
         type="button"
         className="button secondary"
-        onClick={() => void stepUp.run(async () => onNew((await newRecoveryCodes(client)).recovery_codes))}
+        onClick={async () => {
+          const sure = await confirm.ask({
+            title: t('mfa.recoveryNewTitle'),
+            body: t('mfa.recoveryNewBody'),
+            confirmLabel: t('mfa.recoveryNew'),
+          });
+          if (sure) await stepUp.run(async () => onNew((await newRecoveryCodes(client)).recovery_codes));
+        }}
       >
         {t('mfa.recoveryNew')}
       </button>
-      <FormError message={action.error} />
+      <FormError message={action.error} onRetry={action.retry} />
       {stepUp.panel}
+      {confirm.dialog}
     </div>
   );
 };
@@ -153,7 +171,7 @@ export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => 
     <section className="subsection" aria-labelledby="mfa-title">
       <h2 id="mfa-title">{t('mfa.title')}</h2>
       <p className="muted">{t(data?.required ? 'mfa.required' : 'mfa.intro')}</p>
-      <FormError message={statusError} />
+      <FormError {...statusError} />
       {shown ? <RecoveryCodesShown codes={shown} onDone={() => setShown(null)} /> : null}
       {data ? (
         <>

@@ -1,9 +1,10 @@
-/** The username: set once, with the reason said before it is set. */
+/** The username: set once, with the reason said before it is set and a last confirmation. */
 import { setUsername } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -13,10 +14,23 @@ export const UsernameSection = ({ current, onChanged }: { current: string; onCha
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
+  const confirm = useConfirm();
   const [username, setValue] = useState('');
-  const submit = (event: FormEvent) => {
+  const [checked, setChecked] = useState(false);
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (checks.username(username)) return;
+    setChecked(true);
+    if (checks.username(username)) {
+      // Rendered invalid on this submit; focused once it is.
+      requestAnimationFrame(() => action.focusFirstInvalid());
+      return;
+    }
+    const sure = await confirm.ask({
+      title: t('username.confirmTitle', { name: username }),
+      body: t('username.confirmBody'),
+      confirmLabel: t('username.submit'),
+    });
+    if (!sure) return;
     void action.run(async () => {
       await setUsername(client, { username });
       onChanged();
@@ -29,26 +43,28 @@ export const UsernameSection = ({ current, onChanged }: { current: string; onCha
       {current ? (
         <p>{t('username.current', { name: current })}</p>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <p>{t('username.explain')}</p>
           <Field
             label={t('username.label')}
             hint={t('username.hint')}
             value={username}
             onValue={setValue}
-            error={username ? ruleError('username', username) : null}
+            error={username || checked ? ruleError('username', username) : null}
+            bind={action.field('username')}
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
             maxLength={30}
           />
-          <FormError message={action.error} />
+          <FormError message={action.error} onRetry={action.retry} />
           <button type="submit" className="button primary" aria-busy={action.busy}>
             {t('username.submit')}
           </button>
         </form>
       )}
       <Notice message={action.notice} />
+      {confirm.dialog}
     </section>
   );
 };

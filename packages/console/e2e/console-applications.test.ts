@@ -1,0 +1,76 @@
+/**
+ * The console's applications screen in Chromium against the real server: an operator registers a
+ * confidential application and sees its secret once (gone after a reload), gets a new secret that
+ * differs from the first, and removes the application; the server's list follows each step.
+ */
+
+import { adminRoutes } from '@edupass/protocol';
+import { signIn } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/applications');
+  await page.getByRole('heading', { name: '应用', level: 1 }).waitFor();
+});
+afterAll(() => rig?.close());
+
+const NAME = 'Lesson Planner';
+const REDIRECT = 'https://planner.example/callback';
+
+/** The applications the server lists now, through the operator's own API. */
+const listed = async () => {
+  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const answer = await client(rig.server.url)<{ client_id: string; name: string }[]>(
+    'GET',
+    adminRoutes.listApplications.path,
+    undefined,
+    { token },
+  );
+  expect(answer.status).toBe(200);
+  return answer.body;
+};
+
+const shownSecret = async () =>
+  (await page.getByRole('status').filter({ hasText: NAME }).locator('code').textContent()) ?? '';
+
+describe('the applications screen', () => {
+  it('registers an application, shows its secret once, gives it a new one, and removes it', async () => {
+    await page.getByText('还没有注册应用。').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByLabel('名称').fill(NAME);
+    await page.getByLabel('回调地址（每行一个）').fill(REDIRECT);
+    await page.getByRole('button', { name: '注册', exact: true }).click();
+    const table = page.getByRole('table');
+    await table.getByRole('rowheader', { name: NAME }).waitFor();
+    const first = await shownSecret();
+    expect(first.length).toBeGreaterThanOrEqual(16);
+    const [registered] = await listed();
+    expect(registered?.name).toBe(NAME);
+    await table.getByText(registered?.client_id ?? '?').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Shown once: a reload lists the application but not its secret.
+    await page.reload();
+    await table.getByRole('rowheader', { name: NAME }).waitFor();
+    expect(await page.getByText(first).count()).toBe(0);
+
+    await table.getByRole('button', { name: '更换密钥' }).click();
+    await page.getByText(`${NAME} 的密钥只显示这一次`).waitFor();
+    const second = await shownSecret();
+    expect(second.length).toBeGreaterThanOrEqual(16);
+    expect(second).not.toBe(first);
+
+    await table.getByRole('button', { name: '删除' }).click();
+    await page.getByText(`已删除 ${NAME}。`).waitFor();
+    await page.getByText('还没有注册应用。').waitFor();
+    expect(await listed()).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The signed-in devices of the account centre: the owner's live sessions, and ending one at once. A
+ * session is named to its owner by its stored key (a hash of its id), never by the id its tokens carry.
+ */
+import type { SessionSummary } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { liveDevices, ownedSession, revokeOwnedSession } from '../../store/sessions/devices.ts';
+import { sessionKey } from '../../store/sessions/sessions.ts';
+import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import type { SignedInSession } from './tokens.ts';
+
+/**
+ * The caller's sessions that can still be used: not ended, and with a refresh token or a session token
+ * not expired yet. The caller's own first, then the most recently active.
+ */
+export const listDevices = async (ctx: Context, session: SignedInSession): Promise<SessionSummary[]> => {
+  const own = sessionKey(session.sessionId);
+  const now = ctx.now();
+  const sessionTokenMs = ctx.config.sessionTokenTtlSeconds * 1000;
+  const devices = (await liveDevices(ctx.db, session.userId))
+    .filter((row) => row.id === own || (row.refresh_expires_at ?? 0) > now || row.created_at + sessionTokenMs > now)
+    .map((row) => ({
+      id: row.id,
+      user_agent: row.user_agent,
+      ip: row.ip,
+      method: row.method,
+      created_at: row.created_at,
+      last_active_at: Math.max(row.created_at, row.refreshed_at ?? 0),
+      current: row.id === own,
+    }));
+  return devices.sort((a, b) => Number(b.current) - Number(a.current) || b.last_active_at - a.last_active_at);
+};
+
+/**
+ * Ends one of the caller's sessions: its access tokens stop at once (the session cache forgets the
+ * user's sessions after the commit) and its refresh token is refused. One `session.ended` event however
+ * many ask at once; a session already ended is done; another user's, or an unknown one, is E_2.
+ */
+export const endDevice = async (ctx: Context, session: SignedInSession, key: string) => {
+  const owned = await ownedSession(ctx.db, session.userId, key);
+  if (owned === undefined) return fail('E_2');
+  if (!owned.live) return;
+  try {
+    await inTransaction(ctx, async (tx) => {
+      if (!(await revokeOwnedSession(tx.db, session.userId, key, ctx.now()))) return;
+      await recordEvent(tx, {
+        type: 'session.ended',
+        userId: session.userId,
+        product: session.user.pid,
+        data: { sessions: 'one', reason: 'signed_out_by_owner' },
+      });
+    });
+  } finally {
+    ctx.sessions.forgetUser(session.userId);
+  }
+};

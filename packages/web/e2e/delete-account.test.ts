@@ -1,0 +1,78 @@
+/**
+ * Deleting one's account in the account centre, in both languages on a phone and a desktop: what goes
+ * is said, a last confirmation (Cancel keeps everything), a fresh proof when the sign-in is no longer
+ * recent, then the visitor lands signed out on the sign-in screen with a notice, and the account is gone
+ * (its number and password sign in no more, another device is signed out).
+ */
+import { routes } from '@edupass/protocol';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { seriousViolations } from './support/axe.ts';
+import { LOCALES, VIEWPORTS } from './support/matrix.ts';
+import { expectScreen, openPage } from './support/pages.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  // A sign-in is a proof for one second only: the deletion meets the step-up panel.
+  app = await startApp({ stepUpSeconds: 1 });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const newPhone = phoneNumbers('1573');
+const PASSWORD = 'Heron2718q';
+
+const signInByPassword = (phone: string) =>
+  fetch(`${app.server.url}${routes.loginByPassword.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Auth-Version': '2' },
+    body: JSON.stringify({ identity: phone, password: PASSWORD, pid: 'edupass' }),
+  });
+
+describe.each(LOCALES)('$locale', ({ locale, text }) => {
+  test.each(VIEWPORTS)('$name: confirm, prove, deleted and signed out everywhere', async ({ width, height }) => {
+    const tab = await openPage(app.browser, { locale: 'en', width, height });
+    const { page } = tab;
+    const phone = newPhone();
+    try {
+      await signUpByPhone(app, tab, phone, PASSWORD);
+      await page.evaluate((chosen) => localStorage.setItem('edupass.locale', chosen), locale);
+      await page.reload();
+      await expectScreen(page, text['account.security']);
+      const other = await signInByPassword(phone);
+      expect(other.status).toBe(200);
+      const otherToken = ((await other.json()) as { auth: { token: { access: { token: string } } } }).auth.token.access
+        .token;
+
+      const section = page.getByRole('region', { name: text['deleteAccount.title'] });
+      await section.getByText(text['deleteAccount.explain']).waitFor();
+      // Cancel keeps everything.
+      await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
+      const dialog = page.getByRole('alertdialog', { name: text['deleteAccount.confirmTitle'] });
+      await dialog.waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: text['confirm.cancel'] }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect((await signInByPassword(phone)).status).toBe(200);
+
+      // Go ahead: the sign-in is no longer recent, so the password is asked first.
+      await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
+      await dialog.getByRole('button', { name: text['deleteAccount.submit'] }).click();
+      await inputLabelled(tab, text['stepUp.password']).fill(PASSWORD);
+      await page.getByRole('button', { name: text['stepUp.byPassword'] }).click();
+
+      await page.getByText(text['signIn.accountDeleted']).waitFor({ timeout: 20_000 });
+      expect(new URL(page.url()).pathname).toBe('/');
+      await page.screenshot({ path: `${import.meta.dirname}/screenshots/account-deleted.${locale}.${width}.png` });
+      expect((await signInByPassword(phone)).status).not.toBe(200);
+      const profile = await fetch(`${app.server.url}${routes.getProfile.path}`, {
+        headers: { authorization: `Bearer ${otherToken}` },
+      });
+      expect(profile.status).toBe(403);
+    } finally {
+      await tab.close();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Deleting the account: what goes is said first, a last confirmation, a fresh proof when the server
+ * asks for one, then the visitor is signed out and sent to the sign-in screen with a notice.
+ */
+import { deleteAccount } from '@edupass/account/delete-account';
+import { useI18n } from '../../i18n/i18n.ts';
+import { navigate } from '../../router/history.ts';
+import { client } from '../../session/account.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
+import { FormError } from '../../ui/status.tsx';
+import { useStepUp } from '../../ui/step-up.tsx';
+import { useAction } from '../../ui/use-action.ts';
+
+export const DeleteAccountSection = () => {
+  const { t } = useI18n();
+  const action = useAction();
+  const stepUp = useStepUp(action);
+  const confirm = useConfirm();
+  const start = async () => {
+    const sure = await confirm.ask({
+      title: t('deleteAccount.confirmTitle'),
+      body: t('deleteAccount.confirmBody'),
+      confirmLabel: t('deleteAccount.submit'),
+    });
+    if (!sure) return;
+    void stepUp.run(async () => {
+      await deleteAccount(client);
+      navigate('/?notice=deleted', { replace: true });
+    });
+  };
+  return (
+    <section className="subsection" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title">{t('deleteAccount.title')}</h2>
+      <p>{t('deleteAccount.explain')}</p>
+      {stepUp.panel}
+      <FormError message={action.error} onRetry={action.retry} />
+      <button type="button" className="button danger" aria-busy={action.busy} onClick={() => void start()}>
+        {t('deleteAccount.submit')}
+      </button>
+      {confirm.dialog}
+    </section>
+  );
+};
