@@ -154,7 +154,7 @@ describe.each(['zh-CN', 'en'] as const)('sign-in in %s', (locale) => {
     }
   });
 
-  it('locked: the time left counts down, no puzzle, and the SMS code and reset ways out', async () => {
+  it('locked: the time left counts down and outlives a reload, no puzzle, and the SMS code and reset ways out', async () => {
     // An account whose password guesses used up the lock (over the API, three typos and one after a puzzle).
     const { phone } = await signUp(app.server);
     app.server.config.captcha.riskLoginFailures = LOCK_AFTER;
@@ -205,9 +205,23 @@ describe.each(['zh-CN', 'en'] as const)('sign-in in %s', (locale) => {
       expect((await codeSent).status()).toBe(204);
       expect(await mask(tab).count()).toBe(0);
 
-      // Way out 2: the reset link.
+      // Way out 2: the reset link. Back on the password tab, the account typed again shows the lock at
+      // once, and a reload does not forget it: nothing is sent to find out again.
+      sent = 0;
+      await tab.page.reload();
+      await expectScreen(tab.page, words.title);
       await tab.page.getByRole('tab', { name: words.passwordTab }).click();
-      await tryPassword(tab, locale, phone, 'Kestrel2718');
+      await fillIn(tab, locale, phone, 'Kestrel2718');
+      await tab.page.getByTestId('lock-left').waitFor();
+      const afterReload = await shownSeconds(tab, locale);
+      expect(afterReload).toBeGreaterThan(0);
+      expect(afterReload).toBeLessThan(first);
+      await tab.page.getByRole('button', { name: words.submit, exact: true }).click({ force: true });
+      // Another account typed: no lock shown for it.
+      await fillIn(tab, locale, nextPhone(), 'Kestrel2718');
+      await expect.poll(() => tab.page.getByTestId('lock-notice').count()).toBe(0);
+      await fillIn(tab, locale, phone, 'Kestrel2718');
+      expect(sent).toBe(0);
       await tab.page.getByTestId('lock-notice').getByRole('link', { name: words.reset }).click();
       await expectScreen(tab.page, words.resetTitle);
       expect(tab.errors).toEqual([]);

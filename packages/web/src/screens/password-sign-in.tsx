@@ -34,8 +34,8 @@ export interface PasswordSignInProps {
 export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) => {
   const { t } = useI18n();
   const action = useAction();
-  const lock = useLockCountdown();
   const [identity, setIdentity] = useState('');
+  const lock = useLockCountdown(identity);
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
 

@@ -6,7 +6,7 @@
 import { isAuthError } from '@edupass/account';
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { retryAfterOf } from '../ui/code-wait.ts';
+import { codeWaitKey, forgetWait, readWaitUntil, retryAfterOf, waitFor } from '../ui/code-wait.ts';
 import { Link } from '../ui/link.tsx';
 
 const TICK_MS = 250;
@@ -19,29 +19,33 @@ export const lockedFor = (error: unknown): number | undefined =>
 export const clockText = (seconds: number) =>
   `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
-/** When the lock lifts (ms since epoch; 0 when none is known) and the whole seconds left now. */
-export const useLockCountdown = () => {
-  const [until, setUntil] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
-  const left = Math.max(0, Math.ceil((until - now) / 1000));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
+/**
+ * The lock met by the account typed as `identity`: the whole seconds left, counting down. Its end is
+ * kept for the tab (sessionStorage), so after a reload the notice is back as soon as the same account
+ * is typed again, with the time still left and without another try.
+ */
+export const useLockCountdown = (identity: string) => {
+  const key = codeWaitKey('sign-in-lock', identity.trim().toLowerCase());
+  const [tick, setTick] = useState(0);
+  const until = identity.trim() ? readWaitUntil(key) : 0;
+  const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick arms the next one.
   useEffect(() => {
     if (left <= 0) return;
-    const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);
+    const timer = window.setTimeout(() => setTick((n) => n + 1), TICK_MS);
     return () => window.clearTimeout(timer);
-  }, [left, now]);
+  }, [left, tick]);
   return {
     /** Seconds left; 0 when the lock is over or was never met. */
     left,
-    /** Whether a lock was met on this screen (over or not). */
+    /** Whether a lock was met for this account in this tab (over or not). */
     met: until > 0,
     start(seconds: number) {
-      const at = Date.now();
-      setNow(at);
-      setUntil(at + seconds * 1000);
+      waitFor(key, seconds);
+      setTick((n) => n + 1);
     },
     clear() {
-      setUntil(0);
+      forgetWait(key);
     },
   };
 };

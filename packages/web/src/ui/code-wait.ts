@@ -1,7 +1,8 @@
 /**
  * When the next code may be asked for, per purpose and address, kept in sessionStorage so a reload
  * does not forget the countdown (and then meet "too often" with no seconds). The server's refusals say
- * the seconds left (`retry_after`), which replace the client's guess.
+ * the seconds left (`retry_after`), which replace the client's guess. A sign-in lock's end is kept
+ * the same way (sign-in-lock.tsx).
  */
 import { isAuthError } from '@edupass/account';
 
@@ -24,6 +25,15 @@ export const waitFor = (key: string, seconds: number): void => {
     sessionStorage.setItem(PREFIX + key, String(Date.now() + seconds * 1000));
   } catch {
     // Storage refused (private mode quota): the countdown lasts as long as the page.
+  }
+};
+
+/** Forgets the wait kept under `key`. */
+export const forgetWait = (key: string): void => {
+  try {
+    sessionStorage.removeItem(PREFIX + key);
+  } catch {
+    // Nothing was kept.
   }
 };
 
