@@ -15,14 +15,22 @@ export interface OutboxRow {
   sent_at: number;
 }
 
-export const useStepUpServer = (window: number, overrides: Partial<Config> = {}) => {
+/** A server clock (`now`) for a step-up window of `window` seconds, which `later()` moves past the window. */
+export const stepUpClock = (window: number) => {
   let offset = 0;
-  const test = useTestServer({ stepUpSeconds: window, ...overrides }, { now: () => Date.now() + offset });
+  return {
+    now: () => Date.now() + offset,
+    later: () => {
+      offset += (window + 1) * 1000;
+    },
+  };
+};
+
+export const useStepUpServer = (window: number, overrides: Partial<Config> = {}) => {
+  const { now, later } = stepUpClock(window);
+  const test = useTestServer({ stepUpSeconds: window, ...overrides }, { now });
   /** What was sent to a phone or address, newest first. */
   const outbox = async (to: string) =>
     (await test.call<OutboxRow[]>('GET', `/dev/outbox?to=${encodeURIComponent(to)}`)).body;
-  const later = () => {
-    offset += (window + 1) * 1000;
-  };
   return { ...test, outbox, later };
 };
