@@ -4,44 +4,13 @@
  * and rejects at the check as a wrong code.
  */
 import { ClientCode } from '@edupass/protocol';
-import { newCodeFor } from '@edupass/test-kit/accounts';
-import { startTestServer } from '@edupass/test-kit/harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as email from './email.ts';
 import * as sdk from './index.ts';
+import { nextEmail, PASSWORD, rejection, withRealServer } from './testing/real-server.ts';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
-
-const newClient = () =>
-  sdk.createAccountClient({
-    pid: 'edupass',
-    appid: 'wx-dev',
-    product_code: 'edupass',
-    platform: 'web',
-    auth_version: 2,
-    host: { tiger: server.url, platform: server.url },
-    storage: sdk.memoryTokenStore(),
-  });
-
-let counter = 0;
-const nextEmail = () => `sdkmail${Date.now().toString(36)}${++counter}@example.com`;
-const PASSWORD = 'Kestrel2718';
-/** The code a send just delivered to `to` (some are delivered after the answer): a new one, not `previous`. */
-const code = (to: string, previous?: string) => newCodeFor(server, to, previous);
-const rejection = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: unknown) => {
-      if (!sdk.isAuthError(error)) throw error;
-      return error;
-    },
-  );
+const real = withRealServer();
+const { newClient, code } = real;
 
 /** An e-mail-only account, signed in on `client`. */
 const signUpByEmail = async (client: sdk.AccountClient) => {
@@ -57,7 +26,7 @@ describe('@edupass/account/email', () => {
     const client = newClient();
     const address = await signUpByEmail(client);
     const anonymous = newClient();
-    const signUpCode = await server.lastCode(address);
+    const signUpCode = await real.server.lastCode(address);
     await email.sendEmailResetCode(anonymous, { email: address });
     const captcha = await code(address, signUpCode);
     const { ticket } = await email.checkEmailResetCode(anonymous, { email: address, captcha });
@@ -69,7 +38,7 @@ describe('@edupass/account/email', () => {
   it('signs in by an e-mail code; an unknown address resolves the send and rejects the code as wrong', async () => {
     const address = await signUpByEmail(newClient());
     const client = newClient();
-    const signUpCode = await server.lastCode(address);
+    const signUpCode = await real.server.lastCode(address);
     await email.sendEmailLoginCode(client, { email: address });
     const result = await email.loginByEmail(client, { email: address, captcha: await code(address, signUpCode) });
     expect(result.auth.email).toBe(address);

@@ -4,42 +4,20 @@
  * app code (computed here by the independent RFC 6238 helper) finishes it with the tokens kept.
  */
 import { ClientCode } from '@edupass/protocol';
-import { startTestServer } from '@edupass/test-kit/harness';
 import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
 import * as secondFactor from './second-factor.ts';
+import { PASSWORD, withRealServer } from './testing/real-server.ts';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
 let offset = 0;
 const now = () => Date.now() + offset;
-
-beforeAll(async () => {
-  server = await startTestServer({}, { now });
-});
-afterAll(() => server?.close());
-
-const phone = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-const PASSWORD = 'Kestrel2718';
-
-const newClient = () =>
-  sdk.createAccountClient({
-    pid: 'edupass',
-    appid: 'wx-dev',
-    product_code: 'edupass',
-    platform: 'web',
-    auth_version: 2,
-    host: { tiger: server.url },
-    storage: sdk.memoryTokenStore(),
-  });
+const { newClient, signUpByPhone } = withRealServer({}, { now });
 
 describe('second factor through the SDK', () => {
   it('set up an app, then sign in with the password and an app code; errors are typed', async () => {
     const client = newClient();
-    await sdk.sendRegisterCode(client, { phone_number: phone });
-    const captcha = (await server.lastCode(phone)) ?? '';
-    await sdk.registerByPhone(client, { phone_number: phone, captcha, password: PASSWORD });
+    const { phone } = await signUpByPhone(client);
     const setup = await secondFactor.startTotp(client);
     const confirmed = await secondFactor.confirmTotp(client, { code: totpCode(setup.secret, stepAt(now())) });
     expect(confirmed.recovery_codes).toHaveLength(10);

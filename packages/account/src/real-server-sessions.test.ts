@@ -3,42 +3,17 @@
  * then fail as signed out), and a password change that keeps this client's tokens working.
  */
 import { ClientCode } from '@edupass/protocol';
-import { startTestServer } from '@edupass/test-kit/harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
 import * as sessions from './sessions.ts';
+import { PASSWORD, withRealServer } from './testing/real-server.ts';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startTestServer({});
-});
-afterAll(() => server?.close());
-
-const phone = `136${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-const PASSWORD = 'Kestrel2718';
-
-const newClient = () =>
-  sdk.createAccountClient({
-    pid: 'edupass',
-    appid: 'wx-dev',
-    product_code: 'edupass',
-    platform: 'web',
-    auth_version: 2,
-    host: { tiger: server.url },
-    storage: sdk.memoryTokenStore(),
-  });
+const { newClient, signUpByPhone } = withRealServer({});
 
 describe('signed-in devices through the SDK', () => {
   it('lists the devices, signs one out, and changes the password keeping this one signed in', async () => {
     const client = newClient();
-    await sdk.sendRegisterCode(client, { phone_number: phone });
-    await sdk.registerByPhone(client, {
-      phone_number: phone,
-      captcha: (await server.lastCode(phone)) ?? '',
-      password: PASSWORD,
-    });
+    const { phone } = await signUpByPhone(client);
     const other = newClient();
     await sdk.loginByPassword(other, { identity: phone, password: PASSWORD });
 

@@ -9,39 +9,23 @@ import {
   getProfileRoute,
   refreshTokensRoute,
 } from '@edupass/protocol';
-import { startTestServer } from '@edupass/test-kit/harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
+import { rejection, withRealServer } from './testing/real-server.ts';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
 /**
  * The server's clock stands still unless a test moves it: a 1-second access token outlives a slow
  * machine, and expiry comes when a test says so, not after a wait.
  */
 let serverNow = Date.now();
-
-beforeAll(async () => {
-  server = await startTestServer({ accessTokenTtlSeconds: 1 }, { now: () => serverNow });
-});
-afterAll(() => server?.close());
-
-let counter = Math.floor(Math.random() * 10_000_000);
-const nextPhone = () => `136${String(++counter % 100_000_000).padStart(8, '0')}`;
-const PASSWORD = 'Kestrel2718';
+const real = withRealServer({ accessTokenTtlSeconds: 1 }, { now: () => serverNow });
 
 /** A client whose requests are logged as 'METHOD /path', with a memory store on a clock the test moves. */
 const newClient = (extra: Partial<sdk.AccountConfig> & { cookie?: string } = {}) => {
   const log: string[] = [];
   const clock = { now: Date.now() };
   const { cookie, ...config } = extra;
-  const client = sdk.createAccountClient({
-    pid: 'edupass',
-    appid: 'wx-dev',
-    product_code: 'edupass',
-    platform: 'web',
-    auth_version: 2,
-    host: { tiger: server.url },
+  const client = real.newClient({
     storage: sdk.memoryTokenStore({ now: () => clock.now }),
     fetch: (url, init) => {
       log.push(`${init?.method} ${new URL(String(url)).pathname}`);
@@ -58,20 +42,7 @@ const PROFILE = route(getProfileRoute);
 const REFRESH = route(refreshTokensRoute);
 const CONVERT = route(convertCookieRoute);
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: unknown) => error as sdk.AuthError,
-  );
-
-const signUp = async (client: sdk.AccountClient) => {
-  const phone = nextPhone();
-  await sdk.sendRegisterCode(client, { phone_number: phone });
-  const captcha = (await server.lastCode(phone)) ?? '';
-  return sdk.registerByPhone(client, { phone_number: phone, captcha, password: PASSWORD });
-};
+const signUp = async (client: sdk.AccountClient) => (await real.signUpByPhone(client)).result;
 
 /** Moves the server's clock past the access token's `exp` claim. */
 const pastExpiry = (jwt: string) => {
@@ -139,7 +110,7 @@ describe('token state against the real server', () => {
       refresh: { token: 'not-a-refresh-token', expires_in: 600 },
     });
     clock.now += 1_001;
-    const error = await failure(sdk.getProfile(client));
+    const error = await rejection(sdk.getProfile(client));
     expect(error).toMatchObject({ code: ClientCode.NO_TOKEN, message: CLIENT_MESSAGES.noTokenExpired });
     expect(error.cause).toMatchObject({ code: ClientCode.REFRESH_TOKEN_INVALID, serverCode: '10000001', status: 401 });
     expect(client.tokens.get()).toEqual({});
@@ -164,7 +135,7 @@ describe('token state against the real server', () => {
 
   it('3: a failed conversion clears and raises "NO Token. Please login."', async () => {
     const { client, log } = newClient();
-    const error = await failure(sdk.getProfile(client));
+    const error = await rejection(sdk.getProfile(client));
     expect(error).toMatchObject({ code: 11, name: 'NO_TOKEN', message: 'NO Token. Please login.' });
     expect(error.cause).toMatchObject({ code: ClientCode.COOKIE_INVALID, serverCode: '10000002' });
     expect(log).toEqual([CONVERT]);
@@ -181,7 +152,7 @@ describe('token state against the real server', () => {
       refresh: { token: refresh!, expires_in: 600 },
     });
     clock.now += 1;
-    expect((await failure(sdk.getProfile(client))).cause).toMatchObject({ serverCode: '10000001' });
+    expect((await rejection(sdk.getProfile(client))).cause).toMatchObject({ serverCode: '10000001' });
   });
 
   it('explicit refreshTokens rotates the pair', async () => {

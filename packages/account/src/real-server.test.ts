@@ -3,17 +3,12 @@
  * method's success path and its error codes.
  */
 import { ClientCode, routes } from '@edupass/protocol';
-import { startTestServer } from '@edupass/test-kit/harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
+import { nextEmail, nextPhone, PASSWORD, rejection, withRealServer } from './testing/real-server.ts';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const real = withRealServer();
+const { code } = real;
 
 /** Every answer the SDK got: 'METHOD /path status'. */
 const answers: string[] = [];
@@ -23,48 +18,13 @@ const recordingFetch: typeof fetch = async (url, init) => {
   return response;
 };
 
-const newClient = (extra: Partial<sdk.AccountConfig> = {}) =>
-  sdk.createAccountClient({
-    fetch: recordingFetch,
-    pid: 'edupass',
-    appid: 'wx-dev',
-    product_code: 'edupass',
-    platform: 'web',
-    auth_version: 2,
-    host: { tiger: server.url, platform: server.url },
-    storage: sdk.memoryTokenStore(),
-    ...extra,
-  });
-
-let counter = Math.floor(Math.random() * 10_000_000);
-const nextPhone = () => `137${String(++counter % 100_000_000).padStart(8, '0')}`;
-const nextEmail = () => `sdk${Date.now().toString(36)}${++counter}@example.com`;
-const PASSWORD = 'Kestrel2718';
-
-const code = async (to: string) => {
-  const found = await server.lastCode(to);
-  if (!found) throw new Error(`no code sent to ${to}`);
-  return found;
-};
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: unknown) => {
-      if (!sdk.isAuthError(error)) throw error;
-      return error;
-    },
-  );
+const newClient = (extra: Partial<sdk.AccountConfig> = {}) => real.newClient({ fetch: recordingFetch, ...extra });
 
 /** Signs up a fresh phone user on `client` and returns the phone number. */
-const signUp = async (client: sdk.AccountClient, password = PASSWORD) => {
-  const phone = nextPhone();
-  await sdk.sendRegisterCode(client, { phone_number: phone });
-  await sdk.registerByPhone(client, { phone_number: phone, captcha: await code(phone), password });
-  return phone;
-};
+const signUp = async (client: sdk.AccountClient) => (await real.signUpByPhone(client)).phone;
+
+/** Makes the names this file sets (nickname, username) its own. */
+const unique = Math.floor(Math.random() * 10_000_000);
 
 describe('sign-up', () => {
   it('registerByPhone signs in with a token set and the user', async () => {
@@ -92,7 +52,7 @@ describe('sign-up', () => {
   it('a registered phone cannot get a sign-up code (14)', async () => {
     const client = newClient();
     const phone = await signUp(client);
-    expect(await failure(sdk.sendRegisterCode(newClient(), { phone_number: phone }))).toMatchObject({
+    expect(await rejection(sdk.sendRegisterCode(newClient(), { phone_number: phone }))).toMatchObject({
       code: ClientCode.PHONE_REGISTERED,
       serverCode: 'AC3_0',
       status: 400,
@@ -105,7 +65,7 @@ describe('sign-up', () => {
     await sdk.sendRegisterCode(client, { phone_number: phone });
     const wrong = (await code(phone)) === '000000' ? '111111' : '000000';
     expect(
-      await failure(sdk.registerByPhone(client, { phone_number: phone, captcha: wrong, password: PASSWORD })),
+      await rejection(sdk.registerByPhone(client, { phone_number: phone, captcha: wrong, password: PASSWORD })),
     ).toMatchObject({
       code: ClientCode.VERIFY_CAPTCHA_FAIL,
       serverCode: 'AC3_13',
@@ -127,7 +87,7 @@ describe('sign-up', () => {
     const again = newClient();
     await sdk.loginByPassword(again, { identity: email, password: PASSWORD });
     expect(again.tokens.get().access).toBeDefined();
-    expect(await failure(sdk.sendEmailCode(newClient(), { email }))).toMatchObject({
+    expect(await rejection(sdk.sendEmailCode(newClient(), { email }))).toMatchObject({
       code: ClientCode.EMAIL_REGISTERED,
     });
   });
@@ -142,13 +102,20 @@ describe('sign-in', () => {
       access: { token: expect.any(String) },
       refresh: { token: expect.any(String) },
     });
-    expect(await failure(sdk.loginByPassword(newClient(), { identity: phone, password: 'Wrong1234' }))).toMatchObject({
-      code: ClientCode.USER_NOT_EXIST_OR_WRONG_PASSWORD,
-      name: 'USER_NOT_EXIST_OR_WRONG_PASSWORD',
-      serverCode: 'AC3_2',
-      status: 403,
-      body: { error_code: 'AC3_2', error_number: 16, error_category: expect.any(String), log_uuid: expect.any(String) },
-    });
+    expect(await rejection(sdk.loginByPassword(newClient(), { identity: phone, password: 'Wrong1234' }))).toMatchObject(
+      {
+        code: ClientCode.USER_NOT_EXIST_OR_WRONG_PASSWORD,
+        name: 'USER_NOT_EXIST_OR_WRONG_PASSWORD',
+        serverCode: 'AC3_2',
+        status: 403,
+        body: {
+          error_code: 'AC3_2',
+          error_number: 16,
+          error_category: expect.any(String),
+          log_uuid: expect.any(String),
+        },
+      },
+    );
   });
 
   it('loginByPhone with an SMS code; an unregistered phone is 15', async () => {
@@ -157,7 +124,7 @@ describe('sign-in', () => {
     await sdk.sendLoginCode(client, { phone_number: phone });
     const result = await sdk.loginByPhone(client, { phone_number: phone, captcha: await code(phone) });
     expect(result.user_info.id).toEqual(expect.any(Number));
-    expect(await failure(sdk.sendLoginCode(newClient(), { phone_number: nextPhone() }))).toMatchObject({
+    expect(await rejection(sdk.sendLoginCode(newClient(), { phone_number: nextPhone() }))).toMatchObject({
       code: ClientCode.PHONE_UNREGISTERED,
     });
   });
@@ -186,13 +153,13 @@ describe('sign-in', () => {
       access: { token: held.access!, type: held.type!, expires_in: 60 },
       refresh: { token: held.refresh!, expires_in: 60 },
     });
-    expect(await failure(sdk.getProfile(replay))).toMatchObject({ code: ClientCode.NO_TOKEN, serverCode: 'E_0' });
+    expect(await rejection(sdk.getProfile(replay))).toMatchObject({ code: ClientCode.NO_TOKEN, serverCode: 'E_0' });
     const refreshOnly = newClient();
     refreshOnly.tokens.set({
       access: { token: 'x', type: held.type!, expires_in: 0 },
       refresh: { token: held.refresh!, expires_in: 60 },
     });
-    const error = await failure(sdk.getProfile(refreshOnly));
+    const error = await rejection(sdk.getProfile(refreshOnly));
     expect(error).toMatchObject({
       code: ClientCode.NO_TOKEN,
       cause: { code: ClientCode.REFRESH_TOKEN_INVALID, serverCode: '10000001' },
@@ -210,7 +177,7 @@ describe('account', () => {
 
   it('getProfile, updateProfile and getPrivacy', async () => {
     const profile = {
-      nickname: `Ada${counter}`,
+      nickname: `Ada${unique}`,
       sex: 1 as const,
       birthday: 946_684_800,
       qq: '123456',
@@ -224,24 +191,24 @@ describe('account', () => {
       phone_number: expect.stringContaining('****'),
     });
     expect(
-      await failure(sdk.updateProfile(client, { birthday: Math.floor(Date.now() / 1000) + 86_400 * 30 })),
+      await rejection(sdk.updateProfile(client, { birthday: Math.floor(Date.now() / 1000) + 86_400 * 30 })),
     ).toMatchObject({
       code: ClientCode.CANNOT_SET_FUTURE_DATE,
     });
   });
 
   it('setUsername once (19 the second time)', async () => {
-    const username = `user_${counter}`;
+    const username = `user_${unique}`;
     await sdk.setUsername(client, { username });
     expect((await sdk.getPrivacy(client)).username).toBe(username);
-    expect(await failure(sdk.setUsername(client, { username: `other_${counter}` }))).toMatchObject({
+    expect(await rejection(sdk.setUsername(client, { username: `other_${unique}` }))).toMatchObject({
       code: ClientCode.CANNOT_SET_USERNAME_REPEATEDLY,
     });
   });
 
   it('initPassword refuses an account that has one (25)', async () => {
     expect(
-      await failure(sdk.initPassword(client, { password: 'Another12', confirm_password: 'Another12' })),
+      await rejection(sdk.initPassword(client, { password: 'Another12', confirm_password: 'Another12' })),
     ).toMatchObject({
       code: ClientCode.INIT_PASSWORD_ONCE,
     });
@@ -249,7 +216,7 @@ describe('account', () => {
 
   it('checkPhoneBind tells a phone bound elsewhere; bindPhone refuses when one is bound', async () => {
     const other = await signUp(newClient());
-    expect(await failure(sdk.checkPhoneBind(client, { phone_number: other }))).toMatchObject({
+    expect(await rejection(sdk.checkPhoneBind(client, { phone_number: other }))).toMatchObject({
       code: expect.any(Number),
       serverCode: expect.stringMatching(/^AC3_/),
     });
@@ -286,7 +253,7 @@ describe('account', () => {
 
   it('changePassword: a wrong old one is 23; success clears the tokens', async () => {
     expect(
-      await failure(
+      await rejection(
         sdk.changePassword(client, { old_password: 'Wrong1234', password: 'Newpass12', confirm_password: 'Newpass12' }),
       ),
     ).toMatchObject({ code: ClientCode.WRONG_OLD_PASSWORD });
@@ -309,7 +276,7 @@ describe('account', () => {
     await sdk.resetPassword(anonymous, { ticket, password: 'Reset1234', confirm_password: 'Reset1234' });
     await sdk.loginByPassword(anonymous, { identity: phone, password: 'Reset1234' });
     expect(
-      await failure(
+      await rejection(
         sdk.resetPassword(anonymous, { ticket: 'bogus', password: 'Reset1234', confirm_password: 'Reset1234' }),
       ),
     ).toMatchObject({ code: ClientCode.WRONG_TICKET });

@@ -11,7 +11,7 @@ import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -21,8 +21,7 @@ let peers: VendorPeers;
 beforeAll(async () => {
   [rig, peers] = await Promise.all([startConsoleRig(), startVendorPeers()]);
   call = client(rig.server.url);
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig);
 });
 afterAll(async () => {
   await rig?.close();

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
   SCREENSHOTS,
   startConsoleRig,
   waitFor,
@@ -166,8 +166,7 @@ beforeAll(async () => {
   for (let daysAgo = DAYS - 1; daysAgo >= 0; daysAgo--) await visit(daysAgo, closedPort);
   shift = 0;
   await mkdir(SCREENSHOTS, { recursive: true });
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig);
 }, 120_000);
 
 afterAll(async () => {

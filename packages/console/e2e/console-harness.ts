@@ -38,6 +38,13 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
   return page;
 };
 
+/** Opens the console as the rig's operator, once the first screen (the users) shows. */
+export const openConsoleAsOperator = async (rig: ConsoleRig): Promise<Page> => {
+  const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
+  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  return page;
+};
+
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's WCAG 2 A/AA rules on the page as it is now; answers the violations (id and targets). */

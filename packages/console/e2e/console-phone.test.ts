@@ -13,7 +13,7 @@ import { SECTIONS } from '../src/router.ts';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
   SCREENSHOTS,
   startConsoleRig,
 } from './console-harness.ts';
@@ -23,8 +23,7 @@ let page: Page;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig);
   await page.setViewportSize({ width: 390, height: 844 });
   await mkdir(SCREENSHOTS, { recursive: true });
 });

@@ -8,15 +8,14 @@ import { A, signUp } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig);
 });
 afterAll(() => rig?.close());
 

@@ -8,7 +8,7 @@ import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '@edup
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
+import { type ConsoleRig, openConsoleAsOperator, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -37,8 +37,7 @@ beforeAll(async () => {
     { token: user.token },
   );
   expect(answer.status).toBe(204);
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig);
 });
 afterAll(() => rig?.close());
 

@@ -1,5 +1,9 @@
-/** Usage event rows for tests that write the store directly: every column, the optional ones empty. */
+/**
+ * Usage event rows for tests that write the store directly (every column, the optional ones empty),
+ * and the rollup rows those tests read back.
+ */
 import { randomUUID } from 'node:crypto';
+import type { UsageDb } from '../../server/src/store/usage/events.ts';
 import type { NewUsageEvent } from '../../server/src/store/usage/events-store.ts';
 
 export const usageEventRow = (
@@ -22,3 +26,27 @@ export const usageEventRow = (
   is_dev: 0,
   ...fields,
 });
+
+/** A product's hourly counts (`usage_event_hours`), by hour then key. */
+export const hourRollupRows = async (db: UsageDb, product: string) =>
+  (
+    await db
+      .selectFrom('usage_event_hours')
+      .select(['event_key', 'hour', 'events'])
+      .where('product_code', '=', product)
+      .orderBy('hour')
+      .orderBy('event_key')
+      .execute()
+  ).map((row) => ({ event_key: row.event_key, hour: Number(row.hour), events: Number(row.events) }));
+
+/** A product's daily visitors (`usage_day_visitors`) as sorted 'kind visitor day' lines. */
+export const visitorRollupRows = async (db: UsageDb, product: string) =>
+  (
+    await db
+      .selectFrom('usage_day_visitors')
+      .select(['kind', 'visitor', 'day'])
+      .where('product_code', '=', product)
+      .execute()
+  )
+    .map((row) => `${row.kind} ${row.visitor} ${Number(row.day)}`)
+    .sort();

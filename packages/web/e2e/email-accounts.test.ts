@@ -6,25 +6,15 @@
  */
 
 import { A, nextEmail, PID, signUpByEmail } from '@edupass/test-kit/accounts';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
 import { inputLabelled, newCodeFor } from './support/account-steps.ts';
-import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
-const WINDOW = 300;
-let offset = 0;
-const now = () => Date.now() + offset;
-
-let app: AppUnderTest;
-beforeAll(async () => {
-  app = await startApp({ stepUpSeconds: WINDOW }, { now });
-});
-afterAll(async () => {
-  await app?.close();
-});
+const { app, later } = withStepUpApp(300);
 
 /** How the page masks an address (ui/mask-email.ts), for finding it on the page. */
 const masked = (email: string) => `${email.slice(0, 2)}****${email.slice(email.indexOf('@'))}`;
@@ -85,7 +75,7 @@ for (const { locale, text } of LOCALES) {
         await page.getByText(text['email.bound'].replace('{email}', masked(account.email))).waitFor();
         expect(await page.getByText(account.email).count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
-        offset += (WINDOW + 1) * 1000;
+        later();
         const next = nextEmail();
         const region = page.getByRole('region', { name: text['email.title'] });
         await input(text['email.new']).fill(next);

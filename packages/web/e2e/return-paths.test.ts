@@ -10,12 +10,20 @@ import { A, client, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  newCodeFor,
+  newUserByDevProvider,
+  phoneNumbers,
+  signInByPassword,
+  signInBySms,
+  signUpByPhone,
+} from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { type LandingSite, startLandingSite } from './support/landing-site.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
-import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { expectScreen, inPage, type TestPage } from './support/pages.ts';
 
 /** The server's clock, moved a step on before each authenticator code so none is a replay. */
 const { now, freshCode } = steppingClock();
@@ -67,12 +75,11 @@ const landedOn = async (tab: TestPage, path: string) => {
 for (const { locale, text } of LOCALES) {
   for (const viewport of VIEWPORTS) {
     test(`the first screen names the application with its logo (${locale}, ${viewport.name})`, async () => {
-      const tab = await openPage(app.browser, { locale, width: viewport.width, height: viewport.height });
-      const { page } = tab;
-      await page.route(logo, (route) =>
-        route.fulfill({ contentType: 'image/svg+xml', body: LOGO_SVG, headers: { 'cache-control': 'no-store' } }),
-      );
-      try {
+      await inPage(app.browser, { locale, width: viewport.width, height: viewport.height }, async (tab) => {
+        const { page } = tab;
+        await page.route(logo, (route) =>
+          route.fulfill({ contentType: 'image/svg+xml', body: LOGO_SVG, headers: { 'cache-control': 'no-store' } }),
+        );
         await page.goto(signInFrom('/welcome'));
         await expectScreen(page, text['signIn.titleFor'].replace('{app}', 'Courses'));
         const shown = page.locator('.return-app img');
@@ -88,36 +95,27 @@ for (const { locale, text } of LOCALES) {
         await page.goto(`${app.server.url}/sign-in`);
         await page.getByRole('heading', { level: 1, name: text['signIn.title'], exact: true }).waitFor();
         expect(await page.locator('.return-app').count()).toBe(0);
-      } finally {
-        await tab.close();
-      }
+      });
     });
   }
 }
 
 test('password sign-in goes back to the application', async () => {
   const account = await accountWithPassword();
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(signInFrom('/lesson/1'));
     await expectScreen(page, 'Sign in to Courses');
-    await page.getByRole('tab', { name: 'Password' }).click();
-    await inputLabelled(tab, 'Phone, username or e-mail').fill(account.phone);
-    await inputLabelled(tab, 'Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInByPassword(tab, account.phone, PASSWORD);
     await landedOn(tab, '/lesson/1');
     expect(tab.errors).toEqual([]);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('phone sign-up goes back to the application', async () => {
-  const tab = await openPage(app.browser, { locale: 'zh-CN', width: 390, height: 844 });
-  const { page } = tab;
-  const phone = nextPhone();
-  try {
+  await inPage(app.browser, { locale: 'zh-CN', width: 390, height: 844 }, async (tab) => {
+    const { page } = tab;
+    const phone = nextPhone();
     await page.goto(signInFrom('/welcome'));
     await expectScreen(page, '登录 Courses');
     await page.getByRole('link', { name: '注册' }).click();
@@ -128,16 +126,13 @@ test('phone sign-up goes back to the application', async () => {
     await page.getByLabel('我已阅读并同意').check();
     await page.getByRole('button', { name: '注册', exact: true }).click();
     await landedOn(tab, '/welcome');
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('e-mail sign-up goes back to the application', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  const email = `back${Date.now().toString(36)}@example.com`;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    const email = `back${Date.now().toString(36)}@example.com`;
     await page.goto(signInFrom('/welcome'));
     await page.getByRole('link', { name: 'Sign up' }).click();
     await expectScreen(page, 'Create an account');
@@ -150,34 +145,23 @@ test('e-mail sign-up goes back to the application', async () => {
     await page.getByLabel('I have read and agree to').check();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await landedOn(tab, '/welcome');
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('a QQ round trip through the development provider goes back to the application', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(signInFrom('/from-qq'));
     await expectScreen(page, 'Sign in to Courses');
-    await page.locator('.oauth-qq').click();
-    await page.getByLabel('昵称 · Nickname').fill(`qq${Date.now().toString(36).slice(-5)}`);
-    await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
-    await expectScreen(page, 'Finish signing in with QQ');
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await newUserByDevProvider(tab, 'qq', `qq${Date.now().toString(36).slice(-5)}`);
     await landedOn(tab, '/from-qq');
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('the second step (an authenticator code) comes first, then the application', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  const phone = nextPhone();
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    const phone = nextPhone();
     await signUpByPhone(app, tab, phone, PASSWORD);
     const section = page.getByRole('region', { name: 'Two-step verification' });
     await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
@@ -189,55 +173,38 @@ test('the second step (an authenticator code) comes first, then the application'
     await expectScreen(page, 'Sign in');
 
     await page.goto(signInFrom('/after-two-steps'));
-    await page.getByRole('tab', { name: 'Password' }).click();
-    await inputLabelled(tab, 'Phone, username or e-mail').fill(phone);
-    await inputLabelled(tab, 'Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInByPassword(tab, phone, PASSWORD);
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
     await inputLabelled(tab, 'Code').fill(freshCode(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
     await landedOn(tab, '/after-two-steps');
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('a page of the account centre opened signed out is where the sign-in lands (en, desktop)', async () => {
   const other = await accountWithPassword();
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  const phone = nextPhone();
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    const phone = nextPhone();
     await page.goto(`${app.server.url}/account/security`);
-    await expectScreen(page, 'Sign in');
-    await inputLabelled(tab, 'Phone number').fill(phone);
-    await page.getByRole('button', { name: 'Get code' }).click();
-    await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInBySms(app, tab, phone);
     await expectScreen(page, 'Sign-in & security');
     expect(new URL(page.url()).pathname).toBe('/account/security');
     // Used once: the next sign-in from the sign-in screen lands on the account centre.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectScreen(page, 'Sign in');
     await page.goto(`${app.server.url}/sign-in`);
-    await page.getByRole('tab', { name: 'Password' }).click();
-    await inputLabelled(tab, 'Phone, username or e-mail').fill(other.phone);
-    await inputLabelled(tab, 'Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInByPassword(tab, other.phone, PASSWORD);
     await expectScreen(page, 'Profile');
     expect(new URL(page.url()).pathname).toBe('/account');
     expect(tab.errors).toEqual([]);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('a deep link survives the password sign-in in Chinese on a phone, query included', async () => {
   const account = await accountWithPassword();
-  const tab = await openPage(app.browser, { locale: 'zh-CN', width: 390, height: 844 });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'zh-CN', width: 390, height: 844 }, async (tab) => {
+    const { page } = tab;
     await page.goto(`${app.server.url}/account/connections?from=mail`);
     await expectScreen(page, '登录');
     await page.getByRole('tab', { name: '密码登录' }).click();
@@ -246,24 +213,18 @@ test('a deep link survives the password sign-in in Chinese on a phone, query inc
     await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.waitForURL(`${app.server.url}/account/connections?from=mail`, { timeout: 20_000 });
     await expectScreen(page, '微信和 QQ');
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('the return check meeting a server out of reach keeps the way back, and Try again goes there', async () => {
   const account = await accountWithPassword();
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  const check = (url: URL) => url.pathname.endsWith('/identity/return');
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    const check = (url: URL) => url.pathname.endsWith('/identity/return');
     await page.goto(signInFrom('/kept'));
     await expectScreen(page, 'Sign in to Courses');
     await page.route(check, (route) => route.abort('connectionrefused'));
-    await page.getByRole('tab', { name: 'Password' }).click();
-    await inputLabelled(tab, 'Phone, username or e-mail').fill(account.phone);
-    await inputLabelled(tab, 'Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInByPassword(tab, account.phone, PASSWORD);
     const alert = page
       .getByRole('alert')
       .filter({ hasText: 'We could not reach the server. Check your connection and try again.' });
@@ -271,7 +232,5 @@ test('the return check meeting a server out of reach keeps the way back, and Try
     await page.unroute(check);
     await alert.getByRole('button', { name: 'Try again' }).click();
     await landedOn(tab, '/kept');
-  } finally {
-    await tab.close();
-  }
+  });
 });

@@ -10,7 +10,7 @@
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import { inputLabelled, phoneNumbers, signInByPassword, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
@@ -56,10 +56,7 @@ const signOut = async (tab: TestPage) => {
 
 const passwordFirstStep = async (tab: TestPage, phone: string) => {
   const { page } = tab;
-  await page.getByRole('tab', { name: 'Password' }).click();
-  await inputLabelled(tab, 'Phone, username or e-mail').fill(phone);
-  await inputLabelled(tab, 'Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signInByPassword(tab, phone, PASSWORD);
   await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
 };
 

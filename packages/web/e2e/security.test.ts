@@ -4,7 +4,14 @@
  * password and a first phone.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  masked,
+  newCodeFor,
+  newUserByDevProvider,
+  phoneNumbers,
+  signUpByPhone,
+} from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
@@ -70,12 +77,7 @@ test('an account made from QQ alone sets its first password and binds its first 
   const phone = newPhone();
   try {
     await page.goto(app.server.url);
-    await page.locator('.oauth-qq').click();
-    await page.getByLabel('昵称 · Nickname').fill(`solo${Date.now().toString(36).slice(-5)}`);
-    await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
-    await expectScreen(page, 'Finish signing in with QQ');
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await newUserByDevProvider(tab, 'qq', `solo${Date.now().toString(36).slice(-5)}`);
     await expectScreen(page, 'Profile');
     await page.getByRole('link', { name: 'Sign-in & security' }).click();
     await page.getByText('Your account has no password yet.').waitFor();

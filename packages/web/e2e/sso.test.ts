@@ -10,10 +10,10 @@ import { signInOperator } from '@edupass/test-kit/accounts';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { newUserByDevProvider, phoneNumbers, signInBySms } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';
-import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { expectScreen, inPage } from './support/pages.ts';
 
 let app: AppUnderTest;
 let courses: DemoApp;
@@ -64,27 +64,15 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** On EduPass's sign-in screen: phone, code from the SMS stand-in, agreements, sign in. */
-const signInBySms = async (tab: TestPage, phone: string) => {
-  const { page } = tab;
-  await expectScreen(page, 'Sign in');
-  await inputLabelled(tab, 'Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Get code' }).click();
-  await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
-  await page.getByLabel('I have read and agree to').check();
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-};
-
 test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out; signing out ends both', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(courses.origin);
     await expectScreen(page, 'Courses: signed out');
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
-    await signInBySms(tab, phone);
+    await signInBySms(app, tab, phone);
     await page.waitForURL(`${courses.origin}/`, { timeout: 15_000 }).catch(async () => {
       throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 300)}`);
     });
@@ -111,18 +99,15 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     await page.goto(`${app.server.url}/account`);
     await expectScreen(page, 'Sign in');
     expect(tab.errors).toEqual([]);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('an allowed redirect is followed after SMS sign-in; one not allowed lands on the account with a notice', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
     await expectScreen(page, 'Sign in to Courses');
-    await signInBySms(tab, nextPhone());
+    await signInBySms(app, tab, nextPhone());
     await page.waitForURL(`${courses.origin}/welcome`);
 
     await page.goto(`${app.server.url}/account`);
@@ -130,58 +115,44 @@ test('an allowed redirect is followed after SMS sign-in; one not allowed lands o
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectScreen(page, 'Sign in');
     await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent('https://phish.example.com/')}`);
-    await signInBySms(tab, nextPhone());
+    await signInBySms(app, tab, nextPhone());
     await expectScreen(page, 'Profile');
     await page.getByText('is not one EduPass may send you back to').waitFor();
     expect(new URL(page.url()).origin).toBe(app.server.url);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('an allowed redirect is followed after a WeChat round trip through the development provider', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${community.origin}/welcome`)}`);
     await expectScreen(page, 'Sign in to Community');
-    await page.locator('.oauth-wechat').click();
-    await page.getByLabel('昵称 · Nickname').fill(`wx${Date.now().toString(36).slice(-5)}`);
-    await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
-    await expectScreen(page, 'Finish signing in with WeChat');
-    await page.getByLabel('I have read and agree to').check();
-    await page.getByRole('button', { name: 'Continue without a phone' }).click();
+    await newUserByDevProvider(tab, 'wechat', `wx${Date.now().toString(36).slice(-5)}`);
     await page.waitForURL(`${community.origin}/welcome`);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('a third-party app shows the consent screen with the claims it asks for; allowing signs the user in', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(quiz.origin);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Quiz');
-    await signInBySms(tab, nextPhone());
+    await signInBySms(app, tab, nextPhone());
     await expectScreen(page, 'Quiz asks for access');
     await page.getByText('Your phone number', { exact: true }).waitFor();
     await page.getByText('Your nickname').waitFor();
     await page.getByRole('button', { name: 'Allow' }).click();
     await expectScreen(page, 'Quiz: signed in');
     expect(tab.errors).toEqual([]);
-  } finally {
-    await tab.close();
-  }
+  });
 });
 
 test('the agreements gate comes first, then the allowed redirect is followed', async () => {
-  const tab = await openPage(app.browser, { locale: 'en' });
-  const { page } = tab;
-  try {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
     await page.goto(`${app.server.url}/sign-in`);
-    await signInBySms(tab, nextPhone());
+    await signInBySms(app, tab, nextPhone());
     await expectScreen(page, 'Profile');
     const now = Date.now();
     await insertAgreement(app.server.app.ctx.db, {
@@ -197,7 +168,5 @@ test('the agreements gate comes first, then the allowed redirect is followed', a
     await expectScreen(page, 'Updated agreements');
     await page.getByRole('button', { name: 'Accept and continue' }).click();
     await page.waitForURL(`${courses.origin}/welcome`);
-  } finally {
-    await tab.close();
-  }
+  });
 });

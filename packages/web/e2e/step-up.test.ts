@@ -5,23 +5,13 @@
  */
 
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
-import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { withStepUpApp } from './support/app-server.ts';
 import { openPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';
 
-const WINDOW = 300;
-let offset = 0;
-const now = () => Date.now() + offset;
-
-let app: AppUnderTest;
-beforeAll(async () => {
-  app = await startApp({ stepUpSeconds: WINDOW }, { now });
-});
-afterAll(async () => {
-  await app?.close();
-});
+const { app, later } = withStepUpApp(300);
 
 const newPhone = phoneNumbers('1560');
 const input = inputLabelled;
@@ -38,7 +28,7 @@ test('changing the phone of an old session asks for the password first, then tel
     await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
 
     // The sign-in is now older than the window: what a stolen token would be.
-    offset += (WINDOW + 1) * 1000;
+    later();
     const phoneRegion = page.getByRole('region', { name: 'Phone number' });
     await input(tab, 'Current phone number').fill(phone);
     await input(tab, 'New phone number').fill(next);
@@ -84,7 +74,7 @@ test('under captcha policy always, the step-up code to the own phone goes throug
     await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
 
     await setCaptchaPolicy(ctx, 'edupass', 'step_up', 'always');
-    offset += (WINDOW + 1) * 1000;
+    later();
     const phoneRegion = page.getByRole('region', { name: 'Phone number' });
     await input(tab, 'Current phone number').fill(phone);
     await input(tab, 'New phone number').fill(next);

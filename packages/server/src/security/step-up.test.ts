@@ -18,24 +18,13 @@ import {
   signUpByEmail,
   signUpSilently,
 } from '@edupass/test-kit/accounts';
-import { type TestServer, useTestServer } from '@edupass/test-kit/harness';
+import type { TestServer } from '@edupass/test-kit/harness';
+import { useStepUpServer } from '@edupass/test-kit/step-up-server';
 import { describe, expect, it } from 'vitest';
 import { insertOauthLink } from '../store/account/oauths.ts';
 
 const WINDOW = 300;
-let offset = 0;
-/** The server's clock: moved forward to make a session's sign-in an old one. */
-const now = () => Date.now() + offset;
-const later = () => {
-  offset += (WINDOW + 1) * 1000;
-};
-
-const { server, call } = useTestServer({ stepUpSeconds: WINDOW }, { now });
-
-/** Rows of the dev outbox for an address: codes and notices (code ''). */
-const outbox = async (to: string) =>
-  (await call<{ code: string; text: string; channel: string }[]>('GET', `/dev/outbox?to=${encodeURIComponent(to)}`))
-    .body;
+const { server, call, outbox, later } = useStepUpServer(WINDOW);
 
 const stepUpByCode = async (s: TestServer, token: string, to: string) => {
   const captcha = await codeFor(s, 'step-up/code/send', { pid: PID, phone_number: to }, { token });

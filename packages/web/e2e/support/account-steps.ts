@@ -40,3 +40,39 @@ export const signUpByPhone = async (
   await page.getByRole('link', { name: 'Sign-in & security' }).click();
   await expectScreen(page, 'Sign-in & security');
 };
+
+/** On the sign-in screen, in English: the phone, the code sent to it, the agreements ticked, "Sign in". */
+export const signInBySms = async (app: AppUnderTest, tab: TestPage, phone: string) => {
+  const { page } = tab;
+  await expectScreen(page, 'Sign in');
+  await inputLabelled(tab, 'Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Get code' }).click();
+  await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
+  await page.getByLabel('I have read and agree to').check();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+};
+
+/** On the sign-in screen, in English: the password tab, the identity and the password, "Sign in". */
+export const signInByPassword = async (tab: TestPage, identity: string, password: string) => {
+  const { page } = tab;
+  await page.getByRole('tab', { name: 'Password' }).click();
+  await inputLabelled(tab, 'Phone, username or e-mail').fill(identity);
+  await inputLabelled(tab, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+};
+
+const PROVIDER_NAMES = { wechat: 'WeChat', qq: 'QQ' } as const;
+
+/**
+ * From the sign-in screen, in English: a new `nickname` at the development WeChat or QQ provider, then
+ * on without a phone, the agreements ticked.
+ */
+export const newUserByDevProvider = async (tab: TestPage, provider: 'wechat' | 'qq', nickname: string) => {
+  const { page } = tab;
+  await page.locator(`.oauth-${provider}`).click();
+  await page.getByLabel('昵称 · Nickname').fill(nickname);
+  await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
+  await expectScreen(page, `Finish signing in with ${PROVIDER_NAMES[provider]}`);
+  await page.getByLabel('I have read and agree to').check();
+  await page.getByRole('button', { name: 'Continue without a phone' }).click();
+};

@@ -50,6 +50,20 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
   return { page, errors, cspViolations, close: () => context.close() };
 };
 
+/** Runs `steps` in a page opened with `options`, and closes the page however they end. */
+export const inPage = async (
+  browser: Browser,
+  options: PageOptions,
+  steps: (tab: TestPage) => Promise<void>,
+): Promise<void> => {
+  const tab = await openPage(browser, options);
+  try {
+    await steps(tab);
+  } finally {
+    await tab.close();
+  }
+};
+
 /** Waits for the screen whose heading is `name`. */
 export const expectScreen = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 15_000 });

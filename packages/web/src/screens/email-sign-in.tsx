@@ -7,7 +7,7 @@ import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { EmailCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
-import { FormError } from '../ui/status.tsx';
+import { FormEnd } from '../ui/form-end.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useEmailCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
@@ -37,10 +37,7 @@ export const EmailSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSec
       <EmailCodeFields {...fields} touched={touched} />
       <AgreementsCheck {...checkProps} />
       <p className="hint">{t('signIn.emailNote')}</p>
-      <FormError message={action.error} onRetry={action.retry} />
-      <button type="submit" className="button primary block" aria-busy={action.busy}>
-        {action.busy ? t('form.working') : t('signIn.submit')}
-      </button>
+      <FormEnd action={action} submit={t('signIn.submit')} />
     </form>
   );
 };

@@ -6,9 +6,9 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { CodeField, ConfirmPasswordField, EmailField, NewPasswordField } from '../ui/account-fields.tsx';
+import { CodeField, EmailField, useNewPassword } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
-import { FormError } from '../ui/status.tsx';
+import { FormEnd } from '../ui/form-end.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
@@ -20,13 +20,12 @@ export const EmailSignUp = () => {
   const { agreements, agreed, checkProps } = useAgreed(touched);
   const { code, setCode, sentTo, sender } = useSendCode(action);
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const { password, confirm, fit, fields } = useNewPassword(action, touched, t('form.password'));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (checks.email(email) || checks.captcha(code) || checks.password(password) || confirm !== password || !agreed)
+    if (checks.email(email) || checks.captcha(code) || !fit || !agreed)
       return void requestAnimationFrame(() => action.focusFirstInvalid());
     void action.run(async () => {
       const { ticket } = await checkEmailCode(client, { email, captcha: code });
@@ -50,25 +49,9 @@ export const EmailSignUp = () => {
         onSend={sender('email_register', email, (proof) => sendEmailCode(client, { email }, proof))}
         sentTo={sentTo}
       />
-      <NewPasswordField
-        label={t('form.password')}
-        value={password}
-        onValue={setPassword}
-        touched={touched}
-        bind={action.field('password')}
-      />
-      <ConfirmPasswordField
-        value={confirm}
-        onValue={setConfirm}
-        touched={touched}
-        password={password}
-        bind={action.field('confirm_password')}
-      />
+      {fields}
       <AgreementsCheck {...checkProps} />
-      <FormError message={action.error} onRetry={action.retry} />
-      <button type="submit" className="button primary block" aria-busy={action.busy}>
-        {action.busy ? t('form.working') : t('signUp.submit')}
-      </button>
+      <FormEnd action={action} submit={t('signUp.submit')} />
     </form>
   );
 };

@@ -8,7 +8,7 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
 import { NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
-import { FormError } from '../ui/status.tsx';
+import { FormEnd } from '../ui/form-end.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
@@ -51,10 +51,7 @@ export const PhoneSignUp = () => {
         bind={action.field('password')}
       />
       <AgreementsCheck {...checkProps} />
-      <FormError message={action.error} onRetry={action.retry} />
-      <button type="submit" className="button primary block" aria-busy={action.busy}>
-        {action.busy ? t('form.working') : t('signUp.submit')}
-      </button>
+      <FormEnd action={action} submit={t('signUp.submit')} />
     </form>
   );
 };

@@ -7,10 +7,10 @@ import { useI18n } from '../i18n/i18n.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { ConfirmPasswordField, EmailCodeFields, NewPasswordField, PhoneCodeFields } from '../ui/account-fields.tsx';
+import { EmailCodeFields, PhoneCodeFields, useNewPassword } from '../ui/account-fields.tsx';
+import { FormEnd } from '../ui/form-end.tsx';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
-import { FormError } from '../ui/status.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useEmailCode, usePhoneCode } from '../ui/use-send-code.ts';
@@ -26,8 +26,7 @@ const ResetPassword = () => {
   const action = useAction();
   const byPhone = usePhoneCode(action, 'reset', (input, proof) => sendResetCode(client, input, proof));
   const byEmail = useEmailCode(action, 'email_reset', (input, proof) => sendEmailResetCode(client, input, proof));
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const { password, confirm, fit, fields } = useNewPassword(action, touched, t('form.newPassword'));
 
   const proved = way === 'phone' ? !checks.phone_number(byPhone.phone) : !checks.email(byEmail.email);
   const code = way === 'phone' ? byPhone.code : byEmail.code;
@@ -39,7 +38,7 @@ const ResetPassword = () => {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (!proved || checks.captcha(code) || checks.password(password) || confirm !== password) {
+    if (!proved || checks.captcha(code) || !fit) {
       return void requestAnimationFrame(() => action.focusFirstInvalid());
     }
     void action.run(async () => {
@@ -67,24 +66,8 @@ const ResetPassword = () => {
           ) : (
             <EmailCodeFields {...byEmail.fields} touched={touched} />
           )}
-          <NewPasswordField
-            label={t('form.newPassword')}
-            value={password}
-            onValue={setPassword}
-            touched={touched}
-            bind={action.field('password')}
-          />
-          <ConfirmPasswordField
-            value={confirm}
-            onValue={setConfirm}
-            touched={touched}
-            password={password}
-            bind={action.field('confirm_password')}
-          />
-          <FormError message={action.error} onRetry={action.retry} />
-          <button type="submit" className="button primary block" aria-busy={action.busy}>
-            {action.busy ? t('form.working') : t('reset.submit')}
-          </button>
+          {fields}
+          <FormEnd action={action} submit={t('reset.submit')} />
         </form>
       </Tabs>
       <p className="aside">

@@ -1,12 +1,13 @@
 /** The phone, e-mail, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
 import { checks } from '@edupass/protocol';
+import { useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { CodeButton, type CodeButtonProps, useResendWait } from './code-button.tsx';
 import { Field, type FieldProps as InputProps } from './field.tsx';
 import { normalizeCode } from './normalize-digits.ts';
 import { PhoneInput } from './phone-input.tsx';
 import { Notice } from './status.tsx';
-import type { BoundField } from './use-action.ts';
+import type { Action, BoundField } from './use-action.ts';
 import { useRuleError, type useTouched } from './validation.ts';
 
 interface FieldProps {
@@ -218,4 +219,32 @@ export const ConfirmPasswordField = ({
       required
     />
   );
+};
+
+/**
+ * A new password and the same typed again (the password labelled `label`): their values, whether they
+ * are fit to send, and their two fields, bound to the form's `password` and `confirm_password` errors.
+ */
+export const useNewPassword = (action: Action, touched: ReturnType<typeof useTouched>, label: string) => {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const fields = (
+    <>
+      <NewPasswordField
+        label={label}
+        value={password}
+        onValue={setPassword}
+        touched={touched}
+        bind={action.field('password')}
+      />
+      <ConfirmPasswordField
+        value={confirm}
+        onValue={setConfirm}
+        touched={touched}
+        password={password}
+        bind={action.field('confirm_password')}
+      />
+    </>
+  );
+  return { password, confirm, fit: !checks.password(password) && confirm === password, fields };
 };

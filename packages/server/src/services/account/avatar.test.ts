@@ -26,7 +26,13 @@ const photo = () =>
     .png()
     .toBuffer();
 
-const profileOf = async (call: ReturnType<typeof useTestServer>['call'], user: Account) =>
+type Call = ReturnType<typeof useTestServer>['call'];
+
+/** Uploads the photo as `user`'s profile picture (with no session when no user). */
+const uploadPhoto = async (call: Call, user?: Account) =>
+  call<{ avatar_url: string }>('POST', `${A}/avatar`, { image: dataUrl(await photo()) }, user && { token: user.token });
+
+const profileOf = async (call: Call, user: Account) =>
   (await call<{ avatar_url: string }>('GET', `${A}/profile`, undefined, { token: user.token })).body;
 
 describe('on local disk', () => {
@@ -37,12 +43,7 @@ describe('on local disk', () => {
   });
 
   test('a photo becomes a 256×256 WebP without metadata, served for a year, and the profile shows it', async () => {
-    const answer = await call<{ avatar_url: string }>(
-      'POST',
-      `${A}/avatar`,
-      { image: dataUrl(await photo()) },
-      { token: user.token },
-    );
+    const answer = await uploadPhoto(call, user);
     expect(answer.status).toBe(200);
     const url = answer.body.avatar_url;
     expect(url).toMatch(new RegExp(`^${server.url}/avatars/${user.userId}-[0-9a-f]{16}\\.webp$`));
@@ -85,7 +86,7 @@ describe('on local disk', () => {
   });
 
   test('only a signed-in user uploads; only stored pictures are served', async () => {
-    expectError(await call('POST', `${A}/avatar`, { image: dataUrl(await photo()) }), 'E_0');
+    expectError(await uploadPhoto(call), 'E_0');
     for (const path of [
       '/avatars/..%2F..%2Fetc%2Fpasswd',
       '/avatars/.partial',
@@ -122,12 +123,7 @@ describe('in an S3-compatible bucket', () => {
     const { server, call } = useTestServer(s3());
     test('the picture is written by a signed PUT, typed and cached, and the profile points at the bucket', async () => {
       const user = await signUp(server);
-      const answer = await call<{ avatar_url: string }>(
-        'POST',
-        `${A}/avatar`,
-        { image: dataUrl(await photo()) },
-        { token: user.token },
-      );
+      const answer = await uploadPhoto(call, user);
       expect(answer.status).toBe(200);
       expect(answer.body.avatar_url).toMatch(new RegExp(`^${peer.url}/avatars/${user.userId}-[0-9a-f]{16}\\.webp$`));
       const key = answer.body.avatar_url.split('/').at(-1) ?? '';
@@ -143,7 +139,7 @@ describe('in an S3-compatible bucket', () => {
       const user = await signUp(server);
       peer.down = true;
       try {
-        const answer = await call('POST', `${A}/avatar`, { image: dataUrl(await photo()) }, { token: user.token });
+        const answer = await uploadPhoto(call, user);
         expectError(answer, 'E_10');
         expect(answer.headers.get('retry-after')).toBeTruthy();
       } finally {
@@ -159,7 +155,7 @@ describe('in an S3-compatible bucket', () => {
       const user = await signUp(server);
       const before = peer.objects.size;
       const refused = peer.refused;
-      expectError(await call('POST', `${A}/avatar`, { image: dataUrl(await photo()) }, { token: user.token }), 'E_10');
+      expectError(await uploadPhoto(call, user), 'E_10');
       expect(peer.refused).toBe(refused + 1);
       expect(peer.objects.size).toBe(before);
       expect((await profileOf(call, user)).avatar_url).toBe('');

@@ -15,25 +15,13 @@ import {
   signUp,
   signUpByEmail,
 } from '@edupass/test-kit/accounts';
-import { useTestServer } from '@edupass/test-kit/harness';
+import { useStepUpServer } from '@edupass/test-kit/step-up-server';
 import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { describe, expect, it, vi } from 'vitest';
 
-const WINDOW = 300;
-let offset = 0;
-const now = () => Date.now() + offset;
-/** Moves the server's clock past the step-up window: every session's sign-in is then an old proof. */
-const later = () => {
-  offset += (WINDOW + 1) * 1000;
-};
-
-const { server, call } = useTestServer(
-  { stepUpSeconds: WINDOW, webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 } },
-  { now },
-);
-
-const outbox = async (to: string) =>
-  (await call<{ code: string; text: string }[]>('GET', `/dev/outbox?to=${encodeURIComponent(to)}`)).body;
+const { server, call, outbox, later } = useStepUpServer(300, {
+  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 },
+});
 
 const sendBindCode = (token: string, email: string) =>
   call('POST', `${A}/email/captcha/bind`, { email, pid: PID }, { token });

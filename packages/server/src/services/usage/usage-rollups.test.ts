@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { useTestServer } from '@edupass/test-kit/harness';
-import { usageEventRow } from '@edupass/test-kit/usage-rows';
+import { hourRollupRows, usageEventRow, visitorRollupRows } from '@edupass/test-kit/usage-rows';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/db.ts';
@@ -72,16 +72,7 @@ const rawUniques = async (product: string, from: number, to: number) => {
   return { devices: Number(row.devices), users: Number(row.users), events: Number(row.events) };
 };
 
-const hourRollup = async (product: string) =>
-  (
-    await db()
-      .selectFrom('usage_event_hours')
-      .select(['event_key', 'hour', 'events'])
-      .where('product_code', '=', product)
-      .orderBy('hour')
-      .orderBy('event_key')
-      .execute()
-  ).map((row) => ({ event_key: row.event_key, hour: Number(row.hour), events: Number(row.events) }));
+const hourRollup = (product: string) => hourRollupRows(db(), product);
 
 const rawHours = async (product: string) =>
   (
@@ -99,16 +90,7 @@ const rawHours = async (product: string) =>
       .execute()
   ).map((row) => ({ event_key: row.event_key, hour: Number(row.hour), events: Number(row.events) }));
 
-const visitorRollup = async (product: string) =>
-  (
-    await db()
-      .selectFrom('usage_day_visitors')
-      .select(['kind', 'visitor', 'day'])
-      .where('product_code', '=', product)
-      .execute()
-  )
-    .map((row) => `${row.kind} ${row.visitor} ${Number(row.day)}`)
-    .sort();
+const visitorRollup = (product: string) => visitorRollupRows(db(), product);
 
 const rawVisitors = async (product: string) => {
   const rows = await db()

@@ -3,31 +3,20 @@
  * stored and counted once however often it comes, and on SQLite (where the write runs on
  * better-sqlite3's own statements) no mixing with a Kysely transaction open on the same connection.
  */
-import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
-import { usageEventRow } from '@edupass/test-kit/usage-rows';
+import { testDatabaseKind } from '@edupass/test-kit/databases';
+import { useTestStore } from '@edupass/test-kit/test-store';
+import { hourRollupRows, usageEventRow, visitorRollupRows } from '@edupass/test-kit/usage-rows';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store, sqliteConnection } from '../db.ts';
-import { migrate } from '../migrate.ts';
+import { describe, expect, it } from 'vitest';
+import { sqliteConnection } from '../db.ts';
 import { type NewBeacon, type NewUsageEvent, usageDb, writeUsage } from './events.ts';
 import { type InsertedEvent, rollupDeltas } from './rollups.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-let database: TestDatabase;
-let store: Store;
-const db = () => usageDb(store.db);
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openStore(database.url);
-  await migrate(store);
-});
-afterAll(async () => {
-  await store?.close();
-  await database?.drop();
-});
+const store = useTestStore();
+const db = () => usageDb(store().db);
 
 let products = 0;
 const nextProduct = () => `write-${++products}`;
@@ -65,27 +54,8 @@ const storedEvents = async (product: string) =>
     dur: row.dur === null ? null : Number(row.dur),
   }));
 
-const hourCounts = async (product: string) =>
-  (
-    await db()
-      .selectFrom('usage_event_hours')
-      .select(['event_key', 'hour', 'events'])
-      .where('product_code', '=', product)
-      .orderBy('hour')
-      .orderBy('event_key')
-      .execute()
-  ).map((row) => ({ event_key: row.event_key, hour: Number(row.hour), events: Number(row.events) }));
-
-const visitorDays = async (product: string) =>
-  (
-    await db()
-      .selectFrom('usage_day_visitors')
-      .select(['kind', 'visitor', 'day'])
-      .where('product_code', '=', product)
-      .execute()
-  )
-    .map((row) => `${row.kind} ${row.visitor} ${Number(row.day)}`)
-    .sort();
+const hourCounts = (product: string) => hourRollupRows(db(), product);
+const visitorDays = (product: string) => visitorRollupRows(db(), product);
 
 describe('writeUsage', () => {
   it('keeps every column of events and beacons as given', async () => {

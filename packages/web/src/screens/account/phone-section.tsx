@@ -1,6 +1,5 @@
 /** The phone number: bind one, or change the bound one with a code to the new number. */
 import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
-import { endOtherSessions } from '@edupass/account/step-up';
 import { checks } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
@@ -9,23 +8,17 @@ import { CodeInput } from '../../ui/account-fields.tsx';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
-import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
+import { useIdentifierChange } from './identifier-change.tsx';
 
 export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(): void }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
-  const action = useAction();
-  const stepUp = useStepUp(action);
   const confirm = useConfirm();
+  const { action, stepUp, code, sender, setCode, change, endOthersButton } = useIdentifierChange(onChanged, confirm);
   const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
-  // After a change, the other sessions may be someone else's: offer to end them.
-  const [offerSignOut, setOfferSignOut] = useState(false);
-  const { code, setCode, sender } = useSendCode(action, stepUp);
   const send = rebinding
     ? sender('change', phone, (proof) =>
         sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
@@ -34,16 +27,15 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void stepUp.run(async () => {
-      if (rebinding) await rebindPhone(client, { phone_number: phone, captcha: code });
-      else await bindPhone(client, { phone_number: phone, captcha: code });
-      setPhone('');
-      setOldPhone('');
-      setCode('');
-      setOfferSignOut(true);
-      onChanged();
-      return t(rebinding ? 'phone.rebindDone' : 'phone.bindDone');
-    });
+    change(
+      async () => {
+        if (rebinding) await rebindPhone(client, { phone_number: phone, captcha: code });
+        else await bindPhone(client, { phone_number: phone, captcha: code });
+        setPhone('');
+        setOldPhone('');
+      },
+      t(rebinding ? 'phone.rebindDone' : 'phone.bindDone'),
+    );
   };
 
   const blocked =
@@ -79,27 +71,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
         />
         <FormError message={action.error} onRetry={action.retry} />
         <Notice message={action.notice} />
-        {offerSignOut ? (
-          <button
-            type="button"
-            className="button secondary"
-            onClick={async () => {
-              const sure = await confirm.ask({
-                title: t('devices.signOutOthersTitle'),
-                body: t('devices.signOutOthersAfterChange'),
-                confirmLabel: t('stepUp.endOthers'),
-              });
-              if (!sure) return;
-              await action.run(async () => {
-                await endOtherSessions(client);
-                setOfferSignOut(false);
-                return t('stepUp.endOthersDone');
-              });
-            }}
-          >
-            {t('stepUp.endOthers')}
-          </button>
-        ) : null}
+        {endOthersButton}
         <button type="submit" className="button primary" aria-busy={action.busy}>
           {rebinding ? t('phone.rebindSubmit') : t('phone.bindSubmit')}
         </button>

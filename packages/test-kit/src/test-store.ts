@@ -1,0 +1,27 @@
+/**
+ * A migrated store on a fresh test database (SQLite or PostgreSQL, as the test project says) for the
+ * test file or describe block that calls this: made in its beforeAll, closed and dropped in its
+ * afterAll. The function it returns stands for the store once made.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { openStore, type Store } from '../../server/src/store/db.ts';
+import { migrate } from '../../server/src/store/migrate.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
+
+export const useTestStore = (): (() => Store) => {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    store = openStore(database.url);
+    await migrate(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (!store) throw new Error('the test store is used before its beforeAll made it');
+    return store;
+  };
+};

@@ -1,0 +1,58 @@
+/**
+ * Adding or changing a sign-in identifier (the phone number, the e-mail address): a step-up first, a
+ * code sent to the new value, and after the change a button that offers to end the other sessions,
+ * which may be someone else's.
+ */
+import { endOtherSessions } from '@edupass/account/step-up';
+import { useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { client } from '../../session/account.ts';
+import type { Confirm } from '../../ui/confirm.tsx';
+import { useStepUp } from '../../ui/step-up.tsx';
+import { useAction } from '../../ui/use-action.ts';
+import { useSendCode } from '../../ui/use-send-code.ts';
+
+/** `confirm`: ending the other sessions asks there first. */
+export const useIdentifierChange = (onChanged: () => void, confirm?: Confirm) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const stepUp = useStepUp(action);
+  const { code, setCode, sender } = useSendCode(action, stepUp);
+  const [offerEndOthers, setOfferEndOthers] = useState(false);
+
+  /**
+   * Runs `change` after the step-up; once it went through, clears the code, offers to end the other
+   * sessions when `offerEnd`, and tells `done`.
+   */
+  const change = (work: () => Promise<void>, done: string, offerEnd = true) =>
+    void stepUp.run(async () => {
+      await work();
+      setCode('');
+      setOfferEndOthers(offerEnd);
+      onChanged();
+      return done;
+    });
+
+  const endOthers = async () => {
+    const sure =
+      !confirm ||
+      (await confirm.ask({
+        title: t('devices.signOutOthersTitle'),
+        body: t('devices.signOutOthersAfterChange'),
+        confirmLabel: t('stepUp.endOthers'),
+      }));
+    if (!sure) return;
+    await action.run(async () => {
+      await endOtherSessions(client);
+      setOfferEndOthers(false);
+      return t('stepUp.endOthersDone');
+    });
+  };
+  const endOthersButton = offerEndOthers ? (
+    <button type="button" className="button secondary" onClick={endOthers}>
+      {t('stepUp.endOthers')}
+    </button>
+  ) : null;
+
+  return { action, stepUp, code, setCode, sender, change, endOthersButton };
+};

@@ -1,0 +1,16 @@
+/** The end of a form: its own error (with a retry where one may help) and the submit button, which says when it is at work. */
+import { useI18n } from '../i18n/i18n.ts';
+import { FormError } from './status.tsx';
+import type { Action } from './use-action.ts';
+
+export const FormEnd = ({ action, submit }: { action: Action; submit: string }) => {
+  const { t } = useI18n();
+  return (
+    <>
+      <FormError message={action.error} onRetry={action.retry} />
+      <button type="submit" className="button primary block" aria-busy={action.busy}>
+        {action.busy ? t('form.working') : submit}
+      </button>
+    </>
+  );
+};
