@@ -91,6 +91,12 @@ for (const { locale, text } of LOCALES) {
         await page.getByText(text['email.changeDone']).waitFor();
         await page.getByText(text['email.bound'].replace('{email}', masked(next))).waitFor();
         expect((await passwordLogin(next, NEW_PASSWORD)).status).toBe(200);
+        // Ending the other sessions (that sign-in's among them) asks first, as after a phone change.
+        await region.getByRole('button', { name: text['stepUp.endOthers'] }).click();
+        const dialog = page.getByRole('alertdialog');
+        await dialog.getByRole('button', { name: text['stepUp.endOthers'] }).click();
+        await page.getByText(text['stepUp.endOthersDone']).waitFor();
+        await dialog.waitFor({ state: 'detached' });
         expect(tab.errors).toEqual([]);
       } finally {
         await tab.close();

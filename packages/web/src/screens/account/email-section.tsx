@@ -13,7 +13,8 @@ import { useIdentifierChange } from './identifier-change.tsx';
 export const EmailSection = ({ current, onChanged }: { current: string; onChanged(): void }) => {
   const { t } = useI18n();
   const touched = useTouched();
-  const { action, stepUp, code, setCode, sender, change, endOthersButton } = useIdentifierChange(onChanged);
+  const { action, stepUp, code, setCode, sender, change, endOthersButton, confirmDialog } =
+    useIdentifierChange(onChanged);
   const changing = current !== '';
   const [email, setEmail] = useState('');
   const send = sender('email_bind', email, (proof) => sendEmailBindCode(client, { email }, proof));
@@ -57,6 +58,7 @@ export const EmailSection = ({ current, onChanged }: { current: string; onChange
           {changing ? t('email.changeSubmit') : t('email.addSubmit')}
         </button>
       </form>
+      {confirmDialog}
     </section>
   );
 };

@@ -7,14 +7,15 @@ import { endOtherSessions } from '@edupass/account/step-up';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
-import type { Confirm } from '../../ui/confirm.tsx';
+import { useConfirm } from '../../ui/confirm.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 
-/** `confirm`: ending the other sessions asks there first. */
-export const useIdentifierChange = (onChanged: () => void, confirm?: Confirm) => {
+/** Ending the other sessions asks first: render `endOthersButton` and `confirmDialog` in the section. */
+export const useIdentifierChange = (onChanged: () => void) => {
   const { t } = useI18n();
+  const confirm = useConfirm();
   const action = useAction();
   const stepUp = useStepUp(action);
   const { code, setCode, sender } = useSendCode(action, stepUp);
@@ -34,13 +35,11 @@ export const useIdentifierChange = (onChanged: () => void, confirm?: Confirm) =>
     });
 
   const endOthers = async () => {
-    const sure =
-      !confirm ||
-      (await confirm.ask({
-        title: t('devices.signOutOthersTitle'),
-        body: t('devices.signOutOthersAfterChange'),
-        confirmLabel: t('stepUp.endOthers'),
-      }));
+    const sure = await confirm.ask({
+      title: t('devices.signOutOthersTitle'),
+      body: t('devices.signOutOthersAfterChange'),
+      confirmLabel: t('stepUp.endOthers'),
+    });
     if (!sure) return;
     await action.run(async () => {
       await endOtherSessions(client);
@@ -54,5 +53,5 @@ export const useIdentifierChange = (onChanged: () => void, confirm?: Confirm) =>
     </button>
   ) : null;
 
-  return { action, stepUp, code, setCode, sender, change, endOthersButton };
+  return { action, stepUp, code, setCode, sender, change, endOthersButton, confirmDialog: confirm.dialog };
 };

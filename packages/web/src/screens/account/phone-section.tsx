@@ -5,7 +5,6 @@ import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
-import { useConfirm } from '../../ui/confirm.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useRuleError } from '../../ui/validation.ts';
@@ -14,8 +13,8 @@ import { useIdentifierChange } from './identifier-change.tsx';
 export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(): void }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
-  const confirm = useConfirm();
-  const { action, stepUp, code, sender, setCode, change, endOthersButton } = useIdentifierChange(onChanged, confirm);
+  const { action, stepUp, code, sender, setCode, change, endOthersButton, confirmDialog } =
+    useIdentifierChange(onChanged);
   const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
@@ -76,7 +75,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
           {rebinding ? t('phone.rebindSubmit') : t('phone.bindSubmit')}
         </button>
       </form>
-      {confirm.dialog}
+      {confirmDialog}
     </section>
   );
 };
