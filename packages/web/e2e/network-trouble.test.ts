@@ -108,9 +108,13 @@ test('an API that never answers the captcha start: after the request time-out, a
       held.push(route);
     });
     await page.getByRole('button', { name: text['code.send'] }).click();
-    // The request time-out is the spec's 20 s: wait well past it.
+    // Some seconds in, the page says the server is slow and that it is still waiting…
+    const slow = page.getByRole('status').filter({ hasText: text['form.slow'] });
+    await slow.waitFor({ timeout: 30_000 });
+    // …and after the request time-out (the spec's 20 s: wait well past it), that it took too long.
     const shown = trouble(page, errors.REQUEST_TIMEOUT, text['trouble.retry']);
     await shown.retry.waitFor({ timeout: 60_000 });
+    expect(await slow.count()).toBe(0);
     expect(held.length).toBeGreaterThan(0);
     expect(await page.getByText(errors.CAPTCHA_ERROR).count()).toBe(0);
     await page.unroute(rule);
@@ -190,6 +194,36 @@ test('a sign-in call that cannot reach the server offers Try again, which signs 
     await page.unroute(signIn);
     await shown.retry.click();
     await expectScreen(page, text['profile.title']);
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('a sign-in the server is slow to answer says it is still waiting, then signs in (en, desktop)', async () => {
+  const { text } = LANGUAGES.en;
+  const tab = await open('en', DESKTOP);
+  const { page } = tab;
+  const phone = nextPhone();
+  const signIn = isPath('/phone/login/silence');
+  const held: Route[] = [];
+  try {
+    await page.goto(app.server.url);
+    await fillPhone(tab, 'en', phone);
+    await page.getByRole('button', { name: text['code.send'] }).click();
+    await inputLabelled(tab, text['form.code']).fill(await newCodeFor(app, phone));
+    await page.getByLabel(text['agree.prefix']).check();
+    await page.route(signIn, (route) => {
+      held.push(route);
+    });
+    await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+    const slow = page.getByRole('status').filter({ hasText: text['form.slow'] });
+    await slow.waitFor({ timeout: 30_000 });
+    // The server answers after all, within the time-out: the sign-in goes through.
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await held[0]?.continue();
+    await expectScreen(page, text['profile.title']);
+    expect(await slow.count()).toBe(0);
     expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();

@@ -12,6 +12,7 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { rememberWeakPassword } from '../session/weak-password.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
+import { SlowNotice } from '../ui/slow-notice.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
@@ -89,6 +90,7 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) 
       <button type="submit" className="button primary block" aria-busy={action.busy} aria-disabled={lock.left > 0}>
         {action.busy ? t('form.working') : t('signIn.submit')}
       </button>
+      <SlowNotice busy={action.busy} />
       <p className="aside">
         {/* Typed an e-mail address: the reset opens on e-mail. */}
         <Link href={identity.includes('@') ? '/reset-password?by=email' : '/reset-password'}>{t('signIn.forgot')}</Link>

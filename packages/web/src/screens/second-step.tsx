@@ -9,6 +9,7 @@ import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { signWithPasskey } from '../ui/passkey.ts';
 import { SecondFactorCode } from '../ui/second-factor-code.tsx';
+import { SlowNotice } from '../ui/slow-notice.tsx';
 import { FormError } from '../ui/status.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { PendingSecondStep } from './second-step-ask.ts';
@@ -41,6 +42,7 @@ export const SecondStep = ({ pending }: { pending: PendingSecondStep }) => {
           <button type="submit" className="button primary block" aria-busy={action.busy}>
             {action.busy ? t('form.working') : t('mfa.verify')}
           </button>
+          <SlowNotice busy={action.busy} />
         </form>
       ) : null}
       {mfa_methods.includes('passkey') ? (

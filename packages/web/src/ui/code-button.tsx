@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { readWaitUntil, waitFor } from './code-wait.ts';
+import { SlowNotice } from './slow-notice.tsx';
 import { FormError } from './status.tsx';
 
 /** Seconds before another code may be asked for; the server's resend interval. */
@@ -122,6 +123,7 @@ export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { 
         {label}
       </button>
       <FormError message={error?.message ?? null} onRetry={error?.retry} className="code-error error-text" />
+      <SlowNotice busy={sending} className="slow-notice code-reason" />
       {reason ? (
         <span id={reasonId} className="code-reason">
           {reason}

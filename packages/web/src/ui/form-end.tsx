@@ -1,5 +1,6 @@
 /** The end of a form: its own error (with a retry where one may help) and the submit button, which says when it is at work. */
 import { useI18n } from '../i18n/i18n.ts';
+import { SlowNotice } from './slow-notice.tsx';
 import { FormError } from './status.tsx';
 import type { Action } from './use-action.ts';
 
@@ -11,6 +12,7 @@ export const FormEnd = ({ action, submit }: { action: Action; submit: string }) 
       <button type="submit" className="button primary block" aria-busy={action.busy}>
         {action.busy ? t('form.working') : submit}
       </button>
+      <SlowNotice busy={action.busy} />
     </>
   );
 };

@@ -37,6 +37,7 @@ const text = {
   'form.show': 'Show',
   'form.hide': 'Hide',
   'form.working': 'Please wait…',
+  'form.slow': 'The server is slow to answer. Still waiting…',
   'form.optional': '(optional)',
   'form.required': 'Fill this in.',
   'form.mismatch': 'The two passwords are not the same.',

@@ -33,6 +33,7 @@ const zhCN: LocaleText = {
     'form.show': '显示',
     'form.hide': '隐藏',
     'form.working': '请稍候…',
+    'form.slow': '服务器响应较慢，仍在等待…',
     'form.optional': '（选填）',
     'form.required': '请填写此项。',
     'form.mismatch': '两次输入的密码不一致。',

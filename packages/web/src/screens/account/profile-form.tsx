@@ -6,6 +6,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { Field } from '../../ui/field.tsx';
+import { SlowNotice } from '../../ui/slow-notice.tsx';
 import { FormError, Notice } from '../../ui/status.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useLoad } from '../../ui/use-load.ts';
@@ -219,6 +220,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
       <button type="submit" className="button primary" aria-busy={action.busy}>
         {action.busy ? t('form.working') : t('profile.save')}
       </button>
+      <SlowNotice busy={action.busy} />
     </form>
   );
 };
