@@ -4,6 +4,7 @@ import { fail } from '../../errors.ts';
 import { findUserById, updateUser } from '../../store/account/users.ts';
 import type { User, UsersTable } from '../../store/schema.ts';
 import { revokeOtherSessions, revokeUserSessions } from '../../store/sessions/sessions.ts';
+import { endSessions } from '../sessions/ending.ts';
 import type { SessionRef } from '../sessions/tokens.ts';
 import { type AccountEvent, inTransaction, recordEvent } from '../webhooks/events.ts';
 
@@ -47,38 +48,15 @@ export const saveUser = async (
 };
 
 /** Ends every session of a user, in the database and in memory, with a `session.ended` event. */
-export const endAllSessions = async (ctx: Context, user: Pick<User, 'id' | 'pid'>, reason: string) => {
-  try {
-    await inTransaction(ctx, async (tx) => {
-      const ended = await revokeUserSessions(tx.db, user.id, ctx.now());
-      if (Number(ended.numUpdatedRows) === 0) return;
-      await recordEvent(tx, {
-        type: 'session.ended',
-        userId: user.id,
-        product: user.pid,
-        data: { sessions: 'all', reason },
-      });
-    });
-  } finally {
-    ctx.sessions.forgetUser(user.id);
-  }
-};
+export const endAllSessions = (ctx: Context, user: Pick<User, 'id' | 'pid'>, reason: string) =>
+  endSessions(ctx, user, (db, now) => revokeUserSessions(db, user.id, now), { sessions: 'all', reason });
 
 /** Ends every session of the user but the caller's. */
-export const endOtherSessions = async (ctx: Context, keep: SessionRef & { user: Pick<User, 'pid'> }) => {
-  try {
-    await inTransaction(ctx, async (tx) => {
-      const ended = await revokeOtherSessions(tx.db, keep.userId, keep.sessionId, ctx.now());
-      if (Number(ended.numUpdatedRows) === 0) return;
-      await recordEvent(tx, {
-        type: 'session.ended',
-        userId: keep.userId,
-        product: keep.user.pid,
-        data: { sessions: 'others', reason: 'signed_out_elsewhere' },
-      });
-    });
-  } finally {
-    // The ended sessions are known here by their stored keys only: forget all of the user's.
-    ctx.sessions.forgetUser(keep.userId);
-  }
-};
+// The ended sessions are known by their stored keys only: all of the user's remembered ones are forgotten.
+export const endOtherSessions = (ctx: Context, keep: SessionRef & { user: Pick<User, 'pid'> }) =>
+  endSessions(
+    ctx,
+    { id: keep.userId, pid: keep.user.pid },
+    (db, now) => revokeOtherSessions(db, keep.userId, keep.sessionId, now),
+    { sessions: 'others', reason: 'signed_out_elsewhere' },
+  );

@@ -13,8 +13,9 @@ import { assertNotBlocked, currentUser, endAllSessions, saveUser } from '../acco
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { clearLoginFailures, loginLockKey } from '../security/rate-limits.ts';
 import { issueTicket, spendTicket } from '../security/tickets.ts';
+import { revokeAndRecord } from '../sessions/ending.ts';
 import { passwordFields } from '../sign-in/sign-up.ts';
-import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { inTransaction } from '../webhooks/events.ts';
 import { checkPasswordGuess } from './guesses.ts';
 import { assertPasswordAllowed } from './policy.ts';
 
@@ -59,16 +60,11 @@ const setPassword = async (
   await noticeAccountChange(ctx, user, change);
 };
 
-const endOthersInTransaction = async (tx: Context, user: User, keep: string) => {
-  const ended = await revokeOtherSessions(tx.db, user.id, keep, tx.now());
-  if (Number(ended.numUpdatedRows) === 0) return;
-  await recordEvent(tx, {
-    type: 'session.ended',
-    userId: user.id,
-    product: user.pid,
-    data: { sessions: 'others', reason: 'password_changed' },
+const endOthersInTransaction = (tx: Context, user: User, keep: string) =>
+  revokeAndRecord(tx, user, (db, now) => revokeOtherSessions(db, user.id, keep, now), {
+    sessions: 'others',
+    reason: 'password_changed',
   });
-};
 
 export const initPassword = async (ctx: Context, userId: number, password: string, confirm: string) => {
   const user = await currentUser(ctx, userId);

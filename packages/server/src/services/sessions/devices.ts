@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { liveDevices, ownedSession, revokeOwnedSession } from '../../store/sessions/devices.ts';
 import { sessionKey } from '../../store/sessions/sessions.ts';
-import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { endSessions } from './ending.ts';
 import type { SignedInSession } from './tokens.ts';
 
 /**
@@ -41,17 +41,8 @@ export const endDevice = async (ctx: Context, session: SignedInSession, key: str
   const owned = await ownedSession(ctx.db, session.userId, key);
   if (owned === undefined) return fail('E_2');
   if (!owned.live) return;
-  try {
-    await inTransaction(ctx, async (tx) => {
-      if (!(await revokeOwnedSession(tx.db, session.userId, key, ctx.now()))) return;
-      await recordEvent(tx, {
-        type: 'session.ended',
-        userId: session.userId,
-        product: session.user.pid,
-        data: { sessions: 'one', reason: 'signed_out_by_owner' },
-      });
-    });
-  } finally {
-    ctx.sessions.forgetUser(session.userId);
-  }
+  await endSessions(ctx, session.user, (db, now) => revokeOwnedSession(db, session.userId, key, now), {
+    sessions: 'one',
+    reason: 'signed_out_by_owner',
+  });
 };

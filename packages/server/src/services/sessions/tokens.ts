@@ -26,6 +26,7 @@ import { securityEvent } from '../security/events.ts';
 import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { accessTokenClaims, rememberedClaims, signAccessToken } from './access-tokens.ts';
+import { endSessions } from './ending.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -136,21 +137,15 @@ export const rememberedSession = (ctx: Context, token: string): SignedInSession 
   return { userId: claims.userId, sessionId: claims.sessionId, user };
 };
 
-const sessionEnded = (tx: Context, userId: number, product: string, data: Record<string, unknown>) =>
-  recordEvent(tx, { type: 'session.ended', userId, product, data });
-
 /** Ends one session, in the database and in the sessions remembered in memory. */
-export const endSession = async (ctx: Context, session: SignedInSession) => {
-  try {
-    await inTransaction(ctx, async (tx) => {
-      const ended = await revokeSession(tx.db, session.sessionId, ctx.now());
-      if (Number(ended.numUpdatedRows) === 0) return;
-      await sessionEnded(tx, session.userId, session.user.pid, { session_id: session.sessionId, reason: 'sign_out' });
-    });
-  } finally {
-    ctx.sessions.forgetSession(session.sessionId);
-  }
-};
+export const endSession = (ctx: Context, session: SignedInSession) =>
+  endSessions(
+    ctx,
+    session.user,
+    (db, now) => revokeSession(db, session.sessionId, now),
+    { session_id: session.sessionId, reason: 'sign_out' },
+    session.sessionId,
+  );
 
 /** Ends a session known only by its key (its id is not at hand); forgets its user's remembered sessions. */
 export const endSessionByKey = async (ctx: Context, key: string, userId: number, reason: string) => {
@@ -158,7 +153,9 @@ export const endSessionByKey = async (ctx: Context, key: string, userId: number,
     await inTransaction(ctx, async (tx) => {
       const ended = await revokeSessionByKey(tx.db, key, ctx.now());
       const user = Number(ended.numUpdatedRows) === 0 ? undefined : await findUserById(tx.db, userId);
-      if (user !== undefined) await sessionEnded(tx, userId, user.pid, { reason });
+      if (user !== undefined) {
+        await recordEvent(tx, { type: 'session.ended', userId, product: user.pid, data: { reason } });
+      }
     });
   } finally {
     ctx.sessions.forgetUser(userId);
