@@ -14,6 +14,19 @@ const TEXT = 'text/plain;charset=UTF-8';
 /** The route sees the same batch when the URL has a query (this path takes none). */
 const THROUGH_ROUTE = '?through=route';
 
+/** Runs `test` against a server of its own, closed after it. */
+const onServer = async (
+  test: (server: TestServer) => Promise<void>,
+  ...options: Parameters<typeof startTestServer>
+) => {
+  const server = await startTestServer(...options);
+  try {
+    await test(server);
+  } finally {
+    await server.close();
+  }
+};
+
 const answeredHere = (server: TestServer) => server.app.reportsBeforeFastify.answered;
 
 const post = (server: TestServer, path: string, body: BodyInit, headers: Record<string, string> = {}) =>
@@ -124,51 +137,47 @@ describe('answered before Fastify, with CORS origins configured', () => {
 
 describe('answered before Fastify, other servers', () => {
   it('without CORS origins, takes a page’s batch (Origin) and answers it as the route does', async () => {
-    const server = await startTestServer();
-    try {
+    await onServer(async (server) => {
       const { here, route } = await bothWays(server, '/report/edupass', () => batch('page'), { origin: SITE });
       expect(here.status).toBe(204);
       expect(here).toEqual(route);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('a saturated queue: 503 with Retry-After, as the route answers it', async () => {
-    const server = await startTestServer({ ingestQueueRows: 0 });
-    try {
-      const { here, route } = await bothWays(server, '/report/edupass', () => batch('saturated'));
-      expect(here.status).toBe(503);
-      expect(here.headers['retry-after']).toBe('2');
-      expect(here).toEqual(route);
-    } finally {
-      await server.close();
-    }
+    await onServer(
+      async (server) => {
+        const { here, route } = await bothWays(server, '/report/edupass', () => batch('saturated'));
+        expect(here.status).toBe(503);
+        expect(here.headers['retry-after']).toBe('2');
+        expect(here).toEqual(route);
+      },
+      { ingestQueueRows: 0 },
+    );
   });
 
   it('behind a trusted proxy, a forwarded request goes to the route, which reads the client from the header', async () => {
-    const server = await startTestServer({ trustProxy: 1 });
-    try {
-      const before = answeredHere(server);
-      const [body] = reportBatches(1, 1, 'forwarded');
-      const forwarded = await post(server, '/report/edupass', JSON.stringify(body), {
-        'x-forwarded-for': '203.0.113.7',
-      });
-      expect(forwarded.status).toBe(204);
-      expect(answeredHere(server)).toBe(before);
-      const [row] = await server.app.ctx.events.eventsById('edupass', [body?.data.b[0]?.i ?? '']);
-      expect(row?.ip).toBe('203.0.113.7');
-      // Without the header, the client is the peer: taken here.
-      expect((await post(server, '/report/edupass', batch('direct'))).status).toBe(204);
-      expect(answeredHere(server)).toBe(before + 1);
-    } finally {
-      await server.close();
-    }
+    await onServer(
+      async (server) => {
+        const before = answeredHere(server);
+        const [body] = reportBatches(1, 1, 'forwarded');
+        const forwarded = await post(server, '/report/edupass', JSON.stringify(body), {
+          'x-forwarded-for': '203.0.113.7',
+        });
+        expect(forwarded.status).toBe(204);
+        expect(answeredHere(server)).toBe(before);
+        const [row] = await server.app.ctx.events.eventsById('edupass', [body?.data.b[0]?.i ?? '']);
+        expect(row?.ip).toBe('203.0.113.7');
+        // Without the header, the client is the peer: taken here.
+        expect((await post(server, '/report/edupass', batch('direct'))).status).toBe(204);
+        expect(answeredHere(server)).toBe(before + 1);
+      },
+      { trustProxy: 1 },
+    );
   });
 
   it('a draining server answers 503 E_10 through the route', async () => {
-    const server = await startTestServer();
-    try {
+    await onServer(async (server) => {
       const before = answeredHere(server);
       const drained = server.app.drain();
       const refused = await answerOf(await post(server, '/report/edupass', batch('draining')));
@@ -176,37 +185,36 @@ describe('answered before Fastify, other servers', () => {
       expect(refused.body?.error_code).toBe('E_10');
       expect(answeredHere(server)).toBe(before);
       await drained;
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('with request logging on, a batch is logged as Fastify logs a request', async () => {
     const lines: string[] = [];
     const stream = { write: (line: string) => lines.push(line) };
-    const server = await startTestServer({}, { logger: { level: 'info', stream } });
-    try {
-      expect((await post(server, '/report/edupass', batch('logged'))).status).toBe(204);
-      expect((await post(server, '/report/nosuch', batch('logged'))).status).toBe(400);
-      expect(answeredHere(server)).toBe(2);
-      const read = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      const incoming = read.filter((line) => line.msg === 'incoming request');
-      const completed = read.filter((line) => line.msg === 'request completed');
-      expect(incoming).toHaveLength(2);
-      expect(incoming[0]?.req).toEqual({
-        method: 'POST',
-        url: '/report/edupass',
-        host: new URL(server.url).host,
-        remoteAddress: '127.0.0.1',
-        remotePort: expect.any(Number),
-      });
-      expect(completed.map((line) => [line.reqId, (line.res as { statusCode: number }).statusCode])).toEqual([
-        [incoming[0]?.reqId, 204],
-        [incoming[1]?.reqId, 400],
-      ]);
-      expect(typeof completed[0]?.responseTime).toBe('number');
-    } finally {
-      await server.close();
-    }
+    await onServer(
+      async (server) => {
+        expect((await post(server, '/report/edupass', batch('logged'))).status).toBe(204);
+        expect((await post(server, '/report/nosuch', batch('logged'))).status).toBe(400);
+        expect(answeredHere(server)).toBe(2);
+        const read = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+        const incoming = read.filter((line) => line.msg === 'incoming request');
+        const completed = read.filter((line) => line.msg === 'request completed');
+        expect(incoming).toHaveLength(2);
+        expect(incoming[0]?.req).toEqual({
+          method: 'POST',
+          url: '/report/edupass',
+          host: new URL(server.url).host,
+          remoteAddress: '127.0.0.1',
+          remotePort: expect.any(Number),
+        });
+        expect(completed.map((line) => [line.reqId, (line.res as { statusCode: number }).statusCode])).toEqual([
+          [incoming[0]?.reqId, 204],
+          [incoming[1]?.reqId, 400],
+        ]);
+        expect(typeof completed[0]?.responseTime).toBe('number');
+      },
+      {},
+      { logger: { level: 'info', stream } },
+    );
   });
 });
