@@ -14,16 +14,18 @@ import type { Config } from './config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
-import { ApiError, invalidRequest, RefusedForNow, RetryLater } from './errors.ts';
+import { ApiError, invalidRequest } from './errors.ts';
 import { sendAnswersAsBuilt } from './http/answers-as-built.ts';
 import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
-import { frameworkOptions, fromFastifyError, refuseLongUrls } from './http/framework-errors.ts';
+import { errorAnswer } from './http/error-answer.ts';
+import { frameworkOptions, refuseLongUrls } from './http/framework-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { answerProfileFromMemory, type RememberedProfile } from './http/remembered-profile.ts';
+import { answerReportsBeforeFastify, type ReportsBeforeFastify } from './http/reports-before-fastify.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
-import { RETRY_AFTER_SECONDS, serviceUnavailable, unavailableService } from './http/unavailable.ts';
+import { RETRY_AFTER_SECONDS } from './http/unavailable.ts';
 import { loadWebPage } from './http/web-page.ts';
 import { serveAvatars, serveWebFiles } from './http/web-static.ts';
 import { fastifyTrustProxy } from './proxy-config.ts';
@@ -56,6 +58,8 @@ export interface App {
   webhooks: WebhookWorker;
   /** Profile reads answered from memory (http/remembered-profile.ts). */
   rememberedProfile: RememberedProfile;
+  /** Usage batches answered before Fastify (http/reports-before-fastify.ts). */
+  reportsBeforeFastify: ReportsBeforeFastify;
   /** The metrics listener's port, when METRICS_PORT is set. */
   metricsPort?: number | undefined;
   close(): Promise<void>;
@@ -124,20 +128,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   sendAnswersAsBuilt(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const down = error instanceof ApiError ? undefined : unavailableService(error);
-    if (down !== undefined) {
-      request.log.warn({ err: error }, `${down} unavailable`);
-      const answer = serviceUnavailable(down);
-      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(answer.toWire(request.id));
-    }
-    const known = error instanceof ApiError ? error : fromFastifyError(error);
-    if (!known) {
-      request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send(new ApiError('E_3').toWire(request.id));
-    }
-    if (known instanceof RetryLater || known instanceof RefusedForNow)
-      reply.header('retry-after', String(known.retryAfterSeconds));
-    return reply.code(known.status).send(known.toWire(request.id));
+    const answer = errorAnswer(error, request.log, request.id);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
   const webPage = existsSync(join(webRoot, 'index.html')) ? loadWebPage(webRoot, config.site) : undefined;
@@ -152,7 +144,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   });
 
   // The browser headers' hook comes first, so every answer carries them, early refusals included.
-  const jsonHeaders = await browserHeaders(app, config);
+  const answerHeaders = await browserHeaders(app, config);
   refuseLongUrls(app);
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -204,8 +196,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .header('retry-after', RETRY_AFTER_SECONDS)
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
-  const { drain, taking } = drainOnClose(app);
-  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: jsonHeaders, taking });
+  const { drain, taking, track } = drainOnClose(app);
+  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: answerHeaders.json, taking });
+  const reportsBeforeFastify = answerReportsBeforeFastify(app, ctx, { headers: answerHeaders, taking, track });
   countRequests(app, ctx.metrics);
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
@@ -216,5 +209,14 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     await metricsEndpoint.close();
     await ctx.close();
   });
-  return { app, ctx, drain, webhooks, rememberedProfile, metricsPort: metricsEndpoint.port, close: () => app.close() };
+  return {
+    app,
+    ctx,
+    drain,
+    webhooks,
+    rememberedProfile,
+    reportsBeforeFastify,
+    metricsPort: metricsEndpoint.port,
+    close: () => app.close(),
+  };
 };

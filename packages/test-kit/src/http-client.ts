@@ -30,3 +30,7 @@ export const client = (baseUrl: string) => {
   };
   return call;
 };
+
+/** Every header of an answer but the date, which moves with the clock, sorted by name (to compare two answers). */
+export const headersBesidesDate = (answer: { headers: Headers }) =>
+  Object.fromEntries([...answer.headers].filter(([name]) => name !== 'date').sort(([a], [b]) => a.localeCompare(b)));

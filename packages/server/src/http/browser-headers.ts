@@ -89,15 +89,19 @@ const jsonPolicy = (https: boolean) =>
     ...(https ? ['upgrade-insecure-requests'] : []),
   ].join(';');
 
+/** The headers the hooks give an answer of a route that sets none of its own, by what it carries. */
+export interface AnswerHeaders {
+  /** A JSON body. */
+  json: Readonly<Record<string, string>>;
+  /** No body (a 204). */
+  empty: Readonly<Record<string, string>>;
+}
+
 /**
  * Registers the hooks that give every answer its browser headers, and answers the headers they give
- * a JSON answer of a route that sets none of its own (for http/remembered-profile.ts, which answers
- * without the hooks).
+ * (for the requests answered without the hooks, http/before-fastify.ts).
  */
-export const browserHeaders = async (
-  app: FastifyInstance,
-  config: Config,
-): Promise<Readonly<Record<string, string>>> => {
+export const browserHeaders = async (app: FastifyInstance, config: Config): Promise<AnswerHeaders> => {
   const https = config.publicUrl.startsWith('https:');
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -172,14 +176,15 @@ export const browserHeaders = async (
       maxAge: 600,
     });
   }
-  // What the hooks above give a JSON answer to a request without `Origin` (@fastify/cors names the
-  // origin only when one is sent; the rest it sends always).
-  const jsonAnswer: Record<string, string> = {
+  // What the hooks above give an answer to a request without `Origin` (@fastify/cors names the
+  // origin only when one is sent; the rest it sends always), of a route that sets none of its own.
+  const empty: Record<string, string> = {
     ...defaults,
     [CSP]: json,
-    'cache-control': 'no-store',
     ...(cors ? { vary: 'Origin', 'access-control-allow-credentials': 'true' } : {}),
-    'content-type': 'application/json; charset=utf-8',
   };
-  return Object.freeze(jsonAnswer);
+  return {
+    json: Object.freeze({ ...empty, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }),
+    empty: Object.freeze(empty),
+  };
 };

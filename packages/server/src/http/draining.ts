@@ -5,6 +5,7 @@
  * moment (or after DRAIN_LIMIT_MS) the listener closes. Closing it at once would reset connections
  * the kernel had accepted but the server had not yet read (seen as ECONNRESET, request lost).
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { RETRY_AFTER_SECONDS } from './unavailable.ts';
@@ -20,15 +21,19 @@ export const drainOnClose = (app: FastifyInstance) => {
     running = Math.max(0, running - 1);
     lastActivity = Date.now();
   };
-  // One hook per request: the answer's `close` (sent in full, or the client went away) ends its count.
-  // (Fastify's close still waits for every open request; this count only decides when to start it.)
-  app.addHook('onRequest', (request, reply, done) => {
+  // The answer's `close` (sent in full, or the client went away) ends a request's count. (Fastify's
+  // close still waits for every open request; this count only decides when to start it.)
+  const track = (response: ServerResponse) => {
     lastActivity = Date.now();
+    running++;
+    response.once('close', finished);
+  };
+  app.addHook('onRequest', (request, reply, done) => {
     if (!draining) {
-      running++;
-      reply.raw.once('close', finished);
+      track(reply.raw);
       return done();
     }
+    lastActivity = Date.now();
     // Answers sent while draining end their connection, so keep-alive does not hold the close up.
     reply
       .code(503)
@@ -48,5 +53,7 @@ export const drainOnClose = (app: FastifyInstance) => {
     },
     /** Whether new requests are still taken (not draining). */
     taking: () => !draining,
+    /** Counts a request answered before Fastify (http/before-fastify.ts) until its answer closes. */
+    track,
   };
 };

@@ -18,7 +18,6 @@
  * The headers are the ones the browser-header hooks give a JSON answer (browserHeaders); the request
  * is counted in the metrics under its route as Fastify's hook counts it.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { routes, type UserInfo } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -26,6 +25,7 @@ import type { Context } from '../context.ts';
 import { userInfo } from '../services/account/views.ts';
 import { rememberedSession } from '../services/sessions/tokens.ts';
 import type { User } from '../store/schema.ts';
+import { answerBeforeFastify, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
 import { tokenOf } from './origin-check.ts';
 
 export interface RememberedProfile {
@@ -42,31 +42,13 @@ export interface RememberedProfileOptions {
 
 let requests = 0;
 
-/** The request's child logger, having written Fastify's "incoming request" line for it. */
-const logRequest = (app: FastifyInstance, request: IncomingMessage) => {
-  const child = app.log.child({ reqId: `mem-${(++requests).toString(36)}` });
-  child.info(
-    {
-      req: {
-        method: request.method,
-        url: request.url,
-        host: request.headers.host,
-        remoteAddress: request.socket.remoteAddress,
-        remotePort: request.socket.remotePort,
-      },
-    },
-    'incoming request',
-  );
-  return child;
-};
-
 export const answerProfileFromMemory = (
   app: FastifyInstance,
   ctx: Context,
   { headers, taking }: RememberedProfileOptions,
 ): RememberedProfile => {
   const state = { answered: 0 };
-  const logged = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
+  const logged = logsRequests(app);
   const path = routes.getProfile.path;
   const { seriesOf, record } = ctx.metrics.http;
   const series = seriesOf(path, 'GET', 200);
@@ -83,13 +65,8 @@ export const answerProfileFromMemory = (
     }
     return answer;
   };
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-
-  const answered = (request: IncomingMessage, response: ServerResponse): boolean => {
-    if (request.method !== 'GET' || request.url !== path || closing || !taking()) return false;
+  answerBeforeFastify(app, taking, (request, response) => {
+    if (request.method !== 'GET' || request.url !== path) return false;
     const { authorization, origin } = request.headers;
     if (authorization === undefined || origin !== undefined) return false;
     if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined)
@@ -97,7 +74,7 @@ export const answerProfileFromMemory = (
     const session = rememberedSession(ctx, tokenOf(authorization));
     if (session === undefined) return false;
     const started = performance.now();
-    const requestLog = logged ? logRequest(app, request) : undefined;
+    const requestLog = logged ? logIncoming(app, request, `mem-${(++requests).toString(36)}`) : undefined;
     const { body, length } = answerOf(session.user);
     const raw: string[] = [];
     for (let i = 0; i < names.length; i++) raw.push(names[i] as string, values[i] as string);
@@ -106,17 +83,9 @@ export const answerProfileFromMemory = (
     response.end(body);
     const took = performance.now() - started;
     record(series, took / 1000);
-    requestLog?.info({ res: { statusCode: 200 }, responseTime: took }, 'request completed');
+    if (requestLog) logCompleted(requestLog, 200, took);
     state.answered++;
     return true;
-  };
-
-  // Fastify listens for the server's requests once; it now hears those not answered here.
-  const [fastify] = app.server.listeners('request') as RequestListener[];
-  if (fastify === undefined) return state;
-  app.server.removeListener('request', fastify);
-  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!answered(request, response)) fastify(request, response);
   });
   return state;
 };

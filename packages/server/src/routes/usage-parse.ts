@@ -18,6 +18,7 @@ import {
   VITALS,
 } from '@edupass/protocol';
 import { invalidRequest } from '../errors.ts';
+import type { CheckedReport } from '../services/usage/ingest.ts';
 
 type Json = Record<string, unknown>;
 
@@ -82,7 +83,23 @@ const parseEnv = (value: unknown): ReportEnv => {
   return env;
 };
 
-const parseEvent = (value: unknown, index: number): ReportEvent => {
+/** JSON.stringify(key).length for an event key (no controls nor lone surrogates): only `"` and `\` are escaped. */
+const keyLength = (key: string) => (/["\\]/.test(key) ? JSON.stringify(key).length : key.length + 2);
+
+/**
+ * The length of `{"e":…,"i":…,"t":…,"d":…,"dur":…}` as JSON.stringify writes the event, from its `d`
+ * already written: the id is letters, digits and dashes, and the numbers are integers.
+ */
+const eventLength = (event: ReportEvent, dataJson: string) =>
+  21 +
+  keyLength(event.e) +
+  event.i.length +
+  2 +
+  String(event.t).length +
+  dataJson.length +
+  (event.dur === undefined ? 0 : 7 + String(event.dur).length);
+
+const parseEvent = (value: unknown, index: number, dataJson: string[]): ReportEvent => {
   const at = `data.b[${index}]`;
   if (!isRecord(value)) return bad(`${at} must be an object.`);
   const key = value.e;
@@ -97,14 +114,16 @@ const parseEvent = (value: unknown, index: number): ReportEvent => {
   const event: ReportEvent = { e: key, i: value.i, t, d: data };
   const dur = number(value.dur, 0, DUR_MAX, `${at}.dur`, true);
   if (dur !== undefined) event.dur = dur;
-  if (TRACKER.sizeFactor * JSON.stringify(event).length > TRACKER.eventSizeLimit) {
+  const json = JSON.stringify(data);
+  if (TRACKER.sizeFactor * eventLength(event, json) > TRACKER.eventSizeLimit) {
     return bad(`${at} is over the event size limit of ${TRACKER.eventSizeLimit}.`);
   }
+  dataJson.push(json);
   return event;
 };
 
 /** A usage batch as sent to `POST /report/:product` (the raw body text). */
-export const parseReport = (raw: string, productInPath: string): ReportPayload => {
+export const parseReport = (raw: string, productInPath: string): CheckedReport => {
   if (TRACKER.sizeFactor * raw.length > TRACKER.requestSizeLimit) {
     return bad(`The batch is over the request size limit of ${TRACKER.requestSizeLimit}.`);
   }
@@ -126,15 +145,17 @@ export const parseReport = (raw: string, productInPath: string): ReportPayload =
   if (!Array.isArray(events) || events.length === 0 || events.length > TRACKER.queueMax) {
     return bad(`data.b must hold 1 to ${TRACKER.queueMax} events.`);
   }
-  return {
+  const dataJson: string[] = [];
+  const payload: ReportPayload = {
     type: 0,
     alg: '',
     data: {
       m: { d: 1, p: productInPath, tst: flag(m.tst, 'data.m.tst'), h: flag(m.h, 'data.m.h') },
       e: parseEnv(data.e),
-      b: events.map(parseEvent),
+      b: events.map((event, index) => parseEvent(event, index, dataJson)),
     },
   };
+  return { payload, dataJson };
 };
 
 const field = (fields: Json, name: string, max: number, multiline = false): string | undefined => {

@@ -2,30 +2,22 @@
  * The collector (§7 "Usage reporting", "Monitoring beacon"): `POST /report/:product`,
  * `GET /report/time`, `GET|POST /monitor/beacon`. The console's figures are admin-usage.ts's.
  */
-import {
-  beaconImageAnswer,
-  NO_CONTENT,
-  REPORT_PATHS,
-  serverTimeAnswer,
-  TRACKER,
-  USAGE_LIMITS,
-} from '@edupass/protocol';
+import { beaconImageAnswer, NO_CONTENT, REPORT_PATHS, serverTimeAnswer, USAGE_LIMITS } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { clientInfo } from '../http/request-info.ts';
-import { ingestBeacon, ingestReport, serverTime, usageWritten } from '../services/usage/ingest.ts';
-import { beaconBody, parseBeacon, parseReport } from './usage-parse.ts';
+import { ingestBeacon, serverTime, usageWritten } from '../services/usage/ingest.ts';
+import { beaconBody, parseBeacon } from './usage-parse.ts';
+import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from './usage-report.ts';
 
 /** 1×1 transparent GIF: the answer an image beacon expects. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-/** The SDK counts 3× the JSON length against 30000, i.e. the worst-case UTF-8 bytes: the same bound in bytes. */
-const REPORT_BODY_BYTES = TRACKER.requestSizeLimit;
+const ALLOW_ORIGIN = 'access-control-allow-origin';
+const EXPOSE_HEADERS = 'access-control-expose-headers';
 
-// Sites report from their own origins without credentials, so any origin may post here; the SDKs
-// read Retry-After from a 503 (not a header a cross-origin script sees unless exposed).
 const openToAnyOrigin = (reply: FastifyReply) => {
-  if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
-  reply.header('access-control-expose-headers', 'retry-after');
+  if (!reply.hasHeader(ALLOW_ORIGIN)) reply.header(ALLOW_ORIGIN, OPEN_TO_ANY_ORIGIN[ALLOW_ORIGIN]);
+  reply.header(EXPOSE_HEADERS, OPEN_TO_ANY_ORIGIN[EXPOSE_HEADERS]);
 };
 
 const asText = (body: unknown): string => (typeof body === 'string' ? body : '');
@@ -42,7 +34,7 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
 
     const collector = { tags: ['usage'] };
     scope.post(
-      '/report/:product',
+      REPORT_ROUTE,
       {
         bodyLimit: REPORT_BODY_BYTES,
         schema: {
@@ -54,12 +46,11 @@ export const usageRoutes = (app: FastifyInstance, ctx: Context) => {
       },
       async (request: FastifyRequest<{ Params: { product: string } }>, reply) => {
         openToAnyOrigin(reply);
-        const report = parseReport(asText(request.body), request.params.product);
-        await ingestReport(ctx, report, clientInfo(request));
+        await collectReport(ctx, asText(request.body), request.params.product, clientInfo(request));
         return reply.code(204).send();
       },
     );
-    scope.options('/report/:product', { schema: { hide: true } }, async (_request, reply) => {
+    scope.options(REPORT_ROUTE, { schema: { hide: true } }, async (_request, reply) => {
       openToAnyOrigin(reply);
       reply.header('access-control-allow-methods', 'POST');
       reply.header('access-control-allow-headers', 'content-type');

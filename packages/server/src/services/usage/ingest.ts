@@ -35,25 +35,32 @@ const requireKnownProduct = async (ctx: Context, code: string): Promise<void> =>
   if (!known.codes.has(code)) throw new ApiError('E_2', `Unknown product code "${code}".`);
 };
 
+/** A checked batch (routes/usage-parse.ts), with each event's `d` as JSON, as stored (and measured). */
+export interface CheckedReport {
+  payload: ReportPayload;
+  dataJson: readonly string[];
+}
+
 export const serverTime = (ctx: Context): ServerTime => ({ now: ctx.now() });
 
 /** Stores a validated batch; resolves once it is committed (the 204 means "kept"). */
-export const ingestReport = async (ctx: Context, report: ReportPayload, client: ClientInfo): Promise<void> => {
-  const { m, e, b } = report.data;
+export const ingestReport = async (ctx: Context, report: CheckedReport, client: ClientInfo): Promise<void> => {
+  const { m, e, b } = report.payload.data;
+  const { dataJson } = report;
   await requireKnownProduct(ctx, m.p);
   limitIngestion(ctx, client.ip, m.p, b.length);
   const receivedAt = ctx.now();
   // The ip is device info: kept only when the client sent device info, i.e. had the device consent.
   const ip = e.uid !== undefined || e.ua !== undefined ? client.ip : '';
   const rows = b.map(
-    (event): NewUsageEvent => ({
+    (event, index): NewUsageEvent => ({
       product_code: m.p,
       event_id: event.i,
       event_key: event.e,
       at: event.t * 1000,
       received_at: receivedAt,
       dur: event.dur ?? null,
-      data: JSON.stringify(event.d),
+      data: dataJson[index] as string,
       device_uid: e.uid ?? null,
       user_id: e.user_id ?? null,
       process_id: e.process_id ?? null,

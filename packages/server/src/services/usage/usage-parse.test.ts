@@ -52,7 +52,39 @@ describe('parseReport', () => {
           raw.length * 3 <= TRACKER.requestSizeLimit &&
           b.every((x) => JSON.stringify(x).length * 3 <= TRACKER.eventSizeLimit);
         fc.pre(fits);
-        expect(parseReport(raw, 'edupass')).toEqual(JSON.parse(raw));
+        const checked = parseReport(raw, 'edupass');
+        expect(checked.payload).toEqual(JSON.parse(raw));
+        expect(checked.dataJson).toEqual(b.map((x) => JSON.stringify(x.d)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses an event exactly when JSON.stringify writes it longer than the event size limit allows', () => {
+    const longest = Math.floor(TRACKER.eventSizeLimit / TRACKER.sizeFactor);
+    const written = fc.record({
+      // Keys JSON writes escaped (quotes, backslashes) or as they are (emoji, line separators).
+      e: fc.string({ minLength: 1, maxLength: 40, unit: fc.constantFrom('a', '"', '\\', 'é', '😀', '\u2028') }),
+      i: fc.uuid(),
+      t: fc.integer({ min: 0, max: 9_999_999_999 }),
+      d: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+      dur: fc.option(fc.integer({ min: 0, max: 86_400_000 }), { nil: undefined }),
+      // Numbers sent in exponent form, which JSON.stringify writes longer or shorter.
+      n: fc.integer({ min: 0, max: 10 ** 15 }),
+    });
+    fc.assert(
+      fc.property(written, ({ e, i, t, d, dur, n }) => {
+        const sized = (pad: number) => {
+          const event = { e, i, t, d: { ...d, n, pad: 'x'.repeat(pad) }, ...(dur === undefined ? {} : { dur }) };
+          const body = { type: 0, alg: '', data: { m: { d: 1, p: 'edupass' }, b: [event] } };
+          const raw = JSON.stringify(body).replace(`"n":${n}`, `"n":${n.toExponential()}`);
+          return { length: JSON.stringify(event).length, raw };
+        };
+        const pad = longest - sized(0).length;
+        fc.pre(pad >= 0);
+        expect(sized(pad).length).toBe(longest);
+        expect(typeof outcome(() => parseReport(sized(pad).raw, 'edupass'))).toBe('object');
+        expect(outcome(() => parseReport(sized(pad + 1).raw, 'edupass'))).toBe('E_1');
       }),
       { numRuns: 300 },
     );
