@@ -167,15 +167,15 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
     ).map((row) => ({ path: row.path, code: Number(row.status), business: Number(row.top), count: Number(row.n) })),
 
   vitalsSeries: async (w, bucketMs) => {
-    // Hours are read whole: a bucket must be whole hours (the console's are hours and days).
-    if (bucketMs % HOUR_MS !== 0) throw new Error(`vitals buckets are whole hours, not ${bucketMs} ms`);
+    // Periods are read whole: a bucket must be whole periods (the console's are hours and days).
+    if (bucketMs % VITALS.period !== 0) throw new Error(`vitals buckets are whole hours, not ${bucketMs} ms`);
     const size = int(bucketMs);
     const rows = await breakdownSql(client, VITALS, w, 'perf');
     return (
       await rowsOf<{ name: string; bucket: Num; n: Num; p0: Num }>(
         client,
         `${rankedSql(
-          `SELECT name, intDiv(hour, ${size}) * ${size} AS bucket, value AS v, beacons AS c FROM (${rows})`,
+          `SELECT name, intDiv(period, ${size}) * ${size} AS bucket, value AS v, beacons AS c FROM (${rows})`,
           [0.75],
           ['name', 'bucket'],
         )} ORDER BY bucket, name`,
