@@ -230,7 +230,7 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse settled breakdowns
       Promise.all(
         BREAKDOWNS.map((b) =>
           client.command({
-            query: `INSERT INTO ${b.table} SELECT ${settle}, product_code, part, period, ${b.columns} FROM ${b.table}
+            query: `INSERT INTO ${b.table} SELECT ${settle}, product_code, part, span, period, ${b.columns} FROM ${b.table}
               WHERE ${where}`,
           }),
         ),
@@ -241,7 +241,7 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse settled breakdowns
     // Settled twice at once (two instances' sweeps, each under its own settle id): counted once.
     await copy('settle + 2', `product_code = '${product}' AND settle != 12345`);
     await client.command({
-      query: `INSERT INTO usage_settled_marks SELECT breakdown, product_code, part, period, rows, hash, settle + 2
+      query: `INSERT INTO usage_settled_marks SELECT breakdown, product_code, part, span, period, rows, hash, settle + 2
         FROM usage_settled_marks WHERE product_code = '${product}'`,
     });
     await expectAnswers(held, product);

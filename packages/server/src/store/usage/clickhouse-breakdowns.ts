@@ -1,15 +1,16 @@
 /**
  * Settled breakdowns of the ClickHouse events and beacons, kept by the hourly sweep (`settleBreakdowns`)
  * so that duration percentiles and the monitoring dashboards read small tables instead of
- * deduplicating the window's ids:
- * - `usage_duration_counts`: per (product, key, day of `at`) each duration and how many events had it
- *   (per day: durations repeat across hours, so a day holds far fewer rows than its 24 hours);
- * - `monitor_beacon_counts`: per (product, kind, hour of `received_at`) the error and API beacons per
- *   group (message and page; path, code and business flag) with the last time one was received;
- * - `monitor_vital_counts`: per (product, hour of `received_at`) each vital's values and their counts
- *   (per hour: the vitals series has hourly buckets).
- * Value counts merge into exact nearest-rank percentiles (the ⌈f·n⌉-th smallest value), group counts
- * add up: an id lives in one period (its copies share `at` and `received_at`).
+ * deduplicating the window's ids. Each is settled per closed day and per closed hour:
+ * - `usage_duration_counts`: per (product, key, day or hour of `at`) each duration and how many
+ *   events had it;
+ * - `monitor_beacon_counts`: per (product, kind, day or hour of `received_at`) the error and API
+ *   beacons per group (message and page; path, code and business flag), with the last one received;
+ * - `monitor_vital_counts`: per (product, day or hour of `received_at`) each vital's values and counts.
+ * A window reads its whole days from the days (values and groups repeat across hours, so a day holds
+ * far fewer rows than its hours), the other whole hours from the hours, and the rest raw. Value
+ * counts merge into exact nearest-rank percentiles (the ⌈f·n⌉-th smallest value), group counts add
+ * up: an id lives in one hour (its copies share `at` and `received_at`).
  *
  * Exactly once, without trusting merges, as the settled counts (clickhouse-settled.ts): each settled
  * period is written under a fresh *settle id* and then marked (`usage_settled_marks`) with that id and
@@ -18,7 +19,7 @@
  * takes a period from the settled table only while a mark matches the period's fingerprint now, and
  * then only the rows of that mark's settle id: a half-written or concurrent settle is never added in.
  * Every other period (the open one, one a duplicate, a spool replay or a late batch changed) and the
- * partial periods at the window's edges are deduplicated from the raw rows, as before settling.
+ * partial hours at the window's edges are deduplicated from the raw rows, as before settling.
  * Every table is partitioned by the day of its period, so retention drops it with the received days.
  * Only functions and DDL that ClickHouse 18.16 and current releases both accept.
  */
@@ -29,35 +30,40 @@ import { DAY_MS, fraction, int, LONG_QUERY, rowsOf, str } from './clickhouse-sch
 import type { Window } from './events-store.ts';
 import { splitWindow } from './window.ts';
 
-/** A breakdown the sweep settles per period (hour or day), and how its rows come from the raw ones. */
+/**
+ * A breakdown the sweep settles per day and per hour, and how its rows come from the raw ones. A
+ * window reads whole days settled per day (values and groups repeat across hours, so a day holds far
+ * fewer rows than its 24 hours), the other whole hours settled per hour, and the rest raw.
+ */
 export interface Breakdown {
   /** Its name in the marks. */
   name: string;
   table: string;
-  /** The period settled, in ms: an hour, or a day (fewer rows where values repeat across hours). */
-  period: number;
-  /** The stored columns after (settle, product_code, part, period), named like the raw table's. */
+  /** The stored columns after (settle, product_code, part, span, period), named like the raw table's. */
   columns: string;
   ddl: string;
   /** The hourly rollup holding the fingerprints, and its column naming the part (key or kind). */
   prints: { table: string; part: string };
   /** The raw table, its part column, its time column, and which parts are settled here. */
   raw: { table: string; part: string; time: string; parts?: readonly string[] };
-  /** (product_code, part, period, …columns) of the raw rows under `condition`, each id once. */
-  rows: (condition: string) => string;
+  /** (product_code, part, span, period, …columns) of the raw rows under `condition`, each id once. */
+  rows: (condition: string, span: number) => string;
 }
+
+/** The periods settled, coarsest first, in ms: every one a multiple of the next. */
+export const SPANS = [DAY_MS, HOUR_MS] as const;
 
 interface Spec extends Omit<Breakdown, 'columns' | 'ddl' | 'rows'> {
   /** The stored columns, with their types. */
   stored: string;
-  /** The stored table's sort key after (product_code, part), before (period, settle). */
+  /** The stored table's sort key after (product_code, part), before (span, period, settle). */
   sortedBy?: string;
-  /** The raw rows, given the SQL of the period of the time column. */
-  rows: (condition: string, period: string) => string;
+  /** The raw rows, given the SQL of their span and period columns (`span`, `period`). */
+  rows: (condition: string, periods: string) => string;
 }
 
 /** The start of the period of `column`, in SQL. */
-const periodOf = (period: number, column: string) => `intDiv(${column}, ${int(period)}) * ${int(period)}`;
+const periodOf = (span: number, column: string) => `intDiv(${column}, ${int(span)}) * ${int(span)}`;
 
 /** A breakdown from its stored columns (name and type): the table's DDL and the column list. */
 const breakdown = ({ stored, sortedBy, rows, ...spec }: Spec): Breakdown => ({
@@ -66,23 +72,24 @@ const breakdown = ({ stored, sortedBy, rows, ...spec }: Spec): Breakdown => ({
     .split(',')
     .map((column) => column.trim().split(' ')[0])
     .join(', '),
-  ddl: `CREATE TABLE IF NOT EXISTS ${spec.table} (settle UInt64, product_code String, part String, period Int64, ${stored})
-  ENGINE = MergeTree() PARTITION BY intDiv(period, ${DAY_MS})
-  ORDER BY (product_code, part, ${sortedBy ? `${sortedBy}, ` : ''}period, settle)`,
-  rows: (condition) => rows(condition, periodOf(spec.period, spec.raw.time)),
+  ddl: `CREATE TABLE IF NOT EXISTS ${spec.table} (
+    settle UInt64, product_code String, part String, span Int64, period Int64, ${stored}
+  ) ENGINE = MergeTree() PARTITION BY intDiv(period, ${DAY_MS})
+  ORDER BY (product_code, part, ${sortedBy ? `${sortedBy}, ` : ''}span, period, settle)`,
+  rows: (condition, span) =>
+    rows(condition, `toInt64(${int(span)}) AS span, ${periodOf(span, spec.raw.time)} AS period`),
 });
 
 export const DURATIONS = breakdown({
   name: 'durations',
   table: 'usage_duration_counts',
-  period: DAY_MS,
   stored: 'value Int64, events UInt64',
   prints: { table: 'usage_key_hours', part: 'event_key' },
   raw: { table: 'usage_durations', part: 'event_key', time: 'at' },
-  rows: (condition, period) =>
-    `SELECT product_code, event_key AS part, ${period} AS period, duration AS value, count() AS events FROM (
+  rows: (condition, periods) =>
+    `SELECT product_code, event_key AS part, ${periods}, duration AS value, count() AS events FROM (
        SELECT product_code, event_key, at, duration FROM usage_durations WHERE ${condition} LIMIT 1 BY product_code, event_id
-     ) GROUP BY product_code, part, period, value`,
+     ) GROUP BY product_code, part, span, period, value`,
 });
 
 /** The beacons of one id once: copies of a beacon (a retried insert, a spool replay) are the same row. */
@@ -93,40 +100,38 @@ const distinctBeacons = (columns: string, condition: string) =>
 export const BEACON_GROUPS = breakdown({
   name: 'beacons',
   table: 'monitor_beacon_counts',
-  period: HOUR_MS,
   stored: `name Nullable(String), page String, url Nullable(String), code Nullable(Int64), business Nullable(Int64),
     beacons UInt64, last_seen Int64`,
   prints: { table: 'monitor_beacon_hours', part: 'kind' },
   raw: { table: 'monitor_beacons', part: 'kind', time: 'received_at', parts: ['error', 'api'] },
   // Errors are grouped by page (the error groups count pages), API calls are not.
-  rows: (condition, period) =>
-    `SELECT product_code, kind AS part, ${period} AS period, name, if(kind = 'error', page, '') AS page_of,
+  rows: (condition, periods) =>
+    `SELECT product_code, kind AS part, ${periods}, name, if(kind = 'error', page, '') AS page_of,
        url, code, business, count() AS beacons, max(received_at) AS last_seen
      FROM (${distinctBeacons('name, page, url, code, business', condition)})
-     GROUP BY product_code, part, period, name, page_of, url, code, business`,
+     GROUP BY product_code, part, span, period, name, page_of, url, code, business`,
 });
 
 export const VITALS = breakdown({
   name: 'vitals',
   table: 'monitor_vital_counts',
-  period: HOUR_MS,
   stored: 'name String, value Float64, beacons UInt64',
   sortedBy: 'name',
   prints: { table: 'monitor_beacon_hours', part: 'kind' },
   raw: { table: 'monitor_beacons', part: 'kind', time: 'received_at', parts: ['perf'] },
-  rows: (condition, period) =>
-    `SELECT product_code, kind AS part, ${period} AS period, assumeNotNull(name) AS vital,
+  rows: (condition, periods) =>
+    `SELECT product_code, kind AS part, ${periods}, assumeNotNull(name) AS vital,
        assumeNotNull(value) AS measured, count() AS beacons
      FROM (${distinctBeacons('name, value', `${condition} AND name IS NOT NULL AND value IS NOT NULL`)})
-     GROUP BY product_code, part, period, vital, measured`,
+     GROUP BY product_code, part, span, period, vital, measured`,
 });
 
 export const BREAKDOWNS = [DURATIONS, BEACON_GROUPS, VITALS] as const;
 
 const MARKS = `CREATE TABLE IF NOT EXISTS usage_settled_marks (
-  breakdown String, product_code String, part String, period Int64, rows UInt64, hash UInt64, settle UInt64
+  breakdown String, product_code String, part String, span Int64, period Int64, rows UInt64, hash UInt64, settle UInt64
 ) ENGINE = ReplacingMergeTree() PARTITION BY intDiv(period, ${DAY_MS})
-ORDER BY (breakdown, product_code, part, period, rows, hash, settle)`;
+ORDER BY (breakdown, product_code, part, span, period, rows, hash, settle)`;
 
 /** The tables partitioned by the day of their period, which retention drops with the received days. */
 export const BREAKDOWN_TABLES = ['usage_settled_marks', ...BREAKDOWNS.map((breakdown) => breakdown.table)];
@@ -136,39 +141,45 @@ export const ensureBreakdowns = async (client: ClickHouseClient): Promise<void> 
 };
 
 type Num = string | number;
+type Range = readonly [from: number, to: number];
 
 /**
- * Every period under `condition` (on the hourly fingerprint rollup) with its fingerprint (its hours'
- * summed), and `settle` = the settle id of a mark with the same fingerprint (0 when there is none).
+ * Every period of `span` under `condition` (on the hourly fingerprint rollup) with its fingerprint
+ * (its hours' summed), and `settle` = the settle id of a mark with the same fingerprint (0: none).
  */
-const markedPeriodsSql = (b: Breakdown, condition: string, marks: string) =>
+const markedPeriodsSql = (b: Breakdown, span: number, condition: string, marks: string) =>
   `SELECT product_code, part, period, rows, hash, settle FROM (
-     SELECT product_code, ${b.prints.part} AS part, ${periodOf(b.period, 'hour')} AS period,
+     SELECT product_code, ${b.prints.part} AS part, ${periodOf(span, 'hour')} AS period,
        countMerge(rows) AS rows, sumMerge(hash) AS hash
      FROM ${b.prints.table} WHERE ${condition} GROUP BY product_code, part, period
    ) ANY LEFT JOIN (
      SELECT product_code, part, period, rows, hash, settle FROM usage_settled_marks
-     WHERE breakdown = ${str(b.name)} AND ${marks}
+     WHERE breakdown = ${str(b.name)} AND span = ${int(span)} AND ${marks}
    ) USING (product_code, part, period, rows, hash)`;
 
-/** Consecutive periods as [from, to) ranges. */
-const periodRanges = (starts: readonly number[], period: number): [number, number][] => {
-  const ranges: [number, number][] = [];
-  for (const start of [...starts].sort((a, b) => a - b)) {
-    const last = ranges.at(-1);
-    if (last && last[1] === start) last[1] = start + period;
-    else ranges.push([start, start + period]);
+const within = (column: string, ranges: readonly Range[]) =>
+  ranges.length === 0
+    ? '0'
+    : `(${ranges.map(([from, to]) => `(${column} >= ${int(from)} AND ${column} < ${int(to)})`).join(' OR ')})`;
+
+/** Ranges in order, touching ones joined. */
+const joined = (ranges: readonly Range[]): Range[] => {
+  const out: [number, number][] = [];
+  for (const [from, to] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && last[1] === from) last[1] = to;
+    else out.push([from, to]);
   }
-  return ranges;
+  return out;
 };
 
-const within = (column: string, ranges: readonly (readonly [number, number])[]) =>
-  `(${ranges.map(([from, to]) => `(${column} >= ${int(from)} AND ${column} < ${int(to)})`).join(' OR ')})`;
-
 /**
- * The query of a breakdown's rows (product_code, part, period, …columns) for one product and part
- * over the window: the settled periods from the breakdown's table, the rest from the raw rows, each id
- * once. `where` narrows both on columns they share (a vital's name, a failed call's code).
+ * The query of a breakdown's rows (product_code, part, span, period, …columns) for one product and
+ * part over the window, each id once: whole periods settled at the coarsest of `spans` that has them,
+ * the rest from the raw rows (whose period is an hour). `where` narrows both on columns they share (a
+ * vital's name, a failed call's code). The marks are read once per span, for what the coarser spans
+ * left; a period counts as settled only under the settle id read, so an answer never mixes two
+ * settles of one period.
  */
 export const breakdownSql = async (
   client: ClickHouseClient,
@@ -176,31 +187,47 @@ export const breakdownSql = async (
   w: Window,
   part: string,
   where = '1',
+  spans: readonly number[] = SPANS,
 ): Promise<string> => {
-  const { whole, edges } = splitWindow(w.from, w.to, b.period);
   const ofPart = (column: string) => `product_code = ${str(w.product)} AND ${column} = ${str(part)}`;
-  const inWhole = (column: string) => (whole ? within(column, [whole]) : '0');
-  const periods = whole
-    ? await rowsOf<{ period: Num; settle: Num }>(
-        client,
-        `SELECT period, settle FROM (${markedPeriodsSql(
-          b,
-          `${ofPart(b.prints.part)} AND ${inWhole('hour')}`,
-          `${ofPart('part')} AND ${inWhole('period')}`,
-        )})`,
-      )
-    : [];
-  const settled = periods.filter((row) => String(row.settle) !== '0');
-  const open = periods.filter((row) => String(row.settle) === '0').map((row) => Number(row.period));
-  const pairs = settled.map((row) => `(${int(Number(row.period))}, ${BigInt(row.settle)})`);
+  let open: Range[] = [[w.from, w.to]];
+  const settled: string[] = [];
+  for (const span of spans) {
+    const splits = open.map(([from, to]) => splitWindow(from, to, span));
+    const wholes = joined(splits.flatMap((split) => (split.whole ? [split.whole] : [])));
+    if (wholes.length === 0) continue;
+    const marked = new Map(
+      (
+        await rowsOf<{ period: Num; settle: Num }>(
+          client,
+          `SELECT period, settle FROM (${markedPeriodsSql(
+            b,
+            span,
+            `${ofPart(b.prints.part)} AND ${within('hour', wholes)}`,
+            `${ofPart('part')} AND ${within('period', wholes)}`,
+          )}) WHERE settle != 0`,
+        )
+      ).map((row) => [Number(row.period), String(row.settle)]),
+    );
+    const next: Range[] = splits.flatMap((split) => split.edges);
+    for (const [from, to] of wholes) {
+      for (let period = from; period < to; period += span) {
+        const settle = marked.get(period);
+        if (settle === undefined) next.push([period, period + span]);
+        else settled.push(`(${int(span)}, ${int(period)}, ${BigInt(settle)})`);
+      }
+    }
+    open = joined(next);
+  }
   // (Columns by position: the raw rows' aliases differ from the stored names.)
   const parts = [
-    `SELECT product_code, part, period, ${b.columns} FROM ${b.table} WHERE ${ofPart('part')} AND ${where} AND ${
-      pairs.length > 0 ? `${inWhole('period')} AND (period, settle) IN (${pairs.join(', ')})` : '0'
+    `SELECT product_code, part, span, period, ${b.columns} FROM ${b.table} WHERE ${ofPart('part')} AND ${where} AND ${
+      settled.length > 0 ? `(span, period, settle) IN (${settled.join(', ')})` : '0'
     }`,
   ];
-  const raw = [...periodRanges(open, b.period), ...edges];
-  if (raw.length > 0) parts.push(b.rows(`${ofPart(b.raw.part)} AND ${within(b.raw.time, raw)} AND ${where}`));
+  if (open.length > 0) {
+    parts.push(b.rows(`${ofPart(b.raw.part)} AND ${within(b.raw.time, open)} AND ${where}`, HOUR_MS));
+  }
   return parts.join(' UNION ALL ');
 };
 
@@ -210,15 +237,15 @@ const settleId = () => (randomBytes(8).readBigUInt64BE() >> 1n) | 1n;
 /** Periods settled per insert: the insert names each (product, part, period). */
 const CHUNK = 1000;
 
-const settleBreakdown = async (client: ClickHouseClient, b: Breakdown, now: number) => {
-  const before = Math.floor(now / b.period) * b.period;
+const settleSpan = async (client: ClickHouseClient, b: Breakdown, span: number, now: number) => {
+  const before = Math.floor(now / span) * span;
   const parts = b.raw.parts ? ` AND ${b.prints.part} IN (${b.raw.parts.map(str).join(', ')})` : '';
   // Fingerprints first, then the raw rows: the rows settled hold at least what the fingerprints name,
   // and a row beyond them changes the fingerprint, so the mark stops matching.
   const dirty = await rowsOf<{ product_code: string; part: string; period: Num; rows: Num; hash: Num }>(
     client,
     `SELECT product_code, part, period, rows, hash FROM (
-       ${markedPeriodsSql(b, `hour < ${int(before)}${parts}`, `period < ${int(before)}`)}
+       ${markedPeriodsSql(b, span, `hour < ${int(before)}${parts}`, `period < ${int(before)}`)}
      ) WHERE settle = 0 ORDER BY product_code, part, period`,
   );
   for (let first = 0; first < dirty.length; first += CHUNK) {
@@ -226,30 +253,30 @@ const settleBreakdown = async (client: ClickHouseClient, b: Breakdown, now: numb
     const settle = settleId();
     const starts = chunk.map((row) => Number(row.period));
     const named = chunk.map((row) => `(${str(row.product_code)}, ${str(row.part)}, ${int(Number(row.period))})`);
-    const span = within(b.raw.time, [[Math.min(...starts), Math.max(...starts) + b.period]]);
-    const period = periodOf(b.period, b.raw.time);
+    const among = `(product_code, ${b.raw.part}, ${periodOf(span, b.raw.time)}) IN (${named.join(', ')})`;
     await client.command({
       query: `INSERT INTO ${b.table} SELECT ${settle}, * FROM (${b.rows(
-        `${span} AND (product_code, ${b.raw.part}, ${period}) IN (${named.join(', ')})`,
+        `${within(b.raw.time, [[Math.min(...starts), Math.max(...starts) + span]])} AND ${among}`,
+        span,
       )})`,
       clickhouse_settings: LONG_QUERY,
     });
     const marks = chunk.map(
       (row) =>
-        `(${str(b.name)}, ${str(row.product_code)}, ${str(row.part)}, ${int(Number(row.period))}, ${BigInt(row.rows)}, ${BigInt(row.hash)}, ${settle})`,
+        `(${str(b.name)}, ${str(row.product_code)}, ${str(row.part)}, ${int(span)}, ${int(Number(row.period))}, ${BigInt(row.rows)}, ${BigInt(row.hash)}, ${settle})`,
     );
     await client.command({
-      query: `INSERT INTO usage_settled_marks (breakdown, product_code, part, period, rows, hash, settle) VALUES ${marks.join(', ')}`,
+      query: `INSERT INTO usage_settled_marks (breakdown, product_code, part, span, period, rows, hash, settle) VALUES ${marks.join(', ')}`,
       clickhouse_settings: LONG_QUERY,
     });
   }
   return dirty.length;
 };
 
-/** Settles the closed periods (before the one of `now`) of every breakdown; answers how many. */
+/** Settles the closed periods (before the one of `now`) of every breakdown and span; answers how many. */
 export const settleBreakdowns = async (client: ClickHouseClient, now: number): Promise<number> => {
   let periods = 0;
-  for (const b of BREAKDOWNS) periods += await settleBreakdown(client, b, now);
+  for (const b of BREAKDOWNS) for (const span of SPANS) periods += await settleSpan(client, b, span, now);
   return periods;
 };
 

@@ -8,7 +8,7 @@
  * and the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import { BEACON_GROUPS, breakdownSql, DURATIONS, rankedSql, VITALS } from './clickhouse-breakdowns.ts';
+import { BEACON_GROUPS, breakdownSql, DURATIONS, rankedSql, SPANS, VITALS } from './clickhouse-breakdowns.ts';
 import { HOUR_MS } from './clickhouse-rollups.ts';
 import { int, rowsOf, str } from './clickhouse-schema.ts';
 import { hourCounts } from './clickhouse-settled.ts';
@@ -167,10 +167,11 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
     ).map((row) => ({ path: row.path, code: Number(row.status), business: Number(row.top), count: Number(row.n) })),
 
   vitalsSeries: async (w, bucketMs) => {
-    // Periods are read whole: a bucket must be whole periods (the console's are hours and days).
-    if (bucketMs % VITALS.period !== 0) throw new Error(`vitals buckets are whole hours, not ${bucketMs} ms`);
+    // Settled periods are read whole: only those a bucket holds whole (the console's are hours and days).
+    if (bucketMs % HOUR_MS !== 0) throw new Error(`vitals buckets are whole hours, not ${bucketMs} ms`);
     const size = int(bucketMs);
-    const rows = await breakdownSql(client, VITALS, w, 'perf');
+    const spans = SPANS.filter((span) => bucketMs % span === 0);
+    const rows = await breakdownSql(client, VITALS, w, 'perf', '1', spans);
     return (
       await rowsOf<{ name: string; bucket: Num; n: Num; p0: Num }>(
         client,
