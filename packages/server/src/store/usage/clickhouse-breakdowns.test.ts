@@ -177,9 +177,10 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse settled breakdowns
       };
     });
 
-  /** Whole days, cut inside hours and days, a single hour, and wider than the data. */
+  /** Whole days, cut inside hours and days (a day, hours, minutes), a single hour, wider than the data. */
   const windowsOf = (product: string) => [
     { product, from: start, to: start + 2 * DAY },
+    { product, from: start + 5 * HOUR + 10 * 60_000, to: start + 2 * DAY + 3 * HOUR },
     { product, from: start + 17 * 60_000, to: start + 29 * HOUR + 5 * 60_000 },
     { product, from: start + DAY + 5 * HOUR, to: start + DAY + 6 * HOUR },
     { product, from: start - DAY, to: start + 4 * DAY },

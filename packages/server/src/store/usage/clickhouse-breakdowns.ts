@@ -44,10 +44,14 @@ export interface Breakdown {
   ddl: string;
   /** The hourly rollup holding the fingerprints, and its column naming the part (key or kind). */
   prints: { table: string; part: string };
-  /** The raw table, its part column, its time column, and which parts are settled here. */
-  raw: { table: string; part: string; time: string; parts?: readonly string[] };
-  /** (product_code, part, span, period, …columns) of the raw rows under `condition`, each id once. */
-  rows: (condition: string, span: number) => string;
+  /** The raw rows' part column and time column, and which parts are settled here. */
+  raw: { part: string; time: string; parts?: readonly string[] };
+  /**
+   * (product_code, part, span, period, …columns) of the raw rows under `condition`, each id once;
+   * `settling`: read from the table the fingerprints' view follows, never from another view's table,
+   * which may get an insert after the fingerprints do.
+   */
+  rows: (condition: string, span: number, settling?: boolean) => string;
 }
 
 /** The periods settled, coarsest first, in ms: every one a multiple of the next. */
@@ -59,7 +63,7 @@ interface Spec extends Omit<Breakdown, 'columns' | 'ddl' | 'rows'> {
   /** The stored table's sort key after (product_code, part), before (span, period, settle). */
   sortedBy?: string;
   /** The raw rows, given the SQL of their span and period columns (`span`, `period`). */
-  rows: (condition: string, periods: string) => string;
+  rows: (condition: string, periods: string, settling: boolean) => string;
 }
 
 /** The start of the period of `column`, in SQL. */
@@ -76,8 +80,8 @@ const breakdown = ({ stored, sortedBy, rows, ...spec }: Spec): Breakdown => ({
     settle UInt64, product_code String, part String, span Int64, period Int64, ${stored}
   ) ENGINE = MergeTree() PARTITION BY intDiv(period, ${DAY_MS})
   ORDER BY (product_code, part, ${sortedBy ? `${sortedBy}, ` : ''}span, period, settle)`,
-  rows: (condition, span) =>
-    rows(condition, `toInt64(${int(span)}) AS span, ${periodOf(span, spec.raw.time)} AS period`),
+  rows: (condition, span, settling = false) =>
+    rows(condition, `toInt64(${int(span)}) AS span, ${periodOf(span, spec.raw.time)} AS period`, settling),
 });
 
 export const DURATIONS = breakdown({
@@ -85,10 +89,17 @@ export const DURATIONS = breakdown({
   table: 'usage_duration_counts',
   stored: 'value Int64, events UInt64',
   prints: { table: 'usage_key_hours', part: 'event_key' },
-  raw: { table: 'usage_durations', part: 'event_key', time: 'at' },
-  rows: (condition, periods) =>
+  raw: { part: 'event_key', time: 'at' },
+  // Queries read the timed events' rollup; the sweep reads the events, which `usage_key_hours` follows.
+  rows: (condition, periods, settling) =>
     `SELECT product_code, event_key AS part, ${periods}, duration AS value, count() AS events FROM (
-       SELECT product_code, event_key, at, duration FROM usage_durations WHERE ${condition} LIMIT 1 BY product_code, event_id
+       ${
+         settling
+           ? `SELECT product_code, event_key, at, assumeNotNull(dur) AS duration FROM usage_events
+              WHERE ${condition} AND dur IS NOT NULL`
+           : `SELECT product_code, event_key, at, duration FROM usage_durations WHERE ${condition}`
+       }
+       LIMIT 1 BY product_code, event_id
      ) GROUP BY product_code, part, span, period, value`,
 });
 
@@ -103,7 +114,7 @@ export const BEACON_GROUPS = breakdown({
   stored: `name Nullable(String), page String, url Nullable(String), code Nullable(Int64), business Nullable(Int64),
     beacons UInt64, last_seen Int64`,
   prints: { table: 'monitor_beacon_hours', part: 'kind' },
-  raw: { table: 'monitor_beacons', part: 'kind', time: 'received_at', parts: ['error', 'api'] },
+  raw: { part: 'kind', time: 'received_at', parts: ['error', 'api'] },
   // Errors are grouped by page (the error groups count pages), API calls are not.
   rows: (condition, periods) =>
     `SELECT product_code, kind AS part, ${periods}, name, if(kind = 'error', page, '') AS page_of,
@@ -118,7 +129,7 @@ export const VITALS = breakdown({
   stored: 'name String, value Float64, beacons UInt64',
   sortedBy: 'name',
   prints: { table: 'monitor_beacon_hours', part: 'kind' },
-  raw: { table: 'monitor_beacons', part: 'kind', time: 'received_at', parts: ['perf'] },
+  raw: { part: 'kind', time: 'received_at', parts: ['perf'] },
   rows: (condition, periods) =>
     `SELECT product_code, kind AS part, ${periods}, assumeNotNull(name) AS vital,
        assumeNotNull(value) AS measured, count() AS beacons
@@ -234,7 +245,7 @@ export const breakdownSql = async (
 /** A fresh settle id (never 0, which the marks' join answers for "none"). */
 const settleId = () => (randomBytes(8).readBigUInt64BE() >> 1n) | 1n;
 
-/** Periods settled per insert: the insert names each (product, part, period). */
+/** Periods settled per insert: the insert names each (product, part, period), in time order. */
 const CHUNK = 1000;
 
 const settleSpan = async (client: ClickHouseClient, b: Breakdown, span: number, now: number) => {
@@ -246,7 +257,7 @@ const settleSpan = async (client: ClickHouseClient, b: Breakdown, span: number, 
     client,
     `SELECT product_code, part, period, rows, hash FROM (
        ${markedPeriodsSql(b, span, `hour < ${int(before)}${parts}`, `period < ${int(before)}`)}
-     ) WHERE settle = 0 ORDER BY product_code, part, period`,
+     ) WHERE settle = 0 ORDER BY product_code, period, part`,
   );
   for (let first = 0; first < dirty.length; first += CHUNK) {
     const chunk = dirty.slice(first, first + CHUNK);
@@ -258,6 +269,7 @@ const settleSpan = async (client: ClickHouseClient, b: Breakdown, span: number, 
       query: `INSERT INTO ${b.table} SELECT ${settle}, * FROM (${b.rows(
         `${within(b.raw.time, [[Math.min(...starts), Math.max(...starts) + span]])} AND ${among}`,
         span,
+        true,
       )})`,
       clickhouse_settings: LONG_QUERY,
     });
