@@ -303,8 +303,8 @@ export const rankedSql = (rows: string, fractions: readonly number[], groupBy: r
       `arrayElement(vs, arrayFirstIndex(s -> s >= toUInt64(greatest(1, ceil(${fraction(f)} * n))), arrayCumSum(cs))) AS p${i}`,
   );
   return `SELECT ${keys}n, ${fractions.map((_, i) => `p${i}`).join(', ')} FROM (
-    SELECT ${keys}sum(c) AS n, arraySort(groupArray(v)) AS vs, arraySort((x, y) -> y, groupArray(c), groupArray(v)) AS cs,
-      ${picks.join(', ')}
-    FROM (SELECT ${keys}v, sum(c) AS c FROM (${rows}) GROUP BY ${keys}v)
+    SELECT ${keys}sum(times) AS n, arraySort(groupArray(v)) AS vs,
+      arraySort((x, y) -> y, groupArray(times), groupArray(v)) AS cs, ${picks.join(', ')}
+    FROM (SELECT ${keys}v, sum(c) AS times FROM (${rows}) GROUP BY ${keys}v)
     ${groupBy.length > 0 ? `GROUP BY ${groupBy.join(', ')}` : ''})`;
 };
