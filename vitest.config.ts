@@ -9,6 +9,7 @@ const usageTests = [
   'packages/server/src/services/usage/clickhouse-outage.test.ts',
   'packages/server/src/store/usage/events-store.test.ts',
   'packages/server/src/store/usage/clickhouse-rollups.test.ts',
+  'packages/server/src/store/usage/clickhouse-breakdowns.test.ts',
 ];
 
 /** The EduPass packages resolve to their TypeScript sources, in browser-like and Node tests alike. */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@clickhouse/client';
+import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import type { UsageStoreConfig } from '../../server/src/usage-store-config.ts';
 
 export const testEventsKind = (): 'clickhouse' | 'sql' =>
@@ -47,3 +47,15 @@ export const createClickHouseTestDatabase = (base = clickhouseHttpUrl()): TestEv
 /** The ClickHouse database for a test server when the suite runs on ClickHouse, else none. */
 export const createTestEventsDatabase = (): TestEventsDatabase | undefined =>
   testEventsKind() === 'clickhouse' ? createClickHouseTestDatabase() : undefined;
+
+/** How many active parts of `table` hold partitions (UTC day numbers) before `day`. */
+export const partsBeforeDay = async (client: ClickHouseClient, table: string, day: number): Promise<number> => {
+  const [row] = await (
+    await client.query({
+      query: `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = '${table}'
+        AND active AND toInt64(partition_id) < ${day}`,
+      format: 'JSONEachRow',
+    })
+  ).json<{ n: string }>();
+  return Number(row?.n);
+};

@@ -3,12 +3,14 @@
  * the accounts database. A write resolves once ClickHouse accepted the batch, or — ClickHouse down,
  * slow or refusing — once the batch is in the local durable spool, which ships it later with the same
  * ids (retried every `retryMs` until it is taken). Retention drops whole daily partitions, of the
- * events and of their rollups; the sweep settles what the dashboards read (clickhouse-settled.ts).
+ * events and of their rollups; the sweep settles what the dashboards read (clickhouse-settled.ts,
+ * clickhouse-breakdowns.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from '../../adapters/delivery.ts';
 import { RetryLater } from '../../errors.ts';
+import { BREAKDOWN_TABLES, ensureBreakdowns, settleBreakdowns } from './clickhouse-breakdowns.ts';
 import { ensureRollups, ROLLUP_TABLES } from './clickhouse-rollups.ts';
 import {
   type ClickHouseTarget,
@@ -94,6 +96,7 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
   const client = connectClickHouse(target, requestTimeoutMs);
   await ensureRollups(client);
   await ensureSettled(client);
+  await ensureBreakdowns(client);
   const spool = openSpool<Batch>(options.spoolDir, now);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -141,11 +144,15 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
       };
       // The rollups are partitioned by the same received days: their days go with the events'.
       for (const table of ROLLUP_TABLES) await dropDaysBefore(client, table, before);
-      // Settled counts are partitioned by the day of their hour: old ones go (a late hour is counted again).
-      await dropDaysBefore(client, 'usage_key_counts', before);
+      // Settled counts and breakdowns are partitioned by the day of their hour: old ones go (a late hour
+      // is counted again; a remaining hour that lost rows no longer matches its fingerprint).
+      for (const table of ['usage_key_counts', ...BREAKDOWN_TABLES]) await dropDaysBefore(client, table, before);
       return gone;
     },
-    settle: (at) => settle(client, at),
+    settle: async (at) => {
+      const { hours, days } = await settle(client, at);
+      return { hours: hours + (await settleBreakdowns(client, at)), days };
+    },
     ...clickhouseStats(client),
     counts: async () => {
       const [events] = await rowsOf<{ n: string }>(

@@ -5,35 +5,20 @@
  * across the boundary between settled and unsettled hours, after retention, and on a database whose
  * events predate them.
  */
-import { createClient } from '@clickhouse/client';
-import { createClickHouseTestDatabase, testEventsKind } from '@edupass/test-kit/clickhouse-database';
+import { partsBeforeDay, testEventsKind } from '@edupass/test-kit/clickhouse-database';
+import { clickhouseEventsSuite } from '@edupass/test-kit/clickhouse-events-suite';
 import { usageEventRow } from '@edupass/test-kit/usage-rows';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClickHouseEvents } from './clickhouse-events.ts';
+import { describe, expect, it } from 'vitest';
 import { ROLLUP_TABLES } from './clickhouse-rollups.ts';
-import { parseClickHouseUrl } from './clickhouse-schema.ts';
 import { settledDays } from './clickhouse-settled.ts';
-import type { EventsStore, Window } from './events-store.ts';
+import type { Window } from './events-store.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const quiet = { info() {}, warn() {}, error() {} };
 
 describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
-  const database = testEventsKind() === 'clickhouse' ? createClickHouseTestDatabase() : undefined;
-  const target = parseClickHouseUrl(database?.config.usageDatabaseUrl ?? 'clickhouse://localhost/none');
-  const open = () =>
-    openClickHouseEvents({ target, spoolDir: database?.config.usageSpoolDir ?? '', logger: quiet, now: Date.now });
-  const client = createClient({ url: target.url, database: target.database });
-  let store: EventsStore;
-  beforeAll(async () => {
-    store = await open();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await client.close();
-    await database?.drop();
-  });
+  const suite = clickhouseEventsSuite();
+  const { client } = suite;
 
   const today = Math.floor(Date.now() / DAY) * DAY;
   const start = today - 3 * DAY;
@@ -77,21 +62,21 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
   const expectEqualToRaw = async (w: Window) => {
     for (const bucket of [HOUR, DAY]) {
       const expected = await raw(w, bucket);
-      expect(await store.eventCounts(w, bucket, undefined)).toEqual(expected.counts);
-      expect(await store.uniques(w)).toEqual(expected.uniques);
+      expect(await suite.store().eventCounts(w, bucket, undefined)).toEqual(expected.counts);
+      expect(await suite.store().uniques(w)).toEqual(expected.uniques);
     }
   };
 
   it('answers what the raw events answer, windows cut inside hours included, a late batch sent twice counted once', async () => {
     const product = 'late';
     const batch = rows(product, 0);
-    await store.write({ events: batch, beacons: [] });
+    await suite.store().write({ events: batch, beacons: [] });
     // The same events again, received two days later (a spool replay), plus a late half of new ones.
     const later = rows(product, 2 * DAY).map((row, n) =>
       n % 2 === 0 ? { ...row, event_id: batch[n]!.event_id } : row,
     );
-    await store.write({ events: later, beacons: [] });
-    await store.write({ events: later.slice(0, 50), beacons: [] });
+    await suite.store().write({ events: later, beacons: [] });
+    await suite.store().write({ events: later.slice(0, 50), beacons: [] });
 
     const windows = [
       { product, from: start, to: start + 2 * DAY },
@@ -100,7 +85,7 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
       { product, from: start + HOUR, to: start + HOUR },
     ];
     for (const w of windows) await expectEqualToRaw(w);
-    const all = await store.uniques(windows[0]!);
+    const all = await suite.store().uniques(windows[0]!);
     expect(all.events).toBe(batch.length + later.length / 2);
   });
 
@@ -116,83 +101,75 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
   it('answers from settled hours and days what the raw events answer, copies sent again counted once', async () => {
     const product = 'settled';
     const batch = rows(product, 0);
-    await store.write({ events: batch, beacons: [] });
-    await store.write({ events: batch.slice(0, 40), beacons: [] }); // a retried batch, before any merge
-    const settled = await store.settle(Date.now());
+    await suite.store().write({ events: batch, beacons: [] });
+    await suite.store().write({ events: batch.slice(0, 40), beacons: [] }); // a retried batch, before any merge
+    const settled = await suite.store().settle(Date.now());
     expect(settled.hours).toBeGreaterThan(0);
     expect(settled.days).toBeGreaterThan(0);
     // The two whole days are settled: their visitors come from the masks.
     expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY, start / DAY + 1]);
     for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
-    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+    expect((await suite.store().uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
 
     // Copies of settled events arrive again (a spool replay two days later), with a few new ones.
     const replay = batch
       .filter((_, n) => n % 3 === 0)
       .map((row) => ({ ...row, received_at: row.received_at + 2 * DAY }));
     const fresh = rows(product, DAY).filter((_, n) => n % 5 === 0);
-    await store.write({ events: [...replay, ...fresh], beacons: [] });
+    await suite.store().write({ events: [...replay, ...fresh], beacons: [] });
     expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([]);
     for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
-    await store.settle(Date.now());
+    await suite.store().settle(Date.now());
     expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY, start / DAY + 1]);
     for (const w of windowsAround(product, start + DAY)) await expectEqualToRaw(w);
-    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length + fresh.length);
+    expect((await suite.store().uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length + fresh.length);
   }, 240_000);
 
   it('answers across the boundary between settled and unsettled hours, copies on both sides', async () => {
     const product = 'boundary';
     const batch = rows(product, 0);
-    await store.write({ events: batch, beacons: [] });
+    await suite.store().write({ events: batch, beacons: [] });
     // The sweep ran at 06:30 on the second day: what came before is settled, the rest is not.
     const sweptAt = start + DAY + 6 * HOUR + 30 * 60_000;
-    await store.settle(sweptAt);
+    await suite.store().settle(sweptAt);
     expect(await settledDays(client, product, start / DAY, start / DAY + 2)).toEqual([start / DAY]);
     for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
     // Copies of events on both sides of the boundary, sent on purpose, twice.
     const copies = batch.filter((row) => Math.abs(row.at - sweptAt) < 4 * HOUR);
     expect(copies.some((row) => row.at < sweptAt) && copies.some((row) => row.at >= sweptAt)).toBe(true);
-    await store.write({ events: copies, beacons: [] });
-    await store.write({ events: copies, beacons: [] });
+    await suite.store().write({ events: copies, beacons: [] });
+    await suite.store().write({ events: copies, beacons: [] });
     for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
-    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
-    await store.settle(Date.now());
+    expect((await suite.store().uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+    await suite.store().settle(Date.now());
     for (const w of windowsAround(product, sweptAt)) await expectEqualToRaw(w);
-    expect((await store.uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
+    expect((await suite.store().uniques(windowsAround(product, start)[0]!)).events).toBe(batch.length);
   }, 240_000);
 
   it('drops the rollup days with the events at retention', async () => {
     const product = 'kept';
-    await store.write({ events: rows(product, 0), beacons: [] });
-    await store.write({ events: rows(product, 3 * DAY), beacons: [] });
-    await store.settle(Date.now());
-    await store.deleteBefore(today);
+    await suite.store().write({ events: rows(product, 0), beacons: [] });
+    await suite.store().write({ events: rows(product, 3 * DAY), beacons: [] });
+    await suite.store().settle(Date.now());
+    await suite.store().deleteBefore(today);
     const w = { product, from: start, to: start + 2 * DAY };
     await expectEqualToRaw(w);
-    await store.settle(Date.now());
+    await suite.store().settle(Date.now());
     await expectEqualToRaw(w);
-    expect((await store.uniques(w)).events).toBe(rows(product, 0).length);
+    expect((await suite.store().uniques(w)).events).toBe(rows(product, 0).length);
     for (const table of ROLLUP_TABLES) {
-      const [left] = await (
-        await client.query({
-          query: `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = '${table}'
-            AND active AND partition_id < '${today / DAY}'`,
-          format: 'JSONEachRow',
-        })
-      ).json<{ n: string }>();
-      expect([table, Number(left?.n)]).toEqual([table, 0]);
+      expect([table, await partsBeforeDay(client, table, today / DAY)]).toEqual([table, 0]);
     }
   });
 
   it('fills rollups created on a database that already holds events', async () => {
     const product = 'before';
-    await store.write({ events: rows(product, 0), beacons: [] });
-    await store.close();
+    await suite.store().write({ events: rows(product, 0), beacons: [] });
     for (const table of ROLLUP_TABLES) {
       await client.command({ query: `DROP TABLE ${table}_view` });
       await client.command({ query: `DROP TABLE ${table}` });
     }
-    store = await open();
+    await suite.reopen();
     await expectEqualToRaw({ product, from: start + 5 * 60_000, to: start + 2 * DAY });
     const fractions = [0.5, 0.9];
     const durations = rows(product, 0)
@@ -200,7 +177,9 @@ describe.runIf(testEventsKind() === 'clickhouse')('ClickHouse rollups', () => {
       .map((row) => row.dur)
       .filter((dur): dur is number => dur !== null)
       .sort((a, b) => a - b);
-    expect(await store.durationPercentiles({ product, from: start, to: start + 2 * DAY }, 'key_0', fractions)).toEqual({
+    expect(
+      await suite.store().durationPercentiles({ product, from: start, to: start + 2 * DAY }, 'key_0', fractions),
+    ).toEqual({
       count: durations.length,
       values: fractions.map((f) => durations[Math.ceil(f * durations.length) - 1]),
     });

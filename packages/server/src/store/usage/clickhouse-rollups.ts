@@ -1,8 +1,10 @@
 /**
- * Exact rollups of the ClickHouse events, kept by materialized views (they run on every insert into
- * `usage_events`, spool replays and late batches included, so nothing inserted is missed):
+ * Exact rollups of the ClickHouse events and beacons, kept by materialized views (they run on every
+ * insert into `usage_events` or `monitor_beacons`, spool replays and late batches included, so nothing inserted is missed):
  * - `usage_key_hours`: per (product, key, hour of `at`) the set of event ids (`uniqExactState`) and
  *   the fingerprint of the rows inserted (store/usage/clickhouse-settled.ts);
+ * - `monitor_beacon_hours`: per (product, kind, hour of `received_at`) the fingerprint of the beacons
+ *   inserted (store/usage/clickhouse-breakdowns.ts);
  * - `usage_durations`: the timed events alone, sorted by (product, key, at) for percentiles (the
  *   column is `duration`, not `dur`: an alias named like a column would replace it in the WHERE).
  * Sets merge with `uniqExactMerge`, so an id stored twice — in one hour, across inserts, across
@@ -35,7 +37,7 @@ const SET_GRANULE = 64;
 interface Rollup {
   table: string;
   ddl: string;
-  /** What the view selects from inserted `usage_events` rows (also used to backfill). */
+  /** What the view selects from inserted rows (also used to backfill). */
   select: string;
 }
 
@@ -50,6 +52,16 @@ export const ROLLUPS: Rollup[] = [
     select: `SELECT product_code, event_key, ${hourOf} AS hour, ${receivedDay} AS day, ${STATE.ids} AS ids,
       ${STATE.rows} AS rows, ${STATE.hash} AS hash
       FROM usage_events GROUP BY product_code, event_key, hour, day`,
+  },
+  {
+    table: 'monitor_beacon_hours',
+    ddl: `CREATE TABLE IF NOT EXISTS monitor_beacon_hours (
+      product_code String, kind String, hour Int64, day Int64, rows AggregateFunction(count),
+      hash AggregateFunction(sum, UInt64)
+    ) ENGINE = AggregatingMergeTree() PARTITION BY day ORDER BY (product_code, kind, hour)`,
+    select: `SELECT product_code, kind, intDiv(received_at, ${HOUR_MS}) * ${HOUR_MS} AS hour, ${receivedDay} AS day,
+      countState() AS rows, sumState(sipHash64(beacon_id, received_at)) AS hash
+      FROM monitor_beacons GROUP BY product_code, kind, hour, day`,
   },
   {
     table: 'usage_durations',

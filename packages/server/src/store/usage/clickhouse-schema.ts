@@ -109,6 +109,12 @@ export const quoteName = (name: string): string => {
   return `\`${name}\``;
 };
 
+/**
+ * Long literal lists (a year of settled hours) go past ClickHouse's default 256 KiB query and 50,000
+ * syntax elements; the lists are built from numbers and quoted names only, so queries may be longer.
+ */
+export const LONG_QUERY = { max_query_size: String(16 << 20), max_ast_elements: '5000000' };
+
 /** Rows of a query, as JSON objects (64-bit integers come back as strings). */
 export const rowsOf = async <T>(client: ClickHouseClient, query: string): Promise<T[]> =>
-  (await client.query({ query, format: 'JSONEachRow' })).json<T>();
+  (await client.query({ query, format: 'JSONEachRow', clickhouse_settings: LONG_QUERY })).json<T>();

@@ -3,12 +3,14 @@
  * until ReplacingMergeTree merges its copies (or forever, when the copies sit in different daily
  * partitions), so every count is `uniqExact` of the id (event counts and uniques merge the exact id
  * sets of the hourly rollups in store/usage/clickhouse-rollups.ts) — exact, unlike `uniq`, whose adaptive sample
- * is exact only up to 65 536 values and then off by about 1%. Percentiles take one value per id and
- * the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
+ * is exact only up to 65 536 values and then off by about 1%. Settled hours are read from what the
+ * sweep settled (clickhouse-settled.ts, clickhouse-breakdowns.ts). Percentiles take one value per id
+ * and the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
+import { BEACON_GROUPS, breakdownSql, DURATIONS, rankedSql, SPANS, VITALS } from './clickhouse-breakdowns.ts';
 import { HOUR_MS } from './clickhouse-rollups.ts';
-import { fraction, int, rowsOf, str } from './clickhouse-schema.ts';
+import { int, rowsOf, str } from './clickhouse-schema.ts';
 import { hourCounts } from './clickhouse-settled.ts';
 import { visitorsSql } from './clickhouse-visitors.ts';
 import type { EventCount, EventsStore, Window } from './events-store.ts';
@@ -31,24 +33,9 @@ type Text = string | null;
 type Num = string | number;
 const num = (value: Num | null): number | null => (value === null ? null : Number(value));
 
-const eventsIn = (w: Window) => `product_code = ${str(w.product)} AND at >= ${int(w.from)} AND at < ${int(w.to)}`;
-const beaconsIn = (w: Window, kind: string) =>
-  `product_code = ${str(w.product)} AND kind = ${str(kind)} AND received_at >= ${int(w.from)} AND received_at < ${int(w.to)}`;
 /** A failed call: no response (601–604) or an HTTP status outside 200–399 (NULL code: neither). */
 const FAILED = 'ifNull(code < 200 OR code >= 400, 0)';
 const SUCCEEDED = 'ifNull(code >= 200 AND code < 400, 0)';
-
-/**
- * Nearest-rank values of `values` (one per id, from `from`) at each fraction, with their count, in one
- * query: the sorted array's element ⌈f·n⌉ (arrays count from 1).
- */
-const percentileSql = (from: string, fractions: number[]) => {
-  const picks = fractions.map(
-    (f, i) => `arrayElement(sorted, toUInt64(greatest(1, ceil(${fraction(f)} * n)))) AS p${i}`,
-  );
-  return `SELECT n, ${fractions.map((_, i) => `p${i}`).join(', ')} FROM (
-    SELECT count() AS n, arraySort(groupArray(v)) AS sorted, ${picks.join(', ')} FROM (${from}))`;
-};
 
 /** Strings in ClickHouse's order (bytes), as `ORDER BY` would sort them. */
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -95,8 +82,9 @@ const eventCounts = async (client: ClickHouseClient, w: Window, bucketMs: number
     .sort((a, b) => a.bucket - b.bucket || byBytes(a.key, b.key));
 };
 
-const percentiles = async (client: ClickHouseClient, from: string, fractions: number[]) => {
-  const [row] = await rowsOf<Record<string, Num>>(client, percentileSql(from, fractions));
+/** Nearest-rank values of counted values (columns v, c) at each fraction, with how many there are. */
+const percentiles = async (client: ClickHouseClient, counted: string, fractions: number[]) => {
+  const [row] = await rowsOf<Record<string, Num>>(client, rankedSql(counted, fractions));
   const n = Number(row?.n ?? 0);
   return { count: n, values: fractions.map((_, i) => (n === 0 ? null : num(row?.[`p${i}`] ?? null))) };
 };
@@ -117,19 +105,16 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
     };
   },
 
-  durationPercentiles: (w, key, fractions) =>
-    percentiles(
-      client,
-      `SELECT any(duration) AS v FROM usage_durations
-       WHERE ${eventsIn(w)} AND event_key = ${str(key)} GROUP BY event_id`,
-      fractions,
-    ),
+  durationPercentiles: async (w, key, fractions) => {
+    const rows = await breakdownSql(client, DURATIONS, w, key);
+    return percentiles(client, `SELECT value AS v, events AS c FROM (${rows})`, fractions);
+  },
 
   errorCounts: async (w, limit) =>
     (
       await rowsOf<{ message: Text; n: Num }>(
         client,
-        `SELECT name AS message, uniqExact(beacon_id) AS n FROM monitor_beacons WHERE ${beaconsIn(w, 'error')}
+        `SELECT name AS message, sum(beacons) AS n FROM (${await breakdownSql(client, BEACON_GROUPS, w, 'error')})
          GROUP BY message ORDER BY n DESC, message LIMIT ${int(limit)}`,
       )
     ).map((row) => ({ message: row.message, count: Number(row.n) })),
@@ -138,9 +123,9 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
     (
       await rowsOf<{ path: Text; failures: Num; successes: Num; flagged: Num }>(
         client,
-        `SELECT url AS path, uniqExactIf(beacon_id, ${FAILED}) AS failures,
-           uniqExactIf(beacon_id, ${SUCCEEDED}) AS successes, uniqExactIf(beacon_id, ifNull(business = 1, 0)) AS flagged
-         FROM monitor_beacons WHERE ${beaconsIn(w, 'api')}
+        `SELECT url AS path, sumIf(beacons, ${FAILED}) AS failures, sumIf(beacons, ${SUCCEEDED}) AS successes,
+           sumIf(beacons, ifNull(business = 1, 0)) AS flagged
+         FROM (${await breakdownSql(client, BEACON_GROUPS, w, 'api')})
          GROUP BY path ORDER BY failures DESC, path LIMIT ${int(limit)}`,
       )
     ).map((row) => ({
@@ -151,52 +136,51 @@ export const clickhouseStats = (client: ClickHouseClient): Stats => ({
     })),
 
   vitalPercentile: async (w, name, f) => {
-    const { count, values } = await percentiles(
-      client,
-      `SELECT any(assumeNotNull(value)) AS v FROM monitor_beacons
-       WHERE ${beaconsIn(w, 'perf')} AND name = ${str(name)} AND value IS NOT NULL GROUP BY beacon_id`,
-      [f],
-    );
+    const rows = await breakdownSql(client, VITALS, w, 'perf', `name = ${str(name)}`);
+    const { count, values } = await percentiles(client, `SELECT value AS v, beacons AS c FROM (${rows})`, [f]);
     return { count, value: values[0] ?? null };
   },
 
   errorGroups: async (w, limit) =>
     (
-      await rowsOf<{ message: Text; n: Num; pages: Num; last_seen: Num }>(
+      await rowsOf<{ message: Text; n: Num; pages: Num; seen: Num }>(
         client,
-        `SELECT name AS message, uniqExact(beacon_id) AS n, uniqExact(page) AS pages, max(received_at) AS last_seen
-         FROM monitor_beacons WHERE ${beaconsIn(w, 'error')}
+        `SELECT name AS message, sum(beacons) AS n, uniqExact(page) AS pages, max(last_seen) AS seen
+         FROM (${await breakdownSql(client, BEACON_GROUPS, w, 'error')})
          GROUP BY message ORDER BY n DESC, message LIMIT ${int(limit)}`,
       )
     ).map((row) => ({
       message: row.message,
       count: Number(row.n),
       pages: Number(row.pages),
-      last_seen: Number(row.last_seen),
+      last_seen: Number(row.seen),
     })),
 
   apiCodes: async (w, limit) =>
     (
       await rowsOf<{ path: Text; status: Num; top: Num | null; n: Num }>(
         client,
-        `SELECT url AS path, assumeNotNull(code) AS status, max(business) AS top, uniqExact(beacon_id) AS n
-         FROM monitor_beacons WHERE ${beaconsIn(w, 'api')} AND ${FAILED}
+        `SELECT url AS path, assumeNotNull(code) AS status, max(business) AS top, sum(beacons) AS n
+         FROM (${await breakdownSql(client, BEACON_GROUPS, w, 'api', FAILED)})
          GROUP BY path, status ORDER BY n DESC, path, status LIMIT ${int(limit)}`,
       )
     ).map((row) => ({ path: row.path, code: Number(row.status), business: Number(row.top), count: Number(row.n) })),
 
-  vitalsSeries: async (w, bucketMs) =>
-    (
-      await rowsOf<{ name: string; bucket: Num; n: Num; value: Num }>(
+  vitalsSeries: async (w, bucketMs) => {
+    // Settled periods are read whole: only those a bucket holds whole (the console's are hours and days).
+    if (bucketMs % HOUR_MS !== 0) throw new Error(`vitals buckets are whole hours, not ${bucketMs} ms`);
+    const size = int(bucketMs);
+    const spans = SPANS.filter((span) => bucketMs % span === 0);
+    const rows = await breakdownSql(client, VITALS, w, 'perf', '1', spans);
+    return (
+      await rowsOf<{ name: string; bucket: Num; n: Num; p0: Num }>(
         client,
-        `SELECT vital AS name, bucket, count() AS n, arrayElement(arraySort(groupArray(v)), toUInt64(greatest(1, ceil(0.75 * n)))) AS value
-         FROM (
-           SELECT any(assumeNotNull(name)) AS vital, intDiv(any(received_at), ${int(bucketMs)}) * ${int(bucketMs)} AS bucket,
-             any(assumeNotNull(value)) AS v
-           FROM monitor_beacons
-           WHERE ${beaconsIn(w, 'perf')} AND name IS NOT NULL AND value IS NOT NULL GROUP BY beacon_id
-         )
-         GROUP BY vital, bucket ORDER BY bucket, vital`,
+        `${rankedSql(
+          `SELECT name, intDiv(period, ${size}) * ${size} AS bucket, value AS v, beacons AS c FROM (${rows})`,
+          [0.75],
+          ['name', 'bucket'],
+        )} ORDER BY bucket, name`,
       )
-    ).map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.n), value: Number(row.value) })),
+    ).map((row) => ({ name: row.name, bucket: Number(row.bucket), count: Number(row.n), value: Number(row.p0) }));
+  },
 });

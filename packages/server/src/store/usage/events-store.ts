@@ -85,7 +85,8 @@ export interface EventsStore {
   deleteBefore(before: number): Promise<{ events: number; beacons: number }>;
   /**
    * The sweep's turn to precompute dashboard answers for what stopped changing before `now`
-   * (ClickHouse: store/usage/clickhouse-settled.ts); answers how many hours and days it settled.
+   * (ClickHouse: store/usage/clickhouse-settled.ts, clickhouse-breakdowns.ts); answers how many hours
+   * (counts and breakdowns, each per key or kind) and visitor days it settled.
    * Nothing to do for SQL, whose rollups are exact at ingestion.
    */
   settle(now: number): Promise<{ hours: number; days: number }>;
