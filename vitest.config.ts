@@ -18,10 +18,19 @@ const sources = {
   ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
 };
 
+/**
+ * Generous waits, for a loaded two-core machine: a test, a hook, and `expect.poll` (whose own default,
+ * one second, is a race lost under load; a poll gives up after 15 s unless it says otherwise).
+ */
+const waits = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  expect: { poll: { timeout: 15_000, interval: 100 } },
+};
+
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...waits,
     projects: [
       {
         ...sources,
@@ -33,8 +42,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           env: { EDUPASS_TEST_DB: 'sqlite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...waits,
         },
       },
       {
@@ -43,8 +51,7 @@ export default defineConfig({
           name: 'server-sqlite',
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'sqlite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...waits,
         },
       },
       {
@@ -53,8 +60,7 @@ export default defineConfig({
           name: 'server-postgres',
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'postgres' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...waits,
         },
       },
       {
@@ -64,8 +70,7 @@ export default defineConfig({
           include: usageTests,
           env: { EDUPASS_TEST_DB: 'sqlite', EDUPASS_TEST_EVENTS: 'clickhouse' },
           globalSetup: ['packages/test-kit/src/clickhouse-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...waits,
         },
       },
     ],
