@@ -50,7 +50,8 @@ describe('provider failures', () => {
     const base = await startOauthTestServer();
     // Browsers still go to the development screens; the code exchange goes to the failing peer.
     failing = await startOauthTestServer({
-      oauthTimeoutMs: 300,
+      // Long enough that a loaded machine's slow answer is not read as none; the hanging peer costs this twice.
+      oauthTimeoutMs: 3000,
       wechat: { ...base.config.wechat, apiBase: peerUrl },
       qq: { ...base.config.qq, apiBase: peerUrl },
     });
