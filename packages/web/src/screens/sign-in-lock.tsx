@@ -4,12 +4,9 @@
  * While it counts, the form sends nothing: another try would only meet the lock again.
  */
 import { isAuthError } from '@edupass/account';
-import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { codeWaitKey, forgetWait, readWaitUntil, retryAfterOf, waitFor } from '../ui/code-wait.ts';
+import { codeWaitKey, forgetWait, retryAfterOf, useStoredWait, waitFor } from '../ui/code-wait.ts';
 import { Link } from '../ui/link.tsx';
-
-const TICK_MS = 250;
 
 /** The seconds a refusal by the lock says are left, or undefined when it is no such refusal. */
 export const lockedFor = (error: unknown): number | undefined =>
@@ -26,26 +23,19 @@ export const clockText = (seconds: number) =>
  */
 export const useLockCountdown = (identity: string) => {
   const key = codeWaitKey('sign-in-lock', identity.trim().toLowerCase());
-  const [tick, setTick] = useState(0);
-  const until = identity.trim() ? readWaitUntil(key) : 0;
-  const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick arms the next one.
-  useEffect(() => {
-    if (left <= 0) return;
-    const timer = window.setTimeout(() => setTick((n) => n + 1), TICK_MS);
-    return () => window.clearTimeout(timer);
-  }, [left, tick]);
+  const wait = useStoredWait(key);
   return {
     /** Seconds left; 0 when the lock is over or was never met. */
-    left,
+    left: wait.left,
     /** Whether a lock was met for this account in this tab (over or not). */
-    met: until > 0,
+    met: identity.trim() !== '' && wait.asked,
     start(seconds: number) {
       waitFor(key, seconds);
-      setTick((n) => n + 1);
+      wait.reread();
     },
     clear() {
       forgetWait(key);
+      wait.reread();
     },
   };
 };

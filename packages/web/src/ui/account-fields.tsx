@@ -2,7 +2,8 @@
 import { checks } from '@edupass/protocol';
 import { useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { CodeButton, type CodeButtonProps, useResendWait } from './code-button.tsx';
+import { CodeButton, type CodeButtonProps } from './code-button.tsx';
+import { useStoredWait } from './code-wait.ts';
 import { Field, type FieldProps as InputProps } from './field.tsx';
 import { normalizeCode } from './normalize-digits.ts';
 import { PhoneInput } from './phone-input.tsx';
@@ -64,7 +65,7 @@ export const CodeInput = ({
   ...field
 }: Omit<InputProps, 'label'> & CodeButtonProps) => {
   const { t } = useI18n();
-  const wait = useResendWait(onSend.waitKey);
+  const wait = useStoredWait(onSend.waitKey);
   // "Ask for a new one" only when one may be asked for; until then the button counts down.
   const waitingBind =
     bind?.code === 'VERIFY_CAPTCHA_FAIL' && wait.left > 0 ? { ...bind, error: t('code.wrongWhileWaiting') } : bind;

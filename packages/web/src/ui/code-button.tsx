@@ -4,9 +4,9 @@
  * across reloads, code-wait.ts) until another may be asked for. A refused send says why right under the
  * button, and once a countdown is over a voice code is offered where the purpose has one.
  */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { readWaitUntil, waitFor } from './code-wait.ts';
+import { type StoredWait, waitFor } from './code-wait.ts';
 import { SlowNotice } from './slow-notice.tsx';
 import { FormError } from './status.tsx';
 
@@ -37,35 +37,7 @@ export interface CodeButtonProps {
   onSend: CodeSender;
 }
 
-const TICK_MS = 250;
-
-/** The resend countdown of `key`: seconds left, whether a code was ever asked for, and a re-read after a send. */
-export interface ResendWait {
-  left: number;
-  asked: boolean;
-  reread(): void;
-}
-
-/** Shared by the code box and its button, so what the box says agrees with what the button allows. */
-export const useResendWait = (key: string): ResendWait => {
-  const [waitUntil, setWaitUntil] = useState(() => readWaitUntil(key));
-  const [now, setNow] = useState(() => Date.now());
-  const reread = useCallback(() => {
-    setWaitUntil(readWaitUntil(key));
-    setNow(Date.now());
-  }, [key]);
-  useEffect(reread, [reread]);
-  const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
-  useEffect(() => {
-    if (left <= 0) return;
-    const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);
-    return () => window.clearTimeout(timer);
-  }, [left, now]);
-  return { left, asked: waitUntil > 0, reread };
-};
-
-export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { wait: ResendWait }) => {
+export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { wait: StoredWait }) => {
   const { t } = useI18n();
   const reasonId = useId();
   const button = useRef<HTMLButtonElement>(null);

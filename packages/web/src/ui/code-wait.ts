@@ -5,6 +5,7 @@
  * the same way (sign-in-lock.tsx).
  */
 import { isAuthError } from '@edupass/account';
+import { useCallback, useEffect, useState } from 'react';
 
 const PREFIX = 'edupass.code-wait:';
 
@@ -42,4 +43,35 @@ export const retryAfterOf = (error: unknown): number | undefined => {
   if (!isAuthError(error) || typeof error.body !== 'object' || error.body === null) return undefined;
   const seconds = (error.body as { retry_after?: unknown }).retry_after;
   return typeof seconds === 'number' && seconds > 0 ? seconds : undefined;
+};
+
+const TICK_MS = 250;
+
+/** The countdown of the wait kept under `key`: seconds left, whether one was ever kept, and a re-read after a change. */
+export interface StoredWait {
+  left: number;
+  asked: boolean;
+  reread(): void;
+}
+
+/**
+ * Shared by a code box and its button, so what the box says agrees with what the button allows, and by
+ * the sign-in lock's notice.
+ */
+export const useStoredWait = (key: string): StoredWait => {
+  const [waitUntil, setWaitUntil] = useState(() => readWaitUntil(key));
+  const [now, setNow] = useState(() => Date.now());
+  const reread = useCallback(() => {
+    setWaitUntil(readWaitUntil(key));
+    setNow(Date.now());
+  }, [key]);
+  useEffect(reread, [reread]);
+  const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);
+    return () => window.clearTimeout(timer);
+  }, [left, now]);
+  return { left, asked: waitUntil > 0, reread };
 };
