@@ -60,6 +60,8 @@ export interface SessionsTable {
   revoked_at: number | null;
   /** The product the session was started for (its tokens' audience); null: the default product. */
   pid: string | null;
+  /** When the session passed the second factor (at its sign-in or since); null: never. */
+  second_factor_at: number | null;
 }
 
 export interface RefreshTokensTable {

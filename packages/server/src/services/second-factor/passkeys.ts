@@ -120,6 +120,13 @@ export const passkeyAssertionOptions = async (
   });
 };
 
+export interface PasskeyAssertion {
+  /** Whose passkey signed the answer. */
+  userId: number;
+  /** The authenticator verified the user (PIN, biometrics): the UV flag. Without it, a passkey is only held. */
+  userVerified: boolean;
+}
+
 /**
  * The user whose passkey signed the answer, after checking the signature and moving its counter on
  * (once: a second use of the same answer fails on the spent ceremony). E_13 for anything else.
@@ -129,11 +136,12 @@ export const verifyPasskeyAssertion = async (
   answer: unknown,
   purpose: Exclude<PasskeyPurpose, 'register'>,
   userId?: number,
-): Promise<number> => {
+): Promise<PasskeyAssertion> => {
   const challenge = await spendCeremony(ctx, answer, purpose, userId);
   const credentialId = isObject(answer) && typeof answer.id === 'string' ? answer.id : '';
   const passkey = await findPasskeyByCredential(ctx.db, credentialId);
   if (!passkey || (userId !== undefined && passkey.user_id !== userId)) return fail('E_13');
+  let userVerified = false;
   try {
     const verified = await verifyAuthenticationResponse({
       response: answer as AuthenticationResponseJSON,
@@ -156,9 +164,10 @@ export const verifyPasskeyAssertion = async (
       ctx.now(),
     );
     if (!verified.verified || !moved) fail('E_13');
+    userVerified = verified.authenticationInfo.userVerified;
   } catch (error) {
     if (error instanceof ApiError) throw error;
     fail('E_13');
   }
-  return passkey.user_id;
+  return { userId: passkey.user_id, userVerified };
 };

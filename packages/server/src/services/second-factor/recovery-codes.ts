@@ -4,7 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Context } from '../../context.ts';
-import { replaceRecoveryCodes, useRecoveryCode } from '../../store/account/second-factor.ts';
+import { isUnusedRecoveryCode, replaceRecoveryCodes, useRecoveryCode } from '../../store/account/second-factor.ts';
 import { hmac } from '../security/hashing.ts';
 
 const COUNT = 10;
@@ -36,6 +36,10 @@ export const newRecoveryCodes = async (ctx: Context, userId: number): Promise<st
 /** Spends a recovery code: true for the one request that spends an unused code of the user. */
 export const spendRecoveryCode = (ctx: Context, userId: number, code: string) =>
   normalised(code).length === 10 && useRecoveryCode(ctx.db, userId, hashOf(ctx, userId, code), ctx.now());
+
+/** Whether the code is an unused recovery code of the user (spends nothing). */
+export const holdsRecoveryCode = (ctx: Context, userId: number, code: string) =>
+  normalised(code).length === 10 && isUnusedRecoveryCode(ctx.db, userId, hashOf(ctx, userId, code));
 
 /** A typed answer that looks like a recovery code rather than an app code. */
 export const looksLikeRecoveryCode = (code: string) => normalised(code).length === 10;

@@ -11,8 +11,8 @@ import type { User } from '../../store/schema.ts';
 import { reserveLoggedAttempt } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
 import { issueTicket } from '../security/tickets.ts';
-import { type PasskeyPurpose, verifyPasskeyAssertion } from './passkeys.ts';
-import { looksLikeRecoveryCode, spendRecoveryCode } from './recovery-codes.ts';
+import { verifyPasskeyAssertion } from './passkeys.ts';
+import { holdsRecoveryCode, looksLikeRecoveryCode, spendRecoveryCode } from './recovery-codes.ts';
 import { checkTotpCode, hasConfirmedTotp } from './totp.ts';
 
 export interface SecondFactorProof {
@@ -36,20 +36,45 @@ export const secondFactorMethods = async (ctx: Context, userId: number): Promise
   return methods;
 };
 
+/** The first step of a sign-in by a passkey without user verification: a second factor other than a passkey follows. */
+export const PASSKEY_STEP = 'passkey';
+
 export const hasSecondFactor = async (ctx: Context, userId: number) =>
   (await secondFactorMethods(ctx, userId)).some((m) => m !== 'recovery_code');
 
 /** Its own count, apart from the password's: a second-factor guess needs the password already. */
 const lockKey = (userId: number) => `second-factor:user:${userId}`;
 
-const proofHolds = async (ctx: Context, userId: number, proof: SecondFactorProof, purpose: PasskeyPurpose) => {
-  if (proof.passkey !== undefined && purpose !== 'register' && purpose !== 'sign-in') {
-    await verifyPasskeyAssertion(ctx, proof.passkey, purpose, userId);
+/** What a proof is checked for: the step it finishes, and what must be won before it is spent. */
+export interface ProofUse {
+  purpose: 'second-factor' | 'step-up';
+  /** The sign-in's first step, when the proof finishes one. */
+  firstStep?: string | undefined;
+  /**
+   * Run once the proof holds and before a recovery code is spent (a sign-in's challenge, spent
+   * once): a request that loses there has used up nothing of the user's.
+   */
+  claim?: (() => Promise<unknown>) | undefined;
+}
+
+const proofHolds = async (ctx: Context, userId: number, proof: SecondFactorProof, use: ProofUse) => {
+  const claim = use.claim ?? (async () => {});
+  if (proof.passkey !== undefined) {
+    // A passkey that was the first step is not also the second.
+    if (use.firstStep === PASSKEY_STEP) fail('E_13', 'Confirm with another second factor than the passkey.');
+    await verifyPasskeyAssertion(ctx, proof.passkey, use.purpose, userId);
+    await claim();
     return 'passkey';
   }
   const code = proof.code?.trim() ?? fail('E_12');
-  if (looksLikeRecoveryCode(code)) return (await spendRecoveryCode(ctx, userId, code)) ? 'recovery code' : undefined;
-  return (await checkTotpCode(ctx, userId, code)) ? 'app code' : undefined;
+  if (looksLikeRecoveryCode(code)) {
+    if (!(await holdsRecoveryCode(ctx, userId, code))) return undefined;
+    await claim();
+    return (await spendRecoveryCode(ctx, userId, code)) ? 'recovery code' : undefined;
+  }
+  if (!(await checkTotpCode(ctx, userId, code))) return undefined;
+  await claim();
+  return 'app code';
 };
 
 /**
@@ -60,19 +85,21 @@ export const proveSecondFactor = async (
   ctx: Context,
   userId: number,
   proof: SecondFactorProof,
-  purpose: 'second-factor' | 'step-up',
+  use: ProofUse,
   ip: string,
 ): Promise<string> => {
   const attempt = await reserveLoggedAttempt(ctx, lockKey(userId), { userId, ip }, 'second factor');
   let how: string | undefined;
   try {
-    how = await proofHolds(ctx, userId, proof, purpose);
+    how = await proofHolds(ctx, userId, proof, use);
   } catch (error) {
-    securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${purpose}: passkey` });
+    if (proof.passkey !== undefined) {
+      securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${use.purpose}: passkey` });
+    }
     throw error;
   }
   if (how === undefined) {
-    securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${purpose}: code` });
+    securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${use.purpose}: code` });
     return fail('E_12');
   }
   await attempt.succeeded();
@@ -90,12 +117,16 @@ export const requireSecondStep = async (
   step: { method: string; agreementIds: number[] },
   pid?: string,
 ) => {
-  const methods = await secondFactorMethods(ctx, user.id);
-  if (methods.length === 0) {
+  const all = await secondFactorMethods(ctx, user.id);
+  if (all.length === 0) {
     if (step.method === 'password' && pid !== undefined && ctx.config.secondFactorProducts.includes(pid)) fail('E_14');
     return;
   }
-  const data = { method: step.method, agreement_ids: step.agreementIds };
+  // After a passkey without user verification, the second factor is another one than a passkey.
+  const methods = step.method === PASSKEY_STEP ? all.filter((m) => m !== 'passkey') : all;
+  if (methods.length === 0) fail('E_13', 'This passkey did not verify you (PIN or fingerprint); sign in another way.');
+  // The challenge keeps what the finish signs in with: the step, its agreements and its product.
+  const data = { method: step.method, agreement_ids: step.agreementIds, ...(pid === undefined ? {} : { pid }) };
   const challenge = await issueTicket(
     ctx,
     'second_factor',

@@ -14,6 +14,7 @@ import {
   unusedRecoveryCodes,
   userPasskeys,
 } from '../../store/account/second-factor.ts';
+import { markSessionSecondFactor } from '../../store/sessions/sessions.ts';
 import { audit } from '../admin/operations.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { securityEvent } from '../security/events.ts';
@@ -42,6 +43,10 @@ export const secondFactorStatus = async (ctx: Context, session: SignedInSession)
   };
 };
 
+/** The session proved a second factor (set one up, or answered with one): recorded on the session. */
+const provedInSession = (ctx: Context, session: SignedInSession) =>
+  markSessionSecondFactor(ctx.db, session.sessionId, ctx.now());
+
 const changed = (ctx: Context, session: SignedInSession, ip: string, reason: string) =>
   securityEvent(ctx, { event: 'second_factor_changed', userId: session.userId, ip, reason });
 
@@ -59,6 +64,7 @@ export const startTotp = async (ctx: Context, session: SignedInSession, ip: stri
 
 export const confirmTotp = async (ctx: Context, session: SignedInSession, code: string, ip: string) => {
   if (!(await checkTotpCode(ctx, session.userId, code.trim(), true))) fail('E_12');
+  await provedInSession(ctx, session);
   changed(ctx, session, ip, 'authenticator app added');
   return firstRecoveryCodes(ctx, session.userId);
 };
@@ -90,6 +96,7 @@ export const addPasskey = async (
   ip: string,
 ) => {
   const { id } = await registerPasskey(ctx, session.user, input.name.trim() || 'Passkey', input.response);
+  await provedInSession(ctx, session);
   changed(ctx, session, ip, 'passkey added');
   return { id, ...(await firstRecoveryCodes(ctx, session.userId)) };
 };
@@ -126,7 +133,8 @@ export const stepUpBySecondFactor = async (
   proof: SecondFactorProof,
   ip: string,
 ) => {
-  const how = await proveSecondFactor(ctx, session.userId, proof, 'step-up', ip);
+  const how = await proveSecondFactor(ctx, session.userId, proof, { purpose: 'step-up' }, ip);
+  await provedInSession(ctx, session);
   await markSteppedUp(ctx, session, how, ip);
 };
 

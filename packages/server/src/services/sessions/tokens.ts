@@ -20,6 +20,7 @@ import {
   markRotated,
   revokeSession,
   revokeSessionByKey,
+  sessionChain,
   sessionKey,
 } from '../../store/sessions/sessions.ts';
 import { securityEvent } from '../security/events.ts';
@@ -81,12 +82,16 @@ export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<Toke
 export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
-/** Starts a session, with its `session.started` event in the same transaction. */
+/**
+ * Starts a session, with its `session.started` event in the same transaction; `secondFactor`: its
+ * sign-in passed the second factor.
+ */
 export const startSession = async (
   ctx: Context,
   user: Pick<User, 'id' | 'pid'>,
   method: string,
   client: ClientInfo,
+  secondFactor = false,
 ) => {
   const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
   await inTransaction(ctx, async (tx) => {
@@ -99,6 +104,7 @@ export const startSession = async (
       created_at: ctx.now(),
       revoked_at: null,
       pid: client.pid ?? null,
+      second_factor_at: secondFactor ? ctx.now() : null,
     });
     await recordEvent(tx, {
       type: 'session.started',
@@ -213,7 +219,17 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
   return tokenSet(ctx, { userId: row.user_id, sessionId, pid: row.pid }, successor);
 };
 
-/** Converts a legacy session token (cookie or Bearer) into a token set for the same session. */
+/** The first refresh token of a converted legacy session: the same for every conversion of that session. */
+const convertedRoot = (ctx: Context, sessionId: string) =>
+  `${sessionId}.${hmac(ctx.keys.refresh, `convert:${sessionId}`)}`;
+
+/**
+ * Converts a legacy session token (cookie or Bearer) into a token set for the same session. Only a
+ * session without a refresh chain of its own is a legacy one (a session signed in with Auth-Version has
+ * a chain, and its access token is no cookie to convert); its chain starts at one root, the same for
+ * every conversion, so two tabs converting at once get one chain, rotated and checked for reuse like
+ * any other. Once that chain has moved on, the cookie converts no more.
+ */
 export const convertSessionToken = async (ctx: Context, token: string | undefined): Promise<TokenSet> => {
   if (!token) return fail('10000002');
   let ref: SessionRef;
@@ -223,5 +239,9 @@ export const convertSessionToken = async (ctx: Context, token: string | undefine
     if (error instanceof ApiError && error.code === 'AC3_44') throw error;
     return fail('10000002');
   }
-  return issueTokenSet(ctx, ref);
+  const root = convertedRoot(ctx, ref.sessionId);
+  const chain = (await sessionChain(ctx.db, ref.sessionId)) ?? fail('10000002');
+  if (chain.tokens.some((t) => t.hash !== sha256(root) || t.rotatedAt !== null)) return fail('10000002');
+  await storeRefresh(ctx, ref.sessionId, root);
+  return tokenSet(ctx, { ...ref, pid: chain.pid }, root);
 };

@@ -51,7 +51,7 @@ export const signIn = async (
   if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid);
   const ref = await inTransaction(ctx, async (tx) => {
     await signRecorded(tx, user.id, agreementIds, user.pid);
-    return startSession(tx, user, method, request);
+    return startSession(tx, user, method, request, request.secondStepDone === true);
   });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });

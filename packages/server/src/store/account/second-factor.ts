@@ -95,6 +95,17 @@ export const useRecoveryCode = async (db: Db, userId: number, codeHash: string, 
   return Number(result.numUpdatedRows) === 1;
 };
 
+export const isUnusedRecoveryCode = async (db: Db, userId: number, codeHash: string) => {
+  const row = await db
+    .selectFrom('recovery_codes')
+    .select('code_hash')
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+};
+
 export const unusedRecoveryCodes = async (db: Db, userId: number) => {
   const row = await db
     .selectFrom('recovery_codes')

@@ -15,7 +15,13 @@ export const sessionKey = (sessionId: string) =>
   createHash('sha256').update(`session:${sessionId}`).digest('base64url');
 
 /** Stores a session under its key (`row.id` is the session id). */
-export const insertSession = (db: Db, row: Omit<Database['sessions'], 'pid'> & { pid?: string | null }) =>
+export const insertSession = (
+  db: Db,
+  row: Omit<Database['sessions'], 'pid' | 'second_factor_at'> & {
+    pid?: string | null;
+    second_factor_at?: number | null;
+  },
+) =>
   db
     .insertInto('sessions')
     .values({ ...row, id: sessionKey(row.id) })
@@ -74,6 +80,27 @@ export const sessionStartedAt = async (db: Db, id: string): Promise<number | und
   return row === undefined ? undefined : Number(row.created_at);
 };
 
+/** Records that a live session passed the second factor now (a later proof keeps the first time). */
+export const markSessionSecondFactor = (db: Db, id: string, now: number) =>
+  db
+    .updateTable('sessions')
+    .set({ second_factor_at: now })
+    .where('id', '=', sessionKey(id))
+    .where('revoked_at', 'is', null)
+    .where('second_factor_at', 'is', null)
+    .execute();
+
+/** Whether a live session passed the second factor (at its sign-in or since). */
+export const sessionPassedSecondFactor = async (db: Db, id: string): Promise<boolean> => {
+  const row = await db
+    .selectFrom('sessions')
+    .select('second_factor_at')
+    .where('id', '=', sessionKey(id))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.second_factor_at != null;
+};
+
 /** Ends every live session of a user but one (given by its id). */
 export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: number) =>
   db
@@ -126,6 +153,23 @@ export const findRefreshToken = (db: Db, tokenHash: string) =>
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
+
+/** A live session's product and refresh chain (every refresh token stored for it); undefined for an ended one. */
+export const sessionChain = async (db: Db, id: string) => {
+  const rows = await db
+    .selectFrom('sessions')
+    .leftJoin('refresh_tokens', 'refresh_tokens.session_id', 'sessions.id')
+    .select(['sessions.pid', 'refresh_tokens.token_hash', 'refresh_tokens.rotated_at'])
+    .where('sessions.id', '=', sessionKey(id))
+    .where('sessions.revoked_at', 'is', null)
+    .execute();
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  return {
+    pid: first.pid,
+    tokens: rows.flatMap((r) => (r.token_hash === null ? [] : [{ hash: r.token_hash, rotatedAt: r.rotated_at }])),
+  };
+};
 
 /** Marks the token rotated; true only for the one caller that did so. */
 export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> => {

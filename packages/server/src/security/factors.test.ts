@@ -1,0 +1,207 @@
+/**
+ * Factors that mean what they say, over HTTP: an operator's console session must itself have passed
+ * the second factor; a passkey stands for both factors only with user verification; a second-factor
+ * sign-in keeps the product of its first step; a finish that loses its race spends nothing; and
+ * tokens/convert turns only a legacy session token into that session's own refresh chain.
+ */
+import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TokenSet, TotpSetup } from '@edupass/protocol';
+import {
+  A,
+  expectError,
+  expectSignedIn,
+  expectTokenSet,
+  nextPhone,
+  PASSWORD,
+  PID,
+  signUp,
+  T,
+  TOKEN_SET_HEADERS,
+} from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
+import { softPasskey } from '@edupass/test-kit/webauthn-authenticator';
+import { decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { createAdmin } from '../cli/admin.ts';
+
+let offset = 0;
+const now = () => 1_900_000_000_000 + offset;
+const nextStep = (steps = 1) => {
+  offset += steps * 30_000;
+};
+
+const OTHER = 'other';
+const { server, call } = useTestServer({ operatorMfa: 'required', products: { [PID]: PID, [OTHER]: OTHER } }, { now });
+
+type Answer = SecondFactorChallenge & LoginResult;
+const passwordSignIn = (identity: string, pid = PID) =>
+  call<Answer>('POST', `${A}/login`, { identity, password: PASSWORD, pid }, { headers: TOKEN_SET_HEADERS });
+const accessOf = (answer: { body: unknown }) => (expectSignedIn(answer as never).auth.token as TokenSet).access.token;
+const finish = (challenge: string, proof: { code?: string; passkey?: unknown }) =>
+  call<LoginResult>(
+    'POST',
+    `${A}/second-factor/verify`,
+    { mfa_challenge: challenge, ...proof },
+    { headers: TOKEN_SET_HEADERS },
+  );
+
+/** Sets up an authenticator app with `token`'s session: its secret and recovery codes. */
+const enrolApp = async (token: string) => {
+  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token });
+  expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+  const code = totpCode(setup.body.secret, stepAt(now()));
+  const confirmed = await call<RecoveryCodes>('POST', `${A}/second-factor/totp/confirm`, { code }, { token });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  nextStep();
+  return { secret: setup.body.secret, recovery: confirmed.body.recovery_codes };
+};
+
+const adminUsers = (token: string) => call('GET', '/admin/users', undefined, { token });
+
+describe('operator sessions', () => {
+  it('a session opened with the password before enrolment stays outside the console once a factor is enrolled', async () => {
+    const phone = nextPhone();
+    await createAdmin(server.app.ctx, phone, PASSWORD);
+    const early = accessOf(await passwordSignIn(phone));
+    expectError(await adminUsers(early), 'E_14');
+    // Enrolment from another session: that session proved the factor, the early one did not.
+    const enrolling = accessOf(await passwordSignIn(phone));
+    const app = await enrolApp(enrolling);
+    expect((await adminUsers(enrolling)).status).toBe(200);
+    expectError(await adminUsers(early), 'E_14');
+    // A new sign-in with both factors opens the console.
+    const challenge = (await passwordSignIn(phone)).body.mfa_challenge;
+    const full = accessOf(await finish(challenge, { code: totpCode(app.secret, stepAt(now())) }));
+    expect((await adminUsers(full)).status).toBe(200);
+    // The early session proves the factor itself (a step-up by the app): then it is a console session.
+    nextStep();
+    const proved = await call(
+      'POST',
+      `${A}/step-up/second-factor`,
+      { code: totpCode(app.secret, stepAt(now())) },
+      { token: early },
+    );
+    expect(proved.status).toBe(204);
+    expect((await adminUsers(early)).status).toBe(200);
+  });
+});
+
+describe('a passkey alone', () => {
+  const origin = () => new URL(server.config.publicUrl).origin;
+  const rpId = () => new URL(server.config.publicUrl).hostname;
+
+  /** An account with an authenticator app and a passkey registered. */
+  const withAppAndPasskey = async () => {
+    const account = await signUp(server);
+    const app = await enrolApp(account.token);
+    const passkey = softPasskey(rpId(), origin());
+    const options = await call<{ challenge: string }>('POST', `${A}/second-factor/passkeys/options`, undefined, {
+      token: account.token,
+    });
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    const added = await call(
+      'POST',
+      `${A}/second-factor/passkeys`,
+      { name: 'Laptop', response: passkey.register(options.body) },
+      { token: account.token },
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    return { ...account, ...app, passkey };
+  };
+
+  const passkeySignIn = async (passkey: ReturnType<typeof softPasskey>, uv: boolean) => {
+    const options = await call<{ challenge: string }>('POST', `${A}/passkeys/sign-in/options`);
+    expect(options.status).toBe(200);
+    return call<Answer>(
+      'POST',
+      `${A}/passkeys/sign-in`,
+      { pid: PID, response: passkey.assert(options.body, uv) },
+      { headers: TOKEN_SET_HEADERS },
+    );
+  };
+
+  it('with user verification signs in by itself', async () => {
+    const account = await withAppAndPasskey();
+    expectSignedIn(await passkeySignIn(account.passkey, true), account.phone);
+  });
+
+  it('without user verification is one factor: the app is asked for, and the passkey cannot answer it', async () => {
+    const account = await withAppAndPasskey();
+    const answer = await passkeySignIn(account.passkey, false);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(401);
+    expect(answer.body).toMatchObject({ error_code: 'E_11', mfa_methods: ['totp', 'recovery_code'] });
+    const options = await call<{ challenge: string }>('POST', `${A}/second-factor/passkey-options`, {
+      mfa_challenge: answer.body.mfa_challenge,
+    });
+    expect(options.status).toBe(200);
+    expectError(
+      await finish(answer.body.mfa_challenge, { passkey: account.passkey.assert(options.body, true) }),
+      'E_13',
+    );
+    expectSignedIn(
+      await finish(answer.body.mfa_challenge, { code: totpCode(account.secret, stepAt(now())) }),
+      account.phone,
+    );
+  });
+});
+
+describe('the second step', () => {
+  it('signs in to the product of the first step', async () => {
+    const account = await signUp(server);
+    await enrolApp(account.token);
+    const challenge = await passwordSignIn(account.phone, OTHER);
+    expect(challenge.body).toMatchObject({ error_code: 'E_11' });
+    const recovery = (
+      await call<RecoveryCodes>('POST', `${A}/second-factor/recovery-codes`, undefined, {
+        token: account.token,
+      })
+    ).body.recovery_codes;
+    const token = accessOf(await finish(challenge.body.mfa_challenge, { code: String(recovery[0]) }));
+    expect(decodeJwt(token).aud).toBe(OTHER);
+  });
+
+  it('two finishes of one challenge at once with two recovery codes spend only the winner’s', async () => {
+    const account = await signUp(server);
+    const app = await enrolApp(account.token);
+    const { mfa_challenge } = (await passwordSignIn(account.phone)).body;
+    const answers = await Promise.all(
+      app.recovery.slice(0, 4).map((code) => finish(mfa_challenge, { code: String(code) })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const status = await call<{ recovery_codes_left: number }>('GET', `${A}/second-factor`, undefined, {
+      token: account.token,
+    });
+    expect(status.body.recovery_codes_left).toBe(9);
+  });
+});
+
+describe('tokens/convert', () => {
+  const convert = (token: string) => call<TokenSet>('POST', `${T}/convert`, undefined, { token });
+  const refresh = (token: string) => call<TokenSet>('PUT', `${T}/refresh`, { refresh_token: token });
+
+  it('refuses an access token of a token-set session: no second chain beside the session’s own', async () => {
+    const account = await signUp(server);
+    expectError(await convert(account.token), '10000002');
+    // The session's own chain still works.
+    expectTokenSet((await refresh(account.refresh)).body);
+  });
+
+  it('converts a legacy session token into one chain of that session, inside refresh-reuse detection', async () => {
+    const account = await signUp(server);
+    const legacy = await call('POST', `${A}/login`, { identity: account.phone, password: PASSWORD, pid: PID });
+    const token = expectSignedIn(legacy).auth.token as string;
+    // Converted at once from two tabs: one chain, the same refresh token.
+    const [first, second] = await Promise.all([convert(token), convert(token)]);
+    const one = expectTokenSet(first.body);
+    expect(expectTokenSet(second.body).refresh.token).toBe(one.refresh.token);
+    // The access token of the converted set is not a cookie to convert again into another chain.
+    const next = expectTokenSet((await refresh(one.refresh.token)).body);
+    expectError(await convert(one.access.token), '10000002');
+    expectError(await convert(token), '10000002');
+    // The chain's first token back after the grace window: reuse, and the session ends.
+    offset += (server.config.refreshGraceSeconds + 1) * 1000;
+    expectError(await refresh(one.refresh.token), '10000001');
+    expectError(await call('GET', `${A}/profile`, undefined, { token: next.access.token }), 'E_0');
+    expectError(await call('GET', `${A}/profile`, undefined, { token }), 'E_0');
+  });
+});
