@@ -85,9 +85,12 @@ const holdsControl = (value: unknown, multiline: boolean, depth = 0): boolean =>
   );
 };
 
-/** Query strings carry text: numbers are read from it when the field asks for one. */
+/** Numbers as query strings and paths write them: canonical decimal only (no `0x0b`, `1.1e1`, `+11`, `011`). */
+const DECIMAL = { integer: /^-?(0|[1-9]\d*)$/, number: /^-?(0|[1-9]\d*)(\.\d+)?$/ } as const;
+
+/** Query strings and paths carry text: numbers are read from it when the field asks for one, else it stays text (E_1). */
 const fromQuery = (spec: FieldSpec, value: unknown) =>
-  (spec.type === 'integer' || spec.type === 'number') && typeof value === 'string' && value !== ''
+  (spec.type === 'integer' || spec.type === 'number') && typeof value === 'string' && DECIMAL[spec.type].test(value)
     ? Number(value)
     : value;
 

@@ -4,19 +4,12 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findUserByNickname, findUserByUsername } from '../../store/account/users.ts';
 import type { User, UsersTable } from '../../store/schema.ts';
+import { isWebUrl } from '../security/web-urls.ts';
 import type { AccountEvent } from '../webhooks/events.ts';
 import { isKnownGrade } from './grades.ts';
 import { currentUser, saveUser } from './users.ts';
 
 export type ProfileChanges = Partial<Record<ProfileField, string | number>>;
-
-const isWebUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
 
 /** Columns a `user.updated` event may carry: the settable profile and the username (no secret, no key). */
 const PUBLIC_FIELDS = [...PROFILE_FIELDS, 'username'] as const;

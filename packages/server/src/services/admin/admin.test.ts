@@ -34,6 +34,17 @@ describe('the admin API is for operators only', () => {
   });
 });
 
+describe('path ids', () => {
+  test('only canonical decimal ids name a user: hexadecimal, exponents and signs are E_1', async () => {
+    const id = user.userId;
+    expect((await call('GET', `/admin/users/${id}`, undefined, { token: operator })).status).toBe(200);
+    for (const written of [`0x${id.toString(16)}`, `${id}.0`, `${id / 10}e1`, `+${id}`, `0${id}`, ` ${id}`, `${id} `]) {
+      const answer = await call('GET', `/admin/users/${encodeURIComponent(written)}`, undefined, { token: operator });
+      expectError(answer, 'E_1');
+    }
+  });
+});
+
 describe('users', () => {
   test('search finds a user by phone, by id and by nickname; pages with a cursor', async () => {
     await call('PATCH', `${A}/info`, { nickname: `找我${user.userId}` }, { token: user.token });
@@ -158,6 +169,35 @@ describe('agreements', () => {
       await call('POST', '/admin/agreements', { code: 'Bad Code', title: 't', content: 'c' }, { token: operator }),
       'E_1',
     );
+  });
+
+  test('an agreement URL is a path of this site or an http(s) URL, never javascript: or data:', async () => {
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>1</script>',
+      '//evil.example/terms',
+      'vbscript:x',
+    ]) {
+      expectError(
+        await call(
+          'POST',
+          '/admin/agreements',
+          { code: 'privacy', title: 't', content: 'c', url },
+          { token: operator },
+        ),
+        'E_1',
+      );
+    }
+    for (const url of ['https://school.example/terms', '/legal/privacy']) {
+      const published = await call(
+        'POST',
+        '/admin/agreements',
+        { code: 'privacy', title: 't', content: 'c', url },
+        { token: operator },
+      );
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+    }
   });
 
   test('the audit log records who did what', async () => {

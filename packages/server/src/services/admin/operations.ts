@@ -17,6 +17,7 @@ import {
 } from '../../store/admin/admin.ts';
 import { endAllSessions, saveUser } from '../account/users.ts';
 import { securityEvent } from '../security/events.ts';
+import { isWebUrlOrPath } from '../security/web-urls.ts';
 import { inTransaction } from '../webhooks/events.ts';
 
 const PAGE_MAX = 100;
@@ -131,6 +132,9 @@ const insertNextVersion = async (ctx: Context, input: NewAgreementVersion) => {
 export const publishAgreement = async (ctx: Context, operatorId: number, input: NewAgreementVersion) => {
   if (!/^[a-z][a-z0-9_-]{1,63}$/.test(input.code)) {
     throw invalidRequest('code must be lower-case letters, digits, - or _, starting with a letter.');
+  }
+  if (input.url !== undefined && !isWebUrlOrPath(input.url)) {
+    throw invalidRequest('url must be an http(s) URL or a path on this site (/…).');
   }
   const agreement = await insertNextVersion(ctx, input);
   await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${agreement.version}`);

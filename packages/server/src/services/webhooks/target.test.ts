@@ -23,6 +23,12 @@ describe('addresses', () => {
     'fe80::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    // NAT64 (RFC 6052, RFC 8215) and 6to4 (RFC 3056) carry an IPv4 address a gateway reaches.
+    '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
   ])('%s is internal', (address) => {
     expect(isInternalAddress(address)).toBe(true);
   });
@@ -40,6 +46,8 @@ describe('URLs', () => {
     'http://127.0.0.1/x',
     'http://[::1]/x',
     'http://169.254.169.254/latest/meta-data',
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'http://[2002:7f00:1::1]/x',
     'https://user:pw@example.com/x',
     'not a url',
   ])('%s is refused with E_1', (url) => {

@@ -1,8 +1,9 @@
 /**
  * Where webhooks may go. An operator's URL must not turn the server into a way into its own network
  * (SSRF): only http and https, and — unless WEBHOOK_ALLOW_PRIVATE — no loopback, private, link-local
- * or otherwise internal address. The address is checked when the connection is made (the lookup
- * below), not only when the URL is saved, so a name that later resolves inside is refused too.
+ * or otherwise internal address, nor a NAT64 or 6to4 one (an IPv4 address behind a gateway). The
+ * address is checked when the connection is made (the lookup below), not only when the URL is saved,
+ * so a name that later resolves inside is refused too.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -29,6 +30,11 @@ for (const [network, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // NAT64 (RFC 6052, RFC 8215) and 6to4 (RFC 3056): a gateway turns them into an IPv4 address,
+  // internal ones included.
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
 ] as const) {
   internal.addSubnet(network, prefix, 'ipv6');
 }
