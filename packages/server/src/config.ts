@@ -70,6 +70,8 @@ export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionCo
   logLevel: string;
   /** A second listener serving only /metrics (Prometheus). */
   metricsPort: number | undefined;
+  /** The address that listener binds: loopback unless METRICS_HOST says otherwise. */
+  metricsHost: string;
   /** Serves /metrics on the main port to `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** Built web client to serve at `/`, when present. */
@@ -258,6 +260,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     logLevel: str('LOG_LEVEL') ?? 'info',
     metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),
+    metricsHost: str('METRICS_HOST') ?? '127.0.0.1',
     metricsToken: str('METRICS_TOKEN'),
     webRoot: str('WEB_ROOT'),
     site: readSiteConfig(read, problems),
@@ -275,6 +278,12 @@ export const loadConfig = (env: Env = process.env): Config => {
   };
   if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters. Fix: METRICS_TOKEN=$(openssl rand -hex 24)');
+  }
+  const { metricsPort, metricsHost, metricsToken } = config;
+  if (production && metricsPort !== undefined && !isLoopback(metricsHost) && metricsToken === undefined) {
+    problems.push(
+      `METRICS_HOST=${metricsHost} would serve /metrics to anyone who reaches port ${metricsPort}. Fix: METRICS_TOKEN=$(openssl rand -hex 24) (Prometheus sends it as a bearer token), or leave METRICS_HOST unset (127.0.0.1).`,
+    );
   }
   if (config.loginLockAfter < config.loginSlowdownAfter) {
     problems.push(

@@ -1,7 +1,8 @@
 /**
- * Where Prometheus scrapes: METRICS_PORT opens a second listener that serves only `/metrics` (keep
- * it off the public network); else METRICS_TOKEN serves `/metrics` on the main port to a bearer of
- * that token. Neither set: no metrics endpoint. Every request is counted by route pattern.
+ * Where Prometheus scrapes: METRICS_PORT opens a second listener that serves only `/metrics`, on
+ * loopback unless METRICS_HOST says otherwise (and then, in production, only with METRICS_TOKEN);
+ * else METRICS_TOKEN serves `/metrics` on the main port. With METRICS_TOKEN, either answers only a
+ * bearer of that token. Neither set: no metrics endpoint. Every request is counted by route pattern.
  */
 
 import { timingSafeEqual } from 'node:crypto';
@@ -16,6 +17,13 @@ const sameToken = (given: string, expected: string) => {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** Whether an Authorization header carries the metrics token (always, when there is none to ask for). */
+const bearerHolds = (authorization: string | undefined, token: string | undefined) => {
+  if (token === undefined) return true;
+  const presented = authorization?.replace(/^Bearer\s+/i, '');
+  return presented !== undefined && sameToken(presented, token);
 };
 
 export const countRequests = (app: FastifyInstance, metrics: Metrics) => {
@@ -43,12 +51,16 @@ export const serveMetrics = async (
         response.writeHead(404).end();
         return;
       }
+      if (!bearerHolds(request.headers.authorization, metricsToken)) {
+        response.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return;
+      }
       const body = await metrics.registry.metrics();
       response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(metricsPort, config.host, resolve);
+      server.listen(metricsPort, config.metricsHost, resolve);
     });
     const address = server.address();
     return {
@@ -58,8 +70,7 @@ export const serveMetrics = async (
   }
   if (metricsToken !== undefined) {
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const presented = header(request, 'authorization')?.replace(/^Bearer\s+/i, '');
-      if (presented === undefined || !sameToken(presented, metricsToken)) throw new ApiError('E_0');
+      if (!bearerHolds(header(request, 'authorization'), metricsToken)) throw new ApiError('E_0');
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }

@@ -1,11 +1,13 @@
 /** Prometheus metrics: what the server counts, scraped as Prometheus would, behind a token or on their own port. */
 
+import { networkInterfaces } from 'node:os';
 import { A, expectError, PID, signUp } from '@edupass/test-kit/accounts';
 import { testDatabaseKind } from '@edupass/test-kit/databases';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
 import { reportOneEvent } from '@edupass/test-kit/usage-reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -96,5 +98,53 @@ describe('metrics on METRICS_PORT', () => {
     ).toBe(1);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+  });
+});
+
+/** An address of this machine other than loopback, where other machines would reach a listener. */
+const outsideAddress = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
+
+describe('the metrics listener is not open to everyone', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The main listener on every address, as in production: the metrics one stays on loopback.
+    server = await startTestServer({ metricsPort: 0, host: '0.0.0.0' });
+  });
+  afterAll(() => server?.close());
+
+  it('binds loopback by default (METRICS_HOST=127.0.0.1)', async () => {
+    const port = server.app.metricsPort;
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    const outside = outsideAddress();
+    expect(outside, 'this machine has a non-loopback address').toBeDefined();
+    await expect(fetch(`http://${outside}:${port}/metrics`, { signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+  });
+
+  it('asks for METRICS_TOKEN on its port too when one is set', async () => {
+    const guarded = await startTestServer({ metricsPort: 0, metricsToken: TOKEN });
+    try {
+      const url = `http://127.0.0.1:${guarded.app.metricsPort}/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('refuses to start in production on a public address without METRICS_TOKEN', () => {
+    const base = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-signing-secret-of-at-least-32-characters',
+      METRICS_PORT: '9464',
+    };
+    const env = { ...base, METRICS_HOST: '0.0.0.0' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/METRICS_HOST/);
+    expect(loadConfig({ ...env, METRICS_TOKEN: TOKEN }).metricsHost).toBe('0.0.0.0');
+    expect(loadConfig(base).metricsHost).toBe('127.0.0.1');
   });
 });

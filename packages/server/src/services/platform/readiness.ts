@@ -1,7 +1,8 @@
 /**
  * `/readyz`: whether this process can serve — the database answers, its schema has every migration
  * this version knows, and Redis answers when REDIS_URL is set. `/healthz` only says the process
- * is alive. A reason names what is wrong, for the operator reading a 503.
+ * is alive. A reason names what is wrong, for the operator reading a 503; where it runs (a host, an
+ * address, a port, a driver's message) goes to the log only, since anyone may ask.
  */
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
@@ -19,7 +20,11 @@ const withinTime = <T>(work: Promise<T>, what: string): Promise<T> =>
     ),
   ]);
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** The public reason; the error itself, which may name hosts and ports, is logged. */
+const unanswered = (ctx: Context, what: string, error: unknown) => {
+  ctx.logger.warn({ err: error }, `readiness: ${what} does not answer`);
+  return `${what} does not answer`;
+};
 
 const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
   try {
@@ -33,19 +38,19 @@ const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
     if (missing.length > 0) return `the database schema is behind (missing ${missing.join(', ')}): run edupass migrate`;
     return undefined;
   } catch (error) {
-    return `the database does not answer: ${reasonOf(error)}`;
+    return unanswered(ctx, 'the database', error);
   }
 };
 
 const checkRedis = async (ctx: Context): Promise<string | undefined> => {
   const redis = ctx.redis;
   if (redis === undefined) return undefined;
-  if (!isReady(redis)) return `Redis does not answer (connection ${redis.status})`;
+  if (!isReady(redis)) return unanswered(ctx, 'Redis', `connection ${redis.status}`);
   try {
     await withinTime(redis.ping(), 'Redis');
     return undefined;
   } catch (error) {
-    return `Redis does not answer: ${reasonOf(error)}`;
+    return unanswered(ctx, 'Redis', error);
   }
 };
 
