@@ -1,5 +1,5 @@
 /**
- * A stand-in for an S3-compatible object store: path-style PUT and GET of /<bucket>/<key>, each request
+ * A stand-in for an S3-compatible object store: path-style PUT, GET and DELETE of /<bucket>/<key>, each request
  * checked as S3 checks it — the AWS Signature V4 recomputed from the request with the peer's secret, the
  * signed payload hash compared with the body's — and refused with S3's 403 XML when it does not match.
  */
@@ -68,9 +68,14 @@ export const startS3Peer = async (bucket = 'avatars'): Promise<S3Peer> => {
       if (!object) return response.writeHead(404).end('<Error><Code>NoSuchKey</Code></Error>');
       return response.writeHead(200, { 'content-type': object.contentType ?? '' }).end(object.body);
     }
-    if (request.method !== 'PUT' || !(await signatureHolds(request, body))) {
+    if ((request.method !== 'PUT' && request.method !== 'DELETE') || !(await signatureHolds(request, body))) {
       peer.refused += 1;
       return response.writeHead(403).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
+    }
+    if (request.method === 'DELETE') {
+      // As S3: 204 whether or not the key was there.
+      peer.objects.delete(key);
+      return response.writeHead(204).end();
     }
     peer.objects.set(key, {
       body,

@@ -1,11 +1,11 @@
 /**
  * Where profile pictures go once checked and re-encoded (services/account/avatar.ts): a directory on
  * local disk, served by this server at /avatars/, or an S3-compatible bucket written with signed
- * (AWS Signature V4) PUT requests. Names are content-addressed, so a stored picture never changes and
- * is cached for a year.
+ * (AWS Signature V4) PUT and DELETE requests. Names are content-addressed, so a stored picture never
+ * changes and is cached for a year; a picture replaced, or of an account deleted, is deleted.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AwsClient } from 'aws4fetch';
 import type { AvatarConfig, S3Location } from '../avatar-config.ts';
@@ -19,17 +19,27 @@ export const AVATAR_NAME = /^\d{1,15}-[0-9a-f]{16}\.webp$/;
 export interface AvatarStore {
   /** Stores the picture under `name`; answers the URL browsers fetch it from. */
   save(name: string, picture: Buffer): Promise<string>;
+  /** Deletes the picture stored under `name` (one already gone is no error). */
+  remove(name: string): Promise<void>;
 }
 
 const onDisk = (dir: string, publicUrl: string): AvatarStore => ({
   async save(name, picture) {
     await mkdir(dir, { recursive: true });
-    const partial = join(dir, `.${name}.${process.pid}.partial`);
+    // Each write its own partial file: the same picture saved at once by two requests renames twice.
+    const partial = join(dir, `.${name}.${randomUUID()}.partial`);
     await writeFile(partial, picture);
     await rename(partial, join(dir, name));
     return `${publicUrl}/${name}`;
   },
+  async remove(name) {
+    await unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  },
 });
+
+const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
 
 const S3_TIMEOUT_MS = 15_000;
 
@@ -61,6 +71,17 @@ const inBucket = (s3: S3Location, publicUrl: string): AvatarStore => {
       await answer?.body?.cancel();
       if (!answer?.ok) throw new RetryLater(30, 'The picture store did not take the picture; try again shortly.');
       return `${publicUrl}/${name}`;
+    },
+    async remove(name) {
+      const answer = await client.fetch(`${s3.endpoint}/${s3.bucket}/${name}`, {
+        method: 'DELETE',
+        headers: { 'X-Amz-Content-Sha256': EMPTY_SHA256 },
+        signal: AbortSignal.timeout(S3_TIMEOUT_MS),
+      });
+      await answer.body?.cancel();
+      // S3 answers 204 whether or not the key existed; some compatible stores answer 404 for a missing one.
+      if (!answer.ok && answer.status !== 404)
+        throw new Error(`the picture store answered ${answer.status} to a delete`);
     },
   };
 };

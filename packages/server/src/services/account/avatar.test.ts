@@ -3,6 +3,7 @@
  * square WebP without metadata, stored (local disk served at /avatars/, or an S3-compatible bucket
  * written with signed requests) and set as the profile's avatar_url.
  */
+import { readdir } from 'node:fs/promises';
 import { AVATAR } from '@edupass/protocol';
 import { A, type Account, expectError, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
@@ -27,6 +28,12 @@ const photo = () =>
     .toBuffer();
 
 type Call = ReturnType<typeof useTestServer>['call'];
+
+/** Another picture: the same photo in another colour (so another stored name). */
+const otherPhoto = (background: string) =>
+  sharp({ create: { width: 300, height: 300, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 /** Uploads the photo as `user`'s profile picture (with no session when no user). */
 const uploadPhoto = async (call: Call, user?: Account) =>
@@ -97,6 +104,57 @@ describe('on local disk', () => {
   });
 });
 
+describe('stored pictures on local disk', () => {
+  const { server, call } = useTestServer();
+  const filesOf = async (userId: number) =>
+    (await readdir(server.config.avatars.dir).catch(() => [] as string[])).filter((f) => f.startsWith(`${userId}-`));
+
+  test('the same picture uploaded many times at once: never a 500, one stored picture', async () => {
+    const user = await signUp(server);
+    const image = dataUrl(await photo());
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call('POST', `${A}/avatar`, { image }, { token: user.token })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(await filesOf(user.userId)).toHaveLength(1);
+  });
+
+  test('a replaced picture is deleted, and the last one goes with the account', async () => {
+    const user = await signUp(server);
+    const first = await call<{ avatar_url: string }>(
+      'POST',
+      `${A}/avatar`,
+      { image: dataUrl(await otherPhoto('#aa3355')) },
+      { token: user.token },
+    );
+    expect(first.status).toBe(200);
+    const second = await uploadPhoto(call, user);
+    expect(second.status).toBe(200);
+    expect((await fetch(first.body.avatar_url)).status).toBe(404);
+    expect(await filesOf(user.userId)).toEqual([second.body.avatar_url.split('/').at(-1)]);
+    // A link set by hand replaces it too.
+    expect(
+      (await call('PATCH', `${A}/info`, { avatar_url: 'https://example.com/me.png' }, { token: user.token })).status,
+    ).toBe(204);
+    expect(await filesOf(user.userId)).toEqual([]);
+    const third = await uploadPhoto(call, user);
+    expect((await call('DELETE', `${A}/account`, undefined, { token: user.token })).status).toBe(204);
+    expect((await fetch(third.body.avatar_url)).status).toBe(404);
+    expect(await filesOf(user.userId)).toEqual([]);
+  });
+
+  test('uploads are rationed per user: past the limit AC3_23 with the seconds to wait', async () => {
+    const user = await signUp(server);
+    const image = dataUrl(await photo());
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await call('POST', `${A}/avatar`, { image }, { token: user.token }));
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    expectError(refused[0] as (typeof answers)[number], 'AC3_23');
+    expect((refused[0]?.body as { retry_after: number }).retry_after).toBeGreaterThan(0);
+  });
+});
+
 describe('in an S3-compatible bucket', () => {
   let peer: S3Peer;
   beforeAll(async () => {
@@ -132,6 +190,24 @@ describe('in an S3-compatible bucket', () => {
       expect(stored?.cacheControl).toBe('public, max-age=31536000, immutable');
       expect((await sharp(stored?.body).metadata()).width).toBe(AVATAR.size);
       expect((await profileOf(call, user)).avatar_url).toBe(answer.body.avatar_url);
+      expect(peer.refused).toBe(0);
+    });
+
+    test('a replaced picture is deleted from the bucket, and the last one goes with the account', async () => {
+      const user = await signUp(server);
+      const keyOf = (url: string) => url.split('/').at(-1) ?? '';
+      const first = await call<{ avatar_url: string }>(
+        'POST',
+        `${A}/avatar`,
+        { image: dataUrl(await otherPhoto('#2255aa')) },
+        { token: user.token },
+      );
+      expect(first.status).toBe(200);
+      const second = await uploadPhoto(call, user);
+      expect(peer.objects.has(keyOf(first.body.avatar_url))).toBe(false);
+      expect(peer.objects.has(keyOf(second.body.avatar_url))).toBe(true);
+      expect((await call('DELETE', `${A}/account`, undefined, { token: user.token })).status).toBe(204);
+      expect(peer.objects.has(keyOf(second.body.avatar_url))).toBe(false);
       expect(peer.refused).toBe(0);
     });
 

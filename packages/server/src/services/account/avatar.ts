@@ -2,15 +2,15 @@
  * A profile picture uploaded by its user: the client sends a cropped square as a data URL; the server
  * decodes it, lets only PNG, JPEG, WebP and GIF images through (by their content, not the declared type),
  * re-encodes a `AVATAR.size` square WebP (the first frame, turned upright, every metadata field — GPS
- * included — dropped), stores it under a name made from its content and sets the profile's `avatar_url`.
+ * included — dropped), stores it under a name made from its content and sets the profile's `avatar_url`
+ * (the picture it replaces is deleted: profile.ts). Uploads are rationed per user.
  */
 import { createHash } from 'node:crypto';
 import { AVATAR } from '@edupass/protocol';
 import sharp from 'sharp';
-import { type AvatarStore, openAvatarStore } from '../../adapters/avatar-store.ts';
-import type { AvatarConfig } from '../../avatar-config.ts';
 import type { Context } from '../../context.ts';
-import { invalidRequest } from '../../errors.ts';
+import { invalidRequest, RefusedForNow } from '../../errors.ts';
+import { avatarStore } from './avatar-files.ts';
 import { updateProfile } from './profile.ts';
 
 const DATA_URL = /^data:(image\/[a-z+.-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
@@ -48,19 +48,17 @@ export const reencodeAvatar = async (bytes: Buffer): Promise<Buffer> => {
     });
 };
 
-const stores = new WeakMap<AvatarConfig, AvatarStore>();
-const storeFor = (config: AvatarConfig) => {
-  const known = stores.get(config);
-  if (known) return known;
-  const made = openAvatarStore(config);
-  stores.set(config, made);
-  return made;
-};
+/** Uploads a user may make per hour: re-encoding costs CPU, and each upload is a stored file. */
+const UPLOADS_PER_HOUR = 20;
 
 export const uploadAvatar = async (ctx: Context, userId: number, image: string): Promise<{ avatar_url: string }> => {
+  const rationKey = `avatar-upload:user:${userId}`;
+  if ((await ctx.counters.hit(rationKey, 3600)) > UPLOADS_PER_HOUR) {
+    throw new RefusedForNow('AC3_23', await ctx.counters.ttl(rationKey));
+  }
   const picture = await reencodeAvatar(decode(image));
   const name = `${userId}-${createHash('sha256').update(picture).digest('hex').slice(0, 16)}.webp`;
-  const url = await storeFor(ctx.config.avatars).save(name, picture);
+  const url = await avatarStore(ctx.config.avatars).save(name, picture);
   await updateProfile(ctx, userId, { avatar_url: url });
   return { avatar_url: url };
 };

@@ -2,7 +2,7 @@
  * Deleting an account, by its user (after a recent proof, like every irreversible change) or by an
  * operator. The user row and everything naming it go in one transaction with the `user.deleted` webhook
  * event, so sites hear of exactly the deletions that happened; every session ends at once (the session
- * cache forgets the user). Usage events keep the number they were reported under, which no longer names
+ * cache forgets the user), and the stored profile picture is deleted. Usage events keep the number they were reported under, which no longer names
  * anyone, until retention removes them.
  */
 import type { Context } from '../../context.ts';
@@ -11,6 +11,7 @@ import { deleteUserRows, findUserById } from '../../store/account/users.ts';
 import { audit } from '../admin/operations.ts';
 import { securityEvent } from '../security/events.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { forgetAvatar } from './avatar-files.ts';
 
 export type DeletedBy = 'user' | 'operator';
 
@@ -25,6 +26,8 @@ export const deleteAccount = async (ctx: Context, userId: number, by: DeletedBy)
   } finally {
     ctx.sessions.forgetUser(user.id);
   }
+  // A child's photo does not outlive the account.
+  await forgetAvatar(ctx, user.avatar_url);
   securityEvent(ctx, { event: 'account_deleted', userId: user.id, reason: `deleted by ${by}` });
 };
 

@@ -6,6 +6,7 @@ import { findUserByNickname, findUserByUsername } from '../../store/account/user
 import type { User, UsersTable } from '../../store/schema.ts';
 import { isWebUrl } from '../security/web-urls.ts';
 import type { AccountEvent } from '../webhooks/events.ts';
+import { forgetAvatar } from './avatar-files.ts';
 import { isKnownGrade } from './grades.ts';
 import { currentUser, saveUser } from './users.ts';
 
@@ -48,6 +49,9 @@ export const updateProfile = async (ctx: Context, userId: number, changes: Profi
   if (typeof qq === 'string') update.qq = qq;
   if (typeof description === 'string') update.description = description;
   if (!(await saveUser(ctx, userId, update, userUpdated(user, update)))) fail('AC3_25');
+  // The stored picture the profile no longer shows goes.
+  if (update.avatar_url !== undefined && update.avatar_url !== user.avatar_url)
+    await forgetAvatar(ctx, user.avatar_url);
 };
 
 export const setUsername = async (ctx: Context, userId: number, username: string) => {
