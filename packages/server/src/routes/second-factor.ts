@@ -47,7 +47,7 @@ export const secondFactorRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'verifySecondFactor', async ({ body, client, reply, wantsTokenSet }) =>
     answerSignIn(ctx, reply, await finishSignIn(ctx, body, { ...client, wantsTokenSet })),
   );
-  defineRoute(app, ctx, 'passkeySignInOptions', () => passkeySignInOptions(ctx));
+  defineRoute(app, ctx, 'passkeySignInOptions', ({ client }) => passkeySignInOptions(ctx, client.ip));
   defineRoute(app, ctx, 'passkeySignIn', async ({ body, client, reply, wantsTokenSet }) =>
     answerSignIn(ctx, reply, await signInWithPasskey(ctx, body, { ...client, wantsTokenSet })),
   );

@@ -145,6 +145,20 @@ describe('a passkey alone', () => {
   });
 });
 
+describe('passkey sign-in options', () => {
+  it('are rationed per IP: an anonymous caller cannot store ceremonies without limit', async () => {
+    const answers = [];
+    for (let i = 0; i < 70; i++) answers.push(await call('POST', `${A}/passkeys/sign-in/options`));
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.length - refused.length).toBeLessThanOrEqual(60);
+    expectError(refused[0] as (typeof answers)[number], 'AC3_23');
+    // The window passes: options again.
+    offset += 61_000;
+    expect((await call('POST', `${A}/passkeys/sign-in/options`)).status).toBe(200);
+  });
+});
+
 describe('the second step', () => {
   it('signs in to the product of the first step', async () => {
     const account = await signUp(server);

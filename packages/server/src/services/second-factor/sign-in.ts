@@ -7,7 +7,7 @@
  * other factor is asked for.
  */
 import type { Context } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { fail, RefusedForNow } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { requireProduct } from '../platform/products.ts';
 import { peekTicket, spendTicket } from '../security/tickets.ts';
@@ -63,7 +63,17 @@ export const finishSignIn = async (
   return signIn(ctx, user, `${step.method}+second_factor`, signedInTo, step.agreementIds);
 };
 
-export const passkeySignInOptions = (ctx: Context) => passkeyAssertionOptions(ctx, 'sign-in');
+/** Options an anonymous caller may ask for per minute and IP: each is a stored ceremony (expiring with it). */
+const OPTIONS_PER_MINUTE = 60;
+
+/** Options for a sign-in by passkey alone, rationed per IP. */
+export const passkeySignInOptions = async (ctx: Context, ip: string) => {
+  const rationKey = `passkey-options-ip:${ip}`;
+  if ((await ctx.counters.hit(rationKey, 60)) > OPTIONS_PER_MINUTE) {
+    throw new RefusedForNow('AC3_23', await ctx.counters.ttl(rationKey));
+  }
+  return passkeyAssertionOptions(ctx, 'sign-in');
+};
 
 export const signInWithPasskey = async (
   ctx: Context,
