@@ -25,6 +25,9 @@
  *                     classroom's typos pass, a spray across many accounts meets the puzzle).
  * CAPTCHA_RISK_IP_SENDS  code sends and new third-party accounts from one IP without a passed
  *                     challenge before challenges start (120; CODE_IP_HOURLY_LIMIT stays the ceiling).
+ * CAPTCHA_RISK_IP_REFUSALS  code sends from one IP refused because the phone or address is not
+ *                     registered (or already is) before challenges start (20: a classroom's typos
+ *                     pass, a walk through the numbers meets the puzzle).
  * CAPTCHA_RISK_PHONE_SENDS  code sends to one phone or e-mail address without a passed challenge
  *                     before challenges start (3: the SMS-pumping defence that spares a classroom).
  * CAPTCHA_RISK_RULE_REQUESTS  rule requests for one identity within the window before challenges start
@@ -175,6 +178,7 @@ export interface CaptchaConfig {
   riskIpFailures: number;
   riskIpLoginFailures: number;
   riskIpSends: number;
+  riskIpRefusals: number;
   riskPhoneSends: number;
   riskRuleRequests: number;
   slideTolerance: number;
@@ -310,6 +314,7 @@ export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig =
     riskIpFailures: int('CAPTCHA_RISK_IP_FAILURES', 120, 1, 100_000),
     riskIpLoginFailures: int('CAPTCHA_RISK_IP_LOGIN_FAILURES', 120, 1, 100_000),
     riskIpSends: int('CAPTCHA_RISK_IP_SENDS', 120, 1, 100_000),
+    riskIpRefusals: int('CAPTCHA_RISK_IP_REFUSALS', 20, 1, 100_000),
     riskPhoneSends: int('CAPTCHA_RISK_PHONE_SENDS', 3, 1, 1000),
     riskRuleRequests: int('CAPTCHA_RISK_RULE_REQUESTS', 30, 1, 100_000),
     slideTolerance: int('CAPTCHA_SLIDE_TOLERANCE', 4, 1, 20),

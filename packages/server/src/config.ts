@@ -60,6 +60,8 @@ export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionCo
   codeResendSeconds: number;
   codeDailyLimit: number;
   codeIpHourlyLimit: number;
+  /** Code sends from one IP per hour refused because the identity is not registered (or already is). */
+  codeIpRefusalHourlyLimit: number;
   loginSlowdownAfter: number;
   loginLockAfter: number;
   loginLockSeconds: number;
@@ -253,6 +255,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     codeResendSeconds: int('CODE_RESEND_INTERVAL', 60, 0, 3600),
     codeDailyLimit: int('CODE_DAILY_LIMIT', 10, 1, 1000),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
+    codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),

@@ -2,13 +2,15 @@
  * Enumeration is throttled: the answers that tell whether a phone or e-mail is registered (AC3_0,
  * AC3_1, AC3_61) or blocked (AC3_44) count against the same per-IP and per-identity limits as the
  * code sends they stand in for, and the code checks tell an unregistered phone from a wrong code no
- * more. Limits as shipped (CODE_IP_HOURLY_LIMIT 300, CODE_DAILY_LIMIT 10); resend interval off so each
- * probe meets the limit under test.
+ * more. A refusal that tells (not registered, already registered) counts per IP besides: past
+ * CAPTCHA_RISK_IP_REFUSALS the IP meets the captcha, past CODE_IP_REFUSAL_HOURLY_LIMIT every send from it
+ * answers AC3_23 — well before the 300 sends of CODE_IP_HOURLY_LIMIT. Limits as shipped
+ * (CODE_IP_HOURLY_LIMIT 300, CODE_DAILY_LIMIT 10); resend interval off so each probe meets the limit under test.
  */
 import { ACCOUNTS_BASE as A } from '@edupass/protocol';
 import { blockUser, expectError, nextEmail, nextPhone, PID, signUp, signUpByEmail } from '@edupass/test-kit/accounts';
-import { captchaWith, useTestServer } from '@edupass/test-kit/harness';
-import type { Answer } from '@edupass/test-kit/http-client';
+import { captchaWith, startTestServer, useTestServer } from '@edupass/test-kit/harness';
+import { type Answer, client } from '@edupass/test-kit/http-client';
 import { describe, expect, it } from 'vitest';
 
 const SHIPPED_LIMITS = { codeIpHourlyLimit: 300, codeDailyLimit: 10 };
@@ -25,16 +27,19 @@ const tally = (answers: Answer[]) => {
 describe('400 probes from one address (policy never: the send limits alone)', () => {
   const { server, call } = useTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'never' }) });
 
-  it('"is this phone registered?" by login-code sends: 300 answered, then AC3_23', async () => {
+  it('"is this phone registered?" by login-code sends: CODE_IP_REFUSAL_HOURLY_LIMIT answered, then AC3_23 for any phone', async () => {
+    const registered = await signUp(server);
     const answers: Answer[] = [];
     for (let i = 0; i < 400; i++) {
       answers.push(await call('POST', `${A}/captcha/login/post-process`, { phone_number: nextPhone(), pid: PID }));
     }
-    expect(tally(answers)).toEqual({
-      AC3_1: server.config.codeIpHourlyLimit,
-      AC3_23: 400 - server.config.codeIpHourlyLimit,
-    });
+    const limit = server.config.codeIpRefusalHourlyLimit;
+    expect(limit).toBeLessThanOrEqual(60);
+    expect(tally(answers)).toEqual({ AC3_1: limit, AC3_23: 400 - limit });
     expectError(answers[399] as Answer, 'AC3_23');
+    // A registered phone now answers the same: the limit tells nothing either.
+    const known = await call('POST', `${A}/captcha/login/post-process`, { phone_number: registered.phone, pid: PID });
+    expectError(known, 'AC3_23');
   });
 });
 
@@ -47,6 +52,7 @@ describe('probes in parallel count atomically', () => {
   });
 
   it('100 parallel reset-code probes answer AC3_1 at most 30 times', async () => {
+    expect(server.config.codeIpRefusalHourlyLimit).toBeGreaterThan(server.config.codeIpHourlyLimit);
     const answers = await Promise.all(
       Array.from({ length: 100 }, () =>
         call('POST', `${A}/captcha/password/reset`, { phone_number: nextPhone(), pid: PID }),
@@ -130,13 +136,29 @@ describe('the code checks do not tell registered phones apart', () => {
 describe('400 probes from one address under the default policy (risk)', () => {
   const { server, call } = useTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'risk' }) });
 
-  it('the first CAPTCHA_RISK_IP_SENDS are answered, then every probe needs a solved captcha', async () => {
+  it('reset-code probes of unregistered phones: CAPTCHA_RISK_IP_REFUSALS answered, then every probe needs a solved captcha', async () => {
     const answers: Answer[] = [];
     for (let i = 0; i < 400; i++) {
       answers.push(await call('POST', `${A}/captcha/password/reset`, { phone_number: nextPhone(), pid: PID }));
     }
-    const riskSends = server.config.captcha.riskIpSends;
-    expect(tally(answers)).toEqual({ AC3_1: riskSends, GCAP_1: 400 - riskSends });
+    const refusals = server.config.captcha.riskIpRefusals;
+    expect(tally(answers)).toEqual({ AC3_1: refusals, GCAP_1: 400 - refusals });
+  });
+
+  it('login-code probes of unregistered phones raise the risk: CAPTCHA_RISK_IP_REFUSALS answered, then the captcha', async () => {
+    const fresh = await startTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'risk' }) });
+    try {
+      const probe = client(fresh.url);
+      const answers: Answer[] = [];
+      for (let i = 0; i < 100; i++) {
+        answers.push(await probe('POST', `${A}/captcha/login/post-process`, { phone_number: nextPhone(), pid: PID }));
+      }
+      const refusals = fresh.config.captcha.riskIpRefusals;
+      expect(refusals).toBeLessThanOrEqual(20);
+      expect(tally(answers)).toEqual({ AC3_1: refusals, GCAP_1: 100 - refusals });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('e-mail probes too', async () => {

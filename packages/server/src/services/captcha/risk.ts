@@ -7,6 +7,8 @@
  * Signals, each against its CAPTCHA_RISK_* threshold (captcha-config.ts):
  * - failed captcha checks of the identity or device, and of the IP;
  * - wrong passwords from the IP;
+ * - code sends from the IP refused because the phone or address is not registered (or already is):
+ *   walking through numbers to learn which are registered;
  * - rule requests for the identity;
  * - scene `login`: password sign-ins of the account without a passed challenge since its last success
  *   (none while the account is locked: the lock is the answer);
@@ -20,7 +22,7 @@ import type { Context } from '../../context.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { signInLockKey } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
-import { lockSecondsLeft } from '../security/rate-limits.ts';
+import { identityRefusalKey, lockSecondsLeft } from '../security/rate-limits.ts';
 
 export interface Caller {
   identity: string;
@@ -92,6 +94,7 @@ const standingReasons = async (ctx: Context, q: RiskQuestion, ruleRequests: numb
   if ((await peek(keys.device)) >= c.riskFailures) reasons.push('device-failures');
   if ((await peek(keys.ip)) >= c.riskIpFailures) reasons.push('ip-failures');
   if ((await ctx.counters.peek(ipLoginFailureKey(q.ip))) >= c.riskIpLoginFailures) reasons.push('ip-login-failures');
+  if ((await ctx.counters.peek(identityRefusalKey(q.ip))) >= c.riskIpRefusals) reasons.push('ip-identity-refusals');
   if (ruleRequests > c.riskRuleRequests) reasons.push('rule-volume');
   return reasons;
 };

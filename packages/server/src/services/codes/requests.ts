@@ -5,14 +5,14 @@
  * much as a sent code, so it counts against the same per-IP and per-identity limits.
  */
 import type { Context } from '../../context.ts';
-import { fail, invalidRequest } from '../../errors.ts';
+import { ApiError, fail, invalidRequest } from '../../errors.ts';
 import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { assertEmailFreeFor } from '../account/email.ts';
 import { assertNotBlocked } from '../account/users.ts';
 import { requireHuman } from '../captcha/gate.ts';
 import { requireProduct } from '../platform/products.ts';
-import { limitCodeSend, releaseResendWait } from '../security/rate-limits.ts';
+import { countIdentityRefusal, limitCodeSend, releaseResendWait } from '../security/rate-limits.ts';
 import { type Scene, sendCode } from './one-time-codes.ts';
 import { finishAfterAnswer } from './sends-after-answer.ts';
 
@@ -84,6 +84,9 @@ const preconditions: Record<Exclude<Scene, 'oauth'>, (ctx: Context, r: CodeReque
   },
 };
 
+/** Refusals that tell whether a phone or address is registered: counted per IP (rate-limits.ts, risk.ts). */
+const TELLS_REGISTRATION: ReadonlySet<string> = new Set(['AC3_0', 'AC3_1', 'AC3_26', 'AC3_61']);
+
 /**
  * An e-mail reset or sign-in code goes to an account's address only, but the answer does not say
  * whether one has it: an unknown address meets the same gate and limits and hears the same 204 with
@@ -122,6 +125,7 @@ export const requestCode = async (
   } catch (error) {
     // Nothing was sent: no resend wait the page would not know of (it offers the send again at once).
     await releaseResendWait(ctx, target, scene);
+    if (error instanceof ApiError && TELLS_REGISTRATION.has(error.code)) await countIdentityRefusal(ctx, request.ip);
     throw error;
   }
   const known = await sendsOnlyToAccounts[scene]?.(ctx, addressed);

@@ -14,13 +14,32 @@ const refuseUntilWindowEnds = async (ctx: Context, code: 'AC3_23' | 'AC3_48', ke
   throw new RefusedForNow(code, await ctx.counters.ttl(key));
 };
 
+/** Code sends from one IP refused because the identity is not registered (or already is), per hour. */
+export const identityRefusalKey = (ip: string) => `code-refused-identity:ip:${ip}`;
+
+/**
+ * Counts a send refused with an answer that tells whether the identity is registered (AC3_0, AC3_1,
+ * AC3_26, AC3_61). Atomically: past CODE_IP_REFUSAL_HOURLY_LIMIT the refusal itself becomes AC3_23,
+ * so of a parallel burst no more than the limit learn anything.
+ */
+export const countIdentityRefusal = async (ctx: Context, ip: string): Promise<void> => {
+  const key = identityRefusalKey(ip);
+  if ((await ctx.counters.hit(key, HOUR_SECONDS)) > ctx.config.codeIpRefusalHourlyLimit) {
+    await refuseUntilWindowEnds(ctx, 'AC3_23', key);
+  }
+};
+
 /**
  * Counts one send to `target` from `ip` for `scene`, refusing with AC3_23 when the same code is asked
  * again within the resend interval or the IP sends too many, and AC3_48 past the daily limit; each
  * refusal carries the seconds until that window ends (`retry_after`).
  */
 export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
-  const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit } = ctx.config;
+  const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit, codeIpRefusalHourlyLimit } = ctx.config;
+  // An IP whose sends were refused as unregistered (or registered) too often gets no answer that tells.
+  const refusals = identityRefusalKey(ip);
+  if ((await ctx.counters.peek(refusals)) >= codeIpRefusalHourlyLimit)
+    await refuseUntilWindowEnds(ctx, 'AC3_23', refusals);
   const ipKey = `code-ip:${ip}`;
   if ((await ctx.counters.hit(ipKey, HOUR_SECONDS)) > codeIpHourlyLimit)
     await refuseUntilWindowEnds(ctx, 'AC3_23', ipKey);
