@@ -42,6 +42,24 @@ describe('known and unknown addresses answer alike', () => {
       expect(await server.lastCode(unknown)).toBeUndefined();
     });
 
+    it(`${purpose}: both do the same work before answering — a code stored — and only the known one's is delivered`, async () => {
+      const known = (await signUpByEmail(server)).email;
+      const unknown = nextEmail();
+      const storedFor = (email: string) =>
+        server.app.ctx.db
+          .selectFrom('codes')
+          .select('target')
+          .where('target', '=', email)
+          .where('scene', '=', `email_${purpose}` as 'email_reset')
+          .executeTakeFirst();
+      for (const email of [known, unknown]) {
+        expect((await call('POST', `${A}/${paths.send}`, { email, pid: PID })).status).toBe(204);
+        // At the answer, not later: the write is done before it, for an address with or without an account.
+        expect(await storedFor(email), email).toBeDefined();
+      }
+      expect(await server.lastCode(unknown)).toBeUndefined();
+    });
+
     it(`${purpose}: a check of an unknown address reads as a wrong code for a known one (AC3_13)`, async () => {
       const known = (await signUpByEmail(server)).email;
       const unknown = nextEmail();

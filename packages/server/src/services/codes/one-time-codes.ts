@@ -41,13 +41,8 @@ export interface SendCodeInput {
   ip: string;
 }
 
-/** `counted`: the caller already counted this send against the limits (before its preconditions). */
-export const sendCode = async (
-  ctx: Context,
-  { target, scene, channel, ip }: SendCodeInput,
-  { counted = false } = {},
-): Promise<void> => {
-  if (!counted) await limitCodeSend(ctx, target, scene, ip);
+/** Stores a new code for `target` and `scene` (replacing any earlier one); answers the code. */
+export const storeCode = async (ctx: Context, target: string, scene: Scene): Promise<string> => {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = ctx.now();
   await putCode(ctx.db, {
@@ -58,6 +53,11 @@ export const sendCode = async (
     attempts: 0,
     created_at: now,
   });
+  return code;
+};
+
+/** Delivers a stored code; one that cannot be delivered (twice) is withdrawn, with E_6. */
+export const deliverCode = async (ctx: Context, { target, scene, channel }: SendCodeInput, code: string) => {
   const message = {
     to: target,
     channel,
@@ -74,6 +74,12 @@ export const sendCode = async (
     // The provider's refusal, in words the user can act on (the number, a limit, the operator).
     throw new ApiError('E_6', error instanceof DeliveryError ? error.message : undefined);
   }
+};
+
+/** `counted`: the caller already counted this send against the limits (before its preconditions). */
+export const sendCode = async (ctx: Context, input: SendCodeInput, { counted = false } = {}): Promise<void> => {
+  if (!counted) await limitCodeSend(ctx, input.target, input.scene, input.ip);
+  await deliverCode(ctx, input, await storeCode(ctx, input.target, input.scene));
 };
 
 /** Counts a guess and checks it; the code's hash when right, AC3_13 when wrong, expired, spent or guessed too often. */

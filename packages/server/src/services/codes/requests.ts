@@ -13,7 +13,7 @@ import { assertNotBlocked } from '../account/users.ts';
 import { requireHuman } from '../captcha/gate.ts';
 import { requireProduct } from '../platform/products.ts';
 import { countIdentityRefusal, limitCodeSend, releaseResendWait } from '../security/rate-limits.ts';
-import { type Scene, sendCode } from './one-time-codes.ts';
+import { deliverCode, type Scene, sendCode, storeCode } from './one-time-codes.ts';
 import { finishAfterAnswer } from './sends-after-answer.ts';
 
 export interface CodeRequest {
@@ -89,9 +89,9 @@ const TELLS_REGISTRATION: ReadonlySet<string> = new Set(['AC3_0', 'AC3_1', 'AC3_
 
 /**
  * An e-mail reset or sign-in code goes to an account's address only, but the answer does not say
- * whether one has it: an unknown address meets the same gate and limits and hears the same 204 with
- * nothing sent, and its check reads as a wrong code; a known one's code is delivered after the answer
- * (sends-after-answer.ts), so neither does the time to answer. A blocked account gets its code; what
+ * whether one has it: an unknown address meets the same gate and limits, has a code stored like a
+ * known one and hears the same 204 with nothing sent, and its check reads as a wrong code; a known
+ * one's code is delivered after the answer (sends-after-answer.ts), so neither does the time to answer. A blocked account gets its code; what
  * the code unlocks refuses it.
  */
 const hasAccountByEmail = async (ctx: Context, r: CodeRequest) =>
@@ -128,11 +128,13 @@ export const requestCode = async (
     if (error instanceof ApiError && TELLS_REGISTRATION.has(error.code)) await countIdentityRefusal(ctx, request.ip);
     throw error;
   }
+  const input = { target, scene, channel, ip: request.ip };
   const known = await sendsOnlyToAccounts[scene]?.(ctx, addressed);
-  if (known === false) return;
-  const sending = sendCode(ctx, { target, scene, channel, ip: request.ip }, { counted: true });
-  if (known === true) finishAfterAnswer(ctx, sending);
-  else await sending;
+  if (known === undefined) return sendCode(ctx, input, { counted: true });
+  // Known or not, the same work before the answer: a code stored for the address (one nobody is
+  // sent reads as a wrong code at the check). Only an account's address is sent its code, after.
+  const code = await storeCode(ctx, target, scene);
+  if (known) finishAfterAnswer(ctx, () => deliverCode(ctx, input, code));
 };
 
 /** Voice codes: the `type` names the purpose; only the anonymous purposes can be asked by voice. */

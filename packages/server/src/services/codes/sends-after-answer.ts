@@ -10,10 +10,12 @@ import { ApiError } from '../../errors.ts';
 // By the context's delivery, which a transaction's context shares with its parent.
 const underWay = new WeakMap<object, Set<Promise<void>>>();
 
-export const finishAfterAnswer = (ctx: Context, send: Promise<void>) => {
+/** Starts `send` once the current request has answered (not before: none of its work delays the answer). */
+export const finishAfterAnswer = (ctx: Context, send: () => Promise<void>) => {
   const sends = underWay.get(ctx.delivery) ?? new Set();
   underWay.set(ctx.delivery, sends);
-  const tracked: Promise<void> = send
+  const tracked: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(send)
     .catch((error: unknown) => {
       // sendCode logged its own failure (ApiError E_6); anything else is logged here.
       if (!(error instanceof ApiError)) ctx.logger.error({ err: error }, 'code send after the answer failed');
