@@ -69,6 +69,10 @@ describe('operator sessions', () => {
     const app = await enrolApp(enrolling);
     expect((await adminUsers(enrolling)).status).toBe(200);
     expectError(await adminUsers(early), 'E_14');
+    // Nor can it add a factor of its own (a passkey) to get there: that takes the factor the account has.
+    expect((await call('POST', `${A}/step-up/password`, { password: PASSWORD }, { token: early })).status).toBe(204);
+    expectError(await call('POST', `${A}/second-factor/passkeys/options`, undefined, { token: early }), 'E_7');
+    expectError(await adminUsers(early), 'E_14');
     // A new sign-in with both factors opens the console.
     const challenge = (await passwordSignIn(phone)).body.mfa_challenge;
     const full = accessOf(await finish(challenge, { code: totpCode(app.secret, stepAt(now())) }));

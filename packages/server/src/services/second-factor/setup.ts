@@ -14,7 +14,7 @@ import {
   unusedRecoveryCodes,
   userPasskeys,
 } from '../../store/account/second-factor.ts';
-import { markSessionSecondFactor } from '../../store/sessions/sessions.ts';
+import { markSessionSecondFactor, sessionPassedSecondFactor } from '../../store/sessions/sessions.ts';
 import { audit } from '../admin/operations.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { securityEvent } from '../security/events.ts';
@@ -57,8 +57,21 @@ const firstRecoveryCodes = async (ctx: Context, userId: number): Promise<Partial
 const accountLabel = (session: SignedInSession) =>
   session.user.username ?? session.user.phone ?? session.user.email ?? `user ${session.userId}`;
 
+/**
+ * A factor added to an account that has one already needs a session that passed the factor it has
+ * (at sign-in or by a step-up with it): a password alone must not add a factor of its own, which would
+ * then stand for the one the account relies on. E_7: the client asks for that proof.
+ */
+const requireFactorForAnother = async (ctx: Context, session: SignedInSession, action: string, ip: string) => {
+  await requireStepUp(ctx, session, action, ip);
+  if (!(await hasSecondFactor(ctx, session.userId))) return;
+  if (await sessionPassedSecondFactor(ctx.db, session.sessionId)) return;
+  securityEvent(ctx, { event: 'step_up_required', userId: session.userId, ip, reason: `${action}: second factor` });
+  fail('E_7', 'Confirm with your second factor (authenticator app or passkey) first.');
+};
+
 export const startTotp = async (ctx: Context, session: SignedInSession, ip: string) => {
-  await requireStepUp(ctx, session, 'second factor: authenticator app', ip);
+  await requireFactorForAnother(ctx, session, 'second factor: authenticator app', ip);
   return startTotpSetup(ctx, session.userId, accountLabel(session));
 };
 
@@ -85,7 +98,7 @@ export const removeTotp = async (ctx: Context, session: SignedInSession, ip: str
 };
 
 export const startPasskeyRegistration = async (ctx: Context, session: SignedInSession, ip: string) => {
-  await requireStepUp(ctx, session, 'second factor: passkey', ip);
+  await requireFactorForAnother(ctx, session, 'second factor: passkey', ip);
   return passkeyRegistrationOptions(ctx, session.user);
 };
 
