@@ -96,7 +96,9 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'] },
     extraClientMetadata: { properties: ['first_party'] },
     enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
-    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')] },
+    // The interaction cookie goes to the whole site (path /), so the web client's calls about the
+    // interaction (routes/identity.ts) carry it: they are bound to the browser that started it.
+    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')], short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
@@ -128,7 +130,8 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     ttl: { ...OIDC_TTL, RefreshToken: ctx.config.refreshTokenTtlSeconds },
   };
   const provider = new OidcProvider(`${ctx.config.publicUrl}${OIDC_PREFIX}`, configuration);
-  // Behind a proxy the request's scheme comes from X-Forwarded-Proto (for its cookies' Secure flag).
+  // Host, scheme and client address are read from headers that mount.ts (`asPublicRequest`) sets
+  // from PUBLIC_URL and Fastify's trusted-proxy view for every request, whatever the client sent.
   provider.proxy = true;
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
   provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
