@@ -125,7 +125,7 @@ declare module 'oidc-provider' {
     };
     Client: {
       find(id: string): Promise<ClientModel | undefined>;
-      prototype: { compareClientSecret(actual: string): boolean };
+      prototype: { compareClientSecret(actual: string): boolean; includeSid(): boolean };
     };
   }
 

@@ -102,6 +102,8 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // Confidential applications ask whether a token is still active (it is not once its session ended).
+      introspection: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (kctx: { body: string }, form: string) => {
@@ -133,6 +135,8 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
   // Host, scheme and client address are read from headers that mount.ts (`asPublicRequest`) sets
   // from PUBLIC_URL and Fastify's trusted-proxy view for every request, whatever the client sent.
   provider.proxy = true;
+  // ID tokens always carry `sid`, the provider session an application's sign-in stands on.
+  provider.Client.prototype.includeSid = () => true;
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
   provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
     return secretMatches(ctx, this.clientSecret, actual);
