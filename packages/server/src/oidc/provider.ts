@@ -121,10 +121,17 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     },
     // Applications registered with the refresh_token grant get refresh tokens without offline_access
     // (their users stay signed in as on EduPass itself, until the session ends).
+    // Every refresh answers a new refresh token and spends the old one: a refresh token used twice is
+    // a replay, and its grant is revoked (adapter.ts, also for replays at the same moment).
+    rotateRefreshToken: true,
     issueRefreshToken: async (_kctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     loadExistingGrant: grantFirstParty,
     pkce: { required: () => true },
+    // Every authorization names its redirect_uri, compared exactly. (Letting an application with one
+    // registered URI omit it also made oidc-provider's error handler fail with a 500 on a resume URL
+    // carrying a client_id, `/oidc/auth/<uid>?client_id=…`.)
+    allowOmittingSingleRegisteredRedirectUri: false,
     renderError: (kctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
       kctx.type = 'html';
       kctx.body = errorPage(out.error, out.error_description);

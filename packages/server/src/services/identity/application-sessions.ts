@@ -11,7 +11,7 @@ import {
   destroyModelByUid,
   findModel,
   findModelsOfAccount,
-  revokeModelsOfGrant,
+  revokeGrant,
   upsertModel,
 } from '../../store/identity/oidc-models.ts';
 import { findLiveSessionByKey } from '../../store/sessions/sessions.ts';
@@ -69,10 +69,7 @@ const authorizationsOf = (payload: string): AppAuthorization[] => {
 export const endProviderSession = async (ctx: StoreContext, providerSessionUid: string) => {
   const session = await findModel(ctx.db, 'Session', { column: 'uid', value: providerSessionUid }, ctx.now());
   const ended = session === undefined ? [] : authorizationsOf(session.payload);
-  for (const { grantId } of ended) {
-    await revokeModelsOfGrant(ctx.db, grantId);
-    await destroyModel(ctx.db, 'Grant', grantId);
-  }
+  for (const { grantId } of ended) await revokeGrant(ctx.db, grantId);
   await destroyModelByUid(ctx.db, 'Session', providerSessionUid);
   await destroyModel(ctx.db, MODEL, providerSessionUid);
   return ended;

@@ -87,6 +87,23 @@ export const destroyModelByUid = (db: Db, model: string, uid: string) =>
 export const revokeModelsOfGrant = (db: Db, grantId: string) =>
   db.deleteFrom('oidc_models').where('grant_id', '=', grantId).execute();
 
+/** The grant a row was issued under (null: none, or no such row). */
+export const grantIdOf = async (db: Db, model: string, id: string) =>
+  (
+    await db
+      .selectFrom('oidc_models')
+      .select('grant_id')
+      .where('model', '=', model)
+      .where('id', '=', id)
+      .executeTakeFirst()
+  )?.grant_id ?? null;
+
+/** A grant and everything issued under it (codes, access and refresh tokens). */
+export const revokeGrant = async (db: Db, grantId: string) => {
+  await revokeModelsOfGrant(db, grantId);
+  await destroyModel(db, 'Grant', grantId);
+};
+
 /** The hourly sweep: rows past their expiry. */
 export const deleteExpiredModels = async (db: Db, now: number) =>
   Number((await db.deleteFrom('oidc_models').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
