@@ -59,12 +59,14 @@ const ADDRESS_HEADERS = [
  */
 export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
   const url = new URL(publicUrl);
+  // Read before the headers change: Fastify works the address out of X-Forwarded-For on each read.
+  const ip = request.ip;
   const { headers } = request.raw;
   for (const name of ADDRESS_HEADERS) delete headers[name];
   headers.host = url.host;
   headers['x-forwarded-host'] = url.host;
   headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
-  headers['x-forwarded-for'] = request.ip;
+  headers['x-forwarded-for'] = ip;
 };
 
 export const mountProvider = (app: FastifyInstance, ctx: Context, provider: ProviderSource) => {

@@ -111,6 +111,8 @@ declare module 'oidc-provider' {
 
   export class Provider {
     constructor(issuer: string, configuration: Configuration);
+    /** The Koa context of the request being handled (async local storage). */
+    static get ctx(): { ip: string } | undefined;
     proxy: boolean;
     issuer: string;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
@@ -125,7 +127,7 @@ declare module 'oidc-provider' {
     };
     Client: {
       find(id: string): Promise<ClientModel | undefined>;
-      prototype: { compareClientSecret(actual: string): boolean; includeSid(): boolean };
+      prototype: { compareClientSecret(actual: string): boolean | Promise<boolean>; includeSid(): boolean };
     };
   }
 

@@ -9,6 +9,7 @@ import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { secretMatches } from '../services/identity/applications.ts';
+import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
@@ -145,8 +146,13 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
   // ID tokens always carry `sid`, the provider session an application's sign-in stands on.
   provider.Client.prototype.includeSid = () => true;
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
-  provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
-    return secretMatches(ctx, this.clientSecret, actual);
+  // Wrong secrets are limited per client and address (the address mount.ts gave the request).
+  provider.Client.prototype.compareClientSecret = function compare(
+    this: { clientId: string; clientSecret: string },
+    actual: string,
+  ) {
+    const ip = OidcProvider.ctx?.ip ?? '';
+    return limitedSecretCheck(ctx, this.clientId, ip, () => secretMatches(ctx, this.clientSecret, actual));
   };
   // Signing out of an application everywhere (RP-initiated logout, "sign out") ends the EduPass session too.
   provider.use(async (kctx, next) => {
