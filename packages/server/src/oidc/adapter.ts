@@ -9,6 +9,8 @@ import {
   consumeModel,
   destroyModel,
   findModel,
+  grantIdOf,
+  revokeGrant,
   revokeModelsOfGrant,
   upsertModel,
 } from '../store/identity/oidc-models.ts';
@@ -42,7 +44,8 @@ const clientAdapter = (ctx: StoreContext): Adapter => {
 /**
  * The provider checks "consumed" and then consumes, so two requests with one code (or one refresh
  * token) at the same moment could both pass its check: the conditional update lets one through and
- * refuses the other with `alreadyConsumed` (the provider's invalid_grant).
+ * refuses the other with `alreadyConsumed` (the provider's invalid_grant). A refused one is a replay,
+ * as the provider treats one it sees consumed: the grant is revoked with every token it issued.
  */
 const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => Error): Adapter => ({
   upsert: (id, payload, expiresIn) =>
@@ -53,6 +56,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
       grantId: payload.grantId ?? null,
       uid: payload.uid ?? null,
       userCode: payload.userCode ?? null,
+      accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
       expiresAt: ctx.now() + expiresIn * 1000,
     }).then(() => undefined),
   find: async (id) => parsed(await findModel(ctx.db, model, { column: 'id', value: id }, ctx.now())),
@@ -60,7 +64,10 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
   findByUserCode: async (code) =>
     parsed(await findModel(ctx.db, model, { column: 'user_code', value: code }, ctx.now())),
   consume: async (id) => {
-    if (!(await consumeModel(ctx.db, model, id, ctx.now()))) throw alreadyConsumed();
+    if (await consumeModel(ctx.db, model, id, ctx.now())) return;
+    const grantId = await grantIdOf(ctx.db, model, id);
+    if (grantId !== null) await revokeGrant(ctx.db, grantId);
+    throw alreadyConsumed();
   },
   destroy: (id) => destroyModel(ctx.db, model, id).then(() => undefined),
   revokeByGrantId: (grantId) => revokeModelsOfGrant(ctx.db, grantId).then(() => undefined),

@@ -9,6 +9,7 @@ import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { secretMatches } from '../services/identity/applications.ts';
+import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
@@ -96,10 +97,14 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'] },
     extraClientMetadata: { properties: ['first_party'] },
     enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
-    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')] },
+    // The interaction cookie goes to the whole site (path /), so the web client's calls about the
+    // interaction (routes/identity.ts) carry it: they are bound to the browser that started it.
+    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')], short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // Confidential applications ask whether a token is still active (it is not once its session ended).
+      introspection: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (kctx: { body: string }, form: string) => {
@@ -117,10 +122,17 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     },
     // Applications registered with the refresh_token grant get refresh tokens without offline_access
     // (their users stay signed in as on EduPass itself, until the session ends).
+    // Every refresh answers a new refresh token and spends the old one: a refresh token used twice is
+    // a replay, and its grant is revoked (adapter.ts, also for replays at the same moment).
+    rotateRefreshToken: true,
     issueRefreshToken: async (_kctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     loadExistingGrant: grantFirstParty,
     pkce: { required: () => true },
+    // Every authorization names its redirect_uri, compared exactly. (Letting an application with one
+    // registered URI omit it also made oidc-provider's error handler fail with a 500 on a resume URL
+    // carrying a client_id, `/oidc/auth/<uid>?client_id=…`.)
+    allowOmittingSingleRegisteredRedirectUri: false,
     renderError: (kctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
       kctx.type = 'html';
       kctx.body = errorPage(out.error, out.error_description);
@@ -128,11 +140,19 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     ttl: { ...OIDC_TTL, RefreshToken: ctx.config.refreshTokenTtlSeconds },
   };
   const provider = new OidcProvider(`${ctx.config.publicUrl}${OIDC_PREFIX}`, configuration);
-  // Behind a proxy the request's scheme comes from X-Forwarded-Proto (for its cookies' Secure flag).
+  // Host, scheme and client address are read from headers that mount.ts (`asPublicRequest`) sets
+  // from PUBLIC_URL and Fastify's trusted-proxy view for every request, whatever the client sent.
   provider.proxy = true;
+  // ID tokens always carry `sid`, the provider session an application's sign-in stands on.
+  provider.Client.prototype.includeSid = () => true;
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
-  provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
-    return secretMatches(ctx, this.clientSecret, actual);
+  // Wrong secrets are limited per client and address (the address mount.ts gave the request).
+  provider.Client.prototype.compareClientSecret = function compare(
+    this: { clientId: string; clientSecret: string },
+    actual: string,
+  ) {
+    const ip = OidcProvider.ctx?.ip ?? '';
+    return limitedSecretCheck(ctx, this.clientId, ip, () => secretMatches(ctx, this.clientSecret, actual));
   };
   // Signing out of an application everywhere (RP-initiated logout, "sign out") ends the EduPass session too.
   provider.use(async (kctx, next) => {

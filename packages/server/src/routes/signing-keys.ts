@@ -60,7 +60,7 @@ export const signingKeyRoutes = (app: FastifyInstance, ctx: Context) => {
         },
       },
       async (request) => {
-        const pid = introspectingProduct(ctx, header(request, 'authorization'));
+        const pid = await introspectingProduct(ctx, header(request, 'authorization'), request.ip);
         return introspect(ctx, pid, tokenOf(request.body));
       },
     );

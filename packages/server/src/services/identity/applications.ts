@@ -87,6 +87,7 @@ export const addApplication = async (
     post_logout_redirect_uris: JSON.stringify(postLogout),
     first_party: input.first_party ? 1 : 0,
     secret_hash: secret === undefined ? null : applicationSecretHash(ctx, secret),
+    backchannel_logout_uri: null,
     created_at: now,
     updated_at: now,
   };

@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { limitedSecretCheck } from '../security/client-secrets.ts';
 import { accessTokenClaims } from './access-tokens.ts';
 import { authenticate } from './tokens.ts';
 
@@ -31,8 +32,15 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-/** The product an HTTP Basic `Authorization` header authenticates (INTROSPECTION_SECRETS), else E_0. */
-export const introspectingProduct = (ctx: Context, authorization: string | undefined): string => {
+/**
+ * The product an HTTP Basic `Authorization` header authenticates (INTROSPECTION_SECRETS), else E_0;
+ * wrong secrets are limited per product and address (services/security/client-secrets.ts).
+ */
+export const introspectingProduct = async (
+  ctx: Context,
+  authorization: string | undefined,
+  ip: string,
+): Promise<string> => {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
   const decoded = match?.[1] === undefined ? '' : Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -49,7 +57,8 @@ export const introspectingProduct = (ctx: Context, authorization: string | undef
   const expected = Object.hasOwn(ctx.config.introspectionSecrets, pid)
     ? ctx.config.introspectionSecrets[pid]
     : undefined;
-  if (colon < 0 || expected === undefined || !sameSecret(secret, expected)) {
+  const known = colon >= 0 && expected !== undefined;
+  if (!known || !(await limitedSecretCheck(ctx, pid, ip, () => sameSecret(secret, expected)))) {
     throw new ApiError('E_0', 'Client authentication failed: send HTTP Basic pid:secret (INTROSPECTION_SECRETS).');
   }
   return pid;

@@ -23,6 +23,7 @@ import {
   sessionChain,
   sessionKey,
 } from '../../store/sessions/sessions.ts';
+import { endApplicationSessions } from '../identity/application-sessions.ts';
 import { securityEvent } from '../security/events.ts';
 import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
@@ -161,6 +162,7 @@ export const endSessionByKey = async (ctx: Context, key: string, userId: number,
       const user = Number(ended.numUpdatedRows) === 0 ? undefined : await findUserById(tx.db, userId);
       if (user !== undefined) {
         await recordEvent(tx, { type: 'session.ended', userId, product: user.pid, data: { reason } });
+        await endApplicationSessions(tx, userId);
       }
     });
   } finally {

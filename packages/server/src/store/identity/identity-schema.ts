@@ -12,6 +12,8 @@ export interface ApplicationsTable {
   first_party: number;
   /** Confidential applications only: keyed hash of the secret. */
   secret_hash: string | null;
+  /** Where a logout token is posted when a session the application signed in with ends; null: none. */
+  backchannel_logout_uri: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -23,6 +25,8 @@ export interface OidcModelsTable {
   grant_id: string | null;
   uid: string | null;
   user_code: string | null;
+  /** The account the row belongs to (a grant's, a token's, a provider session's; a session link's user). */
+  account_id: string | null;
   consumed_at: number | null;
   expires_at: number;
 }

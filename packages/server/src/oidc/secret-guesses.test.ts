@@ -1,0 +1,51 @@
+/**
+ * Client secrets cannot be guessed at speed: past the limit of wrong secrets for one client from one
+ * address, /oidc/token (and the provider's introspection) and /introspect refuse even the right
+ * secret until the window ends; the limit holds under parallel guesses; another address is not held.
+ */
+import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_SECRET_GUESSES } from '../services/security/client-secrets.ts';
+
+const { server, adoptOwnUrl } = useIssuerServer({
+  introspectionSecrets: { edupass: 'product-secret-of-edupass' },
+  trustProxy: ['127.0.0.1'],
+});
+let app: { id: string; secret: string };
+
+beforeAll(async () => {
+  adoptOwnUrl();
+  const made = await registerApp(server, { redirect_uris: ['https://courses.example.com/callback'] });
+  app = { id: made.application.client_id, secret: String(made.client_secret) };
+});
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+const post = (path: string, id: string, secret: string, ip: string) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: basic(id, secret),
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-forwarded-for': ip,
+    },
+    body: new URLSearchParams({ token: 'anything', grant_type: 'refresh_token', refresh_token: 'anything' }),
+  }).then((answer) => answer.status);
+
+describe('wrong client secrets', () => {
+  it.each([
+    ['/oidc/token', () => app.id, () => app.secret, 400, 401],
+    ['/oidc/token/introspection', () => app.id, () => app.secret, 200, 401],
+    ['/introspect', () => 'edupass', () => 'product-secret-of-edupass', 200, 403],
+  ])('at %s: limited per client and address, atomically', async (path, id, secret, rightStatus, refused) => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+    expect(await post(path, id(), secret(), ip)).toBe(rightStatus);
+    const guesses = await Promise.all(
+      Array.from({ length: CLIENT_SECRET_GUESSES.limit * 2 }, (_, i) => post(path, id(), `wrong-${i}`, ip)),
+    );
+    expect(guesses.every((status) => status === refused)).toBe(true);
+    // Held: the right secret is refused too from this address, not from another one.
+    expect(await post(path, id(), secret(), ip)).toBe(refused);
+    expect(await post(path, id(), secret(), '198.51.100.7')).toBe(rightStatus);
+  });
+});
