@@ -6,6 +6,7 @@ import { DAY_SECONDS } from '@edupass/protocol';
 import { type AvatarConfig, readAvatarConfig } from './avatar-config.ts';
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
+import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
@@ -15,7 +16,12 @@ import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
 
-export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionConfig, SecondFactorConfig {
+export interface Config
+  extends SecretsConfig,
+    UsageStoreConfig,
+    IntrospectionConfig,
+    SecondFactorConfig,
+    IdentityConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -232,6 +238,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readSecretsConfig(read, problems, production),
     ...readIntrospectionConfig(read, problems),
     ...readSecondFactorConfig(read, problems),
+    ...readIdentityConfig(read, problems),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY_SECONDS),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY_SECONDS, 60, 365 * DAY_SECONDS),

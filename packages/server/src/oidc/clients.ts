@@ -1,9 +1,6 @@
 /** A registered application as the provider's client metadata. */
 
-import { SIGNING_ALG } from '../services/sessions/signing-keys.ts';
 import type { ApplicationRow } from '../store/identity/applications.ts';
-
-export { SIGNING_ALG };
 
 export const clientMetadata = (row: ApplicationRow) => ({
   client_id: row.client_id,
@@ -13,8 +10,9 @@ export const clientMetadata = (row: ApplicationRow) => ({
   post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
   grant_types: ['authorization_code', 'refresh_token'],
   response_types: ['code'],
-  id_token_signed_response_alg: SIGNING_ALG,
+  id_token_signed_response_alg: row.id_token_alg,
   first_party: row.first_party === 1,
+  require_pkce: row.require_pkce === 1,
   // Confidential: the stored value is the secret's keyed hash, compared by hashing what is presented
   // (provider.ts replaces the client's secret comparison accordingly).
   ...(row.secret_hash === null

@@ -24,6 +24,8 @@ export interface UsersTable {
   blocked_at: number | null;
   created_at: number;
   updated_at: number;
+  /** The sequence number of the user's last webhook event. */
+  event_sequence: Generated<number>;
 }
 
 export interface CodesTable {
@@ -116,6 +118,10 @@ export interface SigningKeysTable {
   private_sealed: string;
   created_at: number;
   signs_from: number;
+  /** JSON array of the public JWKs that verify this generation's ID tokens (RS256, ES256). */
+  id_token_public_jwks: string | null;
+  /** The ID-token keys' private JWKs, sealed; null until first read for rows made before them. */
+  id_token_private_sealed: string | null;
 }
 
 export interface LeasesTable {
