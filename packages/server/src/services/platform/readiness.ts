@@ -1,7 +1,10 @@
 /**
- * `/readyz`: whether this process can serve — the database answers, its schema has every migration
- * this version knows, and Redis answers when REDIS_URL is set. `/healthz` only says the process
- * is alive. A reason names what is wrong, for the operator reading a 503.
+ * `/readyz`: whether this process can serve — the database answers and its schema has every
+ * migration this version knows. A reason names what is wrong, for the operator reading a 503.
+ * Redis is not part of it: while Redis is down every request is still served (counters fall back
+ * to the database), and Redis is shared by every instance, so failing readiness for it would take
+ * every instance out of the load balancer at once. Its state is in `/healthz` and the
+ * `edupass_redis_up` metric instead. `/healthz` says the process is alive, with those details.
  */
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
@@ -37,20 +40,25 @@ const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
   }
 };
 
-const checkRedis = async (ctx: Context): Promise<string | undefined> => {
+/** Undefined when ready; else why not. */
+export const notReadyBecause = (ctx: Context): Promise<string | undefined> => checkDatabase(ctx);
+
+export interface RedisHealth {
+  /** `off`: REDIS_URL is not set (counters in the database). */
+  state: 'up' | 'down' | 'off';
+  /** Why it is down. */
+  reason?: string;
+}
+
+/** Redis as this process sees it: a ping within the check's time. */
+export const redisHealth = async (ctx: Pick<Context, 'redis'>): Promise<RedisHealth> => {
   const redis = ctx.redis;
-  if (redis === undefined) return undefined;
-  if (!isReady(redis)) return `Redis does not answer (connection ${redis.status})`;
+  if (redis === undefined) return { state: 'off' };
+  if (!isReady(redis)) return { state: 'down', reason: `connection ${redis.status}` };
   try {
     await withinTime(redis.ping(), 'Redis');
-    return undefined;
+    return { state: 'up' };
   } catch (error) {
-    return `Redis does not answer: ${reasonOf(error)}`;
+    return { state: 'down', reason: reasonOf(error) };
   }
-};
-
-/** Undefined when ready; else every reason, joined. */
-export const notReadyBecause = async (ctx: Context): Promise<string | undefined> => {
-  const reasons = (await Promise.all([checkDatabase(ctx), checkRedis(ctx)])).filter(Boolean);
-  return reasons.length > 0 ? reasons.join('; ') : undefined;
 };
