@@ -24,8 +24,6 @@ export interface UsersTable {
   blocked_at: number | null;
   created_at: number;
   updated_at: number;
-  /** The sequence number of the user's last webhook event. */
-  event_sequence: Generated<number>;
 }
 
 export interface CodesTable {
@@ -110,6 +108,12 @@ export interface OutboxTable {
 }
 
 /** A key that signs access tokens (store/sessions/signing-keys.ts). */
+export interface WebhookSequencesTable {
+  user_id: number;
+  /** The number of the user's last webhook event. */
+  last: number;
+}
+
 export interface SigningKeysTable {
   generation: number;
   kid: string;
@@ -244,6 +248,7 @@ export interface Database {
   settings: SettingsTable;
   leases: LeasesTable;
   signing_keys: SigningKeysTable;
+  webhook_sequences: WebhookSequencesTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
   totp_secrets: TotpSecretsTable;

@@ -8,8 +8,9 @@ import type { Kysely } from 'kysely';
  * - `applications.require_pkce`: PKCE asked of a confidential application too (public ones always);
  *   `applications.id_token_alg`: how its ID tokens are signed (applications registered before keep
  *   ES256, what they were given; new ones get RS256).
- * - `users.event_sequence`: the last webhook event sequence number of the user, so receivers can order
- *   one user's events whatever order retries bring them in.
+ * - `webhook_sequences`: the last webhook event number of each user, so receivers can order one
+ *   user's events whatever order retries bring them in (kept after the user is deleted, so
+ *   `user.deleted` has its number too).
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await db.schema.alterTable('signing_keys').addColumn('id_token_public_jwks', 'text').execute();
@@ -23,7 +24,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('id_token_alg', 'text', (c) => c.notNull().defaultTo('ES256'))
     .execute();
   await db.schema
-    .alterTable('users')
-    .addColumn('event_sequence', 'bigint', (c) => c.notNull().defaultTo(0))
+    .createTable('webhook_sequences')
+    .addColumn('user_id', 'bigint', (c) => c.primaryKey())
+    .addColumn('last', 'bigint', (c) => c.notNull())
     .execute();
 };
