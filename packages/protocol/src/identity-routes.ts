@@ -52,7 +52,7 @@ export const denyInteractionRoute = {
   method: 'POST',
   path: `${IDENTITY_BASE}/interactions/:uid/deny`,
   host: 'tiger',
-  auth: 'none',
+  auth: 'token',
   params: uid,
   status: 200,
 } as const satisfies WireRoute;

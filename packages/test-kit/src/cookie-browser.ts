@@ -60,5 +60,5 @@ export const cookieBrowser = () => {
     throw new Error(`more than ${limit} redirects from ${url}`);
   };
 
-  return { request, follow, cookies: jar };
+  return { request, follow, cookies: jar, cookieHeader };
 };

@@ -6,7 +6,7 @@
 import type { ApplicationWithSecret } from '@edupass/protocol';
 import { expect } from 'vitest';
 import type { Config } from '../../server/src/config.ts';
-import { signInOperator } from './accounts.ts';
+import { signInOperator, signUp } from './accounts.ts';
 import { type TestServer, useTestServer } from './harness.ts';
 import { client } from './http-client.ts';
 
@@ -42,4 +42,19 @@ export const registerApp = async (server: TestServer, spec: AppSpec, operatorTok
   );
   expect(answer.status).toBe(200);
   return answer.body;
+};
+
+/**
+ * A new account whose session began ten seconds ago: prompt=login and max_age compare the session
+ * with the request's time in whole seconds, and the same second would read as fresh.
+ */
+export const signUpBeforeAuthorizations = async (server: TestServer) => {
+  const { ctx } = server.app;
+  const realNow = ctx.now;
+  ctx.now = () => realNow() - 10_000;
+  try {
+    return await signUp(server);
+  } finally {
+    ctx.now = realNow;
+  }
 };

@@ -53,6 +53,20 @@ export const interactionOf = (landed: string) => {
   return uid;
 };
 
+/** The web client's calls about an interaction, made from `browser` (its cookies go along) as `token`. */
+export const interactionCall = <T = unknown>(
+  server: TestServer,
+  browser: Browser,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+) =>
+  client(server.url)<T>(method, `${INTERACTIONS}/${path}`, body, {
+    ...(token === undefined ? {} : { token }),
+    headers: { cookie: browser.cookieHeader() },
+  });
+
 /** The web client's part: complete the interaction as `token`; the browser resumes to the app's callback. */
 export const complete = async (
   server: TestServer,
@@ -60,12 +74,15 @@ export const complete = async (
   landed: string,
   token: string,
   redirectUri: string,
+  body: { consent?: boolean } = {},
 ) => {
-  const answer = await client(server.url)<{ redirect_to: string }>(
+  const answer = await interactionCall<{ redirect_to: string }>(
+    server,
+    browser,
     'POST',
-    `${INTERACTIONS}/${interactionOf(landed)}/complete`,
-    {},
-    { token },
+    `${interactionOf(landed)}/complete`,
+    body,
+    token,
   );
   expect(answer.status).toBe(200);
   return browser.follow(answer.body.redirect_to, (next) => next.startsWith(redirectUri));

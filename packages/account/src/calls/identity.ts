@@ -40,9 +40,12 @@ export const completeInteraction = (client: AccountClient, uid: string, consent 
     consent,
   });
 
-/** The user refuses the application; answers where to send the browser (the application learns it). */
+/**
+ * The signed-in user refuses the application; answers where to send the browser (the application
+ * learns it). Like the completion, only in the browser that started the sign-in.
+ */
 export const denyInteraction = (client: AccountClient, uid: string): Promise<InteractionOutcome> =>
-  defineCall<void, InteractionOutcome>(anonymous, at(denyInteractionRoute, uid), object)(client);
+  defineCall<void, InteractionOutcome>(withToken, at(denyInteractionRoute, uid), object)(client);
 
 /** Whether the sign-in screens may send the user back to `redirect` (INVALID_REQUEST if not). */
 export const checkReturn: Call<{ redirect: string }, ReturnCheck> = /* @__PURE__ */ defineCall(

@@ -53,6 +53,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
       grantId: payload.grantId ?? null,
       uid: payload.uid ?? null,
       userCode: payload.userCode ?? null,
+      accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
       expiresAt: ctx.now() + expiresIn * 1000,
     }).then(() => undefined),
   find: async (id) => parsed(await findModel(ctx.db, model, { column: 'id', value: id }, ctx.now())),

@@ -2,11 +2,16 @@
  * The provider's interaction as the web client drives it: what the application is and asks for
  * (shown on the sign-in and consent screens), then the signed-in user's answer. The answer is the
  * provider's standard interaction result (login and consent), saved on the interaction; the browser
- * resumes at the provider, which checks that it is the browser that started the authorization
- * (its resume cookie), so the interaction id alone is no key to anyone's sign-in.
+ * resumes at the provider.
+ *
+ * Every call is bound to the browser that started the authorization: the interaction is the one the
+ * provider's interaction cookie names (`interactionDetails`), and it must be the one the call names.
+ * A link to `/sign-in?interaction=<uid>` opened in anyone else's browser is refused, so nobody can
+ * answer an authorization that another browser (an attacker's) will resume.
  */
 import type { InteractionDetails, InteractionOutcome } from '@edupass/protocol';
-import type { InteractionModel, Provider } from 'oidc-provider';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
@@ -17,10 +22,19 @@ import type { EduPassLogin } from './provider.ts';
 
 const FRESH_SIGN_IN_REASONS = new Set(['login_prompt', 'max_age']);
 
-const openInteraction = async (provider: Provider, uid: string): Promise<InteractionModel> => {
-  const interaction = await provider.Interaction.find(uid);
-  if (interaction === undefined) {
-    throw new ApiError('E_2', 'This sign-in request has expired. Go back to the application and start again.');
+/** The browser's side of a call: its request (the interaction cookie) and the reply. */
+export interface BrowserCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const openInteraction = async (provider: Provider, call: BrowserCall, uid: string): Promise<InteractionModel> => {
+  const interaction = await provider.interactionDetails(call.request.raw, call.reply.raw).catch(() => undefined);
+  if (interaction === undefined || interaction.uid !== uid) {
+    throw new ApiError(
+      'E_2',
+      'This sign-in request has expired or was started in another browser. Go back to the application and start again.',
+    );
   }
   return interaction;
 };
@@ -47,19 +61,50 @@ const applicationOf = async (ctx: Context, interaction: InteractionModel) => {
   return app;
 };
 
-const details = async (ctx: Context, interaction: InteractionModel): Promise<InteractionDetails> => {
+/** The grant the interaction would widen: the existing one only if it is this account's. */
+const existingGrant = async (provider: Provider, interaction: InteractionModel, accountId: string | undefined) => {
+  if (interaction.grantId === undefined || accountId === undefined) return undefined;
+  const grant = await provider.Grant.find(interaction.grantId);
+  return grant !== undefined && grant.accountId === accountId ? grant : undefined;
+};
+
+/** Scopes asked for that the grant does not hold yet (all of them without a grant). */
+const ungrantedScopes = (interaction: InteractionModel, grant: GrantModel | undefined) => {
+  const held = new Set((grant?.getOIDCScope() ?? '').split(' '));
+  return requestedScopes(interaction).filter((scope) => !held.has(scope));
+};
+
+/**
+ * What the screens show. A third-party application needs consent whenever it asks for a scope the
+ * user has not granted it, whatever the prompt (a fresh sign-in, prompt=login, is no consent).
+ */
+const details = async (
+  ctx: Context,
+  provider: Provider,
+  interaction: InteractionModel,
+  accountId: string | undefined,
+): Promise<InteractionDetails> => {
   const app = await applicationOf(ctx, interaction);
   const firstParty = app.first_party === 1;
+  const grant = firstParty ? undefined : await existingGrant(provider, interaction, accountId);
   return {
     app: { client_id: app.client_id, name: app.name, logo_url: app.logo_url, first_party: firstParty },
     claims: requestedClaims(interaction),
     fresh_sign_in: needsFreshSignIn(interaction),
-    consent: !firstParty && (interaction.prompt.name === 'consent' || interaction.grantId === undefined),
+    consent: !firstParty && ungrantedScopes(interaction, grant).length > 0,
   };
 };
 
-export const describeInteraction = async (ctx: Context, provider: Provider, uid: string) =>
-  details(ctx, await openInteraction(provider, uid));
+export const describeInteraction = async (
+  ctx: Context,
+  provider: Provider,
+  call: BrowserCall,
+  uid: string,
+  session: SignedInSession | undefined,
+) => details(ctx, provider, await openInteraction(provider, call, uid), accountIdOf(session));
+
+const accountIdOf = (session: SignedInSession | undefined) =>
+  session === undefined ? undefined : String(session.userId);
 
 const saveResult = async (ctx: Context, interaction: InteractionModel, result: Record<string, unknown>) => {
   interaction.result = result;
@@ -69,9 +114,7 @@ const saveResult = async (ctx: Context, interaction: InteractionModel, result: R
 
 /** The grant of what the application asked, to this user (a grant of another user's is not reused). */
 const grantFor = async (provider: Provider, interaction: InteractionModel, accountId: string, clientId: string) => {
-  const existing = interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId);
-  const grant =
-    existing !== undefined && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+  const grant = (await existingGrant(provider, interaction, accountId)) ?? new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(requestedScopes(interaction).join(' '));
   const missingClaims = interaction.prompt.details.missingOIDCClaims;
   if (missingClaims !== undefined) grant.addOIDCClaims(missingClaims);
@@ -86,19 +129,20 @@ const grantFor = async (provider: Provider, interaction: InteractionModel, accou
 export const completeInteraction = async (
   ctx: Context,
   provider: Provider,
+  call: BrowserCall,
   uid: string,
   session: SignedInSession,
   consent: boolean,
 ): Promise<InteractionOutcome> => {
-  const interaction = await openInteraction(provider, uid);
-  const shown = await details(ctx, interaction);
+  const interaction = await openInteraction(provider, call, uid);
+  const accountId = String(session.userId);
+  const shown = await details(ctx, provider, interaction, accountId);
   const startedAt = await sessionStartedAt(ctx.db, session.sessionId);
   if (startedAt === undefined) throw new ApiError('E_0');
   if (shown.fresh_sign_in && startedAt < interaction.iat * 1000) {
     throw new ApiError('E_7', 'The application asks you to sign in again.');
   }
   if (shown.consent && !consent) throw invalidRequest('The application needs your consent to what it asks.');
-  const accountId = String(session.userId);
   const login: EduPassLogin & { ts: number; remember: boolean } = {
     accountId,
     edupassSessionKey: sessionKey(session.sessionId),
@@ -109,9 +153,14 @@ export const completeInteraction = async (
   return saveResult(ctx, interaction, { ...interaction.lastSubmission, login, consent: { grantId } });
 };
 
-/** The user refuses: the application is told `access_denied`. */
-export const denyInteraction = async (ctx: Context, provider: Provider, uid: string): Promise<InteractionOutcome> => {
-  const interaction = await openInteraction(provider, uid);
+/** The signed-in user refuses, in the browser that started it: the application is told `access_denied`. */
+export const denyInteraction = async (
+  ctx: Context,
+  provider: Provider,
+  call: BrowserCall,
+  uid: string,
+): Promise<InteractionOutcome> => {
+  const interaction = await openInteraction(provider, call, uid);
   return saveResult(ctx, interaction, {
     error: 'access_denied',
     error_description: 'The user did not allow the application to sign in.',

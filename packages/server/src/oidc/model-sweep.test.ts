@@ -20,6 +20,7 @@ const store = (id: string, expiresInMs: number) =>
     grantId: null,
     uid: `uid-${id}`,
     userCode: null,
+    accountId: null,
     expiresAt: server.app.ctx.now() + expiresInMs,
   });
 

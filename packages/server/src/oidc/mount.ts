@@ -38,13 +38,43 @@ export const currentProvider = (ctx: Context) => {
 
 export type ProviderSource = ReturnType<typeof currentProvider>;
 
-export const mountProvider = (app: FastifyInstance, provider: ProviderSource) => {
+/** Headers through which a request could name another host, scheme or port than PUBLIC_URL's. */
+const ADDRESS_HEADERS = [
+  'forwarded',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-forwarded-server',
+  'x-forwarded-for',
+  'x-real-ip',
+];
+
+/**
+ * What the provider reads of the request to build its URLs (issuer endpoints in discovery, the
+ * return after sign-in) and its cookies' Secure flag is set here from PUBLIC_URL, never taken from
+ * the request: host, port and scheme are PUBLIC_URL's, and the client address is Fastify's (which
+ * believes X-Forwarded-For only from TRUST_PROXY's proxies). The provider runs with Koa's `proxy`
+ * on only to read these values, which no client can choose.
+ */
+export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
+  const url = new URL(publicUrl);
+  const { headers } = request.raw;
+  for (const name of ADDRESS_HEADERS) delete headers[name];
+  headers.host = url.host;
+  headers['x-forwarded-host'] = url.host;
+  headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
+  headers['x-forwarded-for'] = request.ip;
+};
+
+export const mountProvider = (app: FastifyInstance, ctx: Context, provider: ProviderSource) => {
   void app.register(async (scope) => {
     // The provider reads its own bodies (form posts to /token and the logout form).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { handle } = await provider();
+      asPublicRequest(request, ctx.config.publicUrl);
       const original = request.raw.url ?? OIDC_PREFIX;
       // As Express mounts it: the provider finds its mount path from `originalUrl` minus `url`.
       Object.assign(request.raw, { originalUrl: original });

@@ -39,6 +39,8 @@ declare module 'oidc-provider' {
     accountId: string;
     clientId: string;
     addOIDCScope(scope: string): void;
+    /** The granted OpenID Connect scopes, space-separated. */
+    getOIDCScope(): string;
     addOIDCClaims(claims: string[]): void;
     addResourceScope(resource: string, scope: string): void;
     save(ttl?: number): Promise<string>;
@@ -116,13 +118,15 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): this;
     use(middleware: (ctx: OidcContext, next: () => Promise<void>) => Promise<void>): void;
     Interaction: { find(uid: string): Promise<InteractionModel | undefined> };
+    /** The interaction named by the browser's interaction cookie (SessionNotFound without one). */
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionModel>;
     Grant: {
       new (init: { accountId: string; clientId: string }): GrantModel;
       find(id: string): Promise<GrantModel | undefined>;
     };
     Client: {
       find(id: string): Promise<ClientModel | undefined>;
-      prototype: { compareClientSecret(actual: string): boolean };
+      prototype: { compareClientSecret(actual: string): boolean; includeSid(): boolean };
     };
   }
 

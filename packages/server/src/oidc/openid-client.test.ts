@@ -5,11 +5,18 @@
  * third party, a key rotation in the middle, and RP-initiated logout ending everything.
  */
 import { INTERACTION_PARAM } from '@edupass/protocol';
-import { type Account, expectError, PASSWORD, signIn, signUp } from '@edupass/test-kit/accounts';
+import { type Account, expectError, PASSWORD, signIn } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { client } from '@edupass/test-kit/http-client';
-import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
-import { authorize, complete, discover, INTERACTIONS, interactionOf } from '@edupass/test-kit/oidc-flow';
+import { registerApp, signUpBeforeAuthorizations, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import {
+  authorize,
+  complete,
+  discover,
+  INTERACTIONS,
+  interactionCall,
+  interactionOf,
+} from '@edupass/test-kit/oidc-flow';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,13 +39,7 @@ describe('openid-client against the provider', () => {
 
   beforeAll(async () => {
     adoptOwnUrl();
-    // The account's session begins well before any authorization request here: prompt=login and max_age
-    // compare it with the request's time in whole seconds, and the same second would read as fresh.
-    const { ctx } = server.app;
-    const realNow = ctx.now;
-    ctx.now = () => realNow() - 10_000;
-    user = await signUp(server);
-    ctx.now = realNow;
+    user = await signUpBeforeAuthorizations(server);
     const a = await registerApp(server, {
       redirect_uris: [CALLBACK_A],
       post_logout_redirect_uris: [LOGGED_OUT_A],
@@ -66,10 +67,11 @@ describe('openid-client against the provider', () => {
       scope: 'openid profile phone offline_access',
     });
     expect(landed.startsWith(`${server.url}/sign-in?`)).toBe(true);
-    const shown = await call<{ app: { name: string; first_party: boolean }; claims: string[]; consent: boolean }>(
-      'GET',
-      `${I}/${interactionOf(landed)}`,
-    );
+    const shown = await interactionCall<{
+      app: { name: string; first_party: boolean };
+      claims: string[];
+      consent: boolean;
+    }>(server, browser, 'GET', interactionOf(landed));
     expect(shown.status).toBe(200);
     expect(shown.body.app).toMatchObject({ name: 'Courses', first_party: true });
     expect(shown.body.claims).toEqual(expect.arrayContaining(['phone_number', 'nickname']));
@@ -109,9 +111,9 @@ describe('openid-client against the provider', () => {
     const config = await discover(server, appA.id, appA.secret);
     const { landed, checks } = await authorize(config, browser, CALLBACK_A, { prompt: 'login' });
     const uid = interactionOf(landed);
-    const shown = await call<{ fresh_sign_in: boolean }>('GET', `${I}/${uid}`);
+    const shown = await interactionCall<{ fresh_sign_in: boolean }>(server, browser, 'GET', uid);
     expect(shown.body.fresh_sign_in).toBe(true);
-    expectError(await call('POST', `${I}/${uid}/complete`, {}, { token: user.token }), 'E_7');
+    expectError(await interactionCall(server, browser, 'POST', `${uid}/complete`, {}, user.token), 'E_7');
     const fresh = await signIn(server, user.phone, PASSWORD);
     const callback = await complete(server, browser, landed, fresh.access.token, CALLBACK_A);
     const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), checks);
@@ -122,8 +124,10 @@ describe('openid-client against the provider', () => {
     const config = await discover(server, appA.id, appA.secret);
     const { landed, checks } = await authorize(config, browser, CALLBACK_A, { max_age: '0' });
     const uid = interactionOf(landed);
-    expect((await call<{ fresh_sign_in: boolean }>('GET', `${I}/${uid}`)).body.fresh_sign_in).toBe(true);
-    expectError(await call('POST', `${I}/${uid}/complete`, {}, { token: user.token }), 'E_7');
+    expect((await interactionCall<{ fresh_sign_in: boolean }>(server, browser, 'GET', uid)).body.fresh_sign_in).toBe(
+      true,
+    );
+    expectError(await interactionCall(server, browser, 'POST', `${uid}/complete`, {}, user.token), 'E_7');
     const fresh = await signIn(server, user.phone, PASSWORD);
     const callback = await complete(server, browser, landed, fresh.access.token, CALLBACK_A);
     const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { ...checks, maxAge: 0 });
@@ -134,21 +138,27 @@ describe('openid-client against the provider', () => {
     const config = await discover(server, appC);
     const first = await authorize(config, browser, CALLBACK_C);
     const uid = interactionOf(first.landed);
-    const shown = await call<{ consent: boolean; app: { first_party: boolean } }>('GET', `${I}/${uid}`);
+    const shown = await interactionCall<{ consent: boolean; app: { first_party: boolean } }>(
+      server,
+      browser,
+      'GET',
+      uid,
+    );
     expect(shown.body).toMatchObject({ consent: true, app: { first_party: false } });
-    expectError(await call('POST', `${I}/${uid}/complete`, {}, { token: user.token }), 'E_1');
-    const denied = await call<{ redirect_to: string }>('POST', `${I}/${uid}/deny`);
+    expectError(await interactionCall(server, browser, 'POST', `${uid}/complete`, {}, user.token), 'E_1');
+    const denied = await interactionCall<{ redirect_to: string }>(
+      server,
+      browser,
+      'POST',
+      `${uid}/deny`,
+      {},
+      user.token,
+    );
     const back = await browser.follow(denied.body.redirect_to, (next) => next.startsWith(CALLBACK_C));
     expect(new URL(back).searchParams.get('error')).toBe('access_denied');
 
     const again = await authorize(config, browser, CALLBACK_C);
-    const approved = await call<{ redirect_to: string }>(
-      'POST',
-      `${I}/${interactionOf(again.landed)}/complete`,
-      { consent: true },
-      { token: user.token },
-    );
-    const callback = await browser.follow(approved.body.redirect_to, (next) => next.startsWith(CALLBACK_C));
+    const callback = await complete(server, browser, again.landed, user.token, CALLBACK_C, { consent: true });
     const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), again.checks);
     expect(tokens.claims()?.sub).toBe(String(user.userId));
   });

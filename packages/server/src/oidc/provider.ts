@@ -106,11 +106,15 @@ export const createProvider = async (
     scopes: ['openid', 'offline_access', ...Object.keys(SCOPE_CLAIMS).filter((scope) => scope !== 'openid')],
     ...forRelyingParties,
     extraClientMetadata: { properties: ['first_party', ...extraClientMetadataProperties] },
-    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')] },
+    // The interaction cookie goes to the whole site (path /), so the web client's calls about the
+    // interaction (routes/identity.ts) carry it: they are bound to the browser that started it.
+    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')], short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       resourceIndicators,
+      // Confidential applications ask whether a token is still active (it is not once its session ended).
+      introspection: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (kctx: { body: string }, form: string) => {
@@ -138,8 +142,11 @@ export const createProvider = async (
     ttl: { ...OIDC_TTL, RefreshToken: ctx.config.refreshTokenTtlSeconds },
   };
   const provider = new OidcProvider(`${ctx.config.publicUrl}${OIDC_PREFIX}`, configuration);
-  // Behind a proxy the request's scheme comes from X-Forwarded-Proto (for its cookies' Secure flag).
+  // Host, scheme and client address are read from headers that mount.ts (`asPublicRequest`) sets
+  // from PUBLIC_URL and Fastify's trusted-proxy view for every request, whatever the client sent.
   provider.proxy = true;
+  // ID tokens always carry `sid`, the provider session an application's sign-in stands on.
+  provider.Client.prototype.includeSid = () => true;
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
   provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret: string }, actual: string) {
     return secretMatches(ctx, this.clientSecret, actual);

@@ -4,21 +4,23 @@
  * the code flow and a refresh; passport-openidconnect (no PKCE, client_secret_post); Auth.js
  * (`@auth/core`: a session with the user's name); oauth4webapi; openid-client. Each application is a
  * real HTTP server on this machine; the browser's part is plain HTTP with a cookie jar (redirects
- * followed, the provider's form_post submitted), the web client's part its interaction API.
+ * followed, the provider's form_post submitted), the web client's part its interaction API. Each
+ * holding a refresh token loses its session once the user signs out of EduPass (its refresh is
+ * refused); with response_type=id_token an application holds no token EduPass could revoke.
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Auth, type AuthConfig } from '@auth/core';
 import { INTERACTION_PARAM } from '@edupass/protocol';
-import { type Account, signUp } from '@edupass/test-kit/accounts';
+import { A, type Account, signUp } from '@edupass/test-kit/accounts';
 import { cookieBrowser, type Hop } from '@edupass/test-kit/cookie-browser';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
-import { authorize, complete, discover, INTERACTIONS, interactionOf } from '@edupass/test-kit/oidc-flow';
+import { authorize, complete, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // Express and its middleware are CommonJS without types of their own.
 const load = createRequire(import.meta.url);
@@ -37,8 +39,12 @@ let user: Account;
 let nickname: string;
 const closers: (() => Promise<void>)[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   adoptOwnUrl();
+});
+
+// Each library signs in a user of its own, who signs out of EduPass at the end.
+beforeEach(async () => {
   user = await signUp(server);
   const profile = await client(server.url)<{ nickname: string }>('GET', '/tiger/v3/web/accounts/profile', undefined, {
     token: user.token,
@@ -106,14 +112,21 @@ const visit = async (browser: Browser, url: string) => {
 /** The web client's part: the signed-in user completes the interaction; the browser goes on. */
 const signInAtEduPass = async (browser: Browser, signInAt: string | undefined) => {
   expect(signInAt).toBeTypeOf('string');
-  const answer = await client(server.url)<{ redirect_to: string }>(
+  const answer = await interactionCall<{ redirect_to: string }>(
+    server,
+    browser,
     'POST',
-    `${INTERACTIONS}/${interactionOf(String(signInAt))}/complete`,
+    `${interactionOf(String(signInAt))}/complete`,
     {},
-    { token: user.token },
+    user.token,
   );
   expect(answer.status).toBe(200);
   return (await visit(browser, answer.body.redirect_to)).hop;
+};
+
+/** The user signs out of EduPass (the account centre's sign-out): the applications' grants end with it. */
+const signOutOfEduPass = async () => {
+  expect((await client(server.url)('POST', `${A}/logout`, {}, { token: user.token })).status).toBe(204);
 };
 
 const json = (hop: Hop) => {
@@ -171,7 +184,9 @@ describe('express-openid-connect', () => {
         const info = await req.oidc.fetchUserInfo();
         res.json({ changed: after.access_token !== before, sub: info.sub, name: req.oidc.user.name });
       } catch (error) {
-        next(error);
+        if ((error as { error?: string }).error !== 'invalid_grant') return next(error);
+        // What an application does when its refresh is refused: it ends its own session.
+        res.oidc.logout({ returnTo: '/refresh' });
       }
     });
 
@@ -179,6 +194,11 @@ describe('express-openid-connect', () => {
     const first = await visit(browser, `${url}/refresh`);
     const answer = json(await signInAtEduPass(browser, first.signInAt));
     expect(answer).toEqual({ changed: true, sub: String(user.userId), name: nickname });
+
+    await signOutOfEduPass();
+    // Its refresh refused, the application ends its own session: the next visit asks EduPass for a
+    // sign-in, and EduPass asks the user (its session has ended too).
+    expect((await visit(browser, `${url}/refresh`)).signInAt).toBeTypeOf('string');
   });
 });
 
@@ -237,6 +257,9 @@ describe('passport-openidconnect', () => {
     expect(new URL(String(first.signInAt)).searchParams.has(INTERACTION_PARAM)).toBe(true);
     const me = json(await signInAtEduPass(browser, first.signInAt));
     expect(me).toMatchObject({ id: String(user.userId), name: nickname, refreshed: true });
+
+    await signOutOfEduPass();
+    expect(json((await visit(browser, `${url}/me`)).hop)).toMatchObject({ refreshed: false });
   });
 });
 
@@ -263,7 +286,7 @@ describe('Auth.js (@auth/core)', () => {
         // The refresh-token rotation Auth.js documents: the token endpoint, asked from the jwt callback.
         async jwt({ token, account }) {
           if (account) return { ...token, refresh_token: account.refresh_token, refreshed: false };
-          if (typeof token.refresh_token !== 'string' || token.refreshed === true) return token;
+          if (typeof token.refresh_token !== 'string') return token;
           const answer = await fetch(`${server.url}/oidc/token`, {
             method: 'POST',
             headers: {
@@ -273,9 +296,10 @@ describe('Auth.js (@auth/core)', () => {
             body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token.refresh_token }),
           });
           const tokens = (await answer.json()) as { refresh_token?: string };
+          // Refused (the EduPass session ended): the session ends too.
           return answer.ok
-            ? { ...token, refresh_token: tokens.refresh_token, refreshed: true }
-            : { ...token, error: 'refresh' };
+            ? { ...token, refresh_token: tokens.refresh_token ?? token.refresh_token, refreshed: true }
+            : null;
         },
         async session({ session: shown, token }) {
           return { ...shown, refreshed: token.refreshed === true };
@@ -318,6 +342,10 @@ describe('Auth.js (@auth/core)', () => {
       user: { name: nickname },
       refreshed: true,
     });
+
+    await signOutOfEduPass();
+    const gone = (await visit(browser, `${url}/auth/session`)).hop.body;
+    expect(JSON.parse(gone)).toBeNull();
   });
 });
 
@@ -361,6 +389,18 @@ describe('oauth4webapi', () => {
     );
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(oauth.getValidatedIdTokenClaims(refreshed)?.sub).toBe(String(user.userId));
+
+    await signOutOfEduPass();
+    const refused = oauth.refreshTokenGrantRequest(
+      as,
+      rp,
+      clientAuth,
+      String(refreshed.refresh_token ?? tokens.refresh_token),
+      options,
+    );
+    await expect(oauth.processRefreshTokenResponse(as, rp, await refused)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 });
 
@@ -376,5 +416,12 @@ describe('openid-client', () => {
     expect(tokens.claims()).toMatchObject({ sub: String(user.userId), name: nickname });
     const refreshed = await oidc.refreshTokenGrant(config, String(tokens.refresh_token));
     expect(refreshed.claims()?.sub).toBe(String(user.userId));
+
+    await signOutOfEduPass();
+    await expect(
+      oidc.refreshTokenGrant(config, String(refreshed.refresh_token ?? tokens.refresh_token)),
+    ).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 });

@@ -11,28 +11,37 @@ import { checkReturnTarget } from '../services/identity/return-targets.ts';
 
 export const identityRoutes = (app: FastifyInstance, ctx: Context) => {
   const provider = currentProvider(ctx);
-  mountProvider(app, provider);
+  mountProvider(app, ctx, provider);
   const tags = ['identity'];
   defineRoute(
     app,
     ctx,
     'interaction',
-    async ({ params }) => describeInteraction(ctx, (await provider()).provider, params.uid),
+    async ({ params, request, reply, session }) =>
+      describeInteraction(ctx, (await provider()).provider, { request, reply }, params.uid, session),
     { tags },
   );
   defineRoute(
     app,
     ctx,
     'completeInteraction',
-    async ({ params, body, session }) =>
-      completeInteraction(ctx, (await provider()).provider, params.uid, session, body.consent === true),
+    async ({ params, body, session, request, reply }) =>
+      completeInteraction(
+        ctx,
+        (await provider()).provider,
+        { request, reply },
+        params.uid,
+        session,
+        body.consent === true,
+      ),
     { tags },
   );
   defineRoute(
     app,
     ctx,
     'denyInteraction',
-    async ({ params }) => denyInteraction(ctx, (await provider()).provider, params.uid),
+    async ({ params, request, reply }) =>
+      denyInteraction(ctx, (await provider()).provider, { request, reply }, params.uid),
     { tags },
   );
   defineRoute(app, ctx, 'checkReturn', async ({ body }) => checkReturnTarget(ctx, body.redirect), { tags });

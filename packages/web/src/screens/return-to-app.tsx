@@ -79,6 +79,8 @@ const Consent = ({ uid, details }: { uid: string; details: InteractionDetails })
 const ReturnToApp = () => {
   const { t, errorText } = useI18n();
   const [consent, setConsent] = useState<{ uid: string; details: InteractionDetails } | undefined>(undefined);
+  // The application being signed in to, named on the screen while a first-party sign-in completes.
+  const [appName, setAppName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<{ message: string; retry: (() => void) | null } | null>(null);
   const [round, setRound] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is the retry: the same return, once more
@@ -103,9 +105,13 @@ const ReturnToApp = () => {
         }
         return;
       }
+      // The server answers only in the browser that started this sign-in (not from a link sent by someone else).
       const details = await interactionDetails(client, target.uid);
       if (details.consent) setConsent({ uid: target.uid, details });
-      else await finish(target.uid, false);
+      else {
+        setAppName(details.app.name);
+        await finish(target.uid, false);
+      }
     };
     go().catch((caught: unknown) => {
       returning = false;
@@ -117,9 +123,11 @@ const ReturnToApp = () => {
         : null;
       // Kept for the retry when the network or the server failed; given up otherwise.
       if (!again) clearReturn();
-      setError({ message: errorText(caught), retry: again });
+      // An interaction unknown to this browser: expired, or a link to someone else's sign-in.
+      const elsewhere = target.kind === 'interaction' && isAuthError(caught) && caught.name === 'NOT_FOUND';
+      setError({ message: elsewhere ? t('return.notThisBrowser') : errorText(caught), retry: again });
     });
-  }, [errorText, round]);
+  }, [errorText, round, t]);
   if (consent) return <Consent uid={consent.uid} details={consent.details} />;
   return (
     <Screen title={t('return.title')}>
@@ -131,7 +139,7 @@ const ReturnToApp = () => {
           </p>
         </>
       ) : (
-        <p className="muted">{t('return.leaving')}</p>
+        <p className="muted">{appName ? t('return.signingInTo', { app: appName }) : t('return.leaving')}</p>
       )}
     </Screen>
   );

@@ -9,6 +9,7 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { deleteUserRows, findUserById } from '../../store/account/users.ts';
 import { audit } from '../admin/operations.ts';
+import { endApplicationSessions } from '../identity/application-sessions.ts';
 import { securityEvent } from '../security/events.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 
@@ -20,6 +21,7 @@ export const deleteAccount = async (ctx: Context, userId: number, by: DeletedBy)
   try {
     await inTransaction(ctx, async (tx) => {
       if (!(await deleteUserRows(tx.db, user.id))) fail('AC3_3');
+      await endApplicationSessions(tx, user.id);
       await recordEvent(tx, { type: 'user.deleted', userId: user.id, product: user.pid, data: { deleted_by: by } });
     });
   } finally {

@@ -123,6 +123,7 @@ export const addApplication = async (
     secret_hash: secret === undefined ? null : applicationSecretHash(ctx, secret),
     require_pkce: input.require_pkce === true ? 1 : 0,
     id_token_alg: idTokenAlg(input.id_token_signed_response_alg),
+    backchannel_logout_uri: null,
     created_at: now,
     updated_at: now,
   };

@@ -1,13 +1,15 @@
 /**
  * Ending sessions, however they end (signed out, ended by their owner from another device, after a
  * password or phone change, by an operator): the sessions are marked ended and, when any was, one
- * `session.ended` event records it in the same transaction; after the commit the sessions remembered
- * in memory are forgotten, so their access tokens stop at once.
+ * `session.ended` event records it in the same transaction, with the applications' grants and tokens
+ * standing on them (services/identity/application-sessions.ts); after the commit the sessions
+ * remembered in memory are forgotten, so their access tokens stop at once.
  */
 
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../store/schema.ts';
+import { endApplicationSessions } from '../identity/application-sessions.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 
 /** How many sessions `revoke` ended (an update's row count), or whether it ended one. */
@@ -16,7 +18,11 @@ type Revoke = (db: Kysely<Database>, now: number) => Promise<{ numUpdatedRows: b
 const endedAny = (result: { numUpdatedRows: bigint } | boolean) =>
   typeof result === 'boolean' ? result : result.numUpdatedRows > 0n;
 
-/** In `tx`: runs `revoke` and, when it ended any session, records one `session.ended` event with `data`. */
+/**
+ * In `tx`: runs `revoke` and, when it ended any session, records one `session.ended` event with
+ * `data` and ends the applications' sign-ins (grants, access and refresh tokens) that stood on the
+ * sessions ended.
+ */
 export const revokeAndRecord = async (
   tx: Context,
   user: { id: number; pid: string },
@@ -25,6 +31,7 @@ export const revokeAndRecord = async (
 ) => {
   if (!endedAny(await revoke(tx.db, tx.now()))) return;
   await recordEvent(tx, { type: 'session.ended', userId: user.id, product: user.pid, data });
+  await endApplicationSessions(tx, user.id);
 };
 
 /**

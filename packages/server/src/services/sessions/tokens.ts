@@ -22,6 +22,7 @@ import {
   revokeSessionByKey,
   sessionKey,
 } from '../../store/sessions/sessions.ts';
+import { endApplicationSessions } from '../identity/application-sessions.ts';
 import { securityEvent } from '../security/events.ts';
 import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
@@ -155,6 +156,7 @@ export const endSessionByKey = async (ctx: Context, key: string, userId: number,
       const user = Number(ended.numUpdatedRows) === 0 ? undefined : await findUserById(tx.db, userId);
       if (user !== undefined) {
         await recordEvent(tx, { type: 'session.ended', userId, product: user.pid, data: { reason } });
+        await endApplicationSessions(tx, userId);
       }
     });
   } finally {

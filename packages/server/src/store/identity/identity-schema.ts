@@ -16,6 +16,8 @@ export interface ApplicationsTable {
   require_pkce: number;
   /** How its ID tokens are signed: RS256 or ES256. */
   id_token_alg: string;
+  /** Where a logout token is posted when a session the application signed in with ends; null: none. */
+  backchannel_logout_uri: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -27,6 +29,8 @@ export interface OidcModelsTable {
   grant_id: string | null;
   uid: string | null;
   user_code: string | null;
+  /** The account the row belongs to (a grant's, a token's, a provider session's; a session link's user). */
+  account_id: string | null;
   consumed_at: number | null;
   expires_at: number;
 }

@@ -14,6 +14,7 @@ export interface StoredModel {
   grantId: string | null;
   uid: string | null;
   userCode: string | null;
+  accountId: string | null;
   expiresAt: number;
 }
 
@@ -27,6 +28,7 @@ export const upsertModel = (db: Db, row: StoredModel) =>
       grant_id: row.grantId,
       uid: row.uid,
       user_code: row.userCode,
+      account_id: row.accountId,
       consumed_at: null,
       expires_at: row.expiresAt,
     })
@@ -36,6 +38,7 @@ export const upsertModel = (db: Db, row: StoredModel) =>
         grant_id: row.grantId,
         uid: row.uid,
         user_code: row.userCode,
+        account_id: row.accountId,
         expires_at: row.expiresAt,
       }),
     )
@@ -65,8 +68,21 @@ export const consumeModel = async (db: Db, model: string, id: string, now: numbe
   return Number(result.numUpdatedRows) > 0;
 };
 
+/** The live rows of one model belonging to an account. */
+export const findModelsOfAccount = (db: Db, model: string, accountId: string, now: number) =>
+  db
+    .selectFrom('oidc_models')
+    .select(['id', 'payload'])
+    .where('account_id', '=', accountId)
+    .where('model', '=', model)
+    .where('expires_at', '>', now)
+    .execute();
+
 export const destroyModel = (db: Db, model: string, id: string) =>
   db.deleteFrom('oidc_models').where('model', '=', model).where('id', '=', id).execute();
+
+export const destroyModelByUid = (db: Db, model: string, uid: string) =>
+  db.deleteFrom('oidc_models').where('model', '=', model).where('uid', '=', uid).execute();
 
 export const revokeModelsOfGrant = (db: Db, grantId: string) =>
   db.deleteFrom('oidc_models').where('grant_id', '=', grantId).execute();

@@ -19,6 +19,7 @@ import * as signingKeys from './012-signing-keys.ts';
 import * as applications from './013-applications.ts';
 import * as webhooks from './014-webhooks.ts';
 import * as secondFactor from './015-second-factor.ts';
+import * as applicationSessions from './016-application-sessions.ts';
 import * as relyingParties from './018-relying-parties.ts';
 
 export interface MigrationContext {
@@ -47,6 +48,7 @@ const steps: [name: string, up: Step][] = [
   ['013-applications', applications.up],
   ['014-webhooks', webhooks.up],
   ['015-second-factor', secondFactor.up],
+  ['016-application-sessions', applicationSessions.up],
   ['018-relying-parties', relyingParties.up],
 ];
 

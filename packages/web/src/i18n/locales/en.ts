@@ -56,6 +56,9 @@ const text = {
   'agree.version': 'version {v}',
   'return.title': 'Back to the application',
   'return.leaving': 'Taking you back…',
+  'return.signingInTo': 'Signing you in to {app}…',
+  'return.notThisBrowser':
+    'This sign-in request has expired or was started in another browser. Go back to the application and start again.',
   'return.toAccount': 'Go to your account',
   'return.refused': 'The address you came from is not one {site} may send you back to, so here is your account.',
   'return.signInAgain': 'The application asks you to sign in again.',

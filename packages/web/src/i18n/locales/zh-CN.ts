@@ -52,6 +52,8 @@ const zhCN: LocaleText = {
     'agree.version': '第 {v} 版',
     'return.title': '返回应用',
     'return.leaving': '正在返回…',
+    'return.signingInTo': '正在登录 {app}…',
+    'return.notThisBrowser': '此登录请求已过期，或不是在这个浏览器中发起的。请回到应用重新开始。',
     'return.toAccount': '前往我的账号',
     'return.refused': '来源地址不在 {site} 允许返回的范围内，已为你打开账号页面。',
     'return.signInAgain': '该应用要求你重新登录。',

@@ -1,0 +1,93 @@
+/**
+ * Which EduPass session each of the provider's sessions stands on (a "session link", kept beside the
+ * provider's models under the provider session's uid), and the end of applications' sign-ins with it.
+ * When EduPass sessions end (however: services/sessions/ending.ts), every provider session of the
+ * account whose EduPass session is no longer live loses its grants, and with them the applications'
+ * authorization codes, access and refresh tokens; the provider session itself is removed.
+ */
+import type { Context } from '../../context.ts';
+import {
+  destroyModel,
+  destroyModelByUid,
+  findModel,
+  findModelsOfAccount,
+  revokeModelsOfGrant,
+  upsertModel,
+} from '../../store/identity/oidc-models.ts';
+import { findLiveSessionByKey } from '../../store/sessions/sessions.ts';
+
+type StoreContext = Pick<Context, 'db' | 'now'>;
+
+const MODEL = 'SessionLink';
+
+export interface Link {
+  sessionKey: string;
+  userId: number;
+}
+
+/** What a provider session holds per application: its grant and the `sid` the application was told. */
+export interface AppAuthorization {
+  clientId: string;
+  grantId: string;
+  sid: string | undefined;
+}
+
+export const saveLink = (ctx: StoreContext, providerSessionUid: string, link: Link, ttlSeconds: number) =>
+  upsertModel(ctx.db, {
+    model: MODEL,
+    id: providerSessionUid,
+    payload: JSON.stringify(link),
+    grantId: null,
+    uid: null,
+    userCode: null,
+    accountId: String(link.userId),
+    expiresAt: ctx.now() + ttlSeconds * 1000,
+  });
+
+export const linkOf = async (ctx: StoreContext, providerSessionUid: string) => {
+  const row = await findModel(ctx.db, MODEL, { column: 'id', value: providerSessionUid }, ctx.now());
+  return row === undefined ? undefined : (JSON.parse(row.payload) as Link);
+};
+
+/** Whether the linked EduPass session is live, of a user who is not blocked. */
+export const linkLive = async (ctx: StoreContext, link: Link) => {
+  const user = await findLiveSessionByKey(ctx.db, link.sessionKey);
+  return user !== undefined && user.id === link.userId && user.blocked_at === null;
+};
+
+const authorizationsOf = (payload: string): AppAuthorization[] => {
+  const session = JSON.parse(payload) as { authorizations?: Record<string, { grantId?: string; sid?: string }> };
+  return Object.entries(session.authorizations ?? {}).flatMap(([clientId, { grantId, sid }]) =>
+    typeof grantId === 'string' ? [{ clientId, grantId, sid }] : [],
+  );
+};
+
+/**
+ * Ends the provider session `providerSessionUid` (its link included) and revokes every grant it
+ * holds; answers the applications' authorizations that ended, for their back-channel logout.
+ */
+export const endProviderSession = async (ctx: StoreContext, providerSessionUid: string) => {
+  const session = await findModel(ctx.db, 'Session', { column: 'uid', value: providerSessionUid }, ctx.now());
+  const ended = session === undefined ? [] : authorizationsOf(session.payload);
+  for (const { grantId } of ended) {
+    await revokeModelsOfGrant(ctx.db, grantId);
+    await destroyModel(ctx.db, 'Grant', grantId);
+  }
+  await destroyModelByUid(ctx.db, 'Session', providerSessionUid);
+  await destroyModel(ctx.db, MODEL, providerSessionUid);
+  return ended;
+};
+
+/**
+ * After sessions of `userId` ended (in the same transaction): the provider sessions standing on
+ * EduPass sessions that are no longer live end, with their applications' grants and tokens.
+ * Answers the applications' authorizations that ended.
+ */
+export const endApplicationSessions = async (ctx: StoreContext, userId: number) => {
+  const ended: AppAuthorization[] = [];
+  for (const row of await findModelsOfAccount(ctx.db, MODEL, String(userId), ctx.now())) {
+    if (await linkLive(ctx, JSON.parse(row.payload) as Link)) continue;
+    ended.push(...(await endProviderSession(ctx, row.id)));
+  }
+  return ended;
+};
