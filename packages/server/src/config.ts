@@ -176,6 +176,16 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
   return products;
 };
 
+/** The log levels of the server's logger (pino). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const logLevelOf = (raw: string | undefined, problems: string[]): string => {
+  if (raw === undefined) return 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw;
+  problems.push(`LOG_LEVEL="${raw}" must be one of ${LOG_LEVELS.join(', ')}. Fix: LOG_LEVEL=info, or unset it.`);
+  return 'info';
+};
+
 export { DAY_SECONDS as DAY };
 
 /** DATABASE_URL names PostgreSQL (else it is an SQLite file path). */
@@ -263,7 +273,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
-    logLevel: str('LOG_LEVEL') ?? 'info',
+    logLevel: logLevelOf(str('LOG_LEVEL'), problems),
     metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),
     metricsToken: str('METRICS_TOKEN'),
     webRoot: str('WEB_ROOT'),
