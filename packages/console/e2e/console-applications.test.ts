@@ -68,6 +68,15 @@ describe('the applications screen', () => {
     expect(second.length).toBeGreaterThanOrEqual(16);
     expect(second).not.toBe(first);
 
+    // Its redirect URIs and PKCE are changed after registration.
+    await table.getByRole('button', { name: '修改' }).click();
+    await page.getByLabel('回调地址（每行一个）').nth(0).fill(`${REDIRECT}\nhttps://learn.example.com/callback`);
+    await page.getByLabel('机密应用也要求 PKCE').nth(0).check();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.getByText(`已保存 ${NAME}。`).waitFor();
+    await table.getByText('https://learn.example.com/callback').waitFor();
+
     await table.getByRole('button', { name: '删除' }).click();
     await page.getByText(`已删除 ${NAME}。`).waitFor();
     await page.getByText('还没有注册应用。').waitFor();

@@ -44,6 +44,8 @@ const refusal = (error: EduPassAuthError) => ({
   headers: {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
+    // Unavailable: a client may try again shortly (the JWKS cool-down is 30 s by default).
+    ...(error.status === 503 ? { 'retry-after': '5' } : {}),
     ...(error.status === 401
       ? {
           'www-authenticate':

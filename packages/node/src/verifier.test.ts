@@ -86,6 +86,22 @@ describe('createVerifier', () => {
     });
   });
 
+  it('answers unavailable (503), not invalid (401), for a new key during the JWKS cool-down', async () => {
+    offsetMs = 0;
+    const verifier = verifierFor(server, { jwksCooldownMs: 60_000 });
+    const before = await signUp(server);
+    await verifier.verify(before.token);
+    await rotateSigningKey(server.app.ctx, true);
+    const after = await signUp(server);
+    // The set was fetched a moment ago: the new kid is not fetched again until the cool-down ends.
+    const refused = await refusalOf(verifier.verify(after.token));
+    expect(refused).toMatchObject({ code: 'edupass_unavailable', status: 503 });
+    // A forged kid is unavailable too in that window (a retry then gets the real answer), never valid.
+    const [, payload, signature] = before.token.split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'no-such-key' })).toString('base64url');
+    expect(await refusalOf(verifier.verify(`${header}.${payload}.${signature}`))).toMatchObject({ status: 503 });
+  });
+
   it('follows a rotation: tokens from before and after verify with one verifier', async () => {
     offsetMs = 0;
     const verifier = verifierFor(server);

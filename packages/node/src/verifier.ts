@@ -101,6 +101,16 @@ export const createVerifier = (options: VerifierOptions): Verifier => {
       });
       return claimsOf(payload);
     } catch (error) {
+      // A key the set did not hold, though it was fetched moments ago (a rotation with `--now`): the
+      // token may well be valid, and the set is fetched again once the cool-down ends. Unavailable
+      // for now (503, retry shortly), not refused (401, which signs the user out).
+      if (error instanceof errors.JWKSNoMatchingKey && jwks.coolingDown) {
+        throw new EduPassAuthError(
+          'edupass_unavailable',
+          'The token names a signing key that is not in the key set fetched moments ago; try again shortly.',
+          { cause: error },
+        );
+      }
       throw asAuthError(error);
     }
   };

@@ -9,6 +9,11 @@ import { opt, s } from './route-fields.ts';
 
 const urls = { type: 'string[]', required: true, maxLength: 20 } as const;
 const clientIdParam = { client_id: s(64) } as const;
+/** What an application's relying-party library needs: PKCE for a confidential one too, and the ID-token algorithm. */
+const signInOptions = {
+  require_pkce: { type: 'boolean', required: false },
+  id_token_signed_response_alg: opt(s(8)),
+} as const;
 
 export const applicationRoutes = {
   listApplications: operator(
@@ -30,6 +35,23 @@ export const applicationRoutes = {
         post_logout_redirect_uris: opt(urls),
         first_party: { type: 'boolean', required: true },
         confidential: { type: 'boolean', required: true },
+        ...signInOptions,
+      },
+    },
+  ),
+  updateApplication: operator(
+    'POST',
+    'applications/:client_id',
+    'Change an application: name, logo, redirect URIs, PKCE, ID-token algorithm (fields left out stay)',
+    applicationAnswer,
+    {
+      params: clientIdParam,
+      body: {
+        name: opt(s(64)),
+        logo_url: opt(s(2048)),
+        redirect_uris: { ...urls, required: false },
+        post_logout_redirect_uris: opt(urls),
+        ...signInOptions,
       },
     },
   ),

@@ -178,6 +178,7 @@ export const AUDIT_ACTIONS = [
   'application.add',
   'application.secret.rotate',
   'application.remove',
+  'application.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

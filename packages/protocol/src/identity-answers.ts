@@ -29,7 +29,10 @@ export const interactionOutcomeAnswer = object({ redirect_to: text() });
  */
 export const returnCheckAnswer = object({ redirect: text(), app_name: text(), app_logo_url: text() });
 
-/** `confidential`: authenticates with a secret; public ones use PKCE only. */
+/**
+ * `confidential`: authenticates with a secret; public ones use PKCE only. `require_pkce`: PKCE is
+ * required of it (always true for public ones); `id_token_signed_response_alg`: RS256 or ES256.
+ */
 export const applicationAnswer = object({
   client_id: text(),
   name: text(),
@@ -38,6 +41,8 @@ export const applicationAnswer = object({
   post_logout_redirect_uris: list(text()),
   first_party: boolean(),
   confidential: boolean(),
+  require_pkce: boolean(),
+  id_token_signed_response_alg: text(),
   created_at: integer(),
 });
 

@@ -19,9 +19,14 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The body of every delivery. */
 export interface WebhookPayload {
   type: WebhookEventType;
-  /** ISO 8601, when the change happened. */
+  /** ISO 8601, when the change happened. Deliveries may arrive in another order: order by this. */
   timestamp: string;
-  data: { user_id: number; product: string } & Record<string, unknown>;
+  /**
+   * `sequence`: the user's event number, increasing with each of their events (committed in that
+   * order); a receiver keeps the highest it applied and ignores anything lower. Gaps are events of
+   * types the endpoint does not subscribe to.
+   */
+  data: { user_id: number; product: string; sequence: number } & Record<string, unknown>;
 }
 
 export type WebhookEndpoint = Answer<typeof webhookEndpointAnswer>;

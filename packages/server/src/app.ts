@@ -46,7 +46,7 @@ import { signingKeyRoutes } from './routes/signing-keys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { startHousekeeping } from './services/platform/housekeeping.ts';
-import { notReadyBecause } from './services/platform/readiness.ts';
+import { notReadyBecause, redisHealth } from './services/platform/readiness.ts';
 import { startWebhookWorker, type WebhookWorker } from './services/webhooks/worker.ts';
 
 export interface App {
@@ -186,8 +186,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   if (webPage) await serveWebFiles(app, webRoot, webPage);
   if (config.avatars.s3 === undefined) await serveAvatars(app, config.avatars.dir);
 
-  // Alive: the process answers. Ready: what it needs answers too (services/platform/readiness.ts).
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  // Alive: the process answers (with Redis's state as a detail). Ready: the database answers too
+  // (services/platform/readiness.ts).
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, redis: await redisHealth(ctx) }));
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const reason = await notReadyBecause(ctx);
     if (reason === undefined) return { ok: true };

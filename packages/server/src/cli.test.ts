@@ -57,6 +57,16 @@ const storedEventIds = async (prefix: string) =>
       .execute()
   ).map((r) => r.event_id);
 
+describe('edupass --version', () => {
+  test("prints the server package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await runCli(['--version'])).toBe(0);
+    expect(lastLine()).toBe(version);
+  });
+});
+
 describe('edupass migrate', () => {
   test('a second run finds the schema up to date', async () => {
     expect(await runCli(['migrate'])).toBe(0);

@@ -15,7 +15,7 @@ import { loadEnvFile } from './env-file.ts';
 import { openStore } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 
-const USAGE = `Usage: edupass <command>
+const USAGE = `Usage: edupass <command>   (edupass --version: the version)
 
   serve                                    run the server (what \`npm start\` runs)
   admin create <phone> [--password <pw>]   make (or create) an operator account
@@ -55,6 +55,13 @@ const withContext = async <T>(run: (ctx: Awaited<ReturnType<typeof createContext
   }
 };
 
+/** The version of this server (its package.json, beside src/ and dist/ alike). */
+const serverVersion = async (): Promise<string> => {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+};
+
 /** `runCli`'s answer for `serve`: the server now runs until a signal stops it, so no exit. */
 export const SERVING = 'serving';
 
@@ -67,10 +74,15 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       now: { type: 'boolean' },
       events: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
       ...APPS_OPTIONS,
     },
   });
   const [command, sub, arg] = positionals;
+  if (values.version) {
+    console.log(await serverVersion());
+    return 0;
+  }
   if (values.help || command === undefined) {
     console.log(USAGE);
     return values.help ? 0 : 1;

@@ -104,7 +104,7 @@ describe.runIf(canRun)('three instances behind nginx, under faults', () => {
     // fail_timeout after max_fails failures (a 503 counts, proxy_next_upstream http_503), so after
     // an outage of every instance clients get nginx's 503 E_10 a few seconds past their recovery.
     while (
-      !(await fetch(`${nginx.url}/readyz`, { signal: AbortSignal.timeout(3000) }).then(
+      !(await fetch(`${nginx.url}/.well-known/jwks.json`, { signal: AbortSignal.timeout(3000) }).then(
         (r) => r.status === 200,
         () => false,
       ))

@@ -61,6 +61,11 @@ describe('loadConfig', () => {
     [{ LOGIN_SLOWDOWN_AFTER: '9', LOGIN_LOCK_AFTER: '3' }, 'LOGIN_LOCK_AFTER', /Fix: /],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY', /not an address: 10\.0\.0\.0\/33.*Fix: e\.g\. TRUST_PROXY=1/],
     [{ TRUST_PROXY: 'nginx' }, 'TRUST_PROXY', /Fix: /],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL',
+      /LOG_LEVEL="verbose" must be one of fatal, error, warn, info, debug, trace, silent\. Fix: /,
+    ],
   ])('%j is a ConfigError naming %s and the fix', (env, variable, message) => {
     const problems = problemsOf(env);
     const named = problems.find((problem) => problem.includes(variable));

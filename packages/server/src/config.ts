@@ -6,6 +6,7 @@ import { DAY_SECONDS } from '@edupass/protocol';
 import { type AvatarConfig, readAvatarConfig } from './avatar-config.ts';
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
+import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
@@ -15,7 +16,12 @@ import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
 
-export interface Config extends SecretsConfig, UsageStoreConfig, IntrospectionConfig, SecondFactorConfig {
+export interface Config
+  extends SecretsConfig,
+    UsageStoreConfig,
+    IntrospectionConfig,
+    SecondFactorConfig,
+    IdentityConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -174,6 +180,16 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
   return products;
 };
 
+/** The log levels of the server's logger (pino). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const logLevelOf = (raw: string | undefined, problems: string[]): string => {
+  if (raw === undefined) return 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw;
+  problems.push(`LOG_LEVEL="${raw}" must be one of ${LOG_LEVELS.join(', ')}. Fix: LOG_LEVEL=info, or unset it.`);
+  return 'info';
+};
+
 export { DAY_SECONDS as DAY };
 
 /** DATABASE_URL names PostgreSQL (else it is an SQLite file path). */
@@ -236,6 +252,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readSecretsConfig(read, problems, production),
     ...readIntrospectionConfig(read, problems),
     ...readSecondFactorConfig(read, problems),
+    ...readIdentityConfig(read, problems),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY_SECONDS),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
@@ -261,7 +278,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
-    logLevel: str('LOG_LEVEL') ?? 'info',
+    logLevel: logLevelOf(str('LOG_LEVEL'), problems),
     metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),
     metricsHost: str('METRICS_HOST') ?? '127.0.0.1',
     metricsToken: str('METRICS_TOKEN'),

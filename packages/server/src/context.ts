@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
+import { redisHealth } from './services/platform/readiness.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
 import { settingOrCreate } from './store/admin/settings.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
@@ -109,6 +110,8 @@ export const createContext = async (
     const keys = await loadKeys(store.db, config);
     const metrics = createMetrics();
     metrics.sources.pool = store.poolStats;
+    if (redis !== undefined)
+      metrics.sources.redisUp = async () => ((await redisHealth({ redis })).state === 'up' ? 1 : 0);
     const delivery = countedDelivery(
       overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now),
       config,

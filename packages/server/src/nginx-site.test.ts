@@ -3,7 +3,7 @@
  * runs it) in front of instances that die mid-request: a POST that reached one is not resent (a code
  * send or password change must not run twice), an idempotent request is tried on the next instance,
  * and the client gets the catalogue's 503 E_10 with Retry-After, not nginx's bare 502 page. Also:
- * the test's rewrite of the shipped files throws when they no longer hold what it rewrites.
+ * health paths are not passed to the pool; the test's rewrite of the shipped files throws when they no longer hold what it rewrites.
  */
 import { createServer, type Server } from 'node:net';
 import { ClientCode, SERVER_ERRORS } from '@edupass/protocol';
@@ -66,6 +66,18 @@ describe.runIf(hasNginx())('the shipped nginx site', () => {
     });
     await expectUnavailable(response);
     expect(instances.flatMap((i) => i.hits)).toEqual(['POST /accounts/captcha/common HTTP/1.1']);
+  });
+
+  it('keeps the health paths out of the pool: answered by nginx (404 E_2), no instance asked', async () => {
+    for (const path of ['/readyz', '/healthz']) {
+      const response = await fetch(`${nginx.url}${path}`, { signal: AbortSignal.timeout(20_000) });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        error_code: 'E_2',
+        error_number: ClientCode[SERVER_ERRORS.E_2.client],
+      });
+    }
+    expect(instances.flatMap((i) => i.hits)).toEqual([]);
   });
 
   it('tries an idempotent request on the next instance before answering 503 E_10', async () => {

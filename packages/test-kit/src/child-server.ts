@@ -10,11 +10,14 @@ import { build } from 'esbuild';
 import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
 
 const serverDir = resolve(import.meta.dirname, '..', '..', 'server');
-const repoRoot = resolve(serverDir, '..', '..');
 
-/** Bundles main.ts under the repo (so node_modules resolve) and answers the file; remove its dir when done. */
+/**
+ * Bundles main.ts under the server package (so its dependencies resolve as for `npm start`: the
+ * package's own node_modules, where npm may place one, then the repository's) and answers the file;
+ * remove its dir when done.
+ */
 export const bundleServer = async (): Promise<{ file: string; remove(): void }> => {
-  const dir = join(repoRoot, '.tmp', `child-server-${process.pid}-${Date.now()}`);
+  const dir = join(serverDir, '.tmp', `child-server-${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const pkg = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;

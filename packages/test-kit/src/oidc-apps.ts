@@ -28,6 +28,8 @@ export interface AppSpec {
   first_party?: boolean;
   confidential?: boolean;
   logo_url?: string;
+  require_pkce?: boolean;
+  id_token_signed_response_alg?: string;
 }
 
 export const registerApp = async (server: TestServer, spec: AppSpec, operatorToken?: string) => {

@@ -284,6 +284,7 @@ export const en = {
   'audit.application.add': 'Registered an application',
   'audit.application.secret.rotate': "Replaced an application's secret",
   'audit.application.remove': 'Removed an application',
+  'audit.application.update': 'Changed an application',
   'oauth.title': 'WeChat & QQ sign-in',
   'oauth.explain':
     "By default a WeChat or QQ code is accepted only with the state of a sign-in started at EduPass's authorize route, in the same browser. Turn this on for a product whose own front end runs the provider redirect and sends just the code: protection against login CSRF (and forged bind links) then becomes that front end's job. The console's choice wins over OAUTH_WITHOUT_STATE.",

@@ -283,6 +283,7 @@ export const zhCN: ConsoleText = {
   'audit.application.add': '注册应用',
   'audit.application.secret.rotate': '更换应用密钥',
   'audit.application.remove': '删除应用',
+  'audit.application.update': '修改应用',
   'oauth.title': '微信与 QQ 登录',
   'oauth.explain':
     '默认只接受在同一浏览器中从 EduPass 授权入口发起、带有 state 的微信或 QQ 授权码。若某产品由自己的前端完成授权跳转、只提交 code，可为其开启此项：防范登录 CSRF（及伪造绑定链接）的责任随之转到该前端。控制台设置优先于 OAUTH_WITHOUT_STATE 配置。',

@@ -1,6 +1,7 @@
 /**
  * Applications that sign their users in through EduPass (OpenID Connect): register one (a
- * confidential one's secret is shown once), rotate a secret, remove one. Its words in both of the
+ * confidential one's secret is shown once), change its redirect URIs and PKCE requirement, rotate a
+ * secret, remove one. Its words in both of the
  * console's languages are kept here, with the screen.
  */
 import type { Application } from '@edupass/protocol';
@@ -13,6 +14,7 @@ import {
   getApplications,
   removeApplication,
   rotateApplicationSecret,
+  updateApplication,
 } from '../api/applications-api.ts';
 import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
@@ -29,7 +31,13 @@ const WORDS = {
     postLogout: 'After sign-out URIs (one a line)',
     firstParty: 'First-party (no consent screen)',
     confidential: 'Confidential (has a secret; otherwise PKCE only)',
+    requirePkce: 'Require PKCE of this confidential application too',
     submit: 'Register',
+    edit: 'Edit',
+    editTitle: 'Change {name}',
+    save: 'Save',
+    cancel: 'Cancel',
+    saved: 'Saved {name}.',
     clientId: 'Client id',
     kind: 'Kind',
     actions: 'Actions',
@@ -54,7 +62,13 @@ const WORDS = {
     postLogout: '退出后返回地址（每行一个）',
     firstParty: '第一方（不显示授权确认页）',
     confidential: '机密应用（有密钥；否则只用 PKCE）',
+    requirePkce: '机密应用也要求 PKCE',
     submit: '注册',
+    edit: '修改',
+    editTitle: '修改 {name}',
+    save: '保存',
+    cancel: '取消',
+    saved: '已保存 {name}。',
     clientId: 'Client id',
     kind: '类型',
     actions: '操作',
@@ -94,6 +108,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
     postLogout: '',
     first: true,
     confidential: true,
+    requirePkce: false,
   });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -105,6 +120,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         post_logout_redirect_uris: lines(form.postLogout),
         first_party: form.first,
         confidential: form.confidential,
+        require_pkce: form.confidential ? form.requirePkce : true,
       });
       added(made.application.name, made.secret);
     });
@@ -123,7 +139,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
       </>
     );
   };
-  const check = (key: 'first' | 'confidential', label: Word) => (
+  const check = (key: 'first' | 'confidential' | 'requirePkce', label: Word) => (
     <label>
       <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
       <span>{w(label)}</span>
@@ -138,9 +154,69 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         {text('postLogout', true)}
         {check('first', 'firstParty')}
         {check('confidential', 'confidential')}
+        {form.confidential ? check('requirePkce', 'requirePkce') : null}
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
           {w('submit')}
+        </button>
+      </form>
+    </Card>
+  );
+};
+
+const EditForm = ({ app, done }: { app: Application; done: (saved: string | undefined) => void }) => {
+  const w = useWords();
+  const action = useAction(useConsoleText().errorText);
+  const [form, setForm] = useState({
+    redirects: app.redirect_uris.join('\n'),
+    postLogout: app.post_logout_redirect_uris.join('\n'),
+    requirePkce: app.require_pkce,
+  });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    let saved: string | undefined;
+    const ok = await action.run(async () => {
+      const changed = await updateApplication(app.client_id, {
+        redirect_uris: lines(form.redirects),
+        post_logout_redirect_uris: lines(form.postLogout),
+        require_pkce: form.requirePkce,
+      });
+      saved = w('saved', changed.name);
+    });
+    if (ok && saved !== undefined) done(saved);
+  };
+  const area = (key: 'redirects' | 'postLogout') => (
+    <>
+      <label htmlFor={`application-edit-${key}`}>{w(key)}</label>
+      <textarea
+        id={`application-edit-${key}`}
+        value={form[key]}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+        rows={3}
+      />
+    </>
+  );
+  return (
+    <Card id="application-edit" title={w('editTitle', app.name)}>
+      <form className="console-form" onSubmit={submit}>
+        {area('redirects')}
+        {area('postLogout')}
+        {app.confidential ? (
+          <label>
+            <input
+              type="checkbox"
+              checked={form.requirePkce}
+              onChange={(e) => setForm({ ...form, requirePkce: e.target.checked })}
+            />
+            <span>{w('requirePkce')}</span>
+          </label>
+        ) : null}
+        <FormError message={action.error} />
+        <button type="submit" className="console-button" disabled={action.busy}>
+          {w('save')}
+        </button>
+        <button type="button" className="console-button console-button-quiet" onClick={() => done(undefined)}>
+          {w('cancel')}
         </button>
       </form>
     </Card>
@@ -152,6 +228,8 @@ export const ApplicationsScreen = () => {
   const apps = useLoad(getApplications);
   const action = useAction(useConsoleText().errorText);
   const [shown, setShown] = useState<{ name: string; secret: string } | undefined>(undefined);
+  const [editing, setEditing] = useState<Application | undefined>(undefined);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   const showSecret = (name: string, secret: string) => {
     setShown(secret ? { name, secret } : undefined);
     apps.reload();
@@ -174,7 +252,7 @@ export const ApplicationsScreen = () => {
           {w('secretOnce', shown.name)} <code>{shown.secret}</code>
         </p>
       ) : null}
-      <Notice message={action.notice} />
+      <Notice message={action.notice ?? saved ?? null} />
       <FormError message={action.error} />
       <Loaded state={apps}>
         {(rows) => (
@@ -195,6 +273,16 @@ export const ApplicationsScreen = () => {
                 head: w('actions'),
                 cell: (app) => (
                   <>
+                    <button
+                      type="button"
+                      className="console-button console-button-quiet"
+                      onClick={() => {
+                        setSaved(undefined);
+                        setEditing(app);
+                      }}
+                    >
+                      {w('edit')}
+                    </button>
                     {app.confidential ? (
                       <button type="button" className="console-button console-button-quiet" onClick={() => rotate(app)}>
                         {w('rotate')}
@@ -210,6 +298,17 @@ export const ApplicationsScreen = () => {
           />
         )}
       </Loaded>
+      {editing ? (
+        <EditForm
+          key={editing.client_id}
+          app={editing}
+          done={(message) => {
+            setEditing(undefined);
+            setSaved(message);
+            if (message) apps.reload();
+          }}
+        />
+      ) : null}
       <AddForm added={showSecret} />
     </>
   );

@@ -1,5 +1,5 @@
 /**
- * `edupass apps add|list|rotate-secret|remove`: the applications that sign in through EduPass, as the
+ * `edupass apps add|list|update|rotate-secret|remove`: the applications that sign in through EduPass, as the
  * console manages them. A confidential application's secret is printed once, when made or rotated.
  */
 import type { Application } from '@edupass/protocol';
@@ -10,11 +10,16 @@ import {
   listApplications,
   removeApplication,
   rotateApplicationSecret,
+  updateApplication,
 } from '../services/identity/applications.ts';
 
 export const APPS_USAGE = `  apps add <name> --redirect <uri> [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
-           [--third-party] [--public]      register an application (prints its client id, and its secret once)
+           [--third-party] [--public] [--require-pkce] [--id-token-alg RS256|ES256]
+                                           register an application (prints its client id, and its secret once)
   apps list                                the registered applications
+  apps update <client_id> [--name <name>] [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
+           [--require-pkce | --no-require-pkce] [--id-token-alg RS256|ES256]
+                                           change an application (the options given replace what it had)
   apps rotate-secret <client_id>           a new secret for a confidential application (printed once)
   apps remove <client_id>                  remove an application and what it was granted`;
 
@@ -25,6 +30,10 @@ export const APPS_OPTIONS = {
   logo: { type: 'string' },
   'third-party': { type: 'boolean' },
   public: { type: 'boolean' },
+  name: { type: 'string' },
+  'require-pkce': { type: 'boolean' },
+  'no-require-pkce': { type: 'boolean' },
+  'id-token-alg': { type: 'string' },
 } as const;
 
 export interface AppsValues {
@@ -33,12 +42,20 @@ export interface AppsValues {
   logo?: string | undefined;
   'third-party'?: boolean | undefined;
   public?: boolean | undefined;
+  name?: string | undefined;
+  'require-pkce'?: boolean | undefined;
+  'no-require-pkce'?: boolean | undefined;
+  'id-token-alg'?: string | undefined;
 }
+
+/** `--require-pkce` on, `--no-require-pkce` off, neither: unchanged (undefined). */
+const requirePkce = (values: AppsValues) =>
+  values['require-pkce'] === true ? true : values['no-require-pkce'] === true ? false : undefined;
 
 const describe = (app: Application) =>
   [
     `${app.client_id}  ${app.name}`,
-    `  ${app.first_party ? 'first-party' : 'third-party'}, ${app.confidential ? 'confidential (secret)' : 'public (PKCE)'}`,
+    `  ${app.first_party ? 'first-party' : 'third-party'}, ${app.confidential ? 'confidential (secret)' : 'public (PKCE)'}${app.confidential && app.require_pkce ? ', PKCE required' : ''}, ID tokens ${app.id_token_signed_response_alg}`,
     `  redirect: ${app.redirect_uris.join(' ')}`,
     ...(app.post_logout_redirect_uris.length > 0
       ? [`  after sign-out: ${app.post_logout_redirect_uris.join(' ')}`]
@@ -61,6 +78,8 @@ export const runApps = async (
         post_logout_redirect_uris: values['post-logout'] ?? [],
         first_party: values['third-party'] !== true,
         confidential: values.public !== true,
+        require_pkce: requirePkce(values),
+        id_token_signed_response_alg: values['id-token-alg'],
       });
       const secret = made.client_secret === undefined ? [] : [`client secret (shown once): ${made.client_secret}`];
       return [describe(made.application), ...secret].join('\n');
@@ -68,6 +87,17 @@ export const runApps = async (
     if (sub === 'list') {
       const apps = await listApplications(ctx);
       return apps.length === 0 ? 'No applications are registered.' : apps.map(describe).join('\n');
+    }
+    if (sub === 'update' && arg) {
+      const updated = await updateApplication(ctx, arg, {
+        name: values.name,
+        logo_url: values.logo,
+        redirect_uris: values.redirect,
+        post_logout_redirect_uris: values['post-logout'],
+        require_pkce: requirePkce(values),
+        id_token_signed_response_alg: values['id-token-alg'],
+      });
+      return describe(updated);
     }
     if (sub === 'rotate-secret' && arg) {
       return `client secret of ${arg} (shown once): ${(await rotateApplicationSecret(ctx, arg)).client_secret}`;

@@ -1,6 +1,6 @@
 /**
  * EduPass users as the provider's accounts: `sub` is the user id; the standard claims come from the
- * profile. Phone numbers are verified by the code that bound them, e-mail addresses by the code they
+ * profile (in the ID token too when the scope asks, relying-parties.ts). Phone numbers are verified by the code that bound them, e-mail addresses by the code they
  * signed up with, so both are reported verified.
  * EduPass keeps no language per user: `locale` is offered by the profile scope but never set. A blocked or deleted user has no account.
  */
@@ -12,13 +12,15 @@ import type { User } from '../store/schema.ts';
 /** The claims each scope releases (OpenID Connect Core §5.4). */
 export const SCOPE_CLAIMS = {
   openid: ['sub'],
-  profile: ['nickname', 'picture', 'preferred_username', 'locale'],
+  profile: ['name', 'nickname', 'picture', 'preferred_username', 'locale'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
 } as const;
 
 export const userClaims = (user: User): Record<string, unknown> => ({
   sub: String(user.id),
+  // The full name when the user gave one, else the nickname: what relying parties show as the name.
+  name: user.fullname || user.nickname || undefined,
   nickname: user.nickname ?? undefined,
   picture: user.avatar_url || undefined,
   preferred_username: user.username ?? undefined,

@@ -25,6 +25,7 @@ beforeAll(async () => {
     name: 'Courses',
     logo_url: 'https://courses.example.com/logo.png',
     redirect_uris: [CALLBACK],
+    require_pkce: true,
   });
   app = { id: made.application.client_id, secret: String(made.client_secret) };
 });
@@ -56,7 +57,7 @@ describe('the provider', () => {
     }
   });
 
-  it('refuses an authorization without PKCE, and a client secret that is wrong', async () => {
+  it('refuses an authorization without PKCE from an application that requires it, and a client secret that is wrong', async () => {
     const browser = cookieBrowser();
     const config = await discover(server, app.id, app.secret);
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', state: 's' });

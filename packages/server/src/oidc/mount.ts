@@ -23,7 +23,7 @@ export const currentProvider = (ctx: Context) => {
   const keys = signingKeys(ctx);
   let built: Promise<Built> | undefined;
   const build = async (version: string): Promise<Built> => {
-    const provider = await createProvider(ctx, await keys.privateJwks());
+    const provider = await createProvider(ctx, await keys.privateJwks(), await keys.accessTokenKid());
     return { version, provider, handle: provider.callback() };
   };
   return async (): Promise<Built> => {

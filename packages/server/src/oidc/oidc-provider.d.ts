@@ -103,6 +103,7 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidGrant: new (description?: string) => Error;
+    InvalidTarget: new (description?: string) => Error;
   };
 
   export interface Configuration {

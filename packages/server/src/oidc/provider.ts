@@ -2,7 +2,8 @@
  * The OpenID Connect provider (oidc-provider) configured for EduPass: its storage is the database
  * (adapter.ts), its accounts are EduPass users (accounts.ts), its clients the registered applications,
  * its signing keys those of services/sessions/signing-keys.ts, and its interaction is the web client's sign-in
- * (the screens complete it through routes/identity.ts). Code flow with PKCE only.
+ * (the screens complete it through routes/identity.ts). Code flow; PKCE,
+ * ID-token algorithms and resource servers as relying parties' libraries expect (relying-parties.ts).
  */
 import { OIDC_PREFIX } from '@edupass/protocol';
 import type { JWK } from 'jose';
@@ -13,10 +14,10 @@ import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
-import { SIGNING_ALG } from './clients.ts';
 import { interactionUrl } from './interaction-url.ts';
 import { loadOidcProvider } from './load.ts';
 import { errorPage, logoutPage, signedOutPage } from './pages.ts';
+import { relyingPartyConfiguration } from './relying-parties.ts';
 import { endLinkedSession, linkedSessionLive, linkSession } from './session-links.ts';
 
 const HOUR = 3600;
@@ -62,8 +63,18 @@ const grantFirstParty = async (ctx: OidcContext): Promise<GrantModel | undefined
   return grant;
 };
 
-export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promise<Provider> => {
+export const createProvider = async (
+  ctx: Context,
+  jwks: { keys: JWK[] },
+  accessTokenKid: string,
+): Promise<Provider> => {
   const { Provider: OidcProvider, interactionPolicy, errors } = await loadOidcProvider();
+  // ID-token algorithms and claims, PKCE, resource servers (relying-parties.ts).
+  const { extraClientMetadataProperties, resourceIndicators, ...forRelyingParties } = relyingPartyConfiguration(
+    ctx,
+    accessTokenKid,
+    errors.InvalidTarget,
+  );
   const { Check } = interactionPolicy;
   const policy = interactionPolicy.base();
   // After `no_session`: a provider session whose EduPass session has ended asks for a sign-in again.
@@ -94,15 +105,15 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     findAccount: (_kctx: unknown, sub: string) => findAccount(ctx, sub),
     claims: SCOPE_CLAIMS,
     scopes: ['openid', 'offline_access', ...Object.keys(SCOPE_CLAIMS).filter((scope) => scope !== 'openid')],
-    clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'] },
-    extraClientMetadata: { properties: ['first_party'] },
-    enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
+    ...forRelyingParties,
+    extraClientMetadata: { properties: ['first_party', ...extraClientMetadataProperties] },
     // The interaction cookie goes to the whole site (path /), so the web client's calls about the
     // interaction (routes/identity.ts) carry it: they are bound to the browser that started it.
     cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')], short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      resourceIndicators,
       // Confidential applications ask whether a token is still active (it is not once its session ended).
       introspection: { enabled: true },
       rpInitiatedLogout: {
@@ -128,7 +139,6 @@ export const createProvider = async (ctx: Context, jwks: { keys: JWK[] }): Promi
     issueRefreshToken: async (_kctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     loadExistingGrant: grantFirstParty,
-    pkce: { required: () => true },
     // Every authorization names its redirect_uri, compared exactly. (Letting an application with one
     // registered URI omit it also made oidc-provider's error handler fail with a 500 on a resume URL
     // carrying a client_id, `/oidc/auth/<uid>?client_id=…`.)

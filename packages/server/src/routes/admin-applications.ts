@@ -1,4 +1,4 @@
-/** The console's applications: register, list, rotate a secret, remove (operators only). */
+/** The console's applications: register, list, change, rotate a secret, remove (operators only). */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
@@ -7,12 +7,20 @@ import {
   listApplications,
   removeApplication,
   rotateApplicationSecret,
+  updateApplication,
 } from '../services/identity/applications.ts';
 
 export const applicationAdminRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];
   defineRoute(app, ctx, 'listApplications', () => listApplications(ctx), { tags });
   defineRoute(app, ctx, 'addApplication', ({ body, session }) => addApplication(ctx, body, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'updateApplication',
+    ({ params, body, session }) => updateApplication(ctx, params.client_id, body, session.userId),
+    { tags },
+  );
   defineRoute(
     app,
     ctx,

@@ -22,7 +22,9 @@ export const adminWebhookRoutes = (app: FastifyInstance, ctx: Context) => {
     app,
     ctx,
     'setWebhookEnabled',
-    ({ session, params, body }) => setWebhookEnabled(ctx, session.userId, params.id, body.enabled),
+    async ({ session, params, body }) => {
+      await setWebhookEnabled(ctx, session.userId, params.id, body.enabled);
+    },
     { tags },
   );
   defineRoute(app, ctx, 'listWebhookDeliveries', ({ params, query }) => webhookDeliveries(ctx, params.id, query), {

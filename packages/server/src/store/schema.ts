@@ -110,6 +110,12 @@ export interface OutboxTable {
 }
 
 /** A key that signs access tokens (store/sessions/signing-keys.ts). */
+export interface WebhookSequencesTable {
+  user_id: number;
+  /** The number of the user's last webhook event. */
+  last: number;
+}
+
 export interface SigningKeysTable {
   generation: number;
   kid: string;
@@ -118,6 +124,10 @@ export interface SigningKeysTable {
   private_sealed: string;
   created_at: number;
   signs_from: number;
+  /** JSON array of the public JWKs that verify this generation's ID tokens (RS256, ES256). */
+  id_token_public_jwks: string | null;
+  /** The ID-token keys' private JWKs, sealed; null until first read for rows made before them. */
+  id_token_private_sealed: string | null;
 }
 
 export interface LeasesTable {
@@ -240,6 +250,7 @@ export interface Database {
   settings: SettingsTable;
   leases: LeasesTable;
   signing_keys: SigningKeysTable;
+  webhook_sequences: WebhookSequencesTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
   totp_secrets: TotpSecretsTable;

@@ -23,7 +23,10 @@ import { findUserByPhone } from '../../store/account/users.ts';
 
 let clock = Date.now();
 const { server, call } = useTestServer(
-  { webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 }, accessTokenTtlSeconds: 86_400 },
+  {
+    webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+    accessTokenTtlSeconds: 86_400,
+  },
   { now: () => clock },
 );
 let operator: { token: string; userId: number };

@@ -20,7 +20,7 @@ import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { describe, expect, it, vi } from 'vitest';
 
 const { server, call, outbox, later } = useStepUpServer(300, {
-  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 },
+  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
 });
 
 const sendBindCode = (token: string, email: string) =>
@@ -133,7 +133,7 @@ describe('changing the e-mail of an e-mail account', () => {
           expect(events).toContainEqual({
             type: 'user.updated',
             timestamp: expect.any(String),
-            data: { user_id: account.userId, product: PID, changes: { email } },
+            data: { user_id: account.userId, product: PID, changes: { email }, sequence: expect.any(Number) },
           });
         },
         { timeout: 20_000, interval: 50 },

@@ -10,12 +10,15 @@ import { ApiError, invalidRequest } from '../../errors.ts';
 import {
   type ApplicationRow,
   deleteApplication,
+  findApplication,
   insertApplication,
   listApplicationRows,
   setApplicationSecretHash,
+  updateApplicationRow,
 } from '../../store/identity/applications.ts';
 import { audit } from '../admin/operations.ts';
 import { hmac, randomToken, safeEqual } from '../security/hashing.ts';
+import { ID_TOKEN_ALGS } from '../sessions/signing-keys.ts';
 
 export interface NewApplication {
   name: string;
@@ -24,6 +27,18 @@ export interface NewApplication {
   post_logout_redirect_uris?: string[] | undefined;
   first_party: boolean;
   confidential: boolean;
+  require_pkce?: boolean | undefined;
+  id_token_signed_response_alg?: string | undefined;
+}
+
+/** What `updateApplication` may change; what is left out stays. */
+export interface ApplicationChange {
+  name?: string | undefined;
+  logo_url?: string | undefined;
+  redirect_uris?: string[] | undefined;
+  post_logout_redirect_uris?: string[] | undefined;
+  require_pkce?: boolean | undefined;
+  id_token_signed_response_alg?: string | undefined;
 }
 
 type KeyContext = Pick<Context, 'keys'>;
@@ -54,6 +69,25 @@ const absoluteUrl = (value: string, what: string): string => {
   return value;
 };
 
+const idTokenAlg = (value: string | undefined): string => {
+  const alg = value ?? ID_TOKEN_ALGS[0];
+  if (!(ID_TOKEN_ALGS as readonly string[]).includes(alg)) {
+    throw invalidRequest(`The ID-token algorithm must be one of ${ID_TOKEN_ALGS.join(', ')}.`);
+  }
+  return alg;
+};
+
+const nameOf = (value: string) => {
+  const name = value.trim();
+  if (name === '') throw invalidRequest('The name must not be empty.');
+  return name;
+};
+
+const redirectsOf = (uris: string[]) => {
+  if (uris.length === 0) throw invalidRequest('At least one redirect URI is needed.');
+  return uris.map((uri) => absoluteUrl(uri, 'A redirect URI'));
+};
+
 export const applicationView = (row: ApplicationRow): Application => ({
   client_id: row.client_id,
   name: row.name,
@@ -62,6 +96,8 @@ export const applicationView = (row: ApplicationRow): Application => ({
   post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
   first_party: row.first_party === 1,
   confidential: row.secret_hash !== null,
+  require_pkce: row.secret_hash === null || row.require_pkce === 1,
+  id_token_signed_response_alg: row.id_token_alg,
   created_at: row.created_at,
 });
 
@@ -70,10 +106,8 @@ export const addApplication = async (
   input: NewApplication,
   operator?: Operator,
 ): Promise<ApplicationWithSecret> => {
-  const name = input.name.trim();
-  if (name === '') throw invalidRequest('The name must not be empty.');
-  if (input.redirect_uris.length === 0) throw invalidRequest('At least one redirect URI is needed.');
-  const redirects = input.redirect_uris.map((uri) => absoluteUrl(uri, 'A redirect URI'));
+  const name = nameOf(input.name);
+  const redirects = redirectsOf(input.redirect_uris);
   const postLogout = (input.post_logout_redirect_uris ?? []).map((uri) => absoluteUrl(uri, 'A post-logout URI'));
   const logo = input.logo_url ? absoluteUrl(input.logo_url, 'The logo URL') : '';
   const secret = input.confidential ? randomToken(32) : undefined;
@@ -87,6 +121,8 @@ export const addApplication = async (
     post_logout_redirect_uris: JSON.stringify(postLogout),
     first_party: input.first_party ? 1 : 0,
     secret_hash: secret === undefined ? null : applicationSecretHash(ctx, secret),
+    require_pkce: input.require_pkce === true ? 1 : 0,
+    id_token_alg: idTokenAlg(input.id_token_signed_response_alg),
     backchannel_logout_uri: null,
     created_at: now,
     updated_at: now,
@@ -98,6 +134,43 @@ export const addApplication = async (
 
 export const listApplications = async (ctx: Context): Promise<Application[]> =>
   (await listApplicationRows(ctx.db)).map(applicationView);
+
+/**
+ * Changes an application's name, logo, redirect URIs, PKCE requirement or ID-token algorithm. The
+ * provider reads applications on each request, so the change applies to the next authorization.
+ */
+export const updateApplication = async (
+  ctx: Context,
+  clientId: string,
+  change: ApplicationChange,
+  operator?: Operator,
+): Promise<Application> => {
+  const changed = {
+    ...(change.name === undefined ? {} : { name: nameOf(change.name) }),
+    ...(change.logo_url === undefined
+      ? {}
+      : { logo_url: change.logo_url ? absoluteUrl(change.logo_url, 'The logo URL') : '' }),
+    ...(change.redirect_uris === undefined ? {} : { redirect_uris: JSON.stringify(redirectsOf(change.redirect_uris)) }),
+    ...(change.post_logout_redirect_uris === undefined
+      ? {}
+      : {
+          post_logout_redirect_uris: JSON.stringify(
+            change.post_logout_redirect_uris.map((uri) => absoluteUrl(uri, 'A post-logout URI')),
+          ),
+        }),
+    ...(change.require_pkce === undefined ? {} : { require_pkce: change.require_pkce ? 1 : 0 }),
+    ...(change.id_token_signed_response_alg === undefined
+      ? {}
+      : { id_token_alg: idTokenAlg(change.id_token_signed_response_alg) }),
+  };
+  if (!(await updateApplicationRow(ctx.db, clientId, changed, ctx.now()))) {
+    throw new ApiError('E_2', 'No application has this client id.');
+  }
+  await audited(ctx, operator, 'application.update', `application:${clientId}`, Object.keys(changed).join(','));
+  const row = await findApplication(ctx.db, clientId);
+  if (row === undefined) throw new ApiError('E_2', 'No application has this client id.');
+  return applicationView(row);
+};
 
 /** A new secret for a confidential application; the old one stops working at once. */
 export const rotateApplicationSecret = async (

@@ -29,6 +29,25 @@ describe('metrics behind METRICS_TOKEN', () => {
     return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
   };
 
+  it("names metrics by Prometheus conventions, with Node's process metrics under their usual names", async () => {
+    const { text } = await scrape();
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name = '', type = '']) => ({ name, type }));
+    expect(types.length).toBeGreaterThan(20);
+    expect(types.filter(({ name, type }) => type !== 'counter' && name.endsWith('_total'))).toEqual([]);
+    expect(types.filter(({ name, type }) => type === 'counter' && !name.endsWith('_total'))).toEqual([]);
+    expect(types.filter(({ name }) => name.startsWith('edupass_process_'))).toEqual([]);
+    const names = types.map(({ name }) => name);
+    for (const stock of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_active_handles',
+    ]) {
+      expect(names).toContain(stock);
+    }
+  });
+
   it('refuses a scrape without the token', async () => {
     const call = client(server.url);
     expectError(await call('GET', '/metrics'), 'E_0');

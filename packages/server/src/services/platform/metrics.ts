@@ -1,7 +1,10 @@
 /**
  * Prometheus metrics (prom-client), one registry per server: requests by route, status and
  * latency; code sends by provider and outcome; failed logins and locks; captcha challenges and
- * passes; the ingestion queue and its refusals; sweep duration; database pool use. Served on
+ * passes; the ingestion queue and its refusals; sweep duration; database pool use; whether Redis
+ * answers; and Node's default process metrics under their usual names (`process_*`, `nodejs_*`, as
+ * stock Node.js dashboards expect), without the three gauges prom-client names `…_total` (a name
+ * Prometheus keeps for counters: sum the `nodejs_active_*` gauges by type instead). Served on
  * METRICS_PORT, or on the main port behind METRICS_TOKEN (http/metrics-endpoint.ts).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -19,13 +22,23 @@ export interface MetricsSources {
   ingestionPending?: () => number;
   /** PostgreSQL pool use; undefined on SQLite. */
   pool?: () => PoolStats | undefined;
+  /** 1 while Redis answers, 0 while not; unset without REDIS_URL. */
+  redisUp?: () => Promise<number>;
 }
+
+/** prom-client's default gauges whose names end in `_total`, which Prometheus keeps for counters. */
+const GAUGES_NAMED_TOTAL = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 export const createMetrics = () => {
   const registry = new Registry();
   const registers = [registry];
   const sources: MetricsSources = {};
-  collectDefaultMetrics({ register: registry, prefix: 'edupass_process_' });
+  collectDefaultMetrics({ register: registry });
+  for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
   return {
     registry,
     sources,
@@ -77,6 +90,15 @@ export const createMetrics = () => {
       help: 'Duration of the hourly housekeeping sweep (only the process holding the sweep lock sweeps).',
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900],
       registers,
+    }),
+    redisUp: new Gauge({
+      name: 'edupass_redis_up',
+      help: 'Whether Redis answers this process (1) or not (0); absent without REDIS_URL. Requests are served either way.',
+      registers,
+      async collect() {
+        const up = await sources.redisUp?.();
+        if (up !== undefined) this.set(up);
+      },
     }),
     pool: new Gauge({
       name: 'edupass_db_pool_connections',

@@ -1,8 +1,12 @@
 /**
- * `/readyz`: whether this process can serve — the database answers, its schema has every migration
- * this version knows, and Redis answers when REDIS_URL is set. `/healthz` only says the process
- * is alive. A reason names what is wrong, for the operator reading a 503; where it runs (a host, an
- * address, a port, a driver's message) goes to the log only, since anyone may ask.
+ * `/readyz`: whether this process can serve — the database answers and its schema has every
+ * migration this version knows. A reason names what is wrong, for the operator reading a 503.
+ * Redis is not part of it: while Redis is down every request is still served (counters fall back
+ * to the database), and Redis is shared by every instance, so failing readiness for it would take
+ * every instance out of the load balancer at once. Its state is in `/healthz` and the
+ * `edupass_redis_up` metric instead. `/healthz` says the process is alive, with those details.
+ * Where a dependency runs (a host, an address, a port, a driver's message) goes to the log only,
+ * since anyone may ask.
  */
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
@@ -42,20 +46,26 @@ const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
   }
 };
 
-const checkRedis = async (ctx: Context): Promise<string | undefined> => {
+/** Undefined when ready; else why not. */
+export const notReadyBecause = (ctx: Context): Promise<string | undefined> => checkDatabase(ctx);
+
+export interface RedisHealth {
+  /** `off`: REDIS_URL is not set (counters in the database). */
+  state: 'up' | 'down' | 'off';
+  /** Why it is down. */
+  reason?: string;
+}
+
+/** Redis as this process sees it: a ping within the check's time. */
+export const redisHealth = async (ctx: Pick<Context, 'redis'> & Partial<Pick<Context, 'logger'>>): Promise<RedisHealth> => {
   const redis = ctx.redis;
-  if (redis === undefined) return undefined;
-  if (!isReady(redis)) return unanswered(ctx, 'Redis', `connection ${redis.status}`);
+  if (redis === undefined) return { state: 'off' };
+  if (!isReady(redis)) return { state: 'down', reason: `connection ${redis.status}` };
   try {
     await withinTime(redis.ping(), 'Redis');
-    return undefined;
+    return { state: 'up' };
   } catch (error) {
-    return unanswered(ctx, 'Redis', error);
+    ctx.logger?.warn({ err: error }, 'health: Redis does not answer');
+    return { state: 'down', reason: 'Redis does not answer' };
   }
-};
-
-/** Undefined when ready; else every reason, joined. */
-export const notReadyBecause = async (ctx: Context): Promise<string | undefined> => {
-  const reasons = (await Promise.all([checkDatabase(ctx), checkRedis(ctx)])).filter(Boolean);
-  return reasons.length > 0 ? reasons.join('; ') : undefined;
 };

@@ -4,6 +4,11 @@
  * the secret from outside it, so every server process signs and verifies with the same set: each
  * reads it from the database and keeps it for a few seconds (never a key of its own).
  *
+ * Each generation also holds the keys that sign the OpenID Connect provider's ID tokens: RS256 (which
+ * OpenID Connect Discovery requires be offered) and ES256, apart from the access-token key (their own
+ * `kid`s), published and retired with it. Rows made before ID-token keys existed get theirs on first
+ * read.
+ *
  * Rotation (`rotateSigningKey`, from the CLI or the console) adds a `next` key that is published at
  * once and signs only after PUBLICATION_DELAY_MS, so clients holding a cached JWKS have fetched it
  * before a token names it; the key it replaces stays published until its last token expires
@@ -15,6 +20,7 @@ import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { settingOrCreate } from '../../store/admin/settings.ts';
 import {
+  addIdTokenKeys,
   deleteSigningKeysBefore,
   insertSigningKey,
   listSigningKeyRows,
@@ -24,6 +30,8 @@ import { seal, unsealEither } from '../security/sealed-values.ts';
 import { type SigningKeyStatus, signingKeyStates } from './signing-key-states.ts';
 
 export const SIGNING_ALG = 'ES256';
+/** The algorithms of ID tokens, the default first (RS256: OpenID Connect Discovery 1.0 §3). */
+export const ID_TOKEN_ALGS = ['RS256', 'ES256'] as const;
 /** How long a new key is published before it signs (clients cache the JWKS for JWKS_MAX_AGE_SECONDS). */
 export const PUBLICATION_DELAY_MS = 15 * 60_000;
 export const JWKS_MAX_AGE_SECONDS = 300;
@@ -56,20 +64,40 @@ const longestTokenMs = (ctx: KeyContext) =>
   Math.max(ctx.config.accessTokenTtlSeconds, ctx.config.sessionTokenTtlSeconds) * 1000;
 
 const sealName = (kid: string) => `signing-key:${kid}`;
+const idTokenSealName = (kid: string) => `id-token-keys:${kid}`;
+
+const newJwkPair = async (alg: string) => {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const exported = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(exported);
+  const publicJwk: JWK = { ...exported, kid, alg, use: 'sig' };
+  return { kid, publicJwk, privateJwk: { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' } };
+};
+
+/** The ID-token keys of the generation whose access-token key is `kid`, sealed under that kid. */
+const newIdTokenKeys = async (ctx: KeyContext, kid: string) => {
+  const pairs = await Promise.all(ID_TOKEN_ALGS.map((alg) => newJwkPair(alg)));
+  return {
+    id_token_public_jwks: JSON.stringify(pairs.map((pair) => pair.publicJwk)),
+    id_token_private_sealed: seal(
+      ctx.keys.settings,
+      JSON.stringify(pairs.map((pair) => pair.privateJwk)),
+      idTokenSealName(kid),
+    ),
+  };
+};
 
 const newKeyRow = async (ctx: KeyContext, generation: number, signsFrom: number): Promise<SigningKeyRow> => {
-  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
-  const publicJwk = await exportJWK(publicKey);
-  const kid = await calculateJwkThumbprint(publicJwk);
-  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG, use: 'sig' };
+  const { kid, publicJwk, privateJwk } = await newJwkPair(SIGNING_ALG);
   return {
     generation,
     kid,
     alg: SIGNING_ALG,
-    public_jwk: JSON.stringify({ ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
+    public_jwk: JSON.stringify(publicJwk),
     private_sealed: seal(ctx.keys.settings, JSON.stringify(privateJwk), sealName(kid)),
     created_at: ctx.now(),
     signs_from: signsFrom,
+    ...(await newIdTokenKeys(ctx, kid)),
   };
 };
 
@@ -84,11 +112,25 @@ const privateJwkOf = (ctx: KeyContext, row: SigningKeyRow): JWK | undefined => {
   return opened === undefined ? undefined : (JSON.parse(opened.value) as JWK);
 };
 
+/** The private ID-token JWKs of a generation, as privateJwkOf opens them. */
+const idTokenPrivateJwks = (ctx: KeyContext, row: SigningKeyRow): JWK[] => {
+  if (row.id_token_private_sealed === null) return [];
+  const opened = unsealEither(ctx.keys, row.id_token_private_sealed, idTokenSealName(row.kid));
+  return opened === undefined ? [] : (JSON.parse(opened.value) as JWK[]);
+};
+
 const readRows = async (ctx: KeyContext): Promise<SigningKeyRow[]> => {
   const rows = await listSigningKeyRows(ctx.db);
-  if (rows.length > 0) return rows;
-  // First start: one key, signing at once. Processes starting together agree on generation 1.
-  await insertSigningKey(ctx.db, await newKeyRow(ctx, 1, ctx.now()));
+  if (rows.length === 0) {
+    // First start: one key, signing at once. Processes starting together agree on generation 1.
+    await insertSigningKey(ctx.db, await newKeyRow(ctx, 1, ctx.now()));
+    return listSigningKeyRows(ctx.db);
+  }
+  const withoutIdTokenKeys = rows.filter((row) => row.id_token_public_jwks === null);
+  if (withoutIdTokenKeys.length === 0) return rows;
+  // Keys from before ID tokens had their own: the first process to fill a row wins.
+  for (const row of withoutIdTokenKeys)
+    await addIdTokenKeys(ctx.db, row.generation, await newIdTokenKeys(ctx, row.kid));
   return listSigningKeyRows(ctx.db);
 };
 
@@ -173,8 +215,14 @@ export const currentSigner = async (ctx: KeyContext): Promise<{ kid: string; key
 
 /** What the OpenID Connect provider and the JWKS endpoint read. */
 export interface SigningKeys {
-  /** Private JWKs of every published key, the signing key first, with `kid`, `alg` and `use: 'sig'`. */
+  /**
+   * Private JWKs of every published key, with `kid`, `alg` and `use: 'sig'`: the ID-token keys first
+   * (the signing generation's before the others: the provider signs with the first key of an
+   * algorithm), then the access-token keys, the signing one first.
+   */
   privateJwks(): Promise<{ keys: JWK[] }>;
+  /** The `kid` of the key that signs access tokens now. */
+  accessTokenKid(): Promise<string>;
   publicJwks(): Promise<{ keys: JWK[] }>;
   version(): Promise<string>;
 }
@@ -182,8 +230,12 @@ export interface SigningKeys {
 export const signingKeys = (ctx: KeyContext): SigningKeys => ({
   async privateJwks() {
     const { published } = await keySet(ctx);
-    const keys = published.map((key) => privateJwkOf(ctx, key.row));
-    return { keys: keys.filter((key): key is JWK => key !== undefined) };
+    const idTokenKeys = published.flatMap((key) => idTokenPrivateJwks(ctx, key.row));
+    const accessKeys = published.map((key) => privateJwkOf(ctx, key.row));
+    return { keys: [...idTokenKeys, ...accessKeys.filter((key): key is JWK => key !== undefined)] };
+  },
+  async accessTokenKid() {
+    return (await keySet(ctx)).signer.status.kid;
   },
   async publicJwks() {
     return { keys: (await keySet(ctx)).published.map((key) => key.publicJwk) };

@@ -1,16 +1,17 @@
 /**
  * Account events for webhooks, written as an outbox: in the same transaction as the change they
  * describe, so an event exists exactly when its change was committed. An event is stored once with
- * a delivery for each enabled endpoint of the user's product subscribed to its type; with no such
- * endpoint nothing is written. After the commit this process's worker is woken (other processes
+ * a delivery for each endpoint of the user's product subscribed to its type, enabled or not (a
+ * disabled endpoint gets what it missed when enabled again); with no such endpoint nothing is
+ * written. Each event carries the user's next sequence number (`data.sequence`). After the commit this process's worker is woken (other processes
  * find the deliveries on their next poll).
  */
 import { randomBytes } from 'node:crypto';
 import type { WebhookEventType, WebhookPayload } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import type { Store } from '../../store/db.ts';
-import { insertEvent } from '../../store/webhooks/deliveries.ts';
-import { liveEndpointsFor } from '../../store/webhooks/endpoints.ts';
+import { insertEvent, nextUserSequence } from '../../store/webhooks/deliveries.ts';
+import { endpointsFor } from '../../store/webhooks/endpoints.ts';
 
 /** Deliveries are retried for a day after their event, then marked failed. */
 export const RETRY_FOR_MS = 24 * 3_600_000;
@@ -30,13 +31,14 @@ const newEventId = () => `msg_${randomBytes(16).toString('base64url')}`;
 
 /** Writes an event through `ctx.db`: call it with the transaction's context (`inTransaction`). */
 export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: AccountEvent): Promise<void> => {
-  const endpoints = (await liveEndpointsFor(ctx.db, event.product)).filter((e) => subscribes(e.events, event.type));
+  const endpoints = (await endpointsFor(ctx.db, event.product)).filter((e) => subscribes(e.events, event.type));
   if (endpoints.length === 0) return;
   const now = ctx.now();
+  const sequence = await nextUserSequence(ctx.db, event.userId);
   const payload: WebhookPayload = {
     type: event.type,
     timestamp: new Date(now).toISOString(),
-    data: { user_id: event.userId, product: event.product, ...event.data },
+    data: { user_id: event.userId, product: event.product, ...event.data, sequence },
   };
   await insertEvent(
     ctx.db,

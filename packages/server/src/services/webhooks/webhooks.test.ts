@@ -11,13 +11,17 @@ import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/we
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type App, buildApp } from '../../app.ts';
+import { webhooksCommand } from '../../cli/webhooks.ts';
 import { saveUser } from '../account/users.ts';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
 const { server, call } = useTestServer(
   // The clock moves by days here: the operator's token outlives them.
-  { webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 }, accessTokenTtlSeconds: 365 * 86_400 },
+  {
+    webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+    accessTokenTtlSeconds: 365 * 86_400,
+  },
   { now: () => clock },
 );
 let operator: string;
@@ -206,24 +210,30 @@ describe('deliveries', () => {
 });
 
 describe('persistent failure', () => {
-  test('an endpoint failing for a day is turned off, with a notice in the audit log', async () => {
+  test('an endpoint failing for a day is turned off, with a notice in the audit log; its events are kept and sent once it is on again', async () => {
     const receiver = await startWebhookReceiver();
     await receiver.goDown();
     const endpoint = await addEndpoint(receiver.url, ['user.created']);
-    await signUp(server);
-    for (let hour = 0; hour < 26; hour++) {
+    const first = await signUp(server);
+    // Most of a day (no delivery has given up yet): still on, however many attempts failed.
+    for (let hour = 0; hour < 22; hour++) {
       clock += HOUR;
       await server.app.webhooks.runOnce();
     }
-    const list = await call<{ id: number; enabled: boolean; disabled_reason: string }[]>(
-      'GET',
-      '/admin/webhooks',
-      undefined,
-      { token: operator },
-    );
-    const now = list.body.find((e) => e.id === endpoint.id);
+    const stateOf = async () =>
+      (
+        await call<{ id: number; enabled: boolean; disabled_reason: string }[]>('GET', '/admin/webhooks', undefined, {
+          token: operator,
+        })
+      ).body.find((e) => e.id === endpoint.id);
+    expect((await stateOf())?.enabled).toBe(true);
+    for (let hour = 0; hour < 4; hour++) {
+      clock += HOUR;
+      await server.app.webhooks.runOnce();
+    }
+    const now = await stateOf();
     expect(now?.enabled).toBe(false);
-    expect(now?.disabled_reason).toMatch(/every delivery failed/);
+    expect(now?.disabled_reason).toMatch(/every delivery failed since/);
     const [delivery] = await deliveriesOf(endpoint.id);
     expect(delivery?.status).toBe('failed');
     const audit = await call<{ action: string; target: string }[]>(
@@ -235,6 +245,92 @@ describe('persistent failure', () => {
       },
     );
     expect(audit.body.some((entry) => entry.target === `webhook:${endpoint.id}`)).toBe(true);
+
+    // While it is off, events are still written for it, and wait.
+    const second = await signUp(server);
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(['pending', 'failed']);
+    await receiver.comeBack();
+    clock += 2 * HOUR;
+    await server.app.webhooks.runOnce();
+    expect(receiver.received).toHaveLength(0);
+
+    // The operator turns it on: it is sent what it missed, the given-up one included, once each.
+    const lines = await webhooksCommand(server.app.ctx, ['enable', String(endpoint.id)], undefined);
+    expect(lines?.join('\n')).toMatch(/2 deliveries it missed/);
+    await vi.waitFor(
+      async () => {
+        await server.app.webhooks.runOnce();
+        expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const created = receiver.received.map((r) => verified(endpoint.secret, r).data.user_id);
+    expect(created.sort()).toEqual([first.userId, second.userId].sort());
+    const listed = await webhooksCommand(server.app.ctx, ['deliveries', String(endpoint.id)], undefined);
+    expect(listed).toHaveLength(2);
+    expect(listed?.[0]).toMatch(/\tuser\.created\tmsg_[^\t]+\tdelivered\t1 attempts\t204$/);
+    await removeEndpoint(endpoint.id);
+    await receiver.close();
+  });
+
+  test('a receiver down for a burst of 60 changes gets every event once it is back, exactly once, in an order it can restore', async () => {
+    const receiver = await startWebhookReceiver();
+    const endpoint = await addEndpoint(receiver.url, ['user.updated']);
+    await receiver.goDown();
+    const users = [await signUp(server), await signUp(server), await signUp(server)];
+    const changes = Array.from({ length: 60 }, (_, i) => ({ user: users[i % 3] as Account, n: i }));
+    const answers = await Promise.all(
+      changes.map(({ user, n }) =>
+        call('PATCH', `${A}/info`, { nickname: `burst${user.userId}n${n}` }, { token: user.token }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(changes.map(() => 204));
+    // Every delivery is tried at once and refused: 60 failures in a row within moments.
+    await vi.waitFor(
+      async () => {
+        await server.app.webhooks.runOnce();
+        const log = await deliveriesOf(endpoint.id);
+        expect(log).toHaveLength(60);
+        expect(log.every((d) => d.status === 'pending' && d.attempts >= 1)).toBe(true);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    // A short outage does not turn the endpoint off (only a day of failing does).
+    const listed = await webhooksCommand(server.app.ctx, ['list'], undefined);
+    expect(listed?.find((line) => line.startsWith(`${endpoint.id}\t`))).toMatch(/\ton\t/);
+
+    await receiver.comeBack();
+    clock += HOUR;
+    await vi.waitFor(
+      async () => {
+        await server.app.webhooks.runOnce();
+        expect((await deliveriesOf(endpoint.id)).every((d) => d.status === 'delivered')).toBe(true);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const events = receiver.received.map((r) => ({
+      id: String(r.headers['webhook-id']),
+      ...(verified(endpoint.secret, r) as {
+        type: string;
+        data: { user_id: number; sequence: number; changes: { nickname: string } };
+      }),
+    }));
+    expect(events).toHaveLength(60);
+    expect(new Set(events.map((e) => e.id)).size).toBe(60);
+    expect(events.map((e) => e.data.changes.nickname).sort()).toEqual(
+      changes.map(({ user, n }) => `burst${user.userId}n${n}`).sort(),
+    );
+    // Each user's events carry distinct, increasing sequence numbers: the order is restorable.
+    for (const user of users) {
+      const sequences = events.filter((e) => e.data.user_id === user.userId).map((e) => e.data.sequence);
+      expect(sequences).toHaveLength(20);
+      expect(new Set(sequences).size).toBe(20);
+      expect(sequences.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+    }
+    // Nothing comes twice, however long the workers keep running.
+    clock += 2 * HOUR;
+    await server.app.webhooks.runOnce();
+    expect(receiver.received).toHaveLength(60);
     await removeEndpoint(endpoint.id);
     await receiver.close();
   });

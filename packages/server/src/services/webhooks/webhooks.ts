@@ -17,6 +17,7 @@ import {
   endpointDeliveries,
   findDelivery,
   requeueDelivery,
+  requeueMissed,
 } from '../../store/webhooks/deliveries.ts';
 import {
   allEndpoints,
@@ -95,9 +96,26 @@ export const removeWebhook = async (ctx: Context, operatorId: number, id: number
   await audit(ctx, operatorId, 'webhook.remove', `webhook:${id}`, endpoint.url);
 };
 
+/**
+ * Turns an endpoint off or on. Turned on, it is sent what it missed while off (requeueMissed), in
+ * the same transaction as the change; answers how many deliveries that was.
+ */
 export const setWebhookEnabled = async (ctx: Context, operatorId: number, id: number, enabled: boolean) => {
-  if (!(await setEndpointEnabled(ctx.db, id, enabled))) fail('E_2', `No webhook endpoint ${id}.`);
-  await audit(ctx, operatorId, enabled ? 'webhook.enable' : 'webhook.disable', `webhook:${id}`);
+  const endpoint = (await findEndpoint(ctx.db, id)) ?? fail('E_2', `No webhook endpoint ${id}.`);
+  const now = ctx.now();
+  const missed = await inTransaction(ctx, async (tx) => {
+    if (!(await setEndpointEnabled(tx.db, id, enabled))) fail('E_2', `No webhook endpoint ${id}.`);
+    if (!enabled || endpoint.enabled === 1) return 0;
+    return requeueMissed(tx.db, id, endpoint.failing_since, now, now + RETRY_FOR_MS);
+  });
+  await audit(
+    ctx,
+    operatorId,
+    enabled ? 'webhook.enable' : 'webhook.disable',
+    `webhook:${id}`,
+    missed > 0 ? `${missed} missed deliveries resent` : '',
+  );
+  return missed;
 };
 
 const attemptToWire = (row: Selectable<WebhookAttemptsTable>): WebhookAttempt => ({

@@ -18,10 +18,6 @@ import { signWebhook } from './signing.ts';
 const BATCH = 20;
 const FIRST_RETRY_MS = 5_000;
 const LONGEST_WAIT_MS = 3_600_000;
-/** An endpoint is turned off after this many failed attempts in a row… */
-export const DISABLE_AFTER_FAILURES = 50;
-/** …or after failing this long without a success. */
-export const DISABLE_AFTER_MS = 24 * 3_600_000;
 /** Who the audit log names for what the server did by itself. */
 const SYSTEM_OPERATOR = 0;
 
@@ -31,19 +27,19 @@ export const backoffMs = (attempts: number, random = Math.random) =>
 
 export const secretName = (endpointId: number) => `webhook:${endpointId}`;
 
-const disableIfPersistent = async (
-  ctx: Context,
-  endpointId: number,
-  now: number,
-  gaveUp: { createdAt: number } | undefined,
-) => {
+/**
+ * Turns an endpoint off once it has been failing for WEBHOOK_DISABLE_AFTER (a day) without a
+ * success: by time, never by the number of attempts (a burst of events during a short outage makes
+ * many attempts in seconds). Its events keep being written while it is off, and are delivered when
+ * it is enabled again. A delivery that has just given up (`gaveUpAt`: the end of its retries) counts
+ * as failing until then: its last attempt may come a little before, and nothing would be tried after.
+ */
+const disableIfPersistent = async (ctx: Context, endpointId: number, now: number, gaveUpAt: number | undefined) => {
   const run = await recordEndpointFailure(ctx.db, endpointId, now);
   if (run === undefined || run.enabled !== 1) return;
   const since = run.failing_since ?? now;
-  // A delivery that used up its day of retries with no success in between counts as a day failing.
-  const dayFailed = now - since >= DISABLE_AFTER_MS || (gaveUp !== undefined && since <= gaveUp.createdAt);
-  if (run.consecutive_failures < DISABLE_AFTER_FAILURES && !dayFailed) return;
-  const reason = `every delivery failed: ${run.consecutive_failures} attempts in a row since ${new Date(since).toISOString()}`;
+  if (Math.max(now, gaveUpAt ?? now) - since < ctx.config.webhooks.disableAfterMs) return;
+  const reason = `every delivery failed since ${new Date(since).toISOString()} (${run.consecutive_failures} attempts in a row)`;
   // Only the process whose update turned it off records it, so the notice appears once.
   if (!(await setEndpointEnabled(ctx.db, endpointId, false, reason, { onlyIfEnabled: true }))) return;
   await recordAudit(ctx.db, {
@@ -87,8 +83,7 @@ const attempt = async (ctx: Context, holder: string, delivery: ClaimedDelivery) 
     next_attempt_at: result.ok ? now : next,
   });
   if (result.ok) await recordEndpointSuccess(ctx.db, delivery.endpoint_id);
-  else
-    await disableIfPersistent(ctx, delivery.endpoint_id, now, failed ? { createdAt: delivery.created_at } : undefined);
+  else await disableIfPersistent(ctx, delivery.endpoint_id, now, failed ? delivery.give_up_at : undefined);
 };
 
 export interface WebhookWorker {

@@ -14,6 +14,21 @@ export const findApplication = (db: Db, clientId: string) =>
 export const listApplicationRows = (db: Db) =>
   db.selectFrom('applications').selectAll().orderBy('created_at').execute();
 
+/** Changes the given columns; answers whether the application existed. */
+export const updateApplicationRow = async (
+  db: Db,
+  clientId: string,
+  changed: Partial<Omit<ApplicationRow, 'client_id' | 'secret_hash' | 'created_at' | 'updated_at'>>,
+  now: number,
+) => {
+  const result = await db
+    .updateTable('applications')
+    .set({ ...changed, updated_at: now })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};
+
 /** Answers whether the application existed. */
 export const setApplicationSecretHash = async (db: Db, clientId: string, secretHash: string, now: number) => {
   const result = await db

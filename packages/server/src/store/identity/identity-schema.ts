@@ -12,6 +12,10 @@ export interface ApplicationsTable {
   first_party: number;
   /** Confidential applications only: keyed hash of the secret. */
   secret_hash: string | null;
+  /** 1: PKCE is required of this confidential application too (public ones always need it). */
+  require_pkce: number;
+  /** How its ID tokens are signed: RS256 or ES256. */
+  id_token_alg: string;
   /** Where a logout token is posted when a session the application signed in with ends; null: none. */
   backchannel_logout_uri: string | null;
   created_at: number;

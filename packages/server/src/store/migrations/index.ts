@@ -21,6 +21,7 @@ import * as webhooks from './014-webhooks.ts';
 import * as secondFactor from './015-second-factor.ts';
 import * as applicationSessions from './016-application-sessions.ts';
 import * as sessionSecondFactor from './017-session-second-factor.ts';
+import * as relyingParties from './018-relying-parties.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -50,6 +51,7 @@ const steps: [name: string, up: Step][] = [
   ['015-second-factor', secondFactor.up],
   ['016-application-sessions', applicationSessions.up],
   ['017-session-second-factor', sessionSecondFactor.up],
+  ['018-relying-parties', relyingParties.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -32,3 +32,16 @@ export const insertSigningKey = async (db: Db, row: SigningKeyRow): Promise<bool
 /** Removes keys older than a generation (retired, with every token they signed expired). */
 export const deleteSigningKeysBefore = (db: Db, generation: number) =>
   db.deleteFrom('signing_keys').where('generation', '<', generation).execute();
+
+/** Fills in the ID-token keys of a generation made before they existed, unless another process did. */
+export const addIdTokenKeys = (
+  db: Db,
+  generation: number,
+  keys: { id_token_public_jwks: string; id_token_private_sealed: string },
+) =>
+  db
+    .updateTable('signing_keys')
+    .set(keys)
+    .where('generation', '=', generation)
+    .where('id_token_public_jwks', 'is', null)
+    .execute();

@@ -39,6 +39,17 @@ export const insertEvent = async (db: Db, event: NewEvent, endpointIds: number[]
     .execute();
 };
 
+/** The user's next event number, in the caller's transaction (the row lock orders one user's events). */
+export const nextUserSequence = async (db: Db, userId: number): Promise<number> => {
+  const row = await db
+    .insertInto('webhook_sequences')
+    .values({ user_id: userId, last: 1 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ last: eb('webhook_sequences.last', '+', 1) })))
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  return Number(row.last);
+};
+
 const dueIds = (db: Db, now: number, limit: number) =>
   db
     .selectFrom('webhook_deliveries as d')
@@ -49,6 +60,7 @@ const dueIds = (db: Db, now: number, limit: number) =>
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]))
     .where('e.enabled', '=', 1)
     .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
     .limit(limit);
 
 export interface Lease {
@@ -137,6 +149,34 @@ export const requeueDelivery = async (db: Db, id: number, now: number, giveUpAt:
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+};
+
+/**
+ * What an endpoint missed while it was off, delivered from `now` with a fresh day of retries: every
+ * delivery still pending, and those that gave up since `failedSince` (the failure run that turned it
+ * off). Answers how many.
+ */
+export const requeueMissed = async (
+  db: Db,
+  endpointId: number,
+  failedSince: number | null,
+  now: number,
+  giveUpAt: number,
+) => {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, give_up_at: giveUpAt })
+    .where('endpoint_id', '=', endpointId)
+    .where((eb) =>
+      failedSince === null
+        ? eb('status', '=', 'pending')
+        : eb.or([
+            eb('status', '=', 'pending'),
+            eb.and([eb('status', '=', 'failed'), eb('created_at', '>=', failedSince)]),
+          ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 };
 
 export const findDelivery = (db: Db, id: number) =>

@@ -20,14 +20,12 @@ export const allEndpoints = (db: Db) => db.selectFrom('webhook_endpoints').selec
 export const findEndpoint = (db: Db, id: number) =>
   db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** Enabled endpoints of a product (or of every product, `*`), to fan an event out to. */
-export const liveEndpointsFor = (db: Db, pid: string) =>
-  db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('pid', 'in', [pid, '*'])
-    .where('enabled', '=', 1)
-    .execute();
+/**
+ * Endpoints of a product (or of every product, `*`), to fan an event out to, enabled or not: a
+ * disabled endpoint's deliveries wait for it to be enabled again.
+ */
+export const endpointsFor = (db: Db, pid: string) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('pid', 'in', [pid, '*']).execute();
 
 /** Removes an endpoint with its deliveries and their attempts; false when there was none. */
 export const deleteEndpoint = (db: Db, id: number) =>
