@@ -64,7 +64,7 @@ export const startTestServer = async (
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestServer> => {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const events = createTestEventsDatabase();
   const config: Config = {
     ...loadConfig({
