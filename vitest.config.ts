@@ -58,6 +58,13 @@ const waits = {
   expect: { poll: { timeout: 15_000, interval: 100 } },
 };
 
+/**
+ * The server projects import the server once per worker rather than once per file (about a third of
+ * their time): no module of the server holds state of an app (it lives on the Context), and
+ * file-guard.ts puts back what a file changes in the process (environment, clocks, spies).
+ */
+const sharedModules = { isolate: false, setupFiles: ['packages/test-kit/src/file-guard.ts'] };
+
 /** One Chromium and one build of the web client and console per run (test-kit browser-global-setup.ts). */
 const browserSetup = 'packages/test-kit/src/browser-global-setup.ts';
 
@@ -85,6 +92,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-sqlite',
+          ...sharedModules,
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'sqlite' },
           globalSetup: [browserSetup],
@@ -95,6 +103,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-postgres',
+          ...sharedModules,
           include: postgresTests,
           env: { EDUPASS_TEST_DB: 'postgres' },
           ...waits,
@@ -104,6 +113,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-clickhouse',
+          ...sharedModules,
           include: usageTests,
           env: { EDUPASS_TEST_DB: 'sqlite', EDUPASS_TEST_EVENTS: 'clickhouse' },
           globalSetup: ['packages/test-kit/src/clickhouse-global-setup.ts'],
