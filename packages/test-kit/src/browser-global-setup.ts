@@ -1,13 +1,15 @@
 /**
- * Vitest global setup of the projects with browser tests: one Chromium for the whole run, which every
- * test file's `launchBrowser()` connects to (each file still gets its own contexts and pages), and
+ * Vitest global setup of the projects with browser tests: one Chromium for the whole run (behind
+ * Playwright's server in a process of its own, chromium-server.mjs), which every test file's `launchBrowser()` connects to (each file still gets its own contexts and pages), and
  * one directory in which the first file that needs the web client and the console builds them for
  * all (web/e2e/support/build-app.ts). Both are handed to the workers with `provide`.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts';
 
@@ -21,12 +23,26 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const server = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'chromium-server.mjs'), CHROMIUM_PATH, JSON.stringify(CHROMIUM_ARGS)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: server.stdout });
+  const [endpoint] = (await Promise.race([
+    once(lines, 'line'),
+    once(server, 'exit').then(([code]) => {
+      throw new Error(`the run's Chromium did not start (exit ${code})`);
+    }),
+  ])) as [string];
   const buildDir = mkdtempSync(join(tmpdir(), 'edupass-web-run-'));
-  project.provide('chromiumEndpoint', server.wsEndpoint());
+  project.provide('chromiumEndpoint', endpoint);
   project.provide('webBuildDir', buildDir);
   return async () => {
-    await server.close();
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
     rmSync(buildDir, { recursive: true, force: true });
   };
 }
