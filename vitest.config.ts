@@ -3,6 +3,36 @@ import { defineConfig } from 'vitest/config';
 import { SOURCE_CONDITION } from './scripts/source-condition.mjs';
 
 const serverTests = ['packages/server/src/**/*.test.ts'];
+
+/**
+ * The database-sensitive server files: they run on PostgreSQL as well as on SQLite; every other
+ * server file runs on SQLite only. A file belongs here when what it checks could come out
+ * differently on the two databases:
+ * - it drives SQL that either dialect writes or answers differently (everything under store/, the
+ *   usage ingestion and roll-ups, the console's dashboard queries), or it runs migrations;
+ * - it holds parallel requests or several processes to one answer (concurrency, lockout, races on
+ *   single-use codes and tokens, leases between processes): SQLite serialises every write, so only
+ *   PostgreSQL shows whether the defence is atomic;
+ * - it feeds hostile input to SQL (fuzz), or names the dialect itself (`testDatabaseKind()`,
+ *   `describe.runIf(... === 'postgres')`).
+ * A new test file is SQLite-only until it is listed here.
+ */
+const postgresTests = [
+  'packages/server/src/store/**/*.test.ts',
+  'packages/server/src/cli.test.ts',
+  'packages/server/src/cli-backup.test.ts',
+  'packages/server/src/cluster.test.ts',
+  'packages/server/src/oidc/identity-guards.test.ts',
+  'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,ingestion-overload}.test.ts',
+  'packages/server/src/security/{lockout-answer,lockout-race,second-factor,secrets}.test.ts',
+  'packages/server/src/services/admin/admin.test.ts',
+  'packages/server/src/services/platform/{metrics,read-replica,readiness}.test.ts',
+  'packages/server/src/services/security/concurrency.test.ts',
+  'packages/server/src/services/sessions/{cache,devices,tokens}.test.ts',
+  'packages/server/src/services/sign-in/sign-up.test.ts',
+  'packages/server/src/services/usage/{usage,usage-rollups}.test.ts',
+  'packages/server/src/services/webhooks/processes.test.ts',
+];
 /** The usage suites that run once more with the events in ClickHouse (scripts/test.mjs starts one). */
 const usageTests = [
   'packages/server/src/services/usage/usage.test.ts',
@@ -28,9 +58,21 @@ const waits = {
   expect: { poll: { timeout: 15_000, interval: 100 } },
 };
 
+/**
+ * The server projects import the server once per worker rather than once per file (about a third of
+ * their time): no module of the server holds state of an app (it lives on the Context), and
+ * file-guard.ts puts back what a file changes in the process (environment, clocks, spies).
+ */
+const sharedModules = { isolate: false, setupFiles: ['packages/test-kit/src/file-guard.ts'] };
+
+/** One Chromium and one build of the web client and console per run (test-kit browser-global-setup.ts). */
+const browserSetup = 'packages/test-kit/src/browser-global-setup.ts';
+
 export default defineConfig({
   test: {
     ...waits,
+    // Two files at a time: the two cores of the CI machine (Vitest's default there is one).
+    maxWorkers: 2,
     projects: [
       {
         ...sources,
@@ -42,6 +84,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           env: { EDUPASS_TEST_DB: 'sqlite' },
+          globalSetup: [browserSetup],
           ...waits,
         },
       },
@@ -49,8 +92,10 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-sqlite',
+          ...sharedModules,
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'sqlite' },
+          globalSetup: [browserSetup],
           ...waits,
         },
       },
@@ -58,7 +103,8 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-postgres',
-          include: serverTests,
+          ...sharedModules,
+          include: postgresTests,
           env: { EDUPASS_TEST_DB: 'postgres' },
           ...waits,
         },
@@ -67,6 +113,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: 'server-clickhouse',
+          ...sharedModules,
           include: usageTests,
           env: { EDUPASS_TEST_DB: 'sqlite', EDUPASS_TEST_EVENTS: 'clickhouse' },
           globalSetup: ['packages/test-kit/src/clickhouse-global-setup.ts'],

@@ -198,7 +198,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
   const { drain, taking, track } = drainOnClose(app);
-  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: answerHeaders.json, taking });
+  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: answerHeaders.json, taking, track });
   const reportsBeforeFastify = answerReportsBeforeFastify(app, ctx, { headers: answerHeaders, taking, track });
   countRequests(app, ctx.metrics);
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);

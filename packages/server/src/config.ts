@@ -12,6 +12,7 @@ import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
+import { ARGON2_OPTIONS, type PasswordHashing } from './services/passwords/argon2.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
@@ -73,6 +74,12 @@ export interface Config
   loginLockSeconds: number;
   /** Milliseconds added per failed login past the slow-down threshold (doubling, capped at 8×). */
   loginSlowdownMs: number;
+  /**
+   * argon2id's cost for new password hashes. Always ARGON2_OPTIONS from the environment: no variable
+   * sets it; only tests pass a cheaper one (test-kit TEST_PASSWORD_HASHING). A check reads the cost
+   * from the stored hash, so hashes of either cost verify.
+   */
+  passwordHashing: PasswordHashing;
   /** Proxies allowed to name the client in X-Forwarded-For (proxy-config.ts). */
   trustProxy: TrustProxy;
   logLevel: string;
@@ -277,6 +284,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),
     loginSlowdownMs: int('LOGIN_SLOWDOWN_MS', 250, 0, 10_000),
+    passwordHashing: ARGON2_OPTIONS,
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     logLevel: logLevelOf(str('LOG_LEVEL'), problems),
     metricsPort: str('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 9464, 1, 65_535),

@@ -4,24 +4,39 @@
  */
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { inject } from 'vitest';
 import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A value the run's global setup provided (browser-global-setup.ts), if this runs under it. */
+export const provided = <K extends 'chromiumEndpoint' | 'webBuildDir'>(key: K): string | undefined => {
+  try {
+    return inject(key);
+  } catch {
+    return undefined; // not in a Vitest worker
+  }
+};
+
+/**
+ * A browser: a connection to the run's one Chromium when the global setup started it (closing it
+ * closes this file's contexts only), else a Chromium of its own.
+ */
+export const launchBrowser = (): Promise<Browser> => {
+  const endpoint = provided('chromiumEndpoint');
+  if (endpoint !== undefined) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+};
 
 /** Bundles a TypeScript entry (or inline source) into one browser script (IIFE exposing `globalName`). */
 export const bundleForBrowser = async (entry: string, globalName: string): Promise<string> => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../../server/src/app.ts';
 import type { CaptchaConfig, CaptchaPolicy } from '../../server/src/captcha-config.ts';
 import { type Config, loadConfig } from '../../server/src/config.ts';
+import type { PasswordHashing } from '../../server/src/services/passwords/argon2.ts';
 import { type AnswerMismatch, answerChecker } from './answer-check.ts';
 import { createTestEventsDatabase } from './clickhouse-database.ts';
 import { createTestDatabase } from './databases.ts';
@@ -46,6 +47,13 @@ export const TEST_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE: '1',
 };
 
+/**
+ * argon2id at a token cost (256 KiB, one pass) for test servers: a suite signs up and signs in
+ * hundreds of times, and the deployed cost (ARGON2_OPTIONS) would spend most of its CPU hashing.
+ * Suites about the hash itself pass `{ passwordHashing: ARGON2_OPTIONS }` to the server.
+ */
+export const TEST_PASSWORD_HASHING: PasswordHashing = { memoryCost: 256, timeCost: 1, parallelism: 1 };
+
 /** The default captcha configuration with these policies (`pid:scene` → policy) and settings. */
 export const captchaWith = (
   policies: Record<string, CaptchaPolicy>,
@@ -56,7 +64,7 @@ export const startTestServer = async (
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestServer> => {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const events = createTestEventsDatabase();
   const config: Config = {
     ...loadConfig({
@@ -67,6 +75,7 @@ export const startTestServer = async (
     ...events?.config,
     port: 0,
     host: '127.0.0.1',
+    passwordHashing: TEST_PASSWORD_HASHING,
     ...overrides,
   };
   const app = await buildApp(config, { logger: false, ...options });

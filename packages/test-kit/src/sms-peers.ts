@@ -73,8 +73,6 @@ const rfc3986 = (value: string) =>
     })
     .join('');
 
-const transientOnce = new Set<string>();
-
 const REJECTION = '文件不能证明信息真实性，请重新上传';
 
 /**
@@ -111,6 +109,8 @@ const aliyunReview = (sign: boolean, name: string, review: PeerReview | undefine
 /** Aliyun RPC: dysmsapi SendSms, GetSmsSign, GetSmsTemplate and dyvmsapi SingleCallByTts. */
 export const aliyunPeer = (accessKeyId: string, secret: string) => {
   const requests: PeerRequest[] = [];
+  /** Numbers ending 0003 fail once (a transient error), then succeed: per peer, not per process. */
+  const transientOnce = new Set<string>();
   const reviews = new Map<string, PeerReview>();
   return listen(
     (request, body, response) => {
@@ -192,6 +192,8 @@ const hmac256 = (key: string | Buffer, value: string) => createHmac('sha256', ke
 /** Tencent Cloud API 3.0: sms SendSms and DescribeSmsTemplateList, vms SendTtsVoice / SendCodeVoice. */
 export const tencentPeer = (secretId: string, secretKey: string) => {
   const requests: PeerRequest[] = [];
+  /** Numbers ending 0003 fail once (a transient error), then succeed: per peer, not per process. */
+  const transientOnce = new Set<string>();
   const reviews = new Map<string, PeerReview>();
   return listen(
     (request, body, response) => {

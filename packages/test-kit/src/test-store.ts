@@ -12,7 +12,7 @@ export const useTestStore = (): (() => Store) => {
   let database: TestDatabase | undefined;
   let store: Store | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ migrated: true });
     store = openStore(database.url);
     await migrate(store);
   });

@@ -4,6 +4,9 @@
  * reload; what is not a picture is refused at the field; the server's refusal and a network failure
  * (with its retry) are said at the field; the dialog passes axe in both languages, on a phone and a desktop.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -189,9 +192,14 @@ describe('the profile picture, in Chinese on a phone', () => {
     const alert = page.locator('.avatar-field [role="alert"]');
     await expect.poll(() => alert.textContent()).toBe(text['avatar.notPicture']);
     // Over 20 MB: refused unread.
+    // As a file on disk: the run's Chromium is reached over Playwright's WebSocket, which streams a
+    // file path in chunks, where a 21 MB buffer would go as one message.
     const big = Buffer.alloc(21 * 1024 * 1024);
     png.copy(big);
-    await fileInput(page).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    const huge = join(mkdtempSync(join(tmpdir(), 'edupass-avatar-')), 'huge.png');
+    writeFileSync(huge, big);
+    await fileInput(page).setInputFiles(huge, { timeout: 60_000 });
+    rmSync(dirname(huge), { recursive: true, force: true });
     await expect.poll(() => alert.textContent()).toBe(text['avatar.tooLarge']);
     expect(await page.getByRole('dialog').count()).toBe(0);
   });

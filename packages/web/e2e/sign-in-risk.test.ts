@@ -128,7 +128,8 @@ describe.each(['zh-CN', 'en'] as const)('sign-in in %s', (locale) => {
     } finally {
       await tab.close();
     }
-  });
+    // Fifteen page loads and sends: about 20 s alone, more with the suite's two workers on a loaded machine.
+  }, 120_000);
 
   it('three typos put up no puzzle; the fourth attempt does', async () => {
     app.server.config.loginLockAfter = 10;

@@ -21,7 +21,7 @@ export const createAdmin = async (ctx: Context, phone: string, password: string 
   const pid = Object.keys(ctx.config.products)[0] ?? 'edupass';
   const user = await createUser(
     ctx,
-    newUser(ctx, { pid, phone, role: OPERATOR_ROLE, ...(await passwordFields(password)) }),
+    newUser(ctx, { pid, phone, role: OPERATOR_ROLE, ...(await passwordFields(ctx, password)) }),
     'cli_admin',
     new ApiError('AC3_0'),
   );

@@ -75,7 +75,7 @@ const rowToUser = async (
     username_key: row.username?.toLowerCase() || null,
     nickname: row.nickname || null,
     fullname: row.fullname ?? '',
-    ...(row.password ? await passwordFields(row.password) : {}),
+    ...(row.password ? await passwordFields(ctx, row.password) : {}),
   });
 };
 

@@ -4,7 +4,9 @@
  * the hooks, the headers set one by one). What these do not take goes to Fastify unchanged.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { fastifyTrustProxy, type TrustProxy } from '../proxy-config.ts';
 
 /** Answers the request and says true, or says false without touching it. */
 export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -32,14 +34,31 @@ export const logsRequests = (app: FastifyInstance) =>
   (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
 
 /**
- * The request's child logger (`reqId`), having written Fastify's "incoming request" line for it;
- * the request serializer (http/log-redaction.ts) reads the fields Fastify's request has.
+ * The client's address as Fastify's `request.ip` gives it under TRUST_PROXY (the same trust function,
+ * through the same proxy-addr): the peer, or the nearest untrusted address in X-Forwarded-For.
  */
-export const logIncoming = (app: FastifyInstance, request: IncomingMessage, reqId: string): FastifyBaseLogger => {
+export const clientAddressOf = (trust: TrustProxy): ((request: IncomingMessage) => string | undefined) => {
+  const given = fastifyTrustProxy(trust);
+  if (given === false) return (request) => request.socket.remoteAddress;
+  const trusted = typeof given === 'function' ? given : proxyAddr.compile(given);
+  return (request) => proxyAddr(request, trusted);
+};
+
+/**
+ * The request's child logger (`reqId`), having written Fastify's "incoming request" line for it;
+ * the request serializer (http/log-redaction.ts) reads the fields Fastify's request has (`ip`: the
+ * client's address, clientAddressOf).
+ */
+export const logIncoming = (
+  app: FastifyInstance,
+  request: IncomingMessage,
+  reqId: string,
+  ip: string | undefined,
+): FastifyBaseLogger => {
   const child = app.log.child({ reqId });
   const { socket } = request;
   child.info(
-    { req: { method: request.method, url: request.url, host: request.headers.host, ip: socket.remoteAddress, socket } },
+    { req: { method: request.method, url: request.url, host: request.headers.host, ip, socket } },
     'incoming request',
   );
   return child;

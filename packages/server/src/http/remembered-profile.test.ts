@@ -20,6 +20,14 @@ const profileOf = (call: Call, token: string, headers: Record<string, string> = 
 const kidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { kid?: string }).kid;
 
+/** The log lines of profile reads (both "incoming request" and "request completed"), in order. */
+const profileReads = (lines: string[]) => {
+  const parsed = lines.map((line) => JSON.parse(line) as { reqId: string; msg: string; req?: { url: string } });
+  const ids = new Set(parsed.filter((line) => line.req?.url === PROFILE).map((line) => line.reqId));
+  // biome-ignore lint/suspicious/noExplicitAny: log lines are free-form JSON
+  return parsed.filter((line) => ids.has(line.reqId)) as any[];
+};
+
 const answeredFromMemory = (server: TestServer) => server.app.rememberedProfile.answered;
 
 /** Two reads of the profile: the first by the full route (it verifies and remembers), the second from memory. */
@@ -156,14 +164,38 @@ describe('never past what the full route would refuse', () => {
       expect((await profileOf(call, account.token)).status).toBe(200);
       expect((await profileOf(call, account.token)).status).toBe(200);
       expect(answeredFromMemory(server)).toBeGreaterThanOrEqual(1);
-      const read = lines.map((line) => JSON.parse(line)).filter((line) => String(line.reqId).startsWith('mem-'));
+      const read = profileReads(lines);
       const incoming = read.filter((line) => line.msg === 'incoming request');
       const completed = read.filter((line) => line.msg === 'request completed');
-      expect(incoming.length).toBe(answeredFromMemory(server));
-      expect(incoming[0]?.req).toMatchObject({ method: 'GET', url: PROFILE });
-      expect(completed[0]).toMatchObject({ reqId: incoming[0]?.reqId, res: { statusCode: 200 } });
-      expect(typeof completed[0]?.responseTime).toBe('number');
+      expect(incoming.length).toBe(2);
+      expect(incoming[1]?.req).toMatchObject({ method: 'GET', url: PROFILE });
+      expect(completed[1]).toMatchObject({ reqId: incoming[1]?.reqId, res: { statusCode: 200 } });
+      expect(typeof completed[1]?.responseTime).toBe('number');
       expect(lines.join('')).not.toContain(account.token);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('behind a trusted proxy, a read from memory logs the client address and a request id as Fastify does', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const server = await startTestServer(
+      { sessionCacheSeconds: 60, trustProxy: ['loopback'] },
+      { logger: { level: 'info', stream } },
+    );
+    try {
+      const call = client(server.url);
+      const account = await signUp(server);
+      const headers = { 'x-forwarded-for': '203.0.113.7' };
+      const before = answeredFromMemory(server);
+      expect((await profileOf(call, account.token, headers)).status).toBe(200);
+      expect((await profileOf(call, account.token, headers)).status).toBe(200);
+      expect(answeredFromMemory(server)).toBe(before + 1);
+      const incoming = profileReads(lines).filter((line) => line.msg === 'incoming request');
+      expect(incoming.map((line) => line.req.remoteAddress)).toEqual(['203.0.113.7', '203.0.113.7']);
+      for (const line of incoming)
+        expect(line.reqId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     } finally {
       await server.close();
     }

@@ -13,11 +13,14 @@
  *   a sign-out, a block or a password change refuses the next read here as it does there;
  * - while the server takes requests (not draining nor closing).
  * With request logging on (LOG_LEVEL info or finer), each read is logged as Fastify logs a request:
- * "incoming request" and "request completed", with a request id, the method, URL, host and address,
- * the status and the time taken.
+ * "incoming request" and "request completed", with a request id (a UUID, as genReqId gives), the
+ * method, URL, host and the client's address (behind a trusted proxy, from X-Forwarded-For), the
+ * status and the time taken. The drain counts it as running until its answer closes.
  * The headers are the ones the browser-header hooks give a JSON answer (browserHeaders); the request
  * is counted in the metrics under its route as Fastify's hook counts it.
  */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { routes, type UserInfo } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +28,7 @@ import type { Context } from '../context.ts';
 import { userInfo } from '../services/account/views.ts';
 import { rememberedSession } from '../services/sessions/tokens.ts';
 import type { User } from '../store/schema.ts';
-import { answerBeforeFastify, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
+import { answerBeforeFastify, clientAddressOf, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
 import { tokenOf } from './origin-check.ts';
 
 export interface RememberedProfile {
@@ -38,17 +41,18 @@ export interface RememberedProfileOptions {
   headers: Readonly<Record<string, string>>;
   /** False once the server drains. */
   taking: () => boolean;
+  /** Counts a request as running until its answer closes (http/draining.ts). */
+  track: (response: ServerResponse) => void;
 }
-
-let requests = 0;
 
 export const answerProfileFromMemory = (
   app: FastifyInstance,
   ctx: Context,
-  { headers, taking }: RememberedProfileOptions,
+  { headers, taking, track }: RememberedProfileOptions,
 ): RememberedProfile => {
   const state = { answered: 0 };
   const logged = logsRequests(app);
+  const clientAddress = clientAddressOf(ctx.config.trustProxy);
   const path = routes.getProfile.path;
   const { seriesOf, record } = ctx.metrics.http;
   const series = seriesOf(path, 'GET', 200);
@@ -74,7 +78,8 @@ export const answerProfileFromMemory = (
     const session = rememberedSession(ctx, tokenOf(authorization));
     if (session === undefined) return false;
     const started = performance.now();
-    const requestLog = logged ? logIncoming(app, request, `mem-${(++requests).toString(36)}`) : undefined;
+    track(response);
+    const requestLog = logged ? logIncoming(app, request, randomUUID(), clientAddress(request)) : undefined;
     const { body, length } = answerOf(session.user);
     const raw: string[] = [];
     for (let i = 0; i < names.length; i++) raw.push(names[i] as string, values[i] as string);

@@ -126,7 +126,7 @@ export const answerReportsBeforeFastify = (
     const taken: Taken = { request, response, product, started: performance.now() };
     if (logged) {
       taken.requestId = randomUUID();
-      taken.log = logIncoming(app, request, taken.requestId);
+      taken.log = logIncoming(app, request, taken.requestId, request.socket.remoteAddress);
     }
     track(response);
     const body: Buffer[] = [];

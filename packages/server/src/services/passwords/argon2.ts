@@ -4,10 +4,18 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 /** Algorithm.Argon2id; the enum is `const` and cannot be read at run time under verbatimModuleSyntax. */
 const ARGON2ID = 2 as Algorithm;
 
-/** argon2id with OWASP's first recommended parameter set. */
-export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** The cost of an argon2id hash (config `passwordHashing`). */
+export interface PasswordHashing {
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
 
-export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS);
+/** argon2id with OWASP's first recommended parameter set: the only cost a deployment uses. */
+export const ARGON2_OPTIONS: PasswordHashing = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string, cost: PasswordHashing = ARGON2_OPTIONS) =>
+  hash(password, { algorithm: ARGON2ID, ...cost });
 
 export const verifyPassword = async (passwordHash: string, password: string): Promise<boolean> => {
   try {
@@ -17,12 +25,20 @@ export const verifyPassword = async (passwordHash: string, password: string): Pr
   }
 };
 
-let dummyHash: Promise<string> | undefined;
+/** One hash of a random password per cost, to check a guess against when there is no user. */
+const dummyHashes = new WeakMap<PasswordHashing, Promise<string>>();
 
-/** Spends the same time as a real check, so a missing user cannot be told apart by timing. */
-export const verifyAgainstNothing = async (password: string): Promise<false> => {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  await verifyPassword(await dummyHash, password);
+/** Spends the same time as a real check at this cost, so a missing user cannot be told apart by timing. */
+export const verifyAgainstNothing = async (
+  password: string,
+  cost: PasswordHashing = ARGON2_OPTIONS,
+): Promise<false> => {
+  let dummy = dummyHashes.get(cost);
+  if (dummy === undefined) {
+    dummy = hashPassword(randomBytes(16).toString('hex'), cost);
+    dummyHashes.set(cost, dummy);
+  }
+  await verifyPassword(await dummy, password);
   return false;
 };
 

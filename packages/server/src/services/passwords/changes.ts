@@ -36,7 +36,7 @@ const setPassword = async (
   password: string,
   { sessions, change }: { sessions: SessionsAfterChange; change: AccountChange },
 ) => {
-  const fields = await passwordFields(password);
+  const fields = await passwordFields(ctx, password);
   try {
     await inTransaction(ctx, async (tx) => {
       await saveUser(

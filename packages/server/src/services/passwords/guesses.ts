@@ -79,7 +79,7 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
   const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
   const ok = guess.passwordHash
     ? await verifyPassword(guess.passwordHash, guess.password)
-    : await verifyAgainstNothing(guess.password);
+    : await verifyAgainstNothing(guess.password, ctx.config.passwordHashing);
   if (!ok) {
     ctx.metrics.loginFailures.inc();
     securityEvent(ctx, {

@@ -15,8 +15,12 @@ import {
   signUpSilently,
   T,
 } from '@edupass/test-kit/accounts';
-import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
+import { startTestServer, TEST_ENV, TEST_PASSWORD_HASHING, useTestServer } from '@edupass/test-kit/harness';
+import { loadConfig } from '@edupass/test-kit/server';
 import { describe, expect, it } from 'vitest';
+import { findUserById } from '../../store/account/users.ts';
+import { saveUser } from '../account/users.ts';
+import { ARGON2_OPTIONS, hashPassword } from './argon2.ts';
 
 const NEW_PASSWORD = 'Changed456';
 
@@ -248,6 +252,29 @@ describe('reset (captcha/password/reset → captcha/password/check → PATCH pas
       );
     } finally {
       await locking.close();
+    }
+  });
+});
+
+describe('the cost of a password hash', () => {
+  it('a deployment hashes at ARGON2_OPTIONS (no variable lowers it); test servers at the token cost', async () => {
+    expect(loadConfig({ ...TEST_ENV }).passwordHashing).toEqual(ARGON2_OPTIONS);
+    const account = await signUp(server);
+    const stored = await findUserById(server.app.ctx.db, account.userId);
+    expect(stored?.password_hash).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+  });
+
+  it('a server at the deployed cost stores m=19456,t=2 and still signs in by a token-cost hash', async () => {
+    const deployed = await startTestServer({ passwordHashing: ARGON2_OPTIONS });
+    try {
+      const account = await signUp(deployed);
+      const stored = await findUserById(deployed.app.ctx.db, account.userId);
+      expect(stored?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const cheap = await hashPassword(PASSWORD, TEST_PASSWORD_HASHING);
+      await saveUser(deployed.app.ctx, account.userId, { password_hash: cheap });
+      await signIn(deployed, account.phone);
+    } finally {
+      await deployed.close();
     }
   });
 });

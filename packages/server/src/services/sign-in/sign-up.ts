@@ -35,9 +35,12 @@ export const newUser = (ctx: Context, fields: Partial<NewUser> & { pid: string }
 });
 
 /** The columns of a new password; a common one is refused (E_8) even if a caller forgot to check first. */
-export const passwordFields = async (password: string) => {
+export const passwordFields = async (ctx: Pick<Context, 'config'>, password: string) => {
   await assertPasswordAllowed(password);
-  return { password_hash: await hashPassword(password), weak_password: await weakPasswordFlag(password) };
+  return {
+    password_hash: await hashPassword(password, ctx.config.passwordHashing),
+    weak_password: await weakPasswordFlag(password),
+  };
 };
 
 /** The `user.created` event of a new user, in its insert's transaction (`tx`). */
@@ -78,7 +81,7 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
   const user = await useCode(ctx, input.phone_number, 'register', input.captcha, async () =>
     createUser(
       ctx,
-      newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(input.password)) }),
+      newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(ctx, input.password)) }),
       'register_phone',
       new ApiError('AC3_0'),
     ),
@@ -109,7 +112,7 @@ export const registerByEmail = async (ctx: Context, input: EmailSignUp, request:
   if (await findUserByEmail(ctx.db, facts.subject)) fail('AC3_61');
   const user = await createUser(
     ctx,
-    newUser(ctx, { pid: input.pid, email: facts.subject, ...(await passwordFields(input.password)) }),
+    newUser(ctx, { pid: input.pid, email: facts.subject, ...(await passwordFields(ctx, input.password)) }),
     'register_email',
     new ApiError('AC3_61'),
   );
