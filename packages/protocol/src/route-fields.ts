@@ -10,7 +10,8 @@ export const s = (maxLength = 256) => ({ type: 'string', required: true, maxLeng
 /* @__NO_SIDE_EFFECTS__ */
 export const int = () => ({ type: 'integer', required: true }) as const;
 /* @__NO_SIDE_EFFECTS__ */
-export const opt = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
+export const opt = <F extends FieldSpec>(field: F) =>
+  ({ ...field, required: false }) as Omit<F, 'required'> & { readonly required: false };
 
 /** The range of a 32-bit integer column, the bound of every integer field that names none. */
 export const INT_COLUMN = { min: -2_147_483_648, max: 2_147_483_647 } as const;

@@ -130,8 +130,8 @@ export const AgreementsScreen = () => {
                   { head: t('agreements.code'), cell: (a) => a.code },
                   { head: t('agreements.name'), rowHeader: true, cell: (a) => a.title },
                   { head: t('agreements.version'), cell: (a) => `v${a.version}` },
-                  { head: t('agreements.effective'), cell: (a) => i18n.time(a.effectiveAt) },
-                  { head: t('agreements.published'), cell: (a) => i18n.time(a.createdAt) },
+                  { head: t('agreements.effective'), cell: (a) => i18n.time(a.effective_at) },
+                  { head: t('agreements.published'), cell: (a) => i18n.time(a.created_at) },
                   {
                     head: <span className="console-visually-hidden">{t('agreements.view')}</span>,
                     cell: (a) => (

@@ -106,7 +106,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         first_party: form.first,
         confidential: form.confidential,
       });
-      added(made.application.name, made.secret);
+      added(made.application.name, made.client_secret ?? '');
     });
   };
   const text = (key: 'name' | 'logo' | 'redirects' | 'postLogout', multiline = false) => {

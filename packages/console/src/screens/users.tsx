@@ -21,7 +21,7 @@ const Avatar = ({ user }: { user: UserRow }) => {
   const name = user.nickname || user.username || String(user.id);
   return (
     <LazyImage
-      src={user.avatarUrl}
+      src={user.avatar_url}
       alt={t('users.avatar', { name })}
       width={40}
       height={40}
@@ -49,8 +49,8 @@ export const UsersScreen = ({ q }: { q: string }) => {
     loading.current = true;
     try {
       const page = await searchUsers(q, cursor.current);
-      cursor.current = page.nextCursor;
-      done.current = page.nextCursor === undefined;
+      cursor.current = page.next_cursor;
+      done.current = page.next_cursor === undefined;
       setList((s) => ({
         items: [...s.items, ...page.items],
         done: done.current,
