@@ -4,9 +4,9 @@
  * The screen's calls are here too: it is the only one that makes them.
  */
 import { adminRoutes } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { adminCall } from '../api/admin-call.ts';
 import { useConsoleText } from '../i18n/i18n.ts';

@@ -2,9 +2,9 @@
  * One user: identities, agreements signed, recent sign-ins and sessions; block, unblock and end
  * every session, reset the second factor, delete the account (each asks for confirmation first).
  */
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { blockUser, deleteUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { resetSecondFactor } from '../api/second-factor.ts';

@@ -1,7 +1,7 @@
 /** Users: search by phone, e-mail, username, nickname or id; a long list loaded as it scrolls. */
 
-import { LazyImage } from '@edupass/web/ui/lazy-image.tsx';
-import { useInfiniteScroll } from '@edupass/web/ui/use-infinite-scroll.ts';
+import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
+import { useInfiniteScroll } from '@edupass/ui-kit/use-infinite-scroll.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { searchUsers, type UserRow } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
