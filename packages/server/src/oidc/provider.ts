@@ -4,7 +4,7 @@
  * its signing keys those of services/sessions/signing-keys.ts, and its interaction is the web client's sign-in
  * (the screens complete it through routes/identity.ts). Code flow with PKCE only.
  */
-import { OIDC_PREFIX } from '@edupass/protocol';
+import { DAY_SECONDS, HOUR_SECONDS, OIDC_PREFIX } from '@edupass/protocol';
 import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
@@ -18,17 +18,14 @@ import { loadOidcProvider } from './load.ts';
 import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 import { endLinkedSession, linkedSessionLive, linkSession } from './session-links.ts';
 
-const HOUR = 3600;
-const DAY = 24 * HOUR;
-
 /** Lifetimes, in seconds, of what the provider issues and keeps. */
 export const OIDC_TTL = {
   AccessToken: 15 * 60,
   AuthorizationCode: 60,
-  IdToken: HOUR,
-  Interaction: HOUR,
-  Session: 14 * DAY,
-  Grant: 14 * DAY,
+  IdToken: HOUR_SECONDS,
+  Interaction: HOUR_SECONDS,
+  Session: 14 * DAY_SECONDS,
+  Grant: 14 * DAY_SECONDS,
 } as const;
 
 /** What the web client puts in the interaction result besides the standard login fields. */
