@@ -9,6 +9,7 @@ import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config.ts';
 import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
+import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
@@ -110,7 +111,7 @@ export const createContext = async (
     const metrics = createMetrics();
     metrics.sources.pool = store.poolStats;
     const delivery = countedDelivery(
-      overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now),
+      overrides.delivery ?? deliveryFromConfig(config, outboxWriter(store.db), logger, now),
       config,
       metrics,
     );

@@ -13,7 +13,7 @@ import fastifyCors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
-import { siteOrigins } from './site-origins.ts';
+import { siteOrigins } from '../site-origins.ts';
 
 /**
  * Where the captcha vendors' widgets load scripts, frames and calls from (captcha SDK's

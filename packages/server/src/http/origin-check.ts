@@ -13,8 +13,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { securityEvent } from '../services/security/events.ts';
+import { siteOrigins } from '../site-origins.ts';
 import { authCookie, header } from './request-info.ts';
-import { siteOrigins } from './site-origins.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

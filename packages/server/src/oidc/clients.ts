@@ -1,7 +1,7 @@
 /** A registered application as the provider's client metadata. */
 
+import type { ApplicationRow } from '../services/identity/provider-data.ts';
 import { SIGNING_ALG } from '../services/sessions/signing-keys.ts';
-import type { ApplicationRow } from '../store/identity/applications.ts';
 
 export { SIGNING_ALG };
 

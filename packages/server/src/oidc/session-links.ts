@@ -5,9 +5,8 @@
  * Kept beside the provider's models, under the provider session's uid.
  */
 import type { Context } from '../context.ts';
+import { destroyModel, findLiveSessionByKey, findModel, upsertModel } from '../services/identity/provider-data.ts';
 import { endSessionByKey } from '../services/sessions/tokens.ts';
-import { destroyModel, findModel, upsertModel } from '../store/identity/oidc-models.ts';
-import { findLiveSessionByKey } from '../store/sessions/sessions.ts';
 
 const MODEL = 'SessionLink';
 

@@ -10,7 +10,6 @@ import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
-import { siteOrigins } from '../http/site-origins.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
 import { oauthProvider } from '../services/oauth/providers.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth/sign-in-and-bind.ts';
@@ -18,6 +17,7 @@ import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth/state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth/without-state.ts';
 import { requireStepUp } from '../services/sign-in/step-up.ts';
+import { siteOrigins } from '../site-origins.ts';
 import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;

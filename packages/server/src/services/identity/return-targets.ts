@@ -7,7 +7,7 @@
 import type { ReturnCheck } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
-import { siteOrigins } from '../../http/site-origins.ts';
+import { siteOrigins } from '../../site-origins.ts';
 import { listApplicationRows } from '../../store/identity/applications.ts';
 
 const refused = () => invalidRequest('This address is not one EduPass may send you back to.');

@@ -3,8 +3,8 @@
  * this version knows, and Redis answers when REDIS_URL is set. `/healthz` only says the process
  * is alive. A reason names what is wrong, for the operator reading a 503.
  */
-import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
+import { appliedMigrations } from '../../store/migrate.ts';
 import { migrationsFor } from '../../store/migrations/index.ts';
 import { isReady } from '../../store/redis.ts';
 
@@ -23,11 +23,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 
 const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
   try {
-    const applied = await withinTime(
-      sql<{ name: string }>`select name from kysely_migration`.execute(ctx.db),
-      'the database',
-    );
-    const have = new Set(applied.rows.map((row) => row.name));
+    const have = await withinTime(appliedMigrations(ctx.db), 'the database');
     const missing = Object.keys(migrationsFor(ctx.store.dialect)).filter((name) => !have.has(name));
     // Migrations newer than this version (a rolling upgrade under way) do not make it unready.
     if (missing.length > 0) return `the database schema is behind (missing ${missing.join(', ')}): run edupass migrate`;

@@ -13,7 +13,7 @@ import {
 } from '@simplewebauthn/server';
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
-import { siteOrigins } from '../../http/site-origins.ts';
+import { siteOrigins } from '../../site-origins.ts';
 import { findPasskeyByCredential, insertPasskey, usePasskey, userPasskeys } from '../../store/account/second-factor.ts';
 import type { User } from '../../store/schema.ts';
 import { randomToken } from '../security/hashing.ts';
