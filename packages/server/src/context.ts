@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
 import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';

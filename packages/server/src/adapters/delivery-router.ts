@@ -2,8 +2,8 @@
  * The one Delivery the server uses, built from configuration: SMS and voice codes to the configured
  * SMS provider, e-mail codes to SMTP, and anything without a provider to the dev outbox.
  */
-import type { Config } from '../config.ts';
-import type { SmsConfig } from '../delivery-config.ts';
+import type { Config } from '../config/config.ts';
+import type { SmsConfig } from '../config/delivery-config.ts';
 import { type Delivery, type Logger, type OutboxRow, outboxDelivery } from './delivery.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { smtpSender } from './email.ts';

@@ -6,6 +6,7 @@
 import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
@@ -17,7 +18,6 @@ import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth/state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth/without-state.ts';
 import { requireStepUp } from '../services/sign-in/step-up.ts';
-import { siteOrigins } from '../site-origins.ts';
 import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { AVATAR } from '@edupass/protocol';
 import sharp from 'sharp';
 import { type AvatarStore, openAvatarStore } from '../../adapters/avatar-store.ts';
-import type { AvatarConfig } from '../../avatar-config.ts';
+import type { AvatarConfig } from '../../config/avatar-config.ts';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { updateProfile } from './profile.ts';

@@ -7,7 +7,7 @@
  *                  new event (1000). Events written by another process are picked up within this.
  * WEBHOOK_TIMEOUT_MS  time a receiver has to answer one delivery (10000).
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface WebhookConfig {
   allowPrivate: boolean;
