@@ -81,6 +81,7 @@ export default defineConfig({
           include: [
             'packages/{protocol,account,captcha,tracker,monitor,node}/src/**/*.test.ts',
             'packages/{web,console}/{src,e2e}/**/*.test.ts',
+            'packages/ui-kit/src/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
           env: { EDUPASS_TEST_DB: 'sqlite' },

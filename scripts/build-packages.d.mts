@@ -1,2 +1,3 @@
 export declare const SDK_PACKAGES: string[];
+export declare const PRIVATE_PACKAGES: string[];
 export declare const buildPackage: (name: string) => void;

@@ -18,6 +18,11 @@ import { SOURCE_CONDITION } from './source-condition.mjs';
 const root = new URL('..', import.meta.url).pathname;
 /** In build order: the others' declarations import @edupass/protocol's. */
 export const SDK_PACKAGES = ['protocol', 'account', 'captcha', 'tracker', 'monitor', 'node'];
+/**
+ * Private packages, never published or built here: `ui-kit` (bundled from its sources into the web
+ * client and the console by their vite builds, scripts/build.mjs) and `test-kit` (tests only).
+ */
+export const PRIVATE_PACKAGES = ['ui-kit', 'test-kit'];
 
 const base = ts.getParsedCommandLineOfConfigFile(
   join(root, 'tsconfig.json'),
@@ -57,6 +62,7 @@ const rewriteDeclarationSpecifiers = (dist) => {
 };
 
 export const buildPackage = (name) => {
+  if (PRIVATE_PACKAGES.includes(name)) throw new Error(`@edupass/${name} is private: the apps bundle it from sources`);
   const dir = join(root, 'packages', name);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const entries = Object.values(pkg.exports).map((target) => join(dir, target[SOURCE_CONDITION]));

@@ -2,6 +2,7 @@
 // Builds what `npm start` runs and what the server package ships: the server bundle (workspace
 // sources bundled, npm dependencies left to node_modules) and, when present, the web client and the
 // operator console, copied together into the server package as `web/` so an installed server serves them.
+// Both bundle @edupass/ui-kit (the hooks, status components and texts they share) from its sources.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';

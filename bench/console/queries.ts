@@ -16,6 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DAY_MS } from '@edupass/protocol';
 import { sql } from 'kysely';
 import type { Context } from '../../packages/server/src/context.ts';
 import {
@@ -39,14 +40,14 @@ import {
   usageDb,
   writeUsage,
 } from '../../packages/server/src/store/usage/events.ts';
-import type { Window } from '../../packages/server/src/store/usage/stats.ts';
+import type { Window } from '../../packages/server/src/store/usage/events-store.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const BEACONS = Number(process.env.BEACONS ?? 200_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 const TARGET_MS = 200;
 const CHUNK = 50_000;
-const DAY = 86_400_000;
+
 const SPAN_DAYS = 30;
 const PRODUCT = 'edupass';
 const now = Date.now();
@@ -74,7 +75,7 @@ const eventRow = (n: number): NewUsageEvent => {
     product_code: PRODUCT,
     event_id: `bench-${n.toString(36).padStart(8, '0')}`,
     event_key: key,
-    at: now - Math.floor(random() * SPAN_DAYS * DAY),
+    at: now - Math.floor(random() * SPAN_DAYS * DAY_MS),
     received_at: now,
     dur: TIMED.has(key) ? Math.round(200 + -Math.log(1 - random()) * 30_000) : null,
     data: '{"course":"algebra-1"}',
@@ -100,7 +101,7 @@ const ERRORS = Array.from(
 const PATHS = Array.from({ length: 60 }, (_, n) => `/tiger/v3/web/accounts/call-${n}`);
 const VITALS = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'];
 const beaconRow = (): NewBeacon => {
-  const received = now - Math.floor(random() * SPAN_DAYS * DAY);
+  const received = now - Math.floor(random() * SPAN_DAYS * DAY_MS);
   const kind = pick(['perf', 'perf', 'api', 'api', 'api', 'error']);
   const base = {
     product_code: PRODUCT,
@@ -173,8 +174,8 @@ try {
   );
 
   const baseline = await timeIt(() => sql`select sum(length(event_key)) as n from usage_events`.execute(store.db));
-  const week: Window = { product: PRODUCT, from: now - 7 * DAY, to: now };
-  const month: Window = { product: PRODUCT, from: now - SPAN_DAYS * DAY, to: now };
+  const week: Window = { product: PRODUCT, from: now - 7 * DAY_MS, to: now };
+  const month: Window = { product: PRODUCT, from: now - SPAN_DAYS * DAY_MS, to: now };
   const windows = [
     ['7 days', week],
     ['30 days', month],

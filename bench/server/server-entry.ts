@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../packages/server/src/app.ts';
-import { loadConfig } from '../../packages/server/src/config.ts';
+import { loadConfig } from '../../packages/server/src/config/config.ts';
 
 const config = loadConfig(process.env);
 const { app, close } = await buildApp(config, { logger: false });

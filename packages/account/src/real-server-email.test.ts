@@ -7,7 +7,7 @@ import { ClientCode } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
 import * as email from './email.ts';
 import * as sdk from './index.ts';
-import { nextEmail, PASSWORD, rejection, withRealServer } from './testing/real-server.ts';
+import { nextEmail, PASSWORD, rejection, withRealServer } from './testing/real-server.test-setup.ts';
 
 const real = withRealServer();
 const { newClient, code } = real;

@@ -8,7 +8,7 @@ import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
 import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
 import * as secondFactor from './second-factor.ts';
-import { PASSWORD, withRealServer } from './testing/real-server.ts';
+import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
 
 let offset = 0;
 const now = () => Date.now() + offset;

@@ -6,7 +6,7 @@ import { ClientCode } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
 import * as sessions from './sessions.ts';
-import { PASSWORD, withRealServer } from './testing/real-server.ts';
+import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
 
 const { newClient, signUpByPhone } = withRealServer({});
 

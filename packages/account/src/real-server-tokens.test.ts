@@ -11,7 +11,7 @@ import {
 } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
-import { rejection, withRealServer } from './testing/real-server.ts';
+import { rejection, withRealServer } from './testing/real-server.test-setup.ts';
 
 /**
  * The server's clock stands still unless a test moves it: a 1-second access token outlives a slow

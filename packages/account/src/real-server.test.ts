@@ -5,7 +5,7 @@
 import { ClientCode, routes } from '@edupass/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from './index.ts';
-import { nextEmail, nextPhone, PASSWORD, rejection, withRealServer } from './testing/real-server.ts';
+import { nextEmail, nextPhone, PASSWORD, rejection, withRealServer } from './testing/real-server.test-setup.ts';
 
 const real = withRealServer();
 const { code } = real;

@@ -8,7 +8,7 @@ import { A, nextPhone, PID, signIn, signUp } from '@edupass/test-kit/accounts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
 import { client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
-import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
+import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';

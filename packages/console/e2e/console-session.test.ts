@@ -6,7 +6,7 @@
  */
 import { adminRoutes, SERVER_ERRORS, type ServerCode } from '@edupass/protocol';
 import { client } from '@edupass/test-kit/http-client';
-import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
+import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';

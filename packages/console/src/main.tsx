@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConsoleApp } from './app.tsx';
 import { initConsoleLocale } from './i18n/i18n.ts';
+import { ConsoleKitTexts } from './i18n/kit-texts.tsx';
 import './console.css';
 
 initConsoleLocale();
@@ -10,7 +11,9 @@ const root = document.getElementById('console-root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <ConsoleApp />
+      <ConsoleKitTexts>
+        <ConsoleApp />
+      </ConsoleKitTexts>
     </StrictMode>,
   );
 }

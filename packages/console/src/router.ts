@@ -2,7 +2,7 @@
  * The console's routes live in the URL hash (`/console.html#/users/12`), so the page works from any
  * static server with no fallback rule, and never collides with the end-user client's routes.
  */
-import { createStore, useStore } from '@edupass/web/ui/store.ts';
+import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 
 /** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
 export const SECTIONS = [

@@ -13,10 +13,10 @@ const captchaRoute = <const H extends HostKind, const B extends Fields>(host: H,
 
 // Lenient on purpose: existing callers send pid as a number, omit scene, or send ms timestamps.
 const ruleBody = {
-  identity: opt(s()),
-  scene: opt(s(64)),
+  identity: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
+  scene: /* @__PURE__ */ opt(/* @__PURE__ */ s(64)),
   pid: { type: 'any', required: false },
-  deviceId: opt(s(256)),
+  deviceId: /* @__PURE__ */ opt(/* @__PURE__ */ s(256)),
   timestamp: { type: 'number', required: false },
   capabilities: { type: 'string[]', required: false, maxLength: 8 },
 } as const;
@@ -24,18 +24,25 @@ const ruleBody = {
  * EduPass's SDK also sends the scene and identity it asked the rule for, so the ticket is bound to
  * them; existing clients leave them out and get a ticket bound to neither.
  */
-const binding = { scene: opt(s(64)), identity: opt(s()) } as const;
+const binding = {
+  scene: /* @__PURE__ */ opt(/* @__PURE__ */ s(64)),
+  identity: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
+} as const;
 // Through a function so the spread stays out of module scope, where bundlers take it for a side effect.
 /* @__NO_SIDE_EFFECTS__ */
 const bound = <const F extends Fields>(fields: F) => ({ ...fields, ...binding });
-const geetestRegisterBody = { appid: s() } as const;
+const geetestRegisterBody = { appid: /* @__PURE__ */ s() } as const;
 const geetestBody = bound({
-  geetest_challenge: s(128),
-  geetest_validate: s(128),
-  geetest_seccode: s(256),
-  appid: s(),
+  geetest_challenge: /* @__PURE__ */ s(128),
+  geetest_validate: /* @__PURE__ */ s(128),
+  geetest_seccode: /* @__PURE__ */ s(256),
+  appid: /* @__PURE__ */ s(),
 });
-const tencentBody = bound({ appid: s(), tencentTicket: s(4096), randomStr: s(256) });
+const tencentBody = bound({
+  appid: /* @__PURE__ */ s(),
+  tencentTicket: /* @__PURE__ */ s(4096),
+  randomStr: /* @__PURE__ */ s(256),
+});
 
 // The platform service's calls: the ones the captcha SDK makes.
 export const captchaRuleRoute = captchaRoute('platform', '/captcha/rule/v3', ruleBody);
@@ -46,36 +53,36 @@ export const neteaseCheckRoute = captchaRoute(
   'platform',
   '/captcha/netease',
   bound({
-    validate: s(4096),
-    appid: s(),
+    validate: /* @__PURE__ */ s(4096),
+    appid: /* @__PURE__ */ s(),
   }),
 );
 export const nextdataCheckRoute = captchaRoute(
   'platform',
   '/captcha/nextdata',
   bound({
-    rid: s(512),
-    appid: s(),
+    rid: /* @__PURE__ */ s(512),
+    appid: /* @__PURE__ */ s(),
   }),
 );
 // `scene` here is Aliyun's scene (the spec's aliyun_login), so the binding scene travels as captchaScene.
 export const aliyunCheckRoute = captchaRoute('platform', '/captcha/aliyun', {
-  appKey: s(),
-  scene: opt(s()),
-  captchaVerifyParam: s(8192),
-  captchaScene: opt(s(64)),
-  identity: opt(s()),
+  appKey: /* @__PURE__ */ s(),
+  scene: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
+  captchaVerifyParam: /* @__PURE__ */ s(8192),
+  captchaScene: /* @__PURE__ */ opt(/* @__PURE__ */ s(64)),
+  identity: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
 });
 export const slideChallengeRoute = captchaRoute('platform', '/captcha/slide/challenge', {
-  scene: opt(s(64)),
-  identity: opt(s()),
-  deviceId: opt(s(256)),
+  scene: /* @__PURE__ */ opt(/* @__PURE__ */ s(64)),
+  identity: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
+  deviceId: /* @__PURE__ */ opt(/* @__PURE__ */ s(256)),
 });
 export const slideVerifyRoute = captchaRoute('platform', '/captcha/slide/verify', {
-  id: s(128),
+  id: /* @__PURE__ */ s(128),
   x: { type: 'number', required: true },
   trajectory: { type: 'any', required: true },
-  input: opt(s(16)),
+  input: /* @__PURE__ */ opt(/* @__PURE__ */ s(16)),
 });
 
 // The main backend's older spellings of the same calls (existing clients still use them).

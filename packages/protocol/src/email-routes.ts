@@ -7,48 +7,34 @@
  * The anonymous sends answer 204 whether or not an account has the address, and send to it only when
  * one does: an unknown address then reads as a wrong code at the check, never as "not registered".
  */
-import { ACCOUNTS_BASE } from './account-routes.ts';
 import { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
-import type { Method, RouteSpec } from './routes.ts';
+import { accountRoute as route, s } from './route-fields.ts';
+import type { RouteSpec } from './routes.ts';
 
-/* @__NO_SIDE_EFFECTS__ */
-const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
 const email = { type: 'string', required: true, maxLength: 256, rule: 'email' } as const;
 const captcha = { type: 'string', required: true, maxLength: 256, rule: 'captcha' } as const;
 const ids = { type: 'integer[]', required: false, maxLength: 64 } as const;
-const pid = s(64);
+const pid = /* @__PURE__ */ s(64);
 const headers = [CAPTCHA_TICKET_HEADER, CAPTCHA_ID_HEADER] as const;
-
-// account-routes.ts's helper, again here on purpose (see second-factor-routes.ts): esbuild honours
-// @__NO_SIDE_EFFECTS__ only within a module.
-/* @__NO_SIDE_EFFECTS__ */
-const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
-  method: Method,
-  path: string,
-  auth: A,
-  extra: E = {} as E,
-) =>
-  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, status: 200, ...extra }) as Omit<
-    { method: Method; path: string; host: 'tiger'; auth: A; status: 200 },
-    keyof E
-  > &
-    E;
 
 /** A code to an e-mail address: the address and pid in, a captcha ticket in the headers, nothing back. */
 /* @__NO_SIDE_EFFECTS__ */
 const emailCodeSend = <const A extends RouteSpec['auth']>(path: string, auth: A) =>
-  route('POST', path, auth, { body: { email, pid }, headers, status: 204 });
+  /* @__PURE__ */ route('POST', path, auth, { body: { email, pid }, headers, status: 204 });
 
 /** A reset code to the account's e-mail; its check answers the ticket `password/reset` takes. */
 export const sendEmailResetCodeRoute = emailCodeSend('email/captcha/password/reset', 'none');
-export const checkEmailResetCodeRoute = route('POST', 'email/captcha/password/check', 'none', {
+export const checkEmailResetCodeRoute = /* @__PURE__ */ route('POST', 'email/captcha/password/check', 'none', {
   body: { email, captcha },
 });
 /** Sign-in by a code sent to the account's e-mail; the second factor and agreements apply as by SMS. */
 export const sendEmailLoginCodeRoute = emailCodeSend('email/captcha/login', 'none');
-export const loginByEmailRoute = route('POST', 'email/login', 'none', {
+export const loginByEmailRoute = /* @__PURE__ */ route('POST', 'email/login', 'none', {
   body: { email, captcha, pid, agreement_ids: ids },
 });
 /** Adds or changes the account's e-mail: a code to the new address, after step-up. */
 export const sendEmailBindCodeRoute = emailCodeSend('email/captcha/bind', 'token');
-export const bindEmailRoute = route('PATCH', 'email/bind', 'token', { body: { email, captcha }, status: 204 });
+export const bindEmailRoute = /* @__PURE__ */ route('PATCH', 'email/bind', 'token', {
+  body: { email, captcha },
+  status: 204,
+});

@@ -12,12 +12,8 @@ import type {
   interactionOutcomeAnswer,
   returnCheckAnswer,
 } from './identity-answers.ts';
-import type { FieldSpec, WireRoute } from './routes.ts';
-
-/* @__NO_SIDE_EFFECTS__ */
-const str = (maxLength: number) => ({ type: 'string', required: true, maxLength }) as const;
-/* @__NO_SIDE_EFFECTS__ */
-const optional = <F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
+import { opt as optional, s as str } from './route-fields.ts';
+import type { WireRoute } from './routes.ts';
 
 export const IDENTITY_BASE = '/tiger/v3/web/identity';
 /** Where the provider is mounted; its issuer is PUBLIC_URL followed by this. */
@@ -27,7 +23,7 @@ export const INTERACTION_PARAM = 'interaction';
 /** The query parameter of the sign-in screens naming where to go back after sign-in. */
 export const RETURN_PARAM = 'redirect';
 
-const uid = { uid: str(64) } as const;
+const uid = { uid: /* @__PURE__ */ str(64) } as const;
 
 export const interactionRoute = {
   method: 'GET',
@@ -44,7 +40,7 @@ export const completeInteractionRoute = {
   host: 'tiger',
   auth: 'token',
   params: uid,
-  body: { consent: optional({ type: 'boolean' }) },
+  body: { consent: /* @__PURE__ */ optional({ type: 'boolean' }) },
   status: 200,
 } as const satisfies WireRoute;
 
@@ -62,7 +58,7 @@ export const checkReturnRoute = {
   path: `${IDENTITY_BASE}/return`,
   host: 'tiger',
   auth: 'none',
-  body: { redirect: str(2048) },
+  body: { redirect: /* @__PURE__ */ str(2048) },
   status: 200,
 } as const satisfies WireRoute;
 

@@ -1,6 +1,7 @@
 export * from './account-answers.ts';
 export * from './account-routes.ts';
 export * from './admin-answers.ts';
+export * from './answer-check.ts';
 export type { Answer, Schema } from './answer-schema.ts';
 export * as answerSchema from './answer-schema.ts';
 export { NO_CONTENT } from './answer-schema.ts';

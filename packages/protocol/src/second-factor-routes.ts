@@ -8,9 +8,8 @@
  * `passkeys/sign-in/options` and `passkeys/sign-in`. Passkey answers (`passkey`, `response`) are the
  * JSON form of the WebAuthn credential, as @simplewebauthn/browser returns it.
  */
-import { ACCOUNTS_BASE } from './account-routes.ts';
 import type { Answer } from './answer-schema.ts';
-import type { Method, RouteSpec } from './routes.ts';
+import { opt, accountRoute as route, s } from './route-fields.ts';
 import type {
   passkeySummaryAnswer,
   recoveryCodesAnswer,
@@ -18,67 +17,54 @@ import type {
   totpSetupAnswer,
 } from './second-factor-answers.ts';
 
-/* @__NO_SIDE_EFFECTS__ */
-const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
-/* @__NO_SIDE_EFFECTS__ */
-const opt = <F extends { type: string }>(field: F) => ({ ...field, required: false }) as const;
 const webauthnAnswer = { type: 'any', required: true } as const;
 const passkeyId = { id: { type: 'integer', required: true } } as const;
-const pid = s(64);
-
-// account-routes.ts's helper, again here on purpose: esbuild honours @__NO_SIDE_EFFECTS__ only within a
-// module, and an imported helper's calls would keep these routes in every bundle of the main SDK entry.
-/* @__NO_SIDE_EFFECTS__ */
-const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
-  method: Method,
-  path: string,
-  auth: A,
-  extra: E = {} as E,
-) =>
-  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, status: 200, ...extra }) as Omit<
-    { method: Method; path: string; host: 'tiger'; auth: A; status: 200 },
-    keyof E
-  > &
-    E;
+const pid = /* @__PURE__ */ s(64);
 
 /** The caller's factors. */
-export const secondFactorStatusRoute = route('GET', 'second-factor', 'token');
+export const secondFactorStatusRoute = /* @__PURE__ */ route('GET', 'second-factor', 'token');
 /** A new authenticator-app key (step-up first): the key, its otpauth URI and a QR code of it. */
-export const startTotpRoute = route('POST', 'second-factor/totp', 'token');
+export const startTotpRoute = /* @__PURE__ */ route('POST', 'second-factor/totp', 'token');
 /** A code from the app confirms the key; the first factor of an account also answers its recovery codes. */
-export const confirmTotpRoute = route('POST', 'second-factor/totp/confirm', 'token', { body: { code: s(16) } });
-export const removeTotpRoute = route('DELETE', 'second-factor/totp', 'token', { status: 204 });
-export const passkeyRegistrationOptionsRoute = route('POST', 'second-factor/passkeys/options', 'token');
-export const registerPasskeyRoute = route('POST', 'second-factor/passkeys', 'token', {
-  body: { name: s(64), response: webauthnAnswer },
+export const confirmTotpRoute = /* @__PURE__ */ route('POST', 'second-factor/totp/confirm', 'token', {
+  body: { code: /* @__PURE__ */ s(16) },
 });
-export const renamePasskeyRoute = route('PATCH', 'second-factor/passkeys/:id', 'token', {
+export const removeTotpRoute = /* @__PURE__ */ route('DELETE', 'second-factor/totp', 'token', { status: 204 });
+export const passkeyRegistrationOptionsRoute = /* @__PURE__ */ route('POST', 'second-factor/passkeys/options', 'token');
+export const registerPasskeyRoute = /* @__PURE__ */ route('POST', 'second-factor/passkeys', 'token', {
+  body: { name: /* @__PURE__ */ s(64), response: webauthnAnswer },
+});
+export const renamePasskeyRoute = /* @__PURE__ */ route('PATCH', 'second-factor/passkeys/:id', 'token', {
   params: passkeyId,
-  body: { name: s(64) },
+  body: { name: /* @__PURE__ */ s(64) },
   status: 204,
 });
-export const removePasskeyRoute = route('DELETE', 'second-factor/passkeys/:id', 'token', {
+export const removePasskeyRoute = /* @__PURE__ */ route('DELETE', 'second-factor/passkeys/:id', 'token', {
   params: passkeyId,
   status: 204,
 });
 /** Ten new recovery codes (the old ones stop working), shown this once. */
-export const newRecoveryCodesRoute = route('POST', 'second-factor/recovery-codes', 'token');
+export const newRecoveryCodesRoute = /* @__PURE__ */ route('POST', 'second-factor/recovery-codes', 'token');
 /** Options for a passkey answering a sign-in's challenge. */
-export const secondFactorPasskeyOptionsRoute = route('POST', 'second-factor/passkey-options', 'none', {
-  body: { mfa_challenge: s() },
+export const secondFactorPasskeyOptionsRoute = /* @__PURE__ */ route('POST', 'second-factor/passkey-options', 'none', {
+  body: { mfa_challenge: /* @__PURE__ */ s() },
 });
 /** Finishes a sign-in: the challenge and an app code, a recovery code or a passkey answer. */
-export const verifySecondFactorRoute = route('POST', 'second-factor/verify', 'none', {
-  body: { mfa_challenge: s(), code: opt(s(32)), passkey: opt(webauthnAnswer) },
+export const verifySecondFactorRoute = /* @__PURE__ */ route('POST', 'second-factor/verify', 'none', {
+  body: {
+    mfa_challenge: /* @__PURE__ */ s(),
+    code: /* @__PURE__ */ opt(/* @__PURE__ */ s(32)),
+    passkey: /* @__PURE__ */ opt(webauthnAnswer),
+  },
 });
-export const passkeySignInOptionsRoute = route('POST', 'passkeys/sign-in/options', 'none');
-export const passkeySignInRoute = route('POST', 'passkeys/sign-in', 'none', {
+export const passkeySignInOptionsRoute = /* @__PURE__ */ route('POST', 'passkeys/sign-in/options', 'none');
+export const passkeySignInRoute = /* @__PURE__ */ route('POST', 'passkeys/sign-in', 'none', {
   body: { pid, response: webauthnAnswer, agreement_ids: { type: 'integer[]', required: false, maxLength: 64 } },
 });
 /** Step-up with the second factor: options for a passkey, then a code or a passkey answer. */
-export const stepUpPasskeyOptionsRoute = route('POST', 'step-up/passkey/options', 'token');
-export const stepUpBySecondFactorRoute = route('POST', 'step-up/second-factor', 'token', {
-  body: { code: opt(s(32)), passkey: opt(webauthnAnswer) },
+export const stepUpPasskeyOptionsRoute = /* @__PURE__ */ route('POST', 'step-up/passkey/options', 'token');
+export const stepUpBySecondFactorRoute = /* @__PURE__ */ route('POST', 'step-up/second-factor', 'token', {
+  body: { code: /* @__PURE__ */ opt(/* @__PURE__ */ s(32)), passkey: /* @__PURE__ */ opt(webauthnAnswer) },
   status: 204,
 });
 

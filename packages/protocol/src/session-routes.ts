@@ -7,49 +7,42 @@
  * caller's included, as clients built for them expect; the `keeping-session` ones keep the caller
  * signed in and end the others only when `end_other_sessions` says so, in the same transaction.
  */
-import { ACCOUNTS_BASE } from './account-routes.ts';
 import type { Answer } from './answer-schema.ts';
-import type { Method, RouteSpec } from './routes.ts';
+import { accountRoute as route, s } from './route-fields.ts';
 import type { sessionSummaryAnswer } from './session-answers.ts';
 
-/* @__NO_SIDE_EFFECTS__ */
-const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
 const endOthers = { type: 'boolean', required: true } as const;
 const phone = { type: 'string', required: true, maxLength: 256, rule: 'phone_number' } as const;
 const captcha = { type: 'string', required: true, maxLength: 256, rule: 'captcha' } as const;
 const password = { type: 'string', required: true, maxLength: 256, rule: 'password' } as const;
 
-// account-routes.ts's helper, again here on purpose (see second-factor-routes.ts).
-/* @__NO_SIDE_EFFECTS__ */
-const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
-  method: Method,
-  path: string,
-  auth: A,
-  extra: E = {} as E,
-) =>
-  ({ method, path: `${ACCOUNTS_BASE}/${path}`, host: 'tiger', auth, status: 200, ...extra }) as Omit<
-    { method: Method; path: string; host: 'tiger'; auth: A; status: 200 },
-    keyof E
-  > &
-    E;
-
 /** The caller's live sessions, the caller's own first. */
-export const listSessionsRoute = route('GET', 'sessions', 'token');
+export const listSessionsRoute = /* @__PURE__ */ route('GET', 'sessions', 'token');
 /** Ends one of the caller's sessions at once (its tokens stop working); another user's is not found. */
-export const endSessionRoute = route('DELETE', 'sessions/:id', 'token', {
-  params: { id: s(64) },
+export const endSessionRoute = /* @__PURE__ */ route('DELETE', 'sessions/:id', 'token', {
+  params: { id: /* @__PURE__ */ s(64) },
   status: 204,
 });
 /** Changes the password with the current one; this session stays signed in. */
-export const changePasswordKeepingSessionRoute = route('PATCH', 'password/keeping-session', 'token', {
-  body: { old_password: s(), password, confirm_password: s(), end_other_sessions: endOthers },
+export const changePasswordKeepingSessionRoute = /* @__PURE__ */ route('PATCH', 'password/keeping-session', 'token', {
+  body: {
+    old_password: /* @__PURE__ */ s(),
+    password,
+    confirm_password: /* @__PURE__ */ s(),
+    end_other_sessions: endOthers,
+  },
   status: 204,
 });
 /** Changes the password with a code to the bound phone; this session stays signed in. */
-export const changePasswordByPhoneKeepingSessionRoute = route('PATCH', 'password/phone/keeping-session', 'token', {
-  body: { phone_number: phone, captcha, password, end_other_sessions: endOthers },
-  status: 204,
-});
+export const changePasswordByPhoneKeepingSessionRoute = /* @__PURE__ */ route(
+  'PATCH',
+  'password/phone/keeping-session',
+  'token',
+  {
+    body: { phone_number: phone, captcha, password, end_other_sessions: endOthers },
+    status: 204,
+  },
+);
 
 /** A signed-in device: `id` names it for `endSession`; `last_active_at` is its last token refresh (ms). */
 export type SessionSummary = Answer<typeof sessionSummaryAnswer>;

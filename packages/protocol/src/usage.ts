@@ -114,3 +114,13 @@ export interface MonitorBeacon {
 
 export const MONITOR_KINDS: readonly MonitorKind[] = ['perf', 'api', 'error'];
 export const VITALS = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
+
+/** What the console's usage and monitor figures are over: a product and a time window in unix ms. */
+export interface UsageWindow {
+  product: string;
+  from: number;
+  to: number;
+}
+
+/** The buckets figures are grouped by. */
+export type UsageBucket = 'hour' | 'day';

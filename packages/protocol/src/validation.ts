@@ -123,7 +123,8 @@ export const passwordsEqual = (password: unknown, confirmed: unknown): RuleFailu
 
 /** Profile fields a client may send (§3 "Settable profile fields"): the fields of the profile route. */
 export type ProfileField = keyof typeof updateProfileRoute.body;
-export const PROFILE_FIELDS = /* @__PURE__ */ Object.keys(updateProfileRoute.body) as readonly ProfileField[];
+/** A function, not a constant: bundlers keep a module-level read of the route's fields even where nothing uses it. */
+export const profileFields = (): readonly ProfileField[] => Object.keys(updateProfileRoute.body) as ProfileField[];
 
 /** Of the settable fields, the ones the profile check validates, and only when present (§5). */
 const PROFILE_CHECKED = ['birthday', 'sex', 'fullname', 'nickname', 'qq', 'description'] as const;

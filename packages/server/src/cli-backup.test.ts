@@ -11,7 +11,7 @@ import { testDatabaseKind } from '@edupass/test-kit/databases';
 import { startTestServer } from '@edupass/test-kit/harness';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/config.ts';
 import { loadEnvFile } from './env-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edupass-backup-'));

@@ -9,7 +9,7 @@ import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
 import { listKeys, rotateKeys } from './cli/signing-keys.ts';
 import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
 import { openStore } from './store/db.ts';

@@ -7,8 +7,9 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
+import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { redisHealth } from './services/platform/readiness.ts';
@@ -113,7 +114,7 @@ export const createContext = async (
     if (redis !== undefined)
       metrics.sources.redisUp = async () => ((await redisHealth({ redis })).state === 'up' ? 1 : 0);
     const delivery = countedDelivery(
-      overrides.delivery ?? deliveryFromConfig(config, store.db, logger, now),
+      overrides.delivery ?? deliveryFromConfig(config, outboxWriter(store.db), logger, now),
       config,
       metrics,
     );

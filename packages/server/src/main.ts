@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config/config.ts';
 import { loadEnvFile } from './env-file.ts';
 
 /** Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). */

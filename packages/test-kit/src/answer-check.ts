@@ -5,7 +5,7 @@
  * them open) is a mismatch.
  * Only reads: the answer goes out as it was.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { answerProblem } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface AnswerMismatch {
@@ -19,32 +19,13 @@ type JsonSchema = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonSchema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The schema with every object that lists its fields closed to others. */
-export const closed = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (!isObject(schema)) return schema;
-  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
-  if (isObject(schema.properties) && schema.additionalProperties === undefined) copy.additionalProperties = false;
-  return copy;
-};
-
 const mediaType = (reply: FastifyReply) =>
   String(reply.getHeader('content-type') ?? '')
     .split(';')[0]
     ?.trim() ?? '';
 
+/** The protocol's answer check (`answerProblem`, closed objects) on every answer a test server sends. */
 export const answerChecker = () => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const validators = new WeakMap<object, ValidateFunction>();
-  const validatorOf = (schema: JsonSchema) => {
-    let validate = validators.get(schema);
-    if (validate === undefined) {
-      validate = ajv.compile(closed(schema) as JsonSchema);
-      validators.set(schema, validate);
-    }
-    return validate;
-  };
-
   /** What is wrong with this answer, if anything. */
   const problemOf = (request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined => {
     const schema = request.routeOptions.schema as JsonSchema | undefined;
@@ -60,9 +41,7 @@ export const answerChecker = () => {
       return Object.hasOwn(described.content, media) ? undefined : `answered ${media}, documented otherwise`;
     }
     if (media !== 'application/json') return `answered ${media}, documented as JSON`;
-    const validate = validatorOf(described);
-    if (validate(JSON.parse(String(payload)))) return undefined;
-    return ajv.errorsText(validate.errors, { dataVar: 'answer' });
+    return answerProblem(described, JSON.parse(String(payload)), { closed: true });
   };
 
   const mismatches: AnswerMismatch[] = [];

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { rpcSignature } from '../../server/src/adapters/captcha-vendors/aliyun.ts';
 import { neteaseSignature } from '../../server/src/adapters/captcha-vendors/netease.ts';
 import { tc3Authorization } from '../../server/src/adapters/captcha-vendors/tencent.ts';
-import type { CaptchaConfig } from '../../server/src/captcha-config.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import type { CaptchaConfig } from '../../server/src/config/captcha-config.ts';
+import { loadConfig } from '../../server/src/config/config.ts';
 
 export const PEER_KEYS = {
   geetest: { id: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6', key: 'geetest-private-key' },

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
-import type { UsageStoreConfig } from '../../server/src/usage-store-config.ts';
+import type { UsageStoreConfig } from '../../server/src/config/usage-store-config.ts';
 
 export const testEventsKind = (): 'clickhouse' | 'sql' =>
   process.env.EDUPASS_TEST_EVENTS === 'clickhouse' ? 'clickhouse' : 'sql';

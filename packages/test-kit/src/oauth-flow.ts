@@ -7,7 +7,7 @@ import { ACCOUNTS_BASE } from '@edupass/protocol';
 import { beforeAll, expect } from 'vitest';
 import type { OauthProviderName } from '../../server/src/adapters/oauth-provider.ts';
 import type { BuildOptions } from '../../server/src/app.ts';
-import type { Config } from '../../server/src/config.ts';
+import type { Config } from '../../server/src/config/config.ts';
 import { startTestServer, type TestServer, useTestServer } from './harness.ts';
 
 /**

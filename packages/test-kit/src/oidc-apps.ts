@@ -5,7 +5,7 @@
  */
 import type { ApplicationWithSecret } from '@edupass/protocol';
 import { expect } from 'vitest';
-import type { Config } from '../../server/src/config.ts';
+import type { Config } from '../../server/src/config/config.ts';
 import { signInOperator, signUp } from './accounts.ts';
 import { type TestServer, useTestServer } from './harness.ts';
 import { client } from './http-client.ts';

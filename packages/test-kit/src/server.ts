@@ -4,7 +4,7 @@
  */
 export * from '../../server/src/app.ts';
 export * from '../../server/src/cli/admin.ts';
-export * from '../../server/src/config.ts';
+export * from '../../server/src/config/config.ts';
 export * from '../../server/src/services/captcha/policy.ts';
 export * from '../../server/src/services/sessions/signing-keys.ts';
 export * from '../../server/src/store/account/agreements.ts';

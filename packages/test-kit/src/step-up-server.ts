@@ -3,7 +3,7 @@
  * moves past it (every session's sign-in is then an old proof), and what the dev outbox holds for an
  * address (the codes and the notices that tell of a change).
  */
-import type { Config } from '../../server/src/config.ts';
+import type { Config } from '../../server/src/config/config.ts';
 import { useTestServer } from './harness.ts';
 
 /** A row of `GET /dev/outbox`; a notice has the code ''. */

@@ -17,7 +17,10 @@ let page: Page;
 
 beforeAll(async () => {
   server = await startTestServer({
-    captcha: { ...(await import('../../server/src/config.ts')).loadConfig({}).captcha, policies: { '*:*': 'always' } },
+    captcha: {
+      ...(await import('../../server/src/config/config.ts')).loadConfig({}).captcha,
+      policies: { '*:*': 'always' },
+    },
   });
   browser = await launchBrowser();
   page = await openCaptchaPage(browser, server.url);

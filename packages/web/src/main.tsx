@@ -7,6 +7,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { loadInitialLocale, loadMoreText } from './i18n/i18n.ts';
+import { WebKitTexts } from './i18n/kit-texts.tsx';
 import { getLocation } from './router/history.ts';
 import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
@@ -38,7 +39,9 @@ const start = async () => {
   startTransition(() =>
     reactRoot.render(
       <StrictMode>
-        <App />
+        <WebKitTexts>
+          <App />
+        </WebKitTexts>
       </StrictMode>,
     ),
   );

@@ -1,18 +1,21 @@
-/** The console's one way to call the server: a route of the table through the account SDK's machinery. */
-import { type CallableRoute, callRoute, type RouteInput } from '@edupass/account/custom-calls';
-import { items } from './parse.ts';
+/**
+ * The console's one way to call the server: a route of the table through the account SDK's machinery,
+ * typed by the route (input from its fields, answer from its schema) and each answer checked against
+ * that schema on arrival (protocol's `answerProblem`), so a drifted answer is an error, not a blank.
+ */
+import {
+  type CallableRoute,
+  callRoute,
+  type RouteAnswer,
+  type RouteCallArgs,
+  type RouteCallOptions,
+  type RouteInputArg,
+} from '@edupass/account/custom-calls';
+import { answerProblem } from '@edupass/protocol';
 import { consoleClient } from './session.ts';
 
-export type Query = NonNullable<RouteInput['query']>;
+const checked: RouteCallOptions = { check: answerProblem };
 
-/** Sends `route` as the signed-in operator; answers the parsed body. Failures are the SDK's `AuthError`. */
-export const adminCall = (route: CallableRoute, input?: RouteInput): Promise<unknown> =>
-  callRoute(consoleClient, route, input);
-
-/** A GET whose answer is a list of objects, each read by `read`. */
-export const getList = async <T>(
-  route: CallableRoute,
-  query: Query,
-  read: (item: Record<string, unknown>) => T,
-  what?: string,
-) => items(await adminCall(route, { query }), read, what);
+/** Sends `route` as the signed-in operator; answers its typed body. Failures are the SDK's `AuthError`. */
+export const adminCall = <R extends CallableRoute>(route: R, ...[input]: RouteInputArg<R>): Promise<RouteAnswer<R>> =>
+  callRoute(consoleClient, route, ...([input, checked] as unknown as RouteCallArgs<R>));

@@ -5,7 +5,7 @@
  */
 import { createAccountClient, loginByPassword, revokeTokens, type Session } from '@edupass/account';
 import { forgetTokens, sessionTokenStore } from '@edupass/account/custom-calls';
-import { useStore } from '@edupass/web/ui/store.ts';
+import { useStore } from '@edupass/ui-kit/store.ts';
 
 export const consoleClient = createAccountClient({
   pid: import.meta.env.VITE_EDUPASS_PID ?? 'edupass',

@@ -2,11 +2,11 @@
  * The console's languages: Chinese (default) and English, remembered per browser. Both are small and
  * bundled; switching is synchronous.
  */
-import { describeError, type ErrorTexts, fill, type Params } from '@edupass/web/i18n/error-text.ts';
-import { errorsEn } from '@edupass/web/i18n/errors/en.ts';
-import { errorsZhCN } from '@edupass/web/i18n/errors/zh-CN.ts';
-import { rememberedLocale, rememberLocale } from '@edupass/web/i18n/locale-choice.ts';
-import { createStore, useStore } from '@edupass/web/ui/store.ts';
+import { describeError, type ErrorTexts, fill, type Params } from '@edupass/ui-kit/error-text.ts';
+import { errorsEn } from '@edupass/ui-kit/errors/en.ts';
+import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
+import { rememberedLocale, rememberLocale } from '@edupass/ui-kit/locale-choice.ts';
+import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
 import { zhDetail } from './server-details.ts';
 import { zhCN } from './zh-CN.ts';

@@ -4,7 +4,7 @@
  * sentences (services/captcha, webhooks, identity, usage, admin), its captures filled into the Chinese.
  * A detail no pattern knows is shown as the server wrote it, after the catalogue sentence.
  */
-import { fill } from '@edupass/web/i18n/error-text.ts';
+import { fill } from '@edupass/ui-kit/error-text.ts';
 
 const ZH_DETAILS: [RegExp, string][] = [
   [/^(\S+) cannot be chosen until its keys are set; missing: (.+)\.$/, '{1} 的密钥尚未设置，暂不能选用；缺少：{2}。'],

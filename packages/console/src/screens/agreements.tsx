@@ -1,7 +1,7 @@
 /** Agreements: every version of every agreement, one shown in full, and publishing a new version. */
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { type AgreementVersion, listAgreementVersions, publishAgreement } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
@@ -130,8 +130,8 @@ export const AgreementsScreen = () => {
                   { head: t('agreements.code'), cell: (a) => a.code },
                   { head: t('agreements.name'), rowHeader: true, cell: (a) => a.title },
                   { head: t('agreements.version'), cell: (a) => `v${a.version}` },
-                  { head: t('agreements.effective'), cell: (a) => i18n.time(a.effectiveAt) },
-                  { head: t('agreements.published'), cell: (a) => i18n.time(a.createdAt) },
+                  { head: t('agreements.effective'), cell: (a) => i18n.time(a.effective_at) },
+                  { head: t('agreements.published'), cell: (a) => i18n.time(a.created_at) },
                   {
                     head: <span className="console-visually-hidden">{t('agreements.view')}</span>,
                     cell: (a) => (

@@ -5,9 +5,9 @@
  * console's languages are kept here, with the screen.
  */
 import type { Application } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import {
   addApplication,
@@ -122,7 +122,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         confidential: form.confidential,
         require_pkce: form.confidential ? form.requirePkce : true,
       });
-      added(made.application.name, made.secret);
+      added(made.application.name, made.client_secret ?? '');
     });
   };
   const text = (key: 'name' | 'logo' | 'redirects' | 'postLogout', multiline = false) => {

@@ -1,6 +1,6 @@
 /** The audit log: what operators changed, newest first, narrowed by action and operator, a page at a time. */
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@edupass/protocol';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';

@@ -6,9 +6,9 @@ import {
   type CaptchaPolicyName,
   type CaptchaRiskThresholds,
 } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';

@@ -2,15 +2,8 @@
  * Monitoring: JS errors grouped by message (count, pages, last seen); API failure rate by path with
  * the no-response codes 601–604, business errors and other HTTP codes; web-vitals p75 over time.
  */
-import { MONITOR } from '@edupass/protocol';
-import {
-  type ApiFailureRate,
-  apiCodes,
-  apiFailureRates,
-  errorGroups,
-  vitalsOverall,
-  vitalsSeries,
-} from '../api/usage-api.ts';
+import { type AnswerOf, MONITOR } from '@edupass/protocol';
+import { apiCodes, apiFailureRates, errorGroups, vitalsOverall, vitalsSeries } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Dashboard } from '../ui/dashboard.tsx';
 import { Card, type Column, DataTable } from '../ui/table.tsx';
@@ -94,20 +87,20 @@ export const MonitorScreen = () => {
                   cellProps: () => ({ className: 'console-message' }),
                   cell: (r) => r.path,
                 },
-                { head: t('monitor.calls'), cell: (r) => i18n.number(r.estimatedCalls) },
+                { head: t('monitor.calls'), cell: (r) => i18n.number(r.estimated_calls) },
                 { head: t('monitor.failures'), cell: (r) => i18n.number(r.failures) },
                 {
                   head: t('monitor.rate'),
-                  cellProps: (r) => ({ className: r.failureRate >= 0.05 ? 'console-danger' : undefined }),
-                  cell: (r) => percent(r.failureRate),
+                  cellProps: (r) => ({ className: r.failure_rate >= 0.05 ? 'console-danger' : undefined }),
+                  cell: (r) => percent(r.failure_rate),
                 },
                 ...NO_RESPONSE.map(
-                  ({ code, name }): Column<ApiFailureRate> => ({
+                  ({ code, name }): Column<AnswerOf<'monitorApi'>[number]> => ({
                     head: t(name),
                     cell: (r) => i18n.number(data.codesByPath.get(r.path)?.get(code) ?? 0),
                   }),
                 ),
-                { head: t('monitor.business'), cell: (r) => i18n.number(r.businessErrors) },
+                { head: t('monitor.business'), cell: (r) => i18n.number(r.business_errors) },
                 { head: t('monitor.http'), cell: (r) => otherCodes(data.codesByPath.get(r.path)) || '—' },
               ]}
             />

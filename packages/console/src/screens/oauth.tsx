@@ -1,9 +1,9 @@
 /** Per product: whether WeChat/QQ code sign-in and bind are accepted without EduPass's state. */
 
 import type { OauthStateSetting } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearOauthWithoutState, getOauthSettings, setOauthWithoutState } from '../api/oauth-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';

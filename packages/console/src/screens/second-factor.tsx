@@ -3,8 +3,8 @@
  * and the enrolment screen the console shows while the admin API answers E_14.
  */
 import type { SecondFactorChallenge, TotpSetup } from '@edupass/protocol';
-import { FormError } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { confirmAppSetup, finishSignIn, startAppSetup } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';

@@ -1,7 +1,7 @@
 /** The operator's sign-in: phone, username or e-mail and password. */
 import type { SecondFactorChallenge } from '@edupass/protocol';
-import { FormError } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { secondStepOf } from '../api/second-factor.ts';
 import { signInOperator } from '../api/session.ts';

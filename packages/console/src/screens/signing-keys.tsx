@@ -3,33 +3,17 @@
  * once and signs after the publication delay; "now" makes it sign at once, for a suspected leak).
  * The screen's calls are here too: it is the only one that makes them.
  */
-import { adminRoutes, type SigningKeyInfo } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { adminRoutes } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { adminCall } from '../api/admin-call.ts';
-import { items, num, numOrNull, str } from '../api/parse.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 
-const STATES: SigningKeyInfo['state'][] = ['next', 'signing', 'retiring', 'expired'];
-
-const getSigningKeys = async (): Promise<SigningKeyInfo[]> =>
-  items(
-    await adminCall(adminRoutes.listSigningKeys),
-    (k): SigningKeyInfo => ({
-      generation: num(k.generation),
-      kid: str(k.kid),
-      alg: str(k.alg),
-      state: STATES.find((state) => state === k.state) ?? 'expired',
-      created_at: num(k.created_at),
-      signs_from: num(k.signs_from),
-      published_until: numOrNull(k.published_until),
-    }),
-    'signing key',
-  );
+const getSigningKeys = () => adminCall(adminRoutes.listSigningKeys);
 
 const rotate = (now: boolean) => adminCall(adminRoutes.rotateSigningKey, { body: { now } });
 

@@ -2,7 +2,8 @@
  * Usage: events over time by key for a chosen range (chart and table), top events, unique users and
  * devices, and duration percentiles of the timed events among the top keys.
  */
-import { type DurationStats, durationStats, eventCounts, uniqueCounts } from '../api/usage-api.ts';
+import type { AnswerOf } from '@edupass/protocol';
+import { durationStats, eventCounts, uniqueCounts } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { Dashboard } from '../ui/dashboard.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
@@ -18,7 +19,7 @@ const loadUsage = async ({ window, bucket, key }: WindowChoice) => {
   for (const row of counts) totals.set(row.key, (totals.get(row.key) ?? 0) + row.count);
   const top = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const durations = (await Promise.all(top.slice(0, DURATION_KEYS).map(([k]) => durationStats(window, k)))).filter(
-    (d): d is DurationStats => d.count > 0,
+    (d): d is AnswerOf<'usageDurations'> => d.count > 0,
   );
   return { counts, uniques, top, durations, total: top.reduce((sum, [, n]) => sum + n, 0) };
 };

@@ -2,9 +2,9 @@
  * One user: identities, agreements signed, recent sign-ins and sessions; block, unblock and end
  * every session, reset the second factor, delete the account (each asks for confirmation first).
  */
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { blockUser, deleteUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { resetSecondFactor } from '../api/second-factor.ts';
@@ -29,7 +29,7 @@ const Identities = ({ detail }: { detail: UserDetail }) => {
     [t('user.phone'), ids.phone || t('user.notSet')],
     [t('user.email'), ids.email || t('user.notSet')],
     [t('user.username'), ids.username || t('user.notSet')],
-    [t('user.password'), ids.hasPassword ? t('user.set') : t('user.notSet')],
+    [t('user.password'), ids.has_password ? t('user.set') : t('user.notSet')],
     [t('user.wechat'), ids.wechat ?? t('user.notSet')],
     [t('user.qq'), ids.qq ?? t('user.notSet')],
   ];
@@ -68,7 +68,7 @@ const Agreements = ({ detail }: { detail: UserDetail }) => {
             ),
           },
           { head: t('user.version'), cell: (a) => `v${a.version}` },
-          { head: t('user.signedAt'), cell: (a) => i18n.time(a.signedAt) },
+          { head: t('user.signedAt'), cell: (a) => i18n.time(a.signed_at) },
         ]}
       />
     </Card>
@@ -86,14 +86,14 @@ const Sessions = ({ detail }: { detail: UserDetail }) => {
         rows={detail.sessions}
         rowKey={(s) => s.id}
         columns={[
-          { head: t('user.time'), rowHeader: true, cell: (s) => i18n.time(s.createdAt) },
+          { head: t('user.time'), rowHeader: true, cell: (s) => i18n.time(s.created_at) },
           { head: t('user.method'), cell: (s) => s.method },
           { head: t('user.ip'), cell: (s) => s.ip },
-          { head: t('user.device'), cellProps: (s) => ({ title: s.userAgent }), cell: (s) => deviceOf(s.userAgent) },
+          { head: t('user.device'), cellProps: (s) => ({ title: s.user_agent }), cell: (s) => deviceOf(s.user_agent) },
           {
             head: t('user.session'),
             cellProps: (s) => ({ className: s.live ? 'console-live' : 'console-muted' }),
-            cell: (s) => (s.live ? t('user.live') : t('user.ended', { time: i18n.time(s.revokedAt) })),
+            cell: (s) => (s.live ? t('user.live') : t('user.ended', { time: i18n.time(s.revoked_at) })),
           },
         ]}
       />
@@ -154,7 +154,7 @@ export const UserScreen = ({ id }: { id: number }) => {
                   <dt>{t('user.status')}</dt>
                   <dd className={data.user.blocked ? 'console-danger' : 'console-live'}>
                     {data.user.blocked
-                      ? t('user.blockedSince', { time: i18n.time(data.user.blockedAt) })
+                      ? t('user.blockedSince', { time: i18n.time(data.user.blocked_at) })
                       : t('user.active')}
                   </dd>
                 </div>
@@ -164,7 +164,7 @@ export const UserScreen = ({ id }: { id: number }) => {
                 </div>
                 <div>
                   <dt>{t('user.created')}</dt>
-                  <dd>{i18n.time(data.user.createdAt)}</dd>
+                  <dd>{i18n.time(data.user.created_at)}</dd>
                 </div>
               </dl>
               {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields */}

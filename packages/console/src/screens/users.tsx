@@ -1,7 +1,7 @@
 /** Users: search by phone, e-mail, username, nickname or id; a long list loaded as it scrolls. */
 
-import { LazyImage } from '@edupass/web/ui/lazy-image.tsx';
-import { useInfiniteScroll } from '@edupass/web/ui/use-infinite-scroll.ts';
+import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
+import { useInfiniteScroll } from '@edupass/ui-kit/use-infinite-scroll.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { searchUsers, type UserRow } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
@@ -21,7 +21,7 @@ const Avatar = ({ user }: { user: UserRow }) => {
   const name = user.nickname || user.username || String(user.id);
   return (
     <LazyImage
-      src={user.avatarUrl}
+      src={user.avatar_url}
       alt={t('users.avatar', { name })}
       width={40}
       height={40}
@@ -49,8 +49,8 @@ export const UsersScreen = ({ q }: { q: string }) => {
     loading.current = true;
     try {
       const page = await searchUsers(q, cursor.current);
-      cursor.current = page.nextCursor;
-      done.current = page.nextCursor === undefined;
+      cursor.current = page.next_cursor;
+      done.current = page.next_cursor === undefined;
       setList((s) => ({
         items: [...s.items, ...page.items],
         done: done.current,

@@ -3,9 +3,9 @@
  * delivery log with a resend button. An endpoint the server turned off says why.
  */
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/web/ui/status.tsx';
-import { useAction } from '@edupass/web/ui/use-action.ts';
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import {
   addWebhook,

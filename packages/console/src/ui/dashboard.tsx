@@ -1,6 +1,6 @@
 /** A dashboard screen: its title, the window picker, and what `load` answers for the chosen window. */
 
-import { useLoad } from '@edupass/web/ui/use-load.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type ReactNode, useState } from 'react';
 import { Loaded } from './status.tsx';
 import { DEFAULT_PRODUCT, type WindowChoice, WindowPicker, windowFor } from './window-picker.tsx';

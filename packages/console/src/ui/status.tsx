@@ -1,9 +1,9 @@
 /**
- * Loading and failed loads, announced to screen readers. A change's error and notice are the web
- * client's `FormError` and `Notice` (@edupass/web/ui/status.tsx).
+ * Loading and failed loads, announced to screen readers. A change's error and notice are the UI kit's
+ * `FormError` and `Notice` (@edupass/ui-kit/status.tsx).
  */
 
-import type { LoadResult } from '@edupass/web/ui/use-load.ts';
+import type { LoadResult } from '@edupass/ui-kit/use-load.ts';
 import type { ReactNode } from 'react';
 import { useConsoleText } from '../i18n/i18n.ts';
 

@@ -1,7 +1,8 @@
 /** The dashboards' controls: product, time range (and an optional event key), applied together. */
+
+import type { UsageBucket as Bucket, UsageWindow as Window } from '@edupass/protocol';
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { type FormEvent, useId, useState } from 'react';
-import type { Bucket, Window } from '../api/usage-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 
 const RANGES = {

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AwsClient } from 'aws4fetch';
-import type { AvatarConfig, S3Location } from '../avatar-config.ts';
+import type { AvatarConfig, S3Location } from '../config/avatar-config.ts';
 import { RetryLater } from '../errors.ts';
 
 export const AVATAR_CACHE_CONTROL = 'public, max-age=31536000, immutable';

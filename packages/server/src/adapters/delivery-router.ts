@@ -2,11 +2,9 @@
  * The one Delivery the server uses, built from configuration: SMS and voice codes to the configured
  * SMS provider, e-mail codes to SMTP, and anything without a provider to the dev outbox.
  */
-import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import type { SmsConfig } from '../delivery-config.ts';
-import type { Database } from '../store/schema.ts';
-import { type Delivery, type Logger, outboxDelivery } from './delivery.ts';
+import type { Config } from '../config/config.ts';
+import type { SmsConfig } from '../config/delivery-config.ts';
+import { type Delivery, type Logger, type OutboxRow, outboxDelivery } from './delivery.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { smtpSender } from './email.ts';
 import { aliyunSms } from './sms-aliyun.ts';
@@ -19,11 +17,12 @@ export const smsProviderFor = (sms: SmsConfig): SmsProvider =>
 
 export const deliveryFromConfig = (
   config: Config,
-  db: Kysely<Database>,
+  /** Where codes and notices without a provider are kept (services/codes/dev-outbox.ts). */
+  keep: (row: OutboxRow) => Promise<void>,
   logger: Logger,
   now: () => number = Date.now,
 ): Delivery => {
-  const outbox = outboxDelivery(db, logger, now, !config.production);
+  const outbox = outboxDelivery(keep, logger, now, !config.production);
   const sms = config.sms ? smsProviderFor(config.sms) : undefined;
   const email = config.smtp ? smtpSender(config.smtp) : undefined;
   if (config.production && (!sms || !email)) {

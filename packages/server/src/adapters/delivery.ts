@@ -2,9 +2,6 @@
  * Outgoing codes go through one interface. Without provider settings they land in the dev outbox
  * (a database table the web client and tests read) and in the log.
  */
-import type { Kysely } from 'kysely';
-import { insertOutbox } from '../store/account/sent-messages.ts';
-import type { Database } from '../store/schema.ts';
 
 export type Channel = 'sms' | 'voice' | 'email';
 
@@ -35,10 +32,17 @@ export interface Delivery {
   close?(): Promise<void> | void;
 }
 
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
+import type { Logger } from '../logger.ts';
+
+export type { Logger };
+
+/** A message as the dev outbox keeps it (services/codes/dev-outbox.ts writes it). */
+export interface OutboxRow {
+  recipient: string;
+  channel: Channel;
+  text: string;
+  code: string;
+  sent_at: number;
 }
 
 /**
@@ -47,19 +51,19 @@ export interface Logger {
  * message without a provider reaches nobody, and neither the table nor the log keeps its live code.
  */
 export const outboxDelivery = (
-  db: Kysely<Database>,
+  keep: (row: OutboxRow) => Promise<void>,
   logger: Logger,
   now: () => number = Date.now,
   development = false,
 ): Required<Pick<Delivery, 'send' | 'notify'>> => ({
   async send({ to, channel, text, code, scene }) {
     const kept = development ? { text, code } : { text: text.replaceAll(code, '******'), code: '' };
-    await insertOutbox(db, { recipient: to, channel, ...kept, sent_at: now() });
+    await keep({ recipient: to, channel, ...kept, sent_at: now() });
     logger.info({ to, channel, scene, ...(development ? { code } : {}) }, 'code written to the dev outbox');
   },
   async notify({ to, channel, text, kind }) {
     // No code: the outbox's code column stays empty, which tells a notice from a code.
-    await insertOutbox(db, { recipient: to, channel, text, code: '', sent_at: now() });
+    await keep({ recipient: to, channel, text, code: '', sent_at: now() });
     logger.info({ to, channel, kind }, 'notice written to the dev outbox');
   },
 });

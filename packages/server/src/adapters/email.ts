@@ -4,7 +4,7 @@
  * settings check connects and logs in without sending anything.
  */
 import nodemailer from 'nodemailer';
-import type { SmtpConfig } from '../delivery-config.ts';
+import type { SmtpConfig } from '../config/delivery-config.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { codeEmail } from './email-templates.ts';
 import type { SettingsCheck } from './settings-check.ts';

@@ -5,7 +5,7 @@
  * the signature's and templates' review with `GetSmsSign` and `GetSmsTemplate` (API 2017-05-25; they
  * replace QuerySmsSign / QuerySmsTemplate, which Aliyun has taken or is taking offline).
  */
-import type { SmsConfig } from '../delivery-config.ts';
+import type { SmsConfig } from '../config/delivery-config.ts';
 import { signedRpcBody } from './aliyun-signature.ts';
 import { fetchText, isRecord, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';

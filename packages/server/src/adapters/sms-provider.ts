@@ -2,7 +2,7 @@
  * What delivery needs from an SMS provider: a code by text message, and by voice call; and what
  * `doctor` asks of it: whether the keys, the signature and the templates are good, by read-only calls.
  */
-import type { SmsConfig, SmsTemplateParam } from '../delivery-config.ts';
+import type { SmsConfig, SmsTemplateParam } from '../config/delivery-config.ts';
 import { DeliveryError } from './delivery-error.ts';
 import type { ProviderUnreachableError } from './provider-http.ts';
 import type { SettingsCheck } from './settings-check.ts';

@@ -4,7 +4,7 @@
  * as `Response.Error {Code, Message}` (the request) or a SendStatusSet entry whose Code is not "Ok"
  * (the number). The settings check reads the templates' review with `DescribeSmsTemplateList`.
  */
-import type { SmsConfig } from '../delivery-config.ts';
+import type { SmsConfig } from '../config/delivery-config.ts';
 import { fetchText, isRecord, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
 import { providerRefusal, providerUnreachable } from './sms-errors.ts';
 import {

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { type Answer, client } from '@edupass/test-kit/http-client';
 import { aliyunPeer, type SmsPeer, tencentPeer } from '@edupass/test-kit/sms-peers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SmsConfig } from '../delivery-config.ts';
+import type { SmsConfig } from '../config/delivery-config.ts';
 
 const PID = 'edupass';
 let counter = Math.floor(Math.random() * 90_000) + 10_000;

@@ -3,7 +3,7 @@
  * the console, and CAPTCHA_FALLBACK_RULE — with the keys in effect (console over environment).
  */
 import { callVendor, VendorUnreachable } from '../adapters/captcha-vendors/http.ts';
-import type { CaptchaProvider, VendorName } from '../captcha-config.ts';
+import type { CaptchaProvider, VendorName } from '../config/captcha-config.ts';
 import type { Context } from '../context.ts';
 import { providerChoices } from '../services/captcha/policy.ts';
 import { describeMissing, vendorFieldsInEffect } from '../services/captcha/vendor-keys.ts';

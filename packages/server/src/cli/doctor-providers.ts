@@ -5,8 +5,8 @@
 import { smsProviderFor } from '../adapters/delivery-router.ts';
 import { smtpSender } from '../adapters/email.ts';
 import { getFromProvider, OauthProviderError, type OauthProviderName } from '../adapters/oauth-provider.ts';
-import type { Config } from '../config.ts';
-import { OAUTH_VARIABLES } from '../oauth-config.ts';
+import type { Config } from '../config/config.ts';
+import { OAUTH_VARIABLES } from '../config/oauth-config.ts';
 import { PROVIDER_LABELS } from '../services/oauth/providers.ts';
 import type { Finding } from './doctor.ts';
 

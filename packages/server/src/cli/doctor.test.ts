@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databas
 import { aliyunPeer, type SmsPeer, tencentPeer } from '@edupass/test-kit/sms-peers';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 import { type Context, createContext } from '../context.ts';
 import { clearCaptchaProvider, setCaptchaProvider } from '../services/captcha/policy.ts';
 import { putVendorFields, removeVendorFields } from '../services/captcha/vendor-keys.ts';

@@ -6,8 +6,8 @@
  */
 import { Redis } from 'ioredis';
 import { Migrator } from 'kysely';
-import { VENDOR_NAMES, vendorFields } from '../captcha-config.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { VENDOR_NAMES, vendorFields } from '../config/captcha-config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { type Context, createContext } from '../context.ts';
 import { openStore } from '../store/db.ts';
 import { migrationsFor } from '../store/migrations/index.ts';

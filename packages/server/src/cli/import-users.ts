@@ -10,7 +10,7 @@ import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { newUser, passwordFields } from '../services/sign-in/sign-up.ts';
 import { drawDefaultNickname } from '../store/account/default-nickname.ts';
-import { insertUser, isUniqueViolation } from '../store/account/users.ts';
+import { insertUser, insertUsers, isUniqueViolation } from '../store/account/users.ts';
 import type { NewUser } from '../store/schema.ts';
 import { progress } from './progress.ts';
 
@@ -82,10 +82,10 @@ const rowToUser = async (
 /** Inserts a batch in one statement; when a row clashes, the rows go in one by one to name its line. */
 const insertBatch = async (ctx: Context, batch: { line: number; user: NewUser }[], report: ImportReport) => {
   try {
-    await ctx.db
-      .insertInto('users')
-      .values(batch.map((b) => ({ ...b.user, nickname: b.user.nickname ?? drawDefaultNickname() })))
-      .execute();
+    await insertUsers(
+      ctx.db,
+      batch.map((b) => ({ ...b.user, nickname: b.user.nickname ?? drawDefaultNickname() })),
+    );
     report.imported += batch.length;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -1,6 +1,6 @@
 /** What the log says at start about the development routes, so that nobody runs them by accident. */
 import type { FastifyBaseLogger } from 'fastify';
-import { type Config, isLoopback } from '../config.ts';
+import { type Config, isLoopback } from '../config/config.ts';
 
 export const announceDevRoutes = (log: FastifyBaseLogger, config: Config, on: boolean) => {
   if (on && !isLoopback(config.host)) {

@@ -1,7 +1,7 @@
 /** What both development providers do when a test identity is chosen: a code back to the site. */
 import type { FastifyReply } from 'fastify';
-import type { Config } from '../config.ts';
-import { siteOrigins } from '../http/site-origins.ts';
+import type { Config } from '../config/config.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 import type { DevIdentityStore } from './identities.ts';
 import { errorScreen } from './screen.ts';
 

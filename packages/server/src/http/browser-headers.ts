@@ -12,8 +12,8 @@ import { CAPTCHA_TICKET_HEADER, DAY_SECONDS } from '@edupass/protocol';
 import fastifyCors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { Config } from '../config.ts';
-import { siteOrigins } from './site-origins.ts';
+import type { Config } from '../config/config.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 
 /**
  * Where the captcha vendors' widgets load scripts, frames and calls from (captcha SDK's

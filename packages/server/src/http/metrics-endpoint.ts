@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../services/platform/metrics.ts';
 import { header } from './request-info.ts';

@@ -10,11 +10,11 @@
  * a request with none of them does not come from a browser and passes.
  */
 import type { FastifyRequest } from 'fastify';
+import { siteOrigins } from '../config/site-origins.ts';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { securityEvent } from '../services/security/events.ts';
 import { authCookie, header } from './request-info.ts';
-import { siteOrigins } from './site-origins.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -2,7 +2,7 @@
 
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { ClientInfo } from '../services/sessions/tokens.ts';
 
 export const AUTH_COOKIE = 'authorization';

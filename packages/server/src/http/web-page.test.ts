@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 import { withSite } from './web-page.ts';
 
 // The tags as packages/web/index.html has them.

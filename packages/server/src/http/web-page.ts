@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SiteConfig } from '../site-config.ts';
+import type { SiteConfig } from '../config/site-config.ts';
 import { REVALIDATE } from './web-static.ts';
 
 const escapeAttribute = (value: string) =>

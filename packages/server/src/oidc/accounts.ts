@@ -6,7 +6,7 @@
  */
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { findUserById } from '../store/account/users.ts';
+import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
 /** The claims each scope releases (OpenID Connect Core §5.4). */

@@ -4,16 +4,16 @@
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { findApplication } from '../store/identity/applications.ts';
 import {
   consumeModel,
   destroyModel,
+  findApplication,
   findModel,
   grantIdOf,
   revokeGrant,
   revokeModelsOfGrant,
   upsertModel,
-} from '../store/identity/oidc-models.ts';
+} from '../services/identity/provider-data.ts';
 import { clientMetadata } from './clients.ts';
 
 type StoreContext = Pick<Context, 'db' | 'now'>;

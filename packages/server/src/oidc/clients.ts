@@ -1,6 +1,6 @@
 /** A registered application as the provider's client metadata. */
 
-import type { ApplicationRow } from '../store/identity/applications.ts';
+import type { ApplicationRow } from '../services/identity/provider-data.ts';
 
 /**
  * Confidential applications whose redirect URIs are all https (not localhost) may also take the ID

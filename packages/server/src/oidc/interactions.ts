@@ -14,9 +14,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
+import { findApplication, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
-import { findApplication } from '../store/identity/applications.ts';
-import { sessionKey, sessionStartedAt } from '../store/sessions/sessions.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import type { EduPassLogin } from './provider.ts';
 

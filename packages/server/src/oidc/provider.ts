@@ -5,7 +5,7 @@
  * (the screens complete it through routes/identity.ts). Code flow; PKCE,
  * ID-token algorithms and resource servers as relying parties' libraries expect (relying-parties.ts).
  */
-import { OIDC_PREFIX } from '@edupass/protocol';
+import { DAY_SECONDS, HOUR_SECONDS, OIDC_PREFIX } from '@edupass/protocol';
 import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
@@ -20,17 +20,14 @@ import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 import { relyingPartyConfiguration } from './relying-parties.ts';
 import { endLinkedSession, linkedSessionLive, linkSession } from './session-links.ts';
 
-const HOUR = 3600;
-const DAY = 24 * HOUR;
-
 /** Lifetimes, in seconds, of what the provider issues and keeps. */
 export const OIDC_TTL = {
   AccessToken: 15 * 60,
   AuthorizationCode: 60,
-  IdToken: HOUR,
-  Interaction: HOUR,
-  Session: 14 * DAY,
-  Grant: 14 * DAY,
+  IdToken: HOUR_SECONDS,
+  Interaction: HOUR_SECONDS,
+  Session: 14 * DAY_SECONDS,
+  Grant: 14 * DAY_SECONDS,
 } as const;
 
 /** What the web client puts in the interaction result besides the standard login fields. */

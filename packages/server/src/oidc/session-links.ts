@@ -7,8 +7,8 @@
  */
 import type { Context } from '../context.ts';
 import { linkLive, linkOf, saveLink } from '../services/identity/application-sessions.ts';
+import { destroyModel } from '../services/identity/provider-data.ts';
 import { endSessionByKey } from '../services/sessions/tokens.ts';
-import { destroyModel } from '../store/identity/oidc-models.ts';
 
 export type { Link } from '../services/identity/application-sessions.ts';
 

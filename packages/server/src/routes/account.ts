@@ -1,5 +1,4 @@
 /** The signed-in user's own account: profile, username, password, phone, privacy, third parties. */
-import type { OauthItem } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
@@ -13,6 +12,7 @@ import { setUsername, updateProfile } from '../services/account/profile.ts';
 import { endOtherSessions } from '../services/account/users.ts';
 import { privacy, userInfo } from '../services/account/views.ts';
 import { verifyCode } from '../services/codes/one-time-codes.ts';
+import { listOauths } from '../services/oauth/links.ts';
 import {
   changePassword,
   changePasswordByPhone,
@@ -29,14 +29,9 @@ import {
   stepUpByPassword,
   stepUpStatus,
 } from '../services/sign-in/step-up.ts';
-import { userOauths } from '../store/account/oauths.ts';
 import { codeSendBy, userCodeSendBy } from './code-send.ts';
 
 const COMMON_TICKET_TTL = 10 * 60;
-const OAUTH_KINDS = [
-  { id: 1, name: 'wechat' },
-  { id: 2, name: 'qq' },
-] as const;
 
 export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'getProfile', async ({ session }) => userInfo(session.user));
@@ -46,13 +41,7 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'uploadAvatar', ({ session, body }) => uploadAvatar(ctx, session.userId, body.image));
   defineRoute(app, ctx, 'getPrivacy', async ({ session }) => privacy(session.user));
   defineRoute(app, ctx, 'getGradeList', async () => GRADE_LIST);
-  defineRoute(app, ctx, 'listOauths', async ({ session }): Promise<OauthItem[]> => {
-    const linked = await userOauths(ctx.db, session.userId);
-    return OAUTH_KINDS.map(({ id, name }) => {
-      const link = linked.find((l) => l.provider === name);
-      return { id, name, nickname: link?.nickname ?? '', is_bound: link !== undefined };
-    });
-  });
+  defineRoute(app, ctx, 'listOauths', ({ session }) => listOauths(ctx, session.userId));
   defineRoute(app, ctx, 'setUsername', ({ session, body }) => setUsername(ctx, session.userId, body.username));
 
   // Passwords. A change ends every session, this one included: the cookie goes too.

@@ -6,7 +6,7 @@ import { outboxAnswer } from '@edupass/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
-import { outboxFor } from '../store/account/sent-messages.ts';
+import { outboxOf } from '../services/codes/dev-outbox.ts';
 
 export const devRoutes = (app: FastifyInstance, ctx: Context) => {
   app.get(
@@ -21,7 +21,7 @@ export const devRoutes = (app: FastifyInstance, ctx: Context) => {
     async (request) => {
       const { to } = request.query as { to?: unknown };
       if (typeof to !== 'string' || to === '') throw invalidRequest('Give ?to=<phone or e-mail>.');
-      const rows = await outboxFor(ctx.db, to.includes('@') ? to.toLowerCase() : to);
+      const rows = await outboxOf(ctx, to);
       return rows.map((r) => ({ to: r.recipient, channel: r.channel, text: r.text, code: r.code, sent_at: r.sent_at }));
     },
   );

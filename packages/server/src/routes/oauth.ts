@@ -6,11 +6,11 @@
 import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
-import { siteOrigins } from '../http/site-origins.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
 import { oauthProvider } from '../services/oauth/providers.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth/sign-in-and-bind.ts';

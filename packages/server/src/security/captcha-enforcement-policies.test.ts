@@ -5,7 +5,7 @@ import { client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { useCaptchaServer, usePolicy } from './captcha-enforcement-setup.ts';
+import { useCaptchaServer, usePolicy } from './captcha-enforcement.test-setup.ts';
 
 const { server, call, ACTION_NAMES, prepare, defaultTicket, expectOk } = useCaptchaServer();
 

@@ -10,7 +10,7 @@ import { client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { usePolicy, withTicket } from './captcha-enforcement-setup.ts';
+import { usePolicy, withTicket } from './captcha-enforcement.test-setup.ts';
 
 const riskServer = async () => {
   const fresh = await startTestServer();

@@ -9,7 +9,7 @@ import { client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { usePolicy, withTicket } from './captcha-enforcement-setup.ts';
+import { usePolicy, withTicket } from './captcha-enforcement.test-setup.ts';
 
 describe('policy risk on code sends', () => {
   const servers: TestServer[] = [];

@@ -8,7 +8,7 @@
 import { A, client, codeFor, expectError, nextPhone, PID } from '@edupass/test-kit/accounts';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 
 /** The parts of a configuration that decide the development features, as loadConfig reads them. */
 const devPartsOf = (env: Record<string, string>): Partial<Config> => {

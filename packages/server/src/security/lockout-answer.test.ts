@@ -10,7 +10,7 @@ import { captchaWith, startTestServer, useTestServer } from '@edupass/test-kit/h
 import { type Answer, client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { describe, expect, it } from 'vitest';
-import { withTicket } from './captcha-enforcement-setup.ts';
+import { withTicket } from './captcha-enforcement.test-setup.ts';
 
 const LOCK_AFTER = 10;
 const LOCK_SECONDS = 900;

@@ -10,7 +10,7 @@ import { type TestServer, useTestServer } from '@edupass/test-kit/harness';
 import type { Answer } from '@edupass/test-kit/http-client';
 import { describe, expect, test } from 'vitest';
 import type { BuildOptions } from '../app.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { redisCounters } from '../store/counters.ts';
 import { connectRedis } from '../store/redis.ts';
 

@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../app.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { putVendorFields, vendorStates } from '../services/captcha/vendor-keys.ts';
 import { sha256 } from '../services/security/hashing.ts';
 import { issueSessionToken } from '../services/sessions/tokens.ts';

@@ -6,7 +6,7 @@ import type { TokenSet } from '@edupass/protocol';
 import { A, expectError, expectTokenSet, nextPhone, signUp, T } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 
 const HOUR = 3600;
 let offsetMs = 0;

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 import { type Counters, databaseCounters, redisCounters } from './counters.ts';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';

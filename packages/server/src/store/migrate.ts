@@ -1,6 +1,7 @@
-import { type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { Store } from './db.ts';
 import { migrationsFor } from './migrations/index.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Runs `work` holding SQLite's write lock, all of it in one transaction. Kysely runs SQLite
@@ -46,3 +47,7 @@ export const migrate = async (
   const pending = (await migrator.getMigrations()).some((migration) => migration.executedAt === undefined);
   return pending ? inSqliteWriteLock(store, toLatest) : toLatest();
 };
+
+/** The names of the migrations this database has applied (the readiness check compares them). */
+export const appliedMigrations = async (db: Kysely<Database>): Promise<Set<string>> =>
+  new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((row) => row.name));

@@ -5,7 +5,7 @@
  * trying to come back by itself, every 2 s at most.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from '../adapters/delivery.ts';
+import type { Logger } from '../logger.ts';
 
 export const FAIL_FAST: RedisOptions = {
   enableOfflineQueue: false,

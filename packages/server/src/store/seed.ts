@@ -1,6 +1,6 @@
 /** First-start data: the configured products and the default agreements. Safe to run on every start. */
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { countAgreements } from './account/agreements.ts';
 import { upsertProducts } from './admin/products.ts';
 import type { Database } from './schema.ts';

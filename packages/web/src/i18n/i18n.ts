@@ -5,11 +5,12 @@
  * on the first interaction or with any other screen. The page keeps the old text until the new one
  * arrives. `{site}` in any text is the site's name.
  */
+
+import { describeError, fill, type Params } from '@edupass/ui-kit/error-text.ts';
+import { browserLocale, rememberedLocale, rememberLocale } from '@edupass/ui-kit/locale-choice.ts';
+import { createStore } from '@edupass/ui-kit/store.ts';
 import { useSyncExternalStore } from 'react';
 import { site } from '../site.ts';
-import { createStore } from '../ui/store.ts';
-import { describeError, fill, type Params } from './error-text.ts';
-import { browserLocale, rememberedLocale, rememberLocale } from './locale-choice.ts';
 import type { LocaleText, MoreLocaleText, TextKey } from './locales/en.ts';
 
 export const LOCALES = ['zh-CN', 'en'] as const;

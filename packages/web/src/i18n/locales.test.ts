@@ -3,10 +3,11 @@
  * rest apart, the browser's language chosen when none is remembered, and English free of Chinese
  * characters and punctuation (《》，。：…), which slip in when a sentence is carried over.
  */
+
+import { errorsEn } from '@edupass/ui-kit/errors/en.ts';
+import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
+import { browserLocale } from '@edupass/ui-kit/locale-choice.ts';
 import { describe, expect, it } from 'vitest';
-import { errorsEn } from './errors/en.ts';
-import { errorsZhCN } from './errors/zh-CN.ts';
-import { browserLocale } from './locale-choice.ts';
 import en from './locales/en.ts';
 import enMore from './locales/en-more.ts';
 import zhCN from './locales/zh-CN.ts';

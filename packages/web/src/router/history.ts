@@ -2,7 +2,7 @@
  * The location as a subscribable store over the History API: `navigate` pushes, the back button
  * pops, and components read it with `useLocation` (useSyncExternalStore).
  */
-import { createStore, useStore } from '../ui/store.ts';
+import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { requestFocus } from './focus.ts';
 
 export interface Location {

@@ -1,5 +1,7 @@
 /** Agreements published since the user last signed: read and accept them, or sign out. */
 import { signAgreements } from '@edupass/account';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
@@ -8,8 +10,6 @@ import { trackEvent } from '../telemetry/telemetry.ts';
 import { AgreementItem } from '../ui/agreements-check.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 
 const AgreementsGate = () => {
   const { t } = useI18n();

@@ -1,6 +1,7 @@
 /** Sign in with the e-mail address of an account and the code sent there. */
 import { loginByEmail, sendEmailLoginCode } from '@edupass/account/email';
 import { checks } from '@edupass/protocol';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
@@ -8,7 +9,6 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { EmailCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useEmailCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';

@@ -1,6 +1,7 @@
 /** Sign up with e-mail, the code sent there and a password; the agreements are signed right after. */
 import { checkEmailCode, registerByEmail, sendEmailCode, signAgreements } from '@edupass/account';
 import { checks } from '@edupass/protocol';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
@@ -9,7 +10,6 @@ import { trackEvent } from '../telemetry/telemetry.ts';
 import { CodeField, EmailField, useNewPassword } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 

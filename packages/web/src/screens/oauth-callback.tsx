@@ -12,6 +12,8 @@ import {
   sendOauthBindCode,
 } from '@edupass/account';
 import { checks } from '@edupass/protocol';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
@@ -24,8 +26,6 @@ import { AgreementsCheck, currentAgreements, useAgreed } from '../ui/agreements-
 import { Link } from '../ui/link.tsx';
 import { PhoneInput } from '../ui/phone-input.tsx';
 import { Screen } from '../ui/screen.tsx';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useRuleError, useTouched } from '../ui/validation.ts';
 import { SecondStep } from './second-step.tsx';

@@ -2,12 +2,13 @@
  * Sign-in with a passkey alone: the browser offers the passkeys it holds for this site. The button is
  * on the first screen; the ceremony (the calls and @simplewebauthn/browser) loads on its click.
  */
+
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { passkeysSupported, signWithPasskey } from '../ui/passkey.ts';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 
 const signInWithPasskey = async () => {
   const { passkeySignIn, passkeySignInOptions } = await import('@edupass/account/second-factor');

@@ -4,6 +4,8 @@
  * failed attempts, say). A locked account shows the time left and the ways in that do not wait.
  */
 import { loginByPassword, loginByPasswordSecure } from '@edupass/account';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { prepareCaptcha, withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
@@ -13,8 +15,6 @@ import { rememberWeakPassword } from '../session/weak-password.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { SlowNotice } from '../ui/slow-notice.tsx';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
 import { LockNotice, lockedFor, useLockCountdown } from './sign-in-lock.tsx';
 

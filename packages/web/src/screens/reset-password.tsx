@@ -2,6 +2,7 @@
 import { checkResetCode, resetPassword, sendResetCode } from '@edupass/account';
 import { checkEmailResetCode, sendEmailResetCode } from '@edupass/account/email';
 import { checks } from '@edupass/protocol';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { navigate, useLocation } from '../router/history.ts';
@@ -12,7 +13,6 @@ import { FormEnd } from '../ui/form-end.tsx';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { Tabs } from '../ui/tabs.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { useEmailCode, usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 

@@ -7,17 +7,17 @@
 import { isAuthError } from '@edupass/account';
 import { checkReturn, completeInteraction, denyInteraction, interactionDetails } from '@edupass/account/identity';
 import type { InteractionDetails } from '@edupass/protocol';
+import { troubleOf } from '@edupass/ui-kit/network-trouble.ts';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { clearReturn, noteRefusedReturn, pendingAppReturn } from '../session/return-target.ts';
-import { troubleOf } from '../ui/network-trouble.ts';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 
 /** One return per page: a screen mounted again (a re-render of the app's shell) must not resume twice. */
 let returning = false;

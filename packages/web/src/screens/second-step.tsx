@@ -3,6 +3,8 @@
  * a code from the authenticator app or a recovery code, or a passkey.
  */
 import { type SecondFactorProof, secondFactorPasskeyOptions, verifySecondFactor } from '@edupass/account/second-factor';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
@@ -10,8 +12,6 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { signWithPasskey } from '../ui/passkey.ts';
 import { SecondFactorCode } from '../ui/second-factor-code.tsx';
 import { SlowNotice } from '../ui/slow-notice.tsx';
-import { FormError } from '../ui/status.tsx';
-import { useAction } from '../ui/use-action.ts';
 import type { PendingSecondStep } from './second-step-ask.ts';
 
 export const SecondStep = ({ pending }: { pending: PendingSecondStep }) => {

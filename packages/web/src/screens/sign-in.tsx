@@ -4,6 +4,7 @@
  * that click.
  */
 import { checks } from '@edupass/protocol';
+import { Notice } from '@edupass/ui-kit/status.tsx';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useI18n, withMoreText } from '../i18n/i18n.ts';
 import { useLocation } from '../router/history.ts';
@@ -11,7 +12,6 @@ import { useReturnApp } from '../session/return-app.ts';
 import { startFlowTimer } from '../telemetry/telemetry.ts';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
-import { Notice } from '../ui/status.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { OauthButtons } from './oauth-buttons.tsx';
 import { PasskeySignIn } from './passkey-sign-in.tsx';

@@ -1,6 +1,7 @@
 /** Sign in with phone and SMS code; a new number gets an account (the silent login). */
 import { loginByPhoneSilently, sendSilentLoginCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
@@ -8,7 +9,6 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
-import { useAction } from '../ui/use-action.ts';
 import { usePhoneCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';

@@ -4,7 +4,7 @@
  */
 import { listAgreementsToSign } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
-import { createStore, useStore } from '../ui/store.ts';
+import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { client } from './account.ts';
 
 interface GateState {

@@ -1,5 +1,5 @@
 /** The visitor's choice about usage and error reports, remembered in localStorage. */
-import { createStore, useStore } from '../ui/store.ts';
+import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
 

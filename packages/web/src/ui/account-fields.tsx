@@ -1,5 +1,7 @@
 /** The phone, e-mail, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
 import { checks } from '@edupass/protocol';
+import { Notice } from '@edupass/ui-kit/status.tsx';
+import type { Action, BoundField } from '@edupass/ui-kit/use-action.ts';
 import { useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { CodeButton, type CodeButtonProps } from './code-button.tsx';
@@ -7,8 +9,6 @@ import { useStoredWait } from './code-wait.ts';
 import { Field, type FieldProps as InputProps } from './field.tsx';
 import { normalizeCode } from './normalize-digits.ts';
 import { PhoneInput } from './phone-input.tsx';
-import { Notice } from './status.tsx';
-import type { Action, BoundField } from './use-action.ts';
 import { useRuleError, type useTouched } from './validation.ts';
 
 interface FieldProps {

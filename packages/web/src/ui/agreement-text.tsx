@@ -5,11 +5,11 @@
  */
 import { readAgreement } from '@edupass/account/agreements';
 import type { Agreement } from '@edupass/protocol';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useEffect, useRef } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { agreementTitle } from './agreement-names.ts';
-import { useLoad } from './use-load.ts';
 
 const readText = (code: string, version: string | null) =>
   readAgreement(client, { code, ...(version ? { version: Number(version) } : {}) });

@@ -1,14 +1,14 @@
 /** "I have read and agree to <Terms> and <Privacy>": one required box, links to each text. */
 import { listAgreements } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { Fragment, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { loadChunk } from '../router/chunks.ts';
 import { client } from '../session/account.ts';
 import { agreementTitle, legalPath, quotedTitle } from './agreement-names.ts';
 import { useLoadError } from './load-error.ts';
-import { FormError } from './status.tsx';
-import { useLoad } from './use-load.ts';
 
 /** The sheet and the text loader, loaded on the first click on an agreement (its own chunk). */
 const SHEET_CHUNK = 13;

@@ -4,11 +4,12 @@
  * across reloads, code-wait.ts) until another may be asked for. A refused send says why right under the
  * button, and once a countdown is over a voice code is offered where the purpose has one.
  */
+
+import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { type StoredWait, waitFor } from './code-wait.ts';
 import { SlowNotice } from './slow-notice.tsx';
-import { FormError } from './status.tsx';
 
 /** Seconds before another code may be asked for; the server's resend interval. */
 export const RESEND_SECONDS = 60;

@@ -2,9 +2,10 @@
  * A labelled input with its hint and inline error, wired for screen readers: the error (the field's own
  * rule, or the server's refusal of this field through `bind`) marks it invalid and describes it.
  */
+
+import type { BoundField } from '@edupass/ui-kit/use-action.ts';
 import { type InputHTMLAttributes, type ReactNode, type Ref, type RefCallback, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import type { BoundField } from './use-action.ts';
 
 /** One callback ref feeding both refs. */
 const bothRefs =

@@ -1,8 +1,9 @@
 /** The end of a form: its own error (with a retry where one may help) and the submit button, which says when it is at work. */
+
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import type { Action } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { SlowNotice } from './slow-notice.tsx';
-import { FormError } from './status.tsx';
-import type { Action } from './use-action.ts';
 
 export const FormEnd = ({ action, submit }: { action: Action; submit: string }) => {
   const { t } = useI18n();

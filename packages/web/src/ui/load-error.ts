@@ -2,9 +2,10 @@
  * The web client's failed load (`useLoad`), as the props of `FormError`: the sentence (null while it
  * has not failed) and, when the network or the server failed it, a retry that loads it again.
  */
+
+import { troubleOf } from '@edupass/ui-kit/network-trouble.ts';
+import type { LoadResult } from '@edupass/ui-kit/use-load.ts';
 import { useI18n } from '../i18n/i18n.ts';
-import { troubleOf } from './network-trouble.ts';
-import type { LoadResult } from './use-load.ts';
 
 export const useLoadError = (state: LoadResult<unknown>): { message: string | null; onRetry: (() => void) | null } => {
   const { errorText } = useI18n();

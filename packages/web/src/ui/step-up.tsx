@@ -6,6 +6,8 @@
 import { stepUpBySecondFactor, stepUpPasskeyOptions } from '@edupass/account/second-factor';
 import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { type Action, useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
@@ -13,8 +15,6 @@ import { CodeInput } from './account-fields.tsx';
 import { Field } from './field.tsx';
 import { signWithPasskey } from './passkey.ts';
 import { SecondFactorCode } from './second-factor-code.tsx';
-import { FormError } from './status.tsx';
-import { type Action, useAction } from './use-action.ts';
 import { useSendCode } from './use-send-code.ts';
 
 export const isStepUpRequired = (error: unknown): boolean =>

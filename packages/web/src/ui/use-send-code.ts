@@ -4,15 +4,15 @@
  * the server says to wait, and where the last code went.
  */
 import { type CaptchaProof, sendVoiceCode } from '@edupass/account';
+import { troubleOf } from '@edupass/ui-kit/network-trouble.ts';
+import type { Action } from '@edupass/ui-kit/use-action.ts';
 import { useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import type { CodeSender, SendOutcome } from './code-button.tsx';
 import { codeWaitKey, retryAfterOf } from './code-wait.ts';
-import { troubleOf } from './network-trouble.ts';
 import type { StepUp } from './step-up.tsx';
-import type { Action } from './use-action.ts';
 
 /** The purposes the server sends by voice call too (its voice `type`s). */
 const VOICE_SCENES = new Set(['register', 'silence', 'reset', 'common', 'login']);

@@ -3,7 +3,7 @@
  * signed HMAC-SHA1 over the sorted, percent-encoded parameters. Result.VerifyResult true is a pass.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AliyunConfig } from '../../captcha-config.ts';
+import type { AliyunConfig } from '../../config/captcha-config.ts';
 import { callVendor, isRecord, pass, refuse, type Verdict } from './http.ts';
 
 /** RFC 3986 encoding as Aliyun's RPC signature wants it. */

@@ -4,7 +4,7 @@
  * result is good when validate.php answers md5(seccode).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { GeetestConfig } from '../../captcha-config.ts';
+import type { GeetestConfig } from '../../config/captcha-config.ts';
 import { callVendor, form, isRecord, pass, refuse, type Verdict } from './http.ts';
 
 const md5 = (value: string) => createHash('md5').update(value).digest('hex');

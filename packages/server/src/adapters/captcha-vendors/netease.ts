@@ -3,7 +3,7 @@
  * md5(sorted key+value pairs + secretKey). `result: true` is a pass.
  */
 import { createHash, randomInt } from 'node:crypto';
-import type { NeteaseConfig } from '../../captcha-config.ts';
+import type { NeteaseConfig } from '../../config/captcha-config.ts';
 import { callVendor, form, isRecord, pass, refuse, type Verdict } from './http.ts';
 
 /** Yidun's signature: keys sorted, each key followed by its value, the secret key appended, md5 hex. */

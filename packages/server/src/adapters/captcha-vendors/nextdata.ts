@@ -2,7 +2,7 @@
  * NextData (Shumei) captcha second check: POST {accessKey, appId, rid} to fverify. The access key is
  * the credential (Shumei signs nothing else); code 1100 with riskLevel PASS is a pass.
  */
-import type { NextdataConfig } from '../../captcha-config.ts';
+import type { NextdataConfig } from '../../config/captcha-config.ts';
 import { callVendor, isRecord, pass, refuse, type Verdict } from './http.ts';
 
 export const nextdataVerify = async (config: NextdataConfig, rid: string, timeoutMs: number): Promise<Verdict> => {

@@ -3,7 +3,7 @@
  * CaptchaCode 1 is a pass; any other code, or an Error, is a refusal.
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { TencentConfig } from '../../captcha-config.ts';
+import type { TencentConfig } from '../../config/captcha-config.ts';
 import { callVendor, isRecord, pass, refuse, type Verdict } from './http.ts';
 
 const SERVICE = 'captcha';

@@ -5,6 +5,7 @@
 import type { AgreementText } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
+import { publishedAgreement } from '../../store/account/agreements.ts';
 
 export const readAgreementText = async (
   ctx: Context,
@@ -14,12 +15,6 @@ export const readAgreementText = async (
   if (version !== undefined && !/^[1-9]\d{0,8}$/.test(version)) {
     throw invalidRequest('version must be a positive whole number.');
   }
-  let query = ctx.db
-    .selectFrom('agreements')
-    .select(['code', 'title', 'version', 'content', 'url', 'effective_at'])
-    .where('code', '=', code)
-    .where('effective_at', '<=', ctx.now());
-  query = version === undefined ? query.orderBy('version', 'desc') : query.where('version', '=', Number(version));
-  const row = await query.limit(1).executeTakeFirst();
+  const row = await publishedAgreement(ctx.db, code, version === undefined ? undefined : Number(version), ctx.now());
   return row ?? fail('E_2', `No published agreement "${code}"${version === undefined ? '' : ` version ${version}`}.`);
 };

@@ -3,7 +3,7 @@
  * picture a profile no longer shows — replaced, or its account deleted — so no photo outlives its use.
  */
 import { AVATAR_NAME, type AvatarStore, openAvatarStore } from '../../adapters/avatar-store.ts';
-import type { AvatarConfig } from '../../avatar-config.ts';
+import type { AvatarConfig } from '../../config/avatar-config.ts';
 import type { Context } from '../../context.ts';
 
 const stores = new WeakMap<AvatarConfig, AvatarStore>();

@@ -1,4 +1,4 @@
-import { PROFILE_FIELDS, type ProfileField } from '@edupass/protocol';
+import { type ProfileField, profileFields } from '@edupass/protocol';
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
@@ -13,7 +13,7 @@ import { currentUser, saveUser } from './users.ts';
 export type ProfileChanges = Partial<Record<ProfileField, string | number>>;
 
 /** Columns a `user.updated` event may carry: the settable profile and the username (no secret, no key). */
-const PUBLIC_FIELDS = [...PROFILE_FIELDS, 'username'] as const;
+const PUBLIC_FIELDS = [...profileFields(), 'username'] as const;
 
 const userUpdated = (user: User, changes: Updateable<UsersTable>): AccountEvent => ({
   type: 'user.updated',

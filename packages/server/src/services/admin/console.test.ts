@@ -6,7 +6,7 @@ import type { CaptchaSettings } from '@edupass/protocol';
 import { nextPhone, signInOperator } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/config.ts';
 import { usageDb, writeUsage } from '../../store/usage/events.ts';
 
 const SECRET = 'geetest-private-key-0123456789';

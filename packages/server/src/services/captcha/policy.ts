@@ -6,7 +6,7 @@ import {
   type CaptchaProvider,
   isCaptchaPolicy,
   isProvider,
-} from '../../captcha-config.ts';
+} from '../../config/captcha-config.ts';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { allProducts } from '../../store/admin/products.ts';

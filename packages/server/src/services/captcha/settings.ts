@@ -4,7 +4,7 @@
  * with the operator; secrets are write-only, and the log names the fields set, never their values.
  */
 import type { CaptchaRiskThresholds, CaptchaSettings } from '@edupass/protocol';
-import { type CaptchaConfig, isCaptchaPolicy } from '../../captcha-config.ts';
+import { type CaptchaConfig, isCaptchaPolicy } from '../../config/captcha-config.ts';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { audit } from '../admin/operations.ts';

@@ -11,7 +11,7 @@ import { client } from '@edupass/test-kit/http-client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type App, buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/config.ts';
 import type { CaptchaTables } from '../../store/captcha/captcha.ts';
 
 let peers: VendorPeers;

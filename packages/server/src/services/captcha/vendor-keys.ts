@@ -14,7 +14,7 @@ import {
   type VendorField,
   type VendorName,
   vendorFields,
-} from '../../captcha-config.ts';
+} from '../../config/captcha-config.ts';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { deleteVendorKeys, findVendorKeys, listProviders, putVendorKeys } from '../../store/captcha/captcha.ts';

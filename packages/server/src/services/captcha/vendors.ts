@@ -11,7 +11,7 @@ import { VendorUnreachable, type Verdict } from '../../adapters/captcha-vendors/
 import { neteaseVerify } from '../../adapters/captcha-vendors/netease.ts';
 import { nextdataVerify } from '../../adapters/captcha-vendors/nextdata.ts';
 import { isTencentFallbackTicket, tencentVerify } from '../../adapters/captcha-vendors/tencent.ts';
-import type { VendorName } from '../../captcha-config.ts';
+import type { VendorName } from '../../config/captcha-config.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { recordCaptchaFailure } from './risk.ts';

@@ -5,9 +5,9 @@
  * open redirector, a phishing aid, and is refused.
  */
 import type { ReturnCheck } from '@edupass/protocol';
+import { siteOrigins } from '../../config/site-origins.ts';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
-import { siteOrigins } from '../../http/site-origins.ts';
 import { listApplicationRows } from '../../store/identity/applications.ts';
 
 const refused = () => invalidRequest('This address is not one EduPass may send you back to.');

@@ -2,11 +2,12 @@
  * Linking rules shared by every third-party step: one account per third-party identity (AC3_20), one
  * identity of each kind per account (AC3_21), and never unlinking the last way to sign in (AC3_22).
  */
+import type { OauthItem } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { OauthIdentity, OauthProviderName } from '../../adapters/oauth-provider.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findOauthLink, findUserOauth, insertOauthLink } from '../../store/account/oauths.ts';
+import { findOauthLink, findUserOauth, insertOauthLink, userOauths } from '../../store/account/oauths.ts';
 import type { Database, User } from '../../store/schema.ts';
 
 /** Refuses an identity already linked to someone (AC3_20) or a user whose slot for its kind is taken (AC3_21). */
@@ -40,3 +41,17 @@ export const keepsAWayIn = (user: User, links: { provider: string }[], without: 
   user.phone !== null ||
   (user.password_hash !== null && (user.username !== null || user.email !== null)) ||
   links.some((link) => link.provider !== without);
+
+const OAUTH_KINDS = [
+  { id: 1, name: 'wechat' },
+  { id: 2, name: 'qq' },
+] as const;
+
+/** Each third-party kind and whether the user has it linked (`listOauths`). */
+export const listOauths = async (ctx: Context, userId: number): Promise<OauthItem[]> => {
+  const linked = await userOauths(ctx.db, userId);
+  return OAUTH_KINDS.map(({ id, name }) => {
+    const link = linked.find((l) => l.provider === name);
+    return { id, name, nickname: link?.nickname ?? '', is_bound: link !== undefined };
+  });
+};

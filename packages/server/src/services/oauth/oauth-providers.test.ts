@@ -10,7 +10,7 @@ import { client } from '@edupass/test-kit/http-client';
 import { providerReturn, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OauthProviderName } from '../../adapters/oauth-provider.ts';
-import { expectError, nextIdentity, PID, useOauthServer } from './oauth-test-setup.ts';
+import { expectError, nextIdentity, PID, useOauthServer } from './oauth.test-setup.ts';
 
 const now = Date.now();
 const { server, call } = useOauthServer(() => now);

@@ -9,7 +9,7 @@ import {
   PID,
   PROVIDER_ERROR,
   useOauthServer,
-} from './oauth-test-setup.ts';
+} from './oauth.test-setup.ts';
 
 let now = Date.now();
 const { server, call, loginAs, ticketFor, userOf, tokenOf, phoneUser, bindAs, oauths } = useOauthServer(() => now);

@@ -3,12 +3,11 @@
  * step has passed the browser-bound state check (oauth-state.ts) in the route before it gets here.
  */
 import type { OauthPending } from '@edupass/protocol';
-import { sql } from 'kysely';
 import type { OauthProviderName } from '../../adapters/oauth-provider.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { deleteOauthLink, findOauthLink, findUserOauth, userOauths } from '../../store/account/oauths.ts';
-import { findUserById } from '../../store/account/users.ts';
+import { findUserById, lockUserRow } from '../../store/account/users.ts';
 import { noticeAccountChange } from '../account/notices.ts';
 import { currentUser } from '../account/users.ts';
 import { requireProduct } from '../platform/products.ts';
@@ -79,7 +78,7 @@ export const bindOauth = async (ctx: Context, userId: number, name: OauthProvide
  */
 export const unbindOauth = (ctx: Context, userId: number, name: OauthProviderName) =>
   ctx.db.transaction().execute(async (trx) => {
-    if (ctx.store.dialect === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
+    if (ctx.store.dialect === 'postgres') await lockUserRow(trx, userId);
     const user = (await findUserById(trx, userId)) ?? fail('E_0');
     const links = await userOauths(trx, userId);
     if (!links.some((link) => link.provider === name)) return undefined;

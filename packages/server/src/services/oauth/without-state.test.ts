@@ -10,7 +10,7 @@ import { type Answer, client } from '@edupass/test-kit/http-client';
 import { providerReturn, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OauthProviderName } from '../../adapters/oauth-provider.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 
 let identityCounter = 0;
 const nextIdentity = () => `无态${Date.now().toString(36).slice(-4)}${++identityCounter}`;

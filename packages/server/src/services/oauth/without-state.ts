@@ -7,14 +7,16 @@
  */
 import type { OauthStateSetting } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
+import { productPids } from '../../store/admin/products.ts';
+import { deleteSetting, findSetting, putSetting } from '../../store/admin/settings.ts';
 import { audit } from '../admin/operations.ts';
 import { requireProduct } from '../platform/products.ts';
 
 const settingKey = (pid: string) => `oauth-without-state:${pid}`;
 
 const consoleChoice = async (ctx: Context, pid: string): Promise<boolean | null> => {
-  const row = await ctx.db.selectFrom('settings').select('value').where('key', '=', settingKey(pid)).executeTakeFirst();
-  return row === undefined ? null : row.value === 'on';
+  const value = await findSetting(ctx.db, settingKey(pid));
+  return value === undefined ? null : value === 'on';
 };
 
 const configured = (ctx: Context, pid: string) =>
@@ -27,9 +29,9 @@ export const acceptsCodeWithoutState = async (ctx: Context, pid: string | undefi
 };
 
 export const oauthStateSettings = async (ctx: Context): Promise<OauthStateSetting[]> => {
-  const products = await ctx.db.selectFrom('products').select('pid').orderBy('pid').execute();
+  const pids = await productPids(ctx.db);
   return Promise.all(
-    products.map(async ({ pid }) => {
+    pids.map(async (pid) => {
       const operator = await consoleChoice(ctx, pid);
       return { pid, operator, configured: configured(ctx, pid), effective: operator ?? configured(ctx, pid) };
     }),
@@ -43,16 +45,12 @@ export const changeOauthWithoutState = async (
 ) => {
   await requireProduct(ctx, pid);
   const value = enabled ? 'on' : 'off';
-  await ctx.db
-    .insertInto('settings')
-    .values({ key: settingKey(pid), value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
+  await putSetting(ctx.db, settingKey(pid), value);
   await audit(ctx, operatorId, 'oauth.without-state.set', `product:${pid}`, value);
 };
 
 export const removeOauthWithoutState = async (ctx: Context, operatorId: number, { pid }: { pid: string }) => {
   await requireProduct(ctx, pid);
-  await ctx.db.deleteFrom('settings').where('key', '=', settingKey(pid)).execute();
+  await deleteSetting(ctx.db, settingKey(pid));
   await audit(ctx, operatorId, 'oauth.without-state.clear', `product:${pid}`);
 };

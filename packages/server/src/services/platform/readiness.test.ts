@@ -6,7 +6,7 @@ import { startTcpRelay } from '@edupass/test-kit/tcp-relay';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/config.ts';
 
 const get = (url: string) =>
   fetch(url, { signal: AbortSignal.timeout(10_000) }).then(async (r) => ({

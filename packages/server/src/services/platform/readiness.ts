@@ -8,8 +8,8 @@
  * Where a dependency runs (a host, an address, a port, a driver's message) goes to the log only,
  * since anyone may ask.
  */
-import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
+import { appliedMigrations } from '../../store/migrate.ts';
 import { migrationsFor } from '../../store/migrations/index.ts';
 import { isReady } from '../../store/redis.ts';
 
@@ -32,11 +32,7 @@ const unanswered = (ctx: Context, what: string, error: unknown) => {
 
 const checkDatabase = async (ctx: Context): Promise<string | undefined> => {
   try {
-    const applied = await withinTime(
-      sql<{ name: string }>`select name from kysely_migration`.execute(ctx.db),
-      'the database',
-    );
-    const have = new Set(applied.rows.map((row) => row.name));
+    const have = await withinTime(appliedMigrations(ctx.db), 'the database');
     const missing = Object.keys(migrationsFor(ctx.store.dialect)).filter((name) => !have.has(name));
     // Migrations newer than this version (a rolling upgrade under way) do not make it unready.
     if (missing.length > 0) return `the database schema is behind (missing ${missing.join(', ')}): run edupass migrate`;

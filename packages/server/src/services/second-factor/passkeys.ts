@@ -11,9 +11,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { siteOrigins } from '../../config/site-origins.ts';
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
-import { siteOrigins } from '../../http/site-origins.ts';
 import { findPasskeyByCredential, insertPasskey, usePasskey, userPasskeys } from '../../store/account/second-factor.ts';
 import type { User } from '../../store/schema.ts';
 import { randomToken } from '../security/hashing.ts';

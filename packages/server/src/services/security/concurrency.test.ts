@@ -8,7 +8,7 @@ import { createTestDatabase } from '@edupass/test-kit/databases';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/config.ts';
 import { openStore } from '../../store/db.ts';
 import { migrate } from '../../store/migrate.ts';
 

@@ -19,7 +19,7 @@ import {
 import { startTestServer, type TestServer, useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../app.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { saveUser } from '../account/users.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 

@@ -18,7 +18,7 @@ import {
 } from '@edupass/test-kit/accounts';
 import { describe, expect, it } from 'vitest';
 import { issueTicket } from '../security/tickets.ts';
-import { useSignInServer } from './sign-in-test-setup.ts';
+import { useSignInServer } from './sign-in.test-setup.ts';
 
 const { server, call, login } = useSignInServer();
 

@@ -9,15 +9,15 @@ import { RetryLater } from '../../errors.ts';
 
 const WINDOW_MS = 60_000;
 
-interface Window {
+interface MinuteCounts {
   start: number;
   counts: Map<string, number>;
 }
 
-const windows = new WeakMap<Context, Window>();
+const windows = new WeakMap<Context, MinuteCounts>();
 
 /** This minute's counts (a new minute starts from nothing, so the map never outgrows one minute's callers). */
-const currentWindow = (ctx: Context): Window => {
+const currentWindow = (ctx: Context): MinuteCounts => {
   const now = ctx.now();
   const start = now - (now % WINDOW_MS);
   let window = windows.get(ctx);
@@ -29,7 +29,7 @@ const currentWindow = (ctx: Context): Window => {
 };
 
 /** Adds `amount` to `key` unless that passes `limit`; whether it fit (what is refused is not counted). */
-const take = (window: Window, key: string, amount: number, limit: number) => {
+const take = (window: MinuteCounts, key: string, amount: number, limit: number) => {
   const count = (window.counts.get(key) ?? 0) + amount;
   if (count > limit) return false;
   window.counts.set(key, count);

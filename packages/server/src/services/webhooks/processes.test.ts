@@ -11,7 +11,7 @@ import { TEST_ENV, type TestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/config.ts';
 import { createContext } from '../../context.ts';
 import { addWebhook } from './webhooks.ts';
 

@@ -25,6 +25,7 @@ import {
   findEndpoint,
   insertEndpoint,
   setEndpointEnabled,
+  setEndpointSecret,
 } from '../../store/webhooks/endpoints.ts';
 import { requireProduct } from '../platform/products.ts';
 import { seal } from '../security/sealed-values.ts';
@@ -83,7 +84,7 @@ export const addWebhook = async (
       created_at: ctx.now(),
     });
     const secret_sealed = seal(ctx.keys.settings, secret, secretName(inserted.id));
-    await tx.db.updateTable('webhook_endpoints').set({ secret_sealed }).where('id', '=', inserted.id).execute();
+    await setEndpointSecret(tx.db, inserted.id, secret_sealed);
     return inserted;
   });
   await audit(ctx, operatorId, 'webhook.add', `webhook:${row.id}`, `${row.pid} ${url} ${row.events}`);

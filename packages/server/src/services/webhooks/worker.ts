@@ -6,6 +6,7 @@
  * Times come from the context's clock, so tests move through the back-off without waiting.
  */
 import { randomUUID } from 'node:crypto';
+import { HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { recordAudit } from '../../store/admin/admin.ts';
 import { type ClaimedDelivery, claimDue, finishAttempt, insertAttempt } from '../../store/webhooks/deliveries.ts';
@@ -17,7 +18,7 @@ import { signWebhook } from './signing.ts';
 
 const BATCH = 20;
 const FIRST_RETRY_MS = 5_000;
-const LONGEST_WAIT_MS = 3_600_000;
+const LONGEST_WAIT_MS = HOUR_MS;
 /** Who the audit log names for what the server did by itself. */
 const SYSTEM_OPERATOR = 0;
 

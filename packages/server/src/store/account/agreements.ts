@@ -57,3 +57,14 @@ export const countAgreements = async (db: Db): Promise<number> => {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
+
+/** A published version (in effect at `now` or before) of an agreement: the given one, else the latest. */
+export const publishedAgreement = (db: Db, code: string, version: number | undefined, now: number) => {
+  let query = db
+    .selectFrom('agreements')
+    .select(['code', 'title', 'version', 'content', 'url', 'effective_at'])
+    .where('code', '=', code)
+    .where('effective_at', '<=', now);
+  query = version === undefined ? query.orderBy('version', 'desc') : query.where('version', '=', version);
+  return query.limit(1).executeTakeFirst();
+};

@@ -1,5 +1,5 @@
 import { PATTERNS } from '@edupass/protocol';
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Database, NewUser, User, UsersTable } from '../schema.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
 
@@ -86,4 +86,14 @@ export const deleteUserRows = async (db: Db, userId: number): Promise<boolean> =
     .execute();
   const deleted = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
+};
+
+/** Locks the user's row until the transaction ends (PostgreSQL; SQLite's writer holds the whole file). */
+export const lockUserRow = async (db: Db, id: number) => {
+  await sql`select id from users where id = ${id} for update`.execute(db);
+};
+
+/** Inserts users in one statement (an import's batch); a clash fails the whole batch. */
+export const insertUsers = async (db: Db, users: NewUser[]) => {
+  await db.insertInto('users').values(users).execute();
 };

@@ -14,3 +14,9 @@ export const upsertProducts = async (db: Db, products: Record<string, string>) =
 };
 
 export const allProducts = (db: Db) => db.selectFrom('products').selectAll().execute();
+
+export const productPids = async (db: Db): Promise<string[]> =>
+  (await db.selectFrom('products').select('pid').orderBy('pid').execute()).map((row) => row.pid);
+
+export const productCodeOf = async (db: Db, pid: string): Promise<string | undefined> =>
+  (await db.selectFrom('products').select('product_code').where('pid', '=', pid).executeTakeFirst())?.product_code;

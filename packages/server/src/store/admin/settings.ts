@@ -13,3 +13,15 @@ export const settingOrCreate = async (db: Db, key: string, create: () => string)
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 };
+
+export const findSetting = async (db: Db, key: string): Promise<string | undefined> =>
+  (await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value;
+
+export const putSetting = (db: Db, key: string, value: string) =>
+  db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+
+export const deleteSetting = (db: Db, key: string) => db.deleteFrom('settings').where('key', '=', key).execute();

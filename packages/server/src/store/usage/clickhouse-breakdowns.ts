@@ -23,10 +23,12 @@
  * Every table is partitioned by the day of its period, so retention drops it with the received days.
  * Only functions and DDL that ClickHouse 18.16 and current releases both accept.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { HOUR_MS } from './clickhouse-rollups.ts';
-import { DAY_MS, fraction, int, LONG_QUERY, rowsOf, str } from './clickhouse-schema.ts';
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+
+import { fraction, int, LONG_QUERY, rowsOf, str } from './clickhouse-schema.ts';
 import type { Window } from './events-store.ts';
 import { splitWindow } from './window.ts';
 

@@ -8,19 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Logger } from '../../adapters/delivery.ts';
+import { DAY_MS } from '@edupass/protocol';
 import { RetryLater } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
 import { BREAKDOWN_TABLES, ensureBreakdowns, settleBreakdowns } from './clickhouse-breakdowns.ts';
 import { ensureRollups, ROLLUP_TABLES } from './clickhouse-rollups.ts';
-import {
-  type ClickHouseTarget,
-  connectClickHouse,
-  DAY_MS,
-  ensureSchema,
-  int,
-  rowsOf,
-  str,
-} from './clickhouse-schema.ts';
+import { type ClickHouseTarget, connectClickHouse, ensureSchema, int, rowsOf, str } from './clickhouse-schema.ts';
 import { ensureSettled, settle, unsettleSpansBefore } from './clickhouse-settled.ts';
 import { clickhouseStats } from './clickhouse-stats.ts';
 import { openSpool } from './events-spool.ts';

@@ -12,10 +12,10 @@
  * partitioned like the events, by UTC day of `received_at`, so retention drops its days too.
  * Only functions and DDL that ClickHouse 18.16 and current releases both accept.
  */
-import type { ClickHouseClient } from '@clickhouse/client';
-import { DAY_MS, rowsOf } from './clickhouse-schema.ts';
 
-export const HOUR_MS = 3_600_000;
+import type { ClickHouseClient } from '@clickhouse/client';
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+import { rowsOf } from './clickhouse-schema.ts';
 
 const hourOf = `intDiv(at, ${HOUR_MS}) * ${HOUR_MS}`;
 const receivedDay = `intDiv(received_at, ${DAY_MS})`;

@@ -3,9 +3,9 @@
  * Kept to what ClickHouse 18.16 (Debian's) and current releases both accept: MergeTree engines with
  * partitions (no TTL), JSONEachRow inserts, values written as literals (query parameters came later).
  */
-import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 
-export const DAY_MS = 86_400_000;
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { DAY_MS } from '@edupass/protocol';
 
 /**
  * Events: one row per (product, event day, id) once merged — a retried batch, a spool replay or a

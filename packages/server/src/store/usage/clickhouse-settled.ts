@@ -18,9 +18,11 @@
  * drops the spans it touches, which the next sweep settles anew.
  * Only functions and DDL that ClickHouse 18.16 and current releases both accept.
  */
+
 import type { ClickHouseClient } from '@clickhouse/client';
-import { HOUR_MS } from './clickhouse-rollups.ts';
-import { DAY_MS, int, rowsOf, str } from './clickhouse-schema.ts';
+import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+
+import { int, rowsOf, str } from './clickhouse-schema.ts';
 
 /** Days per visitor mask: the bits of a UInt64. */
 export const SPAN_DAYS = 64;

@@ -7,9 +7,11 @@
  * sweep settled (clickhouse-settled.ts, clickhouse-breakdowns.ts). Percentiles take one value per id
  * and the nearest rank ⌈f·n⌉ of the sorted values, the definition PostgreSQL's `percentile_disc` uses.
  */
+
 import type { ClickHouseClient } from '@clickhouse/client';
+import { HOUR_MS } from '@edupass/protocol';
 import { BEACON_GROUPS, breakdownSql, DURATIONS, rankedSql, SPANS, VITALS } from './clickhouse-breakdowns.ts';
-import { HOUR_MS } from './clickhouse-rollups.ts';
+
 import { int, rowsOf, str } from './clickhouse-schema.ts';
 import { hourCounts } from './clickhouse-settled.ts';
 import { visitorsSql } from './clickhouse-visitors.ts';

@@ -4,8 +4,10 @@
  * and every other part of the window (days not settled or changed since, partial days at the edges)
  * from the events themselves.
  */
+
 import type { ClickHouseClient } from '@clickhouse/client';
-import { DAY_MS, int, str } from './clickhouse-schema.ts';
+import { DAY_MS } from '@edupass/protocol';
+import { int, str } from './clickhouse-schema.ts';
 import { maskedVisitorsSql, rawVisitorsSql, settledDays } from './clickhouse-settled.ts';
 import type { Window } from './events-store.ts';
 import { splitWindow } from './window.ts';

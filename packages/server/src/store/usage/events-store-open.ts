@@ -1,7 +1,7 @@
 /** The events store the configuration names: ClickHouse with USAGE_DATABASE_URL, else the accounts database. */
 import type { Kysely } from 'kysely';
-import type { Logger } from '../../adapters/delivery.ts';
-import type { UsageStoreConfig } from '../../usage-store-config.ts';
+import type { UsageStoreConfig } from '../../config/usage-store-config.ts';
+import type { Logger } from '../../logger.ts';
 import type { Database } from '../schema.ts';
 import { openClickHouseEvents } from './clickhouse-events.ts';
 import { parseClickHouseUrl } from './clickhouse-schema.ts';

@@ -4,15 +4,13 @@
  * ClickHouse store (store/usage/clickhouse-events.ts) keeps them apart, selected by USAGE_DATABASE_URL.
  * Every answer is in plain numbers, the same on every store for the same rows.
  */
+import type { UsageWindow } from '@edupass/protocol';
 import type { NewBeacon, NewUsageEvent, PendingRows, UsageEventsTable } from './events.ts';
 
 export type { NewBeacon, NewUsageEvent, PendingRows };
 
-export interface Window {
-  product: string;
-  from: number;
-  to: number;
-}
+/** A product's time window in unix ms: the protocol's, as the console sends it. */
+export type Window = UsageWindow;
 
 export interface EventCount {
   key: string;

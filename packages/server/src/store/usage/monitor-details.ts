@@ -4,7 +4,8 @@
  */
 import { sql } from 'kysely';
 import type { UsageDb } from './events.ts';
-import { beacons, type Window } from './stats.ts';
+import type { Window } from './events-store.ts';
+import { beacons } from './stats.ts';
 
 export const errorGroups = (db: UsageDb, w: Window, limit: number) =>
   beacons(db, w, 'error')

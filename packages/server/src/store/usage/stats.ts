@@ -3,14 +3,9 @@ import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { UsageDb, UsageTables } from './events.ts';
+import type { Window } from './events-store.ts';
 import { truncated } from './rollups.ts';
 import { splitWindow } from './window.ts';
-
-export interface Window {
-  product: string;
-  from: number;
-  to: number;
-}
 
 /**
  * Events per key per bucket (an hour or a day, both whole hours): whole hours from the hourly rollup,

@@ -73,3 +73,6 @@ export const recordEndpointFailure = (db: Db, id: number, now: number) =>
     .where('id', '=', id)
     .returning(['consecutive_failures', 'failing_since', 'enabled'])
     .executeTakeFirst();
+
+export const setEndpointSecret = (db: Db, id: number, secretSealed: string) =>
+  db.updateTable('webhook_endpoints').set({ secret_sealed: secretSealed }).where('id', '=', id).execute();

@@ -4,7 +4,7 @@
  * first interaction or with any other screen (i18n.ts). The keys of both are the keys of every language.
  */
 import type { ClientCodeName } from '@edupass/protocol';
-import { errorsEn } from '../errors/en.ts';
+import { errorsEn } from '@edupass/ui-kit/errors/en.ts';
 import type { MoreTextKey } from './en-more.ts';
 
 const text = {

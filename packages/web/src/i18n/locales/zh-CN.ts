@@ -1,5 +1,5 @@
 /** 简体中文（默认语言）：首屏的文字与错误目录；其他页面的文字在 zh-CN-more.ts。 */
-import { errorsZhCN } from '../errors/zh-CN.ts';
+import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { LocaleText } from './en.ts';
 
 const zhCN: LocaleText = {

@@ -1,19 +1,19 @@
 /** The account centre's frame: who is signed in, the sections, sign out. */
 import { getProfile } from '@edupass/account';
 import { useSession } from '@edupass/account/react';
+import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate, useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
 import { avatarInitials } from '../../ui/avatar-initials.ts';
-import { LazyImage } from '../../ui/lazy-image.tsx';
 import { Link } from '../../ui/link.tsx';
 import { useHeadingFocus } from '../../ui/screen.tsx';
 import { signOut } from '../../ui/sign-out.ts';
-import { FormError } from '../../ui/status.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useLoad } from '../../ui/use-load.ts';
 
 const SECTIONS = [
   { href: '/account', key: 'account.profile' },

@@ -3,6 +3,9 @@
  * way in (and says why).
  */
 import { listOauths, unbindQQ, unbindWechat } from '@edupass/account';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useI18n } from '../../i18n/i18n.ts';
 import { startOauth } from '../../oauth/start.ts';
 import { useLocation } from '../../router/history.ts';
@@ -10,10 +13,7 @@ import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
-import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 
 const PROVIDERS = ['wechat', 'qq'] as const;

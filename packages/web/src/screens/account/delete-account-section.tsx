@@ -3,13 +3,13 @@
  * asks for one, then the visitor is signed out and sent to the sign-in screen with a notice.
  */
 import { deleteAccount } from '@edupass/account/delete-account';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
-import { FormError } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
 
 export const DeleteAccountSection = () => {
   const { t } = useI18n();

@@ -6,14 +6,14 @@
 
 import { endSession, listSessions, type SessionSummary } from '@edupass/account/sessions';
 import { endOtherSessions } from '@edupass/account/step-up';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { deviceName } from '../../ui/device-name.ts';
 import { useLoadError } from '../../ui/load-error.ts';
-import { FormError, Notice } from '../../ui/status.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useLoad } from '../../ui/use-load.ts';
 
 const useDeviceLabel = () => {
   const { t } = useI18n();

@@ -1,12 +1,12 @@
 /** The e-mail address: shown masked, added or changed with a code to the new address (step-up first). */
 import { bindEmail, sendEmailBindCode } from '@edupass/account/email';
 import { checks } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput, EmailField } from '../../ui/account-fields.tsx';
 import { maskEmail } from '../../ui/mask-email.ts';
-import { FormError, Notice } from '../../ui/status.tsx';
 import { useTouched } from '../../ui/validation.ts';
 import { useIdentifierChange } from './identifier-change.tsx';
 

@@ -4,12 +4,12 @@
  * which may be someone else's.
  */
 import { endOtherSessions } from '@edupass/account/step-up';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 
 /** Ending the other sessions asks first: render `endOthersButton` and `confirmDialog` in the section. */

@@ -6,15 +6,15 @@ import {
   removePasskey,
   renamePasskey,
 } from '@edupass/account/second-factor';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { Field } from '../../ui/field.tsx';
 import { createPasskey, passkeysSupported } from '../../ui/passkey.ts';
-import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
 
 const PasskeyRow = ({ passkey, onChanged }: { passkey: PasskeySummary; onChanged(): void }) => {
   const { t, locale } = useI18n();

@@ -7,6 +7,8 @@
 import { initPassword, sendPasswordUpdateCode } from '@edupass/account';
 import { changePasswordByPhoneKeepingSession, changePasswordKeepingSession } from '@edupass/account/sessions';
 import { checks } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { type Action, useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
@@ -15,10 +17,8 @@ import { trackEvent } from '../../telemetry/telemetry.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
-import { FormError, Notice } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
-import { type Action, useAction } from '../../ui/use-action.ts';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 

@@ -1,12 +1,12 @@
 /** The phone number: bind one, or change the bound one with a code to the new number. */
 import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
-import { FormError, Notice } from '../../ui/status.tsx';
 import { useRuleError } from '../../ui/validation.ts';
 import { useIdentifierChange } from './identifier-change.tsx';
 

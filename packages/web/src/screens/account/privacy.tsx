@@ -1,14 +1,14 @@
 /** Account centre: what identifies the user, the agreements in effect, and the usage-data choice. */
 import { getPrivacy } from '@edupass/account';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useInfiniteScroll } from '@edupass/ui-kit/use-infinite-scroll.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { setConsent, useConsent } from '../../telemetry/consent.ts';
 import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
-import { FormError } from '../../ui/status.tsx';
-import { useInfiniteScroll } from '../../ui/use-infinite-scroll.ts';
-import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 
 const PAGE = 20;

@@ -1,15 +1,15 @@
 /** The profile fields, each checked with the spec's rule as it is typed; only changed fields are sent. */
 import { getGradeList, type ProfileInput, updateProfile } from '@edupass/account';
 import { checkProfile, isUnset, type UserInfo } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { Field } from '../../ui/field.tsx';
 import { SlowNotice } from '../../ui/slow-notice.tsx';
-import { FormError, Notice } from '../../ui/status.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useLoad } from '../../ui/use-load.ts';
 import { useRuleError } from '../../ui/validation.ts';
 import { AvatarField } from './avatar/avatar-field.tsx';
 

@@ -1,12 +1,12 @@
 /** Account centre: the profile. */
 import { getProfile } from '@edupass/account';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { takeRefusedReturn } from '../../session/return-target.ts';
 import { useLoadError } from '../../ui/load-error.ts';
-import { FormError, Notice } from '../../ui/status.tsx';
-import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ProfileForm } from './profile-form.tsx';
 

@@ -12,16 +12,16 @@ import {
   startTotp,
   type TotpSetup,
 } from '@edupass/account/second-factor';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { SecondFactorCode } from '../../ui/second-factor-code.tsx';
-import { FormError } from '../../ui/status.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
-import { useAction } from '../../ui/use-action.ts';
-import { useLoad } from '../../ui/use-load.ts';
 import { PasskeysList } from './passkeys-list.tsx';
 
 /** Recovery codes just made: the only time they can be read. */

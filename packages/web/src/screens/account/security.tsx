@@ -3,13 +3,13 @@
  * deleting the account.
  */
 import { getPrivacy } from '@edupass/account';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { passwordReportedWeak } from '../../session/weak-password.ts';
 import { useLoadError } from '../../ui/load-error.ts';
-import { FormError } from '../../ui/status.tsx';
-import { useLoad } from '../../ui/use-load.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DevicesSection } from './devices-section.tsx';

@@ -1,13 +1,13 @@
 /** The username: set once, with the reason said before it is set and a last confirmation. */
 import { setUsername } from '@edupass/account';
 import { checks } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { Field } from '../../ui/field.tsx';
-import { FormError, Notice } from '../../ui/status.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { useRuleError } from '../../ui/validation.ts';
 
 export const UsernameSection = ({ current, onChanged }: { current: string; onChanged(): void }) => {

@@ -6,11 +6,11 @@
  */
 import { uploadAvatar } from '@edupass/account/avatar';
 import { AVATAR } from '@edupass/protocol';
+import { Notice } from '@edupass/ui-kit/status.tsx';
 import { type ChangeEvent, type ComponentType, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../../../i18n/i18n.ts';
 import { client } from '../../../session/account.ts';
 import { trackEvent } from '../../../telemetry/telemetry.ts';
-import { Notice } from '../../../ui/status.tsx';
 import { Avatar } from '../account-layout.tsx';
 import type { CropDialogProps } from './crop-dialog.tsx';
 import { openPicture, type Picture, PictureFileError } from './picture-file.ts';

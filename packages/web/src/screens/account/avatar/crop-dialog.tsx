@@ -4,9 +4,10 @@
  * Save encodes the crop (encode-crop.ts) and hands it over; Cancel, Escape or the backdrop's close keep
  * the old picture.
  */
+
+import { FormError } from '@edupass/ui-kit/status.tsx';
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../../../i18n/i18n.ts';
-import { FormError } from '../../../ui/status.tsx';
 import { type Crop, initialCrop, moveCrop, pictureBox, sourceSquare, ZOOM, zoomCrop } from './crop-geometry.ts';
 import { encodeCrop } from './encode-crop.ts';
 import type { Picture } from './picture-file.ts';

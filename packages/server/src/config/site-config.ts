@@ -7,7 +7,7 @@
  * SITE_LOGO_URL  the logo, an https or http URL or a path on this server (`/brand/logo.svg`), shown at
  *                32 px high; the product's own logo when unset.
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface SiteConfig {
   name: string;

@@ -4,7 +4,7 @@
  * characters. (Registered confidential applications will authenticate the same way with their own
  * client secrets; until then this is the only way in.)
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface IntrospectionConfig {
   /** pid → secret of the products allowed to introspect. */

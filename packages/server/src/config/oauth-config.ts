@@ -19,7 +19,7 @@
  * URL variables say otherwise.
  */
 import { DAY_SECONDS } from '@edupass/protocol';
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 /** A WeChat or QQ app. */
 export interface OauthAppConfig {

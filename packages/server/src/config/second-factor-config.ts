@@ -7,7 +7,7 @@
  *                               asked to set one up, E_14, when they have none), comma-separated.
  * SECOND_FACTOR_CHALLENGE_TTL   seconds a sign-in's second-factor challenge lives (default 300).
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface SecondFactorConfig {
   /** Whether operators must have a second factor before the admin API answers them. */

@@ -57,6 +57,7 @@ import {
   type CaptchaProviderName,
   type CaptchaVendorName,
 } from '@edupass/protocol';
+import { type Env, readers } from './readers.ts';
 
 export { CAPTCHA_PROVIDERS };
 export type CaptchaPolicy = CaptchaPolicyName;
@@ -197,8 +198,6 @@ export interface CaptchaConfig {
   vendorEnvironment: Partial<Record<VendorName, Record<string, string>>>;
 }
 
-type Env = Record<string, string | undefined>;
-
 export const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value);
 
 export const isCaptchaPolicy = (value: unknown): value is CaptchaPolicy =>
@@ -207,20 +206,10 @@ export const isProvider = (value: unknown): value is CaptchaProvider =>
   typeof value === 'string' && (CAPTCHA_PROVIDERS as readonly string[]).includes(value);
 
 export const readCaptchaConfig = (env: Env, problems: string[]): CaptchaConfig => {
-  const str = (name: string) => {
-    const raw = env[name]?.trim();
-    return raw === undefined || raw === '' ? undefined : raw;
-  };
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (Number.isInteger(value) && value >= min && value <= max) return value;
-    problems.push(
-      `${name}="${raw}" must be a whole number from ${min} to ${max}. Fix: set ${name}=${fallback} or unset it.`,
-    );
-    return fallback;
-  };
+  const read = readers(env, problems);
+  const { int } = read;
+  // Keys and lists are pasted from vendors' consoles: surrounding spaces are not part of them.
+  const str = (name: string) => read.str(name)?.trim() || undefined;
 
   const policies: Record<string, CaptchaPolicy> = {};
   const policyRaw = str('CAPTCHA_POLICY') ?? 'risk';

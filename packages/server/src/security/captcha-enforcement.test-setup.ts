@@ -5,7 +5,7 @@ import type { TestServer } from '@edupass/test-kit/harness';
 import type { Answer } from '@edupass/test-kit/http-client';
 import { providerReturn, useOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { expect } from 'vitest';
-import type { CaptchaPolicy } from '../captcha-config.ts';
+import type { CaptchaPolicy } from '../config/captcha-config.ts';
 import { setCaptchaPolicy } from '../services/captcha/policy.ts';
 
 export const TICKET = 'X-Captcha-Ticket';

@@ -1,6 +1,6 @@
 /**
  * A form's submit or a button's change: busy while running, the error as a human sentence, a notice on
- * success. The web client's and the operator console's one hook; the console passes its own `errorText`.
+ * success. The web client's and the operator console's one hook; its words come from `KitTexts`.
  *
  * An error about one input (error-field.ts) is shown at that input when the form has it — bound with
  * `field(name)` — which is then marked invalid, described by the error and focused; anything else is
@@ -9,18 +9,9 @@
 
 import { ClientCode, type ClientCodeName, clientCodeName } from '@edupass/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useI18n } from '../i18n/i18n.ts';
-import type { TextKey } from '../i18n/locales/en.ts';
 import { type FormField, fieldOfError } from './error-field.ts';
+import { useKitTexts } from './kit-texts.tsx';
 import { troubleOf } from './network-trouble.ts';
-
-/**
- * What to say at an input a generic invalid request (E_1) names, where the catalogue's sentence (made
- * for a whole form) and the server's English would not do.
- */
-const INVALID_FIELD_TEXT: Partial<Record<FormField, TextKey>> = {
-  avatar_url: 'profile.avatarUrlInvalid',
-};
 
 const isInvalidRequest = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ClientCode.INVALID_REQUEST;
@@ -64,10 +55,10 @@ export interface Action {
 const firstInPage = (elements: HTMLElement[]) =>
   elements.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
 
-/** `errorText` turns a failure into the sentence shown; by default the web client's translations. */
+/** `errorText` turns a failure into the sentence shown; by default the app's (`KitTexts`). */
 export const useAction = (errorText?: (error: unknown) => string): Action => {
-  const web = useI18n();
-  const describe = errorText ?? web.errorText;
+  const texts = useKitTexts();
+  const describe = errorText ?? texts.errorText;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<{
@@ -92,14 +83,14 @@ export const useAction = (errorText?: (error: unknown) => string): Action => {
       const field = fieldOfError(caught);
       const input = field === undefined ? undefined : inputs.current.get(field);
       if (field === undefined || input === undefined || !input.isConnected) return false;
-      const own = errorText === undefined && isInvalidRequest(caught) ? INVALID_FIELD_TEXT[field] : undefined;
+      const own = errorText === undefined && isInvalidRequest(caught) ? texts.invalidFieldText?.(field) : undefined;
       const code = clientCodeName((caught as { code: number }).code);
-      setFieldError({ field, message: own ? web.t(own) : describe(caught), code });
+      setFieldError({ field, message: own ?? describe(caught), code });
       setError(null);
       focusNext.current = input;
       return true;
     },
-    [describe, errorText, web],
+    [describe, errorText, texts],
   );
   const fail = useCallback(
     (caught: unknown) => {

@@ -10,7 +10,7 @@
  *                  off (86400, a day). Its events keep being written meanwhile and are delivered once
  *                  it is enabled again.
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface WebhookConfig {
   allowPrivate: boolean;

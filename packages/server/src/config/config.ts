@@ -10,6 +10,7 @@ import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
+import { type Env, type Readers, readers } from './readers.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { ARGON2_OPTIONS, type PasswordHashing } from './services/passwords/argon2.ts';
@@ -125,48 +126,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-const readers = (env: Env, problems: string[]) => {
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(
-        `${name}="${raw}" must be a whole number from ${min} to ${max}. Fix: set ${name}=${fallback} or unset it.`,
-      );
-      return fallback;
-    }
-    return value;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name}="${raw}" must be true or false. Fix: set ${name}=${fallback} or unset it.`);
-    return fallback;
-  };
-  const str = (name: string): string | undefined => {
-    const raw = env[name];
-    return raw === undefined || raw === '' ? undefined : raw;
-  };
-  const url = (name: string, fallback: string, protocols: string[]): string => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
-      return raw;
-    } catch {
-      problems.push(`${name}="${raw}" must be a ${protocols.join(' or ')} URL. Fix: e.g. ${name}=${fallback}`);
-      return fallback;
-    }
-  };
-  return { int, bool, str, url };
-};
-
 const parseProducts = (raw: string, problems: string[]): Record<string, string> => {
   const products: Record<string, string> = {};
   for (const entry of raw
@@ -202,7 +161,7 @@ export { DAY_SECONDS as DAY };
 /** DATABASE_URL names PostgreSQL (else it is an SQLite file path). */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
-export type Readers = ReturnType<typeof readers>;
+export type { Readers };
 
 /** 127.0.0.1 and the rest of 127/8, ::1, localhost: reachable from this machine only. */
 export const isLoopback = (host: string) =>

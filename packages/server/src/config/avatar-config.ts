@@ -11,7 +11,7 @@
  *                   ENDPOINT/BUCKET for S3, PUBLIC_URL/avatars for local disk.
  */
 import { dirname, join } from 'node:path';
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface S3Location {
   endpoint: string;

@@ -28,7 +28,7 @@
  * SMS_VOICE_SHOW_NUMBER  Aliyun CalledShowNumber, for dedicated numbers only.
  * SMS_TIMEOUT_MS  time allowed for each provider call (5000).
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface SmtpConfig {
   host: string;

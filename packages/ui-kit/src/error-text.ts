@@ -3,7 +3,7 @@
  * human sentence for any error from a language's catalogue texts (errors/*.ts).
  */
 import { ClientCode, type ClientCodeName, clientCodeName, INVALID_REQUEST_MESSAGE } from '@edupass/protocol';
-import { TROUBLE_TEXT, troubleOf } from '../ui/network-trouble.ts';
+import { TROUBLE_TEXT, troubleOf } from './network-trouble.ts';
 
 export type Params = Record<string, string | number>;
 

@@ -5,8 +5,8 @@
  * USAGE_SPOOL_DIR (default: `usage-spool` beside the SQLite file, else `./data/usage-spool`).
  */
 import { dirname, join } from 'node:path';
-import type { Readers } from './config.ts';
-import { isClickHouseUrl } from './store/usage/clickhouse-schema.ts';
+import { isClickHouseUrl } from '../store/usage/clickhouse-schema.ts';
+import type { Readers } from './readers.ts';
 
 export interface UsageStoreConfig {
   /** A clickhouse:// URL, or undefined for the accounts database. */

@@ -11,7 +11,7 @@
  *                                      it still open (and are resealed under the current one at start).
  */
 import { readFileSync } from 'node:fs';
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface SecretsConfig {
   /** Signs access and session tokens, keys code hashes, seals console secrets; undefined: kept in the database (development only). */

@@ -3,7 +3,7 @@
  * network or the server caused comes with a retry (`onRetry`): the one treatment of "cannot reach the
  * server" every screen shares.
  */
-import { useI18n } from '../i18n/i18n.ts';
+import { useKitTexts } from './kit-texts.tsx';
 
 export interface FormErrorProps {
   message: string | null;
@@ -13,7 +13,7 @@ export interface FormErrorProps {
 }
 
 export const FormError = ({ message, onRetry, className = 'form-error' }: FormErrorProps) => {
-  const { t } = useI18n();
+  const { retry } = useKitTexts();
   if (!message) return null;
   if (!onRetry) {
     return (
@@ -26,7 +26,7 @@ export const FormError = ({ message, onRetry, className = 'form-error' }: FormEr
     <div className={`${className} trouble`} role="alert">
       <p>{message}</p>
       <button type="button" className="button secondary retry" onClick={onRetry}>
-        {t('trouble.retry')}
+        {retry}
       </button>
     </div>
   );

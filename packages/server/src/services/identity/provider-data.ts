@@ -1,0 +1,15 @@
+/**
+ * What the OpenID Connect provider (oidc/) reads and writes, as the one door it has to the database:
+ * its clients (the applications), its models (sessions, grants, codes…), EduPass sessions it links to,
+ * and the users it names. oidc/ never imports store/ (docs/architecture.md, Layers; biome.json holds it).
+ */
+export { findUserById } from '../../store/account/users.ts';
+export { type ApplicationRow, findApplication } from '../../store/identity/applications.ts';
+export {
+  consumeModel,
+  destroyModel,
+  findModel,
+  revokeModelsOfGrant,
+  upsertModel,
+} from '../../store/identity/oidc-models.ts';
+export { findLiveSessionByKey, sessionKey, sessionStartedAt } from '../../store/sessions/sessions.ts';
