@@ -178,6 +178,13 @@ export const AUDIT_ACTIONS = [
   'application.add',
   'application.secret.rotate',
   'application.remove',
+  'school.add',
+  'school.quota.set',
+  'teacher.approve',
+  'edu.pupils.create',
+  'edu.pupils.reset',
+  'edu.pupils.move',
+  'edu.cards.print',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

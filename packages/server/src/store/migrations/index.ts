@@ -19,6 +19,7 @@ import * as signingKeys from './012-signing-keys.ts';
 import * as applications from './013-applications.ts';
 import * as webhooks from './014-webhooks.ts';
 import * as secondFactor from './015-second-factor.ts';
+import * as schools from './019-schools.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -46,6 +47,7 @@ const steps: [name: string, up: Step][] = [
   ['013-applications', applications.up],
   ['014-webhooks', webhooks.up],
   ['015-second-factor', secondFactor.up],
+  ['019-schools', schools.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
