@@ -86,7 +86,30 @@ describe('a teacher gives a class its pupil accounts', () => {
     expect((await profile(pupilToken)).status).not.toBe(200);
     expectError(await signInByBadge(badgeOf(decodeCardQrCodes(english.html)[0] as string)), 'AC3_2');
     expect((await signInByPassword(first.username, first.password)).status).not.toBe(200);
-    edu.ok(await signInByPassword(first.username, reset.pupils[0]?.password as string));
+    const again = edu.ok<{ auth: { token: { access: { token: string } } } }>(
+      await signInByPassword(first.username, reset.pupils[0]?.password as string),
+    ).auth.token.access.token;
+
+    // The pupil chooses a password: no change is asked any more, and a reprinted card does not show the old one.
+    edu.ok(
+      await call(
+        'PATCH',
+        routes.changePasswordKeepingSession.path,
+        {
+          old_password: reset.pupils[0]?.password,
+          password: 'Lantern5821',
+          confirm_password: 'Lantern5821',
+          end_other_sessions: false,
+        },
+        { token: again },
+      ),
+      204,
+    );
+    const after = edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token: again }));
+    expect(after.must_change_password).toBe(false);
+    const reprinted = await edu.cardSheet(teacher, classId, 'en', [first.user_id]);
+    expect(reprinted.html).not.toContain(reset.pupils[0]?.password as string);
+    expect(reprinted.html).toContain('(changed by the pupil)');
   });
 
   test("a move takes the pupil out of reach of the first class's teacher at once", async () => {

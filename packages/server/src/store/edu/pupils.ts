@@ -80,3 +80,11 @@ export const takenUsernames = async (db: Db, candidates: string[]) => {
     .execute();
   return new Set(rows.map((r) => r.username_key));
 };
+
+/** The pupil chose their own password: no change is asked any more and the card no longer prints the old one. */
+export const pupilChosePassword = (db: Db, userId: number) =>
+  db
+    .updateTable('pupil_accounts')
+    .set({ must_change_password: 0, initial_password_sealed: null })
+    .where('user_id', '=', userId)
+    .execute();
