@@ -3,6 +3,15 @@
  * session online (token introspection), guard Fastify, Express and node:http routes, and verify
  * webhook deliveries. See README.md, "Connect your site's backend".
  */
+
+export {
+  type EduClaims,
+  type EduClassRole,
+  type EduSchoolRole,
+  type EduWebhookEvent,
+  isEduEvent,
+  readEduClaims,
+} from './edu.ts';
 export {
   EduPassAuthError,
   type EduPassAuthErrorCode,

@@ -31,6 +31,7 @@ import {
 import { list, NO_CONTENT } from './answer-schema.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
+import { eduAdminRoutes } from './edu-admin-routes.ts';
 import { operatorRoute as admin, windowQuery } from './operator-route.ts';
 import { int, MS_RANGE, opt, s } from './route-fields.ts';
 import type { RouteSpec } from './routes.ts';
@@ -106,4 +107,5 @@ export const adminRoutes = {
   ...usageAdminRoutes,
   ...webhookRoutes,
   ...applicationRoutes,
+  ...eduAdminRoutes,
 } as const satisfies Record<string, RouteSpec>;

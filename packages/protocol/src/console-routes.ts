@@ -179,6 +179,13 @@ export const AUDIT_ACTIONS = [
   'application.secret.rotate',
   'application.remove',
   'application.update',
+  'school.add',
+  'school.quota.set',
+  'teacher.approve',
+  'edu.pupils.create',
+  'edu.pupils.reset',
+  'edu.pupils.move',
+  'edu.cards.print',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -12,6 +12,8 @@ export * from './collector-answers.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './durations.ts';
+export * from './edu-admin-routes.ts';
+export * from './edu-routes.ts';
 export * from './email-routes.ts';
 export * from './errors.ts';
 export * from './identity-routes.ts';

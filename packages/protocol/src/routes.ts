@@ -105,6 +105,7 @@ import {
   tencentTicketRoute,
 } from './captcha-routes.ts';
 import { described } from './described-route.ts';
+import { eduTable } from './edu-routes.ts';
 import { emailTable } from './email-table.ts';
 import { interactionDetailsAnswer, interactionOutcomeAnswer, returnCheckAnswer } from './identity-answers.ts';
 import {
@@ -315,6 +316,8 @@ export const routes = {
     'Whether an address is one the sign-in screens may send the user back to',
     returnCheckAnswer,
   ),
+  // Schools, classes and the pupil accounts teachers manage
+  ...eduTable,
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

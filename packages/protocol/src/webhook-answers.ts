@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'password.changed',
   'phone.changed',
   'agreement.signed',
+  'class.changed',
+  'class.membership.changed',
+  'pupils.created',
 ] as const;
 
 const endpointFields = {

@@ -39,6 +39,7 @@ import { devRoutes } from './routes/dev.ts';
 import { identityRoutes } from './routes/identity.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { secondFactorRoutes } from './routes/second-factor.ts';
+import { eduRoutes } from './routes/edu.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signUpRoutes } from './routes/sign-up.ts';
@@ -166,6 +167,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     secondFactorRoutes,
     accountRoutes,
     sessionRoutes,
+    eduRoutes,
     agreementRoutes,
     tokenRoutes,
     usageRoutes,

@@ -285,6 +285,13 @@ export const en = {
   'audit.application.secret.rotate': "Replaced an application's secret",
   'audit.application.remove': 'Removed an application',
   'audit.application.update': 'Changed an application',
+  'audit.school.add': 'Added a school',
+  'audit.school.quota.set': "Set a school's pupil quota",
+  'audit.teacher.approve': 'Approved a teacher',
+  'audit.edu.pupils.create': 'Created pupil accounts (bulk)',
+  'audit.edu.pupils.reset': "Reset pupils' passwords (bulk)",
+  'audit.edu.pupils.move': 'Moved pupils to another class (bulk)',
+  'audit.edu.cards.print': 'Printed login cards (bulk)',
   'oauth.title': 'WeChat & QQ sign-in',
   'oauth.explain':
     "By default a WeChat or QQ code is accepted only with the state of a sign-in started at EduPass's authorize route, in the same browser. Turn this on for a product whose own front end runs the provider redirect and sends just the code: protection against login CSRF (and forged bind links) then becomes that front end's job. The console's choice wins over OAUTH_WITHOUT_STATE.",

@@ -284,6 +284,13 @@ export const zhCN: ConsoleText = {
   'audit.application.secret.rotate': '更换应用密钥',
   'audit.application.remove': '删除应用',
   'audit.application.update': '修改应用',
+  'audit.school.add': '添加学校',
+  'audit.school.quota.set': '设置学校的学生创建配额',
+  'audit.teacher.approve': '批准教师',
+  'audit.edu.pupils.create': '批量创建学生账号',
+  'audit.edu.pupils.reset': '批量重置学生密码',
+  'audit.edu.pupils.move': '批量调动学生班级',
+  'audit.edu.cards.print': '批量打印登录卡',
   'oauth.title': '微信与 QQ 登录',
   'oauth.explain':
     '默认只接受在同一浏览器中从 EduPass 授权入口发起、带有 state 的微信或 QQ 授权码。若某产品由自己的前端完成授权跳转、只提交 code，可为其开启此项：防范登录 CSRF（及伪造绑定链接）的责任随之转到该前端。控制台设置优先于 OAUTH_WITHOUT_STATE 配置。',

@@ -67,6 +67,11 @@ export interface Config
   codeMaxAttempts: number;
   codeResendSeconds: number;
   codeDailyLimit: number;
+  /** Pupil batches (bulk creations) a day per teacher, and per school unless the console sets one. */
+  eduTeacherDailyBatches: number;
+  eduSchoolDailyBatches: number;
+  /** New pupil accounts are asked to choose their own password at first sign-in. */
+  eduPupilPasswordChange: boolean;
   codeIpHourlyLimit: number;
   /** Code sends from one IP per hour refused because the identity is not registered (or already is). */
   codeIpRefusalHourlyLimit: number;
@@ -237,6 +242,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     codeMaxAttempts: int('CODE_MAX_ATTEMPTS', 5, 1, 20),
     codeResendSeconds: int('CODE_RESEND_INTERVAL', 60, 0, 3600),
     codeDailyLimit: int('CODE_DAILY_LIMIT', 10, 1, 1000),
+    eduTeacherDailyBatches: int('EDU_TEACHER_DAILY_BATCHES', 5, 0, 10_000),
+    eduSchoolDailyBatches: int('EDU_SCHOOL_DAILY_BATCHES', 50, 0, 100_000),
+    eduPupilPasswordChange: bool('EDU_PUPIL_PASSWORD_CHANGE', true),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),

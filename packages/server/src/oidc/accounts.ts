@@ -6,6 +6,7 @@
  */
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import { eduClaims } from '../services/edu/claims.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
@@ -15,6 +16,8 @@ export const SCOPE_CLAIMS = {
   profile: ['name', 'nickname', 'picture', 'preferred_username', 'locale'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
+  /** The education layer: schools, classes and roles (services/edu/claims.ts). */
+  edu: ['edu', 'managed_by_school'],
 } as const;
 
 export const userClaims = (user: User): Record<string, unknown> => ({
@@ -32,5 +35,5 @@ export const findAccount = async (ctx: Pick<Context, 'db'>, sub: string): Promis
   if (!/^[1-9][0-9]{0,15}$/.test(sub)) return undefined;
   const user = await findUserById(ctx.db, Number(sub));
   if (user === undefined || user.blocked_at !== null) return undefined;
-  return { accountId: sub, claims: () => userClaims(user) };
+  return { accountId: sub, claims: async () => ({ ...userClaims(user), ...(await eduClaims(ctx, user)) }) };
 };

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { adminCaptchaRoutes } from './admin-captcha.ts';
+import { adminEduRoutes } from './admin-edu.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
 import { adminSigningKeyRoutes } from './admin-signing-keys.ts';
@@ -11,6 +12,7 @@ import { consoleRoutes } from './console.ts';
 
 export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminCaptchaRoutes(app, ctx);
+  adminEduRoutes(app, ctx);
   adminMonitorRoutes(app, ctx);
   adminOauthRoutes(app, ctx);
   adminSigningKeyRoutes(app, ctx);

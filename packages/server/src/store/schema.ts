@@ -1,5 +1,13 @@
 /** Kysely table types. Times are unix milliseconds; booleans are 0/1 (SQLite has no boolean). */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type {
+  ClassesTable,
+  ClassMembersTable,
+  PupilAccountsTable,
+  SchoolMembersTable,
+  SchoolsTable,
+  SignInBadgesTable,
+} from './edu/edu-schema.ts';
 import type { ApplicationsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
@@ -262,6 +270,12 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   applications: ApplicationsTable;
   oidc_models: OidcModelsTable;
+  schools: SchoolsTable;
+  school_members: SchoolMembersTable;
+  classes: ClassesTable;
+  class_members: ClassMembersTable;
+  pupil_accounts: PupilAccountsTable;
+  sign_in_badges: SignInBadgesTable;
 }
 
 export type User = Selectable<UsersTable>;

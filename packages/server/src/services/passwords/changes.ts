@@ -6,6 +6,7 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserByEmail, findUserById, findUserByPhone } from '../../store/account/users.ts';
+import { pupilChosePassword } from '../../store/edu/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
 import { type AccountChange, noticeAccountChange } from '../account/notices.ts';
@@ -50,6 +51,7 @@ const setPassword = async (
           data: { reason: change === 'password_reset' ? 'reset' : 'changed', sessions_ended: sessions !== 'none' },
         },
       );
+      await pupilChosePassword(tx.db, user.id);
       if (sessions === 'all') await endAllSessions(tx, user, 'password_changed');
       else if (sessions !== 'none') await endOthersInTransaction(tx, user, sessions.keep);
     });

@@ -22,6 +22,7 @@ import * as secondFactor from './015-second-factor.ts';
 import * as applicationSessions from './016-application-sessions.ts';
 import * as sessionSecondFactor from './017-session-second-factor.ts';
 import * as relyingParties from './018-relying-parties.ts';
+import * as schools from './019-schools.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -52,6 +53,7 @@ const steps: [name: string, up: Step][] = [
   ['016-application-sessions', applicationSessions.up],
   ['017-session-second-factor', sessionSecondFactor.up],
   ['018-relying-parties', relyingParties.up],
+  ['019-schools', schools.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

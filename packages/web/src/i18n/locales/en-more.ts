@@ -16,6 +16,8 @@ const text = {
   'claim.email_verified': 'Whether your e-mail address is verified',
   'claim.phone_number': 'Your phone number',
   'claim.phone_number_verified': 'Whether your phone number is verified',
+  'claim.edu': 'Your schools, classes and roles in them',
+  'claim.managed_by_school': 'Whether your account is managed by your school',
   'signUp.title': 'Create an account',
   'signUp.tabPhone': 'Phone',
   'signUp.tabEmail': 'E-mail',

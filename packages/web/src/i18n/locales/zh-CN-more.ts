@@ -17,6 +17,8 @@ const text: MoreLocaleText = {
   'claim.email_verified': '你的邮箱是否已验证',
   'claim.phone_number': '你的手机号',
   'claim.phone_number_verified': '你的手机号是否已验证',
+  'claim.edu': '你所在的学校、班级及你的角色',
+  'claim.managed_by_school': '你的账号是否由学校管理',
   'signUp.title': '注册账号',
   'signUp.tabPhone': '手机注册',
   'signUp.tabEmail': '邮箱注册',

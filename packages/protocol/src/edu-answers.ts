@@ -1,0 +1,82 @@
+/** What the education layer's calls answer (edu-routes.ts exports their types). */
+import { boolean, integer, list, nullable, object, oneOf, text } from './answer-schema.ts';
+
+/** A school member's roles, and a class member's. */
+export const SCHOOL_ROLES = ['school_admin', 'teacher'] as const;
+export const CLASS_ROLES = ['head_teacher', 'teacher', 'pupil'] as const;
+export type SchoolRole = (typeof SCHOOL_ROLES)[number];
+export type ClassRole = (typeof CLASS_ROLES)[number];
+
+/** Pupils one bulk creation (or reset, or card sheet) takes at most. */
+export const PUPIL_BATCH_MAX = 100;
+
+const classFields = {
+  id: integer(),
+  school_id: integer(),
+  name: text(),
+  grade: integer(),
+  school_year: text(),
+  archived: boolean(),
+};
+export const classAnswer = object(classFields);
+
+export const membershipsAnswer = object({
+  schools: list(
+    object({ id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+  ),
+  classes: list(object({ ...classFields, role: oneOf(...CLASS_ROLES), status: oneOf('active', 'pending') })),
+  /** The account was created by a school and has no personal phone yet. */
+  managed_by_school: boolean(),
+  /** The school asks for a new password before anything else. */
+  must_change_password: boolean(),
+});
+
+export const classMemberAnswer = object({
+  user_id: integer(),
+  role: oneOf(...CLASS_ROLES),
+  status: oneOf('active', 'pending'),
+  /** The pupil's name as the teacher typed it, or the account's nickname. */
+  name: text(),
+  username: nullable(text()),
+  managed_by_school: boolean(),
+});
+
+export const classDetailAnswer = object({ class: classAnswer, members: list(classMemberAnswer) });
+
+export const schoolOverviewAnswer = object({
+  id: integer(),
+  name: text(),
+  daily_batches: integer(),
+  batches_used_today: integer(),
+  teachers: list(
+    object({ user_id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+  ),
+  classes: list(classAnswer),
+});
+
+export const pupilPreviewAnswer = object({
+  names: list(text()),
+  /** Lines left out, with why (`empty`, `too_long`, `duplicate`, `too_many`). */
+  skipped: list(object({ line: integer(), text: text(), reason: text() })),
+});
+
+/** A pupil's sign-in as printed on the card: shown once here, to the teacher who created or reset it. */
+export const pupilCredentialsAnswer = object({
+  pupils: list(object({ user_id: integer(), name: text(), username: text(), password: text() })),
+});
+
+export const cardSheetAnswer = object({ html: text(), count: integer() });
+
+export const joinCodeAnswer = object({ join_code: text() });
+
+export const schoolAnswer = object({ id: integer(), name: text(), daily_batches: integer(), created_at: integer() });
+
+export const teacherRequestAnswer = object({
+  school_id: integer(),
+  school_name: text(),
+  user_id: integer(),
+  name: text(),
+  phone: nullable(text()),
+  status: oneOf('pending', 'approved'),
+  created_at: integer(),
+});

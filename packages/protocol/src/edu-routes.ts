@@ -1,0 +1,165 @@
+/**
+ * The education layer's calls: schools, classes and their members, pupil accounts a teacher creates,
+ * their login cards and sign-in badges. Every call answers from the caller's memberships: a class or
+ * pupil the caller may not see is `E_2`, as if it did not exist.
+ *
+ * Pupil usernames and quotas: docs/education.md.
+ */
+
+import { loginResultAnswer } from './account-answers.ts';
+import { type Answer, NO_CONTENT as none } from './answer-schema.ts';
+import { described } from './described-route.ts';
+import {
+  cardSheetAnswer,
+  classAnswer,
+  classDetailAnswer,
+  joinCodeAnswer,
+  membershipsAnswer,
+  PUPIL_BATCH_MAX,
+  pupilCredentialsAnswer,
+  pupilPreviewAnswer,
+  schoolOverviewAnswer,
+} from './edu-answers.ts';
+import type { FieldSpec, Method, RouteSpec } from './routes.ts';
+
+export * from './edu-answers.ts';
+
+const EDU_BASE = '/edu';
+/** Card sheets and name files are larger than the 16 KiB of other calls. */
+export const EDU_IMPORT_BODY_MAX = 2 * 1024 * 1024;
+
+const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
+const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
+const ids = { type: 'integer[]', required: true, maxLength: PUPIL_BATCH_MAX } as const;
+const grade = { type: 'integer', required: true, min: 0, max: 20 } as const;
+const optional = <const F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
+const classParams = { id } as const;
+
+// account-routes.ts's helper, again here on purpose (see second-factor-routes.ts).
+/* @__NO_SIDE_EFFECTS__ */
+const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
+  method: Method,
+  path: string,
+  auth: A,
+  extra: E = {} as E,
+) =>
+  ({ method, path: `${EDU_BASE}/${path}`, host: 'tiger', auth, status: 200, ...extra }) as Omit<
+    { method: Method; path: string; host: 'tiger'; auth: A; status: 200 },
+    keyof E
+  > &
+    E;
+
+export const eduMembershipsRoute = route('GET', 'me', 'token');
+export const requestTeachingRoute = route('POST', 'schools/:id/teacher-requests', 'token', {
+  params: { id },
+  status: 204,
+});
+export const approveTeacherRoute = route('POST', 'schools/:id/teachers/:user_id/approve', 'token', {
+  params: { id, user_id: id },
+  status: 204,
+});
+export const schoolOverviewRoute = route('GET', 'schools/:id', 'token', { params: { id } });
+export const createClassRoute = route('POST', 'schools/:id/classes', 'token', {
+  params: { id },
+  body: { name: s(64), grade, school_year: s(32) },
+});
+export const getClassRoute = route('GET', 'classes/:id', 'token', { params: classParams });
+export const updateClassRoute = route('PATCH', 'classes/:id', 'token', {
+  params: classParams,
+  body: { name: optional(s(64)), grade: optional(grade), school_year: optional(s(32)) },
+});
+export const archiveClassRoute = route('POST', 'classes/:id/archive', 'token', { params: classParams, status: 204 });
+export const promoteClassRoute = route('POST', 'classes/:id/promote', 'token', {
+  params: classParams,
+  body: { school_year: s(32) },
+});
+export const addClassTeacherRoute = route('POST', 'classes/:id/teachers', 'token', {
+  params: classParams,
+  body: { user_id: id },
+  status: 204,
+});
+export const previewPupilsRoute = route('POST', 'classes/:id/pupils/preview', 'token', {
+  params: classParams,
+  /** Pasted names (one a line), or a CSV file as saved by Excel (UTF-8 or GBK) in base64. */
+  body: {
+    text: optional({ type: 'string', maxLength: 200_000, multiline: true } as const),
+    file_base64: optional(s(EDU_IMPORT_BODY_MAX)),
+  },
+  bodyLimit: EDU_IMPORT_BODY_MAX,
+});
+export const createPupilsRoute = route('POST', 'classes/:id/pupils', 'token', {
+  params: classParams,
+  body: { names: { type: 'string[]', required: true, maxLength: PUPIL_BATCH_MAX } },
+});
+export const resetPupilsRoute = route('POST', 'classes/:id/pupils/reset', 'token', {
+  params: classParams,
+  body: { user_ids: ids },
+});
+export const movePupilsRoute = route('POST', 'classes/:id/pupils/move', 'token', {
+  params: classParams,
+  body: { user_ids: ids, to_class_id: id },
+  status: 204,
+});
+export const cardSheetRoute = route('POST', 'classes/:id/cards', 'token', {
+  params: classParams,
+  body: { user_ids: optional(ids), lang: { type: 'string', required: true, maxLength: 8 } },
+});
+export const openJoinCodeRoute = route('POST', 'classes/:id/join-code', 'token', { params: classParams });
+export const joinClassRoute = route('POST', 'join', 'token', { body: { join_code: s(16) }, status: 204 });
+export const approveJoinRoute = route('POST', 'classes/:id/join-requests/:user_id/approve', 'token', {
+  params: { id, user_id: id },
+  status: 204,
+});
+export const signInByBadgeRoute = route('POST', 'badge/sign-in', 'none', {
+  body: { badge: s(128), pid: optional(s(64)) },
+});
+
+/** The education layer's part of the route table (routes.ts). */
+export const eduTable = {
+  eduMemberships: described(eduMembershipsRoute, "The caller's schools, classes and roles", membershipsAnswer),
+  requestTeaching: described(requestTeachingRoute, 'Ask to teach at a school (needs a bound phone)', none),
+  approveTeacher: described(approveTeacherRoute, 'A school admin approves a teacher of the school', none),
+  schoolOverview: described(
+    schoolOverviewRoute,
+    "A school admin's view: teachers, classes, quota",
+    schoolOverviewAnswer,
+  ),
+  createClass: described(createClassRoute, 'Open a class in a school the caller teaches at', classAnswer),
+  getClass: described(getClassRoute, 'A class and its members', classDetailAnswer),
+  updateClass: described(updateClassRoute, "Change a class's name, grade or school year", classAnswer),
+  archiveClass: described(archiveClassRoute, 'Archive a class at the end of term', none),
+  promoteClass: described(promoteClassRoute, 'Move a class up a grade into a new school year', classAnswer),
+  addClassTeacher: described(addClassTeacherRoute, 'Add a co-teacher of the same school to a class', none),
+  previewPupils: described(
+    previewPupilsRoute,
+    'Read pasted names or a CSV file; nothing is created',
+    pupilPreviewAnswer,
+  ),
+  createPupils: described(createPupilsRoute, 'Create pupil accounts (up to 100) in a class', pupilCredentialsAnswer),
+  resetPupils: described(
+    resetPupilsRoute,
+    "Reset pupils' passwords; their sessions and cards end",
+    pupilCredentialsAnswer,
+  ),
+  movePupils: described(movePupilsRoute, 'Move pupils to another class of the school', none),
+  cardSheet: described(
+    cardSheetRoute,
+    'A printable sheet of login cards (new badges; old ones revoked)',
+    cardSheetAnswer,
+  ),
+  openJoinCode: described(
+    openJoinCodeRoute,
+    'A new join code for the class (the old one stops working)',
+    joinCodeAnswer,
+  ),
+  joinClass: described(joinClassRoute, 'Ask to join a class with its code', none),
+  approveJoin: described(approveJoinRoute, 'Approve a pupil who asked to join', none),
+  signInByBadge: described(signInByBadgeRoute, "Sign in with a login card's badge", loginResultAnswer),
+};
+
+/** A pupil's username and password as a creation or reset answers them (shown once). */
+export type PupilCredentials = Answer<typeof pupilCredentialsAnswer>['pupils'][number];
+export type ClassDetail = Answer<typeof classDetailAnswer>;
+export type EduMemberships = Answer<typeof membershipsAnswer>;
+export type SchoolOverview = Answer<typeof schoolOverviewAnswer>;
+export type EduClass = Answer<typeof classAnswer>;

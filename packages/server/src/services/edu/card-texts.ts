@@ -1,0 +1,27 @@
+/** The login card's words, in both languages. */
+export const cardTexts = {
+  'zh-CN': {
+    title: '学生登录卡',
+    name: '姓名',
+    className: '班级',
+    username: '用户名',
+    password: '初始密码',
+    qr: '登录二维码',
+    hint: '用平板扫描二维码即可登录；或输入用户名和密码。请妥善保管本卡。',
+    changed: '（已自行修改）',
+  },
+  en: {
+    title: 'Pupil login cards',
+    name: 'Name',
+    className: 'Class',
+    username: 'Username',
+    password: 'Password',
+    qr: 'Sign-in QR code',
+    hint: 'Show the QR code to the tablet camera to sign in, or type the username and password. Keep this card safe.',
+    changed: '(changed by the pupil)',
+  },
+} as const;
+
+export type CardLanguage = keyof typeof cardTexts;
+
+export const isCardLanguage = (lang: string): lang is CardLanguage => Object.hasOwn(cardTexts, lang);

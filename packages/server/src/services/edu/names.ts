@@ -1,0 +1,82 @@
+/**
+ * Reading the names a teacher pastes or uploads: one name a line, or the first column of a CSV as
+ * Excel saves it (UTF-8 with or without BOM, or GBK/GB18030 from Chinese Excel, which cannot be told
+ * apart by a header: a file that is not valid UTF-8 is read as GB18030).
+ */
+import { PUPIL_BATCH_MAX } from '@edupass/protocol';
+import { invalidRequest } from '../../errors.ts';
+
+/** A pupil's name as a teacher types it: at most this many characters. */
+export const NAME_MAX = 32;
+
+export interface NamePreview {
+  names: string[];
+  skipped: { line: number; text: string; reason: string }[];
+}
+
+/** The text of an uploaded file: UTF-8 when it is valid UTF-8, else GB18030 (a superset of GBK). */
+export const decodeUpload = (bytes: Buffer): string => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return new TextDecoder('gb18030').decode(bytes);
+  }
+};
+
+/** The first CSV field of a line (quoted or not). */
+const firstField = (line: string) => {
+  const trimmed = line.trim();
+  if (trimmed.startsWith('"')) {
+    const end = trimmed.indexOf('"', 1);
+    return end < 0 ? trimmed.slice(1) : trimmed.slice(1, end);
+  }
+  return trimmed.split(/[,\t，]/)[0] ?? '';
+};
+
+const HEADERS = new Set(['姓名', '名字', '学生姓名', 'name', 'names', 'student', 'pupil']);
+const CONTROL = /\p{Cc}/u;
+
+/** Names in order, duplicates and blanks left out and reported, at most `PUPIL_BATCH_MAX` × 10 lines read. */
+export const readNames = (text: string): NamePreview => {
+  const names: string[] = [];
+  const skipped: NamePreview['skipped'] = [];
+  const seen = new Set<string>();
+  const lines = text.split(/\r\n|\n|\r/);
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const name = firstField(raw).replace(/\s+/g, ' ').trim();
+    if (name === '') {
+      if (raw.trim() !== '') skipped.push({ line, text: raw.slice(0, 64), reason: 'empty' });
+      return;
+    }
+    if (index === 0 && HEADERS.has(name.toLowerCase())) return;
+    if ([...name].length > NAME_MAX || CONTROL.test(name)) {
+      skipped.push({ line, text: name.slice(0, 64), reason: 'too_long' });
+    } else if (seen.has(name)) {
+      skipped.push({ line, text: name, reason: 'duplicate' });
+    } else if (names.length >= PUPIL_BATCH_MAX * 10) {
+      skipped.push({ line, text: name, reason: 'too_many' });
+    } else {
+      seen.add(name);
+      names.push(name);
+    }
+  });
+  return { names, skipped };
+};
+
+/** Names from pasted text or an uploaded file (base64). */
+export const previewNames = (input: { text?: string; file_base64?: string }): NamePreview => {
+  if (input.text !== undefined) return readNames(input.text);
+  if (input.file_base64 !== undefined) return readNames(decodeUpload(Buffer.from(input.file_base64, 'base64')));
+  throw invalidRequest('Send the names as text or as a file.');
+};
+
+/** Names of a creation call, checked as the preview checks them. */
+export const checkNames = (names: string[]): string[] => {
+  if (names.length === 0) throw invalidRequest('Give at least one name.');
+  const cleaned = names.map((n) => n.replace(/\s+/g, ' ').trim());
+  if (cleaned.some((n) => n === '' || [...n].length > NAME_MAX || CONTROL.test(n))) {
+    throw invalidRequest(`Each name must be 1 to ${NAME_MAX} characters.`);
+  }
+  return cleaned;
+};

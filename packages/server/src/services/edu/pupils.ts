@@ -1,0 +1,201 @@
+/**
+ * Pupil accounts a teacher manages: bulk creation (up to 100 a call, under the daily quotas), resets
+ * (new passwords, sessions and cards ended at once) and moves between classes of the school. Each is
+ * one transaction with its webhook events and an audit row; passwords are hashed before it starts.
+ */
+import { PUPIL_BATCH_MAX } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
+import { ApiError, invalidRequest } from '../../errors.ts';
+import { findUserById, insertUser } from '../../store/account/users.ts';
+import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
+import { insertPupilAccounts, revokeBadges, setPupilPassword, takenUsernames } from '../../store/edu/pupils.ts';
+import { findSchool } from '../../store/edu/schools.ts';
+import { revokeUserSessions } from '../../store/sessions/sessions.ts';
+import { hashPassword } from '../passwords/argon2.ts';
+import { seal } from '../security/sealed-values.ts';
+import { revokeAndRecord } from '../sessions/ending.ts';
+import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
+import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { requireAccess } from './access.ts';
+import { eduAudit } from './audit.ts';
+import { drawInitialPassword, drawUsername } from './credentials.ts';
+import { checkNames } from './names.ts';
+import { takePupilBatch } from './quotas.ts';
+
+export interface PupilCredentials {
+  user_id: number;
+  name: string;
+  username: string;
+  password: string;
+}
+
+/** The sealed initial password is named by the account, so it opens for that account only. */
+export const initialPasswordName = (userId: number) => `pupil-password:${userId}`;
+
+/** A live, unarchived class the caller teaches, or E_2. */
+export const classToTeach = async (ctx: Context, callerId: number, classId: number) => {
+  await requireAccess(ctx, callerId, { kind: 'class', id: classId }, 'teach');
+  const found = (await findClass(ctx.db, classId)) ?? Promise.reject(new ApiError('E_2'));
+  return found;
+};
+
+const requireOpen = (found: { archived_at: number | null }) => {
+  if (found.archived_at !== null) throw invalidRequest('The class is archived.');
+};
+
+/** `count` usernames free now for the school (a parallel creation taking one is caught at insert). */
+const freeUsernames = async (ctx: Context, schoolId: number, count: number): Promise<string[]> => {
+  const chosen = new Set<string>();
+  while (chosen.size < count) {
+    const candidates = Array.from({ length: count - chosen.size }, () => drawUsername(schoolId));
+    const taken = await takenUsernames(ctx.db, candidates);
+    for (const name of candidates) if (!taken.has(name.toLowerCase())) chosen.add(name);
+  }
+  return [...chosen];
+};
+
+export const createPupils = async (
+  ctx: Context,
+  callerId: number,
+  classId: number,
+  rawNames: string[],
+): Promise<PupilCredentials[]> => {
+  const names = checkNames(rawNames);
+  if (names.length > PUPIL_BATCH_MAX) throw invalidRequest(`At most ${PUPIL_BATCH_MAX} pupils a call.`);
+  const found = await classToTeach(ctx, callerId, classId);
+  requireOpen(found);
+  const [school, teacher] = await Promise.all([findSchool(ctx.db, found.school_id), findUserById(ctx.db, callerId)]);
+  if (!school || !teacher) throw new ApiError('E_2');
+  await takePupilBatch(ctx, callerId, school);
+  const usernames = await freeUsernames(ctx, school.id, names.length);
+  const passwords = names.map(() => drawInitialPassword());
+  const hashes = await Promise.all(passwords.map((p) => hashPassword(p)));
+  const mustChange = ctx.config.eduPupilPasswordChange ? 1 : 0;
+  return inTransaction(ctx, async (tx) => {
+    const created: PupilCredentials[] = [];
+    for (const [i, name] of names.entries()) {
+      const username = usernames[i] as string;
+      const user = await insertUser(
+        tx.db,
+        newUser(tx, {
+          pid: teacher.pid,
+          username,
+          username_key: username.toLowerCase(),
+          password_hash: hashes[i] as string,
+          fullname: name,
+        }),
+      );
+      // A parallel creation took the name between the draw and the insert: the batch is not half-made.
+      if (!user) throw new ApiError('E_10', 'A username was taken meanwhile. Try again.');
+      await recordUserCreated(tx, user, 'school');
+      created.push({ user_id: user.id, name, username, password: passwords[i] as string });
+    }
+    const now = tx.now();
+    await insertPupilAccounts(
+      tx.db,
+      created.map((p) => ({
+        user_id: p.user_id,
+        school_id: school.id,
+        created_by: callerId,
+        display_name: p.name,
+        initial_password_sealed: seal(ctx.keys.settings, p.password, initialPasswordName(p.user_id)),
+        must_change_password: mustChange,
+        created_at: now,
+      })),
+    );
+    await putClassMembers(
+      tx.db,
+      created.map((p) => ({ class_id: classId, user_id: p.user_id, role: 'pupil', status: 'active', created_at: now })),
+    );
+    await recordEvent(tx, {
+      type: 'pupils.created',
+      userId: callerId,
+      product: teacher.pid,
+      data: { school_id: school.id, class_id: classId, user_ids: created.map((p) => p.user_id) },
+    });
+    await eduAudit(tx, callerId, 'edu.pupils.create', `class:${classId}`, `${created.length} pupils`);
+    return created;
+  });
+};
+
+/** Pupils of the class the caller may do `action` on, or E_2 for the first that is not. */
+const requirePupils = async (
+  ctx: Context,
+  callerId: number,
+  classId: number,
+  userIds: number[],
+  action: 'reset' | 'teach',
+) => {
+  const unique = [...new Set(userIds)];
+  if (unique.length === 0) throw invalidRequest('Name at least one pupil.');
+  for (const id of unique) await requireAccess(ctx, callerId, { kind: 'pupil', id, classId }, action);
+  return unique;
+};
+
+/** New passwords for pupils of the class: their sessions end at once and their old cards stop working. */
+export const resetPupils = async (ctx: Context, callerId: number, classId: number, userIds: number[]) => {
+  const ids = await requirePupils(ctx, callerId, classId, userIds, 'reset');
+  const users = await Promise.all(ids.map((id) => findUserById(ctx.db, id)));
+  const passwords = ids.map(() => drawInitialPassword());
+  const hashes = await Promise.all(passwords.map((p) => hashPassword(p)));
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      const now = tx.now();
+      const answer: PupilCredentials[] = [];
+      for (const [i, user] of users.entries()) {
+        if (!user) throw new ApiError('E_2');
+        const password = passwords[i] as string;
+        await setPupilPassword(tx.db, user.id, {
+          password_hash: hashes[i] as string,
+          sealed: seal(ctx.keys.settings, password, initialPasswordName(user.id)),
+          mustChange: ctx.config.eduPupilPasswordChange,
+          now,
+        });
+        await revokeAndRecord(tx, user, (db, at) => revokeUserSessions(db, user.id, at), {
+          sessions: 'all',
+          reason: 'school_reset',
+        });
+        await recordEvent(tx, { type: 'password.changed', userId: user.id, product: user.pid, data: { by: 'school' } });
+        answer.push({ user_id: user.id, name: user.fullname, username: user.username ?? '', password });
+      }
+      await revokeBadges(tx.db, ids, now);
+      await eduAudit(tx, callerId, 'edu.pupils.reset', `class:${classId}`, `${ids.length} pupils`);
+      return answer;
+    });
+  } finally {
+    for (const id of ids) ctx.sessions.forgetUser(id);
+  }
+};
+
+/** Moves pupils to another class of the same school the caller may teach; the old class loses them at once. */
+export const movePupils = async (
+  ctx: Context,
+  callerId: number,
+  classId: number,
+  userIds: number[],
+  toClassId: number,
+) => {
+  const from = await classToTeach(ctx, callerId, classId);
+  const to = await classToTeach(ctx, callerId, toClassId);
+  if (from.school_id !== to.school_id || from.id === to.id) throw invalidRequest('Pupils move within one school.');
+  requireOpen(to);
+  const ids = await requirePupils(ctx, callerId, classId, userIds, 'teach');
+  const teacher = await findUserById(ctx.db, callerId);
+  await inTransaction(ctx, async (tx) => {
+    await movePupilRows(tx.db, classId, toClassId, ids, tx.now());
+    await recordEvent(tx, {
+      type: 'class.membership.changed',
+      userId: callerId,
+      product: teacher?.pid ?? '',
+      data: { school_id: from.school_id, from_class_id: classId, to_class_id: toClassId, user_ids: ids },
+    });
+    await eduAudit(tx, callerId, 'edu.pupils.move', `class:${classId}`, `${ids.length} pupils to class:${toClassId}`);
+  });
+};
+
+/** The class's pupils among `userIds` (every pupil when none are named), for the card sheet. */
+export const pupilsForCards = async (ctx: Context, classId: number, userIds: number[] | undefined) => {
+  const ids = await pupilsInClass(ctx.db, classId, userIds);
+  if (userIds && ids.length !== new Set(userIds).size) throw new ApiError('E_2');
+  return ids;
+};
