@@ -22,16 +22,18 @@ const postgresTests = [
   'packages/server/src/cli.test.ts',
   'packages/server/src/cli-backup.test.ts',
   'packages/server/src/cluster.test.ts',
-  'packages/server/src/oidc/identity-guards.test.ts',
-  'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,ingestion-overload}.test.ts',
-  'packages/server/src/security/{lockout-answer,lockout-race,second-factor,secrets}.test.ts',
+  'packages/server/src/oidc/{identity-guards,interaction-binding,replay,secret-guesses,session-end}.test.ts',
+  'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
+  'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
+  'packages/server/src/services/account/avatar.test.ts',
+  'packages/server/src/services/edu/{foreign-teacher,pupils,quotas}.test.ts',
   'packages/server/src/services/admin/admin.test.ts',
   'packages/server/src/services/platform/{metrics,read-replica,readiness}.test.ts',
   'packages/server/src/services/security/concurrency.test.ts',
   'packages/server/src/services/sessions/{cache,devices,tokens}.test.ts',
   'packages/server/src/services/sign-in/sign-up.test.ts',
   'packages/server/src/services/usage/{usage,usage-rollups}.test.ts',
-  'packages/server/src/services/webhooks/processes.test.ts',
+  'packages/server/src/services/webhooks/{processes,webhooks}.test.ts',
 ];
 /** The usage suites that run once more with the events in ClickHouse (scripts/test.mjs starts one). */
 const usageTests = [

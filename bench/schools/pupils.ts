@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../../packages/server/src/config.ts';
+import { loadConfig } from '../../packages/server/src/config/config.ts';
 import { type Context, createContext } from '../../packages/server/src/context.ts';
 import { cardSheet } from '../../packages/server/src/services/edu/cards.ts';
 import { createClass } from '../../packages/server/src/services/edu/classes.ts';

@@ -18,7 +18,7 @@ const scratch = join(packageDir, '.tmp', `readme-${process.pid}`);
 /** The README's fenced code block that sets up the Fastify webhook route. */
 const example = () => {
   const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^ {3}```ts\n([^]*?)^ {3}```$/gm)].map(([, code = '']) =>
+  const blocks = [...readme.matchAll(/^ {3}```ts\n([\s\S]*?)^ {3}```$/gm)].map(([, code = '']) =>
     code.replace(/^ {3}/gm, ''),
   );
   const found = blocks.find((code) => code.includes("scope.post('/webhooks/edupass'"));

@@ -3,6 +3,7 @@
  * a bad value stops the server with a message naming the variable and the fix.
  */
 import { DAY_SECONDS } from '@edupass/protocol';
+import { ARGON2_OPTIONS, type PasswordHashing } from '../services/passwords/argon2.ts';
 import { type AvatarConfig, readAvatarConfig } from './avatar-config.ts';
 import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
@@ -13,7 +14,6 @@ import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { type Env, type Readers, readers } from './readers.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
-import { ARGON2_OPTIONS, type PasswordHashing } from './services/passwords/argon2.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';

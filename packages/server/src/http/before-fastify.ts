@@ -6,7 +6,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { fastifyTrustProxy, type TrustProxy } from '../proxy-config.ts';
+import { fastifyTrustProxy, type TrustProxy } from '../config/proxy-config.ts';
 
 /** Answers the request and says true, or says false without touching it. */
 export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;

@@ -151,7 +151,7 @@ describe('stored pictures on local disk', () => {
     const refused = answers.filter((a) => a.status !== 200);
     expect(refused.length).toBeGreaterThan(0);
     expectError(refused[0] as (typeof answers)[number], 'AC3_23');
-    expect((refused[0]?.body as { retry_after: number }).retry_after).toBeGreaterThan(0);
+    expect(((refused[0] as (typeof answers)[number]).body as { retry_after: number }).retry_after).toBeGreaterThan(0);
   });
 });
 

@@ -7,7 +7,7 @@ import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eduSteps } from './edu-test-setup.ts';
+import { eduSteps } from './edu.test-setup.ts';
 
 const { server, call, adoptOwnUrl } = useIssuerServer();
 const edu = eduSteps(server, call);

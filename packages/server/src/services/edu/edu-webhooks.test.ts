@@ -6,9 +6,11 @@ import { useTestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
-import { eduSteps, pathOf } from './edu-test-setup.ts';
+import { eduSteps, pathOf } from './edu.test-setup.ts';
 
-const { server, call } = useTestServer({ webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000 } });
+const { server, call } = useTestServer({
+  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+});
 const edu = eduSteps(server, call);
 
 describe('education webhooks', () => {

@@ -5,7 +5,7 @@
 import { type RouteSpec, routes } from '@edupass/protocol';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { eduSteps, pathOf } from './edu-test-setup.ts';
+import { eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

@@ -3,7 +3,7 @@ import { A, codeFor, expectError, nextPhone, PID, signUp, TOKEN_SET_HEADERS } fr
 import { useTestServer } from '@edupass/test-kit/harness';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { describe, expect, test } from 'vitest';
-import { CHINESE_NAMES, eduSteps, pathOf } from './edu-test-setup.ts';
+import { CHINESE_NAMES, eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

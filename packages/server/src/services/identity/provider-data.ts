@@ -9,6 +9,8 @@ export {
   consumeModel,
   destroyModel,
   findModel,
+  grantIdOf,
+  revokeGrant,
   revokeModelsOfGrant,
   upsertModel,
 } from '../../store/identity/oidc-models.ts';

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
 import { reportOneEvent } from '@edupass/test-kit/usage-reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.ts';
+import { ConfigError, loadConfig } from '../../config/config.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 

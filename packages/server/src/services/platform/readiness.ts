@@ -53,7 +53,9 @@ export interface RedisHealth {
 }
 
 /** Redis as this process sees it: a ping within the check's time. */
-export const redisHealth = async (ctx: Pick<Context, 'redis'> & Partial<Pick<Context, 'logger'>>): Promise<RedisHealth> => {
+export const redisHealth = async (
+  ctx: Pick<Context, 'redis'> & Partial<Pick<Context, 'logger'>>,
+): Promise<RedisHealth> => {
   const redis = ctx.redis;
   if (redis === undefined) return { state: 'off' };
   if (!isReady(redis)) return { state: 'down', reason: `connection ${redis.status}` };

@@ -7,7 +7,7 @@
  *                 token whose `aud` is that URL; any other resource is refused (`invalid_target`).
  *                 Unset: no resource servers, access tokens are for userinfo only.
  */
-import type { Readers } from './config.ts';
+import type { Readers } from './readers.ts';
 
 export interface IdentityConfig {
   oidcResources: string[];
