@@ -65,6 +65,9 @@ describe('deploy/Dockerfile', () => {
     }
     for (const workspace of readdirSync(join(dir, 'packages'))) {
       symlinkSync(join(dir, 'packages', workspace), join(modules, '@edupass', workspace));
+      // What npm installs under a workspace when the root cannot hold its version (a peer range).
+      const own = join(root, 'packages', workspace, 'node_modules');
+      if (existsSync(own)) symlinkSync(own, join(dir, 'packages', workspace, 'node_modules'));
     }
   };
 
@@ -81,6 +84,8 @@ describe('deploy/Dockerfile', () => {
         const target = join(fs, 'usr/local/lib/node_modules', manifest.name);
         mkdirSync(dirname(target), { recursive: true });
         cpSync(unpacked, target, { recursive: true });
+        const own = join(root, 'packages', manifest.name.replace(/^@edupass\//, ''), 'node_modules');
+        if (manifest.name.startsWith('@edupass/') && existsSync(own)) symlinkSync(own, join(target, 'node_modules'));
         mkdirSync(join(fs, 'usr/local/bin'), { recursive: true });
         for (const [name, file] of Object.entries<string>(manifest.bin ?? {})) {
           symlinkSync(join(target, file), join(fs, 'usr/local/bin', name));

@@ -8,7 +8,7 @@
  * repository's node_modules (a full offline install would need every native build cached).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@edupass/test-kit/child-server';
@@ -253,6 +253,10 @@ describe('the server package', () => {
     mkdirSync(serverDir, { recursive: true });
     mkdirSync(work);
     run('tar', ['xzf', join(tarballs, packed.filename), '-C', serverDir, '--strip-components=1'], root);
+    // Dependencies npm keeps under the workspace (where the root cannot hold their version) are the
+    // package's own node_modules once installed.
+    const own = join(root, 'packages', 'server', 'node_modules');
+    if (existsSync(own)) symlinkSync(own, join(serverDir, 'node_modules'));
   }, 180_000);
 
   afterAll(() => {

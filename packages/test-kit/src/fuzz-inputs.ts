@@ -84,9 +84,9 @@ const plausible = (spec: FieldSpec): fc.Arbitrary<unknown> => {
     case 'string':
       return fc.oneof(fc.constantFrom('edupass', '1', 'demo'), fc.string({ maxLength: 12 }));
     case 'integer':
-      return fc.integer({ min: -3, max: 1000 });
+      return fc.integer({ min: spec.min ?? -3, max: spec.max ?? 1000 });
     case 'number':
-      return fc.double({ min: -1000, max: 1000, noNaN: true });
+      return fc.double({ min: spec.min ?? -1000, max: spec.max ?? 1000, noNaN: true });
     case 'boolean':
       return fc.boolean();
     case 'integer[]':

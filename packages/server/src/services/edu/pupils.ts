@@ -10,10 +10,9 @@ import { findUserById, insertUser } from '../../store/account/users.ts';
 import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
 import { insertPupilAccounts, revokeBadges, setPupilPassword, takenUsernames } from '../../store/edu/pupils.ts';
 import { findSchool } from '../../store/edu/schools.ts';
-import { revokeUserSessions } from '../../store/sessions/sessions.ts';
+import { endAllSessions } from '../account/users.ts';
 import { hashPassword } from '../passwords/argon2.ts';
 import { seal } from '../security/sealed-values.ts';
-import { revokeAndRecord } from '../sessions/ending.ts';
 import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { requireAccess } from './access.ts';
@@ -69,7 +68,7 @@ export const createPupils = async (
   await takePupilBatch(ctx, callerId, school);
   const usernames = await freeUsernames(ctx, school.id, names.length);
   const passwords = names.map(() => drawInitialPassword());
-  const hashes = await Promise.all(passwords.map((p) => hashPassword(p)));
+  const hashes = await Promise.all(passwords.map((p) => hashPassword(p, ctx.config.passwordHashing)));
   const mustChange = ctx.config.eduPupilPasswordChange ? 1 : 0;
   return inTransaction(ctx, async (tx) => {
     const created: PupilCredentials[] = [];
@@ -137,7 +136,7 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
   const ids = await requirePupils(ctx, callerId, classId, userIds, 'reset');
   const users = await Promise.all(ids.map((id) => findUserById(ctx.db, id)));
   const passwords = ids.map(() => drawInitialPassword());
-  const hashes = await Promise.all(passwords.map((p) => hashPassword(p)));
+  const hashes = await Promise.all(passwords.map((p) => hashPassword(p, ctx.config.passwordHashing)));
   try {
     return await inTransaction(ctx, async (tx) => {
       const now = tx.now();
@@ -151,10 +150,7 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
           mustChange: ctx.config.eduPupilPasswordChange,
           now,
         });
-        await revokeAndRecord(tx, user, (db, at) => revokeUserSessions(db, user.id, at), {
-          sessions: 'all',
-          reason: 'school_reset',
-        });
+        await endAllSessions(tx, user, 'school_reset');
         await recordEvent(tx, { type: 'password.changed', userId: user.id, product: user.pid, data: { by: 'school' } });
         answer.push({ user_id: user.id, name: user.fullname, username: user.username ?? '', password });
       }
