@@ -2,7 +2,7 @@
  * The real server for tests: built in-process from a configuration on a fresh database, listening on
  * a random loopback port, spoken to over HTTP. Nothing of ours is replaced.
  */
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -66,12 +66,9 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   const database = await createTestDatabase({ migrated: true });
   const events = createTestEventsDatabase();
+  const avatarDir = mkdtempSync(join(tmpdir(), 'edupass-avatars-'));
   const config: Config = {
-    ...loadConfig({
-      ...TEST_ENV,
-      DATABASE_URL: database.url,
-      AVATAR_DIR: mkdtempSync(join(tmpdir(), 'edupass-avatars-')),
-    }),
+    ...loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, AVATAR_DIR: avatarDir }),
     ...events?.config,
     port: 0,
     host: '127.0.0.1',
@@ -105,6 +102,7 @@ export const startTestServer = async (
       await app.close();
       await database.drop();
       await events?.drop();
+      rmSync(avatarDir, { recursive: true, force: true });
       const log = process.env.EDUPASS_ANSWER_LOG;
       if (log) appendFileSync(log, [...answers.checked].map((line) => `${line}\n`).join(''));
       // Every answer the server sent is held to the API docs' schema of its route.
