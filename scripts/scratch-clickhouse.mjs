@@ -66,6 +66,8 @@ export const startScratchClickHouse = async ({ timeoutMs = 60_000, dir: kept = u
   const url = `http://127.0.0.1:${httpPort}`;
   let child;
   const start = async () => {
+    // Already running: a second server on the same ports would leave the first one behind, orphaned.
+    if (child !== undefined && child.exitCode === null) return;
     child = spawn('clickhouse-server', [`--config-file=${file}`], { cwd: dir, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', () => resolve(true)));
     const deadline = Date.now() + timeoutMs;
