@@ -22,7 +22,7 @@ const postgresTests = [
   'packages/server/src/cli.test.ts',
   'packages/server/src/cli-backup.test.ts',
   'packages/server/src/cluster.test.ts',
-  'packages/server/src/oidc/{identity-guards,interaction-binding,replay,secret-guesses,session-end}.test.ts',
+  'packages/server/src/oidc/{backchannel-logout,identity-guards,interaction-binding,replay,secret-guesses,session-end}.test.ts',
   'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
   'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
   'packages/server/src/services/account/avatar.test.ts',

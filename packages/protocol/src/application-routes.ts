@@ -9,10 +9,14 @@ import { opt, s } from './route-fields.ts';
 
 const urls = { type: 'string[]', required: true, maxLength: 20 } as const;
 const clientIdParam = { client_id: s(64) } as const;
-/** What an application's relying-party library needs: PKCE for a confidential one too, and the ID-token algorithm. */
+/**
+ * What an application's relying-party library needs: PKCE for a confidential one too, the ID-token
+ * algorithm, and where logout tokens are posted when a session it signed in with ends ('' for none).
+ */
 const signInOptions = {
   require_pkce: { type: 'boolean', required: false },
   id_token_signed_response_alg: opt(s(8)),
+  backchannel_logout_uri: opt(s(2048)),
 } as const;
 
 export const applicationRoutes = {

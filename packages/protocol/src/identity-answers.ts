@@ -31,7 +31,8 @@ export const returnCheckAnswer = object({ redirect: text(), app_name: text(), ap
 
 /**
  * `confidential`: authenticates with a secret; public ones use PKCE only. `require_pkce`: PKCE is
- * required of it (always true for public ones); `id_token_signed_response_alg`: RS256 or ES256.
+ * required of it (always true for public ones); `id_token_signed_response_alg`: RS256 or ES256;
+ * `backchannel_logout_uri`: where logout tokens are posted (OpenID Connect Back-Channel Logout), '' for none.
  */
 export const applicationAnswer = object({
   client_id: text(),
@@ -43,6 +44,7 @@ export const applicationAnswer = object({
   confidential: boolean(),
   require_pkce: boolean(),
   id_token_signed_response_alg: text(),
+  backchannel_logout_uri: text(),
   created_at: integer(),
 });
 

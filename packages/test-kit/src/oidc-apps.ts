@@ -30,6 +30,7 @@ export interface AppSpec {
   logo_url?: string;
   require_pkce?: boolean;
   id_token_signed_response_alg?: string;
+  backchannel_logout_uri?: string;
 }
 
 export const registerApp = async (server: TestServer, spec: AppSpec, operatorToken?: string) => {

@@ -7,7 +7,10 @@ export const getApplications = () => adminCall(adminRoutes.listApplications);
 export type NewApplicationForm = Omit<Application, 'client_id' | 'created_at' | 'id_token_signed_response_alg'>;
 
 /** What the console's edit form changes. */
-export type ApplicationChangeForm = Pick<Application, 'redirect_uris' | 'post_logout_redirect_uris' | 'require_pkce'>;
+export type ApplicationChangeForm = Pick<
+  Application,
+  'redirect_uris' | 'post_logout_redirect_uris' | 'require_pkce' | 'backchannel_logout_uri'
+>;
 
 /** Registers an application; answers it and its secret (shown once; '' for a public one). */
 export const addApplication = (form: NewApplicationForm) => adminCall(adminRoutes.addApplication, { body: form });

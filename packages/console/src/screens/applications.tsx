@@ -1,6 +1,7 @@
 /**
  * Applications that sign their users in through EduPass (OpenID Connect): register one (a
- * confidential one's secret is shown once), change its redirect URIs and PKCE requirement, rotate a
+ * confidential one's secret is shown once), change its redirect URIs, PKCE requirement and
+ * back-channel logout URI, rotate a
  * secret, remove one. Its words in both of the
  * console's languages are kept here, with the screen.
  */
@@ -32,6 +33,7 @@ const WORDS = {
     firstParty: 'First-party (no consent screen)',
     confidential: 'Confidential (has a secret; otherwise PKCE only)',
     requirePkce: 'Require PKCE of this confidential application too',
+    backchannel: 'Back-channel logout URI (optional: told when its users sign out of EduPass)',
     submit: 'Register',
     edit: 'Edit',
     editTitle: 'Change {name}',
@@ -63,6 +65,7 @@ const WORDS = {
     firstParty: '第一方（不显示授权确认页）',
     confidential: '机密应用（有密钥；否则只用 PKCE）',
     requirePkce: '机密应用也要求 PKCE',
+    backchannel: '后端退出通知地址（可选：用户退出 EduPass 时通知该应用）',
     submit: '注册',
     edit: '修改',
     editTitle: '修改 {name}',
@@ -106,6 +109,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
     logo: '',
     redirects: '',
     postLogout: '',
+    backchannel: '',
     first: true,
     confidential: true,
     requirePkce: false,
@@ -121,11 +125,12 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         first_party: form.first,
         confidential: form.confidential,
         require_pkce: form.confidential ? form.requirePkce : true,
+        backchannel_logout_uri: form.backchannel,
       });
       added(made.application.name, made.client_secret ?? '');
     });
   };
-  const text = (key: 'name' | 'logo' | 'redirects' | 'postLogout', multiline = false) => {
+  const text = (key: 'name' | 'logo' | 'redirects' | 'postLogout' | 'backchannel', multiline = false) => {
     const id = `application-${key}`;
     const change = (value: string) => setForm({ ...form, [key]: value });
     return (
@@ -152,6 +157,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         {text('logo')}
         {text('redirects', true)}
         {text('postLogout', true)}
+        {text('backchannel')}
         {check('first', 'firstParty')}
         {check('confidential', 'confidential')}
         {form.confidential ? check('requirePkce', 'requirePkce') : null}
@@ -171,6 +177,7 @@ const EditForm = ({ app, done }: { app: Application; done: (saved: string | unde
     redirects: app.redirect_uris.join('\n'),
     postLogout: app.post_logout_redirect_uris.join('\n'),
     requirePkce: app.require_pkce,
+    backchannel: app.backchannel_logout_uri,
   });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -180,6 +187,7 @@ const EditForm = ({ app, done }: { app: Application; done: (saved: string | unde
         redirect_uris: lines(form.redirects),
         post_logout_redirect_uris: lines(form.postLogout),
         require_pkce: form.requirePkce,
+        backchannel_logout_uri: form.backchannel,
       });
       saved = w('saved', changed.name);
     });
@@ -201,6 +209,12 @@ const EditForm = ({ app, done }: { app: Application; done: (saved: string | unde
       <form className="console-form" onSubmit={submit}>
         {area('redirects')}
         {area('postLogout')}
+        <label htmlFor="application-edit-backchannel">{w('backchannel')}</label>
+        <input
+          id="application-edit-backchannel"
+          value={form.backchannel}
+          onChange={(e) => setForm({ ...form, backchannel: e.target.value })}
+        />
         {app.confidential ? (
           <label>
             <input

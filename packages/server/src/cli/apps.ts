@@ -14,11 +14,11 @@ import {
 } from '../services/identity/applications.ts';
 
 export const APPS_USAGE = `  apps add <name> --redirect <uri> [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
-           [--third-party] [--public] [--require-pkce] [--id-token-alg RS256|ES256]
+           [--third-party] [--public] [--require-pkce] [--id-token-alg RS256|ES256] [--backchannel-logout <uri>]
                                            register an application (prints its client id, and its secret once)
   apps list                                the registered applications
   apps update <client_id> [--name <name>] [--redirect <uri>…] [--post-logout <uri>…] [--logo <url>]
-           [--require-pkce | --no-require-pkce] [--id-token-alg RS256|ES256]
+           [--require-pkce | --no-require-pkce] [--id-token-alg RS256|ES256] [--backchannel-logout <uri|''>]
                                            change an application (the options given replace what it had)
   apps rotate-secret <client_id>           a new secret for a confidential application (printed once)
   apps remove <client_id>                  remove an application and what it was granted`;
@@ -34,6 +34,7 @@ export const APPS_OPTIONS = {
   'require-pkce': { type: 'boolean' },
   'no-require-pkce': { type: 'boolean' },
   'id-token-alg': { type: 'string' },
+  'backchannel-logout': { type: 'string' },
 } as const;
 
 export interface AppsValues {
@@ -46,6 +47,7 @@ export interface AppsValues {
   'require-pkce'?: boolean | undefined;
   'no-require-pkce'?: boolean | undefined;
   'id-token-alg'?: string | undefined;
+  'backchannel-logout'?: string | undefined;
 }
 
 /** `--require-pkce` on, `--no-require-pkce` off, neither: unchanged (undefined). */
@@ -60,6 +62,7 @@ const describe = (app: Application) =>
     ...(app.post_logout_redirect_uris.length > 0
       ? [`  after sign-out: ${app.post_logout_redirect_uris.join(' ')}`]
       : []),
+    ...(app.backchannel_logout_uri ? [`  back-channel logout: ${app.backchannel_logout_uri}`] : []),
   ].join('\n');
 
 /** The lines to print for `apps <sub> [arg]`, or undefined for a sub-command it does not know. */
@@ -80,6 +83,7 @@ export const runApps = async (
         confidential: values.public !== true,
         require_pkce: requirePkce(values),
         id_token_signed_response_alg: values['id-token-alg'],
+        backchannel_logout_uri: values['backchannel-logout'],
       });
       const secret = made.client_secret === undefined ? [] : [`client secret (shown once): ${made.client_secret}`];
       return [describe(made.application), ...secret].join('\n');
@@ -96,6 +100,7 @@ export const runApps = async (
         post_logout_redirect_uris: values['post-logout'],
         require_pkce: requirePkce(values),
         id_token_signed_response_alg: values['id-token-alg'],
+        backchannel_logout_uri: values['backchannel-logout'],
       });
       return describe(updated);
     }

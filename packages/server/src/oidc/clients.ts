@@ -28,6 +28,10 @@ export const clientMetadata = (row: ApplicationRow) => {
     id_token_signed_response_alg: row.id_token_alg,
     first_party: row.first_party === 1,
     require_pkce: row.require_pkce === 1,
+    // Logout tokens always carry `sid` (and `sub`): services/identity/backchannel-logout.ts.
+    ...(row.backchannel_logout_uri
+      ? { backchannel_logout_uri: row.backchannel_logout_uri, backchannel_logout_session_required: true }
+      : {}),
     // Confidential: the stored value is the secret's keyed hash, compared by hashing what is presented
     // (provider.ts replaces the client's secret comparison accordingly).
     ...(row.secret_hash === null

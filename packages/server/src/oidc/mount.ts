@@ -9,6 +9,7 @@ import { OIDC_PREFIX } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import { startBackchannelLogoutWorker } from '../services/identity/backchannel-logout.ts';
 import { signingKeys } from '../services/sessions/signing-keys.ts';
 import { createProvider } from './provider.ts';
 
@@ -70,6 +71,8 @@ export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
 };
 
 export const mountProvider = (app: FastifyInstance, ctx: Context, provider: ProviderSource) => {
+  const logouts = startBackchannelLogoutWorker(ctx, async () => (await provider()).provider);
+  app.addHook('onClose', () => logouts.stop());
   void app.register(async (scope) => {
     // The provider reads its own bodies (form posts to /token and the logout form).
     scope.removeAllContentTypeParsers();

@@ -128,7 +128,21 @@ declare module 'oidc-provider' {
     };
     Client: {
       find(id: string): Promise<ClientModel | undefined>;
-      prototype: { compareClientSecret(actual: string): boolean | Promise<boolean>; includeSid(): boolean };
+      prototype: {
+        compareClientSecret(actual: string): boolean | Promise<boolean>;
+        includeSid(): boolean;
+        /** Sends a logout token to the client's back-channel logout URI (lib/models/client.js). */
+        backchannelLogout(sub: string, sid: string): Promise<void>;
+      };
+    };
+    /** An ID token; with `issue({ use: 'logout' })` a logout token (`typ: logout+jwt`). */
+    IdToken: new (
+      claims: Record<string, unknown>,
+      options: { client: ClientModel; ctx: undefined },
+    ) => {
+      mask: Record<string, unknown>;
+      set(claim: string, value: unknown): void;
+      issue(options: { use: 'idtoken' | 'logout' }): Promise<string>;
     };
   }
 

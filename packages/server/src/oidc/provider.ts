@@ -10,6 +10,7 @@ import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { secretMatches } from '../services/identity/applications.ts';
+import { queueBackchannelLogouts } from '../services/identity/backchannel-logout.ts';
 import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
@@ -113,6 +114,9 @@ export const createProvider = async (
       resourceIndicators,
       // Confidential applications ask whether a token is still active (it is not once its session ended).
       introspection: { enabled: true },
+      // Applications may register a back-channel logout URI; logout tokens are posted by
+      // services/identity/backchannel-logout.ts whenever the session they stood on ends.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (kctx: { body: string }, form: string) => {
@@ -152,6 +156,15 @@ export const createProvider = async (
   provider.proxy = true;
   // ID tokens always carry `sid`, the provider session an application's sign-in stands on.
   provider.Client.prototype.includeSid = () => true;
+  // The provider's own back-channel logouts (signing out through an application) are posted the way
+  // EduPass's are: written to the outbox and sent by the worker, retried, through the same guards.
+  provider.Client.prototype.backchannelLogout = async function backchannelLogout(
+    this: { clientId: string },
+    sub: string,
+    sid: string,
+  ) {
+    await queueBackchannelLogouts(ctx, [{ clientId: this.clientId, accountId: sub, sid }]);
+  };
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
   // Wrong secrets are limited per client and address (the address mount.ts gave the request).
   provider.Client.prototype.compareClientSecret = function compare(

@@ -4,10 +4,11 @@
  * account's deletion, the application's refresh token is refused and introspection says its access
  * token is inactive. Ending another session of the same account leaves them be. ID tokens carry `sid`.
  */
-import { A, type Account, PASSWORD, signIn, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { A, signIn, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
+import { sessionEndings } from '@edupass/test-kit/session-endings';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -47,25 +48,7 @@ const expectEnded = async (config: oidc.Configuration, tokens: oidc.TokenEndpoin
   expect((await introspected(config, String(tokens.refresh_token))).active).toBe(false);
 };
 
-const EVENTS: [string, (user: Account) => Promise<{ status: number }>][] = [
-  ['sign-out', (user) => call('POST', `${A}/logout`, {}, { token: user.token })],
-  [
-    'password change',
-    (user) =>
-      call(
-        'PATCH',
-        `${A}/password`,
-        { old_password: PASSWORD, password: 'Osprey31415', confirm_password: 'Osprey31415' },
-        { token: user.token },
-      ),
-  ],
-  ['block', (user) => call('POST', `/admin/users/${user.userId}/block`, {}, { token: operator })],
-  [
-    "operator's end sessions",
-    (user) => call('POST', `/admin/users/${user.userId}/sessions/revoke`, {}, { token: operator }),
-  ],
-  ['deletion', (user) => call('DELETE', `${A}/account`, undefined, { token: user.token })],
-];
+const EVENTS = sessionEndings(call, () => operator);
 
 describe("an application's tokens and the EduPass session", () => {
   it('ID tokens carry the session id (sid); the tokens work while the session lives', async () => {

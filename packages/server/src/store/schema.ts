@@ -8,7 +8,7 @@ import type {
   SchoolsTable,
   SignInBadgesTable,
 } from './edu/edu-schema.ts';
-import type { ApplicationsTable, OidcModelsTable } from './identity/identity-schema.ts';
+import type { ApplicationsTable, BackchannelLogoutsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -270,6 +270,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   applications: ApplicationsTable;
   oidc_models: OidcModelsTable;
+  backchannel_logouts: BackchannelLogoutsTable;
   schools: SchoolsTable;
   school_members: SchoolMembersTable;
   classes: ClassesTable;

@@ -15,6 +15,7 @@ import {
   upsertModel,
 } from '../../store/identity/oidc-models.ts';
 import { findLiveSessionByKey } from '../../store/sessions/sessions.ts';
+import { queueBackchannelLogouts } from './backchannel-logout.ts';
 
 type StoreContext = Pick<Context, 'db' | 'now'>;
 
@@ -77,8 +78,8 @@ export const endProviderSession = async (ctx: StoreContext, providerSessionUid: 
 
 /**
  * After sessions of `userId` ended (in the same transaction): the provider sessions standing on
- * EduPass sessions that are no longer live end, with their applications' grants and tokens.
- * Answers the applications' authorizations that ended.
+ * EduPass sessions that are no longer live end, with their applications' grants and tokens, and the
+ * applications that listen are sent a back-channel logout. Answers the authorizations that ended.
  */
 export const endApplicationSessions = async (ctx: StoreContext, userId: number) => {
   const ended: AppAuthorization[] = [];
@@ -86,5 +87,9 @@ export const endApplicationSessions = async (ctx: StoreContext, userId: number) 
     if (await linkLive(ctx, JSON.parse(row.payload) as Link)) continue;
     ended.push(...(await endProviderSession(ctx, row.id)));
   }
+  await queueBackchannelLogouts(
+    ctx,
+    ended.map(({ clientId, sid }) => ({ clientId, sid, accountId: String(userId) })),
+  );
   return ended;
 };

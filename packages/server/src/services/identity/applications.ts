@@ -19,6 +19,7 @@ import {
 import { audit } from '../admin/operations.ts';
 import { hmac, randomToken, safeEqual } from '../security/hashing.ts';
 import { ID_TOKEN_ALGS } from '../sessions/signing-keys.ts';
+import { checkWebhookUrl } from '../webhooks/target.ts';
 
 export interface NewApplication {
   name: string;
@@ -29,6 +30,7 @@ export interface NewApplication {
   confidential: boolean;
   require_pkce?: boolean | undefined;
   id_token_signed_response_alg?: string | undefined;
+  backchannel_logout_uri?: string | undefined;
 }
 
 /** What `updateApplication` may change; what is left out stays. */
@@ -39,6 +41,7 @@ export interface ApplicationChange {
   post_logout_redirect_uris?: string[] | undefined;
   require_pkce?: boolean | undefined;
   id_token_signed_response_alg?: string | undefined;
+  backchannel_logout_uri?: string | undefined;
 }
 
 type KeyContext = Pick<Context, 'keys'>;
@@ -77,6 +80,18 @@ const idTokenAlg = (value: string | undefined): string => {
   return alg;
 };
 
+/**
+ * Where logout tokens go ('' or absent: nowhere): an absolute http(s) URL that passes the checks
+ * webhook targets pass (no loopback or private address unless WEBHOOK_ALLOW_PRIVATE), since the
+ * server posts to it by itself.
+ */
+const backchannelUri = (ctx: Pick<Context, 'config'>, value: string | undefined): string | null => {
+  if (value === undefined || value === '') return null;
+  absoluteUrl(value, 'The back-channel logout URI');
+  checkWebhookUrl(value, ctx.config.webhooks.allowPrivate);
+  return value;
+};
+
 const nameOf = (value: string) => {
   const name = value.trim();
   if (name === '') throw invalidRequest('The name must not be empty.');
@@ -98,6 +113,7 @@ export const applicationView = (row: ApplicationRow): Application => ({
   confidential: row.secret_hash !== null,
   require_pkce: row.secret_hash === null || row.require_pkce === 1,
   id_token_signed_response_alg: row.id_token_alg,
+  backchannel_logout_uri: row.backchannel_logout_uri ?? '',
   created_at: row.created_at,
 });
 
@@ -123,7 +139,7 @@ export const addApplication = async (
     secret_hash: secret === undefined ? null : applicationSecretHash(ctx, secret),
     require_pkce: input.require_pkce === true ? 1 : 0,
     id_token_alg: idTokenAlg(input.id_token_signed_response_alg),
-    backchannel_logout_uri: null,
+    backchannel_logout_uri: backchannelUri(ctx, input.backchannel_logout_uri),
     created_at: now,
     updated_at: now,
   };
@@ -136,7 +152,8 @@ export const listApplications = async (ctx: Context): Promise<Application[]> =>
   (await listApplicationRows(ctx.db)).map(applicationView);
 
 /**
- * Changes an application's name, logo, redirect URIs, PKCE requirement or ID-token algorithm. The
+ * Changes an application's name, logo, redirect URIs, PKCE requirement, ID-token algorithm or
+ * back-channel logout URI. The
  * provider reads applications on each request, so the change applies to the next authorization.
  */
 export const updateApplication = async (
@@ -162,6 +179,9 @@ export const updateApplication = async (
     ...(change.id_token_signed_response_alg === undefined
       ? {}
       : { id_token_alg: idTokenAlg(change.id_token_signed_response_alg) }),
+    ...(change.backchannel_logout_uri === undefined
+      ? {}
+      : { backchannel_logout_uri: backchannelUri(ctx, change.backchannel_logout_uri) }),
   };
   if (!(await updateApplicationRow(ctx.db, clientId, changed, ctx.now()))) {
     throw new ApiError('E_2', 'No application has this client id.');

@@ -48,12 +48,17 @@ export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: Accou
   );
 };
 
-const wakers = new WeakMap<Store, () => void>();
+const wakers = new WeakMap<Store, Set<() => void>>();
 
-/** The worker of a store registers how to wake it; new events then reach it at once. */
+/**
+ * The workers of a store (webhook deliveries, back-channel logouts) register how to wake them; what
+ * a transaction wrote for them then reaches them at once.
+ */
 export const onNewEvents = (store: Store, wake: () => void) => {
-  wakers.set(store, wake);
-  return () => wakers.delete(store);
+  const set = wakers.get(store) ?? new Set();
+  wakers.set(store, set);
+  set.add(wake);
+  return () => set.delete(wake);
 };
 
 /**
@@ -64,6 +69,6 @@ export const onNewEvents = (store: Store, wake: () => void) => {
 export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> => {
   if (ctx.db.isTransaction) return work(ctx);
   const result = await ctx.db.transaction().execute((db) => work({ ...ctx, db }));
-  wakers.get(ctx.store)?.();
+  for (const wake of wakers.get(ctx.store) ?? []) wake();
   return result;
 };

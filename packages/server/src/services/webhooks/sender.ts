@@ -32,8 +32,8 @@ const send = ({ url, headers, body, timeoutMs, allowPrivate }: Post): Promise<{ 
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
       method: 'POST',
       headers: {
-        ...headers,
         'content-type': 'application/json',
+        ...headers,
         'content-length': Buffer.byteLength(body),
         'user-agent': USER_AGENT,
       },

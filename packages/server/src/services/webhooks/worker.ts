@@ -5,12 +5,12 @@
  * event and otherwise polls (WEBHOOK_POLL_MS), which is how it sees other processes' events.
  * Times come from the context's clock, so tests move through the back-off without waiting.
  */
-import { randomUUID } from 'node:crypto';
 import { HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { recordAudit } from '../../store/admin/admin.ts';
 import { type ClaimedDelivery, claimDue, finishAttempt, insertAttempt } from '../../store/webhooks/deliveries.ts';
 import { recordEndpointFailure, recordEndpointSuccess, setEndpointEnabled } from '../../store/webhooks/endpoints.ts';
+import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
 import { unsealEither } from '../security/sealed-values.ts';
 import { onNewEvents } from './events.ts';
 import { postWebhook } from './sender.ts';
@@ -87,70 +87,15 @@ const attempt = async (ctx: Context, holder: string, delivery: ClaimedDelivery) 
   else await disableIfPersistent(ctx, delivery.endpoint_id, now, failed ? delivery.give_up_at : undefined);
 };
 
-export interface WebhookWorker {
-  /** One pass: claims and attempts what is due now; answers how many were attempted. */
-  runOnce(): Promise<number>;
-  stop(): Promise<void>;
-}
+export type WebhookWorker = LeaseWorker;
 
-export const startWebhookWorker = (ctx: Context): WebhookWorker => {
-  const holder = randomUUID();
-  const leaseMs = ctx.config.webhooks.timeoutMs + 60_000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  /** Callers of `runOnce` waiting for a pass that starts after their call. */
-  let waiting: ((attempted: number) => void)[] = [];
-  /** The loop running passes one after another while anyone waits; undefined when idle. */
-  let driving: Promise<void> | undefined;
-
-  const pass = async (): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      const now = ctx.now();
-      const claimed = await claimDue(ctx.store, { holder, now, until: now + leaseMs }, BATCH);
-      await Promise.all(claimed.map((delivery) => attempt(ctx, holder, delivery)));
-      total += claimed.length;
-      if (claimed.length < BATCH || stopped) return total;
-    }
-  };
-  // One pass at a time in a process: a lease is this process's, so two passes of it must not overlap.
-  const drive = async () => {
-    while (waiting.length > 0) {
-      const served = waiting;
-      waiting = [];
-      // Always awaited, so `driving` is set before this loop can end and clear it.
-      const attempted = await (stopped
-        ? Promise.resolve(0)
-        : pass().catch((error: unknown) => {
-            ctx.logger.error({ err: error }, 'webhooks: delivery pass failed');
-            return 0;
-          }));
-      for (const done of served) done(attempted);
-    }
-    driving = undefined;
-  };
-  /** A pass that starts after this call (so it sees what the caller just wrote and the clock as now). */
-  const runOnce = (): Promise<number> =>
-    new Promise((resolve) => {
-      waiting.push(resolve);
-      driving ??= drive();
-    });
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void runOnce().finally(schedule);
-    }, ctx.config.webhooks.pollMs);
-    timer.unref();
-  };
-  const forget = onNewEvents(ctx.store, () => void runOnce());
-  schedule();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      forget();
-      clearTimeout(timer);
-      await driving;
-    },
-  };
-};
+export const startWebhookWorker = (ctx: Context): WebhookWorker =>
+  startLeaseWorker(ctx, {
+    name: 'webhooks',
+    pollMs: ctx.config.webhooks.pollMs,
+    leaseMs: ctx.config.webhooks.timeoutMs + 60_000,
+    batch: BATCH,
+    claim: (lease, limit) => claimDue(ctx.store, lease, limit),
+    attempt: (holder, delivery) => attempt(ctx, holder, delivery),
+    wake: (run) => onNewEvents(ctx.store, run),
+  });

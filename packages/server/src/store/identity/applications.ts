@@ -50,3 +50,16 @@ export const deleteApplication = async (db: Db, clientId: string) =>
       .execute();
     return Number(result.numDeletedRows) > 0;
   });
+
+/** Of `clientIds`, those that registered a back-channel logout URI. */
+export const applicationsWithBackchannelLogout = async (db: Db, clientIds: string[]) =>
+  clientIds.length === 0
+    ? []
+    : (
+        await db
+          .selectFrom('applications')
+          .select('client_id')
+          .where('client_id', 'in', clientIds)
+          .where('backchannel_logout_uri', 'is not', null)
+          .execute()
+      ).map((row) => row.client_id);

@@ -1,4 +1,5 @@
 /** Table types of the identity provider: registered applications and the provider's stored models. */
+import type { Generated } from 'kysely';
 
 export interface ApplicationsTable {
   client_id: string;
@@ -33,4 +34,19 @@ export interface OidcModelsTable {
   account_id: string | null;
   consumed_at: number | null;
   expires_at: number;
+}
+
+export interface BackchannelLogoutsTable {
+  id: Generated<number>;
+  client_id: string;
+  /** The `sub` of the logout token. */
+  account_id: string;
+  /** The `sid` the application's ID token carried. */
+  sid: string;
+  attempts: number;
+  next_attempt_at: number;
+  give_up_at: number;
+  lease_holder: string | null;
+  lease_until: number | null;
+  created_at: number;
 }

@@ -23,6 +23,7 @@ import * as applicationSessions from './016-application-sessions.ts';
 import * as sessionSecondFactor from './017-session-second-factor.ts';
 import * as relyingParties from './018-relying-parties.ts';
 import * as schools from './019-schools.ts';
+import * as backchannelLogouts from './020-backchannel-logouts.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -54,6 +55,7 @@ const steps: [name: string, up: Step][] = [
   ['017-session-second-factor', sessionSecondFactor.up],
   ['018-relying-parties', relyingParties.up],
   ['019-schools', schools.up],
+  ['020-backchannel-logouts', backchannelLogouts.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

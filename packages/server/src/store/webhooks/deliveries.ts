@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Store } from '../db.ts';
+import { claimLeased, type Lease } from '../lease.ts';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -63,35 +64,7 @@ const dueIds = (db: Db, now: number, limit: number) =>
     .orderBy('d.id')
     .limit(limit);
 
-export interface Lease {
-  holder: string;
-  now: number;
-  until: number;
-}
-
-const claimPostgres = async (db: Db, lease: Lease, limit: number): Promise<number[]> => {
-  const { rows } = await sql<{ id: number }>`
-    update webhook_deliveries set lease_holder = ${lease.holder}, lease_until = ${lease.until}
-    where id in (${dueIds(db, lease.now, limit).forUpdate('d').skipLocked()})
-      and (lease_until is null or lease_until <= ${lease.now})
-    returning id`.execute(db);
-  return rows.map((row) => Number(row.id));
-};
-
-const claimSqlite = async (db: Db, lease: Lease, limit: number): Promise<number[]> => {
-  const claimed: number[] = [];
-  for (const { id } of await dueIds(db, lease.now, limit).execute()) {
-    const won = await db
-      .updateTable('webhook_deliveries')
-      .set({ lease_holder: lease.holder, lease_until: lease.until })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', lease.now)]))
-      .executeTakeFirst();
-    if (Number(won.numUpdatedRows) > 0) claimed.push(id);
-  }
-  return claimed;
-};
+export type { Lease };
 
 /** A claimed delivery with what sending it takes. */
 export const claimedDeliveries = (db: Db, ids: number[]) =>
@@ -117,10 +90,16 @@ export type ClaimedDelivery = Awaited<ReturnType<typeof claimedDeliveries>>[numb
 
 /** Takes up to `limit` due deliveries of enabled endpoints for this holder until `lease.until`. */
 export const claimDue = async (store: Store, lease: Lease, limit: number): Promise<ClaimedDelivery[]> => {
-  const ids =
-    store.dialect === 'postgres'
-      ? await claimPostgres(store.db, lease, limit)
-      : await claimSqlite(store.db, lease, limit);
+  const ids = await claimLeased(
+    store,
+    {
+      table: 'webhook_deliveries',
+      due: () => dueIds(store.db, lease.now, limit).execute(),
+      dueLocked: () => dueIds(store.db, lease.now, limit).forUpdate('d').skipLocked(),
+      stillDue: sql`status = 'pending'`,
+    },
+    lease,
+  );
   return ids.length === 0 ? [] : claimedDeliveries(store.db, ids);
 };
 
