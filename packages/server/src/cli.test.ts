@@ -7,6 +7,7 @@ import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
 import { createUsageWriter } from './services/usage/group-commit.ts';
+import { listPolicies, putPolicy } from './store/captcha/captcha.ts';
 import { openStore, type Store } from './store/db.ts';
 import { usageDb, writeUsage } from './store/usage/events.ts';
 import { sqlEventsStore } from './store/usage/events-sql.ts';
@@ -300,6 +301,26 @@ describe('usage group commit', () => {
     await writer.idle();
     expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(await storedEventIds('group-commit-')).toEqual(['group-commit-1', 'group-commit-2', 'group-commit-3']);
+  });
+});
+
+describe('edupass captcha policy reset', () => {
+  test("removes a product's console policies, then every product's; sign-in is under risk again", async () => {
+    const updated_at = Date.now();
+    await putPolicy(store.db, { pid: 'edupass', scene: 'login', policy: 'always', updated_at });
+    await putPolicy(store.db, { pid: 'edupass', scene: '*', policy: 'never', updated_at });
+    await putPolicy(store.db, { pid: '*', scene: '*', policy: 'always', updated_at });
+    expect(await runCli(['captcha', 'policy', 'reset', 'edupass'])).toBe(0);
+    expect(lastLine()).toBe(
+      'Removed 2 captcha policies of edupass: *=never, login=always. Password sign-in to edupass is now under policy always.',
+    );
+    expect(await runCli(['captcha', 'policy', 'reset', '*'])).toBe(0);
+    expect(lastLine()).toBe('Removed 1 captcha policy of *: *=always. Password sign-in is now under policy risk.');
+    expect(await runCli(['captcha', 'policy', 'reset', 'edupass'])).toBe(0);
+    expect(lastLine()).toBe(
+      'No captcha policy was set for edupass in the console. Password sign-in to edupass is now under policy risk.',
+    );
+    expect(await listPolicies(store.db)).toEqual([]);
   });
 });
 

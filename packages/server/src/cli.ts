@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { createAdmin } from './cli/admin.ts';
 import { APPS_OPTIONS, APPS_USAGE, runApps } from './cli/apps.ts';
+import { CAPTCHA_USAGE, resetPolicyCommand } from './cli/captcha.ts';
 import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
@@ -28,6 +29,7 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
                                            (--now: at once); the old one verifies until its tokens expire
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
+${CAPTCHA_USAGE}
 ${WEBHOOKS_USAGE}
 ${APPS_USAGE}
 
@@ -98,6 +100,11 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'keys' && (sub === 'list' || sub === 'rotate')) {
     console.log(await withContext((ctx) => (sub === 'list' ? listKeys(ctx) : rotateKeys(ctx, values.now === true))));
+    return 0;
+  }
+  if (command === 'captcha' && sub === 'policy' && arg === 'reset' && positionals[3]) {
+    const pid = positionals[3];
+    console.log(await withContext((ctx) => resetPolicyCommand(ctx, pid)));
     return 0;
   }
   if (command === 'migrate') {

@@ -3,10 +3,11 @@
  * on one account and password spraying from one address are; slide puzzles per address; the counters
  * in Redis.
  */
-import { ACCOUNTS_BASE as A } from '@edupass/protocol';
+import { ACCOUNTS_BASE as A, type TotpSetup } from '@edupass/protocol';
 import { expectError, expectSignedIn, nextPhone, PASSWORD, PID, signUp } from '@edupass/test-kit/accounts';
 import { captchaWith, startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
+import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -71,6 +72,26 @@ describe('policy risk thresholds', () => {
     expectSignedIn(await login(PASSWORD, await solveSlideTicket(fresh, 'login', account.phone)));
     // A success ends the run: the next sign-in is ordinary again.
     expectSignedIn(await login(PASSWORD));
+  });
+
+  it('an account with an authenticator app signs in ten times in an hour without a puzzle: a right password answered with the second step counts as a success', async () => {
+    const { fresh, call } = await start();
+    const account = await signUp(fresh);
+    const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token: account.token });
+    const confirmed = await call(
+      'POST',
+      `${A}/second-factor/totp/confirm`,
+      {
+        code: totpCode(setup.body.secret, stepAt(Date.now())),
+      },
+      { token: account.token },
+    );
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    await usePolicy(fresh, 'risk');
+    for (let i = 0; i < 10; i++) {
+      const answer = await call('POST', `${A}/login`, { identity: account.phone, password: PASSWORD, pid: PID });
+      expect(answer.body, `sign-in ${i + 1}`).toMatchObject({ error_code: 'E_11', mfa_challenge: expect.any(String) });
+    }
   });
 
   it('a parallel burst of 30 wrong passwords on one account reaches the password check only CAPTCHA_RISK_LOGIN_FAILURES times', async () => {

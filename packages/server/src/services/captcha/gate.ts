@@ -6,7 +6,7 @@
  * never satisfies a challenge. Refusals answer GCAP_1 and leave a security event.
  */
 import type { Context } from '../../context.ts';
-import { ApiError, fail } from '../../errors.ts';
+import { ApiError, fail, SecondFactorRequired } from '../../errors.ts';
 import { refuseWhileLocked, signInLockKey } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
 import { spendTicket } from '../security/tickets.ts';
@@ -80,6 +80,8 @@ export interface LoginGuard {
  * A password sign-in behind the gate (plain `login` and `login/security` alike): a locked account is
  * answered by its lock first (E_5 with the seconds left; no puzzle is worth solving to be refused), a
  * wrong password counts toward the IP's risk, a success ends the account's run of unchallenged attempts.
+ * A right password answered with the second-step challenge is a success here: the password passed, and
+ * an account with a second factor must not meet the puzzle on every sign-in from the fourth in an hour.
  */
 export const guardPasswordLogin = async <T>(ctx: Context, guard: LoginGuard, attempt: () => Promise<T>): Promise<T> => {
   const who = { identity: guard.identity, ip: guard.ip };
@@ -90,7 +92,8 @@ export const guardPasswordLogin = async <T>(ctx: Context, guard: LoginGuard, att
     await clearLoginRisk(ctx, guard.identity);
     return result;
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
+    if (error instanceof SecondFactorRequired) await clearLoginRisk(ctx, guard.identity);
+    else if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
     throw error;
   }
 };

@@ -11,6 +11,7 @@ import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { allProducts } from '../../store/admin/products.ts';
 import {
+  deletePoliciesOf,
   deletePolicy,
   deleteProvider,
   findPolicies,
@@ -99,3 +100,13 @@ export const setCaptchaPolicy = async (ctx: Context, pid: string, scene: string,
 
 export const clearCaptchaPolicy = (ctx: Context, pid: string, scene: string) =>
   deletePolicy(ctx.db, pid, scene.toLowerCase());
+
+/**
+ * The operator's way back in (`edupass captcha policy reset <pid>`): removes every policy the console
+ * stored for the product (`*`: the ones for every product), so configuration or the default, risk,
+ * decides again. Answers the removed rows and the login policy now in effect.
+ */
+export const resetCaptchaPolicies = async (ctx: Context, pid: string) => {
+  const removed = await deletePoliciesOf(ctx.db, pid);
+  return { removed, loginPolicy: await policyFor(ctx, pid === '*' ? '' : pid, 'login') };
+};

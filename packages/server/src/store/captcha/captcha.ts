@@ -100,6 +100,10 @@ export const putPolicy = (db: Kysely<Database>, row: CaptchaPoliciesTable) =>
 export const deletePolicy = (db: Kysely<Database>, pid: string, scene: string) =>
   tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).where('scene', '=', scene).execute();
 
+/** Removes every operator policy of a product (every scene), answering the rows removed. */
+export const deletePoliciesOf = (db: Kysely<Database>, pid: string) =>
+  tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).returning(['pid', 'scene', 'policy']).execute();
+
 /** The operator's provider for pid and for '*', whichever are set. */
 export const findProviders = (db: Kysely<Database>, pid: string) =>
   tables(db).selectFrom('captcha_providers').select(['pid', 'provider']).where('pid', 'in', [pid, '*']).execute();
