@@ -88,6 +88,7 @@ const EDUPASS_OWN: Record<number, string> = {
   70: 'MFA_INVALID',
   71: 'PASSKEY_INVALID',
   72: 'MFA_SETUP_REQUIRED',
+  73: 'AGREEMENTS_UNSIGNED',
 };
 
 describe('the error catalogue', () => {
@@ -109,8 +110,8 @@ describe('the error catalogue', () => {
   });
 
   test('clientCodeName knows no number outside the catalogue', () => {
-    for (const number of [-2, 73, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(74);
+    for (const number of [-2, 74, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(75);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

@@ -97,6 +97,8 @@ const NUMBERED_CLIENT_CODES = [
   'PASSKEY_INVALID', // 71
   // This account must set up a second factor before it can continue (operators by default).
   'MFA_SETUP_REQUIRED', // 72
+  // Agreements in effect are unsigned: a sign-in does not finish (no return to an application) until they are.
+  'AGREEMENTS_UNSIGNED', // 73
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -206,6 +208,7 @@ export const SERVER_ERRORS = {
   E_12: e(400, 'MFA_INVALID', 'auth', 'The verification code is wrong or was already used.'),
   E_13: e(400, 'PASSKEY_INVALID', 'auth', 'The passkey could not be verified.'),
   E_14: e(403, 'MFA_SETUP_REQUIRED', 'auth', 'Set up a second factor to continue.'),
+  E_15: e(403, 'AGREEMENTS_UNSIGNED', 'account', 'Read and accept the updated agreements to continue.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

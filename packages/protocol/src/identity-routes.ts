@@ -57,7 +57,7 @@ export const checkReturnRoute = {
   method: 'POST',
   path: `${IDENTITY_BASE}/return`,
   host: 'tiger',
-  auth: 'none',
+  auth: 'optional',
   body: { redirect: /* @__PURE__ */ str(2048) },
   status: 200,
 } as const satisfies WireRoute;

@@ -177,6 +177,28 @@ export const signUp = async (
   return { userId: body.user_info.id, phone, password, token: set.access.token, refresh: set.refresh.token };
 };
 
+/** The ids of the agreements in effect, as the sign-up screens tick them. */
+export const agreementIdsInEffect = async (server: TestServer): Promise<number[]> =>
+  (await client(server.url)<{ id: number }[]>('GET', `${A}/agreements`)).body.map((agreement) => agreement.id);
+
+/**
+ * A new account that has signed every agreement in effect, as one made on the sign-up screens has: a
+ * sign-in of it finishes (an application's sign-in completes) without the agreements gate.
+ */
+export const signUpAgreed = async (server: TestServer, phone = nextPhone()): Promise<Account> =>
+  signUp(server, phone, PASSWORD, await agreementIdsInEffect(server));
+
+/** The signed-in user signs every agreement in effect (as the agreements gate does). */
+export const signAgreementsInEffect = async (server: TestServer, token: string): Promise<void> => {
+  const answer = await client(server.url)(
+    'POST',
+    `${A}/agreements/sign`,
+    { agreement_ids: await agreementIdsInEffect(server), pid: PID },
+    { token },
+  );
+  expect(answer.status, JSON.stringify(answer.body)).toBe(204);
+};
+
 /** A new session of an existing account by password (with a captcha ticket, if given); the token set. */
 export const signIn = async (
   server: TestServer,

@@ -6,7 +6,7 @@
 import type { ApplicationWithSecret } from '@edupass/protocol';
 import { expect } from 'vitest';
 import type { Config } from '../../server/src/config/config.ts';
-import { signInOperator, signUp } from './accounts.ts';
+import { agreementIdsInEffect, nextPhone, PASSWORD, signInOperator, signUp } from './accounts.ts';
 import { type TestServer, useTestServer } from './harness.ts';
 import { client } from './http-client.ts';
 
@@ -46,15 +46,17 @@ export const registerApp = async (server: TestServer, spec: AppSpec, operatorTok
 };
 
 /**
- * A new account whose session began ten seconds ago: prompt=login and max_age compare the session
+ * A new account (the agreements in effect signed) whose session began ten seconds ago: prompt=login and max_age compare the session
  * with the request's time in whole seconds, and the same second would read as fresh.
  */
 export const signUpBeforeAuthorizations = async (server: TestServer) => {
   const { ctx } = server.app;
+  // Read before the clock moves back: ten seconds earlier, agreements seeded at the start are not in effect yet.
+  const agreementIds = await agreementIdsInEffect(server);
   const realNow = ctx.now;
   ctx.now = () => realNow() - 10_000;
   try {
-    return await signUp(server);
+    return await signUp(server, nextPhone(), PASSWORD, agreementIds);
   } finally {
     ctx.now = realNow;
   }

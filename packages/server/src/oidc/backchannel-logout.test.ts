@@ -5,7 +5,7 @@
  * the `sid` its ID token carried; an application without one is told nothing (its tokens still end).
  * A receiver that is down gets the token once it is back.
  */
-import { A, type Account, expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { A, type Account, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -94,7 +94,7 @@ describe('back-channel logout', () => {
     'after %s, the listening application gets one logout token for the sign-in; the other none',
     async (_name, event) => {
       receiver.received.length = 0;
-      const user = await signUp(server);
+      const user = await signUpAgreed(server);
       const courses = await signInTo(listening, CALLBACK, user);
       const library = await signInTo(silent, OTHER_CALLBACK, user);
       expect((await event(user)).status).toBeLessThan(300);
@@ -112,7 +112,7 @@ describe('back-channel logout', () => {
 
   it('after signing out through the application (RP-initiated logout), one logout token, not two', async () => {
     receiver.received.length = 0;
-    const user = await signUp(server);
+    const user = await signUpAgreed(server);
     const courses = await signInTo(listening, CALLBACK, user);
     const logout = oidc.buildEndSessionUrl(courses.config, { id_token_hint: String(courses.tokens.id_token) });
     const question = await courses.browser.request(logout.href);
@@ -128,7 +128,7 @@ describe('back-channel logout', () => {
 
   it('reaches an application that was down, once it is back', async () => {
     receiver.received.length = 0;
-    const user = await signUp(server);
+    const user = await signUpAgreed(server);
     const courses = await signInTo(listening, CALLBACK, user);
     await receiver.goDown();
     const { ctx } = server.app;

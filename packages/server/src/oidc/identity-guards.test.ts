@@ -4,7 +4,7 @@
  * management by anyone but an operator.
  */
 import { IDENTITY_BASE } from '@edupass/protocol';
-import { type Account, expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { type Account, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -20,7 +20,7 @@ let app: { id: string; secret: string };
 
 beforeAll(async () => {
   adoptOwnUrl();
-  user = await signUp(server);
+  user = await signUpAgreed(server);
   const made = await registerApp(server, {
     name: 'Courses',
     logo_url: 'https://courses.example.com/logo.png',

@@ -3,7 +3,7 @@
  * an attacker's `/sign-in?interaction=<uid>` can neither complete nor deny it (nor read it), and the
  * attacker's browser, resuming the authorization, gets no code for the victim's account.
  */
-import { type Account, expectError, signUp } from '@edupass/test-kit/accounts';
+import { type Account, expectError, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
@@ -20,7 +20,7 @@ let thirdParty: string;
 
 beforeAll(async () => {
   adoptOwnUrl();
-  victim = await signUp(server);
+  victim = await signUpAgreed(server);
   const made = await registerApp(server, { name: 'Courses', redirect_uris: [CALLBACK] });
   app = { id: made.application.client_id, secret: String(made.client_secret) };
   thirdParty = (

@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
+import { requireAgreementsSigned } from '../services/account/agreements.ts';
 import { findApplication, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
@@ -123,7 +124,8 @@ const grantFor = async (provider: Provider, interaction: InteractionModel, accou
 /**
  * Signs the interaction in as the caller's session. A request for a fresh sign-in (prompt=login,
  * max_age) is answered only by a session that began after the request did (E_7 otherwise: the web
- * client then asks for credentials); a third-party application needs `consent`.
+ * client then asks for credentials); an account with agreements in effect left to sign is refused
+ * (E_15: the web client shows the agreements gate first); a third-party application needs `consent`.
  */
 export const completeInteraction = async (
   ctx: Context,
@@ -141,6 +143,7 @@ export const completeInteraction = async (
   if (shown.fresh_sign_in && startedAt < interaction.iat * 1000) {
     throw new ApiError('E_7', 'The application asks you to sign in again.');
   }
+  await requireAgreementsSigned(ctx, session.userId);
   if (shown.consent && !consent) throw invalidRequest('The application needs your consent to what it asks.');
   const login: EduPassLogin & { ts: number; remember: boolean } = {
     accountId,

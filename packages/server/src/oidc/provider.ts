@@ -9,6 +9,7 @@ import { DAY_SECONDS, HOUR_SECONDS, OIDC_PREFIX } from '@edupass/protocol';
 import type { JWK } from 'jose';
 import type { Configuration, GrantModel, OidcContext, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import { hasAgreementsToSign } from '../services/account/agreements.ts';
 import { secretMatches } from '../services/identity/applications.ts';
 import { queueBackchannelLogouts } from '../services/identity/backchannel-logout.ts';
 import { limitedSecretCheck } from '../services/security/client-secrets.ts';
@@ -75,7 +76,9 @@ export const createProvider = async (
   );
   const { Check } = interactionPolicy;
   const policy = interactionPolicy.base();
-  // After `no_session`: a provider session whose EduPass session has ended asks for a sign-in again.
+  // After `no_session`: a provider session whose EduPass session has ended asks for a sign-in again,
+  // and one whose account has agreements in effect left to sign goes through the web client (its gate)
+  // rather than straight back to the application.
   policy.get('login')?.checks.add(
     new Check('edupass_session', 'The EduPass session has ended', async (kctx) => {
       const session = kctx.oidc.session;
@@ -90,7 +93,8 @@ export const createProvider = async (
         );
         return Check.NO_NEED_TO_PROMPT;
       }
-      return (await linkedSessionLive(ctx, session.uid, session.accountId))
+      return (await linkedSessionLive(ctx, session.uid, session.accountId)) &&
+        !(await hasAgreementsToSign(ctx, Number(session.accountId)))
         ? Check.NO_NEED_TO_PROMPT
         : Check.REQUEST_PROMPT;
     }),

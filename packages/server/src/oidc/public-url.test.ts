@@ -5,7 +5,7 @@
  * PUBLIC_URL on a non-default port keeps its port.
  */
 import { request } from 'node:http';
-import { signUp } from '@edupass/test-kit/accounts';
+import { signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { interactionCall } from '@edupass/test-kit/oidc-flow';
@@ -78,7 +78,7 @@ describe('the provider under PUBLIC_URL', () => {
   });
 
   it.each(FORGED)('the sign-in screen and the return after it are at PUBLIC_URL (%j)', async (headers) => {
-    const user = await signUp(server);
+    const user = await signUpAgreed(server);
     const browser = cookieBrowser();
     const authorize = new URL(`${server.url}/oidc/auth`);
     for (const [name, value] of Object.entries({

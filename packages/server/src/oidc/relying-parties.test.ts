@@ -4,7 +4,7 @@
  * ID token; PKCE required of public applications and of confidential ones that ask for it; RFC 9068
  * JWT access tokens for the configured API resources; redirect URIs editable after registration.
  */
-import { type Account, expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { type Account, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -23,7 +23,7 @@ let operator: string;
 
 beforeAll(async () => {
   adoptOwnUrl();
-  user = await signUp(server);
+  user = await signUpAgreed(server);
   operator = (await signInOperator(server)).token;
 });
 

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Auth, type AuthConfig } from '@auth/core';
 import { INTERACTION_PARAM } from '@edupass/protocol';
-import { A, type Account, signUp } from '@edupass/test-kit/accounts';
+import { A, type Account, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser, type Hop } from '@edupass/test-kit/cookie-browser';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
@@ -45,7 +45,7 @@ beforeAll(() => {
 
 // Each library signs in a user of its own, who signs out of EduPass at the end.
 beforeEach(async () => {
-  user = await signUp(server);
+  user = await signUpAgreed(server);
   const profile = await client(server.url)<{ nickname: string }>('GET', '/tiger/v3/web/accounts/profile', undefined, {
     token: user.token,
   });

@@ -3,7 +3,7 @@
  * together (20 at once): one request may win, and afterwards every token of the grant is dead.
  * Database-sensitive: run on SQLite and PostgreSQL.
  */
-import { signUp } from '@edupass/test-kit/accounts';
+import { signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -33,7 +33,7 @@ const tokenRequest = (form: Record<string, string>) =>
   }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, string> }));
 
 const signedIn = async () => {
-  const user = await signUp(server);
+  const user = await signUpAgreed(server);
   const browser = cookieBrowser();
   const config = await discover(server, app.id, app.secret);
   const { landed, checks } = await authorize(config, browser, CALLBACK);

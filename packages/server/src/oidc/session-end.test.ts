@@ -4,7 +4,7 @@
  * account's deletion, the application's refresh token is refused and introspection says its access
  * token is inactive. Ending another session of the same account leaves them be. ID tokens carry `sid`.
  */
-import { A, signIn, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { A, signIn, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 /** A new account signed in to the application through its EduPass session: the application's tokens. */
 const signedInToApp = async () => {
-  const user = await signUp(server);
+  const user = await signUpAgreed(server);
   const browser = cookieBrowser();
   const config = await discover(server, app.id, app.secret);
   const { landed, checks } = await authorize(config, browser, CALLBACK);

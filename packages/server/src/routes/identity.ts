@@ -44,5 +44,13 @@ export const identityRoutes = (app: FastifyInstance, ctx: Context) => {
       denyInteraction(ctx, (await provider()).provider, { request, reply }, params.uid),
     { tags },
   );
-  defineRoute(app, ctx, 'checkReturn', async ({ body }) => checkReturnTarget(ctx, body.redirect), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'checkReturn',
+    async ({ body, session }) => checkReturnTarget(ctx, body.redirect, session?.userId),
+    {
+      tags,
+    },
+  );
 };

@@ -76,4 +76,5 @@ export const errorsEn: Record<ClientCodeName, string> = {
   MFA_INVALID: 'That code is wrong or was already used. Try the newest code.',
   PASSKEY_INVALID: 'This passkey could not be verified. Try again or use another way.',
   MFA_SETUP_REQUIRED: 'Set up a second factor to continue.',
+  AGREEMENTS_UNSIGNED: 'Read and accept the updated agreements to continue.',
 };

@@ -76,4 +76,5 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   MFA_INVALID: '验证码错误或已被使用，请输入最新的验证码。',
   PASSKEY_INVALID: '通行密钥验证失败，请重试或换一种方式。',
   MFA_SETUP_REQUIRED: '请先设置第二重验证再继续。',
+  AGREEMENTS_UNSIGNED: '请先阅读并同意更新后的协议再继续。',
 };

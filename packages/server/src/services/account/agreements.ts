@@ -1,5 +1,6 @@
 import type { Agreement as WireAgreement } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
 import { currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
 import type { Agreement } from '../../store/schema.ts';
 import { requireProduct } from '../platform/products.ts';
@@ -24,6 +25,18 @@ export const agreementsToSign = async (ctx: Context, userId: number | undefined)
   if (userId === undefined) return current.map(toWire);
   const signed = await signedAgreementIds(ctx.db, userId);
   return current.filter((a) => !signed.has(a.id)).map(toWire);
+};
+
+export const hasAgreementsToSign = async (ctx: Context, userId: number): Promise<boolean> =>
+  (await agreementsToSign(ctx, userId)).length > 0;
+
+/**
+ * A sign-in finishes (an OpenID Connect interaction completes, a return address is handed out) only
+ * for an account that has signed every agreement in effect: E_15 otherwise, and the web client shows
+ * the agreements gate. Decided here, not by the order in which the client's answers arrive.
+ */
+export const requireAgreementsSigned = async (ctx: Context, userId: number): Promise<void> => {
+  if (await hasAgreementsToSign(ctx, userId)) fail('E_15');
 };
 
 export const sign = async (ctx: Context, userId: number, ids: number[], pid: string) => {

@@ -1,7 +1,7 @@
 /** The `edu` scope read by a real relying party (openid-client): userinfo carries schools, classes, roles and the school mark. */
 
 import { routes } from '@edupass/protocol';
-import { PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { PID, signAgreementsInEffect, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -25,7 +25,9 @@ describe('the edu scope', () => {
     app = { id: registered.application.client_id, secret: String(registered.client_secret) };
   });
 
+  /** The user's claims as the application reads them, once they have passed the agreements gate. */
   const userinfoOf = async (token: string) => {
+    await signAgreementsInEffect(server, token);
     const config = await discover(server, app.id, app.secret);
     const browser = cookieBrowser();
     const { landed, checks } = await authorize(config, browser, CALLBACK, { scope: 'openid profile edu' });
