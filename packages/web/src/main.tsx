@@ -12,7 +12,7 @@ import { getLocation } from './router/history.ts';
 import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
 import { client } from './session/account.ts';
-import { checkAgreements } from './session/gate.ts';
+import { checkAgreements, watchSessionForGate } from './session/gate.ts';
 import { captureReturn } from './session/return-target.ts';
 import { initTelemetry } from './telemetry/telemetry.ts';
 import './styles.css';
@@ -24,6 +24,7 @@ const start = async () => {
   // A page only users see, opened signed out: the sign-in that follows lands there.
   captureReturn(path, query, screen.access === 'user' && client.session.get().status !== 'signed-in');
   preload(screen.route);
+  watchSessionForGate();
   const session =
     client.session.get().status === 'signed-in'
       ? getProfile(client)

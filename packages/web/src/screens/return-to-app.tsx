@@ -3,6 +3,8 @@
  * completed (a third-party application first shows what it asks, to allow or deny), a return address
  * is checked by the server and followed. A refused address lands on the account centre with a notice;
  * an application asking for a fresh sign-in gets one (this session is ended, the sign-in screen shown).
+ * The server finishes neither for an account with agreements left to sign (AGREEMENTS_UNSIGNED): the
+ * agreements are checked again, the gate shows them, and the return resumes once they are signed.
  */
 import { isAuthError } from '@edupass/account';
 import { checkReturn, completeInteraction, denyInteraction, interactionDetails } from '@edupass/account/identity';
@@ -15,6 +17,7 @@ import { useI18n } from '../i18n/i18n.ts';
 import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
+import { checkAgreements } from '../session/gate.ts';
 import { clearReturn, noteRefusedReturn, pendingAppReturn } from '../session/return-target.ts';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
@@ -27,10 +30,19 @@ const leave = (url: string) => {
   window.location.assign(url);
 };
 
+const agreementsUnsigned = (error: unknown) => isAuthError(error) && error.name === 'AGREEMENTS_UNSIGNED';
+
+/** The server's "sign the agreements first": the gate shows them; the return is kept and resumes after. */
+const toTheGate = async () => {
+  returning = false;
+  await checkAgreements();
+};
+
 const finish = async (uid: string, consent: boolean) => {
   try {
     leave((await completeInteraction(client, uid, consent)).redirect_to);
   } catch (error) {
+    if (agreementsUnsigned(error)) return toTheGate();
     if (!isAuthError(error) || error.name !== 'STEP_UP_REQUIRED') throw error;
     // The application wants a sign-in newer than this session: sign in again, the target is kept.
     await signOut();
@@ -92,7 +104,7 @@ const ReturnToApp = () => {
       if (target.kind === 'redirect') {
         // Refused is refused; a server out of reach is not a refusal (the retry below asks again).
         const checked = await checkReturn(client, { redirect: target.url }).catch((caught: unknown) => {
-          if (troubleOf(caught)) throw caught;
+          if (troubleOf(caught) || agreementsUnsigned(caught)) throw caught;
           return undefined;
         });
         if (checked) leave(checked.redirect);
@@ -114,6 +126,8 @@ const ReturnToApp = () => {
       }
     };
     go().catch((caught: unknown) => {
+      // Kept: the gate shows what is left to sign, and this screen resumes the return after it.
+      if (agreementsUnsigned(caught)) return void toTheGate();
       returning = false;
       const again = troubleOf(caught)
         ? () => {

@@ -1,6 +1,9 @@
 /**
  * What must happen before the signed-in user sees anything else: agreements published since they
- * last signed. Checked on start and after every sign-in.
+ * last signed. The answer holds for the session it was asked for: when the session changes (a sign-in,
+ * a sign-out, another account) the gate is not ready again until the server has answered for the new
+ * one, so nothing (the return to an application above all) runs on the previous visitor's "nothing to
+ * sign". The server refuses to finish a sign-in with agreements left to sign as well (E_15).
  */
 import { listAgreementsToSign } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
@@ -8,27 +11,65 @@ import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { client } from './account.ts';
 
 interface GateState {
-  /** False until the start-up check has answered (signed-out visitors are ready at once). */
+  /** False until the server has answered for the current session (signed-out visitors are ready at once). */
   ready: boolean;
   toSign: readonly Agreement[];
 }
 
-const gate = createStore<GateState>(() => ({ ready: false, toSign: [] }));
+interface Answered {
+  toSign: readonly Agreement[];
+  /** The session the answer is for (sessionKey). */
+  checkedFor: string | undefined;
+}
 
-/** Asks the server which agreements the signed-in user has yet to sign. */
-export const checkAgreements = async (): Promise<void> => {
-  if (client.session.get().status !== 'signed-in') {
-    gate.set({ ready: true, toSign: [] });
-    return;
-  }
-  try {
-    gate.set({ ready: true, toSign: await listAgreementsToSign(client) });
-  } catch {
-    // A dead session clears itself in the SDK; anything else must not lock the user out.
-    gate.set({ ready: true, toSign: [] });
-  }
+const gate = createStore<Answered>(() => ({ toSign: [], checkedFor: undefined }));
+
+/** Which session an answer belongs to: the visitor, or a signed-in user (by id, once known). */
+const sessionKey = () => {
+  const { status, user } = client.session.get();
+  return status === 'signed-in' ? `user:${user?.id ?? '?'}` : 'visitor';
 };
 
-export const agreementsSigned = (): void => gate.set({ ready: true, toSign: [] });
+const ask = async (key: string): Promise<void> => {
+  let toSign: readonly Agreement[] = [];
+  try {
+    toSign = await listAgreementsToSign(client);
+  } catch {
+    // A dead session clears itself in the SDK; anything else must not lock the user out (the server
+    // still refuses to finish a sign-in with agreements left to sign).
+  }
+  // An answer for a session that has since changed is not this session's: its own check answers.
+  if (sessionKey() === key) gate.set({ toSign, checkedFor: key });
+};
 
-export const useGate = (): GateState => useStore(gate);
+/** The check under way, shared by everyone asking for the same session meanwhile. */
+let inFlight: { key: string; answer: Promise<void> } | undefined;
+
+/** Asks the server which agreements the signed-in user has yet to sign. */
+export const checkAgreements = (): Promise<void> => {
+  const key = sessionKey();
+  if (key === 'visitor') {
+    gate.set({ toSign: [], checkedFor: key });
+    return Promise.resolve();
+  }
+  if (inFlight?.key === key) return inFlight.answer;
+  const answer = ask(key).finally(() => {
+    if (inFlight?.answer === answer) inFlight = undefined;
+  });
+  inFlight = { key, answer };
+  return answer;
+};
+
+/** From start-up on: every change of session asks again before the gate is ready. */
+export const watchSessionForGate = (): (() => void) =>
+  client.session.subscribe(() => {
+    if (sessionKey() !== gate.get().checkedFor) void checkAgreements();
+  });
+
+export const agreementsSigned = (): void => gate.set({ toSign: [], checkedFor: sessionKey() });
+
+export const useGate = (): GateState => {
+  const { toSign, checkedFor } = useStore(gate);
+  const ready = checkedFor === sessionKey();
+  return { ready, toSign: ready ? toSign : [] };
+};
