@@ -40,6 +40,8 @@ describe('a non-operator', () => {
     for (const hash of [
       '#/users',
       `#/users/${user.userId}`,
+      '#/schools',
+      '#/teachers',
       '#/agreements',
       '#/captcha',
       '#/keys',

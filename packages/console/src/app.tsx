@@ -14,9 +14,11 @@ import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
+import { SchoolsScreen } from './screens/schools.tsx';
 import { Enrolment } from './screens/second-factor.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
 import { SigningKeysScreen } from './screens/signing-keys.tsx';
+import { TeachersScreen } from './screens/teachers.tsx';
 import { UsageScreen } from './screens/usage.tsx';
 import { UserScreen } from './screens/user-page.tsx';
 import { UsersScreen } from './screens/users.tsx';
@@ -35,6 +37,8 @@ type Access =
 
 /** The screen of each section without parameters: a new screen is a line here and its name in SECTIONS. */
 const SCREENS: Record<PlainSection, ComponentType> = {
+  schools: SchoolsScreen,
+  teachers: TeachersScreen,
   agreements: AgreementsScreen,
   captcha: CaptchaScreen,
   oauth: OauthScreen,

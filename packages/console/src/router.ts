@@ -7,6 +7,8 @@ import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 /** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
 export const SECTIONS = [
   'users',
+  'schools',
+  'teachers',
   'agreements',
   'captcha',
   'oauth',

@@ -1,5 +1,5 @@
 /**
- * The education layer as a site's backend sees it: the `edu` scope's claims (userinfo) and the
+ * The education layer as a site's backend sees it: the `edu` scope's claims (userinfo or ID token) and the
  * webhook events of classes and pupil accounts, typed. `readEduClaims` checks the shape, so a
  * site's rule ("keep school-managed accounts out of public following, liking and reporting") rests
  * on a checked value, never on a guess.
@@ -8,9 +8,20 @@
 export type EduSchoolRole = 'school_admin' | 'teacher';
 export type EduClassRole = 'head_teacher' | 'teacher' | 'pupil';
 
+/**
+ * The `edu` scope's claims. Userinfo names every school and class; the ID token carries ids and roles
+ * only (names, grade and school year are absent there), so those fields are optional.
+ */
 export interface EduClaims {
-  schools: { id: number; name: string; roles: EduSchoolRole[] }[];
-  classes: { id: number; school_id: number; name: string; grade: number; school_year: string; roles: EduClassRole[] }[];
+  schools: { id: number; name?: string; roles: EduSchoolRole[] }[];
+  classes: {
+    id: number;
+    school_id: number;
+    name?: string;
+    grade?: number;
+    school_year?: string;
+    roles: EduClassRole[];
+  }[];
   /** An account a school created that has no personal phone yet: keep it out of public interactions. */
   managedBySchool: boolean;
 }
@@ -34,25 +45,30 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const isIdList = (value: unknown) => Array.isArray(value) && value.every((v) => Number.isSafeInteger(v));
 const hasRoles = (value: Record<string, unknown>) =>
   Array.isArray(value.roles) && value.roles.every((r) => typeof r === 'string');
+const optionalName = (value: Record<string, unknown>) => value.name === undefined || typeof value.name === 'string';
 
-/** The `edu` claims of a userinfo answer (or ID token payload); undefined when the scope was not granted or the shape is wrong. */
+/** The `edu` claims of a userinfo answer or an ID token's payload; undefined when the scope was not granted or the shape is wrong. */
 export const readEduClaims = (claims: Record<string, unknown>): EduClaims | undefined => {
   const { edu, managed_by_school } = claims;
   if (!isObject(edu) || typeof managed_by_school !== 'boolean') return undefined;
   const { schools, classes } = edu;
   if (!Array.isArray(schools) || !Array.isArray(classes)) return undefined;
   const ok =
-    schools.every((s) => isObject(s) && Number.isSafeInteger(s.id) && typeof s.name === 'string' && hasRoles(s)) &&
+    schools.every((s) => isObject(s) && Number.isSafeInteger(s.id) && optionalName(s) && hasRoles(s)) &&
     classes.every(
       (c) =>
         isObject(c) &&
         Number.isSafeInteger(c.id) &&
         Number.isSafeInteger(c.school_id) &&
-        typeof c.name === 'string' &&
+        optionalName(c) &&
         hasRoles(c),
     );
   return ok ? ({ schools, classes, managedBySchool: managed_by_school } as EduClaims) : undefined;
 };
+
+/** Whether the user teaches the class (as its head teacher or a co-teacher), by the claims alone. */
+export const isTeacherOf = (claims: EduClaims, classId: number): boolean =>
+  claims.classes.some((c) => c.id === classId && c.roles.some((role) => role === 'head_teacher' || role === 'teacher'));
 
 /** Whether a user's webhook names the education layer's events, with `data` typed by `type`. */
 export const isEduEvent = (event: { type: string; data: Record<string, unknown> }): event is EduWebhookEvent =>

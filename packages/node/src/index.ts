@@ -10,6 +10,7 @@ export {
   type EduSchoolRole,
   type EduWebhookEvent,
   isEduEvent,
+  isTeacherOf,
   readEduClaims,
 } from './edu.ts';
 export {

@@ -88,7 +88,16 @@ export const adminRoutes = {
     'audit',
     'What operators did, newest first; `before` an entry id pages back',
     list(auditEntryAnswer),
-    { query: { limit: opt(int()), before: opt(int()), action: opt(s(64)), operator: opt(int()) } },
+    {
+      query: {
+        limit: opt(int()),
+        before: opt(int()),
+        action: opt(s(64)),
+        /** A group of actions (`AUDIT_GROUPS`), e.g. `edu-bulk`. */
+        group: opt(s(32)),
+        operator: opt(int()),
+      },
+    },
   ),
   listOperators: admin(
     'GET',

@@ -182,12 +182,31 @@ export const AUDIT_ACTIONS = [
   'school.add',
   'school.quota.set',
   'teacher.approve',
+  'teacher.refuse',
   'edu.pupils.create',
   'edu.pupils.reset',
   'edu.pupils.move',
   'edu.cards.print',
+  'edu.class.archive',
+  'edu.class.promote',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * Groups of audit actions the log filters by (`GET /admin/audit?group=`): `edu-bulk` is every bulk
+ * action of a school's teachers (pupil batches, resets, moves, card sheets, class archives and promotions).
+ */
+export const AUDIT_GROUPS = {
+  'edu-bulk': [
+    'edu.pupils.create',
+    'edu.pupils.reset',
+    'edu.pupils.move',
+    'edu.cards.print',
+    'edu.class.archive',
+    'edu.class.promote',
+  ],
+} as const satisfies Record<string, readonly AuditAction[]>;
+export type AuditGroup = keyof typeof AUDIT_GROUPS;
 
 /** One entry of `GET /admin/audit`; `action` is an {@link AuditAction} or one a newer server records. */
 export type AuditEntry = Answer<typeof auditEntryAnswer>;

@@ -29,4 +29,11 @@ export const eduAdminRoutes = {
     NO_CONTENT,
     { params: { id, user_id: id } },
   ),
+  refuseTeacherByOperator: admin(
+    'POST',
+    'edu/schools/:id/teachers/:user_id/refuse',
+    "Refuse a teacher's pending request to teach at a school",
+    NO_CONTENT,
+    { params: { id, user_id: id } },
+  ),
 } as const;

@@ -4,6 +4,7 @@
  */
 import {
   type AnswerOf,
+  type AuditGroup,
   adminRoutes,
   type BodyOf,
   type CaptchaPolicyName,
@@ -50,12 +51,14 @@ export const clearVendorKeys = (vendor: CaptchaVendorName, fields?: string[]) =>
 
 export interface AuditFilter {
   action?: string | undefined;
+  /** A group of actions (`AUDIT_GROUPS`), such as every bulk action of schools. */
+  group?: AuditGroup | undefined;
   operator?: number | undefined;
 }
 
 export const listAudit = (filter: AuditFilter, before: number | undefined, limit: number) =>
   adminCall(adminRoutes.listAudit, {
-    query: { action: filter.action || undefined, operator: filter.operator, before, limit },
+    query: { action: filter.action || undefined, group: filter.group, operator: filter.operator, before, limit },
   });
 
 export const listOperators = () => adminCall(adminRoutes.listOperators);

@@ -1,5 +1,8 @@
-/** The audit log: what operators changed, newest first, narrowed by action and operator, a page at a time. */
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@edupass/protocol';
+/**
+ * The audit log: what operators changed and the bulk actions of schools' teachers, newest first,
+ * narrowed by action (or a group of actions: every bulk action of schools) and operator, a page at a time.
+ */
+import { AUDIT_ACTIONS, AUDIT_GROUPS, type AuditAction, type AuditEntry, type AuditGroup } from '@edupass/protocol';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
@@ -17,6 +20,13 @@ interface LogState {
 }
 
 const isKnownAction = (action: string): action is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(action);
+
+/** The action select's value for a group of actions (`group:edu-bulk`), apart from single actions. */
+const GROUP_PREFIX = 'group:';
+const asGroup = (value: string): AuditGroup | undefined => {
+  const group = value.startsWith(GROUP_PREFIX) ? value.slice(GROUP_PREFIX.length) : '';
+  return Object.hasOwn(AUDIT_GROUPS, group) ? (group as AuditGroup) : undefined;
+};
 
 const Operator = ({ entry }: { entry: AuditEntry }) => (
   <>
@@ -62,7 +72,11 @@ export const AuditScreen = () => {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setFilter({ action: action || undefined, operator: operator ? Number(operator) : undefined });
+    const group = asGroup(action);
+    setFilter({
+      ...(group ? { group } : { action: action || undefined }),
+      operator: operator ? Number(operator) : undefined,
+    });
   };
   const last = log.entries.at(-1);
 
@@ -74,6 +88,7 @@ export const AuditScreen = () => {
         <label htmlFor="audit-action">{t('audit.action')}</label>
         <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
           <option value="">{t('audit.allActions')}</option>
+          <option value={`${GROUP_PREFIX}edu-bulk`}>{t('audit.bulkActions')}</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
               {actionName(a)}
@@ -102,7 +117,7 @@ export const AuditScreen = () => {
           rowKey={(entry) => entry.id}
           columns={[
             { head: t('audit.time'), cell: (entry) => time(entry.at) },
-            { head: t('audit.operator'), cell: (entry) => <Operator entry={entry} /> },
+            { head: t('audit.actor'), cell: (entry) => <Operator entry={entry} /> },
             { head: t('audit.action'), cell: (entry) => actionName(entry.action) },
             { head: t('audit.target'), cell: (entry) => <code>{entry.target}</code> },
             { head: t('audit.detail'), cell: (entry) => entry.detail },

@@ -6,7 +6,7 @@
  */
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { eduClaims } from '../services/edu/claims.ts';
+import { eduClaims, idTokenEduClaim } from '../services/edu/claims.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
@@ -35,5 +35,13 @@ export const findAccount = async (ctx: Pick<Context, 'db'>, sub: string): Promis
   if (!/^[1-9][0-9]{0,15}$/.test(sub)) return undefined;
   const user = await findUserById(ctx.db, Number(sub));
   if (user === undefined || user.blocked_at !== null) return undefined;
-  return { accountId: sub, claims: async () => ({ ...userClaims(user), ...(await eduClaims(ctx, user)) }) };
+  return {
+    accountId: sub,
+    // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts).
+    claims: async (use: string, scope: string) => {
+      if (!scope.split(' ').includes('edu')) return userClaims(user);
+      const { edu, managed_by_school } = await eduClaims(ctx, user);
+      return { ...userClaims(user), edu: use === 'id_token' ? idTokenEduClaim(edu) : edu, managed_by_school };
+    },
+  };
 };

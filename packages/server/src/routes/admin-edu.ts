@@ -7,6 +7,7 @@ import {
   approveTeacher,
   listSchools,
   listTeacherRequests,
+  refuseTeacher,
   setSchoolQuota,
 } from '../services/edu/schools.ts';
 
@@ -27,6 +28,13 @@ export const adminEduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'approveTeacherByOperator',
     ({ session, params }) => approveTeacher(ctx, session.userId, params.id, params.user_id, true),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'refuseTeacherByOperator',
+    ({ session, params }) => refuseTeacher(ctx, session.userId, params.id, params.user_id),
     { tags },
   );
 };

@@ -1,5 +1,5 @@
 /** What operators may do from the console; every change is recorded with who did it. */
-import type { AuditAction, AuditEntry, OperatorSummary } from '@edupass/protocol';
+import { AUDIT_GROUPS, type AuditAction, type AuditEntry, type OperatorSummary } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { insertAgreement } from '../../store/account/agreements.ts';
@@ -144,13 +144,21 @@ export const publishAgreement = async (ctx: Context, operatorId: number, input: 
 const AUDIT_PAGE_MAX = 500;
 const displayName = (u: { nickname: string | null; username: string | null }) => u.nickname || u.username || '';
 
-/** Newest first; `before` (an entry id) pages back, `action` and `operator` (an id) narrow it. */
+const groupActions = (group: string | undefined) => {
+  if (group === undefined || group.trim() === '') return undefined;
+  if (!Object.hasOwn(AUDIT_GROUPS, group))
+    throw invalidRequest(`group: one of ${Object.keys(AUDIT_GROUPS).join(', ')}`);
+  return AUDIT_GROUPS[group as keyof typeof AUDIT_GROUPS];
+};
+
+/** Newest first; `before` (an entry id) pages back, `action`, `group` (of actions) and `operator` (an id) narrow it. */
 export const auditLog = async (
   ctx: Context,
   query: {
     limit?: number | undefined;
     before?: number | undefined;
     action?: string | undefined;
+    group?: string | undefined;
     operator?: number | undefined;
   },
 ): Promise<AuditEntry[]> => {
@@ -158,6 +166,7 @@ export const auditLog = async (
     limit: Math.min(Math.max(query.limit ?? 100, 1), AUDIT_PAGE_MAX),
     before: query.before,
     action: query.action?.trim() || undefined,
+    actions: groupActions(query.group),
     operatorId: query.operator,
   });
   return rows.map(({ operator_phone, operator_nickname, operator_username, ...row }) => ({

@@ -15,6 +15,20 @@ export interface EduClaim {
   classes: { id: number; school_id: number; name: string; grade: number; school_year: string; roles: string[] }[];
 }
 
+/**
+ * The `edu` claim as the ID token carries it: ids and roles only. The ID token travels in redirects
+ * and cookies, so names stay at userinfo (and in the account API), where a product asks for them.
+ */
+export interface EduIdTokenClaim {
+  schools: { id: number; roles: string[] }[];
+  classes: { id: number; school_id: number; roles: string[] }[];
+}
+
+export const idTokenEduClaim = (edu: EduClaim): EduIdTokenClaim => ({
+  schools: edu.schools.map(({ id, roles }) => ({ id, roles })),
+  classes: edu.classes.map(({ id, school_id, roles }) => ({ id, school_id, roles })),
+});
+
 export const eduClaims = async (ctx: Pick<Context, 'db'>, user: Pick<User, 'id' | 'phone'>) => {
   const [schools, classes, pupil] = await Promise.all([
     schoolsOfUser(ctx.db, user.id),

@@ -5,6 +5,7 @@
  * `class.membership.changed` event in their transaction.
  */
 import { randomInt } from 'node:crypto';
+import type { AuditAction } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
@@ -20,6 +21,7 @@ import {
 import { schoolRolesOf } from '../../store/edu/schools.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { requireAccess } from './access.ts';
+import { eduAudit } from './audit.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
 
@@ -75,6 +77,11 @@ export const classDetail = async (ctx: Context, callerId: number, classId: numbe
   };
 };
 
+const BULK_CLASS_CHANGES: Partial<Record<string, AuditAction>> = {
+  archived: 'edu.class.archive',
+  promoted: 'edu.class.promote',
+};
+
 const changeClass = async (
   ctx: Context,
   callerId: number,
@@ -85,6 +92,9 @@ const changeClass = async (
   inTransaction(ctx, async (tx) => {
     const updated = (await updateClassRow(tx.db, found.id, changes)) ?? fail('E_2');
     await classEvent(tx, callerId, 'class.changed', { change, class: classView(updated) });
+    // Archiving and promoting act on every pupil of the class at once: bulk actions, in the audit log.
+    const bulk = BULK_CLASS_CHANGES[change];
+    if (bulk) await eduAudit(tx, callerId, bulk, `class:${found.id}`, `school:${found.school_id}`);
     return classView(updated);
   });
 

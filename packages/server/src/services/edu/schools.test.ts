@@ -1,4 +1,4 @@
-import { routes, type SchoolOverview } from '@edupass/protocol';
+import { type AuditEntry, routes, type SchoolOverview } from '@edupass/protocol';
 import { expectError, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
@@ -72,6 +72,71 @@ describe("a school admin's view", () => {
     );
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(['school.add', 'teacher.approve', 'edu.pupils.create', 'school.quota.set']),
+    );
+  });
+});
+
+describe("the operator's decisions and the audit log of bulk actions", () => {
+  const audit = async (query: string) =>
+    edu.ok<AuditEntry[]>(
+      await call('GET', `${routes.listAudit.path}?${query}`, undefined, { token: await edu.operatorToken() }),
+    );
+
+  test('an operator refuses a pending teacher: the request is gone and the refusal audited; an approved teacher stays', async () => {
+    const schoolId = await edu.addSchool('青松小学');
+    const asking = await signUp(server);
+    const refuse = async (userId: number) =>
+      call(
+        'POST',
+        pathOf(routes.refuseTeacherByOperator.path, { id: schoolId, user_id: userId }),
+        {},
+        {
+          token: await edu.operatorToken(),
+        },
+      );
+    edu.ok(await call('POST', pathOf(routes.requestTeaching.path, { id: schoolId }), {}, { token: asking.token }), 204);
+    edu.ok(await refuse(asking.userId), 204);
+    const requests = edu.ok<{ school_id: number; user_id: number }[]>(
+      await call('GET', routes.listTeacherRequests.path, undefined, { token: await edu.operatorToken() }),
+    );
+    expect(requests.some((r) => r.school_id === schoolId && r.user_id === asking.userId)).toBe(false);
+    expectError(await refuse(asking.userId), 'E_2');
+    const teacher = await edu.approvedTeacher(schoolId);
+    expectError(await refuse(teacher.userId), 'E_2');
+    expect(await audit('action=teacher.refuse')).toContainEqual(
+      expect.objectContaining({ target: `school:${schoolId}`, detail: `user:${asking.userId}` }),
+    );
+  });
+
+  test("the edu-bulk group lists a school's pupil batches, card sheets, archives and promotions, and nothing else", async () => {
+    const schoolId = await edu.addSchool('松柏小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '五年级一班');
+    await edu.createPupils(teacher, classId, ['周小舟', '钱多多']);
+    await edu.cardSheet(teacher, classId, 'en');
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.promoteClass.path, { id: classId }),
+        { school_year: '2027-2028' },
+        {
+          token: teacher.token,
+        },
+      ),
+    );
+    edu.ok(await call('POST', pathOf(routes.archiveClass.path, { id: classId }), {}, { token: teacher.token }), 204);
+    const bulk = (await audit('group=edu-bulk&limit=500')).filter((e) => e.target === `class:${classId}`);
+    expect(bulk.map((e) => e.action)).toEqual([
+      'edu.class.archive',
+      'edu.class.promote',
+      'edu.cards.print',
+      'edu.pupils.create',
+    ]);
+    expect(bulk.every((e) => e.operator_id === teacher.userId)).toBe(true);
+    expect((await audit('group=edu-bulk&limit=500')).some((e) => e.action === 'school.add')).toBe(false);
+    expectError(
+      await call('GET', `${routes.listAudit.path}?group=everything`, undefined, { token: await edu.operatorToken() }),
+      'E_1',
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   insertSchool,
   membersOfSchool,
   putSchoolMember,
+  removePendingTeacher,
   schoolsOfUser,
   setSchoolBatches,
   teacherRequests,
@@ -106,6 +107,12 @@ export const approveTeacher = async (
   if (!byOperator) await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
   if (!(await approveSchoolTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
   await eduAudit(ctx, callerId, 'teacher.approve', `school:${schoolId}`, `user:${teacherId}`);
+};
+
+/** Refuses a pending request to teach (an operator's decision); the user may ask again later. */
+export const refuseTeacher = async (ctx: Context, operatorId: number, schoolId: number, teacherId: number) => {
+  if (!(await removePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
+  await eduAudit(ctx, operatorId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
 };
 
 export const listTeacherRequests = async (ctx: Context) =>

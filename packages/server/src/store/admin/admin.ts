@@ -94,6 +94,8 @@ export interface AuditFilter {
   /** Only entries older than this one (its id): the next page. */
   before?: number | undefined;
   action?: string | undefined;
+  /** Only entries with one of these actions (a group of them). */
+  actions?: readonly string[] | undefined;
   operatorId?: number | undefined;
 }
 
@@ -117,6 +119,7 @@ export const auditEntries = (db: Db, filter: AuditFilter) => {
     .limit(filter.limit);
   if (filter.before !== undefined) query = query.where('a.id', '<', filter.before);
   if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
+  if (filter.actions !== undefined) query = query.where('a.action', 'in', filter.actions);
   if (filter.operatorId !== undefined) query = query.where('a.operator_id', '=', filter.operatorId);
   return query.execute();
 };

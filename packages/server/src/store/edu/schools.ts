@@ -43,6 +43,18 @@ export const approveSchoolTeacher = async (db: Db, schoolId: number, userId: num
   return result.numUpdatedRows > 0n;
 };
 
+/** Removes a teacher's pending request; false when there was none (an approved teacher stays). */
+export const removePendingTeacher = async (db: Db, schoolId: number, userId: number) => {
+  const result = await db
+    .deleteFrom('school_members')
+    .where('school_id', '=', schoolId)
+    .where('user_id', '=', userId)
+    .where('role', '=', 'teacher')
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+};
+
 /** The user's approved roles in a school. */
 export const schoolRolesOf = async (db: Db, schoolId: number, userId: number): Promise<SchoolRole[]> => {
   const rows = await db

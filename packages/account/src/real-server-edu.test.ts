@@ -1,0 +1,43 @@
+/**
+ * The edu entry against the real server: a teacher's and a pupil's schools, classes and roles, typed,
+ * as the account API answers them (pupils created by the teacher through the test kit's edu steps).
+ */
+import { eduSteps } from '@edupass/test-kit/edu-steps';
+import { client } from '@edupass/test-kit/http-client';
+import { describe, expect, it } from 'vitest';
+import { getEduMemberships } from './edu.ts';
+import * as sdk from './index.ts';
+import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
+
+const real = withRealServer({});
+
+describe("the user's schools and classes through the SDK", () => {
+  it('a teacher sees the school and the class they head; a pupil the class, marked as the school’s', async () => {
+    const edu = eduSteps(real.server, client(real.server.url));
+    const schoolId = await edu.addSchool('启明小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '二年级三班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['陈小雨']);
+
+    const asTeacher = real.newClient();
+    await sdk.loginByPassword(asTeacher, { identity: teacher.phone, password: PASSWORD });
+    const mine = await getEduMemberships(asTeacher);
+    expect(mine).toMatchObject({
+      schools: [{ id: schoolId, name: '启明小学', role: 'teacher', status: 'approved' }],
+      classes: [{ id: classId, school_id: schoolId, name: '二年级三班', role: 'head_teacher', status: 'active' }],
+      managed_by_school: false,
+    });
+
+    const asPupil = real.newClient();
+    await sdk.loginByPassword(asPupil, { identity: pupil?.username ?? '', password: pupil?.password ?? '' });
+    const pupils = await getEduMemberships(asPupil);
+    expect(pupils).toMatchObject({
+      schools: [],
+      classes: [{ id: classId, role: 'pupil' }],
+      managed_by_school: true,
+      must_change_password: true,
+    });
+    // Signed out, the call is refused as such, typed.
+    expect(await getEduMemberships(real.newClient()).catch((e: unknown) => e)).toBeInstanceOf(sdk.AuthError);
+  });
+});
