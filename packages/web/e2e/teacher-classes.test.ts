@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClassDetail, routes } from '@edupass/protocol';
-import { client } from '@edupass/test-kit/accounts';
+import { client, signUp } from '@edupass/test-kit/accounts';
 import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import jsQRModule from 'jsqr';
 import type { Page } from 'playwright-core';
@@ -186,4 +186,56 @@ test.each(CASES)(
     });
   },
   300_000,
+);
+
+test.each(CASES)(
+  "a school admin sees the school's teachers, classes and quota, and approves a teacher who asked ($locale, $viewport.name)",
+  async ({ locale, text, viewport }) => {
+    const { server } = app;
+    const call = client(server.url);
+    const steps = eduSteps(server, call);
+    const [admin, asking] = await Promise.all([signUp(server), signUp(server)]);
+    const schoolName = `Admin ${locale} ${viewport.name}`;
+    const { id: schoolId } = steps.ok<{ id: number }>(
+      await call(
+        'POST',
+        routes.addSchool.path,
+        { name: schoolName, admin_user_id: admin.userId, daily_batches: 7 },
+        { token: await steps.operatorToken() },
+      ),
+    );
+    const teacher = await steps.approvedTeacher(schoolId);
+    await steps.createClass(teacher, schoolId, '五年级三班');
+    steps.ok(
+      await call('POST', pathOf(routes.requestTeaching.path, { id: schoolId }), {}, { token: asking.token }),
+      204,
+    );
+
+    await inPage(app.browser, { locale, width: viewport.width, height: viewport.height }, async (tab) => {
+      const { page } = tab;
+      await page.goto(server.url);
+      await signInWithPassword(tab, text, admin.phone, admin.password);
+      await acceptAgreements(page, text);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      await page.getByRole('link', { name: text['teach.schoolOverview'] }).click();
+      await expectScreen(page, schoolName);
+      await page.getByText(say(text, 'teach.quota', { used: 0, max: 7 })).waitFor();
+      await page.getByText('五年级三班').waitFor();
+      await checkScreen(page, `teacher-school.${locale}.${viewport.name}`);
+
+      const pending = page.getByRole('listitem').filter({ hasText: text['teach.pending'] });
+      expect(await pending.count()).toBe(1);
+      await pending.getByRole('button', { name: text['teach.approve'] }).click();
+      await expect.poll(() => page.getByRole('listitem').filter({ hasText: text['teach.pending'] }).count()).toBe(0);
+      await page.getByRole('link', { name: text['teach.backToClasses'] }).click();
+      await expectScreen(page, text['teach.title']);
+      expect(tab.errors).toEqual([]);
+    });
+    const memberships = steps.ok<{ schools: { id: number; status: string }[] }>(
+      await call('GET', routes.eduMemberships.path, undefined, { token: asking.token }),
+    );
+    expect(memberships.schools).toEqual([expect.objectContaining({ id: schoolId, status: 'approved' })]);
+  },
+  120_000,
 );
