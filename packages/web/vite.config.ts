@@ -11,7 +11,7 @@ import { pagesConfig } from '../../scripts/vite-pages.mjs';
 const config = pagesConfig({
   input: { main: resolve(import.meta.dirname, 'index.html') },
   // Everything the server answers besides the web client itself.
-  serverPaths: ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/docs', '/healthz', '/admin', '/avatars'],
+  serverPaths: ['/tiger', '/captcha', '/dev', '/report', '/monitor', '/docs', '/healthz', '/admin', '/avatars', '/edu'],
 });
 
 export default defineConfig({

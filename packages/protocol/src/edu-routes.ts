@@ -32,7 +32,9 @@ const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) a
 const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 const ids = { type: 'integer[]', required: true, maxLength: PUPIL_BATCH_MAX } as const;
 const grade = { type: 'integer', required: true, min: 0, max: 20 } as const;
-const optional = <const F extends FieldSpec>(field: F) => ({ ...field, required: false }) as const;
+/** The field, not required (typed as such: a spread of `F` would keep its `required: true` beside `false`). */
+const optional = <const F extends FieldSpec>(field: F) =>
+  ({ ...field, required: false }) as Omit<F, 'required'> & { readonly required: false };
 const classParams = { id } as const;
 
 // account-routes.ts's helper, again here on purpose (see second-factor-routes.ts).

@@ -56,6 +56,14 @@ export const SCREENS = {
     12,
     withMoreText(() => import('../screens/legal.tsx')),
   ),
+  teach: lazyRoute(
+    13,
+    withMoreText(() => import('../screens/teach/teach.tsx')),
+  ),
+  badgeSignIn: lazyRoute(
+    14,
+    withMoreText(() => import('../screens/badge-sign-in.tsx')),
+  ),
 } as const satisfies Record<string, LazyRoute>;
 
 export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
@@ -67,11 +75,15 @@ export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
   '/account/security': { route: SCREENS.security, access: 'user' },
   '/account/connections': { route: SCREENS.connections, access: 'user' },
   '/account/privacy': { route: SCREENS.privacy, access: 'user' },
+  // A login card's QR code: signs in whoever is (or is not) signed in on this device.
+  '/badge': { route: SCREENS.badgeSignIn, access: 'any' },
 };
 
 /** What to show for a location: the OAuth return lands on `/` with `?oauth=`. */
 export const resolve = (path: string, query: URLSearchParams): { route: LazyRoute; access: Access } => {
   if (query.has('oauth')) return { route: SCREENS.oauthCallback, access: 'any' };
   if (/^\/legal\/[^/]+\/?$/.test(path)) return { route: SCREENS.legal, access: 'any' };
+  // The teacher area (its classes, pupils and schools: screens/teach/teach-paths.ts).
+  if (/^\/teach(\/|$)/.test(path)) return { route: SCREENS.teach, access: 'user' };
   return PATHS[path.replace(/\/+$/, '') || '/'] ?? { route: SCREENS.notFound, access: 'any' };
 };

@@ -1,20 +1,42 @@
-/** Signing in with a login card's badge: the badge must be live (not revoked by a reprint or reset). */
+/**
+ * Signing in with a login card's badge: the badge must be live (not revoked by a reprint or reset).
+ * Failed badges are counted per address: past BADGE_FAILURES_PER_HOUR in an hour the address is
+ * refused (`E_5` with the seconds left) before any badge is looked up. Only failures count, so a
+ * school's tablets behind one address sign in a whole school's pupils by card.
+ */
+import { HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { fail, RefusedForNow } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { findLiveBadge } from '../../store/edu/pupils.ts';
 import { requireProduct } from '../platform/products.ts';
 import { sha256 } from '../security/hashing.ts';
 import { type SignedIn, type SignInRequest, signIn } from '../sign-in/session-answer.ts';
 
+/** Wrong, revoked or made-up badges one address may try in an hour. */
+export const BADGE_FAILURES_PER_HOUR = 50;
+
+const failuresKey = (ip: string) => `badge-fail:ip:${ip}`;
+
+const refuseWhileLimited = async (ctx: Context, key: string) => {
+  if ((await ctx.counters.peek(key)) >= BADGE_FAILURES_PER_HOUR) {
+    throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
+  }
+};
+
 export const signInByBadge = async (
   ctx: Context,
-  input: { badge: string; pid?: string },
+  input: { badge: string; pid?: string | undefined },
   request: SignInRequest,
 ): Promise<SignedIn> => {
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
+  const key = failuresKey(request.ip);
+  await refuseWhileLimited(ctx, key);
   const badge = await findLiveBadge(ctx.db, sha256(input.badge.trim()));
   const user = badge ? await findUserById(ctx.db, Number(badge.user_id)) : undefined;
-  if (!user) return fail('AC3_2');
+  if (!user) {
+    await ctx.counters.hit(key, HOUR_SECONDS);
+    return fail('AC3_2');
+  }
   return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
 };

@@ -44,7 +44,8 @@ const renderSheet = (cards: Card[], lang: CardLanguage) => {
 <p class="hint">${t.hint}</p></section>`,
     )
     .join('\n');
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${t.title}</title>
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${t.title}</title>
 <style>
 @page{size:A4;margin:10mm}
 *{box-sizing:border-box}
@@ -57,6 +58,7 @@ dt{color:#333}dd{margin:0;font-weight:600;word-break:break-all}
 .username,.password{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
 .hint{font-size:8pt;color:#333;margin:0;align-self:flex-end}
 @media screen{body{padding:8px}.sheet{max-width:190mm}}
+@media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
 </style></head><body><main class="sheet" aria-label="${t.title}">
 ${items}
 </main></body></html>`;

@@ -6,11 +6,11 @@
 import { routes } from '@edupass/protocol';
 import { type Account, PID, signAgreementsInEffect, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eduSteps } from './edu.test-setup.ts';
 
 const { server, call, adoptOwnUrl } = useIssuerServer();
 const edu = eduSteps(server, call);

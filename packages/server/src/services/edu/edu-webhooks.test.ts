@@ -2,11 +2,11 @@
 import type { NewWebhookEndpoint } from '@edupass/protocol';
 import { routes } from '@edupass/protocol';
 import { PID } from '@edupass/test-kit/accounts';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
-import { eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer({
   webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },

@@ -3,9 +3,9 @@
  * and a teacher of another class of the same school): each answers 404 or 403 and never the data.
  */
 import { type RouteSpec, routes } from '@edupass/protocol';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

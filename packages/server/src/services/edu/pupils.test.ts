@@ -1,9 +1,9 @@
 import { type EduMemberships, routes } from '@edupass/protocol';
 import { A, codeFor, expectError, nextPhone, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { describe, expect, test } from 'vitest';
-import { CHINESE_NAMES, eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate, useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
+import { hasTeachingArea, loadMemberships } from '../../session/edu.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
 import { avatarInitials } from '../../ui/avatar-initials.ts';
 import { Link } from '../../ui/link.tsx';
@@ -21,6 +22,7 @@ const SECTIONS = [
   { href: '/account/connections', key: 'account.connections' },
   { href: '/account/privacy', key: 'account.privacy' },
 ] as const;
+const TEACHING = { href: '/teach', key: 'account.teaching' } as const;
 
 /** The picture, or without one the initials of the nickname (avatar-initials.ts). */
 export const Avatar = ({ url, name, size }: { url: string; name: string; size: number }) => (
@@ -38,6 +40,9 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
   />
 );
 
+/** The section a path belongs to (the teacher area's screens are all under its one section). */
+const currentSection = (path: string) => (path.startsWith(`${TEACHING.href}/`) ? TEACHING.href : path);
+
 export const AccountLayout = ({ title, children }: { title: string; children: ReactNode }) => {
   const { t } = useI18n();
   const { path } = useLocation();
@@ -48,6 +53,9 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   const action = useAction();
   const heading = useHeadingFocus();
   const name = user?.nickname || user?.fullname || '';
+  // Teachers and school admins (the education memberships say so) reach the teacher area from here.
+  const edu = useLoad(loadMemberships);
+  const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;
   return (
     <div className="account">
       <aside className="account-side">
@@ -57,9 +65,9 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
         </div>
         <nav aria-label={t('account.sections')}>
           <ul>
-            {SECTIONS.map((section) => (
+            {sections.map((section) => (
               <li key={section.href}>
-                <Link href={section.href} aria-current={path === section.href ? 'page' : undefined}>
+                <Link href={section.href} aria-current={currentSection(path) === section.href ? 'page' : undefined}>
                   {t(section.key)}
                 </Link>
               </li>

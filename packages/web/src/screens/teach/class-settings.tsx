@@ -1,0 +1,94 @@
+/** A class's own changes: a co-teacher of the school, up a grade for a new school year, archived at term end. */
+import { type EduClass, eduTable } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { type FormEvent, useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { eduCall } from '../../session/edu.ts';
+import { useConfirm } from '../../ui/confirm.tsx';
+import { Field } from '../../ui/field.tsx';
+
+/** "2026-2027" → "2027-2028"; anything else is left for the teacher to type. */
+const nextSchoolYear = (year: string) => {
+  const match = /^(\d{4})-(\d{4})$/.exec(year);
+  return match ? `${Number(match[1]) + 1}-${Number(match[2]) + 1}` : '';
+};
+
+export const ClassSettings = ({ found, onChanged }: { found: EduClass; onChanged(): void }) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const confirm = useConfirm();
+  const [coTeacher, setCoTeacher] = useState('');
+  const [year, setYear] = useState(() => nextSchoolYear(found.school_year));
+  const params = { id: found.id };
+
+  const addCoTeacher = (event: FormEvent) => {
+    event.preventDefault();
+    const userId = Number(coTeacher);
+    if (!Number.isSafeInteger(userId) || userId < 1) return action.setError(t('teach.coTeacherInvalid'));
+    void action.run(async () => {
+      await eduCall(eduTable.addClassTeacher, { params, body: { user_id: userId } });
+      setCoTeacher('');
+      onChanged();
+      return t('teach.coTeacherAdded');
+    });
+  };
+  const promote = (event: FormEvent) => {
+    event.preventDefault();
+    if (!year.trim()) return action.setError(t('teach.newYearMissing'));
+    void action.run(async () => {
+      const moved = await eduCall(eduTable.promoteClass, { params, body: { school_year: year.trim() } });
+      onChanged();
+      return t('teach.promoted', { grade: moved.grade, year: moved.school_year });
+    });
+  };
+  const archive = async () => {
+    const sure = await confirm.ask({
+      title: t('teach.archiveTitle', { name: found.name }),
+      body: t('teach.archiveBody'),
+      confirmLabel: t('teach.archive'),
+    });
+    if (!sure) return;
+    await action.run(async () => {
+      await eduCall(eduTable.archiveClass, { params });
+      onChanged();
+      return t('teach.archivedDone');
+    });
+  };
+
+  return (
+    <section className="subsection" aria-labelledby="settings-title">
+      <h2 id="settings-title">{t('teach.settings')}</h2>
+      <form onSubmit={addCoTeacher} noValidate className="inline-form">
+        <Field
+          label={t('teach.coTeacher')}
+          hint={t('teach.coTeacherHint')}
+          value={coTeacher}
+          onValue={setCoTeacher}
+          inputMode="numeric"
+        />
+        <button type="submit" className="button secondary">
+          {t('teach.addCoTeacher')}
+        </button>
+      </form>
+      {found.archived ? null : (
+        <>
+          <form onSubmit={promote} noValidate className="inline-form">
+            <Field label={t('teach.newYear')} value={year} onValue={setYear} maxLength={32} />
+            <button type="submit" className="button secondary">
+              {t('teach.promote')}
+            </button>
+          </form>
+          <div className="actions">
+            <button type="button" className="button danger" onClick={archive}>
+              {t('teach.archive')}
+            </button>
+          </div>
+        </>
+      )}
+      <FormError message={action.error} onRetry={action.retry} />
+      <Notice message={action.notice} />
+      {confirm.dialog}
+    </section>
+  );
+};

@@ -1,0 +1,81 @@
+/** A school admin's view of the school: teachers (approving those who asked), classes, today's quota. */
+import { eduTable, type SchoolOverview } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { useI18n } from '../../i18n/i18n.ts';
+import { eduCall } from '../../session/edu.ts';
+import { useLoadError } from '../../ui/load-error.ts';
+import { AccountLayout } from '../account/account-layout.tsx';
+import { BackLink } from './back-link.tsx';
+import { ClassFacts } from './class-facts.tsx';
+import { isNotFound, TeachNotFound } from './teach-not-found.tsx';
+import { teachPaths } from './teach-paths.ts';
+
+type Teacher = SchoolOverview['teachers'][number];
+
+export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
+  const { t } = useI18n();
+  const load = useLoad(() => eduCall(eduTable.schoolOverview, { params: { id: schoolId } }), [schoolId]);
+  const loadError = useLoadError(load);
+  const action = useAction();
+  const school = load.data;
+  if (load.status === 'failed' && isNotFound(load.error)) {
+    return (
+      <AccountLayout title={t('teach.schoolNotFound')}>
+        <TeachNotFound />
+      </AccountLayout>
+    );
+  }
+  const approve = (teacher: Teacher) =>
+    action.run(async () => {
+      await eduCall(eduTable.approveTeacher, { params: { id: schoolId, user_id: teacher.user_id } });
+      load.reload();
+      return t('teach.teacherApproved', { name: teacher.name });
+    });
+  return (
+    <AccountLayout title={school ? school.name : t('teach.schoolOverview')}>
+      <BackLink href={teachPaths.home} label={t('teach.backToClasses')} />
+      <FormError {...loadError} />
+      {school ? (
+        <>
+          <p>{t('teach.quota', { used: school.batches_used_today, max: school.daily_batches })}</p>
+          <section className="subsection" aria-labelledby="teachers-title">
+            <h2 id="teachers-title">{t('teach.teachers')}</h2>
+            <ul className="teach-list">
+              {school.teachers.map((teacher) => (
+                <li key={`${teacher.user_id}:${teacher.role}`} className="teach-row">
+                  <span>{teacher.name}</span>
+                  <span className="muted">
+                    {t(teacher.role === 'school_admin' ? 'teach.roleAdmin' : 'teach.roleTeacher')}
+                    {teacher.status === 'pending' ? ` · ${t('teach.pending')}` : ''}
+                  </span>
+                  {teacher.status === 'pending' ? (
+                    <button type="button" className="button secondary" onClick={() => approve(teacher)}>
+                      {t('teach.approve')}
+                      <span className="visually-hidden"> {teacher.name}</span>
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            <FormError message={action.error} onRetry={action.retry} />
+            <Notice message={action.notice} />
+          </section>
+          <section className="subsection" aria-labelledby="school-classes-title">
+            <h2 id="school-classes-title">{t('teach.schoolClasses')}</h2>
+            {school.classes.length === 0 ? <p className="muted">{t('teach.noClasses')}</p> : null}
+            <ul className="teach-list">
+              {school.classes.map((c) => (
+                <li key={c.id} className="teach-row">
+                  <span>{c.name}</span>
+                  <ClassFacts grade={c.grade} year={c.school_year} archived={c.archived} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      ) : null}
+    </AccountLayout>
+  );
+};
