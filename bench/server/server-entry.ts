@@ -1,18 +1,21 @@
 /**
- * The EduPass server as the bench runs it: the real `buildApp` with the configuration read from the
- * environment, but without request logging (a log line per request would dominate the figures).
- * run.mjs bundles this file with esbuild, starts it pinned to one core, and reads its port from the
- * first line it prints.
+ * The EduPass server as the bench runs it: started as main.ts starts it (the real `buildApp`, the
+ * configuration from the environment, the logger it configures), so with LOG_LEVEL=info every request
+ * is logged to stdout, which run.mjs sends to a file as a deployment would. run.mjs bundles this file
+ * with esbuild, starts it pinned to one core, and reads its port from the line it writes to fd 3.
  */
+import { writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../packages/server/src/app.ts';
 import { loadConfig } from '../../packages/server/src/config/config.ts';
 
+const READY_FD = 3;
+
 const config = loadConfig(process.env);
-const { app, close } = await buildApp(config, { logger: false });
+const { app, close } = await buildApp(config);
 await app.listen({ port: config.port, host: config.host });
 const { port } = app.server.address() as AddressInfo;
-process.stdout.write(`${JSON.stringify({ ready: true, port })}\n`);
+writeSync(READY_FD, `${JSON.stringify({ ready: true, port })}\n`);
 
 const stop = () => {
   close().then(

@@ -18,7 +18,7 @@ import SQLite from 'better-sqlite3';
 import { openStore } from '../../packages/server/src/store/db.ts';
 import { migrate } from '../../packages/server/src/store/migrate.ts';
 import { usageDb, writeUsage } from '../../packages/server/src/store/usage/events.ts';
-import { batches, describeLoad, httpIngestion, line, ownCpuSeconds, rowsOf } from './load.ts';
+import { batches, CONCURRENCY, describeLoad, EVENTS, httpIngestion, line, ownCpuSeconds, rowsOf } from './load.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-bench-'));
 const bundle = await bundleServer();
@@ -69,6 +69,19 @@ try {
   );
   console.log(
     `ratio ingestion / SQLite ceiling:        wall ${(ceilingSeconds / httpSeconds).toFixed(2)}×, CPU ${(ceilingCpu / httpCpu).toFixed(2)}×`,
+  );
+  // The same figures as one JSON line, last, for bench/server's table.
+  console.log(
+    JSON.stringify({
+      events: EVENTS,
+      concurrency: CONCURRENCY,
+      httpEventsPerSecond: EVENTS / httpSeconds,
+      httpEventsPerCpuSecond: EVENTS / httpCpu,
+      ceilingEventsPerSecond: EVENTS / ceilingSeconds,
+      ceilingEventsPerCpuSecond: EVENTS / ceilingCpu,
+      vsCeilingWall: ceilingSeconds / httpSeconds,
+      vsCeilingCpu: ceilingCpu / httpCpu,
+    }),
   );
 } finally {
   bundle.remove();

@@ -91,7 +91,8 @@ export const rowsOf = (batch: ReportPayload): NewUsageEvent[] =>
 /**
  * Sends every batch over HTTP to a server started with `env` (pinned to core 0, this process to core
  * 1, where taskset exists); answers wall-clock and server CPU seconds. PROFILE_DIR=<dir>: the server
- * writes a CPU profile there (node --cpu-prof) when it stops.
+ * writes a CPU profile there (node --cpu-prof) when it stops. LOG_FILE=<file>: the server's log (at
+ * LOG_LEVEL, warn unless set) goes there, as a deployment keeps it.
  */
 export const httpIngestion = async (bundle: Awaited<ReturnType<typeof bundleServer>>, env: Record<string, string>) => {
   const profile = process.env.PROFILE_DIR;
@@ -100,6 +101,7 @@ export const httpIngestion = async (bundle: Awaited<ReturnType<typeof bundleServ
     { PRODUCTS: 'edupass:edupass', ...env },
     undefined,
     profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    process.env.LOG_FILE,
   );
   const pinned = pin(server.process.pid ?? 0, 0) && pin(process.pid, 1);
   let next = 0;

@@ -17,6 +17,7 @@ import { announceDevRoutes } from './dev-oauth/announce.ts';
 import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { sendAnswersAsBuilt } from './http/answers-as-built.ts';
+import { requestsBeforeFastify } from './http/before-fastify.ts';
 import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
 import { errorAnswer } from './http/error-answer.ts';
@@ -97,7 +98,9 @@ const defaultWebRoot =
   ) ?? resolve(import.meta.dirname, '../../web/dist');
 
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
+  const beforeFastify = requestsBeforeFastify();
   const app = Fastify({
+    serverFactory: beforeFastify.serverFactory,
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -200,8 +203,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
       .send(new ApiError('E_10', `Not ready: ${reason}.`).toWire(request.id));
   });
   const { drain, taking, track } = drainOnClose(app);
-  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: answerHeaders.json, taking, track });
-  const reportsBeforeFastify = answerReportsBeforeFastify(app, ctx, { headers: answerHeaders, taking, track });
+  const rememberedProfile = answerProfileFromMemory(app, ctx, { headers: answerHeaders.json, track });
+  const reportsBeforeFastify = answerReportsBeforeFastify(app, ctx, { headers: answerHeaders, track });
+  beforeFastify.answerWith(app, taking, [rememberedProfile.answer, reportsBeforeFastify.answer]);
   countRequests(app, ctx.metrics);
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
@@ -217,8 +221,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     ctx,
     drain,
     webhooks,
-    rememberedProfile,
-    reportsBeforeFastify,
+    rememberedProfile: rememberedProfile.state,
+    reportsBeforeFastify: reportsBeforeFastify.state,
     metricsPort: metricsEndpoint.port,
     close: () => app.close(),
   };

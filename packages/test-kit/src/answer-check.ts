@@ -52,7 +52,7 @@ export const answerChecker = () => {
     checked,
     /** Checks the successes of every operation the API docs list (hidden routes are not API). */
     install(app: FastifyInstance) {
-      app.addHook('onSend', async (request, reply, payload) => {
+      app.addHook('onSend', async function checkAnswerShape(request, reply, payload) {
         const url = request.routeOptions.url;
         const schema = request.routeOptions.schema as JsonSchema | undefined;
         if (url === undefined || schema?.hide === true) return payload;

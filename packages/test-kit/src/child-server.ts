@@ -3,7 +3,7 @@
  * that kill it: crash recovery, durability of acknowledged writes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -58,18 +58,20 @@ export interface ChildServer {
 
 /**
  * `port`: a given one (a restart behind a proxy that knows it), else a free one. `nodeArgs`: flags for
- * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take).
+ * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take). `logFile`: where the
+ * server's stdout (its log) goes, appended, as a deployment keeps it; else nowhere.
  */
 export const startChildServer = async (
   file: string,
   env: Record<string, string>,
   port?: number,
   nodeArgs: string[] = [],
+  logFile?: string,
 ): Promise<ChildServer> => {
   port ??= await freePort();
   const child = spawn(process.execPath, [...nodeArgs, file], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', logFile === undefined ? 'ignore' : openSync(logFile, 'a'), 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

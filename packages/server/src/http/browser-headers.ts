@@ -136,7 +136,7 @@ export const browserHeaders = async (app: FastifyInstance, config: Config): Prom
   const defaults = Object.freeze(headers);
   // Set first thing on every request (before any hook can answer early), so a route or an error
   // path that sets one of them explicitly overrides it, as before; set once, with one call.
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', function answerDefaults(_request, reply, done) {
     reply.headers(defaults);
     done();
   });
@@ -148,7 +148,7 @@ export const browserHeaders = async (app: FastifyInstance, config: Config): Prom
   // the largest cost of writing them (bench/usage). And scripts and style sheets: a policy rules
   // documents (and workers), and the pages' policy sent with each of the web client's files was a
   // third of what its first screen transferred.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', function answerPolicy(_request, reply, payload, done) {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json')) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

@@ -28,7 +28,7 @@ export const drainOnClose = (app: FastifyInstance) => {
     running++;
     response.once('close', finished);
   };
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function countOrTurnAway(request, reply, done) {
     if (!draining) {
       track(reply.raw);
       return done();

@@ -81,7 +81,7 @@ export const frameworkOptions = (requestTimeoutMs = REQUEST_TIMEOUT_MS) =>
 
 /** Refuses an overlong URL before any route reads it. */
 export const refuseLongUrls = (app: FastifyInstance) => {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', function refuseLongUrl(request, _reply, done) {
     done(request.url.length > MAX_URL_LENGTH ? uriTooLong() : undefined);
   });
 };

@@ -28,7 +28,7 @@ const bearerHolds = (authorization: string | undefined, token: string | undefine
 
 export const countRequests = (app: FastifyInstance, metrics: Metrics) => {
   const { seriesOf, record } = metrics.http;
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', function countRequest(request, reply, done) {
     // The route's pattern, never the raw URL: ids and query strings would explode the label set.
     record(
       seriesOf(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode),

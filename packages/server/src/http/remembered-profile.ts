@@ -28,7 +28,7 @@ import type { Context } from '../context.ts';
 import { userInfo } from '../services/account/views.ts';
 import { rememberedSession } from '../services/sessions/tokens.ts';
 import type { User } from '../store/schema.ts';
-import { answerBeforeFastify, clientAddressOf, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
+import { clientAddressOf, type EarlyAnswer, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
 import { tokenOf } from './origin-check.ts';
 
 export interface RememberedProfile {
@@ -39,8 +39,6 @@ export interface RememberedProfile {
 export interface RememberedProfileOptions {
   /** The headers of a JSON answer (browserHeaders). */
   headers: Readonly<Record<string, string>>;
-  /** False once the server drains. */
-  taking: () => boolean;
   /** Counts a request as running until its answer closes (http/draining.ts). */
   track: (response: ServerResponse) => void;
 }
@@ -48,8 +46,8 @@ export interface RememberedProfileOptions {
 export const answerProfileFromMemory = (
   app: FastifyInstance,
   ctx: Context,
-  { headers, taking, track }: RememberedProfileOptions,
-): RememberedProfile => {
+  { headers, track }: RememberedProfileOptions,
+): { state: RememberedProfile; answer: EarlyAnswer } => {
   const state = { answered: 0 };
   const logged = logsRequests(app);
   const clientAddress = clientAddressOf(ctx.config.trustProxy);
@@ -69,7 +67,7 @@ export const answerProfileFromMemory = (
     }
     return answer;
   };
-  answerBeforeFastify(app, taking, (request, response) => {
+  const answer: EarlyAnswer = (request, response) => {
     if (request.method !== 'GET' || request.url !== path) return false;
     const { authorization, origin } = request.headers;
     if (authorization === undefined || origin !== undefined) return false;
@@ -91,6 +89,6 @@ export const answerProfileFromMemory = (
     if (requestLog) logCompleted(requestLog, 200, took);
     state.answered++;
     return true;
-  });
-  return state;
+  };
+  return { state, answer };
 };

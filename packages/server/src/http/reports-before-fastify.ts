@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from '../routes/usage-report.ts';
-import { answerBeforeFastify, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
+import { type EarlyAnswer, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
 import type { AnswerHeaders } from './browser-headers.ts';
 import { errorAnswer } from './error-answer.ts';
 
@@ -35,8 +35,6 @@ export interface ReportsBeforeFastify {
 
 export interface ReportsBeforeFastifyOptions {
   headers: AnswerHeaders;
-  /** False once the server drains. */
-  taking: () => boolean;
   /** Counts a request as running until its answer closes (http/draining.ts). */
   track: (response: ServerResponse) => void;
 }
@@ -80,8 +78,8 @@ const takenProduct = (request: IncomingMessage, cors: boolean, trustsProxy: bool
 export const answerReportsBeforeFastify = (
   app: FastifyInstance,
   ctx: Context,
-  { headers, taking, track }: ReportsBeforeFastifyOptions,
-): ReportsBeforeFastify => {
+  { headers, track }: ReportsBeforeFastifyOptions,
+): { state: ReportsBeforeFastify; answer: EarlyAnswer } => {
   const state = { answered: 0 };
   const cors = ctx.config.corsOrigins.length > 0;
   const trustsProxy = ctx.config.trustProxy !== false;
@@ -120,7 +118,7 @@ export const answerReportsBeforeFastify = (
     state.answered++;
   };
 
-  answerBeforeFastify(app, taking, (request, response) => {
+  const take: EarlyAnswer = (request, response) => {
     const product = takenProduct(request, cors, trustsProxy);
     if (product === undefined) return false;
     const taken: Taken = { request, response, product, started: performance.now() };
@@ -137,6 +135,6 @@ export const answerReportsBeforeFastify = (
       answer(taken, body).catch((error: unknown) => app.log.error({ err: error }, 'unhandled error'));
     });
     return true;
-  });
-  return state;
+  };
+  return { state, answer: take };
 };

@@ -8,7 +8,8 @@
  * until they expire: only those issued before the first asymmetric key, and only for as long as
  * the longest token could live after it.
  */
-import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { sign } from 'node:crypto';
+import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { currentSigner, keySet, SIGNING_ALG, verificationKey } from './signing-keys.ts';
@@ -35,17 +36,27 @@ export interface AccessClaims {
 
 const defaultPid = (ctx: Context) => Object.keys(ctx.config.products)[0] ?? 'edupass';
 
+/** A JWS segment: the value's JSON, base64url-encoded. */
+const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * A compact JWS (RFC 7515) signed ES256 with node:crypto: the signature is the raw r‖s pair
+ * (`ieee-p1363`) over SHA-256, as ES256 requires (RFC 7518 §3.4); jose verifies it like its own.
+ */
 export const signAccessToken = async (ctx: Context, subject: AccessTokenSubject, ttlSeconds: number) => {
   const { kid, key } = await currentSigner(ctx);
   const nowSeconds = Math.floor(ctx.now() / 1000);
-  return new SignJWT({ sid: subject.sessionId, scope: ACCOUNT_SCOPE })
-    .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'JWT' })
-    .setIssuer(ctx.config.publicUrl)
-    .setSubject(String(subject.userId))
-    .setAudience(subject.pid ?? defaultPid(ctx))
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + ttlSeconds)
-    .sign(key);
+  const signingInput = `${segment({ alg: SIGNING_ALG, kid, typ: 'JWT' })}.${segment({
+    sid: subject.sessionId,
+    scope: ACCOUNT_SCOPE,
+    iss: ctx.config.publicUrl,
+    sub: String(subject.userId),
+    aud: subject.pid ?? defaultPid(ctx),
+    iat: nowSeconds,
+    exp: nowSeconds + ttlSeconds,
+  })}`;
+  const signature = sign('sha256', Buffer.from(signingInput), { key, dsaEncoding: 'ieee-p1363' });
+  return `${signingInput}.${signature.toString('base64url')}`;
 };
 
 const legacyPayload = async (ctx: Context, token: string): Promise<JWTPayload> => {

@@ -59,7 +59,6 @@ const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
     session_id: sessionKey(sessionId),
     created_at: ctx.now(),
     expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
-    rotated_at: null,
   });
 };
 

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import type { Database, UsersTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -130,29 +131,46 @@ export const revokeUserSessions = (db: Db, userId: number, now: number) =>
     .executeTakeFirst();
 
 /** Stores a refresh token (`session_id` is the session's key); a second insert of the same successor (grace-window race) is a no-op. */
-export const insertRefreshToken = (db: Db, row: Database['refresh_tokens']) =>
-  db
-    .insertInto('refresh_tokens')
-    .values(row)
-    .onConflict((oc) => oc.column('token_hash').doNothing())
-    .execute();
+// Every token refresh runs these three: compiled once (store/compiled-query.ts).
+const refreshTokenInsert = compiledOnce(
+  (db, tokenHash: string, sessionKey: string, createdAt: number, expiresAt: number) =>
+    db
+      .insertInto('refresh_tokens')
+      .values({
+        token_hash: tokenHash,
+        session_id: sessionKey,
+        created_at: createdAt,
+        expires_at: expiresAt,
+      })
+      .onConflict((oc) => oc.column('token_hash').doNothing()),
+  ['', '', 0, 0],
+);
 
-export const findRefreshToken = (db: Db, tokenHash: string) =>
-  db
-    .selectFrom('refresh_tokens')
-    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
-    .select([
-      'refresh_tokens.token_hash',
-      'refresh_tokens.session_id',
-      'refresh_tokens.expires_at',
-      'refresh_tokens.rotated_at',
-      'sessions.user_id',
-      'sessions.revoked_at',
-      'sessions.created_at as session_created_at',
-      'sessions.pid',
-    ])
-    .where('refresh_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+/** Stores a refresh token (not yet rotated); one stored before under the same hash stays as it is. */
+export const insertRefreshToken = async (db: Db, row: Omit<Database['refresh_tokens'], 'rotated_at'>) => {
+  await refreshTokenInsert(db, row.token_hash, row.session_id, row.created_at, row.expires_at);
+};
+
+const refreshTokenQuery = compiledOnce(
+  (db, tokenHash: string) =>
+    db
+      .selectFrom('refresh_tokens')
+      .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+      .select([
+        'refresh_tokens.token_hash',
+        'refresh_tokens.session_id',
+        'refresh_tokens.expires_at',
+        'refresh_tokens.rotated_at',
+        'sessions.user_id',
+        'sessions.revoked_at',
+        'sessions.created_at as session_created_at',
+        'sessions.pid',
+      ])
+      .where('refresh_tokens.token_hash', '=', tokenHash),
+  [''],
+);
+
+export const findRefreshToken = async (db: Db, tokenHash: string) => (await refreshTokenQuery(db, tokenHash)).rows[0];
 
 /** A live session's product and refresh chain (every refresh token stored for it); undefined for an ended one. */
 export const sessionChain = async (db: Db, id: string) => {
@@ -172,12 +190,15 @@ export const sessionChain = async (db: Db, id: string) => {
 };
 
 /** Marks the token rotated; true only for the one caller that did so. */
-export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> => {
-  const result = await db
-    .updateTable('refresh_tokens')
-    .set({ rotated_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('rotated_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-};
+const rotation = compiledOnce(
+  (db, now: number, tokenHash: string) =>
+    db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('rotated_at', 'is', null),
+  [0, ''],
+);
+
+export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> =>
+  Number((await rotation(db, now, tokenHash)).numAffectedRows ?? 0) === 1;

@@ -1,0 +1,71 @@
+/**
+ * The drain (http/draining.ts) waits for the requests already running: a profile read held at its
+ * database read while the drain starts is answered in full before the drain resolves, and a request
+ * that arrives meanwhile is turned away with 503 E_10.
+ */
+import { routes } from '@edupass/protocol';
+import { client, expectError, signUp } from '@edupass/test-kit/accounts';
+import { startTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, it } from 'vitest';
+
+const PROFILE = routes.getProfile.path;
+/** Longer than the drain's quiet time (200 ms), so a drain that did not count the read would be done. */
+const HELD_MS = 1_000;
+
+/** Holds the store's one SQLite connection (Kysely queues every query behind it) until `release()`. */
+const holdDatabase = (db: { connection(): { execute<T>(run: () => Promise<T>): Promise<T> } }) => {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held = new Promise<void>((holding) => {
+    void db.connection().execute(async () => {
+      holding();
+      await released;
+    });
+  });
+  return { held, release };
+};
+
+describe('draining', () => {
+  it('waits for a profile read in flight, and turns new requests away meanwhile', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    // No session cache: the read goes to the database, where it is held.
+    const server = await startTestServer({ sessionCacheSeconds: 0 }, { logger: { level: 'info', stream } });
+    let database: ReturnType<typeof holdDatabase> | undefined;
+    try {
+      const call = client(server.url);
+      const account = await signUp(server);
+      database = holdDatabase(server.app.ctx.db);
+      await database.held;
+      const order: string[] = [];
+      const read = call('GET', PROFILE, undefined, { token: account.token }).then((answer) => {
+        order.push('read answered');
+        return answer;
+      });
+      const arrived = () => lines.some((line) => line.includes('"incoming request"') && line.includes(PROFILE));
+      await expect.poll(arrived, { timeout: 30_000 }).toBe(true);
+
+      const drained = server.app.drain().then(() => order.push('drained'));
+      const newcomer = await call('GET', PROFILE, undefined, { token: account.token });
+      expectError(newcomer, 'E_10');
+      const stillDraining = await Promise.race([
+        drained.then(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(true), HELD_MS)),
+      ]);
+      expect(stillDraining, 'the drain ended while a profile read was running').toBe(true);
+
+      database.release();
+      const answer = await read;
+      expect(answer.status).toBe(200);
+      expect((answer.body as { id: number }).id).toBe(account.userId);
+      await drained;
+      expect(order).toEqual(['read answered', 'drained']);
+    } finally {
+      // A failed check must not leave the read held: the server's close waits for it.
+      database?.release();
+      await server.close();
+    }
+  }, 120_000);
+});
