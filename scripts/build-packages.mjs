@@ -3,6 +3,8 @@
  * Builds the SDK packages to what they publish: `dist/` with ES modules and `.d.ts` files, one per
  * source module (so a site's bundler still drops what it does not import), compiled by TypeScript
  * from each package's entries in `exports` — only what the entries reach is emitted, never a test.
+ * A package whose exports offer `require` (@edupass/node) also gets `dist/cjs/`: the same modules
+ * compiled to CommonJS, with their own declarations and a package.json saying `commonjs`.
  *
  * Inside the repository nothing needs this build: every tool resolves the packages through the
  * `@edupass/source` export condition to their TypeScript sources (see scripts/source-condition.mjs).
@@ -73,15 +75,29 @@ export const buildPackage = (name) => {
   }
   const dist = join(dir, 'dist');
   rmSync(dist, { recursive: true, force: true });
+  emit(entries, dir, dist, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  if (hasCommonJsBuild(pkg)) {
+    const cjs = join(dist, 'cjs');
+    emit(entries, dir, cjs, { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 });
+    // The nearest package.json decides how Node and TypeScript read a `.js`/`.d.ts` file.
+    writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+  }
+};
+
+/** A package whose exports offer `require` gets a CommonJS build in `dist/cjs/` besides its ES modules. */
+const hasCommonJsBuild = (pkg) => Object.values(pkg.exports).some((target) => target.require !== undefined);
+
+const emit = (entries, dir, outDir, moduleOptions) => {
   const options = {
     ...base.options,
+    ...moduleOptions,
     noEmit: false,
     declaration: true,
     rewriteRelativeImportExtensions: true,
     // Published code: syntax every current browser and Node 20 run, without downlevel helpers.
     target: ts.ScriptTarget.ES2022,
     rootDir: join(dir, 'src'),
-    outDir: dist,
+    outDir,
     // Sibling packages resolve to their built declarations, as they will for a site.
     customConditions: [],
     types: [],
@@ -91,9 +107,9 @@ export const buildPackage = (name) => {
   const { diagnostics } = ts.createProgram(entries, options, compilerHost(options)).emit();
   if (diagnostics.length > 0) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
-    throw new Error(`@edupass/${name} did not build:\n${ts.formatDiagnostics(diagnostics, host)}`);
+    throw new Error(`${dir} did not build:\n${ts.formatDiagnostics(diagnostics, host)}`);
   }
-  rewriteDeclarationSpecifiers(dist);
+  rewriteDeclarationSpecifiers(outDir);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {

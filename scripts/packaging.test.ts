@@ -24,6 +24,12 @@ const root = join(import.meta.dirname, '..');
  */
 const THIRD_PARTY = ['@fingerprintjs/fingerprintjs', 'web-vitals', 'react', 'jose', '@types/node', 'undici-types'];
 
+interface BuildTargets {
+  types?: string;
+  default?: string;
+}
+type ExportTargets = BuildTargets & { import?: BuildTargets; require?: BuildTargets };
+
 interface Packed {
   name: string;
   filename: string;
@@ -90,7 +96,9 @@ describe('the SDK packages, installed from their tarballs', () => {
       expect(files, packed.name).toContain('dist/index.js');
       expect(files, packed.name).toContain('dist/index.d.ts');
       expect(
-        files.filter((f) => !/^dist\/.+\.(js|d\.ts)$/.test(f) && f !== 'package.json' && f !== 'README.md'),
+        files.filter(
+          (f) => !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^(dist\/cjs\/)?package\.json$/.test(f) && f !== 'README.md',
+        ),
         packed.name,
       ).toEqual([]);
       expect(
@@ -108,10 +116,13 @@ describe('the SDK packages, installed from their tarballs', () => {
       expect(manifest.repository.url, packed.name).toMatch(/^git\+https:/);
       expect(manifest.sideEffects, packed.name).toBe(false);
       const files = packed.files.map((f) => f.path);
-      for (const [subpath, targets] of Object.entries<Record<string, string>>(manifest.exports)) {
+      for (const [subpath, targets] of Object.entries<ExportTargets>(manifest.exports)) {
         expect(Object.keys(targets)[0], `${packed.name} ${subpath}`).toBe(SOURCE_CONDITION);
-        expect(files).toContain(targets.types?.replace('./', ''));
-        expect(files).toContain(targets.default?.replace('./', ''));
+        // Either one build ({ types, default }) or two ({ import: {…}, require: {…} }).
+        for (const build of targets.import ? [targets.import, targets.require] : [targets]) {
+          expect(files).toContain(build?.types?.replace('./', ''));
+          expect(files).toContain(build?.default?.replace('./', ''));
+        }
       }
     }
   });
@@ -237,6 +248,127 @@ export const wrong: string = (await verifier.verify('t')).userId;
     expect(installed).toBeGreaterThan(0);
     // Identifier choices may differ by a few bytes; a lost tree-shaking hint would cost kilobytes.
     expect(Math.abs(installed - fromSources.min)).toBeLessThan(256);
+  });
+});
+
+/**
+ * `@edupass/node` in the TypeScript setups sites have, each a project of its own beside the install:
+ * ES modules and CommonJS under `module: node16`, a bundler's resolution, and old-style `commonjs`.
+ * Each type-checks one backend (Express and Fastify, `req.edupass` typed through the package's
+ * `/express` and `/fastify` entries) against the packed declarations alone; the CommonJS build runs
+ * under `require`. Fastify and Express's types come from the repository (linked, as a site has them).
+ */
+describe('@edupass/node in TypeScript and CommonJS backends', () => {
+  const BACKEND = `import express from 'express';
+import Fastify from 'fastify';
+import { createVerifier, type EduPassClaims } from '@edupass/node';
+import { edupassExpress } from '@edupass/node/express';
+import { edupassFastify } from '@edupass/node/fastify';
+
+const verifier = createVerifier({ issuer: 'https://account.example.com', audience: 'site' });
+
+export const app = express();
+app.use('/api', edupassExpress(verifier));
+app.get('/api/me', (req, res) => {
+  const claims: EduPassClaims | undefined = req.edupass;
+  // @ts-expect-error req.edupass is typed, not \`any\`: a user id is a number
+  const wrong: string | undefined = req.edupass?.userId;
+  res.json({ userId: claims?.userId, wrong });
+});
+
+export const fastify = Fastify();
+fastify.get('/api/me', { preHandler: edupassFastify(verifier) }, async (request) => {
+  const userId: number | undefined = request.edupass?.userId;
+  // @ts-expect-error request.edupass is typed, not \`any\`: the scopes are strings
+  const wrong: number[] | undefined = request.edupass?.scopes;
+  return { userId, wrong };
+});
+`;
+  /** Module settings of each project, and the `type` of its package.json (how Node reads its .ts). */
+  const SETUPS = {
+    'node16-esm': { type: 'module', options: { module: 'node16', moduleResolution: 'node16' } },
+    'node16-cjs': { type: 'commonjs', options: { module: 'node16', moduleResolution: 'node16' } },
+    bundler: { type: 'module', options: { module: 'esnext', moduleResolution: 'bundler' } },
+    commonjs: { type: 'commonjs', options: { module: 'commonjs', esModuleInterop: true } },
+  } as const;
+  const LINKED = ['fastify', '@types/express'];
+
+  beforeAll(() => {
+    for (const name of LINKED) {
+      const link = join(project, 'node_modules', name);
+      mkdirSync(join(link, '..'), { recursive: true });
+      if (!existsSync(link)) symlinkSync(join(root, 'node_modules', name), link);
+    }
+  });
+
+  it.each(Object.keys(SETUPS) as (keyof typeof SETUPS)[])(
+    'type-checks a backend using req.edupass with tsc in a `%s` project',
+    (setup) => {
+      const { type, options } = SETUPS[setup];
+      const dir = join(project, `backend-${setup}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `backend-${setup}`, private: true, type }));
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: 'ES2022',
+            lib: ['ES2022'],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            skipDefaultLibCheck: true,
+            types: ['node'],
+          },
+          files: ['backend.ts'],
+        }),
+      );
+      writeFileSync(join(dir, 'backend.ts'), BACKEND);
+      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+      const files = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], dir)
+        .split('\n')
+        .filter((f) => f.includes('/@edupass/node/'));
+      // Each setup reads the build its resolution picks: CommonJS declarations for `require`.
+      const build = setup === 'node16-cjs' || setup === 'commonjs' ? 'dist/cjs' : 'dist';
+      for (const entry of ['index', 'express', 'fastify'])
+        expect(files).toContain(join(project, 'node_modules', '@edupass/node', build, `${entry}.d.ts`));
+    },
+    120_000,
+  );
+
+  it('runs its CommonJS build under require(): one module graph for every entry, webhooks verified', () => {
+    const dir = join(project, 'backend-require');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'backend-require', private: true }));
+    writeFileSync(
+      join(dir, 'check.cjs'),
+      `const edupass = require('@edupass/node');
+const { edupassFastify } = require('@edupass/node/fastify');
+const { edupassExpress } = require('@edupass/node/express');
+const secret = 'whsec_' + Buffer.from('a webhook secret of thirty-two bytes').toString('base64');
+const body = JSON.stringify({ type: 'user.updated' });
+const seconds = Math.floor(Date.now() / 1000);
+const headers = {
+  'webhook-id': 'msg_1',
+  'webhook-timestamp': String(seconds),
+  'webhook-signature': edupass.signWebhook(secret, 'msg_1', seconds, body),
+};
+console.log(JSON.stringify({
+  file: require.resolve('@edupass/node'),
+  sameGuards: edupassFastify === edupass.edupassFastify && edupassExpress === edupass.edupassExpress,
+  event: edupass.verifyWebhook(secret, body, headers).type,
+  verifier: typeof edupass.createVerifier({ issuer: 'https://account.example.com', audience: 'site' }).verify,
+}));
+`,
+    );
+    const answer = JSON.parse(run(process.execPath, ['check.cjs'], dir));
+    expect(answer).toEqual({
+      file: join(project, 'node_modules', '@edupass/node', 'dist', 'cjs', 'index.js'),
+      sameGuards: true,
+      event: 'user.updated',
+      verifier: 'function',
+    });
   });
 });
 

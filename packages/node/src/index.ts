@@ -31,5 +31,11 @@ export {
   type GuardOptions,
   type WithEduPass,
 } from './middleware.ts';
-export { createVerifier, type EduPassClaims, type Verifier, type VerifierOptions } from './verifier.ts';
+export {
+  createVerifier,
+  type EduPassClaims,
+  type EduPassTokenPayload,
+  type Verifier,
+  type VerifierOptions,
+} from './verifier.ts';
 export { signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS, type WebhookVerifyOptions } from './webhooks.ts';

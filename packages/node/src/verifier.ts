@@ -3,7 +3,7 @@
  * call to EduPass per request. The key set is fetched once, cached, and fetched again when a token
  * names a key it does not hold (a rotation), so rotation needs nothing from the site.
  */
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { EduPassAuthError } from './errors.ts';
 import { type IntrospectionOptions, type IntrospectionResult, introspectToken } from './introspection.ts';
 
@@ -24,6 +24,21 @@ export interface VerifierOptions {
   jwksCooldownMs?: number;
 }
 
+/**
+ * The signed claims of an access token. Declared here rather than taken from jose, so that a site's
+ * type-check never has to resolve jose's ES-module-only declarations (a CommonJS project cannot).
+ */
+export interface EduPassTokenPayload {
+  iss?: string;
+  sub?: string;
+  aud?: string | string[];
+  jti?: string;
+  nbf?: number;
+  exp?: number;
+  iat?: number;
+  [claim: string]: unknown;
+}
+
 /** What a verified token says. */
 export interface EduPassClaims {
   /** The user's id, as in the token's `sub`. */
@@ -38,7 +53,7 @@ export interface EduPassClaims {
   issuedAt: number;
   expiresAt: number;
   /** Every claim as signed. */
-  payload: JWTPayload;
+  payload: EduPassTokenPayload;
 }
 
 export interface Verifier {
@@ -64,7 +79,7 @@ const asAuthError = (error: unknown): EduPassAuthError => {
   return new EduPassAuthError('edupass_unavailable', 'The JWKS could not be fetched.', { cause: error });
 };
 
-const claimsOf = (payload: JWTPayload): EduPassClaims => {
+const claimsOf = (payload: EduPassTokenPayload): EduPassClaims => {
   const userId = Number(payload.sub);
   if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string') {
     throw new EduPassAuthError('token_invalid', 'The token names no EduPass user and session.');

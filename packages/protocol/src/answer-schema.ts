@@ -48,13 +48,16 @@ export const oneOf = <const V extends readonly (string | number)[]>(...values: V
 /* @__NO_SIDE_EFFECTS__ */
 export const list = <S extends Schema<unknown>>(item: S) => schema<Answer<S>[]>({ type: 'array', items: item });
 
-/** An object with these fields always there, and the `optional` ones when they apply. */
+/**
+ * An object with these fields always there, and the `optional` ones when they apply. No `required`
+ * when none is always there: OpenAPI 3.0's schema object refuses an empty list.
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export const object = <const R extends Props, const O extends Props = Record<never, never>>(fields: R, optional?: O) =>
   schema<ObjectOf<R, O>>({
     type: 'object',
     properties: { ...fields, ...optional },
-    required: Object.keys(fields),
+    ...(Object.keys(fields).length > 0 ? { required: Object.keys(fields) } : {}),
   });
 
 /** An object keyed by any name, each value of one schema. */

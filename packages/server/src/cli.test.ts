@@ -175,6 +175,54 @@ describe('edupass users import', () => {
     expect(rows.find((r) => r.phone === phones[0])?.nickname).toBe('自己起的');
   });
 
+  test('a CSV saved by Chinese Excel (GBK) is decoded, and the answer says so', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'gbk.csv');
+    // 小明 and 张三 in GBK; CRLF line ends, as Excel writes them.
+    const gbk = (hex: string) => Buffer.from(hex, 'hex');
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('phone,nickname,fullname\r\n13300000001,'),
+        gbk('d0a1c3f7'),
+        Buffer.from(','),
+        gbk('d5c5c8fd'),
+        Buffer.from('\r\n'),
+      ]),
+    );
+    expect(await runCli(['users', 'import', file])).toBe(0);
+    expect(output).toContain('The file is not UTF-8: read as GB18030 (GBK) text.');
+    const user = await store.db
+      .selectFrom('users')
+      .select(['nickname', 'fullname'])
+      .where('phone', '=', '13300000001')
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ nickname: '小明', fullname: '张三' });
+  });
+
+  test('a UTF-8 file with a byte-order mark reads its header', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'bom.csv');
+    writeFileSync(file, '\uFEFFphone,nickname\n13300000002,小红\n');
+    output.length = 0;
+    expect(await runCli(['users', 'import', file])).toBe(0);
+    expect(output.join('\n')).not.toContain('GB18030');
+  });
+
+  test('a clash names the column whose value is taken', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'clash.csv');
+    writeFileSync(
+      file,
+      'phone,email,username,password\n' +
+        '13300000011,clash-a@example.com,clash_a,Kestrel2718\n' +
+        '13300000012,clash-a@example.com,clash_b,Kestrel2718\n' +
+        '13300000011,clash-c@example.com,clash_c,Kestrel2718\n' +
+        '13300000014,clash-d@example.com,CLASH_A,Kestrel2718\n',
+    );
+    expect(await runCli(['users', 'import', file])).toBe(2);
+    expect(output).toContain('line 3: Column "email": this value is already taken by another account.');
+    expect(output).toContain('line 4: Column "phone": this value is already taken by another account.');
+    expect(output).toContain('line 5: Column "username": this value is already taken by another account.');
+  });
+
   test('CSV cells follow RFC 4180 quoting', () => {
     expect(splitCsvLine('a,"b,c","d""e",')).toEqual(['a', 'b,c', 'd"e', '']);
   });

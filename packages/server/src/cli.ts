@@ -119,6 +119,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'users' && sub === 'import' && arg) {
     const report = await withContext((ctx) => importUsers(ctx, arg));
+    if (report.encoding !== 'utf-8') console.log('The file is not UTF-8: read as GB18030 (GBK) text.');
     for (const { line, reason } of report.problems) console.log(`line ${line}: ${reason}`);
     console.log(`Imported ${report.imported} users; ${report.problems.length} rows refused.`);
     return report.problems.length > 0 ? 2 : 0;

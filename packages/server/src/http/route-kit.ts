@@ -84,14 +84,20 @@ const jsonSchemaOf = (spec: FieldSpec): Record<string, unknown> => {
   return { type, ...(type === 'string' && spec.maxLength ? { maxLength: spec.maxLength } : {}) };
 };
 
-/** JSON schema of a field list, for the OpenAPI document. */
-export const objectSchema = (fields: Fields) => ({
-  type: 'object',
-  properties: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, jsonSchemaOf(spec)])),
-  required: Object.entries(fields)
+/**
+ * JSON schema of a field list, for the OpenAPI document. `required` only when some field is: OpenAPI
+ * 3.0's schema object refuses an empty list (`minItems: 1`).
+ */
+export const objectSchema = (fields: Fields) => {
+  const required = Object.entries(fields)
     .filter(([, spec]) => spec.required)
-    .map(([name]) => name),
-});
+    .map(([name]) => name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, jsonSchemaOf(spec)])),
+    ...(required.length > 0 ? { required } : {}),
+  };
+};
 
 /**
  * The route's answer for the API docs: its schema under 200, or a 204 without a body. Only described:

@@ -1,7 +1,8 @@
 /**
  * EduPass users as the provider's accounts: `sub` is the user id; the standard claims come from the
- * profile (in the ID token too when the scope asks, relying-parties.ts). Phone numbers are verified by the code that bound them, e-mail addresses by the code they
- * signed up with, so both are reported verified.
+ * profile (in the ID token too when the scope asks, relying-parties.ts). Phone numbers are verified by the code that bound them; an
+ * e-mail address is reported verified once a code sent to it was used (sign-up, binding, sign-in,
+ * reset), never when an operator's import only wrote it (`users.email_verified`).
  * EduPass keeps no language per user: `locale` is offered by the profile scope but never set. A blocked or deleted user has no account.
  */
 import type { Account } from 'oidc-provider';
@@ -27,7 +28,7 @@ export const userClaims = (user: User): Record<string, unknown> => ({
   nickname: user.nickname ?? undefined,
   picture: user.avatar_url || undefined,
   preferred_username: user.username ?? undefined,
-  ...(user.email ? { email: user.email, email_verified: true } : {}),
+  ...(user.email ? { email: user.email, email_verified: user.email_verified === 1 } : {}),
   ...(user.phone ? { phone_number: user.phone, phone_number_verified: true } : {}),
 });
 

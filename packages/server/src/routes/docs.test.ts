@@ -1,6 +1,7 @@
 /** The API reference: generated from the route table, so it lists exactly the table's account routes. */
 import { ACCOUNTS_BASE, LEGACY_TOKENS_BASE, type RouteSpec, routeAliases, routes } from '@edupass/protocol';
 import { useTestServer } from '@edupass/test-kit/harness';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 
 const { server } = useTestServer();
@@ -21,6 +22,14 @@ const documented = (doc: OpenApi) =>
   );
 
 describe('API docs', () => {
+  it('GET /docs/json is a valid OpenAPI document (checked by an OpenAPI schema validator)', async () => {
+    const doc = await (await fetch(`${server.url}/docs/json`)).json();
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 4000)).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
   it('GET /docs/json lists every route of the protocol table (method and path)', async () => {
     const answer = await fetch(`${server.url}/docs/json`);
     expect(answer.status).toBe(200);

@@ -15,6 +15,8 @@ export interface UsersTable {
   pid: string;
   phone: string | null;
   email: string | null;
+  /** 1 when a code sent to `email` proved it; 0 for an address an operator imported, until then. */
+  email_verified: Generated<number>;
   username: string | null;
   /** Lower-cased username: usernames are unique regardless of case. */
   username_key: string | null;

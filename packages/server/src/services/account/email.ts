@@ -29,7 +29,8 @@ export const bindEmail = async (ctx: Context, userId: number, email: string, cap
     data: { changes: { email: address } },
   } as const;
   // The unique index settles a race between two accounts taking one address.
-  if (!(await saveUser(ctx, user.id, { email: address, updated_at: ctx.now() }, event))) fail('AC3_61');
+  if (!(await saveUser(ctx, user.id, { email: address, email_verified: 1, updated_at: ctx.now() }, event)))
+    fail('AC3_61');
   // To the old address too: its owner learns of the change even if the new one is an attacker's.
   await noticeAccountChange(ctx, user, user.email ? 'email_changed' : 'email_bound');
 };

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserById, findUserByPhone } from '../../store/account/users.ts';
+import { findUserByEmail, findUserById, findUserByPhone, markEmailVerified } from '../../store/account/users.ts';
 import { pupilChosePassword } from '../../store/edu/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
@@ -133,7 +133,9 @@ export const checkResetCode = async (ctx: Context, phone: string, captcha: strin
 export const checkEmailResetCode = async (ctx: Context, email: string, captcha: string): Promise<string> => {
   const address = email.toLowerCase();
   await verifyCode(ctx, address, 'email_reset', captcha);
-  return resetTicketFor(ctx, await findUserByEmail(ctx.db, address), 'AC3_13');
+  const user = await findUserByEmail(ctx.db, address);
+  if (user) await markEmailVerified(ctx.db, user);
+  return resetTicketFor(ctx, user, 'AC3_13');
 };
 
 export const resetPassword = async (

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserByIdentity, findUserByPhone } from '../../store/account/users.ts';
+import { findUserByEmail, findUserByIdentity, findUserByPhone, markEmailVerified } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
@@ -90,6 +90,7 @@ export const loginByEmail = async (ctx: Context, input: EmailLogin, request: Sig
   await verifyCode(ctx, address, 'email_login', input.captcha);
   const user = await findUserByEmail(ctx.db, address);
   if (!user) return fail('AC3_13');
+  await markEmailVerified(ctx.db, user);
   return signIn(ctx, user, 'email', request, agreements);
 };
 

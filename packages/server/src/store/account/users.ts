@@ -20,6 +20,20 @@ export const findUserByUsername = (db: Db, username: string) =>
 export const findUserByNickname = (db: Db, nickname: string) =>
   db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
 
+/**
+ * Records that a code sent to the user's address was just used: the address is proved (an imported
+ * one was not, until now). Only the user found by that address, and only while it is still theirs.
+ */
+export const markEmailVerified = async (db: Db, user: Pick<User, 'id' | 'email' | 'email_verified'>) => {
+  if (user.email === null || user.email_verified === 1) return;
+  await db
+    .updateTable('users')
+    .set({ email_verified: 1 })
+    .where('id', '=', user.id)
+    .where('email', '=', user.email)
+    .execute();
+};
+
 /** A phone number, an e-mail address or a username. */
 export const findUserByIdentity = (db: Db, identity: string): Promise<User | undefined> => {
   if (PATTERNS.phone_number.test(identity)) return findUserByPhone(db, identity);

@@ -24,6 +24,7 @@ import * as sessionSecondFactor from './017-session-second-factor.ts';
 import * as relyingParties from './018-relying-parties.ts';
 import * as schools from './019-schools.ts';
 import * as backchannelLogouts from './020-backchannel-logouts.ts';
+import * as emailVerified from './021-email-verified.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -56,6 +57,7 @@ const steps: [name: string, up: Step][] = [
   ['018-relying-parties', relyingParties.up],
   ['019-schools', schools.up],
   ['020-backchannel-logouts', backchannelLogouts.up],
+  ['021-email-verified', emailVerified.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
