@@ -117,7 +117,7 @@ export const stepUpStatusAnswer = object({
   /** Seconds the proof still holds (0 when not fresh). */
   expires_in: integer(),
   /** The proofs this account can give: its password, a code to its phone or e-mail, its second factor. */
-  methods: list(oneOf('password', 'sms', 'email', 'totp', 'passkey')),
+  methods: list(oneOf('password', 'sms', 'email', 'totp', 'passkey', 'wechat', 'qq')),
 });
 
 export const captchaRuleAnswer = object({

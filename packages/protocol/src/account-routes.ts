@@ -224,6 +224,20 @@ export const stepUpByCodeRoute = /* @__PURE__ */ account('POST', 'step-up/code',
   body: { captcha },
   status: 204,
 });
+/**
+ * Proves the session with a round trip to WeChat or QQ (an account whose only way in is a third-party
+ * identity): the code and state of the provider's return, begun at `oauth/{name}/authorize` in the
+ * same browser (under `oauth/`, where the state cookie is sent); the identity must be the one linked
+ * to the account.
+ */
+export const stepUpByOauthRoute = /* @__PURE__ */ account('POST', 'oauth/step-up', 'token', {
+  body: {
+    provider: /* @__PURE__ */ s(),
+    code: /* @__PURE__ */ s(),
+    state: /* @__PURE__ */ s(),
+  },
+  status: 204,
+});
 /** Ends every session of the user but the caller's (offered after a change of phone or links). */
 export const endOtherSessionsRoute = /* @__PURE__ */ account('POST', 'sessions/end-others', 'token', { status: 204 });
 export const getProfileRoute = /* @__PURE__ */ account('GET', 'profile', 'token');

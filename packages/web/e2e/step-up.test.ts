@@ -1,14 +1,23 @@
 /**
  * Step-up in the account centre: with a sign-in older than STEP_UP_SECONDS (the server's clock is
- * moved on), changing the phone asks to confirm it is you; the password given, the change goes
- * through, the old phone gets a notice, and the page offers to sign out everywhere else.
+ * moved on), changing the phone asks to confirm it is you; the password given, the code asked for is
+ * sent, the change goes through, the old phone gets a notice, and the page offers to sign out
+ * everywhere else. An account with only QQ confirms with a round trip to QQ.
  */
 
+import { join } from 'node:path';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { expect, test } from 'vitest';
-import { inputLabelled, masked, newCodeFor, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  masked,
+  newCodeFor,
+  newUserByDevProvider,
+  phoneNumbers,
+  signUpByPhone,
+} from './support/account-steps.ts';
 import { withStepUpApp } from './support/app-server.ts';
-import { openPage } from './support/pages.ts';
+import { expectScreen, openPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';
 
 const { app, later } = withStepUpApp(300);
@@ -35,7 +44,9 @@ test('changing the phone of an old session asks for the password first, then tel
     await phoneRegion.getByRole('button', { name: 'Get code' }).click();
     const stepUp = page.getByRole('region', { name: 'Confirm it is you' });
     await stepUp.waitFor();
-    await page.getByText('For your security, confirm it is you first.').waitFor();
+    await stepUp.getByText('first confirm it is you. The change then goes ahead.').waitFor();
+    // The panel says why; the form shows no second, stale error.
+    expect(await phoneRegion.getByText('For your security, confirm it is you first.').count()).toBe(0);
     expect(await app.server.lastCode(next)).toBeUndefined();
 
     await stepUp.getByLabel('Your password', { exact: true }).fill('Wrong2718q');
@@ -45,7 +56,8 @@ test('changing the phone of an old session asks for the password first, then tel
     await stepUp.getByRole('button', { name: 'Confirm with password' }).click();
     await stepUp.waitFor({ state: 'detached' });
 
-    await phoneRegion.getByRole('button', { name: 'Get code' }).click();
+    // The code the change was waiting for is sent without another tap.
+    await phoneRegion.getByRole('button', { name: /Resend in/ }).waitFor();
     await phoneRegion.getByLabel('Verification code').fill(await codeFor(next));
     await page.getByRole('button', { name: 'Change phone' }).click();
     await page.getByText('Phone number changed.').waitFor();
@@ -61,7 +73,7 @@ test('changing the phone of an old session asks for the password first, then tel
   } finally {
     await tab.close();
   }
-});
+}, 90_000);
 
 test('under captcha policy always, the step-up code to the own phone goes through the slide puzzle', async () => {
   const ctx = app.server.app.ctx;
@@ -95,3 +107,50 @@ test('under captcha policy always, the step-up code to the own phone goes throug
     await tab.close();
   }
 });
+
+test('a QQ-only account adds a phone after 6 minutes: confirmed with QQ in its own window, the code goes out at once', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  const nickname = `qq${Date.now().toString(36).slice(-6)}`;
+  try {
+    await page.goto(app.server.url);
+    await newUserByDevProvider(tab, 'qq', nickname);
+    await expectScreen(page, 'Profile');
+    await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await expectScreen(page, 'Sign-in & security');
+
+    // Six minutes on: the QQ sign-in no longer counts as a proof.
+    later();
+    later();
+    const phoneRegion = page.getByRole('region', { name: 'Phone number' });
+    await input(tab, 'Phone number').fill(phone);
+    await phoneRegion.getByRole('button', { name: 'Get code' }).click();
+    const stepUp = page.getByRole('region', { name: 'Confirm it is you' });
+    await stepUp.waitFor();
+    // The panel says why; no second, stale error under the code button.
+    await expect.poll(() => phoneRegion.getByText('confirm it is you first').count()).toBe(0);
+    expect(await app.server.lastCode(phone)).toBeUndefined();
+    await stepUp.getByRole('button', { name: 'Confirm with QQ' }).waitFor();
+    await page.screenshot({ path: join(import.meta.dirname, 'screenshots/step-up-qq.en.1280.png'), fullPage: true });
+
+    const [provider] = await Promise.all([
+      page.waitForEvent('popup'),
+      stepUp.getByRole('button', { name: 'Confirm with QQ' }).click(),
+    ]);
+    await provider.getByRole('button', { name: nickname, exact: true }).click();
+    await provider.waitForEvent('close', { timeout: 15_000 });
+    await stepUp.waitFor({ state: 'detached', timeout: 15_000 });
+
+    // The code send the proof was asked for goes ahead without another tap.
+    const code = await codeFor(phone);
+    await phoneRegion.getByRole('button', { name: /Resend in/ }).waitFor();
+    await phoneRegion.getByLabel('Verification code').fill(code);
+    await phoneRegion.getByRole('button', { name: 'Bind phone' }).click();
+    await page.getByText('Phone bound.').waitFor();
+    await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+}, 90_000);

@@ -3,6 +3,7 @@ import {
   type StepUpStatus,
   sendStepUpCodeRoute,
   stepUpByCodeRoute,
+  stepUpByOauthRoute,
   stepUpByPasswordRoute,
   stepUpStatusRoute,
 } from '@edupass/protocol';
@@ -14,7 +15,8 @@ import { withToken } from '../with-token.ts';
 /**
  * Step-up: a call that changes the phone, the first password, the password by code or a third-party
  * link rejects with STEP_UP_REQUIRED (65) when the session's proof is older than the server's window.
- * Prove with the password or a code to the account's own phone (or e-mail), then repeat the call.
+ * Prove with the password, a code to the account's own phone (or e-mail), the second factor or a
+ * round trip to the linked WeChat or QQ, then repeat the call.
  */
 export const stepUpStatus: PlainCall<StepUpStatus> = /* @__PURE__ */ defineCall(withToken, stepUpStatusRoute, object);
 
@@ -39,6 +41,10 @@ export const stepUpByCode: Call<{ captcha: string }, void> = /* @__PURE__ */ def
   nothing,
   byRules,
 );
+
+/** Proves the session with a WeChat or QQ round trip: the code and state of the provider's return. */
+export const stepUpByOauth: Call<{ provider: 'wechat' | 'qq'; code: string; state: string }, void> =
+  /* @__PURE__ */ defineCall(withToken, stepUpByOauthRoute, nothing);
 
 /** Ends every other session of the user (offered after a change of phone, password or links). */
 export const endOtherSessions: PlainCall<void> = /* @__PURE__ */ defineCall(withToken, endOtherSessionsRoute, nothing);

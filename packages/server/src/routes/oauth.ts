@@ -1,14 +1,15 @@
 /**
- * WeChat and QQ: starting a sign-in (state cookie + provider URL), the code steps (sign-in, bind),
+ * WeChat and QQ: starting a sign-in (state cookie + provider URL), the code steps (sign-in, bind,
+ * step-up),
  * the oauth_ticket steps (code to a phone, bind-or-create, check) and unbinding. The state check
  * happens here, where the cookie is; the rules are in services/oauth*.ts.
  */
 import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
+import { isOauthProvider, OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
 import { siteOrigins } from '../config/site-origins.ts';
 import type { Context } from '../context.ts';
-import { invalidRequest } from '../errors.ts';
+import { fail, invalidRequest } from '../errors.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
@@ -17,7 +18,7 @@ import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth/sign-i
 import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth/state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth/without-state.ts';
-import { requireStepUp } from '../services/sign-in/step-up.ts';
+import { requireStepUp, stepUpByOauth } from '../services/sign-in/step-up.ts';
 import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
@@ -165,6 +166,16 @@ const unbind =
     if (before) await noticeAccountChange(ctx, before, 'oauth_unbound');
   };
 
+/** Step-up by a round trip to the linked WeChat or QQ: the state must be this browser's, as for a bind. */
+const stepUpByProvider =
+  (ctx: Context) =>
+  async ({ body, session, request, reply, client }: RouteInput<'stepUpByOauth'>) => {
+    const name = isOauthProvider(body.provider) ? body.provider : fail('AC3_19');
+    const redirectUri = checkState(ctx, name, request.cookies?.[stateCookieName(name)], body.state);
+    await stepUpByOauth(ctx, session, name, { code: body.code, redirectUri }, client.ip);
+    clearState(reply, name);
+  };
+
 export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
   for (const name of OAUTH_PROVIDERS) registerAuthorize(app, ctx, name);
   defineRoute(app, ctx, 'loginByWechat', login(ctx, 'wechat'));
@@ -173,6 +184,7 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'bindQQ', bind(ctx, 'qq'));
   defineRoute(app, ctx, 'unbindWechat', unbind(ctx, 'wechat'));
   defineRoute(app, ctx, 'unbindQQ', unbind(ctx, 'qq'));
+  defineRoute(app, ctx, 'stepUpByOauth', stepUpByProvider(ctx));
   defineRoute(app, ctx, 'sendOauthBindCode', ({ body, client, captchaTicket }) =>
     sendOauthBindCode(ctx, {
       phone: body.phone_number,

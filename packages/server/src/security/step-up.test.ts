@@ -1,7 +1,8 @@
 /**
  * Step-up on the takeover paths: with a session older than STEP_UP_SECONDS (a stolen token), a new
  * phone, a first password, a password by phone code and third-party link changes answer E_7 until
- * the session proves itself again (password, or a code to the account's own phone or e-mail). The
+ * the session proves itself again (password, a code to the account's own phone or e-mail, or a round
+ * trip to the account's own WeChat or QQ). The
  * old phone or e-mail is told of the change, and the user can end the other sessions.
  */
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
@@ -19,12 +20,17 @@ import {
   signUpSilently,
 } from '@edupass/test-kit/accounts';
 import type { TestServer } from '@edupass/test-kit/harness';
+import { providerReturn } from '@edupass/test-kit/oauth-flow';
 import { useStepUpServer } from '@edupass/test-kit/step-up-server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertOauthLink } from '../store/account/oauths.ts';
 
 const WINDOW = 300;
 const { server, call, outbox, later } = useStepUpServer(WINDOW);
+// The development WeChat and QQ send the browser back to PUBLIC_URL: this server's address.
+beforeAll(() => {
+  server.config.publicUrl = server.url;
+});
 
 const stepUpByCode = async (s: TestServer, token: string, to: string) => {
   const captcha = await codeFor(s, 'step-up/code/send', { pid: PID, phone_number: to }, { token });
@@ -221,5 +227,47 @@ describe('ending the other sessions', () => {
     expect((await call('POST', `${A}/sessions/end-others`, undefined, { token: account.token })).status).toBe(204);
     expectError(await call('GET', `${A}/profile`, undefined, { token: other.access.token }), 'E_0');
     expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
+  });
+});
+
+describe('step-up by a round trip to the linked QQ', () => {
+  /** The QQ return for `identity` posted to the step-up, with the browser's state cookie. */
+  const stepUpByQQ = async (token: string, identity: string) => {
+    const back = await providerReturn(server, 'qq', identity);
+    return call(
+      'POST',
+      `${A}/oauth/step-up`,
+      { provider: 'qq', code: back.code, state: back.state },
+      { token, headers: { cookie: back.cookie } },
+    );
+  };
+
+  it('is offered to an account with QQ, refuses another QQ identity and a missing state, and proves with its own', async () => {
+    const account = await signUp(server);
+    const identity = `qq-${account.phone}`;
+    const bound = await providerReturn(server, 'qq', identity);
+    const bind = await call(
+      'POST',
+      `${A}/oauth/qq/bind`,
+      { code: bound.code, state: bound.state },
+      { token: account.token, headers: { cookie: bound.cookie } },
+    );
+    expect(bind.status).toBe(204);
+    later();
+    const status = await call<StepUpStatus>('GET', `${A}/step-up`, undefined, { token: account.token });
+    expect(status.body).toMatchObject({ fresh: false, methods: ['password', 'sms', 'qq'] });
+
+    expectError(await stepUpByQQ(account.token, `other-${account.phone}`), 'AC3_16');
+    const back = await providerReturn(server, 'qq', identity);
+    const noCookie = await call(
+      'POST',
+      `${A}/oauth/step-up`,
+      { provider: 'qq', code: back.code, state: back.state },
+      { token: account.token },
+    );
+    expectError(noCookie, 'AC3_16');
+    expect((await stepUpByQQ(account.token, identity)).status).toBe(204);
+    const fresh = await call<StepUpStatus>('GET', `${A}/step-up`, undefined, { token: account.token });
+    expect(fresh.body.fresh).toBe(true);
   });
 });

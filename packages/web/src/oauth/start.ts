@@ -2,7 +2,9 @@
  * The WeChat / QQ redirect flow: the browser goes to the server's authorize endpoint (which binds a
  * state to this browser in a cookie and sends it on to the provider), the provider sends it back to
  * `/?oauth=<provider>&code=…&state=…`, and the callback screen finishes with the code and state.
- * What the flow was for (sign-in or binding) is kept in this tab's sessionStorage.
+ * What the flow was for (sign-in or binding) is kept in this tab's sessionStorage. A step-up goes
+ * through a window of its own (`then=step-up` in the return address), so the page that asked keeps
+ * the change it will repeat.
  */
 import { baseUrl } from '@edupass/account';
 import { authorizeQQRoute, authorizeWechatRoute } from '@edupass/protocol';
@@ -13,9 +15,12 @@ export type OauthPurpose = 'login' | 'bind';
 
 const KEY = 'edupass.oauth';
 
-export const authorizeUrl = (provider: OauthProvider): string => {
+/** The query mark of a return that proves a step-up (in its own window, stepUpWindow). */
+export const STEP_UP_RETURN = 'step-up';
+
+export const authorizeUrl = (provider: OauthProvider, then?: typeof STEP_UP_RETURN): string => {
   const route = provider === 'wechat' ? authorizeWechatRoute : authorizeQQRoute;
-  const redirect = `${window.location.origin}/?oauth=${provider}`;
+  const redirect = `${window.location.origin}/?oauth=${provider}${then ? `&then=${then}` : ''}`;
   return `${baseUrl(client.config, 'tiger')}${route.path}?redirect=${encodeURIComponent(redirect)}`;
 };
 

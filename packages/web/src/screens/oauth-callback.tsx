@@ -1,6 +1,7 @@
 /**
  * Back from WeChat or QQ (`/?oauth=<provider>&code=…&state=…`): sign in, or bind to the signed-in
- * user; an account not linked yet binds a phone or continues without one.
+ * user; an account not linked yet binds a phone or continues without one. With `then=step-up` (its own
+ * window, oauth/step-up-window.ts) the return proves the session and tells the page that asked.
  */
 import {
   bindQQ,
@@ -11,13 +12,15 @@ import {
   type OauthLoginResult,
   sendOauthBindCode,
 } from '@edupass/account';
+import { stepUpByOauth } from '@edupass/account/step-up';
 import { checks } from '@edupass/protocol';
-import { FormError } from '@edupass/ui-kit/status.tsx';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
-import { type OauthProvider, takePurpose } from '../oauth/start.ts';
+import { type OauthProvider, STEP_UP_RETURN, takePurpose } from '../oauth/start.ts';
+import { tellOpener } from '../oauth/step-up-window.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
@@ -98,6 +101,8 @@ const OauthCallback = () => {
   const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
   // A bind started from the account centre goes back there, not to the sign-in page.
   const [binding, setBinding] = useState(false);
+  // A step-up proved in a window the page that asked cannot be told about (no opener).
+  const [proved, setProved] = useState(false);
   const started = useRef(false);
 
   useEffect(() => {
@@ -114,6 +119,14 @@ const OauthCallback = () => {
     }
     if (!code || !isProvider(provider)) {
       setError(t('oauth.stateMismatch'));
+      return;
+    }
+    if (query.get('then') === STEP_UP_RETURN) {
+      setBinding(true);
+      stepUpByOauth(client, { provider, code, state: state ?? '' }).then(
+        () => setProved(!tellOpener()),
+        (caught: unknown) => setError(errorText(caught)),
+      );
       return;
     }
     const purpose = takePurpose(provider);
@@ -144,6 +157,13 @@ const OauthCallback = () => {
     <Screen title={ticket ? t('oauth.finishTitle', { name }) : name || t('signIn.title')}>
       {secondStep ? (
         <SecondStep pending={secondStep} />
+      ) : proved ? (
+        <>
+          <Notice message={t('stepUp.providerDone')} />
+          <p>
+            <Link href="/account/security">{t('oauth.backToAccount')}</Link>
+          </p>
+        </>
       ) : ticket ? (
         <>
           <p>{t('oauth.finishIntro', { name })}</p>

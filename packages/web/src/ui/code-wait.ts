@@ -21,12 +21,16 @@ export const readWaitUntil = (key: string): number => {
   }
 };
 
+/** Said on `window` when a wait is kept, so every countdown of that key (useStoredWait) reads it again. */
+const WAIT_CHANGED = 'edupass.code-wait';
+
 export const waitFor = (key: string, seconds: number): void => {
   try {
     sessionStorage.setItem(PREFIX + key, String(Date.now() + seconds * 1000));
   } catch {
     // Storage refused (private mode quota): the countdown lasts as long as the page.
   }
+  window.dispatchEvent(new CustomEvent(WAIT_CHANGED, { detail: key }));
 };
 
 /** Forgets the wait kept under `key`. */
@@ -66,6 +70,13 @@ export const useStoredWait = (key: string): StoredWait => {
     setNow(Date.now());
   }, [key]);
   useEffect(reread, [reread]);
+  useEffect(() => {
+    const onChange = (event: Event) => {
+      if ((event as CustomEvent<string>).detail === key) reread();
+    };
+    window.addEventListener(WAIT_CHANGED, onChange);
+    return () => window.removeEventListener(WAIT_CHANGED, onChange);
+  }, [key, reread]);
   const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
   // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
   useEffect(() => {

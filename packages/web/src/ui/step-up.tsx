@@ -1,27 +1,35 @@
 /**
  * The proof the server asks for (STEP_UP_REQUIRED) before a takeover-prone change: the form shows
- * why, offers the password or a code to the account's own phone or e-mail, and repeats the change
- * once the proof is given.
+ * why, offers every proof the account can give (the password, a code to its own phone or e-mail, its
+ * second factor, a round trip to its WeChat or QQ) and repeats the change once the proof is given.
+ * An account that can give none here is offered to sign in again and come back to the same page.
  */
 import { stepUpBySecondFactor, stepUpPasskeyOptions } from '@edupass/account/second-factor';
 import { sendStepUpCode, stepUpByCode, stepUpByPassword, stepUpStatus } from '@edupass/account/step-up';
 import { ClientCode, type StepUpStatus } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { type Action, useAction } from '@edupass/ui-kit/use-action.ts';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
+import { stepUpWindow } from '../oauth/step-up-window.ts';
+import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
+import { captureReturn } from '../session/return-target.ts';
 import { CodeInput } from './account-fields.tsx';
 import { Field } from './field.tsx';
 import { signWithPasskey } from './passkey.ts';
 import { SecondFactorCode } from './second-factor-code.tsx';
+import { signOut } from './sign-out.ts';
 import { useSendCode } from './use-send-code.ts';
 
 export const isStepUpRequired = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ClientCode.STEP_UP_REQUIRED;
 
 export interface StepUp {
-  /** Runs `work` in `action`; when the server asks for a proof, opens the panel and repeats `work` after it. */
+  /**
+   * Runs `work` in `action`; when the server asks for a proof, opens the panel (the form shows no error
+   * meanwhile: the panel says why) and repeats `work` after it.
+   */
   run: Action['run'];
   /** For calls outside `run` (a code send): true when the error was the ask, and the panel opened. */
   caught(error: unknown, retry: () => Promise<unknown>): boolean;
@@ -32,12 +40,14 @@ export interface StepUp {
 
 export const useStepUp = (action: Action): StepUp => {
   const [retry, setRetry] = useState<(() => Promise<unknown>) | null>(null);
-  const [methods, setMethods] = useState<StepUpStatus['methods']>([]);
+  // null until the server has said which proofs the account can give.
+  const [methods, setMethods] = useState<StepUpStatus['methods'] | null>(null);
   const open = (work: () => Promise<unknown>) => {
     setRetry(() => work);
+    setMethods(null);
     void stepUpStatus(client).then(
       (status) => setMethods(status.methods),
-      () => setMethods(['password']),
+      () => setMethods([]),
     );
   };
   const caught = (error: unknown, work: () => Promise<unknown>) => {
@@ -50,7 +60,7 @@ export const useStepUp = (action: Action): StepUp => {
       try {
         return await work();
       } catch (error) {
-        caught(error, work);
+        if (caught(error, work)) return undefined;
         throw error;
       }
     });
@@ -69,12 +79,21 @@ export const useStepUp = (action: Action): StepUp => {
   return { run, caught, ensure, panel };
 };
 
+const PROVIDERS = ['wechat', 'qq'] as const;
+
+/** Signs out and opens the sign-in screen; the sign-in comes back to this page. */
+const signInAgain = async () => {
+  captureReturn(window.location.pathname, new URLSearchParams(window.location.search), true);
+  await signOut();
+  navigate('/sign-in', { replace: true });
+};
+
 const StepUpPanel = ({
   methods,
   onProved,
   onCancel,
 }: {
-  methods: StepUpStatus['methods'];
+  methods: StepUpStatus['methods'] | null;
   onProved(): void;
   onCancel(): void;
 }) => {
@@ -84,7 +103,16 @@ const StepUpPanel = ({
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [appCode, setAppCode] = useState('');
-  const byCode = methods.includes('sms') || methods.includes('email');
+  const has = (method: StepUpStatus['methods'][number]) => methods?.includes(method) ?? false;
+  const byCode = has('sms') || has('email');
+  const providers = PROVIDERS.filter(has);
+  // A round trip to WeChat or QQ under way: its listeners end with the panel.
+  const roundTrip = useRef<(() => void) | null>(null);
+  useEffect(() => () => roundTrip.current?.(), []);
+  const confirmWith = (provider: (typeof PROVIDERS)[number]) => {
+    roundTrip.current?.();
+    roundTrip.current = stepUpWindow(provider, onProved);
+  };
   const proofs = {
     password: () => stepUpByPassword(client, { password }),
     code: () => stepUpByCode(client, { captcha: code }),
@@ -107,7 +135,7 @@ const StepUpPanel = ({
     <section className="step-up" aria-labelledby={titleId}>
       <h3 id={titleId}>{t('stepUp.title')}</h3>
       <p>{t('stepUp.intro')}</p>
-      {methods.includes('password') ? (
+      {has('password') ? (
         <form onSubmit={(event) => prove(event, 'password')} noValidate>
           <Field
             label={t('stepUp.password')}
@@ -123,14 +151,14 @@ const StepUpPanel = ({
       ) : null}
       {byCode ? (
         <form onSubmit={(event) => prove(event, 'code')} noValidate>
-          <p className="muted">{t(methods.includes('sms') ? 'stepUp.codeToPhone' : 'stepUp.codeToEmail')}</p>
+          <p className="muted">{t(has('sms') ? 'stepUp.codeToPhone' : 'stepUp.codeToEmail')}</p>
           <CodeInput value={code} onValue={setCode} blockedReason={null} onSend={send} />
           <button type="submit" className="button primary" aria-busy={action.busy}>
             {t('stepUp.byCode')}
           </button>
         </form>
       ) : null}
-      {methods.includes('totp') ? (
+      {has('totp') ? (
         <form onSubmit={(event) => prove(event, 'app')} noValidate>
           <p className="muted">{t('stepUp.bySecondFactor')}</p>
           <SecondFactorCode label={t('mfa.code')} value={appCode} onValue={setAppCode} />
@@ -139,11 +167,25 @@ const StepUpPanel = ({
           </button>
         </form>
       ) : null}
-      {methods.includes('passkey') ? (
+      {has('passkey') ? (
         <button type="button" className="button primary" onClick={() => prove(undefined, 'passkey')}>
           {t('stepUp.byPasskey')}
         </button>
       ) : null}
+      {providers.map((provider) => (
+        <button key={provider} type="button" className="button primary" onClick={() => confirmWith(provider)}>
+          {t('stepUp.byProvider', { name: t(provider === 'wechat' ? 'oauth.wechat' : 'oauth.qq') })}
+        </button>
+      ))}
+      {methods?.length === 0 ? (
+        <>
+          <p>{t('stepUp.signInAgainWhy')}</p>
+          <button type="button" className="button primary" onClick={() => void action.run(signInAgain)}>
+            {t('stepUp.signInAgain')}
+          </button>
+        </>
+      ) : null}
+      {methods === null ? <p role="status">{t('stepUp.loading')}</p> : null}
       <FormError message={action.error} onRetry={action.retry} />
       <button type="button" className="button secondary" onClick={onCancel}>
         {t('stepUp.cancel')}

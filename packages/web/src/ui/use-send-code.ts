@@ -10,14 +10,17 @@ import { useState } from 'react';
 import { withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import type { CodeSender, SendOutcome } from './code-button.tsx';
-import { codeWaitKey, retryAfterOf } from './code-wait.ts';
+import { type CodeSender, RESEND_SECONDS, type SendOutcome } from './code-button.tsx';
+import { codeWaitKey, retryAfterOf, waitFor } from './code-wait.ts';
 import type { StepUp } from './step-up.tsx';
 
 /** The purposes the server sends by voice call too (its voice `type`s). */
 const VOICE_SCENES = new Set(['register', 'silence', 'reset', 'common', 'login']);
 
-/** `stepUp`: a send the server refuses for want of a recent proof opens the proof panel; then send again. */
+/**
+ * `stepUp`: a send the server refuses for want of a recent proof opens the proof panel (the button says
+ * nothing more: the panel says why), and once the proof is given the code is sent without another tap.
+ */
 export const useSendCode = (action: Action, stepUp?: StepUp) => {
   const { errorText } = useI18n();
   const [code, setCode] = useState('');
@@ -27,12 +30,19 @@ export const useSendCode = (action: Action, stepUp?: StepUp) => {
     (scene: string, to: string, request: (proof?: CaptchaProof) => Promise<unknown>) =>
     async (): Promise<SendOutcome> => {
       action.setError(null);
-      try {
+      const send = async () => {
         await withCaptcha(scene, to, request);
         setSentTo(to);
+      };
+      try {
+        await send();
         return { sent: true };
       } catch (error) {
-        stepUp?.caught(error, async () => undefined);
+        const resend = async () => {
+          await send();
+          waitFor(codeWaitKey(scene, to), RESEND_SECONDS);
+        };
+        if (stepUp?.caught(error, resend)) return { sent: false, error: null };
         // A refusal about an input of the form (an unknown or wrong number) is shown at that input.
         const atInput = action.claim(error);
         return {

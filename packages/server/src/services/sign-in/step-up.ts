@@ -1,20 +1,24 @@
 /**
  * Step-up: before a change that could hand the account to someone holding only a stolen token (a new
  * phone, a first password, a password by phone code, a third-party link added or removed), the
- * session must hold a recent proof — its sign-in, or a password or a code to the account's own phone
- * or e-mail given since — no older than STEP_UP_SECONDS. Without one the call answers E_7 and the
+ * session must hold a recent proof — its sign-in, or a password, a code to the account's own phone
+ * or e-mail, a second factor, or a round trip to the WeChat or QQ identity linked to the account,
+ * given since — no older than STEP_UP_SECONDS. Without one the call answers E_7 and the
  * client asks for the proof, then repeats the call.
  *
  * The proof is a mark on the session kept in the shared counters (database or Redis) as a window
  * of STEP_UP_SECONDS: every server process sees it, and it lapses by itself.
  */
 import type { StepUpStatus } from '@edupass/protocol';
+import { OAUTH_PROVIDERS, type OauthProviderName } from '../../adapters/oauth-provider.ts';
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
+import { findUserOauth, userOauths } from '../../store/account/oauths.ts';
 import type { User } from '../../store/schema.ts';
 import { sessionKey, sessionStartedAt } from '../../store/sessions/sessions.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { requestCode } from '../codes/requests.ts';
+import { identify, oauthProvider } from '../oauth/providers.ts';
 import { checkPasswordGuess } from '../passwords/guesses.ts';
 import { secondFactorMethods } from '../second-factor/second-factor.ts';
 import { securityEvent } from '../security/events.ts';
@@ -37,6 +41,12 @@ const secondsLeft = async (ctx: Context, session: SignedInSession): Promise<numb
   return Math.max(0, fromMark, fromSignIn);
 };
 
+/** The providers linked to the user that this server can send a browser to (set up, not `off`). */
+const linkedProviders = async (ctx: Context, userId: number): Promise<OauthProviderName[]> => {
+  const linked = new Set((await userOauths(ctx.db, userId)).map((link) => link.provider));
+  return OAUTH_PROVIDERS.filter((name) => linked.has(name) && ctx.config[name].mode !== 'off');
+};
+
 export const stepUpStatus = async (ctx: Context, session: SignedInSession): Promise<StepUpStatus> => {
   const left = await secondsLeft(ctx, session);
   const { user } = session;
@@ -47,6 +57,7 @@ export const stepUpStatus = async (ctx: Context, session: SignedInSession): Prom
       ...(user.password_hash ? (['password'] as const) : []),
       ...(user.phone ? (['sms'] as const) : user.email ? (['email'] as const) : []),
       ...(await secondFactorMethods(ctx, user.id)).filter((m) => m !== 'recovery_code'),
+      ...(await linkedProviders(ctx, user.id)),
     ],
   };
 };
@@ -108,4 +119,25 @@ export const stepUpByCode = async (ctx: Context, session: SignedInSession, captc
     throw error;
   }
   await markSteppedUp(ctx, session, session.user.phone ? 'sms code' : 'e-mail code', ip);
+};
+
+/**
+ * A round trip to WeChat or QQ: the code the provider handed back (its state already checked against
+ * this browser by the route; `redirectUri` from it) must name the identity linked to the account.
+ */
+export const stepUpByOauth = async (
+  ctx: Context,
+  session: SignedInSession,
+  name: OauthProviderName,
+  step: { code: string; redirectUri: string },
+  ip: string,
+) => {
+  const link = (await findUserOauth(ctx.db, session.userId, name)) ?? fail('AC3_19', 'No such account is linked.');
+  const identity = await identify(ctx, oauthProvider(ctx, name), step.code, step.redirectUri);
+  const same = identity.openid === link.openid || (!!link.unionid && identity.unionid === link.unionid);
+  if (!same) {
+    securityEvent(ctx, { event: 'step_up_failed', userId: session.userId, ip, reason: `${name}: another identity` });
+    fail('AC3_16', 'That is not the account linked to yours; sign in to the one you linked.');
+  }
+  await markSteppedUp(ctx, session, name, ip);
 };

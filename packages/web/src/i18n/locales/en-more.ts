@@ -135,6 +135,12 @@ const text = {
   'mfa.continue': 'Continue',
   'stepUp.bySecondFactor': 'Or confirm with your authenticator app or a recovery code.',
   'stepUp.byPasskey': 'Confirm with a passkey',
+  'stepUp.byProvider': 'Confirm with {name}',
+  'stepUp.providerDone': 'Confirmed. Go back to the page you came from; the change goes ahead there.',
+  'stepUp.signInAgainWhy':
+    'This account cannot confirm here. Sign in again; you come back to this page, and the change can go ahead.',
+  'stepUp.signInAgain': 'Sign in again',
+  'stepUp.loading': 'Finding the ways you can confirm…',
   'password.weak': 'Your password is easy to guess. Change it to a longer one that is not a common password.',
   'phone.title': 'Phone number',
   'phone.bound': 'Your phone number is {phone}.',
