@@ -122,6 +122,13 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     expect(early.status).not.toBe(200);
 
     await go('#/teachers', '教师审核');
+    // Another school's request is listed too, until the list is narrowed to this school.
+    const otherSchool = await edu().addSchool('明德中学');
+    const other = await askToTeach(otherSchool);
+    await page.reload();
+    await page.getByRole('button', { name: `通过 ${other.person}` }).waitFor();
+    await page.getByLabel('学校', { exact: true }).selectOption({ label: SCHOOL });
+    await expect.poll(() => page.getByRole('button', { name: `通过 ${other.person}` }).count()).toBe(0);
     await page.getByRole('button', { name: `通过 ${person}` }).click();
     const question = page.getByRole('group', { name: `确定通过 ${person} 成为 ${SCHOOL} 的教师吗？` });
     await question.waitFor();

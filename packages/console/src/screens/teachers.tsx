@@ -35,6 +35,8 @@ const WORDS = {
     didApprove: '{person} now teaches at {school}.',
     didRefuse: "Refused {person}'s request to teach at {school}.",
     none: 'Nobody has asked to teach yet.',
+    filter: 'School',
+    allSchools: 'All schools',
   },
   'zh-CN': {
     title: '教师审核',
@@ -58,6 +60,8 @@ const WORDS = {
     didApprove: '{person} 已成为 {school} 的教师。',
     didRefuse: '已拒绝 {person} 在 {school} 任教的申请。',
     none: '还没有人申请任教。',
+    filter: '学校',
+    allSchools: '全部学校',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -121,6 +125,8 @@ export const TeachersScreen = () => {
   const requests = useLoad(listTeacherRequests);
   const action = useAction(errorText);
   const [asking, setAsking] = useState<{ decision: Decision; request: TeacherRequest } | undefined>();
+  const [school, setSchool] = useState('');
+  const schools = new Map((requests.data ?? []).map((r) => [String(r.school_id), r.school_name]));
 
   const decide = async ({ decision, request }: { decision: Decision; request: TeacherRequest }) => {
     const decided = await action.run(async () => {
@@ -156,10 +162,21 @@ export const TeachersScreen = () => {
           cancel={() => setAsking(undefined)}
         />
       ) : null}
+      <div className="console-filters">
+        <label htmlFor="teacher-school">{w('filter')}</label>
+        <select id="teacher-school" value={school} onChange={(e) => setSchool(e.target.value)}>
+          <option value="">{w('allSchools')}</option>
+          {[...schools].map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
       <Loaded state={requests}>
         {(rows) => (
           <DataTable
-            rows={rows}
+            rows={school ? rows.filter((r) => String(r.school_id) === school) : rows}
             rowKey={(r) => `${r.school_id}:${r.user_id}`}
             empty={w('none')}
             caption={w('title')}
