@@ -24,6 +24,7 @@ import * as sessionSecondFactor from './017-session-second-factor.ts';
 import * as relyingParties from './018-relying-parties.ts';
 import * as schools from './019-schools.ts';
 import * as backchannelLogouts from './020-backchannel-logouts.ts';
+import * as eduAccessLogJoinCodes from './021-edu-access-log-join-codes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -56,6 +57,7 @@ const steps: [name: string, up: Step][] = [
   ['018-relying-parties', relyingParties.up],
   ['019-schools', schools.up],
   ['020-backchannel-logouts', backchannelLogouts.up],
+  ['021-edu-access-log-join-codes', eduAccessLogJoinCodes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
