@@ -2,6 +2,9 @@
  * Runs a bench script that imports the server's TypeScript: bundles it with esbuild (workspace sources
  * in, the server's npm dependencies out), runs the bundle with this Node, removes it, and exits with
  * its status. `dirname` stands in for `import.meta.dirname`, which would otherwise point at the bundle.
+ * The bundle is written inside packages/server, so the dependencies npm keeps under that workspace
+ * (packages/server/node_modules) resolve as they do for the server. Node's own flags pass on to the
+ * bundle's process: `node --cpu-prof --cpu-prof-dir=<dir> bench/<bench>/run.mjs` profiles the bench.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const runServerScript = async (entry, { dirname: dir, external = [] }) => {
   const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
-  const outDir = join(root, '.tmp', `bench-${basename(entry, '.ts')}-${process.pid}`);
+  const outDir = join(root, 'packages/server/.tmp', `bench-${basename(entry, '.ts')}-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${basename(entry, '.ts')}.mjs`);
   await build({
@@ -29,7 +32,7 @@ export const runServerScript = async (entry, { dirname: dir, external = [] }) =>
     logLevel: 'warning',
     define: { 'import.meta.dirname': JSON.stringify(dir) },
   });
-  const run = spawnSync(process.execPath, [outfile], { stdio: 'inherit', env: process.env });
+  const run = spawnSync(process.execPath, [...process.execArgv, outfile], { stdio: 'inherit', env: process.env });
   rmSync(outDir, { recursive: true, force: true });
   process.exit(run.status ?? 1);
 };

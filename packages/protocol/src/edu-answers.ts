@@ -31,6 +31,23 @@ export const membershipsAnswer = object({
   must_change_password: boolean(),
 });
 
+/** Who was shown what of the caller's record in the education layer, and why: newest first, the last 100. */
+export const accessLogAnswer = object({
+  reads: list(
+    object({
+      reader_id: integer(),
+      /** The reader's nickname. */
+      reader_name: text(),
+      /** name, username, class, membership, managed_by_school, initial_password, new_password. */
+      fields: list(text()),
+      /** class_detail, card_sheet, pupils_created, pupils_reset. */
+      purpose: text(),
+      /** Milliseconds since the epoch. */
+      at: integer(),
+    }),
+  ),
+});
+
 export const classMemberAnswer = object({
   user_id: integer(),
   role: oneOf(...CLASS_ROLES),

@@ -10,6 +10,7 @@ import { loginResultAnswer } from './account-answers.ts';
 import { type Answer, NO_CONTENT as none } from './answer-schema.ts';
 import { described } from './described-route.ts';
 import {
+  accessLogAnswer,
   cardSheetAnswer,
   classAnswer,
   classDetailAnswer,
@@ -52,6 +53,7 @@ const route = <const A extends RouteSpec['auth'], const E extends object = Recor
     E;
 
 export const eduMembershipsRoute = route('GET', 'me', 'token');
+export const eduAccessLogRoute = route('GET', 'me/access-log', 'token');
 export const requestTeachingRoute = route('POST', 'schools/:id/teacher-requests', 'token', {
   params: { id },
   status: 204,
@@ -82,7 +84,7 @@ export const addClassTeacherRoute = route('POST', 'classes/:id/teachers', 'token
 });
 export const previewPupilsRoute = route('POST', 'classes/:id/pupils/preview', 'token', {
   params: classParams,
-  /** Pasted names (one a line), or a CSV file as saved by Excel (UTF-8 or GBK) in base64. */
+  /** Pasted names (one a line), or a CSV file as saved by Excel (UTF-8 or GBK) or an .xlsx workbook, in base64. */
   body: {
     text: optional({ type: 'string', maxLength: 200_000, multiline: true } as const),
     file_base64: optional(s(EDU_IMPORT_BODY_MAX)),
@@ -119,6 +121,7 @@ export const signInByBadgeRoute = route('POST', 'badge/sign-in', 'none', {
 /** The education layer's part of the route table (routes.ts). */
 export const eduTable = {
   eduMemberships: described(eduMembershipsRoute, "The caller's schools, classes and roles", membershipsAnswer),
+  eduAccessLog: described(eduAccessLogRoute, "Who was shown what of the caller's record, and why", accessLogAnswer),
   requestTeaching: described(requestTeachingRoute, 'Ask to teach at a school (needs a bound phone)', none),
   approveTeacher: described(approveTeacherRoute, 'A school admin approves a teacher of the school', none),
   schoolOverview: described(
@@ -134,7 +137,7 @@ export const eduTable = {
   addClassTeacher: described(addClassTeacherRoute, 'Add a co-teacher of the same school to a class', none),
   previewPupils: described(
     previewPupilsRoute,
-    'Read pasted names or a CSV file; nothing is created',
+    'Read pasted names, a CSV file or an .xlsx workbook; nothing is created',
     pupilPreviewAnswer,
   ),
   createPupils: described(createPupilsRoute, 'Create pupil accounts (up to 100) in a class', pupilCredentialsAnswer),
@@ -163,5 +166,6 @@ export const eduTable = {
 export type PupilCredentials = Answer<typeof pupilCredentialsAnswer>['pupils'][number];
 export type ClassDetail = Answer<typeof classDetailAnswer>;
 export type EduMemberships = Answer<typeof membershipsAnswer>;
+export type EduAccessLog = Answer<typeof accessLogAnswer>;
 export type SchoolOverview = Answer<typeof schoolOverviewAnswer>;
 export type EduClass = Answer<typeof classAnswer>;

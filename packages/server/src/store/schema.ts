@@ -3,6 +3,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type {
   ClassesTable,
   ClassMembersTable,
+  EduAccessLogTable,
   PupilAccountsTable,
   SchoolMembersTable,
   SchoolsTable,
@@ -279,6 +280,7 @@ export interface Database {
   class_members: ClassMembersTable;
   pupil_accounts: PupilAccountsTable;
   sign_in_badges: SignInBadgesTable;
+  edu_access_log: EduAccessLogTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -2,7 +2,8 @@
  * Who may see or change what in the education layer, answered from memberships alone: every edu
  * route asks here, and nothing else decides. What the caller may not see is `E_2`, as if it did not
  * exist (a teacher of class A learns nothing of class B). Guardianship attaches here later as one
- * more source of "may act on this person".
+ * more source of "may act on this person". What a granted call then shows of a pupil is logged by
+ * that call (access-log.ts), since only it knows which fields it shows and why.
  *
  * - a school: its approved school admins manage it; its approved teachers teach there;
  * - a class: its active head teacher and teachers, and its school's admins;
@@ -11,10 +12,8 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { findUserById } from '../../store/account/users.ts';
-import type { Store } from '../../store/db.ts';
-import { classRoleOf, findClass } from '../../store/edu/classes.ts';
-import { findPupilAccount } from '../../store/edu/pupils.ts';
+import { classRoleOf, findClass, pupilsInClass } from '../../store/edu/classes.ts';
+import { pupilAccountsOf } from '../../store/edu/pupils.ts';
 import { schoolRolesOf } from '../../store/edu/schools.ts';
 
 export type Subject =
@@ -27,22 +26,6 @@ export type Subject =
  * `manage`: a school admin's changes (approve teachers, quotas); `reset`: a pupil's password and card.
  */
 export type EduAction = 'read' | 'teach' | 'manage' | 'reset';
-
-/** One read or change of another person's record, for the access log. */
-export interface AccessEntry {
-  callerId: number;
-  subject: Subject;
-  action: EduAction;
-  at: number;
-}
-
-const accessListeners = new WeakMap<Store, (entry: AccessEntry) => void>();
-
-/** Where the access log attaches: called for every granted act on a pupil. */
-export const onAccess = (store: Store, listen: (entry: AccessEntry) => void) => {
-  accessListeners.set(store, listen);
-  return () => accessListeners.delete(store);
-};
 
 const TEACHING_ROLES = new Set(['head_teacher', 'teacher']);
 
@@ -62,29 +45,40 @@ const mayClass = async (ctx: Context, callerId: number, classId: number, action:
   return (await schoolRolesOf(ctx.db, found.school_id, callerId)).includes('school_admin');
 };
 
-const mayPupil = async (ctx: Context, callerId: number, userId: number, classId: number, action: EduAction) => {
-  if ((await classRoleOf(ctx.db, classId, userId)) !== 'pupil') return false;
+/**
+ * Whether every one of `userIds` is an active pupil of the class and the caller may do `action` on
+ * each: one check of the class and two queries for the lot (a card sheet names a hundred pupils).
+ */
+const mayPupils = async (ctx: Context, callerId: number, classId: number, userIds: number[], action: EduAction) => {
+  const wanted = new Set(userIds);
+  if ((await pupilsInClass(ctx.db, classId, [...wanted])).length !== wanted.size) return false;
   if (!(await mayClass(ctx, callerId, classId, action === 'reset' ? 'teach' : action))) return false;
   if (action !== 'reset') return true;
-  const [account, user] = await Promise.all([findPupilAccount(ctx.db, userId), findUserById(ctx.db, userId)]);
-  const found = await findClass(ctx.db, classId);
+  const [accounts, found] = await Promise.all([pupilAccountsOf(ctx.db, [...wanted]), findClass(ctx.db, classId)]);
   // Only the school's own accounts: one with a personal phone is the pupil's, and no teacher resets it.
-  return account !== undefined && user?.phone == null && account.school_id === found?.school_id;
+  const resettable = accounts.filter((a) => a.phone === null && a.school_id === found?.school_id);
+  return resettable.length === wanted.size;
 };
 
 /** Whether the caller may do `action` on `subject`, from memberships only. */
 export const mayActOn = async (ctx: Context, callerId: number, subject: Subject, action: EduAction) => {
-  let allowed: boolean;
-  if (subject.kind === 'school') allowed = await maySchool(ctx, callerId, subject.id, action);
-  else if (subject.kind === 'class') allowed = await mayClass(ctx, callerId, subject.id, action);
-  else allowed = await mayPupil(ctx, callerId, subject.id, subject.classId, action);
-  if (allowed && subject.kind === 'pupil') {
-    accessListeners.get(ctx.store)?.({ callerId, subject, action, at: ctx.now() });
-  }
-  return allowed;
+  if (subject.kind === 'school') return maySchool(ctx, callerId, subject.id, action);
+  if (subject.kind === 'class') return mayClass(ctx, callerId, subject.id, action);
+  return mayPupils(ctx, callerId, subject.classId, [subject.id], action);
 };
 
 /** `mayActOn`, refusing with E_2 (not found) where it says no. */
 export const requireAccess = async (ctx: Context, callerId: number, subject: Subject, action: EduAction) => {
   if (!(await mayActOn(ctx, callerId, subject, action))) throw new ApiError('E_2');
+};
+
+/** `requireAccess` for pupils of one class at once: E_2 unless the caller may act on every one. */
+export const requirePupilsAccess = async (
+  ctx: Context,
+  callerId: number,
+  classId: number,
+  userIds: number[],
+  action: EduAction,
+) => {
+  if (userIds.length > 0 && !(await mayPupils(ctx, callerId, classId, userIds, action))) throw new ApiError('E_2');
 };

@@ -5,7 +5,7 @@
  * `class.membership.changed` event in their transaction.
  */
 import { randomInt } from 'node:crypto';
-import type { AuditAction } from '@edupass/protocol';
+import { type AuditAction, DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
@@ -19,8 +19,10 @@ import {
   updateClassRow,
 } from '../../store/edu/classes.ts';
 import { schoolRolesOf } from '../../store/edu/schools.ts';
+import { reserveLoginAttempt } from '../security/rate-limits.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { requireAccess } from './access.ts';
+import { logPupilReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
@@ -60,10 +62,15 @@ export const createClass = async (
   });
 };
 
+/** What a class's member list shows of each pupil. */
+const CLASS_DETAIL_FIELDS = ['name', 'username', 'membership', 'managed_by_school'] as const;
+
 export const classDetail = async (ctx: Context, callerId: number, classId: number) => {
   await requireAccess(ctx, callerId, { kind: 'class', id: classId }, 'read');
   const found = (await findClass(ctx.db, classId)) ?? fail('E_2');
   const members = await membersOfClass(ctx.db, classId);
+  const pupils = members.filter((m) => m.role === 'pupil').map((m) => Number(m.user_id));
+  await logPupilReads(ctx, callerId, pupils, CLASS_DETAIL_FIELDS, 'class_detail');
   return {
     class: classView(found),
     members: members.map((m) => ({
@@ -156,17 +163,31 @@ export const addClassTeacher = async (ctx: Context, callerId: number, classId: n
 const JOIN_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const drawJoinCode = () => Array.from({ length: 8 }, () => JOIN_ALPHABET[randomInt(JOIN_ALPHABET.length)]).join('');
 
+/** A join code works this long after it is opened; opening a new one replaces it. */
+export const JOIN_CODE_DAYS = 14;
+
 export const openJoinCode = async (ctx: Context, callerId: number, classId: number) => {
   const found = await classToTeach(ctx, callerId, classId);
   if (found.archived_at !== null) throw invalidRequest('The class is archived.');
   const code = drawJoinCode();
-  await updateClassRow(ctx.db, classId, { join_code: code });
+  await updateClassRow(ctx.db, classId, {
+    join_code: code,
+    join_code_expires_at: ctx.now() + JOIN_CODE_DAYS * DAY_SECONDS * 1000,
+  });
   return { join_code: code };
 };
 
-/** A pupil with a personal account asks to join; the request waits for a teacher of the class. */
+/**
+ * A pupil with a personal account asks to join; the request waits for a teacher of the class. A
+ * wrong, lapsed or archived class's code is E_2, alike. Every attempt, right or wrong, holds one of
+ * the caller's attempts under the sign-in lock's numbers (LOGIN_LOCK_AFTER in LOGIN_LOCK_SECONDS,
+ * slowed down after LOGIN_SLOWDOWN_AFTER), counted apart from sign-in: past them E_5 with the
+ * seconds left. A right code does not give its attempt back, so joining a known class cannot
+ * reopen the way to guessing others.
+ */
 export const joinClass = async (ctx: Context, userId: number, code: string) => {
-  const found = (await findClassByJoinCode(ctx.db, code.trim().toUpperCase())) ?? fail('E_2');
+  await reserveLoginAttempt(ctx, `edu-join:${userId}`);
+  const found = (await findClassByJoinCode(ctx.db, code.trim().toUpperCase(), ctx.now())) ?? fail('E_2');
   await putClassMembers(ctx.db, [
     { class_id: found.id, user_id: userId, role: 'pupil', status: 'pending', created_at: ctx.now() },
   ]);

@@ -5,7 +5,7 @@
  * Username: `s<school id>` + `_` + 5 random characters, e.g. `s12_k7mp3` — the school is readable at a
  * glance, and 31^5 (28 million) names per school make a clash rare; a clash is drawn again.
  * Password: 8 random characters with at least one letter and one digit (about 39 bits), drawn for
- * each pupil; hashed with argon2id like every password.
+ * each pupil; kept sealed, not hashed, until the pupil chooses one (passwords/initial-passwords.ts).
  */
 import { randomInt } from 'node:crypto';
 

@@ -10,8 +10,11 @@ import { beforeAll, describe, expect, test } from 'vitest';
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
 
-/** Routes open to every signed-in user by design: their own memberships, asking to teach or to join by code. */
-const OPEN_TO_ALL = new Set(['eduMemberships', 'requestTeaching', 'joinClass', 'signInByBadge']);
+/**
+ * Routes open to every signed-in user by design: their own memberships and access log, asking to teach
+ * or to join by code.
+ */
+const OPEN_TO_ALL = new Set(['eduMemberships', 'eduAccessLog', 'requestTeaching', 'joinClass', 'signInByBadge']);
 
 const eduRoutes = Object.entries(routes as Record<string, RouteSpec>).filter(
   ([name, spec]) => spec.path.startsWith('/edu/') && !OPEN_TO_ALL.has(name),

@@ -1,9 +1,11 @@
 /**
- * Reading the names a teacher pastes or uploads: one name a line, or the first column of a CSV as
+ * Reading the names a teacher pastes or uploads: one name a line, the first column of a CSV as
  * Excel saves it (UTF-8 with or without BOM, or GBK/GB18030 from Chinese Excel, which cannot be told
- * apart by a header: a file that is not valid UTF-8 is read as GB18030).
+ * apart by a header: a file that is not valid UTF-8 is read as GB18030), or the first column of the
+ * first sheet of an .xlsx workbook (a ZIP file: it starts with `PK`).
  */
 import { PUPIL_BATCH_MAX } from '@edupass/protocol';
+import { readSheet } from 'read-excel-file/node';
 import { invalidRequest } from '../../errors.ts';
 
 /** A pupil's name as a teacher types it: at most this many characters. */
@@ -36,15 +38,20 @@ const firstField = (line: string) => {
 const HEADERS = new Set(['姓名', '名字', '学生姓名', 'name', 'names', 'student', 'pupil']);
 const CONTROL = /\p{Cc}/u;
 
+/** One line of the upload: its first field (CSV or cell), and the line as shown when it is skipped. */
+interface NameRow {
+  first: string;
+  raw: string;
+}
+
 /** Names in order, duplicates and blanks left out and reported, at most `PUPIL_BATCH_MAX` × 10 lines read. */
-export const readNames = (text: string): NamePreview => {
+const readRows = (rows: NameRow[]): NamePreview => {
   const names: string[] = [];
   const skipped: NamePreview['skipped'] = [];
   const seen = new Set<string>();
-  const lines = text.split(/\r\n|\n|\r/);
-  lines.forEach((raw, index) => {
+  rows.forEach(({ first, raw }, index) => {
     const line = index + 1;
-    const name = firstField(raw).replace(/\s+/g, ' ').trim();
+    const name = first.replace(/\s+/g, ' ').trim();
     if (name === '') {
       if (raw.trim() !== '') skipped.push({ line, text: raw.slice(0, 64), reason: 'empty' });
       return;
@@ -64,10 +71,33 @@ export const readNames = (text: string): NamePreview => {
   return { names, skipped };
 };
 
-/** Names from pasted text or an uploaded file (base64). */
-export const previewNames = (input: { text?: string; file_base64?: string }): NamePreview => {
+/** Names from pasted text or a CSV: the first field of each line. */
+export const readNames = (text: string): NamePreview =>
+  readRows(text.split(/\r\n|\n|\r/).map((raw) => ({ first: firstField(raw), raw })));
+
+const cellText = (cell: unknown) => (cell === null || cell === undefined ? '' : String(cell));
+
+/** A ZIP file's first bytes (an .xlsx workbook is one). */
+const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
+
+/** Names from the first column of an .xlsx workbook's first sheet; E_1 when it is no workbook. */
+const readWorkbookNames = async (bytes: Buffer): Promise<NamePreview> => {
+  let rows: unknown[][];
+  try {
+    rows = await readSheet(bytes);
+  } catch {
+    throw invalidRequest('The file is neither a CSV file nor an .xlsx workbook that can be read.');
+  }
+  return readRows(rows.map((row) => ({ first: cellText(row[0]), raw: row.map(cellText).filter(Boolean).join(',') })));
+};
+
+/** Names from pasted text or an uploaded file (base64): an .xlsx workbook or a CSV file. */
+export const previewNames = async (input: { text?: string; file_base64?: string }): Promise<NamePreview> => {
   if (input.text !== undefined) return readNames(input.text);
-  if (input.file_base64 !== undefined) return readNames(decodeUpload(Buffer.from(input.file_base64, 'base64')));
+  if (input.file_base64 !== undefined) {
+    const bytes = Buffer.from(input.file_base64, 'base64');
+    return isZip(bytes) ? readWorkbookNames(bytes) : readNames(decodeUpload(bytes));
+  }
   throw invalidRequest('Send the names as text or as a file.');
 };
 

@@ -1,21 +1,22 @@
 /**
  * Pupil accounts a teacher manages: bulk creation (up to 100 a call, under the daily quotas), resets
  * (new passwords, sessions and cards ended at once) and moves between classes of the school. Each is
- * one transaction with its webhook events and an audit row; passwords are hashed before it starts.
+ * one transaction with its webhook events and an audit row. Initial passwords are kept sealed, not
+ * hashed (passwords/initial-passwords.ts): creating a hundred pupils costs no argon2id work.
  */
 import { PUPIL_BATCH_MAX } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
-import { findUserById, insertUser } from '../../store/account/users.ts';
+import { findUserById, insertNamedUsers } from '../../store/account/users.ts';
 import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
 import { insertPupilAccounts, revokeBadges, setPupilPassword, takenUsernames } from '../../store/edu/pupils.ts';
 import { findSchool } from '../../store/edu/schools.ts';
 import { endAllSessions } from '../account/users.ts';
-import { hashPassword } from '../passwords/argon2.ts';
-import { seal } from '../security/sealed-values.ts';
+import { SEALED_INITIAL_PASSWORD, sealInitialPassword } from '../passwords/initial-passwords.ts';
 import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
-import { requireAccess } from './access.ts';
+import { requireAccess, requirePupilsAccess } from './access.ts';
+import { logPupilReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
 import { drawInitialPassword, drawUsername } from './credentials.ts';
 import { checkNames } from './names.ts';
@@ -27,9 +28,6 @@ export interface PupilCredentials {
   username: string;
   password: string;
 }
-
-/** The sealed initial password is named by the account, so it opens for that account only. */
-export const initialPasswordName = (userId: number) => `pupil-password:${userId}`;
 
 /** A live, unarchived class the caller teaches, or E_2. */
 export const classToTeach = async (ctx: Context, callerId: number, classId: number) => {
@@ -68,27 +66,34 @@ export const createPupils = async (
   await takePupilBatch(ctx, callerId, school);
   const usernames = await freeUsernames(ctx, school.id, names.length);
   const passwords = names.map(() => drawInitialPassword());
-  const hashes = await Promise.all(passwords.map((p) => hashPassword(p, ctx.config.passwordHashing)));
   const mustChange = ctx.config.eduPupilPasswordChange ? 1 : 0;
   return inTransaction(ctx, async (tx) => {
-    const created: PupilCredentials[] = [];
-    for (const [i, name] of names.entries()) {
-      const username = usernames[i] as string;
-      const user = await insertUser(
-        tx.db,
-        newUser(tx, {
+    const users = await insertNamedUsers(
+      tx.db,
+      names.map((name, i) => {
+        const username = usernames[i] as string;
+        return newUser(tx, {
           pid: teacher.pid,
           username,
           username_key: username.toLowerCase(),
-          password_hash: hashes[i] as string,
+          password_hash: SEALED_INITIAL_PASSWORD,
           fullname: name,
-        }),
-      );
+        });
+      }),
+    );
+    const created: PupilCredentials[] = [];
+    for (const [i, user] of users.entries()) {
       // A parallel creation took the name between the draw and the insert: the batch is not half-made.
       if (!user) throw new ApiError('E_10', 'A username was taken meanwhile. Try again.');
       await recordUserCreated(tx, user, 'school');
-      created.push({ user_id: user.id, name, username, password: passwords[i] as string });
+      created.push({
+        user_id: user.id,
+        name: names[i] as string,
+        username: user.username ?? '',
+        password: passwords[i] as string,
+      });
     }
+    const userIds = created.map((p) => p.user_id);
     const now = tx.now();
     await insertPupilAccounts(
       tx.db,
@@ -97,7 +102,7 @@ export const createPupils = async (
         school_id: school.id,
         created_by: callerId,
         display_name: p.name,
-        initial_password_sealed: seal(ctx.keys.settings, p.password, initialPasswordName(p.user_id)),
+        initial_password_sealed: sealInitialPassword(ctx, p.user_id, p.password),
         must_change_password: mustChange,
         created_at: now,
       })),
@@ -110,8 +115,9 @@ export const createPupils = async (
       type: 'pupils.created',
       userId: callerId,
       product: teacher.pid,
-      data: { school_id: school.id, class_id: classId, user_ids: created.map((p) => p.user_id) },
+      data: { school_id: school.id, class_id: classId, user_ids: userIds },
     });
+    await logPupilReads(tx, callerId, userIds, ['name', 'username', 'initial_password'], 'pupils_created');
     await eduAudit(tx, callerId, 'edu.pupils.create', `class:${classId}`, `${created.length} pupils`);
     return created;
   });
@@ -127,7 +133,7 @@ const requirePupils = async (
 ) => {
   const unique = [...new Set(userIds)];
   if (unique.length === 0) throw invalidRequest('Name at least one pupil.');
-  for (const id of unique) await requireAccess(ctx, callerId, { kind: 'pupil', id, classId }, action);
+  await requirePupilsAccess(ctx, callerId, classId, unique, action);
   return unique;
 };
 
@@ -136,7 +142,6 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
   const ids = await requirePupils(ctx, callerId, classId, userIds, 'reset');
   const users = await Promise.all(ids.map((id) => findUserById(ctx.db, id)));
   const passwords = ids.map(() => drawInitialPassword());
-  const hashes = await Promise.all(passwords.map((p) => hashPassword(p, ctx.config.passwordHashing)));
   try {
     return await inTransaction(ctx, async (tx) => {
       const now = tx.now();
@@ -145,8 +150,8 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
         if (!user) throw new ApiError('E_2');
         const password = passwords[i] as string;
         await setPupilPassword(tx.db, user.id, {
-          password_hash: hashes[i] as string,
-          sealed: seal(ctx.keys.settings, password, initialPasswordName(user.id)),
+          password_hash: SEALED_INITIAL_PASSWORD,
+          sealed: sealInitialPassword(ctx, user.id, password),
           mustChange: ctx.config.eduPupilPasswordChange,
           now,
         });
@@ -155,6 +160,7 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
         answer.push({ user_id: user.id, name: user.fullname, username: user.username ?? '', password });
       }
       await revokeBadges(tx.db, ids, now);
+      await logPupilReads(tx, callerId, ids, ['name', 'username', 'new_password'], 'pupils_reset');
       await eduAudit(tx, callerId, 'edu.pupils.reset', `class:${classId}`, `${ids.length} pupils`);
       return answer;
     });

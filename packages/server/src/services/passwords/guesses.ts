@@ -15,6 +15,7 @@ import {
   reserveLoginAttempt,
 } from '../security/rate-limits.ts';
 import { verifyAgainstNothing, verifyPassword } from './argon2.ts';
+import { isInitialPassword, SEALED_INITIAL_PASSWORD } from './initial-passwords.ts';
 
 export interface PasswordGuess {
   /** What the lock counts under (rate-limits' loginLockKey). */
@@ -69,6 +70,15 @@ export const refuseWhileLocked = async (
   throw lockedError(seconds);
 };
 
+/** Checks the guess against the stored hash, a pupil's sealed initial password, or nothing (same time). */
+const guessMatches = (ctx: Context, guess: PasswordGuess): Promise<boolean> => {
+  if (!guess.passwordHash) return verifyAgainstNothing(guess.password, ctx.config.passwordHashing);
+  if (guess.passwordHash === SEALED_INITIAL_PASSWORD && guess.userId !== undefined) {
+    return isInitialPassword(ctx, guess.userId, guess.password);
+  }
+  return verifyPassword(guess.passwordHash, guess.password);
+};
+
 /** Whether the guess is right; E_5 when the lock refuses it unchecked. */
 export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Promise<boolean> => {
   const who = {
@@ -77,9 +87,7 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
     ...(guess.ip === undefined ? {} : { ip: guess.ip }),
   };
   const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
-  const ok = guess.passwordHash
-    ? await verifyPassword(guess.passwordHash, guess.password)
-    : await verifyAgainstNothing(guess.password, ctx.config.passwordHashing);
+  const ok = await guessMatches(ctx, guess);
   if (!ok) {
     ctx.metrics.loginFailures.inc();
     securityEvent(ctx, {

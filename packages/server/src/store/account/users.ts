@@ -67,6 +67,25 @@ export const insertUser = async (db: Db, user: NewUser, draw: NicknameDraw = dra
   return undefined;
 };
 
+/**
+ * Inserts new users (usernames set, no nickname of their own) in one statement, each with a drawn
+ * default nickname; a row whose username or nickname was taken goes through `insertUser` alone (its
+ * nickname drawn again). The users in the order given; undefined where the username was taken.
+ */
+export const insertNamedUsers = async (db: Db, users: NewUser[]): Promise<(User | undefined)[]> => {
+  if (users.length === 0) return [];
+  const inserted = await db
+    .insertInto('users')
+    .values(users.map((user) => ({ ...user, nickname: drawDefaultNickname() })))
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .execute();
+  const byUsername = new Map(inserted.map((user) => [user.username_key, user]));
+  const answer: (User | undefined)[] = [];
+  for (const user of users) answer.push(byUsername.get(user.username_key ?? null) ?? (await insertUser(db, user)));
+  return answer;
+};
+
 /** Updates a user; returns false when a unique column would be duplicated. */
 export const updateUser = async (db: Db, id: number, changes: Updateable<UsersTable>): Promise<boolean> => {
   try {

@@ -17,11 +17,13 @@ export const findClass = (db: Db, id: number) =>
 export const updateClassRow = (db: Db, id: number, changes: Updateable<ClassesTable>) =>
   db.updateTable('classes').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 
-export const findClassByJoinCode = (db: Db, code: string) =>
+/** The unarchived class whose join code this is, while the code has not lapsed. */
+export const findClassByJoinCode = (db: Db, code: string, now: number) =>
   db
     .selectFrom('classes')
     .selectAll()
     .where('join_code', '=', code)
+    .where('join_code_expires_at', '>', now)
     .where('archived_at', 'is', null)
     .executeTakeFirst();
 

@@ -1,4 +1,7 @@
-/** Table types of the education layer (migration 019): schools, classes, their members, pupil accounts, badges. */
+/**
+ * Table types of the education layer: schools, classes, their members, pupil accounts, badges
+ * (migration 019); the access log and join codes' expiry (022).
+ */
 import type { ClassRole, SchoolRole } from '@edupass/protocol';
 import type { Generated } from 'kysely';
 
@@ -28,6 +31,8 @@ export interface ClassesTable {
   school_year: string;
   /** What a pupil with a personal account types to ask to join; null when none is open. */
   join_code: string | null;
+  /** When the join code stops working (migration 022). */
+  join_code_expires_at: number | null;
   archived_at: number | null;
   created_at: number;
 }
@@ -60,4 +65,17 @@ export interface SignInBadgesTable {
   user_id: number;
   created_at: number;
   revoked_at: number | null;
+}
+
+export interface EduAccessLogTable {
+  id: Generated<number>;
+  /** The teacher or school admin who was shown the record. */
+  reader_id: number;
+  /** The pupil whose record it was. */
+  subject_id: number;
+  /** The fields shown, comma-separated (services/edu/access-log.ts names them). */
+  fields: string;
+  /** Why: the call that showed them. */
+  purpose: string;
+  created_at: number;
 }

@@ -25,6 +25,7 @@ import * as relyingParties from './018-relying-parties.ts';
 import * as schools from './019-schools.ts';
 import * as backchannelLogouts from './020-backchannel-logouts.ts';
 import * as emailVerified from './021-email-verified.ts';
+import * as eduAccessLogJoinCodes from './022-edu-access-log-join-codes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -58,6 +59,7 @@ const steps: [name: string, up: Step][] = [
   ['019-schools', schools.up],
   ['020-backchannel-logouts', backchannelLogouts.up],
   ['021-email-verified', emailVerified.up],
+  ['022-edu-access-log-join-codes', eduAccessLogJoinCodes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

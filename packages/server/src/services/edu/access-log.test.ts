@@ -1,0 +1,71 @@
+import { type EduAccessLog, type PupilCredentials, routes } from '@edupass/protocol';
+import { expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { describe, expect, test } from 'vitest';
+import { eduSteps, pathOf } from './edu.test-setup.ts';
+
+const { server, call } = useTestServer();
+const edu = eduSteps(server, call);
+
+/** The pupil's own access log (signed in with the card's password), oldest first, as (reader, purpose, fields). */
+const logOf = async (pupil: PupilCredentials) => {
+  const signedIn = edu.ok<{ auth: { token: { access: { token: string } } } }>(
+    await call(
+      'POST',
+      routes.loginByPassword.path,
+      { identity: pupil.username, password: pupil.password, pid: PID },
+      { headers: TOKEN_SET_HEADERS },
+    ),
+  );
+  const token = signedIn.auth.token.access.token;
+  const log = edu.ok<EduAccessLog>(await call('GET', routes.eduAccessLog.path, undefined, { token }));
+  for (const read of log.reads) expect(read.reader_name).not.toBe('');
+  return log.reads.reverse().map((read) => ({ reader: read.reader_id, purpose: read.purpose, fields: read.fields }));
+};
+
+describe('who read what: every teacher read of a pupil record writes an access-log row', () => {
+  test('creation, the class list, the card sheet and a reset each log the reader, the fields and why; the pupil sees them; refused reads log nothing', async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const stranger = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const pupils = await edu.createPupils(teacher, classId, ['王小明', '李华']);
+    const [first, second] = pupils;
+    if (!first || !second) throw new Error('no pupils');
+
+    edu.ok(await edu.classDetail(teacher.token, classId));
+    await edu.cardSheet(teacher, classId, 'en', [first.user_id]);
+    const reset = edu.ok<{ pupils: PupilCredentials[] }>(
+      await call(
+        'POST',
+        pathOf(routes.resetPupils.path, { id: classId }),
+        { user_ids: [second.user_id] },
+        { token: teacher.token },
+      ),
+    ).pupils[0];
+    if (!reset) throw new Error('no reset');
+    // A teacher of the school who does not teach the class is refused, and so is nothing logged.
+    expectError(await edu.classDetail(stranger.token, classId), 'E_2');
+    expectError(
+      await call(
+        'POST',
+        pathOf(routes.cardSheet.path, { id: classId }),
+        { lang: 'en', user_ids: [first.user_id] },
+        { token: stranger.token },
+      ),
+      'E_2',
+    );
+
+    const reader = teacher.userId;
+    expect(await logOf(first)).toEqual([
+      { reader, purpose: 'pupils_created', fields: ['name', 'username', 'initial_password'] },
+      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school'] },
+      { reader, purpose: 'card_sheet', fields: ['name', 'class', 'username', 'initial_password'] },
+    ]);
+    expect(await logOf(reset)).toEqual([
+      { reader, purpose: 'pupils_created', fields: ['name', 'username', 'initial_password'] },
+      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school'] },
+      { reader, purpose: 'pupils_reset', fields: ['name', 'username', 'new_password'] },
+    ]);
+  });
+});
