@@ -1,8 +1,8 @@
 import { type EduAccessLog, type PupilCredentials, routes } from '@edupass/protocol';
 import { expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
-import { eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

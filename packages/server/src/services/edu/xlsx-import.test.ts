@@ -1,9 +1,9 @@
 import { routes } from '@edupass/protocol';
 import { expectError } from '@edupass/test-kit/accounts';
+import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
 import writeExcelFile from 'write-excel-file/node';
-import { CHINESE_NAMES, eduSteps, pathOf } from './edu.test-setup.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { routes } from '@edupass/protocol';
 import { expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { CHINESE_NAMES, eduSteps } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
-import { CHINESE_NAMES, eduSteps } from '../edu/edu.test-setup.ts';
 import { seal } from '../security/sealed-values.ts';
 import { initialPasswordName, SEALED_INITIAL_PASSWORD } from './initial-passwords.ts';
 
