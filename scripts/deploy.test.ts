@@ -251,6 +251,17 @@ describe.skipIf(!has('docker-compose'))('deploy/compose.yaml (docker-compose con
     expect(config.stdout.match(/TRUST_PROXY: (\S+)/g)).toEqual(Array(3).fill(`TRUST_PROXY: ${nginxAddress}`));
   });
 
+  it('gives each instance the grace period the systemd unit and the docs give (35 s, past the server limit of 30 s)', () => {
+    const config = compose(['config'], join(deploy, 'env.example'));
+    const graces = config.stdout.match(/stop_grace_period: (\S+)/g) ?? [];
+    expect(graces).toEqual(Array(3).fill('stop_grace_period: 35s'));
+    const unit = readFileSync(join(deploy, 'systemd', 'edupass@.service'), 'utf8');
+    expect(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]).toBe('35');
+    const docs = readFileSync(join(root, 'docs', 'operators.md'), 'utf8');
+    expect(docs).toContain('(`TimeoutStopSec=35` for systemd, `stop_grace_period: 35s` for compose)');
+    expect(docs).toMatch(/longer\s+than 30 s exits 1/);
+  });
+
   it('refuses to run without its secrets, naming the missing one', () => {
     const config = compose(['config']);
     expect(config.status).not.toBe(0);
