@@ -71,24 +71,29 @@ describe('deploy/Dockerfile', () => {
     }
   };
 
-  /** What `npm install --global <tarballs>` gives: each package unpacked with its `bin` linked; its npm dependencies come from the repository's node_modules. */
-  const installGlobally = (fs: string, command: string) => {
+  /**
+   * What `npm install --global [--prefix <dir>] <tarballs>` gives: each package unpacked under the
+   * prefix (default /usr/local) with its `bin` linked; its npm dependencies come from the repository's
+   * node_modules. A relative tarball path is the RUN's working directory's.
+   */
+  const installGlobally = (fs: string, cwd: string, command: string) => {
+    const prefix = (/--prefix\s+(\S+)/.exec(command)?.[1] ?? '/usr/local').replace(/^\//, '');
     const tarballs = command.split(/\s+/).filter((word) => word.endsWith('.tgz'));
     for (const pattern of tarballs) {
-      const dir = join(fs, dirname(pattern));
+      const dir = pattern.startsWith('/') ? join(fs, dirname(pattern)) : join(cwd, dirname(pattern));
       for (const tarball of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) {
         const unpacked = join(fs, 'tmp', `unpacked-${tarball}`);
         mkdirSync(unpacked, { recursive: true });
         execFileSync('tar', ['xzf', join(dir, tarball), '-C', unpacked, '--strip-components=1']);
         const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
-        const target = join(fs, 'usr/local/lib/node_modules', manifest.name);
+        const target = join(fs, prefix, 'lib/node_modules', manifest.name);
         mkdirSync(dirname(target), { recursive: true });
         cpSync(unpacked, target, { recursive: true });
         const own = join(root, 'packages', manifest.name.replace(/^@edupass\//, ''), 'node_modules');
         if (manifest.name.startsWith('@edupass/') && existsSync(own)) symlinkSync(own, join(target, 'node_modules'));
-        mkdirSync(join(fs, 'usr/local/bin'), { recursive: true });
+        mkdirSync(join(fs, prefix, 'bin'), { recursive: true });
         for (const [name, file] of Object.entries<string>(manifest.bin ?? {})) {
-          symlinkSync(join(target, file), join(fs, 'usr/local/bin', name));
+          symlinkSync(join(target, file), join(fs, prefix, 'bin', name));
         }
       }
     }
@@ -160,8 +165,10 @@ describe('deploy/Dockerfile', () => {
             linkInstalledPackages(cwd);
             log.push(`stood in for: ${args}`);
           } else if (/^npm install --global\b/.test(args)) {
-            installGlobally(fs, args.split('&&')[0] ?? '');
+            installGlobally(fs, cwd, args.split('&&')[0] ?? '');
             log.push(`stood in for: ${args}`);
+          } else if (/^apt-get\b/.test(args)) {
+            log.push(`stood in for (this machine has the compilers): ${args}`);
           } else if (/^useradd\b/.test(args)) {
             log.push(`skipped (this test runs as its own user): ${args}`);
           } else {
@@ -249,6 +256,17 @@ describe.skipIf(!has('docker-compose'))('deploy/compose.yaml (docker-compose con
     const nginxAddress = /ipv4_address: (\S+)/.exec(config.stdout)?.[1];
     expect(nginxAddress).toBeDefined();
     expect(config.stdout.match(/TRUST_PROXY: (\S+)/g)).toEqual(Array(3).fill(`TRUST_PROXY: ${nginxAddress}`));
+  });
+
+  it('gives each instance the grace period the systemd unit and the docs give (35 s, past the server limit of 30 s)', () => {
+    const config = compose(['config'], join(deploy, 'env.example'));
+    const graces = config.stdout.match(/stop_grace_period: (\S+)/g) ?? [];
+    expect(graces).toEqual(Array(3).fill('stop_grace_period: 35s'));
+    const unit = readFileSync(join(deploy, 'systemd', 'edupass@.service'), 'utf8');
+    expect(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]).toBe('35');
+    const docs = readFileSync(join(root, 'docs', 'operators.md'), 'utf8');
+    expect(docs).toContain('(`TimeoutStopSec=35` for systemd, `stop_grace_period: 35s` for compose)');
+    expect(docs).toMatch(/longer\s+than 30 s exits 1/);
   });
 
   it('refuses to run without its secrets, naming the missing one', () => {

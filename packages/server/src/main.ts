@@ -1,14 +1,19 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config/config.ts';
+import { ConfigError, loadConfigWithWarnings } from './config/config.ts';
 import { loadEnvFile } from './env-file.ts';
 
-/** Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). */
-const SHUTDOWN_LIMIT_MS = 30_000;
+/**
+ * Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). The process
+ * managers give 5 s more before SIGKILL: TimeoutStopSec=35 (systemd unit), stop_grace_period: 35s
+ * (compose), docs/operators.md; scripts/deploy.test.ts holds the three equal.
+ */
+export const SHUTDOWN_LIMIT_MS = 30_000;
 
 const start = async () => {
   loadEnvFile();
-  const config = loadConfig();
+  const { config, warnings } = loadConfigWithWarnings();
   const { app, drain } = await buildApp(config);
+  for (const warning of warnings) app.log.warn(warning);
   // SIGTERM: stop accepting, finish the requests under way, write what the ingestion writer holds
   // (acknowledged events are already stored), close the database. Past the limit, leave anyway.
   const close = async (signal: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, loadConfigWithWarnings } from './config.ts';
 
 /** The ConfigError loadConfig throws for an environment (fails the test when it does not throw). */
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -11,6 +11,32 @@ const problemsOf = (env: Record<string, string>): string[] => {
   }
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 };
+
+describe('variables EduPass does not read', () => {
+  it('a near miss of a name it reads, or an unknown EDUPASS_ name, is warned with the fix; others are not', () => {
+    const { warnings } = loadConfigWithWarnings({
+      DATABSE_URL: 'postgres://db/edupass',
+      REDIS_ULR: 'redis://cache:6379',
+      EDUPASS_DATABASE: 'x',
+      // Names it reads, some only as built at run time (a secret's _FILE twin), and others' names.
+      JWT_SECRET_FILE: '',
+      SMTP_HOST: '',
+      HOME: '/root',
+      PATH: '/usr/bin',
+      HOSTNAME: 'web-1',
+      NODE_OPTIONS: '--max-old-space-size=512',
+    });
+    expect(warnings).toEqual([
+      'DATABSE_URL is not a variable EduPass reads: did you mean DATABASE_URL? Fix: rename it to DATABASE_URL.',
+      'EDUPASS_DATABASE is not a variable EduPass reads (it is ignored). Fix: remove it, or see docs/deploy.md.',
+      'REDIS_ULR is not a variable EduPass reads: did you mean REDIS_URL? Fix: rename it to REDIS_URL.',
+    ]);
+  });
+
+  it('the machine running this test has no variable that is warned about', () => {
+    expect(loadConfigWithWarnings({ ...process.env, NODE_ENV: 'test' }).warnings).toEqual([]);
+  });
+});
 
 describe('loadConfig', () => {
   it('has working defaults: port 8080, embedded SQLite under ./data, the edupass product', () => {
@@ -61,6 +87,11 @@ describe('loadConfig', () => {
     [{ LOGIN_SLOWDOWN_AFTER: '9', LOGIN_LOCK_AFTER: '3' }, 'LOGIN_LOCK_AFTER', /Fix: /],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY', /not an address: 10\.0\.0\.0\/33.*Fix: e\.g\. TRUST_PROXY=1/],
     [{ TRUST_PROXY: 'nginx' }, 'TRUST_PROXY', /Fix: /],
+    [
+      { NODE_ENV: 'prodution' },
+      'NODE_ENV',
+      /NODE_ENV="prodution" must be one of production, development, test, or unset\. Fix: NODE_ENV=production\./,
+    ],
     [
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL',

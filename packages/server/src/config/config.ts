@@ -2,6 +2,7 @@
  * The one place that reads configuration. Every variable is documented here and validated at start;
  * a bad value stops the server with a message naming the variable and the fix.
  */
+
 import { DAY_SECONDS } from '@edupass/protocol';
 import { ARGON2_OPTIONS, type PasswordHashing } from '../services/passwords/argon2.ts';
 import { type AvatarConfig, readAvatarConfig } from './avatar-config.ts';
@@ -16,6 +17,7 @@ import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
+import { editDistance, recordingReads, unknownVariableWarnings } from './variable-names.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
 
 export interface Config
@@ -187,11 +189,31 @@ const devRoutesFor = (env: Env, { bool }: Readers, problems: string[], productio
   return wanted && env.NODE_ENV !== 'production';
 };
 
+/** The values of NODE_ENV with a meaning; any other (`prodution`) would quietly start a development server. */
+const NODE_ENVS = ['production', 'development', 'test'];
+
+const checkNodeEnv = (raw: string | undefined, problems: string[]) => {
+  if (raw === undefined || raw === '' || NODE_ENVS.includes(raw)) return;
+  const fix = editDistance(raw.toLowerCase(), 'production') <= 3 ? 'NODE_ENV=production' : 'unset it';
+  problems.push(`NODE_ENV="${raw}" must be one of ${NODE_ENVS.join(', ')}, or unset. Fix: ${fix}.`);
+};
+
+/**
+ * The configuration, and a warning for each variable that looks meant for EduPass but is not one it
+ * reads (config/variable-names.ts): the server starts, and logs them first.
+ */
+export const loadConfigWithWarnings = (env: Env = process.env): { config: Config; warnings: string[] } => {
+  const { env: recorded, read } = recordingReads(env);
+  const config = loadConfig(recorded);
+  return { config, warnings: unknownVariableWarnings(env, read) };
+};
+
 export const loadConfig = (env: Env = process.env): Config => {
   const problems: string[] = [];
   const read = readers(env, problems);
   const { int, bool, str, url } = read;
   const port = int('PORT', 8080, 0, 65_535);
+  checkNodeEnv(env.NODE_ENV, problems);
   const production = env.NODE_ENV === 'production';
   const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
   const databaseUrl = str('DATABASE_URL') ?? './data/edupass.db';
