@@ -90,12 +90,24 @@ describe('a non-operator', () => {
     const response = await fetch(`${rig.server.url}/console`, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/console.html');
-    const page = await rig.browser.newPage();
+    const page = await rig.browser.newPage({ locale: 'zh-CN' });
     await page.goto(`${rig.server.url}/console`);
     await page.getByRole('heading', { name: '运营人员登录' }).waitFor();
     await page.getByLabel('语言').selectOption('en');
     await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.close();
+  });
+
+  it("follows the browser's language until one is chosen; the choice is kept", async () => {
+    const context = await rig.browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(`${rig.server.url}/console.html`);
+    await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.reload();
+    await page.getByRole('heading', { name: '运营人员登录' }).waitFor();
+    await context.close();
   });
 });

@@ -17,8 +17,9 @@ let page: Page;
 beforeAll(async () => {
   rig = await startConsoleRig();
   page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/applications');
-  await page.getByRole('heading', { name: '应用', level: 1 }).waitFor();
-});
+  await page.getByRole('heading', { name: '应用', level: 1 }).waitFor({ timeout: 30_000 });
+  // The build and the first sign-in take minutes on a loaded machine.
+}, 300_000);
 afterAll(() => rig?.close());
 
 const NAME = 'Lesson Planner';
@@ -62,7 +63,16 @@ describe('the applications screen', () => {
     await table.getByRole('rowheader', { name: NAME }).waitFor();
     expect(await page.getByText(first).count()).toBe(0);
 
+    // A new secret asks first, naming the application: Cancel keeps the secret, the dialog's button replaces it.
     await table.getByRole('button', { name: '更换密钥' }).click();
+    const asked = page.getByRole('dialog', { name: `为 ${NAME} 更换密钥？` });
+    await asked.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await asked.getByRole('button', { name: '取消' }).click();
+    await asked.waitFor({ state: 'hidden' });
+    expect(await page.getByText(`${NAME} 的密钥只显示这一次`).count()).toBe(0);
+    await table.getByRole('button', { name: '更换密钥' }).click();
+    await asked.getByRole('button', { name: '更换密钥' }).click();
     await page.getByText(`${NAME} 的密钥只显示这一次`).waitFor();
     const second = await shownSecret();
     expect(second.length).toBeGreaterThanOrEqual(16);
@@ -77,7 +87,15 @@ describe('the applications screen', () => {
     await page.getByText(`已保存 ${NAME}。`).waitFor();
     await table.getByText('https://learn.example.com/callback').waitFor();
 
+    // Removing asks first, naming the application; Escape leaves it listed.
     await table.getByRole('button', { name: '删除' }).click();
+    const removing = page.getByRole('dialog', { name: `删除 ${NAME}？` });
+    await removing.waitFor();
+    await page.keyboard.press('Escape');
+    await removing.waitFor({ state: 'hidden' });
+    expect((await listed()).map((app) => app.name)).toEqual([NAME]);
+    await table.getByRole('button', { name: '删除' }).click();
+    await removing.getByRole('button', { name: '删除' }).click();
     await page.getByText(`已删除 ${NAME}。`).waitFor();
     await page.getByText('还没有注册应用。').waitFor();
     expect(await listed()).toEqual([]);

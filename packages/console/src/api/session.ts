@@ -3,14 +3,26 @@
  * Tokens live in this tab's sessionStorage (a reload keeps the operator signed in; another tab, or the
  * tab closed, does not) and are never shared with other tabs.
  */
-import { createAccountClient, loginByPassword, revokeTokens, type Session } from '@edupass/account';
+import {
+  type CaptchaProof,
+  createAccountClient,
+  loginByPassword,
+  loginByPasswordSecure,
+  revokeTokens,
+  type Session,
+} from '@edupass/account';
 import { forgetTokens, sessionTokenStore } from '@edupass/account/custom-calls';
 import { useStore } from '@edupass/ui-kit/store.ts';
 
-export const consoleClient = createAccountClient({
+/** The product the console signs operators in to (its captcha policy is the one that applies). */
+export const CONSOLE_PRODUCT = {
   pid: import.meta.env.VITE_EDUPASS_PID ?? 'edupass',
   appid: import.meta.env.VITE_EDUPASS_APPID ?? 'wxedupassdev00001',
   product_code: import.meta.env.VITE_EDUPASS_PRODUCT_CODE ?? 'edupass',
+} as const;
+
+export const consoleClient = createAccountClient({
+  ...CONSOLE_PRODUCT,
   platform: 'web',
   auth_version: '1',
   crossTab: false,
@@ -28,8 +40,11 @@ export const lastSessionEnd = () => lastEnd;
 /** The operator's session, re-rendering on every change. */
 export const useConsoleSession = (): Session => useStore(consoleClient.session);
 
-export const signInOperator = async (identity: string, password: string): Promise<void> => {
-  await loginByPassword(consoleClient, { identity, password });
+/** Password sign-in through login/security with the captcha's proof (the plain one on a server without captcha). */
+export const signInOperator = async (identity: string, password: string, proof?: CaptchaProof): Promise<void> => {
+  await (proof
+    ? loginByPasswordSecure(consoleClient, { identity, password }, proof)
+    : loginByPassword(consoleClient, { identity, password }));
 };
 
 /** Ends the session on the server; the console signs out even when the server cannot be reached. */

@@ -1,11 +1,12 @@
 /**
- * The console's languages: Chinese (default) and English, remembered per browser. Both are small and
- * bundled; switching is synchronous.
+ * The console's languages: Chinese and English, remembered per browser once chosen; until then the
+ * browser's own (navigator.languages, what it sends as Accept-Language), Chinese when it asks for
+ * neither. Both are small and bundled; switching is synchronous.
  */
 import { describeError, type ErrorTexts, fill, type Params } from '@edupass/ui-kit/error-text.ts';
 import { errorsEn } from '@edupass/ui-kit/errors/en.ts';
 import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
-import { rememberedLocale, rememberLocale } from '@edupass/ui-kit/locale-choice.ts';
+import { browserLocale, rememberedLocale, rememberLocale } from '@edupass/ui-kit/locale-choice.ts';
 import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { type ConsoleKey, type ConsoleText, en } from './en.ts';
 import { zhDetail } from './server-details.ts';
@@ -27,7 +28,8 @@ const apply = (next: ConsoleLocale) => {
   locale.set(next);
 };
 
-export const initConsoleLocale = () => apply(rememberedLocale(STORAGE_KEY, CONSOLE_LOCALES, 'zh-CN'));
+export const initConsoleLocale = () =>
+  apply(rememberedLocale(STORAGE_KEY, CONSOLE_LOCALES, browserLocale(CONSOLE_LOCALES, 'zh-CN')));
 
 export const setConsoleLocale = (next: ConsoleLocale) => {
   rememberLocale(STORAGE_KEY, next);

@@ -6,6 +6,7 @@
  * console's languages are kept here, with the screen.
  */
 import type { Application } from '@edupass/protocol';
+import { ConfirmDialog } from '@edupass/ui-kit/confirm-dialog.tsx';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -45,6 +46,11 @@ const WORDS = {
     actions: 'Actions',
     rotate: 'New secret',
     remove: 'Remove',
+    confirmRotate: 'Give {name} a new secret?',
+    confirmRotateBody:
+      'Its current secret stops working at once: the application signs nobody in until it has the new one.',
+    confirmRemove: 'Remove {name}?',
+    confirmRemoveBody: 'Nobody can sign in to it through EduPass any more. This cannot be undone.',
     none: 'No application is registered yet.',
     secretOnce: 'Secret of {name}, shown once; copy it now:',
     added: 'Registered {name}.',
@@ -77,6 +83,10 @@ const WORDS = {
     actions: '操作',
     rotate: '更换密钥',
     remove: '删除',
+    confirmRotate: '为 {name} 更换密钥？',
+    confirmRotateBody: '当前密钥立即失效：应用换上新密钥之前，无法让任何人登录。',
+    confirmRemove: '删除 {name}？',
+    confirmRemoveBody: '此后无法再通过 EduPass 登录该应用。删除后不能恢复。',
     none: '还没有注册应用。',
     secretOnce: '{name} 的密钥只显示这一次，请立即复制：',
     added: '已注册 {name}。',
@@ -244,6 +254,8 @@ export const ApplicationsScreen = () => {
   const [shown, setShown] = useState<{ name: string; secret: string } | undefined>(undefined);
   const [editing, setEditing] = useState<Application | undefined>(undefined);
   const [saved, setSaved] = useState<string | undefined>(undefined);
+  // The breaking action waiting for the operator's yes.
+  const [asking, setAsking] = useState<{ kind: 'rotate' | 'remove'; app: Application } | undefined>(undefined);
   const showSecret = (name: string, secret: string) => {
     setShown(secret ? { name, secret } : undefined);
     apps.reload();
@@ -298,11 +310,19 @@ export const ApplicationsScreen = () => {
                       {w('edit')}
                     </button>
                     {app.confidential ? (
-                      <button type="button" className="console-button console-button-quiet" onClick={() => rotate(app)}>
+                      <button
+                        type="button"
+                        className="console-button console-button-quiet"
+                        onClick={() => setAsking({ kind: 'rotate', app })}
+                      >
                         {w('rotate')}
                       </button>
                     ) : null}
-                    <button type="button" className="console-button console-button-quiet" onClick={() => remove(app)}>
+                    <button
+                      type="button"
+                      className="console-button console-button-quiet"
+                      onClick={() => setAsking({ kind: 'remove', app })}
+                    >
                       {w('remove')}
                     </button>
                   </>
@@ -312,6 +332,21 @@ export const ApplicationsScreen = () => {
           />
         )}
       </Loaded>
+      {asking ? (
+        <ConfirmDialog
+          title={w(asking.kind === 'rotate' ? 'confirmRotate' : 'confirmRemove', asking.app.name)}
+          body={w(asking.kind === 'rotate' ? 'confirmRotateBody' : 'confirmRemoveBody')}
+          confirmLabel={w(asking.kind)}
+          cancelLabel={w('cancel')}
+          buttonClass="console-button"
+          quietButtonClass="console-button console-button-quiet"
+          onCancel={() => setAsking(undefined)}
+          onConfirm={() => {
+            setAsking(undefined);
+            void (asking.kind === 'rotate' ? rotate(asking.app) : remove(asking.app));
+          }}
+        />
+      ) : null}
       {editing ? (
         <EditForm
           key={editing.client_id}

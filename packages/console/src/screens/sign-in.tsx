@@ -1,15 +1,16 @@
-/** The operator's sign-in: phone, username or e-mail and password. */
+/** The operator's sign-in: phone, username or e-mail and password, through the captcha flow (human-check.ts). */
 import type { SecondFactorChallenge } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
+import { withLoginCaptcha } from '../api/human-check.ts';
 import { secondStepOf } from '../api/second-factor.ts';
 import { signInOperator } from '../api/session.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { SecondStep } from './second-factor.tsx';
 
 export const SignIn = ({ notice }: { notice?: string }) => {
-  const { t, errorText } = useConsoleText();
+  const { t, errorText, locale } = useConsoleText();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, run } = useAction(errorText);
@@ -17,11 +18,13 @@ export const SignIn = ({ notice }: { notice?: string }) => {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(() =>
-      signInOperator(identity.trim(), password).catch((failed: unknown) => {
-        const asked = secondStepOf(failed);
-        if (!asked) throw failed;
-        setChallenge(asked);
-      }),
+      withLoginCaptcha(identity.trim(), locale, (proof) => signInOperator(identity.trim(), password, proof)).catch(
+        (failed: unknown) => {
+          const asked = secondStepOf(failed);
+          if (!asked) throw failed;
+          setChallenge(asked);
+        },
+      ),
     );
   };
   if (challenge) return <SecondStep challenge={challenge} />;
