@@ -313,6 +313,8 @@ const text = {
   'teach.requests': 'Join requests',
   'teach.noRequests': 'No one is waiting.',
   'teach.approve': 'Approve',
+  'teach.refuse': 'Refuse',
+  'teach.refused': 'The request of {name} is refused.',
   'teach.approved': '{name} is in the class.',
   'teach.settings': 'Class settings',
   'teach.coTeacher': 'Co-teacher’s account ID',

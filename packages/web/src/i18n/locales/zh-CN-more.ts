@@ -307,6 +307,8 @@ const text: MoreLocaleText = {
   'teach.requests': '加入申请',
   'teach.noRequests': '暂无申请。',
   'teach.approve': '批准',
+  'teach.refuse': '拒绝',
+  'teach.refused': '已拒绝 {name} 的申请。',
   'teach.approved': '{name} 已加入班级。',
   'teach.settings': '班级设置',
   'teach.coTeacher': '协同教师的账号 ID',
