@@ -339,6 +339,7 @@ const text = {
   'teach.managedByPupil': 'This account has a personal phone: only its owner changes its password.',
   'teach.schoolNotFound': 'School not found',
   'teach.quota': 'Pupil batches today: {used} of {max}',
+  'teach.accountId': 'ID {id}',
   'teach.teachers': 'Teachers',
   'teach.teacherApproved': '{name} is approved.',
   'teach.schoolClasses': 'Classes',

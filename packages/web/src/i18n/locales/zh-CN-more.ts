@@ -333,6 +333,7 @@ const text: MoreLocaleText = {
   'teach.managedByPupil': '该账号已绑定个人手机，只有本人能修改密码。',
   'teach.schoolNotFound': '找不到该学校',
   'teach.quota': '今日已用学生批次：{used} / {max}',
+  'teach.accountId': 'ID {id}',
   'teach.teachers': '教师',
   'teach.teacherApproved': '已批准 {name}。',
   'teach.schoolClasses': '班级',
