@@ -2,6 +2,7 @@ import { ClientCode, routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as agreements from './agreements.ts';
 import * as avatar from './avatar.ts';
+import * as badge from './badge.ts';
 import * as deleteAccount from './delete-account.ts';
 import * as email from './email.ts';
 import * as identity from './identity.ts';
@@ -21,6 +22,7 @@ const sdk = {
   ...sessions,
   ...avatar,
   ...deleteAccount,
+  ...badge,
 };
 
 import { type FakeApi, startFakeApi } from './testing/fake-api.ts';

@@ -8,6 +8,8 @@
 
 import { loginResultAnswer } from './account-answers.ts';
 import { type Answer, NO_CONTENT as none } from './answer-schema.ts';
+// In a module of its own: the account SDK's `loginByBadge` then carries none of the table below.
+import { signInByBadgeRoute } from './badge-route.ts';
 import { described } from './described-route.ts';
 import {
   accessLogAnswer,
@@ -114,8 +116,9 @@ export const approveJoinRoute = route('POST', 'classes/:id/join-requests/:user_i
   params: { id, user_id: id },
   status: 204,
 });
-export const signInByBadgeRoute = route('POST', 'badge/sign-in', 'none', {
-  body: { badge: s(128), pid: optional(s(64)) },
+export const refuseJoinRoute = route('POST', 'classes/:id/join-requests/:user_id/refuse', 'token', {
+  params: { id, user_id: id },
+  status: 204,
 });
 
 /** The education layer's part of the route table (routes.ts). */
@@ -159,6 +162,7 @@ export const eduTable = {
   ),
   joinClass: described(joinClassRoute, 'Ask to join a class with its code', none),
   approveJoin: described(approveJoinRoute, 'Approve a pupil who asked to join', none),
+  refuseJoin: described(refuseJoinRoute, 'Turn down a pupil who asked to join', none),
   signInByBadge: described(signInByBadgeRoute, "Sign in with a login card's badge", loginResultAnswer),
 };
 

@@ -6,6 +6,7 @@ export type { Answer, Schema } from './answer-schema.ts';
 export * as answerSchema from './answer-schema.ts';
 export { NO_CONTENT } from './answer-schema.ts';
 export * from './application-routes.ts';
+export * from './badge-route.ts';
 export * from './captcha.ts';
 export * from './captcha-routes.ts';
 export * from './collector-answers.ts';

@@ -147,6 +147,28 @@ test.each(CASES)(
       await page.getByRole('button', { name: text['teach.addCoTeacher'] }).click();
       await page.getByText(text['teach.coTeacherAdded']).waitFor();
 
+      // A pupil with an account of their own asks to join by the class's code; one is refused, one approved.
+      await page.getByRole('button', { name: text['teach.newJoinCode'] }).click();
+      const joinCode = (await page.locator('.join-code strong').textContent()) ?? '';
+      const [joining, refused] = await Promise.all([signUp(server), signUp(server)]);
+      for (const account of [joining, refused]) {
+        steps.ok(await call('POST', routes.joinClass.path, { join_code: joinCode }, { token: account.token }), 204);
+      }
+      await page.reload();
+      await expectScreen(page, className);
+      const requests = page
+        .locator('.teach-row')
+        .filter({ has: page.getByRole('button', { name: text['teach.refuse'] }) });
+      await expect.poll(() => requests.count()).toBe(2);
+      await checkScreen(page, shot('join-requests'));
+      await requests.first().getByRole('button', { name: text['teach.refuse'] }).click();
+      await expect.poll(() => requests.count()).toBe(1);
+      await requests.first().getByRole('button', { name: text['teach.approve'] }).click();
+      await expect.poll(() => requests.count()).toBe(0);
+      const joined = (await steps.classDetail(teacher.token, classId)).body as ClassDetail;
+      const statusOf = (userId: number) => joined.members.find((m) => m.user_id === userId)?.status;
+      expect([statusOf(joining.userId), statusOf(refused.userId)].sort()).toEqual(['active', undefined]);
+
       // A reset of the first card's pupil: the old card no longer signs in.
       await page.getByLabel(say(text, 'teach.select', { name: firstName }), { exact: true }).check();
       await page.getByRole('button', { name: text['teach.reset'], exact: true }).click();

@@ -7,7 +7,6 @@ import {
   logoutRoute,
   sendLoginCodeRoute,
   sendSilentLoginCodeRoute,
-  signInByBadgeRoute,
 } from '@edupass/protocol';
 import { anonymous, type Call, type CaptchaCall, type CaptchaProof, defineCall, type PlainCall } from '../call.ts';
 import { nothing, signIn, signOut } from '../shapes.ts';
@@ -66,18 +65,6 @@ export const loginByPasswordSecure: (
   input: PasswordLoginInput,
   captcha: CaptchaProof,
 ) => Promise<LoginResult> = /* @__PURE__ */ defineCall(anonymous, loginByPasswordSecureRoute, signIn);
-
-export interface BadgeLoginInput {
-  /** The sign-in badge a login card's QR code carries (the part of its link after `#`). */
-  badge: string;
-}
-
-/** Signs in with a login card's badge (a revoked or unknown badge is `USER_NOT_EXIST_OR_WRONG_PASSWORD`). */
-export const loginByBadge: Call<BadgeLoginInput, LoginResult> = /* @__PURE__ */ defineCall(
-  anonymous,
-  signInByBadgeRoute,
-  signIn,
-);
 
 /** Signs out: the server ends the session, then the tokens are cleared. */
 export const logout: PlainCall<void> = /* @__PURE__ */ defineCall(withToken, logoutRoute, signOut);

@@ -17,6 +17,7 @@ import {
   joinClass,
   openJoinCode,
   promoteClass,
+  refuseJoin,
   updateClass,
 } from '../services/edu/classes.ts';
 import { previewNames } from '../services/edu/names.ts';
@@ -127,6 +128,13 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'approveJoin',
     ({ session, params }) => approveJoin(ctx, session.userId, params.id, params.user_id),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'refuseJoin',
+    ({ session, params }) => refuseJoin(ctx, session.userId, params.id, params.user_id),
     { tags },
   );
   defineRoute(app, ctx, 'signInByBadge', signInBy(ctx, signInByBadge), { tags });

@@ -4,7 +4,7 @@
  * exchanged for a session; the sign-in continues as any other (agreements, the return to an
  * application, else the account). A card that no longer works says so, with the password sign-in.
  */
-import { loginByBadge } from '@edupass/account';
+import { loginByBadge } from '@edupass/account/badge';
 import { ClientCode } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useEffect, useState } from 'react';

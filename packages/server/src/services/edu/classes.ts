@@ -11,6 +11,7 @@ import { ApiError, fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import {
   approveClassMember,
+  dropJoinRequest,
   findClass,
   findClassByJoinCode,
   insertClass,
@@ -191,6 +192,12 @@ export const joinClass = async (ctx: Context, userId: number, code: string) => {
   await putClassMembers(ctx.db, [
     { class_id: found.id, user_id: userId, role: 'pupil', status: 'pending', created_at: ctx.now() },
   ]);
+};
+
+/** A teacher of the class turns a join request down: the request is gone; the user may ask again. */
+export const refuseJoin = async (ctx: Context, callerId: number, classId: number, userId: number) => {
+  await classToTeach(ctx, callerId, classId);
+  if (!(await dropJoinRequest(ctx.db, classId, userId))) throw new ApiError('E_2');
 };
 
 export const approveJoin = async (ctx: Context, callerId: number, classId: number, userId: number) => {

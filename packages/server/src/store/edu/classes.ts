@@ -66,6 +66,17 @@ export const approveClassMember = async (db: Db, classId: number, userId: number
   return result.numUpdatedRows > 0n;
 };
 
+/** Drops a join request that waits (answers whether there was one). */
+export const dropJoinRequest = async (db: Db, classId: number, userId: number) => {
+  const result = await db
+    .deleteFrom('class_members')
+    .where('class_id', '=', classId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+};
+
 /** Active pupils of the class among `userIds` (all of them when none are named). */
 export const pupilsInClass = (db: Db, classId: number, userIds?: number[]) => {
   let query = db

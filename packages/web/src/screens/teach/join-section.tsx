@@ -1,4 +1,4 @@
-/** Pupils with accounts of their own join by the class's code; the teacher approves each request. */
+/** Pupils with accounts of their own join by the class's code; the teacher approves or refuses each request. */
 import { type ClassDetail, eduTable } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
@@ -24,11 +24,12 @@ export const JoinSection = ({
     action.run(async () => {
       setCode((await eduCall(eduTable.openJoinCode, { params: { id: classId } })).join_code);
     });
-  const approve = (member: Member) =>
+  const answer = (member: Member, approve: boolean) =>
     action.run(async () => {
-      await eduCall(eduTable.approveJoin, { params: { id: classId, user_id: member.user_id } });
+      const params = { id: classId, user_id: member.user_id };
+      await (approve ? eduCall(eduTable.approveJoin, { params }) : eduCall(eduTable.refuseJoin, { params }));
       onChanged();
-      return t('teach.approved', { name: member.name });
+      return t(approve ? 'teach.approved' : 'teach.refused', { name: member.name });
     });
   return (
     <section className="subsection" aria-labelledby="join-title">
@@ -48,10 +49,16 @@ export const JoinSection = ({
         {requests.map((member) => (
           <li key={member.user_id} className="teach-row">
             <span>{member.name}</span>
-            <button type="button" className="button secondary" onClick={() => approve(member)}>
-              {t('teach.approve')}
-              <span className="visually-hidden"> {member.name}</span>
-            </button>
+            <span className="row-actions">
+              <button type="button" className="button secondary" onClick={() => answer(member, true)}>
+                {t('teach.approve')}
+                <span className="visually-hidden"> {member.name}</span>
+              </button>
+              <button type="button" className="button ghost" onClick={() => answer(member, false)}>
+                {t('teach.refuse')}
+                <span className="visually-hidden"> {member.name}</span>
+              </button>
+            </span>
           </li>
         ))}
       </ul>

@@ -46,6 +46,7 @@ export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
               {school.teachers.map((teacher) => (
                 <li key={`${teacher.user_id}:${teacher.role}`} className="teach-row">
                   <span>{teacher.name}</span>
+                  <span className="muted mono">{t('teach.accountId', { id: teacher.user_id })}</span>
                   <span className="muted">
                     {t(teacher.role === 'school_admin' ? 'teach.roleAdmin' : 'teach.roleTeacher')}
                     {teacher.status === 'pending' ? ` · ${t('teach.pending')}` : ''}

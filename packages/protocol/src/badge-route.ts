@@ -1,0 +1,16 @@
+/**
+ * Signing in with a login card's badge (`POST /edu/badge/sign-in`, docs/education.md): part of the
+ * education table (edu-routes.ts), written as a plain literal in a module of its own so a client
+ * that imports it (the account SDK's `loginByBadge`) carries no other education route or answer.
+ */
+export const signInByBadgeRoute = {
+  method: 'POST',
+  path: '/edu/badge/sign-in',
+  host: 'tiger',
+  auth: 'none',
+  status: 200,
+  body: {
+    badge: { type: 'string', required: true, maxLength: 128 },
+    pid: { type: 'string', required: false, maxLength: 64 },
+  },
+} as const;
