@@ -29,7 +29,9 @@ const smallTargets = (page: Page): Promise<string[]> =>
       const block = element.closest('p, li, label, span, small, div');
       if (!block || block === element) return false;
       const own = element.textContent ?? '';
-      return (block.textContent ?? '').replace(own, '').trim().length > 0 && getComputedStyle(element).display === 'inline';
+      return (
+        (block.textContent ?? '').replace(own, '').trim().length > 0 && getComputedStyle(element).display === 'inline'
+      );
     };
     const small: string[] = [];
     for (const element of document.querySelectorAll(selector)) {
@@ -38,13 +40,16 @@ const smallTargets = (page: Page): Promise<string[]> =>
       // Not shown, or shown only to screen readers and the keyboard (the skip link until focused).
       if (box.width <= 1 || box.height <= 1 || getComputedStyle(element).visibility === 'hidden') continue;
       if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
-        const label = element.closest('label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`) : null);
+        const label =
+          element.closest('label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`) : null);
         if (label) box = label.getBoundingClientRect();
       }
       if (element.tagName === 'A' && inSentence(element)) continue;
       if (box.width < min || box.height < min) {
         const type = element instanceof HTMLInputElement ? `[${element.type}]` : '';
-        small.push(`${element.tagName.toLowerCase()}${type} "${name(element)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+        small.push(
+          `${element.tagName.toLowerCase()}${type} "${name(element)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        );
       }
     }
     return small;
