@@ -2,7 +2,8 @@
  * Touch targets on a phone (390×844), in both languages: every control a finger taps on the sign-in,
  * sign-up and reset screens and on each page of the account centre is at least 44×44 CSS px (a
  * checkbox or radio counts with the label that holds it, which toggles it too; a link inside a
- * sentence is exempt, as WCAG 2.5.8 exempts inline targets), and axe finds nothing serious.
+ * sentence is exempt, as WCAG 2.5.8 exempts inline targets), and axe finds nothing serious. The
+ * grade picker on the way speaks the page's language.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -80,6 +81,17 @@ for (const { locale } of LOCALES) {
         await page.waitForLoadState('networkidle');
         await measure(path);
       }
+      // The grade picker names grades and stages in the page's language (the server's names are Chinese).
+      await page.goto(`${app.server.url}/account`);
+      const grades = page.locator('select optgroup, select option');
+      await grades.nth(3).waitFor({ state: 'attached' });
+      const gradeNames = await grades.evaluateAll((nodes) =>
+        nodes.map((node) => (node instanceof HTMLOptGroupElement ? node.label : (node.textContent ?? ''))),
+      );
+      const han = /\p{Script=Han}/u;
+      expect(gradeNames.filter((name) => han.test(name)).length > 0, gradeNames.join()).toBe(locale === 'zh-CN');
+      await page.goto(`${app.server.url}/account/security`);
+      await page.locator('h1').waitFor();
       await page.screenshot({
         path: join(import.meta.dirname, `screenshots/touch-security.${locale}.390.png`),
         fullPage: true,
