@@ -2,7 +2,8 @@
  * Touch targets on a phone (390×844), in both languages: every control a finger taps on the sign-in,
  * sign-up and reset screens and on each page of the account centre is at least 44×44 CSS px (a
  * checkbox or radio counts with the label that holds it, which toggles it too; a link inside a
- * sentence is exempt, as WCAG 2.5.8 exempts inline targets), and axe finds nothing serious.
+ * sentence is exempt, as WCAG 2.5.8 exempts inline targets), and axe finds nothing serious. The
+ * grade picker on the way speaks the page's language.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -29,7 +30,9 @@ const smallTargets = (page: Page): Promise<string[]> =>
       const block = element.closest('p, li, label, span, small, div');
       if (!block || block === element) return false;
       const own = element.textContent ?? '';
-      return (block.textContent ?? '').replace(own, '').trim().length > 0 && getComputedStyle(element).display === 'inline';
+      return (
+        (block.textContent ?? '').replace(own, '').trim().length > 0 && getComputedStyle(element).display === 'inline'
+      );
     };
     const small: string[] = [];
     for (const element of document.querySelectorAll(selector)) {
@@ -38,13 +41,16 @@ const smallTargets = (page: Page): Promise<string[]> =>
       // Not shown, or shown only to screen readers and the keyboard (the skip link until focused).
       if (box.width <= 1 || box.height <= 1 || getComputedStyle(element).visibility === 'hidden') continue;
       if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
-        const label = element.closest('label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`) : null);
+        const label =
+          element.closest('label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`) : null);
         if (label) box = label.getBoundingClientRect();
       }
       if (element.tagName === 'A' && inSentence(element)) continue;
       if (box.width < min || box.height < min) {
         const type = element instanceof HTMLInputElement ? `[${element.type}]` : '';
-        small.push(`${element.tagName.toLowerCase()}${type} "${name(element)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+        small.push(
+          `${element.tagName.toLowerCase()}${type} "${name(element)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        );
       }
     }
     return small;
@@ -75,6 +81,17 @@ for (const { locale } of LOCALES) {
         await page.waitForLoadState('networkidle');
         await measure(path);
       }
+      // The grade picker names grades and stages in the page's language (the server's names are Chinese).
+      await page.goto(`${app.server.url}/account`);
+      const grades = page.locator('select optgroup, select option');
+      await grades.nth(3).waitFor({ state: 'attached' });
+      const gradeNames = await grades.evaluateAll((nodes) =>
+        nodes.map((node) => (node instanceof HTMLOptGroupElement ? node.label : (node.textContent ?? ''))),
+      );
+      const han = /\p{Script=Han}/u;
+      expect(gradeNames.filter((name) => han.test(name)).length > 0, gradeNames.join()).toBe(locale === 'zh-CN');
+      await page.goto(`${app.server.url}/account/security`);
+      await page.locator('h1').waitFor();
       await page.screenshot({
         path: join(import.meta.dirname, `screenshots/touch-security.${locale}.390.png`),
         fullPage: true,

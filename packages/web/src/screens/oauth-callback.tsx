@@ -160,7 +160,7 @@ const OauthCallback = () => {
       ) : proved ? (
         <>
           <Notice message={t('stepUp.providerDone')} />
-          <p>
+          <p className="aside">
             <Link href="/account/security">{t('oauth.backToAccount')}</Link>
           </p>
         </>
@@ -172,7 +172,7 @@ const OauthCallback = () => {
       ) : error ? (
         <>
           <FormError message={error} />
-          <p>
+          <p className="aside">
             {binding ? (
               <Link href="/account/connections">{t('oauth.backToAccount')}</Link>
             ) : (

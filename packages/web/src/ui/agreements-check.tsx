@@ -125,15 +125,17 @@ export const AgreementsCheck = ({ agreements, loadError, checked, onChecked, sub
   return (
     <div className={`field agree${error ? ' invalid' : ''}`}>
       <div className="agree-row">
-        <input
-          id={id}
-          type="checkbox"
-          checked={checked}
-          onChange={(event) => onChecked(event.target.checked)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        <label htmlFor={id}>{t('agree.prefix')}</label>{' '}
+        <label htmlFor={id}>
+          <input
+            id={id}
+            type="checkbox"
+            checked={checked}
+            onChange={(event) => onChecked(event.target.checked)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
+          {t('agree.prefix')}
+        </label>{' '}
         <span>
           {agreements.map((agreement, index) => (
             <Fragment key={agreement.id}>

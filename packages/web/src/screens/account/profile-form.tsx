@@ -12,6 +12,7 @@ import { Field } from '../../ui/field.tsx';
 import { SlowNotice } from '../../ui/slow-notice.tsx';
 import { useRuleError } from '../../ui/validation.ts';
 import { AvatarField } from './avatar/avatar-field.tsx';
+import { gradeName, stageName } from './grade-names.ts';
 
 /** Unix seconds ↔ the date input's YYYY-MM-DD (UTC, so the day never shifts). */
 const toDateInput = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -204,15 +205,17 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         >
           <option value="">{t('profile.gradeNone')}</option>
           {(grades.data ?? []).map((stage) => (
-            <optgroup key={stage.stage} label={stage.stage}>
+            <optgroup key={stage.stage} label={stageName(t, stage)}>
               {stage.gradeList.map((grade) => (
                 <option key={grade.grade} value={String(grade.grade)}>
-                  {grade.desc}
+                  {gradeName(t, grade.grade, grade.desc)}
                 </option>
               ))}
             </optgroup>
           ))}
-          {draft.grade !== '' && !grades.data ? <option value={draft.grade}>{user.grade_desc}</option> : null}
+          {draft.grade !== '' && !grades.data ? (
+            <option value={draft.grade}>{gradeName(t, Number(draft.grade), user.grade_desc)}</option>
+          ) : null}
         </select>
       </div>
       <FormError message={action.error} onRetry={action.retry} />
