@@ -156,6 +156,8 @@ const text = {
     'This account cannot confirm here. Sign in again; you come back to this page, and the change can go ahead.',
   'stepUp.signInAgain': 'Sign in again',
   'stepUp.loading': 'Finding the ways you can confirm…',
+  'password.chooseOwn': 'Your teacher gave you this password. Choose a password of your own now, one only you know.',
+  'password.chooseOwnLink': 'Choose my password',
   'password.weak': 'Your password is easy to guess. Change it to a longer one that is not a common password.',
   'phone.title': 'Phone number',
   'phone.bound': 'Your phone number is {phone}.',

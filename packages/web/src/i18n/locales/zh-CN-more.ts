@@ -153,6 +153,8 @@ const text: MoreLocaleText = {
   'stepUp.signInAgainWhy': '这个账号无法在这里确认身份。请重新登录，登录后会回到本页，修改可以继续。',
   'stepUp.signInAgain': '重新登录',
   'stepUp.loading': '正在查找可用的确认方式…',
+  'password.chooseOwn': '这个密码是老师给你的。现在请设置一个只有你自己知道的新密码。',
+  'password.chooseOwnLink': '设置我的密码',
   'password.weak': '你的密码容易被猜到，请改成更长、且不是常见密码的新密码。',
   'phone.title': '手机号',
   'phone.bound': '已绑定手机号：{phone}',

@@ -5,7 +5,7 @@ import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import type { ReactNode } from 'react';
+import { createContext, type ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { navigate, useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
@@ -16,9 +16,10 @@ import { Link } from '../../ui/link.tsx';
 import { useHeadingFocus } from '../../ui/screen.tsx';
 import { signOut } from '../../ui/sign-out.ts';
 
+const SECURITY = '/account/security';
 const SECTIONS = [
   { href: '/account', key: 'account.profile' },
-  { href: '/account/security', key: 'account.security' },
+  { href: SECURITY, key: 'account.security' },
   { href: '/account/connections', key: 'account.connections' },
   { href: '/account/privacy', key: 'account.privacy' },
 ] as const;
@@ -40,6 +41,12 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
   />
 );
 
+/**
+ * Tells the frame that the password changed: a pupil whose teacher gave the first password is asked to
+ * choose one, on every page of the account centre, until the change is made.
+ */
+export const PasswordChanged = createContext<() => void>(() => {});
+
 /** The section a path belongs to (the teacher area's screens are all under its one section). */
 const currentSection = (path: string) => (path.startsWith(`${TEACHING.href}/`) ? TEACHING.href : path);
 
@@ -56,6 +63,7 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   // Teachers and school admins (the education memberships say so) reach the teacher area from here.
   const edu = useLoad(loadMemberships);
   const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;
+  const choosePassword = edu.data?.must_change_password === true;
   return (
     <div className="account">
       <aside className="account-side">
@@ -94,7 +102,13 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
         <h1 id="screen-title" tabIndex={-1} ref={heading}>
           {title}
         </h1>
-        {children}
+        {choosePassword ? (
+          <p className="form-warning" role="status">
+            {t('password.chooseOwn')}{' '}
+            {path === SECURITY ? null : <Link href={SECURITY}>{t('password.chooseOwnLink')}</Link>}
+          </p>
+        ) : null}
+        <PasswordChanged.Provider value={edu.reload}>{children}</PasswordChanged.Provider>
       </section>
     </div>
   );

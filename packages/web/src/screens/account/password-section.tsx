@@ -9,7 +9,7 @@ import { changePasswordByPhoneKeepingSession, changePasswordKeepingSession } fro
 import { checks } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { type Action, useAction } from '@edupass/ui-kit/use-action.ts';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useContext, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { rememberWeakPassword } from '../../session/weak-password.ts';
@@ -21,14 +21,17 @@ import { useStepUp } from '../../ui/step-up.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
+import { PasswordChanged } from './account-layout.tsx';
 
 /** What a change did to the other devices, for the notice. */
 type Changed = (endedOthers: boolean) => string;
 
 const useChanged = (onChanged: () => void): Changed => {
   const { t } = useI18n();
+  const passwordChanged = useContext(PasswordChanged);
   return (endedOthers) => {
     rememberWeakPassword(false);
+    passwordChanged();
     trackEvent('password_changed');
     onChanged();
     return t(endedOthers ? 'password.changedOthersOut' : 'password.changedKept');
