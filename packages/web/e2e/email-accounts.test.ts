@@ -84,8 +84,7 @@ for (const { locale, text } of LOCALES) {
         await stepUp.getByLabel(text['stepUp.password'], { exact: true }).fill(NEW_PASSWORD);
         await stepUp.getByRole('button', { name: text['stepUp.byPassword'] }).click();
         await stepUp.waitFor({ state: 'detached' });
-        expect(await app.server.lastCode(next)).toBeUndefined();
-        await region.getByRole('button', { name: text['code.send'] }).click();
+        // The code asked for goes out once it is proven, without another tap.
         await region.getByLabel(text['form.code']).fill(await newCodeFor(app, next));
         await region.getByRole('button', { name: text['email.changeSubmit'] }).click();
         await page.getByText(text['email.changeDone']).waitFor();
