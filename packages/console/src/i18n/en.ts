@@ -138,6 +138,8 @@ export const en = {
   'captcha.removeLabel': 'Remove policy {pid}:{scene}',
   'captcha.didSave': 'Policy saved: {pid}:{scene} → {policy}.',
   'captcha.didRemove': 'Policy removed: {pid}:{scene}.',
+  'captcha.confirmRemove': 'Remove the policy {pid}:{scene}?',
+  'captcha.confirmRemoveBody': 'The puzzle is then asked for as configuration says.',
   'captcha.configured': 'From configuration (CAPTCHA_POLICY)',
   'captcha.providers': 'Provider per product',
   'captcha.providersExplain':

@@ -137,6 +137,8 @@ export const zhCN: ConsoleText = {
   'captcha.removeLabel': '删除策略 {pid}:{scene}',
   'captcha.didSave': '已保存策略：{pid}:{scene} → {policy}。',
   'captcha.didRemove': '已删除策略：{pid}:{scene}。',
+  'captcha.confirmRemove': '删除策略 {pid}:{scene}？',
+  'captcha.confirmRemoveBody': '此后按配置决定是否要求验证。',
   'captcha.configured': '来自配置（CAPTCHA_POLICY）',
   'captcha.providers': '各产品的验证方式',
   'captcha.providersExplain':
