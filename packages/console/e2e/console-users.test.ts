@@ -141,6 +141,20 @@ describe('users in the console', () => {
     await deleting.getByRole('button', { name: '取消' }).click();
     await deleting.waitFor({ state: 'hidden' });
     expect((await profile(pupil.token)).status).toBe(200);
+    // The same question in English, with the operator's Cancel and the action's own word.
+    await page.getByLabel('语言').selectOption('en');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const inEnglish = page.getByRole('dialog', {
+      name: new RegExp(`^Delete the account of .+ \\(${pupil.phone}\\) for good\\?$`),
+    });
+    await inEnglish.getByRole('button', { name: 'Delete account' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    for (const answer of await inEnglish.getByRole('button').all()) {
+      expect((await answer.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    }
+    await inEnglish.getByRole('button', { name: 'Cancel' }).click();
+    await inEnglish.waitFor({ state: 'hidden' });
+    await page.getByLabel('Language').selectOption('zh-CN');
     await page.getByRole('button', { name: '删除账号' }).click();
     await deleting.getByRole('button', { name: '删除账号' }).click();
     await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
