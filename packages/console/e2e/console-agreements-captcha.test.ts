@@ -98,7 +98,14 @@ describe('captcha policy', () => {
     const table = page.getByRole('region', { name: '运营设置的策略' });
     await expect.poll(() => table.textContent()).toContain('总是');
 
+    // Removing asks first, naming the policy; Cancel keeps it.
+    const removing = page.getByRole('dialog', { name: `删除策略 ${PID}:login？` });
     await page.getByRole('button', { name: `删除策略 ${PID}:login` }).click();
+    await removing.getByRole('button', { name: '取消' }).click();
+    await removing.waitFor({ state: 'hidden' });
+    expect((await rule('login')).rule).toBe('SLIDE');
+    await page.getByRole('button', { name: `删除策略 ${PID}:login` }).click();
+    await removing.getByRole('button', { name: '删除' }).click();
     await page.getByText(`已删除策略：${PID}:login。`).waitFor();
     await expect.poll(() => table.textContent()).toContain('暂无运营设置的策略');
   });
@@ -211,7 +218,7 @@ describe('audit log', () => {
       window.location.hash = `#/users/${id}`;
     }, user.userId);
     await page.getByRole('button', { name: '封禁用户' }).click();
-    await page.getByRole('button', { name: '确认' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '封禁用户' }).click();
     await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
 
     await section('协议');

@@ -1,7 +1,8 @@
 /**
  * The operator's second factor in the console (OPERATOR_MFA=required): the operator created from the
  * CLI is sent to set up an authenticator app at the first console sign-in, then signs in with the
- * password and a code; and resets a user's second factor from the user page (recorded in the audit log).
+ * password and a code; and resets a user's second factor from the user page, after a question naming the
+ * user (recorded in the audit log).
  * App codes are computed by the independent RFC 6238 helper on the server's (injected) clock.
  */
 import type { TotpSetup } from '@edupass/protocol';
@@ -52,8 +53,15 @@ it('first sign-in sets up an app; later sign-ins take a code; a user’s second 
   await page.getByLabel('验证码').fill(freshCode(secret));
   await page.getByRole('button', { name: '验证' }).click();
   await page.getByRole('navigation').first().waitFor();
+  // Resetting asks first, naming the user by their phone; Cancel leaves the factor in place.
+  const resetting = page.getByRole('dialog', { name: new RegExp(`^重置 .+（${user.phone}） 的两步验证？$`) });
   await page.getByRole('button', { name: '重置两步验证' }).click();
-  await page.getByRole('button', { name: '确认' }).click();
+  await resetting.waitFor();
+  await resetting.getByRole('button', { name: '取消' }).click();
+  await resetting.waitFor({ state: 'hidden' });
+  expect((await userSignIn()).status).toBe(401);
+  await page.getByRole('button', { name: '重置两步验证' }).click();
+  await resetting.getByRole('button', { name: '重置两步验证' }).click();
   await page.getByText('两步验证已重置。').waitFor();
   expect((await userSignIn()).status).toBe(200);
   await page.goto(`${rig.server.url}/console.html#/audit`);

@@ -1,6 +1,7 @@
 /**
  * The console's user tasks in Chromium against the real server: search, open a user, block (their
- * session ends and sign-in answers AC3_44), unblock, end every session.
+ * session ends and sign-in answers AC3_44), unblock, end every session, delete the account. Each but
+ * unblock asks first, in a dialog naming the user (nickname and phone): Cancel or Escape leaves it.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +9,13 @@ import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '@edup
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, openConsoleAsOperator, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsoleAsOperator,
+  SCREENSHOTS,
+  startConsoleRig,
+} from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -78,8 +85,16 @@ describe('users in the console', () => {
   it('block ends the user’s session and sign-in answers AC3_44; unblock lets them in again', async () => {
     expect((await profile(user.token)).status).toBe(200);
     await openUser();
+    const blocking = page.getByRole('dialog', { name: `封禁 学生${user.userId}（${user.phone}）？` });
     await page.getByRole('button', { name: '封禁用户' }).click();
-    await page.getByRole('button', { name: '确认' }).click();
+    await blocking.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await blocking.getByRole('button', { name: '取消' }).click();
+    await blocking.waitFor({ state: 'hidden' });
+    expect((await profile(user.token)).status).toBe(200);
+    await page.getByText('正常', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '封禁用户' }).click();
+    await blocking.getByRole('button', { name: '封禁用户' }).click();
     await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
     await expect.poll(() => page.getByText(/自 .* 起封禁/).count()).toBe(1);
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -102,12 +117,48 @@ describe('users in the console', () => {
   it('ending every session signs the user out everywhere', async () => {
     expect((await profile(user.token)).status).toBe(200);
     await openUser();
+    const ending = page.getByRole('dialog', { name: `结束 学生${user.userId}（${user.phone}） 的全部会话？` });
     await page.getByRole('button', { name: '结束全部会话' }).click();
-    await page.getByRole('button', { name: '确认' }).click();
+    await ending.waitFor();
+    await page.keyboard.press('Escape');
+    await ending.waitFor({ state: 'hidden' });
+    expect((await profile(user.token)).status).toBe(200);
+    await page.getByRole('button', { name: '结束全部会话' }).click();
+    await ending.getByRole('button', { name: '结束全部会话' }).click();
     await page.getByText('已结束全部会话。').waitFor();
     expect((await profile(user.token)).status).toBe(403);
     const sessions = page.getByRole('region', { name: '最近登录与会话' });
     await expect.poll(() => sessions.textContent()).not.toContain('有效');
+  });
+
+  it('deleting an account asks first, naming the user and their phone; confirmed, it is gone', async () => {
+    const pupil = await signUp(rig.server);
+    await page.goto(`${rig.server.url}/console.html#/users/${pupil.userId}`);
+    await page.getByRole('heading', { name: new RegExp(`^用户 ${pupil.userId} · `) }).waitFor();
+    const deleting = page.getByRole('dialog', { name: new RegExp(`^永久删除 .+（${pupil.phone}） 的账号？$`) });
+    await page.getByRole('button', { name: '删除账号' }).click();
+    await deleting.waitFor();
+    await deleting.getByRole('button', { name: '取消' }).click();
+    await deleting.waitFor({ state: 'hidden' });
+    expect((await profile(pupil.token)).status).toBe(200);
+    // The same question in English, with the operator's Cancel and the action's own word.
+    await page.getByLabel('语言').selectOption('en');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const inEnglish = page.getByRole('dialog', {
+      name: new RegExp(`^Delete the account of .+ \\(${pupil.phone}\\) for good\\?$`),
+    });
+    await inEnglish.getByRole('button', { name: 'Delete account' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    for (const answer of await inEnglish.getByRole('button').all()) {
+      expect((await answer.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    }
+    await inEnglish.getByRole('button', { name: 'Cancel' }).click();
+    await inEnglish.waitFor({ state: 'hidden' });
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('button', { name: '删除账号' }).click();
+    await deleting.getByRole('button', { name: '删除账号' }).click();
+    await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+    await expect.poll(async () => (await profile(pupil.token)).status).not.toBe(200);
   });
 
   it('a long list loads page after page as it scrolls, with avatars loaded lazily', async () => {

@@ -2,6 +2,7 @@
  * The console's webhooks screen in Chromium against the real server: an operator adds an endpoint
  * (the secret is shown once), a sign-up reaches the receiver signed so that `standardwebhooks`
  * verifies it, the delivery log shows it delivered, and Resend delivers it again with the same id.
+ * Turning an endpoint off and removing it ask first, in a dialog naming its URL.
  */
 
 import { signUp } from '@edupass/test-kit/accounts';
@@ -66,5 +67,35 @@ describe('the webhooks screen', () => {
     await vi.waitFor(() => expect(receiver.received.filter((r) => r.headers['webhook-id'] === id)).toHaveLength(2), {
       timeout: 20_000,
     });
+  });
+
+  it('turning off and removing an endpoint ask first, naming its URL; Cancel or Escape leaves it', async () => {
+    const card = page.getByRole('region', { name: `edupass · ${receiver.url}` });
+    await card.waitFor();
+    const turnOff = page.getByRole('dialog', { name: `停用 ${receiver.url}？` });
+    await card.getByRole('button', { name: '停用' }).click();
+    await turnOff.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await turnOff.getByRole('button', { name: '取消' }).click();
+    await turnOff.waitFor({ state: 'hidden' });
+    expect(await card.getByText('状态: 启用').count()).toBe(1);
+    await card.getByRole('button', { name: '停用' }).click();
+    await turnOff.getByRole('button', { name: '停用' }).click();
+    await card.getByText('状态: 停用').waitFor();
+    // Turning it back on breaks nothing: no question.
+    await card.getByRole('button', { name: '启用' }).click();
+    await card.getByText('状态: 启用').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    const removing = page.getByRole('dialog', { name: `删除 ${receiver.url}？` });
+    await card.getByRole('button', { name: '删除' }).click();
+    await removing.waitFor();
+    await page.keyboard.press('Escape');
+    await removing.waitFor({ state: 'hidden' });
+    expect(await card.count()).toBe(1);
+    await card.getByRole('button', { name: '删除' }).click();
+    await removing.getByRole('button', { name: '删除' }).click();
+    await page.getByText('还没有 Webhook 端点。').waitFor();
+    expect(await card.count()).toBe(0);
   });
 });

@@ -77,16 +77,18 @@ export const en = {
   'user.block': 'Block user',
   'user.unblock': 'Unblock user',
   'user.revoke': 'End all sessions',
-  'user.confirmBlock': 'Block this user and end every session?',
-  'user.confirmRevoke': 'End every session of this user?',
-  'user.confirm': 'Confirm',
-  'user.cancel': 'Cancel',
+  'user.nameWithIdentity': '{nickname} ({identity})',
+  'user.confirmBlock': 'Block {name}?',
+  'user.confirmBlockBody': 'Every session of theirs ends now, and they cannot sign in until unblocked.',
+  'user.confirmRevoke': 'End every session of {name}?',
+  'user.confirmRevokeBody': 'They are signed out on every device and site, and sign in again to go on.',
   'user.didBlock': 'User blocked; their sessions have ended.',
   'user.didUnblock': 'User unblocked.',
   'user.didRevoke': 'All sessions ended.',
   'user.delete': 'Delete account',
-  'user.confirmDelete':
-    'Delete this account for good? Its sign-in methods, sessions, second factors and signed agreements are removed; sites are told by the user.deleted webhook.',
+  'user.confirmDelete': 'Delete the account of {name} for good?',
+  'user.confirmDeleteBody':
+    'Its sign-in methods, sessions, second factors and signed agreements are removed; sites are told by the user.deleted webhook. This cannot be undone.',
   'mfa.secondStep': 'Two-step verification',
   'mfa.secondStepIntro': 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   'mfa.code': 'Code',
@@ -102,7 +104,8 @@ export const en = {
   'mfa.recoveryShown': 'Write these recovery codes down now: they will not be shown again. Each works once.',
   'mfa.continue': 'Continue to the console',
   'user.resetSecondFactor': 'Reset second factor',
-  'user.confirmResetSecondFactor': "Remove this user's authenticator app, passkeys and recovery codes?",
+  'user.confirmResetSecondFactor': 'Reset the second factor of {name}?',
+  'user.confirmResetSecondFactorBody': 'Their authenticator app, passkeys and recovery codes are removed.',
   'user.didResetSecondFactor': 'Second factor reset.',
   'agreements.title': 'Agreements',
   'agreements.none': 'No agreements yet.',
@@ -137,6 +140,8 @@ export const en = {
   'captcha.removeLabel': 'Remove policy {pid}:{scene}',
   'captcha.didSave': 'Policy saved: {pid}:{scene} → {policy}.',
   'captcha.didRemove': 'Policy removed: {pid}:{scene}.',
+  'captcha.confirmRemove': 'Remove the policy {pid}:{scene}?',
+  'captcha.confirmRemoveBody': 'The puzzle is then asked for as configuration says.',
   'captcha.configured': 'From configuration (CAPTCHA_POLICY)',
   'captcha.providers': 'Provider per product',
   'captcha.providersExplain':
@@ -286,6 +291,10 @@ export const en = {
   'keys.now': 'Sign with the new key at once',
   'keys.rotate': 'Rotate',
   'keys.didRotate': 'A new signing key was added.',
+  'keys.confirmNow': 'Stop signing with {kid} now?',
+  'keys.confirmNowBody':
+    'A new key signs from now on. Tokens signed by {kid} keep working, but an application that has not fetched the key list since the new key was published cannot check new tokens until it does.',
+  'keys.rotateNow': 'Rotate now',
   'audit.application.add': 'Registered an application',
   'audit.application.secret.rotate': "Replaced an application's secret",
   'audit.application.remove': 'Removed an application',
@@ -313,6 +322,7 @@ export const en = {
   'oauth.saveLabel': 'Save the choice for {pid}',
   'oauth.choiceFor': 'Code without state for {pid}',
   'oauth.didSave': '{pid}: saved.',
+  'confirm.cancel': 'Cancel',
 } as const;
 
 export type ConsoleKey = keyof typeof en;

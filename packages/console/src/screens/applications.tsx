@@ -6,7 +6,6 @@
  * console's languages are kept here, with the screen.
  */
 import type { Application } from '@edupass/protocol';
-import { ConfirmDialog } from '@edupass/ui-kit/confirm-dialog.tsx';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -19,6 +18,7 @@ import {
   updateApplication,
 } from '../api/applications-api.ts';
 import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 
@@ -333,13 +333,10 @@ export const ApplicationsScreen = () => {
         )}
       </Loaded>
       {asking ? (
-        <ConfirmDialog
+        <ConsoleConfirm
           title={w(asking.kind === 'rotate' ? 'confirmRotate' : 'confirmRemove', asking.app.name)}
           body={w(asking.kind === 'rotate' ? 'confirmRotateBody' : 'confirmRemoveBody')}
           confirmLabel={w(asking.kind)}
-          cancelLabel={w('cancel')}
-          buttonClass="console-button"
-          quietButtonClass="console-button console-button-quiet"
           onCancel={() => setAsking(undefined)}
           onConfirm={() => {
             setAsking(undefined);

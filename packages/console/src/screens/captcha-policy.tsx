@@ -1,4 +1,7 @@
-/** Captcha policy per product and scene (never, always, by risk), the provider per product, and vendor keys. */
+/**
+ * Captcha policy per product and scene (never, always, by risk; removing one asks first), the provider
+ * per product, and vendor keys.
+ */
 
 import {
   CAPTCHA_POLICIES,
@@ -12,6 +15,7 @@ import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { clearCaptchaPolicy, getCaptchaSettings, setCaptchaPolicy } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Failure, Loading } from '../ui/status.tsx';
 import { SuggestInput } from '../ui/suggest-input.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
@@ -63,6 +67,7 @@ export const CaptchaScreen = () => {
   const [pid, setPid] = useState(DEFAULT_PRODUCT);
   const [scene, setScene] = useState('login');
   const [policy, setPolicy] = useState<CaptchaPolicyName>('always');
+  const [removing, setRemoving] = useState<{ pid: string; scene: string } | undefined>(undefined);
   const { busy, error, notice, run } = useAction(errorText);
   const policyName = (p: CaptchaPolicyName) => t(`captcha.${p}`);
 
@@ -148,12 +153,7 @@ export const CaptchaScreen = () => {
                       className="console-button console-button-quiet"
                       disabled={busy}
                       aria-label={t('captcha.removeLabel', { pid: row.pid, scene: row.scene })}
-                      onClick={() =>
-                        act(
-                          () => clearCaptchaPolicy(row.pid, row.scene),
-                          t('captcha.didRemove', { pid: row.pid, scene: row.scene }),
-                        )
-                      }
+                      onClick={() => setRemoving({ pid: row.pid, scene: row.scene })}
                     >
                       {t('captcha.remove')}
                     </button>
@@ -170,6 +170,18 @@ export const CaptchaScreen = () => {
               ))}
             </ul>
           </Card>
+          {removing ? (
+            <ConsoleConfirm
+              title={t('captcha.confirmRemove', removing)}
+              body={t('captcha.confirmRemoveBody')}
+              confirmLabel={t('captcha.remove')}
+              onCancel={() => setRemoving(undefined)}
+              onConfirm={() => {
+                setRemoving(undefined);
+                void act(() => clearCaptchaPolicy(removing.pid, removing.scene), t('captcha.didRemove', removing));
+              }}
+            />
+          ) : null}
           {data.risk ? <RiskThresholds risk={data.risk} /> : null}
           <ProviderChoices providers={data.providers} vendors={data.vendors} busy={busy} act={act} />
           <VendorKeys vendors={data.vendors} busy={busy} act={act} />

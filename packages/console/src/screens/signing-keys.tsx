@@ -1,6 +1,7 @@
 /**
  * The keys that sign access tokens: where each stands, and rotation (the next key is published at
- * once and signs after the publication delay; "now" makes it sign at once, for a suspected leak).
+ * once and signs after the publication delay; "now" makes it sign at once, for a suspected leak, and
+ * asks first, naming the key it replaces).
  * The screen's calls are here too: it is the only one that makes them.
  */
 import { adminRoutes } from '@edupass/protocol';
@@ -10,6 +11,7 @@ import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
 import { adminCall } from '../api/admin-call.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 
@@ -24,6 +26,8 @@ export const SigningKeysScreen = () => {
   const keys = useLoad(getSigningKeys);
   const { busy, error, notice, run } = useAction(errorText);
   const [now, setNow] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const signingKid = keys.data?.find((key) => key.state === 'signing')?.kid ?? '—';
   const submit = async () => {
     if (
       await run(async () => {
@@ -62,7 +66,9 @@ export const SigningKeysScreen = () => {
         className="console-filters"
         onSubmit={(event) => {
           event.preventDefault();
-          void submit();
+          // Signing with a new key at once can break applications that have not fetched it yet.
+          if (now) setAsking(true);
+          else void submit();
         }}
       >
         <label>
@@ -72,6 +78,18 @@ export const SigningKeysScreen = () => {
           {t('keys.rotate')}
         </button>
       </form>
+      {asking ? (
+        <ConsoleConfirm
+          title={t('keys.confirmNow', { kid: signingKid })}
+          body={t('keys.confirmNowBody', { kid: signingKid })}
+          confirmLabel={t('keys.rotateNow')}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            void submit();
+          }}
+        />
+      ) : null}
     </>
   );
 };

@@ -1,6 +1,7 @@
 /**
  * One user: identities, agreements signed, recent sign-ins and sessions; block, unblock and end
- * every session, reset the second factor, delete the account (each asks for confirmation first).
+ * every session, reset the second factor, delete the account (each but unblock asks first, in a dialog
+ * naming the user by nickname and phone, else e-mail or username).
  */
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
@@ -10,16 +11,18 @@ import { blockUser, deleteUser, getUser, revokeSessions, type UserDetail, unbloc
 import { resetSecondFactor } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf, navigate } from '../router.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { deviceOf } from '../ui/user-agent.ts';
 
 type Pending = 'block' | 'revoke' | 'reset' | 'delete' | undefined;
+/** Each question's title, body and the action's own word on its button. */
 const CONFIRM = {
-  block: 'user.confirmBlock',
-  revoke: 'user.confirmRevoke',
-  reset: 'user.confirmResetSecondFactor',
-  delete: 'user.confirmDelete',
+  block: ['user.confirmBlock', 'user.confirmBlockBody', 'user.block'],
+  revoke: ['user.confirmRevoke', 'user.confirmRevokeBody', 'user.revoke'],
+  reset: ['user.confirmResetSecondFactor', 'user.confirmResetSecondFactorBody', 'user.resetSecondFactor'],
+  delete: ['user.confirmDelete', 'user.confirmDeleteBody', 'user.delete'],
 } as const;
 
 const Identities = ({ detail }: { detail: UserDetail }) => {
@@ -114,10 +117,10 @@ export const UserScreen = ({ id }: { id: number }) => {
       return done;
     });
     if (changed) detail.reload();
-    setPending(undefined);
   };
 
   const confirmed = async (what: Exclude<Pending, undefined>) => {
+    setPending(undefined);
     if (what === 'delete') {
       // The user is gone: back to the list, where they no longer appear.
       if (await action.run(() => deleteUser(id))) navigate({ name: 'users', q: '' });
@@ -130,6 +133,13 @@ export const UserScreen = ({ id }: { id: number }) => {
     } as const;
     const [change, done] = changes[what];
     await run(change, t(done));
+  };
+
+  /** The user as the operator knows them: nickname and a sign-in name (phone first), else the id. */
+  const nameOf = ({ user, identities }: UserDetail) => {
+    const identity = identities.phone || identities.email || identities.username;
+    if (user.nickname && identity) return t('user.nameWithIdentity', { nickname: user.nickname, identity });
+    return user.nickname || identity || `#${user.id}`;
   };
 
   const nickname = detail.data?.user.nickname;
@@ -169,61 +179,47 @@ export const UserScreen = ({ id }: { id: number }) => {
               </dl>
               {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields */}
               <div className="console-actions" role="group" aria-label={t('user.actions')}>
-                {pending ? (
-                  <>
-                    <span>{t(CONFIRM[pending])}</span>
-                    <button
-                      type="button"
-                      className="console-button console-button-danger"
-                      disabled={action.busy}
-                      onClick={() => confirmed(pending)}
-                    >
-                      {t('user.confirm')}
-                    </button>
-                    <button
-                      type="button"
-                      className="console-button console-button-quiet"
-                      onClick={() => setPending(undefined)}
-                    >
-                      {t('user.cancel')}
-                    </button>
-                  </>
+                {data.user.blocked ? (
+                  <button
+                    type="button"
+                    className="console-button"
+                    disabled={action.busy}
+                    onClick={() => run(() => unblockUser(id), t('user.didUnblock'))}
+                  >
+                    {t('user.unblock')}
+                  </button>
                 ) : (
-                  <>
-                    {data.user.blocked ? (
-                      <button
-                        type="button"
-                        className="console-button"
-                        disabled={action.busy}
-                        onClick={() => run(() => unblockUser(id), t('user.didUnblock'))}
-                      >
-                        {t('user.unblock')}
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        className="console-button console-button-danger"
-                        onClick={() => setPending('block')}
-                      >
-                        {t('user.block')}
-                      </button>
-                    )}
-                    <button type="button" className="console-button" onClick={() => setPending('revoke')}>
-                      {t('user.revoke')}
-                    </button>
-                    <button type="button" className="console-button" onClick={() => setPending('reset')}>
-                      {t('user.resetSecondFactor')}
-                    </button>
-                    <button
-                      type="button"
-                      className="console-button console-button-danger"
-                      onClick={() => setPending('delete')}
-                    >
-                      {t('user.delete')}
-                    </button>
-                  </>
+                  <button
+                    type="button"
+                    className="console-button console-button-danger"
+                    onClick={() => setPending('block')}
+                  >
+                    {t('user.block')}
+                  </button>
                 )}
+                <button type="button" className="console-button" onClick={() => setPending('revoke')}>
+                  {t('user.revoke')}
+                </button>
+                <button type="button" className="console-button" onClick={() => setPending('reset')}>
+                  {t('user.resetSecondFactor')}
+                </button>
+                <button
+                  type="button"
+                  className="console-button console-button-danger"
+                  onClick={() => setPending('delete')}
+                >
+                  {t('user.delete')}
+                </button>
               </div>
+              {pending ? (
+                <ConsoleConfirm
+                  title={t(CONFIRM[pending][0], { name: nameOf(data) })}
+                  body={t(CONFIRM[pending][1])}
+                  confirmLabel={t(CONFIRM[pending][2])}
+                  onCancel={() => setPending(undefined)}
+                  onConfirm={() => void confirmed(pending)}
+                />
+              ) : null}
               <Notice message={action.notice} />
               <FormError message={action.error} />
             </section>

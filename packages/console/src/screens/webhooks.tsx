@@ -1,6 +1,7 @@
 /**
- * Webhook endpoints: add one (its secret shown once), turn it on or off, remove it, and read its
- * delivery log with a resend button. An endpoint the server turned off says why.
+ * Webhook endpoints: add one (its secret shown once), turn it on or off, remove it (turning off and
+ * removing ask first, naming the URL), and read its delivery log with a resend button. An endpoint the
+ * server turned off says why.
  */
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -16,6 +17,7 @@ import {
   setWebhookEnabled,
 } from '../api/webhooks-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Failure, Loaded, Loading } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { webhookText } from './webhooks-text.ts';
@@ -133,12 +135,15 @@ const EndpointCard = ({
   changed: () => void;
 }) => {
   const { w } = useText();
+  const [asking, setAsking] = useState<'disable' | 'remove' | undefined>(undefined);
   const change = async (action: () => Promise<unknown>) => {
     if (await act(action, w.didChange)) changed();
   };
-  const remove = () => {
-    if (window.confirm(w.removeConfirm)) void change(() => removeWebhook(endpoint.id));
+  const confirmed = (what: 'disable' | 'remove') => {
+    setAsking(undefined);
+    void change(() => (what === 'remove' ? removeWebhook(endpoint.id) : setWebhookEnabled(endpoint.id, false)));
   };
+  const named = (text: string) => text.replace('{url}', endpoint.url);
   return (
     <Card id={`webhook-${endpoint.id}`} title={`${endpoint.product} · ${endpoint.url}`}>
       <p>
@@ -154,14 +159,30 @@ const EndpointCard = ({
           type="button"
           className="console-button"
           disabled={busy}
-          onClick={() => void change(() => setWebhookEnabled(endpoint.id, !endpoint.enabled))}
+          onClick={() =>
+            endpoint.enabled ? setAsking('disable') : void change(() => setWebhookEnabled(endpoint.id, true))
+          }
         >
           {endpoint.enabled ? w.disable : w.enable}
         </button>
-        <button type="button" className="console-button console-button-quiet" disabled={busy} onClick={remove}>
+        <button
+          type="button"
+          className="console-button console-button-quiet"
+          disabled={busy}
+          onClick={() => setAsking('remove')}
+        >
           {w.remove}
         </button>
       </div>
+      {asking ? (
+        <ConsoleConfirm
+          title={named(asking === 'remove' ? w.confirmRemove : w.confirmDisable)}
+          body={asking === 'remove' ? w.confirmRemoveBody : w.confirmDisableBody}
+          confirmLabel={asking === 'remove' ? w.remove : w.disable}
+          onCancel={() => setAsking(undefined)}
+          onConfirm={() => confirmed(asking)}
+        />
+      ) : null}
       <DeliveryLog endpoint={endpoint} busy={busy} act={act} />
     </Card>
   );
