@@ -77,7 +77,8 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   if (await findUserByPhone(ctx.db, input.phone_number)) fail('AC3_0');
   await assertPasswordAllowed(input.password);
-  // The phone's unique index decides a parallel sign-up of the same phone: the loser hears AC3_0.
+  // The phone's unique index decides a parallel sign-up of the same phone: the loser hears AC3_0 —
+  // also when the winner spent the code before the loser checked it (the phone is the reason).
   const user = await useCode(ctx, input.phone_number, 'register', input.captcha, async () =>
     createUser(
       ctx,
@@ -85,7 +86,11 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
       'register_phone',
       new ApiError('AC3_0'),
     ),
-  );
+  ).catch(async (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'AC3_13' && (await findUserByPhone(ctx.db, input.phone_number)))
+      fail('AC3_0');
+    throw error;
+  });
   return signIn(ctx, user, 'register_phone', request, agreements);
 };
 
