@@ -66,4 +66,4 @@ export const inPage = async (
 
 /** Waits for the screen whose heading is `name`. */
 export const expectScreen = (page: Page, name: string | RegExp) =>
-  page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 15_000 });
+  page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 30_000 });

@@ -8,6 +8,7 @@
 import { listAgreementsToSign } from '@edupass/account';
 import type { Agreement } from '@edupass/protocol';
 import { createStore, useStore } from '@edupass/ui-kit/store.ts';
+import { useEffect } from 'react';
 import { client } from './account.ts';
 
 interface GateState {
@@ -71,5 +72,10 @@ export const agreementsSigned = (): void => gate.set({ toSign: [], checkedFor: s
 export const useGate = (): GateState => {
   const { toSign, checkedFor } = useStore(gate);
   const ready = checkedFor === sessionKey();
+  // A screen waiting on the gate makes sure the current session is being asked about (shared with a
+  // check under way): an answer dropped because the session changed meanwhile never leaves it waiting.
+  useEffect(() => {
+    if (!ready) void checkAgreements();
+  }, [ready]);
   return { ready, toSign: ready ? toSign : [] };
 };
