@@ -26,7 +26,7 @@ const postgresTests = [
   'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
   'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
   'packages/server/src/services/account/avatar.test.ts',
-  'packages/server/src/services/edu/{access-log,foreign-teacher,join-codes,join-requests,pupils,quotas}.test.ts',
+  'packages/server/src/services/edu/{access-log,badges,foreign-teacher,join-codes,join-requests,pupils,quotas}.test.ts',
   'packages/server/src/services/admin/admin.test.ts',
   'packages/server/src/services/platform/{metrics,read-replica,readiness}.test.ts',
   'packages/server/src/services/security/concurrency.test.ts',

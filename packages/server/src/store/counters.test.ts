@@ -31,6 +31,17 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
       const counts = await Promise.all(Array.from({ length: 50 }, () => counters.hit(parallelKey, 60)));
       expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     });
+
+    test('a hit given back leaves the window one lower, never below 0, and a closed window alone', async () => {
+      const releasedKey = `${key}:released`;
+      await counters.hit(releasedKey, 60);
+      await counters.hit(releasedKey, 60);
+      await Promise.all([counters.release(releasedKey), counters.release(releasedKey), counters.release(releasedKey)]);
+      expect(await counters.peek(releasedKey)).toBe(0);
+      expect(await counters.hit(releasedKey, 60)).toBe(1);
+      await counters.release(`${key}:never-hit`);
+      expect(await counters.peek(`${key}:never-hit`)).toBe(0);
+    });
   });
 
 let store: Store;

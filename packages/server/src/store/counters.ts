@@ -14,6 +14,8 @@ export interface Counters {
   peek(key: string): Promise<number>;
   /** Seconds until the key's window closes, 0 when none is open. */
   ttl(key: string): Promise<number>;
+  /** Gives one hit of the open window back (an attempt that turned out not to count); none when closed. */
+  release(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,6 +54,15 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
       const row = await openWindow(key);
       return row ? Math.ceil((Number(row.expires_at) - now()) / 1000) : 0;
     },
+    async release(key) {
+      await db
+        .updateTable('counters')
+        .set({ count: sql`count - 1` })
+        .where('key', '=', key)
+        .where('expires_at', '>', now())
+        .where('count', '>', 0)
+        .execute();
+    },
     async reset(key) {
       await db.deleteFrom('counters').where('key', '=', key).execute();
     },
@@ -76,6 +87,14 @@ export const redisCounters = (redis: Redis, prefix = 'edupass:'): Counters => {
     },
     async ttl(key) {
       return Math.max(0, await redis.ttl(k(key)));
+    },
+    async release(key) {
+      // Only an open window (a key that still exists) is given a hit back, never below 0.
+      await redis.eval(
+        "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0",
+        1,
+        k(key),
+      );
     },
     async reset(key) {
       await redis.del(k(key));
@@ -114,6 +133,7 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
     hit: either((c, key: string, windowSeconds: number) => c.hit(key, windowSeconds)),
     peek: either((c, key: string) => c.peek(key)),
     ttl: either((c, key: string) => c.ttl(key)),
+    release: either((c, key: string) => c.release(key)),
     // A reset clears both, so a window counted during an outage does not outlive it.
     async reset(key) {
       await Promise.all([either((c, k: string) => c.reset(k))(key), fallback.reset(key)]);

@@ -12,11 +12,16 @@ import { expect, test } from 'vitest';
 import { BADGE_FAILURES_PER_HOUR } from './badges.ts';
 
 // A server of its own: the limit it reaches holds for every test from this address.
-const { server, call } = useTestServer();
+const { server, call } = useTestServer({ trustProxy: 1 });
 const edu = eduSteps(server, call);
 
-const signInByBadge = (badge: string) =>
-  call<{ retry_after?: number }>('POST', routes.signInByBadge.path, { badge }, { headers: TOKEN_SET_HEADERS });
+const signInByBadge = (badge: string, from?: string) =>
+  call<{ retry_after?: number }>(
+    'POST',
+    routes.signInByBadge.path,
+    { badge },
+    { headers: { ...TOKEN_SET_HEADERS, ...(from ? { 'x-forwarded-for': from } : {}) } },
+  );
 
 test('wrong badges from one address are refused past the hourly limit; live ones before it never count', async () => {
   const schoolId = await edu.addSchool();
@@ -33,4 +38,14 @@ test('wrong badges from one address are refused past the hourly limit; live ones
   expectError(refused, 'E_5');
   expect(refused.body.retry_after).toBeGreaterThan(0);
   expect(refused.body.retry_after).toBeLessThanOrEqual(3600);
+});
+
+test('wrong badges sent all at once from one address: exactly the limit is looked up, the rest wait', async () => {
+  const from = '198.51.100.23';
+  const answers = await Promise.all(
+    Array.from({ length: 2 * BADGE_FAILURES_PER_HOUR }, (_, i) => signInByBadge(`burst-${i}`, from)),
+  );
+  const codes = answers.map((a) => (a.body as { error_code?: string }).error_code);
+  expect(codes.filter((c) => c === 'AC3_2')).toHaveLength(BADGE_FAILURES_PER_HOUR);
+  expect(codes.filter((c) => c === 'E_5')).toHaveLength(BADGE_FAILURES_PER_HOUR);
 });

@@ -18,25 +18,21 @@ export const BADGE_FAILURES_PER_HOUR = 50;
 
 const failuresKey = (ip: string) => `badge-fail:ip:${ip}`;
 
-const refuseWhileLimited = async (ctx: Context, key: string) => {
-  if ((await ctx.counters.peek(key)) >= BADGE_FAILURES_PER_HOUR) {
-    throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
-  }
-};
-
 export const signInByBadge = async (
   ctx: Context,
   input: { badge: string; pid?: string | undefined },
   request: SignInRequest,
 ): Promise<SignedIn> => {
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
+  // Every try holds one of the address's failures before the lookup (atomic, so parallel tries
+  // cannot all pass a check made before any of them counted); a live badge gives it back.
   const key = failuresKey(request.ip);
-  await refuseWhileLimited(ctx, key);
+  if ((await ctx.counters.hit(key, HOUR_SECONDS)) > BADGE_FAILURES_PER_HOUR) {
+    throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
+  }
   const badge = await findLiveBadge(ctx.db, sha256(input.badge.trim()));
   const user = badge ? await findUserById(ctx.db, Number(badge.user_id)) : undefined;
-  if (!user) {
-    await ctx.counters.hit(key, HOUR_SECONDS);
-    return fail('AC3_2');
-  }
+  if (!user) return fail('AC3_2');
+  await ctx.counters.release(key);
   return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
 };
