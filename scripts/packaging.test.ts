@@ -52,6 +52,15 @@ const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   }
 };
 
+/**
+ * One tsc run over `config` in `dir`: the check (a finding makes tsc exit non-zero, and `run` throw with
+ * it) and the files it read whose path contains `reading`.
+ */
+const typeCheck = (dir: string, config: string, reading: string) =>
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--listFiles'], dir)
+    .split('\n')
+    .filter((f) => f.includes(reading));
+
 /** `npm pack --json`; with `scripts`, the package's prepack runs first and its output precedes the JSON. */
 const pack = (dirs: string[], destination: string, scripts: boolean): Packed[] => {
   const args = ['pack', ...dirs.map((dir) => join(root, dir)), '--json', '--pack-destination', destination];
@@ -186,11 +195,7 @@ export const wrong: number = tracker;
 export const missing = routes.noSuchRoute;
 `,
     );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // One run: the check (a finding makes tsc exit non-zero, and `run` throw with it) and the files it read.
-    const files = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], project)
-      .split('\n')
-      .filter((f) => f.includes('/@edupass/'));
+    const files = typeCheck(project, 'tsconfig.json', '/@edupass/');
     for (const packed of sdks.filter((p) => p.name !== '@edupass/node'))
       expect(files).toContain(join(project, 'node_modules', packed.name, 'dist', 'index.d.ts'));
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
@@ -227,10 +232,7 @@ export const event = verifyWebhook<{ type: string }>('whsec_c2VjcmV0', '{}', {})
 export const wrong: string = (await verifier.verify('t')).userId;
 `,
     );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const files = run(process.execPath, [tsc, '-p', 'tsconfig.backend.json', '--listFiles'], project)
-      .split('\n')
-      .filter((f) => f.includes('/@edupass/'));
+    const files = typeCheck(project, 'tsconfig.backend.json', '/@edupass/');
     expect(files).toContain(join(project, 'node_modules', '@edupass/node', 'dist', 'index.d.ts'));
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
   }, 120_000);
@@ -325,10 +327,7 @@ fastify.get('/api/me', { preHandler: edupassFastify(verifier) }, async (request)
         }),
       );
       writeFileSync(join(dir, 'backend.ts'), BACKEND);
-      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-      const files = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFiles'], dir)
-        .split('\n')
-        .filter((f) => f.includes('/@edupass/node/'));
+      const files = typeCheck(dir, 'tsconfig.json', '/@edupass/node/');
       // Each setup reads the build its resolution picks: CommonJS declarations for `require`.
       const build = setup === 'node16-cjs' || setup === 'commonjs' ? 'dist/cjs' : 'dist';
       for (const entry of ['index', 'express', 'fastify'])
