@@ -1,6 +1,7 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { SOURCE_CONDITION } from './scripts/source-condition.mjs';
+import { LongestFirst } from './scripts/test-order.ts';
 
 const serverTests = ['packages/server/src/**/*.test.ts'];
 
@@ -25,9 +26,10 @@ const postgresTests = [
   'packages/server/src/oidc/{backchannel-logout,identity-guards,interaction-binding,replay,secret-guesses,session-end}.test.ts',
   'packages/server/src/security/{captcha-enforcement-policies,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
   'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
-  'packages/server/src/services/account/avatar.test.ts',
-  'packages/server/src/services/edu/{access-log,badges,foreign-teacher,join-codes,join-requests,pupils,quotas}.test.ts',
-  'packages/server/src/services/admin/admin.test.ts',
+  'packages/server/src/services/account/{avatar,data-export,deletion-grace}.test.ts',
+  'packages/server/src/services/edu/roster/roster-import.test.ts',
+  'packages/server/src/services/edu/{access-log,adult-check,badges,foreign-teacher,guardian-consent,guardian-links,join-codes,join-requests,minor-mode,oidc-sign-in,pupils,quotas,saml-sign-in,school-agreements,school-sign-in}.test.ts',
+  'packages/server/src/services/admin/{admin,rights-report,staff-access}.test.ts',
   'packages/server/src/services/platform/{metrics,read-replica,readiness}.test.ts',
   'packages/server/src/services/security/concurrency.test.ts',
   'packages/server/src/services/sessions/{cache,devices,tokens}.test.ts',
@@ -42,6 +44,10 @@ const usageTests = [
   'packages/server/src/store/usage/events-store.test.ts',
   'packages/server/src/store/usage/clickhouse-rollups.test.ts',
   'packages/server/src/store/usage/clickhouse-breakdowns.test.ts',
+  // Erasure takes the user's events from whichever store holds them.
+  'packages/server/src/services/account/deletion-grace.test.ts',
+  // A person's copy of their data reads the user's events from whichever store holds them.
+  'packages/server/src/services/account/data-export.test.ts',
 ];
 
 /** The EduPass packages resolve to their TypeScript sources, in browser-like and Node tests alike. */
@@ -75,6 +81,8 @@ export default defineConfig({
     ...waits,
     // Two files at a time: the two cores of the CI machine (Vitest's default there is one).
     maxWorkers: 2,
+    // The longest files first, by the last run's durations (scripts/test-order.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         ...sources,
@@ -89,6 +97,9 @@ export default defineConfig({
           env: { EDUPASS_TEST_DB: 'sqlite' },
           globalSetup: [browserSetup],
           ...waits,
+          // A browser test is several screens, each of which may take up to 30 s to appear on a loaded
+          // machine (e2e/support/pages.ts): the test's own budget must hold more than one of them.
+          testTimeout: 120_000,
         },
       },
       {

@@ -5,6 +5,8 @@
  * The bundle is written inside packages/server, so the dependencies npm keeps under that workspace
  * (packages/server/node_modules) resolve as they do for the server. Node's own flags pass on to the
  * bundle's process: `node --cpu-prof --cpu-prof-dir=<dir> bench/<bench>/run.mjs` profiles the bench.
+ * The repository's own build scripts (scripts/*.mjs, which find the packages from their own
+ * `import.meta.url`) stay outside the bundle, imported from where they are.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,17 @@ import { build } from 'esbuild';
 import { ESBUILD_CONDITIONS } from '../scripts/source-condition.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Imports of scripts/*.mjs are left to Node, by absolute path. */
+const scriptsInPlace = {
+  name: 'scripts-in-place',
+  setup(build) {
+    build.onResolve({ filter: /\/scripts\/[^/]+\.mjs$/ }, (args) => ({
+      path: join(args.resolveDir, args.path),
+      external: true,
+    }));
+  },
+};
 
 export const runServerScript = async (entry, { dirname: dir, external = [] }) => {
   const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
@@ -31,6 +44,7 @@ export const runServerScript = async (entry, { dirname: dir, external = [] }) =>
     external: [...Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/')), ...external],
     logLevel: 'warning',
     define: { 'import.meta.dirname': JSON.stringify(dir) },
+    plugins: [scriptsInPlace],
   });
   const run = spawnSync(process.execPath, [...process.execArgv, outfile], { stdio: 'inherit', env: process.env });
   rmSync(outDir, { recursive: true, force: true });

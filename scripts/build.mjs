@@ -4,13 +4,11 @@
 // operator console, copied together into the server package as `web/` so an installed server serves them.
 // Both bundle @edupass/ui-kit (the hooks, status components and texts they share) from its sources.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { ESBUILD_CONDITIONS } from './source-condition.mjs';
+import { SERVER_BUNDLE } from './server-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const serverPackage = JSON.parse(readFileSync(`${root}packages/server/package.json`, 'utf8'));
-const external = Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/'));
 
 const started = Date.now();
 process.stdout.write('building server… ');
@@ -21,13 +19,8 @@ await build({
       .filter(([, file]) => existsSync(file)),
   ),
   outdir: `${root}packages/server/dist`,
-  bundle: true,
-  conditions: ESBUILD_CONDITIONS,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
+  ...SERVER_BUNDLE,
   sourcemap: true,
-  external: [...external, 'pino-pretty'],
   logLevel: 'warning',
 });
 console.log(`done in ${Date.now() - started} ms`);
@@ -46,7 +39,19 @@ const buildPages = (name) => {
 };
 
 // The web client and the operator console (console.html), served side by side from one folder.
-if (existsSync(`${root}packages/web/index.html`) && buildPages('web')) {
+// EDUPASS_WEB_BUILD names a folder where both are already built from these sources (a test run's one
+// build, packages/web/e2e/support/build-app.ts): it is copied as it is instead of built again.
+const prebuilt = process.env.EDUPASS_WEB_BUILD;
+if (prebuilt) {
+  for (const page of ['index.html', 'console.html'])
+    if (!existsSync(`${prebuilt}/${page}`)) {
+      console.error(`EDUPASS_WEB_BUILD=${prebuilt} holds no ${page}`);
+      process.exit(1);
+    }
+  rmSync(`${root}packages/server/web`, { recursive: true, force: true });
+  cpSync(prebuilt, `${root}packages/server/web`, { recursive: true });
+  console.log(`web client and console copied from ${prebuilt}`);
+} else if (existsSync(`${root}packages/web/index.html`) && buildPages('web')) {
   rmSync(`${root}packages/server/web`, { recursive: true, force: true });
   cpSync(`${root}packages/web/dist`, `${root}packages/server/web`, { recursive: true });
   if (buildPages('console')) cpSync(`${root}packages/console/dist`, `${root}packages/server/web`, { recursive: true });

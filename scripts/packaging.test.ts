@@ -3,16 +3,19 @@
  * built, packed with `npm pack` and installed from its tarball into a scratch project outside the
  * repository (offline: the few third-party runtime dependencies are packed from node_modules too),
  * then imported by plain Node and type-checked by tsc with no access to the sources. The server
- * package is packed (its prepack builds the server and web client), its file list checked, and its
- * `edupass` command run from the unpacked tarball, which takes its npm dependencies from the
- * repository's node_modules (a full offline install would need every native build cached).
+ * package is packed (its prepack builds the server and takes the run's one build of the web client
+ * and console), its file list checked, and its `edupass` command run from the unpacked tarball, which
+ * takes its npm dependencies from the repository's node_modules (a full offline install would need
+ * every native build cached).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from '@edupass/test-kit/child-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../packages/web/e2e/support/build-app.ts';
 import { buildPackage, SDK_PACKAGES } from './build-packages.mjs';
 import { sdkSize, shippedBundle } from './sdk-size.mjs';
 import { SOURCE_CONDITION } from './source-condition.mjs';
@@ -53,18 +56,30 @@ const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 };
 
 /**
- * One tsc run over `config` in `dir`: the check (a finding makes tsc exit non-zero, and `run` throw with
- * it) and the files it read whose path contains `reading`.
+ * One tsc run over `config` in `dir`: the check (a finding makes tsc exit non-zero, and this throw with
+ * it) and the files it read whose path contains `reading`. A child process of its own, not waited on
+ * synchronously, so that the tests that check several projects run their tsc side by side.
  */
-const typeCheck = (dir: string, config: string, reading: string) =>
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--listFiles'], dir)
-    .split('\n')
-    .filter((f) => f.includes(reading));
+const typeCheck = async (dir: string, config: string, reading: string) => {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [tsc, '-p', config, '--listFiles'], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 240_000,
+    });
+    return stdout.split('\n').filter((f) => f.includes(reading));
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`tsc -p ${config} in ${dir} failed:\n${stdout}\n${stderr}`);
+  }
+};
 
 /** `npm pack --json`; with `scripts`, the package's prepack runs first and its output precedes the JSON. */
-const pack = (dirs: string[], destination: string, scripts: boolean): Packed[] => {
+const pack = (dirs: string[], destination: string, scripts: boolean, env: NodeJS.ProcessEnv = {}): Packed[] => {
   const args = ['pack', ...dirs.map((dir) => join(root, dir)), '--json', '--pack-destination', destination];
-  const output = run('npm', scripts ? args : [...args, '--ignore-scripts'], root);
+  const output = run('npm', scripts ? args : [...args, '--ignore-scripts'], root, { ...process.env, ...env });
   return JSON.parse(output.slice(output.search(/^\[$/m)));
 };
 
@@ -158,7 +173,8 @@ describe('the SDK packages, installed from their tarballs', () => {
     }
   }, 120_000);
 
-  it('type-check from their declarations alone (tsc, checking the declarations too), and the types are real ones', () => {
+  // The two tsc runs below go side by side (it.concurrent): each waits on its own child process.
+  it.concurrent('type-check from their declarations alone (tsc, checking the declarations too), and the types are real ones', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -195,13 +211,13 @@ export const wrong: number = tracker;
 export const missing = routes.noSuchRoute;
 `,
     );
-    const files = typeCheck(project, 'tsconfig.json', '/@edupass/');
+    const files = await typeCheck(project, 'tsconfig.json', '/@edupass/');
     for (const packed of sdks.filter((p) => p.name !== '@edupass/node'))
       expect(files).toContain(join(project, 'node_modules', packed.name, 'dist', 'index.d.ts'));
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
-  it("@edupass/node type-checks from its declarations in a backend's project (with Node's types)", () => {
+  it.concurrent("@edupass/node type-checks from its declarations in a backend's project (with Node's types)", async () => {
     writeFileSync(
       join(project, 'tsconfig.backend.json'),
       JSON.stringify({
@@ -232,10 +248,10 @@ export const event = verifyWebhook<{ type: string }>('whsec_c2VjcmV0', '{}', {})
 export const wrong: string = (await verifier.verify('t')).userId;
 `,
     );
-    const files = typeCheck(project, 'tsconfig.backend.json', '/@edupass/');
+    const files = await typeCheck(project, 'tsconfig.backend.json', '/@edupass/');
     expect(files).toContain(join(project, 'node_modules', '@edupass/node', 'dist', 'index.d.ts'));
     expect(files.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('bundle for the browser as small as the sources do (tree-shaking survives the build)', async () => {
     const loginOnly = (from: string) => `import { createAccountClient, loginByPassword } from '${from}';
@@ -303,9 +319,10 @@ fastify.get('/api/me', { preHandler: edupassFastify(verifier) }, async (request)
     }
   });
 
-  it.each(Object.keys(SETUPS) as (keyof typeof SETUPS)[])(
+  // The four projects' tsc runs go side by side (it.concurrent), each in its own child process.
+  it.concurrent.each(Object.keys(SETUPS) as (keyof typeof SETUPS)[])(
     'type-checks a backend using req.edupass with tsc in a `%s` project',
-    (setup) => {
+    async (setup) => {
       const { type, options } = SETUPS[setup];
       const dir = join(project, `backend-${setup}`);
       mkdirSync(dir, { recursive: true });
@@ -327,13 +344,13 @@ fastify.get('/api/me', { preHandler: edupassFastify(verifier) }, async (request)
         }),
       );
       writeFileSync(join(dir, 'backend.ts'), BACKEND);
-      const files = typeCheck(dir, 'tsconfig.json', '/@edupass/node/');
+      const files = await typeCheck(dir, 'tsconfig.json', '/@edupass/node/');
       // Each setup reads the build its resolution picks: CommonJS declarations for `require`.
       const build = setup === 'node16-cjs' || setup === 'commonjs' ? 'dist/cjs' : 'dist';
       for (const entry of ['index', 'express', 'fastify'])
         expect(files).toContain(join(project, 'node_modules', '@edupass/node', build, `${entry}.d.ts`));
     },
-    120_000,
+    300_000,
   );
 
   it('runs its CommonJS build under require(): one module graph for every entry, webhooks verified', () => {
@@ -379,8 +396,13 @@ describe('the server package', () => {
   const work = join(scratch, 'server-work');
   let server: ChildProcess | undefined;
 
-  beforeAll(() => {
-    [packed] = pack(['packages/server'], tarballs, true) as [Packed];
+  let web: Awaited<ReturnType<typeof buildApp>> | undefined;
+
+  beforeAll(async () => {
+    // The prepack (scripts/build.mjs) builds the server and copies in the web client and console of
+    // the run's one build (the browser tests'), which it would otherwise build a second time.
+    web = await buildApp();
+    [packed] = pack(['packages/server'], tarballs, true, { EDUPASS_WEB_BUILD: web.outDir }) as [Packed];
     mkdirSync(serverDir, { recursive: true });
     mkdirSync(work);
     run('tar', ['xzf', join(tarballs, packed.filename), '-C', serverDir, '--strip-components=1'], root);
@@ -393,6 +415,7 @@ describe('the server package', () => {
   afterAll(() => {
     server?.kill('SIGKILL');
     rmSync(installDir, { recursive: true, force: true });
+    web?.remove();
   });
 
   it('ships its command, the built server and the built web client; no sources, tests or source maps', () => {

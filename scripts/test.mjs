@@ -15,6 +15,7 @@ import { writeGallery } from './screenshot-gallery.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+const RUN_DURATIONS = join(root, '.tmp', 'test-durations-run.json');
 const cleanups = [];
 
 const pgAnswers = async (url) => {
@@ -128,6 +129,8 @@ const runVitest = async ({ node, projects, report }, env) => {
     ...projects.flatMap((p) => ['--project', p]),
     '--reporter=default',
     '--reporter=json',
+    // Writes each file's duration to scripts/test-durations.json, from which the next run orders them.
+    '--reporter=./scripts/test-order.ts',
     `--outputFile.json=${file}`,
     ...process.argv.slice(2),
   ];
@@ -138,28 +141,34 @@ const runVitest = async ({ node, projects, report }, env) => {
   return { code, report: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined };
 };
 
-/** The ten slowest test files (wall time, from the JSON reports), slowest first. */
-const printSlowest = (files) => {
-  const slowest = files
-    .map((file) => ({ name: file.name.replace(root, ''), ms: file.endTime - file.startTime }))
-    .sort((a, b) => b.ms - a.ms)
+/**
+ * The ten slowest test files of this run (wall time from import to the last hook, as
+ * scripts/test-order.ts's reporter wrote them), slowest first.
+ */
+const printSlowest = () => {
+  if (!existsSync(RUN_DURATIONS)) return;
+  const slowest = Object.entries(JSON.parse(readFileSync(RUN_DURATIONS, 'utf8')))
+    .sort(([, a], [, b]) => b - a)
     .slice(0, 10);
   if (slowest.length === 0) return;
   console.log('slowest test files:');
-  for (const { name, ms } of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+  for (const [name, ms] of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
 };
 
 const main = async () => {
-  const pgUrl = await choosePostgres();
-  const redisUrl = await chooseRedis();
+  // The services start side by side: ClickHouse takes seconds to answer, as a scratch PostgreSQL does.
+  const clickhouseStarting =
+    !process.env.EDUPASS_TEST_CLICKHOUSE_URL && clickhouseInstalled() ? startScratchClickHouse() : undefined;
+  clickhouseStarting?.catch(() => {}); // its failure is met where it is awaited, below
+  const [pgUrl, redisUrl] = await Promise.all([choosePostgres(), chooseRedis()]);
   if (!redisUrl) console.log('WARNING: no Redis here (apt-get install redis-server); Redis counter tests are skipped.');
   const projects = ['sdk', 'server-sqlite'];
   if (pgUrl) projects.push('server-postgres');
   else console.log('WARNING: no PostgreSQL here (apt-get install postgresql); the server suite runs on SQLite only.');
 
   let clickhouseUrl = process.env.EDUPASS_TEST_CLICKHOUSE_URL;
-  if (!clickhouseUrl && clickhouseInstalled()) {
-    const clickhouse = await startScratchClickHouse();
+  if (clickhouseStarting) {
+    const clickhouse = await clickhouseStarting;
     cleanups.push(() => clickhouse.kill());
     clickhouseUrl = clickhouse.url;
   }
@@ -170,6 +179,7 @@ const main = async () => {
     );
 
   mkdirSync(join(root, '.tmp'), { recursive: true });
+  rmSync(RUN_DURATIONS, { force: true });
   const env = {
     ...process.env,
     ...(pgUrl ? { EDUPASS_TEST_PG_URL: pgUrl } : {}),
@@ -199,7 +209,7 @@ const main = async () => {
       failed += 1;
     }
   }
-  printSlowest(results.flatMap(({ report }) => report?.testResults ?? []));
+  printSlowest();
   for (const cleanup of cleanups) cleanup();
   const gallery = writeGallery();
   console.log(`screenshot gallery: ${gallery.count} screenshots in ${gallery.out.replace(root, '')}`);

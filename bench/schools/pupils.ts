@@ -11,10 +11,7 @@
  *
  *   node bench/schools/run.mjs   (profile: node --cpu-prof --cpu-prof-dir=<dir> bench/schools/run.mjs)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { loadavg } from 'node:os';
 import { loadConfig } from '../../packages/server/src/config/config.ts';
 import { type Context, createContext } from '../../packages/server/src/context.ts';
 import { cardSheet } from '../../packages/server/src/services/edu/cards.ts';
@@ -24,8 +21,8 @@ import { addSchool, approveTeacher, requestTeaching } from '../../packages/serve
 import { hashPassword } from '../../packages/server/src/services/passwords/argon2.ts';
 import { newUser } from '../../packages/server/src/services/sign-in/sign-up.ts';
 import { insertUser } from '../../packages/server/src/store/account/users.ts';
+import { onBothDatabases } from '../both-databases.ts';
 
-const PG_URL = process.env.EDUPASS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Parameters<typeof createContext>[1];
 
 const names = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `学生${from + i}号`);
@@ -95,22 +92,4 @@ const run = async (label: string, databaseUrl: string) => {
   }
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-schools-'));
-try {
-  await run('sqlite', join(dir, 'bench.db'));
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-const database = `bench_schools_${process.pid}`;
-const admin = new pg.Client({ connectionString: PG_URL });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${database}`);
-try {
-  const url = new URL(PG_URL);
-  url.pathname = `/${database}`;
-  await run('postgres', url.href);
-} finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-}
+await onBothDatabases('schools', run);

@@ -1,16 +1,45 @@
-// Baseline: a bare node:http handler answering a small JSON of the profile's size.
+// Baseline: a bare node:http handler answering the profile read's bytes. With `log` (argv[3]) it
+// writes the access log the server writes for that read (its two lines at LOG_LEVEL=info, with a
+// request id, method, URL, host and client address, then status and time) through pino to stdout,
+// asynchronously as the server does (http/log-destination.ts); run.mjs sends that stdout to a file
+// and then reads the ready line on fd 3. Without it, it logs nothing and says it is ready on stdout.
+import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
 
 const body = process.argv[2] ?? '{"ok":true}';
+const logged = process.argv[3] === 'log';
+const log = logged ? pino({ level: 'info' }, pino.destination({ dest: 1, sync: false })) : undefined;
 const server = createServer((request, response) => {
+  const started = performance.now();
+  const reqId = logged ? randomUUID() : undefined;
+  const { socket } = request;
+  log?.info(
+    {
+      reqId,
+      req: {
+        method: request.method,
+        url: request.url,
+        host: request.headers.host,
+        remoteAddress: socket.remoteAddress,
+        remotePort: socket.remotePort,
+      },
+    },
+    'incoming request',
+  );
   request.resume();
   response.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
   });
   response.end(body);
+  log?.info({ reqId, res: { statusCode: 200 }, responseTime: performance.now() - started }, 'request completed');
 });
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ ready: true, port: server.address().port })}\n`);
+  const ready = `${JSON.stringify({ ready: true, port: server.address().port })}\n`;
+  if (logged) writeSync(3, ready);
+  else process.stdout.write(ready);
 });
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -13,8 +13,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, write
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
-import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
+import { bundleBench, PHONE, refreshTokensOf, serverEnvironment, signUpBenchUser } from './setup.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const here = new URL('./', import.meta.url).pathname;
@@ -28,9 +27,6 @@ const LOGIN_CONNECTIONS = Number(env.BENCH_LOGIN_CONNECTIONS ?? 8);
 const SERVER_CORE = env.BENCH_SERVER_CORE ?? '0';
 const CLIENT_CORE = env.BENCH_CLIENT_CORE ?? '1';
 const REFRESH_SESSIONS = CONNECTIONS + 20; // a reserve in case a chain breaks
-const PHONE = '13800138000';
-const PASSWORD = 'Bench-pass-2026';
-const PID = 'edupass';
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 const INGEST_EVENTS = Number(env.BENCH_INGEST_EVENTS ?? 50_000);
 
@@ -136,54 +132,13 @@ const quantile = (values, q) => {
   return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 };
 
-const call = async (base, method, path, body, headers = {}) => {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), 'auth-version': '1', ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-  return text === '' ? undefined : JSON.parse(text);
-};
-
-// 1. Bundle the server launcher and the argon2 probe (workspace sources in, npm packages out).
-// The output sits under the server package's node_modules/.cache so the bundles resolve the installed
-// packages, those npm keeps under the workspace (nodemailer) as well as the hoisted ones.
-const outdir = join(root, 'packages/server/node_modules/.cache/edupass-bench-server');
-const serverPackage = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
-const external = Object.keys(serverPackage.dependencies).filter((name) => !name.startsWith('@edupass/'));
+// 1. Bundle the server launcher and the argon2 probe.
 log('bundling the server and the argon2 probe with esbuild…');
-await build({
-  entryPoints: { server: join(here, 'server-entry.ts'), argon2: join(here, 'argon2-entry.ts') },
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  conditions: ESBUILD_CONDITIONS,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: [...external, 'pino-pretty'],
-  logLevel: 'warning',
-});
+const outdir = await bundleBench();
 
 // 2. Start both servers on the server core: EduPass on a fresh SQLite file.
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-bench-'));
-const serverEnv = {
-  HOST: '127.0.0.1',
-  PORT: '0',
-  DATABASE_URL: join(scratch, 'edupass.db'),
-  CODE_RESEND_INTERVAL: '0',
-  CODE_DAILY_LIMIT: '1000',
-  CODE_IP_HOURLY_LIMIT: '100000',
-  LOGIN_SLOWDOWN_MS: '0',
-  LOGIN_LOCK_AFTER: '1000',
-  LOG_LEVEL,
-  NODE_ENV: 'development',
-  // The bench measures the server, not human verification: its one address signs in over and over,
-  // which the default risk policy rightly challenges.
-  CAPTCHA_POLICY: 'never',
-};
+const serverEnv = serverEnvironment(scratch, LOG_LEVEL);
 log(`starting EduPass (SQLite in ${scratch}) pinned to core ${SERVER_CORE}…`);
 // BENCH_SERVER_BUNDLE: measure another build of server-entry.ts instead (say, a copy of server.mjs
 // bundled from an earlier commit, for a before/after run on the same machine).
@@ -194,40 +149,22 @@ const edupass = await startChild(SERVER_CORE, ['node', ...profiling, serverBundl
 log(`server log (LOG_LEVEL=${LOG_LEVEL}) goes to ${serverLog}`);
 
 // 3. One user, signed up the way a client does it.
-await call(edupass.url, 'POST', '/tiger/v3/web/accounts/captcha/register/phone/with-agreement', {
-  phone_number: PHONE,
-  pid: PID,
-});
-const [sent] = await call(edupass.url, 'GET', `/dev/outbox?to=${PHONE}`);
-await call(edupass.url, 'POST', '/tiger/v3/web/accounts/register/phone/with-agreement', {
-  phone_number: PHONE,
-  captcha: sent.code,
-  password: PASSWORD,
-  agreement_ids: [-1],
-  pid: PID,
-});
-const loginBody = { identity: PHONE, password: PASSWORD, pid: PID };
-const login = () => call(edupass.url, 'POST', '/tiger/v3/web/accounts/login', loginBody);
-const signedIn = await login();
-const accessToken = signedIn.auth.token.access.token;
-const profileText = JSON.stringify(
-  await call(edupass.url, 'GET', '/tiger/v3/web/accounts/profile', undefined, {
-    authorization: `Bearer ${accessToken}`,
-  }),
-);
+const { accessToken, profileText, login, loginBody } = await signUpBenchUser(edupass.url);
 log(`signed up ${PHONE}; profile answer is ${Buffer.byteLength(profileText)} bytes`);
 
-// The baseline answers the very bytes of the profile answer.
-const bare = await startChild(SERVER_CORE, ['node', join(here, 'bare.mjs'), profileText]);
-log(`bare node:http baseline up, pinned to core ${SERVER_CORE}; client pinned to core ${CLIENT_CORE}`);
+// The baseline answers the very bytes of the profile answer and writes the access log the server
+// writes for it, through pino to a file as the server does (like for like); a second one logs nothing.
+const bareLog = join(scratch, 'bare.log');
+const bare = await startChild(SERVER_CORE, ['node', join(here, 'bare.mjs'), profileText, 'log'], {}, bareLog);
+const quiet = await startChild(SERVER_CORE, ['node', join(here, 'bare.mjs'), profileText]);
+log(
+  `bare node:http baselines up (one logging each request as the server does, to ${bareLog}; one logging nothing), ` +
+    `pinned to core ${SERVER_CORE}; client pinned to core ${CLIENT_CORE}`,
+);
 
 /** Fresh sessions for the refresh measurement: one refresh token per chain. */
 const freshRefreshTokens = async () => {
-  const tokens = [];
-  for (let i = 0; i < REFRESH_SESSIONS; i += 10) {
-    const batch = await Promise.all(Array.from({ length: Math.min(10, REFRESH_SESSIONS - i) }, login));
-    tokens.push(...batch.map((r) => r.auth.token.refresh.token));
-  }
+  const tokens = await refreshTokensOf(login, REFRESH_SESSIONS);
   const file = join(scratch, 'refresh-tokens.json');
   writeFileSync(file, JSON.stringify(tokens));
   return file;
@@ -240,6 +177,10 @@ const steps = {
   bare: (duration) =>
     withCpu(bare.child.pid, () =>
       measure({ mode: 'bare', url: bare.url, connections: CONNECTIONS, duration, token: accessToken }),
+    ),
+  quiet: (duration) =>
+    withCpu(quiet.child.pid, () =>
+      measure({ mode: 'bare', url: quiet.url, connections: CONNECTIONS, duration, token: accessToken }),
     ),
   profile: (duration) =>
     withCpu(edupass.child.pid, () =>
@@ -277,16 +218,22 @@ for (const [name, step] of Object.entries(steps))
 // 5. Profile read against bare in many short pairs, each taken back to back. Other machines' load
 // on a shared host comes and goes within seconds, so two measurements far apart can differ by 2×;
 // a pair sees nearly the same machine, and the median of many pairs shrugs off the pairs that did
-// not. The order alternates (bare first, then profile first) so neither always runs warmer.
+// not. The order alternates (bare first, then profile first) so neither always runs warmer. The
+// bare handler that logs nothing is measured after each pair, for the ratio without the log.
 const pairs = [];
 for (let i = 1; i <= PAIRS; i++) {
   const pair = {};
-  for (const name of i % 2 ? ['bare', 'profile'] : ['profile', 'bare']) pair[name] = await steps[name](SLICE);
-  pair.ratios = { profileVsBare: pair.profile.rps / pair.bare.rps };
-  pair.cpuRatios = { profileVsBare: pair.bare.cpuUsPerRequest / pair.profile.cpuUsPerRequest };
+  for (const name of i % 2 ? ['bare', 'profile', 'quiet'] : ['profile', 'bare', 'quiet'])
+    pair[name] = await steps[name](SLICE);
+  pair.ratios = { profileVsBare: pair.profile.rps / pair.bare.rps, profileVsQuiet: pair.profile.rps / pair.quiet.rps };
+  pair.cpuRatios = {
+    profileVsBare: pair.bare.cpuUsPerRequest / pair.profile.cpuUsPerRequest,
+    profileVsQuiet: pair.quiet.cpuUsPerRequest / pair.profile.cpuUsPerRequest,
+  };
   log(
     `pair ${i}/${PAIRS}: bare ${describe('bare', pair.bare)}; profile ${describe('profile', pair.profile)}; ` +
-      `ratio ${x(pair.ratios.profileVsBare)} (CPU ${x(pair.cpuRatios.profileVsBare)})`,
+      `ratio ${x(pair.ratios.profileVsBare)} (CPU ${x(pair.cpuRatios.profileVsBare)}); ` +
+      `bare without log ${describe('bare', pair.quiet)}, CPU ratio ${x(pair.cpuRatios.profileVsQuiet)}`,
   );
   pairs.push(pair);
 }
@@ -312,9 +259,15 @@ for (let round = 1; round <= RUNS; round++) {
 }
 
 await stopChild(bare.child);
+await stopChild(quiet.child);
 await stopChild(edupass.child);
-const logged = { bytes: statSync(serverLog).size, lines: readFileSync(serverLog, 'utf8').split('\n').length - 1 };
-log(`the server logged ${logged.lines.toLocaleString('en-US')} lines (${Math.round(logged.bytes / 1024)} KiB)`);
+const linesOf = (file) => ({ bytes: statSync(file).size, lines: readFileSync(file, 'utf8').split('\n').length - 1 });
+const logged = linesOf(serverLog);
+const bareLogged = linesOf(bareLog);
+log(
+  `the server logged ${logged.lines.toLocaleString('en-US')} lines (${Math.round(logged.bytes / 1024)} KiB), ` +
+    `the logging bare handler ${bareLogged.lines.toLocaleString('en-US')} (${Math.round(bareLogged.bytes / 1024)} KiB)`,
+);
 
 // 7. SQLite ingestion beside its single-transaction ceiling (bench/usage/ingest.ts), logging as above.
 const ingestion = () =>
@@ -360,11 +313,12 @@ const ratiosOf = (samples, names) => ({
   ratios: Object.fromEntries(names.map((k) => [k, spread(samples, (r) => r.ratios[k])])),
   cpuRatios: Object.fromEntries(names.map((k) => [k, spread(samples, (r) => r.cpuRatios[k])])),
 });
-const fromPairs = ratiosOf(pairs, ['profileVsBare']);
+const fromPairs = ratiosOf(pairs, ['profileVsBare', 'profileVsQuiet']);
 const fromRounds = ratiosOf(rounds, ['refreshVsBare', 'loginVsHash']);
 const ratioNames = ['profileVsBare', 'refreshVsBare', 'loginVsHash'];
 const summary = {
   bare: figures(pairs, 'bare'),
+  quiet: figures(pairs, 'quiet'),
   profile: figures(pairs, 'profile'),
   refresh: figures(rounds, 'refresh'),
   login: figures(rounds, 'login'),
@@ -401,7 +355,8 @@ const row = (label, conn, name, ratio, target) => [
 ];
 const rows = [
   ['measurement', 'conn.', 'req/s median (min–max)', 'p99 ms', 'CPU µs/req', 'ratio (min–max)', 'CPU ratio', 'target'],
-  row('bare node:http (pairs)', CONNECTIONS, 'bare', undefined, 'baseline'),
+  row('bare node:http + the same access log (pairs)', CONNECTIONS, 'bare', undefined, 'baseline'),
+  row('bare node:http, no log (pairs)', CONNECTIONS, 'quiet', undefined, 'for comparison'),
   row(
     'profile read (pairs)',
     CONNECTIONS,
@@ -410,6 +365,7 @@ const rows = [
     `CPU ≥ ${x(TARGETS.profileVsBare)}: ${ok(verdicts.profileVsBareByCpu)} (req/s: ${ok(verdicts.profileVsBare)}); ` +
       `p99 < ${TARGETS.profileP99Ms} ms: ${ok(verdicts.profileP99)}`,
   ),
+  row('profile read vs bare, no log', CONNECTIONS, 'profile', 'profileVsQuiet', 'for comparison'),
   row(
     'token refresh',
     CONNECTIONS,
@@ -475,6 +431,11 @@ console.log(
   'ratio: req/s within each pair (profile) or round (refresh, login), median of them. CPU ratio: from server ' +
     'CPU time per request, which other load on the machine disturbs far less.',
 );
+console.log(
+  `logging: the server at LOG_LEVEL=${LOG_LEVEL}, its stdout to a file, written asynchronously (pino's ` +
+    'destination with sync: false, flushed on close and exit). The baseline writes the same two lines per ' +
+    'request through pino the same way (like for like); the bare handler without a log is shown beside it.',
+);
 if (busy || disagree.length > 0) {
   console.log(
     `warning: load average ${loadAtStart.toFixed(1)} before the bench on ${cpus().length} cores; the host ` +
@@ -512,6 +473,7 @@ const report = {
     ingestEvents: INGEST_EVENTS,
   },
   logged,
+  bareLogged,
   ingest,
   targets: TARGETS,
   verdicts,

@@ -36,14 +36,35 @@ describe('agreements', () => {
     await section('协议');
     await page.getByRole('heading', { name: '协议', level: 1 }).waitFor();
     await page.getByLabel('代码', { exact: true }).fill('classroom_rules');
-    await page.getByLabel('标题').fill('课堂守则');
-    await page.getByLabel('内容').fill('第一条：按时上课。\n第二条：尊重同学。');
+    // One title and content box per language.
+    const chinese = page.getByRole('group', { name: '中文' });
+    const english = page.getByRole('group', { name: '英文' });
+    await chinese.getByLabel('标题').fill('课堂守则');
+    await chinese.getByLabel('内容').fill('第一条：按时上课。\n第二条：尊重同学。');
+    await english.getByLabel('标题').fill('Classroom rules');
+    await english.getByLabel('内容').fill('One: be on time.\nTwo: respect each other.');
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: '发布' }).click();
     await page.getByText(/已发布 classroom_rules 第 1 版/).waitFor();
 
     await page.getByRole('button', { name: '查看 课堂守则 v1' }).click();
     const viewer = page.getByRole('region', { name: /正在查看 课堂守则/ });
-    await expect.poll(() => viewer.textContent()).toContain('第二条：尊重同学。');
+    await expect.poll(() => viewer.getByRole('region', { name: '中文' }).textContent()).toContain('第二条：尊重同学。');
+    await expect
+      .poll(() => viewer.getByRole('region', { name: '英文' }).textContent())
+      .toContain('Two: respect each other.');
+
+    // Each reader gets their language.
+    for (const [language, title] of [
+      ['zh-CN', '课堂守则'],
+      ['en', 'Classroom rules'],
+    ]) {
+      const read = await call<{ title: string; content: string }>(
+        'GET',
+        `${A}/agreements/text?code=classroom_rules&lang=${language}`,
+      );
+      expect(read.body.title).toBe(title);
+    }
 
     const needSign = await call<{ id: number; code?: string; title?: string }[] | { list?: unknown[] }>(
       'GET',
@@ -54,10 +75,10 @@ describe('agreements', () => {
     expect(needSign.status).toBe(200);
     expect(JSON.stringify(needSign.body)).toContain('课堂守则');
 
-    // A second version of the same code.
+    // A second version of the same code, in Chinese only.
     await page.getByLabel('代码', { exact: true }).fill('classroom_rules');
-    await page.getByLabel('标题').fill('课堂守则');
-    await page.getByLabel('内容').fill('第一条：按时上课。');
+    await chinese.getByLabel('标题').fill('课堂守则');
+    await chinese.getByLabel('内容').fill('第一条：按时上课。');
     await page.getByRole('button', { name: '发布' }).click();
     await page.getByText(/已发布 classroom_rules 第 2 版/).waitFor();
     await page.getByRole('button', { name: '查看 课堂守则 v2' }).waitFor();
@@ -183,6 +204,19 @@ describe('captcha policy', () => {
     await page.getByRole('button', { name: `保存 ${PID} 的验证方式` }).click();
     await page.getByText(`${PID} 的验证方式已改为使用配置。`).waitFor();
     expect((await rule('login')).rule).toBe('SLIDE');
+
+    // Clearing the keys set here asks first, naming the vendor: Escape keeps them, the dialog's button clears them.
+    const clearing = page.getByRole('dialog', { name: '清除 NETEASE 在控制台设置的值？' });
+    await page.getByRole('button', { name: '清除 NETEASE 在控制台设置的值', exact: true }).click();
+    await clearing.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await clearing.waitFor({ state: 'hidden' });
+    expect(await secretState.textContent()).toBe('已设置（控制台）');
+    await page.getByRole('button', { name: '清除 NETEASE 在控制台设置的值', exact: true }).click();
+    await clearing.getByRole('button', { name: '清除控制台设置' }).click();
+    await page.getByText('已清除 NETEASE 在控制台设置的值：使用配置。').waitFor();
+    await expect.poll(() => secretState.textContent()).not.toBe('已设置（控制台）');
   });
 
   it('vendor secrets never reach the console: only where each comes from', async () => {
@@ -223,8 +257,8 @@ describe('audit log', () => {
 
     await section('协议');
     await page.getByLabel('代码', { exact: true }).fill('audit_rules');
-    await page.getByLabel('标题').fill('审计守则');
-    await page.getByLabel('内容').fill('记录每一次更改。');
+    await page.getByRole('group', { name: '中文' }).getByLabel('标题').fill('审计守则');
+    await page.getByRole('group', { name: '中文' }).getByLabel('内容').fill('记录每一次更改。');
     await page.getByRole('button', { name: '发布' }).click();
     await page.getByText(/已发布 audit_rules 第 1 版/).waitFor();
 

@@ -4,12 +4,20 @@
  * differs from the first, and removes the application; the server's list follows each step.
  */
 
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { adminRoutes } from '@edupass/protocol';
 import { signIn } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsole,
+  SCREENSHOTS,
+  startConsoleRig,
+} from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -68,6 +76,8 @@ describe('the applications screen', () => {
     const asked = page.getByRole('dialog', { name: `为 ${NAME} 更换密钥？` });
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-new-secret.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });
     expect(await page.getByText(`${NAME} 的密钥只显示这一次`).count()).toBe(0);
@@ -91,6 +101,7 @@ describe('the applications screen', () => {
     await table.getByRole('button', { name: '删除' }).click();
     const removing = page.getByRole('dialog', { name: `删除 ${NAME}？` });
     await removing.waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-remove-application.zh-CN.1280.png') });
     await page.keyboard.press('Escape');
     await removing.waitFor({ state: 'hidden' });
     expect((await listed()).map((app) => app.name)).toEqual([NAME]);

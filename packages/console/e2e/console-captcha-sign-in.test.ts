@@ -4,6 +4,7 @@
  * hour under the default policy (risk: a password that passes into the second step counts as a
  * success, so no puzzle), then ten times under "always" (through EduPass's slide puzzle each time).
  */
+import { join } from 'node:path';
 import type { TotpSetup } from '@edupass/protocol';
 import { A, signIn } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
@@ -12,7 +13,7 @@ import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readySlider, solveSlide } from '../../web/e2e/support/slide.ts';
-import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
 const { now, freshCode } = steppingClock();
 const SIGN_INS = 10;
@@ -57,6 +58,10 @@ it(`signs in ${SIGN_INS} times under "always", through the slide puzzle each tim
     for (let i = 0; i < SIGN_INS; i++) {
       const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
       try {
+        if (i === 0) {
+          await readySlider(page).waitFor({ timeout: 30_000 });
+          await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in-puzzle.zh-CN.1280.png') });
+        }
         await solveSlide(page, rig.server);
         await finishWithCode(page);
       } finally {

@@ -179,4 +179,33 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-schools.en.390.png'), fullPage: true });
   });
+
+  it("edits the consent text as its next version and records the school's agreement, in English on a phone", async () => {
+    const before = await asOperator<{ version: number }>(adminRoutes.getConsentText.path);
+    await page.getByRole('heading', { name: 'Consent text' }).waitFor();
+    await page.getByText(`Version in use: ${before.version}`).waitFor();
+    const purpose = 'To run the maths club account of your child.';
+    await page.locator('#consent-en-purpose').fill(purpose);
+    await page.locator('#consent-zh-CN-purpose').fill('为孩子开设数学社团账号。');
+    await page.getByRole('button', { name: 'Save as a new version' }).click();
+    await page.getByText(`Saved as version ${before.version + 1}.`).waitFor();
+    const saved = await asOperator<{ version: number; en: { purpose: string } }>(adminRoutes.getConsentText.path);
+    expect(saved).toMatchObject({ version: before.version + 1, en: { purpose } });
+
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: SCHOOL }) });
+    await row.getByText('No agreement: new pupils wait for a guardian.').waitFor();
+    await page.getByLabel('School', { exact: true }).selectOption({ label: SCHOOL });
+    await page.getByLabel('Who signed for the school (name and role)').fill('Wang Li, head teacher');
+    await page.getByLabel('Day signed').fill('2025-08-30');
+    await page.getByRole('button', { name: 'Record the agreement' }).click();
+    await page.getByText(`Recorded the agreement of ${SCHOOL}.`).waitFor();
+    await row.getByText(`In force: Wang Li, head teacher, 2025-08-30 (text version ${before.version + 1})`).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await smallTargets(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-consent.en.390.png'), fullPage: true });
+    const [agreement] = await asOperator<{ signatory: string; recorded_by: number }[]>(
+      pathOf(adminRoutes.listSchoolAgreements.path, { id: schoolId }),
+    );
+    expect(agreement).toMatchObject({ signatory: 'Wang Li, head teacher', recorded_by: expect.any(Number) });
+  });
 });

@@ -5,11 +5,19 @@
  * "At once" asks first, naming the key that stops signing.
  */
 
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { A, signUp } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsoleAsOperator,
+  SCREENSHOTS,
+  startConsoleRig,
+} from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -53,6 +61,8 @@ describe('signing keys', () => {
     await page.getByRole('button', { name: '轮换' }).click();
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-rotate-now.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: '轮换' }).click();

@@ -71,8 +71,18 @@ describe('users in the console', () => {
     const identities = page.getByRole('region', { name: '身份信息' });
     await expect.poll(() => identities.textContent()).toContain(user.phone);
     const sessions = page.getByRole('region', { name: '最近登录与会话' });
-    await expect.poll(() => sessions.textContent()).toContain('register_phone');
+    await expect.poll(() => sessions.textContent()).toContain('手机号注册');
+    expect(await sessions.textContent()).not.toContain('register_phone');
     expect(await sessions.textContent()).toContain('有效');
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await sessions.screenshot({ path: join(SCREENSHOTS, 'console-user-sessions.zh-CN.1280.png') });
+    // The method in plain words in English too, then back to Chinese for the rest of the file.
+    await page.getByLabel('语言').selectOption('en');
+    const english = page.getByRole('region', { name: 'Recent sign-ins and sessions' });
+    await expect.poll(() => english.textContent()).toContain('Signed up by phone');
+    await english.screenshot({ path: join(SCREENSHOTS, 'console-user-sessions.en.1280.png') });
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await sessions.waitFor();
     // Agreements signed: each title with its version.
     expect(signed.length).toBeGreaterThan(0);
     const agreements = page.getByRole('region', { name: '已签署的协议' });

@@ -5,12 +5,20 @@
  * Turning an endpoint off and removing it ask first, in a dialog naming its URL.
  */
 
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { signUp } from '@edupass/test-kit/accounts';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsole,
+  SCREENSHOTS,
+  startConsoleRig,
+} from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -76,6 +84,8 @@ describe('the webhooks screen', () => {
     await card.getByRole('button', { name: '停用' }).click();
     await turnOff.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-webhook-off.zh-CN.1280.png') });
     await turnOff.getByRole('button', { name: '取消' }).click();
     await turnOff.waitFor({ state: 'hidden' });
     expect(await card.getByText('状态: 启用').count()).toBe(1);

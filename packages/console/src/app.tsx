@@ -12,8 +12,10 @@ import { AgreementsScreen } from './screens/agreements.tsx';
 import { ApplicationsScreen } from './screens/applications.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
+import { ConnectorsScreen } from './screens/connectors.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
+import { RightsScreen } from './screens/rights.tsx';
 import { SchoolsScreen } from './screens/schools.tsx';
 import { Enrolment } from './screens/second-factor.tsx';
 import { OperatorsOnly, SignIn } from './screens/sign-in.tsx';
@@ -38,7 +40,9 @@ type Access =
 /** The screen of each section without parameters: a new screen is a line here and its name in SECTIONS. */
 const SCREENS: Record<PlainSection, ComponentType> = {
   schools: SchoolsScreen,
+  connectors: ConnectorsScreen,
   teachers: TeachersScreen,
+  rights: RightsScreen,
   agreements: AgreementsScreen,
   captcha: CaptchaScreen,
   oauth: OauthScreen,

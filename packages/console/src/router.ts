@@ -8,7 +8,9 @@ import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 export const SECTIONS = [
   'users',
   'schools',
+  'connectors',
   'teachers',
+  'rights',
   'agreements',
   'captcha',
   'oauth',

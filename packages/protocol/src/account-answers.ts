@@ -3,7 +3,7 @@
  * read them): the response schemas of the API docs, and through `Answer<…>` the types of types.ts and
  * captcha.ts. Only the server and the route table import these values; the SDKs import the types.
  */
-import { boolean, either, integer, list, object, oneOf, text } from './answer-schema.ts';
+import { boolean, either, integer, list, object, oneOf, record, text } from './answer-schema.ts';
 
 export const tokenSetAnswer = object({
   access: object({ token: text(), type: text(), expires_in: integer() }),
@@ -90,24 +90,37 @@ export const gradeStageAnswer = object({
   gradeList: list(object({ grade: integer(), desc: text(), recommended: boolean() })),
 });
 
-export const agreementAnswer = object({
-  id: integer(),
-  code: text(),
-  title: text(),
-  version: integer(),
-  url: text(),
-  effective_at: integer(),
-});
+/**
+ * A current agreement: `title` in the reader's language (Accept-Language, else Chinese), and `titles`
+ * in every language it has, so a page switching language names it without asking again.
+ */
+export const agreementAnswer = object(
+  {
+    id: integer(),
+    code: text(),
+    title: text(),
+    version: integer(),
+    url: text(),
+    effective_at: integer(),
+  },
+  { titles: record(text()) },
+);
 
-/** A published agreement's text (`readAgreement`): the operator's content, plain text. */
-export const agreementTextAnswer = object({
-  code: text(),
-  title: text(),
-  version: integer(),
-  content: text(),
-  url: text(),
-  effective_at: integer(),
-});
+/**
+ * A published agreement's text (`readAgreement`): the operator's content, plain text, in the language
+ * asked for when it has one (`lang` says which it is).
+ */
+export const agreementTextAnswer = object(
+  {
+    code: text(),
+    title: text(),
+    version: integer(),
+    content: text(),
+    url: text(),
+    effective_at: integer(),
+  },
+  { lang: text() },
+);
 
 export const ticketAnswer = object({ ticket: text() });
 
@@ -161,7 +174,8 @@ export const outboxAnswer = list(
 
 /**
  * What every refusal answers (errors.ts's WireError): the catalogue's code, message and number; E_11
- * (MFA_REQUIRED) adds the sign-in's second-factor challenge and the factors that can answer it.
+ * (MFA_REQUIRED) adds the sign-in's second-factor challenge and the factors that can answer it; E_16
+ * (ACCOUNT_DELETING) the ticket that keeps the account and when it will be erased.
  */
 export const wireErrorAnswer = object(
   {
@@ -174,6 +188,8 @@ export const wireErrorAnswer = object(
   {
     mfa_challenge: text(),
     mfa_methods: list(oneOf('totp', 'passkey', 'recovery_code')),
+    deletion_ticket: text(),
+    erase_at: integer(),
     /** Seconds until the refusal lifts: a code send or slide puzzle asked too often (AC3_23, AC3_48), a locked sign-in (E_5). */
     retry_after: integer(),
   },

@@ -55,7 +55,7 @@ export const checkEmailCodeRoute = /* @__PURE__ */ account('POST', 'email/captch
   body: { email: /* @__PURE__ */ ruled('email'), captcha },
 });
 export const registerByEmailRoute = /* @__PURE__ */ account('POST', 'email/register', 'none', {
-  body: { captchaTicket: /* @__PURE__ */ s(), password, rePassword: /* @__PURE__ */ s(), pid },
+  body: { captchaTicket: /* @__PURE__ */ s(), password, rePassword: /* @__PURE__ */ s(), pid, agreement_ids: ids },
 });
 export const sendLoginCodeRoute = codeSend('captcha/login/post-process', 'none');
 export const loginByPhoneRoute = /* @__PURE__ */ account('POST', 'phone/login/post-process', 'none', {
@@ -259,14 +259,33 @@ export const uploadAvatarRoute = /* @__PURE__ */ account('POST', 'avatar', 'toke
   body: { image: /* @__PURE__ */ s(AVATAR_DATA_URL_MAX) },
   bodyLimit: AVATAR_BODY_MAX,
 });
-/** Deletes the signed-in user's account and everything naming it; needs a recent proof (step-up). */
+/**
+ * Deletes the signed-in user's account and everything naming it; needs a recent proof (step-up). With a
+ * grace period the account is frozen at once and erased when it ends; signing in meanwhile answers E_16
+ * with a `deletion_ticket`, which `keepAccount` spends to keep the account and finish that sign-in.
+ */
 export const deleteAccountRoute = /* @__PURE__ */ account('DELETE', 'account', 'token', { status: 204 });
+export const keepAccountRoute = /* @__PURE__ */ account('POST', 'account/deletion/cancel', 'none', {
+  body: { deletion_ticket: /* @__PURE__ */ s() },
+});
+
+/** Added to the E_16 answer of a sign-in to an account waiting to be deleted. */
+export interface DeletionScheduled {
+  /** Single use: `keepAccount` with it cancels the deletion and signs in. */
+  deletion_ticket: string;
+  /** When the account will be erased, unix ms. */
+  erase_at: number;
+}
 export const getPrivacyRoute = /* @__PURE__ */ account('GET', 'privacy', 'token');
 export const getGradeListRoute = /* @__PURE__ */ account('GET', 'grade-list', 'none');
 export const listAgreementsRoute = /* @__PURE__ */ account('GET', 'agreements', 'none');
 /** A published agreement's text by code, at `version` (default: the one in effect). */
 export const readAgreementRoute = /* @__PURE__ */ account('GET', 'agreements/text', 'none', {
-  query: { code: /* @__PURE__ */ s(64), version: /* @__PURE__ */ opt(/* @__PURE__ */ s(10)) },
+  query: {
+    code: /* @__PURE__ */ s(64),
+    version: /* @__PURE__ */ opt(/* @__PURE__ */ s(10)),
+    lang: /* @__PURE__ */ opt(/* @__PURE__ */ s(16)),
+  },
 });
 export const listAgreementsToSignRoute = /* @__PURE__ */ account('GET', 'agreements/need-sign', 'optional');
 export const signAgreementsRoute = /* @__PURE__ */ account('POST', 'agreements/sign', 'token', {

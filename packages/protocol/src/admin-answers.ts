@@ -18,6 +18,8 @@ const userRow = object({
   blocked: boolean(),
   blocked_at: nullable(integer()),
   created_at: integer(),
+  /** Under 18: the row shows no phone, e-mail, username, nickname or picture (open the user page with a reason). */
+  minor: boolean(),
 });
 
 /** `GET /admin/users`: a page of users; `next_cursor` is there while more follow. */
@@ -34,6 +36,8 @@ export const userDetailAnswer = object({
     blocked: boolean(),
     blocked_at: nullable(integer()),
     created_at: integer(),
+    /** Under 18: reading this needed a reason (and an approval where required), kept in the access log. */
+    minor: boolean(),
   }),
   identities: object({
     phone: text(),
@@ -58,6 +62,7 @@ export const userDetailAnswer = object({
 });
 
 /** Every version of an agreement, with its text, as operators publish them. */
+/** One version of an agreement: `title` and `content` in its first language, `texts` in each it has. */
 export const agreementVersionAnswer = object({
   id: integer(),
   code: text(),
@@ -65,6 +70,7 @@ export const agreementVersionAnswer = object({
   version: integer(),
   url: text(),
   content: text(),
+  texts: list(object({ lang: text(), title: text(), content: text() })),
   effective_at: integer(),
   created_at: integer(),
 });

@@ -31,8 +31,11 @@ import {
 import { list, NO_CONTENT } from './answer-schema.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
+import { dataExportAnswer, dataExportsAnswer, exportLanguage } from './data-export-routes.ts';
 import { eduAdminRoutes } from './edu-admin-routes.ts';
+import { consentAdminRoutes } from './guardian-checks-routes.ts';
 import { operatorRoute as admin, windowQuery } from './operator-route.ts';
+import { rightsAdminRoutes } from './rights-routes.ts';
 import { int, MS_RANGE, opt, s } from './route-fields.ts';
 import type { RouteSpec } from './routes.ts';
 import { USAGE_LIMITS } from './usage.ts';
@@ -60,9 +63,13 @@ export const adminRoutes = {
   searchUsers: admin('GET', 'users', 'Find users by phone, e-mail, username, nickname or id', userPageAnswer, {
     query: { q: opt(s(64)), cursor: opt(int()), limit: opt(int()) },
   }),
-  getUser: admin('GET', 'users/:id', "A user's identities, agreements signed and sessions", userDetailAnswer, {
-    params: userIdParam,
-  }),
+  getUser: admin(
+    'GET',
+    'users/:id',
+    "A user's identities, agreements signed and sessions (logged; a minor's needs `reason`, and an approval where required)",
+    userDetailAnswer,
+    { params: userIdParam, query: { reason: opt(s(500)) } },
+  ),
   blockUser: admin('POST', 'users/:id/block', 'Block a user and end their sessions', NO_CONTENT, {
     params: userIdParam,
   }),
@@ -73,12 +80,34 @@ export const adminRoutes = {
   revokeUserSessions: admin('POST', 'users/:id/sessions/revoke', 'End every session of a user', NO_CONTENT, {
     params: userIdParam,
   }),
+  requestUserExport: admin(
+    'POST',
+    'users/:id/exports',
+    "Export a user's data on their request (audited)",
+    dataExportAnswer,
+    {
+      params: userIdParam,
+      body: exportLanguage,
+    },
+  ),
+  listUserExports: admin(
+    'GET',
+    'users/:id/exports',
+    "The exports an operator asked for of a user's data",
+    dataExportsAnswer,
+    {
+      params: userIdParam,
+    },
+  ),
   listAllAgreements: admin('GET', 'agreements', 'Every version of every agreement', list(agreementVersionAnswer)),
   publishAgreement: admin('POST', 'agreements', 'Publish a new version of an agreement', agreementVersionAnswer, {
+    /** `title`/`content` the Chinese text, `title_en`/`content_en` the English one: at least one whole. */
     body: {
       code: s(64),
-      title: s(128),
-      content: { ...s(100_000), multiline: true },
+      title: opt(s(128)),
+      content: opt({ ...s(100_000), multiline: true }),
+      title_en: opt(s(128)),
+      content_en: opt({ ...s(100_000), multiline: true }),
       url: opt(s(1024)),
       effective_at: opt({ ...int(), ...MS_RANGE }),
     },
@@ -117,4 +146,6 @@ export const adminRoutes = {
   ...webhookRoutes,
   ...applicationRoutes,
   ...eduAdminRoutes,
+  ...consentAdminRoutes,
+  ...rightsAdminRoutes,
 } as const satisfies Record<string, RouteSpec>;

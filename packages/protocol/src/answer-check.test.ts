@@ -4,7 +4,7 @@ import { answerProblem } from './answer-check.ts';
 import { either, integer, list, NO_CONTENT, nullable, object, oneOf, text } from './answer-schema.ts';
 
 const row = { id: 1, phone: null, email: 'a@b.c', username: null, nickname: null, avatar_url: '', role: 'user' };
-const user = { ...row, blocked: false, blocked_at: null, created_at: 5 };
+const user = { ...row, blocked: false, blocked_at: null, created_at: 5, minor: false };
 
 describe('answerProblem', () => {
   it('passes an answer of the schema, nulls where nullable, optional fields left out', () => {

@@ -10,6 +10,12 @@ export const UID_COOKIE_DAYS = 30;
 export const STORAGE_FALLBACK_DAYS = 30;
 /** "No agreement chosen". */
 export const DEFAULT_AGREEMENT_IDS: readonly number[] = [-1];
+/**
+ * The languages an agreement's text is kept in, the first being the one a reader gets when their own
+ * has none (and an English reader gets the Chinese text when there is no English one).
+ */
+export const AGREEMENT_LANGUAGES = ['zh-CN', 'en'] as const;
+export type AgreementLanguage = (typeof AGREEMENT_LANGUAGES)[number];
 export const TOKEN_RETRY_LIMIT = 2;
 export const CAPTCHA_PARAMS_RETRIES = 3;
 export const FINGERPRINT_WAIT = 10;
@@ -76,3 +82,9 @@ export const isDefaultNickname = (nickname: string): boolean =>
   nickname.length === DEFAULT_NICKNAME.prefix.length + DEFAULT_NICKNAME.digits &&
   nickname.startsWith(DEFAULT_NICKNAME.prefix) &&
   /^\d+$/.test(nickname.slice(DEFAULT_NICKNAME.prefix.length));
+
+/**
+ * The cookie in which the web client keeps the language the visitor chose (`zh-CN` or `en`, besides
+ * its own storage): the pages the server renders itself (the sign-out page an application opens) read it.
+ */
+export const LOCALE_COOKIE = 'edupass.locale';

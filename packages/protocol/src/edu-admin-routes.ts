@@ -1,10 +1,80 @@
 /** The operator's part of the education layer: schools, teacher approvals and quotas (`/admin/edu/…`). */
-import { list, NO_CONTENT } from './answer-schema.ts';
+import {
+  type Answer,
+  anything,
+  boolean,
+  integer,
+  list,
+  NO_CONTENT,
+  nullable,
+  number,
+  object,
+  text,
+} from './answer-schema.ts';
 import { schoolAnswer, teacherRequestAnswer } from './edu-answers.ts';
 import { operatorRoute as admin } from './operator-route.ts';
 import { opt, s } from './route-fields.ts';
 
 const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
+/** A school's sign-in connector as the console shows it (docs/education.md: settings and mapping). */
+export const schoolConnectorAnswer = object({
+  id: integer(),
+  school_id: integer(),
+  code: text(),
+  kind: text(),
+  name: text(),
+  settings: anything(),
+  mapping: anything(),
+  enabled: boolean(),
+});
+const anyValue = { type: 'any', required: true } as const;
+
+/** The largest roster upload, base64 (a 20 MiB zip, `EDU_ROSTER_ZIP_MAX_BYTES`'s default, and some). */
+export const ROSTER_UPLOAD_MAX = 28 * 1024 * 1024;
+
+/**
+ * A roster import (docs/education.md, "Roster import"): what confirming does or did — counts, up to
+ * 200 named items per kind and action, up to 500 refused rows (file, line, column, reason) — and the
+ * schools it is held for (it removes more than `hold_percent` of their listed people).
+ */
+export const rosterJobAnswer = object({
+  id: integer(),
+  /** `preview`, `held` or `applied`. */
+  status: text(),
+  /** `oneroster` or `template`. */
+  format: text(),
+  /** `utf-8`, or `gb18030` when the file was GBK/GB18030 (Chinese Excel). */
+  encoding: text(),
+  school_id: nullable(integer()),
+  created_at: integer(),
+  applied_at: nullable(integer()),
+  rows: integer(),
+  /** Each file's mode: `bulk`, `delta` or `absent`. */
+  modes: object({ orgs: text(), classes: text(), users: text(), enrollments: text() }),
+  counts: object({
+    schools_created: integer(),
+    schools_matched: integer(),
+    schools_changed: integer(),
+    classes_created: integer(),
+    classes_changed: integer(),
+    classes_removed: integer(),
+    pupils_created: integer(),
+    teachers_matched: integer(),
+    people_changed: integer(),
+    people_removed: integer(),
+    memberships_created: integer(),
+    memberships_changed: integer(),
+    memberships_removed: integer(),
+    refused: integer(),
+  }),
+  /** `kind`: school, class, pupil, teacher, person; `action`: create, match, change, remove. */
+  items: list(object({ kind: text(), action: text(), name: text(), detail: text() })),
+  refused: list(object({ file: text(), line: integer(), column: text(), reason: text() })),
+  holds: list(
+    object({ school_id: integer(), school: text(), removed: integer(), listed: integer(), percent: number() }),
+  ),
+  hold_percent: integer(),
+});
 const batches = { type: 'integer', required: true, min: 0, max: 10_000 } as const;
 
 export const eduAdminRoutes = {
@@ -36,4 +106,68 @@ export const eduAdminRoutes = {
     NO_CONTENT,
     { params: { id, user_id: id } },
   ),
+  listSchoolConnectors: admin(
+    'GET',
+    'edu/connectors',
+    "Every school's sign-in connector (CAS, SAML, OAuth2/OIDC) with its settings (no secrets) and attribute mapping",
+    list(schoolConnectorAnswer),
+  ),
+  addSchoolConnector: admin(
+    'POST',
+    'edu/schools/:id/connectors',
+    'Add a sign-in connector to a school',
+    schoolConnectorAnswer,
+    {
+      params: { id },
+      // Line breaks allowed: a SAML connector's settings carry a PEM certificate.
+      body: {
+        code: s(40),
+        kind: s(16),
+        name: s(128),
+        settings: { ...anyValue, multiline: true },
+        mapping: opt(anyValue),
+      },
+    },
+  ),
+  editSchoolConnector: admin(
+    'PATCH',
+    'edu/connectors/:id',
+    "Change a school's sign-in connector: switch it off (its sign-ins are refused) or on again, and/or set its name and the settings given (the others stay; its code and kind cannot change; an OAuth2 client secret left blank stays as sealed)",
+    schoolConnectorAnswer,
+    {
+      params: { id },
+      body: {
+        enabled: { type: 'boolean', required: false },
+        name: opt(s(128)),
+        settings: { ...anyValue, required: false, multiline: true },
+      },
+    },
+  ),
+  setSchoolConnectorMapping: admin(
+    'PUT',
+    'edu/connectors/:id/mapping',
+    "Set a school sign-in connector's attribute mapping (what it leaves out takes the defaults)",
+    schoolConnectorAnswer,
+    { params: { id }, body: { mapping: anyValue } },
+  ),
+  previewRosterImport: admin(
+    'POST',
+    'edu/roster-imports',
+    'Upload a roster (OneRoster 1.2 CSV zip or the Chinese-header CSV template, base64) and see what it would do',
+    rosterJobAnswer,
+    { body: { file_base64: s(ROSTER_UPLOAD_MAX), school_id: opt(id) }, bodyLimit: ROSTER_UPLOAD_MAX + 4096 },
+  ),
+  getRosterImport: admin('GET', 'edu/roster-imports/:id', 'A roster import and its preview', rosterJobAnswer, {
+    params: { id },
+  }),
+  confirmRosterImport: admin(
+    'POST',
+    'edu/roster-imports/:id/confirm',
+    'Apply a previewed roster import; one held for its removals needs accept_removals',
+    rosterJobAnswer,
+    { params: { id }, body: { accept_removals: opt({ type: 'boolean', required: true }) } },
+  ),
 } as const;
+
+/** A roster import as the console shows it. */
+export type RosterJob = Answer<typeof rosterJobAnswer>;

@@ -31,18 +31,45 @@ export const membershipsAnswer = object({
   must_change_password: boolean(),
 });
 
-/** Who was shown what of the caller's record in the education layer, and why: newest first, the last 100. */
+/**
+ * Who read the caller's record (or, for a guardian, the child's), newest first, the last 100 of each:
+ * teachers' and operators' reads, the applications the person granted access to, the copies of the
+ * data made (services/account/record-reads.ts).
+ */
 export const accessLogAnswer = object({
   reads: list(
     object({
       reader_id: integer(),
       /** The reader's nickname. */
       reader_name: text(),
-      /** name, username, class, membership, managed_by_school, initial_password, new_password. */
+      /** `teacher` (a teacher or school admin) or `operator`. */
+      reader_role: text(),
+      /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */
       fields: list(text()),
-      /** class_detail, card_sheet, pupils_created, pupils_reset. */
+      /** class_detail, card_sheet, pupils_created, pupils_reset, school_overview, user_detail, user_search, teacher_requests, roster_preview. */
       purpose: text(),
+      /** What an operator said when reading a minor's record; null otherwise. */
+      reason: nullable(text()),
       /** Milliseconds since the epoch. */
+      at: integer(),
+    }),
+  ),
+  applications: list(
+    object({
+      client_id: text(),
+      name: text(),
+      /** The scopes granted, space-separated. */
+      scope: text(),
+      /** When granted (milliseconds since the epoch). */
+      at: integer(),
+    }),
+  ),
+  exports: list(
+    object({
+      /** `user`, `guardian` or `operator`. */
+      requested_by: text(),
+      /** open, done, refused, cancelled. */
+      status: text(),
       at: integer(),
     }),
   ),
@@ -86,7 +113,14 @@ export const cardSheetAnswer = object({ html: text(), count: integer() });
 
 export const joinCodeAnswer = object({ join_code: text() });
 
-export const schoolAnswer = object({ id: integer(), name: text(), daily_batches: integer(), created_at: integer() });
+export const schoolAnswer = object({
+  id: integer(),
+  name: text(),
+  daily_batches: integer(),
+  created_at: integer(),
+  /** The school's agreement in force for the pupils its teachers create; null: they wait for a guardian. */
+  agreement: nullable(object({ signatory: text(), signed_on: text(), text_version: integer() })),
+});
 
 export const teacherRequestAnswer = object({
   school_id: integer(),

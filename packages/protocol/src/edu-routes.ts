@@ -42,7 +42,7 @@ const classParams = { id } as const;
 
 // account-routes.ts's helper, again here on purpose (see second-factor-routes.ts).
 /* @__NO_SIDE_EFFECTS__ */
-const route = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
+export const eduRoute = <const A extends RouteSpec['auth'], const E extends object = Record<never, never>>(
   method: Method,
   path: string,
   auth: A,
@@ -53,6 +53,8 @@ const route = <const A extends RouteSpec['auth'], const E extends object = Recor
     keyof E
   > &
     E;
+
+const route = eduRoute;
 
 export const eduMembershipsRoute = route('GET', 'me', 'token');
 export const eduAccessLogRoute = route('GET', 'me/access-log', 'token');

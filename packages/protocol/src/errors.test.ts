@@ -89,6 +89,7 @@ const EDUPASS_OWN: Record<number, string> = {
   71: 'PASSKEY_INVALID',
   72: 'MFA_SETUP_REQUIRED',
   73: 'AGREEMENTS_UNSIGNED',
+  74: 'ACCOUNT_DELETING',
 };
 
 describe('the error catalogue', () => {
@@ -110,8 +111,8 @@ describe('the error catalogue', () => {
   });
 
   test('clientCodeName knows no number outside the catalogue', () => {
-    for (const number of [-2, 74, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(75);
+    for (const number of [-2, 75, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(76);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

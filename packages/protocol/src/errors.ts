@@ -99,6 +99,8 @@ const NUMBERED_CLIENT_CODES = [
   'MFA_SETUP_REQUIRED', // 72
   // Agreements in effect are unsigned: a sign-in does not finish (no return to an application) until they are.
   'AGREEMENTS_UNSIGNED', // 73
+  // The account is frozen until its deletion; its owner may keep it by signing in and confirming.
+  'ACCOUNT_DELETING', // 74
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -209,6 +211,12 @@ export const SERVER_ERRORS = {
   E_13: e(400, 'PASSKEY_INVALID', 'auth', 'The passkey could not be verified.'),
   E_14: e(403, 'MFA_SETUP_REQUIRED', 'auth', 'Set up a second factor to continue.'),
   E_15: e(403, 'AGREEMENTS_UNSIGNED', 'account', 'Read and accept the updated agreements to continue.'),
+  E_16: e(
+    403,
+    'ACCOUNT_DELETING',
+    'account',
+    'This account is waiting to be deleted. Confirm to keep it, or let it be deleted on the date given.',
+  ),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

@@ -58,7 +58,8 @@ export const checkReturnRoute = {
   path: `${IDENTITY_BASE}/return`,
   host: 'tiger',
   auth: 'optional',
-  body: { redirect: /* @__PURE__ */ str(2048) },
+  /** `client_id`: the application the page came from, named on the sign-in screen (several may share an origin). */
+  body: { redirect: /* @__PURE__ */ str(2048), client_id: /* @__PURE__ */ optional(/* @__PURE__ */ str(64)) },
   status: 200,
 } as const satisfies WireRoute;
 

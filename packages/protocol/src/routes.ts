@@ -46,6 +46,7 @@ import {
   getPrivacyRoute,
   getProfileRoute,
   initPasswordRoute,
+  keepAccountRoute,
   LEGACY_TOKENS_BASE,
   listAgreementsRoute,
   listAgreementsToSignRoute,
@@ -61,8 +62,6 @@ import {
   readAgreementRoute,
   rebindPhoneRoute,
   refreshTokensRoute,
-  registerByEmailRoute,
-  registerByPhoneRoute,
   resetPasswordRoute,
   sendBindPhoneCodeRoute,
   sendCommonCodeRoute,
@@ -105,9 +104,13 @@ import {
   tencentCheckRoute,
   tencentTicketRoute,
 } from './captcha-routes.ts';
+import { dataExportTable } from './data-export-routes.ts';
 import { described } from './described-route.ts';
 import { eduTable } from './edu-routes.ts';
 import { emailTable } from './email-table.ts';
+import { adultCheckTable } from './guardian-checks-routes.ts';
+import { guardianLinkTable } from './guardian-link-routes.ts';
+import { guardianTable } from './guardian-routes.ts';
 import { interactionDetailsAnswer, interactionOutcomeAnswer, returnCheckAnswer } from './identity-answers.ts';
 import {
   checkReturnRoute,
@@ -115,8 +118,11 @@ import {
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
+import { rightsUserTable } from './rights-routes.ts';
+import { schoolSignInTable } from './school-sign-in-routes.ts';
 import { secondFactorTable } from './second-factor-table.ts';
 import { sessionTable } from './session-table.ts';
+import { registerByEmailWithAgeRoute, registerByPhoneWithAgeRoute } from './sign-up-age-routes.ts';
 
 export { adminRoutes, usageAdminRoutes } from './admin-routes.ts';
 export { INT_COLUMN, MS_RANGE } from './route-fields.ts';
@@ -182,10 +188,10 @@ const agreements = list(agreementAnswer);
 export const routes = {
   // Sign-up
   sendRegisterCode: described(sendRegisterCodeRoute, 'Send a sign-up code by SMS', none),
-  registerByPhone: described(registerByPhoneRoute, 'Sign up with phone, code and password', signIn),
+  registerByPhone: described(registerByPhoneWithAgeRoute, 'Sign up with phone, code and password', signIn),
   sendEmailCode: described(sendEmailCodeRoute, 'Send a sign-up code by e-mail', none),
   checkEmailCode: described(checkEmailCodeRoute, 'Check an e-mail code; returns a ticket', ticketAnswer),
-  registerByEmail: described(registerByEmailRoute, 'Sign up with an e-mail ticket and password', signIn),
+  registerByEmail: described(registerByEmailWithAgeRoute, 'Sign up with an e-mail ticket and password', signIn),
   // Sign-in
   sendLoginCode: described(sendLoginCodeRoute, 'Send a sign-in code by SMS', none),
   loginByPhone: described(loginByPhoneRoute, 'Sign in with phone and code', signIn),
@@ -255,8 +261,13 @@ export const routes = {
   uploadAvatar: described(uploadAvatarRoute, 'Upload a profile picture (checked and re-encoded)', avatarAnswer),
   deleteAccount: described(
     deleteAccountRoute,
-    'Delete the account and everything naming it (needs a recent proof)',
+    'Delete the account and everything naming it (needs a recent proof; frozen first for the grace period)',
     none,
+  ),
+  keepAccount: described(
+    keepAccountRoute,
+    'Keep an account waiting to be deleted, with the ticket of a sign-in to it, and finish that sign-in',
+    signIn,
   ),
   getPrivacy: described(getPrivacyRoute, 'Username, e-mail, phone and whether a password is set', privacyAnswer),
   getGradeList: described(getGradeListRoute, 'Grades by school stage', list(gradeStageAnswer)),
@@ -320,6 +331,16 @@ export const routes = {
   ),
   // Schools, classes and the pupil accounts teachers manage
   ...eduTable,
+  // Signing in with a school's own system
+  ...schoolSignInTable,
+  // Children under 14 and their guardians' consent
+  ...guardianTable,
+  // Guardians linked to children, and minor mode
+  ...guardianLinkTable,
+  ...adultCheckTable,
+  // A copy of a person's data
+  ...dataExportTable,
+  ...rightsUserTable,
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

@@ -6,6 +6,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.created',
   'user.updated',
   'user.blocked',
+  'user.deletion_scheduled',
+  'user.deletion_cancelled',
   'user.deleted',
   'session.started',
   'session.ended',
@@ -15,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'class.changed',
   'class.membership.changed',
   'pupils.created',
+  'minor.consent.changed',
+  'minor.settings.changed',
 ] as const;
 
 const endpointFields = {

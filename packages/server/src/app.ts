@@ -22,6 +22,7 @@ import { browserHeaders } from './http/browser-headers.ts';
 import { drainOnClose } from './http/draining.ts';
 import { errorAnswer } from './http/error-answer.ts';
 import { frameworkOptions, refuseLongUrls } from './http/framework-errors.ts';
+import { asyncStdout, flushOnClose, type LogDestination } from './http/log-destination.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { answerProfileFromMemory, type RememberedProfile } from './http/remembered-profile.ts';
@@ -36,10 +37,13 @@ import { applicationAdminRoutes } from './routes/admin-applications.ts';
 import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { consoleAreas } from './routes/console-areas.ts';
+import { dataExportDownloadRoute } from './routes/data-export-download.ts';
 import { devRoutes } from './routes/dev.ts';
 import { eduRoutes } from './routes/edu.ts';
+import { guardianRoutes } from './routes/guardians.ts';
 import { identityRoutes } from './routes/identity.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { schoolSignInRoutes } from './routes/school-sign-in.ts';
 import { secondFactorRoutes } from './routes/second-factor.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { signInRoutes } from './routes/sign-in.ts';
@@ -47,7 +51,9 @@ import { signUpRoutes } from './routes/sign-up.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { startExportWorker } from './services/account/data-export.ts';
 import { startHousekeeping } from './services/platform/housekeeping.ts';
+import type { LeaseWorker } from './services/platform/lease-worker.ts';
 import { notReadyBecause, redisHealth } from './services/platform/readiness.ts';
 import { startWebhookWorker, type WebhookWorker } from './services/webhooks/worker.ts';
 
@@ -58,6 +64,8 @@ export interface App {
   drain(): Promise<void>;
   /** This process's webhook worker (tests run a pass at once instead of waiting for the poll). */
   webhooks: WebhookWorker;
+  /** The worker building data exports (tests run a pass with `runOnce`). */
+  exports: LeaseWorker;
   /** Profile reads answered from memory (http/remembered-profile.ts). */
   rememberedProfile: RememberedProfile;
   /** Usage batches answered before Fastify (http/reports-before-fastify.ts). */
@@ -99,9 +107,10 @@ const defaultWebRoot =
 
 export const buildApp = async (config: Config, options: BuildOptions = {}): Promise<App> => {
   const beforeFastify = requestsBeforeFastify();
+  const stdout = options.logger === undefined ? asyncStdout() : undefined;
   const app = Fastify({
     serverFactory: beforeFastify.serverFactory,
-    logger: withRedaction(options.logger ?? { level: config.logLevel }),
+    logger: withRedaction(options.logger ?? { level: config.logLevel, stream: stdout as LogDestination }),
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -171,6 +180,8 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     accountRoutes,
     sessionRoutes,
     eduRoutes,
+    guardianRoutes,
+    dataExportDownloadRoute,
     agreementRoutes,
     tokenRoutes,
     usageRoutes,
@@ -185,6 +196,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   const withDevRoutes = config.devRoutes && !config.production;
   if (withDevRoutes) devRoutes(app, ctx);
   oauthRoutes(app, ctx);
+  schoolSignInRoutes(app, ctx);
   if (withDevRoutes) devOauthRoutes(app, ctx);
   announceDevRoutes(app.log, config, withDevRoutes);
 
@@ -210,17 +222,21 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   const metricsEndpoint = await serveMetrics(app, config, ctx.metrics);
   const stopHousekeeping = startHousekeeping(ctx);
   const webhooks = startWebhookWorker(ctx);
+  const exports = startExportWorker(ctx);
   app.addHook('onClose', async () => {
     await webhooks.stop();
+    await exports.stop();
     await stopHousekeeping();
     await metricsEndpoint.close();
     await ctx.close();
   });
+  if (stdout) flushOnClose(app, stdout);
   return {
     app,
     ctx,
     drain,
     webhooks,
+    exports,
     rememberedProfile: rememberedProfile.state,
     reportsBeforeFastify: reportsBeforeFastify.state,
     metricsPort: metricsEndpoint.port,

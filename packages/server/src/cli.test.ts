@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
+import { FEDERATION_CERT, startSamlFederation } from '@edupass/test-kit/saml-federation';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
@@ -445,5 +446,101 @@ describe('edupass apps', () => {
     );
     await expect(runCli(['apps', 'add', 'None'])).rejects.toThrow(/At least one redirect URI/);
     await expect(runCli(['apps', 'remove', 'nope'])).rejects.toThrow(/No application has this client id/);
+  });
+});
+
+describe('edupass schools', () => {
+  test('adds a CAS connector to a school with its mapping, lists it, and refuses a plain-http server', async () => {
+    const school = await store.db
+      .insertInto('schools')
+      .values({ name: '第三中学', daily_batches: null, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = String(school.id);
+    const server = ['--server', 'https://cas.sanzhong.edu.cn/cas', '--name', '三中统一身份认证'];
+    expect(
+      await runCli(['schools', 'connector', 'add', id, 'sanzhong', ...server, '--mapping', '{"pupil_values":["XS"]}']),
+    ).toBe(0);
+    expect(lastLine()).toContain(`sanzhong  cas  school ${id}  三中统一身份认证`);
+    expect(lastLine()).toContain('"pupil_values":["xs"]');
+    expect(await runCli(['schools', 'connectors'])).toBe(0);
+    expect(lastLine()).toContain('"server_url":"https://cas.sanzhong.edu.cn/cas"');
+    await expect(
+      runCli([
+        'schools',
+        'connector',
+        'add',
+        id,
+        'sanzhong-2',
+        '--server',
+        'http://cas.sanzhong.edu.cn/cas',
+        '--name',
+        'x',
+      ]),
+    ).rejects.toThrow(/must be https/);
+    await expect(
+      runCli(['schools', 'connector', 'add', id, 'sanzhong-3', ...server, '--mapping', '{']),
+    ).rejects.toThrow(/--mapping must be JSON/);
+  });
+  test('adds a SAML connector for an institution of a federation, its metadata checked at once', async () => {
+    const federation = await startSamlFederation(() => 'http://127.0.0.1:1');
+    try {
+      const school = await store.db
+        .insertInto('schools')
+        .values({ name: '北方示范大学附中', daily_batches: null, created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const certFile = join(mkdtempSync(join(tmpdir(), 'edupass-cert-')), 'carsi.pem');
+      writeFileSync(certFile, FEDERATION_CERT);
+      const saml = ['--saml-metadata', federation.metadataUrl, '--federation-cert', certFile, '--name', '北方示范大学'];
+      const add = (code: string, idp: string) =>
+        runCli([
+          'schools',
+          'connector',
+          'add',
+          String(school.id),
+          code,
+          ...saml,
+          '--idp',
+          idp,
+          '--refresh-minutes',
+          '30',
+        ]);
+      expect(await add('beifang', federation.idp.entityId)).toBe(0);
+      expect(lastLine()).toContain(`beifang  saml  school ${school.id}  北方示范大学`);
+      expect(lastLine()).toContain('"refresh_minutes":30');
+      expect(lastLine()).toContain('"subject":"opaque-id"');
+      await expect(add('beifang-2', 'https://nowhere.example/idp')).rejects.toThrow(/names no identity provider/);
+    } finally {
+      await federation.close();
+    }
+  });
+});
+
+describe('edupass schools roster import', () => {
+  test('previews a template file for a school, refuses to apply a held job without --accept-removals, applies it with', async () => {
+    const school = await store.db
+      .insertInto('schools')
+      .values({ name: '第四中学', daily_batches: null, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const dir = mkdtempSync(join(tmpdir(), 'roster-cli-'));
+    const rows = Array.from({ length: 10 }, (_, i) => `第四中学,初一(1)班,初一,2026-2027,学生${i},学生,${1000 + i}`);
+    const file = join(dir, 'roster.csv');
+    writeFileSync(file, `学校,班级,年级,学年,姓名,角色,学号/编号\n${rows.join('\n')}\n`);
+    expect(await runCli(['schools', 'roster', 'import', file, '--school', String(school.id)])).toBe(0);
+    expect(lastLine()).toMatch(/Roster import (\d+): preview \(template, utf-8, 10 rows\)/);
+    expect(lastLine()).toContain('10 pupils new');
+    const job = /Roster import (\d+)/.exec(lastLine())?.[1] ?? '';
+    expect(await runCli(['schools', 'roster', 'import', '--confirm', job])).toBe(0);
+    expect(lastLine()).toContain(`Roster import ${job}: applied`);
+    // Three of ten pupils leave: 30 % is held.
+    writeFileSync(file, `学校,班级,年级,学年,姓名,角色,学号/编号\n${rows.slice(3).join('\n')}\n`);
+    expect(await runCli(['schools', 'roster', 'import', file])).toBe(0);
+    expect(lastLine()).toContain('HELD: removes 3 of 10 people of 第四中学 (30 % > 10 %)');
+    const held = /Roster import (\d+)/.exec(lastLine())?.[1] ?? '';
+    await expect(runCli(['schools', 'roster', 'import', '--confirm', held])).rejects.toThrow(/accept_removals/);
+    expect(await runCli(['schools', 'roster', 'import', '--confirm', held, '--accept-removals'])).toBe(0);
+    expect(lastLine()).toContain('3 removed');
   });
 });

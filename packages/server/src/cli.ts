@@ -8,6 +8,9 @@ import { CAPTCHA_USAGE, resetPolicyCommand } from './cli/captcha.ts';
 import { doctor } from './cli/doctor.ts';
 import { exportEvents, importEvents } from './cli/events.ts';
 import { importUsers } from './cli/import-users.ts';
+import { REPORT_OPTIONS, REPORT_USAGE, runReport } from './cli/report.ts';
+import { ROSTER_OPTIONS, ROSTER_USAGE, runRoster } from './cli/roster.ts';
+import { runSchools, SCHOOLS_OPTIONS, SCHOOLS_USAGE } from './cli/school-connectors.ts';
 import { listKeys, rotateKeys } from './cli/signing-keys.ts';
 import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
 import { loadConfig } from './config/config.ts';
@@ -32,6 +35,9 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
 ${CAPTCHA_USAGE}
 ${WEBHOOKS_USAGE}
 ${APPS_USAGE}
+${SCHOOLS_USAGE}
+${ROSTER_USAGE}
+${REPORT_USAGE}
 
 Configuration comes from the same environment variables as the server (see README), and from ./.env.`;
 
@@ -78,6 +84,9 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
       ...APPS_OPTIONS,
+      ...SCHOOLS_OPTIONS,
+      ...ROSTER_OPTIONS,
+      ...REPORT_OPTIONS,
     },
   });
   const [command, sub, arg] = positionals;
@@ -160,6 +169,23 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'apps') {
     const printed = await withContext((ctx) => runApps(ctx, sub, arg, values));
+    if (printed !== undefined) {
+      console.log(printed);
+      return 0;
+    }
+  }
+  if (command === 'schools') {
+    const printed = await withContext(
+      async (ctx) =>
+        (await runRoster(ctx, positionals.slice(1), values)) ?? runSchools(ctx, positionals.slice(1), values),
+    );
+    if (printed !== undefined) {
+      console.log(printed);
+      return 0;
+    }
+  }
+  if (command === 'report') {
+    const printed = await withContext((ctx) => runReport(ctx, sub, values));
     if (printed !== undefined) {
       console.log(printed);
       return 0;

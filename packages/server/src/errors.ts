@@ -1,6 +1,7 @@
 /** The server's one error type: a catalogue code, raised where the rule is broken. */
 import {
   ClientCode,
+  type DeletionScheduled,
   type RuleFailure,
   SERVER_ERRORS,
   type SecondFactorChallenge,
@@ -84,5 +85,22 @@ export class SecondFactorRequired extends ApiError {
 
   override toWire(logUuid: string): WireError & SecondFactorChallenge {
     return { ...super.toWire(logUuid), mfa_challenge: this.challenge, mfa_methods: [...this.methods] };
+  }
+}
+
+/**
+ * E_16: the sign-in's steps passed for an account waiting to be deleted. The answer carries when it will
+ * be erased and the ticket that keeps it (and finishes this sign-in).
+ */
+export class DeletionPending extends ApiError {
+  constructor(
+    readonly ticket: string,
+    readonly eraseAt: number,
+  ) {
+    super('E_16');
+  }
+
+  override toWire(logUuid: string): WireError & DeletionScheduled {
+    return { ...super.toWire(logUuid), deletion_ticket: this.ticket, erase_at: this.eraseAt };
   }
 }

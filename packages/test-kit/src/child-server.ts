@@ -3,11 +3,11 @@
  * that kill it: crash recovery, durability of acknowledged writes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
+import { SERVER_BUNDLE } from '../../../scripts/server-bundle.mjs';
 
 const serverDir = resolve(import.meta.dirname, '..', '..', 'server');
 
@@ -19,20 +19,11 @@ const serverDir = resolve(import.meta.dirname, '..', '..', 'server');
 export const bundleServer = async (): Promise<{ file: string; remove(): void }> => {
   const dir = join(serverDir, '.tmp', `child-server-${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
-  const pkg = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@edupass/'));
   const file = join(dir, 'main.mjs');
   await build({
     entryPoints: [join(serverDir, 'src', 'main.ts')],
     outfile: file,
-    bundle: true,
-    conditions: ESBUILD_CONDITIONS,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: [...external, 'pino-pretty'],
+    ...SERVER_BUNDLE,
     logLevel: 'silent',
   });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -78,7 +69,8 @@ export const startChildServer = async (
     stderr += chunk.toString();
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // A fresh database is migrated first: on a loaded 2-core machine that took over a minute.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
     const up = await fetch(`${url}/healthz`).then(

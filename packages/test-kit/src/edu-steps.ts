@@ -1,7 +1,7 @@
 /** Shared steps of the education tests (server and console): a school, an approved teacher, a class, pupils. */
-import { type ClassDetail, type PupilCredentials, routes } from '@edupass/protocol';
+import { type ClassDetail, type NewWebhookEndpoint, type PupilCredentials, routes } from '@edupass/protocol';
 import { expect } from 'vitest';
-import { type Account, type Call, signInOperator, signUp } from './accounts.ts';
+import { type Account, type Call, PASSWORD, PID, signInOperator, signUp } from './accounts.ts';
 import type { TestServer } from './harness.ts';
 
 export const pathOf = (path: string, params: Record<string, number>) =>
@@ -41,6 +41,12 @@ export const CHINESE_NAMES = [
   '彭于',
 ];
 
+/** The year and month of birth of someone `years` old today (born a year before their last birthday month). */
+export const bornYearsAgo = (years: number) => {
+  const today = new Date();
+  return `${today.getUTCFullYear() - years - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
+};
+
 export const eduSteps = (server: TestServer, call: Call) => {
   let operator: string | undefined;
   const operatorToken = async () => {
@@ -51,17 +57,32 @@ export const eduSteps = (server: TestServer, call: Call) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(status);
     return answer.body as T;
   };
-  const addSchool = async (name = '实验小学', daily_batches?: number) =>
-    ok<{ id: number }>(
+  /**
+   * A school an operator added, with its agreement for the pupils its teachers create recorded (so
+   * they start under the school's consent), unless `agreement` is false.
+   */
+  const addSchool = async (name = '实验小学', daily_batches?: number, agreement = true) => {
+    const token = await operatorToken();
+    const { id } = ok<{ id: number }>(
       await call(
         'POST',
         routes.addSchool.path,
         { name, ...(daily_batches === undefined ? {} : { daily_batches }) },
-        {
-          token: await operatorToken(),
-        },
+        { token },
       ),
-    ).id;
+    );
+    if (agreement) {
+      ok(
+        await call(
+          'POST',
+          pathOf(routes.recordSchoolAgreement.path, { id }),
+          { signatory: '校长 王老师', signed_on: '2024-09-01' },
+          { token },
+        ),
+      );
+    }
+    return id;
+  };
   /** A phone account that asked to teach at the school and was approved by an operator. */
   const approvedTeacher = async (schoolId: number): Promise<Account> => {
     const teacher = await signUp(server);
@@ -101,5 +122,32 @@ export const eduSteps = (server: TestServer, call: Call) => {
         { token: teacher.token },
       ),
     );
-  return { operatorToken, ok, addSchool, approvedTeacher, createClass, createPupils, classDetail, cardSheet };
+  /** A webhook endpoint of the test product at `url` for `events`, registered by the operator. */
+  const webhookEndpoint = async (url: string, events: string[]) =>
+    ok<NewWebhookEndpoint>(
+      await call('POST', '/admin/webhooks', { product: PID, url, events }, { token: await operatorToken() }),
+    );
+  /** The id of the school sign-in connector with `code`, as the operator's list gives it. */
+  const connectorId = async (code: string) => {
+    const listed = ok<{ id: number; code: string }[]>(
+      await call('GET', routes.listSchoolConnectors.path, undefined, { token: await operatorToken() }),
+    );
+    return listed.find((c) => c.code === code)?.id ?? 0;
+  };
+  /** A self sign-up by someone `years` old (the age question answered). */
+  const signUpAged = (years: number) =>
+    signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
+  return {
+    operatorToken,
+    ok,
+    signUpAged,
+    addSchool,
+    approvedTeacher,
+    createClass,
+    createPupils,
+    classDetail,
+    cardSheet,
+    webhookEndpoint,
+    connectorId,
+  };
 };

@@ -45,6 +45,8 @@ export const TEST_ENV: Record<string, string> = {
   OPERATOR_MFA: 'optional',
   // Test receivers of webhooks listen on loopback.
   WEBHOOK_ALLOW_PRIVATE: '1',
+  // Suites about other things see a deletion happen at once; the grace-period suites set their own.
+  ACCOUNT_DELETION_GRACE_DAYS: '0',
 };
 
 /**

@@ -6,7 +6,7 @@
 import { IDENTITY_BASE, INTERACTION_PARAM } from '@edupass/protocol';
 import * as oidc from 'openid-client';
 import { expect } from 'vitest';
-import type { cookieBrowser } from './cookie-browser.ts';
+import { cookieBrowser } from './cookie-browser.ts';
 import type { TestServer } from './harness.ts';
 import { client } from './http-client.ts';
 
@@ -86,4 +86,50 @@ export const complete = async (
   );
   expect(answer.status).toBe(200);
   return browser.follow(answer.body.redirect_to, (next) => next.startsWith(redirectUri));
+};
+
+/**
+ * The tokens of a confidential application (`app`) for the user of `userToken`, signed in through
+ * their EduPass session with the authorization code flow (openid-client as the application).
+ */
+export const appTokensFor = async (
+  server: TestServer,
+  app: { id: string; secret: string },
+  callback: string,
+  userToken: string,
+) => {
+  const browser = cookieBrowser();
+  const config = await discover(server, app.id, app.secret);
+  const { landed, checks } = await authorize(config, browser, callback);
+  const tokens = await oidc.authorizationCodeGrant(
+    config,
+    new URL(await complete(server, browser, landed, userToken, callback)),
+    checks,
+  );
+  expect(tokens.refresh_token).toBeTypeOf('string');
+  return { config, tokens };
+};
+
+/**
+ * The user of `userToken` signs in at a confidential application asking for `scope` (the grant
+ * allowed): the scopes the tokens were given and the ID token's claims.
+ */
+export const signInAtApp = async (
+  server: TestServer,
+  app: { id: string; secret: string },
+  callback: string,
+  userToken: string,
+  scope: string,
+) => {
+  const config = await discover(server, app.id, app.secret);
+  const browser = cookieBrowser();
+  const { landed, checks } = await authorize(config, browser, callback, { scope });
+  const redirect = await complete(server, browser, landed, userToken, callback, { consent: true });
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(redirect), checks);
+  return {
+    config,
+    tokens,
+    scopes: String(tokens.scope ?? '').split(' '),
+    idToken: tokens.claims() as oidc.IDToken & Record<string, unknown>,
+  };
 };

@@ -92,3 +92,16 @@ export const startS3Peer = async (bucket = 'avatars'): Promise<S3Peer> => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 };
+
+/** The avatar settings that store pictures in `peer`'s bucket (AVATAR_S3_*), signed with `secretAccessKey`. */
+export const s3Avatars = (peer: S3Peer, secretAccessKey = S3_KEYS.secretAccessKey) => ({
+  dir: '',
+  s3: {
+    endpoint: peer.url,
+    bucket: peer.bucket,
+    region: S3_KEYS.region,
+    accessKeyId: S3_KEYS.accessKeyId,
+    secretAccessKey,
+  },
+  publicUrl: `${peer.url}/${peer.bucket}`,
+});

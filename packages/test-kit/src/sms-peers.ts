@@ -6,9 +6,10 @@
  * answer at all. The read-only review actions (Aliyun GetSmsSign / GetSmsTemplate, Tencent
  * DescribeSmsTemplateList) find every signature and template approved unless `reviews` says otherwise.
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { aliyunRpcRefusal, tencentTc3Refusal } from './vendor-signatures.ts';
 
 export interface PeerRequest {
   action: string;
@@ -26,7 +27,7 @@ export interface SmsPeer {
   close(): Promise<void>;
 }
 
-const readBody = (request: IncomingMessage) =>
+export const readBody = (request: IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
     let body = '';
     request.setEncoding('utf8');
@@ -37,7 +38,7 @@ const readBody = (request: IncomingMessage) =>
     request.on('error', reject);
   });
 
-const json = (response: ServerResponse, status: number, body: object) =>
+export const json = (response: ServerResponse, status: number, body: object) =>
   response.writeHead(status, { 'content-type': 'application/json;charset=utf-8' }).end(JSON.stringify(body));
 
 const listen = async (
@@ -63,15 +64,6 @@ const listen = async (
       }),
   };
 };
-
-/** Byte-wise RFC 3986 encoding, as Aliyun's signing documentation describes it. */
-const rfc3986 = (value: string) =>
-  [...Buffer.from(value, 'utf8')]
-    .map((byte) => {
-      const c = String.fromCharCode(byte);
-      return /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    })
-    .join('');
 
 const REJECTION = '文件不能证明信息真实性，请重新上传';
 
@@ -116,36 +108,8 @@ export const aliyunPeer = (accessKeyId: string, secret: string) => {
     (request, body, response) => {
       const params = Object.fromEntries(new URLSearchParams(body));
       const requestId = randomUUID().toUpperCase();
-      const { Signature: signature, ...signed } = params;
-      const canonical = Object.keys(signed)
-        .sort()
-        .map((key) => `${rfc3986(key)}=${rfc3986(signed[key] ?? '')}`)
-        .join('&');
-      const stringToSign = `${request.method}&${rfc3986('/')}&${rfc3986(canonical)}`;
-      const expected = createHmac('sha1', `${secret}&`).update(stringToSign).digest('base64');
-      const age = Math.abs(Date.now() - Date.parse(params.Timestamp ?? ''));
-      if (params.AccessKeyId !== accessKeyId) {
-        return json(response, 404, {
-          RequestId: requestId,
-          Code: 'InvalidAccessKeyId.NotFound',
-          Message: 'Specified access key is not found.',
-        });
-      }
-      if (
-        signature !== expected ||
-        params.SignatureMethod !== 'HMAC-SHA1' ||
-        params.SignatureVersion !== '1.0' ||
-        !params.SignatureNonce ||
-        !(age < 15 * 60_000)
-      ) {
-        return json(response, 400, {
-          RequestId: requestId,
-          HostId: 'dysmsapi.aliyuncs.com',
-          Code: 'SignatureDoesNotMatch',
-          Message: `Specified signature is not matched with our calculation. server string to sign is:${stringToSign}`,
-          Recommend: 'https://next.api.aliyun.com/troubleshoot',
-        });
-      }
+      const refusal = aliyunRpcRefusal(request, params, accessKeyId, secret, requestId, 'dysmsapi.aliyuncs.com');
+      if (refusal) return json(response, refusal.status, refusal.body);
       const action = params.Action ?? '';
       requests.push({ action, params });
       if (action === 'GetSmsSign' || action === 'GetSmsTemplate') {
@@ -186,9 +150,6 @@ export const aliyunPeer = (accessKeyId: string, secret: string) => {
   );
 };
 
-const sha256hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
-const hmac256 = (key: string | Buffer, value: string) => createHmac('sha256', key).update(value, 'utf8').digest();
-
 /** Tencent Cloud API 3.0: sms SendSms and DescribeSmsTemplateList, vms SendTtsVoice / SendCodeVoice. */
 export const tencentPeer = (secretId: string, secretKey: string) => {
   const requests: PeerRequest[] = [];
@@ -200,49 +161,8 @@ export const tencentPeer = (secretId: string, secretKey: string) => {
       const requestId = randomUUID();
       const fail = (code: string, message: string) =>
         json(response, 200, { Response: { Error: { Code: code, Message: message }, RequestId: requestId } });
-      const authorization = String(request.headers.authorization ?? '');
-      const match =
-        /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/(\w+)\/tc3_request, SignedHeaders=([\w;-]+), Signature=([0-9a-f]{64})$/.exec(
-          authorization,
-        );
-      if (!match)
-        return fail(
-          'AuthFailure.InvalidAuthorization',
-          'Authorization header does not comply with TencentCloud API standard.',
-        );
-      const [, id, date, service, signedHeaders = '', signature] = match;
-      if (id !== secretId)
-        return fail(
-          'AuthFailure.SecretIdNotFound',
-          'The SecretId is not found, please ensure that your SecretId is correct.',
-        );
-      const timestamp = Number(request.headers['x-tc-timestamp']);
-      if (!(Math.abs(Date.now() / 1000 - timestamp) < 300))
-        return fail('AuthFailure.SignatureExpire', 'Signature expired.');
-      const headerNames = signedHeaders.split(';');
-      const canonicalHeaders = headerNames
-        .map(
-          (name) =>
-            `${name}:${String(request.headers[name] ?? '')
-              .trim()
-              .toLowerCase()}\n`,
-        )
-        .join('');
-      const [path = '/', query = ''] = (request.url ?? '/').split('?');
-      const canonicalRequest = `${request.method}\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${sha256hex(body)}`;
-      const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${date}/${service}/tc3_request\n${sha256hex(canonicalRequest)}`;
-      const key = hmac256(hmac256(hmac256(`TC3${secretKey}`, date ?? ''), service ?? ''), 'tc3_request');
-      const expected = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
-      if (
-        signature !== expected ||
-        !headerNames.includes('host') ||
-        new Date(timestamp * 1000).toISOString().slice(0, 10) !== date
-      ) {
-        return fail(
-          'AuthFailure.SignatureFailure',
-          'The provided credentials could not be validated. Please check your signature is correct.',
-        );
-      }
+      const refusal = tencentTc3Refusal(request, body, secretId, secretKey);
+      if (refusal) return fail(refusal.code, refusal.message);
       const action = String(request.headers['x-tc-action'] ?? '');
       const params = JSON.parse(body) as Record<string, unknown>;
       requests.push({ action, params });

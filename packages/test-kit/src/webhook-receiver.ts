@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { expect } from 'vitest';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -55,4 +57,19 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
     },
     close: () => closed(server),
   };
+};
+
+export interface VerifiedEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Waits (up to 30 s: deliveries are slow on a loaded machine) until `count` deliveries arrived, then
+ * checks each one's signature with the endpoint's secret and answers the events, in arrival order.
+ */
+export const verifiedEvents = async (receiver: WebhookReceiver, secret: string, count: number) => {
+  await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(count);
+  const verifier = new Webhook(secret.replace(/^whsec_/, ''));
+  return receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as VerifiedEvent);
 };

@@ -8,7 +8,7 @@
 import { routes } from '@edupass/protocol';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
@@ -61,15 +61,17 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await signedUpIn(tab, locale, phone);
       await expectScreen(page, text['account.security']);
 
-      // After a reload the header still knows who this is: the drawn nickname, its last digits as the avatar.
-      const hello = page.locator('.who p').filter({ hasText: /用户\d{8}/ });
+      // After a reload the header still knows who this is: the drawn nickname (said in the page's
+      // language), its last digits as the avatar.
+      const drawnName = new RegExp(text['nickname.default'].replace('{number}', '(\\d{8})'));
+      const hello = page.locator('.who p').filter({ hasText: drawnName });
       await hello.waitFor();
-      const drawn = /用户(\d{8})/.exec(await hello.innerText())?.[1] ?? '';
+      const drawn = drawnName.exec(await hello.innerText())?.[1] ?? '';
       expect(await page.locator('.who .avatar-fallback').innerText()).toBe(drawn.slice(-2));
 
       const other = await signInElsewhere(phone);
       await page.reload();
-      const devices = page.getByRole('region', { name: text['devices.title'] });
+      const devices = await openSecurityRow(page, text['devices.title']);
       const rows = devices.locator('.device');
       await expect.poll(() => rows.count()).toBe(2);
       await devices.getByText(text['devices.thisDevice']).waitFor();
@@ -99,6 +101,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
 
       // The username: asked once more; cancelling sets nothing.
       const username = `learner_${phone.slice(-7)}`;
+      await openSecurityRow(page, text['username.title']);
       await inputLabelled(tab, text['username.label']).fill(username);
       await page.getByRole('button', { name: text['username.submit'] }).click();
       const usernameDialog = page.getByRole('alertdialog');
@@ -124,7 +127,7 @@ test('a password change keeps this device signed in and signs the others out onl
   try {
     await signUpByPhone(app, tab, phone, PASSWORD);
     const kept = await signInElsewhere(phone);
-    const passwordRegion = page.getByRole('region', { name: 'Password' });
+    const passwordRegion = await openSecurityRow(page, 'Password');
     const change = async (from: string, to: string, endOthers: boolean) => {
       await inputLabelled(tab, 'Current password').fill(from);
       await inputLabelled(tab, 'New password').fill(to);
@@ -141,7 +144,7 @@ test('a password change keeps this device signed in and signs the others out onl
     await page.getByText('Password changed. Every other device is signed out; this one stays signed in.').waitFor();
     expect(await stillSignedIn(kept)).toBe(false);
     await expectScreen(page, 'Sign-in & security');
-    const devices = page.getByRole('region', { name: 'Signed-in devices' });
+    const devices = await openSecurityRow(page, 'Signed-in devices');
     await expect.poll(() => devices.locator('.device').count()).toBe(1);
 
     // "Sign out all other devices" too asks first, then ends them at once.

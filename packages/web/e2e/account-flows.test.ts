@@ -5,6 +5,7 @@
 
 import { clearCaptchaPolicy, insertAgreement, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { answerBirthMonth, openSecurityRow } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 import { solveSlide } from './support/slide.ts';
@@ -101,6 +102,7 @@ describe('the web client, end to end', () => {
     await page.getByText(/You can ask for a new code in \d+ seconds\./).waitFor();
     await page.getByLabel('Verification code').fill(await codeFor(phone));
     await passwordInput().fill(first);
+    await answerBirthMonth(page);
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.getByText('Tick the box to agree before you continue.').waitFor();
     await page.getByLabel('I have read and agree to').check();
@@ -138,9 +140,11 @@ describe('the web client, end to end', () => {
   test('edit the profile: invalid input is explained as it is typed, valid input is saved', async () => {
     const { page } = tab;
     const nickname = page.getByLabel('Nickname');
-    // A new account: its default nickname, and sex, birthday and grade shown as not set (the wire says
-    // 0 for them; unset_fields tells the screen they are unset, so no "Female" and no 1970-01-01).
-    await expect.poll(() => nickname.inputValue(), { timeout: 10_000 }).toMatch(/^用户\d{8}$/);
+    // A new account: its drawn default nickname, said in the page's language as the empty field's
+    // placeholder; sex, birthday and grade shown as not set (the wire says 0 for them; unset_fields
+    // tells the screen they are unset, so no "Female" and no 1970-01-01).
+    await expect.poll(() => nickname.getAttribute('placeholder'), { timeout: 10_000 }).toMatch(/^User \d{8}$/);
+    expect(await nickname.inputValue()).toBe('');
     expect(await page.getByRole('radio', { name: 'Female' }).isChecked()).toBe(false);
     expect(await page.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(false);
     expect(await page.getByLabel('Birthday').inputValue()).toBe('');
@@ -177,6 +181,7 @@ describe('the web client, end to end', () => {
     const { page } = tab;
     await page.getByRole('link', { name: 'Sign-in & security' }).click();
     await expectScreen(page, 'Sign-in & security');
+    await openSecurityRow(page, 'Username');
     await page.getByText('You can set it only once').waitFor();
     await input('Username').fill('1bad');
     await page.getByText('A username starts with a letter').waitFor();
@@ -191,6 +196,7 @@ describe('the web client, end to end', () => {
 
   test('change the password with the current one; this device stays signed in and the new password signs in', async () => {
     const { page } = tab;
+    await openSecurityRow(page, 'Password');
     await input('Current password').fill('not-it-123');
     await input('New password').fill(second);
     await input('Confirm password').fill(second);
@@ -237,8 +243,12 @@ describe('the web client, end to end', () => {
     await page.getByLabel('Verification code').fill(await codeFor(email));
     await passwordInput().fill(first);
     await input('Confirm password').fill(first);
+    await answerBirthMonth(page);
     await page.getByLabel('I have read and agree to').check();
+    // The agreements are signed by the sign-up itself: a second request after it raced the gate.
+    const register = page.waitForRequest((request) => request.url().endsWith('/email/register'));
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    expect((await register).postDataJSON().agreement_ids).toEqual([expect.any(Number), expect.any(Number)]);
     await expectScreen(page, 'Profile');
     await page.getByRole('link', { name: 'Privacy' }).click();
     await expectScreen(page, 'Privacy');

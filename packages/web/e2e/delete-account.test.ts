@@ -6,7 +6,14 @@
  */
 import { routes } from '@edupass/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  openSecurityRow,
+  passwordSignInAnswer,
+  phoneNumbers,
+  signUpByPhone,
+  switchLocale,
+} from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
@@ -24,12 +31,7 @@ afterAll(async () => {
 const newPhone = phoneNumbers('1573');
 const PASSWORD = 'Heron2718q';
 
-const signInByPassword = (phone: string) =>
-  fetch(`${app.server.url}${routes.loginByPassword.path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'Auth-Version': '2' },
-    body: JSON.stringify({ identity: phone, password: PASSWORD, pid: 'edupass' }),
-  });
+const signInByPassword = (phone: string) => passwordSignInAnswer(app, phone, PASSWORD);
 
 describe.each(LOCALES)('$locale', ({ locale, text }) => {
   test.each(VIEWPORTS)('$name: confirm, prove, deleted and signed out everywhere', async ({ width, height }) => {
@@ -38,15 +40,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     const phone = newPhone();
     try {
       await signUpByPhone(app, tab, phone, PASSWORD);
-      await page.evaluate((chosen) => localStorage.setItem('edupass.locale', chosen), locale);
-      await page.reload();
+      await switchLocale(page, locale);
       await expectScreen(page, text['account.security']);
       const other = await signInByPassword(phone);
       expect(other.status).toBe(200);
       const otherToken = ((await other.json()) as { auth: { token: { access: { token: string } } } }).auth.token.access
         .token;
 
-      const section = page.getByRole('region', { name: text['deleteAccount.title'] });
+      const section = await openSecurityRow(page, text['deleteAccount.title']);
       await section.getByText(text['deleteAccount.explain']).waitFor();
       // Cancel keeps everything.
       await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();

@@ -8,7 +8,7 @@
 import { A, nextEmail, PID, signUpByEmail } from '@edupass/test-kit/accounts';
 import { describe, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
-import { inputLabelled, newCodeFor } from './support/account-steps.ts';
+import { inputLabelled, newCodeFor, openSecurityRow } from './support/account-steps.ts';
 import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
@@ -72,6 +72,7 @@ for (const { locale, text } of LOCALES) {
         // The account centre shows the e-mail masked; an old sign-in confirms it is you, then the change.
         await page.getByRole('link', { name: text['account.security'] }).click();
         await expectScreen(page, text['account.security']);
+        await openSecurityRow(page, text['email.title']);
         await page.getByText(text['email.bound'].replace('{email}', masked(account.email))).waitFor();
         expect(await page.getByText(account.email).count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);

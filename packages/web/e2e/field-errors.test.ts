@@ -11,7 +11,7 @@ import en from '../src/i18n/locales/en.ts';
 import enMore from '../src/i18n/locales/en-more.ts';
 import zhCN from '../src/i18n/locales/zh-CN.ts';
 import zhCNMore from '../src/i18n/locales/zh-CN-more.ts';
-import { inputLabelled, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
+import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { expectScreen, openPage } from './support/pages.ts';
@@ -116,6 +116,7 @@ describe.each(CASES)('$locale at $width px', ({ locale, width, height, texts }) 
       await page.evaluate((chosen) => localStorage.setItem('edupass.locale', chosen), locale);
       await page.reload();
       await expectScreen(page, text['account.security']);
+      await openSecurityRow(page, text['password.title']);
 
       const old = inputLabelled(tab, text['password.old']);
       await old.fill('Wrong2718q');
@@ -126,7 +127,7 @@ describe.each(CASES)('$locale at $width px', ({ locale, width, height, texts }) 
       expect(await seriousViolations(page)).toEqual([]);
 
       // A wrong current number is said at that input; nothing was sent, so nothing waits.
-      const phoneRegion = page.getByRole('region', { name: text['phone.title'] });
+      const phoneRegion = await openSecurityRow(page, text['phone.title']);
       const oldPhone = phoneRegion.getByLabel(text['phone.old'], { exact: true });
       const next = newPhone();
       await oldPhone.fill(newPhone());

@@ -1,11 +1,15 @@
 /**
  * Loading under bad networks: a route chunk that fails or stalls past the time-out says the page could
  * not load (the technical 'Loading chunk N failed' folded away for support), and its retry and the page
- * reload both work; an avatar that will not load is tried three times, then the fallback stays.
+ * reload both work; a screen waits for its words, so a text chunk that fails never leaves raw text keys
+ * on screen, and the retry fetches that chunk again; an avatar that will not load is tried three
+ * times, then the fallback stays.
  */
+import { join } from 'node:path';
 import { LAZY_IMAGE } from '@edupass/protocol';
-import type { Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { answerBirthMonth } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
@@ -20,6 +24,64 @@ afterAll(async () => {
 });
 
 const SIGN_UP_CHUNK = '**/assets/sign-up-*.js';
+/** The other screens' text of either language, also when fetched again with a query. */
+const MORE_TEXT_CHUNK = (url: URL) => /\/assets\/(en|zh-CN)-more-[^/]*\.js$/.test(url.pathname);
+
+/** Text keys shown as they are (`signUp.title`), on the page now. */
+const rawKeysShown = async (page: Page, keys: string[]) => {
+  const shown = await page.evaluate(() => document.body.innerText);
+  return keys.filter((key) => shown.includes(key));
+};
+
+for (const { locale, text } of LOCALES) {
+  test(`a text chunk that fails once is fetched again: the screen comes with its words, never raw keys (${locale})`, async () => {
+    const tab = await openPage(app.browser, { locale });
+    const { page } = tab;
+    const keys = Object.keys(text);
+    let failures = 0;
+    const fetched: string[] = [];
+    await page.route(MORE_TEXT_CHUNK, (route) => {
+      fetched.push(route.request().url());
+      if (failures++ === 0) return route.abort('connectionrefused');
+      return route.continue();
+    });
+    try {
+      await page.goto(app.server.url);
+      await expectScreen(page, text['signIn.title']);
+      await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
+      await expectScreen(page, text['signUp.title']);
+      expect(await rawKeysShown(page, keys)).toEqual([]);
+      // The second fetch is a new URL: the browser would answer the old one with its remembered failure.
+      expect(fetched.length).toBe(2);
+      expect(new Set(fetched).size).toBe(2);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  test(`a text chunk that keeps failing shows "could not load" with no raw keys, and Try again brings the screen (${locale})`, async () => {
+    const tab = await openPage(app.browser, { locale });
+    const { page } = tab;
+    const keys = Object.keys(text);
+    await page.route(MORE_TEXT_CHUNK, (route) => route.abort('internetdisconnected'));
+    try {
+      await page.goto(app.server.url);
+      await expectScreen(page, text['signIn.title']);
+      await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
+      await expectScreen(page, text['chunk.title']);
+      expect(await rawKeysShown(page, keys)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(import.meta.dirname, `screenshots/text-chunk-failed.${locale}.1280.png`) });
+      await page.unroute(MORE_TEXT_CHUNK);
+      await page.getByRole('button', { name: text['chunk.retry'] }).click();
+      await expectScreen(page, text['signUp.title']);
+      await page.getByRole('button', { name: text['signUp.submit'], exact: true }).waitFor();
+      expect(await rawKeysShown(page, keys)).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+}
 
 test("a chunk that fails to load says the page could not load, keeps 'Loading chunk 2 failed' folded, and Try again loads it", async () => {
   const tab = await openPage(app.browser, { locale: 'en' });
@@ -115,6 +177,7 @@ test(`an avatar that fails is tried ${LAZY_IMAGE.attempts} times, then the initi
     await page.getByText(`We sent a code to ${phone}.`).waitFor();
     await page.getByLabel('Verification code').fill((await app.server.lastCode(phone)) ?? '');
     await page.locator('input[autocomplete="new-password"]').fill('Heron2718q');
+    await answerBirthMonth(page);
     await page.getByLabel('I have read and agree to').check();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await expectScreen(page, 'Profile');

@@ -5,12 +5,14 @@
  * The API is stopped (requests aborted) or hung (never answered) with Playwright's route interception,
  * then let through again for the retry. Both languages, a phone and a desktop.
  */
+import { REQUEST_TIMEOUT_MS } from '@edupass/protocol';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
 import enMore from '../src/i18n/locales/en-more.ts';
 import zhCN from '../src/i18n/locales/zh-CN.ts';
 import zhCNMore from '../src/i18n/locales/zh-CN-more.ts';
+import { SLOW_MS } from '../src/ui/slow-wait.ts';
 import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
@@ -102,20 +104,24 @@ test('an API that never answers the captcha start: after the request time-out, a
   const held: Route[] = [];
   const rule = isPath('/captcha/rule/v3');
   try {
+    // The page's clock, so the waits of the slow notice and of the request time-out pass at once.
+    await page.clock.install();
     await page.goto(app.server.url);
     await fillPhone(tab, 'zh-CN', phone);
     await page.route(rule, (route) => {
       held.push(route);
     });
     await page.getByRole('button', { name: text['code.send'] }).click();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
     // Some seconds in, the page says the server is slow and that it is still waiting…
     const slow = page.getByRole('status').filter({ hasText: text['form.slow'] });
+    await page.clock.fastForward(SLOW_MS);
     await slow.waitFor({ timeout: 30_000 });
-    // …and after the request time-out (the spec's 20 s: wait well past it), that it took too long.
+    // …and after the request time-out (the spec's 20 s), that it took too long.
     const shown = trouble(page, errors.REQUEST_TIMEOUT, text['trouble.retry']);
+    await page.clock.fastForward(REQUEST_TIMEOUT_MS);
     await shown.retry.waitFor({ timeout: 60_000 });
     expect(await slow.count()).toBe(0);
-    expect(held.length).toBeGreaterThan(0);
     expect(await page.getByText(errors.CAPTCHA_ERROR).count()).toBe(0);
     await page.unroute(rule);
     await shown.retry.click();
@@ -208,6 +214,8 @@ test('a sign-in the server is slow to answer says it is still waiting, then sign
   const signIn = isPath('/phone/login/silence');
   const held: Route[] = [];
   try {
+    // The page's clock, so the wait before the slow notice passes at once.
+    await page.clock.install();
     await page.goto(app.server.url);
     await fillPhone(tab, 'en', phone);
     await page.getByRole('button', { name: text['code.send'] }).click();
@@ -217,10 +225,11 @@ test('a sign-in the server is slow to answer says it is still waiting, then sign
       held.push(route);
     });
     await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const slow = page.getByRole('status').filter({ hasText: text['form.slow'] });
+    await page.clock.fastForward(SLOW_MS);
     await slow.waitFor({ timeout: 30_000 });
     // The server answers after all, within the time-out: the sign-in goes through.
-    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await held[0]?.continue();
     await expectScreen(page, text['profile.title']);
     expect(await slow.count()).toBe(0);

@@ -11,9 +11,11 @@ import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
+  answerBirthMonth,
   inputLabelled,
   newCodeFor,
   newUserByDevProvider,
+  openSecurityRow,
   phoneNumbers,
   signInByPassword,
   signInBySms,
@@ -123,6 +125,7 @@ test('phone sign-up goes back to the application', async () => {
     await page.getByRole('button', { name: '获取验证码' }).click();
     await inputLabelled(tab, '验证码').fill(await newCodeFor(app, phone));
     await inputLabelled(tab, '密码').fill(PASSWORD);
+    await answerBirthMonth(page, { zh: true });
     await page.getByLabel('我已阅读并同意').check();
     await page.getByRole('button', { name: '注册', exact: true }).click();
     await landedOn(tab, '/welcome');
@@ -142,6 +145,7 @@ test('e-mail sign-up goes back to the application', async () => {
     await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, email));
     await inputLabelled(tab, 'Password').fill(PASSWORD);
     await inputLabelled(tab, 'Confirm password').fill(PASSWORD);
+    await answerBirthMonth(page);
     await page.getByLabel('I have read and agree to').check();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await landedOn(tab, '/welcome');
@@ -163,7 +167,7 @@ test('the second step (an authenticator code) comes first, then the application'
     const { page } = tab;
     const phone = nextPhone();
     await signUpByPhone(app, tab, phone, PASSWORD);
-    const section = page.getByRole('region', { name: 'Two-step verification' });
+    const section = await openSecurityRow(page, 'Two-step verification');
     await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const secret = (await section.locator('code.secret').innerText()).trim();
     await section.getByLabel('Code from the app').fill(freshCode(secret));

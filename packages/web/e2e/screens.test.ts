@@ -174,8 +174,11 @@ describe('every screen', () => {
         await check('account-profile-invalid');
 
         await go(page, '/account/security');
-        await page.locator('#username-title').waitFor();
+        await page.locator('[data-row="two-step"] .security-row-state:not(:empty)').waitFor();
         await check('account-security');
+        await go(page, '/account/security/username');
+        await page.locator('#username-title').waitFor();
+        await check('account-security-username');
 
         await go(page, '/account/connections');
         await page.locator('.connection button:not([disabled])').first().waitFor();

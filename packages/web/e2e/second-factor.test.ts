@@ -10,7 +10,13 @@
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inputLabelled, phoneNumbers, signInByPassword, signUpByPhone } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  openSecurityRow,
+  phoneNumbers,
+  signInByPassword,
+  signUpByPhone,
+} from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
@@ -64,6 +70,7 @@ const intoSecurity = async (tab: TestPage) => {
   await expectScreen(tab.page, 'Profile');
   await tab.page.getByRole('link', { name: 'Sign-in & security' }).click();
   await expectScreen(tab.page, 'Sign-in & security');
+  await openSecurityRow(tab.page, 'Two-step verification');
 };
 
 test('passkey and authenticator app: set up, every way to sign in, recovery code, removal', async () => {
@@ -73,7 +80,7 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
   try {
     const authenticator = await virtualAuthenticator(tab);
     await signUpByPhone(app, tab, phone, PASSWORD, base);
-    const section = page.getByRole('region', { name: 'Two-step verification' });
+    const section = await openSecurityRow(page, 'Two-step verification');
 
     // A passkey, named; the first factor also shows the recovery codes, once.
     await section.getByLabel('Name of the new passkey').fill('Laptop');
@@ -140,7 +147,7 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
   } finally {
     await tab.close();
   }
-});
+}, 120_000);
 
 test('on a phone, in Chinese: the two-step section and the app setup fit the screen', async () => {
   const tab = await openPage(app.browser, { locale: 'en', width: 375, height: 740 });
@@ -148,7 +155,7 @@ test('on a phone, in Chinese: the two-step section and the app setup fit the scr
   try {
     await signUpByPhone(app, tab, newPhone(), PASSWORD, base);
     await page.getByRole('button', { name: /^Language/ }).click();
-    const section = page.getByRole('region', { name: '两步验证' });
+    const section = await openSecurityRow(page, '两步验证');
     await section.getByRole('button', { name: '设置验证器应用' }).click();
     const qr = section.getByRole('img', { name: '验证器应用的二维码' });
     await qr.waitFor();
@@ -160,4 +167,4 @@ test('on a phone, in Chinese: the two-step section and the app setup fit the scr
   } finally {
     await tab.close();
   }
-});
+}, 120_000);

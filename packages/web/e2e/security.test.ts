@@ -9,6 +9,7 @@ import {
   masked,
   newCodeFor,
   newUserByDevProvider,
+  openSecurityRow,
   phoneNumbers,
   signUpByPhone,
 } from './support/account-steps.ts';
@@ -34,6 +35,7 @@ test('change the password with a code to the bound phone, then move the account 
   const next = newPhone();
   try {
     await signUpByPhone(app, tab, phone, 'Heron2718q');
+    await openSecurityRow(page, 'Password');
     await page.getByRole('tab', { name: 'Change with a code to your phone' }).click();
     const form = page.getByRole('tabpanel');
     await form.getByLabel('Phone number').fill(phone);
@@ -54,6 +56,7 @@ test('change the password with a code to the bound phone, then move the account 
     await expectScreen(page, 'Profile');
 
     await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await openSecurityRow(page, 'Phone number');
     await page.getByText(`Your phone number is ${masked(phone)}.`).waitFor();
     await input(tab, 'Current phone number').fill(phone);
     await input(tab, 'New phone number').fill(next);
@@ -69,7 +72,7 @@ test('change the password with a code to the bound phone, then move the account 
   } finally {
     await tab.close();
   }
-});
+}, 90_000);
 
 test('an account made from QQ alone sets its first password and binds its first phone', async () => {
   const tab = await openPage(app.browser, { locale: 'en' });
@@ -80,8 +83,8 @@ test('an account made from QQ alone sets its first password and binds its first 
     await newUserByDevProvider(tab, 'qq', `solo${Date.now().toString(36).slice(-5)}`);
     await expectScreen(page, 'Profile');
     await page.getByRole('link', { name: 'Sign-in & security' }).click();
+    await openSecurityRow(page, 'Password');
     await page.getByText('Your account has no password yet.').waitFor();
-    await page.getByText('No phone number is bound yet.').waitFor();
 
     await input(tab, 'New password').fill('first123');
     await input(tab, 'Confirm password').fill('first124');
@@ -91,6 +94,8 @@ test('an account made from QQ alone sets its first password and binds its first 
     await page.getByText('Password set.').waitFor();
     await page.getByRole('tab', { name: 'Change with your current password' }).waitFor();
 
+    await openSecurityRow(page, 'Phone number');
+    await page.getByText('No phone number is bound yet.').waitFor();
     await input(tab, 'Phone number').fill(phone);
     await page.getByRole('region', { name: 'Phone number' }).getByRole('button', { name: 'Get code' }).click();
     await page
@@ -104,4 +109,4 @@ test('an account made from QQ alone sets its first password and binds its first 
   } finally {
     await tab.close();
   }
-});
+}, 90_000);

@@ -92,7 +92,7 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
 
     // Signing out of the first app (RP-initiated logout, "sign out everywhere") ends both and EduPass's.
     await page.getByRole('link', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: '退出登录 · Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectScreen(page, 'Courses: signed out');
     await page.goto(community.origin);
     await expectScreen(page, 'Community: signed out');

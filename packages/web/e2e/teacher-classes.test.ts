@@ -146,6 +146,7 @@ test.each(CASES)(
         await ask.waitFor();
         await pupil.page.getByRole('link', { name: text['password.chooseOwnLink'] }).click();
         await expectScreen(pupil.page, text['account.security']);
+        await pupil.page.getByRole('region', { name: text['password.title'] }).waitFor();
         await inputLabelled(pupil, text['password.old']).fill(password ?? '');
         await inputLabelled(pupil, text['form.newPassword']).fill('Kite2026own');
         await inputLabelled(pupil, text['form.confirmPassword']).fill('Kite2026own');

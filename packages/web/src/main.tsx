@@ -13,6 +13,7 @@ import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
 import { client } from './session/account.ts';
 import { checkAgreements, watchSessionForGate } from './session/gate.ts';
+import { keepGuardianCode } from './session/guardian-code.ts';
 import { captureReturn } from './session/return-target.ts';
 import { initTelemetry } from './telemetry/telemetry.ts';
 import './styles.css';
@@ -21,6 +22,8 @@ import './account-centre.css';
 const start = async () => {
   const { path, query } = getLocation();
   const screen = resolve(path, query);
+  // Before the sign-in a signed-out guardian is sent to: the scanned link code waits in this tab.
+  keepGuardianCode(path);
   // A page only users see, opened signed out: the sign-in that follows lands there.
   captureReturn(path, query, screen.access === 'user' && client.session.get().status !== 'signed-in');
   preload(screen.route);

@@ -4,10 +4,8 @@ import { object } from '../shapes.ts';
 
 /**
  * A published agreement's text, for reading before consent: `version` as listed by `listAgreements`
- * (the one in effect when left out). An unknown code or version rejects with NOT_FOUND.
+ * (the one in effect when left out), in `lang` (`zh-CN` or `en`) when the version has it (else the
+ * browser's language). An unknown code or version rejects with NOT_FOUND.
  */
-export const readAgreement: Call<{ code: string; version?: number }, AgreementText> = /* @__PURE__ */ defineCall(
-  anonymous,
-  readAgreementRoute,
-  object,
-);
+export const readAgreement: Call<{ code: string; version?: number; lang?: string }, AgreementText> =
+  /* @__PURE__ */ defineCall(anonymous, readAgreementRoute, object);

@@ -47,8 +47,11 @@ export const completeInteraction = (client: AccountClient, uid: string, consent 
 export const denyInteraction = (client: AccountClient, uid: string): Promise<InteractionOutcome> =>
   defineCall<void, InteractionOutcome>(withToken, at(denyInteractionRoute, uid), object)(client);
 
-/** Whether the sign-in screens may send the user back to `redirect` (INVALID_REQUEST if not). */
-export const checkReturn: Call<{ redirect: string }, ReturnCheck> = /* @__PURE__ */ defineCall(
+/**
+ * Whether the sign-in screens may send the user back to `redirect` (INVALID_REQUEST if not), and the
+ * application it belongs to: the one `client_id` names (several may share an origin).
+ */
+export const checkReturn: Call<{ redirect: string; client_id?: string }, ReturnCheck> = /* @__PURE__ */ defineCall(
   anonymous,
   checkReturnRoute,
   object,

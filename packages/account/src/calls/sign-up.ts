@@ -57,7 +57,7 @@ export const checkEmailCode: Call<EmailInput & { captcha: string }, TicketResult
   byRules,
 );
 
-export interface RegisterByEmailInput {
+export interface RegisterByEmailInput extends AgreementInput {
   /** The ticket of `checkEmailCode`. */
   captchaTicket: string;
   password: string;

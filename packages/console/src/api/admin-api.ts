@@ -20,7 +20,9 @@ export type UserDetail = AnswerOf<'getUser'>;
 export const searchUsers = (q: string, cursor: number | undefined, limit = 30): Promise<UserPage> =>
   adminCall(adminRoutes.searchUsers, { query: { q: q.trim() || undefined, cursor, limit } });
 
-export const getUser = (id: number): Promise<UserDetail> => adminCall(adminRoutes.getUser, { params: { id } });
+/** A minor's record needs `reason` (and, where approvals are on, another operator's approval). */
+export const getUser = (id: number, reason?: string): Promise<UserDetail> =>
+  adminCall(adminRoutes.getUser, { params: { id }, query: { reason } });
 export const blockUser = (id: number) => adminCall(adminRoutes.blockUser, { params: { id } });
 export const unblockUser = (id: number) => adminCall(adminRoutes.unblockUser, { params: { id } });
 export const revokeSessions = (id: number) => adminCall(adminRoutes.revokeUserSessions, { params: { id } });

@@ -71,3 +71,14 @@ const translator = (current: ConsoleLocale): ConsoleI18n => {
 };
 
 export const useConsoleText = (): ConsoleI18n => translator(useStore(locale));
+
+/**
+ * A screen's own words in both languages, kept beside the screen, as the hook it calls:
+ * `const useWords = screenWords(WORDS)`, then `w('added', { name })` fills `{name}` in.
+ */
+export const screenWords =
+  <Word extends string>(words: Record<ConsoleLocale, Record<Word, string>>) =>
+  () => {
+    const { locale: current } = useConsoleText();
+    return (word: Word, params?: Params) => fill(words[current][word], params);
+  };

@@ -1,4 +1,8 @@
-/** Agreements: every version of every agreement, one shown in full, and publishing a new version. */
+/**
+ * Agreements: every version of every agreement, one shown in full in each language it has, and
+ * publishing a new version with a title and content per language (readers get theirs, else the other).
+ */
+import { AGREEMENT_LANGUAGES, type AgreementLanguage } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -28,33 +32,83 @@ const Viewer = ({ agreement, close }: { agreement: AgreementVersion; close(): vo
           </a>
         </p>
       ) : null}
-      {/* Shown as text: agreement content is never rendered as markup here. */}
-      <pre className="console-agreement-text">{agreement.content}</pre>
+      {agreement.texts.map((text) => (
+        <section key={text.lang} lang={text.lang} aria-label={t(LANGUAGE_NAMES[text.lang as AgreementLanguage])}>
+          <h3>
+            {t(LANGUAGE_NAMES[text.lang as AgreementLanguage])} · {text.title}
+          </h3>
+          {/* Shown as text: agreement content is never rendered as markup here. */}
+          <pre className="console-agreement-text">{text.content}</pre>
+        </section>
+      ))}
     </section>
+  );
+};
+
+/** Each language's name in the console's words. */
+const LANGUAGE_NAMES = { 'zh-CN': 'agreements.langZh', en: 'agreements.langEn' } as const;
+
+type Texts = Record<AgreementLanguage, { title: string; content: string }>;
+const NO_TEXTS: Texts = { 'zh-CN': { title: '', content: '' }, en: { title: '', content: '' } };
+
+/** One language's title and content, in a group named for the language. */
+const LanguageText = ({
+  lang,
+  text,
+  onText,
+}: {
+  lang: AgreementLanguage;
+  text: Texts[AgreementLanguage];
+  onText(text: Texts[AgreementLanguage]): void;
+}) => {
+  const { t } = useConsoleText();
+  return (
+    <fieldset className="console-form console-language-text">
+      <legend>{t(LANGUAGE_NAMES[lang])}</legend>
+      <label htmlFor={`agreement-title-${lang}`}>{t('agreements.name')}</label>
+      <input
+        id={`agreement-title-${lang}`}
+        lang={lang}
+        maxLength={128}
+        value={text.title}
+        onChange={(e) => onText({ ...text, title: e.target.value })}
+      />
+      <label htmlFor={`agreement-content-${lang}`}>{t('agreements.content')}</label>
+      <textarea
+        id={`agreement-content-${lang}`}
+        lang={lang}
+        rows={8}
+        value={text.content}
+        onChange={(e) => onText({ ...text, content: e.target.value })}
+      />
+    </fieldset>
   );
 };
 
 const PublishForm = ({ codes, published }: { codes: string[]; published(a: AgreementVersion): void }) => {
   const { t, errorText } = useConsoleText();
   const [code, setCode] = useState('');
-  const [title, setTitle] = useState('');
-  const [content, setContent] = useState('');
+  const [texts, setTexts] = useState<Texts>(NO_TEXTS);
   const [url, setUrl] = useState('');
   const [effective, setEffective] = useState('');
   const { busy, error, run } = useAction(errorText);
+  const given = (lang: AgreementLanguage) => {
+    const { title, content } = texts[lang];
+    return title.trim() || content.trim() ? { title: title.trim(), content } : undefined;
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const effectiveAt = effective ? new Date(effective).getTime() : undefined;
+    const [zh, en] = [given('zh-CN'), given('en')];
     void run(async () => {
       const agreement = await publishAgreement({
         code: code.trim(),
-        title: title.trim(),
-        content,
+        ...(zh ? { title: zh.title, content: zh.content } : {}),
+        ...(en ? { title_en: en.title, content_en: en.content } : {}),
         ...(url.trim() ? { url: url.trim() } : {}),
         ...(effectiveAt !== undefined && Number.isFinite(effectiveAt) ? { effective_at: effectiveAt } : {}),
       });
-      setTitle('');
-      setContent('');
+      setTexts(NO_TEXTS);
       setUrl('');
       setEffective('');
       published(agreement);
@@ -77,16 +131,15 @@ const PublishForm = ({ codes, published }: { codes: string[]; published(a: Agree
         <span id="agreement-code-hint" className="console-muted">
           {t('agreements.codeHint')}
         </span>
-        <label htmlFor="agreement-title">{t('agreements.name')}</label>
-        <input id="agreement-title" required maxLength={128} value={title} onChange={(e) => setTitle(e.target.value)} />
-        <label htmlFor="agreement-content">{t('agreements.content')}</label>
-        <textarea
-          id="agreement-content"
-          required
-          rows={8}
-          value={content}
-          onChange={(e) => setContent(e.target.value)}
-        />
+        <p className="console-muted">{t('agreements.languagesHint')}</p>
+        {AGREEMENT_LANGUAGES.map((lang) => (
+          <LanguageText
+            key={lang}
+            lang={lang}
+            text={texts[lang]}
+            onText={(text) => setTexts((all) => ({ ...all, [lang]: text }))}
+          />
+        ))}
         <label htmlFor="agreement-url">{t('agreements.url')}</label>
         <input id="agreement-url" maxLength={1024} value={url} onChange={(e) => setUrl(e.target.value)} />
         <label htmlFor="agreement-effective">{t('agreements.effectiveAt')}</label>

@@ -17,7 +17,7 @@ import {
   rotateApplicationSecret,
   updateApplication,
 } from '../api/applications-api.ts';
-import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
+import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
@@ -100,10 +100,7 @@ const WORDS = {
 
 type Word = keyof (typeof WORDS)['en'];
 
-const useWords = () => {
-  const { locale } = useConsoleText();
-  return (word: Word, name = '') => WORDS[locale][word].replace('{name}', name);
-};
+const useWords = screenWords(WORDS);
 
 const lines = (text: string) =>
   text
@@ -199,7 +196,7 @@ const EditForm = ({ app, done }: { app: Application; done: (saved: string | unde
         require_pkce: form.requirePkce,
         backchannel_logout_uri: form.backchannel,
       });
-      saved = w('saved', changed.name);
+      saved = w('saved', { name: changed.name });
     });
     if (ok && saved !== undefined) done(saved);
   };
@@ -215,7 +212,7 @@ const EditForm = ({ app, done }: { app: Application; done: (saved: string | unde
     </>
   );
   return (
-    <Card id="application-edit" title={w('editTitle', app.name)}>
+    <Card id="application-edit" title={w('editTitle', { name: app.name })}>
       <form className="console-form" onSubmit={submit}>
         {area('redirects')}
         {area('postLogout')}
@@ -265,7 +262,7 @@ export const ApplicationsScreen = () => {
   const remove = async (app: Application) => {
     const removed = await action.run(async () => {
       await removeApplication(app.client_id);
-      return w('removed', app.name);
+      return w('removed', { name: app.name });
     });
     if (removed) apps.reload();
   };
@@ -275,7 +272,7 @@ export const ApplicationsScreen = () => {
       <p className="console-lead">{w('lead')}</p>
       {shown ? (
         <p className="console-notice" role="status">
-          {w('secretOnce', shown.name)} <code>{shown.secret}</code>
+          {w('secretOnce', { name: shown.name })} <code>{shown.secret}</code>
         </p>
       ) : null}
       <Notice message={action.notice ?? saved ?? null} />
@@ -334,7 +331,7 @@ export const ApplicationsScreen = () => {
       </Loaded>
       {asking ? (
         <ConsoleConfirm
-          title={w(asking.kind === 'rotate' ? 'confirmRotate' : 'confirmRemove', asking.app.name)}
+          title={w(asking.kind === 'rotate' ? 'confirmRotate' : 'confirmRemove', { name: asking.app.name })}
           body={w(asking.kind === 'rotate' ? 'confirmRotateBody' : 'confirmRemoveBody')}
           confirmLabel={w(asking.kind)}
           onCancel={() => setAsking(undefined)}

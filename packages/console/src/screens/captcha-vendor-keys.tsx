@@ -1,11 +1,14 @@
 /**
  * Each vendor's keys and endpoints: what is in effect and where it comes from, and a form whose values
  * override configuration field by field. Secrets are typed into password fields and never shown back.
+ * Clearing what the console set asks first, naming the vendor (and the field): configuration applies
+ * again, which may leave the vendor without keys.
  */
 import type { CaptchaVendorField, CaptchaVendorState } from '@edupass/protocol';
 import { type FormEvent, useState } from 'react';
 import { clearVendorKeys, setVendorKeys } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { ConsoleConfirm } from '../ui/confirm.tsx';
 import { Card } from '../ui/table.tsx';
 import type { Act } from './captcha-providers.tsx';
 
@@ -38,8 +41,11 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
     // Typed secrets do not linger in the page once the server has them.
     if (saved) setValues({});
   };
+  // What a Clear button asked to clear (one field, or every console value), until answered.
+  const [clearing, setClearing] = useState<{ fields?: string[] } | null>(null);
   const clear = (fields?: string[]) =>
     act(() => clearVendorKeys(vendor.name, fields), t('captcha.didClearKeys', { vendor: vendor.name }));
+  const field = clearing?.fields?.[0];
 
   return (
     <details className="console-vendor">
@@ -74,7 +80,7 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
                 className="console-button console-button-quiet"
                 disabled={busy}
                 aria-label={t('captcha.clearFieldLabel', { vendor: vendor.name, field: field.name })}
-                onClick={() => void clear([field.name])}
+                onClick={() => setClearing({ fields: [field.name] })}
               >
                 {t('captcha.clearField')}
               </button>
@@ -100,13 +106,29 @@ const VendorForm = ({ vendor, busy, act }: { vendor: CaptchaVendorState; busy: b
               className="console-button console-button-quiet"
               disabled={busy}
               aria-label={t('captcha.clearKeysLabel', { vendor: vendor.name })}
-              onClick={() => void clear()}
+              onClick={() => setClearing({})}
             >
               {t('captcha.clearKeys')}
             </button>
           ) : null}
         </div>
       </form>
+      {clearing ? (
+        <ConsoleConfirm
+          title={
+            field === undefined
+              ? t('captcha.confirmClearKeys', { vendor: vendor.name })
+              : t('captcha.confirmClearField', { vendor: vendor.name, field })
+          }
+          body={t('captcha.confirmClearBody', { vendor: vendor.name })}
+          confirmLabel={field === undefined ? t('captcha.clearKeys') : t('captcha.clearField')}
+          onCancel={() => setClearing(null)}
+          onConfirm={() => {
+            setClearing(null);
+            void clear(clearing.fields);
+          }}
+        />
+      ) : null}
     </details>
   );
 };

@@ -8,9 +8,11 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
 import { addSchool, listSchools, type School, setSchoolQuota } from '../api/edu-api.ts';
-import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
+import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
+import { ConsentTextCard, SchoolAgreementCard, useAgreementText } from './consent-settings.tsx';
+import { RosterImportCard } from './roster-import.tsx';
 
 const WORDS = {
   en: {
@@ -20,6 +22,7 @@ const WORDS = {
     id: 'Id',
     quota: 'Pupil batches a day',
     created: 'Added',
+    agreement: 'Agreement',
     change: 'Change the quota',
     quotaFor: 'Pupil batches a day for {name}',
     save: 'Save',
@@ -40,6 +43,7 @@ const WORDS = {
     id: '编号',
     quota: '每天可创建的学生批数',
     created: '添加时间',
+    agreement: '学校协议',
     change: '修改配额',
     quotaFor: '{name} 每天可创建的学生批数',
     save: '保存',
@@ -57,11 +61,7 @@ const WORDS = {
 
 type Word = keyof (typeof WORDS)['en'];
 
-const useWords = () => {
-  const { locale } = useConsoleText();
-  return (word: Word, params: { name?: string; count?: number } = {}) =>
-    WORDS[locale][word].replace('{name}', params.name ?? '').replace('{count}', String(params.count ?? ''));
-};
+const useWords = screenWords(WORDS);
 
 /** A whole number typed in a field, or undefined when the field is blank. */
 const optionalNumber = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -158,6 +158,7 @@ export const SchoolsScreen = () => {
   const w = useWords();
   const { time } = useConsoleText();
   const schools = useLoad(listSchools);
+  const agreementText = useAgreementText();
   const [notice, setNotice] = useState<string | null>(null);
   const done = (message: string) => {
     setNotice(message);
@@ -181,6 +182,7 @@ export const SchoolsScreen = () => {
               { head: w('id'), cell: (school) => school.id },
               { head: w('quota'), cell: (school) => school.daily_batches },
               { head: w('created'), cell: (school) => time(school.created_at) },
+              { head: w('agreement'), cell: agreementText },
               {
                 head: w('change'),
                 cell: (school) => <QuotaForm key={school.daily_batches} school={school} saved={done} />,
@@ -190,6 +192,9 @@ export const SchoolsScreen = () => {
         )}
       </Loaded>
       <AddSchoolForm added={(name) => done(w('added', { name }))} />
+      {schools.data ? <SchoolAgreementCard schools={schools.data} changed={done} /> : null}
+      <ConsentTextCard />
+      <RosterImportCard changed={() => schools.reload()} />
     </>
   );
 };

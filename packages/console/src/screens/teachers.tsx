@@ -8,7 +8,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useEffect, useRef, useState } from 'react';
 import { approveTeacher, listTeacherRequests, refuseTeacher, type TeacherRequest } from '../api/edu-api.ts';
-import { type ConsoleLocale, useConsoleText } from '../i18n/i18n.ts';
+import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
 
@@ -72,12 +72,12 @@ type Decision = 'approve' | 'refuse';
 const personOf = (request: TeacherRequest) =>
   `${request.name || `#${request.user_id}`}${request.phone ? ` (${request.phone})` : ''}`;
 
+const useScreenWords = screenWords(WORDS);
+/** The screen's words, `{person}` and `{school}` filled in from the request they are about. */
 const useWords = () => {
-  const { locale } = useConsoleText();
+  const w = useScreenWords();
   return (word: Word, request?: TeacherRequest) =>
-    WORDS[locale][word]
-      .replace('{person}', request ? personOf(request) : '')
-      .replace('{school}', request?.school_name ?? '');
+    w(word, request ? { person: personOf(request), school: request.school_name } : undefined);
 };
 
 const Confirmation = ({

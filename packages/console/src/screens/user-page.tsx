@@ -6,15 +6,17 @@
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { blockUser, deleteUser, getUser, revokeSessions, type UserDetail, unblockUser } from '../api/admin-api.ts';
 import { resetSecondFactor } from '../api/second-factor.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { hrefOf, navigate } from '../router.ts';
 import { ConsoleConfirm } from '../ui/confirm.tsx';
+import { signInMethodName } from '../ui/sign-in-method.ts';
 import { Loaded } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { deviceOf } from '../ui/user-agent.ts';
+import { MinorAccess, minorRefusal } from './minor-access.tsx';
 
 type Pending = 'block' | 'revoke' | 'reset' | 'delete' | undefined;
 /** Each question's title, body and the action's own word on its button. */
@@ -90,7 +92,7 @@ const Sessions = ({ detail }: { detail: UserDetail }) => {
         rowKey={(s) => s.id}
         columns={[
           { head: t('user.time'), rowHeader: true, cell: (s) => i18n.time(s.created_at) },
-          { head: t('user.method'), cell: (s) => s.method },
+          { head: t('user.method'), cell: (s) => signInMethodName(s.method, t) },
           { head: t('user.ip'), cell: (s) => s.ip },
           { head: t('user.device'), cellProps: (s) => ({ title: s.user_agent }), cell: (s) => deviceOf(s.user_agent) },
           {
@@ -107,7 +109,17 @@ const Sessions = ({ detail }: { detail: UserDetail }) => {
 export const UserScreen = ({ id }: { id: number }) => {
   const i18n = useConsoleText();
   const { t } = i18n;
-  const detail = useLoad(() => getUser(id), [id]);
+  const [reason, setReason] = useState<string>();
+  const detail = useLoad(() => getUser(id, reason), [id, reason]);
+  /** Tries the record again with the reason (the same one again once an approval has come). */
+  const openWith = (given: string) => (given === reason ? detail.reload() : setReason(given));
+  // What the record needs stays asked while the next try loads (the form keeps its reason).
+  const [minor, setMinor] = useState<'reason' | 'approval'>();
+  const refusal = detail.status === 'failed' && detail.data === undefined ? minorRefusal(detail.error) : undefined;
+  useEffect(() => {
+    if (refusal) setMinor(refusal);
+    if (detail.status === 'done') setMinor(undefined);
+  }, [refusal, detail.status]);
   const [pending, setPending] = useState<Pending>();
   const action = useAction(i18n.errorText);
 
@@ -152,6 +164,7 @@ export const UserScreen = ({ id }: { id: number }) => {
         {t('user.title', { id })}
         {nickname ? ` · ${nickname}` : ''}
       </h1>
+      {minor ? <MinorAccess userId={id} needs={minor} given={reason} open={openWith} /> : null}
       <Loaded state={detail}>
         {(data) => (
           <>

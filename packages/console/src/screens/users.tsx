@@ -115,6 +115,7 @@ export const UsersScreen = ({ q }: { q: string }) => {
               </span>
               {user.blocked ? <span className="console-badge console-badge-danger">{t('users.blocked')}</span> : null}
               {user.role === 'operator' ? <span className="console-badge">{t('users.operator')}</span> : null}
+              {user.minor ? <span className="console-badge">{t('users.minor')}</span> : null}
             </li>
           ))}
         </ul>

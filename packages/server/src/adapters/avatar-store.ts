@@ -5,7 +5,7 @@
  * changes and is cached for a year; a picture replaced, or of an account deleted, is deleted.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AwsClient } from 'aws4fetch';
 import type { AvatarConfig, S3Location } from '../config/avatar-config.ts';
@@ -21,6 +21,8 @@ export interface AvatarStore {
   save(name: string, picture: Buffer): Promise<string>;
   /** Deletes the picture stored under `name` (one already gone is no error). */
   remove(name: string): Promise<void>;
+  /** The picture stored under `name`; undefined when there is none. */
+  read(name: string): Promise<Buffer | undefined>;
 }
 
 const onDisk = (dir: string, publicUrl: string): AvatarStore => ({
@@ -37,6 +39,11 @@ const onDisk = (dir: string, publicUrl: string): AvatarStore => ({
       if (error.code !== 'ENOENT') throw error;
     });
   },
+  read: (name) =>
+    readFile(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      return undefined;
+    }),
 });
 
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
@@ -82,6 +89,18 @@ const inBucket = (s3: S3Location, publicUrl: string): AvatarStore => {
       // S3 answers 204 whether or not the key existed; some compatible stores answer 404 for a missing one.
       if (!answer.ok && answer.status !== 404)
         throw new Error(`the picture store answered ${answer.status} to a delete`);
+    },
+    async read(name) {
+      const answer = await client.fetch(`${s3.endpoint}/${s3.bucket}/${name}`, {
+        headers: { 'X-Amz-Content-Sha256': EMPTY_SHA256 },
+        signal: AbortSignal.timeout(S3_TIMEOUT_MS),
+      });
+      if (answer.status === 404) {
+        await answer.body?.cancel();
+        return undefined;
+      }
+      if (!answer.ok) throw new Error(`the picture store answered ${answer.status} to a read`);
+      return Buffer.from(await answer.arrayBuffer());
     },
   };
 };

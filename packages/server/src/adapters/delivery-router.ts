@@ -49,7 +49,7 @@ export const deliveryFromConfig = (
       const { to, channel, scene, code } = message;
       if (channel === 'email') {
         if (!email) return outbox.send(message);
-        return logged({ to, channel, scene }, () => email.send({ to, scene, code, minutes }));
+        return logged({ to, channel, scene }, () => email.send({ to, site: config.site.name, scene, code, minutes }));
       }
       if (!sms) return outbox.send(message);
       const coded = { phone: to, scene, code, minutes };

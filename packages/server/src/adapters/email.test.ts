@@ -96,6 +96,7 @@ describe('e-mail codes over SMTP', () => {
         password: undefined,
         from: 'EduPass <no-reply@edupass.test>',
       },
+      site: { name: 'Bright School', logoUrl: undefined },
     });
     call = client(server.url);
   });
@@ -113,7 +114,7 @@ describe('e-mail codes over SMTP', () => {
     throw new Error(`no message to ${to}`);
   };
 
-  it('sends a bilingual text and HTML message whose code signs the address up', async () => {
+  it('sends a bilingual text and HTML message, naming the site and what the code is for, whose code signs the address up', async () => {
     const email = `learner${Date.now()}@example.com`;
     const sent = await call('POST', `${A}/email/captcha/send`, { email, pid: 'edupass' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(204);
@@ -124,11 +125,11 @@ describe('e-mail codes over SMTP', () => {
     const code = /\b(\d{6})\b/.exec(subject)?.[1];
     expect(code, subject).toMatch(/^\d{6}$/);
     expect(subject).toContain('验证码');
-    expect(subject).toContain('Your EduPass code');
-    expect(text).toContain(`你的验证码是 ${code}`);
-    expect(text).toContain('注册 EduPass 账号');
-    expect(text).toContain(`Your code is ${code}`);
-    expect(text).toMatch(/within 5 minutes/);
+    expect(subject).toContain('Your Bright School code');
+    expect(text).toContain(`你的验证码是 ${code}，用于注册Bright School账号`);
+    expect(text).toContain(`Your code is ${code}. Use it to sign up for Bright School within 5 minutes.`);
+    expect(text).toContain('— Bright School');
+    expect(`${subject}${text}${html}`).not.toMatch(/EduPass|email_register/);
     expect(html).toContain(`>${code}</p>`);
     expect(html).toMatch(/lang="en"/);
     // Not in the dev outbox: it went by mail.

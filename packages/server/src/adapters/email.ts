@@ -5,12 +5,14 @@
  */
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../config/delivery-config.ts';
+import { codeEmail } from './code-texts.ts';
 import { DeliveryError } from './delivery-error.ts';
-import { codeEmail } from './email-templates.ts';
 import type { SettingsCheck } from './settings-check.ts';
 
 export interface EmailCode {
   to: string;
+  /** The site's name (SITE_NAME), which the message names. */
+  site: string;
   scene: string;
   code: string;
   minutes: number;
@@ -58,8 +60,8 @@ export const smtpSender = (config: SmtpConfig, timeoutMs = 10_000): EmailSender 
       : {}),
   });
   return {
-    async send({ to, scene, code, minutes }) {
-      const { subject, text, html } = codeEmail(scene, code, minutes);
+    async send({ to, site, scene, code, minutes }) {
+      const { subject, text, html } = codeEmail(site, scene, code, minutes);
       try {
         await transport.sendMail({ from: config.from, to, subject, text, html });
       } catch (error) {

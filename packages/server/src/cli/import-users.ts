@@ -111,6 +111,7 @@ const rowToUser = async (
     email: row.email?.toLowerCase() || null,
     username: row.username || null,
     email_verified: row.email ? 0 : 1,
+    phone_verified: row.phone ? 0 : 1,
     username_key: row.username?.toLowerCase() || null,
     nickname: row.nickname || null,
     fullname: row.fullname ?? '',

@@ -10,9 +10,11 @@ import { type CaptchaConfig, readCaptchaConfig } from './captcha-config.ts';
 import { readSmsConfig, readSmtpConfig, type SmsConfig, type SmtpConfig } from './delivery-config.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type IntrospectionConfig, readIntrospectionConfig } from './introspection-config.ts';
+import { type MinorModeConfig, readMinorModeConfig } from './minor-mode-config.ts';
 import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { type Env, type Readers, readers } from './readers.ts';
+import { type RealnameConfig, readRealnameConfig } from './realname-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
@@ -25,7 +27,8 @@ export interface Config
     UsageStoreConfig,
     IntrospectionConfig,
     SecondFactorConfig,
-    IdentityConfig {
+    IdentityConfig,
+    MinorModeConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -74,6 +77,17 @@ export interface Config
   eduSchoolDailyBatches: number;
   /** New pupil accounts are asked to choose their own password at first sign-in. */
   eduPupilPasswordChange: boolean;
+  /** Roster imports: the zip's size, its entries, one entry's unpacked size and packing ratio. */
+  eduRosterZipMaxBytes: number;
+  eduRosterEntriesMax: number;
+  eduRosterEntryMaxBytes: number;
+  eduRosterRatioMax: number;
+  /** Percent of a school's roster accounts a file may remove before it is held for an explicit confirmation. */
+  eduRosterHoldPercent: number;
+  /** Hours a roster job (its rows, names and preview) is kept from its upload, confirmed or not. */
+  eduRosterJobHours: number;
+  /** Days an account under 14 may wait for a guardian's consent before the sweeper deletes it. */
+  eduConsentPendingDays: number;
   codeIpHourlyLimit: number;
   /** Code sends from one IP per hour refused because the identity is not registered (or already is). */
   codeIpRefusalHourlyLimit: number;
@@ -111,8 +125,30 @@ export interface Config
   /** Outgoing e-mail and SMS (delivery-config.ts); unset: codes land in the dev outbox. */
   smtp: SmtpConfig | undefined;
   sms: SmsConfig | undefined;
+  /** The guardian's adult check through a real-name vendor; undefined: off (realname-config.ts). */
+  realname: RealnameConfig | undefined;
   /** Usage events and monitor beacons older than this many days are deleted (hourly sweep). */
   usageRetentionDays: number;
+  /** Days a deleted account stays frozen, and can be kept, before it is erased; 0 erases at once. */
+  accountDeletionGraceDays: number;
+  /** Days operators' audit rows are kept (hourly sweep). */
+  auditRetentionDays: number;
+  /** Days the reads of pupils' records are kept in the access log (hourly sweep). */
+  accessLogRetentionDays: number;
+  /** Days the security events kept per account are kept (hourly sweep). */
+  securityEventRetentionDays: number;
+  /** Years guardians' consent decisions are kept after the child's account ends (hourly sweep). */
+  consentEvidenceRetentionYears: number;
+  /** Hours a data export's zip is kept, and its single-use link works (hourly sweep). */
+  dataExportLinkHours: number;
+  /**
+   * Operators reading a minor's record need another operator's approval (STAFF_ACCESS_APPROVAL=1), valid
+   * for `staffAccessApprovalHours`; a reason is needed either way (services/admin/staff-access.ts).
+   */
+  staffAccessApproval: boolean;
+  staffAccessApprovalHours: number;
+  /** Working days within which a data-rights request is due (services/account/data-requests.ts). */
+  dataRequestDueWorkingDays: number;
   /** Webhook delivery: private targets, poll interval, timeout (webhook-config.ts). */
   webhooks: WebhookConfig;
   avatars: AvatarConfig;
@@ -246,6 +282,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readIntrospectionConfig(read, problems),
     ...readSecondFactorConfig(read, problems),
     ...readIdentityConfig(read, problems),
+    ...readMinorModeConfig(read, problems),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 900, 1, DAY_SECONDS),
     sessionTokenTtlSeconds: int('SESSION_TOKEN_TTL', 7 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL', 30 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
@@ -267,6 +304,13 @@ export const loadConfig = (env: Env = process.env): Config => {
     eduTeacherDailyBatches: int('EDU_TEACHER_DAILY_BATCHES', 5, 0, 10_000),
     eduSchoolDailyBatches: int('EDU_SCHOOL_DAILY_BATCHES', 50, 0, 100_000),
     eduPupilPasswordChange: bool('EDU_PUPIL_PASSWORD_CHANGE', true),
+    eduRosterZipMaxBytes: int('EDU_ROSTER_ZIP_MAX_BYTES', 20 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    eduRosterEntriesMax: int('EDU_ROSTER_ENTRIES_MAX', 16, 1, 1000),
+    eduRosterEntryMaxBytes: int('EDU_ROSTER_ENTRY_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    eduRosterRatioMax: int('EDU_ROSTER_RATIO_MAX', 200, 2, 100_000),
+    eduRosterHoldPercent: int('EDU_ROSTER_HOLD_PERCENT', 10, 0, 100),
+    eduRosterJobHours: int('EDU_ROSTER_JOB_HOURS', 72, 1, 720),
+    eduConsentPendingDays: int('EDU_CONSENT_PENDING_DAYS', 30, 1, 365),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),
@@ -284,7 +328,17 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readOauthConfig(env, read, problems, !devRoutes),
     smtp: readSmtpConfig(read, problems),
     sms: readSmsConfig(read, problems),
+    ...readRealnameConfig(read, problems, production),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
+    accountDeletionGraceDays: int('ACCOUNT_DELETION_GRACE_DAYS', 15, 0, 365),
+    auditRetentionDays: int('AUDIT_RETENTION_DAYS', 3 * 365, 30, 36_500),
+    accessLogRetentionDays: int('ACCESS_LOG_RETENTION_DAYS', 3 * 365, 30, 36_500),
+    securityEventRetentionDays: int('SECURITY_EVENT_RETENTION_DAYS', 365, 30, 36_500),
+    consentEvidenceRetentionYears: int('CONSENT_EVIDENCE_RETENTION_YEARS', 3, 1, 100),
+    dataExportLinkHours: int('DATA_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
+    staffAccessApproval: bool('STAFF_ACCESS_APPROVAL', false),
+    staffAccessApprovalHours: int('STAFF_ACCESS_APPROVAL_HOURS', 24, 1, 24 * 30),
+    dataRequestDueWorkingDays: int('DATA_REQUEST_DUE_WORKING_DAYS', 15, 1, 60),
     ...readUsageStoreConfig(read, problems, databaseUrl, !isPostgresUrl(databaseUrl)),
     ingestQueueRows: int('INGEST_QUEUE_ROWS', 100_000, 1, 10_000_000),
     ingestIpPerMinute: int('INGEST_IP_PER_MINUTE', 30_000, 1, 100_000_000),

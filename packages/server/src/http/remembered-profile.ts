@@ -77,7 +77,8 @@ export const answerProfileFromMemory = (
     if (session === undefined) return false;
     const started = performance.now();
     track(response);
-    const requestLog = logged ? logIncoming(app, request, randomUUID(), clientAddress(request)) : undefined;
+    const reqId = logged ? randomUUID() : undefined;
+    if (reqId) logIncoming(app.log, request, reqId, clientAddress(request));
     const { body, length } = answerOf(session.user);
     const raw: string[] = [];
     for (let i = 0; i < names.length; i++) raw.push(names[i] as string, values[i] as string);
@@ -86,7 +87,7 @@ export const answerProfileFromMemory = (
     response.end(body);
     const took = performance.now() - started;
     record(series, took / 1000);
-    if (requestLog) logCompleted(requestLog, 200, took);
+    if (reqId) logCompleted(app.log, reqId, 200, took);
     state.answered++;
     return true;
   };

@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from '../routes/usage-report.ts';
 import { type EarlyAnswer, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
@@ -52,7 +52,6 @@ interface Taken {
   started: number;
   /** Set when the request is logged, or once an error is. */
   requestId?: string;
-  log?: FastifyBaseLogger;
 }
 
 /** Header names and values in one list, as `writeHead` takes them. */
@@ -103,8 +102,7 @@ export const answerReportsBeforeFastify = (
       response.end();
     } catch (error) {
       taken.requestId ??= randomUUID();
-      taken.log ??= app.log.child({ reqId: taken.requestId });
-      const refused = errorAnswer(error, taken.log, taken.requestId);
+      const refused = errorAnswer(error, app.log.child({ reqId: taken.requestId }), taken.requestId);
       status = refused.status;
       const json = JSON.stringify(refused.body);
       const names = flat(headers.json, OPEN_TO_ANY_ORIGIN, refused.headers);
@@ -114,7 +112,7 @@ export const answerReportsBeforeFastify = (
     }
     const took = performance.now() - taken.started;
     record(status === 204 ? storedSeries : seriesOf(REPORT_ROUTE, 'POST', status), took / 1000);
-    if (logged && taken.log) logCompleted(taken.log, status, took);
+    if (logged && taken.requestId) logCompleted(app.log, taken.requestId, status, took);
     state.answered++;
   };
 
@@ -124,7 +122,7 @@ export const answerReportsBeforeFastify = (
     const taken: Taken = { request, response, product, started: performance.now() };
     if (logged) {
       taken.requestId = randomUUID();
-      taken.log = logIncoming(app, request, taken.requestId, request.socket.remoteAddress);
+      logIncoming(app.log, request, taken.requestId, request.socket.remoteAddress);
     }
     track(response);
     const body: Buffer[] = [];

@@ -5,9 +5,11 @@
  * reset), never when an operator's import only wrote it (`users.email_verified`).
  * EduPass keeps no language per user: `locale` is offered by the profile scope but never set. A blocked or deleted user has no account.
  */
+import { MINOR_CLAIMS, MINOR_SCOPE } from '@edupass/protocol';
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { eduClaims, idTokenEduClaim } from '../services/edu/claims.ts';
+import { minorModeOf } from '../services/edu/minor-mode.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
@@ -19,6 +21,10 @@ export const SCOPE_CLAIMS = {
   phone: ['phone_number', 'phone_number_verified'],
   /** The education layer: schools, classes and roles (services/edu/claims.ts). */
   edu: ['edu', 'managed_by_school'],
+  /** Minor mode: age band, limits, guardian link, consent (services/edu/minor-mode.ts). */
+  minor: [...MINOR_CLAIMS],
+  /** A product's community features (following, posting, messages): withheld while a child's consent is pending. */
+  community: [],
 } as const;
 
 export const userClaims = (user: User): Record<string, unknown> => ({
@@ -29,20 +35,26 @@ export const userClaims = (user: User): Record<string, unknown> => ({
   picture: user.avatar_url || undefined,
   preferred_username: user.username ?? undefined,
   ...(user.email ? { email: user.email, email_verified: user.email_verified === 1 } : {}),
-  ...(user.phone ? { phone_number: user.phone, phone_number_verified: true } : {}),
+  ...(user.phone ? { phone_number: user.phone, phone_number_verified: user.phone_verified === 1 } : {}),
 });
 
-export const findAccount = async (ctx: Pick<Context, 'db'>, sub: string): Promise<Account | undefined> => {
+export const findAccount = async (
+  ctx: Pick<Context, 'db' | 'config' | 'now'>,
+  sub: string,
+): Promise<Account | undefined> => {
   if (!/^[1-9][0-9]{0,15}$/.test(sub)) return undefined;
   const user = await findUserById(ctx.db, Number(sub));
-  if (user === undefined || user.blocked_at !== null) return undefined;
+  // A blocked account, or one frozen until its erasure, is no one to the applications.
+  if (user === undefined || user.blocked_at !== null || user.erase_at !== null) return undefined;
   return {
     accountId: sub,
     // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts).
     claims: async (use: string, scope: string) => {
-      if (!scope.split(' ').includes('edu')) return userClaims(user);
+      const scopes = scope.split(' ');
+      const minor = scopes.includes(MINOR_SCOPE) ? await minorModeOf(ctx, user) : {};
+      if (!scopes.includes('edu')) return { ...userClaims(user), ...minor };
       const { edu, managed_by_school } = await eduClaims(ctx, user);
-      return { ...userClaims(user), edu: use === 'id_token' ? idTokenEduClaim(edu) : edu, managed_by_school };
+      return { ...userClaims(user), edu: use === 'id_token' ? idTokenEduClaim(edu) : edu, managed_by_school, ...minor };
     },
   };
 };

@@ -18,6 +18,7 @@ import { requireAgreementsSigned } from '../services/account/agreements.ts';
 import { findApplication, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
+import { applyConsentToGrant } from './consent-scopes.ts';
 import type { EduPassLogin } from './provider.ts';
 
 const FRESH_SIGN_IN_REASONS = new Set(['login_prompt', 'max_age']);
@@ -113,9 +114,16 @@ const saveResult = async (ctx: Context, interaction: InteractionModel, result: R
 };
 
 /** The grant of what the application asked, to this user (a grant of another user's is not reused). */
-const grantFor = async (provider: Provider, interaction: InteractionModel, accountId: string, clientId: string) => {
+const grantFor = async (
+  ctx: Context,
+  provider: Provider,
+  interaction: InteractionModel,
+  accountId: string,
+  clientId: string,
+) => {
   const grant = (await existingGrant(provider, interaction, accountId)) ?? new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(requestedScopes(interaction).join(' '));
+  await applyConsentToGrant(ctx, grant, requestedScopes(interaction));
   const missingClaims = interaction.prompt.details.missingOIDCClaims;
   if (missingClaims !== undefined) grant.addOIDCClaims(missingClaims);
   return grant.save();
@@ -151,7 +159,7 @@ export const completeInteraction = async (
     ts: Math.floor(startedAt / 1000),
     remember: true,
   };
-  const grantId = await grantFor(provider, interaction, accountId, shown.app.client_id);
+  const grantId = await grantFor(ctx, provider, interaction, accountId, shown.app.client_id);
   return saveResult(ctx, interaction, { ...interaction.lastSubmission, login, consent: { grantId } });
 };
 

@@ -122,6 +122,13 @@ declare module 'oidc-provider' {
     Interaction: { find(uid: string): Promise<InteractionModel | undefined> };
     /** The interaction named by the browser's interaction cookie (SessionNotFound without one). */
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionModel>;
+    /** Records an interaction's result (login, consent) and sends the browser back to the authorization. */
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
     Grant: {
       new (init: { accountId: string; clientId: string }): GrantModel;
       find(id: string): Promise<GrantModel | undefined>;

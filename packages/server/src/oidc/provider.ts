@@ -16,8 +16,10 @@ import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
+import { applyConsentToGrant } from './consent-scopes.ts';
 import { interactionUrl } from './interaction-url.ts';
 import { loadOidcProvider } from './load.ts';
+import { type PageRequest, pageLocale } from './page-locale.ts';
 import { errorPage, logoutPage, signedOutPage } from './pages.ts';
 import { relyingPartyConfiguration } from './relying-parties.ts';
 import { endLinkedSession, linkedSessionLive, linkSession } from './session-links.ts';
@@ -47,17 +49,23 @@ const submittedLogin = (ctx: OidcContext): EduPassLogin | undefined => {
 };
 
 /** First-party applications are granted what they ask without a consent screen. */
-const grantFirstParty = async (ctx: OidcContext): Promise<GrantModel | undefined> => {
+const grantFirstParty = async (edupass: Context, ctx: OidcContext): Promise<GrantModel | undefined> => {
   const { oidc } = ctx;
   const { client, session } = oidc;
   if (client === undefined || session === undefined) return undefined;
   const grantId =
     (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
-  if (grantId) return oidc.provider.Grant.find(grantId);
+  if (grantId) {
+    // Consent given or withdrawn since the grant was made changes what it gives (consent-scopes.ts).
+    const found = await oidc.provider.Grant.find(grantId);
+    if (found !== undefined && (await applyConsentToGrant(edupass, found, oidc.requestParamScopes))) await found.save();
+    return found;
+  }
   if (client.first_party !== true || !session.accountId) return undefined;
   const grant = new oidc.provider.Grant({ accountId: session.accountId, clientId: client.clientId });
   grant.addOIDCScope([...oidc.requestParamScopes].join(' '));
   grant.addOIDCClaims([...oidc.requestParamClaims]);
+  await applyConsentToGrant(edupass, grant, oidc.requestParamScopes);
   await grant.save();
   return grant;
 };
@@ -101,6 +109,12 @@ export const createProvider = async (
     1,
   );
 
+  /** The site's name and the application's, for the pages the provider renders (pages.ts). */
+  const pageNames = (kctx: OidcContext) => {
+    const name = kctx.oidc.client?.clientName;
+    return { site: ctx.config.site.name, app: typeof name === 'string' ? name : undefined };
+  };
+
   const configuration: Configuration = {
     adapter: databaseAdapter(ctx, () => new errors.InvalidGrant('grant already consumed')),
     jwks,
@@ -123,12 +137,12 @@ export const createProvider = async (
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (kctx: { body: string }, form: string) => {
-          kctx.body = logoutPage(form);
+        // In the visitor's language (page-locale.ts), naming the site and the application that asked.
+        logoutSource: (kctx: OidcContext & PageRequest & { body: string }, form: string) => {
+          kctx.body = logoutPage(pageLocale(kctx), pageNames(kctx), form);
         },
-        postLogoutSuccessSource: (kctx: OidcContext & { body: string }) => {
-          const client = kctx.oidc.client;
-          kctx.body = signedOutPage(typeof client?.clientName === 'string' ? client.clientName : undefined);
+        postLogoutSuccessSource: (kctx: OidcContext & PageRequest & { body: string }) => {
+          kctx.body = signedOutPage(pageLocale(kctx), pageNames(kctx));
         },
       },
     },
@@ -143,14 +157,17 @@ export const createProvider = async (
     rotateRefreshToken: true,
     issueRefreshToken: async (_kctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
-    loadExistingGrant: grantFirstParty,
+    loadExistingGrant: (kctx: OidcContext) => grantFirstParty(ctx, kctx),
     // Every authorization names its redirect_uri, compared exactly. (Letting an application with one
     // registered URI omit it also made oidc-provider's error handler fail with a 500 on a resume URL
     // carrying a client_id, `/oidc/auth/<uid>?client_id=…`.)
     allowOmittingSingleRegisteredRedirectUri: false,
-    renderError: (kctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+    renderError: (
+      kctx: PageRequest & { type: string; body: string },
+      out: { error: string; error_description?: string },
+    ) => {
       kctx.type = 'html';
-      kctx.body = errorPage(out.error, out.error_description);
+      kctx.body = errorPage(pageLocale(kctx), ctx.config.site.name, out.error, out.error_description);
     },
     ttl: { ...OIDC_TTL, RefreshToken: ctx.config.refreshTokenTtlSeconds },
   };

@@ -5,8 +5,10 @@
  * (`@auth/core`: a session with the user's name); oauth4webapi; openid-client. Each application is a
  * real HTTP server on this machine; the browser's part is plain HTTP with a cookie jar (redirects
  * followed, the provider's form_post submitted), the web client's part its interaction API. Each
- * holding a refresh token loses its session once the user signs out of EduPass (its refresh is
- * refused); with response_type=id_token an application holds no token EduPass could revoke.
+ * loses its session once the user signs out of EduPass: express-openid-connect by back-channel logout
+ * (with response_type=id_token it holds no token EduPass could revoke), the others because their
+ * refresh (and for oauth4webapi and openid-client, the userinfo call) is refused, upon which the
+ * application ends its own session.
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -32,7 +34,10 @@ const passport: Untyped = load('passport');
 const OpenIDConnectStrategy: Untyped = load('passport-openidconnect');
 const session: Untyped = load('express-session');
 
-const { server, adoptOwnUrl } = useIssuerServer();
+// Back-channel logout tokens are posted to applications on this machine (private addresses allowed).
+const { server, adoptOwnUrl } = useIssuerServer({
+  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+});
 const COOKIE_SECRET = 'a cookie secret long enough for every library here';
 
 let user: Account;
@@ -134,23 +139,31 @@ const json = (hop: Hop) => {
   return JSON.parse(hop.body) as Record<string, unknown>;
 };
 
-const confidentialApp = async (name: string, callback: string) => {
-  const made = await registerApp(server, { name, redirect_uris: [callback] });
+const confidentialApp = async (name: string, callback: string, backchannelLogoutUri?: string) => {
+  const made = await registerApp(server, {
+    name,
+    redirect_uris: [callback],
+    ...(backchannelLogoutUri ? { backchannel_logout_uri: backchannelLogoutUri } : {}),
+  });
   return { id: made.application.client_id, secret: String(made.client_secret) };
 };
 
 describe('express-openid-connect', () => {
-  it('signs in with its defaults (ID token by form_post, RS256)', async () => {
+  it('signs in with its defaults (ID token by form_post, RS256); back-channel logout ends its session', async () => {
     const app = express();
     const local = await listen((req: IncomingMessage, res: ServerResponse) => app(req, res));
     const url = 'https://express.school.example';
-    const clientId = (await confidentialApp('Express defaults', `${url}/callback`)).id;
+    // EduPass posts logout tokens to the application's own address on this machine.
+    const clientId = (await confidentialApp('Express defaults', `${url}/callback`, `${local}/backchannel-logout`)).id;
+    // Its defaults, and its back-channel logout on (which needs a store for the logouts received).
+    const logouts = new session.MemoryStore();
     app.use(
       expressOpenIdConnect({
         issuerBaseURL: `${server.url}/oidc`,
         baseURL: url,
         clientID: clientId,
         secret: COOKIE_SECRET,
+        backchannelLogout: { store: logouts },
       }),
     );
     app.get('/me', (req: Untyped, res: Untyped) => res.json(req.oidc.user));
@@ -161,6 +174,14 @@ describe('express-openid-connect', () => {
     expect(me).toMatchObject({ sub: String(user.userId), name: nickname, nickname });
     // Signed in: the next visit is answered at once.
     expect(json((await visit(browser, `${url}/me`)).hop)).toMatchObject({ sub: String(user.userId) });
+
+    await signOutOfEduPass();
+    // The library took EduPass's logout token (verified against the JWKS) and stored the logout…
+    await expect
+      .poll(() => new Promise((done) => logouts.length((_: unknown, n: number) => done(n))))
+      .toBeGreaterThan(0);
+    // …so the session cookie it still gets is refused: the next visit asks EduPass to sign in again.
+    expect((await visit(browser, `${url}/me`)).signInAt).toBeTypeOf('string');
   });
 
   it('signs in by the code flow and refreshes its access token', async () => {
@@ -235,19 +256,20 @@ describe('passport-openidconnect', () => {
     app.use(passport.session());
     app.get('/login', passport.authenticate('edupass'));
     app.get('/callback', passport.authenticate('edupass', { successRedirect: '/me', failureRedirect: '/failed' }));
-    app.get('/me', (req: Untyped, res: Untyped) => {
+    app.get('/whoami', (req: Untyped, res: Untyped) => res.json({ signedIn: req.user !== undefined }));
+    app.get('/me', (req: Untyped, res: Untyped, next: Untyped) => {
+      if (!req.user) return res.redirect('/login');
       // Its own OAuth 2.0 client (what passport-oauth2-refresh uses) exchanges the refresh token.
       strategy._oauth2.getOAuthAccessToken(
         req.user.refreshToken,
         { grant_type: 'refresh_token' },
-        (error: unknown, accessToken: string) =>
-          res.json({
-            id: req.user.id,
-            name: req.user.name,
-            refreshed: !error && typeof accessToken === 'string',
-
-            error: error ? String(JSON.stringify(error)) : undefined,
-          }),
+        (error: { statusCode?: number } | null, accessToken: string) => {
+          if (!error)
+            return res.json({ id: req.user.id, name: req.user.name, refreshed: typeof accessToken === 'string' });
+          if (error.statusCode !== 400) return next(error);
+          // Refused (invalid_grant): the application ends its own session and asks for a sign-in.
+          req.logout((failed: unknown) => (failed ? next(failed) : res.redirect('/login')));
+        },
       );
     });
 
@@ -257,9 +279,12 @@ describe('passport-openidconnect', () => {
     expect(new URL(String(first.signInAt)).searchParams.has(INTERACTION_PARAM)).toBe(true);
     const me = json(await signInAtEduPass(browser, first.signInAt));
     expect(me).toMatchObject({ id: String(user.userId), name: nickname, refreshed: true });
+    expect(json((await visit(browser, `${url}/whoami`)).hop)).toEqual({ signedIn: true });
 
     await signOutOfEduPass();
-    expect(json((await visit(browser, `${url}/me`)).hop)).toMatchObject({ refreshed: false });
+    // Its refresh refused, it signs the user out of itself; EduPass asks the user to sign in again.
+    expect((await visit(browser, `${url}/me`)).signInAt).toBeTypeOf('string');
+    expect(json((await visit(browser, `${url}/whoami`)).hop)).toEqual({ signedIn: false });
   });
 });
 
@@ -390,7 +415,16 @@ describe('oauth4webapi', () => {
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(oauth.getValidatedIdTokenClaims(refreshed)?.sub).toBe(String(user.userId));
 
+    const userInfo = () => oauth.userInfoRequest(as, rp, refreshed.access_token, options);
+    expect(await oauth.processUserInfoResponse(as, rp, String(user.userId), await userInfo())).toMatchObject({
+      name: nickname,
+    });
+
     await signOutOfEduPass();
+    // The access token it holds is refused at userinfo, and so is its refresh.
+    await expect(oauth.processUserInfoResponse(as, rp, String(user.userId), await userInfo())).rejects.toMatchObject({
+      status: 401,
+    });
     const refused = oauth.refreshTokenGrantRequest(
       as,
       rp,
@@ -416,8 +450,12 @@ describe('openid-client', () => {
     expect(tokens.claims()).toMatchObject({ sub: String(user.userId), name: nickname });
     const refreshed = await oidc.refreshTokenGrant(config, String(tokens.refresh_token));
     expect(refreshed.claims()?.sub).toBe(String(user.userId));
+    const userInfo = () => oidc.fetchUserInfo(config, refreshed.access_token, String(user.userId));
+    expect(await userInfo()).toMatchObject({ name: nickname });
 
     await signOutOfEduPass();
+    // The access token it holds is refused at userinfo, and so is its refresh.
+    await expect(userInfo()).rejects.toMatchObject({ status: 401 });
     await expect(
       oidc.refreshTokenGrant(config, String(refreshed.refresh_token ?? tokens.refresh_token)),
     ).rejects.toMatchObject({

@@ -5,9 +5,8 @@
  * token is inactive. Ending another session of the same account leaves them be. ID tokens carry `sid`.
  */
 import { A, signIn, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
-import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
-import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
+import { appTokensFor } from '@edupass/test-kit/oidc-flow';
 import { sessionEndings } from '@edupass/test-kit/session-endings';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,16 +27,7 @@ beforeAll(async () => {
 /** A new account signed in to the application through its EduPass session: the application's tokens. */
 const signedInToApp = async () => {
   const user = await signUpAgreed(server);
-  const browser = cookieBrowser();
-  const config = await discover(server, app.id, app.secret);
-  const { landed, checks } = await authorize(config, browser, CALLBACK);
-  const tokens = await oidc.authorizationCodeGrant(
-    config,
-    new URL(await complete(server, browser, landed, user.token, CALLBACK)),
-    checks,
-  );
-  expect(tokens.refresh_token).toBeTypeOf('string');
-  return { user, config, tokens };
+  return { user, ...(await appTokensFor(server, app, CALLBACK, user.token)) };
 };
 
 const introspected = (config: oidc.Configuration, token: string) => oidc.tokenIntrospection(config, token);

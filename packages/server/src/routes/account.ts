@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { uploadAvatar } from '../services/account/avatar.ts';
+import { ownExports, requestOwnExport } from '../services/account/data-export.ts';
 import { deleteAccount } from '../services/account/deletion.ts';
 import { bindEmail } from '../services/account/email.ts';
 import { GRADE_LIST } from '../services/account/grades.ts';
@@ -96,6 +97,13 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
     await deleteAccount(ctx, session.userId, 'user');
     clearAuthCookie(reply, ctx.config);
   });
+
+  // A copy of my data: asked for after a fresh proof, like every change that cannot be taken back.
+  defineRoute(app, ctx, 'requestExport', async ({ session, body, client }) => {
+    await requireStepUp(ctx, session, 'requestExport', client.ip);
+    return requestOwnExport(ctx, session.userId, body.lang);
+  });
+  defineRoute(app, ctx, 'listExports', ({ session }) => ownExports(ctx, session.userId));
 
   // Step-up: the proofs that let the calls above through, and ending the other sessions after a change.
   defineRoute(app, ctx, 'stepUpStatus', ({ session }) => stepUpStatus(ctx, session));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { requestUserExport, userExports } from '../services/account/data-export.ts';
 import { deleteUserByOperator } from '../services/account/deletion.ts';
 import {
   agreementVersions,
@@ -15,8 +16,22 @@ import {
 
 export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];
-  defineRoute(app, ctx, 'searchUsers', ({ query }) => findUsers(ctx, query.q, query.cursor, query.limit), { tags });
-  defineRoute(app, ctx, 'getUser', ({ params }) => userDetail(ctx, params.id), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'searchUsers',
+    ({ session, query }) => findUsers(ctx, session.userId, query.q, query.cursor, query.limit),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'getUser',
+    ({ session, params, query }) => userDetail(ctx, session.userId, params.id, query.reason),
+    {
+      tags,
+    },
+  );
   defineRoute(app, ctx, 'blockUser', ({ session, params }) => setBlocked(ctx, session.userId, params.id, true), {
     tags,
   });
@@ -33,6 +48,16 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
     },
   );
   defineRoute(app, ctx, 'deleteUser', ({ session, params }) => deleteUserByOperator(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'requestUserExport',
+    ({ session, params, body }) => requestUserExport(ctx, session.userId, params.id, body.lang),
+    { tags },
+  );
+  defineRoute(app, ctx, 'listUserExports', ({ session, params }) => userExports(ctx, session.userId, params.id), {
     tags,
   });
   defineRoute(app, ctx, 'listAllAgreements', () => agreementVersions(ctx), { tags });

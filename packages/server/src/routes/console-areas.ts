@@ -5,6 +5,7 @@ import { adminCaptchaRoutes } from './admin-captcha.ts';
 import { adminEduRoutes } from './admin-edu.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
+import { adminRightsRoutes } from './admin-rights.ts';
 import { adminSigningKeyRoutes } from './admin-signing-keys.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
 import { adminWebhookRoutes } from './admin-webhooks.ts';
@@ -15,6 +16,7 @@ export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminEduRoutes(app, ctx);
   adminMonitorRoutes(app, ctx);
   adminOauthRoutes(app, ctx);
+  adminRightsRoutes(app, ctx);
   adminSigningKeyRoutes(app, ctx);
   adminWebhookRoutes(app, ctx);
   adminUsageRoutes(app, ctx);

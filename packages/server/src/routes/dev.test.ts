@@ -27,7 +27,9 @@ describe('GET /dev/outbox', () => {
       });
       expect(row.text).toContain(row.code);
     }
-    expect(answer.body[0]?.text).toContain('register');
+    // The newest is the sign-up code: its text says what it is for in plain words, not the scene id.
+    expect(answer.body[0]?.text).toContain('to sign up');
+    expect(answer.body[0]?.text).not.toContain('register');
   });
 
   it('without ?to= is E_1', async () => {

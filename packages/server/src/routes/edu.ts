@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { recordReads } from '../services/account/record-reads.ts';
 import { requireAccess } from '../services/edu/access.ts';
-import { ownAccessLog } from '../services/edu/access-log.ts';
 import { signInByBadge } from '../services/edu/badges.ts';
 import { isCardLanguage } from '../services/edu/card-texts.ts';
 import { cardSheet } from '../services/edu/cards.ts';
@@ -28,7 +28,7 @@ import { signInBy } from './sign-in.ts';
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];
   defineRoute(app, ctx, 'eduMemberships', ({ session }) => memberships(ctx, session.userId), { tags });
-  defineRoute(app, ctx, 'eduAccessLog', ({ session }) => ownAccessLog(ctx, session.userId), { tags });
+  defineRoute(app, ctx, 'eduAccessLog', ({ session }) => recordReads(ctx, session.userId), { tags });
   defineRoute(app, ctx, 'requestTeaching', ({ session, params }) => requestTeaching(ctx, session.userId, params.id), {
     tags,
   });

@@ -48,7 +48,7 @@ export const identityRoutes = (app: FastifyInstance, ctx: Context) => {
     app,
     ctx,
     'checkReturn',
-    async ({ body, session }) => checkReturnTarget(ctx, body.redirect, session?.userId),
+    async ({ body, session }) => checkReturnTarget(ctx, body.redirect, session?.userId, body.client_id),
     {
       tags,
     },

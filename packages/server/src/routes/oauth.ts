@@ -24,7 +24,7 @@ import { answerSignIn, signInRequest } from './sign-in.ts';
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
 
 /** The provider may send the browser back only to this site: PUBLIC_URL's origin or a CORS origin. */
-const allowedRedirect = (ctx: Context, redirect: string): string => {
+export const allowedRedirect = (ctx: Context, redirect: string): string => {
   let url: URL;
   try {
     url = new URL(redirect);
@@ -39,13 +39,13 @@ const allowedRedirect = (ctx: Context, redirect: string): string => {
   return url.toString();
 };
 
-const wantsJson = (request: FastifyRequest) => {
+export const wantsJson = (request: FastifyRequest) => {
   const accept = String(request.headers.accept ?? '');
   return accept.includes('application/json') && !accept.includes('text/html');
 };
 
 /** A page the browser is opening (a click on "WeChat"), rather than a call of a program reading JSON. */
-const isNavigation = (request: FastifyRequest) =>
+export const isNavigation = (request: FastifyRequest) =>
   request.headers['sec-fetch-mode'] === 'navigate' || String(request.headers.accept ?? '').includes('text/html');
 
 /**

@@ -7,6 +7,7 @@ import { guardPasswordLogin } from '../services/captcha/gate.ts';
 import { requestVoiceCode } from '../services/codes/requests.ts';
 import { sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { endSession } from '../services/sessions/tokens.ts';
+import { keepAccount } from '../services/sign-in/keep-account.ts';
 import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
 import { loginByEmail, loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/sign-in/sign-in.ts';
 import { codeSendBy } from './code-send.ts';
@@ -67,6 +68,13 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       : requestVoiceCode(ctx, body.type, { target: body.phone_number, pid: body.pid, ip: client.ip, captchaTicket }),
   );
   defineRoute(app, ctx, 'sendCommonCode', codeSendBy(ctx, 'common'));
+  // An account waiting to be deleted: the ticket of its sign-in keeps it and finishes that sign-in.
+  defineRoute(
+    app,
+    ctx,
+    'keepAccount',
+    signInBy(ctx, (c, body, request) => keepAccount(c, body.deletion_ticket, request)),
+  );
   defineRoute(app, ctx, 'logout', async ({ session, reply }) => {
     await endSession(ctx, session);
     clearAuthCookie(reply, ctx.config);

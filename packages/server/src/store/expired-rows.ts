@@ -1,5 +1,5 @@
 /** Deletes account rows that can no longer be used: the hourly sweep of services/platform/housekeeping.ts. */
-import type { DeleteResult, Kysely } from 'kysely';
+import type { DeleteResult, Kysely, UpdateResult } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -7,11 +7,12 @@ type Db = Kysely<Database>;
 /** Rows one statement deletes at most, so a large backlog never holds SQLite's write lock for long. */
 const BATCH = 5_000;
 
-/** Runs `deleteBatch` (at most BATCH rows each) until a batch comes back short; answers the total. */
-const inBatches = async (deleteBatch: () => Promise<DeleteResult>): Promise<number> => {
+/** Runs `batch` (at most BATCH rows each, deleted or cleared) until one comes back short; answers the total. */
+const inBatches = async (batch: () => Promise<DeleteResult | UpdateResult>): Promise<number> => {
   let total = 0;
   for (;;) {
-    const deleted = Number((await deleteBatch()).numDeletedRows);
+    const result = await batch();
+    const deleted = Number('numDeletedRows' in result ? result.numDeletedRows : result.numUpdatedRows);
     total += deleted;
     if (deleted < BATCH) return total;
   }
@@ -23,9 +24,19 @@ export interface ExpiryCutoffs {
   endedSessionsBefore: number;
   /** Dev-outbox messages sent before this go: the codes in them expired long ago. */
   outboxBefore: number;
+  /** Operators' audit rows written before this go (AUDIT_RETENTION_DAYS). */
+  auditBefore: number;
+  /** Reads of pupils' records logged before this go (ACCESS_LOG_RETENTION_DAYS). */
+  accessLogBefore: number;
+  /** Security events kept per account before this go (SECURITY_EVENT_RETENTION_DAYS). */
+  securityEventsBefore: number;
+  /** Consent records of accounts that ended before this go (CONSENT_EVIDENCE_RETENTION_YEARS). */
+  consentEvidenceBefore: number;
 }
 
-export const deleteExpiredAccountRows = async (db: Db, { now, endedSessionsBefore, outboxBefore }: ExpiryCutoffs) => {
+export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) => {
+  const { now, endedSessionsBefore, outboxBefore, auditBefore, accessLogBefore } = cutoffs;
+  const { securityEventsBefore, consentEvidenceBefore } = cutoffs;
   const refreshTokens = await inBatches(() =>
     db
       .deleteFrom('refresh_tokens')
@@ -58,6 +69,79 @@ export const deleteExpiredAccountRows = async (db: Db, { now, endedSessionsBefor
       .where('id', 'in', db.selectFrom('outbox').select('id').where('sent_at', '<', outboxBefore).limit(BATCH))
       .executeTakeFirst(),
   );
+  // A school sign-in whose session ended leaves nothing for the school's single logout to end.
+  const schoolSignIns = await inBatches(() =>
+    db
+      .deleteFrom('school_sign_ins')
+      .where(
+        'ticket_hash',
+        'in',
+        db
+          .selectFrom('school_sign_ins')
+          .select('ticket_hash')
+          .where('session_key', 'not in', db.selectFrom('sessions').select('id').where('revoked_at', 'is', null))
+          .limit(BATCH),
+      )
+      .executeTakeFirst(),
+  );
+  const audit = await inBatches(() =>
+    db
+      .deleteFrom('admin_audit')
+      .where('id', 'in', db.selectFrom('admin_audit').select('id').where('at', '<', auditBefore).limit(BATCH))
+      .executeTakeFirst(),
+  );
+  const accessLog = await inBatches(() =>
+    db
+      .deleteFrom('edu_access_log')
+      .where(
+        'id',
+        'in',
+        db.selectFrom('edu_access_log').select('id').where('created_at', '<', accessLogBefore).limit(BATCH),
+      )
+      .executeTakeFirst(),
+  );
+  const securityEvents = await inBatches(() =>
+    db
+      .deleteFrom('security_events')
+      .where(
+        'id',
+        'in',
+        db.selectFrom('security_events').select('id').where('at', '<', securityEventsBefore).limit(BATCH),
+      )
+      .executeTakeFirst(),
+  );
+  const consentEvidence = await inBatches(() =>
+    db
+      .deleteFrom('guardian_consents')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('guardian_consents')
+          .select('id')
+          .where('account_ended_at', '<', consentEvidenceBefore)
+          .limit(BATCH),
+      )
+      .executeTakeFirst(),
+  );
+  // A data export's zip goes when its link stops working (DATA_EXPORT_LINK_HOURS); the row stays as
+  // the record of the request, with the account.
+  const exportFiles = await inBatches(() =>
+    db
+      .updateTable('data_exports')
+      .set({ state: 'expired', file: null, link_sealed: null })
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('data_exports')
+          .select('id')
+          .where('state', '=', 'ready')
+          .where('link_expires_at', '<=', now)
+          .limit(BATCH),
+      )
+      .executeTakeFirst(),
+  );
   // One row per phone or e-mail and purpose, and per rate-limit key: small enough for one statement.
   const codes = await db.deleteFrom('codes').where('expires_at', '<=', now).executeTakeFirst();
   const counters = await db.deleteFrom('counters').where('expires_at', '<=', now).executeTakeFirst();
@@ -66,6 +150,12 @@ export const deleteExpiredAccountRows = async (db: Db, { now, endedSessionsBefor
     sessions,
     tickets,
     outbox,
+    schoolSignIns,
+    audit,
+    accessLog,
+    securityEvents,
+    consentEvidence,
+    exportFiles,
     codes: Number(codes.numDeletedRows),
     counters: Number(counters.numDeletedRows),
   };

@@ -11,7 +11,7 @@ export interface Lease {
 
 /** What claiming needs of a queue table. */
 export interface LeasedQueue {
-  table: 'webhook_deliveries' | 'backchannel_logouts';
+  table: 'webhook_deliveries' | 'backchannel_logouts' | 'data_exports';
   /** The due rows' ids, oldest first, at most the batch. */
   due: () => Promise<{ id: number }[]>;
   /** The same select, locked for update skipping locked rows (PostgreSQL). */

@@ -1,20 +1,40 @@
 /** Kysely table types. Times are unix milliseconds; booleans are 0/1 (SQLite has no boolean). */
+
+import type { AgeBand, ConsentState } from '@edupass/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
+import type { DataRequestsTable, StaffAccessApprovalsTable } from './admin/rights-schema.ts';
+import type {
+  SamlAssertionsTable,
+  SamlMetadataTable,
+  SamlRequestsTable,
+  SchoolConnectorsTable,
+  SchoolIdentitiesTable,
+  SchoolSignInsTable,
+} from './edu/connector-schema.ts';
 import type {
   ClassesTable,
   ClassMembersTable,
   EduAccessLogTable,
+  GuardianAdultChecksTable,
+  GuardianConsentsTable,
+  GuardiansTable,
+  MinorSettingsTable,
   PupilAccountsTable,
+  SchoolAgreementsTable,
   SchoolMembersTable,
   SchoolsTable,
   SignInBadgesTable,
 } from './edu/edu-schema.ts';
+import type { RosterJobsTable, RosterLinksTable } from './edu/roster-schema.ts';
 import type { ApplicationsTable, BackchannelLogoutsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
   id: Generated<number>;
   pid: string;
   phone: string | null;
+  /** 1 when a code sent to `phone` proved it; 0 for a number an operator imported, until then. */
+  phone_verified: Generated<number>;
   email: string | null;
   /** 1 when a code sent to `email` proved it; 0 for an address an operator imported, until then. */
   email_verified: Generated<number>;
@@ -33,8 +53,18 @@ export interface UsersTable {
   grade: number | null;
   role: string;
   blocked_at: number | null;
+  /** While set, the account is frozen and is erased at this time (deletion with a grace period). */
+  erase_at: number | null;
+  /** Who asked for the deletion: `user` or `operator`. */
+  erase_requested_by: string | null;
   created_at: number;
   updated_at: number;
+  /** `YYYY-MM` as answered at sign-up (migration 023); null when never asked. */
+  birth_year_month: string | null;
+  /** The age band at sign-up or the class's (services/edu/age.ts); null when unknown. */
+  age_band: AgeBand | null;
+  /** Guardian consent of a child under 14 (services/edu/consent.ts); null when none is needed. */
+  consent_state: ConsentState | null;
 }
 
 export interface CodesTable {
@@ -92,6 +122,14 @@ export interface AgreementsTable {
   content: string;
   effective_at: number;
   created_at: number;
+}
+
+/** An agreement version's title and content in one language (AGREEMENT_LANGUAGES). */
+export interface AgreementTextsTable {
+  agreement_id: number;
+  lang: string;
+  title: string;
+  content: string;
 }
 
 export interface AgreementSignaturesTable {
@@ -255,6 +293,7 @@ export interface Database {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   agreements: AgreementsTable;
+  agreement_texts: AgreementTextsTable;
   agreement_signatures: AgreementSignaturesTable;
   user_oauths: UserOauthsTable;
   outbox: OutboxTable;
@@ -281,6 +320,23 @@ export interface Database {
   pupil_accounts: PupilAccountsTable;
   sign_in_badges: SignInBadgesTable;
   edu_access_log: EduAccessLogTable;
+  school_connectors: SchoolConnectorsTable;
+  school_identities: SchoolIdentitiesTable;
+  school_sign_ins: SchoolSignInsTable;
+  saml_metadata: SamlMetadataTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
+  roster_jobs: RosterJobsTable;
+  roster_links: RosterLinksTable;
+  guardian_consents: GuardianConsentsTable;
+  guardian_adult_checks: GuardianAdultChecksTable;
+  school_agreements: SchoolAgreementsTable;
+  guardians: GuardiansTable;
+  minor_settings: MinorSettingsTable;
+  data_exports: DataExportsTable;
+  security_events: SecurityEventsTable;
+  staff_access_approvals: StaffAccessApprovalsTable;
+  data_requests: DataRequestsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -77,4 +77,5 @@ export const errorsEn: Record<ClientCodeName, string> = {
   PASSKEY_INVALID: 'This passkey could not be verified. Try again or use another way.',
   MFA_SETUP_REQUIRED: 'Set up a second factor to continue.',
   AGREEMENTS_UNSIGNED: 'Read and accept the updated agreements to continue.',
+  ACCOUNT_DELETING: 'This account is waiting to be deleted. You can keep it if you choose to now.',
 };

@@ -77,4 +77,5 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   PASSKEY_INVALID: '通行密钥验证失败，请重试或换一种方式。',
   MFA_SETUP_REQUIRED: '请先设置第二重验证再继续。',
   AGREEMENTS_UNSIGNED: '请先阅读并同意更新后的协议再继续。',
+  ACCOUNT_DELETING: '这个账号正在等待删除。现在选择保留，就可以继续使用。',
 };

@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestServer } from '@edupass/test-kit/harness';
+import { type AppSpec, registerApp } from '@edupass/test-kit/oidc-apps';
 import * as oidc from 'openid-client';
 
 export interface DemoApp {
@@ -136,4 +138,27 @@ export const startDemoApp = async (name: string): Promise<DemoApp> => {
         server.close(() => resolve());
       }),
   };
+};
+
+/**
+ * Registers `demo` at EduPass as a confidential application named after it, with its callback and its
+ * home as the way back after signing out (`spec` adds or changes), and connects it.
+ */
+export const registerDemoApp = async (
+  server: TestServer,
+  demo: DemoApp,
+  operatorToken: string,
+  spec: Partial<AppSpec> = {},
+): Promise<void> => {
+  const made = await registerApp(
+    server,
+    {
+      name: demo.name,
+      redirect_uris: [`${demo.origin}/callback`],
+      post_logout_redirect_uris: [`${demo.origin}/`],
+      ...spec,
+    },
+    operatorToken,
+  );
+  await demo.connect(`${server.url}/oidc`, made.application.client_id, made.client_secret);
 };

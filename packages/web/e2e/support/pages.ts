@@ -41,6 +41,8 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
   const page = await context.newPage();
   // Fail a step within the test's own time-out, with the locator in the message.
   page.setDefaultTimeout(10_000);
+  // A page load (the server's first answers, the app's chunks) is slow on a loaded machine: it gets the screens' 30 s.
+  page.setDefaultNavigationTimeout(30_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const cspViolations: string[] = [];

@@ -6,10 +6,12 @@
  * arrives. `{site}` in any text is the site's name.
  */
 
+import { LOCALE_COOKIE } from '@edupass/protocol';
 import { describeError, fill, type Params } from '@edupass/ui-kit/error-text.ts';
 import { browserLocale, rememberedLocale, rememberLocale } from '@edupass/ui-kit/locale-choice.ts';
 import { createStore } from '@edupass/ui-kit/store.ts';
 import { useSyncExternalStore } from 'react';
+import { retryingLoader } from '../router/chunks.ts';
 import { site } from '../site.ts';
 import type { LocaleText, MoreLocaleText, TextKey } from './locales/en.ts';
 
@@ -18,12 +20,19 @@ export type Locale = (typeof LOCALES)[number];
 
 const STORAGE_KEY = 'edupass.locale';
 
+/** Each language's two chunks; one that failed is fetched again on the next try (router/chunks.ts). */
 const loaders: Record<
   Locale,
   { first(): Promise<{ default: LocaleText }>; more(): Promise<{ default: MoreLocaleText }> }
 > = {
-  'zh-CN': { first: () => import('./locales/zh-CN.ts'), more: () => import('./locales/zh-CN-more.ts') },
-  en: { first: () => import('./locales/en.ts'), more: () => import('./locales/en-more.ts') },
+  'zh-CN': {
+    first: retryingLoader(() => import('./locales/zh-CN.ts')),
+    more: retryingLoader(() => import('./locales/zh-CN-more.ts')),
+  },
+  en: {
+    first: retryingLoader(() => import('./locales/en.ts')),
+    more: retryingLoader(() => import('./locales/en-more.ts')),
+  },
 };
 
 interface State {
@@ -50,13 +59,16 @@ export const loadMoreText = async (): Promise<void> => {
 };
 
 /**
- * A chunk's loader that resolves once the other screens' text is there too. Only the chunk's own
- * failure fails it (the route's retry imports the URL that failed, router/chunks.ts).
+ * A screen chunk's loader that resolves once the other screens' text is there too: a screen is never
+ * shown without its words. The text is fetched once more at once when it fails (the first try is often
+ * the one started in the background on the first interaction); either failing then fails the screen,
+ * and the next call (the route's retry) fetches again whichever failed.
  */
-export const withMoreText =
-  <T>(load: () => Promise<T>) =>
-  (): Promise<T> =>
-    Promise.all([load(), loadMoreText().catch(() => undefined)]).then(([loaded]) => loaded);
+export const withMoreText = <T>(load: () => Promise<T>) => {
+  const screen = retryingLoader(load);
+  return (): Promise<T> =>
+    Promise.all([screen(), loadMoreText().catch(() => loadMoreText())]).then(([loaded]) => loaded);
+};
 
 /** Loads and switches to `locale`. */
 const switchTo = async (locale: Locale): Promise<void> => {
@@ -67,10 +79,20 @@ const switchTo = async (locale: Locale): Promise<void> => {
   store.set({ locale, text, more: moreText[locale] });
 };
 
+/**
+ * The choice as a cookie too, for the pages the server renders itself (the sign-out page an
+ * application opens, server oidc/page-locale.ts), which cannot read this page's storage.
+ */
+const tellServer = (locale: Locale) => {
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from the WebViews (WeChat, QQ) and older Safari this site serves.
+  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; SameSite=Lax`;
+};
+
 /** The visitor's choice: switched to and remembered. */
 export const setLocale = async (locale: Locale): Promise<void> => {
   await switchTo(locale);
   rememberLocale(STORAGE_KEY, locale);
+  tellServer(locale);
 };
 
 /** The remembered language, else the browser's, else Chinese. */
@@ -90,7 +112,13 @@ export interface I18n {
 export const translator = (current: State): I18n => {
   const { text, more } = current;
   const all: Partial<Record<TextKey, string>> = { ...more, ...text?.text };
-  const t = (key: TextKey, params?: Params) => fill(all[key] ?? key, { site: site.name, ...params });
+  const t = (key: TextKey, params?: Params) => {
+    const words = all[key];
+    if (words !== undefined) return fill(words, { site: site.name, ...params });
+    // Never a raw key on screen: the other screens' text is asked for, and the page re-renders with it.
+    if (!more) void loadMoreText().catch(() => undefined);
+    return '';
+  };
   return {
     locale: current.locale,
     t,

@@ -36,6 +36,27 @@ const failedUrl = (error: unknown): string | undefined => {
 const importAgain = (url: string, attempt: number): Promise<unknown> =>
   import(/* @vite-ignore */ `${url}?retry=${attempt}`);
 
+/**
+ * A loader that loads once, and after a failure imports the URL that failed again (a new module to
+ * the browser) on its next call; a call while one is under way shares it.
+ */
+export const retryingLoader = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let current: Promise<T> | undefined;
+  let failed: string | undefined;
+  let attempt = 0;
+  return () => {
+    if (current) return current;
+    attempt += 1;
+    const loading = (failed ? importAgain(failed, attempt) : load()) as Promise<T>;
+    current = loading;
+    loading.catch((error: unknown) => {
+      if (current === loading) current = undefined;
+      failed = failedUrl(error) ?? failed;
+    });
+    return loading;
+  };
+};
+
 export const loadChunk = <T>(chunk: number, load: () => Promise<T>, attempt = 0, previous?: unknown): Promise<T> => {
   const url = attempt > 0 ? failedUrl(previous) : undefined;
   const loading = (url ? importAgain(url, attempt) : load()) as Promise<T>;

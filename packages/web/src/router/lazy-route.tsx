@@ -7,6 +7,7 @@ import { type ComponentType, useCallback, useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { ChunkLoadError, loadChunk } from './chunks.ts';
 
+/** A screen's loader: each call after a failure fetches again what failed (`withMoreText`, i18n.ts). */
 type Loader = () => Promise<{ default: ComponentType }>;
 
 export interface LazyRoute {
@@ -52,48 +53,43 @@ const ChunkFailed = ({ error, onRetry }: { error: ChunkLoadError; onRetry: () =>
 };
 
 export const RouteView = ({ route }: { route: LazyRoute }) => {
-  const [state, setState] = useState<{ Component?: ComponentType; error?: ChunkLoadError; attempt: number }>(() =>
-    route.loaded ? { Component: route.loaded, attempt: 0 } : { attempt: 0 },
+  const [state, setState] = useState<{ Component?: ComponentType; error?: ChunkLoadError }>(() =>
+    route.loaded ? { Component: route.loaded } : {},
   );
 
-  const load = useCallback(
-    (attempt: number, previous?: unknown) => {
-      let live = true;
-      loadChunk(route.chunk, route.load, attempt, previous).then(
-        (module) => {
-          route.loaded = module.default;
-          if (live) setState({ Component: module.default, attempt });
-        },
-        (error: unknown) => {
-          if (live)
-            setState({ error: error instanceof ChunkLoadError ? error : new ChunkLoadError(route.chunk), attempt });
-        },
-      );
-      return () => {
-        live = false;
-      };
-    },
-    [route],
-  );
+  const load = useCallback(() => {
+    let live = true;
+    loadChunk(route.chunk, route.load).then(
+      (module) => {
+        route.loaded = module.default;
+        if (live) setState({ Component: module.default });
+      },
+      (error: unknown) => {
+        if (live) setState({ error: error instanceof ChunkLoadError ? error : new ChunkLoadError(route.chunk) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [route]);
 
   useEffect(() => {
     if (route.loaded) {
-      setState({ Component: route.loaded, attempt: 0 });
+      setState({ Component: route.loaded });
       return;
     }
-    setState({ attempt: 0 });
-    return load(0);
+    setState({});
+    return load();
   }, [route, load]);
 
   if (state.Component) return <state.Component />;
   if (state.error) {
-    const { error, attempt } = state;
     return (
       <ChunkFailed
-        error={error}
+        error={state.error}
         onRetry={() => {
-          setState({ attempt: attempt + 1 });
-          load(attempt + 1, error);
+          setState({});
+          load();
         }}
       />
     );

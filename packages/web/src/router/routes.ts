@@ -5,6 +5,7 @@
  * request; every other screen loads with the other screens' text.
  */
 import { withMoreText } from '../i18n/i18n.ts';
+import { securityRowOf } from '../screens/account/security-rows.ts';
 import SignIn from '../screens/sign-in.tsx';
 import { type LazyRoute, lazyRoute } from './lazy-route.tsx';
 
@@ -64,6 +65,18 @@ export const SCREENS = {
     14,
     withMoreText(() => import('../screens/badge-sign-in.tsx')),
   ),
+  guardianConsent: lazyRoute(
+    15,
+    withMoreText(() => import('../screens/guardian-consent.tsx')),
+  ),
+  schoolSignIn: lazyRoute(
+    16,
+    withMoreText(() => import('../screens/school-sign-in.tsx')),
+  ),
+  guardianArea: lazyRoute(
+    17,
+    withMoreText(() => import('../screens/guardian/guardian-area.tsx')),
+  ),
 } as const satisfies Record<string, LazyRoute>;
 
 export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
@@ -77,13 +90,23 @@ export const PATHS: Record<string, { route: LazyRoute; access: Access }> = {
   '/account/privacy': { route: SCREENS.privacy, access: 'user' },
   // A login card's QR code: signs in whoever is (or is not) signed in on this device.
   '/badge': { route: SCREENS.badgeSignIn, access: 'any' },
+  // A consent link a child hands to a guardian: the guardian may still have to sign in (the page says so).
+  '/consent': { route: SCREENS.guardianConsent, access: 'any' },
+  // A parent's view of the children linked to them; a QR code of a guardian link code opens /guardian#<code>.
+  '/guardian': { route: SCREENS.guardianArea, access: 'user' },
 };
 
 /** What to show for a location: the OAuth return lands on `/` with `?oauth=`. */
 export const resolve = (path: string, query: URLSearchParams): { route: LazyRoute; access: Access } => {
   if (query.has('oauth')) return { route: SCREENS.oauthCallback, access: 'any' };
+  // The chooser, and the return from a school's own sign-in (oauth/school.ts).
+  if (path.replace(/\/+$/, '') === '/school' || (path === '/' && query.has('school'))) {
+    return { route: SCREENS.schoolSignIn, access: 'any' };
+  }
   if (/^\/legal\/[^/]+\/?$/.test(path)) return { route: SCREENS.legal, access: 'any' };
   // The teacher area (its classes, pupils and schools: screens/teach/teach-paths.ts).
   if (/^\/teach(\/|$)/.test(path)) return { route: SCREENS.teach, access: 'user' };
+  // A row of "Sign-in & security" opened on a page of its own (screens/account/security-rows.ts).
+  if (securityRowOf(path)) return { route: SCREENS.security, access: 'user' };
   return PATHS[path.replace(/\/+$/, '') || '/'] ?? { route: SCREENS.notFound, access: 'any' };
 };

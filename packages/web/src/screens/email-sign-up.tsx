@@ -1,5 +1,6 @@
-/** Sign up with e-mail, the code sent there and a password; the agreements are signed right after. */
-import { checkEmailCode, registerByEmail, sendEmailCode, signAgreements } from '@edupass/account';
+/** Sign up with e-mail, the code sent there and a password; the agreements are signed by the same request. */
+import { checkEmailCode, sendEmailCode } from '@edupass/account';
+import { registerByEmailWithAge } from '@edupass/account/sign-up-age';
 import { checks } from '@edupass/protocol';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
@@ -9,6 +10,7 @@ import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
 import { CodeField, EmailField, useNewPassword } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
+import { BirthMonthField, birthMonthChosen } from '../ui/birth-month-field.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
@@ -20,18 +22,23 @@ export const EmailSignUp = () => {
   const { agreements, agreed, checkProps } = useAgreed(touched);
   const { code, setCode, sentTo, sender } = useSendCode(action);
   const [email, setEmail] = useState('');
+  const [birth, setBirth] = useState('');
   const { password, confirm, fit, fields } = useNewPassword(action, touched, t('form.password'));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     touched.submit();
-    if (checks.email(email) || checks.captcha(code) || !fit || !agreed)
+    if (checks.email(email) || checks.captcha(code) || !fit || !agreed || !birthMonthChosen(birth))
       return void requestAnimationFrame(() => action.focusFirstInvalid());
     void action.run(async () => {
       const { ticket } = await checkEmailCode(client, { email, captcha: code });
-      await registerByEmail(client, { captchaTicket: ticket, password, rePassword: confirm });
-      const ids = agreements.map((a) => a.id);
-      if (ids.length > 0) await signAgreements(client, { agreement_ids: ids });
+      await registerByEmailWithAge(client, {
+        captchaTicket: ticket,
+        password,
+        rePassword: confirm,
+        birth_year_month: birth,
+        agreement_ids: agreements.map((a) => a.id),
+      });
       trackEvent('sign_up', { method: 'email' });
       await afterSignIn('sign-up-email');
     });
@@ -49,6 +56,7 @@ export const EmailSignUp = () => {
         onSend={sender('email_register', email, (proof) => sendEmailCode(client, { email }, proof))}
         sentTo={sentTo}
       />
+      <BirthMonthField value={birth} onValue={setBirth} touched={touched} />
       {fields}
       <AgreementsCheck {...checkProps} />
       <FormEnd action={action} submit={t('signUp.submit')} />

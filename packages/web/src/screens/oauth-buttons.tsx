@@ -1,6 +1,7 @@
-/** "Or sign in with WeChat / QQ": buttons that start the provider's redirect flow. */
+/** "Or sign in with WeChat / QQ / your school": buttons that start the provider's redirect flow, a link to the school chooser. */
 import { useI18n } from '../i18n/i18n.ts';
 import { startOauth } from '../oauth/start.ts';
+import { Link } from '../ui/link.tsx';
 
 export const OauthButtons = () => {
   const { t } = useI18n();
@@ -16,6 +17,9 @@ export const OauthButtons = () => {
         <button type="button" className="button oauth-qq" onClick={() => startOauth('qq', 'login')}>
           {t('signIn.qq')}
         </button>
+        <Link href="/school" className="button oauth-school">
+          {t('signIn.school')}
+        </Link>
       </div>
     </div>
   );

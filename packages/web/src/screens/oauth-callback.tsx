@@ -6,6 +6,7 @@
 import {
   bindQQ,
   bindWechat,
+  checkOauthBind,
   createOauthUser,
   loginByQQ,
   loginByWechat,
@@ -23,7 +24,7 @@ import { type OauthProvider, STEP_UP_RETURN, takePurpose } from '../oauth/start.
 import { tellOpener } from '../oauth/step-up-window.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, goOnSignedIn } from '../session/after-sign-in.ts';
 import { CodeInput } from '../ui/account-fields.tsx';
 import { AgreementsCheck, currentAgreements, useAgreed } from '../ui/agreements-check.tsx';
 import { Link } from '../ui/link.tsx';
@@ -36,14 +37,58 @@ import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
 
 const isProvider = (value: string | null): value is OauthProvider => value === 'wechat' || value === 'qq';
 
-const FinishOauth = ({ ticket }: { ticket: string }) => {
+/**
+ * The server's answer to a return that was spent already (a reload, Back to it, a second tab) or
+ * started too long ago: its state no longer matches this browser (AC3_16).
+ */
+const isSpentReturn = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { serverCode?: unknown }).serverCode === 'AC3_16';
+
+/** The phone the bind code went to, masked, when it already has an account (checkOauthBind's `user_exists`). */
+const accountOfPhone = async (ticket: string): Promise<string | null> => {
+  const answer = await checkOauthBind(client, { oauth_ticket: ticket });
+  return answer.user_exists === true ? String(answer.phone_number ?? '') : null;
+};
+
+/**
+ * Binding a phone that already has an account links the WeChat or QQ account to that account, never
+ * silently: once the code went to such a phone the form says so, names the choice on its button and
+ * offers another phone or none; a submit before that was said checks first and stops to say it.
+ */
+const FinishOauth = ({ ticket, name }: { ticket: string; name: string }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   const touched = useTouched();
   const action = useAction();
   const { agreements, agreed, checkProps } = useAgreed(touched);
-  const { code, setCode, sender } = useSendCode(action);
+  const { code, setCode, sender, sentTo } = useSendCode(action);
   const [phone, setPhone] = useState('');
+  // The phone (as typed) that has an account, and its masked form: the warning is shown for it.
+  const [existing, setExisting] = useState<{ phone: string; masked: string } | null>(null);
+  const joining = existing !== null && existing.phone === phone;
+  const phoneBox = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!sentTo) return;
+    let live = true;
+    accountOfPhone(ticket).then(
+      (masked) => {
+        if (live && masked !== null) setExisting({ phone: sentTo, masked });
+      },
+      // Unknown yet: the submit checks again.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [sentTo, ticket]);
+
+  const otherPhone = () => {
+    setPhone('');
+    setCode('');
+    setExisting(null);
+    phoneBox.current?.querySelector('input')?.focus();
+  };
 
   const finish = (withPhone: boolean) => (event?: FormEvent) => {
     event?.preventDefault();
@@ -51,6 +96,10 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
     if (!agreed || (withPhone && (checks.phone_number(phone) || checks.captcha(code)))) return;
     const input = { oauth_ticket: ticket, agreement_ids: agreements.map((a) => a.id) };
     void action.run(async () => {
+      if (withPhone && !joining) {
+        const masked = await accountOfPhone(ticket);
+        if (masked !== null) return void setExisting({ phone, masked });
+      }
       if (withPhone) await createOauthUser(client, { ...input, phone_number: phone, captcha: code });
       // An account of the third-party identity alone: the server may ask for a human check (no identity to bind).
       else await withCaptcha('oauth', '', (proof) => createOauthUser(client, input, proof));
@@ -60,14 +109,16 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
 
   return (
     <form onSubmit={finish(true)} noValidate>
-      <PhoneInput
-        label={t('form.phone')}
-        value={phone}
-        onValue={setPhone}
-        onBlur={touched.blur('phone')}
-        error={touched.shown('phone') && phone ? ruleError('phone_number', phone) : null}
-        bind={action.field('phone_number')}
-      />
+      <div ref={phoneBox}>
+        <PhoneInput
+          label={t('form.phone')}
+          value={phone}
+          onValue={setPhone}
+          onBlur={touched.blur('phone')}
+          error={touched.shown('phone') && phone ? ruleError('phone_number', phone) : null}
+          bind={action.field('phone_number')}
+        />
+      </div>
       <CodeInput
         value={code}
         onValue={setCode}
@@ -77,11 +128,19 @@ const FinishOauth = ({ ticket }: { ticket: string }) => {
           sendOauthBindCode(client, { oauth_ticket: ticket, phone_number: phone }, proof),
         )}
       />
+      {joining ? (
+        <div className="phone-has-account" role="alert">
+          <p className="form-warning">{t('oauth.phoneHasAccount', { phone: existing.masked, name })}</p>
+          <button type="button" className="button secondary" onClick={otherPhone}>
+            {t('oauth.otherPhone')}
+          </button>
+        </div>
+      ) : null}
       <AgreementsCheck {...checkProps} />
       <FormError message={action.error} onRetry={action.retry} />
       <div className="actions">
         <button type="submit" className="button primary" aria-busy={action.busy}>
-          {t('oauth.bindPhoneSubmit')}
+          {t(joining ? 'oauth.joinSubmit' : 'oauth.bindPhoneSubmit')}
         </button>
         <button type="button" className="button ghost" onClick={() => finish(false)()}>
           {t('oauth.createSubmit')}
@@ -125,7 +184,7 @@ const OauthCallback = () => {
       setBinding(true);
       stepUpByOauth(client, { provider, code, state: state ?? '' }).then(
         () => setProved(!tellOpener()),
-        (caught: unknown) => setError(errorText(caught)),
+        (caught: unknown) => setError(isSpentReturn(caught) ? t('oauth.returnSpent', { name }) : errorText(caught)),
       );
       return;
     }
@@ -150,7 +209,12 @@ const OauthCallback = () => {
       if ('auth' in result) await afterSignIn(provider);
       else setTicket(result.oauth_ticket);
     };
-    run().catch((caught: unknown) => setError(errorText(caught)));
+    run().catch((caught: unknown) => {
+      if (!isSpentReturn(caught)) return setError(errorText(caught));
+      // Opened again once it was used: signed in already, the visitor goes on; else says so, with a way back.
+      if (client.session.get().status === 'signed-in') return goOnSignedIn();
+      setError(t('oauth.returnSpent', { name }));
+    });
   }, [provider, name, query, t, errorText]);
 
   return (
@@ -167,7 +231,7 @@ const OauthCallback = () => {
       ) : ticket ? (
         <>
           <p>{t('oauth.finishIntro', { name })}</p>
-          <FinishOauth ticket={ticket} />
+          <FinishOauth ticket={ticket} name={name} />
         </>
       ) : error ? (
         <>

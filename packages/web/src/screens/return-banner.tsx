@@ -1,9 +1,10 @@
 /**
  * The application the user came from, on the sign-in screen: its name in the heading ("Sign in to
- * Courses") and its logo above, as registered in the console's applications.
+ * Courses") and its logo above, as registered in the console's applications (its initials without one).
  */
 import { useI18n } from '../i18n/i18n.ts';
 import type { ReturnApp } from '../session/return-app.ts';
+import { AppLogo } from '../ui/app-logo.tsx';
 
 /** The sign-in screen's heading: the application's name when one is waiting for the user. */
 export const useSignInTitle = (app: ReturnApp | undefined): string => {
@@ -12,17 +13,8 @@ export const useSignInTitle = (app: ReturnApp | undefined): string => {
 };
 
 export const ReturnBanner = ({ app }: { app: ReturnApp | undefined }) =>
-  app?.logo_url ? (
+  app ? (
     <p className="return-app">
-      <img
-        src={app.logo_url}
-        alt=""
-        width={48}
-        height={48}
-        onError={(event) => {
-          // A logo that does not load is left out rather than shown broken.
-          event.currentTarget.hidden = true;
-        }}
-      />
+      <AppLogo name={app.name} url={app.logo_url} />
     </p>
   ) : null;

@@ -18,7 +18,8 @@ import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { checkAgreements } from '../session/gate.ts';
-import { clearReturn, noteRefusedReturn, pendingAppReturn } from '../session/return-target.ts';
+import { clearReturn, noteRefusedReturn, pendingAppReturn, returnCheckOf } from '../session/return-target.ts';
+import { AppLogo } from '../ui/app-logo.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
 
@@ -59,7 +60,9 @@ const Consent = ({ uid, details }: { uid: string; details: InteractionDetails })
   const app = details.app.name;
   return (
     <Screen title={t('grant.title', { app })}>
-      {details.app.logo_url ? <img src={details.app.logo_url} alt="" width={48} height={48} /> : null}
+      <p className="return-app">
+        <AppLogo name={app} url={details.app.logo_url} />
+      </p>
       <p>{t('grant.body', { app })}</p>
       <ul className="claim-list">
         {details.claims.map((claim) => (
@@ -103,7 +106,7 @@ const ReturnToApp = () => {
     const go = async () => {
       if (target.kind === 'redirect') {
         // Refused is refused; a server out of reach is not a refusal (the retry below asks again).
-        const checked = await checkReturn(client, { redirect: target.url }).catch((caught: unknown) => {
+        const checked = await checkReturn(client, returnCheckOf(target)).catch((caught: unknown) => {
           if (troubleOf(caught) || agreementsUnsigned(caught)) throw caught;
           return undefined;
         });

@@ -1,17 +1,21 @@
 /**
- * Whether a sign-in's first step needs a second one (the server answered MFA_REQUIRED with a
- * challenge). Kept apart from the second step's form; the second-factor calls load only when a first
- * step fails, not with the first screen.
+ * Whether a sign-in's steps passed but it needs one more (kept apart from the screens that ask it; the
+ * calls load only when a first step fails, not with the first screen): a second factor (the server
+ * answered MFA_REQUIRED with a challenge), or keeping an account waiting to be deleted
+ * (ACCOUNT_DELETING with the ticket that keeps it).
  */
-import type { SecondFactorChallenge } from '@edupass/protocol';
+import type { DeletionScheduled, SecondFactorChallenge } from '@edupass/protocol';
 
 export interface PendingSecondStep {
-  challenge: SecondFactorChallenge;
+  /** The second factor asked for. */
+  challenge?: SecondFactorChallenge;
+  /** The account is waiting to be deleted: when, and the ticket that keeps it. */
+  deletion?: DeletionScheduled;
   /** The first step's method, for the sign-in's telemetry. */
   method: string;
 }
 
-/** The first step's result, or undefined when the server asked for the second step (handed to `onSecondStep`). */
+/** The first step's result, or undefined when the server asked for another step (handed to `onSecondStep`). */
 export const askingSecondStep = async <R>(
   first: Promise<R>,
   method: string,
@@ -20,10 +24,14 @@ export const askingSecondStep = async <R>(
   try {
     return await first;
   } catch (error) {
-    const { secondFactorChallengeOf } = await import('@edupass/account/second-factor');
+    const [{ secondFactorChallengeOf }, { deletionScheduledOf }] = await Promise.all([
+      import('@edupass/account/second-factor'),
+      import('@edupass/account/delete-account'),
+    ]);
     const challenge = secondFactorChallengeOf(error);
-    if (!challenge) throw error;
-    onSecondStep({ challenge, method });
+    const deletion = deletionScheduledOf(error);
+    if (!challenge && !deletion) throw error;
+    onSecondStep({ ...(challenge ? { challenge } : {}), ...(deletion ? { deletion } : {}), method });
     return undefined;
   }
 };

@@ -14,6 +14,11 @@ export const afterSignIn = async (method: string): Promise<void> => {
   setTrackedUser(user ? String(user.id) : undefined);
   trackEvent('sign_in', { method });
   endFlowTimer('sign_in_flow', { method });
+  await goOnSignedIn();
+};
+
+/** Where a visitor signed in already goes on to (a sign-in step opened again): as after a sign-in. */
+export const goOnSignedIn = async (): Promise<void> => {
   await checkAgreements();
   navigate(landingPath(), { replace: true });
 };

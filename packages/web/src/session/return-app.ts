@@ -3,13 +3,13 @@ import { checkReturn, interactionDetails } from '@edupass/account/identity';
 import type { InteractionApp } from '@edupass/protocol';
 import { useEffect, useState } from 'react';
 import { client } from './account.ts';
-import { pendingAppReturn, type ReturnTarget } from './return-target.ts';
+import { pendingAppReturn, type ReturnTarget, returnCheckOf } from './return-target.ts';
 
 export type ReturnApp = Pick<InteractionApp, 'name' | 'logo_url'>;
 
 const appOf = async (target: Exclude<ReturnTarget, { kind: 'path' }>): Promise<ReturnApp | undefined> => {
   if (target.kind === 'interaction') return (await interactionDetails(client, target.uid)).app;
-  const checked = await checkReturn(client, { redirect: target.url });
+  const checked = await checkReturn(client, returnCheckOf(target));
   return checked.app_name ? { name: checked.app_name, logo_url: checked.app_logo_url } : undefined;
 };
 

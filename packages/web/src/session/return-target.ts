@@ -9,7 +9,7 @@ import { INTERACTION_PARAM, RETURN_PARAM } from '@edupass/protocol';
 
 export type ReturnTarget =
   | { kind: 'interaction'; uid: string }
-  | { kind: 'redirect'; url: string }
+  | { kind: 'redirect'; url: string; clientId?: string }
   | { kind: 'path'; path: string };
 
 /** A path of this web client: one slash, never `//host` (which a browser reads as another site). */
@@ -30,10 +30,16 @@ export const pendingReturn = (): ReturnTarget | undefined => {
   try {
     const raw = sessionStorage.getItem(KEY);
     const value = raw
-      ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string; path: string }>)
+      ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string; clientId: string; path: string }>)
       : undefined;
     if (value?.kind === 'interaction' && typeof value.uid === 'string') return { kind: 'interaction', uid: value.uid };
-    if (value?.kind === 'redirect' && typeof value.url === 'string') return { kind: 'redirect', url: value.url };
+    if (value?.kind === 'redirect' && typeof value.url === 'string') {
+      return {
+        kind: 'redirect',
+        url: value.url,
+        ...(typeof value.clientId === 'string' ? { clientId: value.clientId } : {}),
+      };
+    }
     if (value?.kind === 'path' && typeof value.path === 'string' && isLocalPath(value.path)) {
       return { kind: 'path', path: value.path };
     }
@@ -48,16 +54,18 @@ export const clearReturn = (): void => store(undefined);
 /**
  * On page load: a target in the address is kept; so is a signed-out visitor's deep link (`deepLink`,
  * a page only users see); opening the sign-in screen without either forgets an older one (the return
- * from WeChat or QQ, `?oauth=`, keeps it).
+ * from WeChat or QQ, `?oauth=`, or from a school's sign-in, `?school=`, keeps it).
  */
 export const captureReturn = (path: string, query: URLSearchParams, deepLink: boolean): void => {
   const uid = query.get(INTERACTION_PARAM);
   const url = query.get(RETURN_PARAM);
+  // The application the address belongs to, when it says (`client_id`): it is named, not guessed by origin.
+  const clientId = query.get('client_id');
   const search = query.toString();
   if (uid) store({ kind: 'interaction', uid });
-  else if (url) store({ kind: 'redirect', url });
+  else if (url) store({ kind: 'redirect', url, ...(clientId ? { clientId } : {}) });
   else if (deepLink && isLocalPath(path)) store({ kind: 'path', path: search ? `${path}?${search}` : path });
-  else if ((path === '/' || path === '/sign-in') && !query.has('oauth')) store(undefined);
+  else if ((path === '/' || path === '/sign-in') && !query.has('oauth') && !query.has('school')) store(undefined);
 };
 
 /** Where a fresh sign-in lands in this web client: the deep link it was opened at (used once), else the account. */
@@ -97,3 +105,9 @@ export const takeRefusedReturn = (): boolean => {
     return false;
   }
 };
+
+/** What `checkReturn` is asked about a return address: it, and the application it names. */
+export const returnCheckOf = (target: { url: string; clientId?: string }) => ({
+  redirect: target.url,
+  ...(target.clientId ? { client_id: target.clientId } : {}),
+});

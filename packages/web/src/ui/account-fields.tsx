@@ -60,6 +60,7 @@ export const EmailField = ({ value, onValue, touched, label, bind }: FieldProps 
 export const CodeInput = ({
   blockedReason,
   onSend,
+  sendNow,
   onValue,
   bind,
   ...field
@@ -74,7 +75,7 @@ export const CodeInput = ({
       label={t('form.code')}
       inputMode="numeric"
       autoComplete="one-time-code"
-      addon={<CodeButton blockedReason={blockedReason} onSend={onSend} wait={wait} />}
+      addon={<CodeButton blockedReason={blockedReason} onSend={onSend} wait={wait} sendNow={sendNow} />}
       onValue={(raw) => onValue(normalizeCode(raw))}
       bind={waitingBind}
       {...field}

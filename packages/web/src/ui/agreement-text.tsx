@@ -11,8 +11,8 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { agreementTitle } from './agreement-names.ts';
 
-const readText = (code: string, version: string | null) =>
-  readAgreement(client, { code, ...(version ? { version: Number(version) } : {}) });
+const readText = (code: string, version: string | null, lang: string) =>
+  readAgreement(client, { code, lang, ...(version ? { version: Number(version) } : {}) });
 
 export const AgreementBody = ({ content }: { content: string }) => (
   <div className="agreement-text">
@@ -37,13 +37,16 @@ export const AgreementBody = ({ content }: { content: string }) => (
 /** Loads and shows the text of `code` at `version` (the one in effect when null). */
 export const AgreementTextView = ({ code, version }: { code: string; version: string | null }) => {
   const { t, locale } = useI18n();
-  const text = useLoad(() => readText(code, version), [code, version]);
+  const text = useLoad(() => readText(code, version, locale), [code, version, locale]);
   if (text.status === 'failed') return <p role="alert">{t('agree.notFound')}</p>;
   const data = text.data;
   if (!data) return <p aria-busy="true">{t('app.loading')}</p>;
+  // A version without a text in the page's language is shown in the one it has, and says so.
+  const other = data.lang !== undefined && data.lang !== locale;
   return (
-    <article aria-label={agreementTitle(data, locale)}>
+    <article aria-label={data.title} lang={data.lang}>
       <p className="muted">{t('agree.version', { v: data.version })}</p>
+      {other ? <p className="muted">{t('agree.otherLanguage')}</p> : null}
       <AgreementBody content={data.content} />
     </article>
   );

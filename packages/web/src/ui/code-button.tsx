@@ -36,9 +36,11 @@ export interface CodeButtonProps {
   /** Why no code can be sent yet (invalid address), or null when it can. */
   blockedReason: string | null;
   onSend: CodeSender;
+  /** Sends once, as soon as it may: a send the form resumes after a new sign-in (ui/resume.ts). */
+  sendNow?: boolean | undefined;
 }
 
-export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { wait: StoredWait }) => {
+export const CodeButton = ({ blockedReason, onSend, wait, sendNow }: CodeButtonProps & { wait: StoredWait }) => {
   const { t } = useI18n();
   const reasonId = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -73,6 +75,13 @@ export const CodeButton = ({ blockedReason, onSend, wait }: CodeButtonProps & { 
   };
 
   const reason = left > 0 ? t('code.waitReason', { s: left }) : blockedReason;
+  const resumed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sent once, with the address of the render that allowed it.
+  useEffect(() => {
+    if (!sendNow || resumed.current || reason !== null) return;
+    resumed.current = true;
+    void send(onSend);
+  }, [sendNow, reason]);
   const label = sending
     ? t('code.sending')
     : left > 0

@@ -5,9 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-
-/** How long a wait goes unremarked: most answers come well within it, the time-out is 20 s. */
-export const SLOW_MS = 5000;
+import { SLOW_MS } from './slow-wait.ts';
 
 export const SlowNotice = ({ busy, className = 'slow-notice' }: { busy: boolean; className?: string }) => {
   const { t } = useI18n();

@@ -18,7 +18,8 @@ import { captureReturn } from '../session/return-target.ts';
 import { CodeInput } from './account-fields.tsx';
 import { Field } from './field.tsx';
 import { signWithPasskey } from './passkey.ts';
-import { SecondFactorCode } from './second-factor-code.tsx';
+import { keepForResume, type Resumable, type ResumeStep } from './resume.ts';
+import { AppOrRecoveryCode } from './second-factor-code.tsx';
 import { signOut } from './sign-out.ts';
 import { useSendCode } from './use-send-code.ts';
 
@@ -38,12 +39,19 @@ export interface StepUp {
   panel: ReactNode;
 }
 
-export const useStepUp = (action: Action): StepUp => {
+/**
+ * `resumable`: what the form keeps when the account can give no proof here and signs in again, so the
+ * action (a code send too) goes on once back (ui/resume.ts).
+ */
+export const useStepUp = (action: Action, resumable?: Resumable): StepUp => {
   const [retry, setRetry] = useState<(() => Promise<unknown>) | null>(null);
+  // What the waiting work was: a code send (caught) or the form's submit.
+  const [step, setStep] = useState<ResumeStep>('submit');
   // null until the server has said which proofs the account can give.
   const [methods, setMethods] = useState<StepUpStatus['methods'] | null>(null);
-  const open = (work: () => Promise<unknown>) => {
+  const open = (work: () => Promise<unknown>, kind: ResumeStep) => {
     setRetry(() => work);
+    setStep(kind);
     setMethods(null);
     void stepUpStatus(client).then(
       (status) => setMethods(status.methods),
@@ -52,7 +60,7 @@ export const useStepUp = (action: Action): StepUp => {
   };
   const caught = (error: unknown, work: () => Promise<unknown>) => {
     if (!isStepUpRequired(error)) return false;
-    open(work);
+    open(work, 'send');
     return true;
   };
   const run = (work: () => Promise<unknown>) =>
@@ -60,14 +68,15 @@ export const useStepUp = (action: Action): StepUp => {
       try {
         return await work();
       } catch (error) {
-        if (caught(error, work)) return undefined;
-        throw error;
+        if (!isStepUpRequired(error)) throw error;
+        open(work, 'submit');
+        return undefined;
       }
     });
   const ensure = (work: () => Promise<unknown>) =>
     action.run(async () => {
       if ((await stepUpStatus(client)).fresh) return work();
-      open(work);
+      open(work, 'submit');
       return undefined;
     });
   const done = () => {
@@ -75,13 +84,18 @@ export const useStepUp = (action: Action): StepUp => {
     setRetry(null);
     if (work) void run(work);
   };
-  const panel = retry ? <StepUpPanel methods={methods} onProved={done} onCancel={() => setRetry(null)} /> : null;
+  const beforeSignIn = () => {
+    if (resumable) keepForResume(resumable, step);
+  };
+  const panel = retry ? (
+    <StepUpPanel methods={methods} onProved={done} onCancel={() => setRetry(null)} beforeSignIn={beforeSignIn} />
+  ) : null;
   return { run, caught, ensure, panel };
 };
 
 const PROVIDERS = ['wechat', 'qq'] as const;
 
-/** Signs out and opens the sign-in screen; the sign-in comes back to this page. */
+/** Signs out and opens the sign-in screen; the sign-in comes back to this page (and the form resumes). */
 const signInAgain = async () => {
   captureReturn(window.location.pathname, new URLSearchParams(window.location.search), true);
   await signOut();
@@ -92,13 +106,27 @@ const StepUpPanel = ({
   methods,
   onProved,
   onCancel,
+  beforeSignIn,
 }: {
   methods: StepUpStatus['methods'] | null;
   onProved(): void;
   onCancel(): void;
+  /** Keeps what the form resumes after signing in again. */
+  beforeSignIn(): void;
 }) => {
   const { t } = useI18n();
   const titleId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Keyboard and screen-reader users are taken to the panel, and back to where they were when it
+  // closes (Cancel, Esc, or the proof given). Where they were is read while rendering: once committed,
+  // the form behind the panel is hidden, which takes the focus away from it.
+  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  useEffect(() => {
+    heading.current?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, [before]);
   const action = useAction();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -132,8 +160,16 @@ const StepUpPanel = ({
   // since the page only knows the account's phone masked.
   const send = sender('step_up', '', (proof) => sendStepUpCode(client, {}, proof));
   return (
-    <section className="step-up" aria-labelledby={titleId}>
-      <h3 id={titleId}>{t('stepUp.title')}</h3>
+    <section
+      className="step-up"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+    >
+      <h3 id={titleId} tabIndex={-1} ref={heading}>
+        {t('stepUp.title')}
+      </h3>
       <p>{t('stepUp.intro')}</p>
       {has('password') ? (
         <form onSubmit={(event) => prove(event, 'password')} noValidate>
@@ -161,7 +197,7 @@ const StepUpPanel = ({
       {has('totp') ? (
         <form onSubmit={(event) => prove(event, 'app')} noValidate>
           <p className="muted">{t('stepUp.bySecondFactor')}</p>
-          <SecondFactorCode label={t('mfa.code')} value={appCode} onValue={setAppCode} />
+          <AppOrRecoveryCode value={appCode} onValue={setAppCode} recovery />
           <button type="submit" className="button primary" aria-busy={action.busy}>
             {t('mfa.verify')}
           </button>
@@ -180,7 +216,16 @@ const StepUpPanel = ({
       {methods?.length === 0 ? (
         <>
           <p>{t('stepUp.signInAgainWhy')}</p>
-          <button type="button" className="button primary" onClick={() => void action.run(signInAgain)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() =>
+              void action.run(async () => {
+                beforeSignIn();
+                await signInAgain();
+              })
+            }
+          >
             {t('stepUp.signInAgain')}
           </button>
         </>

@@ -31,6 +31,7 @@ describe('agreements (GET agreements)', () => {
         version: 1,
         url: expect.any(String),
         effective_at: expect.any(Number),
+        titles: { 'zh-CN': expect.any(String), en: expect.any(String) },
       });
     }
   });

@@ -1,34 +1,50 @@
-import type { Agreement as WireAgreement } from '@edupass/protocol';
+import type { AgreementLanguage, Agreement as WireAgreement } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
+import { agreementTexts, currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
 import type { Agreement } from '../../store/schema.ts';
 import { requireProduct } from '../platform/products.ts';
 import { chosenAgreements } from '../sign-in/session-answer.ts';
 import { inTransaction } from '../webhooks/events.ts';
 import { signRecorded } from './agreement-signatures.ts';
+import { textIn, titlesOf } from './reader-language.ts';
 
-const toWire = (a: Agreement): WireAgreement => ({
-  id: a.id,
-  code: a.code,
-  title: a.title,
-  version: a.version,
-  url: a.url,
-  effective_at: a.effective_at,
-});
-
-export const listAgreements = async (ctx: Context) => (await currentAgreements(ctx.db, ctx.now())).map(toWire);
-
-/** Current agreements the user has not signed; every current one for a visitor. */
-export const agreementsToSign = async (ctx: Context, userId: number | undefined) => {
-  const current = await currentAgreements(ctx.db, ctx.now());
-  if (userId === undefined) return current.map(toWire);
-  const signed = await signedAgreementIds(ctx.db, userId);
-  return current.filter((a) => !signed.has(a.id)).map(toWire);
+/** The agreements as readers get them: the title in `lang` (else another), and every language's title. */
+const toWire = async (ctx: Context, agreements: Agreement[], lang: AgreementLanguage): Promise<WireAgreement[]> => {
+  const texts = await agreementTexts(
+    ctx.db,
+    agreements.map((a) => Number(a.id)),
+  );
+  return agreements.map((a) => {
+    const own = texts.get(Number(a.id)) ?? [];
+    return {
+      id: a.id,
+      code: a.code,
+      title: textIn(own, lang)?.title ?? a.title,
+      version: a.version,
+      url: a.url,
+      effective_at: a.effective_at,
+      titles: titlesOf(own),
+    };
+  });
 };
 
+export const listAgreements = async (ctx: Context, lang: AgreementLanguage) =>
+  toWire(ctx, await currentAgreements(ctx.db, ctx.now()), lang);
+
+/** Current agreements the user has not signed; every current one for a visitor. */
+const unsigned = async (ctx: Context, userId: number | undefined): Promise<Agreement[]> => {
+  const current = await currentAgreements(ctx.db, ctx.now());
+  if (userId === undefined) return current;
+  const signed = await signedAgreementIds(ctx.db, userId);
+  return current.filter((a) => !signed.has(a.id));
+};
+
+export const agreementsToSign = async (ctx: Context, userId: number | undefined, lang: AgreementLanguage) =>
+  toWire(ctx, await unsigned(ctx, userId), lang);
+
 export const hasAgreementsToSign = async (ctx: Context, userId: number): Promise<boolean> =>
-  (await agreementsToSign(ctx, userId)).length > 0;
+  (await unsigned(ctx, userId)).length > 0;
 
 /**
  * A sign-in finishes (an OpenID Connect interaction completes, a return address is handed out) only
@@ -45,8 +61,12 @@ export const sign = async (ctx: Context, userId: number, ids: number[], pid: str
   await inTransaction(ctx, (tx) => signRecorded(tx, userId, chosen, pid));
 };
 
-export const latestByCode = async (ctx: Context, codes: string[], pid: string) => {
+export const latestByCode = async (ctx: Context, codes: string[], pid: string, lang: AgreementLanguage) => {
   await requireProduct(ctx, pid);
   const wanted = new Set(codes);
-  return (await currentAgreements(ctx.db, ctx.now())).filter((a) => wanted.has(a.code)).map(toWire);
+  return toWire(
+    ctx,
+    (await currentAgreements(ctx.db, ctx.now())).filter((a) => wanted.has(a.code)),
+    lang,
+  );
 };

@@ -16,12 +16,26 @@ export const avatarStore = (config: AvatarConfig) => {
   return made;
 };
 
+/** The stored picture's name when `url` is one of ours; undefined for a link to elsewhere. */
+const storedName = (ctx: Context, url: string | null | undefined) => {
+  const prefix = `${ctx.config.avatars.publicUrl}/`;
+  if (!url?.startsWith(prefix)) return undefined;
+  const name = url.slice(prefix.length);
+  return AVATAR_NAME.test(name) ? name : undefined;
+};
+
+/** The stored picture at `url` with its name (a person's copy of their data); undefined for none of ours. */
+export const readAvatar = async (ctx: Context, url: string | null | undefined) => {
+  const name = storedName(ctx, url);
+  if (name === undefined) return undefined;
+  const picture = await avatarStore(ctx.config.avatars).read(name);
+  return picture === undefined ? undefined : { name, picture };
+};
+
 /** Deletes the stored picture at `url`, when it is one of ours; a link to elsewhere is left alone. */
 export const forgetAvatar = async (ctx: Context, url: string | null | undefined) => {
-  const prefix = `${ctx.config.avatars.publicUrl}/`;
-  if (!url?.startsWith(prefix)) return;
-  const name = url.slice(prefix.length);
-  if (!AVATAR_NAME.test(name)) return;
+  const name = storedName(ctx, url);
+  if (name === undefined) return;
   try {
     await avatarStore(ctx.config.avatars).remove(name);
   } catch (error) {

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { AVATAR } from '@edupass/protocol';
 import { A, type Account, expectError, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
-import { S3_KEYS, type S3Peer, startS3Peer } from '@edupass/test-kit/s3-peer';
+import { S3_KEYS, type S3Peer, s3Avatars, startS3Peer } from '@edupass/test-kit/s3-peer';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -163,17 +163,7 @@ describe('in an S3-compatible bucket', () => {
   afterAll(() => peer?.close());
   const s3 = (secretAccessKey = S3_KEYS.secretAccessKey) => ({
     get avatars() {
-      return {
-        dir: '',
-        s3: {
-          endpoint: peer.url,
-          bucket: peer.bucket,
-          region: S3_KEYS.region,
-          accessKeyId: S3_KEYS.accessKeyId,
-          secretAccessKey,
-        },
-        publicUrl: `${peer.url}/${peer.bucket}`,
-      };
+      return s3Avatars(peer, secretAccessKey);
     },
   });
 

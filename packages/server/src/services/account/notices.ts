@@ -26,11 +26,12 @@ const WORDS: Record<AccountChange, [zh: string, en: string]> = {
   email_bound: ['账号绑定了邮箱', 'an e-mail address was added to your account'],
 };
 
-const noticeText = (change: AccountChange) => {
+/** The notice's text, naming the site (SITE_NAME) as code messages do (adapters/code-texts.ts). */
+const noticeText = (site: string, change: AccountChange) => {
   const [zh, en] = WORDS[change];
   return (
-    `【EduPass】${zh}。如非本人操作，请立即重置密码并联系网站管理员。` +
-    ` EduPass: ${en}. If this was not you, reset your password now and contact the site's operator.`
+    `【${site}】${zh}。如非本人操作，请立即重置密码并联系网站管理员。` +
+    ` ${site}: ${en}. If this was not you, reset your password now and contact the site's operator.`
   );
 };
 
@@ -40,8 +41,9 @@ export const noticeAccountChange = async (
   before: { id: number; phone: string | null; email: string | null },
   change: AccountChange,
 ) => {
-  const text = noticeText(change);
-  const subject = `EduPass 账号安全提醒 · Account security notice`;
+  const site = ctx.config.site.name;
+  const text = noticeText(site, change);
+  const subject = `${site} 账号安全提醒 · Account security notice`;
   const targets = [
     ...(before.phone ? [{ to: before.phone, channel: 'sms' as const }] : []),
     ...(before.email ? [{ to: before.email, channel: 'email' as const }] : []),

@@ -14,7 +14,7 @@ const assertFreeFor = async (ctx: Context, phone: string, user: User) => {
 const savePhone = async (ctx: Context, user: User, phone: string) => {
   // The unique index settles a race between two accounts binding one number.
   const event = { type: 'phone.changed', userId: user.id, product: user.pid, data: { phone } } as const;
-  if (!(await saveUser(ctx, user.id, { phone, updated_at: ctx.now() }, event))) fail('AC3_26');
+  if (!(await saveUser(ctx, user.id, { phone, phone_verified: 1, updated_at: ctx.now() }, event))) fail('AC3_26');
 };
 
 /** Whether the signed-in user can bind this number: resolves, or fails with the reason. */

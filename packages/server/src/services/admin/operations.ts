@@ -1,8 +1,15 @@
 /** What operators may do from the console; every change is recorded with who did it. */
-import { AUDIT_GROUPS, type AuditAction, type AuditEntry, type OperatorSummary } from '@edupass/protocol';
+import {
+  type AgreementLanguage,
+  AUDIT_GROUPS,
+  type AuditAction,
+  type AuditEntry,
+  type OperatorSummary,
+} from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
-import { insertAgreement } from '../../store/account/agreements.ts';
+import type { AgreementTextRow } from '../../store/account/agreement-languages.ts';
+import { agreementTexts, insertAgreement } from '../../store/account/agreements.ts';
 import { userOauths } from '../../store/account/oauths.ts';
 import { findUserById, isUniqueViolation } from '../../store/account/users.ts';
 import {
@@ -16,9 +23,11 @@ import {
   userSignatures,
 } from '../../store/admin/admin.ts';
 import { endAllSessions, saveUser } from '../account/users.ts';
+import { logReads } from '../edu/access-log.ts';
 import { securityEvent } from '../security/events.ts';
 import { isWebUrlOrPath } from '../security/web-urls.ts';
 import { inTransaction } from '../webhooks/events.ts';
+import { isMinor, operatorRead } from './staff-access.ts';
 
 const PAGE_MAX = 100;
 
@@ -26,17 +35,62 @@ const PAGE_MAX = 100;
 export const audit = (ctx: Context, operatorId: number, action: AuditAction, target: string, detail = '') =>
   recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
 
-export const findUsers = async (ctx: Context, q: string | undefined, cursor: number | undefined, limit = 30) => {
+/** What a search row shows of an adult, logged as read. */
+const SEARCH_FIELDS = ['phone', 'email', 'username', 'nickname', 'avatar'] as const;
+/** What the user page shows, logged as read. */
+const DETAIL_FIELDS = [
+  'phone',
+  'email',
+  'username',
+  'nickname',
+  'fullname',
+  'avatar',
+  'sign_in_methods',
+  'agreements',
+  'sessions',
+] as const;
+
+/**
+ * A page of users. A minor's row shows only the number, role and dates, marked `minor`: their record
+ * opens from the user page with a reason (staff-access.ts). The adults shown are logged as read.
+ */
+export const findUsers = async (
+  ctx: Context,
+  operatorId: number,
+  q: string | undefined,
+  cursor: number | undefined,
+  limit = 30,
+) => {
   const page = Math.min(Math.max(limit, 1), PAGE_MAX);
   const rows = await searchUsers(ctx.db, q, cursor, page);
-  return {
-    items: rows.map((u) => ({ ...u, blocked: u.blocked_at !== null })),
-    next_cursor: rows.length === page ? rows.at(-1)?.id : undefined,
-  };
+  const items = rows.map(({ age_band, ...u }) =>
+    isMinor({ age_band })
+      ? {
+          ...u,
+          phone: null,
+          email: null,
+          username: null,
+          nickname: null,
+          avatar_url: '',
+          blocked: u.blocked_at !== null,
+          minor: true,
+        }
+      : { ...u, blocked: u.blocked_at !== null, minor: false },
+  );
+  await logReads(ctx, {
+    readerId: operatorId,
+    role: 'operator',
+    subjectIds: items.filter((u) => !u.minor).map((u) => Number(u.id)),
+    fields: SEARCH_FIELDS,
+    purpose: 'user_search',
+  });
+  return { items, next_cursor: rows.length === page ? rows.at(-1)?.id : undefined };
 };
 
-export const userDetail = async (ctx: Context, userId: number) => {
+/** The user page: logged as read; a minor's needs a reason, and an approval where required (staff-access.ts). */
+export const userDetail = async (ctx: Context, operatorId: number, userId: number, reason?: string) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  await operatorRead(ctx, operatorId, user, DETAIL_FIELDS, 'user_detail', reason);
   const [oauths, agreements, sessions] = await Promise.all([
     userOauths(ctx.db, userId),
     userSignatures(ctx.db, userId),
@@ -52,6 +106,7 @@ export const userDetail = async (ctx: Context, userId: number) => {
       blocked: user.blocked_at !== null,
       blocked_at: user.blocked_at,
       created_at: user.created_at,
+      minor: isMinor(user),
     },
     identities: {
       phone: user.phone ?? '',
@@ -94,34 +149,68 @@ export const endUserSessions = async (ctx: Context, operatorId: number, userId: 
   await audit(ctx, operatorId, 'user.sessions.revoke', `user:${userId}`);
 };
 
-export const agreementVersions = (ctx: Context) => allAgreementVersions(ctx.db);
+/** Every version, each with its texts in every language it has. */
+export const agreementVersions = async (ctx: Context) => {
+  const rows = await allAgreementVersions(ctx.db);
+  const texts = await agreementTexts(
+    ctx.db,
+    rows.map((row) => Number(row.id)),
+  );
+  return rows.map((row) => ({ ...row, texts: texts.get(Number(row.id)) ?? [] }));
+};
 
 export interface NewAgreementVersion {
   code: string;
-  title: string;
-  content: string;
+  /** The Chinese text. */
+  title?: string | undefined;
+  content?: string | undefined;
+  /** The English text. */
+  title_en?: string | undefined;
+  content_en?: string | undefined;
   url?: string | undefined;
   effective_at?: number | undefined;
 }
 
 const PUBLISH_ATTEMPTS = 5;
 
+/** The texts of a new version: each language given whole (title and content), at least one. */
+const textsOf = (input: NewAgreementVersion): AgreementTextRow[] => {
+  const given: [AgreementLanguage, string | undefined, string | undefined, string][] = [
+    ['zh-CN', input.title, input.content, 'title and content'],
+    ['en', input.title_en, input.content_en, 'title_en and content_en'],
+  ];
+  const texts: AgreementTextRow[] = [];
+  for (const [lang, title, content, fields] of given) {
+    const named = title?.trim() ?? '';
+    const written = content?.trim() ? content : '';
+    if (named === '' && written === '') continue;
+    if (named === '' || written === '') throw invalidRequest(`${fields}: give both, or neither.`);
+    texts.push({ lang, title: named, content: written });
+  }
+  if (texts.length === 0)
+    throw invalidRequest('Give the text in at least one language: title and content, or title_en and content_en.');
+  return texts;
+};
+
 /** Inserts `input` as the version after the latest of its code. */
-const insertNextVersion = async (ctx: Context, input: NewAgreementVersion) => {
+const insertNextVersion = async (ctx: Context, input: NewAgreementVersion, texts: AgreementTextRow[]) => {
   // Two operators publishing the same code at once both read the same latest version: the unique
   // (code, version) lets one win, and the other takes the next number.
   for (let attempt = 1; ; attempt++) {
     const version = (await latestVersion(ctx.db, input.code)) + 1;
     try {
-      return await insertAgreement(ctx.db, {
-        code: input.code,
-        title: input.title,
-        content: input.content,
-        version,
-        url: input.url ?? `/legal/${input.code}?version=${version}`,
-        effective_at: input.effective_at ?? ctx.now(),
-        created_at: ctx.now(),
-      });
+      const agreement = await insertAgreement(
+        ctx.db,
+        {
+          code: input.code,
+          version,
+          url: input.url ?? `/legal/${input.code}?version=${version}`,
+          effective_at: input.effective_at ?? ctx.now(),
+          created_at: ctx.now(),
+        },
+        texts,
+      );
+      return { ...agreement, texts };
     } catch (error) {
       if (attempt >= PUBLISH_ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
@@ -136,7 +225,8 @@ export const publishAgreement = async (ctx: Context, operatorId: number, input: 
   if (input.url !== undefined && !isWebUrlOrPath(input.url)) {
     throw invalidRequest('url must be an http(s) URL or a path on this site (/…).');
   }
-  const agreement = await insertNextVersion(ctx, input);
+  const texts = textsOf(input);
+  const agreement = await insertNextVersion(ctx, input, texts);
   await audit(ctx, operatorId, 'agreement.publish', `agreement:${agreement.id}`, `${input.code} v${agreement.version}`);
   return agreement;
 };

@@ -3,6 +3,7 @@
  * guesses, single use. Every send is rate limited; a code that could not be delivered is withdrawn.
  */
 import { randomInt } from 'node:crypto';
+import { codeSms } from '../../adapters/code-texts.ts';
 import type { Channel } from '../../adapters/delivery.ts';
 import { DeliveryError } from '../../adapters/delivery-error.ts';
 import type { Context } from '../../context.ts';
@@ -30,9 +31,6 @@ export type Scene =
 
 const codeHash = (ctx: Context, target: string, scene: Scene, code: string) =>
   hmac(ctx.keys.codes, `${scene}:${target}:${code}`);
-
-const messageText = (scene: Scene, code: string, minutes: number) =>
-  `【EduPass】验证码 ${code}，${minutes} 分钟内有效，请勿告诉他人。Your EduPass code is ${code} (${scene}); it expires in ${minutes} minutes.`;
 
 export interface SendCodeInput {
   target: string;
@@ -63,7 +61,7 @@ export const deliverCode = async (ctx: Context, { target, scene, channel }: Send
     channel,
     scene,
     code,
-    text: messageText(scene, code, Math.ceil(ctx.config.codeTtlSeconds / 60)),
+    text: codeSms(ctx.config.site.name, scene, code, Math.ceil(ctx.config.codeTtlSeconds / 60)),
   };
   try {
     await ctx.delivery.send(message).catch(() => ctx.delivery.send(message));

@@ -1,12 +1,14 @@
 /**
- * Who read what (DESIGN.md, the education layer): every call that shows a teacher or school admin
- * part of a pupil's record writes one access-log row per pupil — the reader, the pupil, the fields
- * shown and why — through `logPupilReads`, the one way to write it. A call that changes something
- * writes the rows in its transaction, so a read is logged exactly when its answer was made. A person
- * sees the reads of their own record (`GET /edu/me/access-log`).
+ * Who read what (DESIGN.md, the education layer): every call that shows a teacher, a school admin, a
+ * guardian or an operator part of another person's record writes one access-log row per person — the reader and
+ * their role, the person, the fields shown, why and, for an operator's read of a minor, the reason
+ * given — through `logReads`, the one way to write it (`logPupilReads` is its teachers' form). A call
+ * that changes something writes the rows in its transaction, so a read is logged exactly when its
+ * answer was made. A person sees the reads of their own record, a guardian the child's
+ * (services/account/record-reads.ts).
  */
 import type { Context } from '../../context.ts';
-import { accessLogOf, insertAccessLogRows } from '../../store/edu/access-log.ts';
+import { insertAccessLogRows } from '../../store/edu/access-log.ts';
 
 /** The parts of a pupil's record an education call shows. */
 export type PupilField =
@@ -16,36 +18,74 @@ export type PupilField =
   | 'membership'
   | 'managed_by_school'
   | 'initial_password'
-  | 'new_password';
+  | 'new_password'
+  | 'age'
+  | 'consent'
+  | 'guardians'
+  | 'devices'
+  | 'minor_mode';
+
+/** The parts of a person's record the console shows. */
+export type AccountField =
+  | 'phone'
+  | 'email'
+  | 'username'
+  | 'nickname'
+  | 'fullname'
+  | 'avatar'
+  | 'sign_in_methods'
+  | 'agreements'
+  | 'sessions'
+  | 'school';
 
 /** Why the record was shown: the call that showed it. */
-export type ReadPurpose = 'class_detail' | 'card_sheet' | 'pupils_created' | 'pupils_reset';
+export type ReadPurpose =
+  | 'class_detail'
+  | 'card_sheet'
+  | 'pupils_created'
+  | 'pupils_reset'
+  | 'school_overview'
+  | 'user_detail'
+  | 'user_search'
+  | 'teacher_requests'
+  | 'roster_preview'
+  | 'guardian_view';
 
+export type ReaderRole = 'teacher' | 'operator' | 'guardian';
+
+export interface Read {
+  readerId: number;
+  role: ReaderRole;
+  subjectIds: number[];
+  fields: readonly (PupilField | AccountField)[];
+  purpose: ReadPurpose;
+  /** What the operator said when reading a minor's record. */
+  reason?: string | undefined;
+}
+
+export const logReads = (ctx: Pick<Context, 'db' | 'now'>, read: Read) => {
+  const now = ctx.now();
+  return insertAccessLogRows(
+    ctx.db,
+    [...new Set(read.subjectIds)]
+      .filter((id) => id !== read.readerId)
+      .map((id) => ({
+        reader_id: read.readerId,
+        reader_role: read.role,
+        subject_id: id,
+        fields: read.fields.join(','),
+        purpose: read.purpose,
+        reason: read.reason ?? null,
+        created_at: now,
+      })),
+  );
+};
+
+/** A teacher's or school admin's read of pupils' records. */
 export const logPupilReads = (
   ctx: Pick<Context, 'db' | 'now'>,
   readerId: number,
   pupilIds: number[],
   fields: readonly PupilField[],
   purpose: ReadPurpose,
-) => {
-  const now = ctx.now();
-  return insertAccessLogRows(
-    ctx.db,
-    [...new Set(pupilIds)]
-      .filter((id) => id !== readerId)
-      .map((id) => ({ reader_id: readerId, subject_id: id, fields: fields.join(','), purpose, created_at: now })),
-  );
-};
-
-/** What a person is shown of the reads of their own record: the last this many. */
-const OWN_LOG_MAX = 100;
-
-export const ownAccessLog = async (ctx: Context, userId: number) => ({
-  reads: (await accessLogOf(ctx.db, userId, OWN_LOG_MAX)).map((row) => ({
-    reader_id: Number(row.reader_id),
-    reader_name: row.reader_name ?? '',
-    fields: row.fields.split(','),
-    purpose: row.purpose,
-    at: Number(row.created_at),
-  })),
-});
+) => logReads(ctx, { readerId, role: 'teacher', subjectIds: pupilIds, fields, purpose });

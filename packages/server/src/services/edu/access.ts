@@ -1,8 +1,8 @@
 /**
  * Who may see or change what in the education layer, answered from memberships alone: every edu
  * route asks here, and nothing else decides. What the caller may not see is `E_2`, as if it did not
- * exist (a teacher of class A learns nothing of class B). Guardianship attaches here later as one
- * more source of "may act on this person". What a granted call then shows of a pupil is logged by
+ * exist (a teacher of class A learns nothing of class B). Guardianship is the other source of "may
+ * act on this person": a linked guardian may see and act for the child (`isGuardianOf`). What a granted call then shows of a pupil is logged by
  * that call (access-log.ts), since only it knows which fields it shows and why.
  *
  * - a school: its approved school admins manage it; its approved teachers teach there;
@@ -13,6 +13,7 @@
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { classRoleOf, findClass, pupilsInClass } from '../../store/edu/classes.ts';
+import { isGuardianRow } from '../../store/edu/guardians.ts';
 import { pupilAccountsOf } from '../../store/edu/pupils.ts';
 import { schoolRolesOf } from '../../store/edu/schools.ts';
 
@@ -81,4 +82,16 @@ export const requirePupilsAccess = async (
   action: EduAction,
 ) => {
   if (userIds.length > 0 && !(await mayPupils(ctx, callerId, classId, userIds, action))) throw new ApiError('E_2');
+};
+
+/**
+ * Whether the caller is a linked guardian of the child: a guardian may see the child's record and act
+ * for the child (withdraw consent; export and deletion build on this too).
+ */
+export const isGuardianOf = (ctx: Pick<Context, 'db'>, callerId: number, childId: number) =>
+  callerId !== childId ? isGuardianRow(ctx.db, callerId, childId) : Promise.resolve(false);
+
+/** `isGuardianOf`, refusing with E_2 (not found) where it says no. */
+export const requireGuardianOf = async (ctx: Pick<Context, 'db'>, callerId: number, childId: number) => {
+  if (!(await isGuardianOf(ctx, callerId, childId))) throw new ApiError('E_2');
 };

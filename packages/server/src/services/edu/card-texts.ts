@@ -9,6 +9,8 @@ export const cardTexts = {
     qr: '登录二维码',
     hint: '用平板扫描二维码即可登录；或输入用户名和密码。请妥善保管本卡。',
     changed: '（已自行修改）',
+    guardianCode: '家长关联码',
+    guardianHint: '家长登录后在“家长中心”输入关联码即可关联孩子（30 天内有效，只能用一次）。',
   },
   en: {
     title: 'Pupil login cards',
@@ -19,6 +21,8 @@ export const cardTexts = {
     qr: 'Sign-in QR code',
     hint: 'Show the QR code to the tablet camera to sign in, or type the username and password. Keep this card safe.',
     changed: '(changed by the pupil)',
+    guardianCode: 'Guardian link code',
+    guardianHint: 'A parent signs in and types the guardian link code in the guardian area (works once, for 30 days).',
   },
 } as const;
 

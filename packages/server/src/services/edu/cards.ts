@@ -1,8 +1,9 @@
 /**
  * Login cards: an HTML sheet for A4 paper (8 cards a page) with each pupil's name, class, username,
- * initial password and a QR code. The QR code is a link to the web client's badge sign-in carrying a
+ * initial password, guardian link code and a QR code. The QR code is a link to the web client's badge sign-in carrying a
  * new sign-in badge (192 random bits, stored as its SHA-256; never the password); printing cards
- * revokes the pupils' earlier badges, so a lost old card stops working.
+ * revokes the pupils' earlier badges, so a lost old card stops working. Each card also carries a
+ * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card.
  */
 import QRCode from 'qrcode';
 import type { Context } from '../../context.ts';
@@ -14,6 +15,7 @@ import { requirePupilsAccess } from './access.ts';
 import { logPupilReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
 import { type CardLanguage, cardTexts } from './card-texts.ts';
+import { cardGuardianCodes } from './guardian-links.ts';
 import { classToTeach, pupilsForCards } from './pupils.ts';
 
 /** 24 random bytes: 192 bits, past the 128 a badge needs. */
@@ -44,6 +46,7 @@ interface Card {
   username: string;
   password: string;
   qrSvg: string;
+  guardianCode: string;
 }
 
 const renderSheet = (cards: Card[], lang: CardLanguage) => {
@@ -55,8 +58,9 @@ const renderSheet = (cards: Card[], lang: CardLanguage) => {
 <dl><dt>${t.name}</dt><dd class="name">${escapeHtml(c.name)}</dd>
 <dt>${t.className}</dt><dd>${escapeHtml(c.className)}</dd>
 <dt>${t.username}</dt><dd class="username">${escapeHtml(c.username)}</dd>
-<dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd></dl>
-<p class="hint">${t.hint}</p></section>`,
+<dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
+<dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
+<p class="hint">${t.hint} ${t.guardianHint}</p></section>`,
     )
     .join('\n');
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
@@ -70,7 +74,7 @@ body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;c
 .qr{width:40mm;flex:none}.qr svg{width:40mm;height:40mm}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:1mm 3mm;font-size:11pt;align-content:start}
 dt{color:#333}dd{margin:0;font-weight:600;word-break:break-all}
-.username,.password{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
+.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
 .hint{font-size:8pt;color:#333;margin:0;align-self:flex-end}
 @media screen{body{padding:8px}.sheet{max-width:190mm}}
 @media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
@@ -92,7 +96,7 @@ export const cardSheet = async (
   await requirePupilsAccess(ctx, callerId, classId, ids, 'reset');
   const accounts = (await pupilAccountsOf(ctx.db, ids)).sort((a, b) => Number(a.user_id) - Number(b.user_id));
   const badges = accounts.map(() => randomToken(BADGE_BYTES));
-  await inTransaction(ctx, async (tx) => {
+  const guardianCodes = await inTransaction(ctx, async (tx) => {
     const now = tx.now();
     if (ids.length > 0) await revokeBadges(tx.db, ids, now);
     if (accounts.length > 0) {
@@ -107,6 +111,11 @@ export const cardSheet = async (
     }
     await logPupilReads(tx, callerId, ids, ['name', 'class', 'username', 'initial_password'], 'card_sheet');
     await eduAudit(tx, callerId, 'edu.cards.print', `class:${classId}`, `${accounts.length} cards`);
+    return cardGuardianCodes(
+      tx,
+      callerId,
+      accounts.map((a) => Number(a.user_id)),
+    );
   });
   const cards = await Promise.all(
     accounts.map(async (a, i) => ({
@@ -115,6 +124,7 @@ export const cardSheet = async (
       username: a.username ?? '',
       password: openInitialPassword(ctx, Number(a.user_id), a.initial_password_sealed) ?? cardTexts[lang].changed,
       qrSvg: await badgeQrSvg(badgeUrl(ctx, badges[i] as string)),
+      guardianCode: guardianCodes[i] ?? '',
     })),
   );
   return { html: renderSheet(cards, lang), count: cards.length };

@@ -4,7 +4,6 @@
  * account asks to join (a teacher of the class approves). Changes record a `class.changed` or
  * `class.membership.changed` event in their transaction.
  */
-import { randomInt } from 'node:crypto';
 import { type AuditAction, DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../errors.ts';
@@ -25,6 +24,7 @@ import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { requireAccess } from './access.ts';
 import { logPupilReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
+import { drawCode } from './credentials.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
 
@@ -72,6 +72,9 @@ export const classDetail = async (ctx: Context, callerId: number, classId: numbe
   const members = await membersOfClass(ctx.db, classId);
   const pupils = members.filter((m) => m.role === 'pupil').map((m) => Number(m.user_id));
   await logPupilReads(ctx, callerId, pupils, CLASS_DETAIL_FIELDS, 'class_detail');
+  // The class's other teachers are shown by name too.
+  const teachers = members.filter((m) => m.role !== 'pupil').map((m) => Number(m.user_id));
+  await logPupilReads(ctx, callerId, teachers, ['name', 'membership'], 'class_detail');
   return {
     class: classView(found),
     members: members.map((m) => ({
@@ -161,16 +164,13 @@ export const addClassTeacher = async (ctx: Context, callerId: number, classId: n
   });
 };
 
-const JOIN_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const drawJoinCode = () => Array.from({ length: 8 }, () => JOIN_ALPHABET[randomInt(JOIN_ALPHABET.length)]).join('');
-
 /** A join code works this long after it is opened; opening a new one replaces it. */
 export const JOIN_CODE_DAYS = 14;
 
 export const openJoinCode = async (ctx: Context, callerId: number, classId: number) => {
   const found = await classToTeach(ctx, callerId, classId);
   if (found.archived_at !== null) throw invalidRequest('The class is archived.');
-  const code = drawJoinCode();
+  const code = drawCode(8);
   await updateClassRow(ctx.db, classId, {
     join_code: code,
     join_code_expires_at: ctx.now() + JOIN_CODE_DAYS * DAY_SECONDS * 1000,

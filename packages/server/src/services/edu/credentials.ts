@@ -16,6 +16,9 @@ const LETTERS = 'abcdefghjkmnpqrstuvwxyz';
 const draw = (length: number, alphabet = ALPHABET) =>
   Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
+/** A code people type from paper or a board (a class's join code, a guardian link code): upper case. */
+export const drawCode = (length: number) => draw(length).toUpperCase();
+
 export const drawUsername = (schoolId: number) => `s${schoolId}_${draw(5)}`;
 
 export const drawInitialPassword = (): string => {

@@ -1,7 +1,4 @@
-/** The education events reach a subscribed endpoint, signed (checked with `standardwebhooks`), once each. */
-import type { NewWebhookEndpoint } from '@edupass/protocol';
 import { routes } from '@edupass/protocol';
-import { PID } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
@@ -17,14 +14,11 @@ describe('education webhooks', () => {
   test('class.changed, pupils.created and class.membership.changed, each written with its change', async () => {
     const receiver = await startWebhookReceiver();
     try {
-      const endpoint = edu.ok<NewWebhookEndpoint>(
-        await call(
-          'POST',
-          '/admin/webhooks',
-          { product: PID, url: receiver.url, events: ['class.changed', 'class.membership.changed', 'pupils.created'] },
-          { token: await edu.operatorToken() },
-        ),
-      );
+      const endpoint = await edu.webhookEndpoint(receiver.url, [
+        'class.changed',
+        'class.membership.changed',
+        'pupils.created',
+      ]);
       const schoolId = await edu.addSchool();
       const teacher = await edu.approvedTeacher(schoolId);
       const classA = await edu.createClass(teacher, schoolId, 'A');

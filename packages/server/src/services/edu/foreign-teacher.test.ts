@@ -11,10 +11,41 @@ const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
 
 /**
- * Routes open to every signed-in user by design: their own memberships and access log, asking to teach
- * or to join by code.
+ * Routes open to every signed-in user (or to anyone) by design: their own memberships, access log and
+ * consent, asking to teach or to join by code, a guardian's own children and decision on a consent
+ * link (services/edu/guardian-consent.test.ts), the caller's minor mode, guardian codes and guardians,
+ * and linking with a code (services/edu/guardian-links.test.ts), a copy of one's own data
+ * (services/account/data-export.test.ts), and signing in with a school's own system — the list
+ * of schools and the browser's round trip (services/edu/school-sign-in.test.ts,
+ * services/edu/oidc-sign-in.test.ts).
  */
-const OPEN_TO_ALL = new Set(['eduMemberships', 'eduAccessLog', 'requestTeaching', 'joinClass', 'signInByBadge']);
+const OPEN_TO_ALL = new Set([
+  'eduMemberships',
+  'eduAccessLog',
+  'requestTeaching',
+  'joinClass',
+  'signInByBadge',
+  'ownConsent',
+  'openConsentLink',
+  'consentRequest',
+  'decideConsent',
+  'guardianChildren',
+  'ownMinorMode',
+  'ownAdultCheck',
+  'adultCheck',
+  'openGuardianCode',
+  'ownGuardians',
+  'linkChild',
+  'requestExport',
+  'listExports',
+  'schoolChoices',
+  'startSchoolSignIn',
+  'finishSchoolSignIn',
+  'finishOidcSignIn',
+  'schoolSingleLogout',
+  'samlServiceProvider',
+  'finishSamlSignIn',
+]);
 
 const eduRoutes = Object.entries(routes as Record<string, RouteSpec>).filter(
   ([name, spec]) => spec.path.startsWith('/edu/') && !OPEN_TO_ALL.has(name),

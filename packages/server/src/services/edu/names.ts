@@ -16,14 +16,17 @@ export interface NamePreview {
   skipped: { line: number; text: string; reason: string }[];
 }
 
-/** The text of an uploaded file: UTF-8 when it is valid UTF-8, else GB18030 (a superset of GBK). */
-export const decodeUpload = (bytes: Buffer): string => {
+/** The text of an uploaded file and how it was read: UTF-8 when it is valid UTF-8, else GB18030 (a superset of GBK). */
+export const decodeUploadWithEncoding = (bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'gb18030' } => {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes), encoding: 'utf-8' };
   } catch {
-    return new TextDecoder('gb18030').decode(bytes);
+    return { text: new TextDecoder('gb18030').decode(bytes), encoding: 'gb18030' };
   }
 };
+
+/** The text of an uploaded file (see decodeUploadWithEncoding). */
+export const decodeUpload = (bytes: Buffer): string => decodeUploadWithEncoding(bytes).text;
 
 /** The first CSV field of a line (quoted or not). */
 const firstField = (line: string) => {

@@ -4,6 +4,7 @@
  * one transaction with its webhook events and an audit row. Initial passwords are kept sealed, not
  * hashed (passwords/initial-passwords.ts): creating a hundred pupils costs no argon2id work.
  */
+
 import { PUPIL_BATCH_MAX } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
@@ -17,10 +18,12 @@ import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { requireAccess, requirePupilsAccess } from './access.ts';
 import { logPupilReads } from './access-log.ts';
+import { ageColumns, bandOfGrade } from './age.ts';
 import { eduAudit } from './audit.ts';
 import { drawInitialPassword, drawUsername } from './credentials.ts';
 import { checkNames } from './names.ts';
 import { takePupilBatch } from './quotas.ts';
+import { schoolConsentStands } from './school-agreements.ts';
 
 export interface PupilCredentials {
   user_id: number;
@@ -41,7 +44,7 @@ const requireOpen = (found: { archived_at: number | null }) => {
 };
 
 /** `count` usernames free now for the school (a parallel creation taking one is caught at insert). */
-const freeUsernames = async (ctx: Context, schoolId: number, count: number): Promise<string[]> => {
+export const freeUsernames = async (ctx: Context, schoolId: number, count: number): Promise<string[]> => {
   const chosen = new Set<string>();
   while (chosen.size < count) {
     const candidates = Array.from({ length: count - chosen.size }, () => drawUsername(schoolId));
@@ -67,6 +70,7 @@ export const createPupils = async (
   const usernames = await freeUsernames(ctx, school.id, names.length);
   const passwords = names.map(() => drawInitialPassword());
   const mustChange = ctx.config.eduPupilPasswordChange ? 1 : 0;
+  const schoolConsent = await schoolConsentStands(ctx, school.id);
   return inTransaction(ctx, async (tx) => {
     const users = await insertNamedUsers(
       tx.db,
@@ -78,6 +82,9 @@ export const createPupils = async (
           username_key: username.toLowerCase(),
           password_hash: SEALED_INITIAL_PASSWORD,
           fullname: name,
+          // The class's band; under 14 the school's agreement, where one is in force, stands for the
+          // guardians' consent (school-agreements.ts); without one the pupil waits for a guardian.
+          ...ageColumns(bandOfGrade(found.grade), null, schoolConsent ? 'school' : 'guardian'),
         });
       }),
     );

@@ -6,6 +6,7 @@ import type { Context } from '../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { classesOfSchool, classesOfUser } from '../../store/edu/classes.ts';
+import { agreementsInForce } from '../../store/edu/guardian-checks.ts';
 import { findPupilAccount } from '../../store/edu/pupils.ts';
 import {
   allSchools,
@@ -20,6 +21,7 @@ import {
   teacherRequests,
 } from '../../store/edu/schools.ts';
 import { requireAccess } from './access.ts';
+import { logReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
@@ -42,14 +44,21 @@ export const classView = (c: {
 const schoolView = (
   ctx: Context,
   s: { id: number; name: string; daily_batches: number | null; created_at: number },
+  agreement?: { signatory: string; signed_on: string; text_version: number },
 ) => ({
   id: Number(s.id),
   name: s.name,
   daily_batches: schoolDailyBatches(ctx, s),
   created_at: Number(s.created_at),
+  agreement: agreement
+    ? { signatory: agreement.signatory, signed_on: agreement.signed_on, text_version: agreement.text_version }
+    : null,
 });
 
-export const listSchools = async (ctx: Context) => (await allSchools(ctx.db)).map((s) => schoolView(ctx, s));
+export const listSchools = async (ctx: Context) => {
+  const [schools, agreements] = await Promise.all([allSchools(ctx.db), agreementsInForce(ctx.db)]);
+  return schools.map((s) => schoolView(ctx, s, agreements.get(Number(s.id))));
+};
 
 export const addSchool = async (
   ctx: Context,
@@ -115,8 +124,9 @@ export const refuseTeacher = async (ctx: Context, operatorId: number, schoolId: 
   await eduAudit(ctx, operatorId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
 };
 
-export const listTeacherRequests = async (ctx: Context) =>
-  (await teacherRequests(ctx.db)).map((r) => ({
+/** Every school's teachers for an operator: their names and phones are logged as read. */
+export const listTeacherRequests = async (ctx: Context, operatorId: number) => {
+  const rows = (await teacherRequests(ctx.db)).map((r) => ({
     school_id: Number(r.school_id),
     school_name: r.school_name,
     user_id: Number(r.user_id),
@@ -125,6 +135,15 @@ export const listTeacherRequests = async (ctx: Context) =>
     status: r.status,
     created_at: Number(r.created_at),
   }));
+  await logReads(ctx, {
+    readerId: operatorId,
+    role: 'operator',
+    subjectIds: rows.map((r) => r.user_id),
+    fields: ['nickname', 'phone', 'school'],
+    purpose: 'teacher_requests',
+  });
+  return rows;
+};
 
 /** A school admin's view of the school. */
 export const schoolOverview = async (ctx: Context, callerId: number, schoolId: number) => {
@@ -135,6 +154,13 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
     classesOfSchool(ctx.db, schoolId),
     schoolBatchesUsed(ctx, schoolId),
   ]);
+  await logReads(ctx, {
+    readerId: callerId,
+    role: 'teacher',
+    subjectIds: members.map((m) => Number(m.user_id)),
+    fields: ['nickname', 'school'],
+    purpose: 'school_overview',
+  });
   return {
     id: Number(school.id),
     name: school.name,

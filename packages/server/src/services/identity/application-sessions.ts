@@ -53,7 +53,7 @@ export const linkOf = async (ctx: StoreContext, providerSessionUid: string) => {
 /** Whether the linked EduPass session is live, of a user who is not blocked. */
 export const linkLive = async (ctx: StoreContext, link: Link) => {
   const user = await findLiveSessionByKey(ctx.db, link.sessionKey);
-  return user !== undefined && user.id === link.userId && user.blocked_at === null;
+  return user !== undefined && user.id === link.userId && user.blocked_at === null && user.erase_at === null;
 };
 
 const authorizationsOf = (payload: string): AppAuthorization[] => {

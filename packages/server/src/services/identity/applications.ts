@@ -72,6 +72,22 @@ const absoluteUrl = (value: string, what: string): string => {
   return value;
 };
 
+/** Hosts a developer's own machine answers on, where a plain-http logo is fine. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A logo shown on the sign-in and consent screens: https only (a page served over https does not load
+ * an http picture, and would show it broken), but for a loopback host in development.
+ */
+const logoUrl = (value: string): string => {
+  const logo = absoluteUrl(value, 'The logo URL');
+  const url = new URL(logo);
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw invalidRequest(`The logo URL must be https: (https://${url.host}${url.pathname}).`);
+  }
+  return logo;
+};
+
 const idTokenAlg = (value: string | undefined): string => {
   const alg = value ?? ID_TOKEN_ALGS[0];
   if (!(ID_TOKEN_ALGS as readonly string[]).includes(alg)) {
@@ -125,7 +141,7 @@ export const addApplication = async (
   const name = nameOf(input.name);
   const redirects = redirectsOf(input.redirect_uris);
   const postLogout = (input.post_logout_redirect_uris ?? []).map((uri) => absoluteUrl(uri, 'A post-logout URI'));
-  const logo = input.logo_url ? absoluteUrl(input.logo_url, 'The logo URL') : '';
+  const logo = input.logo_url ? logoUrl(input.logo_url) : '';
   const secret = input.confidential ? randomToken(32) : undefined;
   const now = ctx.now();
   const row: ApplicationRow = {
@@ -164,9 +180,7 @@ export const updateApplication = async (
 ): Promise<Application> => {
   const changed = {
     ...(change.name === undefined ? {} : { name: nameOf(change.name) }),
-    ...(change.logo_url === undefined
-      ? {}
-      : { logo_url: change.logo_url ? absoluteUrl(change.logo_url, 'The logo URL') : '' }),
+    ...(change.logo_url === undefined ? {} : { logo_url: change.logo_url ? logoUrl(change.logo_url) : '' }),
     ...(change.redirect_uris === undefined ? {} : { redirect_uris: JSON.stringify(redirectsOf(change.redirect_uris)) }),
     ...(change.post_logout_redirect_uris === undefined
       ? {}

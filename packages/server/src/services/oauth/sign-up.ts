@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Channel } from '../../adapters/delivery.ts';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
-import { findUserByNickname, findUserByPhone, insertUser } from '../../store/account/users.ts';
+import { findUserByNickname, findUserByPhone, insertUser, markProved } from '../../store/account/users.ts';
 import type { Database, User } from '../../store/schema.ts';
 import { assertNotBlocked } from '../account/users.ts';
 import { maskPhone } from '../account/views.ts';
@@ -157,5 +157,6 @@ export const createOauthUser = async (
   await spendOauthTicket(ctx, input.oauth_ticket);
   if (!existing) return signIn(ctx, await createLinkedUser(ctx, pending, phone), method, request, agreements);
   await linkIdentity(ctx, ctx.db, existing.id, pending);
+  await markProved(ctx.db, existing, 'phone');
   return signIn(ctx, existing, method, request, agreements);
 };

@@ -15,9 +15,12 @@ export const STATE_TTL_SECONDS = 10 * 60;
 
 export const stateCookieName = (provider: OauthProviderName) => `edupass_oauth_${provider}`;
 
+/** What a state is for: a WeChat or QQ sign-in, or a school connector's (`school:<code>…`). */
+type StateUse = OauthProviderName | `school:${string}`;
+
 interface StatePayload {
   /** provider */
-  p: OauthProviderName;
+  p: StateUse;
   /** state */
   s: string;
   /** redirect URI */
@@ -33,7 +36,7 @@ export interface StartedSignIn {
   cookie: string;
 }
 
-export const startState = (ctx: Context, provider: OauthProviderName, redirectUri: string): StartedSignIn => {
+export const startState = (ctx: Context, provider: StateUse, redirectUri: string): StartedSignIn => {
   const state = randomToken(24);
   const payload = Buffer.from(
     JSON.stringify({ p: provider, s: state, r: redirectUri, e: ctx.now() + STATE_TTL_SECONDS * 1000 }),
@@ -50,11 +53,28 @@ const readCookie = (ctx: Context, cookie: string | undefined): StatePayload | un
     if (typeof value !== 'object' || value === null) return undefined;
     const { p, s, r, e } = value as Record<string, unknown>;
     return typeof p === 'string' && typeof s === 'string' && typeof r === 'string' && typeof e === 'number'
-      ? { p: p as OauthProviderName, s, r, e }
+      ? { p: p as StateUse, s, r, e }
       : undefined;
   } catch {
     return undefined;
   }
+};
+
+/** The started sign-in a step's state matches, when `accepts` its use; AC3_16 otherwise. */
+const checkStarted = (
+  ctx: Context,
+  accepts: (use: StateUse) => boolean,
+  cookie: string | undefined,
+  state: string | undefined,
+): StatePayload => {
+  const started = readCookie(ctx, cookie);
+  if (!started || !accepts(started.p) || started.e <= ctx.now()) {
+    return fail('AC3_16', 'This sign-in was not started in this browser or has expired. Start it again.');
+  }
+  if (state === undefined || !safeEqual(state, started.s)) {
+    return fail('AC3_16', 'The sign-in state does not match this browser. Start the sign-in again.');
+  }
+  return started;
 };
 
 /**
@@ -63,16 +83,18 @@ const readCookie = (ctx: Context, cookie: string | undefined): StatePayload | un
  */
 export const checkState = (
   ctx: Context,
-  provider: OauthProviderName,
+  provider: StateUse,
   cookie: string | undefined,
   state: string | undefined,
-): string => {
-  const started = readCookie(ctx, cookie);
-  if (!started || started.p !== provider || started.e <= ctx.now()) {
-    return fail('AC3_16', 'This sign-in was not started in this browser or has expired. Start it again.');
-  }
-  if (state === undefined || !safeEqual(state, started.s)) {
-    return fail('AC3_16', 'The sign-in state does not match this browser. Start the sign-in again.');
-  }
-  return started.r;
+): string => checkStarted(ctx, (use) => use === provider, cookie, state).r;
+
+/** A school sign-in's state (`school:<code>` and what follows it): its use and redirect URI. */
+export const checkSchoolState = (ctx: Context, code: string, cookie: string | undefined, state: string | undefined) => {
+  const started = checkStarted(
+    ctx,
+    (use) => use === `school:${code}` || use.startsWith(`school:${code}:`),
+    cookie,
+    state,
+  );
+  return { use: started.p, redirect: started.r };
 };

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserById, findUserByPhone, markEmailVerified } from '../../store/account/users.ts';
+import { findUserByEmail, findUserById, findUserByPhone, markProved } from '../../store/account/users.ts';
 import { pupilChosePassword } from '../../store/edu/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
@@ -126,7 +126,9 @@ export const checkResetCode = async (ctx: Context, phone: string, captcha: strin
   // The code first: no code goes to an unregistered phone, so its check says AC3_13 like any wrong
   // code, instead of telling an unlimited prober which numbers are registered.
   await verifyCode(ctx, phone, 'reset', captcha);
-  return resetTicketFor(ctx, await findUserByPhone(ctx.db, phone), 'AC3_1');
+  const user = await findUserByPhone(ctx.db, phone);
+  if (user) await markProved(ctx.db, user, 'phone');
+  return resetTicketFor(ctx, user, 'AC3_1');
 };
 
 /** Proves the account's e-mail for a reset (the same ticket); an unknown address has no code: AC3_13. */
@@ -134,7 +136,7 @@ export const checkEmailResetCode = async (ctx: Context, email: string, captcha: 
   const address = email.toLowerCase();
   await verifyCode(ctx, address, 'email_reset', captcha);
   const user = await findUserByEmail(ctx.db, address);
-  if (user) await markEmailVerified(ctx.db, user);
+  if (user) await markProved(ctx.db, user, 'email');
   return resetTicketFor(ctx, user, 'AC3_13');
 };
 

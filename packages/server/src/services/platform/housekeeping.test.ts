@@ -142,4 +142,117 @@ describe('the sweep', () => {
     await sweepOnce(server.app.ctx);
     expect(await refreshTokensOf(userId)).toBe(1);
   });
+
+  it('audit and access-log rows past their retention go; newer ones stay', async () => {
+    offset = 0;
+    const now = server.app.ctx.now();
+    const auditCutoff = now - server.config.auditRetentionDays * DAY;
+    const logCutoff = now - server.config.accessLogRetentionDays * DAY;
+    const audit = (action: string, at: number) => ({ operator_id: 1, action, target: 'user:1', detail: '', at });
+    await db()
+      .insertInto('admin_audit')
+      .values([audit('retention.old', auditCutoff - HOUR), audit('retention.new', auditCutoff + HOUR)])
+      .execute();
+    const read = (purpose: string, created_at: number) => ({
+      reader_id: 1,
+      subject_id: 2,
+      fields: 'name',
+      purpose,
+      created_at,
+    });
+    await db()
+      .insertInto('edu_access_log')
+      .values([read('retention.old', logCutoff - HOUR), read('retention.new', logCutoff + HOUR)])
+      .execute();
+    expect(await sweepOnce(server.app.ctx)).toBe(true);
+    const actions = await db()
+      .selectFrom('admin_audit')
+      .select('action')
+      .where('action', 'like', 'retention.%')
+      .execute();
+    expect(actions.map((row) => row.action)).toEqual(['retention.new']);
+    const reads = await db()
+      .selectFrom('edu_access_log')
+      .select('purpose')
+      .where('purpose', 'like', 'retention.%')
+      .execute();
+    expect(reads.map((row) => row.purpose)).toEqual(['retention.new']);
+  });
+
+  it('security events, consent records of ended accounts and export zips past their retention go, in batches', async () => {
+    offset = 0;
+    const now = server.app.ctx.now();
+    const { userId } = await signUp(server);
+    const eventsCutoff = now - server.config.securityEventRetentionDays * DAY;
+    // A backlog larger than one batch of old events, and one inside the retention.
+    const old = Array.from({ length: 6_001 }, (_, i) => ({
+      user_id: userId,
+      event: 'login_failed',
+      reason: `retention ${i}`,
+      ip: '',
+      at: eventsCutoff - HOUR,
+    }));
+    for (let i = 0; i < old.length; i += 3_000) {
+      await db()
+        .insertInto('security_events')
+        .values(old.slice(i, i + 3_000))
+        .execute();
+    }
+    await db()
+      .insertInto('security_events')
+      .values({ user_id: userId, event: 'login_failed', reason: 'retention new', ip: '', at: eventsCutoff + HOUR })
+      .execute();
+    // Consent records: of an account that ended long ago (gone), one that ended lately, and a live one.
+    const consentCutoff = now - server.config.consentEvidenceRetentionYears * 365 * DAY;
+    const consent = (child_id: number, account_ended_at: number | null) => ({
+      child_id,
+      guardian_id: null,
+      method: 'sms',
+      text_version: 1,
+      scopes: 'retention',
+      decision: 'granted' as const,
+      created_at: 1,
+      account_ended_at,
+    });
+    await db()
+      .insertInto('guardian_consents')
+      .values([consent(900_001, consentCutoff - HOUR), consent(900_002, consentCutoff + HOUR), consent(userId, null)])
+      .execute();
+    // Export zips: one whose link ran out, one still live.
+    const exported = (link_expires_at: number) => ({
+      user_id: userId,
+      requested_by: 'user' as const,
+      requester_id: userId,
+      lang: 'en',
+      state: 'ready' as const,
+      file: Buffer.from('zip'),
+      link_expires_at,
+      created_at: now - DAY,
+    });
+    await db()
+      .insertInto('data_exports')
+      .values([exported(now - HOUR), exported(now + HOUR)])
+      .execute();
+
+    expect(await sweepOnce(server.app.ctx)).toBe(true);
+    const events = await db().selectFrom('security_events').select('reason').where('user_id', '=', userId).execute();
+    expect(events.map((row) => row.reason)).toEqual(['retention new']);
+    const consents = await db()
+      .selectFrom('guardian_consents')
+      .select('child_id')
+      .where('scopes', '=', 'retention')
+      .orderBy('child_id')
+      .execute();
+    expect(consents.map((row) => Number(row.child_id)).sort()).toEqual([900_002, userId].sort());
+    const exports = await db()
+      .selectFrom('data_exports')
+      .select(['state', 'file', 'link_expires_at'])
+      .where('user_id', '=', userId)
+      .orderBy('link_expires_at')
+      .execute();
+    expect(exports.map((row) => [row.state, row.file === null])).toEqual([
+      ['expired', true],
+      ['ready', false],
+    ]);
+  });
 });

@@ -1,21 +1,32 @@
 /**
- * The server's hourly sweep, run once at start and every hour after: usage events and monitor
+ * The server's hourly sweep, run once at start and every hour after: accounts whose deletion grace
+ * period ended (erased, services/account/deletion.ts), usage events and monitor
  * beacons past USAGE_RETENTION_DAYS, and account rows nothing can use any more — expired refresh
  * tokens (every refresh adds one), tickets, codes and rate-limit windows, sessions ended more than
- * REFRESH_TOKEN_TTL ago (the console shows them until then), and dev-outbox messages older than a
- * day; then the events store settles the dashboards' answers for what stopped changing (ClickHouse).
+ * REFRESH_TOKEN_TTL ago (the console shows them until then), dev-outbox messages older than a
+ * day, audit rows past AUDIT_RETENTION_DAYS, access-log rows past ACCESS_LOG_RETENTION_DAYS, security
+ * events past SECURITY_EVENT_RETENTION_DAYS, consent records CONSENT_EVIDENCE_RETENTION_YEARS after the
+ * child's account ended, data-export zips whose link expired (DATA_EXPORT_LINK_HOURS) and
+ * accounts under 14 no guardian consented to within EDU_CONSENT_PENDING_DAYS, roster import jobs
+ * (their rows, names and previews) uploaded more than EDU_ROSTER_JOB_HOURS ago, confirmed or not; then the events store settles the dashboards' answers for what stopped changing (ClickHouse).
  * Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
  * caught (services/sessions/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
  * on one database, one sweeps at a time; every delete goes in batches.
  */
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
+import { deleteRosterJobsBefore } from '../../store/edu/roster.ts';
+import { sweepSamlState } from '../../store/edu/saml.ts';
 import { deleteExpiredAccountRows } from '../../store/expired-rows.ts';
 import { deleteExpiredModels } from '../../store/identity/oidc-models.ts';
 import { withSweepLock } from '../../store/sweep-lock.ts';
 import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
+import { eraseDueAccounts } from '../account/deletion.ts';
+import { deleteUnconfirmedChildren } from '../edu/consent.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
+/** A year of retention: 365 days (the sweep is hourly; a leap day is within its slack). */
+const YEAR_MS = 365 * DAY_MS;
 const WEBHOOK_LOG_KEEP_MS = 30 * DAY_MS;
 
 /**
@@ -40,6 +51,8 @@ export const sweepOnce = async (ctx: Context): Promise<boolean> => {
 
 const sweepAll = async (ctx: Context, now: number): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
+    // First: an account erased here takes its webhook log and usage events with it.
+    ['accounts past their deletion grace', () => eraseDueAccounts(ctx, now)],
     ['webhook log', () => deleteWebhookLogBefore(ctx.db, now - WEBHOOK_LOG_KEEP_MS)],
     ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
     ['usage settled answers', () => ctx.events.settle(now)],
@@ -50,9 +63,19 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
           now,
           endedSessionsBefore: now - ctx.config.refreshTokenTtlSeconds * 1000,
           outboxBefore: now - OUTBOX_KEEP_MS,
+          auditBefore: now - ctx.config.auditRetentionDays * DAY_MS,
+          accessLogBefore: now - ctx.config.accessLogRetentionDays * DAY_MS,
+          securityEventsBefore: now - ctx.config.securityEventRetentionDays * DAY_MS,
+          consentEvidenceBefore: now - ctx.config.consentEvidenceRetentionYears * YEAR_MS,
         }),
     ],
     ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
+    ['children left without consent', () => deleteUnconfirmedChildren(ctx, now)],
+    ['answered or expired SAML requests', () => sweepSamlState(ctx.db, now)],
+    [
+      'roster import jobs',
+      async () => ({ rosterJobs: await deleteRosterJobsBefore(ctx.db, now - ctx.config.eduRosterJobHours * HOUR_MS) }),
+    ],
   ];
   for (const [name, run] of sweeps) {
     try {

@@ -5,8 +5,14 @@
  *
  * Identities (phone, e-mail, username) are logged as a keyed hash, so the log can correlate
  * attempts on one identity without holding the identity itself.
+ *
+ * An event about an account is also kept in `security_events` (without the identity, and naming no
+ * operator), for the person's copy of their data, until SECURITY_EVENT_RETENTION_DAYS.
  */
+import type { Kysely } from 'kysely';
 import type { Logger } from '../../adapters/delivery.ts';
+import { insertSecurityEvent } from '../../store/account/security-events.ts';
+import type { Database } from '../../store/schema.ts';
 import { hmac } from './hashing.ts';
 
 export type SecurityEventName =
@@ -26,6 +32,8 @@ export type SecurityEventName =
   | 'origin_refused'
   | 'second_factor_failed'
   | 'second_factor_changed'
+  | 'account_deletion_scheduled'
+  | 'account_deletion_cancelled'
   | 'account_deleted';
 
 export interface SecurityEvent {
@@ -41,14 +49,36 @@ export interface SecurityEvent {
 interface SecurityEventDeps {
   logger: Logger;
   keys: { codes: Buffer };
+  /** Where events about an account are kept (absent: the log only). */
+  db?: Kysely<Database>;
+  now?: () => number;
 }
+
+/** The account is gone with this event: nothing is kept naming it. */
+const NOT_KEPT: ReadonlySet<SecurityEventName> = new Set(['account_deleted']);
+
+/** Keeps an event about an account; one that cannot be written is logged, never an error for the caller. */
+const keepEvent = (deps: SecurityEventDeps, event: SecurityEvent) => {
+  const { db, now } = deps;
+  if (db === undefined || now === undefined || event.userId === undefined || NOT_KEPT.has(event.event)) return;
+  insertSecurityEvent(db, {
+    user_id: event.userId,
+    event: event.event,
+    // "blocked by operator 12": which operator is the audit log's, not the person's copy.
+    reason: (event.reason ?? '').replace(/\boperator \d+/g, 'an operator'),
+    ip: event.ip ?? '',
+    at: now(),
+  }).catch((error: unknown) => deps.logger.warn({ err: error }, 'security event not kept'));
+};
 
 /** The keyed hash that stands for an identity in security logs (stable per deployment). */
 export const identityHash = (deps: SecurityEventDeps, identity: string) =>
   hmac(deps.keys.codes, `security-log:${identity.trim().toLowerCase()}`).slice(0, 16);
 
-export const securityEvent = (deps: SecurityEventDeps, { identity, ...event }: SecurityEvent) =>
+export const securityEvent = (deps: SecurityEventDeps, { identity, ...event }: SecurityEvent) => {
   deps.logger.warn(
     { security: { ...event, ...(identity === undefined ? {} : { identity: identityHash(deps, identity) }) } },
     `security: ${event.event}`,
   );
+  keepEvent(deps, event);
+};

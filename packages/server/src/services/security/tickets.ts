@@ -3,7 +3,17 @@ import type { Context } from '../../context.ts';
 import { findTicket, putTicket, setTicketData, useTicket } from '../../store/account/tickets.ts';
 import { hmac, randomToken } from './hashing.ts';
 
-export type TicketKind = 'reset' | 'email_register' | 'common' | 'captcha' | 'oauth' | 'second_factor' | 'webauthn';
+export type TicketKind =
+  | 'reset'
+  | 'email_register'
+  | 'common'
+  | 'captcha'
+  | 'oauth'
+  | 'second_factor'
+  | 'webauthn'
+  | 'guardian_consent'
+  | 'keep_account'
+  | 'guardian_link';
 
 export const issueTicket = async (
   ctx: Context,

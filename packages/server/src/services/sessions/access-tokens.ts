@@ -34,7 +34,8 @@ export interface AccessClaims {
   scope: string;
 }
 
-const defaultPid = (ctx: Context) => Object.keys(ctx.config.products)[0] ?? 'edupass';
+/** The product of a session or account that names none: the first configured. */
+export const defaultPid = (ctx: Context) => Object.keys(ctx.config.products)[0] ?? 'edupass';
 
 /** A JWS segment: the value's JSON, base64url-encoded. */
 const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -13,7 +13,6 @@ import type { User } from '../../store/schema.ts';
 import {
   copySession,
   findLiveSession,
-  findLiveSessionByKey,
   findRefreshToken,
   insertRefreshToken,
   insertSession,
@@ -195,8 +194,7 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
     await endSessionByKey(ctx, row.session_id, row.user_id, 'max_age');
     return fail('10000001');
   }
-  const user = await findLiveSessionByKey(ctx.db, row.session_id);
-  if (user?.blocked_at != null) return fail('AC3_44');
+  if (row.blocked_at !== null) return fail('AC3_44');
   const won = row.rotated_at === null && (await markRotated(ctx.db, row.token_hash, now));
   if (!won) {
     const rotatedAt = row.rotated_at ?? now;

@@ -8,6 +8,7 @@ import { fail, invalidRequest } from '../../errors.ts';
 import { findAgreements } from '../../store/account/agreements.ts';
 import type { User } from '../../store/schema.ts';
 import { signRecorded } from '../account/agreement-signatures.ts';
+import { refuseWhileErasing } from '../account/deletion-gate.ts';
 import { authInfo, userInfo } from '../account/views.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { requireSecondStep } from '../second-factor/second-factor.ts';
@@ -49,6 +50,12 @@ export const signIn = async (
 ): Promise<SignedIn> => {
   if (user.blocked_at !== null) fail('AC3_44');
   if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid);
+  await refuseWhileErasing(ctx, user, {
+    method,
+    agreement_ids: agreementIds,
+    pid: request.pid,
+    second_step_done: request.secondStepDone === true,
+  });
   const ref = await inTransaction(ctx, async (tx) => {
     await signRecorded(tx, user.id, agreementIds, user.pid);
     return startSession(tx, user, method, request, request.secondStepDone === true);

@@ -256,6 +256,20 @@ describe('e-mail sign-up (email/captcha/send → email/captcha/check → email/r
     expect(typeof body.auth.token).toBe('string');
   });
 
+  it('signs the chosen agreements in the same request: the session never has anything left to sign', async () => {
+    const listed = await call<{ id: number }[]>('GET', `${A}/agreements`);
+    const ids = listed.body.map((a) => a.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const email = nextEmail();
+    const unsigned = expectSignedIn(await registerEmail(await ticketFor(email)));
+    const before = await call('GET', `${A}/agreements/need-sign`, undefined, { token: unsigned.auth.token as string });
+    expect(before.body).toHaveLength(ids.length);
+    const signed = expectSignedIn(await registerEmail(await ticketFor(nextEmail()), { agreement_ids: ids }));
+    const after = await call('GET', `${A}/agreements/need-sign`, undefined, { token: signed.auth.token as string });
+    expect(after.body).toEqual([]);
+    expectError(await registerEmail(await ticketFor(nextEmail()), { agreement_ids: [999_999] }), 'E_1');
+  });
+
   it('a wrong e-mail code is AC3_13; a bad address is E_1 with client code 51', async () => {
     const email = nextEmail();
     await codeFor(server, 'email/captcha/send', { email, pid: PID });

@@ -3,6 +3,7 @@ import { ApiError, fail } from '../../errors.ts';
 import { findUserByEmail, findUserByPhone, insertUser } from '../../store/account/users.ts';
 import type { NewUser, User } from '../../store/schema.ts';
 import { useCode, verifyCode } from '../codes/one-time-codes.ts';
+import { signUpAgeColumns } from '../edu/age.ts';
 import { hashPassword } from '../passwords/argon2.ts';
 import { assertPasswordAllowed, weakPasswordFlag } from '../passwords/policy.ts';
 import { requireProduct } from '../platform/products.ts';
@@ -29,6 +30,9 @@ export const newUser = (ctx: Context, fields: Partial<NewUser> & { pid: string }
   grade: null,
   role: 'user',
   blocked_at: null,
+  birth_year_month: null,
+  age_band: null,
+  consent_state: null,
   created_at: ctx.now(),
   updated_at: ctx.now(),
   ...fields,
@@ -70,6 +74,7 @@ export interface PhoneSignUp {
   password: string;
   agreement_ids: number[];
   pid: string;
+  birth_year_month?: string;
 }
 
 export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request: SignInRequest): Promise<SignedIn> => {
@@ -77,12 +82,18 @@ export const registerByPhone = async (ctx: Context, input: PhoneSignUp, request:
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   if (await findUserByPhone(ctx.db, input.phone_number)) fail('AC3_0');
   await assertPasswordAllowed(input.password);
+  const age = signUpAgeColumns(input.birth_year_month, ctx.now());
   // The phone's unique index decides a parallel sign-up of the same phone: the loser hears AC3_0 —
   // also when the winner spent the code before the loser checked it (the phone is the reason).
   const user = await useCode(ctx, input.phone_number, 'register', input.captcha, async () =>
     createUser(
       ctx,
-      newUser(ctx, { pid: input.pid, phone: input.phone_number, ...(await passwordFields(ctx, input.password)) }),
+      newUser(ctx, {
+        pid: input.pid,
+        phone: input.phone_number,
+        ...age,
+        ...(await passwordFields(ctx, input.password)),
+      }),
       'register_phone',
       new ApiError('AC3_0'),
     ),
@@ -106,20 +117,24 @@ export interface EmailSignUp {
   password: string;
   rePassword: string;
   pid: string;
+  agreement_ids?: number[] | undefined;
+  birth_year_month?: string;
 }
 
 export const registerByEmail = async (ctx: Context, input: EmailSignUp, request: SignInRequest): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
+  const agreements = await chosenAgreements(ctx, input.agreement_ids);
   if (input.password !== input.rePassword) fail('AC3_10');
   await assertPasswordAllowed(input.password);
+  const age = signUpAgeColumns(input.birth_year_month, ctx.now());
   const facts = await spendTicket(ctx, 'email_register', input.captchaTicket);
   if (!facts) return fail('AC3_27');
   if (await findUserByEmail(ctx.db, facts.subject)) fail('AC3_61');
   const user = await createUser(
     ctx,
-    newUser(ctx, { pid: input.pid, email: facts.subject, ...(await passwordFields(ctx, input.password)) }),
+    newUser(ctx, { pid: input.pid, email: facts.subject, ...age, ...(await passwordFields(ctx, input.password)) }),
     'register_email',
     new ApiError('AC3_61'),
   );
-  return signIn(ctx, user, 'register_email', request);
+  return signIn(ctx, user, 'register_email', request, agreements);
 };

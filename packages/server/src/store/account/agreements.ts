@@ -1,5 +1,7 @@
+import { AGREEMENT_LANGUAGES, type AgreementLanguage } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { type AgreementTextRow, firstText, textsOf } from './agreement-languages.ts';
 
 type Db = Kysely<Database>;
 
@@ -47,8 +49,50 @@ export const signAgreements = async (db: Db, userId: number, ids: number[], now:
   return rows.map((row) => Number(row.agreement_id));
 };
 
-export const insertAgreement = (db: Db, row: Omit<Database['agreements'], 'id'>) =>
-  db.insertInto('agreements').values(row).returningAll().executeTakeFirstOrThrow();
+/** Each version's texts in AGREEMENT_LANGUAGES order, by agreement id. */
+export const agreementTexts = async (db: Db, ids: readonly number[]): Promise<Map<number, AgreementTextRow[]>> => {
+  const byId = new Map<number, AgreementTextRow[]>();
+  if (ids.length === 0) return byId;
+  const rows = await db
+    .selectFrom('agreement_texts')
+    .select(['agreement_id', 'lang', 'title', 'content'])
+    .where('agreement_id', 'in', [...ids])
+    .execute();
+  // Unknown languages (-1, as unsigned) last.
+  const rank = (lang: string) => AGREEMENT_LANGUAGES.indexOf(lang as AgreementLanguage) >>> 0;
+  rows.sort((a, b) => rank(a.lang) - rank(b.lang));
+  for (const { agreement_id, ...text } of rows) {
+    const id = Number(agreement_id);
+    byId.set(id, [...(byId.get(id) ?? []), { ...text, lang: text.lang as AgreementLanguage }]);
+  }
+  return byId;
+};
+
+/**
+ * A new version with its texts (one in its content's language when none are given), in one
+ * transaction. The row's own title and content are its first language's, as servers before texts read.
+ */
+export const insertAgreement = (
+  db: Db,
+  row: Omit<Database['agreements'], 'id' | 'title' | 'content'> & { title?: string; content?: string },
+  given?: readonly AgreementTextRow[],
+) => {
+  const texts = given ?? textsOf({ title: row.title ?? '', content: row.content ?? '' });
+  const first = firstText(texts);
+  if (!first) throw new Error('An agreement needs a text in at least one language.');
+  return db.transaction().execute(async (tx) => {
+    const inserted = await tx
+      .insertInto('agreements')
+      .values({ ...row, title: first.title, content: first.content })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('agreement_texts')
+      .values(texts.map((text) => ({ agreement_id: inserted.id, ...text })))
+      .execute();
+    return { ...inserted, id: Number(inserted.id) };
+  });
+};
 
 export const countAgreements = async (db: Db): Promise<number> => {
   const row = await db
@@ -62,7 +106,7 @@ export const countAgreements = async (db: Db): Promise<number> => {
 export const publishedAgreement = (db: Db, code: string, version: number | undefined, now: number) => {
   let query = db
     .selectFrom('agreements')
-    .select(['code', 'title', 'version', 'content', 'url', 'effective_at'])
+    .select(['id', 'code', 'title', 'version', 'content', 'url', 'effective_at'])
     .where('code', '=', code)
     .where('effective_at', '<=', now);
   query = version === undefined ? query.orderBy('version', 'desc') : query.where('version', '=', version);

@@ -36,3 +36,14 @@ export const setTicketData = async (db: Db, idHash: string, kind: string, data: 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 };
+
+/** Removes the tickets of `kind` issued for these subjects (a reprinted card's old codes). */
+export const dropTicketsOf = (db: Db, kind: string, subjects: string[]) =>
+  subjects.length === 0
+    ? Promise.resolve()
+    : db
+        .deleteFrom('tickets')
+        .where('kind', '=', kind)
+        .where('subject', 'in', subjects)
+        .execute()
+        .then(() => {});

@@ -21,16 +21,18 @@ export const findUserByNickname = (db: Db, nickname: string) =>
   db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
 
 /**
- * Records that a code sent to the user's address was just used: the address is proved (an imported
- * one was not, until now). Only the user found by that address, and only while it is still theirs.
+ * Records that a code sent to the user's phone or e-mail was just used: it is proved (an imported one
+ * was not, until now). Only the user found by that phone or address, and only while it is still theirs.
  */
-export const markEmailVerified = async (db: Db, user: Pick<User, 'id' | 'email' | 'email_verified'>) => {
-  if (user.email === null || user.email_verified === 1) return;
+export const markProved = async (db: Db, user: User, channel: 'phone' | 'email') => {
+  const flag = channel === 'phone' ? 'phone_verified' : 'email_verified';
+  const value = user[channel];
+  if (value === null || user[flag] === 1) return;
   await db
     .updateTable('users')
-    .set({ email_verified: 1 })
+    .set({ [flag]: 1 })
     .where('id', '=', user.id)
-    .where('email', '=', user.email)
+    .where(channel, '=', value)
     .execute();
 };
 
@@ -105,21 +107,23 @@ export const isUniqueViolation = (error: unknown): boolean => {
 };
 
 /**
- * Removes a user and every row that names them: second factors and refresh tokens by hand (their tables
- * keep no foreign key), then the user, whose sessions, agreement signatures and WeChat/QQ links go with
- * it (ON DELETE CASCADE). Run it inside a transaction. False when there was no such user.
+ * Freezes the account until `erasure.at` (deletion with a grace period), or with null keeps it (no
+ * longer waiting to be erased). False when it already was in that state, or there is no such user: a
+ * second request changes nothing.
  */
-export const deleteUserRows = async (db: Db, userId: number): Promise<boolean> => {
-  await db.deleteFrom('totp_secrets').where('user_id', '=', userId).execute();
-  await db.deleteFrom('passkeys').where('user_id', '=', userId).execute();
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  await db
-    .deleteFrom('refresh_tokens')
-    .where('session_id', 'in', (eb) => eb.selectFrom('sessions').select('id').where('user_id', '=', userId))
-    .execute();
-  const deleted = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+export const setErasure = async (db: Db, id: number, erasure: { at: number; by: string } | null): Promise<boolean> => {
+  const result = await db
+    .updateTable('users')
+    .set({ erase_at: erasure?.at ?? null, erase_requested_by: erasure?.by ?? null })
+    .where('id', '=', id)
+    .where('erase_at', erasure === null ? 'is not' : 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 };
+
+/** Accounts whose grace period ended by `now`, the oldest first, at most `limit`. */
+export const accountsDueForErasure = (db: Db, now: number, limit: number) =>
+  db.selectFrom('users').selectAll().where('erase_at', '<=', now).orderBy('erase_at').limit(limit).execute();
 
 /** Locks the user's row until the transaction ends (PostgreSQL; SQLite's writer holds the whole file). */
 export const lockUserRow = async (db: Db, id: number) => {

@@ -14,6 +14,7 @@ const USER_COLUMNS = [
   'role',
   'blocked_at',
   'created_at',
+  'age_band',
 ] as const;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

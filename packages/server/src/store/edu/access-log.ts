@@ -1,13 +1,10 @@
-/** The education layer's access log: who was shown which fields of which pupil's record, and why. */
-import type { Kysely } from 'kysely';
+/** The education layer's access log: who was shown which fields of which person's record, and why. */
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
 
-export const insertAccessLogRows = (
-  db: Db,
-  rows: { reader_id: number; subject_id: number; fields: string; purpose: string; created_at: number }[],
-) =>
+export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_access_log']>[]) =>
   rows.length === 0
     ? Promise.resolve()
     : db
@@ -16,7 +13,7 @@ export const insertAccessLogRows = (
         .execute()
         .then(() => {});
 
-/** The reads of one pupil's record, newest first, with each reader's nickname. */
+/** The reads of one person's record, newest first, with each reader's nickname. */
 export const accessLogOf = (db: Db, subjectId: number, limit: number) =>
   db
     .selectFrom('edu_access_log')
@@ -24,8 +21,10 @@ export const accessLogOf = (db: Db, subjectId: number, limit: number) =>
     .select([
       'edu_access_log.reader_id',
       'users.nickname as reader_name',
+      'edu_access_log.reader_role',
       'edu_access_log.fields',
       'edu_access_log.purpose',
+      'edu_access_log.reason',
       'edu_access_log.created_at',
     ])
     .where('edu_access_log.subject_id', '=', subjectId)

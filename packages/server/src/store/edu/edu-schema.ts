@@ -1,6 +1,6 @@
 /**
  * Table types of the education layer: schools, classes, their members, pupil accounts, badges
- * (migration 019); the access log and join codes' expiry (022).
+ * (migration 019); the access log and join codes' expiry (022); guardian consents and guardians (023).
  */
 import type { ClassRole, SchoolRole } from '@edupass/protocol';
 import type { Generated } from 'kysely';
@@ -77,5 +77,76 @@ export interface EduAccessLogTable {
   fields: string;
   /** Why: the call that showed them. */
   purpose: string;
+  /** `teacher` (a teacher or school admin) or `operator` (migration 029). */
+  reader_role: Generated<string>;
+  /** The reason an operator gave for reading a minor's record; null otherwise. */
+  reason: string | null;
   created_at: number;
+}
+
+export interface GuardianConsentsTable {
+  id: Generated<number>;
+  /** The child's account id; the record outlives the account (a refusal deletes it). */
+  child_id: number;
+  /** The guardian's account; null for the school's consent (a pupil a teacher created). */
+  guardian_id: number | null;
+  /** How the guardian was proven: `sms` (a code to the guardian's own phone) or `school`. */
+  method: string;
+  /** The version of the consent text the decision was given under. */
+  text_version: number;
+  /** The scopes the decision granted, space-separated ('' for a refusal or withdrawal). */
+  scopes: string;
+  decision: 'granted' | 'refused' | 'withdrawn';
+  created_at: number;
+  /** When the child's account was erased; the record goes CONSENT_EVIDENCE_RETENTION_YEARS later. */
+  account_ended_at: Generated<number | null>;
+  /** The guardian's adult check the consent was given after (migration 033): vendor, request id, time. */
+  adult_check_vendor: string | null;
+  adult_check_request_id: string | null;
+  adult_check_at: number | null;
+}
+
+/** A guardian's adult check through the real-name vendor (migration 033): never the name or ID number. */
+export interface GuardianAdultChecksTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `tencent`, `aliyun` or `dev`. */
+  vendor: string;
+  /** `adult`, `minor`, `mismatch`, `no_record`. */
+  result: string;
+  /** The vendor's request id (null when the ID number alone showed a minor and no vendor was asked). */
+  request_id: string | null;
+  created_at: number;
+}
+
+/** A school's agreement for the pupils its teachers create (migration 033); the newest not ended stands. */
+export interface SchoolAgreementsTable {
+  id: Generated<number>;
+  school_id: number;
+  signatory: string;
+  /** `YYYY-MM-DD`. */
+  signed_on: string;
+  text_version: number;
+  recorded_by: number;
+  recorded_at: number;
+  ended_at: number | null;
+}
+
+export interface GuardiansTable {
+  child_id: number;
+  guardian_id: number;
+  /** `mother`, `father`, `grandparent`, `other`: what the guardian said. */
+  relation: string;
+  created_at: number;
+}
+
+/** A guardian's stricter minor mode for a child (migration 028); null: the operator's default. */
+export interface MinorSettingsTable {
+  user_id: number;
+  daily_limit_minutes: number | null;
+  /** `HH:MM-HH:MM`, may cross midnight. */
+  curfew: string | null;
+  /** The guardian who set them last. */
+  updated_by: number;
+  updated_at: number;
 }

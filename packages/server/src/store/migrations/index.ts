@@ -26,6 +26,17 @@ import * as schools from './019-schools.ts';
 import * as backchannelLogouts from './020-backchannel-logouts.ts';
 import * as emailVerified from './021-email-verified.ts';
 import * as eduAccessLogJoinCodes from './022-edu-access-log-join-codes.ts';
+import * as ageAndGuardianConsent from './023-age-and-guardian-consent.ts';
+import * as accountErasure from './024-account-erasure.ts';
+import * as schoolConnectors from './025-school-connectors.ts';
+import * as agreementTexts from './026-agreement-texts.ts';
+import * as phoneVerified from './027-phone-verified.ts';
+import * as minorSettings from './028-minor-settings.ts';
+import * as staffAccessAndRequests from './029-staff-access-and-requests.ts';
+import * as dataExports from './030-data-exports.ts';
+import * as samlFederations from './031-saml-federations.ts';
+import * as rosterImports from './032-roster-imports.ts';
+import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-school-agreements.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -60,6 +71,17 @@ const steps: [name: string, up: Step][] = [
   ['020-backchannel-logouts', backchannelLogouts.up],
   ['021-email-verified', emailVerified.up],
   ['022-edu-access-log-join-codes', eduAccessLogJoinCodes.up],
+  ['023-age-and-guardian-consent', ageAndGuardianConsent.up],
+  ['024-account-erasure', accountErasure.up],
+  ['025-school-connectors', schoolConnectors.up],
+  ['026-agreement-texts', agreementTexts.up],
+  ['027-phone-verified', phoneVerified.up],
+  ['028-minor-settings', minorSettings.up],
+  ['029-staff-access-and-requests', staffAccessAndRequests.up],
+  ['030-data-exports', dataExports.up],
+  ['031-saml-federations', samlFederations.up],
+  ['032-roster-imports', rosterImports.up],
+  ['033-guardian-checks-and-school-agreements', guardianChecksAndSchoolAgreements.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

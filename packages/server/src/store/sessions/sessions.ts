@@ -156,6 +156,7 @@ const refreshTokenQuery = compiledOnce(
     db
       .selectFrom('refresh_tokens')
       .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
       .select([
         'refresh_tokens.token_hash',
         'refresh_tokens.session_id',
@@ -165,11 +166,13 @@ const refreshTokenQuery = compiledOnce(
         'sessions.revoked_at',
         'sessions.created_at as session_created_at',
         'sessions.pid',
+        'users.blocked_at',
       ])
       .where('refresh_tokens.token_hash', '=', tokenHash),
   [''],
 );
 
+/** A refresh token with its session and whether the session's user is blocked, in one query. */
 export const findRefreshToken = async (db: Db, tokenHash: string) => (await refreshTokenQuery(db, tokenHash)).rows[0];
 
 /** A live session's product and refresh chain (every refresh token stored for it); undefined for an ended one. */

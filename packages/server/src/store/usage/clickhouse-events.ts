@@ -14,10 +14,10 @@ import type { Logger } from '../../logger.ts';
 import { BREAKDOWN_TABLES, ensureBreakdowns, settleBreakdowns } from './clickhouse-breakdowns.ts';
 import { ensureRollups, ROLLUP_TABLES } from './clickhouse-rollups.ts';
 import { type ClickHouseTarget, connectClickHouse, ensureSchema, int, rowsOf, str } from './clickhouse-schema.ts';
-import { ensureSettled, settle, unsettleSpansBefore } from './clickhouse-settled.ts';
+import { ensureSettled, settle, unsettleSpansBefore, visitorKey } from './clickhouse-settled.ts';
 import { clickhouseStats } from './clickhouse-stats.ts';
 import { openSpool } from './events-spool.ts';
-import type { EventsStore, NewBeacon, NewUsageEvent, StoredEvent } from './events-store.ts';
+import type { EventCursor, EventsStore, NewBeacon, NewUsageEvent, StoredEvent } from './events-store.ts';
 
 /** A batch as ClickHouse stores it: beacons carry the id given on arrival. */
 interface Batch {
@@ -95,6 +95,24 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
   let closed = false;
 
   const ship = () => spool.ship((batch) => insertBatch(client, batch));
+  /** Events in (product, id) order after `after` (of one user's id, when given), each id once: export pages. */
+  const eventsPage = async (userId: number | undefined, after: EventCursor | undefined, limit: number) => {
+    const where = [
+      ...(userId === undefined ? [] : [`user_id = ${str(String(userId))}`]),
+      ...(after
+        ? [
+            `(product_code > ${str(after.product_code)} OR (product_code = ${str(after.product_code)} AND event_id > ${str(after.event_id)}))`,
+          ]
+        : []),
+    ];
+    const rows = await rowsOf<Raw<StoredEvent>>(
+      client,
+      `SELECT ${EVENT_COLUMNS} FROM usage_events
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY product_code, event_id LIMIT 1 BY product_code, event_id LIMIT ${int(limit)}`,
+    );
+    return rows.map(eventRow);
+  };
   const retryLater = () => {
     if (timer !== undefined || closed) return;
     timer = setTimeout(async () => {
@@ -142,6 +160,16 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
       for (const table of ['usage_key_counts', ...BREAKDOWN_TABLES]) await dropDaysBefore(client, table, before);
       return gone;
     },
+    async eraseUser(userId) {
+      // Events still in the local spool are shipped first, so the mutation sees them.
+      await ship();
+      const user = str(String(userId));
+      await client.command({ query: `ALTER TABLE usage_events DELETE WHERE user_id = ${user}` });
+      await client.command({
+        query: `ALTER TABLE usage_visitor_masks DELETE WHERE kind = 1 AND visitor = ${visitorKey(user)}`,
+      });
+      return -1;
+    },
     settle: async (at) => {
       const { hours, days } = await settle(client, at);
       return { hours: hours + (await settleBreakdowns(client, at)), days };
@@ -155,15 +183,12 @@ export const openClickHouseEvents = async (options: ClickHouseEventsOptions): Pr
       const [beacons] = await rowsOf<{ n: string }>(client, 'SELECT uniqExact(beacon_id) AS n FROM monitor_beacons');
       return { events: Number(events?.n ?? 0), beacons: Number(beacons?.n ?? 0) };
     },
-    eventsAfter: async (after, limit) =>
-      (
-        await rowsOf<Raw<StoredEvent>>(
-          client,
-          `SELECT ${EVENT_COLUMNS} FROM usage_events
-           ${after ? `WHERE product_code > ${str(after.product_code)} OR (product_code = ${str(after.product_code)} AND event_id > ${str(after.event_id)})` : ''}
-           ORDER BY product_code, event_id LIMIT 1 BY product_code, event_id LIMIT ${int(limit)}`,
-        )
-      ).map(eventRow),
+    eventsAfter: (after, limit) => eventsPage(undefined, after, limit),
+    userEventsAfter: async (userId, after, limit) => {
+      // Events still in the local spool are shipped first, so the copy holds them.
+      await ship();
+      return eventsPage(userId, after, limit);
+    },
     eventsById: async (product, ids) =>
       ids.length === 0
         ? []

@@ -5,8 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { deleteUsageBefore, type UsageDb, usageDb, writeUsage } from './events.ts';
-import type { EventsStore } from './events-store.ts';
+import { deleteEvents, deleteUsageBefore, type UsageDb, usageDb, writeUsage } from './events.ts';
+import type { EventCursor, EventsStore } from './events-store.ts';
 import { apiCodes, errorGroups, vitalsSeries } from './monitor-details.ts';
 import {
   apiOutcomes,
@@ -40,10 +40,25 @@ const asNumbers = <T extends { at: number | string; received_at: number | string
 export const sqlEventsStore = (primary: Kysely<Database>, reader: Kysely<Database> = primary): EventsStore => {
   const db = usageDb(primary);
   const read = usageDb(reader);
+  /** Events in (product, id) order after `after` (of one user's id, when given): export pages. */
+  const eventsPage = async (userId: number | undefined, after: EventCursor | undefined, limit: number) => {
+    let query = db.selectFrom('usage_events').selectAll().orderBy('product_code').orderBy('event_id').limit(limit);
+    if (userId !== undefined) query = query.where('user_id', '=', String(userId));
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('product_code', '>', after.product_code),
+          eb.and([eb('product_code', '=', after.product_code), eb('event_id', '>', after.event_id)]),
+        ]),
+      );
+    }
+    return (await query.execute()).map(asNumbers);
+  };
   return {
     kind: 'sql',
     write: (rows) => writeUsage(db, rows),
     deleteBefore: (before) => deleteUsageBefore(db, before),
+    eraseUser: (userId) => deleteEvents(db, ['user_id', '=', String(userId)]),
     eventCounts: async (w, bucketMs, key) =>
       (await eventCounts(read, w, bucketMs, key)).map((row) => ({
         key: row.key,
@@ -87,18 +102,8 @@ export const sqlEventsStore = (primary: Kysely<Database>, reader: Kysely<Databas
         value: Number(row.value),
       })),
     counts: async () => ({ events: await countOf(db, 'usage_events'), beacons: await countOf(db, 'monitor_beacons') }),
-    eventsAfter: async (after, limit) => {
-      let query = db.selectFrom('usage_events').selectAll().orderBy('product_code').orderBy('event_id').limit(limit);
-      if (after) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('product_code', '>', after.product_code),
-            eb.and([eb('product_code', '=', after.product_code), eb('event_id', '>', after.event_id)]),
-          ]),
-        );
-      }
-      return (await query.execute()).map(asNumbers);
-    },
+    eventsAfter: (after, limit) => eventsPage(undefined, after, limit),
+    userEventsAfter: (userId, after, limit) => eventsPage(userId, after, limit),
     eventsById: async (product, ids) =>
       ids.length === 0
         ? []

@@ -82,6 +82,12 @@ export interface EventsStore {
   /** Retention: removes what was received before `before` (unix ms); answers how many rows went. */
   deleteBefore(before: number): Promise<{ events: number; beacons: number }>;
   /**
+   * Erasure: removes every event reported under the user's id (and, ClickHouse, the visitor marks made
+   * of it), the dashboards' counts adjusted. SQL answers how many went; ClickHouse deletes in the
+   * background (a mutation) and answers -1.
+   */
+  eraseUser(userId: number): Promise<number>;
+  /**
    * The sweep's turn to precompute dashboard answers for what stopped changing before `now`
    * (ClickHouse: store/usage/clickhouse-settled.ts, clickhouse-breakdowns.ts); answers how many hours
    * (counts and breakdowns, each per key or kind) and visitor days it settled.
@@ -104,6 +110,8 @@ export interface EventsStore {
   counts(): Promise<{ events: number; beacons: number }>;
   /** Events in (product, id) order after `after`, each id once: export pages. */
   eventsAfter(after: EventCursor | undefined, limit: number): Promise<StoredEvent[]>;
+  /** The events reported under the user's id, in the same order and pages (a person's copy of their data). */
+  userEventsAfter(userId: number, after: EventCursor | undefined, limit: number): Promise<StoredEvent[]>;
   /** The stored events with these ids (each once). */
   eventsById(product: string, ids: readonly string[]): Promise<StoredEvent[]>;
   /** Batches acknowledged but not yet in the events database (the ClickHouse spool); 0 for SQL. */

@@ -142,12 +142,15 @@ export const productCodes = async (db: UsageDb): Promise<string[]> =>
 /** Rows one retention statement deletes at most, so no transaction holds a lock for long. */
 export const RETENTION_BATCH = 5_000;
 
+/** Which events a deletion takes: those received before a time (retention), or one user's (erasure). */
+export type EventsToDelete = ['received_at', '<', number] | ['user_id', '=', string];
+
 /**
- * Retention: removes what was received before `before` (unix ms), batch by batch, each batch with
- * its rollup adjustment in one transaction (from the rows the delete returned); the visitor sets of
- * the days touched are rebuilt once at the end.
+ * Deletes the events `which` names, batch by batch, each batch with its rollup adjustment in one
+ * transaction (from the rows the delete returned); the visitor sets of the days touched are rebuilt
+ * once at the end, from the events left. Answers how many events went.
  */
-export const deleteUsageBefore = async (db: UsageDb, before: number, batch = RETENTION_BATCH) => {
+export const deleteEvents = async (db: UsageDb, which: EventsToDelete, batch = RETENTION_BATCH) => {
   let events = 0;
   const days = new Map<string, { product_code: string; day: number }>();
   for (;;) {
@@ -160,7 +163,7 @@ export const deleteUsageBefore = async (db: UsageDb, before: number, batch = RET
             'in',
             selectFrom('usage_events')
               .select(['product_code', 'event_id'])
-              .where('received_at', '<', before)
+              .where((w) => (which[0] === 'user_id' ? w('user_id', '=', which[2]) : w('received_at', '<', which[2])))
               .limit(batch)
               .$asTuple('product_code', 'event_id'),
           ),
@@ -174,6 +177,15 @@ export const deleteUsageBefore = async (db: UsageDb, before: number, batch = RET
     if (deleted < batch) break;
   }
   if (days.size > 0) await db.transaction().execute((tx) => rebuildVisitorDays(tx, [...days.values()]));
+  return events;
+};
+
+/**
+ * Retention: removes what was received before `before` (unix ms), events (`deleteEvents`) and
+ * beacons, batch by batch.
+ */
+export const deleteUsageBefore = async (db: UsageDb, before: number, batch = RETENTION_BATCH) => {
+  const events = await deleteEvents(db, ['received_at', '<', before], batch);
   let beacons = 0;
   for (;;) {
     const result = await db

@@ -13,16 +13,18 @@ import { hasTeachingArea, loadMemberships } from '../../session/edu.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
 import { avatarInitials } from '../../ui/avatar-initials.ts';
 import { Link } from '../../ui/link.tsx';
+import { shownNickname } from '../../ui/nickname.ts';
 import { useHeadingFocus } from '../../ui/screen.tsx';
 import { signOut } from '../../ui/sign-out.ts';
+import { SECURITY_PATH as SECURITY } from './security-rows.ts';
 
-const SECURITY = '/account/security';
 const SECTIONS = [
   { href: '/account', key: 'account.profile' },
   { href: SECURITY, key: 'account.security' },
   { href: '/account/connections', key: 'account.connections' },
   { href: '/account/privacy', key: 'account.privacy' },
 ] as const;
+const PASSWORD_FORM = `${SECURITY}/password`;
 const TEACHING = { href: '/teach', key: 'account.teaching' } as const;
 
 /** The picture, or without one the initials of the nickname (avatar-initials.ts). */
@@ -47,8 +49,9 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
  */
 export const PasswordChanged = createContext<() => void>(() => {});
 
-/** The section a path belongs to (the teacher area's screens are all under its one section). */
-const currentSection = (path: string) => (path.startsWith(`${TEACHING.href}/`) ? TEACHING.href : path);
+/** The section a path belongs to (the teacher area's screens, and each security row's form, are under their one section). */
+const currentSection = (path: string) =>
+  path.startsWith(`${TEACHING.href}/`) ? TEACHING.href : path.startsWith(`${SECURITY}/`) ? SECURITY : path;
 
 export const AccountLayout = ({ title, children }: { title: string; children: ReactNode }) => {
   const { t } = useI18n();
@@ -59,7 +62,8 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   const user = session.user ?? profile.data;
   const action = useAction();
   const heading = useHeadingFocus();
-  const name = user?.nickname || user?.fullname || '';
+  const stored = user?.nickname || user?.fullname || '';
+  const name = shownNickname(stored, t);
   // Teachers and school admins (the education memberships say so) reach the teacher area from here.
   const edu = useLoad(loadMemberships);
   const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;
@@ -68,7 +72,8 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
     <div className="account">
       <aside className="account-side">
         <div className="who">
-          <Avatar url={user?.avatar_url ?? ''} name={name} size={48} />
+          {/* The stored name: a drawn default's last digits are the avatar in every language. */}
+          <Avatar url={user?.avatar_url ?? ''} name={stored} size={48} />
           <p>{name ? t('account.hello', { name }) : t('account.title')}</p>
         </div>
         <nav aria-label={t('account.sections')}>
@@ -105,7 +110,7 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
         {choosePassword ? (
           <p className="form-warning" role="status">
             {t('password.chooseOwn')}{' '}
-            {path === SECURITY ? null : <Link href={SECURITY}>{t('password.chooseOwnLink')}</Link>}
+            {path === PASSWORD_FORM ? null : <Link href={PASSWORD_FORM}>{t('password.chooseOwnLink')}</Link>}
           </p>
         ) : null}
         <PasswordChanged.Provider value={edu.reload}>{children}</PasswordChanged.Provider>

@@ -1,6 +1,7 @@
 /**
  * Deleting the account: what goes is said first, a last confirmation, a fresh proof when the server
- * asks for one, then the visitor is signed out and sent to the sign-in screen with a notice.
+ * asks for one, then the visitor is signed out and sent to the sign-in screen with a notice. An
+ * account that could give no proof here signs in again and the deletion it confirmed goes on.
  */
 import { deleteAccount } from '@edupass/account/delete-account';
 import { FormError } from '@edupass/ui-kit/status.tsx';
@@ -9,12 +10,16 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { navigate } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
+import { useResume } from '../../ui/resume.ts';
 import { useStepUp } from '../../ui/step-up.tsx';
+
+/** Nothing to keep but the place: the deletion was confirmed before signing in again. */
+const RESUMABLE = { form: 'delete-account', fields: () => ({}) };
 
 export const DeleteAccountSection = () => {
   const { t } = useI18n();
   const action = useAction();
-  const stepUp = useStepUp(action);
+  const stepUp = useStepUp(action, RESUMABLE);
   const confirm = useConfirm();
   const start = async () => {
     const sure = await confirm.ask({
@@ -22,12 +27,16 @@ export const DeleteAccountSection = () => {
       body: t('deleteAccount.confirmBody'),
       confirmLabel: t('deleteAccount.submit'),
     });
-    if (!sure) return;
+    if (sure) remove();
+  };
+  const remove = () =>
     void stepUp.run(async () => {
       await deleteAccount(client);
       navigate('/?notice=deleted', { replace: true });
     });
-  };
+  useResume(RESUMABLE.form, ({ step }) => {
+    if (step === 'submit') remove();
+  });
   return (
     <section className="subsection" aria-labelledby="delete-account-title">
       <h2 id="delete-account-title">{t('deleteAccount.title')}</h2>

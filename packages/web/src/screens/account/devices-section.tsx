@@ -15,7 +15,7 @@ import { useConfirm } from '../../ui/confirm.tsx';
 import { deviceName } from '../../ui/device-name.ts';
 import { useLoadError } from '../../ui/load-error.ts';
 
-const useDeviceLabel = () => {
+export const useDeviceLabel = () => {
   const { t } = useI18n();
   return (device: SessionSummary) => {
     const { browser, system } = deviceName(device.user_agent);

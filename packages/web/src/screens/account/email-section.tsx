@@ -2,7 +2,7 @@
 import { bindEmail, sendEmailBindCode } from '@edupass/account/email';
 import { checks } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput, EmailField } from '../../ui/account-fields.tsx';
@@ -13,10 +13,14 @@ import { useIdentifierChange } from './identifier-change.tsx';
 export const EmailSection = ({ current, onChanged }: { current: string; onChanged(): void }) => {
   const { t } = useI18n();
   const touched = useTouched();
-  const { action, stepUp, code, setCode, sender, change, endOthersButton, confirmDialog } =
-    useIdentifierChange(onChanged);
-  const changing = current !== '';
   const [email, setEmail] = useState('');
+  const { action, stepUp, code, setCode, sender, change, endOthersButton, confirmDialog, resumed } =
+    useIdentifierChange(onChanged, { form: 'email', fields: () => ({ email }) });
+  const changing = current !== '';
+  // Back from signing in again: the address as it was, and the code send goes on.
+  useEffect(() => {
+    if (resumed) setEmail(resumed.fields.email ?? '');
+  }, [resumed]);
   const send = sender('email_bind', email, (proof) => sendEmailBindCode(client, { email }, proof));
 
   const submit = (event: FormEvent) => {
@@ -38,7 +42,8 @@ export const EmailSection = ({ current, onChanged }: { current: string; onChange
       <h2 id="email-title">{t('email.title')}</h2>
       <p>{changing ? t('email.bound', { email: maskEmail(current) }) : t('email.none')}</p>
       {stepUp.panel}
-      <form onSubmit={submit} noValidate>
+      {/* While "Confirm it is you" is open the form waits behind it: one code field on screen. */}
+      <form onSubmit={submit} noValidate hidden={stepUp.panel !== null}>
         <EmailField
           label={changing ? t('email.new') : t('form.email')}
           value={email}
@@ -50,6 +55,7 @@ export const EmailSection = ({ current, onChanged }: { current: string; onChange
           onValue={setCode}
           blockedReason={checks.email(email) ? t('code.needEmail') : null}
           onSend={send}
+          sendNow={resumed?.step === 'send'}
         />
         <FormError message={action.error} onRetry={action.retry} />
         <Notice message={action.notice} />

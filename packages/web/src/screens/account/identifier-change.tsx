@@ -9,15 +9,20 @@ import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
+import { type Resumable, useResumed } from '../../ui/resume.ts';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { useSendCode } from '../../ui/use-send-code.ts';
 
-/** Ending the other sessions asks first: render `endOthersButton` and `confirmDialog` in the section. */
-export const useIdentifierChange = (onChanged: () => void) => {
+/**
+ * Ending the other sessions asks first: render `endOthersButton` and `confirmDialog` in the section.
+ * `resumable` names the form and its fields; `resumed` gives them back after signing in again.
+ */
+export const useIdentifierChange = (onChanged: () => void, resumable: Resumable) => {
   const { t } = useI18n();
   const confirm = useConfirm();
   const action = useAction();
-  const stepUp = useStepUp(action);
+  const stepUp = useStepUp(action, resumable);
+  const resumed = useResumed(resumable.form);
   const { code, setCode, sender } = useSendCode(action, stepUp);
   const [offerEndOthers, setOfferEndOthers] = useState(false);
 
@@ -53,5 +58,15 @@ export const useIdentifierChange = (onChanged: () => void) => {
     </button>
   ) : null;
 
-  return { action, stepUp, code, setCode, sender, change, endOthersButton, confirmDialog: confirm.dialog };
+  return {
+    action,
+    stepUp,
+    code,
+    setCode,
+    sender,
+    change,
+    endOthersButton,
+    confirmDialog: confirm.dialog,
+    resumed,
+  };
 };

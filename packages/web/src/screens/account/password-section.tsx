@@ -9,7 +9,7 @@ import { changePasswordByPhoneKeepingSession, changePasswordKeepingSession } fro
 import { checks } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { type Action, useAction } from '@edupass/ui-kit/use-action.ts';
-import { type FormEvent, type ReactNode, useContext, useState } from 'react';
+import { type FormEvent, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { rememberWeakPassword } from '../../session/weak-password.ts';
@@ -17,6 +17,7 @@ import { trackEvent } from '../../telemetry/telemetry.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
 import { Field } from '../../ui/field.tsx';
 import { PhoneInput } from '../../ui/phone-input.tsx';
+import { type Resumed, useResume, useResumed } from '../../ui/resume.ts';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { useSendCode } from '../../ui/use-send-code.ts';
@@ -41,19 +42,22 @@ const useChanged = (onChanged: () => void): Changed => {
 /**
  * A form that ends in the new password, typed twice, and its submit button; `children` come first.
  * `onSubmit` gets both passwords and runs the change with `action`; with `endOthers`, the choice to
- * sign out the other devices comes before the button.
+ * sign out the other devices comes before the button. `panel` ("Confirm it is you") comes before the
+ * form, which waits hidden while it is open.
  */
 const NewPasswordForm = ({
   action,
   submitLabel,
   onSubmit,
   endOthers,
+  panel,
   children,
 }: {
   action: Action;
   submitLabel: string;
   onSubmit(password: string, confirm: string): void;
   endOthers?: { checked: boolean; onChange(checked: boolean): void };
+  panel?: ReactNode;
   children: ReactNode;
 }) => {
   const { t } = useI18n();
@@ -65,58 +69,67 @@ const NewPasswordForm = ({
     onSubmit(password, confirm);
   };
   return (
-    <form onSubmit={submit} noValidate>
-      {children}
-      <Field
-        label={t('form.newPassword')}
-        hint={t('form.passwordHint')}
-        value={password}
-        onValue={setPassword}
-        error={password ? ruleError('password', password) : null}
-        bind={action.field('password')}
-        type="password"
-        autoComplete="new-password"
-        maxLength={20}
-      />
-      <Field
-        label={t('form.confirmPassword')}
-        value={confirm}
-        onValue={setConfirm}
-        error={confirm && confirm !== password ? t('form.mismatch') : null}
-        bind={action.field('confirm_password')}
-        type="password"
-        autoComplete="new-password"
-        maxLength={20}
-      />
-      {endOthers ? (
-        <div className="field">
-          <label className="agree-row">
-            <input
-              type="checkbox"
-              checked={endOthers.checked}
-              onChange={(event) => endOthers.onChange(event.target.checked)}
-            />
-            {t('password.endOthers')}
-          </label>
-        </div>
-      ) : null}
-      <FormError message={action.error} onRetry={action.retry} />
-      <Notice message={action.notice} />
-      <button type="submit" className="button primary" aria-busy={action.busy}>
-        {submitLabel}
-      </button>
-    </form>
+    <>
+      {panel}
+      <form onSubmit={submit} noValidate hidden={panel != null}>
+        {children}
+        <Field
+          label={t('form.newPassword')}
+          hint={t('form.passwordHint')}
+          value={password}
+          onValue={setPassword}
+          error={password ? ruleError('password', password) : null}
+          bind={action.field('password')}
+          type="password"
+          autoComplete="new-password"
+          maxLength={20}
+        />
+        <Field
+          label={t('form.confirmPassword')}
+          value={confirm}
+          onValue={setConfirm}
+          error={confirm && confirm !== password ? t('form.mismatch') : null}
+          bind={action.field('confirm_password')}
+          type="password"
+          autoComplete="new-password"
+          maxLength={20}
+        />
+        {endOthers ? (
+          <div className="field">
+            <label className="agree-row">
+              <input
+                type="checkbox"
+                checked={endOthers.checked}
+                onChange={(event) => endOthers.onChange(event.target.checked)}
+              />
+              {t('password.endOthers')}
+            </label>
+          </div>
+        ) : null}
+        <FormError message={action.error} onRetry={action.retry} />
+        <Notice message={action.notice} />
+        <button type="submit" className="button primary" aria-busy={action.busy}>
+          {submitLabel}
+        </button>
+      </form>
+    </>
   );
 };
+
+/** After signing in again the place is kept, never the password: only it is asked for again. */
+const SET_PASSWORD = { form: 'set-password', fields: () => ({}) };
 
 const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
   const { t } = useI18n();
   const action = useAction();
-  const stepUp = useStepUp(action);
+  const stepUp = useStepUp(action, SET_PASSWORD);
+  const [typeAgain, setTypeAgain] = useState(false);
+  useResume(SET_PASSWORD.form, ({ step }) => setTypeAgain(step === 'submit'));
   return (
     <NewPasswordForm
       action={action}
       submitLabel={t('password.setSubmit')}
+      panel={stepUp.panel}
       onSubmit={(password, confirm) =>
         void stepUp.run(async () => {
           await initPassword(client, { password, confirm_password: confirm });
@@ -125,7 +138,7 @@ const SetFirstPassword = ({ onChanged }: { onChanged(): void }) => {
       }
     >
       <p>{t('password.none')}</p>
-      {stepUp.panel}
+      {typeAgain ? <Notice message={t('password.typeAgain')} /> : null}
     </NewPasswordForm>
   );
 };
@@ -167,20 +180,35 @@ const ByOldPassword = ({ onChanged }: { onChanged(): void }) => {
   );
 };
 
-const ByPhoneCode = ({ onChanged }: { onChanged(): void }) => {
+/** The change by a code to the phone: the number is kept across signing in again, the code and the password never. */
+const BY_PHONE_CODE = 'password-by-phone';
+
+/**
+ * `resumed`: what this form kept before signing in again (the number, and whether a code send or the
+ * change was waiting): the number comes back and the send goes on; a waiting change asks for the code
+ * and the new password once more.
+ */
+const ByPhoneCode = ({ onChanged, resumed }: { onChanged(): void; resumed: Resumed | null }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
   const action = useAction();
-  const stepUp = useStepUp(action);
+  const [phone, setPhone] = useState('');
+  const stepUp = useStepUp(action, { form: BY_PHONE_CODE, fields: () => ({ phone }) });
   const changed = useChanged(onChanged);
   const { code, setCode, sender } = useSendCode(action, stepUp);
-  const [phone, setPhone] = useState('');
   const [endOthers, setEndOthers] = useState(true);
+  const [typeAgain, setTypeAgain] = useState(false);
+  useEffect(() => {
+    if (!resumed) return;
+    setPhone(resumed.fields.phone ?? '');
+    setTypeAgain(resumed.step === 'submit');
+  }, [resumed]);
   return (
     <NewPasswordForm
       action={action}
       submitLabel={t('password.submit')}
       endOthers={{ checked: endOthers, onChange: setEndOthers }}
+      panel={stepUp.panel}
       onSubmit={(password, confirm) => {
         // This change takes the password once, so the two are compared here rather than by the server.
         if (checks.password(password) || password !== confirm) return void action.focusFirstInvalid();
@@ -192,12 +220,13 @@ const ByPhoneCode = ({ onChanged }: { onChanged(): void }) => {
             end_other_sessions: endOthers,
           });
           setCode('');
+          setTypeAgain(false);
           return changed(endOthers);
         });
       }}
     >
       <p>{t('password.byPhoneIntro')}</p>
-      {stepUp.panel}
+      {typeAgain ? <Notice message={t('password.byPhoneAgain')} /> : null}
       <PhoneInput
         label={t('form.phone')}
         value={phone}
@@ -213,6 +242,7 @@ const ByPhoneCode = ({ onChanged }: { onChanged(): void }) => {
         onSend={sender('password_update', phone, (proof) =>
           sendPasswordUpdateCode(client, { phone_number: phone }, proof),
         )}
+        sendNow={resumed?.step === 'send' && phone === resumed.fields.phone}
       />
     </NewPasswordForm>
   );
@@ -235,7 +265,12 @@ export const PasswordSection = ({
   onPasswordChanged(): void;
 }) => {
   const { t } = useI18n();
+  // Back from signing in again in the middle of a change by phone code: that way, and it goes on.
+  const resumed = useResumed(BY_PHONE_CODE);
   const [way, setWay] = useState<'old' | 'phone'>('old');
+  useEffect(() => {
+    if (resumed) setWay('phone');
+  }, [resumed]);
   // Said here, not in the first-password form, which goes away once the password is set.
   const [notice, setNotice] = useState<string | null>(null);
   return (
@@ -263,7 +298,7 @@ export const PasswordSection = ({
           {way === 'old' ? (
             <ByOldPassword onChanged={onPasswordChanged} />
           ) : hasPhone ? (
-            <ByPhoneCode onChanged={onPasswordChanged} />
+            <ByPhoneCode onChanged={onPasswordChanged} resumed={resumed} />
           ) : (
             <p>{t('password.noPhone')}</p>
           )}

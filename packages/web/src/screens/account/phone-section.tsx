@@ -2,7 +2,7 @@
 import { bindPhone, rebindPhone, sendBindPhoneCode, sendRebindCode } from '@edupass/account';
 import { checks } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
@@ -13,11 +13,17 @@ import { useIdentifierChange } from './identifier-change.tsx';
 export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(): void }) => {
   const { t } = useI18n();
   const ruleError = useRuleError();
-  const { action, stepUp, code, sender, setCode, change, endOthersButton, confirmDialog } =
-    useIdentifierChange(onChanged);
-  const rebinding = masked !== '';
   const [oldPhone, setOldPhone] = useState('');
   const [phone, setPhone] = useState('');
+  const { action, stepUp, code, sender, setCode, change, endOthersButton, confirmDialog, resumed } =
+    useIdentifierChange(onChanged, { form: 'phone', fields: () => ({ phone, oldPhone }) });
+  const rebinding = masked !== '';
+  // Back from signing in again: the numbers as they were, and the code send goes on.
+  useEffect(() => {
+    if (!resumed) return;
+    setPhone(resumed.fields.phone ?? '');
+    setOldPhone(resumed.fields.oldPhone ?? '');
+  }, [resumed]);
   const send = rebinding
     ? sender('change', phone, (proof) =>
         sendRebindCode(client, { phone_number: phone, old_phone_number: oldPhone }, proof),
@@ -44,7 +50,8 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
       <h2 id="phone-title">{t('phone.title')}</h2>
       <p>{rebinding ? t('phone.bound', { phone: masked }) : t('phone.none')}</p>
       {stepUp.panel}
-      <form onSubmit={submit} noValidate>
+      {/* While "Confirm it is you" is open the form waits behind it: one code field on screen. */}
+      <form onSubmit={submit} noValidate hidden={stepUp.panel !== null}>
         {rebinding ? (
           <PhoneInput
             label={t('phone.old')}
@@ -67,6 +74,7 @@ export const PhoneSection = ({ masked, onChanged }: { masked: string; onChanged(
           bind={action.field('captcha')}
           blockedReason={blocked}
           onSend={send}
+          sendNow={resumed?.step === 'send'}
         />
         <FormError message={action.error} onRetry={action.retry} />
         <Notice message={action.notice} />

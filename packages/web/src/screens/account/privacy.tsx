@@ -10,6 +10,7 @@ import { setConsent, useConsent } from '../../telemetry/consent.ts';
 import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout } from './account-layout.tsx';
+import { OwnRecordReads } from './record-reads.tsx';
 
 const PAGE = 20;
 
@@ -53,6 +54,7 @@ const Privacy = () => {
       <button type="button" className="button secondary" onClick={() => setConsent('unset')}>
         {t('privacy.dataChange')}
       </button>
+      <OwnRecordReads />
     </AccountLayout>
   );
 };

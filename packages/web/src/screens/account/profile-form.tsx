@@ -1,6 +1,6 @@
 /** The profile fields, each checked with the spec's rule as it is typed; only changed fields are sent. */
 import { getGradeList, type ProfileInput, updateProfile } from '@edupass/account';
-import { checkProfile, isUnset, type UserInfo } from '@edupass/protocol';
+import { checkProfile, isDefaultNickname, isUnset, type UserInfo } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -9,6 +9,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { trackEvent } from '../../telemetry/telemetry.ts';
 import { Field } from '../../ui/field.tsx';
+import { shownNickname } from '../../ui/nickname.ts';
 import { SlowNotice } from '../../ui/slow-notice.tsx';
 import { useRuleError } from '../../ui/validation.ts';
 import { AvatarField } from './avatar/avatar-field.tsx';
@@ -31,7 +32,8 @@ interface Draft {
 
 /** The wire says 0 for an unset sex, birthday or grade; `isUnset` tells "not set" from a value (unset-fields.ts). */
 const draftOf = (user: UserInfo): Draft => ({
-  nickname: user.nickname ?? '',
+  // The drawn default nickname is not typed over: the field starts empty and says it (ui/nickname.ts).
+  nickname: isDefaultNickname(user.nickname ?? '') ? '' : (user.nickname ?? ''),
   avatar_url: user.avatar_url ?? '',
   fullname: user.fullname ?? '',
   birthday: isUnset(user, 'birthday') ? '' : toDateInput(user.birthday),
@@ -106,7 +108,12 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
     <form onSubmit={submit} noValidate className="profile-form">
       <Field
         label={t('profile.nickname')}
-        hint={t('profile.nicknameHint')}
+        hint={
+          isDefaultNickname(user.nickname ?? '') && saved.nickname === ''
+            ? t('profile.nicknameDefaultHint', { name: shownNickname(user.nickname ?? '', t) })
+            : t('profile.nicknameHint')
+        }
+        placeholder={saved.nickname === '' ? shownNickname(user.nickname ?? '', t) : undefined}
         value={draft.nickname}
         onValue={set('nickname')}
         error={judged('nickname', 'nickname')}
@@ -114,7 +121,11 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         autoComplete="nickname"
         maxLength={40}
       />
-      <AvatarField url={draft.avatar_url} name={saved.nickname || saved.fullname} onUploaded={uploaded}>
+      <AvatarField
+        url={draft.avatar_url}
+        name={saved.nickname || user.nickname || saved.fullname}
+        onUploaded={uploaded}
+      >
         <Field
           label={t('profile.avatarUrl')}
           hint={t('avatar.urlHint')}

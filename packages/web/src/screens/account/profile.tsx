@@ -8,6 +8,7 @@ import { client } from '../../session/account.ts';
 import { takeRefusedReturn } from '../../session/return-target.ts';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout } from './account-layout.tsx';
+import { FamilySection } from './family-section.tsx';
 import { ProfileForm } from './profile-form.tsx';
 
 const Profile = () => {
@@ -20,6 +21,7 @@ const Profile = () => {
       <Notice message={returnRefused ? t('return.refused') : null} />
       <FormError {...profileError} />
       {profile.data ? <ProfileForm user={profile.data} /> : <p className="muted">{t('app.loading')}</p>}
+      <FamilySection />
     </AccountLayout>
   );
 };

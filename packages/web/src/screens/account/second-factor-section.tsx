@@ -12,21 +12,27 @@ import {
   startTotp,
   type TotpSetup,
 } from '@edupass/account/second-factor';
-import { FormError } from '@edupass/ui-kit/status.tsx';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
+import { site } from '../../site.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
+import { downloadText, useCopy } from '../../ui/keep-text.ts';
 import { useLoadError } from '../../ui/load-error.ts';
+import { useResume } from '../../ui/resume.ts';
 import { SecondFactorCode } from '../../ui/second-factor-code.tsx';
 import { useStepUp } from '../../ui/step-up.tsx';
 import { PasskeysList } from './passkeys-list.tsx';
+import { FEW_RECOVERY_CODES } from './security-rows.ts';
 
-/** Recovery codes just made: the only time they can be read. */
+/** Recovery codes just made: the only time they can be read, so they can be copied, saved or printed. */
 export const RecoveryCodesShown = ({ codes, onDone }: { codes: string[]; onDone(): void }) => {
   const { t } = useI18n();
+  const { copy, copied } = useCopy();
+  const asText = () => `${t('mfa.recoveryFileTitle', { site: site.name })}\n\n${codes.join('\n')}\n`;
   return (
     <div className="recovery-codes" role="status">
       <p>{t('mfa.recoveryShown')}</p>
@@ -37,17 +43,41 @@ export const RecoveryCodesShown = ({ codes, onDone }: { codes: string[]; onDone(
           </li>
         ))}
       </ul>
-      <button type="button" className="button secondary" onClick={onDone}>
-        {t('mfa.recoveryDone')}
-      </button>
+      <div className="actions no-print">
+        <button type="button" className="button secondary" onClick={() => void copy(codes.join('\n'))}>
+          {t('mfa.recoveryCopy')}
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => downloadText(`${site.name}-recovery-codes.txt`, asText())}
+        >
+          {t('mfa.recoveryDownload')}
+        </button>
+        <button type="button" className="button secondary" onClick={() => window.print()}>
+          {t('mfa.recoveryPrint')}
+        </button>
+        <button type="button" className="button primary" onClick={onDone}>
+          {t('mfa.recoveryDone')}
+        </button>
+      </div>
+      <CopyOutcome copied={copied} done={t('mfa.recoveryCopied')} />
     </div>
   );
+};
+
+/** What a copy did: said once it is tried (the text stays on screen either way). */
+const CopyOutcome = ({ copied, done }: { copied: string | false | null; done: string }) => {
+  const { t } = useI18n();
+  if (copied === null) return null;
+  return copied === false ? <p className="form-error">{t('copy.failed')}</p> : <Notice message={done} />;
 };
 
 const AppSetup = ({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed(codes: string[] | undefined): void }) => {
   const { t } = useI18n();
   const action = useAction();
   const [code, setCode] = useState('');
+  const { copy, copied } = useCopy();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
@@ -59,9 +89,19 @@ const AppSetup = ({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed(codes:
     <form onSubmit={submit} noValidate className="totp-setup">
       <p>{t('mfa.appScan')}</p>
       <img className="qr" alt={t('mfa.appQr')} src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qr_svg)}`} />
+      {/* On a phone the QR code cannot be scanned by the phone showing it: the app opens from this link. */}
       <p>
-        {t('mfa.appKey')}: <code className="secret">{setup.secret}</code>
+        <a className="button secondary app-open" href={setup.uri}>
+          {t('mfa.appOpen')}
+        </a>
       </p>
+      <p>
+        {t('mfa.appKey')}: <code className="secret">{setup.secret}</code>{' '}
+        <button type="button" className="button secondary" onClick={() => void copy(setup.secret)}>
+          {t('mfa.appKeyCopy')}
+        </button>
+      </p>
+      <CopyOutcome copied={copied} done={t('mfa.appKeyCopied')} />
       <SecondFactorCode label={t('mfa.appCode')} value={code} onValue={setCode} appOnly />
       <FormError message={action.error} onRetry={action.retry} />
       <button type="submit" className="button primary" aria-busy={action.busy}>
@@ -74,9 +114,27 @@ const AppSetup = ({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed(codes:
 const AuthenticatorApp = ({ status, onChanged }: { status: SecondFactorStatus; onChanged(codes?: string[]): void }) => {
   const { t } = useI18n();
   const action = useAction();
-  const stepUp = useStepUp(action);
+  // Set-up and removal go on after signing in again (ui/resume.ts): which one is kept, nothing secret.
+  const asked = useRef<'set-up' | 'remove'>('set-up');
+  const stepUp = useStepUp(action, { form: 'authenticator-app', fields: () => ({ asked: asked.current }) });
   const confirm = useConfirm();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
+  const startSetUp = () => {
+    asked.current = 'set-up';
+    return stepUp.run(async () => setSetup(await startTotp(client)));
+  };
+  const remove = () => {
+    asked.current = 'remove';
+    return stepUp.run(async () => {
+      await removeTotp(client);
+      onChanged();
+    });
+  };
+  useResume('authenticator-app', ({ step, fields }) => {
+    if (step !== 'submit') return;
+    if (fields.asked === 'remove' && status.totp) void remove();
+    if (fields.asked === 'set-up' && !status.totp) void startSetUp();
+  });
   return (
     <div className="factor">
       <h3>{t('mfa.app')}</h3>
@@ -99,22 +157,13 @@ const AuthenticatorApp = ({ status, onChanged }: { status: SecondFactorStatus; o
               body: t('mfa.appRemoveBody'),
               confirmLabel: t('mfa.appRemove'),
             });
-            if (!sure) return;
-            await stepUp.run(async () => {
-              await removeTotp(client);
-              onChanged();
-            });
+            if (sure) await remove();
           }}
         >
           {t('mfa.appRemove')}
         </button>
       ) : (
-        <button
-          type="button"
-          className="button primary"
-          onClick={() => void stepUp.run(async () => setSetup(await startTotp(client)))}
-          aria-busy={action.busy}
-        >
+        <button type="button" className="button primary" onClick={() => void startSetUp()} aria-busy={action.busy}>
           {t('mfa.appSetUp')}
         </button>
       )}
@@ -130,13 +179,18 @@ const RecoveryCodes = ({ left, onNew }: { left: number; onNew(codes: string[]): 
   const action = useAction();
   const stepUp = useStepUp(action);
   const confirm = useConfirm();
+  const few = left <= FEW_RECOVERY_CODES;
   return (
     <div className="factor">
       <h3>{t('mfa.recovery')}</h3>
-      <p>{t('mfa.recoveryLeft', { count: left })}</p>
+      {few ? (
+        <p className="form-warning">{t('mfa.recoveryFew', { count: left })}</p>
+      ) : (
+        <p>{t('mfa.recoveryLeft', { count: left })}</p>
+      )}
       <button
         type="button"
-        className="button secondary"
+        className={few ? 'button primary' : 'button secondary'}
         onClick={async () => {
           const sure = await confirm.ask({
             title: t('mfa.recoveryNewTitle'),
@@ -155,8 +209,11 @@ const RecoveryCodes = ({ left, onNew }: { left: number; onNew(codes: string[]): 
   );
 };
 
-/** The whole section; `onEnrolled` tells a caller (the console's enrolment) that a factor now exists. */
-export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => {
+/**
+ * The whole section; `onEnrolled` tells a caller (the console's enrolment) that a factor now exists,
+ * `onChanged` that the factors or the recovery codes changed.
+ */
+export const SecondFactorSection = ({ onEnrolled, onChanged }: { onEnrolled?(): void; onChanged?(): void }) => {
   const { t } = useI18n();
   const status = useLoad(() => secondFactorStatus(client));
   const statusError = useLoadError(status);
@@ -164,6 +221,7 @@ export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => 
   const changed = (codes?: string[]) => {
     if (codes) setShown(codes);
     status.reload();
+    onChanged?.();
   };
   const data = status.data;
   const enrolled = data ? data.totp || data.passkeys.length > 0 : false;
@@ -177,7 +235,7 @@ export const SecondFactorSection = ({ onEnrolled }: { onEnrolled?(): void }) => 
         <>
           <AuthenticatorApp status={data} onChanged={changed} />
           <PasskeysList passkeys={data.passkeys} onChanged={changed} />
-          {enrolled ? <RecoveryCodes left={data.recovery_codes_left} onNew={setShown} /> : null}
+          {enrolled ? <RecoveryCodes left={data.recovery_codes_left} onNew={changed} /> : null}
           {enrolled && onEnrolled && !shown ? (
             <button type="button" className="button primary" onClick={onEnrolled}>
               {t('mfa.continue')}

@@ -4,6 +4,7 @@
  * 100) and the sign-in details with their card sheet.
  */
 import { eduTable, PUPIL_BATCH_MAX, type PupilCredentials } from '@edupass/protocol';
+import { base64Of } from '@edupass/ui-kit/file-base64.ts';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useId, useState } from 'react';
@@ -14,13 +15,6 @@ import { CredentialsTable } from './credentials-table.tsx';
 type Preview = { names: string[]; skipped: { line: number; text: string; reason: string }[] };
 
 /** The file's bytes in base64, as the preview route takes them. */
-const base64Of = async (file: File) => {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-};
-
 const REASONS = ['empty', 'too_long', 'duplicate', 'too_many'] as const;
 
 export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated(): void }) => {

@@ -1,0 +1,176 @@
+/**
+ * Schools' sign-in connectors in the console, in Chromium against the real server: an operator adds
+ * a CAS connector and an OpenID Connect platform (preset, client secret sent once and never shown),
+ * edits a mapping and a platform's settings, and switches a connector off and on after a confirmation naming it. In Chinese at
+ * desktop width, and in English on a phone; axe-clean; touch targets of at least 44 px.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { adminRoutes } from '@edupass/protocol';
+import { signIn } from '@edupass/test-kit/accounts';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
+import { client } from '@edupass/test-kit/http-client';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsole,
+  SCREENSHOTS,
+  startConsoleRig,
+} from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+const SCHOOL = '青山实验中学';
+const SECRET = 'client-secret-typed-once-0123456789';
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await eduSteps(rig.server, client(rig.server.url)).addSchool(SCHOOL);
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/connectors');
+  await page.getByRole('heading', { name: '学校统一身份认证', level: 1 }).waitFor();
+});
+afterAll(() => rig?.close());
+
+interface Connector {
+  id: number;
+  code: string;
+  kind: string;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+  mapping: Record<string, unknown>;
+}
+
+const connectors = async () => {
+  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const answer = await client(rig.server.url)<Connector[]>('GET', adminRoutes.listSchoolConnectors.path, undefined, {
+    token,
+  });
+  expect(answer.status).toBe(200);
+  return answer.body;
+};
+
+const smallTargets = (p: Page) =>
+  p.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main button, main input, main select')]
+      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
+      .map((el) => `${el.tagName} ${el.id} ${el.getBoundingClientRect().height}`),
+  );
+
+describe('school sign-in connectors', () => {
+  it('adds a CAS connector and an OpenID Connect platform; the secret is never shown', async () => {
+    await page.getByText('还没有学校配置统一身份认证连接。').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('学校', { exact: true }).selectOption({ label: SCHOOL });
+    await page.getByLabel('类型', { exact: true }).selectOption({ label: 'CAS' });
+    await page.getByLabel('代码（2–40 位小写字母、数字或连字符，用于地址中）').fill('qingshan-cas');
+    await page.getByLabel('学生搜索时看到的名称').fill('青山中学统一身份认证');
+    await page.getByLabel('CAS 服务器地址前缀（https）').fill('https://cas.qingshan.example.edu/cas');
+    await page.getByRole('button', { name: '添加连接' }).click();
+    await page.getByText('已添加 青山中学统一身份认证。学生登录前请检查其映射。').waitFor();
+
+    await page.getByLabel('学校', { exact: true }).selectOption({ label: SCHOOL });
+    await page.getByLabel('类型', { exact: true }).selectOption({ label: 'OAuth2 / OpenID Connect 平台' });
+    await page.getByLabel('预设', { exact: true }).selectOption({ label: '通用 OpenID Connect（自动发现）' });
+    await page.getByLabel('代码（2–40 位小写字母、数字或连字符，用于地址中）').fill('qingshan-cloud');
+    await page.getByLabel('学生搜索时看到的名称').fill('区教育云平台');
+    await page.getByLabel('Issuer 地址（OpenID Connect）').fill('https://id.edu-cloud.example.cn');
+    await page.getByLabel('客户端 ID').fill('edupass');
+    await page.getByLabel('客户端密钥（加密保存，不再显示）').fill(SECRET);
+    await page.getByRole('button', { name: '添加连接' }).click();
+    await page.getByText('已添加 区教育云平台。学生登录前请检查其映射。').waitFor();
+    await page.getByRole('rowheader', { name: /区教育云平台/ }).waitFor();
+    await page
+      .getByText(`${rig.server.config.publicUrl}/edu/school-sign-in/qingshan-cloud/oidc`, { exact: false })
+      .waitFor();
+    expect(await page.content()).not.toContain(SECRET);
+
+    const listed = await connectors();
+    expect(listed.map((c) => [c.code, c.kind, c.enabled])).toEqual([
+      ['qingshan-cas', 'cas', true],
+      ['qingshan-cloud', 'oidc', true],
+    ]);
+    expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer: 'https://id.edu-cloud.example.cn' });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await smallTargets(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors.zh-CN.png'), fullPage: true });
+  });
+
+  it('edits a mapping', async () => {
+    await page.getByRole('button', { name: '编辑 区教育云平台 的映射' }).click();
+    const card = page.getByRole('region', { name: '区教育云平台 的属性映射' });
+    await card.waitFor();
+    await card.getByLabel('表示教师的取值（逗号分隔）').fill('JS, 教师');
+    await card.getByLabel('班级属性（留空：不读取）').fill('');
+    await card.getByRole('button', { name: '保存映射' }).click();
+    await page.getByText('已保存 区教育云平台 的映射。').waitFor();
+    const cloud = (await connectors()).find((c) => c.code === 'qingshan-cloud');
+    expect(cloud?.mapping).toMatchObject({ teacher_values: ['js', '教师'], class_attribute: '', subject: 'sub' });
+  });
+
+  it('edits a platform’s settings: its name and issuer change, a blank client secret keeps the sealed one', async () => {
+    const before = (await connectors()).find((c) => c.code === 'qingshan-cloud');
+    const sealed = async () =>
+      JSON.parse(
+        (
+          await rig.server.app.ctx.db
+            .selectFrom('school_connectors')
+            .select('settings')
+            .where('code', '=', 'qingshan-cloud')
+            .executeTakeFirstOrThrow()
+        ).settings,
+      ).client_secret_sealed as string;
+    const sealedBefore = await sealed();
+    await page.getByRole('button', { name: '编辑 区教育云平台 的设置' }).click();
+    const card = page.getByRole('region', { name: '区教育云平台（qingshan-cloud）的设置' });
+    await card.waitFor();
+    expect(await card.getByLabel('Issuer 地址（OpenID Connect）').inputValue()).toBe('https://id.edu-cloud.example.cn');
+    expect(await card.getByLabel('新的客户端密钥（留空则保留当前密钥）').inputValue()).toBe('');
+    await card.getByLabel('学生搜索时看到的名称').fill('区教育云平台（新）');
+    await card.getByLabel('Issuer 地址（OpenID Connect）').fill('http://id.edu-cloud.example.cn');
+    await card.getByRole('button', { name: '保存设置' }).click();
+    await card.getByRole('alert').waitFor();
+    await card.getByLabel('Issuer 地址（OpenID Connect）').fill('https://id2.edu-cloud.example.cn');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await smallTargets(page)).toEqual([]);
+    await card.getByRole('button', { name: '保存设置' }).click();
+    await page.getByText('已保存 区教育云平台（新） 的设置。').waitFor();
+    const after = (await connectors()).find((c) => c.code === 'qingshan-cloud');
+    expect(after).toMatchObject({ id: before?.id, kind: 'oidc', name: '区教育云平台（新）' });
+    expect(after?.settings).toMatchObject({ issuer: 'https://id2.edu-cloud.example.cn', client_id: 'edupass' });
+    expect(await sealed()).toBe(sealedBefore);
+    expect(JSON.stringify(after)).not.toContain(SECRET);
+  });
+
+  it('switches a connector off and on in English on a phone, each after a confirmation naming it', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('语言').selectOption('en');
+    await page.getByRole('heading', { name: 'School sign-in', level: 1 }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'qingshan-cas' });
+    await row.getByRole('button', { name: 'Switch off' }).click();
+    const question = page.getByRole('dialog', { name: 'Switch off 青山中学统一身份认证 (qingshan-cas)?' });
+    await question.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await smallTargets(page)).toEqual([]);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('main *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+    );
+    expect(wide).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors-confirm.en.390.png'), fullPage: true });
+    await question.getByRole('button', { name: 'Switch off' }).click();
+    await page.getByText('青山中学统一身份认证 is switched off.').waitFor();
+    expect((await connectors()).find((c) => c.code === 'qingshan-cas')?.enabled).toBe(false);
+
+    await row.getByRole('button', { name: 'Switch on' }).click();
+    await page
+      .getByRole('dialog', { name: 'Switch on 青山中学统一身份认证 (qingshan-cas)?' })
+      .getByRole('button', { name: 'Switch on' })
+      .click();
+    await page.getByText('青山中学统一身份认证 is switched on.').waitFor();
+    expect((await connectors()).find((c) => c.code === 'qingshan-cas')?.enabled).toBe(true);
+  });
+});

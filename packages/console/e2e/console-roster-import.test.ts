@@ -1,0 +1,55 @@
+/**
+ * The roster import on the console's Schools screen in Chromium against the real server: an operator
+ * uploads the Chinese-header template, reads the preview (three pupils, one refused row pointed at by
+ * line and column), confirms, and the server holds the school with its pupils.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+
+let rig: ConsoleRig;
+let page: Page;
+
+beforeAll(async () => {
+  rig = await startConsoleRig();
+  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/schools');
+  await page.getByRole('heading', { name: '导入名册', level: 2 }).waitFor({ timeout: 30_000 });
+  // The build and the first sign-in take minutes on a loaded machine.
+}, 300_000);
+afterAll(() => rig?.close());
+
+describe('the roster import', () => {
+  it('uploads the template, shows the preview and refused rows, and imports on confirmation', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-roster-'));
+    const file = join(dir, '名册.csv');
+    writeFileSync(
+      file,
+      '学校,班级,年级,学年,姓名,角色,学号/编号\n晨光小学,二年级一班,2,2026-2027,周小雨,学生,1\n晨光小学,二年级一班,2,2026-2027,吴思远,学生,2\n晨光小学,二年级一班,2,2026-2027,郑可可,学生,3\n晨光小学,二年级一班,2,2026-2027,郑妈妈,家长,4\n',
+    );
+    await page.getByLabel('名册文件（.zip 或 .csv）').setInputFiles(file);
+    await page.getByRole('button', { name: '上传并预览' }).click();
+    const counts = page.getByRole('table', { name: /导入 \d+：preview/ });
+    await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);
+    await page
+      .getByRole('table', { name: '未导入的行' })
+      .getByRole('row', { name: /template\.csv 5 角色 role_not_imported/ })
+      .waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: '确认导入' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /导入 \d+ 已完成。/ })
+      .waitFor({ timeout: 30_000 });
+    const pupils = await rig.server.app.ctx.db
+      .selectFrom('pupil_accounts')
+      .innerJoin('schools', 'schools.id', 'pupil_accounts.school_id')
+      .select('pupil_accounts.display_name')
+      .where('schools.name', '=', '晨光小学')
+      .orderBy('pupil_accounts.display_name')
+      .execute();
+    expect(pupils.map((p) => p.display_name).sort()).toEqual(['吴思远', '周小雨', '郑可可'].sort());
+  });
+});

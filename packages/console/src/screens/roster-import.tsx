@@ -1,0 +1,247 @@
+/**
+ * A roster import on the Schools screen: upload a OneRoster 1.2 CSV zip or the Chinese-header
+ * template, see what it would create, change and remove (and the rows refused, by file, line and
+ * column), then confirm. A file that removes more than the set share of a school is held: it applies
+ * only once the removals are accepted with the check box. Its words in both languages are kept here.
+ */
+
+import { base64Of } from '@edupass/ui-kit/file-base64.ts';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { type FormEvent, useState } from 'react';
+import { confirmRosterImport, previewRosterImport, type RosterImport } from '../api/edu-api.ts';
+import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
+import { Card, DataTable } from '../ui/table.tsx';
+
+const WORDS = {
+  en: {
+    title: 'Import a roster',
+    lead: 'A OneRoster 1.2 CSV set (zip) or the Chinese-header template (CSV: 学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号). Nothing changes until you confirm the preview.',
+    file: 'Roster file (.zip or .csv)',
+    school: 'For school (id, optional: a one-school file is matched to it)',
+    upload: 'Upload and preview',
+    preview: 'Import {id}: {status}',
+    gbk: 'The file was read as GBK/GB18030 (saved by Chinese Excel).',
+    what: 'What',
+    count: 'Count',
+    held: 'Held: it removes {removed} of {listed} people of {school} ({percent} %, more than {limit} %).',
+    accept: 'I accept these removals',
+    confirm: 'Confirm the import',
+    applied: 'Import {id} applied.',
+    refused: 'Refused rows',
+    file_: 'File',
+    line: 'Line',
+    column: 'Column',
+    reason: 'Reason',
+    items: 'Named changes',
+    kind: 'Kind',
+    action: 'Action',
+    name: 'Name',
+    none: 'None.',
+  },
+  'zh-CN': {
+    title: '导入名册',
+    lead: 'OneRoster 1.2 CSV 文件包（zip），或中文表头模板（CSV：学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号）。确认预览之前不会做任何更改。',
+    file: '名册文件（.zip 或 .csv）',
+    school: '所属学校（编号，可选：只含一所学校的文件将对应到它）',
+    upload: '上传并预览',
+    preview: '导入 {id}：{status}',
+    gbk: '文件按 GBK/GB18030 读取（中文 Excel 保存）。',
+    what: '内容',
+    count: '数量',
+    held: '已暂停：将移除 {school} 的 {listed} 人中的 {removed} 人（{percent}%，超过 {limit}%）。',
+    accept: '我确认这些移除',
+    confirm: '确认导入',
+    applied: '导入 {id} 已完成。',
+    refused: '未导入的行',
+    file_: '文件',
+    line: '行',
+    column: '列',
+    reason: '原因',
+    items: '具体变更',
+    kind: '类别',
+    action: '操作',
+    name: '名称',
+    none: '无。',
+  },
+} as const satisfies Record<ConsoleLocale, Record<string, string>>;
+
+const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
+  en: {
+    schools_created: 'Schools created',
+    schools_matched: 'Schools matched',
+    schools_changed: 'Schools renamed',
+    classes_created: 'Classes created',
+    classes_changed: 'Classes changed',
+    classes_removed: 'Classes archived',
+    pupils_created: 'Pupil accounts created',
+    teachers_matched: 'Teachers matched to their accounts',
+    people_changed: 'People changed',
+    people_removed: 'People removed',
+    memberships_created: 'Class memberships added',
+    memberships_changed: 'Class memberships changed',
+    memberships_removed: 'Class memberships ended',
+    refused: 'Rows refused',
+  },
+  'zh-CN': {
+    schools_created: '新建学校',
+    schools_matched: '匹配已有学校',
+    schools_changed: '学校改名',
+    classes_created: '新建班级',
+    classes_changed: '班级变更',
+    classes_removed: '归档班级',
+    pupils_created: '新建学生账号',
+    teachers_matched: '匹配到账号的教师',
+    people_changed: '人员变更',
+    people_removed: '移除人员',
+    memberships_created: '加入班级',
+    memberships_changed: '班级成员变更',
+    memberships_removed: '退出班级',
+    refused: '未导入的行',
+  },
+};
+
+const useScreenWords = screenWords(WORDS);
+const useWords = () => ({ w: useScreenWords(), counts: COUNT_WORDS[useConsoleText().locale] });
+
+const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
+  const { w, counts } = useWords();
+  const action = useAction(useConsoleText().errorText);
+  const [accept, setAccept] = useState(false);
+  const confirm = async () => {
+    let applied: RosterImport | undefined;
+    const ok = await action.run(async () => {
+      applied = await confirmRosterImport(job.id, accept);
+    });
+    if (ok && applied) done(applied);
+  };
+  const countRows = Object.entries(job.counts).map(([key, n]) => ({ key, n }));
+  return (
+    <div id={`roster-job-${job.id}`}>
+      <h3>{w('preview', { id: job.id, status: job.status })}</h3>
+      {job.encoding === 'gb18030' ? <p>{w('gbk')}</p> : null}
+      <DataTable
+        rows={countRows}
+        rowKey={(row) => row.key}
+        caption={w('preview', { id: job.id, status: job.status })}
+        columns={[
+          { head: w('what'), rowHeader: true, cell: (row) => counts[row.key] ?? row.key },
+          { head: w('count'), cell: (row) => row.n },
+        ]}
+      />
+      {job.holds.map((h) => (
+        <p key={h.school_id} role="alert">
+          {w('held', {
+            removed: h.removed,
+            listed: h.listed,
+            school: h.school,
+            percent: h.percent,
+            limit: job.hold_percent,
+          })}
+        </p>
+      ))}
+      {job.status === 'applied' ? null : (
+        <div className="console-form">
+          {job.holds.length > 0 ? (
+            <label className="console-check">
+              <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} /> {w('accept')}
+            </label>
+          ) : null}
+          <FormError message={action.error} />
+          <button
+            type="button"
+            className="console-button"
+            disabled={action.busy || (job.holds.length > 0 && !accept)}
+            onClick={confirm}
+          >
+            {w('confirm')}
+          </button>
+        </div>
+      )}
+      <h3>{w('refused')}</h3>
+      <DataTable
+        rows={job.refused.slice(0, 100)}
+        rowKey={(r) => `${r.file}:${r.line}:${r.column}`}
+        empty={w('none')}
+        caption={w('refused')}
+        columns={[
+          { head: w('file_'), cell: (r) => r.file },
+          { head: w('line'), rowHeader: true, cell: (r) => r.line },
+          { head: w('column'), cell: (r) => r.column },
+          { head: w('reason'), cell: (r) => r.reason },
+        ]}
+      />
+      <h3>{w('items')}</h3>
+      <DataTable
+        rows={job.items.slice(0, 100)}
+        rowKey={(item) => `${item.kind}:${item.action}:${item.name}:${item.detail}`}
+        empty={w('none')}
+        caption={w('items')}
+        wrap
+        columns={[
+          { head: w('kind'), cell: (item) => item.kind },
+          { head: w('action'), cell: (item) => item.action },
+          { head: w('name'), rowHeader: true, cell: (item) => item.name },
+        ]}
+      />
+    </div>
+  );
+};
+
+export const RosterImportCard = ({ changed }: { changed: () => void }) => {
+  const { w } = useWords();
+  const action = useAction(useConsoleText().errorText);
+  const [file, setFile] = useState<File | null>(null);
+  const [school, setSchool] = useState('');
+  const [job, setJob] = useState<RosterImport | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    setNotice(null);
+    await action.run(async () => {
+      const schoolId = school.trim() === '' ? undefined : Number(school);
+      setJob(await previewRosterImport(await base64Of(file), schoolId));
+    });
+  };
+  return (
+    <Card id="roster-import" title={w('title')}>
+      <p className="console-lead">{w('lead')}</p>
+      <form className="console-form" onSubmit={submit}>
+        <label htmlFor="roster-file">{w('file')}</label>
+        <input
+          id="roster-file"
+          type="file"
+          accept=".zip,.csv,application/zip,text/csv"
+          required
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
+        <label htmlFor="roster-school">{w('school')}</label>
+        <input
+          id="roster-school"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={school}
+          onChange={(e) => setSchool(e.target.value)}
+        />
+        <FormError message={action.error} />
+        <button type="submit" className="console-button" disabled={action.busy}>
+          {w('upload')}
+        </button>
+      </form>
+      <Notice message={notice} />
+      {job ? (
+        <JobView
+          key={`${job.id}-${job.status}`}
+          job={job}
+          done={(applied) => {
+            setJob(applied);
+            setNotice(w('applied', { id: applied.id }));
+            changed();
+          }}
+        />
+      ) : null}
+    </Card>
+  );
+};

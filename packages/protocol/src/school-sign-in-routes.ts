@@ -1,0 +1,109 @@
+/**
+ * Signing in with a school's own system (CAS, SAML through a federation such as CARSI, or an OAuth2 /
+ * OpenID Connect education platform): the chooser's list, the start (to the school's sign-in page),
+ * the return with the service ticket, the code or the SAML response, the SAML service provider's
+ * metadata, and the CAS server's single logout. The start and the return are browser navigations
+ * answered with redirects; an operator configures the connectors.
+ */
+import { list, NO_CONTENT, object, text } from './answer-schema.ts';
+import { described } from './described-route.ts';
+
+const code = { type: 'string', required: true, maxLength: 40 } as const;
+const BASE = '/edu/school-sign-in';
+
+export const schoolChoiceAnswer = object({ code: text(), name: text(), school_name: text() });
+/** JSON callers of the start get the address instead of a redirect. */
+export const schoolSignInStartAnswer = object({ url: text() });
+
+export const schoolSignInTable = {
+  schoolChoices: described(
+    { method: 'GET', path: BASE, host: 'tiger', auth: 'none', status: 200 } as const,
+    'The schools whose own sign-in systems are offered ("sign in with your school")',
+    list(schoolChoiceAnswer),
+  ),
+  startSchoolSignIn: described(
+    {
+      method: 'GET',
+      path: `${BASE}/:code/start`,
+      host: 'tiger',
+      auth: 'optional',
+      status: 200,
+      params: { code },
+      query: {
+        redirect: { type: 'string', required: true, maxLength: 2048 },
+        /** `1`: link the school identity to the signed-in account rather than sign in as it. */
+        link: { type: 'string', required: false, maxLength: 1 },
+      },
+    } as const,
+    "Go to the school's sign-in page (302), or its address for JSON callers",
+    schoolSignInStartAnswer,
+  ),
+  finishSchoolSignIn: described(
+    {
+      method: 'GET',
+      path: `${BASE}/:code/cas`,
+      host: 'tiger',
+      auth: 'optional',
+      status: 200,
+      params: { code },
+      query: {
+        ticket: { type: 'string', required: true, maxLength: 256 },
+        state: { type: 'string', required: true, maxLength: 64 },
+      },
+    } as const,
+    "The school's CAS server sends the browser back here with a service ticket: signs in and returns to the site (302)",
+    NO_CONTENT,
+  ),
+  finishOidcSignIn: described(
+    {
+      method: 'GET',
+      path: `${BASE}/:code/oidc`,
+      host: 'tiger',
+      auth: 'optional',
+      status: 200,
+      params: { code },
+      query: {
+        /** Absent when the platform answers with `error` (the person declined, or it refused). */
+        code: { type: 'string', required: false, maxLength: 2048 },
+        state: { type: 'string', required: true, maxLength: 64 },
+        error: { type: 'string', required: false, maxLength: 128 },
+      },
+    } as const,
+    "The school's OAuth2 / OpenID Connect platform sends the browser back here with a code: signs in and returns to the site (302)",
+    NO_CONTENT,
+  ),
+  samlServiceProvider: described(
+    { method: 'GET', path: `${BASE}/saml/metadata`, host: 'tiger', auth: 'none', status: 200 } as const,
+    "EduPass's SAML 2.0 service provider metadata (XML), as a federation registers it",
+    NO_CONTENT,
+  ),
+  finishSamlSignIn: described(
+    {
+      method: 'POST',
+      path: `${BASE}/saml/acs`,
+      host: 'tiger',
+      auth: 'none',
+      status: 200,
+      body: {
+        SAMLResponse: { type: 'string', required: true, maxLength: 350_000, multiline: true },
+        /** `<connector code>.<state>`, as the start sent it. */
+        RelayState: { type: 'string', required: true, maxLength: 80 },
+      },
+    } as const,
+    "The institution's identity provider posts its SAML response here (HTTP-POST binding): signs in and returns to the site (302)",
+    NO_CONTENT,
+  ),
+  schoolSingleLogout: described(
+    {
+      method: 'POST',
+      path: `${BASE}/:code/cas`,
+      host: 'tiger',
+      auth: 'none',
+      status: 204,
+      params: { code },
+      body: { logoutRequest: { type: 'string', required: true, maxLength: 16_384, multiline: true } },
+    } as const,
+    "The school's CAS server ends the session a service ticket started (single logout, form-encoded)",
+    NO_CONTENT,
+  ),
+} as const;

@@ -1,0 +1,66 @@
+/**
+ * "Who read my record" (issue #32 item 3): what a person is shown about who had their data — the
+ * teachers' and operators' reads of the access log (services/edu/access-log.ts), the applications
+ * they granted access to (the identity provider's live grants), and the copies of their data made
+ * (export requests, services/account/data-requests.ts). An adult sees their own
+ * (`GET /edu/me/access-log`); a linked guardian sees the child's (`GET /edu/guardian/children/:id/access-log`).
+ */
+import type { Context } from '../../context.ts';
+import { dataRequests } from '../../store/admin/data-requests.ts';
+import { accessLogOf } from '../../store/edu/access-log.ts';
+import { listApplicationRows } from '../../store/identity/applications.ts';
+import { findModelsOfAccount } from '../../store/identity/oidc-models.ts';
+import { requireGuardianOf } from '../edu/access.ts';
+
+/** The last this many of each list. */
+const SHOWN_MAX = 100;
+
+interface GrantPayload {
+  clientId?: string;
+  iat?: number;
+  openid?: { scope?: string };
+}
+
+const grantedApplications = async (ctx: Context, userId: number) => {
+  const grants = await findModelsOfAccount(ctx.db, 'Grant', String(userId), ctx.now());
+  if (grants.length === 0) return [];
+  const names = new Map((await listApplicationRows(ctx.db)).map((a) => [a.client_id, a.name]));
+  return grants
+    .map((row) => JSON.parse(row.payload) as GrantPayload)
+    .filter((grant) => typeof grant.clientId === 'string')
+    .map((grant) => ({
+      client_id: grant.clientId ?? '',
+      name: names.get(grant.clientId ?? '') ?? grant.clientId ?? '',
+      scope: grant.openid?.scope ?? '',
+      at: (grant.iat ?? 0) * 1000,
+    }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, SHOWN_MAX);
+};
+
+export const recordReads = async (ctx: Context, subjectId: number) => {
+  const [reads, applications, exports] = await Promise.all([
+    accessLogOf(ctx.db, subjectId, SHOWN_MAX),
+    grantedApplications(ctx, subjectId),
+    dataRequests(ctx.db, { open: false, limit: SHOWN_MAX, userId: subjectId, kind: 'export' }),
+  ]);
+  return {
+    reads: reads.map((row) => ({
+      reader_id: Number(row.reader_id),
+      reader_name: row.reader_name ?? '',
+      reader_role: row.reader_role,
+      fields: row.fields.split(','),
+      purpose: row.purpose,
+      reason: row.reason,
+      at: Number(row.created_at),
+    })),
+    applications,
+    exports: exports.map((row) => ({ requested_by: row.requested_by, status: row.status, at: Number(row.created_at) })),
+  };
+};
+
+/** A guardian's view of the child's record reads: E_2 unless the caller is a linked guardian. */
+export const childRecordReads = async (ctx: Context, guardianId: number, childId: number) => {
+  await requireGuardianOf(ctx, guardianId, childId);
+  return recordReads(ctx, childId);
+};

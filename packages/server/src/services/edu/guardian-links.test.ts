@@ -1,0 +1,231 @@
+/**
+ * Guardians linked to children over HTTP against the real server: one-time codes from the child and
+ * from a pupil's teacher (single use, lapsing, typed loosely, guesses locked atomically), several
+ * guardians per child and children per guardian, the guardian's view of a child (logged in the child's
+ * access log), signing a child's device out, and unlinking.
+ */
+import {
+  type ChildRecord,
+  type EduAccessLog,
+  type GuardianChildren,
+  type GuardianCode,
+  type OwnGuardians,
+  routes,
+} from '@edupass/protocol';
+import { type Account, expectError, signIn } from '@edupass/test-kit/accounts';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { movableClock } from '@edupass/test-kit/server-clock';
+import { describe, expect, it } from 'vitest';
+
+const { server, call } = useTestServer();
+const edu = eduSteps(server, call);
+const { signUpAged } = edu;
+const DAY = 24 * 3_600_000;
+
+const openCode = async (child: Account) =>
+  edu.ok<GuardianCode>(await call('POST', routes.openGuardianCode.path, {}, { token: child.token })).code;
+const link = (guardian: Account, code: string, relation = 'mother') =>
+  call<{ child_id: number }>('POST', routes.linkChild.path, { code, relation }, { token: guardian.token });
+const childrenOf = async (guardian: Account) =>
+  edu.ok<GuardianChildren>(await call('GET', routes.guardianChildren.path, undefined, { token: guardian.token }))
+    .children;
+const guardiansOf = async (child: Account) =>
+  edu.ok<OwnGuardians>(await call('GET', routes.ownGuardians.path, undefined, { token: child.token })).guardians;
+const recordOf = (guardian: Account, childId: number) =>
+  call<ChildRecord>('GET', pathOf(routes.childRecord.path, { id: childId }), undefined, { token: guardian.token });
+
+const moveClock = movableClock(server);
+
+describe('linking a guardian with a one-time code', () => {
+  it('links two guardians to a child and one guardian to two children, each relation recorded', async () => {
+    const [child, sibling] = [await signUpAged(10), await signUpAged(15)];
+    const [mother, father] = [await signUpAged(38), await signUpAged(40)];
+    const code = await openCode(child);
+    expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+    // As a parent types it from a message: lower case, spaces inside.
+    const typed = ` ${code.slice(0, 4).toLowerCase()} ${code.slice(4)} `;
+    expect(edu.ok<{ child_id: number }>(await link(mother, typed, 'mother'))).toEqual({ child_id: child.userId });
+    edu.ok(await link(father, await openCode(child), 'father'));
+    edu.ok(await link(mother, await openCode(sibling), 'mother'));
+
+    expect((await guardiansOf(child)).map((g) => [g.id, g.relation])).toEqual([
+      [mother.userId, 'mother'],
+      [father.userId, 'father'],
+    ]);
+    expect((await childrenOf(mother)).map((c) => c.id)).toEqual([child.userId, sibling.userId]);
+    expect((await childrenOf(father)).map((c) => c.id)).toEqual([child.userId]);
+  });
+
+  it('a code works once, lapses after a week, and is stored only as its hash', async () => {
+    const child = await signUpAged(9);
+    const code = await openCode(child);
+    const stored = await server.app.ctx.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('kind', '=', 'guardian_link')
+      .execute();
+    expect(JSON.stringify(stored)).not.toContain(code);
+
+    const [first, second] = [await signUpAged(35), await signUpAged(36)];
+    const raced = await Promise.all([link(first, code), link(second, code, 'father')]);
+    expect(raced.map((a) => a.status).sort()).toEqual([200, 404]);
+    expect(await guardiansOf(child)).toHaveLength(1);
+
+    const lapsing = await openCode(child);
+    moveClock(7 * DAY + 60_000);
+    const later = { token: (await signIn(server, second.phone)).access.token } as Account;
+    expectError(await link(later, lapsing), 'E_2');
+  });
+
+  it('only an adult with a phone of their own links, with a relation from the list; a refusal keeps the code', async () => {
+    const child = await signUpAged(12);
+    const code = await openCode(child);
+    expectError(await link(child, code), 'E_1');
+    expectError(await link(await signUpAged(16), code), 'E_1');
+    const guardian = await signUpAged(41);
+    expectError(await link(guardian, code, 'neighbour'), 'E_1');
+    edu.ok(await link(guardian, code, 'grandparent'));
+    // An adult has no guardian code to open.
+    expectError(await call('POST', routes.openGuardianCode.path, {}, { token: guardian.token }), 'E_1');
+  });
+
+  it('a flood of guesses is refused with E_5 past the limit, the right code too; another guardian still links', async () => {
+    const child = await signUpAged(11);
+    const code = await openCode(child);
+    const prober = await signUpAged(30);
+    const limit = server.config.loginLockAfter;
+    const burst = await Promise.all(Array.from({ length: limit + 4 }, (_, i) => link(prober, `WRONG${i}XY`)));
+    const codes = burst.map((answer) => (answer.body as { error_code?: string }).error_code);
+    expect(codes.filter((c) => c === 'E_2')).toHaveLength(limit);
+    expect(codes.filter((c) => c === 'E_5')).toHaveLength(4);
+    expectError(await link(prober, code), 'E_5');
+    expect(await guardiansOf(child)).toEqual([]);
+    edu.ok(await link(await signUpAged(33), code));
+  });
+
+  it("a pupil's teacher opens a code for the pupil's guardian; a teacher of another school cannot", async () => {
+    const schoolId = await edu.addSchool('链接小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '二年级一班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['周小舟']);
+    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: Number(pupil?.user_id) });
+    const stranger = await edu.approvedTeacher(await edu.addSchool('别的小学'));
+    expectError(await call('POST', path, {}, { token: stranger.token }), 'E_2');
+    const { code, expires_at } = edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token }));
+    expect(expires_at).toBeGreaterThan(Date.now() + 29 * DAY);
+    const guardian = await signUpAged(37);
+    expect(edu.ok<{ child_id: number }>(await link(guardian, code, 'father')).child_id).toBe(pupil?.user_id);
+    expect(await childrenOf(guardian)).toEqual([
+      expect.objectContaining({ id: pupil?.user_id, relation: 'father', consent_state: 'school' }),
+    ]);
+  });
+
+  it("a pupil's login card carries a guardian link code; a reprint replaces it", async () => {
+    const schoolId = await edu.addSchool('卡片小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '一年级一班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['陈小河']);
+    const codeOnCard = async (lang: 'zh-CN' | 'en') => {
+      const { html } = await edu.cardSheet(teacher, classId, lang);
+      expect(html).toContain(lang === 'en' ? 'Guardian link code' : '家长关联码');
+      return /class="guardian-code">([A-Z0-9]{8})</.exec(html)?.[1] ?? '';
+    };
+    const lost = await codeOnCard('zh-CN');
+    const printed = await codeOnCard('en');
+    expect(printed).not.toBe(lost);
+    const guardian = await signUpAged(40);
+    expectError(await link(guardian, lost), 'E_2');
+    expect(edu.ok<{ child_id: number }>(await link(guardian, printed)).child_id).toBe(pupil?.user_id);
+  });
+});
+
+describe("a linked guardian's view of a child", () => {
+  it('shows the record, consent, guardians, devices and minor mode, and the read is in the child’s access log', async () => {
+    const child = await signUpAged(10);
+    const guardian = await signUpAged(39);
+    edu.ok(await link(guardian, await openCode(child), 'father'));
+    expectError(await recordOf(await signUpAged(44), child.userId), 'E_2');
+
+    const record = edu.ok<ChildRecord>(await recordOf(guardian, child.userId));
+    expect(record.child).toMatchObject({
+      id: child.userId,
+      age_band: '8_13',
+      consent_state: 'pending',
+      relation: 'father',
+    });
+    expect(record.guardians.map((g) => g.id)).toEqual([guardian.userId]);
+    expect(record.devices.length).toBeGreaterThan(0);
+    expect(record.minor).toMatchObject({ minor_mode: true, daily_limit_minutes: 60, guardian_linked: true });
+    expect(record.defaults).toEqual({ daily_limit_minutes: 60, curfew: '22:00-06:00' });
+
+    const log = edu.ok<EduAccessLog>(await call('GET', routes.eduAccessLog.path, undefined, { token: child.token }));
+    expect(log.reads).toContainEqual(
+      expect.objectContaining({
+        reader_id: guardian.userId,
+        purpose: 'guardian_view',
+        fields: expect.arrayContaining(['devices']),
+      }),
+    );
+  });
+
+  it("signs one of the child's devices out at once; another adult cannot", async () => {
+    const child = await signUpAged(13);
+    const guardian = await signUpAged(42);
+    edu.ok(await link(guardian, await openCode(child)));
+    const [device] = edu.ok<ChildRecord>(await recordOf(guardian, child.userId)).devices;
+    const end = (who: Account) =>
+      call(
+        'POST',
+        pathOf(routes.endChildDevice.path.replace(':key', encodeURIComponent(String(device?.id))), {
+          id: child.userId,
+        }),
+        {},
+        { token: who.token },
+      );
+    expectError(await end(await signUpAged(50)), 'E_2');
+    edu.ok(await call('GET', routes.ownGuardians.path, undefined, { token: child.token }));
+    edu.ok(await end(guardian), 204);
+    expectError(await call('GET', routes.ownGuardians.path, undefined, { token: child.token }), 'E_0');
+  });
+
+  it('unlinking ends the view; the other guardian stays linked', async () => {
+    const child = await signUpAged(9);
+    const [mother, father] = [await signUpAged(34), await signUpAged(36)];
+    edu.ok(await link(mother, await openCode(child), 'mother'));
+    edu.ok(await link(father, await openCode(child), 'father'));
+    const unlink = (who: Account) =>
+      call('POST', pathOf(routes.unlinkChild.path, { id: child.userId }), {}, { token: who.token });
+    edu.ok(await unlink(mother), 204);
+    expectError(await recordOf(mother, child.userId), 'E_2');
+    expectError(await unlink(mother), 'E_2');
+    expect((await guardiansOf(child)).map((g) => g.id)).toEqual([father.userId]);
+    edu.ok(await recordOf(father, child.userId));
+  });
+
+  it("a linked guardian deletes the child's account: frozen at once, erased after the grace period", async () => {
+    const child = await signUpAged(12);
+    const guardian = await signUpAged(43);
+    edu.ok(await link(guardian, await openCode(child)));
+    const remove = (who: Account) =>
+      call('POST', pathOf(routes.deleteChildAccount.path, { id: child.userId }), {}, { token: who.token });
+    expectError(await remove(await signUpAged(47)), 'E_2');
+    expect(await guardiansOf(child)).toHaveLength(1);
+    const config = server.app.ctx.config as { accountDeletionGraceDays: number };
+    const grace = config.accountDeletionGraceDays;
+    config.accountDeletionGraceDays = 15;
+    try {
+      edu.ok(await remove(guardian), 204);
+    } finally {
+      config.accountDeletionGraceDays = grace;
+    }
+    expectError(await call('GET', routes.ownGuardians.path, undefined, { token: child.token }), 'E_0');
+    const row = await server.app.ctx.db
+      .selectFrom('users')
+      .select(['erase_at', 'erase_requested_by'])
+      .where('id', '=', child.userId)
+      .executeTakeFirst();
+    expect(row?.erase_requested_by).toBe('guardian_request');
+    expect(Number(row?.erase_at)).toBeGreaterThan(Date.now() + 14 * DAY);
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * A school's education platform over OAuth 2.0 or OpenID Connect: its settings (a preset's defaults,
+ * then what the operator wrote; the client secret sealed), the start (the platform's authorization
+ * address with PKCE, state and nonce) and the return (code exchanged, ID token verified, claims read).
+ *
+ * The PKCE verifier and the nonce are HMACs of the state under the server's key: the state is bound
+ * to this browser by the state cookie, so the return derives the same two values, and someone who saw
+ * the authorization address (which carries the state and the challenge) can derive neither.
+ */
+import { isRecord, routes } from '@edupass/protocol';
+import {
+  authorizationUrl,
+  claimsAsAttributes,
+  discover,
+  exchangeCode,
+  type OidcClient,
+  type OidcEndpoints,
+  ProviderUnreachableError,
+  UpstreamRefused,
+} from '../../adapters/oidc-client.ts';
+import type { Context } from '../../context.ts';
+import { fail, invalidRequest, RetryLater } from '../../errors.ts';
+import { hmac } from '../security/hashing.ts';
+import { seal, unsealEither } from '../security/sealed-values.ts';
+import type { AttributeMapping, UpstreamIdentity } from './identity-mapping.ts';
+import { DEFAULT_MAPPING } from './identity-mapping.ts';
+import { upstreamUrl } from './upstream-url.ts';
+
+export interface OidcPreset {
+  protocol: 'oidc' | 'oauth2';
+  scopes: string[];
+  tokenAuth: OidcClient['tokenAuth'];
+  /** The attribute mapping's defaults for this platform. */
+  mapping: AttributeMapping;
+  /** Whether the values were checked against the platform's published documentation. */
+  checked: boolean;
+}
+
+/**
+ * Presets: defaults for a kind of platform; every value can be overridden per connector. Only the
+ * generic ones follow published standards (OpenID Connect Core's claims; REFEDS' `eduperson_affiliation`
+ * claim name); the education platforms' presets are configuration shapes whose values are to be
+ * checked with the platform when a school connects (docs/education.md), not vendor facts.
+ */
+export const OIDC_PRESETS: Record<string, OidcPreset> = {
+  oidc: {
+    protocol: 'oidc',
+    scopes: ['openid', 'profile'],
+    tokenAuth: 'client_secret_basic',
+    mapping: { ...DEFAULT_MAPPING, subject: 'sub', role_attribute: 'eduperson_affiliation', name_attribute: 'name' },
+    checked: true,
+  },
+  oauth2: {
+    protocol: 'oauth2',
+    scopes: [],
+    tokenAuth: 'client_secret_post',
+    mapping: { ...DEFAULT_MAPPING, subject: 'sub', name_attribute: 'name' },
+    checked: true,
+  },
+  /** The national smart education platform (国家智慧教育公共服务平台): values to check with the platform. */
+  smartedu: {
+    protocol: 'oauth2',
+    scopes: ['user_info'],
+    tokenAuth: 'client_secret_post',
+    mapping: {
+      ...DEFAULT_MAPPING,
+      subject: 'user_id',
+      role_attribute: 'identity',
+      teacher_values: ['teacher', '教师'],
+      pupil_values: ['student', '学生'],
+      class_attribute: 'class_name',
+      name_attribute: 'real_name',
+    },
+    checked: false,
+  },
+  /** A provincial or municipal education cloud (省/市教育云) with OAuth2 sign-in: values to check with it. */
+  'edu-cloud': {
+    protocol: 'oauth2',
+    scopes: ['basic'],
+    tokenAuth: 'client_secret_post',
+    mapping: {
+      ...DEFAULT_MAPPING,
+      subject: 'openid',
+      role_attribute: 'userType',
+      teacher_values: ['teacher', '教师', 'js'],
+      pupil_values: ['student', '学生', 'xs'],
+      class_attribute: 'className',
+      name_attribute: 'name',
+    },
+    checked: false,
+  },
+};
+
+export interface OidcSettings extends Omit<OidcClient, 'clientSecret'> {
+  preset: string;
+  /** Endpoints the operator named ('' = from discovery, OIDC only). */
+  endpoints: Omit<OidcEndpoints, 'jwks' | 'issuer'>;
+  /** The client secret sealed under the settings key (named by the connector's code). */
+  clientSecretSealed: string;
+}
+
+const secretName = (code: string) => `school-connector:${code}:client_secret`;
+
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+
+const text = (value: unknown, key: string, max: number): string => {
+  if (typeof value === 'string' && value.trim() !== '' && value.length <= max) return value.trim();
+  throw invalidRequest(`settings.${key} must be given (at most ${max} characters).`);
+};
+
+const optionalUrl = (ctx: Context, value: unknown, key: string) =>
+  value === undefined || value === '' ? '' : upstreamUrl(ctx, value, key);
+
+export const presetOf = (settings: unknown): OidcPreset => {
+  const name = isRecord(settings) && typeof settings.preset === 'string' ? settings.preset : 'oidc';
+  // Own keys only: `constructor` or `__proto__` is no preset.
+  const preset = Object.hasOwn(OIDC_PRESETS, name) ? OIDC_PRESETS[name] : undefined;
+  if (preset === undefined) {
+    throw invalidRequest(`settings.preset must be one of ${Object.keys(OIDC_PRESETS).join(', ')}.`);
+  }
+  return preset;
+};
+
+/**
+ * Reads an operator's settings (`stored` false: a new client secret in clear, sealed here) or the
+ * stored ones (`stored` true: the sealed secret kept).
+ */
+export const oidcSettings = (ctx: Context, code: string, settings: unknown, stored: boolean): OidcSettings => {
+  if (!isRecord(settings)) throw invalidRequest('settings must be an object.');
+  const preset = presetOf(settings);
+  const protocol = settings.protocol ?? preset.protocol;
+  if (protocol !== 'oidc' && protocol !== 'oauth2')
+    throw invalidRequest("settings.protocol must be 'oidc' or 'oauth2'.");
+  const scopes = settings.scopes ?? (protocol === 'oidc' && preset.protocol !== 'oidc' ? ['openid'] : preset.scopes);
+  if (!Array.isArray(scopes) || scopes.length > 16 || !scopes.every((s) => typeof s === 'string' && SCOPE.test(s))) {
+    throw invalidRequest('settings.scopes must be a list of up to 16 scope names.');
+  }
+  if (protocol === 'oidc' && !scopes.includes('openid')) throw invalidRequest("settings.scopes must include 'openid'.");
+  const tokenAuth = settings.token_auth ?? preset.tokenAuth;
+  if (tokenAuth !== 'client_secret_basic' && tokenAuth !== 'client_secret_post') {
+    throw invalidRequest("settings.token_auth must be 'client_secret_basic' or 'client_secret_post'.");
+  }
+  const endpoints = {
+    authorization: optionalUrl(ctx, settings.authorization_endpoint, 'authorization_endpoint'),
+    token: optionalUrl(ctx, settings.token_endpoint, 'token_endpoint'),
+    userinfo: optionalUrl(ctx, settings.userinfo_endpoint, 'userinfo_endpoint'),
+  };
+  const issuer = protocol === 'oidc' ? upstreamUrl(ctx, settings.issuer, 'issuer') : '';
+  if (
+    protocol === 'oauth2' &&
+    (endpoints.authorization === '' || endpoints.token === '' || endpoints.userinfo === '')
+  ) {
+    throw invalidRequest(
+      'settings.authorization_endpoint, token_endpoint and userinfo_endpoint must be given for OAuth2.',
+    );
+  }
+  const clientSecretSealed = stored
+    ? text(settings.client_secret_sealed, 'client_secret_sealed', 4096)
+    : seal(ctx.keys.settings, text(settings.client_secret, 'client_secret', 512), secretName(code));
+  return {
+    preset: Object.entries(OIDC_PRESETS).find(([, p]) => p === preset)?.[0] ?? 'oidc',
+    protocol,
+    issuer,
+    endpoints,
+    clientId: text(settings.client_id, 'client_id', 256),
+    clientSecretSealed,
+    scopes: scopes as string[],
+    tokenAuth,
+  };
+};
+
+/** The address the platform sends the browser back to: registered with it as the redirect URI. */
+export const oidcRedirectUri = (ctx: Context, code: string) =>
+  new URL(routes.finishOidcSignIn.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl).toString();
+
+/** Settings as stored (the sealed secret) and as shown (no secret; the redirect URI to register). */
+export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, withSecret: boolean) => ({
+  preset: s.preset,
+  protocol: s.protocol,
+  issuer: s.issuer,
+  authorization_endpoint: s.endpoints.authorization,
+  token_endpoint: s.endpoints.token,
+  userinfo_endpoint: s.endpoints.userinfo,
+  client_id: s.clientId,
+  scopes: s.scopes,
+  token_auth: s.tokenAuth,
+  ...(withSecret ? { client_secret_sealed: s.clientSecretSealed } : { redirect_uri: oidcRedirectUri(ctx, code) }),
+});
+
+const UPSTREAM_TIMEOUT_MS = 10_000;
+
+const refused = (): never => fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
+
+/** Runs an upstream step: unreachable → retry later; refused → AC3_27, logged with the reason. */
+const upstream = async <T>(ctx: Context, code: string, step: () => Promise<T>): Promise<T> => {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ProviderUnreachableError) {
+      ctx.logger.warn({ connector: code, err: error.message }, 'school platform unreachable');
+      throw new RetryLater(30, "The school's sign-in system did not answer. Try again later.");
+    }
+    if (error instanceof UpstreamRefused) {
+      ctx.logger.warn({ connector: code, err: error.message }, 'school platform sign-in refused');
+      return refused();
+    }
+    throw error;
+  }
+};
+
+const endpointsOf = async (ctx: Context, code: string, s: OidcSettings): Promise<OidcEndpoints> => {
+  if (s.protocol === 'oauth2') return { ...s.endpoints, jwks: '', issuer: '' };
+  const found = await upstream(ctx, code, () => discover(s.issuer, UPSTREAM_TIMEOUT_MS, ctx.now()));
+  return {
+    authorization: s.endpoints.authorization || found.authorization,
+    token: s.endpoints.token || found.token,
+    userinfo: s.endpoints.userinfo || found.userinfo,
+    jwks: found.jwks,
+    issuer: found.issuer,
+  };
+};
+
+const derived = (ctx: Context, connectorId: number, state: string) => ({
+  codeVerifier: hmac(ctx.keys.codes, `oidc-pkce:${connectorId}:${state}`),
+  nonce: hmac(ctx.keys.codes, `oidc-nonce:${connectorId}:${state}`),
+});
+
+interface OidcConnectorRef {
+  id: number;
+  code: string;
+  oidc: OidcSettings;
+}
+
+const clientOf = (ctx: Context, c: OidcConnectorRef): OidcClient => {
+  const secret = unsealEither(ctx.keys, c.oidc.clientSecretSealed, secretName(c.code));
+  if (secret === undefined) {
+    ctx.logger.error({ connector: c.code }, 'school platform client secret does not open: set it again');
+    throw new RetryLater(60, "The school's sign-in system is not available. Try again later.");
+  }
+  return { ...c.oidc, clientSecret: secret.value };
+};
+
+/** The platform's authorization address for a sign-in started with `state`. */
+export const startOidcSignIn = async (ctx: Context, c: OidcConnectorRef, state: string): Promise<string> => {
+  const endpoints = await endpointsOf(ctx, c.code, c.oidc);
+  return authorizationUrl(clientOf(ctx, c), endpoints, {
+    redirectUri: oidcRedirectUri(ctx, c.code),
+    state,
+    ...derived(ctx, c.id, state),
+  });
+};
+
+/** The identity the platform's code proves (state already checked against this browser), or AC3_27. */
+export const finishOidcSignIn = async (
+  ctx: Context,
+  c: OidcConnectorRef,
+  state: string,
+  code: string,
+): Promise<UpstreamIdentity> => {
+  const endpoints = await endpointsOf(ctx, c.code, c.oidc);
+  const client = clientOf(ctx, c);
+  const claims = await upstream(ctx, c.code, () =>
+    exchangeCode(
+      client,
+      endpoints,
+      { code, redirectUri: oidcRedirectUri(ctx, c.code), ...derived(ctx, c.id, state) },
+      UPSTREAM_TIMEOUT_MS,
+    ),
+  );
+  const attributes = claimsAsAttributes(claims);
+  return { user: attributes.sub?.[0] ?? '', attributes };
+};

@@ -1,0 +1,655 @@
+/**
+ * Signing in with a school's OAuth2 / OpenID Connect education platform, against `oidc-provider`
+ * (panva/node-oidc-provider, not written here) as the platform: real HTTP, discovery, PKCE required
+ * by the platform, ID tokens verified with `jose`. Forged and expired ID tokens are put into the
+ * platform's token answer on its way out, so they reach EduPass the way a compromised or broken
+ * platform's would.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type EduMemberships, routes } from '@edupass/protocol';
+import { expectError } from '@edupass/test-kit/accounts';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
+import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
+import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runSchools } from '../../cli/school-connectors.ts';
+
+const { server, call } = useOauthTestServer();
+const edu = eduSteps(server, call);
+
+interface Person {
+  sub: string;
+  name?: string;
+  eduperson_affiliation?: string[];
+  class?: string[];
+}
+
+/** The stand-in platform: oidc-provider behind a thin server that signs in whoever `next` names. */
+interface Platform {
+  issuer: string;
+  /** Who signs in at the platform next. */
+  next: Person;
+  /** Rewrites the ID token of the next token answer. */
+  tamper: ((idToken: string) => Promise<string>) | undefined;
+  /** Token requests seen (form fields). */
+  tokenRequests: URLSearchParams[];
+  signingKey: { privateKey: CryptoKey; kid: string };
+  /** After the platform rotated its client secret: the one it takes now (the old one it refuses). */
+  rotatedSecret: string | undefined;
+  close: () => Promise<void>;
+}
+
+const CLIENT = { id: 'edupass-school', secret: 'platform-client-secret-0123456789' };
+
+let platform: Platform;
+/** Connectors are `platform-1`, `platform-2`…: their redirect URIs are registered before the platform starts. */
+const CONNECTORS = 30;
+
+const startPlatform = async (): Promise<Platform> => {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = 'platform-key-1';
+  const jwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+  const http: Server = createServer();
+  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const state: Platform = {
+    issuer,
+    next: { sub: 'nobody' },
+    tamper: undefined,
+    tokenRequests: [],
+    signingKey: { privateKey, kid },
+    rotatedSecret: undefined,
+    close: () => new Promise((done) => http.close(() => done())),
+  };
+  const redirectUris = Array.from(
+    { length: CONNECTORS },
+    (_, i) => `${server.url}/edu/school-sign-in/platform-${i + 1}/oidc`,
+  );
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      {
+        client_id: `${CLIENT.id}-post`,
+        client_secret: CLIENT.secret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    jwks: { keys: [jwk] },
+    pkce: { required: () => true },
+    claims: { openid: ['sub'], profile: ['name'], edu: ['eduperson_affiliation', 'class'] },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ['platform-cookie-key'] },
+    findAccount: (_ctx: unknown, sub: string) => ({
+      accountId: sub,
+      claims: () => (sub === state.next.sub ? { ...state.next } : { sub }),
+    }),
+  });
+  const callback = provider.callback();
+  const interaction = async (req: IncomingMessage, res: ServerResponse) => {
+    const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === 'login') {
+      await provider.interactionFinished(req, res, { login: { accountId: state.next.sub } });
+      return;
+    }
+    const grant = new provider.Grant({
+      accountId: details.session?.accountId ?? '',
+      clientId: String(details.params.client_id),
+    });
+    grant.addOIDCScope(String(details.params.scope));
+    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } });
+  };
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/interaction/')) {
+      interaction(req, res).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/token' && state.rotatedSecret !== undefined) {
+      // The platform rotated the secret of the basic-auth client: the old one is refused, the new one
+      // stands for the secret oidc-provider was configured with.
+      const basic = (secret: string) => `Basic ${Buffer.from(`${CLIENT.id}:${secret}`).toString('base64')}`;
+      if (req.headers.authorization === basic(CLIENT.secret)) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'invalid_client' }));
+        return;
+      }
+      if (req.headers.authorization === basic(state.rotatedSecret)) req.headers.authorization = basic(CLIENT.secret);
+    }
+    if (req.method === 'POST' && req.url === '/token') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => state.tokenRequests.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+      const tamper = state.tamper;
+      state.tamper = undefined;
+      if (tamper) rewriteIdToken(res, tamper);
+    }
+    callback(req, res);
+  });
+  return state;
+};
+
+/** Changes the ID token in the token answer on its way out. */
+const rewriteIdToken = (res: ServerResponse, tamper: (idToken: string) => Promise<string>) => {
+  const end = res.end.bind(res) as (body?: unknown) => ServerResponse;
+  res.end = ((body?: unknown) => {
+    const answer = JSON.parse(String(body)) as { id_token?: string };
+    if (answer.id_token === undefined) return end(body);
+    void tamper(answer.id_token).then((idToken) => {
+      const text = JSON.stringify({ ...answer, id_token: idToken });
+      res.setHeader('content-length', Buffer.byteLength(text));
+      end(text);
+    });
+    return res;
+  }) as typeof res.end;
+};
+
+beforeAll(async () => {
+  platform = await startPlatform();
+});
+afterAll(() => platform.close());
+
+let codes = 0;
+const operatorCall = async (method: 'POST' | 'PUT' | 'PATCH' | 'GET', path: string, body?: unknown) =>
+  call(method, path, body, { token: await edu.operatorToken() });
+
+/** A school with an education-platform connector pointing at the stand-in platform. */
+const schoolWithPlatform = async (settings: Record<string, unknown> = {}, mapping?: Record<string, unknown>) => {
+  const schoolId = await edu.addSchool('实验小学');
+  const code = `platform-${++codes}`;
+  const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+    code,
+    kind: 'oidc',
+    name: '区教育云平台',
+    settings: {
+      preset: 'oidc',
+      issuer: platform.issuer,
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+      scopes: ['openid', 'profile', 'edu'],
+      ...settings,
+    },
+    mapping,
+  });
+  return { schoolId, code, connector: edu.ok<{ id: number; settings: Record<string, unknown> }>(added) };
+};
+
+interface Round {
+  /** The platform's authorization address EduPass sent the browser to. */
+  authorizeUrl: URL;
+  /** The address the platform sent the browser back to (with code and state). */
+  callback: URL;
+  stateCookie: string;
+}
+
+/** Start at EduPass and sign in at the platform; stops before the browser comes back. */
+const atPlatform = async (code: string, person: Person): Promise<Round> => {
+  const start = new URL(`/edu/school-sign-in/${code}/start`, server.url);
+  start.searchParams.set('redirect', `${server.url}/account`);
+  const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
+  const authorizeUrl = new URL(redirectTarget(started));
+  const stateCookie = cookieSet(started, 'edupass_school') ?? '';
+  platform.next = person;
+  const jar = new Map<string, string>();
+  let url = authorizeUrl;
+  for (let hop = 0; hop < 10; hop++) {
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const answer = await fetch(url, { redirect: 'manual', headers: { cookie } });
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    const location = answer.headers.get('location');
+    expect(location, `the platform answered ${answer.status} at ${url.pathname}: ${await answer.text()}`).toBeTruthy();
+    url = new URL(location ?? '', url);
+    if (url.origin === server.url) return { authorizeUrl, callback: url, stateCookie };
+  }
+  throw new Error('the platform never sent the browser back');
+};
+
+/** The browser comes back to EduPass (with `cookie` as its state cookie). */
+const backAtEduPass = async (callback: URL, cookie: string) => {
+  const finished = await fetch(callback, { redirect: 'manual', headers: { accept: 'text/html', cookie } });
+  return { landed: redirectTarget(finished), auth: cookieSet(finished, 'authorization') };
+};
+
+const signIn = async (code: string, person: Person) => {
+  const round = await atPlatform(code, person);
+  return { ...round, ...(await backAtEduPass(round.callback, round.stateCookie)) };
+};
+
+const membershipsOf = async (auth: string | undefined) =>
+  edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: auth ?? '' } }));
+
+const pupil = (sub: string, className = '三年级(2)班'): Person => ({
+  sub,
+  name: '王小明',
+  eduperson_affiliation: ['student'],
+  class: [className],
+});
+
+describe('signing in with an OpenID Connect education platform (oidc-provider as the platform)', () => {
+  test('a pupil signs in just in time with PKCE, state and nonce, lands in the class, and comes back as the same account', async () => {
+    const { schoolId, code } = await schoolWithPlatform();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '三年级(2)班');
+
+    const first = await signIn(code, pupil('pairwise-7f3a9c'));
+    const asked = first.authorizeUrl.searchParams;
+    expect(first.authorizeUrl.origin).toBe(platform.issuer);
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(asked.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(asked.get('state')).toMatch(/^[\w-]{20,}$/);
+    // The verifier went to the platform only at the code exchange, never in the browser's addresses.
+    const verifier = platform.tokenRequests.at(-1)?.get('code_verifier') ?? '';
+    expect(verifier.length).toBeGreaterThanOrEqual(43);
+    expect(first.authorizeUrl.toString()).not.toContain(verifier);
+    expect(first.landed).toBe(`${server.url}/account`);
+    expect(first.auth).toMatch(/^authorization=./);
+    expect((await membershipsOf(first.auth)).classes).toEqual([
+      expect.objectContaining({ id: classId, role: 'pupil' }),
+    ]);
+
+    const again = await signIn(code, pupil('pairwise-7f3a9c'));
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    expect(await me(again.auth)).toBe(await me(first.auth));
+    const stored = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain('pairwise-7f3a9c');
+  });
+
+  test('a teacher (eduperson_affiliation faculty) lands as an approved teacher of the school', async () => {
+    const { schoolId, code } = await schoolWithPlatform();
+    const signedIn = await signIn(code, { sub: 'pairwise-t-01', name: '张老师', eduperson_affiliation: ['faculty'] });
+    expect((await membershipsOf(signedIn.auth)).schools).toEqual([
+      expect.objectContaining({ id: schoolId, role: 'teacher', status: 'approved' }),
+    ]);
+  });
+
+  test('a wrong state is refused before the code is used', async () => {
+    const { code } = await schoolWithPlatform();
+    const round = await atPlatform(code, pupil('pairwise-state'));
+    const exchanges = platform.tokenRequests.length;
+    const wrong = new URL(round.callback);
+    wrong.searchParams.set('state', 'x'.repeat(32));
+    const back = await backAtEduPass(wrong, round.stateCookie);
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=expired`);
+    expect(back.auth).toBeUndefined();
+    expect(platform.tokenRequests.length).toBe(exchanges);
+  });
+
+  test('PKCE: a code carried into another browser’s sign-in (its own state and verifier) is refused by the platform', async () => {
+    const { code } = await schoolWithPlatform();
+    const victim = await atPlatform(code, pupil('pairwise-victim'));
+    const attacker = await atPlatform(code, pupil('pairwise-attacker'));
+    const injected = new URL(attacker.callback);
+    injected.searchParams.set('code', victim.callback.searchParams.get('code') ?? '');
+    const back = await backAtEduPass(injected, attacker.stateCookie);
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(back.auth).toBeUndefined();
+    // The victim's own return, with its verifier, still works: the platform refused only the wrong verifier.
+    const own = await backAtEduPass(victim.callback, victim.stateCookie);
+    expect(own.auth).toMatch(/^authorization=./);
+  });
+
+  test('control: an ID token re-signed with the platform’s key and nothing changed is taken', async () => {
+    const { code } = await schoolWithPlatform();
+    platform.tamper = (idToken) =>
+      new SignJWT(decodeJwt(idToken))
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(platform.signingKey.privateKey);
+    const back = await signIn(code, pupil('pairwise-control'));
+    expect(back.auth).toMatch(/^authorization=./);
+  });
+
+  test('an ID token signed with another key (same key id) is refused', async () => {
+    const { code } = await schoolWithPlatform();
+    const { privateKey: forger } = await generateKeyPair('RS256');
+    platform.tamper = (idToken) =>
+      new SignJWT({ ...decodeJwt(idToken), sub: 'pairwise-someone-else' })
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(forger);
+    const back = await signIn(code, pupil('pairwise-forged'));
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(back.auth).toBeUndefined();
+  });
+
+  test('an expired ID token, signed with the platform’s own key, is refused', async () => {
+    const { code } = await schoolWithPlatform();
+    platform.tamper = (idToken) => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ ...decodeJwt(idToken), iat: now - 7200, exp: now - 3600 })
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(platform.signingKey.privateKey);
+    };
+    const back = await signIn(code, pupil('pairwise-expired'));
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(back.auth).toBeUndefined();
+  });
+
+  test('an ID token for another nonce (a replayed token) is refused', async () => {
+    const { code } = await schoolWithPlatform();
+    platform.tamper = (idToken) =>
+      new SignJWT({ ...decodeJwt(idToken), nonce: 'an-older-sign-in' })
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(platform.signingKey.privateKey);
+    const back = await signIn(code, pupil('pairwise-nonce'));
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+  });
+
+  test('a platform that does not answer is "unavailable"; one that returns an error instead of a code is "refused"', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const { code: down } = await schoolWithPlatform({ issuer: `http://127.0.0.1:${port}` });
+    const start = new URL(`/edu/school-sign-in/${down}/start`, server.url);
+    start.searchParams.set('redirect', `${server.url}/account`);
+    const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(redirectTarget(started)).toBe(`${server.url}/?school=${down}&error=unavailable`);
+
+    const { code } = await schoolWithPlatform();
+    const round = await atPlatform(code, pupil('pairwise-declined'));
+    const declined = new URL(round.callback);
+    declined.searchParams.delete('code');
+    declined.searchParams.set('error', 'access_denied');
+    const back = await backAtEduPass(declined, round.stateCookie);
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(back.auth).toBeUndefined();
+  });
+
+  test('a plain OAuth2 platform: named endpoints, client_secret_post, the person read from userinfo', async () => {
+    const { schoolId, code } = await schoolWithPlatform(
+      {
+        preset: 'edu-cloud',
+        protocol: 'oauth2',
+        issuer: undefined,
+        client_id: `${CLIENT.id}-post`,
+        authorization_endpoint: `${platform.issuer}/auth`,
+        token_endpoint: `${platform.issuer}/token`,
+        userinfo_endpoint: `${platform.issuer}/me`,
+      },
+      { subject: 'sub', role_attribute: 'eduperson_affiliation', class_attribute: 'class' },
+    );
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '四年级(1)班');
+    const round = await signIn(code, pupil('pairwise-oauth2', '四年级(1)班'));
+    expect(round.authorizeUrl.searchParams.get('nonce')).toBeNull();
+    expect(platform.tokenRequests.at(-1)?.get('client_secret')).toBe(CLIENT.secret);
+    expect((await membershipsOf(round.auth)).classes).toEqual([expect.objectContaining({ id: classId })]);
+  });
+});
+
+describe('education-platform connectors in the admin API', () => {
+  test('the client secret is sealed and never shown; the redirect URI to register is', async () => {
+    const { code, connector } = await schoolWithPlatform();
+    expect(connector.settings).toMatchObject({
+      preset: 'oidc',
+      protocol: 'oidc',
+      redirect_uri: `${server.url}/edu/school-sign-in/${code}/oidc`,
+    });
+    const listed = await operatorCall('GET', routes.listSchoolConnectors.path);
+    expect(JSON.stringify(listed.body)).not.toContain(CLIENT.secret);
+    expect(JSON.stringify(listed.body)).not.toContain('client_secret_sealed');
+    const row = await server.app.ctx.db
+      .selectFrom('school_connectors')
+      .select('settings')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    expect(row.settings).not.toContain(CLIENT.secret);
+  });
+
+  test('bad settings are E_1, never a 500', async () => {
+    const schoolId = await edu.addSchool('设置有误的学校');
+    const add = (settings: unknown) =>
+      operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+        code: `bad-${++codes}`,
+        kind: 'oidc',
+        name: '平台',
+        settings,
+      });
+    const good = { issuer: platform.issuer, client_id: 'c', client_secret: 's' };
+    for (const settings of [
+      'not an object',
+      { ...good, preset: 'no-such-preset' },
+      { ...good, preset: 'constructor' },
+      { ...good, issuer: 'http://platform.example.edu' },
+      { ...good, issuer: 'https://platform.example.edu/?x=1' },
+      { ...good, client_secret: '' },
+      { ...good, scopes: ['profile'] },
+      { ...good, scopes: ['open id'] },
+      { ...good, token_auth: 'private_key_jwt' },
+      { ...good, protocol: 'saml' },
+      { preset: 'smartedu', client_id: 'c', client_secret: 's' },
+    ]) {
+      expectError(await add(settings), 'E_1');
+    }
+  });
+
+  test('the mapping is edited (audited), checked, and the next sign-in reads it', async () => {
+    const { schoolId, code, connector } = await schoolWithPlatform();
+    const put = (mapping: unknown) =>
+      operatorCall('PUT', pathOf(routes.setSchoolConnectorMapping.path, { id: connector.id }), { mapping });
+    expectError(await put({ nonsense: 'x' }), 'E_1');
+    expectError(await put({ subject: 'has space' }), 'E_1');
+    expectError(await put('text'), 'E_1');
+    const changed = edu.ok<{ mapping: Record<string, unknown> }>(
+      await put({ role_attribute: 'eduperson_affiliation', teacher_values: ['student'] }),
+    );
+    expect(changed.mapping).toMatchObject({ subject: 'sub', teacher_values: ['student'] });
+    const audit = await server.app.ctx.db
+      .selectFrom('admin_audit')
+      .select(['action', 'detail'])
+      .where('action', '=', 'school.connector.mapping')
+      .execute();
+    expect(audit).toContainEqual({ action: 'school.connector.mapping', detail: `oidc ${code}` });
+    const signedIn = await signIn(code, pupil('pairwise-remapped'));
+    expect((await membershipsOf(signedIn.auth)).schools).toEqual([
+      expect.objectContaining({ id: schoolId, role: 'teacher' }),
+    ]);
+    expectError(
+      await operatorCall('PUT', pathOf(routes.setSchoolConnectorMapping.path, { id: 999_999 }), { mapping: {} }),
+      'E_2',
+    );
+  });
+});
+
+describe('editing an education-platform connector', () => {
+  test('the client secret is rotated: the next sign-in uses the new one, the old one is refused by the platform, identity links stay', async () => {
+    const { code, connector } = await schoolWithPlatform();
+    const edit = (body: unknown) =>
+      operatorCall('PATCH', pathOf(routes.editSchoolConnector.path, { id: connector.id }), body);
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    const first = await signIn(code, pupil('pairwise-rotate'));
+    const sealedBefore = (
+      await server.app.ctx.db
+        .selectFrom('school_connectors')
+        .select('settings')
+        .where('id', '=', connector.id)
+        .executeTakeFirstOrThrow()
+    ).settings;
+    const newSecret = 'rotated-platform-secret-9876543210';
+    platform.rotatedSecret = newSecret;
+    try {
+      // The platform refuses the old secret: the sign-in fails until the operator sets the new one.
+      const refused = await signIn(code, pupil('pairwise-rotate'));
+      expect(refused.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+      // A blank secret with another change keeps the sealed one.
+      const renamed = edu.ok<{ name: string; settings: Record<string, unknown> }>(
+        await edit({ name: '区教育云平台(新)', settings: { client_secret: '', scopes: ['openid', 'profile', 'edu'] } }),
+      );
+      expect(renamed.name).toBe('区教育云平台(新)');
+      const kept = await server.app.ctx.db
+        .selectFrom('school_connectors')
+        .select('settings')
+        .where('id', '=', connector.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(kept.settings).client_secret_sealed).toBe(JSON.parse(sealedBefore).client_secret_sealed);
+
+      const rotated = edu.ok<{ settings: Record<string, unknown> }>(
+        await edit({ settings: { client_secret: newSecret } }),
+      );
+      expect(JSON.stringify(rotated)).not.toContain(newSecret);
+      expect(rotated.settings).not.toHaveProperty('client_secret_sealed');
+      const again = await signIn(code, pupil('pairwise-rotate'));
+      expect(again.auth).toMatch(/^authorization=./);
+      expect(await me(again.auth)).toBe(await me(first.auth));
+    } finally {
+      platform.rotatedSecret = undefined;
+    }
+    const stored = await server.app.ctx.db
+      .selectFrom('school_connectors')
+      .select('settings')
+      .where('id', '=', connector.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.settings).not.toContain(newSecret);
+    const audit = await server.app.ctx.db
+      .selectFrom('admin_audit')
+      .select(['action', 'detail'])
+      .where('action', '=', 'school.connector.settings')
+      .execute();
+    expect(audit).toContainEqual({ action: 'school.connector.settings', detail: `oidc ${code}: name` });
+    expect(audit).toContainEqual({ action: 'school.connector.settings', detail: `oidc ${code}: client_secret` });
+    expect(JSON.stringify(audit)).not.toContain(newSecret);
+  });
+
+  test('issuer, endpoints, scopes and client id are edited with the add’s checks; bad values are E_1', async () => {
+    const { code, connector } = await schoolWithPlatform();
+    const edit = (body: unknown) =>
+      operatorCall('PATCH', pathOf(routes.editSchoolConnector.path, { id: connector.id }), body);
+    for (const settings of [
+      { preset: 'no-such-preset' },
+      { issuer: 'http://platform.example.edu' },
+      { issuer: '' },
+      { scopes: ['profile'] },
+      { scopes: ['open id'] },
+      { token_auth: 'private_key_jwt' },
+      { protocol: 'oauth2' },
+      { client_id: '' },
+      { client_secret: 7 },
+      { client_secret_sealed: 'forged' },
+    ]) {
+      expectError(await edit({ settings }), 'E_1');
+    }
+    // The platform's other client (client_secret_post) with named endpoints, as plain OAuth2.
+    const edited = edu.ok<{ code: string; kind: string; settings: Record<string, unknown> }>(
+      await edit({
+        settings: {
+          protocol: 'oauth2',
+          client_id: `${CLIENT.id}-post`,
+          token_auth: 'client_secret_post',
+          authorization_endpoint: `${platform.issuer}/auth`,
+          token_endpoint: `${platform.issuer}/token`,
+          userinfo_endpoint: `${platform.issuer}/me`,
+        },
+      }),
+    );
+    expect(edited).toMatchObject({ code, kind: 'oidc' });
+    expect(edited.settings).toMatchObject({ protocol: 'oauth2', issuer: '', client_id: `${CLIENT.id}-post` });
+    const round = await signIn(code, pupil('pairwise-edited-oauth2'));
+    expect(round.auth).toMatch(/^authorization=./);
+    expect(platform.tokenRequests.at(-1)?.get('client_id')).toBe(`${CLIENT.id}-post`);
+  });
+});
+
+describe('education-platform connectors on the command line', () => {
+  test('add with a preset and a secret file, set the mapping, disable and enable: the same checks as the console', async () => {
+    const ctx = server.app.ctx;
+    const schoolId = await edu.addSchool('命令行小学');
+    const secretFile = join(mkdtempSync(join(tmpdir(), 'edupass-cli-')), 'secret');
+    writeFileSync(secretFile, `${CLIENT.secret}\n`);
+    const code = `platform-${++codes}`;
+    const added = await runSchools(ctx, ['connector', 'add', String(schoolId), code], {
+      type: 'oidc',
+      name: '区教育云平台',
+      preset: 'oidc',
+      issuer: platform.issuer,
+      'client-id': CLIENT.id,
+      'client-secret-file': secretFile,
+      scopes: 'openid profile edu',
+    });
+    expect(added).toContain(`${code}  oidc  school ${schoolId}`);
+    expect(added).not.toContain(CLIENT.secret);
+    const signedIn = await signIn(code, pupil('pairwise-cli'));
+    expect(signedIn.auth).toMatch(/^authorization=./);
+
+    const row = await ctx.db
+      .selectFrom('school_connectors')
+      .select('id')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    const id = String(row.id);
+    expect(await runSchools(ctx, ['connector', 'mapping', id, '{"class_attribute":"klass"}'], {})).toContain(
+      '"class_attribute":"klass"',
+    );
+    await expect(runSchools(ctx, ['connector', 'mapping', id, '{"bad":1}'], {})).rejects.toThrow(/mapping.bad/);
+    await expect(runSchools(ctx, ['connector', 'disable', 'x'], {})).rejects.toThrow(/whole number/);
+    expect(await runSchools(ctx, ['connector', 'disable', id], {})).toContain('(off)');
+    const refused = await fetch(new URL(`/edu/school-sign-in/${code}/start?redirect=${server.url}/`, server.url), {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
+    expect(redirectTarget(refused)).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(await runSchools(ctx, ['connector', 'enable', id], {})).not.toContain('(off)');
+
+    // `set`: the name and the settings given, checked as the console's edit; a secret file rotates the secret.
+    const sealed = async () =>
+      JSON.parse(
+        (
+          await ctx.db
+            .selectFrom('school_connectors')
+            .select('settings')
+            .where('code', '=', code)
+            .executeTakeFirstOrThrow()
+        ).settings,
+      ).client_secret_sealed as string;
+    const before = await sealed();
+    const renamed = await runSchools(ctx, ['connector', 'set', id], {
+      name: '区教育云(新)',
+      scopes: 'openid profile edu',
+    });
+    expect(renamed).toContain('区教育云(新)');
+    expect(await sealed()).toBe(before);
+    await expect(runSchools(ctx, ['connector', 'set', id], { issuer: 'http://platform.example.edu' })).rejects.toThrow(
+      /issuer/,
+    );
+    await expect(runSchools(ctx, ['connector', 'set', id], {})).rejects.toThrow(/Name what to change/);
+    expect(await runSchools(ctx, ['connector', 'set', id], { 'client-secret-file': secretFile })).not.toContain(
+      CLIENT.secret,
+    );
+    expect(await sealed()).not.toBe(before);
+    expect((await signIn(code, pupil('pairwise-cli'))).auth).toMatch(/^authorization=./);
+    await expect(
+      runSchools(ctx, ['connector', 'add', String(schoolId), `platform-${++codes}`], {
+        type: 'oidc',
+        name: 'x',
+        issuer: platform.issuer,
+        'client-id': 'c',
+        'client-secret-file': '/no/such/file',
+      }),
+    ).rejects.toThrow(/client-secret-file/);
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Roster imports as stored jobs: an upload is read (a OneRoster zip within the archive limits, or the
+ * Chinese-header template), planned against the database and kept with its preview; nothing changes
+ * until it is confirmed. Confirming plans again (the database may have moved since the preview) and
+ * applies in one transaction. A job that removes more than `EDU_ROSTER_HOLD_PERCENT` of a school's
+ * listed people is `held`: it applies only with `accept_removals`. The stored rows carry HMACs in
+ * place of ids and are dropped once the job is applied; a job is deleted `EDU_ROSTER_JOB_HOURS` after
+ * its upload, confirmed or not (services/platform/housekeeping.ts). After a settings-key rotation the
+ * links made under the previous key are keyed again as a file is read (rekey.ts).
+ */
+import { HOUR_MS, type RosterJob } from '@edupass/protocol';
+import type { Selectable } from 'kysely';
+import type { Context } from '../../../context.ts';
+import { ApiError, fail, invalidRequest } from '../../../errors.ts';
+import { isUniqueViolation } from '../../../store/account/users.ts';
+import { findRosterJob, insertRosterJob, markRosterJobApplied } from '../../../store/edu/roster.ts';
+import type { RosterJobsTable } from '../../../store/edu/roster-schema.ts';
+import { findSchool } from '../../../store/edu/schools.ts';
+import { inTransaction } from '../../webhooks/events.ts';
+import { logReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
+import { applyPlan } from './apply.ts';
+import { isZip, openRosterZip } from './archive.ts';
+import type { Roster } from './model.ts';
+import { readOneRoster } from './oneroster.ts';
+import { type Plan, planRoster } from './plan.ts';
+import { rekeyRosterLinks } from './rekey.ts';
+import { isTemplate, readTemplate } from './template.ts';
+
+/** Named items shown per kind and action, and refused rows shown. */
+const ITEMS_SHOWN = 200;
+const REFUSED_SHOWN = 500;
+
+type Preview = Omit<RosterJob, 'id' | 'status' | 'school_id' | 'created_at' | 'applied_at'>;
+
+/** The roster an upload holds, ids hashed under `key`; E_1 when it is neither a OneRoster zip nor the template. */
+export const readRoster = (ctx: Context, bytes: Uint8Array, key = ctx.keys.settings): Roster => {
+  if (bytes.length === 0) throw invalidRequest('The file is empty.');
+  if (isZip(bytes)) return readOneRoster({ entries: openRosterZip(bytes, ctx.config), key });
+  if (bytes.length > ctx.config.eduRosterEntryMaxBytes) {
+    throw invalidRequest(`The file is larger than ${ctx.config.eduRosterEntryMaxBytes} bytes.`);
+  }
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 4096));
+  const headGbk = new TextDecoder('gb18030').decode(bytes.subarray(0, 4096));
+  if (isTemplate(head) || isTemplate(headGbk)) return readTemplate(bytes, key);
+  throw invalidRequest(
+    'Send a OneRoster 1.2 CSV set as a zip, or the Chinese-header template as a CSV file (学校, 班级, 年级, 姓名, 角色, 学号/编号).',
+  );
+};
+
+const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => {
+  const items: Preview['items'] = [];
+  const add = <T>(kind: string, action: string, list: T[], show: (item: T) => { name: string; detail?: string }) => {
+    for (const item of list.slice(0, ITEMS_SHOWN)) {
+      const { name, detail } = show(item);
+      items.push({ kind, action, name, detail: detail ?? '' });
+    }
+  };
+  add('school', 'create', plan.newSchools, (s) => ({ name: s.name }));
+  add('school', 'match', plan.linkSchools, (s) => ({ name: s.name, detail: `school:${s.schoolId}` }));
+  add('school', 'change', plan.renameSchools, (s) => ({ name: s.to, detail: s.from }));
+  add('class', 'create', plan.newClasses, (c) => ({ name: c.title, detail: `${c.grade} ${c.schoolYear}` }));
+  add('class', 'change', plan.changeClasses, (c) => ({
+    name: c.title,
+    detail: `${c.from.title} ${c.from.grade} ${c.from.schoolYear}${c.from.archived ? ' (archived)' : ''}`,
+  }));
+  add('class', 'remove', plan.removeClasses, (c) => ({ name: c.title }));
+  add('pupil', 'create', plan.newPupils, (p) => ({ name: p.name }));
+  add('teacher', 'match', plan.linkTeachers, (t) => ({ name: t.name, detail: `user:${t.userId}` }));
+  add('person', 'change', plan.renameUsers, (r) => ({ name: r.to, detail: r.from }));
+  add('person', 'remove', plan.removeUsers, (r) => ({ name: r.name, detail: `user:${r.userId}` }));
+  return {
+    format: roster.format,
+    encoding: roster.encoding,
+    rows: roster.rows,
+    modes: roster.modes,
+    counts: {
+      schools_created: plan.newSchools.length,
+      schools_matched: plan.linkSchools.length,
+      schools_changed: plan.renameSchools.length,
+      classes_created: plan.newClasses.length,
+      classes_changed: plan.changeClasses.length,
+      classes_removed: plan.removeClasses.length,
+      pupils_created: plan.newPupils.length,
+      teachers_matched: plan.linkTeachers.length,
+      people_changed: plan.renameUsers.length + plan.restoreUsers.length,
+      people_removed: plan.removeUsers.length,
+      memberships_created: plan.newEnrollments.length,
+      memberships_changed: plan.changeEnrollments.length,
+      memberships_removed: plan.removeEnrollments.length,
+      refused: plan.refused.length,
+    },
+    items,
+    refused: plan.refused
+      .slice(0, REFUSED_SHOWN)
+      .map((r) => ({ file: r.file, line: r.line, column: r.column, reason: r.reason })),
+    holds: plan.holds.map((h) => ({
+      school_id: h.schoolId,
+      school: h.name,
+      removed: h.removed,
+      listed: h.listed,
+      percent: h.percent,
+    })),
+    hold_percent: holdPercent,
+  };
+};
+
+const jobView = (row: Selectable<RosterJobsTable>): RosterJob => ({
+  id: Number(row.id),
+  status: row.status,
+  school_id: row.school_id === null ? null : Number(row.school_id),
+  created_at: Number(row.created_at),
+  applied_at: row.applied_at === null ? null : Number(row.applied_at),
+  ...(JSON.parse(row.preview) as Preview),
+});
+
+/** Existing people an answer names (matched teachers, renamed and removed people): their reads are logged. */
+const namedPeople = (plan: Plan) => [
+  ...plan.linkTeachers.slice(0, ITEMS_SHOWN).map((t) => t.userId),
+  ...plan.renameUsers.slice(0, ITEMS_SHOWN).map((r) => r.userId),
+  ...plan.removeUsers.slice(0, ITEMS_SHOWN).map((r) => r.userId),
+];
+
+const logNamed = (ctx: Pick<Context, 'db' | 'now'>, operatorId: number | undefined, plan: Plan) =>
+  operatorId === undefined
+    ? Promise.resolve()
+    : logReads(ctx, {
+        readerId: operatorId,
+        role: 'operator',
+        subjectIds: namedPeople(plan),
+        fields: ['fullname', 'school'],
+        purpose: 'roster_preview',
+      });
+
+export interface RosterUpload {
+  file_base64?: string;
+  bytes?: Uint8Array;
+  school_id?: number | undefined;
+}
+
+/** Reads and plans an upload and stores it as a job (`preview`, or `held`); nothing else changes. */
+export const previewRosterImport = async (
+  ctx: Context,
+  operatorId: number | undefined,
+  input: RosterUpload,
+): Promise<RosterJob> => {
+  const bytes = input.bytes ?? Buffer.from(input.file_base64 ?? '', 'base64');
+  if (input.school_id !== undefined && !(await findSchool(ctx.db, input.school_id))) fail('E_2');
+  const roster = readRoster(ctx, bytes);
+  if (ctx.keys.settingsPrevious !== undefined) {
+    const previous = readRoster(ctx, bytes, ctx.keys.settingsPrevious);
+    await inTransaction(ctx, (tx) => rekeyRosterLinks(tx, roster, previous));
+  }
+  const holdPercent = ctx.config.eduRosterHoldPercent;
+  const plan = await planRoster(ctx, roster, { schoolId: input.school_id, holdPercent });
+  const preview = previewOf(roster, plan, holdPercent);
+  const row = await inTransaction(ctx, async (tx) => {
+    const job = await insertRosterJob(tx.db, {
+      created_by: operatorId ?? null,
+      school_id: input.school_id ?? null,
+      format: roster.format,
+      status: plan.holds.length > 0 ? 'held' : 'preview',
+      roster: JSON.stringify(roster),
+      preview: JSON.stringify(preview),
+      created_at: tx.now(),
+      applied_at: null,
+    });
+    await logNamed(tx, operatorId, plan);
+    if (operatorId !== undefined) {
+      await eduAudit(
+        tx,
+        operatorId,
+        'school.roster.preview',
+        `roster:${job.id}`,
+        `${roster.format} ${roster.rows} rows`,
+      );
+    }
+    return job;
+  });
+  return jobView(row);
+};
+
+export const getRosterImport = async (ctx: Context, operatorId: number | undefined, jobId: number) => {
+  const row = (await findRosterJob(ctx.db, jobId)) ?? fail('E_2');
+  const job = jobView(row);
+  if (operatorId !== undefined) {
+    const ids = job.items.map((i) => /^user:(\d+)$/.exec(i.detail)?.[1]).filter((id): id is string => id !== undefined);
+    await logReads(ctx, {
+      readerId: operatorId,
+      role: 'operator',
+      subjectIds: ids.map(Number),
+      fields: ['fullname', 'school'],
+      purpose: 'roster_preview',
+    });
+  }
+  return job;
+};
+
+/**
+ * Applies a job; E_1 when it was applied already, or when it is held and `accept_removals` is not
+ * given (the answer names the schools and shares).
+ */
+export const confirmRosterImport = async (
+  ctx: Context,
+  operatorId: number | undefined,
+  jobId: number,
+  options: { accept_removals?: boolean | undefined },
+  progress?: (done: number, total: number) => void,
+): Promise<RosterJob> => {
+  const row = (await findRosterJob(ctx.db, jobId)) ?? fail('E_2');
+  if (row.status === 'applied') throw invalidRequest('This roster import was applied already.');
+  // Past EDU_ROSTER_JOB_HOURS the job is as good as swept (the sweep runs hourly).
+  if (Number(row.created_at) < ctx.now() - ctx.config.eduRosterJobHours * HOUR_MS) fail('E_2');
+  const roster = JSON.parse(row.roster) as Roster;
+  const holdPercent = ctx.config.eduRosterHoldPercent;
+  try {
+    // Planned inside the transaction that applies it, so the plan and the hold see what is there now,
+    // not what another import confirmed meanwhile.
+    await inTransaction(ctx, async (tx) => {
+      const plan = await planRoster(tx, roster, {
+        schoolId: row.school_id === null ? undefined : Number(row.school_id),
+        holdPercent,
+      });
+      if (plan.holds.length > 0 && options.accept_removals !== true) {
+        const held = plan.holds.map((h) => `${h.name}: ${h.removed} of ${h.listed} (${h.percent} %)`).join('; ');
+        throw invalidRequest(
+          `This import removes more than ${holdPercent} % of a school's people (${held}). Confirm with accept_removals to apply it.`,
+        );
+      }
+      const preview = previewOf(roster, plan, holdPercent);
+      if (!(await markRosterJobApplied(tx.db, jobId, JSON.stringify(preview), tx.now()))) {
+        throw invalidRequest('This roster import was applied already.');
+      }
+      const applied = await applyPlan(tx, plan, operatorId ?? 0, progress);
+      await logNamed(tx, operatorId, plan);
+      await eduAudit(
+        tx,
+        operatorId ?? 0,
+        'school.roster.import',
+        `roster:${jobId}`,
+        `${applied.schools} schools, ${applied.classes} classes, ${applied.pupils} pupils, ${applied.teachers} teachers, ${applied.memberships} memberships created; ${applied.removed} removed${plan.holds.length > 0 ? ' (held removals accepted)' : ''}`,
+      );
+    });
+  } catch (error) {
+    // Another import of the same schools, confirmed at the same moment, made them first: nothing of
+    // this one was kept, and it can be confirmed again (it then finds what the other made).
+    if (isUniqueViolation(error)) {
+      throw new ApiError('E_10', 'Another roster import changed these schools at the same moment. Confirm again.');
+    }
+    throw error;
+  }
+  return jobView((await findRosterJob(ctx.db, jobId)) ?? fail('E_2'));
+};

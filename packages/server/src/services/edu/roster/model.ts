@@ -1,0 +1,122 @@
+/**
+ * A roster as read from a file, in one shape for both formats (OneRoster 1.2 CSV and the Chinese-header
+ * template): every id is already the HMAC of the file's id, so nothing stored with a job holds a
+ * sourcedId or a student number in clear.
+ */
+import { hmac } from '../../security/hashing.ts';
+
+/** How a file of the set is to be read (OneRoster's manifest: `file.<name>`). */
+export type FileMode = 'bulk' | 'delta' | 'absent';
+
+export interface Where {
+  file: string;
+  line: number;
+}
+
+/** Why a row is left out; the console and the CLI show a sentence per reason. */
+export const REFUSAL_REASONS = [
+  'missing_value',
+  'duplicate_id',
+  'unknown_org',
+  'unknown_class',
+  'unknown_user',
+  'role_not_imported',
+  'grade',
+  'name',
+  'no_class',
+  'teacher_without_account',
+  'role_mismatch',
+  'status',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+export interface Refusal extends Where {
+  column: string;
+  reason: RefusalReason;
+}
+
+export type RosterRole = 'pupil' | 'teacher';
+
+export interface RosterOrg {
+  ref: string;
+  name: string;
+  deleted: boolean;
+  at: Where;
+}
+
+export interface RosterClass {
+  ref: string;
+  orgRef: string;
+  title: string;
+  grade: number;
+  schoolYear: string;
+  deleted: boolean;
+  at: Where;
+}
+
+export interface RosterUser {
+  ref: string;
+  /** The school the person belongs to (first school org named), when the file says. */
+  orgRef: string | undefined;
+  role: RosterRole | undefined;
+  name: string;
+  /** Teachers only: matched to an existing EduPass account. */
+  phone: string;
+  email: string;
+  deleted: boolean;
+  at: Where;
+}
+
+export interface RosterEnrollment {
+  ref: string;
+  classRef: string;
+  userRef: string;
+  role: 'pupil' | 'teacher' | 'head_teacher';
+  deleted: boolean;
+  at: Where;
+}
+
+export interface Roster {
+  format: 'oneroster' | 'template';
+  /** How the text was decoded: `gb18030` when it was not UTF-8 (Chinese Excel's GBK). */
+  encoding: 'utf-8' | 'gb18030';
+  modes: { orgs: FileMode; classes: FileMode; users: FileMode; enrollments: FileMode };
+  orgs: RosterOrg[];
+  classes: RosterClass[];
+  users: RosterUser[];
+  enrollments: RosterEnrollment[];
+  refused: Refusal[];
+  /** Data rows read (headers not counted). */
+  rows: number;
+}
+
+export type RefKind = 'org' | 'class' | 'user' | 'enrollment';
+
+/** The stored form of a roster id: an HMAC under the server's settings key, per kind. */
+export const rosterRef = (key: Buffer, kind: RefKind, id: string) => hmac(key, `roster:${kind}:${id}`);
+
+/** A class's grade from OneRoster's grade codes (CEDS) or a number; undefined when it names none. */
+export const readGrade = (value: string): number | undefined => {
+  const first = value.split(',')[0]?.trim().toUpperCase() ?? '';
+  if (/^\d{1,2}$/.test(first)) {
+    const n = Number(first);
+    return n <= 13 ? n : undefined;
+  }
+  if (['KG', 'PK', 'PR', 'IT', 'TK'].includes(first)) return 0;
+  // Postsecondary and undergraduate: adults.
+  if (first === 'PS' || first === 'UG') return 13;
+  // 一年级…九年级, 初一…初三 (7–9), 高一…高三 (10–12).
+  const chinese = /^(?:([一二三四五六七八九])年级|([初高])([一二三]))$/.exec(first);
+  if (chinese) {
+    const digits = '一二三四五六七八九';
+    if (chinese[1]) return digits.indexOf(chinese[1]) + 1;
+    return digits.indexOf(chinese[3] as string) + (chinese[2] === '初' ? 7 : 10);
+  }
+  return undefined;
+};
+
+/** A person's name as a pupil list shows it: at most 32 characters, no control characters. */
+export const readPersonName = (name: string): string | undefined => {
+  const cleaned = name.replace(/\s+/g, ' ').trim();
+  return cleaned === '' || [...cleaned].length > 32 || /\p{Cc}/u.test(cleaned) ? undefined : cleaned;
+};

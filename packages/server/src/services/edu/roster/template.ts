@@ -1,0 +1,129 @@
+/**
+ * The Chinese-header template: one CSV, a row per person and class, as a school office keeps it in
+ * Excel (UTF-8, or GBK/GB18030 from Chinese Excel: read as the pupil-name import reads it). Columns:
+ * 学校, 班级, 年级, 学年 (optional), 姓名, 角色 (学生 / 教师 / 老师 / 班主任), 学号/编号 (or 学号, 编号,
+ * 工号), 手机 and 邮箱 (teachers, optional). It is always a bulk file for the schools it names: a person
+ * of those schools missing from it is to be removed. Ids are the school's name with the class or the
+ * number, hashed: the number itself is never kept.
+ */
+import { invalidRequest } from '../../../errors.ts';
+import { decodeUploadWithEncoding } from '../names.ts';
+import { columnReader, parseCsv } from './csv.ts';
+import { type Refusal, type Roster, type RosterRole, readGrade, readPersonName, rosterRef } from './model.ts';
+
+const FILE = 'template.csv';
+const ID_COLUMNS = ['学号/编号', '学号', '编号', '工号'];
+const ROLES: Record<string, { role: RosterRole; enrollment: 'pupil' | 'teacher' | 'head_teacher' }> = {
+  学生: { role: 'pupil', enrollment: 'pupil' },
+  教师: { role: 'teacher', enrollment: 'teacher' },
+  老师: { role: 'teacher', enrollment: 'teacher' },
+  班主任: { role: 'teacher', enrollment: 'head_teacher' },
+};
+
+/** Does the text look like the template (its header names 学校 and 姓名)? */
+export const isTemplate = (text: string) => {
+  const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return firstLine.includes('学校') && firstLine.includes('姓名');
+};
+
+export const readTemplate = (bytes: Uint8Array, key: Buffer): Roster => {
+  const { text, encoding } = decodeUploadWithEncoding(bytes);
+  const table = parseCsv(text);
+  const required = ['学校', '班级', '年级', '姓名', '角色'];
+  const missing = required.find((c) => !table.header.includes(c));
+  if (missing) throw invalidRequest(`The template has no ${missing} column.`);
+  const idColumn = ID_COLUMNS.find((c) => table.header.includes(c));
+  if (!idColumn) throw invalidRequest('The template has no 学号/编号 column.');
+  const get = columnReader(table.header);
+  const roster: Roster = {
+    format: 'template',
+    encoding,
+    modes: { orgs: 'bulk', classes: 'bulk', users: 'bulk', enrollments: 'bulk' },
+    orgs: [],
+    classes: [],
+    users: [],
+    enrollments: [],
+    refused: [],
+    rows: table.records.length,
+  };
+  const refuse = (line: number, column: string, reason: Refusal['reason']) =>
+    roster.refused.push({ file: FILE, line, column, reason });
+  const seen = {
+    org: new Set<string>(),
+    class: new Set<string>(),
+    user: new Map<string, string>(),
+    enrollment: new Set<string>(),
+  };
+  for (const record of table.records) {
+    const value = (c: string) => get(record, c);
+    const at = { file: FILE, line: record.line };
+    const emptyColumn = ['学校', '班级', '姓名', '角色', idColumn].find((c) => value(c) === '');
+    if (emptyColumn) {
+      refuse(record.line, emptyColumn, 'missing_value');
+      continue;
+    }
+    const school = value('学校').slice(0, 128);
+    const role = ROLES[value('角色')];
+    if (!role) {
+      refuse(record.line, '角色', 'role_not_imported');
+      continue;
+    }
+    const grade = readGrade(value('年级'));
+    if (grade === undefined) {
+      refuse(record.line, '年级', 'grade');
+      continue;
+    }
+    const name = readPersonName(value('姓名'));
+    if (name === undefined) {
+      refuse(record.line, '姓名', 'name');
+      continue;
+    }
+    const schoolYear = value('学年').slice(0, 64);
+    const orgRef = rosterRef(key, 'org', `template\u0000${school}`);
+    const classRef = rosterRef(key, 'class', `template\u0000${school}\u0000${value('班级')}\u0000${schoolYear}`);
+    const userRef = rosterRef(key, 'user', `template\u0000${school}\u0000${value(idColumn)}`);
+    // The same number with another name in the same school is two people given one number.
+    const known = seen.user.get(userRef);
+    if (known !== undefined && known !== name) {
+      refuse(record.line, idColumn, 'duplicate_id');
+      continue;
+    }
+    if (!seen.org.has(orgRef)) {
+      seen.org.add(orgRef);
+      roster.orgs.push({ ref: orgRef, name: school, deleted: false, at });
+    }
+    if (!seen.class.has(classRef)) {
+      seen.class.add(classRef);
+      roster.classes.push({
+        ref: classRef,
+        orgRef,
+        title: value('班级').slice(0, 128),
+        grade,
+        schoolYear,
+        deleted: false,
+        at,
+      });
+    }
+    if (known === undefined) {
+      seen.user.set(userRef, name);
+      roster.users.push({
+        ref: userRef,
+        orgRef,
+        role: role.role,
+        name,
+        phone: role.role === 'teacher' ? value('手机').replace(/[\s-]/g, '').slice(0, 32) : '',
+        email: role.role === 'teacher' ? value('邮箱').toLowerCase().slice(0, 254) : '',
+        deleted: false,
+        at,
+      });
+    }
+    const enrollmentRef = rosterRef(key, 'enrollment', `${classRef}\u0000${userRef}`);
+    if (seen.enrollment.has(enrollmentRef)) {
+      refuse(record.line, '班级', 'duplicate_id');
+      continue;
+    }
+    seen.enrollment.add(enrollmentRef);
+    roster.enrollments.push({ ref: enrollmentRef, classRef, userRef, role: role.enrollment, deleted: false, at });
+  }
+  return roster;
+};

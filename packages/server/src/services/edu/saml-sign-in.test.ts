@@ -1,0 +1,433 @@
+/**
+ * Signing in through a SAML federation (CARSI-shaped) against samlify as the identity provider: the
+ * federation's signed metadata is read and refreshed (keeping the last good copy), a pupil and a
+ * teacher sign in and land in the school by eduPersonAffiliation, only an HMAC of the opaque pairwise
+ * id is kept, and a corpus of forged responses is refused, each in its own test. Runs on SQLite and
+ * PostgreSQL: a replayed response raced against itself must lose on both.
+ */
+import { inflateRawSync } from 'node:zlib';
+import { type EduMemberships, routes } from '@edupass/protocol';
+import { expectError } from '@edupass/test-kit/accounts';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
+import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
+import {
+  ATTRIBUTES,
+  FEDERATION_CERT,
+  type ResponseFields,
+  type SamlFederation,
+  type SamlPerson,
+  startSamlFederation,
+} from '@edupass/test-kit/saml-federation';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { durationMs } from '../../adapters/saml-metadata.ts';
+
+const { server, call } = useOauthTestServer();
+const edu = eduSteps(server, call);
+let federation: SamlFederation;
+beforeAll(async () => {
+  federation = await startSamlFederation(() => server.url);
+});
+afterAll(() => federation.close());
+
+const realNow = { now: undefined as (() => number) | undefined };
+/** Moves the server's clock by `ms` for the rest of the test. */
+const moveClock = (ms: number) => {
+  const ctx = server.app.ctx;
+  realNow.now ??= ctx.now;
+  const base = realNow.now;
+  ctx.now = () => base() + ms;
+};
+afterEach(() => {
+  if (realNow.now) server.app.ctx.now = realNow.now;
+  realNow.now = undefined;
+  federation.serveMetadata('good');
+});
+
+let codes = 0;
+const samlSettings = (extra: Record<string, unknown> = {}) => ({
+  metadata_url: federation.metadataUrl,
+  federation_cert: FEDERATION_CERT,
+  idp_entity_id: federation.idp.entityId,
+  ...extra,
+});
+
+/** A school with a SAML connector for the federation's institution; its code and id. */
+const schoolWithSaml = async (settings = samlSettings()) => {
+  const schoolId = await edu.addSchool('北方示范大学附属中学');
+  const code = `beifang-${++codes}`;
+  const added = await call(
+    'POST',
+    pathOf(routes.addSchoolConnector.path, { id: schoolId }),
+    { code, kind: 'saml', name: '北方示范大学', settings },
+    { token: await edu.operatorToken() },
+  );
+  edu.ok(added);
+  return { schoolId, code };
+};
+
+interface Started {
+  cookie: string;
+  requestId: string;
+  relayState: string;
+}
+
+/** The start in a browser: the state cookie, and the AuthnRequest's ID read from the redirect. */
+const start = async (code: string): Promise<Started> => {
+  const url = new URL(routes.startSchoolSignIn.path.replace(':code', code), server.url);
+  url.searchParams.set('redirect', `${server.url}/account`);
+  const started = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+  const sso = new URL(redirectTarget(started));
+  expect(`${sso.origin}${sso.pathname}`).toBe(federation.idp.entityId.replace('/shibboleth', '/sso'));
+  const request = inflateRawSync(Buffer.from(sso.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+  return {
+    cookie: cookieSet(started, 'edupass_school') ?? '',
+    requestId: /\sID="([^"]+)"/.exec(request)?.[1] ?? '',
+    relayState: sso.searchParams.get('RelayState') ?? '',
+  };
+};
+
+/** The browser's POST of a response to the ACS: where it landed and the session cookie, if any. */
+const post = async (started: Started, samlResponse: string) => {
+  const answer = await fetch(new URL(routes.finishSamlSignIn.path, server.url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie: started.cookie },
+    body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: started.relayState }).toString(),
+  });
+  return { landed: redirectTarget(answer), auth: cookieSet(answer, 'authorization') };
+};
+
+/** The whole round trip through the identity provider's pages, as a browser makes it. */
+const signInThroughIdp = async (code: string, person: SamlPerson) => {
+  const url = new URL(routes.startSchoolSignIn.path.replace(':code', code), server.url);
+  url.searchParams.set('redirect', `${server.url}/account`);
+  const started = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+  federation.signInAs(person);
+  const page = await (await fetch(redirectTarget(started))).text();
+  const field = (name: string) =>
+    (new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return post(
+    { cookie: cookieSet(started, 'edupass_school') ?? '', requestId: '', relayState: field('RelayState') },
+    field('SAMLResponse'),
+  );
+};
+
+const membershipsOf = async (auth: string | undefined) =>
+  edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: auth ?? '' } }));
+
+let people = 0;
+const student = (): SamlPerson => ({
+  attributes: {
+    [ATTRIBUTES.pairwiseId]: [`${String(++people).padStart(4, '0')}pw8x2kq@beifang.edu.cn`],
+    [ATTRIBUTES.affiliation]: ['student'],
+    [ATTRIBUTES.displayName]: ['王小明'],
+  },
+});
+
+const refused = (code: string) => `${server.url}/?school=${code}&error=refused`;
+
+describe('signing in through a SAML federation (samlify as the identity provider)', () => {
+  test('a student signs in just in time and the same account comes back; only an HMAC of the pairwise id is kept', async () => {
+    const { code } = await schoolWithSaml();
+    const person = student();
+    const first = await signInThroughIdp(code, person);
+    expect(first.landed).toBe(`${server.url}/account`);
+    expect(first.auth).toMatch(/^authorization=./);
+    const again = await signInThroughIdp(code, person);
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    expect(await me(again.auth)).toBe(await me(first.auth));
+    const pairwise = person.attributes[ATTRIBUTES.pairwiseId]?.[0] ?? '';
+    const rows = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(pairwise.slice(0, 8));
+    const method = await server.app.ctx.db
+      .selectFrom('sessions')
+      .select('method')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(method.method).toBe('school_saml');
+  });
+
+  test('faculty (eduPersonAffiliation) land as approved teachers of the school; eduPersonTargetedID names them', async () => {
+    const { schoolId, code } = await schoolWithSaml();
+    const teacher: SamlPerson = {
+      attributes: { [ATTRIBUTES.targetedId]: ['tid-7f3a9c'], [ATTRIBUTES.affiliation]: ['faculty', 'member'] },
+    };
+    const signedIn = await signInThroughIdp(code, teacher);
+    expect((await membershipsOf(signedIn.auth)).schools).toEqual([
+      expect.objectContaining({ id: schoolId, role: 'teacher', status: 'approved' }),
+    ]);
+    // A student lands in no school role (classes come from rosters, not from this federation).
+    const pupil = await signInThroughIdp(code, student());
+    expect((await membershipsOf(pupil.auth)).schools).toEqual([]);
+  });
+
+  test('a response naming nobody opaque (a transient NameID, no pairwise id) is refused', async () => {
+    const { code } = await schoolWithSaml();
+    const nameless = await signInThroughIdp(code, { attributes: { [ATTRIBUTES.affiliation]: ['student'] } });
+    expect(nameless.auth).toBeUndefined();
+    expect(nameless.landed).toBe(refused(code));
+  });
+
+  test('the service provider metadata names the entity, the POST consumer and signed assertions', async () => {
+    const answer = await fetch(new URL(routes.samlServiceProvider.path, server.url));
+    expect(answer.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);
+    const xml = await answer.text();
+    expect(xml).toContain(`entityID="${server.url}/edu/school-sign-in/saml/metadata"`);
+    expect(xml).toContain(`Location="${server.url}/edu/school-sign-in/saml/acs"`);
+    expect(xml).toContain('WantAssertionsSigned="true"');
+  });
+});
+
+describe('the federation metadata', () => {
+  test('a connector whose certificate is not the federation’s, or whose institution is not listed, is refused', async () => {
+    const operator = await edu.operatorToken();
+    const schoolId = await edu.addSchool('证书不对的学校');
+    const add = (settings: Record<string, unknown>) =>
+      call(
+        'POST',
+        pathOf(routes.addSchoolConnector.path, { id: schoolId }),
+        { code: `bad-${++codes}`, kind: 'saml', name: 'x', settings },
+        { token: operator },
+      );
+    federation.serveMetadata('wrong-key');
+    expectError(await add(samlSettings()), 'E_1');
+    federation.serveMetadata('expired');
+    expectError(await add(samlSettings()), 'E_1');
+    federation.serveMetadata('good');
+    expectError(await add(samlSettings({ idp_entity_id: 'https://nowhere.example/idp' })), 'E_1');
+    expectError(await add(samlSettings({ federation_cert: 'not a certificate' })), 'E_1');
+    expectError(await add(samlSettings({ metadata_url: 'http://metadata.example.org/carsi.xml' })), 'E_1');
+  });
+
+  test('refreshed after the interval; a failed or wrongly signed refresh keeps the last good copy', async () => {
+    const { code } = await schoolWithSaml(samlSettings({ refresh_minutes: 5 }));
+    const fetched = federation.metadataFetches();
+    await start(code);
+    expect(federation.metadataFetches()).toBe(fetched);
+    moveClock(6 * 60_000);
+    federation.serveMetadata('down');
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched + 1);
+    // The failure is not retried at every sign-in, only after the interval again.
+    await start(code);
+    expect(federation.metadataFetches()).toBe(fetched + 1);
+    moveClock(12 * 60_000);
+    federation.serveMetadata('wrong-key');
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched + 2);
+    moveClock(18 * 60_000);
+    federation.serveMetadata('good');
+    await start(code);
+    expect(federation.metadataFetches()).toBe(fetched + 3);
+  });
+});
+
+describe('editing a SAML connector', () => {
+  test('the name and refresh interval change, checked against the federation as when added; the identity links stay', async () => {
+    const { code } = await schoolWithSaml();
+    const operator = await edu.operatorToken();
+    const id = await edu.connectorId(code);
+    const edit = (body: unknown) =>
+      call('PATCH', pathOf(routes.editSchoolConnector.path, { id }), body, { token: operator });
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    const person = student();
+    const first = await signInThroughIdp(code, person);
+
+    expectError(await edit({ settings: { idp_entity_id: 'https://nowhere.example/idp' } }), 'E_1');
+    expectError(await edit({ settings: { federation_cert: 'not a certificate' } }), 'E_1');
+    expectError(await edit({ settings: { metadata_url: 'http://metadata.example.org/carsi.xml' } }), 'E_1');
+    expectError(await edit({ settings: { refresh_minutes: -1 } }), 'E_1');
+    expectError(await edit({ settings: { client_secret: 'x' } }), 'E_1');
+    federation.serveMetadata('wrong-key');
+    expectError(await edit({ settings: { refresh_minutes: 30 } }), 'E_1');
+    federation.serveMetadata('good');
+
+    const edited = edu.ok<{ name: string; kind: string; settings: Record<string, unknown> }>(
+      await edit({ name: '北方示范大学(CARSI)', settings: { refresh_minutes: 30 } }),
+    );
+    expect(edited).toMatchObject({ name: '北方示范大学(CARSI)', kind: 'saml' });
+    expect(edited.settings).toMatchObject({
+      refresh_minutes: 30,
+      metadata_url: federation.metadataUrl,
+      idp_entity_id: federation.idp.entityId,
+    });
+    const again = await signInThroughIdp(code, person);
+    expect(again.auth).toMatch(/^authorization=./);
+    expect(await me(again.auth)).toBe(await me(first.auth));
+    const audit = await server.app.ctx.db
+      .selectFrom('admin_audit')
+      .select(['action', 'detail'])
+      .where('action', '=', 'school.connector.settings')
+      .execute();
+    expect(audit).toContainEqual({
+      action: 'school.connector.settings',
+      detail: `saml ${code}: name, refresh_minutes`,
+    });
+  });
+});
+
+describe('lazy refresh by the aggregate’s own cacheDuration and validUntil', () => {
+  test('xs:duration values are read (hours, days, minutes, seconds); other shapes are ignored', () => {
+    expect(durationMs('PT6H')).toBe(6 * 3_600_000);
+    expect(durationMs('P1DT30M')).toBe(86_400_000 + 30 * 60_000);
+    expect(durationMs('PT90.5S')).toBe(90_000);
+    for (const odd of [null, '', 'P', 'PT', 'P1Y', 'P1M', '6H', 'PT-1H', 'PT0S'])
+      expect(durationMs(odd)).toBeUndefined();
+  });
+
+  test('a cacheDuration shorter than the interval brings the refresh forward, the signature checked again', async () => {
+    federation.serveMetadata('short-cache');
+    const { code } = await schoolWithSaml(samlSettings({ refresh_minutes: 60 }));
+    const fetched = federation.metadataFetches();
+    moveClock(60_000);
+    await start(code);
+    expect(federation.metadataFetches()).toBe(fetched);
+    moveClock(2 * 60_000);
+    // Due now: fetched again, and a copy signed by another key is not taken (the kept copy stays).
+    federation.serveMetadata('wrong-key');
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched + 1);
+  });
+
+  test('a copy past its validUntil is fetched again at the next sign-in rather than refused until the interval', async () => {
+    federation.serveMetadata('short-valid');
+    const { code } = await schoolWithSaml(samlSettings({ refresh_minutes: 60 }));
+    const fetched = federation.metadataFetches();
+    federation.serveMetadata('good');
+    moveClock(3 * 60_000);
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched + 1);
+  });
+});
+
+describe('forged responses are refused', () => {
+  let code: string;
+  beforeAll(async () => {
+    ({ code } = await schoolWithSaml());
+  });
+
+  /** A response to a fresh start, built by the identity provider with `fields` changed, then `edit`ed. */
+  const forged = async (fields: ResponseFields, edit: (xml: string) => string = (xml) => xml) => {
+    const started = await start(code);
+    const signed = await federation.respond(started.requestId, student(), fields);
+    const xml = edit(Buffer.from(signed, 'base64').toString('utf8'));
+    return post(started, Buffer.from(xml, 'utf8').toString('base64'));
+  };
+  const expectRefused = (result: { landed: string; auth: string | undefined }) => {
+    expect(result.auth).toBeUndefined();
+    expect(result.landed).toBe(refused(code));
+  };
+
+  test('the untouched response signs in (the corpus below changes one thing each)', async () => {
+    expect((await forged({})).auth).toMatch(/^authorization=./);
+  });
+
+  const assertionOf = (xml: string) => /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
+  const evil = (assertion: string) =>
+    assertion
+      .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
+      .replace(/pw8x2kq@beifang\.edu\.cn/, 'victim@beifang.edu.cn')
+      .replace(/>student</, '>faculty<');
+
+  test('signature wrapping: an unsigned evil assertion first, the signed one after it', async () => {
+    expectRefused(
+      await forged({}, (xml) => {
+        const original = assertionOf(xml);
+        return xml.replace(original, evil(original).replace(/ID="_a/, 'ID="_evil') + original);
+      }),
+    );
+  });
+
+  test('signature wrapping: the evil assertion in place, the signed one hidden in its Subject', async () => {
+    expectRefused(
+      await forged({}, (xml) => {
+        const original = assertionOf(xml);
+        const wrapped = evil(original).replace('<saml:Subject>', `<saml:Subject>${original}`);
+        return xml.replace(original, wrapped);
+      }),
+    );
+  });
+
+  test('signature wrapping: the signed assertion moved into the Response’s Extensions, an evil one with its ID in place', async () => {
+    expectRefused(
+      await forged({}, (xml) => {
+        const original = assertionOf(xml);
+        return xml
+          .replace(original, evil(original))
+          .replace('</saml:Issuer>', `</saml:Issuer><samlp:Extensions>${original}</samlp:Extensions>`);
+      }),
+    );
+  });
+
+  test('the signature removed', async () => {
+    expectRefused(await forged({}, (xml) => xml.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')));
+  });
+
+  test('a comment injected in the NameID', async () => {
+    expectRefused(await forged({ nameIdXml: 'victim@beifang.edu.cn<!---->.attacker.example' }));
+  });
+
+  test('a value changed after signing', async () => {
+    expectRefused(await forged({}, (xml) => xml.replace('>student<', '>faculty<')));
+  });
+
+  test('wrong audience', async () => {
+    expectRefused(await forged({ audience: 'https://other-sp.example/shibboleth' }));
+  });
+
+  test('wrong recipient', async () => {
+    expectRefused(await forged({ recipient: 'https://other-sp.example/Shibboleth.sso/SAML2/POST' }));
+  });
+
+  test('wrong destination', async () => {
+    expectRefused(await forged({ destination: 'https://other-sp.example/Shibboleth.sso/SAML2/POST' }));
+  });
+
+  test('expired conditions', async () => {
+    expectRefused(await forged({ notOnOrAfter: new Date(Date.now() - 10 * 60_000).toISOString() }));
+  });
+
+  test('an unsigned assertion inside a signed response', async () => {
+    expectRefused(await forged({ signing: 'response' }));
+  });
+
+  test('signed with another institution’s key', async () => {
+    expectRefused(await forged({ signing: 'other' }));
+  });
+
+  test('issued in the name of another institution of the federation', async () => {
+    expectRefused(await forged({ issuer: federation.other.entityId }));
+  });
+
+  test('a response to a request this server never sent', async () => {
+    const started = await start(code);
+    const unsolicited = await federation.respond('_never-sent', student());
+    expectRefused(await post(started, unsolicited));
+  });
+
+  test('a replayed assertion is refused, also under a fresh state, and a raced copy wins once', async () => {
+    const started = await start(code);
+    const signed = await federation.respond(started.requestId, student());
+    expect((await post(started, signed)).auth).toMatch(/^authorization=./);
+    expectRefused(await post(started, signed));
+    const fresh = await start(code);
+    expectRefused(await post({ ...fresh }, signed));
+    const raced = await start(code);
+    const once = await federation.respond(raced.requestId, student());
+    const results = await Promise.all([1, 2, 3, 4].map(() => post(raced, once)));
+    expect(results.filter((r) => r.auth !== undefined)).toHaveLength(1);
+  });
+
+  test('a response without the state cookie of the browser that started is refused as expired', async () => {
+    const started = await start(code);
+    const signed = await federation.respond(started.requestId, student());
+    const answer = await post({ ...started, cookie: '' }, signed);
+    expect(answer.auth).toBeUndefined();
+    expect(answer.landed).toBe(`${server.url}/?school=${code}&error=expired`);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Signing in through a SAML federation: the AuthnRequest (recorded, so only a response to a request
+ * this server sent is taken, and only once), and the response checked (adapters/saml-sp.ts), its
+ * request taken and its assertion recorded — each a single statement, so a replayed or raced copy
+ * loses on SQLite and PostgreSQL alike — then read into the identity the mapping sees.
+ */
+import { routes } from '@edupass/protocol';
+import { AssertionRefused, authnRequestUrl, type ServiceProvider, verifyResponse } from '../../adapters/saml-sp.ts';
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { insertSamlRequest, recordSamlAssertion, takeSamlRequest } from '../../store/edu/saml.ts';
+import { STATE_TTL_SECONDS } from '../oauth/state.ts';
+import { hmac, randomToken } from '../security/hashing.ts';
+import type { SamlConnector } from './connectors.ts';
+import type { UpstreamIdentity } from './identity-mapping.ts';
+import { federationIdp } from './saml-federation.ts';
+
+/** The accepted clock difference with identity providers, also added to the replay cache's keep time. */
+const SKEW_MS = 60_000;
+
+/** EduPass in the federation: one entity, one assertion consumer service for every school. */
+export const serviceProvider = (ctx: Context): ServiceProvider => ({
+  entityId: new URL(routes.samlServiceProvider.path, ctx.config.publicUrl).toString(),
+  acsUrl: new URL(routes.finishSamlSignIn.path, ctx.config.publicUrl).toString(),
+});
+
+/** The identity provider's address for a new AuthnRequest carrying `relayState`. */
+export const startSamlSignIn = async (ctx: Context, connector: SamlConnector, relayState: string) => {
+  const idp = await federationIdp(ctx, connector.saml);
+  // An xs:ID must not start with a digit.
+  const requestId = `_${randomToken(24)}`;
+  await insertSamlRequest(ctx.db, {
+    request_id: requestId,
+    connector_id: connector.id,
+    expires_at: ctx.now() + STATE_TTL_SECONDS * 1000,
+  });
+  return authnRequestUrl(serviceProvider(ctx), idp, requestId, relayState);
+};
+
+const refused = (): never => fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
+
+/**
+ * The opaque id the default SAML mapping names (`opaque-id`): the pairwise id, else the targeted id,
+ * else a persistent NameID — all pairwise by definition, never a student number.
+ */
+const withOpaqueId = (attributes: Record<string, string[]>, nameId: string) => {
+  const opaque = attributes['pairwise-id']?.[0] ?? attributes.eduPersonTargetedID?.[0] ?? (nameId || undefined);
+  return opaque === undefined ? attributes : { ...attributes, 'opaque-id': [opaque] };
+};
+
+export interface SamlSignedIn {
+  identity: UpstreamIdentity;
+  /** Names this sign-in for the school sign-in record (an HMAC of the assertion). */
+  assertionKey: string;
+}
+
+/** A posted response for `connector`: the identity it proves, or AC3_27 (logged with the reason). */
+export const finishSamlSignIn = async (
+  ctx: Context,
+  connector: SamlConnector,
+  samlResponse: string,
+): Promise<SamlSignedIn> => {
+  const idp = await federationIdp(ctx, connector.saml);
+  let assertion: Awaited<ReturnType<typeof verifyResponse>>;
+  try {
+    assertion = await verifyResponse(serviceProvider(ctx), idp, samlResponse);
+  } catch (error) {
+    if (!(error instanceof AssertionRefused)) throw error;
+    ctx.logger.warn({ connector: connector.code, err: error.message }, 'SAML response refused');
+    return refused();
+  }
+  const now = ctx.now();
+  if (!(await takeSamlRequest(ctx.db, assertion.inResponseTo, connector.id, now))) {
+    ctx.logger.warn(
+      { connector: connector.code },
+      'SAML response answers no waiting request (replayed or unsolicited)',
+    );
+    return refused();
+  }
+  const assertionKey = hmac(ctx.keys.codes, `saml-assertion:${assertion.id}`);
+  if (!(await recordSamlAssertion(ctx.db, assertionKey, Math.max(assertion.notOnOrAfter, now) + SKEW_MS))) {
+    ctx.logger.warn({ connector: connector.code }, 'SAML assertion presented again');
+    return refused();
+  }
+  return {
+    identity: { user: assertion.nameId, attributes: withOpaqueId(assertion.attributes, assertion.nameId) },
+    assertionKey,
+  };
+};

@@ -1,0 +1,22 @@
+import type { Context } from '../../context.ts';
+import { invalidRequest } from '../../errors.ts';
+
+/**
+ * An upstream system's address (CAS server, federation metadata): https, or http on a loopback host outside production (a local test
+ * server). CAS ticket validation sends the ticket there and metadata carries keys, so plain http elsewhere
+ * would leak or let a network attacker change them.
+ */
+export const upstreamUrl = (ctx: Context, value: unknown, key: string): string => {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw invalidRequest(`settings.${key} must be an absolute URL.`);
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && !ctx.config.production)) {
+    throw invalidRequest(`settings.${key} must be https.`);
+  }
+  if (url.search || url.hash) throw invalidRequest(`settings.${key} must have no query or fragment.`);
+  return url.toString().replace(/\/+$/, '');
+};

@@ -1,0 +1,35 @@
+/** Table types of staff access approvals and data-rights requests (migration 029). */
+import type { Generated } from 'kysely';
+
+export interface StaffAccessApprovalsTable {
+  id: Generated<number>;
+  /** The operator who asks to read the record. */
+  requested_by: number;
+  /** Whose record. */
+  subject_id: number;
+  reason: string;
+  status: 'pending' | 'approved' | 'refused';
+  /** The other operator who approved or refused. */
+  decided_by: number | null;
+  decided_at: number | null;
+  /** An approval lets the asker read the record until then. */
+  expires_at: number | null;
+  created_at: number;
+}
+
+export interface DataRequestsTable {
+  id: Generated<number>;
+  /** The person the request is about (by number: the row outlives the account). */
+  user_id: number;
+  kind: 'export' | 'correction' | 'deletion' | 'objection';
+  /** `user`, `guardian`, `operator` or `unconfirmed` (the sweeper, for a child nobody consented for). */
+  requested_by: string;
+  status: 'open' | 'done' | 'refused' | 'cancelled';
+  /** What was asked, in the asker's words (corrections and objections an operator records). */
+  detail: Generated<string>;
+  refusal_reason: string | null;
+  created_at: number;
+  /** When the answer is due (DATA_REQUEST_DUE_WORKING_DAYS working days after `created_at`). */
+  due_at: number;
+  closed_at: number | null;
+}

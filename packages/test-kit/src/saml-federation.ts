@@ -1,0 +1,279 @@
+/**
+ * A SAML federation for tests, CARSI-shaped: a metadata aggregate (`EntitiesDescriptor`, several
+ * institutions' identity providers, signed by the federation key with xml-crypto) served over HTTP,
+ * and one institution's identity provider built on samlify — an IdP library this project did not
+ * write — that parses the AuthnRequest (HTTP-Redirect) and answers with a signed response posted back
+ * by the browser (HTTP-POST, an auto-submitting form). `respond` builds responses on demand, with
+ * fields a test may change, for the forged-response corpus.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as samlify from 'samlify';
+import { SignedXml } from 'xml-crypto';
+
+const key = (name: string) => readFileSync(new URL(`./saml-keys/${name}.pem`, import.meta.url), 'utf8');
+const derOf = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+const xmlText = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The federation's signing certificate, as an operator pastes it into the connector. */
+export const FEDERATION_CERT = key('federation.cert');
+const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+
+export const ATTRIBUTES = {
+  pairwiseId: 'urn:oasis:names:tc:SAML:attribute:pairwise-id',
+  targetedId: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.10',
+  affiliation: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.1',
+  displayName: 'urn:oid:2.16.840.1.113730.3.1.241',
+} as const;
+
+export interface SamlPerson {
+  /** A persistent NameID, or none. */
+  nameId?: string;
+  /** By attribute Name (URN); values as released. */
+  attributes: Record<string, string[]>;
+}
+
+/** What a forged or unusual response changes. Times are ISO strings. */
+export interface ResponseFields {
+  audience?: string;
+  recipient?: string;
+  destination?: string;
+  notOnOrAfter?: string;
+  issuer?: string;
+  /** Raw XML put inside the NameID (a comment, say). */
+  nameIdXml?: string;
+  /** `other`: signed with another institution's key; `response`: only the envelope is signed. */
+  signing?: 'assertion' | 'response' | 'other';
+}
+
+samlify.setSchemaValidator({ validate: async () => 'skipped' });
+
+export interface Institution {
+  entityId: string;
+  names: { zh: string; en: string };
+}
+
+const entityXml = (entityId: string, names: Institution['names'], ssoUrl: string, certPem: string) =>
+  `<md:EntityDescriptor entityID="${xmlText(entityId)}">` +
+  `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+  `<md:Extensions><mdui:UIInfo><mdui:DisplayName xml:lang="zh">${xmlText(names.zh)}</mdui:DisplayName>` +
+  `<mdui:DisplayName xml:lang="en">${xmlText(names.en)}</mdui:DisplayName></mdui:UIInfo></md:Extensions>` +
+  `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${derOf(certPem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+  `<md:SingleSignOnService Binding="${REDIRECT}" Location="${xmlText(ssoUrl)}"/>` +
+  `</md:IDPSSODescriptor></md:EntityDescriptor>`;
+
+/** An aggregate of `entities`, signed (enveloped, exclusive c14n, RSA-SHA256) by `signer`'s key. */
+export const signedAggregate = (
+  entities: string[],
+  signer: 'federation' | 'other-idp' = 'federation',
+  validUntil?: Date,
+  cacheDuration?: string,
+) => {
+  const id = `_agg${randomBytes(8).toString('hex')}`;
+  const xml =
+    `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" ` +
+    `xmlns:mdui="urn:oasis:names:tc:SAML:metadata:ui" ID="${id}" Name="urn:mace:test:carsi"` +
+    `${validUntil ? ` validUntil="${validUntil.toISOString()}"` : ''}${cacheDuration ? ` cacheDuration="${cacheDuration}"` : ''}>` +
+    `${entities.join('')}</md:EntitiesDescriptor>`;
+  const signer_ = new SignedXml({
+    privateKey: key(`${signer}.key`),
+    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  });
+  signer_.addReference({
+    xpath: "/*[local-name(.)='EntitiesDescriptor']",
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+  });
+  signer_.computeSignature(xml, {
+    prefix: 'ds',
+    location: { reference: "/*[local-name(.)='EntitiesDescriptor']", action: 'prepend' },
+  });
+  return signer_.getSignedXml();
+};
+
+export interface SamlFederation {
+  /** The aggregate's address. */
+  metadataUrl: string;
+  /** The institution that signs people in (samlify). */
+  idp: Institution;
+  /** Another member of the federation, listed in the aggregate. */
+  other: Institution;
+  /** The next person the identity provider signs in. */
+  signInAs(person: SamlPerson): void;
+  /**
+   * What the metadata address answers: the signed aggregate, an error, a document signed by another
+   * key, or an aggregate with a 2-minute cacheDuration or a validUntil 2 minutes ahead.
+   */
+  serveMetadata(mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'short-valid'): void;
+  /** How often the metadata was fetched. */
+  metadataFetches(): number;
+  /** The last AuthnRequest the IdP received: its ID and the RelayState. */
+  lastRequest(): { id: string; relayState: string } | undefined;
+  /** A signed response (base64) to request `id` for `person`, with `fields` changed. */
+  respond(id: string, person: SamlPerson, fields?: ResponseFields): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the federation; `edupassUrl` is where EduPass's SP metadata is read from (lazily). */
+export const startSamlFederation = async (edupassUrl: () => string): Promise<SamlFederation> => {
+  let person: SamlPerson = { attributes: {} };
+  let mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'short-valid' = 'good';
+  let fetches = 0;
+  let last: { id: string; relayState: string } | undefined;
+  const server = createServer((request, response) => {
+    void handle(request.url ?? '/').then(
+      ({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(body),
+      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const idp: Institution = {
+    entityId: `${base}/idp/shibboleth`,
+    names: { zh: '北方示范大学', en: 'Northern Model University' },
+  };
+  const other: Institution = {
+    entityId: `${base}/other/shibboleth`,
+    names: { zh: '南方理工学院', en: 'Southern Institute of Technology' },
+  };
+
+  const idpEntity = (signer: 'idp' | 'other-idp') =>
+    samlify.IdentityProvider({
+      entityID: idp.entityId,
+      privateKey: key(`${signer}.key`),
+      signingCert: key(`${signer}.cert`),
+      nameIDFormat: [PERSISTENT],
+      singleSignOnService: [{ Binding: REDIRECT, Location: `${base}/idp/sso` }],
+      wantAuthnRequestsSigned: false,
+      requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    });
+  let spMetadata: string | undefined;
+  const serviceProvider = async (signing: 'assertion' | 'response') => {
+    spMetadata ??= await (await fetch(`${edupassUrl()}/edu/school-sign-in/saml/metadata`)).text();
+    return signing === 'assertion'
+      ? samlify.ServiceProvider({ metadata: spMetadata })
+      : samlify.ServiceProvider({
+          metadata: spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'),
+          wantMessageSigned: true,
+        });
+  };
+
+  const attributeStatement = (attributes: SamlPerson['attributes']) =>
+    Object.keys(attributes).length === 0
+      ? ''
+      : `<saml:AttributeStatement>${Object.entries(attributes)
+          .map(
+            ([name, values]) =>
+              `<saml:Attribute Name="${xmlText(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">${values
+                .map((value) =>
+                  name === ATTRIBUTES.targetedId
+                    ? `<saml:AttributeValue><saml:NameID Format="${PERSISTENT}">${xmlText(value)}</saml:NameID></saml:AttributeValue>`
+                    : `<saml:AttributeValue xsi:type="xs:string">${xmlText(value)}</saml:AttributeValue>`,
+                )
+                .join('')}</saml:Attribute>`,
+          )
+          .join('')}</saml:AttributeStatement>`;
+
+  const respond = async (id: string, who: SamlPerson, fields: ResponseFields = {}) => {
+    const signing = fields.signing ?? 'assertion';
+    const sp = await serviceProvider(signing === 'response' ? 'response' : 'assertion');
+    const now = new Date();
+    const later = fields.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000).toISOString();
+    const acs = `${edupassUrl()}/edu/school-sign-in/saml/acs`;
+    const spEntityId = `${edupassUrl()}/edu/school-sign-in/saml/metadata`;
+    const entity = idpEntity(signing === 'other' ? 'other-idp' : 'idp');
+    const answer = await entity.createLoginResponse(
+      sp,
+      { extract: { request: { id } } },
+      'post',
+      {},
+      {
+        customTagReplacement: (template: string) => {
+          const responseId = `_r${randomBytes(10).toString('hex')}`;
+          const values: Record<string, string> = {
+            ID: responseId,
+            AssertionID: `_a${randomBytes(10).toString('hex')}`,
+            Destination: fields.destination ?? acs,
+            Audience: fields.audience ?? spEntityId,
+            SubjectRecipient: fields.recipient ?? acs,
+            Issuer: fields.issuer ?? idp.entityId,
+            IssueInstant: now.toISOString(),
+            StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+            ConditionsNotBefore: new Date(now.getTime() - 60_000).toISOString(),
+            ConditionsNotOnOrAfter: later,
+            SubjectConfirmationDataNotOnOrAfter: later,
+            // Without a persistent NameID, a transient one (new at every sign-in), as IdPs send.
+            NameIDFormat: who.nameId === undefined ? TRANSIENT : PERSISTENT,
+            InResponseTo: id,
+          };
+          // samlify escapes the values it fills in; the XML parts are put in as XML.
+          const xmlParts = template
+            .replace('{NameID}', fields.nameIdXml ?? xmlText(who.nameId ?? `_t${randomBytes(8).toString('hex')}`))
+            .replace(
+              '{AuthnStatement}',
+              `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${responseId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
+            )
+            .replace('{AttributeStatement}', attributeStatement(who.attributes));
+          return { id: responseId, context: samlify.SamlLib.replaceTagsByValue(xmlParts, values) };
+        },
+      },
+    );
+    return answer.context;
+  };
+
+  const handle = async (path: string): Promise<{ status: number; type: string; body: string }> => {
+    const url = new URL(path, base);
+    if (url.pathname === '/metadata') {
+      fetches += 1;
+      if (mode === 'down') return { status: 503, type: 'text/plain', body: 'down for maintenance' };
+      const entities = [
+        entityXml(idp.entityId, idp.names, `${base}/idp/sso`, key('idp.cert')),
+        entityXml(other.entityId, other.names, `${base}/other/sso`, key('other-idp.cert')),
+      ];
+      const lifetime = mode === 'expired' ? -60_000 : mode === 'short-valid' ? 120_000 : 7 * 86_400_000;
+      const validUntil = new Date(Date.now() + lifetime);
+      const cacheDuration = mode === 'short-cache' ? 'PT2M' : undefined;
+      return {
+        status: 200,
+        type: 'application/samlmetadata+xml',
+        body: signedAggregate(entities, mode === 'wrong-key' ? 'other-idp' : 'federation', validUntil, cacheDuration),
+      };
+    }
+    if (url.pathname === '/idp/sso') {
+      const sp = await serviceProvider('assertion');
+      const parsed = await idpEntity('idp').parseLoginRequest(sp, 'redirect', {
+        query: Object.fromEntries(url.searchParams),
+        octetString: '',
+      } as never);
+      const id = String((parsed.extract as { request?: { id?: string } }).request?.id ?? '');
+      last = { id, relayState: url.searchParams.get('RelayState') ?? '' };
+      const samlResponse = await respond(id, person);
+      const acs = `${edupassUrl()}/edu/school-sign-in/saml/acs`;
+      const body = `<!doctype html><html lang="en"><head><title>Signing in</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(acs)}"><input type="hidden" name="SAMLResponse" value="${xmlText(samlResponse)}"><input type="hidden" name="RelayState" value="${xmlText(last.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
+      return { status: 200, type: 'text/html; charset=utf-8', body };
+    }
+    return { status: 404, type: 'text/plain', body: 'not found' };
+  };
+
+  return {
+    metadataUrl: `${base}/metadata`,
+    idp,
+    other,
+    signInAs: (next) => {
+      person = next;
+    },
+    serveMetadata: (next) => {
+      mode = next;
+    },
+    metadataFetches: () => fetches,
+    lastRequest: () => last,
+    respond,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};

@@ -1,0 +1,70 @@
+/**
+ * A copy of my data in the account centre, in both languages: asked for (after a fresh proof, as the
+ * sign-in is no longer recent), shown while it is made, then the link is downloaded and the zip opened
+ * here: its README is in the page's language and its profile is the account's.
+ */
+import { buffer } from 'node:stream/consumers';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
+import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { seriousViolations } from './support/axe.ts';
+import { LOCALES } from './support/matrix.ts';
+import { expectScreen, openPage } from './support/pages.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  // A sign-in is a proof for one second only: asking meets the step-up panel.
+  app = await startApp({ stepUpSeconds: 1 });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const newPhone = phoneNumbers('1574');
+const PASSWORD = 'Heron2718q';
+/** The first line of the README in each language. */
+const README_HEAD = { 'zh-CN': '你在 EduPass 的数据副本', en: 'Your copy of your data at EduPass' };
+
+describe.each(LOCALES)('$locale', ({ locale, text }) => {
+  test('ask, prove, download once and open the zip', async () => {
+    const tab = await openPage(app.browser, { locale: 'en', width: 390, height: 844 });
+    const { page } = tab;
+    const phone = newPhone();
+    try {
+      await signUpByPhone(app, tab, phone, PASSWORD);
+      await switchLocale(page, locale);
+      await expectScreen(page, text['account.security']);
+      const section = await openSecurityRow(page, text['dataExport.title']);
+      await section.getByText(text['dataExport.explain']).waitFor();
+      await section.getByRole('button', { name: text['dataExport.ask'] }).click();
+      await inputLabelled(tab, text['stepUp.password']).fill(PASSWORD);
+      await page.getByRole('button', { name: text['stepUp.byPassword'] }).click();
+
+      const link = section.getByRole('link', { name: text['dataExport.download'] });
+      await link.waitFor({ timeout: 60_000 });
+      expect(await seriousViolations(page)).toEqual([]);
+      const box = await link.boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(44);
+      await page.screenshot({ path: `${import.meta.dirname}/screenshots/data-export.${locale}.png` });
+
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      // The browser runs apart from this process: the file comes over its connection.
+      const files = unzipSync(new Uint8Array(await buffer(await download.createReadStream())));
+      expect(strFromU8(files['README.txt'] ?? new Uint8Array())).toContain(README_HEAD[locale]);
+      const profile = JSON.parse(strFromU8(files['profile.json'] ?? new Uint8Array())) as {
+        profile: { phone: string }[];
+      };
+      expect(profile.profile[0]?.phone).toBe(phone);
+      expect(Object.keys(files)).toEqual(expect.arrayContaining(['sessions.csv', 'usage-events.csv']));
+
+      // The link worked once: the page now says it was downloaded, and the link is gone.
+      await page.reload();
+      const again = await openSecurityRow(page, text['dataExport.title']);
+      await again.getByText(text['dataExport.state.used']).waitFor();
+      expect(await again.getByRole('link', { name: text['dataExport.download'] }).count()).toBe(0);
+    } finally {
+      await tab.close();
+    }
+  });
+});

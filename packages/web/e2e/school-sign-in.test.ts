@@ -1,0 +1,152 @@
+/**
+ * "Sign in with your school" in Chromium on a phone, in both languages: a pupil finds the school by
+ * name in the chooser, signs in at the school's CAS server (the protocol-exact test server) and lands
+ * signed in; the choice is remembered; an application's OpenID Connect sign-in goes through it and
+ * returns to the application with a code; a failed return says what happened and tries again. Every
+ * screen on the way: 44 px targets and axe clean.
+ */
+import { routes } from '@edupass/protocol';
+import { client, signInOperator } from '@edupass/test-kit/accounts';
+import { type CasPerson, type CasServer, startCasServer } from '@edupass/test-kit/cas-server';
+import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { registerApp } from '@edupass/test-kit/oidc-apps';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { withApp } from './support/app-server.ts';
+import { seriousViolations } from './support/axe.ts';
+import { type DemoApp, startDemoApp } from './support/demo-app.ts';
+import { LOCALES } from './support/matrix.ts';
+import { expectScreen, inPage } from './support/pages.ts';
+import { smallTargets } from './support/touch.ts';
+
+const app = withApp();
+const PHONE = { width: 390, height: 844 };
+let cas: CasServer;
+let courses: DemoApp;
+const CODE = 'yizhong';
+
+beforeAll(async () => {
+  [cas, courses] = await Promise.all([startCasServer(), startDemoApp('Courses')]);
+  const call = client(app.server.url);
+  const edu = eduSteps(app.server, call);
+  const operator = await edu.operatorToken();
+  // Two schools, so the search has something to leave out.
+  for (const [school, code] of [
+    ['第一中学', CODE],
+    ['实验小学', 'shiyan'],
+  ] as const) {
+    const schoolId = await edu.addSchool(school);
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.addSchoolConnector.path, { id: schoolId }),
+        { code, kind: 'cas', name: `${school}统一身份认证`, settings: { server_url: cas.url, version: '3.0' } },
+        { token: operator },
+      ),
+    );
+  }
+  const registered = await registerApp(
+    app.server,
+    { name: 'Courses', redirect_uris: [`${courses.origin}/callback`] },
+    (await signInOperator(app.server)).token,
+  );
+  await courses.connect(`${app.server.url}/oidc`, registered.application.client_id, registered.client_secret);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([cas?.close(), courses?.close()]);
+});
+
+let pupils = 0;
+const pupil = (): CasPerson => ({
+  user: `S2026${String(++pupils).padStart(4, '0')}`,
+  attributes: { displayName: ['李华'], affiliation: ['student'], class: ['高一(3)班'] },
+});
+
+/** The agreements a new account accepts before anything else (the gate). */
+const acceptAgreements = async (page: Page, accept: string) => {
+  await page.getByRole('button', { name: accept }).click({ timeout: 30_000 });
+};
+
+/** 44 px targets and no serious axe finding on the screen shown. */
+const measure = async (page: Page, where: string) => {
+  expect(await smallTargets(page), where).toEqual([]);
+  expect(await seriousViolations(page), where).toEqual([]);
+};
+
+for (const { locale, text } of LOCALES) {
+  test(`${locale}: a pupil finds the school, signs in at its CAS server, lands signed in; the choice is remembered`, async () => {
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      await page.goto(`${app.server.url}/`);
+      await page.getByRole('link', { name: text['signIn.school'] }).click();
+      await expectScreen(page, text['school.title']);
+      const choices = page.locator('.school-choice');
+      await expect.poll(() => choices.count(), { timeout: 30_000 }).toBe(2);
+      await measure(page, '/school');
+      await page.getByLabel(text['school.search']).fill('第一 中学');
+      await expect.poll(() => choices.count(), { timeout: 30_000 }).toBe(1);
+      await page.getByLabel(text['school.search']).fill('没有这所学校');
+      await page.getByText(text['school.noMatch']).waitFor();
+      await page.getByLabel(text['school.search']).fill('第一');
+      cas.signInAs(pupil());
+      await choices.filter({ hasText: '第一中学' }).click();
+      await acceptAgreements(page, text['gate.submit']);
+      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      await page.locator('h1').waitFor();
+      expect(cas.tickets.at(-1)?.service.startsWith(`${app.server.url}/edu/school-sign-in/${CODE}/cas?`)).toBe(true);
+      // Signed in as this client's own tokens: a reload keeps the account page.
+      await page.reload();
+      await page.locator('h1').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/account');
+      // The chooser puts the remembered school first, marked.
+      await page.goto(`${app.server.url}/school`);
+      await expect.poll(() => choices.count(), { timeout: 30_000 }).toBe(2);
+      await expect.poll(() => choices.first().innerText()).toContain(text['school.last']);
+      expect(await choices.first().innerText()).toContain('第一中学');
+      expect(tab.errors).toEqual([]);
+    });
+  }, 180_000);
+
+  test(`${locale}: an application's sign-in goes through the school and comes back to it with a code`, async () => {
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      await page.goto(courses.origin);
+      await expectScreen(page, 'Courses: signed out');
+      await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+      await page.getByRole('link', { name: text['signIn.school'] }).click();
+      await expectScreen(page, text['school.title']);
+      cas.signInAs(pupil());
+      await page.locator('.school-choice').filter({ hasText: '第一中学' }).click();
+      // A new account accepts the agreements first; the return to the application resumes after.
+      await acceptAgreements(page, text['gate.submit']);
+      await expectScreen(page, 'Courses: signed in').catch(async () => {
+        throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 1200)}`);
+      });
+      expect(new URL(page.url()).origin).toBe(courses.origin);
+      expect(tab.errors).toEqual([]);
+    });
+  }, 180_000);
+
+  test(`${locale}: a failed school sign-in says what happened, and trying again signs in`, async () => {
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      for (const [error, key] of [
+        ['expired', 'school.expired'],
+        ['unavailable', 'school.unavailable'],
+        ['refused', 'school.refused'],
+      ] as const) {
+        await page.goto(`${app.server.url}/?school=${CODE}&error=${error}`);
+        await page.getByText(text[key]).waitFor({ timeout: 30_000 });
+      }
+      await measure(page, '/?school&error');
+      // A way out without the school: back to the other sign-in methods.
+      await page.getByRole('link', { name: text['school.otherWay'] }).waitFor();
+      cas.signInAs(pupil());
+      await page.getByRole('button', { name: text['school.tryAgain'] }).click();
+      await acceptAgreements(page, text['gate.submit']);
+      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      expect(tab.errors).toEqual([]);
+    });
+  }, 180_000);
+}

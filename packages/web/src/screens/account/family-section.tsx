@@ -1,0 +1,137 @@
+/**
+ * The account centre's family part. A child whose account waits for a guardian makes a consent link
+ * for them (it works once, for 24 hours) and copies it; a child under 18 makes a guardian link code and
+ * sees who is linked; an adult sees their children and the way to the guardian area (/guardian), where
+ * agreement is withdrawn, limits set and devices signed out.
+ */
+import { guardianLinkTable, guardianTable } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { eduCall } from '../../session/edu.ts';
+import { Link } from '../../ui/link.tsx';
+import { shownNickname } from '../../ui/nickname.ts';
+
+const ChildWaiting = () => {
+  const { t } = useI18n();
+  const action = useAction();
+  const [url, setUrl] = useState<string | null>(null);
+  const make = () =>
+    action.run(async () => {
+      const { link } = await eduCall(guardianTable.openConsentLink);
+      setUrl(`${window.location.origin}/consent#${link}`);
+    });
+  return (
+    <section className="account-section" aria-labelledby="family-child">
+      <h2 id="family-child">{t('family.childTitle')}</h2>
+      <p>{t('family.childBody')}</p>
+      {url ? (
+        <>
+          <label className="field">
+            <span>{t('family.linkLabel')}</span>
+            <input readOnly value={url} onFocus={(event) => event.target.select()} data-testid="consent-link" />
+          </label>
+          <p className="hint">{t('family.linkHint')}</p>
+          <button
+            type="button"
+            className="button block"
+            onClick={() =>
+              void action.run(async () => {
+                await navigator.clipboard.writeText(url);
+                return t('family.copied');
+              })
+            }
+          >
+            {t('family.copy')}
+          </button>
+        </>
+      ) : (
+        <button type="button" className="button primary block" aria-busy={action.busy} onClick={() => void make()}>
+          {t('family.makeLink')}
+        </button>
+      )}
+      <FormError message={action.error} />
+      <Notice message={action.notice} />
+    </section>
+  );
+};
+
+/** A child's part: a code for a parent (works once, 7 days) and who is linked already. */
+const ChildGuardians = () => {
+  const { t } = useI18n();
+  const action = useAction();
+  const guardians = useLoad(() => eduCall(guardianLinkTable.ownGuardians));
+  const [code, setCode] = useState<string | null>(null);
+  const names = (guardians.data?.guardians ?? []).map((g) => g.name || `#${g.id}`);
+  return (
+    <section className="account-section" aria-labelledby="family-code">
+      <h2 id="family-code">{t('family.codeTitle')}</h2>
+      <p>{t('family.codeBody')}</p>
+      {names.length > 0 ? (
+        <p data-testid="linked-guardians">{t('family.linked', { names: names.join('、') })}</p>
+      ) : null}
+      {code ? (
+        <>
+          <p className="field">
+            <span>{t('family.codeLabel')}</span>
+            <output className="big-code" data-testid="guardian-link-code">
+              {code}
+            </output>
+          </p>
+          <p className="hint">{t('family.codeHint')}</p>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="button block"
+          aria-busy={action.busy}
+          onClick={() => void action.run(async () => setCode((await eduCall(guardianLinkTable.openGuardianCode)).code))}
+        >
+          {t('family.makeCode')}
+        </button>
+      )}
+      <FormError message={action.error} />
+    </section>
+  );
+};
+
+const MINOR_BANDS = new Set(['under_8', '8_13', '14_15', '16_17']);
+
+export const FamilySection = () => {
+  const { t } = useI18n();
+  const own = useLoad(() => eduCall(guardianTable.ownConsent));
+  const children = useLoad(() => eduCall(guardianTable.guardianChildren));
+  const list = children.data?.children ?? [];
+  if (!own.data) return null;
+  const minor = MINOR_BANDS.has(own.data.age_band ?? '');
+  return (
+    <>
+      {own.data.consent_state === 'pending' ? <ChildWaiting /> : null}
+      {minor ? <ChildGuardians /> : null}
+      {!minor || list.length > 0 ? (
+        <section className="account-section" aria-labelledby="family-guardian">
+          <h2 id="family-guardian">{t(list.length > 0 ? 'family.guardianTitle' : 'family.toGuardianArea')}</h2>
+          {list.length > 0 ? (
+            <ul className="family-children">
+              {list.map((child) => (
+                <li key={child.id}>
+                  <strong>{shownNickname(child.nickname, t) || `#${child.id}`}</strong>{' '}
+                  <span className="muted">{t(`family.state.${child.consent_state ?? 'none'}`)}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>{t('family.guardianAreaBody')}</p>
+          )}
+          <p>
+            <Link className="button block" href="/guardian">
+              {t('family.toGuardianArea')}
+            </Link>
+          </p>
+        </section>
+      ) : null}
+    </>
+  );
+};

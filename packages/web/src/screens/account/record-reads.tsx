@@ -1,0 +1,96 @@
+/**
+ * "Who read my record" (issue #32 item 3): the teachers' and operators' reads of a person's record,
+ * the applications they let in, and the copies of their data made. The account centre's privacy page
+ * shows the user's own; the family part shows a child's to a linked guardian (same list, the
+ * guardian's route).
+ */
+import { type EduAccessLog, eduTable, rightsUserTable } from '@edupass/protocol';
+import { FormError } from '@edupass/ui-kit/status.tsx';
+import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { useI18n } from '../../i18n/i18n.ts';
+import { eduCall } from '../../session/edu.ts';
+import { useLoadError } from '../../ui/load-error.ts';
+
+/** The words for a code the server sends (a field, a purpose, a status), or the code itself for one it added later. */
+const useWords = () => {
+  const { t } = useI18n();
+  return (prefix: string, code: string) => {
+    const key = `${prefix}.${code}`;
+    const said = t(key as Parameters<typeof t>[0]);
+    return said === '' ? code : said;
+  };
+};
+
+const RecordReadsList = ({ log, titleId }: { log: EduAccessLog; titleId: string }) => {
+  const { t, locale } = useI18n();
+  const words = useWords();
+  const when = (ms: number) => new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const empty = log.reads.length === 0 && log.applications.length === 0 && log.exports.length === 0;
+  if (empty) return <p className="muted">{t('recordReads.none')}</p>;
+  return (
+    <ul className="record-reads" aria-labelledby={titleId}>
+      {log.reads.map((read) => (
+        <li key={`read-${read.at}-${read.reader_id}-${read.purpose}-${read.fields.join()}`} data-testid="record-read">
+          <strong>
+            {words('recordReads.role', read.reader_role)} {read.reader_name || `#${read.reader_id}`}
+          </strong>{' '}
+          <span className="muted">{when(read.at)}</span>
+          <br />
+          {t('recordReads.saw', {
+            fields: read.fields.map((f) => words('recordReads.field', f)).join(t('recordReads.comma')),
+          })}
+          <br />
+          {t('recordReads.why', { why: words('recordReads.purpose', read.purpose) })}
+          {read.reason ? (
+            <>
+              <br />
+              {t('recordReads.reason', { reason: read.reason })}
+            </>
+          ) : null}
+        </li>
+      ))}
+      {log.applications.map((app) => (
+        <li key={`app-${app.client_id}`} data-testid="record-app">
+          <strong>{t('recordReads.application', { name: app.name })}</strong>{' '}
+          <span className="muted">{when(app.at)}</span>
+        </li>
+      ))}
+      {log.exports.map((made) => (
+        <li key={`export-${made.at}-${made.requested_by}-${made.status}`} data-testid="record-export">
+          <strong>{t('recordReads.export')}</strong> <span className="muted">{when(made.at)}</span>{' '}
+          {words('recordReads.status', made.status)}
+        </li>
+      ))}
+    </ul>
+  );
+};
+
+/** The user's own record: on the privacy page. */
+export const OwnRecordReads = () => {
+  const { t } = useI18n();
+  const log = useLoad(() => eduCall(eduTable.eduAccessLog));
+  const loadError = useLoadError(log);
+  return (
+    <section className="account-section" aria-labelledby="record-reads">
+      <h2 id="record-reads">{t('recordReads.title')}</h2>
+      <p>{t('recordReads.intro')}</p>
+      <FormError {...loadError} />
+      {log.data ? <RecordReadsList log={log.data} titleId="record-reads" /> : null}
+    </section>
+  );
+};
+
+/** A child's record, for a linked guardian (opened from the family part). */
+export const ChildRecordReads = ({ childId, name }: { childId: number; name: string }) => {
+  const { t } = useI18n();
+  const log = useLoad(() => eduCall(rightsUserTable.childAccessLog, { params: { id: childId } }));
+  const loadError = useLoadError(log);
+  const titleId = `record-reads-${childId}`;
+  return (
+    <div className="record-reads-child">
+      <h3 id={titleId}>{t('recordReads.childTitle', { name })}</h3>
+      <FormError {...loadError} />
+      {log.data ? <RecordReadsList log={log.data} titleId={titleId} /> : null}
+    </div>
+  );
+};

@@ -1,0 +1,85 @@
+/**
+ * A child's time limits in the guardian area: minutes a day and the hours of no use. The server takes
+ * only limits stricter than the site's (the hint says what those are); "Use the site's limits" clears
+ * the guardian's own.
+ */
+import { type ChildRecord, guardianLinkTable } from '@edupass/protocol';
+import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { useAction } from '@edupass/ui-kit/use-action.ts';
+import { useId, useState } from 'react';
+import { useI18n } from '../../i18n/i18n.ts';
+import { eduCall } from '../../session/edu.ts';
+
+const curfewEnds = (curfew: string | null) => {
+  const [from = '', to = ''] = (curfew ?? '').split('-');
+  return { from, to };
+};
+
+export const MinorLimitsForm = ({ record, onSaved }: { record: ChildRecord; onSaved: () => void }) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const ids = { minutes: useId(), from: useId(), to: useId() };
+  const { minor, defaults } = record;
+  const [minutes, setMinutes] = useState(String(minor.daily_limit_minutes ?? ''));
+  const [from, setFrom] = useState(curfewEnds(minor.curfew).from);
+  const [to, setTo] = useState(curfewEnds(minor.curfew).to);
+  if (defaults.daily_limit_minutes === null || defaults.curfew === null) return <p>{t('guardian.noLimits')}</p>;
+  const save = (body: { daily_limit_minutes?: number; curfew?: string }) =>
+    action.run(async () => {
+      const saved = await eduCall(guardianLinkTable.setChildMinorMode, { params: { id: record.child.id }, body });
+      setMinutes(String(saved.daily_limit_minutes ?? ''));
+      setFrom(curfewEnds(saved.curfew).from);
+      setTo(curfewEnds(saved.curfew).to);
+      onSaved();
+      return t('guardian.saved');
+    });
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save({ daily_limit_minutes: Number(minutes), curfew: `${from}-${to}` });
+      }}
+    >
+      <p className="hint">
+        {t('guardian.limitsBody', {
+          minutes: defaults.daily_limit_minutes,
+          curfew: defaults.curfew.replace('-', '–'),
+        })}
+      </p>
+      <div className="field">
+        <label htmlFor={ids.minutes}>{t('guardian.minutes')}</label>
+        <input
+          id={ids.minutes}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={defaults.daily_limit_minutes}
+          required
+          value={minutes}
+          onChange={(event) => setMinutes(event.target.value)}
+          data-testid="daily-minutes"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.from}>{t('guardian.curfewFrom')}</label>
+        <input id={ids.from} type="time" required value={from} onChange={(event) => setFrom(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.to}>{t('guardian.curfewTo')}</label>
+        <input id={ids.to} type="time" required value={to} onChange={(event) => setTo(event.target.value)} />
+      </div>
+      <FormError message={action.error} />
+      <Notice message={action.notice} />
+      <p>
+        <button type="submit" className="button primary block" aria-busy={action.busy}>
+          {t('guardian.saveLimits')}
+        </button>
+      </p>
+      <p>
+        <button type="button" className="button block" aria-busy={action.busy} onClick={() => void save({})}>
+          {t('guardian.resetLimits')}
+        </button>
+      </p>
+    </form>
+  );
+};
