@@ -108,9 +108,9 @@ export interface SamlFederation {
   signInAs(person: SamlPerson): void;
   /**
    * What the metadata address answers: the signed aggregate, an error, a document signed by another
-   * key, or an aggregate with a 2-minute cacheDuration or a validUntil 2 minutes ahead.
+   * key, or an aggregate with a 2-minute or 1-second cacheDuration or a validUntil 2 minutes ahead.
    */
-  serveMetadata(mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'short-valid'): void;
+  serveMetadata(mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'tiny-cache' | 'short-valid'): void;
   /** How often the metadata was fetched. */
   metadataFetches(): number;
   /** The last AuthnRequest the IdP received: its ID and the RelayState. */
@@ -123,7 +123,7 @@ export interface SamlFederation {
 /** Starts the federation; `edupassUrl` is where EduPass's SP metadata is read from (lazily). */
 export const startSamlFederation = async (edupassUrl: () => string): Promise<SamlFederation> => {
   let person: SamlPerson = { attributes: {} };
-  let mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'short-valid' = 'good';
+  let mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'tiny-cache' | 'short-valid' = 'good';
   let fetches = 0;
   let last: { id: string; relayState: string } | undefined;
   const server = createServer((request, response) => {
@@ -238,7 +238,7 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
       ];
       const lifetime = mode === 'expired' ? -60_000 : mode === 'short-valid' ? 120_000 : 7 * 86_400_000;
       const validUntil = new Date(Date.now() + lifetime);
-      const cacheDuration = mode === 'short-cache' ? 'PT2M' : undefined;
+      const cacheDuration = mode === 'short-cache' ? 'PT2M' : mode === 'tiny-cache' ? 'PT1S' : undefined;
       return {
         status: 200,
         type: 'application/samlmetadata+xml',

@@ -42,6 +42,8 @@ interface Platform {
   signingKey: { privateKey: CryptoKey; kid: string };
   /** After the platform rotated its client secret: the one it takes now (the old one it refuses). */
   rotatedSecret: string | undefined;
+  /** The key set's address drops every connection (the platform's key server is down). */
+  jwksDown: boolean;
   close: () => Promise<void>;
 }
 
@@ -51,13 +53,14 @@ let platform: Platform;
 /** Connectors are `platform-1`, `platform-2`…: their redirect URIs are registered before the platform starts. */
 const CONNECTORS = 30;
 
-const startPlatform = async (): Promise<Platform> => {
+/** `trailingSlash`: the platform names itself `http://host:port/` in its discovery document and ID tokens. */
+const startPlatform = async ({ trailingSlash = false } = {}): Promise<Platform> => {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = 'platform-key-1';
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
   const http: Server = createServer();
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}${trailingSlash ? '/' : ''}`;
   const state: Platform = {
     issuer,
     next: { sub: 'nobody' },
@@ -65,6 +68,7 @@ const startPlatform = async (): Promise<Platform> => {
     tokenRequests: [],
     signingKey: { privateKey, kid },
     rotatedSecret: undefined,
+    jwksDown: false,
     close: () => new Promise((done) => http.close(() => done())),
   };
   const redirectUris = Array.from(
@@ -116,6 +120,10 @@ const startPlatform = async (): Promise<Platform> => {
     await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } });
   };
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (state.jwksDown && req.url === '/jwks') {
+      req.socket.destroy();
+      return;
+    }
     if (req.url?.startsWith('/interaction/')) {
       interaction(req, res).catch((error: unknown) => {
         res.statusCode = 500;
@@ -201,13 +209,13 @@ interface Round {
 }
 
 /** Start at EduPass and sign in at the platform; stops before the browser comes back. */
-const atPlatform = async (code: string, person: Person): Promise<Round> => {
+const atPlatform = async (code: string, person: Person, at: Platform = platform): Promise<Round> => {
   const start = new URL(`/edu/school-sign-in/${code}/start`, server.url);
   start.searchParams.set('redirect', `${server.url}/account`);
   const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
   const authorizeUrl = new URL(redirectTarget(started));
   const stateCookie = cookieSet(started, 'edupass_school') ?? '';
-  platform.next = person;
+  at.next = person;
   const jar = new Map<string, string>();
   let url = authorizeUrl;
   for (let hop = 0; hop < 10; hop++) {
@@ -232,8 +240,8 @@ const backAtEduPass = async (callback: URL, cookie: string) => {
   return { landed: redirectTarget(finished), auth: cookieSet(finished, 'authorization') };
 };
 
-const signIn = async (code: string, person: Person) => {
-  const round = await atPlatform(code, person);
+const signIn = async (code: string, person: Person, at: Platform = platform) => {
+  const round = await atPlatform(code, person, at);
   return { ...round, ...(await backAtEduPass(round.callback, round.stateCookie)) };
 };
 
@@ -377,6 +385,31 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
     const back = await backAtEduPass(declined, round.stateCookie);
     expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
     expect(back.auth).toBeUndefined();
+  });
+
+  test('a platform naming itself with a trailing slash is taken; its key set out of reach is "unavailable", and back, sign-ins work again', async () => {
+    const slashed = await startPlatform({ trailingSlash: true });
+    try {
+      expect(slashed.issuer).toMatch(/\/$/);
+      // The operator types the issuer as people write it; the ID tokens carry the document's spelling.
+      const { code } = await schoolWithPlatform({ issuer: slashed.issuer.replace(/\/$/, '') });
+      slashed.jwksDown = true;
+      const down = await signIn(code, pupil('pairwise-slash'), slashed);
+      expect(down.landed).toBe(`${server.url}/?school=${code}&error=unavailable`);
+      expect(down.auth).toBeUndefined();
+      slashed.jwksDown = false;
+      let issued = '';
+      slashed.tamper = async (idToken) => {
+        issued = idToken;
+        return idToken;
+      };
+      const up = await signIn(code, pupil('pairwise-slash'), slashed);
+      expect(up.landed).toBe(`${server.url}/account`);
+      expect(up.auth).toMatch(/^authorization=./);
+      expect(decodeJwt(issued).iss).toBe(slashed.issuer);
+    } finally {
+      await slashed.close();
+    }
   });
 
   test('a plain OAuth2 platform: named endpoints, client_secret_post, the person read from userinfo', async () => {

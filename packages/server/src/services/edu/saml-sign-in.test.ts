@@ -294,6 +294,19 @@ describe('lazy refresh by the aggregate’s own cacheDuration and validUntil', (
     expect(federation.metadataFetches()).toBe(fetched + 1);
   });
 
+  test('a cacheDuration under a minute (PT1S) is read as a minute: no fetch at every sign-in', async () => {
+    federation.serveMetadata('tiny-cache');
+    const { code } = await schoolWithSaml(samlSettings({ refresh_minutes: 60 }));
+    const fetched = federation.metadataFetches();
+    moveClock(30_000);
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched);
+    moveClock(61_000);
+    expect((await signInThroughIdp(code, student())).auth).toMatch(/^authorization=./);
+    expect(federation.metadataFetches()).toBe(fetched + 1);
+  });
+
   test('a copy past its validUntil is fetched again at the next sign-in rather than refused until the interval', async () => {
     federation.serveMetadata('short-valid');
     const { code } = await schoolWithSaml(samlSettings({ refresh_minutes: 60 }));
