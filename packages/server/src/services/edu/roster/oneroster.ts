@@ -290,4 +290,3 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
     rows,
   };
 };
-
