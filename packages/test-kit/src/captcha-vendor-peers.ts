@@ -6,11 +6,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rpcSignature } from '../../server/src/adapters/captcha-vendors/aliyun.ts';
 import { neteaseSignature } from '../../server/src/adapters/captcha-vendors/netease.ts';
-import { tc3Authorization } from '../../server/src/adapters/captcha-vendors/tencent.ts';
 import type { CaptchaConfig } from '../../server/src/config/captcha-config.ts';
 import { loadConfig } from '../../server/src/config/config.ts';
+import { aliyunRpcRefusal, tencentTc3Refusal } from './vendor-signatures.ts';
 
 export const PEER_KEYS = {
   geetest: { id: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6', key: 'geetest-private-key' },
@@ -64,17 +63,8 @@ export const startVendorPeers = async (options: { geetestDown?: boolean } = {}) 
       return send({ seccode: good ? md5(params.seccode ?? '') : 'false' });
     }
     if (url.pathname === '/tencent/') {
-      const timestamp = Number(request.headers['x-tc-timestamp']);
-      const expected = tc3Authorization({
-        secretId: PEER_KEYS.tencent.secretId,
-        secretKey: PEER_KEYS.tencent.secretKey,
-        host: String(request.headers.host),
-        action: String(request.headers['x-tc-action']),
-        payload: text,
-        timestamp,
-      });
       const signatureOk =
-        request.headers.authorization === expected &&
+        tencentTc3Refusal(request, text, PEER_KEYS.tencent.secretId, PEER_KEYS.tencent.secretKey) === undefined &&
         request.headers['x-tc-version'] === '2019-07-22' &&
         request.headers['x-tc-action'] === 'DescribeCaptchaResult';
       const body = JSON.parse(text) as Record<string, unknown>;
@@ -126,10 +116,16 @@ export const startVendorPeers = async (options: { geetestDown?: boolean } = {}) 
     if (url.pathname === '/aliyun/') {
       const params = formParams();
       const signatureOk =
-        params.AccessKeyId === PEER_KEYS.aliyun.accessKeyId &&
+        aliyunRpcRefusal(
+          request,
+          params,
+          PEER_KEYS.aliyun.accessKeyId,
+          PEER_KEYS.aliyun.accessKeySecret,
+          'r',
+          'captcha.aliyuncs.com',
+        ) === undefined &&
         params.Action === 'VerifyIntelligentCaptcha' &&
-        params.Version === '2023-03-05' &&
-        params.Signature === rpcSignature('POST', params, PEER_KEYS.aliyun.accessKeySecret);
+        params.Version === '2023-03-05';
       calls.push({ vendor: 'aliyun', signatureOk, params });
       if (!signatureOk) return send({ Code: 'SignatureDoesNotMatch', Message: 'bad signature', Success: false });
       const good = params.SceneId === PEER_KEYS.aliyun.sceneId && (params.CaptchaVerifyParam ?? '').startsWith('pass');

@@ -5,16 +5,16 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 /** RFC 3986: encodeURIComponent leaves !'()* alone, Aliyun wants them encoded. */
-export const percentEncode = (value: string) =>
+const percentEncode = (value: string) =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-export const canonicalQuery = (params: Record<string, string>) =>
+const canonicalQuery = (params: Record<string, string>) =>
   Object.keys(params)
     .sort()
     .map((key) => `${percentEncode(key)}=${percentEncode(params[key] ?? '')}`)
     .join('&');
 
-export const rpcSignature = (method: string, params: Record<string, string>, secret: string) =>
+const rpcSignature = (method: string, params: Record<string, string>, secret: string) =>
   createHmac('sha1', `${secret}&`)
     .update(`${method}&${percentEncode('/')}&${percentEncode(canonicalQuery(params))}`)
     .digest('base64');
@@ -22,7 +22,8 @@ export const rpcSignature = (method: string, params: Record<string, string>, sec
 export interface RpcCall {
   action: string;
   version: string;
-  regionId: string;
+  /** `RegionId`, for the APIs that take one. */
+  regionId?: string | undefined;
   accessKeyId: string;
   accessKeySecret: string;
   params: Record<string, string>;
@@ -35,7 +36,7 @@ export const signedRpcBody = (call: RpcCall): string => {
     AccessKeyId: call.accessKeyId,
     Action: call.action,
     Format: 'JSON',
-    RegionId: call.regionId,
+    ...(call.regionId && { RegionId: call.regionId }),
     SignatureMethod: 'HMAC-SHA1',
     SignatureNonce: randomUUID(),
     SignatureVersion: '1.0',

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { RealnameConfig } from '../config/realname-config.ts';
 import { signedRpcBody } from './aliyun-signature.ts';
 import { fetchText, isRecord, jsonObject, ProviderUnreachableError, stringField } from './provider-http.ts';
-import { CONTENT_TYPE, tc3Authorization } from './tencent-signature.ts';
+import { tc3Headers } from './tencent-signature.ts';
 
 export interface RealnameVerdict {
   match: 'match' | 'mismatch' | 'no_record';
@@ -63,24 +63,20 @@ const tencent =
     const action = 'IdCardVerification';
     const payload = JSON.stringify({ IdCard: idNumber, Name: name });
     const timestamp = Math.floor(Date.now() / 1000);
-    const answer = await answerOf(config, `${config.endpoint}/`, {
+    const url = `${config.endpoint}/`;
+    const answer = await answerOf(config, url, {
       method: 'POST',
-      headers: {
-        authorization: tc3Authorization({
-          secretId: config.accessKeyId,
-          secretKey: config.accessKeySecret,
-          service: 'faceid',
-          host: new URL(config.endpoint).host,
-          action,
-          payload,
-          timestamp,
-        }),
-        'content-type': CONTENT_TYPE,
-        'x-tc-action': action,
-        'x-tc-timestamp': String(timestamp),
-        'x-tc-version': '2018-03-01',
-        'x-tc-region': config.region,
-      },
+      headers: tc3Headers({
+        secretId: config.accessKeyId,
+        secretKey: config.accessKeySecret,
+        service: 'faceid',
+        url,
+        action,
+        version: '2018-03-01',
+        region: config.region,
+        payload,
+        timestamp,
+      }),
       body: payload,
     });
     const response = jsonObject(answer.text)?.Response;

@@ -22,7 +22,7 @@ import {
   unreachableProblem,
   voiceNotSetUp,
 } from './sms-provider.ts';
-import { CONTENT_TYPE, tc3Authorization } from './tencent-signature.ts';
+import { tc3Headers } from './tencent-signature.ts';
 
 const object = (value: unknown): Record<string, unknown> | undefined => (isRecord(value) ? value : undefined);
 
@@ -48,27 +48,22 @@ interface ApiAnswer {
 const post = async (config: SmsConfig, call: Omit<ApiCall, 'what'>): Promise<ApiAnswer> => {
   const payload = JSON.stringify(call.body);
   const timestamp = Math.floor(Date.now() / 1000);
-  const authorization = tc3Authorization({
-    secretId: config.accessKeyId,
-    secretKey: config.accessKeySecret,
-    service: call.service,
-    host: new URL(call.endpoint).host,
-    action: call.action,
-    payload,
-    timestamp,
-  });
+  const url = `${call.endpoint}/`;
   const answer = await fetchText(
-    `${call.endpoint}/`,
+    url,
     {
       method: 'POST',
-      headers: {
-        authorization,
-        'content-type': CONTENT_TYPE,
-        'x-tc-action': call.action,
-        'x-tc-timestamp': String(timestamp),
-        'x-tc-version': call.version,
-        'x-tc-region': config.region,
-      },
+      headers: tc3Headers({
+        secretId: config.accessKeyId,
+        secretKey: config.accessKeySecret,
+        service: call.service,
+        url,
+        action: call.action,
+        version: call.version,
+        region: config.region,
+        payload,
+        timestamp,
+      }),
       body: payload,
     },
     config.timeoutMs,
