@@ -35,7 +35,7 @@ describe('the roster import', () => {
     await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);
     await page
       .getByRole('table', { name: '未导入的行' })
-      .getByRole('row', { name: /template\.csv 5 角色 role_not_imported/ })
+      .getByRole('row', { name: /template\.csv 5 角色 只导入学生和教师，这个角色不导入。/ })
       .waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: '确认导入' }).click();

@@ -33,6 +33,26 @@ const anyValue = { type: 'any', required: true } as const;
 export const ROSTER_UPLOAD_MAX = 28 * 1024 * 1024;
 
 /**
+ * Why a roster row is left out, each with the sentence the console and the command line show (the
+ * row's file, line and column say where).
+ */
+export const ROSTER_REFUSALS = {
+  missing_value: 'A required value is empty.',
+  duplicate_id: 'This id is already used by an earlier row of the file.',
+  unknown_org: 'The school it names is not in the file and was not imported before.',
+  unknown_class: 'The class it names is not in the file and was not imported before.',
+  unknown_user: 'The person it names is not in the file and was not imported before.',
+  role_not_imported: 'Only pupils and teachers are imported; this role is left out.',
+  grade: 'The grade is not one this import reads (KG, 1 to 13, PS, UG, or 一年级 to 高三).',
+  name: 'The name is empty or not a person’s name.',
+  no_class: 'A pupil must be in a class of the file: no enrollment names one.',
+  teacher_without_account: 'No EduPass account has this teacher’s phone or e-mail: they sign up first.',
+  role_mismatch: 'The role does not match the account: a pupil account cannot be a teacher, or the other way.',
+  status: 'The status is not active or tobedeleted.',
+} as const;
+export type RosterRefusalReason = keyof typeof ROSTER_REFUSALS;
+
+/**
  * A roster import (docs/education.md, "Roster import"): what confirming does or did — counts, up to
  * 200 named items per kind and action, up to 500 refused rows (file, line, column, reason) — and the
  * schools it is held for (it removes more than `hold_percent` of their listed people).

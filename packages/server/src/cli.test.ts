@@ -527,10 +527,13 @@ describe('edupass schools roster import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'roster-cli-'));
     const rows = Array.from({ length: 10 }, (_, i) => `第四中学,初一(1)班,初一,2026-2027,学生${i},学生,${1000 + i}`);
     const file = join(dir, 'roster.csv');
-    writeFileSync(file, `学校,班级,年级,学年,姓名,角色,学号/编号\n${rows.join('\n')}\n`);
+    const parent = '第四中学,初一(1)班,初一,2026-2027,学生家长,家长,2000';
+    writeFileSync(file, `学校,班级,年级,学年,姓名,角色,学号/编号\n${rows.join('\n')}\n${parent}\n`);
     expect(await runCli(['schools', 'roster', 'import', file, '--school', String(school.id)])).toBe(0);
-    expect(lastLine()).toMatch(/Roster import (\d+): preview \(template, utf-8, 10 rows\)/);
+    expect(lastLine()).toMatch(/Roster import (\d+): preview \(template, utf-8, 11 rows\)/);
     expect(lastLine()).toContain('10 pupils new');
+    // A refused row: where it is and why, in a sentence.
+    expect(lastLine()).toContain('template.csv:12 角色: Only pupils and teachers are imported; this role is left out.');
     const job = /Roster import (\d+)/.exec(lastLine())?.[1] ?? '';
     expect(await runCli(['schools', 'roster', 'import', '--confirm', job])).toBe(0);
     expect(lastLine()).toContain(`Roster import ${job}: applied`);

@@ -5,6 +5,7 @@
  * only once the removals are accepted with the check box. Its words in both languages are kept here.
  */
 
+import { ROSTER_REFUSALS, type RosterRefusalReason } from '@edupass/protocol';
 import { base64Of } from '@edupass/ui-kit/file-base64.ts';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
@@ -101,11 +102,33 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
   },
 };
 
+/** Why a row is left out: the protocol's English sentences, and the same in Chinese. */
+const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> = {
+  en: ROSTER_REFUSALS,
+  'zh-CN': {
+    missing_value: '必填的值为空。',
+    duplicate_id: '这个编号已被文件中前面的一行使用。',
+    unknown_org: '它所写的学校既不在文件中，也未曾导入。',
+    unknown_class: '它所写的班级既不在文件中，也未曾导入。',
+    unknown_user: '它所写的人员既不在文件中，也未曾导入。',
+    role_not_imported: '只导入学生和教师，这个角色不导入。',
+    grade: '无法识别的年级（可用 KG、1 至 13、PS、UG，或 一年级 至 高三）。',
+    name: '姓名为空，或不是人名。',
+    no_class: '学生必须属于文件中的一个班级：没有选课记录写明班级。',
+    teacher_without_account: '没有 EduPass 账号使用这位教师的手机号或邮箱：请教师先注册。',
+    role_mismatch: '角色与账号不符：学生账号不能作为教师，反之亦然。',
+    status: '状态不是 active 或 tobedeleted。',
+  },
+};
+
 const useScreenWords = screenWords(WORDS);
-const useWords = () => ({ w: useScreenWords(), counts: COUNT_WORDS[useConsoleText().locale] });
+const useWords = () => {
+  const { locale } = useConsoleText();
+  return { w: useScreenWords(), counts: COUNT_WORDS[locale], reasons: REFUSAL_WORDS[locale] };
+};
 
 const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
-  const { w, counts } = useWords();
+  const { w, counts, reasons } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);
   const confirm = async () => {
@@ -168,7 +191,7 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
           { head: w('file_'), cell: (r) => r.file },
           { head: w('line'), rowHeader: true, cell: (r) => r.line },
           { head: w('column'), cell: (r) => r.column },
-          { head: w('reason'), cell: (r) => r.reason },
+          { head: w('reason'), cell: (r) => reasons[r.reason as RosterRefusalReason] ?? r.reason },
         ]}
       />
       <h3>{w('items')}</h3>

@@ -4,7 +4,7 @@
  * then applied by its number, as the console does (services/edu/roster/jobs.ts).
  */
 import { readFileSync } from 'node:fs';
-import type { RosterJob } from '@edupass/protocol';
+import { ROSTER_REFUSALS, type RosterJob, type RosterRefusalReason } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { confirmRosterImport, previewRosterImport } from '../services/edu/roster/jobs.ts';
 import { progress } from './progress.ts';
@@ -47,7 +47,10 @@ export const describeJob = (job: RosterJob) => {
     `  members   ${c.memberships_created} new, ${c.memberships_changed} changed, ${c.memberships_removed} ended`,
     `  refused   ${c.refused} rows`,
   ];
-  for (const r of job.refused.slice(0, 20)) lines.push(`    ${r.file}:${r.line} ${r.column}: ${r.reason}`);
+  for (const r of job.refused.slice(0, 20)) {
+    const why = ROSTER_REFUSALS[r.reason as RosterRefusalReason] ?? r.reason;
+    lines.push(`    ${r.file}:${r.line} ${r.column}: ${why}`);
+  }
   if (job.refused.length > 20) lines.push(`    … ${c.refused - 20} more`);
   for (const h of job.holds) {
     lines.push(

@@ -3,6 +3,7 @@
  * template): every id is already the HMAC of the file's id, so nothing stored with a job holds a
  * sourcedId or a student number in clear.
  */
+import type { RosterRefusalReason } from '@edupass/protocol';
 import { hmac } from '../../security/hashing.ts';
 
 /** How a file of the set is to be read (OneRoster's manifest: `file.<name>`). */
@@ -13,22 +14,8 @@ export interface Where {
   line: number;
 }
 
-/** Why a row is left out; the console and the CLI show a sentence per reason. */
-export const REFUSAL_REASONS = [
-  'missing_value',
-  'duplicate_id',
-  'unknown_org',
-  'unknown_class',
-  'unknown_user',
-  'role_not_imported',
-  'grade',
-  'name',
-  'no_class',
-  'teacher_without_account',
-  'role_mismatch',
-  'status',
-] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+/** Why a row is left out: the protocol's ROSTER_REFUSALS, each with its sentence. */
+export type RefusalReason = RosterRefusalReason;
 
 export interface Refusal extends Where {
   column: string;
