@@ -240,7 +240,11 @@ const clientOf = (ctx: Context, c: OidcConnectorRef): OidcClient => {
   return { ...c.oidc, clientSecret: secret.value };
 };
 
-/** The platform's authorization address for a sign-in started with `state`. */
+/**
+ * The platform's authorization address for a sign-in started with `state`. The secret is opened here
+ * too, though the address does not carry it: a secret that no longer opens stops the sign-in before
+ * the person signs in at the platform for nothing.
+ */
 export const startOidcSignIn = async (ctx: Context, c: OidcConnectorRef, state: string): Promise<string> => {
   const endpoints = await endpointsOf(ctx, c.code, c.oidc);
   return authorizationUrl(clientOf(ctx, c), endpoints, {
