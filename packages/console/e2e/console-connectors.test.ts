@@ -1,7 +1,7 @@
 /**
  * Schools' sign-in connectors in the console, in Chromium against the real server: an operator adds
  * a CAS connector and an OpenID Connect platform (preset, client secret sent once and never shown),
- * edits a mapping and a platform's settings, and switches a connector off and on after a confirmation naming it. In Chinese at
+ * edits a mapping and a platform’s settings (its issuer’s discovery document read when saved), and switches a connector off and on after a confirmation naming it. In Chinese at
  * desktop width, and in English on a phone; axe-clean; touch targets of at least 44 px.
  */
 import { mkdir } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { adminRoutes } from '@edupass/protocol';
 import { signIn } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
+import { type DiscoveryDocuments, startDiscoveryDocuments } from '@edupass/test-kit/oidc-discovery';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,17 +23,26 @@ import {
 
 let rig: ConsoleRig;
 let page: Page;
+/** The platform's discovery documents, read when a connector is saved. */
+let platform: DiscoveryDocuments;
+let issuer: string;
+let otherIssuer: string;
 const SCHOOL = '青山实验中学';
 const SECRET = 'client-secret-typed-once-0123456789';
 
 beforeAll(async () => {
-  rig = await startConsoleRig();
+  [rig, platform] = await Promise.all([startConsoleRig(), startDiscoveryDocuments()]);
+  issuer = `${platform.url}/edu-cloud`;
+  otherIssuer = `${platform.url}/edu-cloud-2`;
   await mkdir(SCREENSHOTS, { recursive: true });
   await eduSteps(rig.server, client(rig.server.url)).addSchool(SCHOOL);
   page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/connectors');
   await page.getByRole('heading', { name: '学校统一身份认证', level: 1 }).waitFor();
 });
-afterAll(() => rig?.close());
+afterAll(async () => {
+  await platform?.close();
+  await rig?.close();
+});
 
 interface Connector {
   id: number;
@@ -76,7 +86,7 @@ describe('school sign-in connectors', () => {
     await page.getByLabel('预设', { exact: true }).selectOption({ label: '通用 OpenID Connect（自动发现）' });
     await page.getByLabel('代码（2–40 位小写字母、数字或连字符，用于地址中）').fill('qingshan-cloud');
     await page.getByLabel('学生搜索时看到的名称').fill('区教育云平台');
-    await page.getByLabel('Issuer 地址（OpenID Connect）').fill('https://id.edu-cloud.example.cn');
+    await page.getByLabel('Issuer 地址（OpenID Connect）').fill(issuer);
     await page.getByLabel('客户端 ID').fill('edupass');
     await page.getByLabel('客户端密钥（加密保存，不再显示）').fill(SECRET);
     await page.getByRole('button', { name: '添加连接' }).click();
@@ -92,7 +102,7 @@ describe('school sign-in connectors', () => {
       ['qingshan-cas', 'cas', true],
       ['qingshan-cloud', 'oidc', true],
     ]);
-    expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer: 'https://id.edu-cloud.example.cn' });
+    expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors.zh-CN.png'), fullPage: true });
@@ -126,20 +136,24 @@ describe('school sign-in connectors', () => {
     await page.getByRole('button', { name: '编辑 区教育云平台 的设置' }).click();
     const card = page.getByRole('region', { name: '区教育云平台（qingshan-cloud）的设置' });
     await card.waitFor();
-    expect(await card.getByLabel('Issuer 地址（OpenID Connect）').inputValue()).toBe('https://id.edu-cloud.example.cn');
+    expect(await card.getByLabel('Issuer 地址（OpenID Connect）').inputValue()).toBe(issuer);
     expect(await card.getByLabel('新的客户端密钥（留空则保留当前密钥）').inputValue()).toBe('');
     await card.getByLabel('学生搜索时看到的名称').fill('区教育云平台（新）');
     await card.getByLabel('Issuer 地址（OpenID Connect）').fill('http://id.edu-cloud.example.cn');
     await card.getByRole('button', { name: '保存设置' }).click();
     await card.getByRole('alert').waitFor();
-    await card.getByLabel('Issuer 地址（OpenID Connect）').fill('https://id2.edu-cloud.example.cn');
+    // An issuer without a discovery document is refused when saved.
+    await card.getByLabel('Issuer 地址（OpenID Connect）').fill(`${rig.server.url}/nothing-here`);
+    await card.getByRole('button', { name: '保存设置' }).click();
+    await card.getByRole('alert').filter({ hasText: 'settings.issuer' }).waitFor();
+    await card.getByLabel('Issuer 地址（OpenID Connect）').fill(otherIssuer);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
     await card.getByRole('button', { name: '保存设置' }).click();
     await page.getByText('已保存 区教育云平台（新） 的设置。').waitFor();
     const after = (await connectors()).find((c) => c.code === 'qingshan-cloud');
     expect(after).toMatchObject({ id: before?.id, kind: 'oidc', name: '区教育云平台（新）' });
-    expect(after?.settings).toMatchObject({ issuer: 'https://id2.edu-cloud.example.cn', client_id: 'edupass' });
+    expect(after?.settings).toMatchObject({ issuer: otherIssuer, client_id: 'edupass' });
     expect(await sealed()).toBe(sealedBefore);
     expect(JSON.stringify(after)).not.toContain(SECRET);
   });

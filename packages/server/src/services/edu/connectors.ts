@@ -22,7 +22,7 @@ import {
 import { findSchool } from '../../store/edu/schools.ts';
 import { eduAudit } from './audit.ts';
 import { type AttributeMapping, DEFAULT_MAPPING, readMapping, SAML_DEFAULT_MAPPING } from './identity-mapping.ts';
-import { type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc-connector.ts';
+import { checkOidcIssuer, type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc-connector.ts';
 import { checkFederationIdp, type SamlFederation, samlSettings } from './saml-federation.ts';
 import { upstreamUrl } from './upstream-url.ts';
 
@@ -132,9 +132,13 @@ const withSettings = (
   return { ...base, kind, oidc };
 };
 
-/** The federation's metadata is fetched and checked now, so a wrong key or entity ID shows at once. */
+/**
+ * The federation's metadata, or the platform's discovery document, is fetched and checked now, so a
+ * wrong key, entity ID or issuer shows at once.
+ */
 const checkUpstream = async (ctx: Context, connector: Connector) => {
   if (connector.kind === 'saml') await checkFederationIdp(ctx, connector.saml);
+  if (connector.kind === 'oidc') await checkOidcIssuer(ctx, connector.oidc);
 };
 
 export interface ConnectorInput {

@@ -220,6 +220,23 @@ const endpointsOf = async (ctx: Context, code: string, s: OidcSettings): Promise
   };
 };
 
+/**
+ * When a connector is added or its settings change: an OpenID Connect issuer's discovery document is
+ * read now (and kept for the first sign-ins), so a mistyped issuer or a platform that is not an
+ * OpenID Connect provider shows to the operator at once, as `E_1` naming what is wrong.
+ */
+export const checkOidcIssuer = async (ctx: Context, s: OidcSettings): Promise<void> => {
+  if (s.protocol !== 'oidc') return;
+  try {
+    await discover(s.issuer, UPSTREAM_TIMEOUT_MS, ctx.now());
+  } catch (error) {
+    if (error instanceof UpstreamRefused || error instanceof ProviderUnreachableError) {
+      throw invalidRequest(`settings.issuer: ${error.message}`);
+    }
+    throw error;
+  }
+};
+
 const derived = (ctx: Context, connectorId: number, state: string) => ({
   codeVerifier: hmac(ctx.keys.codes, `oidc-pkce:${connectorId}:${state}`),
   nonce: hmac(ctx.keys.codes, `oidc-nonce:${connectorId}:${state}`),

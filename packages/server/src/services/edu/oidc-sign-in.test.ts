@@ -51,7 +51,7 @@ const CLIENT = { id: 'edupass-school', secret: 'platform-client-secret-012345678
 
 let platform: Platform;
 /** Connectors are `platform-1`, `platform-2`…: their redirect URIs are registered before the platform starts. */
-const CONNECTORS = 30;
+const CONNECTORS = 50;
 
 /** `trailingSlash`: the platform names itself `http://host:port/` in its discovery document and ID tokens. */
 const startPlatform = async ({ trailingSlash = false } = {}): Promise<Platform> => {
@@ -367,15 +367,21 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
   });
 
   test('a platform that does not answer is "unavailable"; one that returns an error instead of a code is "refused"', async () => {
-    const closed = createServer();
-    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((done) => closed.close(() => done()));
-    const { code: down } = await schoolWithPlatform({ issuer: `http://127.0.0.1:${port}` });
-    const start = new URL(`/edu/school-sign-in/${down}/start`, server.url);
-    start.searchParams.set('redirect', `${server.url}/account`);
-    const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
-    expect(redirectTarget(started)).toBe(`${server.url}/?school=${down}&error=unavailable`);
+    // Added while it answered; down when its discovery document, kept an hour, is read again.
+    const gone = await startPlatform();
+    const { code: down } = await schoolWithPlatform({ issuer: gone.issuer });
+    await gone.close();
+    const ctx = server.app.ctx;
+    const now = ctx.now;
+    ctx.now = () => now() + 2 * 3_600_000;
+    try {
+      const start = new URL(`/edu/school-sign-in/${down}/start`, server.url);
+      start.searchParams.set('redirect', `${server.url}/account`);
+      const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
+      expect(redirectTarget(started)).toBe(`${server.url}/?school=${down}&error=unavailable`);
+    } finally {
+      ctx.now = now;
+    }
 
     const { code } = await schoolWithPlatform();
     const round = await atPlatform(code, pupil('pairwise-declined'));
@@ -463,6 +469,16 @@ describe('education-platform connectors in the admin API', () => {
         settings,
       });
     const good = { issuer: platform.issuer, client_id: 'c', client_secret: 's' };
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const nobody = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((done) => closed.close(() => done()));
+    // The issuer's discovery document is read when the connector is added: none, or another issuer's.
+    for (const issuer of [nobody, `${platform.issuer}/tenant`, server.url]) {
+      const answer = await add({ ...good, issuer });
+      expectError(answer, 'E_1');
+      expect((answer.body as { error_message: string }).error_message).toMatch(/^settings.issuer: /);
+    }
     for (const settings of [
       'not an object',
       { ...good, preset: 'no-such-preset' },
