@@ -32,6 +32,17 @@ const anyValue = { type: 'any', required: true } as const;
 /** The largest roster upload, base64 (a 20 MiB zip, `EDU_ROSTER_ZIP_MAX_BYTES`'s default, and some). */
 export const ROSTER_UPLOAD_MAX = 28 * 1024 * 1024;
 
+/** The kinds of school sign-in connector: CAS, a SAML federation (CARSI), an OAuth2 / OIDC platform. */
+export const SCHOOL_CONNECTOR_KINDS = ['cas', 'saml', 'oidc'] as const;
+export type SchoolConnectorKind = (typeof SCHOOL_CONNECTOR_KINDS)[number];
+
+/**
+ * Presets of an `oidc` connector: the generic OpenID Connect and OAuth2 ones, and configuration
+ * shapes for the national smart education platform and provincial or city education clouds.
+ */
+export const OIDC_PRESET_NAMES = ['oidc', 'oauth2', 'smartedu', 'edu-cloud'] as const;
+export type OidcPresetName = (typeof OIDC_PRESET_NAMES)[number];
+
 /**
  * Why a roster row is left out, each with the sentence the console and the command line show (the
  * row's file, line and column say where).

@@ -5,6 +5,7 @@
  * secret of a platform is sent once and never shown again (the server keeps it sealed). Its words in
  * both of the console's languages are kept here, with the screen.
  */
+import { OIDC_PRESET_NAMES, SCHOOL_CONNECTOR_KINDS, type SchoolConnectorKind } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -170,9 +171,9 @@ type Word = keyof (typeof WORDS)['en'];
 
 const useWords = screenWords(WORDS);
 
-const KINDS = ['cas', 'saml', 'oidc'] as const;
-type Kind = (typeof KINDS)[number];
-const PRESETS = ['oidc', 'oauth2', 'smartedu', 'edu-cloud'] as const;
+const KINDS = SCHOOL_CONNECTOR_KINDS;
+type Kind = SchoolConnectorKind;
+const PRESETS = OIDC_PRESET_NAMES;
 
 /** The settings fields of each kind, in the names the server reads. */
 const SETTINGS: Record<Kind, readonly string[]> = {

@@ -4,6 +4,7 @@
  * attribute mapping (services/edu/identity-mapping.ts reads the mapping).
  */
 
+import { SCHOOL_CONNECTOR_KINDS, type SchoolConnectorKind } from '@edupass/protocol';
 import type { Selectable } from 'kysely';
 import type { CasServer } from '../../adapters/cas.ts';
 import type { Context } from '../../context.ts';
@@ -25,9 +26,6 @@ import { type AttributeMapping, DEFAULT_MAPPING, readMapping, SAML_DEFAULT_MAPPI
 import { checkOidcIssuer, type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc-connector.ts';
 import { checkFederationIdp, type SamlFederation, samlSettings } from './saml-federation.ts';
 import { upstreamUrl } from './upstream-url.ts';
-
-export const CONNECTOR_KINDS = ['cas', 'saml', 'oidc'] as const;
-export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 
 /** Lower-case letters, digits and dashes: it appears in addresses and is typed by operators. */
 const CODE = /^[a-z0-9][a-z0-9-]{1,39}$/;
@@ -103,7 +101,7 @@ const connectorView = (ctx: Context, c: Connector) => ({
 export type ConnectorView = ReturnType<typeof connectorView>;
 
 /** The mapping defaults of a kind (an OAuth2 connector's: its preset's). */
-const defaultMapping = (kind: ConnectorKind, settings: unknown) =>
+const defaultMapping = (kind: SchoolConnectorKind, settings: unknown) =>
   kind === 'saml' ? SAML_DEFAULT_MAPPING : kind === 'oidc' ? presetOf(settings).mapping : DEFAULT_MAPPING;
 
 /**
@@ -114,7 +112,7 @@ const defaultMapping = (kind: ConnectorKind, settings: unknown) =>
 const withSettings = (
   ctx: Context,
   base: ConnectorBase,
-  kind: ConnectorKind,
+  kind: SchoolConnectorKind,
   settings: unknown,
   sealedSecret?: string,
 ): Connector => {
@@ -160,10 +158,10 @@ export const addConnector = async (
   input: ConnectorInput,
 ): Promise<ConnectorView> => {
   if (!(await findSchool(ctx.db, schoolId))) fail('E_2');
-  if (!(CONNECTOR_KINDS as readonly string[]).includes(input.kind)) {
-    throw invalidRequest(`kind must be one of ${CONNECTOR_KINDS.join(', ')}.`);
+  if (!(SCHOOL_CONNECTOR_KINDS as readonly string[]).includes(input.kind)) {
+    throw invalidRequest(`kind must be one of ${SCHOOL_CONNECTOR_KINDS.join(', ')}.`);
   }
-  const kind = input.kind as ConnectorKind;
+  const kind = input.kind as SchoolConnectorKind;
   const code = input.code.trim().toLowerCase();
   // `saml` is a path segment of the SAML endpoints shared by every connector.
   if (!CODE.test(code) || code === 'saml') {
@@ -210,7 +208,7 @@ export const setConnectorMapping = async (
   mapping: unknown,
 ): Promise<ConnectorView> => {
   const current = (await findConnector(ctx.db, id)) ?? fail('E_2');
-  const kind = current.kind as ConnectorKind;
+  const kind = current.kind as SchoolConnectorKind;
   const read = readMapping(mapping, defaultMapping(kind, JSON.parse(current.settings)));
   const row = (await updateConnectorMapping(ctx.db, id, JSON.stringify(read))) ?? fail('E_2');
   if (operatorId !== undefined) {

@@ -7,7 +7,7 @@
  * to this browser by the state cookie, so the return derives the same two values, and someone who saw
  * the authorization address (which carries the state and the challenge) can derive neither.
  */
-import { isRecord, routes } from '@edupass/protocol';
+import { isRecord, OIDC_PRESET_NAMES, type OidcPresetName, routes } from '@edupass/protocol';
 import {
   authorizationUrl,
   claimsAsAttributes,
@@ -42,7 +42,7 @@ export interface OidcPreset {
  * claim name); the education platforms' presets are configuration shapes whose values are to be
  * checked with the platform when a school connects (docs/education.md), not vendor facts.
  */
-export const OIDC_PRESETS: Record<string, OidcPreset> = {
+export const OIDC_PRESETS: Record<OidcPresetName, OidcPreset> = {
   oidc: {
     protocol: 'oidc',
     scopes: ['openid', 'profile'],
@@ -113,12 +113,11 @@ const optionalUrl = (ctx: Context, value: unknown, key: string) =>
 
 export const presetOf = (settings: unknown): OidcPreset => {
   const name = isRecord(settings) && typeof settings.preset === 'string' ? settings.preset : 'oidc';
-  // Own keys only: `constructor` or `__proto__` is no preset.
-  const preset = Object.hasOwn(OIDC_PRESETS, name) ? OIDC_PRESETS[name] : undefined;
-  if (preset === undefined) {
-    throw invalidRequest(`settings.preset must be one of ${Object.keys(OIDC_PRESETS).join(', ')}.`);
+  // The named presets only: `constructor` or `__proto__` is no preset.
+  if (!(OIDC_PRESET_NAMES as readonly string[]).includes(name)) {
+    throw invalidRequest(`settings.preset must be one of ${OIDC_PRESET_NAMES.join(', ')}.`);
   }
-  return preset;
+  return OIDC_PRESETS[name as OidcPresetName];
 };
 
 /**
