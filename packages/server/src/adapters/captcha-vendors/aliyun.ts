@@ -1,6 +1,7 @@
 /**
  * Aliyun captcha 2.0 second check: VerifyIntelligentCaptcha (version 2023-03-05), an RPC-style call
- * signed HMAC-SHA1 over the sorted, percent-encoded parameters (aliyun-signature.ts). Result.VerifyResult true is a pass.
+ * signed HMAC-SHA1 over the sorted, percent-encoded parameters (aliyun-signature.ts).
+ * Result.VerifyResult true is a pass.
  */
 import type { AliyunConfig } from '../../config/captcha-config.ts';
 import { signedRpcBody } from '../aliyun-signature.ts';
