@@ -1,5 +1,5 @@
 /** Roster jobs and the links from roster ids (as HMACs) to schools, classes, accounts and memberships. */
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { RosterLinksTable } from './roster-schema.ts';
 
@@ -102,13 +102,42 @@ export const rekeyLink = (db: Db, kind: string, from: string, to: string) =>
     .execute();
 
 /** Re-points enrollment links (an enrollment id now names another class, person or role). */
-export const updateEnrollmentLink = (db: Db, hash: string, classId: number, userId: number) =>
-  db
-    .updateTable('roster_links')
-    .set({ class_id: classId, user_id: userId })
-    .where('kind', '=', 'enrollment')
-    .where('source_hash', '=', hash)
-    .execute();
+/**
+ * `CASE <column> WHEN <key> THEN <value> … END` over `pairs`: one statement sets a different value per
+ * row. Integers are cast, so PostgreSQL types the CASE as the column it is assigned to.
+ */
+const caseOf = <K extends string | number, V extends string | number>(column: string, pairs: [K, V][]): RawBuilder<V> =>
+  sql<V>`CASE ${sql.ref(column)} ${sql.join(
+    pairs.map(([key, value]) =>
+      typeof value === 'number' ? sql`WHEN ${key} THEN CAST(${value} AS INTEGER)` : sql`WHEN ${key} THEN ${value}`,
+    ),
+    sql` `,
+  )} END`;
+
+/** Points enrollment links at their class and person now, a statement per 400. */
+export const updateEnrollmentLinks = async (db: Db, links: { ref: string; classId: number; userId: number }[]) => {
+  for (const part of chunks(links, 400)) {
+    await db
+      .updateTable('roster_links')
+      .set({
+        class_id: caseOf(
+          'source_hash',
+          part.map((l) => [l.ref, l.classId]),
+        ),
+        user_id: caseOf(
+          'source_hash',
+          part.map((l) => [l.ref, l.userId]),
+        ),
+      })
+      .where('kind', '=', 'enrollment')
+      .where(
+        'source_hash',
+        'in',
+        part.map((l) => l.ref),
+      )
+      .execute();
+  }
+};
 
 /** One link, or undefined. */
 export const findLink = (db: Db, kind: string, hash: string) =>
@@ -210,9 +239,22 @@ export const archiveClassRows = async (db: Db, classIds: number[], now: number) 
   }
 };
 
-export const renamePupilRow = async (db: Db, userId: number, name: string, now: number) => {
-  await db.updateTable('pupil_accounts').set({ display_name: name }).where('user_id', '=', userId).execute();
-  await db.updateTable('users').set({ fullname: name, updated_at: now }).where('id', '=', userId).execute();
+/** Renames pupils (their pupil account and their user's full name), two statements per 400. */
+export const renamePupilRows = async (db: Db, renames: { userId: number; to: string }[], now: number) => {
+  for (const part of chunks(renames, 400)) {
+    const ids = part.map((r) => r.userId);
+    const names = part.map((r): [number, string] => [r.userId, r.to]);
+    await db
+      .updateTable('pupil_accounts')
+      .set({ display_name: caseOf('user_id', names) })
+      .where('user_id', 'in', ids)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ fullname: caseOf('id', names), updated_at: now })
+      .where('id', 'in', ids)
+      .execute();
+  }
 };
 
 /** Ends memberships, a statement per class. */

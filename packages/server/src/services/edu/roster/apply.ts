@@ -19,10 +19,10 @@ import {
   findLink,
   insertLinks,
   linksByHash,
-  renamePupilRow,
+  renamePupilRows,
   renameSchoolRow,
   setLinksRemoved,
-  updateEnrollmentLink,
+  updateEnrollmentLinks,
 } from '../../../store/edu/roster.ts';
 import { insertSchool, putSchoolMember } from '../../../store/edu/schools.ts';
 import { endpointsFor } from '../../../store/webhooks/endpoints.ts';
@@ -234,9 +234,7 @@ export const applyPlan = async (
     });
   }
   await insertLinks(db, teacherLinks);
-  for (const r of plan.renameUsers) {
-    await renamePupilRow(db, r.userId, r.to, now);
-  }
+  await renamePupilRows(db, plan.renameUsers, now);
   await setLinksRemoved(
     db,
     'user',
@@ -272,9 +270,11 @@ export const applyPlan = async (
   const classSchool = new Map<number, number>();
   for (const c of classLinks) classSchool.set(c.class_id, c.school_id);
   await preloadIds(db, plan, classOf, userOf, classSchool);
+  const relinked = [];
   for (const c of plan.changeEnrollments) {
-    await updateEnrollmentLink(db, c.ref, await idOf('class', c.classRef), await idOf('user', c.userRef));
+    relinked.push({ ref: c.ref, classId: await idOf('class', c.classRef), userId: await idOf('user', c.userRef) });
   }
+  await updateEnrollmentLinks(db, relinked);
   const joined = [...plan.changeEnrollments, ...plan.newEnrollments];
   const added = new Set(plan.newEnrollments.map((e) => e.ref));
   /** A class the plan names whose school is not known: the roster changed under this confirm. */

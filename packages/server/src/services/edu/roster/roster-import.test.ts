@@ -214,6 +214,55 @@ describe('OneRoster bulk import', () => {
     expect(job.status).toBe('preview');
     edu.ok(await confirm(job.id));
     expect(await pupilsOf('第1实验学校d-')).toHaveLength(20);
+    // The renamed pupil: their pupil account and their account's full name.
+    const renamedRows = await db()
+      .selectFrom('pupil_accounts')
+      .innerJoin('users', 'users.id', 'pupil_accounts.user_id')
+      .select(['pupil_accounts.display_name', 'users.fullname'])
+      .where('pupil_accounts.display_name', 'like', '%新名')
+      .execute();
+    expect(renamedRows).toHaveLength(1);
+    expect(renamedRows[0]?.fullname).toBe(renamedRows[0]?.display_name);
+  });
+
+  test('a new school year moves every pupil to another class: the memberships follow, and again changes nothing', async () => {
+    const set = rosterSet({ schools: 1, classesPerSchool: 2, pupilsPerClass: 30, prefix: 'y-' });
+    edu.ok(await confirm((await preview(rosterZip(set))).id));
+    /** Each pupil of the school and the name of their class. */
+    const classOfEach = async () =>
+      new Map(
+        (
+          await db()
+            .selectFrom('class_members')
+            .innerJoin('classes', 'classes.id', 'class_members.class_id')
+            .innerJoin('schools', 'schools.id', 'classes.school_id')
+            .select(['class_members.user_id', 'classes.name'])
+            .where('schools.name', '=', '第1实验学校y-')
+            .where('class_members.role', '=', 'pupil')
+            .execute()
+        ).map((r) => [Number(r.user_id), r.name]),
+      );
+    const before = await classOfEach();
+    expect(before.size).toBe(60);
+    const other = (klass: string) => (klass === 'y-class-0-0' ? 'y-class-0-1' : 'y-class-0-0');
+    const moved = {
+      ...set,
+      enrollments: set.enrollments.map((row) => row.map((value, i) => (i === 3 ? other(value) : value))),
+    };
+    const job = await preview(rosterZip(moved));
+    expect(job.counts).toMatchObject({
+      memberships_changed: 60,
+      memberships_created: 0,
+      memberships_removed: 0,
+      pupils_created: 0,
+      people_removed: 0,
+    });
+    edu.ok(await confirm(job.id));
+    const after = await classOfEach();
+    expect(after.size).toBe(60);
+    for (const [user, klass] of before)
+      expect(after.get(user), `pupil ${user}`).toBe(klass === '1年级1班' ? '2年级2班' : '1年级1班');
+    expect(zeroChanges((await preview(rosterZip(moved))).counts)).toEqual([]);
   });
 
   test('refused rows name the file, the line, the column and why', async () => {
