@@ -23,7 +23,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-const SIGN_UP_CHUNK = '**/assets/sign-up-*.js';
+/**
+ * The sign-up screen's chunk, also when fetched again with a query: after a failure the app imports
+ * the chunk as `…/sign-up-<hash>.js?retry=N` (router/chunks.ts), which a pattern ending in `.js` would
+ * let through, so an outage that is meant to last would end at the app's next attempt.
+ */
+const SIGN_UP_CHUNK = (url: URL) => /\/assets\/sign-up-[^/]*\.js$/.test(url.pathname);
 /** The other screens' text of either language, also when fetched again with a query. */
 const MORE_TEXT_CHUNK = (url: URL) => /\/assets\/(en|zh-CN)-more-[^/]*\.js$/.test(url.pathname);
 
@@ -114,9 +119,21 @@ for (const { locale, text } of LOCALES) {
       try {
         await page.goto(app.server.url);
         await expectScreen(page, text['signIn.title']);
-        await page.route(SIGN_UP_CHUNK, (route) => route.abort('internetdisconnected'));
+        const refused: string[] = [];
+        await page.route(SIGN_UP_CHUNK, (route) => {
+          refused.push(new URL(route.request().url()).pathname);
+          return route.abort('internetdisconnected');
+        });
         await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
-        await expectScreen(page, text['chunk.title']);
+        // Should this screen not come, say what the page shows instead and which fetches were refused.
+        await expectScreen(page, text['chunk.title']).catch(async (error: unknown) => {
+          const headings = await page.locator('h1').allInnerTexts();
+          throw new Error(
+            `no "could not load" screen at ${page.url()}: headings ${JSON.stringify(headings)}, refused ${JSON.stringify(refused)}`,
+            { cause: error },
+          );
+        });
+        expect(refused.length).toBeGreaterThan(0);
         expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await page.unroute(SIGN_UP_CHUNK);
