@@ -5,21 +5,15 @@
  */
 import { buffer } from 'node:stream/consumers';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
-import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { withApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
-let app: AppUnderTest;
-beforeAll(async () => {
-  // A sign-in is a proof for one second only: asking meets the step-up panel.
-  app = await startApp({ stepUpSeconds: 1 });
-});
-afterAll(async () => {
-  await app?.close();
-});
+// A sign-in is a proof for one second only: asking meets the step-up panel.
+const app = withApp({ stepUpSeconds: 1 });
 
 const newPhone = phoneNumbers('1574');
 const PASSWORD = 'Heron2718q';

@@ -4,7 +4,7 @@
  * the account is waiting to be deleted and on which date, with a button to keep it and a way out; the
  * way out leaves it waiting, and keeping it signs in with everything as it was.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   inputLabelled,
   openSecurityRow,
@@ -13,19 +13,13 @@ import {
   signUpByPhone,
   switchLocale,
 } from './support/account-steps.ts';
-import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { withApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
-let app: AppUnderTest;
-beforeAll(async () => {
-  // A sign-in is a proof for one second only: the deletion meets the step-up panel.
-  app = await startApp({ stepUpSeconds: 1, accountDeletionGraceDays: 15 });
-});
-afterAll(async () => {
-  await app?.close();
-});
+// A sign-in is a proof for one second only: the deletion meets the step-up panel.
+const app = withApp({ stepUpSeconds: 1, accountDeletionGraceDays: 15 });
 
 const newPhone = phoneNumbers('1574');
 const PASSWORD = 'Heron2718q';
