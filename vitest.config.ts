@@ -67,9 +67,9 @@ const waits = {
 };
 
 /**
- * The server projects import the server once per worker rather than once per file (about a third of
- * their time): no module of the server holds state of an app (it lives on the Context), and
- * file-guard.ts puts back what a file changes in the process (environment, clocks, spies).
+ * The server and browser projects import the server once per worker rather than once per file (about
+ * a third of the server files' time): no module of the server holds state of an app (it lives on the
+ * Context), and file-guard.ts puts back what a file changes in the process (environment, clocks, spies).
  */
 const sharedModules = { isolate: false, setupFiles: ['packages/test-kit/src/file-guard.ts'] };
 
@@ -79,8 +79,11 @@ const browserSetup = 'packages/test-kit/src/browser-global-setup.ts';
 export default defineConfig({
   test: {
     ...waits,
-    // Two files at a time: the two cores of the CI machine (Vitest's default there is one).
-    maxWorkers: 2,
+    // Three files at a time on the two cores of the CI machine (Vitest's default there is one): the
+    // browser stories spend part of their time waiting on a page, a held-back answer or a server's
+    // clock, and a third file fills those waits (two left the cores a third idle, three keep them
+    // about 90% busy).
+    maxWorkers: 3,
     // The longest files first, by the last run's durations (scripts/test-order.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
@@ -90,10 +93,26 @@ export default defineConfig({
           name: 'sdk',
           include: [
             'packages/{protocol,account,captcha,tracker,monitor,node}/src/**/*.test.ts',
-            'packages/{web,console}/{src,e2e}/**/*.test.ts',
+            'packages/{web,console}/src/**/*.test.ts',
             'packages/ui-kit/src/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
+          env: { EDUPASS_TEST_DB: 'sqlite' },
+          globalSetup: [browserSetup],
+          ...waits,
+          // The browser tests of the SDKs and the packaging checks: as long as those below.
+          testTimeout: 120_000,
+        },
+      },
+      {
+        ...sources,
+        test: {
+          // The web client's and the console's stories in Chromium. Each file starts the server in
+          // its own worker (test-kit harness), so like the server projects they share one import of
+          // it per worker; no file mocks a module.
+          name: 'browser',
+          ...sharedModules,
+          include: ['packages/{web,console}/e2e/**/*.test.ts'],
           env: { EDUPASS_TEST_DB: 'sqlite' },
           globalSetup: [browserSetup],
           ...waits,

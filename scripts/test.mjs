@@ -162,7 +162,7 @@ const main = async () => {
   clickhouseStarting?.catch(() => {}); // its failure is met where it is awaited, below
   const [pgUrl, redisUrl] = await Promise.all([choosePostgres(), chooseRedis()]);
   if (!redisUrl) console.log('WARNING: no Redis here (apt-get install redis-server); Redis counter tests are skipped.');
-  const projects = ['sdk', 'server-sqlite'];
+  const projects = ['sdk', 'browser', 'server-sqlite'];
   if (pgUrl) projects.push('server-postgres');
   else console.log('WARNING: no PostgreSQL here (apt-get install postgresql); the server suite runs on SQLite only.');
 

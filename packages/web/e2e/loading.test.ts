@@ -188,6 +188,7 @@ test(`an avatar that fails is tried ${LAZY_IMAGE.attempts} times, then the initi
   try {
     await page.goto(app.server.url);
     await page.getByRole('link', { name: 'Sign up' }).click();
+    await expectScreen(page, 'Create an account');
     const phone = `1590000${String(Date.now() % 10_000).padStart(4, '0')}`;
     await page.getByLabel('Phone number').fill(phone);
     await page.getByRole('button', { name: 'Get code' }).click();

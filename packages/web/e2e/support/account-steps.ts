@@ -37,6 +37,8 @@ export const signUpByPhone = async (
   // The first screen of a fresh page: the screens' 30 s on a loaded machine.
   await expectScreen(page, 'Sign in');
   await page.getByRole('link', { name: 'Sign up' }).click();
+  // The sign-in screen, with a "Phone number" of its own, stays until the sign-up screen has loaded.
+  await expectScreen(page, 'Create an account');
   await inputLabelled(tab, 'Phone number').fill(phone);
   await page.getByRole('button', { name: 'Get code' }).click();
   await inputLabelled(tab, 'Verification code').fill(await newCodeFor(app, phone));
