@@ -4,7 +4,9 @@
  *
  * One exchange at a time: per tab through a shared promise, across tabs through a Web Lock. Refresh
  * tokens rotate on every use, so two tabs refreshing at once would burn each other's token; the tab that
- * waited finds the new tokens in the shared cookies instead of asking again.
+ * waited finds the new tokens in the shared cookies instead of asking again. (Chromium can hand the lock
+ * on a moment before those cookies reach the waiting tab's `document.cookie`; that tab then asks with the
+ * token just rotated, and the server's grace window answers with the same successor.)
  */
 import {
   ClientCode,

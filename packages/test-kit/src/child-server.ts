@@ -52,6 +52,9 @@ export interface ChildServer {
  * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take). `logFile`: where the
  * server's stdout (its log) goes, appended, as a deployment keeps it; else nowhere.
  */
+/** Whether the process has ended: with an exit code, or by a signal (which leaves `exitCode` null). */
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 export const startChildServer = async (
   file: string,
   env: Record<string, string>,
@@ -72,7 +75,7 @@ export const startChildServer = async (
   // A fresh database is migrated first: on a loaded 2-core machine that took over a minute.
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
+    if (exited(child)) throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${stderr}`);
     const up = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
@@ -86,7 +89,7 @@ export const startChildServer = async (
     process: child,
     kill: () =>
       new Promise((done) => {
-        if (child.exitCode !== null) return done();
+        if (exited(child)) return done();
         child.once('exit', () => done());
         child.kill('SIGKILL');
       }),
