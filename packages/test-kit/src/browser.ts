@@ -39,12 +39,21 @@ export const provided = <K extends 'chromiumEndpoint' | 'webBuildDir'>(key: K): 
   }
 };
 
+export interface BrowserOptions {
+  /**
+   * A Chromium of the file's own even when the run has one: for a file that copies or pastes. The
+   * system clipboard is one per browser, which every context of every file running at the same time
+   * writes to.
+   */
+  own?: boolean;
+}
+
 /**
  * A browser: a connection to the run's one Chromium when the global setup started it (closing it
- * closes this file's contexts only), else a Chromium of its own.
+ * closes this file's contexts only), else (or when asked) a Chromium of its own.
  */
-export const launchBrowser = (): Promise<Browser> => {
-  const endpoint = provided('chromiumEndpoint');
+export const launchBrowser = ({ own = false }: BrowserOptions = {}): Promise<Browser> => {
+  const endpoint = own ? undefined : provided('chromiumEndpoint');
   if (endpoint !== undefined) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 };

@@ -15,7 +15,8 @@ const CODE_FORMS = ['123 456', '１２３４５６', '123-456'];
 
 let app: AppUnderTest;
 beforeAll(async () => {
-  app = await startApp();
+  // The clipboard is one per browser: a Chromium of this file's own (recovery-codes copies at the same time).
+  app = await startApp({}, {}, { own: true });
 });
 afterAll(async () => {
   await app?.close();

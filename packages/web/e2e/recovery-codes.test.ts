@@ -21,7 +21,8 @@ import { expectCleanScreen, PHONE } from './support/touch.ts';
 const { now, freshCode } = steppingClock();
 let app: AppUnderTest;
 beforeAll(async () => {
-  app = await startApp({}, { now });
+  // The clipboard is one per browser: a Chromium of this file's own (phone-code-inputs pastes at the same time).
+  app = await startApp({}, { now }, { own: true });
 });
 afterAll(async () => {
   await app?.close();

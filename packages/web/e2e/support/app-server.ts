@@ -1,6 +1,6 @@
 /** The real server serving a fresh build of the web client, and a browser to drive it. */
 
-import { launchBrowser } from '@edupass/test-kit/browser';
+import { type BrowserOptions, launchBrowser } from '@edupass/test-kit/browser';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import type { BuildOptions, Config } from '@edupass/test-kit/server';
 import { stepUpClock } from '@edupass/test-kit/step-up-server';
@@ -14,12 +14,16 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
-/** `overrides` and `options` go to the test server (a setting, the clock). */
-export const startApp = async (overrides: Partial<Config> = {}, options: BuildOptions = {}): Promise<AppUnderTest> => {
+/** `overrides` and `options` go to the test server (a setting, the clock), `browser` to launchBrowser. */
+export const startApp = async (
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+  browserOptions: BrowserOptions = {},
+): Promise<AppUnderTest> => {
   const build = await buildApp();
   const [server, browser] = await Promise.all([
     startTestServer({ webRoot: build.outDir, ...overrides }, options),
-    launchBrowser(),
+    launchBrowser(browserOptions),
   ]);
   // OAuth redirects must point at PUBLIC_URL, known only once the server listens (as in oauth-flow.ts).
   server.config.publicUrl = server.url;
