@@ -81,8 +81,8 @@ export default defineConfig({
     ...waits,
     // Three files at a time on the two cores of the CI machine (Vitest's default there is one): the
     // browser stories spend part of their time waiting on a page, a held-back answer or a server's
-    // clock, and a third file fills those waits (two left the cores a third idle, three keep them
-    // about 90% busy).
+    // clock, and a third file fills those waits (for the browser files, two left the cores about 40 %
+    // idle and three about 10 %; a fourth gained nothing).
     maxWorkers: 3,
     // The longest files first, by the last run's durations (scripts/test-order.ts).
     sequence: { sequencer: LongestFirst },

@@ -47,14 +47,14 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
+/** Whether the process has ended: with an exit code, or by a signal (which leaves `exitCode` null). */
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 /**
  * `port`: a given one (a restart behind a proxy that knows it), else a free one. `nodeArgs`: flags for
  * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take). `logFile`: where the
  * server's stdout (its log) goes, appended, as a deployment keeps it; else nowhere.
  */
-/** Whether the process has ended: with an exit code, or by a signal (which leaves `exitCode` null). */
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
 export const startChildServer = async (
   file: string,
   env: Record<string, string>,

@@ -14,7 +14,7 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
-/** `overrides` and `options` go to the test server (a setting, the clock), `browser` to launchBrowser. */
+/** `overrides` and `options` go to the test server (a setting, the clock), `browserOptions` to launchBrowser. */
 export const startApp = async (
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
