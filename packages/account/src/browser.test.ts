@@ -38,14 +38,11 @@ interface Refresh {
 }
 const refreshes: Refresh[] = [];
 const REFRESH_PATH = '/tiger/v3/web/accounts/tokens/refresh';
+/** The refresh token a refresh request presents (`refresh_token`) or its token set answers (`refresh.token`). */
 const refreshTokenIn = (body: string) => {
   try {
-    const data = JSON.parse(body) as {
-      refresh_token?: string;
-      refresh?: { token?: string };
-      data?: { refresh?: { token?: string } };
-    };
-    return data.refresh_token ?? data.refresh?.token ?? data.data?.refresh?.token;
+    const data = JSON.parse(body) as { refresh_token?: string; refresh?: { token?: string } };
+    return data.refresh_token ?? data.refresh?.token;
   } catch {
     return undefined;
   }

@@ -1,8 +1,8 @@
 /**
  * An acknowledged event is a stored event: the server is killed (SIGKILL) in the middle of a burst of
  * batches (on the first answer of the burst, with the others being written and the last held back
- * halfway through their bodies), restarted on the same database, and every batch that got its 204 is there. The client then
- * retries everything, as the tracker does, and each event is stored exactly once.
+ * halfway through their bodies), restarted on the same database, and every batch that got its 204 is
+ * there. The client then retries everything, as the tracker does, and each event is stored exactly once.
  */
 import type { ReportPayload } from '@edupass/protocol';
 import { startChildServer } from '@edupass/test-kit/child-server';
