@@ -73,9 +73,6 @@ const waits = {
  */
 const sharedModules = { isolate: false, setupFiles: ['packages/test-kit/src/file-guard.ts'] };
 
-/** One Chromium and one build of the web client and console per run (test-kit browser-global-setup.ts). */
-const browserSetup = 'packages/test-kit/src/browser-global-setup.ts';
-
 export default defineConfig({
   test: {
     ...waits,
@@ -84,6 +81,10 @@ export default defineConfig({
     // clock, and a third file fills those waits (for the browser files, two left the cores about 40 %
     // idle and three about 10 %; a fourth gained nothing).
     maxWorkers: 3,
+    // One Chromium and one build of the web client and console for the whole run, whichever projects
+    // it runs (test-kit browser-global-setup.ts): the root config's global setup runs once, and every
+    // project inherits what it provides.
+    globalSetup: ['packages/test-kit/src/browser-global-setup.ts'],
     // The longest files first, by the last run's durations (scripts/test-order.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
@@ -98,7 +99,6 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           env: { EDUPASS_TEST_DB: 'sqlite' },
-          globalSetup: [browserSetup],
           ...waits,
           // The browser tests of the SDKs and the packaging checks: as long as those below.
           testTimeout: 120_000,
@@ -114,7 +114,6 @@ export default defineConfig({
           ...sharedModules,
           include: ['packages/{web,console}/e2e/**/*.test.ts'],
           env: { EDUPASS_TEST_DB: 'sqlite' },
-          globalSetup: [browserSetup],
           ...waits,
           // A browser test is several screens, each of which may take up to 30 s to appear on a loaded
           // machine (e2e/support/pages.ts): the test's own budget must hold more than one of them.
@@ -128,7 +127,6 @@ export default defineConfig({
           ...sharedModules,
           include: serverTests,
           env: { EDUPASS_TEST_DB: 'sqlite' },
-          globalSetup: [browserSetup],
           ...waits,
         },
       },

@@ -1,8 +1,10 @@
 /**
- * Vitest global setup of the projects with browser tests: one Chromium for the whole run (behind
- * Playwright's server in a process of its own, chromium-server.mjs), which every test file's `launchBrowser()` connects to (each file still gets its own contexts and pages), and
- * one directory in which the first file that needs the web client and the console builds them for
- * all (web/e2e/support/build-app.ts). Both are handed to the workers with `provide`.
+ * Vitest global setup of the run (the root config's, so it runs once whichever projects run, and
+ * every project inherits what it provides): one Chromium for the whole run (behind Playwright's
+ * server in a process of its own, chromium-server.mjs), which every test file's `launchBrowser()`
+ * connects to (each file still gets its own contexts and pages), and one directory in which the
+ * first file that needs the web client and the console builds them for all
+ * (web/e2e/support/build-app.ts). Both are handed to the workers with `provide`.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

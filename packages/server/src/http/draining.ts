@@ -22,11 +22,12 @@ export const drainOnClose = (app: FastifyInstance) => {
     lastActivity = Date.now();
   };
   // The answer's `close` (sent in full, or the client went away) ends a request's count. (Fastify's
-  // close still waits for every open request; this count only decides when to start it.)
+  // close still waits for every open request; this count only decides when to start it.) An answer
+  // closes once, so `on` does what `once` would without wrapping the listener for every request.
   const track = (response: ServerResponse) => {
     lastActivity = Date.now();
     running++;
-    response.once('close', finished);
+    response.on('close', finished);
   };
   app.addHook('onRequest', function countOrTurnAway(request, reply, done) {
     if (!draining) {

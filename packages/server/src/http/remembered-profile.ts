@@ -54,8 +54,8 @@ export const answerProfileFromMemory = (
   const path = routes.getProfile.path;
   const { seriesOf, record } = ctx.metrics.http;
   const series = seriesOf(path, 'GET', 200);
-  const names = Object.keys(headers);
-  const values = Object.values(headers);
+  // The answer's headers as writeHead takes them raw, its length last (set for each answer).
+  const rawHeaders = [...Object.entries(headers).flat(), 'content-length'];
   // The answer of a user row as remembered: the session cache holds a row until it reads it again.
   const answers = new WeakMap<User, { body: string; length: string }>();
   const answerOf = (user: User) => {
@@ -80,9 +80,8 @@ export const answerProfileFromMemory = (
     const reqId = logged ? randomUUID() : undefined;
     if (reqId) logIncoming(app.log, request, reqId, clientAddress(request));
     const { body, length } = answerOf(session.user);
-    const raw: string[] = [];
-    for (let i = 0; i < names.length; i++) raw.push(names[i] as string, values[i] as string);
-    raw.push('content-length', length);
+    const raw = rawHeaders.slice();
+    raw.push(length);
     response.writeHead(200, raw);
     response.end(body);
     const took = performance.now() - started;

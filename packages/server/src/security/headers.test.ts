@@ -65,6 +65,28 @@ describe('every kind of answer', () => {
     expect(answer.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it('the headers that rule only documents go on pages, not on API answers', async () => {
+    const documentOnly = {
+      'cross-origin-opener-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    for (const path of ['/', '/console.html', '/docs/', '/dev/oauth/wechat/connect/qrconnect?appid=x']) {
+      const answer = await page(`${server.url}${path}`);
+      expect(answer.headers.get('content-type'), path).toMatch(/^text\/html/);
+      for (const [name, value] of Object.entries(documentOnly))
+        expect(answer.headers.get(name), `${path} ${name}`).toBe(value);
+    }
+    for (const path of [`${A}/agreements`, '/tiger/v3/web/nothing-here']) {
+      const answer = await page(`${server.url}${path}`);
+      expect(answer.headers.get('content-type'), path).toMatch(/^application\/json/);
+      for (const name of Object.keys(documentOnly)) expect(answer.headers.get(name), `${path} ${name}`).toBeNull();
+    }
+  });
+
   it("JSON answers get a policy no weaker than the pages' (no inline styles, no other hosts)", async () => {
     const [json, html] = await Promise.all([page(`${server.url}${A}/agreements`), page(`${server.url}/`)]);
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);

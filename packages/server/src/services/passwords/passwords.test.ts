@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ClientCode } from '@edupass/protocol';
 import {
   A,
@@ -20,7 +21,7 @@ import { loadConfig } from '@edupass/test-kit/server';
 import { describe, expect, it } from 'vitest';
 import { findUserById } from '../../store/account/users.ts';
 import { saveUser } from '../account/users.ts';
-import { ARGON2_OPTIONS, hashPassword } from './argon2.ts';
+import { ARGON2_OPTIONS, hashPassword, passwordHashes, verifyPassword } from './argon2.ts';
 
 const NEW_PASSWORD = 'Changed456';
 
@@ -276,5 +277,14 @@ describe('the cost of a password hash', () => {
     } finally {
       await deployed.close();
     }
+  });
+
+  it('hashes run one per core the process may use; the rest wait their turn, and every check is answered', async () => {
+    const cores = availableParallelism();
+    const stored = await hashPassword(PASSWORD, TEST_PASSWORD_HASHING);
+    const checks = Array.from({ length: cores * 3 }, (_, i) => verifyPassword(stored, i === 0 ? PASSWORD : 'wrong'));
+    expect(passwordHashes()).toEqual({ running: cores, waiting: cores * 2 });
+    expect(await Promise.all(checks)).toEqual([true, ...Array(cores * 3 - 1).fill(false)]);
+    expect(passwordHashes()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -90,6 +90,8 @@ describe('metrics behind METRICS_TOKEN', () => {
     expect(sample(text, 'edupass_login_locks_total')).toBe(1);
     expect(sample(text, 'edupass_captcha_challenges_total{provider="slide"}')).toBe(1);
     expect(sample(text, 'edupass_ingestion_pending_rows')).toBe(0);
+    expect(sample(text, 'edupass_password_hashes{state="running"}')).toBe(0);
+    expect(sample(text, 'edupass_password_hashes{state="waiting"}')).toBe(0);
     expect(sample(text, 'edupass_ingestion_refused_total')).toBe(0);
     expect(sample(text, 'edupass_sweep_duration_seconds_count')).toBeGreaterThanOrEqual(1);
     if (testDatabaseKind() === 'postgres') {

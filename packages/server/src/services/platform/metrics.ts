@@ -1,13 +1,14 @@
 /**
  * Prometheus metrics (prom-client), one registry per server: requests by route, status and
  * latency; code sends by provider and outcome; failed logins and locks; captcha challenges and
- * passes; the ingestion queue and its refusals; sweep duration; database pool use; whether Redis
+ * passes; the ingestion queue and its refusals; password hashes running and waiting; sweep duration; database pool use; whether Redis
  * answers; and Node's default process metrics under their usual names (`process_*`, `nodejs_*`, as
  * stock Node.js dashboards expect), without the three gauges prom-client names `…_total` (a name
  * Prometheus keeps for counters: sum the `nodejs_active_*` gauges by type instead). Served on
  * METRICS_PORT, or on the main port behind METRICS_TOKEN (http/metrics-endpoint.ts).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { passwordHashes } from '../passwords/argon2.ts';
 import { createRequestMetrics } from './request-metrics.ts';
 
 export interface PoolStats {
@@ -90,6 +91,15 @@ export const createMetrics = () => {
       help: 'Duration of the hourly housekeeping sweep (only the process holding the sweep lock sweeps).',
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900],
       registers,
+    }),
+    passwordHashes: new Gauge({
+      name: 'edupass_password_hashes',
+      help: 'Password hashes (argon2id) in this process, by state: running (one per core at most) and waiting for a core.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        for (const [state, value] of Object.entries(passwordHashes())) this.set({ state }, value);
+      },
     }),
     redisUp: new Gauge({
       name: 'edupass_redis_up',
