@@ -56,7 +56,7 @@ const restart = async () => {
 };
 
 const codeFor = async (to: string): Promise<string> => {
-  await expect.poll(() => app.server.lastCode(to), { timeout: 10_000 }).toMatch(/^\d{6}$/);
+  await expect.poll(() => app.server.lastCode(to)).toMatch(/^\d{6}$/);
   return (await app.server.lastCode(to)) as string;
 };
 
@@ -143,7 +143,7 @@ describe('the web client, end to end', () => {
     // A new account: its drawn default nickname, said in the page's language as the empty field's
     // placeholder; sex, birthday and grade shown as not set (the wire says 0 for them; unset_fields
     // tells the screen they are unset, so no "Female" and no 1970-01-01).
-    await expect.poll(() => nickname.getAttribute('placeholder'), { timeout: 10_000 }).toMatch(/^User \d{8}$/);
+    await expect.poll(() => nickname.getAttribute('placeholder')).toMatch(/^User \d{8}$/);
     expect(await nickname.inputValue()).toBe('');
     expect(await page.getByRole('radio', { name: 'Female' }).isChecked()).toBe(false);
     expect(await page.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(false);

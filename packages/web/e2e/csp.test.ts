@@ -39,7 +39,7 @@ describe('pages under the CSP', () => {
     const tab = await openPage(app.browser);
     try {
       await tab.page.goto(`${app.server.url}${path}`);
-      await tab.page.getByRole('heading', { name: heading }).first().waitFor({ timeout: 15_000 });
+      await tab.page.getByRole('heading', { name: heading }).first().waitFor({ timeout: 30_000 });
       await tab.page.waitForLoadState('networkidle');
       expect(tab.cspViolations).toEqual([]);
     } finally {
@@ -80,7 +80,7 @@ describe('what the CSP refuses', () => {
         return (window as { __injected?: boolean }).__injected === true;
       });
       expect(ran).toBe(false);
-      await expect.poll(() => tab.cspViolations.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => tab.cspViolations.length).toBeGreaterThan(0);
     } finally {
       await tab.close();
     }

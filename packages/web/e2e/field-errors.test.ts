@@ -33,7 +33,7 @@ const expectErrorAt = async (page: Page, input: Locator, message: string) => {
   const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
   expect(described).toContain(message);
   await expect
-    .poll(() => input.evaluate((element) => element === document.activeElement), { timeout: 10_000 })
+    .poll(() => input.evaluate((element) => element === document.activeElement))
     .toBe(true);
   expect(await page.locator('.form-error').count()).toBe(0);
   // The sentence sits inside the screen, not off its edge.

@@ -84,7 +84,7 @@ test('a new QQ identity binds a phone by SMS code (in Chinese)', async () => {
     await page.screenshot({ path: join(import.meta.dirname, 'screenshots/oauth-finish.zh-CN.1280.png') });
     await page.getByLabel('手机号').fill(phone);
     await page.getByRole('button', { name: '获取验证码' }).click();
-    await expect.poll(() => app.server.lastCode(phone), { timeout: 10_000 }).toMatch(/^\d{6}$/);
+    await expect.poll(() => app.server.lastCode(phone)).toMatch(/^\d{6}$/);
     await page.getByLabel('验证码').fill((await app.server.lastCode(phone)) ?? '');
     await page.getByLabel('我已阅读并同意').check();
     await page.getByRole('button', { name: '绑定手机号并登录' }).click();
@@ -112,7 +112,7 @@ for (const { locale, text } of LOCALES) {
       await page
         .getByRole('alert')
         .filter({ hasText: text['oauth.wrongSite'].replace('{name}', name).replace('{site}', site) })
-        .waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: 30_000 });
       expect(new URL(page.url()).origin).toBe(app.server.url);
       await expectScreen(page, name);
       expect(await seriousViolations(page)).toEqual([]);

@@ -86,7 +86,7 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
     await section.getByLabel('Name of the new passkey').fill('Laptop');
     await section.getByRole('button', { name: 'Add a passkey' }).click();
     const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
-    await expect.poll(() => codes.count(), { timeout: 10_000 }).toBe(10);
+    await expect.poll(() => codes.count()).toBe(10);
     const recovery = await codes.allInnerTexts();
     await section.getByRole('button', { name: 'I have saved them' }).click();
     await section.getByText('Laptop', { exact: true }).waitFor();

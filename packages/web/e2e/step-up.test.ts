@@ -147,8 +147,8 @@ test('a QQ-only account adds a phone after 6 minutes: confirmed with QQ in its o
       stepUp.getByRole('button', { name: 'Confirm with QQ' }).click(),
     ]);
     await provider.getByRole('button', { name: nickname, exact: true }).click();
-    await provider.waitForEvent('close', { timeout: 15_000 });
-    await stepUp.waitFor({ state: 'detached', timeout: 15_000 });
+    await provider.waitForEvent('close', { timeout: 60_000 });
+    await stepUp.waitFor({ state: 'detached', timeout: 30_000 });
 
     // The code send the proof was asked for goes ahead without another tap.
     const code = await codeFor(phone);

@@ -73,9 +73,11 @@ const CSP = 'content-security-policy';
 /**
  * Helmet's headers that rule only what a document does: how it is isolated from other windows and
  * sites (COOP, Origin-Agent-Cluster), whether it prefetches DNS, and old browsers' switches for
- * downloads, Flash and Acrobat policy files, and the XSS filter. Pages get them; an API answer is
- * data that loads nothing, so it gets the headers that protect an answer (OWASP's REST Security
- * Cheat Sheet: a policy without framing, nosniff, no-store, HSTS), and none of these. Node checks
+ * downloads, Flash and Acrobat policy files, and the XSS filter. Pages get them, and so do
+ * redirects: a browser weighs COOP at each redirect of a navigation, and one without it between two
+ * pages with it cuts a sign-in window off from the page that opened it. An API answer is data that
+ * loads nothing, so it gets the headers that protect an answer (OWASP's REST Security Cheat Sheet:
+ * a policy without framing, nosniff, no-store, HSTS), and none of these. Node checks
  * and writes each header of each answer: these six were about a tenth of a profile read's CPU
  * (bench/server).
  */
@@ -177,18 +179,21 @@ export const browserHeaders = async (app: FastifyInstance, config: Config): Prom
     if (typeof type === 'string' && type.startsWith('application/json')) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       if (reply.getHeader(CSP) === pagePolicy) reply.header(CSP, json);
-    } else if (typeof type === 'string' && HTML.test(type)) {
-      reply.headers(documentHeaders);
-    } else if (
-      // A 304 keeps its page's policy: a browser may update the stored page's headers from it.
-      reply.statusCode !== 304 &&
-      (payload === undefined ||
-        payload === null ||
-        payload === '' ||
-        (typeof type === 'string' && SUBRESOURCE.test(type))) &&
-      reply.getHeader(CSP) === pagePolicy
-    ) {
-      reply.header(CSP, json);
+    } else {
+      const status = reply.statusCode;
+      if ((typeof type === 'string' && HTML.test(type)) || (status >= 300 && status < 400 && status !== 304))
+        reply.headers(documentHeaders);
+      if (
+        // A 304 keeps its page's policy: a browser may update the stored page's headers from it.
+        status !== 304 &&
+        (payload === undefined ||
+          payload === null ||
+          payload === '' ||
+          (typeof type === 'string' && SUBRESOURCE.test(type))) &&
+        reply.getHeader(CSP) === pagePolicy
+      ) {
+        reply.header(CSP, json);
+      }
     }
     done(null, payload);
   });

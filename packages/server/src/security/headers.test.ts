@@ -65,7 +65,7 @@ describe('every kind of answer', () => {
     expect(answer.headers.get('strict-transport-security')).toBeNull();
   });
 
-  it('the headers that rule only documents go on pages, not on API answers', async () => {
+  it('the headers that rule only documents go on pages and redirects, not on API answers', async () => {
     const documentOnly = {
       'cross-origin-opener-policy': 'same-origin',
       'origin-agent-cluster': '?1',
@@ -80,6 +80,11 @@ describe('every kind of answer', () => {
       for (const [name, value] of Object.entries(documentOnly))
         expect(answer.headers.get(name), `${path} ${name}`).toBe(value);
     }
+    // A browser weighs COOP at each redirect of a navigation: one without it would cut a sign-in
+    // window off from the page that opened it.
+    const redirect = await fetch(`${server.url}/console`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    for (const [name, value] of Object.entries(documentOnly)) expect(redirect.headers.get(name), name).toBe(value);
     for (const path of [`${A}/agreements`, '/tiger/v3/web/nothing-here']) {
       const answer = await page(`${server.url}${path}`);
       expect(answer.headers.get('content-type'), path).toMatch(/^application\/json/);

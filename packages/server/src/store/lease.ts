@@ -20,6 +20,21 @@ export interface LeasedQueue {
   stillDue?: RawBuilder<unknown>;
 }
 
+/** Transactions that queued rows for a worker (see `queuedForWorkers`). */
+const queuing = new WeakSet<object>();
+
+/**
+ * Notes that the transaction `db` queued rows for a worker (a webhook delivery, a back-channel
+ * logout, an export): the workers of its store are woken when it commits (webhooks/events.ts
+ * `inTransaction`), and only then; a commit that queued nothing leaves them to their poll.
+ */
+export const queuedForWorkers = (db: object) => {
+  queuing.add(db);
+};
+
+/** Whether the transaction `db` queued rows for a worker. */
+export const queuesForWorkers = (db: object) => queuing.has(db);
+
 const free = (lease: Lease) => sql`(lease_until is null or lease_until <= ${lease.now})`;
 
 /**

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookEventType, WebhookPayload } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import type { Store } from '../../store/db.ts';
+import { queuesForWorkers } from '../../store/lease.ts';
 import { insertEvent, nextUserSequence } from '../../store/webhooks/deliveries.ts';
 import { endpointsFor } from '../../store/webhooks/endpoints.ts';
 
@@ -51,8 +52,8 @@ export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: Accou
 const wakers = new WeakMap<Store, Set<() => void>>();
 
 /**
- * The workers of a store (webhook deliveries, back-channel logouts) register how to wake them; what
- * a transaction wrote for them then reaches them at once.
+ * The workers of a store (webhook deliveries, back-channel logouts, exports) register how to wake
+ * them; what a transaction queued for them (`queuedForWorkers`) then reaches them at once.
  */
 export const onNewEvents = (store: Store, wake: () => void) => {
   const set = wakers.get(store) ?? new Set();
@@ -63,12 +64,18 @@ export const onNewEvents = (store: Store, wake: () => void) => {
 
 /**
  * Runs a change and the events it records in one transaction: `work` gets a context whose `db` is
- * the transaction. Inside one already, it joins it. On SQLite the transaction holds the only
+ * the transaction. Inside one already, it joins it. After a commit that queued rows for a worker,
+ * this process's workers are woken. On SQLite the transaction holds the only
  * connection: `work` must reach the database through its `tx` alone (and should not hash passwords).
  */
 export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> => {
   if (ctx.db.isTransaction) return work(ctx);
-  const result = await ctx.db.transaction().execute((db) => work({ ...ctx, db }));
-  for (const wake of wakers.get(ctx.store) ?? []) wake();
+  let transaction: object | undefined;
+  const result = await ctx.db.transaction().execute((db) => {
+    transaction = db;
+    return work({ ...ctx, db });
+  });
+  if (transaction !== undefined && queuesForWorkers(transaction))
+    for (const wake of wakers.get(ctx.store) ?? []) wake();
   return result;
 };

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type App, buildApp } from '../../app.ts';
 import { webhooksCommand } from '../../cli/webhooks.ts';
 import { saveUser } from '../account/users.ts';
+import { onNewEvents } from './events.ts';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -354,6 +355,33 @@ describe('the outbox', () => {
     expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     await removeEndpoint(endpoint.id);
     await receiver.close();
+  });
+
+  test('the workers are woken by a commit that queued a delivery, not by every commit', async () => {
+    const wakes = vi.fn();
+    const stop = onNewEvents(server.app.ctx.store, wakes);
+    try {
+      // No endpoint takes user.updated: the change commits and queues nothing.
+      const account = await signUp(server);
+      wakes.mockClear();
+      const event = { type: 'user.updated', userId: account.userId, product: PID, data: {} } as const;
+      expect(await saveUser(server.app.ctx, account.userId, { nickname: `quiet${account.userId}` }, event)).toBe(true);
+      expect(wakes).not.toHaveBeenCalled();
+      const receiver = await startWebhookReceiver();
+      const endpoint = await addEndpoint(receiver.url, ['user.updated']);
+      try {
+        expect(await saveUser(server.app.ctx, account.userId, { nickname: `heard${account.userId}` }, event)).toBe(
+          true,
+        );
+        expect(wakes).toHaveBeenCalledTimes(1);
+        expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
+      } finally {
+        await removeEndpoint(endpoint.id);
+        await receiver.close();
+      }
+    } finally {
+      stop();
+    }
   });
 
   test('two app instances on one database deliver each event once', async () => {

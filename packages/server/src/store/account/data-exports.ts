@@ -1,7 +1,7 @@
 /** Data exports (migration 030): asked for, claimed under a lease, built, downloaded once, swept. */
 import type { Kysely } from 'kysely';
 import type { Store } from '../db.ts';
-import { claimLeased, type Lease } from '../lease.ts';
+import { claimLeased, type Lease, queuedForWorkers } from '../lease.ts';
 import type { Database } from '../schema.ts';
 import type { ExportRequester } from './data-rights-schema.ts';
 
@@ -10,15 +10,18 @@ type Db = Kysely<Database>;
 /** What a list of exports shows (never the file). */
 const VIEW = ['id', 'user_id', 'state', 'created_at', 'link_expires_at', 'link_sealed'] as const;
 
-export const insertExport = (
+export const insertExport = async (
   db: Db,
   row: { user_id: number; requested_by: ExportRequester; requester_id: number; lang: string; created_at: number },
-) =>
-  db
+) => {
+  const queued = await db
     .insertInto('data_exports')
     .values({ ...row, state: 'queued' })
     .returning(VIEW)
     .executeTakeFirstOrThrow();
+  queuedForWorkers(db);
+  return queued;
+};
 
 /** The exports `requesterId` asked for of `userId`'s data, newest first. */
 export const exportsAskedBy = (db: Db, requesterId: number, userId: number, limit: number) =>

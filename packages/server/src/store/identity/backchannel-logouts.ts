@@ -1,7 +1,7 @@
 /** Back-channel logouts waiting to be posted (migration 020): written, claimed under a lease, finished. */
 import type { Kysely } from 'kysely';
 import type { Store } from '../db.ts';
-import { claimLeased, type Lease } from '../lease.ts';
+import { claimLeased, type Lease, queuedForWorkers } from '../lease.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -19,6 +19,7 @@ export const insertLogouts = async (db: Db, logouts: LogoutToSend[], now: number
     .values(logouts.map((l) => ({ ...l, attempts: 0, next_attempt_at: now, give_up_at: giveUpAt, created_at: now })))
     .onConflict((conflict) => conflict.columns(['client_id', 'sid']).doNothing())
     .execute();
+  queuedForWorkers(db);
 };
 
 const dueIds = (db: Db, now: number, limit: number) =>

@@ -6,7 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Store } from '../db.ts';
-import { claimLeased, type Lease } from '../lease.ts';
+import { claimLeased, type Lease, queuedForWorkers } from '../lease.ts';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -38,6 +38,7 @@ export const insertEvent = async (db: Db, event: NewEvent, endpointIds: number[]
       })),
     )
     .execute();
+  queuedForWorkers(db);
 };
 
 /** The user's next event number, in the caller's transaction (the row lock orders one user's events). */
