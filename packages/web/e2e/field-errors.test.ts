@@ -32,9 +32,7 @@ const expectErrorAt = async (page: Page, input: Locator, message: string) => {
   const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
   const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
   expect(described).toContain(message);
-  await expect
-    .poll(() => input.evaluate((element) => element === document.activeElement))
-    .toBe(true);
+  await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
   expect(await page.locator('.form-error').count()).toBe(0);
   // The sentence sits inside the screen, not off its edge.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -77,9 +77,8 @@ const CSP = 'content-security-policy';
  * redirects: a browser weighs COOP at each redirect of a navigation, and one without it between two
  * pages with it cuts a sign-in window off from the page that opened it. An API answer is data that
  * loads nothing, so it gets the headers that protect an answer (OWASP's REST Security Cheat Sheet:
- * a policy without framing, nosniff, no-store, HSTS), and none of these. Node checks
- * and writes each header of each answer: these six were about a tenth of a profile read's CPU
- * (bench/server).
+ * a policy without framing, nosniff, no-store, HSTS), and none of these. Node checks and writes
+ * each header of each answer: these six were about a tenth of a profile read's CPU (bench/server).
  */
 const DOCUMENT_ONLY = [
   'cross-origin-opener-policy',

@@ -80,7 +80,7 @@ const attempt = async (ctx: Context, provider: () => Promise<Provider>, holder: 
   return retryLogoutAt(ctx.db, holder, logout.id, attempts, next);
 };
 
-/** The worker posting logout tokens, woken after every commit and polling as webhooks do. */
+/** The worker posting logout tokens, woken after a commit that queued one and polling as webhooks do. */
 export const startBackchannelLogoutWorker = (ctx: Context, provider: () => Promise<Provider>): LeaseWorker =>
   startLeaseWorker(ctx, {
     name: 'back-channel logout',

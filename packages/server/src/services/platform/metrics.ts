@@ -1,11 +1,12 @@
 /**
- * Prometheus metrics (prom-client), one registry per server: requests by route, status and
- * latency; code sends by provider and outcome; failed logins and locks; captcha challenges and
- * passes; the ingestion queue and its refusals; password hashes running and waiting; sweep duration; database pool use; whether Redis
- * answers; and Node's default process metrics under their usual names (`process_*`, `nodejs_*`, as
- * stock Node.js dashboards expect), without the three gauges prom-client names `…_total` (a name
- * Prometheus keeps for counters: sum the `nodejs_active_*` gauges by type instead). Served on
- * METRICS_PORT, or on the main port behind METRICS_TOKEN (http/metrics-endpoint.ts).
+ * Prometheus metrics (prom-client), one registry per server: requests by route, status and latency;
+ * code sends by provider and outcome; failed logins and locks; captcha challenges and passes; the
+ * ingestion queue and its refusals; password hashes running and waiting; sweep duration; database
+ * pool use; whether Redis answers; and Node's default process metrics under their usual names
+ * (`process_*`, `nodejs_*`, as stock Node.js dashboards expect), without the three gauges
+ * prom-client names `…_total` (a name Prometheus keeps for counters: sum the `nodejs_active_*`
+ * gauges by type instead). Served on METRICS_PORT, or on the main port behind METRICS_TOKEN
+ * (http/metrics-endpoint.ts).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { passwordHashes } from '../passwords/argon2.ts';

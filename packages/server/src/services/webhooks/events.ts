@@ -65,8 +65,8 @@ export const onNewEvents = (store: Store, wake: () => void) => {
 /**
  * Runs a change and the events it records in one transaction: `work` gets a context whose `db` is
  * the transaction. Inside one already, it joins it. After a commit that queued rows for a worker,
- * this process's workers are woken. On SQLite the transaction holds the only
- * connection: `work` must reach the database through its `tx` alone (and should not hash passwords).
+ * this process's workers are woken. On SQLite the transaction holds the only connection: `work`
+ * must reach the database through its `tx` alone (and should not hash passwords).
  */
 export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> => {
   if (ctx.db.isTransaction) return work(ctx);
