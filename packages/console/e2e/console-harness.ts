@@ -66,7 +66,7 @@ export const accessibilityViolations = async (page: Page) => {
 export const waitFor = async <T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
