@@ -14,6 +14,7 @@ import { secretMatches } from '../services/identity/applications.ts';
 import { queueBackchannelLogouts } from '../services/identity/backchannel-logout.ts';
 import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
+import { wakeWorkers } from '../services/webhooks/events.ts';
 import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
@@ -185,6 +186,8 @@ export const createProvider = async (
     sid: string,
   ) {
     await queueBackchannelLogouts(ctx, [{ clientId: this.clientId, accountId: sub, sid }]);
+    // Queued outside a transaction, so no commit wakes the worker (inTransaction): wake it here.
+    wakeWorkers(ctx.store);
   };
   // Secrets are kept as keyed hashes (services/identity/applications.ts).
   // Wrong secrets are limited per client and address (the address mount.ts gave the request).

@@ -75,7 +75,11 @@ export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Prom
     transaction = db;
     return work({ ...ctx, db });
   });
-  if (transaction !== undefined && queuesForWorkers(transaction))
-    for (const wake of wakers.get(ctx.store) ?? []) wake();
+  if (transaction !== undefined && queuesForWorkers(transaction)) wakeWorkers(ctx.store);
   return result;
+};
+
+/** Wakes this process's workers of `store`: after rows for them were written outside a transaction. */
+export const wakeWorkers = (store: Store) => {
+  for (const wake of wakers.get(store) ?? []) wake();
 };
