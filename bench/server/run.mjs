@@ -9,7 +9,7 @@
 // BENCH_SERVER_BUNDLE (another server bundle to measure), BENCH_LOG_LEVEL (info), BENCH_INGEST_EVENTS
 // (50000; 0 skips ingestion), BENCH_CPU_PROF (a directory: the server writes a CPU profile there).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -116,12 +116,39 @@ const cpuSeconds = (pid) => {
     return Number.NaN;
   }
 };
-/** Runs `work` and adds the CPU µs the server process `pid` spent per successful request. */
+/**
+ * CPU seconds of process `pid`'s main thread and of all its other threads (libuv's pool, where the
+ * password hashes and the log's file writes run, and V8's helpers), from /proc/<pid>/task.
+ */
+const threadCpu = (pid) => {
+  const split = { main: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      split[tid === String(pid) ? 'main' : 'other'] += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return split;
+};
+/**
+ * Runs `work` and adds the CPU µs the server process `pid` spent per successful request, in all
+ * and split between its main thread and the others.
+ */
 const withCpu = async (pid, work) => {
   const before = cpuSeconds(pid);
+  const threadsBefore = threadCpu(pid);
   const result = await work();
   const count = result.ok ?? result.checks;
-  return { ...result, cpuUsPerRequest: ((cpuSeconds(pid) - before) * 1e6) / count };
+  const threadsAfter = threadCpu(pid);
+  const perRequest = (seconds) => (seconds * 1e6) / count;
+  return {
+    ...result,
+    cpuUsPerRequest: perRequest(cpuSeconds(pid) - before),
+    mainThreadUsPerRequest: perRequest(threadsAfter.main - threadsBefore.main),
+    otherThreadsUsPerRequest: perRequest(threadsAfter.other - threadsBefore.other),
+  };
 };
 
 /** The q-quantile of `values`, interpolated between neighbours (q = 0.5: the median). */
@@ -205,6 +232,9 @@ const describe = (name, r) =>
     ? `${r.rate.toFixed(1)} checks/s (${LOGIN_CONNECTIONS} in flight)`
     : `${Math.round(r.rps).toLocaleString('en-US')} req/s, p99 ${r.p99} ms`) +
   `, server CPU ${Math.round(r.cpuUsPerRequest).toLocaleString('en-US')} µs/req` +
+  (r.mainThreadUsPerRequest === undefined
+    ? ''
+    : ` (main thread ${n(r.mainThreadUsPerRequest)}, other threads ${n(r.otherThreadsUsPerRequest)})`) +
   (r.non2xx || r.errors || r.timeouts ? ` (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : '');
 
 const x = (v) => `${v.toFixed(2)}×`;
@@ -426,6 +456,17 @@ console.log(
   `\nprofile read: ${PAIRS} pairs of ${SLICE} s; ratio quartiles ${quartiles(summary.ratios.profileVsBare)} ` +
     `(CPU ${quartiles(summary.cpuRatios.profileVsBare)}); pairs at or above ${x(TARGETS.profileVsBare)}: ` +
     `${atTarget.byRps} of ${atTarget.of} by req/s, ${atTarget.byCpu} of ${atTarget.of} by CPU.`,
+);
+const loginThreads = {
+  main: spread(rounds, (r) => r.login.mainThreadUsPerRequest).median,
+  other: spread(rounds, (r) => r.login.otherThreadsUsPerRequest).median,
+};
+console.log(
+  `password login: server CPU per sign-in ${n(summary.login.cpuUsPerRequest.median)} µs = main thread ` +
+    `${n(loginThreads.main)} (the request around the hash) + other threads ${n(loginThreads.other)} (the hash, ` +
+    `the log's writes); the raw check ${n(summary.argon2.cpuUsPerRequest.median)} µs. ${x(TARGETS.loginVsHash)} ` +
+    `leaves ${n(summary.argon2.cpuUsPerRequest.median / TARGETS.loginVsHash - summary.argon2.cpuUsPerRequest.median)} µs ` +
+    'for everything but the hash.',
 );
 console.log(
   'ratio: req/s within each pair (profile) or round (refresh, login), median of them. CPU ratio: from server ' +

@@ -50,7 +50,7 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       return answerSignIn(
         ctx,
         input.reply,
-        await guardPasswordLogin(ctx, guard, () => loginByPassword(ctx, body, signInRequest(input))),
+        await guardPasswordLogin(ctx, guard, (user) => loginByPassword(ctx, body, signInRequest(input), user)),
       );
     });
   }

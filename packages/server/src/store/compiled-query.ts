@@ -2,11 +2,33 @@
  * Queries on a hot path, built and compiled through Kysely once per database handle and then run
  * with each call's values: building and compiling a query cost more than running it (a token refresh
  * spent about a tenth of its CPU there, bench/server).
+ *
+ * On SQLite, outside a transaction, the compiled query runs on its better-sqlite3 statement at once,
+ * without Kysely's driver (its connection lock and the promises around it cost about as much as
+ * SQLite running the statement). better-sqlite3 is synchronous, so nothing can interleave with the
+ * statement; the one thing that must not happen is running it inside another request's open
+ * transaction (begun between two of that request's awaits), where it would commit or roll back with
+ * that transaction: while one is open, the query waits for Kysely's connection like any other.
  */
-import type { Compilable, Kysely, QueryResult } from 'kysely';
+import type { Statement } from 'better-sqlite3';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { sqliteConnection } from './db.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
+
+interface Compiled<Row> {
+  query: CompiledQuery<Row>;
+  /** SQLite only: the statement, and the connection it belongs to. */
+  direct?: { statement: Statement; sqlite: NonNullable<ReturnType<typeof sqliteConnection>> };
+}
+
+/** What Kysely's SQLite driver answers for a statement, from better-sqlite3 directly. */
+const runStatement = <Row>(statement: Statement, values: unknown[]): QueryResult<Row> => {
+  if (statement.reader) return { rows: statement.all(values) as Row[] };
+  const { changes, lastInsertRowid } = statement.run(values);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+};
 
 /**
  * A runner of the query `build` makes from placeholder values; `values` at each run take their
@@ -16,15 +38,28 @@ export const compiledOnce = <Row, Values extends unknown[]>(
   build: (db: Db, ...placeholders: Values) => Compilable<Row>,
   placeholders: Values,
 ) => {
-  const compiled = new WeakMap<Db, ReturnType<Compilable<Row>['compile']>>();
+  const compiled = new WeakMap<Db, Compiled<Row>>();
+  const compile = (db: Db): Compiled<Row> => {
+    const query = build(db, ...placeholders).compile();
+    // A query whose values Kysely inlines or repeats cannot be run this way.
+    if (query.parameters.length !== placeholders.length)
+      throw new Error(`compiledOnce: ${query.parameters.length} parameters for ${placeholders.length} values`);
+    // Undefined inside a transaction (its own executor) and on PostgreSQL.
+    const sqlite = sqliteConnection(db);
+    const entry: Compiled<Row> = sqlite
+      ? { query, direct: { statement: sqlite.prepare(query.sql), sqlite } }
+      : { query };
+    compiled.set(db, entry);
+    return entry;
+  };
   return (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
-    let query = compiled.get(db);
-    if (query === undefined) {
-      query = build(db, ...placeholders).compile();
-      // A query whose values Kysely inlines or repeats cannot be run this way.
-      if (query.parameters.length !== placeholders.length)
-        throw new Error(`compiledOnce: ${query.parameters.length} parameters for ${placeholders.length} values`);
-      compiled.set(db, query);
+    const { query, direct } = compiled.get(db) ?? compile(db);
+    if (direct !== undefined && !direct.sqlite.inTransaction) {
+      try {
+        return Promise.resolve(runStatement<Row>(direct.statement, values));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     return db.executeQuery<Row>({ ...query, parameters: values });
   };

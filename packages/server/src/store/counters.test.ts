@@ -63,6 +63,30 @@ test('a database window that has closed starts again at 1', async () => {
   expect(await counters.hit('expiring', 1)).toBe(1);
 });
 
+// On SQLite a count runs on its statement at once (compiled-query.ts), on the one connection that
+// another request's transaction may hold open between two of its awaits: it must not join it.
+test('a count taken while another transaction is open is not rolled back with it', async () => {
+  const counters = databaseCounters(store.db, () => now);
+  let counted: Promise<number> | undefined;
+  const failed = store.db
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .insertInto('counters')
+        .values({ key: 'inside', count: 1, expires_at: now + 60_000 })
+        .execute();
+      counted = counters.hit('outside', 60);
+      // Let the count run now if it can (it must not, inside this transaction), then roll back.
+      await new Promise((resolve) => setImmediate(resolve));
+      throw new Error('rolled back');
+    })
+    .catch((error: Error) => error.message);
+  expect(await failed).toBe('rolled back');
+  expect(await counted).toBe(1);
+  expect(await counters.peek('inside')).toBe(0);
+  expect(await counters.peek('outside')).toBe(1);
+});
+
 afterAll(async () => {
   await store?.close();
   await database?.drop();

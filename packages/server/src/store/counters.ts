@@ -4,6 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
+import { compiledOnce } from './compiled-query.ts';
 import { isReady } from './redis.ts';
 import type { Database } from './schema.ts';
 
@@ -20,30 +21,52 @@ export interface Counters {
   close(): Promise<void>;
 }
 
+// Every rate limit and risk check runs these (a password sign-in about a dozen times): compiled once
+// (compiled-query.ts).
+const openWindowQuery = compiledOnce(
+  (db, key: string, now: number) =>
+    db.selectFrom('counters').select(['count', 'expires_at']).where('key', '=', key).where('expires_at', '>', now),
+  ['', 0],
+);
+
+/** One hit: a new window (count 1) when none is open, else one more in the open one; the count after it. */
+const hitQuery = compiledOnce(
+  (db, key: string, one: number, expires: number, now: number, sameNow: number, sameExpires: number) =>
+    db
+      .insertInto('counters')
+      .values({ key, count: one, expires_at: expires })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql`CASE WHEN counters.expires_at <= ${now} THEN 1 ELSE counters.count + 1 END`,
+          expires_at: sql`CASE WHEN counters.expires_at <= ${sameNow} THEN ${sameExpires} ELSE counters.expires_at END`,
+        }),
+      )
+      .returning('count'),
+  ['', 0, 0, 0, 0, 0],
+);
+
+const releaseQuery = compiledOnce(
+  (db, key: string, now: number, zero: number) =>
+    db
+      .updateTable('counters')
+      .set({ count: sql`count - 1` })
+      .where('key', '=', key)
+      .where('expires_at', '>', now)
+      .where('count', '>', zero),
+  ['', 0, 0],
+);
+
+const resetQuery = compiledOnce((db, key: string) => db.deleteFrom('counters').where('key', '=', key), ['']);
+
 export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => {
   /** The key's window while it is open. */
-  const openWindow = (key: string) =>
-    db
-      .selectFrom('counters')
-      .select(['count', 'expires_at'])
-      .where('key', '=', key)
-      .where('expires_at', '>', now())
-      .executeTakeFirst();
+  const openWindow = async (key: string) => (await openWindowQuery(db, key, now())).rows[0];
   return {
     async hit(key, windowSeconds) {
       const t = now();
       const expires = t + windowSeconds * 1000;
-      const row = await db
-        .insertInto('counters')
-        .values({ key, count: 1, expires_at: expires })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            count: sql`CASE WHEN counters.expires_at <= ${t} THEN 1 ELSE counters.count + 1 END`,
-            expires_at: sql`CASE WHEN counters.expires_at <= ${t} THEN ${expires} ELSE counters.expires_at END`,
-          }),
-        )
-        .returning('count')
-        .executeTakeFirstOrThrow();
+      const row = (await hitQuery(db, key, 1, expires, t, t, expires)).rows[0];
+      if (row === undefined) throw new Error(`counter ${key}: the upsert returned no row`);
       return Number(row.count);
     },
     async peek(key) {
@@ -55,16 +78,10 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
       return row ? Math.ceil((Number(row.expires_at) - now()) / 1000) : 0;
     },
     async release(key) {
-      await db
-        .updateTable('counters')
-        .set({ count: sql`count - 1` })
-        .where('key', '=', key)
-        .where('expires_at', '>', now())
-        .where('count', '>', 0)
-        .execute();
+      await releaseQuery(db, key, now(), 0);
     },
     async reset(key) {
-      await db.deleteFrom('counters').where('key', '=', key).execute();
+      await resetQuery(db, key);
     },
     async close() {},
   };

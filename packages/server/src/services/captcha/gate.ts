@@ -7,11 +7,14 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError, fail, SecondFactorRequired } from '../../errors.ts';
-import { refuseWhileLocked, signInLockKey } from '../passwords/guesses.ts';
+import { findUserByIdentity } from '../../store/account/users.ts';
+import type { User } from '../../store/schema.ts';
+import { refuseWhileLocked } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
+import { loginLockKey } from '../security/rate-limits.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
-import { assessAction, clearLoginRisk, type GatedAction, recordLoginFailureFrom } from './risk.ts';
+import { type Account, assessAction, clearLoginRisk, type GatedAction, recordLoginFailureFrom } from './risk.ts';
 
 export interface HumanCheck {
   /** The product asked for ('' or undefined: only `*` policies apply). */
@@ -24,6 +27,8 @@ export interface HumanCheck {
   action: GatedAction;
   /** login/security: a ticket (even a DEFAULT one) must come along whatever the policy. */
   ticketRequired?: boolean;
+  /** A sign-in's account, when the caller looked it up already. */
+  account?: Account | undefined;
 }
 
 const refuse = (ctx: Context, check: HumanCheck, event: 'captcha_failed' | 'captcha_required', reason: string) => {
@@ -61,7 +66,7 @@ export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<voi
   if (policy === 'never') return;
   const verdict = await assessAction(
     ctx,
-    { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene },
+    { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene, account: check.account },
     check.action,
   );
   if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
@@ -83,16 +88,23 @@ export interface LoginGuard {
  * A right password answered with the second-step challenge is a success here: the password passed, and
  * an account with a second factor must not meet the puzzle on every sign-in from the fourth in an hour.
  */
-export const guardPasswordLogin = async <T>(ctx: Context, guard: LoginGuard, attempt: () => Promise<T>): Promise<T> => {
+export const guardPasswordLogin = async <T>(
+  ctx: Context,
+  guard: LoginGuard,
+  attempt: (user: User | undefined) => Promise<T>,
+): Promise<T> => {
   const who = { identity: guard.identity, ip: guard.ip };
-  await refuseWhileLocked(ctx, await signInLockKey(ctx, guard.identity), who, 'login_failed');
-  await requireHuman(ctx, { ...guard, scene: 'login', action: 'login' });
+  // The account is looked up once: the lock, the risk count and the sign-in all go by it.
+  const user = await findUserByIdentity(ctx.db, guard.identity);
+  const account = user ?? null;
+  await refuseWhileLocked(ctx, loginLockKey(user, guard.identity), who, 'login_failed');
+  await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account });
   try {
-    const result = await attempt();
-    await clearLoginRisk(ctx, guard.identity);
+    const result = await attempt(user);
+    await clearLoginRisk(ctx, guard.identity, account);
     return result;
   } catch (error) {
-    if (error instanceof SecondFactorRequired) await clearLoginRisk(ctx, guard.identity);
+    if (error instanceof SecondFactorRequired) await clearLoginRisk(ctx, guard.identity, account);
     else if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
     throw error;
   }

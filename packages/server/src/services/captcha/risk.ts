@@ -41,9 +41,15 @@ const ipVolumeKey = (ip: string) => `captcha-risk:volume:ip:${ip}`;
 const ruleKey = (identity: string) => `captcha-rule:${identity.toLowerCase()}`;
 const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identity.toLowerCase()}`;
 
-/** The account's key when the identity names one (any of its phone, username, e-mail), else the identity. */
-const accountLoginKey = async (ctx: Context, identity: string) => {
-  const user = await findUserByIdentity(ctx.db, identity);
+/** The account an identity names (by any of its phone, username, e-mail); null when it names none. */
+export type Account = { id: number } | null;
+
+/**
+ * The account's key when the identity names one, else the identity. `account` is the identity's
+ * account when the caller looked it up already; undefined: looked up here.
+ */
+const accountLoginKey = async (ctx: Context, identity: string, account?: Account) => {
+  const user = account === undefined ? await findUserByIdentity(ctx.db, identity) : account;
   return `captcha-risk:login:${user ? `user:${user.id}` : `id:${identity.toLowerCase()}`}`;
 };
 
@@ -64,8 +70,8 @@ export const recordLoginFailureFrom = (ctx: Context, ip: string) =>
   ctx.counters.hit(ipLoginFailureKey(ip), ctx.config.captcha.riskWindowSeconds);
 
 /** A successful sign-in ends the account's run of unchallenged attempts. */
-export const clearLoginRisk = async (ctx: Context, identity: string) =>
-  ctx.counters.reset(await accountLoginKey(ctx, identity));
+export const clearLoginRisk = async (ctx: Context, identity: string, account: Account) =>
+  ctx.counters.reset(await accountLoginKey(ctx, identity, account));
 
 /** Counts a rule request for the identity; many in a short while is what scripted abuse looks like. */
 export const countRuleRequest = (ctx: Context, identity: string) =>
@@ -79,6 +85,8 @@ export interface RiskVerdict {
 
 export interface RiskQuestion extends Caller {
   scene: string;
+  /** A sign-in's account, when the caller looked it up already (accountLoginKey). */
+  account?: Account | undefined;
 }
 
 /** Whether the scene's volume is counted per account (sign-in) or per IP (everything else). */
@@ -134,7 +142,7 @@ export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedA
   if (reasons.length > 0) return { risky: true, reasons };
   const window = c.riskWindowSeconds;
   if (action === 'login') {
-    if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity), window)) > c.riskLoginFailures)
+    if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity, q.account), window)) > c.riskLoginFailures)
       reasons.push('login-attempts');
   } else if (!perAccount(q.scene) && (await ctx.counters.hit(ipVolumeKey(q.ip), window)) > c.riskIpSends) {
     reasons.push('ip-volume');

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserByIdentity, findUserByPhone, markProved } from '../../store/account/users.ts';
+import { findUserByEmail, findUserByPhone, markProved } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
@@ -18,15 +18,18 @@ export interface PasswordLogin {
   agreement_ids?: number[] | undefined;
 }
 
-/** The captcha gate is the caller's (guardPasswordLogin, captcha-gate.ts), in front of this. */
+/**
+ * The captcha gate is the caller's (guardPasswordLogin, gate.ts), in front of this; `user` is the
+ * account `input.identity` names, as the gate found it.
+ */
 export const loginByPassword = async (
   ctx: Context,
   input: PasswordLogin,
   request: SignInRequest,
+  user: User | undefined,
 ): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
-  const user = await findUserByIdentity(ctx.db, input.identity);
   // One count per account, whichever of its phone, username or e-mail the guesses use.
   const ok = await checkPasswordGuess(ctx, {
     lockKey: loginLockKey(user, input.identity),

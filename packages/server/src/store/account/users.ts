@@ -1,5 +1,6 @@
 import { PATTERNS } from '@edupass/protocol';
 import { type Kysely, sql, type Updateable } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import type { Database, NewUser, User, UsersTable } from '../schema.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
 
@@ -8,14 +9,20 @@ type Db = Kysely<Database>;
 export const findUserById = (db: Db, id: number) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const findUserByPhone = (db: Db, phone: string) =>
-  db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+// Every sign-in finds its user by one of these: compiled once (compiled-query.ts).
+const userBy = (column: 'phone' | 'email' | 'username_key') => {
+  const query = compiledOnce((db, value: string) => db.selectFrom('users').selectAll().where(column, '=', value), ['']);
+  return async (db: Db, value: string): Promise<User | undefined> => (await query(db, value)).rows[0];
+};
+const userByPhone = userBy('phone');
+const userByEmail = userBy('email');
+const userByUsernameKey = userBy('username_key');
 
-export const findUserByEmail = (db: Db, email: string) =>
-  db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+export const findUserByPhone = (db: Db, phone: string) => userByPhone(db, phone);
 
-export const findUserByUsername = (db: Db, username: string) =>
-  db.selectFrom('users').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+export const findUserByEmail = (db: Db, email: string) => userByEmail(db, email.toLowerCase());
+
+export const findUserByUsername = (db: Db, username: string) => userByUsernameKey(db, username.toLowerCase());
 
 export const findUserByNickname = (db: Db, nickname: string) =>
   db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
