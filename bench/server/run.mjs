@@ -9,7 +9,18 @@
 // BENCH_SERVER_BUNDLE (another server bundle to measure), BENCH_LOG_LEVEL (info), BENCH_INGEST_EVENTS
 // (50000; 0 skips ingestion), BENCH_CPU_PROF (a directory: the server writes a CPU profile there).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -288,10 +299,30 @@ for (let round = 1; round <= RUNS; round++) {
   rounds.push(results);
 }
 
+/** The most resident memory the process has held (VmHWM), in MB. */
+const peakMemoryMb = (pid) => {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+const peakMemory = { server: peakMemoryMb(edupass.child.pid), bare: peakMemoryMb(bare.child.pid) };
+log(`peak resident memory (VmHWM): server ${n(peakMemory.server)} MB, logging bare handler ${n(peakMemory.bare)} MB`);
 await stopChild(bare.child);
 await stopChild(quiet.child);
 await stopChild(edupass.child);
-const linesOf = (file) => ({ bytes: statSync(file).size, lines: readFileSync(file, 'utf8').split('\n').length - 1 });
+/** Bytes and lines of a log file, read in chunks (a fast machine writes more than a string can hold). */
+const linesOf = (file) => {
+  const chunk = Buffer.alloc(1 << 20);
+  const fd = openSync(file, 'r');
+  let lines = 0;
+  for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+    for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines++;
+  }
+  closeSync(fd);
+  return { bytes: statSync(file).size, lines };
+};
 const logged = linesOf(serverLog);
 const bareLogged = linesOf(bareLog);
 log(
@@ -513,6 +544,7 @@ const report = {
     logLevel: LOG_LEVEL,
     ingestEvents: INGEST_EVENTS,
   },
+  peakMemoryMb: peakMemory,
   logged,
   bareLogged,
   ingest,
