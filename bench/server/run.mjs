@@ -317,7 +317,9 @@ const linesOf = (file) => {
   const chunk = Buffer.alloc(1 << 20);
   const fd = openSync(file, 'r');
   let lines = 0;
-  for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+  for (;;) {
+    const read = readSync(fd, chunk, 0, chunk.length, null);
+    if (read === 0) break;
     for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines++;
   }
   closeSync(fd);
