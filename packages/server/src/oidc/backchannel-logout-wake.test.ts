@@ -1,0 +1,52 @@
+/**
+ * The provider's own back-channel logouts (an application's RP-initiated sign-out) are queued
+ * outside a transaction, so no commit wakes the worker: the provider wakes it itself. With the
+ * worker's poll an hour apart here, the logout token still reaches the application at once.
+ */
+import { signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
+import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
+import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
+import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const { server, adoptOwnUrl } = useIssuerServer({
+  webhooks: { allowPrivate: true, pollMs: 3_600_000, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+});
+const CALLBACK = 'https://courses.example.com/callback';
+
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  adoptOwnUrl();
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver?.close());
+
+it('an application signing its user out is posted the logout token without waiting for the poll', async () => {
+  const operator = (await signInOperator(server)).token;
+  const made = await registerApp(
+    server,
+    { name: 'Courses', redirect_uris: [CALLBACK], backchannel_logout_uri: receiver.url },
+    operator,
+  );
+  const user = await signUpAgreed(server);
+  const browser = cookieBrowser();
+  const config = await discover(server, made.application.client_id, String(made.client_secret));
+  const { landed, checks } = await authorize(config, browser, CALLBACK);
+  const tokens = await oidc.authorizationCodeGrant(
+    config,
+    new URL(await complete(server, browser, landed, user.token, CALLBACK)),
+    checks,
+  );
+  const logout = oidc.buildEndSessionUrl(config, { id_token_hint: String(tokens.id_token) });
+  const question = await browser.request(logout.href);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(question.body)?.[1];
+  const action = /action="([^"]+)"/.exec(question.body)?.[1] ?? '';
+  await browser.request(new URL(action, logout).href, { form: { xsrf: String(xsrf), logout: 'yes' } });
+  // Far inside the hour the next poll would take: only a wake delivers it this soon.
+  await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
+  const token = new URLSearchParams(receiver.received[0]?.body ?? '').get('logout_token') ?? '';
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid?: string };
+  expect(claims.sid).toBe(tokens.claims()?.sid);
+});
