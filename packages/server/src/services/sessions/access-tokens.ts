@@ -8,10 +8,10 @@
  * until they expire: only those issued before the first asymmetric key, and only for as long as
  * the longest token could live after it.
  */
-import { sign } from 'node:crypto';
 import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { signEs256 } from './es256.ts';
 import { currentSigner, keySet, SIGNING_ALG, verificationKey } from './signing-keys.ts';
 
 /** The scope of first-party tokens: the account API. Tokens without it (another client's) are refused. */
@@ -41,8 +41,8 @@ export const defaultPid = (ctx: Context) => Object.keys(ctx.config.products)[0] 
 const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
- * A compact JWS (RFC 7515) signed ES256 with node:crypto: the signature is the raw r‖s pair
- * (`ieee-p1363`) over SHA-256, as ES256 requires (RFC 7518 §3.4); jose verifies it like its own.
+ * A compact JWS (RFC 7515) signed ES256 with node:crypto: the signature is the raw r‖s pair over
+ * SHA-256, as ES256 requires (RFC 7518 §3.4, es256.ts); jose verifies it like its own.
  */
 export const signAccessToken = async (ctx: Context, subject: AccessTokenSubject, ttlSeconds: number) => {
   const { kid, key } = await currentSigner(ctx);
@@ -56,8 +56,7 @@ export const signAccessToken = async (ctx: Context, subject: AccessTokenSubject,
     iat: nowSeconds,
     exp: nowSeconds + ttlSeconds,
   })}`;
-  const signature = sign('sha256', Buffer.from(signingInput), { key, dsaEncoding: 'ieee-p1363' });
-  return `${signingInput}.${signature.toString('base64url')}`;
+  return `${signingInput}.${signEs256(key, signingInput).toString('base64url')}`;
 };
 
 const legacyPayload = async (ctx: Context, token: string): Promise<JWTPayload> => {
