@@ -119,10 +119,14 @@ const runJson = (core, args) =>
 // Server CPU time per request, from /proc: far steadier than req/s when other work shares the
 // machine, since time the server waits for a core is not counted.
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+/** utime + stime of a /proc stat file (a process's, or one thread's under task/), in seconds. */
+const statCpuSeconds = (file) => {
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+};
 const cpuSeconds = (pid) => {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+    return statCpuSeconds(`/proc/${pid}/stat`);
   } catch {
     return Number.NaN;
   }
@@ -135,8 +139,7 @@ const threadCpu = (pid) => {
   const split = { main: 0, other: 0 };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      split[tid === String(pid) ? 'main' : 'other'] += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+      split[tid === String(pid) ? 'main' : 'other'] += statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
     } catch {
       // The thread ended between the listing and the read.
     }

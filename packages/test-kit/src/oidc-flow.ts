@@ -107,7 +107,27 @@ export const appTokensFor = async (
     checks,
   );
   expect(tokens.refresh_token).toBeTypeOf('string');
-  return { config, tokens };
+  return { config, tokens, browser };
+};
+
+/**
+ * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0) in `browser`: the application sends it
+ * to the end-session endpoint with its ID token, and the user confirms on the provider's page.
+ * Answers the confirmation's answer (its `location`: where the provider sent the browser after).
+ */
+export const signOutThroughApp = async (
+  config: oidc.Configuration,
+  browser: Browser,
+  idToken: string,
+  extra: Record<string, string> = {},
+) => {
+  const logout = oidc.buildEndSessionUrl(config, { id_token_hint: idToken, ...extra });
+  const question = await browser.request(logout.href);
+  expect(question.status).toBe(200);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(question.body)?.[1];
+  expect(xsrf).toBeTypeOf('string');
+  const action = /action="([^"]+)"/.exec(question.body)?.[1] ?? '';
+  return browser.request(new URL(action, logout).href, { form: { xsrf: String(xsrf), logout: 'yes' } });
 };
 
 /**

@@ -6,9 +6,8 @@
  * A receiver that is down gets the token once it is back.
  */
 import { A, type Account, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
-import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
-import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
+import { appTokensFor, discover, signOutThroughApp } from '@edupass/test-kit/oidc-flow';
 import { sessionEndings } from '@edupass/test-kit/session-endings';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -42,17 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver?.close());
 
-const signInTo = async (app: { id: string; secret: string }, callback: string, user: Account) => {
-  const browser = cookieBrowser();
-  const config = await discover(server, app.id, app.secret);
-  const { landed, checks } = await authorize(config, browser, callback);
-  const tokens = await oidc.authorizationCodeGrant(
-    config,
-    new URL(await complete(server, browser, landed, user.token, callback)),
-    checks,
-  );
-  return { config, tokens, browser };
-};
+const signInTo = (app: { id: string; secret: string }, callback: string, user: Account) =>
+  appTokensFor(server, app, callback, user.token);
 
 /** The logout tokens posted so far, verified as an application verifies them. */
 const logoutTokens = async (config: oidc.Configuration) => {
@@ -114,11 +104,7 @@ describe('back-channel logout', () => {
     receiver.received.length = 0;
     const user = await signUpAgreed(server);
     const courses = await signInTo(listening, CALLBACK, user);
-    const logout = oidc.buildEndSessionUrl(courses.config, { id_token_hint: String(courses.tokens.id_token) });
-    const question = await courses.browser.request(logout.href);
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(question.body)?.[1];
-    const action = /action="([^"]+)"/.exec(question.body)?.[1] ?? '';
-    await courses.browser.request(new URL(action, logout).href, { form: { xsrf: String(xsrf), logout: 'yes' } });
+    await signOutThroughApp(courses.config, courses.browser, String(courses.tokens.id_token));
     await expect.poll(() => receiver.received.length).toBe(1);
     await expect.poll(pending).toEqual([]);
     expect(receiver.received.length).toBe(1);

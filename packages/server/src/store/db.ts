@@ -54,9 +54,9 @@ const connections = new WeakMap<object, SQLite.Database>();
 /**
  * The SQLite connection behind `db` (a store's Kysely instance, or its `withTables()`, which shares
  * the executor), for a hot path that runs better-sqlite3's statements itself; undefined on PostgreSQL
- * and inside a Kysely transaction. Use it only while holding Kysely's connection
- * (`db.connection().execute(...)`, synchronously): another request's Kysely transaction may be open
- * on it between two of its awaits.
+ * and inside a Kysely transaction. Another request's Kysely transaction may be open on it between two
+ * of its awaits, so use it either while holding Kysely's connection (`db.connection().execute(...)`,
+ * synchronously) or, for one statement, only while `inTransaction` is false (compiled-query.ts).
  */
 export const sqliteConnection = (db: { getExecutor(): object }): SQLite.Database | undefined =>
   connections.get(db.getExecutor());
