@@ -5,6 +5,7 @@
  * signs in. Only an HMAC of the upstream subject is stored (keyed with the settings key, so a copy of
  * the database alone cannot test student numbers against it).
  */
+import type { KeyObject } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserById, insertUser } from '../../store/account/users.ts';
@@ -28,7 +29,7 @@ import { inTransaction } from '../webhooks/events.ts';
 import type { Connector } from './connectors.ts';
 import { type MappedIdentity, mapIdentity, type UpstreamIdentity } from './identity-mapping.ts';
 
-const subjectHash = (key: Buffer, connectorId: number, subject: string) =>
+const subjectHash = (key: KeyObject, connectorId: number, subject: string) =>
   hmac(key, `school-subject:${connectorId}:${subject}`);
 
 /** The HMAC of an upstream ticket, for single logout. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { routes } from '@edupass/protocol';
 import { expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { CHINESE_NAMES, eduSteps } from '@edupass/test-kit/edu-steps';
@@ -80,7 +80,7 @@ describe("a pupil's initial password is kept sealed, not hashed, until the pupil
     if (!pupil) throw new Error('no pupil');
     const { ctx } = server.app;
     const keys = { settings: ctx.keys.settings, settingsPrevious: ctx.keys.settingsPrevious };
-    const previous = randomBytes(32);
+    const previous = createSecretKey(randomBytes(32));
     const sealedBefore = seal(previous, pupil.password, initialPasswordName(pupil.user_id));
     await ctx.db
       .updateTable('pupil_accounts')

@@ -9,6 +9,7 @@
  * An event about an account is also kept in `security_events` (without the identity, and naming no
  * operator), for the person's copy of their data, until SECURITY_EVENT_RETENTION_DAYS.
  */
+import type { KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../adapters/delivery.ts';
 import { insertSecurityEvent } from '../../store/account/security-events.ts';
@@ -48,7 +49,7 @@ export interface SecurityEvent {
 
 interface SecurityEventDeps {
   logger: Logger;
-  keys: { codes: Buffer };
+  keys: { codes: KeyObject };
   /** Where events about an account are kept (absent: the log only). */
   db?: Kysely<Database>;
   now?: () => number;

@@ -1,8 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-export const hmac = (key: Buffer, value: string) => createHmac('sha256', key).update(value).digest('base64url');
+export const hmac = (key: KeyObject, value: string) => createHmac('sha256', key).update(value).digest('base64url');
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 

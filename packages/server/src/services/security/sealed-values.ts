@@ -3,11 +3,11 @@
  * IV each time, and the row's name as associated data, so a sealed value copied into another row
  * (another vendor's or field's) does not open.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type KeyObject, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 
-export const seal = (key: Buffer, plaintext: string, name: string): string => {
+export const seal = (key: KeyObject, plaintext: string, name: string): string => {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(name, 'utf8'));
@@ -18,7 +18,7 @@ export const seal = (key: Buffer, plaintext: string, name: string): string => {
 };
 
 /** The plaintext, or undefined when the value was sealed under another key or altered. */
-export const unseal = (key: Buffer, sealed: string, name: string): string | undefined => {
+export const unseal = (key: KeyObject, sealed: string, name: string): string | undefined => {
   const [version, iv, body, tag, ...rest] = sealed.split('.');
   if (version !== VERSION || iv === undefined || body === undefined || tag === undefined || rest.length > 0) {
     return undefined;
@@ -39,7 +39,7 @@ export const unseal = (key: Buffer, sealed: string, name: string): string | unde
  * says it opened only with the previous key and should be sealed again under the current one.
  */
 export const unsealEither = (
-  keys: { settings: Buffer; settingsPrevious: Buffer | undefined },
+  keys: { settings: KeyObject; settingsPrevious: KeyObject | undefined },
   sealed: string,
   name: string,
 ): { value: string; stale: boolean } | undefined => {

@@ -3,6 +3,7 @@
  * template): every id is already the HMAC of the file's id, so nothing stored with a job holds a
  * sourcedId or a student number in clear.
  */
+import type { KeyObject } from 'node:crypto';
 import type { RosterRefusalReason } from '@edupass/protocol';
 import { hmac } from '../../security/hashing.ts';
 
@@ -80,7 +81,7 @@ export interface Roster {
 export type RefKind = 'org' | 'class' | 'user' | 'enrollment';
 
 /** The stored form of a roster id: an HMAC under the server's settings key, per kind. */
-export const rosterRef = (key: Buffer, kind: RefKind, id: string) => hmac(key, `roster:${kind}:${id}`);
+export const rosterRef = (key: KeyObject, kind: RefKind, id: string) => hmac(key, `roster:${kind}:${id}`);
 
 /** A class's grade from OneRoster's grade codes (CEDS) or a number; undefined when it names none. */
 export const readGrade = (value: string): number | undefined => {

@@ -6,6 +6,7 @@
  * files of the standard (courses, demographics, results…) are not needed and are left alone. Users
  * with the 1.1 columns `role` and `orgSourcedIds` are read too, since many exporters still write them.
  */
+import type { KeyObject } from 'node:crypto';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../names.ts';
 import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
@@ -66,7 +67,7 @@ const readManifest = (text: string): Map<string, FileMode> => {
 export interface OneRosterInput {
   /** Entries of the zip by lower-cased name. */
   entries: Map<string, Uint8Array>;
-  key: Buffer;
+  key: KeyObject;
 }
 
 export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {

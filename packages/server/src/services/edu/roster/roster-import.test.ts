@@ -4,7 +4,7 @@
  * than the set share of a school, delta files, hostile zips and refused rows; imported again after the
  * settings key rotated (the links are keyed again), and jobs swept EDU_ROSTER_JOB_HOURS after upload.
  */
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { HOUR_MS, routes } from '@edupass/protocol';
 import { expectError, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
@@ -446,7 +446,7 @@ describe('after the settings key rotates', () => {
     const { ctx } = server.app;
     const keys = { settings: ctx.keys.settings, settingsPrevious: ctx.keys.settingsPrevious };
     const before = readRoster(ctx, zip);
-    const newKey = randomBytes(32);
+    const newKey = createSecretKey(randomBytes(32));
     const after = readRoster(ctx, zip, newKey);
     /** Links found for the file's ids of each kind, under the key the roster was read with. */
     const linked = async (roster: typeof before) => {

@@ -6,6 +6,7 @@
  * of those schools missing from it is to be removed. Ids are the school's name with the class or the
  * number, hashed: the number itself is never kept.
  */
+import type { KeyObject } from 'node:crypto';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../names.ts';
 import { columnReader, parseCsv } from './csv.ts';
@@ -26,7 +27,7 @@ export const isTemplate = (text: string) => {
   return firstLine.includes('学校') && firstLine.includes('姓名');
 };
 
-export const readTemplate = (bytes: Uint8Array, key: Buffer): Roster => {
+export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
   const { text, encoding } = decodeUploadWithEncoding(bytes);
   const table = parseCsv(text);
   const required = ['学校', '班级', '年级', '姓名', '角色'];
