@@ -129,8 +129,8 @@ describe('bearer values are stored hashed', () => {
     const now = Date.now();
     await sql`insert into sessions (id, user_id, method, ip, user_agent, created_at, revoked_at)
       values (${legacyId}, ${account.userId}, 'password', '127.0.0.1', 'old app', ${now}, null)`.execute(ctx.db);
-    await sql`insert into refresh_tokens (token_hash, session_id, created_at, expires_at, rotated_at)
-      values (${sha256(legacyRefresh)}, ${legacyId}, ${now}, ${now + 86_400_000}, null)`.execute(ctx.db);
+    await sql`insert into refresh_tokens (token_hash, session_id, created_at, expires_at)
+      values (${sha256(legacyRefresh)}, ${legacyId}, ${now}, ${now + 86_400_000})`.execute(ctx.db);
     const legacyCookie = await issueSessionToken(ctx, { userId: account.userId, sessionId: legacyId });
 
     await hashedSessionIds.up(ctx.db as never);

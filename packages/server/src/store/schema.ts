@@ -105,12 +105,12 @@ export interface SessionsTable {
   second_factor_at: number | null;
 }
 
+/** A token is rotated (spent) once its successor is stored: the successor's `created_at` is when. */
 export interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
   created_at: number;
   expires_at: number;
-  rotated_at: number | null;
 }
 
 export interface AgreementsTable {

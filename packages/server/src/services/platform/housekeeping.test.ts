@@ -130,7 +130,6 @@ describe('the sweep', () => {
       session_id: session.id,
       created_at: 1,
       expires_at: 2,
-      rotated_at: 1,
     }));
     for (let i = 0; i < expired.length; i += 4_000) {
       await db()

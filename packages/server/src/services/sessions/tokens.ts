@@ -16,7 +16,6 @@ import {
   findRefreshToken,
   insertRefreshToken,
   insertSession,
-  markRotated,
   revokeSession,
   revokeSessionByKey,
   sessionChain,
@@ -185,9 +184,13 @@ const rekeyedSessionId = (ctx: Context, refreshToken: string) => {
 
 export const refreshTokens = async (ctx: Context, refreshToken: string): Promise<TokenSet> => {
   const now = ctx.now();
-  const row = await findRefreshToken(ctx.db, sha256(refreshToken));
-  if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
+  // A chain from before session ids were hashed carries no id: it continues in a copy of its
+  // session under a new id, which the successor and the new access token carry.
   const carried = sessionIdOf(refreshToken);
+  const sessionId = carried ?? rekeyedSessionId(ctx, refreshToken);
+  const successor = `${sessionId}.${hmac(ctx.keys.refresh, refreshToken)}`;
+  const row = await findRefreshToken(ctx.db, sha256(refreshToken), sha256(successor));
+  if (!row || row.revoked_at !== null || row.expires_at <= now) return fail('10000001');
   if (carried !== undefined && sessionKey(carried) !== row.session_id) return fail('10000001');
   if (now - row.session_created_at >= ctx.config.sessionMaxAgeSeconds * 1000) {
     // Past the absolute age (SESSION_MAX_AGE) a session ends however often it was refreshed.
@@ -195,26 +198,20 @@ export const refreshTokens = async (ctx: Context, refreshToken: string): Promise
     return fail('10000001');
   }
   if (row.blocked_at !== null) return fail('AC3_44');
-  const won = row.rotated_at === null && (await markRotated(ctx.db, row.token_hash, now));
-  if (!won) {
-    const rotatedAt = row.rotated_at ?? now;
-    if (now - rotatedAt > ctx.config.refreshGraceSeconds * 1000) {
-      // Reuse of a spent token: someone holds a copy. End the whole session.
-      await endSessionByKey(ctx, row.session_id, row.user_id, 'refresh_reuse');
-      securityEvent(ctx, {
-        event: 'refresh_reuse',
-        userId: row.user_id,
-        reason: 'a rotated refresh token came back after the grace window; session revoked',
-      });
-      return fail('10000001');
-    }
+  if (row.rotated_at !== null && now - row.rotated_at > ctx.config.refreshGraceSeconds * 1000) {
+    // Reuse of a spent token: someone holds a copy. End the whole session.
+    await endSessionByKey(ctx, row.session_id, row.user_id, 'refresh_reuse');
+    securityEvent(ctx, {
+      event: 'refresh_reuse',
+      userId: row.user_id,
+      reason: 'a rotated refresh token came back after the grace window; session revoked',
+    });
+    return fail('10000001');
   }
-  // A chain from before session ids were hashed carries no id: it continues in a copy of its
-  // session under a new id, which the successor and the new access token carry.
-  const sessionId = carried ?? rekeyedSessionId(ctx, refreshToken);
   if (carried === undefined) await copySession(ctx.db, row.session_id, sessionId);
-  const successor = `${sessionId}.${hmac(ctx.keys.refresh, refreshToken)}`;
-  await storeRefresh(ctx, sessionId, successor);
+  // Storing the successor is the rotation. Refreshes racing with one token store it once (the
+  // others' inserts are no-ops) and all answer it; so does a retry within the grace window.
+  if (row.rotated_at === null) await storeRefresh(ctx, sessionId, successor);
   return tokenSet(ctx, { userId: row.user_id, sessionId, pid: row.pid }, successor);
 };
 
@@ -240,7 +237,8 @@ export const convertSessionToken = async (ctx: Context, token: string | undefine
   }
   const root = convertedRoot(ctx, ref.sessionId);
   const chain = (await sessionChain(ctx.db, ref.sessionId)) ?? fail('10000002');
-  if (chain.tokens.some((t) => t.hash !== sha256(root) || t.rotatedAt !== null)) return fail('10000002');
+  // Once the root's successor is stored, the chain has moved on.
+  if (chain.tokenHashes.some((hash) => hash !== sha256(root))) return fail('10000002');
   await storeRefresh(ctx, ref.sessionId, root);
   return tokenSet(ctx, { ...ref, pid: chain.pid }, root);
 };

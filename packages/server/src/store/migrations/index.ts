@@ -37,6 +37,7 @@ import * as dataExports from './030-data-exports.ts';
 import * as samlFederations from './031-saml-federations.ts';
 import * as rosterImports from './032-roster-imports.ts';
 import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-school-agreements.ts';
+import * as rotationBySuccessor from './034-rotation-by-successor.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -82,6 +83,7 @@ const steps: [name: string, up: Step][] = [
   ['031-saml-federations', samlFederations.up],
   ['032-roster-imports', rosterImports.up],
   ['033-guardian-checks-and-school-agreements', guardianChecksAndSchoolAgreements.up],
+  ['034-rotation-by-successor', rotationBySuccessor.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -130,8 +130,7 @@ export const revokeUserSessions = (db: Db, userId: number, now: number) =>
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
 
-/** Stores a refresh token (`session_id` is the session's key); a second insert of the same successor (grace-window race) is a no-op. */
-// Every token refresh runs these three: compiled once (store/compiled-query.ts).
+// Every token refresh runs these two: compiled once (store/compiled-query.ts).
 const refreshTokenInsert = compiledOnce(
   (db, tokenHash: string, sessionKey: string, createdAt: number, expiresAt: number) =>
     db
@@ -146,22 +145,25 @@ const refreshTokenInsert = compiledOnce(
   ['', '', 0, 0],
 );
 
-/** Stores a refresh token (not yet rotated); one stored before under the same hash stays as it is. */
-export const insertRefreshToken = async (db: Db, row: Omit<Database['refresh_tokens'], 'rotated_at'>) => {
+/**
+ * Stores a refresh token (`session_id` is the session's key); one stored before under the same hash
+ * stays as it is, so two refreshes racing with one token store its successor once.
+ */
+export const insertRefreshToken = async (db: Db, row: Database['refresh_tokens']) => {
   await refreshTokenInsert(db, row.token_hash, row.session_id, row.created_at, row.expires_at);
 };
 
 const refreshTokenQuery = compiledOnce(
-  (db, tokenHash: string) =>
+  (db, successorHash: string, tokenHash: string) =>
     db
       .selectFrom('refresh_tokens')
       .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
       .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('refresh_tokens as successor', (join) => join.on('successor.token_hash', '=', successorHash))
       .select([
-        'refresh_tokens.token_hash',
         'refresh_tokens.session_id',
         'refresh_tokens.expires_at',
-        'refresh_tokens.rotated_at',
+        'successor.created_at as rotated_at',
         'sessions.user_id',
         'sessions.revoked_at',
         'sessions.created_at as session_created_at',
@@ -169,39 +171,26 @@ const refreshTokenQuery = compiledOnce(
         'users.blocked_at',
       ])
       .where('refresh_tokens.token_hash', '=', tokenHash),
-  [''],
+  ['', ''],
 );
 
-/** A refresh token with its session and whether the session's user is blocked, in one query. */
-export const findRefreshToken = async (db: Db, tokenHash: string) => (await refreshTokenQuery(db, tokenHash)).rows[0];
+/**
+ * A refresh token with its session, whether the session's user is blocked, and when it was rotated:
+ * when its successor (`successorHash`) was stored, or null while it has none.
+ */
+export const findRefreshToken = async (db: Db, tokenHash: string, successorHash: string) =>
+  (await refreshTokenQuery(db, successorHash, tokenHash)).rows[0];
 
-/** A live session's product and refresh chain (every refresh token stored for it); undefined for an ended one. */
+/** A live session's product and the hashes of its refresh chain (every refresh token stored for it); undefined for an ended one. */
 export const sessionChain = async (db: Db, id: string) => {
   const rows = await db
     .selectFrom('sessions')
     .leftJoin('refresh_tokens', 'refresh_tokens.session_id', 'sessions.id')
-    .select(['sessions.pid', 'refresh_tokens.token_hash', 'refresh_tokens.rotated_at'])
+    .select(['sessions.pid', 'refresh_tokens.token_hash'])
     .where('sessions.id', '=', sessionKey(id))
     .where('sessions.revoked_at', 'is', null)
     .execute();
   const first = rows[0];
   if (first === undefined) return undefined;
-  return {
-    pid: first.pid,
-    tokens: rows.flatMap((r) => (r.token_hash === null ? [] : [{ hash: r.token_hash, rotatedAt: r.rotated_at }])),
-  };
+  return { pid: first.pid, tokenHashes: rows.flatMap((r) => (r.token_hash === null ? [] : [r.token_hash])) };
 };
-
-/** Marks the token rotated; true only for the one caller that did so. */
-const rotation = compiledOnce(
-  (db, now: number, tokenHash: string) =>
-    db
-      .updateTable('refresh_tokens')
-      .set({ rotated_at: now })
-      .where('token_hash', '=', tokenHash)
-      .where('rotated_at', 'is', null),
-  [0, ''],
-);
-
-export const markRotated = async (db: Db, tokenHash: string, now: number): Promise<boolean> =>
-  Number((await rotation(db, now, tokenHash)).numAffectedRows ?? 0) === 1;
