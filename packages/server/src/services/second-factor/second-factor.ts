@@ -6,14 +6,14 @@
 import type { SecondFactorMethod } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, SecondFactorRequired } from '../../errors.ts';
-import { unusedRecoveryCodes, userPasskeys } from '../../store/account/second-factor.ts';
+import { secondFactorCounts } from '../../store/account/second-factor.ts';
 import type { User } from '../../store/schema.ts';
 import { reserveLoggedAttempt } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
 import { issueTicket } from '../security/tickets.ts';
 import { verifyPasskeyAssertion } from './passkeys.ts';
 import { holdsRecoveryCode, looksLikeRecoveryCode, spendRecoveryCode } from './recovery-codes.ts';
-import { checkTotpCode, hasConfirmedTotp } from './totp.ts';
+import { checkTotpCode } from './totp.ts';
 
 export interface SecondFactorProof {
   /** An authenticator-app code or a recovery code. */
@@ -24,15 +24,11 @@ export interface SecondFactorProof {
 
 /** The second factors the user can prove with now (empty: none set up). */
 export const secondFactorMethods = async (ctx: Context, userId: number): Promise<SecondFactorMethod[]> => {
-  const [totp, passkeys, codes] = await Promise.all([
-    hasConfirmedTotp(ctx, userId),
-    userPasskeys(ctx.db, userId),
-    unusedRecoveryCodes(ctx.db, userId),
-  ]);
+  const { totp, passkeys, recoveryCodes } = await secondFactorCounts(ctx.db, userId);
   const methods: SecondFactorMethod[] = [];
-  if (totp) methods.push('totp');
-  if (passkeys.length > 0) methods.push('passkey');
-  if (methods.length > 0 && codes > 0) methods.push('recovery_code');
+  if (totp > 0) methods.push('totp');
+  if (passkeys > 0) methods.push('passkey');
+  if (methods.length > 0 && recoveryCodes > 0) methods.push('recovery_code');
   return methods;
 };
 
