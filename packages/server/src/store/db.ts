@@ -66,6 +66,35 @@ export interface StoreOptions {
   poolSize?: number;
 }
 
+/** How long a start waits for another process to let go of a new database file. */
+const WAL_SWITCH_TIMEOUT_MS = 10_000;
+
+/**
+ * Puts the file in WAL mode (a property of the file: every start after the first finds it so and
+ * takes no lock). The switch needs the file to itself, and SQLite answers SQLITE_BUSY at once there
+ * rather than waiting out busy_timeout, so servers starting together on one new file (one of them
+ * already migrating) would fail to start: the switch is retried until the deadline instead.
+ */
+const toWriteAheadLog = (sqlite: SQLite.Database) => {
+  const deadline = Date.now() + WAL_SWITCH_TIMEOUT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    try {
+      // An in-memory database keeps its 'memory' journal.
+      const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+      if (mode === 'wal' || mode === 'memory') return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+    if (Date.now() + pause > deadline) {
+      throw new Error(
+        `${sqlite.name} stayed locked by another process for ${WAL_SWITCH_TIMEOUT_MS / 1000} s: it could not be switched to WAL mode`,
+      );
+    }
+    // openStore is synchronous (the server opens its store before anything else runs).
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+  }
+};
+
 /** A new PostgreSQL connection that cannot be made by then fails the query (503), never hangs it. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -87,7 +116,8 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
   }
   if (url !== ':memory:') mkdirSync(dirname(url), { recursive: true });
   const sqlite = new SQLite(url);
-  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  toWriteAheadLog(sqlite);
   // Durable against a crash of the process (a commit is in the WAL before it returns); the WAL is
   // synced at each checkpoint.
   sqlite.pragma('synchronous = NORMAL');
@@ -97,7 +127,6 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
   // checkpoint the file is cut back to that size.
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   connections.set(db.getExecutor(), sqlite);

@@ -3,9 +3,14 @@
  * with the schema built once, and a migration that fails leaves the database as it was.
  */
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundleServer, type ChildServer, startChildServer } from '@edupass/test-kit/child-server';
-import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
-import type { Kysely, Migration } from 'kysely';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
+import { type Kysely, type Migration, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';
@@ -68,6 +73,48 @@ describe('server processes starting at once on one new database', () => {
     // Three processes migrating one new database on a loaded 2-core machine: each may take the
     // three minutes startChildServer allows.
   }, 240_000);
+});
+
+/**
+ * A process that holds the write lock of a new SQLite file (not yet in WAL mode) for a while, as the
+ * first server does while it switches the file to WAL: resolves once the lock is held.
+ */
+const holdNewFileLocked = async (file: string, ms: number) => {
+  const holder = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import SQLite from 'better-sqlite3';
+       const db = new SQLite(${JSON.stringify(file)});
+       db.exec('create table held (x); begin immediate; insert into held values (1)');
+       console.log('locked');
+       setTimeout(() => db.exec('commit'), ${ms});`,
+    ],
+    { cwd: import.meta.dirname, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [line] = await once(holder.stdout, 'data');
+  expect(String(line)).toBe('locked\n');
+  return holder;
+};
+
+describe.runIf(testDatabaseKind() === 'sqlite')('a server opening a new SQLite file another process holds', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edupass-wal-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('waits for the file and switches it to WAL, where SQLite itself would answer SQLITE_BUSY at once', async () => {
+    const file = join(dir, 'edupass.db');
+    const holder = await holdNewFileLocked(file, 1_500);
+    const store = openStore(file);
+    try {
+      const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+      expect(rows).toEqual([{ journal_mode: 'wal' }]);
+      expect(await tableNames(store)).toContain('held');
+    } finally {
+      await store.close();
+      if (holder.exitCode === null) await once(holder, 'exit');
+    }
+  });
 });
 
 describe('a migration that fails', () => {
