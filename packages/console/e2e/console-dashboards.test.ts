@@ -11,14 +11,13 @@ import { bundleForBrowser } from '@edupass/test-kit/browser';
 import { freePort } from '@edupass/test-kit/child-server';
 import { usageDb } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
   openConsoleAsOperator,
   SCREENSHOTS,
   startConsoleRig,
-  waitFor,
 } from './console-harness.ts';
 
 const DAY = 86_400_000;
@@ -126,31 +125,29 @@ const visit = async (daysAgo: number, closedPort: number) => {
   // Page end sends the last vitals; everything must be received before the clock moves on.
   await page.close({ runBeforeUnload: true });
   await context.close();
-  await waitFor(
-    async () =>
-      (
-        await db
-          .selectFrom('monitor_beacons')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    (n) => Number(n) >= Number(beaconsBefore) + 8,
-  );
+  // In a hook, where expect.poll is not allowed: vi.waitFor, with the suite's poll limit.
+  const settled = { timeout: 30_000, interval: 100 };
+  await vi.waitFor(async () => {
+    const { n } = await db
+      .selectFrom('monitor_beacons')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(n), `the beacons of the visit ${daysAgo} days ago are stored`).toBeGreaterThanOrEqual(
+      Number(beaconsBefore) + 8,
+    );
+  }, settled);
   // Every event sent so far, key by key: the tracker sends events of its own too, so a total could be
   // reached while the last video_watch is still on its way.
-  await waitFor(
-    async () =>
-      new Map(
-        (
-          await db
-            .selectFrom('usage_events')
-            .select((eb) => ['event_key', eb.fn.countAll<number>().as('n')])
-            .groupBy('event_key')
-            .execute()
-        ).map((row) => [row.event_key, Number(row.n)]),
-      ),
-    (received) => Object.entries(sent).every(([key, count]) => (received.get(key) ?? 0) >= count),
-  );
+  await vi.waitFor(async () => {
+    const rows = await db
+      .selectFrom('usage_events')
+      .select((eb) => ['event_key', eb.fn.countAll<number>().as('n')])
+      .where('event_key', 'in', Object.keys(sent))
+      .groupBy('event_key')
+      .execute();
+    const received = Object.fromEntries(rows.map((row) => [row.event_key, Number(row.n)]));
+    expect(received, `the events of the visit ${daysAgo} days ago are stored`).toEqual(sent);
+  }, settled);
 };
 
 let page: Page;

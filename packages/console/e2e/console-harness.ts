@@ -11,6 +11,7 @@ import type { BuildOptions } from '@edupass/test-kit/server';
 import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
+import { STEP_TIMEOUT_MS } from '../../web/e2e/support/pages.ts';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
 
@@ -30,7 +31,7 @@ export const startConsoleRig = async (options: BuildOptions = {}): Promise<Conso
 export const openConsole = async (rig: ConsoleRig, identity: string, password: string, hash = ''): Promise<Page> => {
   const context = await rig.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   await page.goto(`${rig.server.url}/console.html${hash}`);
   await page.getByLabel('手机号、用户名或邮箱').fill(identity);
   await page.getByLabel('密码', { exact: true }).fill(password);
@@ -60,18 +61,4 @@ export const accessibilityViolations = async (page: Page) => {
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
     return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
-};
-
-/** Polls until `read` satisfies `done`; answers the last value (the assertion after it says what was wrong). */
-export const waitFor = async <T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 };

@@ -45,6 +45,29 @@ describe('delivery', () => {
     expect(net.posts).toHaveLength(2);
   });
 
+  it("flush() while the timer's send is on its way waits for it, then sends what came after", async () => {
+    const { tracker, net, time } = setup();
+    tracker.start();
+    const post = net.transport.post;
+    const held: (() => void)[] = [];
+    net.transport.post = (url, body) => new Promise((resolve) => held.push(() => resolve(post(url, body))));
+    tracker.track('first');
+    await time.advance(1000); // the timer sends 'first'; its answer is held back
+    expect(held).toHaveLength(1);
+    tracker.track('second');
+    let flushed = false;
+    const flushing = tracker.flush().then(() => {
+      flushed = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(flushed).toBe(false);
+    expect(held).toHaveLength(1);
+    net.transport.post = post;
+    held[0]?.();
+    await flushing;
+    expect(net.posts.map((p) => p.body.data.b.map((e) => e.e))).toEqual([['first'], ['second']]);
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     const now = Date.UTC(2026, 10, 22, 12);
     expect(retryAfterSeconds('120', now)).toBe(120);

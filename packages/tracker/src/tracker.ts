@@ -41,7 +41,7 @@ export interface Tracker {
   consent(consents: Consents): void;
   /** The signed-in user's id, sent with the user consent. */
   setUser(id: string | undefined): void;
-  /** Sends everything queued now, ignoring any retry back-off. */
+  /** Sends everything queued now, ignoring any retry back-off (after the send under way, if any). */
   flush(): Promise<void>;
 }
 
@@ -72,7 +72,8 @@ export const createTracker = (options: TrackerOptions): Tracker => {
   let started = false;
   let adopted = false;
   let dirty = false;
-  let sending = false;
+  /** The send under way (one at a time), which answers whether its batch left the queue. */
+  let sending: Promise<boolean> | undefined;
   let failures = 0;
   let retryAt = 0;
   let userId: string | undefined;
@@ -143,10 +144,18 @@ export const createTracker = (options: TrackerOptions): Tracker => {
     dirty = false;
   };
 
-  const send = async (force = false): Promise<boolean> => {
-    if (problem || sending || queue.length === 0 || (!force && clock.now() < retryAt) || !isOnline()) return false;
+  const send = (force = false): Promise<boolean> => {
+    if (problem || sending || queue.length === 0 || (!force && clock.now() < retryAt) || !isOnline()) {
+      return Promise.resolve(false);
+    }
+    sending = sendBatch().finally(() => {
+      sending = undefined;
+    });
+    return sending;
+  };
+
+  const sendBatch = async (): Promise<boolean> => {
     const [batch, body] = nextBatch();
-    sending = true;
     let status = 0;
     let retryAfter: number | undefined;
     try {
@@ -154,8 +163,6 @@ export const createTracker = (options: TrackerOptions): Tracker => {
       ({ status, retryAfter } = typeof answer === 'number' ? { status: answer, retryAfter: undefined } : answer);
     } catch {
       // A transport that throws (or a page without fetch) counts as no answer: retried later.
-    } finally {
-      sending = false;
     }
     // Other 4xx answers mean the batch itself is refused; sending it again would never succeed.
     if (status >= 200 && status < 500 && status !== 408 && status !== 429) {
@@ -295,7 +302,11 @@ export const createTracker = (options: TrackerOptions): Tracker => {
       userId = id;
     },
     async flush() {
-      while (await send(true)) {}
+      for (;;) {
+        // A send already under way (the timer's) is waited for: its batch leaves the queue first.
+        while (sending) await sending;
+        if (!(await send(true))) return;
+      }
     },
   };
 };
