@@ -22,7 +22,6 @@ let tab: TestPage;
 beforeAll(async () => {
   app = await startApp();
   tab = await openPage(app.browser, { consent: 'unset' });
-  tab.page.setDefaultTimeout(10_000);
 });
 afterEach(async (context) => {
   // What the page showed when a step failed, for the person reading the failure.

@@ -24,11 +24,6 @@ const TRIES = 20;
  * waiting on its held-back answer, so four overlap their waits where two left the machine idle.
  */
 const AT_ONCE = 4;
-/**
- * A step's limit in these pages: the tries under way share the machine's Chromium and server, so a
- * navigation or a click waits longer than in a page alone.
- */
-const STEP_TIMEOUT_MS = 30_000;
 /** How long the need-sign answer is held back: well past the time a sign-in takes to reach the return, even with other tries under way. */
 const HELD_BACK_MS = 3000;
 
@@ -94,7 +89,6 @@ test(`?redirect=: the gate comes first in ${TRIES} raced sign-ins, then the retu
   await eachAtMost(TRIES, AT_ONCE, async (i) => {
     await inPage(app.browser, { locale: 'en' }, async (tab) => {
       const { page } = tab;
-      page.setDefaultTimeout(STEP_TIMEOUT_MS);
       const reachedApp = await raced(page);
       await page.goto(`${app.server.url}/sign-in?redirect=${encodeURIComponent(`${courses.origin}/welcome`)}`);
       await expectScreen(page, 'Sign in to Courses');
@@ -112,7 +106,6 @@ test(`OpenID Connect: the gate comes first in ${TRIES} raced sign-ins, then the 
   await eachAtMost(TRIES, AT_ONCE, async (i) => {
     await inPage(app.browser, { locale: 'en' }, async (tab) => {
       const { page } = tab;
-      page.setDefaultTimeout(STEP_TIMEOUT_MS);
       await page.goto(courses.origin);
       await expectScreen(page, 'Courses: signed out');
       const reachedApp = await raced(page);

@@ -53,10 +53,8 @@ const chooseText = (page: Page) =>
 const loadedPictures = async (page: Page) => {
   const images = [page.locator('.avatar-field .lazy-image img'), page.locator('.account-side .who img')];
   await expect
-    .poll(
-      () =>
-        Promise.all(images.map((image) => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))),
-      { timeout: 15_000 },
+    .poll(() =>
+      Promise.all(images.map((image) => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))),
     )
     .toEqual([256, 256]);
   return Promise.all(images.map((image) => image.getAttribute('src')));

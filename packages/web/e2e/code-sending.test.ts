@@ -75,7 +75,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
         await page.getByRole('button', { name: text['code.send'] }).click();
         await expect.poll(() => codeButton().innerText()).toBe(text['code.sending']);
         await hold.release();
-        await expect.poll(() => app.server.lastCode(phone), { timeout: 15_000 }).toMatch(/^\d{6}$/);
+        await expect.poll(() => app.server.lastCode(phone)).toMatch(/^\d{6}$/);
         await expect.poll(() => codeBox().evaluate((input) => input === document.activeElement)).toBe(true);
         await expect.poll(() => codeButton().innerText()).toMatch(/\d+/);
 
@@ -103,7 +103,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
         await voice.waitFor();
         expect(await codeButton().innerText()).toBe(text['code.resend']);
         await voice.click();
-        await expect.poll(() => outboxChannels(phone), { timeout: 15_000 }).toContain('voice');
+        await expect.poll(() => outboxChannels(phone)).toContain('voice');
         await expect.poll(() => codeButton().innerText()).toMatch(/\d+/);
         expect(tab.errors).toEqual([]);
       } finally {

@@ -7,13 +7,14 @@ import { buffer } from 'node:stream/consumers';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
-import { withApp } from './support/app-server.ts';
+import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
-// A sign-in is a proof for one second only: asking meets the step-up panel.
-const app = withApp({ stepUpSeconds: 1 });
+// A sign-in is a proof for a minute; `later()` moves the server's clock past it, so asking meets the
+// step-up panel, and the proof given there stays fresh however slowly the request follows it.
+const { app, later } = withStepUpApp(60);
 
 const newPhone = phoneNumbers('1574');
 const PASSWORD = 'Heron2718q';
@@ -31,6 +32,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await expectScreen(page, text['account.security']);
       const section = await openSecurityRow(page, text['dataExport.title']);
       await section.getByText(text['dataExport.explain']).waitFor();
+      later();
       await section.getByRole('button', { name: text['dataExport.ask'] }).click();
       await inputLabelled(tab, text['stepUp.password']).fill(PASSWORD);
       await page.getByRole('button', { name: text['stepUp.byPassword'] }).click();

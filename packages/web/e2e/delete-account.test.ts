@@ -5,7 +5,7 @@
  * (its number and password sign in no more, another device is signed out).
  */
 import { routes } from '@edupass/protocol';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   inputLabelled,
   openSecurityRow,
@@ -14,19 +14,14 @@ import {
   signUpByPhone,
   switchLocale,
 } from './support/account-steps.ts';
-import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
 
-let app: AppUnderTest;
-beforeAll(async () => {
-  // A sign-in is a proof for one second only: the deletion meets the step-up panel.
-  app = await startApp({ stepUpSeconds: 1 });
-});
-afterAll(async () => {
-  await app?.close();
-});
+// A sign-in is a proof for a minute; `later()` moves the server's clock past it, so the deletion meets
+// the step-up panel, and the proof given there stays fresh however slowly the deletion follows it.
+const { app, later } = withStepUpApp(60);
 
 const newPhone = phoneNumbers('1573');
 const PASSWORD = 'Heron2718q';
@@ -59,6 +54,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       expect((await signInByPassword(phone)).status).toBe(200);
 
       // Go ahead: the sign-in is no longer recent, so the password is asked first.
+      later();
       await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       await dialog.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       await inputLabelled(tab, text['stepUp.password']).fill(PASSWORD);

@@ -28,7 +28,7 @@ const newPhone = phoneNumbers('1571');
 
 /** `input` is invalid, its description holds `message`, it has focus, and no form-wide error is shown. */
 const expectErrorAt = async (page: Page, input: Locator, message: string) => {
-  await expect.poll(() => input.getAttribute('aria-invalid'), { timeout: 15_000 }).toBe('true');
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
   const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
   const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
   expect(described).toContain(message);
@@ -78,7 +78,7 @@ describe.each(CASES)('$locale at $width px', ({ locale, width, height, texts }) 
       const phone = newPhone();
       await inputLabelled(tab, text['form.phone']).fill(phone);
       await page.getByRole('button', { name: text['code.send'] }).click();
-      await expect.poll(() => app.server.lastCode(phone), { timeout: 15_000 }).toMatch(/^\d{6}$/);
+      await expect.poll(() => app.server.lastCode(phone)).toMatch(/^\d{6}$/);
       const code = inputLabelled(tab, text['form.code']);
       const wrong = (await app.server.lastCode(phone)) === '000000' ? '111111' : '000000';
       await code.fill(wrong);
@@ -136,7 +136,7 @@ describe.each(CASES)('$locale at $width px', ({ locale, width, height, texts }) 
       expect(await codeButton.innerText()).toBe(text['code.send']);
       await oldPhone.fill(phone);
       await codeButton.click();
-      await expect.poll(() => app.server.lastCode(next), { timeout: 15_000 }).toMatch(/^\d{6}$/);
+      await expect.poll(() => app.server.lastCode(next)).toMatch(/^\d{6}$/);
       expect(await phoneRegion.locator('.code-error').count()).toBe(0);
 
       // A wrong code, while the resend is locked: said at the code box, without "ask for a new one".

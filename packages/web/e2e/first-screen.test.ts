@@ -119,11 +119,9 @@ describe.each(CASES)('$locale at $viewport.width×$viewport.height', ({ locale, 
       expect(covered).toEqual([]);
       // And as a visitor would: the browser's own hit test before a click, on the buttons the banner hid.
       for (const name of [text['signIn.wechat'], text['signIn.qq'], text['signIn.submit'], text['consent.deny']]) {
-        await page.getByRole('button', { name, exact: true }).click({ trial: true, timeout: 5000 });
+        await page.getByRole('button', { name, exact: true }).click({ trial: true });
       }
-      await page
-        .getByRole('link', { name: text['signIn.toSignUp'], exact: true })
-        .click({ trial: true, timeout: 5000 });
+      await page.getByRole('link', { name: text['signIn.toSignUp'], exact: true }).click({ trial: true });
     } finally {
       await tab.close();
     }

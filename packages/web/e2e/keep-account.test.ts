@@ -13,13 +13,14 @@ import {
   signUpByPhone,
   switchLocale,
 } from './support/account-steps.ts';
-import { withApp } from './support/app-server.ts';
+import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
 
-// A sign-in is a proof for one second only: the deletion meets the step-up panel.
-const app = withApp({ stepUpSeconds: 1, accountDeletionGraceDays: 15 });
+// A sign-in is a proof for a minute; `later()` moves the server's clock past it, so the deletion meets
+// the step-up panel, and the proof given there stays fresh however slowly the deletion follows it.
+const { app, later } = withStepUpApp(60, { accountDeletionGraceDays: 15 });
 
 const newPhone = phoneNumbers('1574');
 const PASSWORD = 'Heron2718q';
@@ -48,6 +49,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await expectScreen(page, text['account.security']);
 
       const section = await openSecurityRow(page, text['deleteAccount.title']);
+      later();
       await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       const dialog = page.getByRole('alertdialog', { name: text['deleteAccount.confirmTitle'] });
       await dialog.getByRole('button', { name: text['deleteAccount.submit'] }).click();

@@ -134,7 +134,7 @@ describe('a delivery that fails does not show either', () => {
           .executeTakeFirst();
         expect(row).toBeUndefined();
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
   });
 });

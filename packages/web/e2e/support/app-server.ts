@@ -66,7 +66,7 @@ export const withApp = (overrides: Partial<Config> = {}, options: BuildOptions =
 };
 
 /** The app with a step-up window of `window` seconds, on a server clock that `later()` moves past it. */
-export const withStepUpApp = (window: number) => {
+export const withStepUpApp = (window: number, overrides: Partial<Config> = {}) => {
   const { now, later } = stepUpClock(window);
-  return { app: withApp({ stepUpSeconds: window }, { now }), later };
+  return { app: withApp({ stepUpSeconds: window, ...overrides }, { now }), later };
 };

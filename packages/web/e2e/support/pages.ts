@@ -1,6 +1,14 @@
 /** Browser pages for the tests: viewport, language and consent chosen up front, page errors collected. */
 import type { Browser, Page } from 'playwright-core';
 
+/**
+ * A step's limit (a click, a fill, a wait for an element): a step takes well under a second, but on a
+ * loaded CI machine (three test files and Chromium on two cores, everything two to three times slower)
+ * a page may stall for seconds. A step that fails still fails within the test's own time-out, with the
+ * locator in the message.
+ */
+export const STEP_TIMEOUT_MS = 30_000;
+
 export interface PageOptions {
   width?: number;
   height?: number;
@@ -39,8 +47,7 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
     if (s.consent !== 'unset') localStorage.setItem('edupass.consent', s.consent);
   }, settings);
   const page = await context.newPage();
-  // Fail a step within the test's own time-out, with the locator in the message.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   // A page load (the server's first answers, the app's chunks) is slow on a loaded machine: it gets the screens' 30 s.
   page.setDefaultNavigationTimeout(30_000);
   const errors: string[] = [];

@@ -85,7 +85,7 @@ describe('third-party sign-in in a browser', () => {
         await page.getByRole('button', { name: identity, exact: true }).click();
         await page.waitForURL(`${siteOrigin}/callback/${provider}?**`);
         await expect
-          .poll(() => page.locator('#result').textContent(), { timeout: 10_000 })
+          .poll(() => page.locator('#result').textContent())
           .toMatch(new RegExp(`^signed in as ${identity} #\\d+$`));
 
         const cookies = await context.cookies(api.url);
@@ -99,7 +99,7 @@ describe('third-party sign-in in a browser', () => {
         await page.getByRole('button', { name: label, exact: true }).click();
         await page.getByRole('button', { name: identity, exact: true }).click();
         await page.waitForURL(`${siteOrigin}/callback/${provider}?**`);
-        await expect.poll(() => page.locator('#result').textContent(), { timeout: 10_000 }).toBe(first);
+        await expect.poll(() => page.locator('#result').textContent()).toBe(first);
       } finally {
         await context.close();
       }

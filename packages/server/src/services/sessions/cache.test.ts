@@ -192,14 +192,17 @@ describe('session cache', () => {
 describe.runIf(redisUrl !== undefined)('session cache over Redis', () => {
   const listening = async (cache: SessionCache, db: Awaited<ReturnType<typeof database>>, id: string) => {
     // Remembering starts once the channel is subscribed: wait until a second read is served from memory.
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const before = db.reads;
-      await cache.read(id, db.load(id));
-      await cache.read(id, db.load(id));
-      if (db.reads === before + 1) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the cache never started remembering');
+    await expect
+      .poll(
+        async () => {
+          const before = db.reads;
+          await cache.read(id, db.load(id));
+          await cache.read(id, db.load(id));
+          return db.reads - before;
+        },
+        { message: 'the cache starts remembering' },
+      )
+      .toBe(1);
   };
 
   test("one process's forget reaches another process's cache", async () => {
@@ -213,12 +216,7 @@ describe.runIf(redisUrl !== undefined)('session cache over Redis', () => {
     const reads = db.reads;
     await db.set('s1', user(userId, 'changed elsewhere'));
     first.forgetUser(userId);
-    let seen: string | null | undefined;
-    for (let attempt = 0; attempt < 50 && seen !== 'changed elsewhere'; attempt++) {
-      seen = (await second.read('s1', db.load('s1')))?.nickname;
-      if (seen !== 'changed elsewhere') await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(seen).toBe('changed elsewhere');
+    await expect.poll(async () => (await second.read('s1', db.load('s1')))?.nickname).toBe('changed elsewhere');
     expect(db.reads).toBeGreaterThan(reads);
   });
 });

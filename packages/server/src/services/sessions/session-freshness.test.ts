@@ -35,12 +35,13 @@ const profileOf = (call: Call, token: string) =>
  */
 const remembered = async (call: Call, token: string, app: App) => {
   const before = app.rememberedProfile.answered;
-  // With Redis, a process remembers nothing until it listens on the channel: a generous limit.
-  for (let attempt = 0; attempt < 400 && app.rememberedProfile.answered === before; attempt++) {
-    expect((await profileOf(call, token)).status).toBe(200);
-    if (app.rememberedProfile.answered === before) await sleep(25);
-  }
-  expect(app.rememberedProfile.answered).toBeGreaterThan(before);
+  // With Redis, a process remembers nothing until it listens on the channel.
+  await expect
+    .poll(async () => {
+      expect((await profileOf(call, token)).status).toBe(200);
+      return app.rememberedProfile.answered;
+    })
+    .toBeGreaterThan(before);
 };
 
 const operatorOf = async (server: TestServer) => {
@@ -131,14 +132,10 @@ const secondInstance = async (config: Config, now?: () => number): Promise<{ app
 
 /**
  * The next reads in another process are refused as soon as the forget published over Redis reaches
- * it (the publishing process answered before it did): read until refused, with a generous limit.
+ * it (the publishing process answered before it did): read until refused, within expect.poll's limit.
  */
 const refusedOnceHeard = async (call: Call, token: string, code: 'E_0' | 'AC3_44') => {
-  let status = 200;
-  for (let attempt = 0; attempt < 100 && status === 200; attempt++) {
-    status = (await profileOf(call, token)).status;
-    if (status === 200) await sleep(20);
-  }
+  await expect.poll(async () => (await profileOf(call, token)).status).not.toBe(200);
   expectError(await profileOf(call, token), code);
 };
 
