@@ -71,9 +71,10 @@ const WAL_SWITCH_TIMEOUT_MS = 10_000;
 
 /**
  * Puts the file in WAL mode (a property of the file: every start after the first finds it so and
- * takes no lock). The switch needs the file to itself, and SQLite answers SQLITE_BUSY at once there
- * rather than waiting out busy_timeout, so servers starting together on one new file (one of them
- * already migrating) would fail to start: the switch is retried until the deadline instead.
+ * takes no lock). The switch needs the file to itself, and while another connection holds its write
+ * lock (another process switching it) SQLite answers SQLITE_BUSY at once rather than waiting out
+ * busy_timeout: servers starting together on one new file failed to start. The switch is retried
+ * until the deadline instead.
  */
 const toWriteAheadLog = (sqlite: SQLite.Database) => {
   const deadline = Date.now() + WAL_SWITCH_TIMEOUT_MS;
