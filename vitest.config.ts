@@ -58,12 +58,13 @@ const sources = {
 
 /**
  * Generous waits, for a loaded two-core machine: a test, a hook, and `expect.poll` (whose own default,
- * one second, is a race lost under load; a poll gives up after 30 s unless it says otherwise).
+ * one second, is a race lost under load; a poll gives up after 15 s, within a test's 30 s, so that it
+ * fails with its own message).
  */
 const waits = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  expect: { poll: { timeout: 30_000, interval: 100 } },
+  expect: { poll: { timeout: 15_000, interval: 100 } },
 };
 
 /**

@@ -125,7 +125,7 @@ const visit = async (daysAgo: number, closedPort: number) => {
   // Page end sends the last vitals; everything must be received before the clock moves on.
   await page.close({ runBeforeUnload: true });
   await context.close();
-  // In a hook, where expect.poll is not allowed: vi.waitFor, with the suite's poll limit.
+  // In a hook, where expect.poll is not allowed: vi.waitFor.
   const settled = { timeout: 30_000, interval: 100 };
   await vi.waitFor(async () => {
     const { n } = await db
@@ -167,7 +167,8 @@ beforeAll(async () => {
   shift = 0;
   await mkdir(SCREENSHOTS, { recursive: true });
   page = await openConsoleAsOperator(rig);
-}, 120_000);
+  // Seven visits in a browser: about 100 s on a loaded two-core machine.
+}, 300_000);
 
 afterAll(async () => {
   for (const response of hanging) response.destroy();

@@ -52,7 +52,7 @@ afterAll(async () => {
 const db = () => usageDb(server.app.ctx.db);
 
 /** Polls until `read` satisfies `done`; answers the last value (the assertion after it says what was wrong). */
-const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> => {
+const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
