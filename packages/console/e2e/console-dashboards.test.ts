@@ -21,6 +21,8 @@ import {
 } from './console-harness.ts';
 
 const DAY = 86_400_000;
+/** How long a visit's beacons and events may take to be stored (vi.waitFor's own default is 1 s). */
+const SETTLED = { timeout: 30_000, interval: 100 };
 const DAYS = 7;
 let shift = 0;
 let rig: ConsoleRig;
@@ -126,7 +128,6 @@ const visit = async (daysAgo: number, closedPort: number) => {
   await page.close({ runBeforeUnload: true });
   await context.close();
   // In a hook, where expect.poll is not allowed: vi.waitFor.
-  const settled = { timeout: 30_000, interval: 100 };
   await vi.waitFor(async () => {
     const { n } = await db
       .selectFrom('monitor_beacons')
@@ -135,7 +136,7 @@ const visit = async (daysAgo: number, closedPort: number) => {
     expect(Number(n), `the beacons of the visit ${daysAgo} days ago are stored`).toBeGreaterThanOrEqual(
       Number(beaconsBefore) + 8,
     );
-  }, settled);
+  }, SETTLED);
   // Every event sent so far, key by key: the tracker sends events of its own too, so a total could be
   // reached while the last video_watch is still on its way.
   await vi.waitFor(async () => {
@@ -147,7 +148,7 @@ const visit = async (daysAgo: number, closedPort: number) => {
       .execute();
     const received = Object.fromEntries(rows.map((row) => [row.event_key, Number(row.n)]));
     expect(received, `the events of the visit ${daysAgo} days ago are stored`).toEqual(sent);
-  }, settled);
+  }, SETTLED);
 };
 
 let page: Page;

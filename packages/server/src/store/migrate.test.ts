@@ -99,7 +99,10 @@ const holdNewFileLocked = async (file: string, ms: number) => {
 };
 
 describe.runIf(testDatabaseKind() === 'sqlite')('a server opening a new SQLite file another process holds', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'edupass-wal-'));
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'edupass-wal-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('waits for the file and switches it to WAL, where SQLite itself would answer SQLITE_BUSY at once', async () => {
