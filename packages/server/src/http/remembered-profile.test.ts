@@ -8,6 +8,7 @@ import { routes } from '@edupass/protocol';
 import { type Call, client, expectError, signIn, signUp } from '@edupass/test-kit/accounts';
 import { startTestServer, type TestServer, useTestServer } from '@edupass/test-kit/harness';
 import { headersBesidesDate } from '@edupass/test-kit/http-client';
+import { requestLines } from '@edupass/test-kit/request-log';
 import { describe, expect, it } from 'vitest';
 import { rotateSigningKey } from '../services/sessions/signing-keys.ts';
 
@@ -21,12 +22,7 @@ const kidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { kid?: string }).kid;
 
 /** The log lines of profile reads (both "incoming request" and "request completed"), in order. */
-const profileReads = (lines: string[]) => {
-  const parsed = lines.map((line) => JSON.parse(line) as { reqId: string; msg: string; req?: { url: string } });
-  const ids = new Set(parsed.filter((line) => line.req?.url === PROFILE).map((line) => line.reqId));
-  // biome-ignore lint/suspicious/noExplicitAny: log lines are free-form JSON
-  return parsed.filter((line) => ids.has(line.reqId)) as any[];
-};
+const profileReads = (lines: string[]) => requestLines(lines, (url) => url === PROFILE);
 
 const answeredFromMemory = (server: TestServer) => server.app.rememberedProfile.answered;
 
@@ -193,7 +189,7 @@ describe('never past what the full route would refuse', () => {
       expect((await profileOf(call, account.token, headers)).status).toBe(200);
       expect(answeredFromMemory(server)).toBe(before + 1);
       const incoming = profileReads(lines).filter((line) => line.msg === 'incoming request');
-      expect(incoming.map((line) => line.req.remoteAddress)).toEqual(['203.0.113.7', '203.0.113.7']);
+      expect(incoming.map((line) => line.req?.remoteAddress)).toEqual(['203.0.113.7', '203.0.113.7']);
       for (const line of incoming)
         expect(line.reqId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     } finally {

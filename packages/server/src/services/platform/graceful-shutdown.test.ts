@@ -2,9 +2,17 @@
  * SIGTERM under load: the server stops taking new requests, finishes the ones it has, writes what
  * the ingestion writer holds and exits 0. Every acknowledged event is there after a restart, no
  * request is cut off mid-answer, and a request the server turned away says so (503 E_10).
+ *
+ * "Cut off" is judged by the server's own log: every report it logged as read it logged as answered,
+ * and every answer reached its client. A connection the server never read from (refused once the
+ * port is closed, or reset by the kernel when it was still waiting to be accepted as the port closed)
+ * fails on the client, which is what such a client sees from any server.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ReportPayload } from '@edupass/protocol';
 import { startChildServer } from '@edupass/test-kit/child-server';
+import { requestLines } from '@edupass/test-kit/request-log';
 import { reportBatches, storedEventIds, useChildServerDatabase } from '@edupass/test-kit/usage-reports';
 import { expect, it } from 'vitest';
 
@@ -16,7 +24,17 @@ const batches = reportBatches(BATCHES, PER_BATCH, 'drain');
 
 type Outcome = { status: number; code?: string } | { error: string };
 
-/** The answer, or how the connection failed (refused: never reached the server; reset: cut off). */
+/** How a connection fails that the server never read a request from (undici's codes). */
+const NEVER_READ = ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'];
+
+/** How many reports the server logged as read, and how many of them as answered. */
+const reportsInLog = (file: string) => {
+  const lines = requestLines(readFileSync(file, 'utf8'), (url) => url.startsWith('/report/'));
+  const count = (msg: string) => lines.filter((line) => line.msg === msg).length;
+  return { read: count('incoming request'), answered: count('request completed') };
+};
+
+/** The answer, or how the connection failed (NEVER_READ, once the server's log shows it read none of these). */
 const send = (url: string, body: ReportPayload): Promise<Outcome> =>
   fetch(`${url}/report/edupass`, {
     method: 'POST',
@@ -32,7 +50,8 @@ const send = (url: string, body: ReportPayload): Promise<Outcome> =>
 
 it('drains in-flight requests and the ingestion writer on SIGTERM: nothing acknowledged is lost', async () => {
   const env = { DATABASE_URL: child.database.url, PRODUCTS: 'edupass:edupass' };
-  child.server = await startChildServer(child.bundle.file, env);
+  const log = join(dirname(child.bundle.file), 'drain.log');
+  child.server = await startChildServer(child.bundle.file, { ...env, LOG_LEVEL: 'info' }, undefined, [], log);
   const first = child.server;
   const outcomes: Outcome[] = new Array(BATCHES);
   const sendAll = (from: number, to: number) =>
@@ -62,7 +81,10 @@ it('drains in-flight requests and the ingestion writer on SIGTERM: nothing ackno
       failed: failed.map((o) => o.error),
     }),
   );
-  for (const o of failed) expect(o.error).toBe('ECONNREFUSED');
+  const inLog = reportsInLog(log);
+  expect(inLog.answered, 'reports the server read and never answered').toBe(inLog.read);
+  expect(acknowledged.length + turnedAway.length, 'answers the server wrote that no client read').toBe(inLog.answered);
+  for (const o of failed) expect(NEVER_READ).toContain(o.error);
 
   child.server = await startChildServer(child.bundle.file, env);
   const stored = await storedEventIds(child.database.url);
