@@ -1,22 +1,12 @@
 /** Deletes account rows that can no longer be used: the hourly sweep of services/platform/housekeeping.ts. */
-import type { DeleteResult, Kysely, UpdateResult } from 'kysely';
+import type { Kysely } from 'kysely';
+import { inBatches } from './in-batches.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
 
 /** Rows one statement deletes at most, so a large backlog never holds SQLite's write lock for long. */
 const BATCH = 5_000;
-
-/** Runs `batch` (at most BATCH rows each, deleted or cleared) until one comes back short; answers the total. */
-const inBatches = async (batch: () => Promise<DeleteResult | UpdateResult>): Promise<number> => {
-  let total = 0;
-  for (;;) {
-    const result = await batch();
-    const deleted = Number('numDeletedRows' in result ? result.numDeletedRows : result.numUpdatedRows);
-    total += deleted;
-    if (deleted < BATCH) return total;
-  }
-};
 
 export interface ExpiryCutoffs {
   now: number;
@@ -37,7 +27,7 @@ export interface ExpiryCutoffs {
 export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) => {
   const { now, endedSessionsBefore, outboxBefore, auditBefore, accessLogBefore } = cutoffs;
   const { securityEventsBefore, consentEvidenceBefore } = cutoffs;
-  const refreshTokens = await inBatches(() =>
+  const refreshTokens = await inBatches(BATCH, () =>
     db
       .deleteFrom('refresh_tokens')
       .where(
@@ -47,7 +37,7 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
-  const sessions = await inBatches(() =>
+  const sessions = await inBatches(BATCH, () =>
     db
       .deleteFrom('sessions')
       .where(
@@ -57,20 +47,20 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
-  const tickets = await inBatches(() =>
+  const tickets = await inBatches(BATCH, () =>
     db
       .deleteFrom('tickets')
       .where('id_hash', 'in', db.selectFrom('tickets').select('id_hash').where('expires_at', '<=', now).limit(BATCH))
       .executeTakeFirst(),
   );
-  const outbox = await inBatches(() =>
+  const outbox = await inBatches(BATCH, () =>
     db
       .deleteFrom('outbox')
       .where('id', 'in', db.selectFrom('outbox').select('id').where('sent_at', '<', outboxBefore).limit(BATCH))
       .executeTakeFirst(),
   );
   // A school sign-in whose session ended leaves nothing for the school's single logout to end.
-  const schoolSignIns = await inBatches(() =>
+  const schoolSignIns = await inBatches(BATCH, () =>
     db
       .deleteFrom('school_sign_ins')
       .where(
@@ -84,13 +74,13 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
-  const audit = await inBatches(() =>
+  const audit = await inBatches(BATCH, () =>
     db
       .deleteFrom('admin_audit')
       .where('id', 'in', db.selectFrom('admin_audit').select('id').where('at', '<', auditBefore).limit(BATCH))
       .executeTakeFirst(),
   );
-  const accessLog = await inBatches(() =>
+  const accessLog = await inBatches(BATCH, () =>
     db
       .deleteFrom('edu_access_log')
       .where(
@@ -100,7 +90,7 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
-  const securityEvents = await inBatches(() =>
+  const securityEvents = await inBatches(BATCH, () =>
     db
       .deleteFrom('security_events')
       .where(
@@ -110,7 +100,7 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
-  const consentEvidence = await inBatches(() =>
+  const consentEvidence = await inBatches(BATCH, () =>
     db
       .deleteFrom('guardian_consents')
       .where(
@@ -126,7 +116,7 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
   );
   // A data export's zip goes when its link stops working (DATA_EXPORT_LINK_HOURS); the row stays as
   // the record of the request, with the account.
-  const exportFiles = await inBatches(() =>
+  const exportFiles = await inBatches(BATCH, () =>
     db
       .updateTable('data_exports')
       .set({ state: 'expired', file: null, link_sealed: null })

@@ -1,5 +1,6 @@
 /** Roster jobs and the links from roster ids (as HMACs) to schools, classes, accounts and memberships. */
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { inBatches } from '../in-batches.ts';
 import type { Database } from '../schema.ts';
 import type { RosterLinksTable } from './roster-schema.ts';
 
@@ -31,12 +32,21 @@ export const markRosterJobApplied = async (db: Db, id: number, preview: string, 
   return result.numUpdatedRows > 0n;
 };
 
+/** Jobs one statement deletes at most: each holds a whole file's rows and preview. */
+export const ROSTER_JOB_BATCH = 20;
+
 /**
- * Deletes the jobs uploaded before `before`, confirmed or not: their rows (names, hashed ids) and
- * previews go (EDU_ROSTER_JOB_HOURS; the audit log keeps what each import did). Answers how many.
+ * Deletes the jobs uploaded before `before`, confirmed or not, `batch` at a time: their rows (names,
+ * hashed ids) and previews go (EDU_ROSTER_JOB_HOURS; the audit log keeps what each import did).
+ * Answers how many.
  */
-export const deleteRosterJobsBefore = async (db: Db, before: number) =>
-  Number((await db.deleteFrom('roster_jobs').where('created_at', '<', before).executeTakeFirst()).numDeletedRows);
+export const deleteRosterJobsBefore = (db: Db, before: number, batch = ROSTER_JOB_BATCH) =>
+  inBatches(batch, () =>
+    db
+      .deleteFrom('roster_jobs')
+      .where('id', 'in', db.selectFrom('roster_jobs').select('id').where('created_at', '<', before).limit(batch))
+      .executeTakeFirst(),
+  );
 
 export type RosterLink = Pick<
   RosterLinksTable,

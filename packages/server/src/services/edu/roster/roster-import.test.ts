@@ -13,7 +13,7 @@ import { type RosterFiles, rosterSet, rosterZip } from '@edupass/test-kit/oneros
 import { movableClock } from '@edupass/test-kit/server-clock';
 import { zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
-import { linksByHash } from '../../../store/edu/roster.ts';
+import { deleteRosterJobsBefore, insertRosterJob, linksByHash } from '../../../store/edu/roster.ts';
 import { sweepOnce } from '../../platform/housekeeping.ts';
 import { confirmRosterImport, readRoster } from './jobs.ts';
 
@@ -512,5 +512,44 @@ describe('stored jobs', () => {
     await expect(confirmRosterImport(ctx, undefined, waiting.id, {})).rejects.toMatchObject({ code: 'E_2' });
     expect(await sweepOnce(ctx)).toBe(true);
     expect(await stored()).toEqual([]);
+  });
+
+  test('a backlog of old jobs is deleted a few at a time, all of it, and newer jobs stay', async () => {
+    const job = (created_at: number) =>
+      insertRosterJob(db(), {
+        created_by: null,
+        school_id: null,
+        format: 'oneroster',
+        status: 'preview',
+        roster: '{}',
+        preview: '{}',
+        created_at,
+        applied_at: null,
+      });
+    // Uploaded at the dawn of the epoch: older than every other test's jobs, which stay.
+    const old = [];
+    for (let at = 1; at <= 5; at++) old.push(await job(at));
+    const newer = await job(1_000);
+    // Counts the DELETE statements run: three of at most two jobs each.
+    let deletes = 0;
+    const counted = db().withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === 'DeleteQueryNode') deletes++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    expect(await deleteRosterJobsBefore(counted, 100, 2)).toBe(5);
+    expect(deletes).toBe(3);
+    const left = await db()
+      .selectFrom('roster_jobs')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        [...old, newer].map((j) => j.id),
+      )
+      .execute();
+    expect(left.map((r) => Number(r.id))).toEqual([Number(newer.id)]);
   });
 });

@@ -1,0 +1,13 @@
+/** Deleting (or clearing) rows a statement at a time: a large backlog never holds SQLite's write lock for long. */
+import type { DeleteResult, UpdateResult } from 'kysely';
+
+/** Runs `batch` (at most `size` rows each, deleted or cleared) until one comes back short; answers the total. */
+export const inBatches = async (size: number, batch: () => Promise<DeleteResult | UpdateResult>): Promise<number> => {
+  let total = 0;
+  for (;;) {
+    const result = await batch();
+    const done = Number('numDeletedRows' in result ? result.numDeletedRows : result.numUpdatedRows);
+    total += done;
+    if (done < size) return total;
+  }
+};
