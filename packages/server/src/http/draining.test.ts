@@ -47,7 +47,8 @@ describe('draining', () => {
       database = holdDatabase(server.app.ctx.db);
       await database.held;
       const read = call('GET', PROFILE, undefined, { token: account.token });
-      const arrived = () => lines.some((line) => line.includes('"incoming request"') && line.includes(PROFILE));
+      const arrived = () =>
+        requestLines(lines, (url) => url === PROFILE).some((line) => line.msg === 'incoming request');
       await expect.poll(arrived, { timeout: 30_000 }).toBe(true);
 
       // What the server had answered when the drain ended: its own log, not this process's reading

@@ -33,7 +33,7 @@ export const markRosterJobApplied = async (db: Db, id: number, preview: string, 
 };
 
 /** Jobs one statement deletes at most: each holds a whole file's rows and preview. */
-export const ROSTER_JOB_BATCH = 20;
+const ROSTER_JOB_BATCH = 20;
 
 /**
  * Deletes the jobs uploaded before `before`, confirmed or not, `batch` at a time: their rows (names,
