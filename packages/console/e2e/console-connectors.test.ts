@@ -92,8 +92,11 @@ describe('school sign-in connectors', () => {
     await page.getByRole('button', { name: '添加连接' }).click();
     await page.getByText('已添加 区教育云平台。学生登录前请检查其映射。').waitFor();
     await page.getByRole('rowheader', { name: /区教育云平台/ }).waitFor();
+    // The two addresses to register with the platform: where it sends the browser back, where it posts logouts.
+    const platformPaths = `${rig.server.config.publicUrl}/edu/school-sign-in/qingshan-cloud`;
+    await page.getByText(`请在平台登记此回调地址：${platformPaths}/oidc`, { exact: true }).waitFor();
     await page
-      .getByText(`${rig.server.config.publicUrl}/edu/school-sign-in/qingshan-cloud/oidc`, { exact: false })
+      .getByText(`并登记此后端注销地址，在平台退出时这里也随之退出：${platformPaths}/oidc/logout`, { exact: true })
       .waitFor();
     expect(await page.content()).not.toContain(SECRET);
 

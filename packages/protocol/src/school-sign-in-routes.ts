@@ -2,7 +2,7 @@
  * Signing in with a school's own system (CAS, SAML through a federation such as CARSI, or an OAuth2 /
  * OpenID Connect education platform): the chooser's list, the start (to the school's sign-in page),
  * the return with the service ticket, the code or the SAML response, the SAML service provider's
- * metadata, and the CAS server's single logout. The start and the return are browser navigations
+ * metadata, the CAS server's single logout and the OpenID Connect platform's back-channel logout. The start and the return are browser navigations
  * answered with redirects; an operator configures the connectors.
  */
 import { list, NO_CONTENT, object, text } from './answer-schema.ts';
@@ -104,6 +104,19 @@ export const schoolSignInTable = {
       body: { logoutRequest: { type: 'string', required: true, maxLength: 16_384, multiline: true } },
     } as const,
     "The school's CAS server ends the session a service ticket started (single logout, form-encoded)",
+    NO_CONTENT,
+  ),
+  platformLogout: described(
+    {
+      method: 'POST',
+      path: `${BASE}/:code/oidc/logout`,
+      host: 'tiger',
+      auth: 'none',
+      status: 204,
+      params: { code },
+      body: { logout_token: { type: 'string', required: true, maxLength: 16_384 } },
+    } as const,
+    "The school's OpenID Connect platform ends the sessions its sign-in started (Back-Channel Logout 1.0: a signed logout token, form-encoded)",
     NO_CONTENT,
   ),
 } as const;

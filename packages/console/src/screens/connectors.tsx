@@ -61,6 +61,7 @@ const WORDS = {
     cancel: 'Cancel',
     mappingSaved: 'The mapping of {name} is saved.',
     redirect: 'Register this redirect URI with the platform: {name}',
+    logoutUri: 'and this back-channel logout URI, so signing out there signs out here: {name}',
     add: 'Add a connector',
     addSchool: 'School',
     chooseSchool: 'Choose a school',
@@ -131,6 +132,7 @@ const WORDS = {
     cancel: '取消',
     mappingSaved: '已保存 {name} 的映射。',
     redirect: '请在平台登记此回调地址：{name}',
+    logoutUri: '并登记此后端注销地址，在平台退出时这里也随之退出：{name}',
     add: '添加连接',
     addSchool: '学校',
     chooseSchool: '选择学校',
@@ -572,6 +574,11 @@ export const ConnectorsScreen = () => {
                     {c.kind === 'oidc' ? (
                       <small className="console-muted console-block">
                         {w('redirect', { name: settingOf(c, 'redirect_uri') })}
+                      </small>
+                    ) : null}
+                    {settingOf(c, 'backchannel_logout_uri') ? (
+                      <small className="console-muted console-block">
+                        {w('logoutUri', { name: settingOf(c, 'backchannel_logout_uri') })}
                       </small>
                     ) : null}
                   </>

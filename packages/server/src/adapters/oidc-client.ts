@@ -123,12 +123,18 @@ export interface CodeExchange {
   nonce: string;
 }
 
-/** Claims of a verified ID token; UpstreamRefused for a forged, expired, misaddressed or replayed one. */
-const verifyIdToken = async (
-  client: OidcClient,
+/**
+ * A JWT the platform signed for this client (an ID token, a logout token), verified as OpenID Connect
+ * Core §3.1.3.7 verifies an ID token: the issuer's published keys, asymmetric algorithms only, the
+ * issuer, this client as audience (and as `azp` among several), the times with 60 s of skew, and
+ * `required` present. UpstreamRefused names what is wrong; a key set out of reach is an outage.
+ */
+const verifyPlatformJwt = async (
+  clientId: string,
   endpoints: OidcEndpoints,
-  idToken: string,
-  nonce: string,
+  token: string,
+  check: { required: string[]; maxAgeSeconds?: number },
+  what: string,
   timeoutMs: number,
 ) => {
   let keys = keySets.get(endpoints.jwks);
@@ -136,15 +142,16 @@ const verifyIdToken = async (
     keys = createRemoteJWKSet(new URL(endpoints.jwks), { timeoutDuration: timeoutMs, cooldownDuration: 30_000 });
     keySets.set(endpoints.jwks, keys);
   }
-  let payload: Record<string, unknown>;
+  let verified: Awaited<ReturnType<typeof jwtVerify>>;
   try {
-    ({ payload } = await jwtVerify(idToken, keys, {
+    verified = await jwtVerify(token, keys, {
       issuer: endpoints.issuer,
-      audience: client.clientId,
+      audience: clientId,
       algorithms: ALGORITHMS,
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      requiredClaims: ['sub', 'exp', 'iat'],
-    }));
+      requiredClaims: check.required,
+      ...(check.maxAgeSeconds === undefined ? {} : { maxTokenAge: check.maxAgeSeconds }),
+    });
   } catch (error) {
     // The key set out of reach (a timeout, or no connection: fetch's own TypeError) is an outage.
     if (error instanceof joseErrors.JWKSTimeout) {
@@ -155,14 +162,99 @@ const verifyIdToken = async (
         cause: error,
       });
     }
-    throw new UpstreamRefused(`id_token: ${error.code}`);
+    // A claim's failure says which claim and why (`unexpected "aud" claim value`).
+    const claim =
+      error instanceof joseErrors.JWTClaimValidationFailed || error instanceof joseErrors.JWTExpired
+        ? ` (${error.message})`
+        : '';
+    throw new UpstreamRefused(`${what}: ${error.code}${claim}`);
   }
-  if (payload.nonce !== nonce) throw new UpstreamRefused('id_token: nonce does not match');
+  const { payload } = verified;
   // Several audiences: the authorized party must be this client (OIDC Core §3.1.3.7).
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== client.clientId) {
-    throw new UpstreamRefused('id_token: azp is not this client');
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== clientId) {
+    throw new UpstreamRefused(`${what}: azp is not this client`);
   }
+  return verified;
+};
+
+/** Claims of a verified ID token; UpstreamRefused for a forged, expired, misaddressed or replayed one. */
+const verifyIdToken = async (
+  client: OidcClient,
+  endpoints: OidcEndpoints,
+  idToken: string,
+  nonce: string,
+  timeoutMs: number,
+) => {
+  const { payload } = await verifyPlatformJwt(
+    client.clientId,
+    endpoints,
+    idToken,
+    { required: ['sub', 'exp', 'iat'] },
+    'id_token',
+    timeoutMs,
+  );
+  if (payload.nonce !== nonce) throw new UpstreamRefused('id_token: nonce does not match');
   return payload;
+};
+
+const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** How old a logout token may be (by its `iat`): a platform posts it as the person signs out. */
+const LOGOUT_TOKEN_MAX_AGE_SECONDS = 300;
+/** `typ` values a logout token may carry: its explicit type (Back-Channel Logout §2.4), or a plain JWT's. */
+const LOGOUT_TYPES = /^(application\/)?(logout\+)?jwt$/i;
+
+/** What a verified logout token names: the platform's session, the person there, or both. */
+export interface PlatformLogout {
+  /** The platform's session id (`sid`), as its ID tokens carried it. */
+  session: string | undefined;
+  /** The person at the platform (`sub`). */
+  subject: string | undefined;
+  /** The token's id (`jti`), taken once. */
+  tokenId: string;
+  /** Unix ms after which the token is too old to be taken, so its id need not be kept. */
+  expiresAt: number;
+}
+
+/**
+ * A logout token checked as OpenID Connect Back-Channel Logout 1.0 §2.6 asks: signed and addressed as
+ * an ID token is; issued at most 5 minutes ago; with a `jti`; the back-channel logout event; `sub`,
+ * `sid` or both; and no `nonce` (so an ID token cannot pass for one). UpstreamRefused names what is
+ * wrong.
+ */
+export const verifyLogoutToken = async (
+  clientId: string,
+  endpoints: OidcEndpoints,
+  token: string,
+  timeoutMs: number,
+): Promise<PlatformLogout> => {
+  const { payload, protectedHeader } = await verifyPlatformJwt(
+    clientId,
+    endpoints,
+    token,
+    { required: ['iat', 'jti', 'events'], maxAgeSeconds: LOGOUT_TOKEN_MAX_AGE_SECONDS },
+    'logout_token',
+    timeoutMs,
+  );
+  if (protectedHeader.typ !== undefined && !LOGOUT_TYPES.test(protectedHeader.typ)) {
+    throw new UpstreamRefused(`logout_token: typ ${protectedHeader.typ.slice(0, 40)} is not a logout token's`);
+  }
+  if (!isRecord(payload.events) || !isRecord(payload.events[LOGOUT_EVENT])) {
+    throw new UpstreamRefused('logout_token: no back-channel logout event');
+  }
+  if ('nonce' in payload) throw new UpstreamRefused('logout_token: carries a nonce');
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const session = text(payload.sid);
+  const subject = text(payload.sub);
+  if (session === undefined && subject === undefined) throw new UpstreamRefused('logout_token: names no sid or sub');
+  const tokenId = text(payload.jti) ?? '';
+  if (tokenId === '') throw new UpstreamRefused('logout_token: jti is not a string');
+  const issuedAt = Number(payload.iat) * 1000;
+  return {
+    session,
+    subject,
+    tokenId,
+    expiresAt: issuedAt + (LOGOUT_TOKEN_MAX_AGE_SECONDS + CLOCK_TOLERANCE_SECONDS) * 1000,
+  };
 };
 
 /**

@@ -3,7 +3,7 @@
  * education platform): the chooser's list, the start (a state cookie bound to this browser, then the
  * school's CAS login page, its identity provider or its platform's authorization page), the return
  * with the service ticket, the code or the posted SAML response, the SAML service
- * provider's metadata, and the CAS server's single logout. A browser whose sign-in fails is sent to the web client's sign-in page with
+ * provider's metadata, the CAS server's single logout and the platforms' back-channel logout. A browser whose sign-in fails is sent to the web client's sign-in page with
  * what went wrong (`?school=<code>&error=…`), never to a page of JSON.
  */
 import { parse as parseQuery } from 'node:querystring';
@@ -20,6 +20,7 @@ import { clientInfo, setAuthCookie, wantsTokenSet } from '../http/request-info.t
 import { defineRoute, objectSchema, responseSchemas } from '../http/route-kit.ts';
 import { activeConnector, type CasConnector, schoolChoices } from '../services/edu/connectors.ts';
 import { finishOidcSignIn, startOidcSignIn } from '../services/edu/oidc-connector.ts';
+import { platformLogout } from '../services/edu/platform-logout.ts';
 import { finishSamlSignIn, serviceProvider, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
 import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../services/edu/school-sign-in.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../services/oauth/state.ts';
@@ -182,9 +183,9 @@ const finishOidc = (ctx: Context) =>
       ctx.logger.warn({ connector: connector.code, error: query.error }, 'school platform returned no code');
       return fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
     }
-    const identity = await finishOidcSignIn(ctx, connector, query.state, query.code);
-    // Single logout does not apply: the record names the sign-in by an HMAC of its code.
-    return signedInReply(ctx, request, reply, { connector, identity, ticket: `oidc:${query.code}` }, started);
+    const { identity, upstream } = await finishOidcSignIn(ctx, connector, query.state, query.code);
+    // The record names the sign-in by an HMAC of its code; the platform's logout tokens by `sid` and `sub`.
+    return signedInReply(ctx, request, reply, { connector, identity, ticket: `oidc:${query.code}`, upstream }, started);
   });
 
 /** The state cookie checked against the state that came back, and cleared. */
@@ -284,7 +285,7 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     );
   });
   void app.register(async (scope) => {
-    // CAS servers post the single-logout request as a form.
+    // CAS servers post the single-logout request as a form; OpenID Connect platforms their logout tokens.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
       done(null, parseQuery(typeof body === 'string' ? body : body.toString('utf8'))),
     );
@@ -297,6 +298,17 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
         const ticket = readLogoutRequest(body.logoutRequest);
         if (ticket === undefined) fail('E_1', 'logoutRequest must be a SAML LogoutRequest naming a SessionIndex.');
         else await endSchoolSignIn(ctx, connector, ticket);
+      },
+      { tags: ['edu'] },
+    );
+    defineRoute(
+      scope,
+      ctx,
+      'platformLogout',
+      async ({ params, body }) => {
+        const connector = await activeConnector(ctx, params.code);
+        if (connector.kind !== 'oidc') fail('E_2');
+        else await platformLogout(ctx, connector, body.logout_token);
       },
       { tags: ['edu'] },
     );

@@ -5,12 +5,12 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
 import type { DataRequestsTable, StaffAccessApprovalsTable } from './admin/rights-schema.ts';
 import type {
-  SamlAssertionsTable,
   SamlMetadataTable,
   SamlRequestsTable,
   SchoolConnectorsTable,
   SchoolIdentitiesTable,
   SchoolSignInsTable,
+  UpstreamTokensUsedTable,
 } from './edu/connector-schema.ts';
 import type {
   ClassesTable,
@@ -325,7 +325,7 @@ export interface Database {
   school_sign_ins: SchoolSignInsTable;
   saml_metadata: SamlMetadataTable;
   saml_requests: SamlRequestsTable;
-  saml_assertions: SamlAssertionsTable;
+  upstream_tokens_used: UpstreamTokensUsedTable;
   roster_jobs: RosterJobsTable;
   roster_links: RosterLinksTable;
   guardian_consents: GuardianConsentsTable;

@@ -223,8 +223,8 @@ export interface ConnectorEdit {
   settings?: unknown;
 }
 
-/** Settings an edit may not name: the sealed secret is only ever made here. */
-const NOT_EDITABLE = ['client_secret_sealed', 'redirect_uri'];
+/** Settings an edit may not name: the sealed secret is only ever made here, the addresses are EduPass's own. */
+const NOT_EDITABLE = ['client_secret_sealed', 'redirect_uri', 'backchannel_logout_uri'];
 
 /**
  * Changes a connector's name and settings, checked as an added connector's are (its code and kind

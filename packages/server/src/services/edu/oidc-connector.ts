@@ -15,8 +15,10 @@ import {
   exchangeCode,
   type OidcClient,
   type OidcEndpoints,
+  type PlatformLogout,
   ProviderUnreachableError,
   UpstreamRefused,
+  verifyLogoutToken,
 } from '../../adapters/oidc-client.ts';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest, RetryLater } from '../../errors.ts';
@@ -172,7 +174,14 @@ export const oidcSettings = (ctx: Context, code: string, settings: unknown, stor
 export const oidcRedirectUri = (ctx: Context, code: string) =>
   new URL(routes.finishOidcSignIn.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl).toString();
 
-/** Settings as stored (the sealed secret) and as shown (no secret; the redirect URI to register). */
+/** Where an OpenID Connect platform posts its logout tokens: registered with it as the back-channel logout URI. */
+export const oidcLogoutUri = (ctx: Context, code: string) =>
+  new URL(routes.platformLogout.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl).toString();
+
+/**
+ * Settings as stored (the sealed secret) and as shown (no secret; the redirect URI to register, and for
+ * OpenID Connect the back-channel logout URI).
+ */
 export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, withSecret: boolean) => ({
   preset: s.preset,
   protocol: s.protocol,
@@ -183,7 +192,12 @@ export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, wi
   client_id: s.clientId,
   scopes: s.scopes,
   token_auth: s.tokenAuth,
-  ...(withSecret ? { client_secret_sealed: s.clientSecretSealed } : { redirect_uri: oidcRedirectUri(ctx, code) }),
+  ...(withSecret
+    ? { client_secret_sealed: s.clientSecretSealed }
+    : {
+        redirect_uri: oidcRedirectUri(ctx, code),
+        ...(s.protocol === 'oidc' ? { backchannel_logout_uri: oidcLogoutUri(ctx, code) } : {}),
+      }),
 });
 
 const UPSTREAM_TIMEOUT_MS = 10_000;
@@ -270,13 +284,20 @@ export const startOidcSignIn = async (ctx: Context, c: OidcConnectorRef, state: 
   });
 };
 
+/** Who signed in at the platform, and (OpenID Connect) in which of its sessions, as its logout tokens name them. */
+export interface PlatformSignIn {
+  identity: UpstreamIdentity;
+  /** The ID token's `sub` and `sid` (each when it has one); none for a plain OAuth2 platform. */
+  upstream: { subject?: string | undefined; session?: string | undefined };
+}
+
 /** The identity the platform's code proves (state already checked against this browser), or AC3_27. */
 export const finishOidcSignIn = async (
   ctx: Context,
   c: OidcConnectorRef,
   state: string,
   code: string,
-): Promise<UpstreamIdentity> => {
+): Promise<PlatformSignIn> => {
   const endpoints = await endpointsOf(ctx, c.code, c.oidc);
   const client = clientOf(ctx, c);
   const claims = await upstream(ctx, c.code, () =>
@@ -288,5 +309,33 @@ export const finishOidcSignIn = async (
     ),
   );
   const attributes = claimsAsAttributes(claims);
-  return { user: attributes.sub?.[0] ?? '', attributes };
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return {
+    identity: { user: attributes.sub?.[0] ?? '', attributes },
+    upstream: c.oidc.protocol === 'oidc' ? { subject: text(claims.sub), session: text(claims.sid) } : {},
+  };
+};
+
+/**
+ * A logout token the platform posted, verified (Back-Channel Logout 1.0 §2.6): `E_1` naming what is
+ * wrong, logged; a platform whose keys are out of reach is asked to retry (503). Plain OAuth2 platforms
+ * have no logout tokens.
+ */
+export const readLogoutToken = async (ctx: Context, c: OidcConnectorRef, token: string): Promise<PlatformLogout> => {
+  if (c.oidc.protocol !== 'oidc')
+    throw invalidRequest('This platform signs in over plain OAuth2: it has no logout tokens.');
+  const endpoints = await endpointsOf(ctx, c.code, c.oidc);
+  try {
+    return await verifyLogoutToken(c.oidc.clientId, endpoints, token, UPSTREAM_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof ProviderUnreachableError) {
+      ctx.logger.warn({ connector: c.code, err: error.message }, 'school platform keys unreachable');
+      throw new RetryLater(30, "The school's sign-in system did not answer. Try again later.");
+    }
+    if (error instanceof UpstreamRefused) {
+      ctx.logger.warn({ connector: c.code, err: error.message }, 'school platform logout token refused');
+      throw invalidRequest(error.message);
+    }
+    throw error;
+  }
 };

@@ -44,10 +44,15 @@ interface Platform {
   rotatedSecret: string | undefined;
   /** The key set's address drops every connection (the platform's key server is down). */
   jwksDown: boolean;
+  /** Back-channel logouts the platform posted: to which client, and whether it took them (200 or 204). */
+  logoutsSent: { clientId: string; ok: boolean; error?: string }[];
   close: () => Promise<void>;
 }
 
 const CLIENT = { id: 'edupass-school', secret: 'platform-client-secret-0123456789' };
+/** The connector whose platform client registered EduPass's back-channel logout URI. */
+const LOGOUT_CONNECTOR = 'platform-logout';
+const LOGOUT_CLIENT = `${CLIENT.id}-logout`;
 
 let platform: Platform;
 /** Connectors are `platform-1`, `platform-2`…: their redirect URIs are registered before the platform starts. */
@@ -69,6 +74,7 @@ const startPlatform = async ({ trailingSlash = false } = {}): Promise<Platform> 
     signingKey: { privateKey, kid },
     rotatedSecret: undefined,
     jwksDown: false,
+    logoutsSent: [],
     close: () => new Promise((done) => http.close(() => done())),
   };
   const redirectUris = Array.from(
@@ -93,17 +99,42 @@ const startPlatform = async ({ trailingSlash = false } = {}): Promise<Platform> 
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
       },
+      {
+        client_id: LOGOUT_CLIENT,
+        client_secret: CLIENT.secret,
+        redirect_uris: [`${server.url}/edu/school-sign-in/${LOGOUT_CONNECTOR}/oidc`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        // The address the console tells the operator to register.
+        backchannel_logout_uri: `${server.url}/edu/school-sign-in/${LOGOUT_CONNECTOR}/oidc/logout`,
+        backchannel_logout_session_required: true,
+      },
     ],
     jwks: { keys: [jwk] },
     pkce: { required: () => true },
     claims: { openid: ['sub'], profile: ['name'], edu: ['eduperson_affiliation', 'class'] },
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, backchannelLogout: { enabled: true } },
+    // The platform posts its logout tokens to EduPass on the loopback address, which its own guard
+    // against requests to special-use addresses refuses, and within 2.5 s, which a loaded machine may
+    // miss: neither is what is tested here.
+    fetch: (url: URL | string, options: RequestInit & { dispatcher?: unknown }) =>
+      fetch(url, { ...options, dispatcher: undefined, signal: null } as RequestInit),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['platform-cookie-key'] },
     findAccount: (_ctx: unknown, sub: string) => ({
       accountId: sub,
       claims: () => (sub === state.next.sub ? { ...state.next } : { sub }),
     }),
+  });
+  // oidc-provider's events: ('backchannel.success', ctx, client, …) and ('backchannel.error', ctx, error, client, …).
+  provider.on('backchannel.success', (...args: unknown[]) => {
+    state.logoutsSent.push({ clientId: (args[1] as { clientId: string }).clientId, ok: true });
+  });
+  provider.on('backchannel.error', (...args: unknown[]) => {
+    const [, error, client] = args as [unknown, Error, { clientId: string }];
+    const cause = error.cause === undefined ? '' : ` (${String(error.cause)})`;
+    state.logoutsSent.push({ clientId: client.clientId, ok: false, error: `${error.message}${cause}` });
   });
   const callback = provider.callback();
   const interaction = async (req: IncomingMessage, res: ServerResponse) => {
@@ -180,9 +211,12 @@ const operatorCall = async (method: 'POST' | 'PUT' | 'PATCH' | 'GET', path: stri
   call(method, path, body, { token: await edu.operatorToken() });
 
 /** A school with an education-platform connector pointing at the stand-in platform. */
-const schoolWithPlatform = async (settings: Record<string, unknown> = {}, mapping?: Record<string, unknown>) => {
+const schoolWithPlatform = async (
+  settings: Record<string, unknown> = {},
+  mapping?: Record<string, unknown>,
+  code = `platform-${++codes}`,
+) => {
   const schoolId = await edu.addSchool('实验小学');
-  const code = `platform-${++codes}`;
   const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
     code,
     kind: 'oidc',
@@ -200,36 +234,60 @@ const schoolWithPlatform = async (settings: Record<string, unknown> = {}, mappin
   return { schoolId, code, connector: edu.ok<{ id: number; settings: Record<string, unknown> }>(added) };
 };
 
+/** The stand-in platform as a plain OAuth2 one: its endpoints named, the `client_secret_post` client. */
+const oauth2Settings = () => ({
+  preset: 'edu-cloud',
+  protocol: 'oauth2',
+  issuer: undefined,
+  client_id: `${CLIENT.id}-post`,
+  authorization_endpoint: `${platform.issuer}/auth`,
+  token_endpoint: `${platform.issuer}/token`,
+  userinfo_endpoint: `${platform.issuer}/me`,
+});
+
 interface Round {
   /** The platform's authorization address EduPass sent the browser to. */
   authorizeUrl: URL;
   /** The address the platform sent the browser back to (with code and state). */
   callback: URL;
   stateCookie: string;
+  /** The browser's cookies at the platform (its session there). */
+  jar: Map<string, string>;
 }
 
-/** Start at EduPass and sign in at the platform; stops before the browser comes back. */
-const atPlatform = async (code: string, person: Person, at: Platform = platform): Promise<Round> => {
+const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+const keepCookies = (jar: Map<string, string>, answer: Response) => {
+  for (const line of answer.headers.getSetCookie()) {
+    const [pair = ''] = line.split(';');
+    const at = pair.indexOf('=');
+    jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+};
+
+/**
+ * Start at EduPass and sign in at the platform; stops before the browser comes back. `jar`: a browser
+ * already signed in at the platform (the same session there).
+ */
+const atPlatform = async (
+  code: string,
+  person: Person,
+  at: Platform = platform,
+  jar = new Map<string, string>(),
+): Promise<Round> => {
   const start = new URL(`/edu/school-sign-in/${code}/start`, server.url);
   start.searchParams.set('redirect', `${server.url}/account`);
   const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
   const authorizeUrl = new URL(redirectTarget(started));
   const stateCookie = cookieSet(started, 'edupass_school') ?? '';
   at.next = person;
-  const jar = new Map<string, string>();
   let url = authorizeUrl;
   for (let hop = 0; hop < 10; hop++) {
-    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const answer = await fetch(url, { redirect: 'manual', headers: { cookie } });
-    for (const line of answer.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
+    const answer = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
+    keepCookies(jar, answer);
     const location = answer.headers.get('location');
     expect(location, `the platform answered ${answer.status} at ${url.pathname}: ${await answer.text()}`).toBeTruthy();
     url = new URL(location ?? '', url);
-    if (url.origin === server.url) return { authorizeUrl, callback: url, stateCookie };
+    if (url.origin === server.url) return { authorizeUrl, callback: url, stateCookie, jar };
   }
   throw new Error('the platform never sent the browser back');
 };
@@ -240,8 +298,8 @@ const backAtEduPass = async (callback: URL, cookie: string) => {
   return { landed: redirectTarget(finished), auth: cookieSet(finished, 'authorization') };
 };
 
-const signIn = async (code: string, person: Person, at: Platform = platform) => {
-  const round = await atPlatform(code, person, at);
+const signIn = async (code: string, person: Person, at: Platform = platform, jar?: Map<string, string>) => {
+  const round = await atPlatform(code, person, at, jar);
   return { ...round, ...(await backAtEduPass(round.callback, round.stateCookie)) };
 };
 
@@ -419,24 +477,213 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
   });
 
   test('a plain OAuth2 platform: named endpoints, client_secret_post, the person read from userinfo', async () => {
-    const { schoolId, code } = await schoolWithPlatform(
-      {
-        preset: 'edu-cloud',
-        protocol: 'oauth2',
-        issuer: undefined,
-        client_id: `${CLIENT.id}-post`,
-        authorization_endpoint: `${platform.issuer}/auth`,
-        token_endpoint: `${platform.issuer}/token`,
-        userinfo_endpoint: `${platform.issuer}/me`,
-      },
-      { subject: 'sub', role_attribute: 'eduperson_affiliation', class_attribute: 'class' },
-    );
+    const { schoolId, code } = await schoolWithPlatform(oauth2Settings(), {
+      subject: 'sub',
+      role_attribute: 'eduperson_affiliation',
+      class_attribute: 'class',
+    });
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId, '四年级(1)班');
     const round = await signIn(code, pupil('pairwise-oauth2', '四年级(1)班'));
     expect(round.authorizeUrl.searchParams.get('nonce')).toBeNull();
     expect(platform.tokenRequests.at(-1)?.get('client_secret')).toBe(CLIENT.secret);
     expect((await membershipsOf(round.auth)).classes).toEqual([expect.objectContaining({ id: classId })]);
+  });
+});
+
+/** The platform's sign-out page (oidc-provider's RP-initiated logout), confirmed "yes, sign me out" in `jar`'s browser. */
+const signOutAtPlatform = async (jar: Map<string, string>, at: Platform = platform) => {
+  const page = await fetch(`${at.issuer}/session/end`, { headers: { cookie: cookieHeader(jar) } });
+  keepCookies(jar, page);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())?.[1];
+  expect(xsrf, 'the platform shows its sign-out form').toBeTruthy();
+  const confirmed = await fetch(`${at.issuer}/session/end/confirm`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: cookieHeader(jar), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf: xsrf ?? '', logout: 'yes' }).toString(),
+  });
+  expect([302, 303], await confirmed.text()).toContain(confirmed.status);
+};
+
+/** Whether the EduPass session behind a sign-in's cookie still answers. */
+const signedIn = async (auth: string | undefined) =>
+  (await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } })).status === 200;
+
+const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+
+describe('back-channel logout from an OpenID Connect platform (Back-Channel Logout 1.0)', () => {
+  let connectorReady: Promise<unknown> | undefined;
+  /** The connector whose platform client posts logouts to EduPass (added once: its code is registered). */
+  const logoutConnector = () => {
+    connectorReady ??= schoolWithPlatform({ client_id: LOGOUT_CLIENT }, undefined, LOGOUT_CONNECTOR);
+    return connectorReady;
+  };
+  const logoutUri = () => `${server.url}/edu/school-sign-in/${LOGOUT_CONNECTOR}/oidc/logout`;
+  const postLogout = (token: string, uri = logoutUri()) =>
+    fetch(uri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ logout_token: token }).toString(),
+    });
+  /** A sign-in through the logout connector, with the ID token the platform issued for it. */
+  const signInKeepingIdToken = async (person: Person, jar?: Map<string, string>) => {
+    let idToken = '';
+    platform.tamper = async (issued) => {
+      idToken = issued;
+      return issued;
+    };
+    const round = await signIn(LOGOUT_CONNECTOR, person, platform, jar);
+    expect(round.auth).toMatch(/^authorization=./);
+    return { ...round, idToken, claims: decodeJwt(idToken) };
+  };
+  /** A logout token as the platform signs them, with `claims` over the usual ones. */
+  const logoutToken = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      iss: platform.issuer,
+      aud: LOGOUT_CLIENT,
+      iat: now,
+      exp: now + 120,
+      jti: crypto.randomUUID(),
+      events: { [LOGOUT_EVENT]: {} },
+      ...claims,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid, typ: 'logout+jwt', ...header })
+      .sign(platform.signingKey.privateKey);
+  };
+
+  test('signing out at the platform ends the EduPass sessions that platform session started, and no others', async () => {
+    await logoutConnector();
+    // Two EduPass sign-ins in one platform session, one in another platform session of the same
+    // person, and someone else's.
+    const first = await signInKeepingIdToken(pupil('pairwise-bcl-a'));
+    const second = await signInKeepingIdToken(pupil('pairwise-bcl-a'), first.jar);
+    const elsewhere = await signInKeepingIdToken(pupil('pairwise-bcl-a'));
+    const other = await signInKeepingIdToken(pupil('pairwise-bcl-b'));
+    expect(first.claims.sid, 'the platform names its session in the ID token').toEqual(expect.any(String));
+    expect(second.claims.sid).toBe(first.claims.sid);
+    expect(elsewhere.claims.sid).not.toBe(first.claims.sid);
+    // Only HMACs of the platform's session and person are kept.
+    const rows = await server.app.ctx.db.selectFrom('school_sign_ins').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(String(first.claims.sid));
+    expect(JSON.stringify(rows)).not.toContain('pairwise-bcl-a');
+
+    const sent = platform.logoutsSent.length;
+    await signOutAtPlatform(first.jar);
+    expect(platform.logoutsSent.slice(sent)).toEqual([{ clientId: LOGOUT_CLIENT, ok: true }]);
+    expect(await signedIn(first.auth)).toBe(false);
+    expect(await signedIn(second.auth)).toBe(false);
+    expect(await signedIn(elsewhere.auth)).toBe(true);
+    expect(await signedIn(other.auth)).toBe(true);
+  });
+
+  test('a logout token naming only the person ends every session they started through the platform', async () => {
+    await logoutConnector();
+    const one = await signInKeepingIdToken(pupil('pairwise-bcl-sub'));
+    const two = await signInKeepingIdToken(pupil('pairwise-bcl-sub'));
+    const other = await signInKeepingIdToken(pupil('pairwise-bcl-sub-other'));
+    expect((await postLogout(await logoutToken({ sub: one.claims.sub }))).status).toBe(204);
+    expect(await signedIn(one.auth)).toBe(false);
+    expect(await signedIn(two.auth)).toBe(false);
+    expect(await signedIn(other.auth)).toBe(true);
+    // `sub` and `sid` together: that person in that session only; a `sid` of someone else's ends nothing.
+    const three = await signInKeepingIdToken(pupil('pairwise-bcl-sub'));
+    expect((await postLogout(await logoutToken({ sub: one.claims.sub, sid: other.claims.sid }))).status).toBe(204);
+    expect(await signedIn(other.auth)).toBe(true);
+    expect(await signedIn(three.auth)).toBe(true);
+  });
+
+  test('forged, misaddressed, stale, mistyped or incomplete logout tokens are E_1 and end nothing; a copy is taken once', async () => {
+    await logoutConnector();
+    const target = await signInKeepingIdToken(pupil('pairwise-bcl-target'));
+    const names = { sub: target.claims.sub, sid: target.claims.sid };
+    const { privateKey: forger } = await generateKeyPair('RS256');
+    const now = Math.floor(Date.now() / 1000);
+    const withoutClaim = async (claim: string) => {
+      const token = decodeJwt(await logoutToken(names));
+      delete token[claim];
+      return new SignJWT(token)
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(platform.signingKey.privateKey);
+    };
+    const refused: [string, string | Promise<string>, RegExp][] = [
+      [
+        'signed with another key under the same key id',
+        new SignJWT({ ...decodeJwt(await logoutToken(names)) })
+          .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+          .sign(forger),
+        /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/,
+      ],
+      [
+        'signed with the client secret (HS256)',
+        new SignJWT({ ...decodeJwt(await logoutToken(names)) })
+          .setProtectedHeader({ alg: 'HS256' })
+          .sign(new TextEncoder().encode(CLIENT.secret)),
+        /ERR_JOSE_ALG_NOT_ALLOWED/,
+      ],
+      [
+        'for another client',
+        logoutToken({ ...names, aud: `${CLIENT.id}-post` }),
+        /ERR_JWT_CLAIM_VALIDATION_FAILED \(.*"aud"/,
+      ],
+      [
+        'from another issuer',
+        logoutToken({ ...names, iss: 'https://other.example' }),
+        /ERR_JWT_CLAIM_VALIDATION_FAILED \(.*"iss"/,
+      ],
+      ['issued ten minutes ago', logoutToken({ ...names, iat: now - 600, exp: now + 60 }), /ERR_JWT_EXPIRED \(.*"iat"/],
+      ['expired', logoutToken({ ...names, iat: now - 200, exp: now - 100 }), /ERR_JWT_EXPIRED \(.*"exp"/],
+      [
+        'without the logout event',
+        logoutToken({ ...names, events: { 'urn:other-event': {} } }),
+        /no back-channel logout event/,
+      ],
+      ['with a nonce (an ID token)', logoutToken({ ...names, nonce: 'n-0S6_WzA2Mj' }), /carries a nonce/],
+      ['naming neither sid nor sub', logoutToken({ sub: undefined }), /names no sid or sub/],
+      ['typed as an access token', logoutToken(names, { typ: 'at+jwt' }), /typ at\+jwt/],
+      ['without a jti', withoutClaim('jti'), /ERR_JWT_CLAIM_VALIDATION_FAILED \(.*"jti"/],
+      ['without iat', withoutClaim('iat'), /ERR_JWT_CLAIM_VALIDATION_FAILED \(.*"iat"/],
+      [
+        'the sign-in’s own ID token',
+        target.idToken,
+        /ERR_JWT_CLAIM_VALIDATION_FAILED|no back-channel logout event|nonce/,
+      ],
+      ['not a JWT', 'logout', /ERR_JWS_INVALID|ERR_JWT_INVALID/],
+    ];
+    for (const [what, token, reason] of refused) {
+      const answer = await postLogout(await token);
+      const body = (await answer.json()) as { error_code: string; error_message: string };
+      expect([answer.status, body.error_code], what).toEqual([400, 'E_1']);
+      expect(body.error_message, what).toMatch(reason);
+      expect(await signedIn(target.auth), what).toBe(true);
+    }
+
+    // A good token, posted four times at once: one ends the session, the copies are refused.
+    const token = await logoutToken(names);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => postLogout(token)));
+    expect(answers.map((a) => a.status).sort()).toEqual([204, 400, 400, 400]);
+    expect(await signedIn(target.auth)).toBe(false);
+    for (const answer of answers.filter((a) => a.status === 400)) {
+      expect(((await answer.json()) as { error_message: string }).error_message).toBe(
+        'logout_token: this token was used already.',
+      );
+    }
+  });
+
+  test('a logout for a connector that is not an OpenID Connect platform, or none, is refused; a missing token is E_1', async () => {
+    const { code: oauth2 } = await schoolWithPlatform(oauth2Settings());
+    const token = await logoutToken({ sub: 'pairwise-bcl-nobody' });
+    const asOauth2 = await postLogout(token, `${server.url}/edu/school-sign-in/${oauth2}/oidc/logout`);
+    expect(asOauth2.status).toBe(400);
+    expect(((await asOauth2.json()) as { error_message: string }).error_message).toMatch(/plain OAuth2/);
+    expect((await postLogout(token, `${server.url}/edu/school-sign-in/no-such-school/oidc/logout`)).status).toBe(404);
+    const empty = await fetch(logoutUri(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    expect(((await empty.json()) as { error_code: string }).error_code).toBe('E_1');
   });
 });
 
@@ -447,6 +694,7 @@ describe('education-platform connectors in the admin API', () => {
       preset: 'oidc',
       protocol: 'oidc',
       redirect_uri: `${server.url}/edu/school-sign-in/${code}/oidc`,
+      backchannel_logout_uri: `${server.url}/edu/school-sign-in/${code}/oidc/logout`,
     });
     const listed = await operatorCall('GET', routes.listSchoolConnectors.path);
     expect(JSON.stringify(listed.body)).not.toContain(CLIENT.secret);
@@ -600,6 +848,8 @@ describe('editing an education-platform connector', () => {
       { client_id: '' },
       { client_secret: 7 },
       { client_secret_sealed: 'forged' },
+      { redirect_uri: 'https://evil.example/cb' },
+      { backchannel_logout_uri: 'https://evil.example/logout' },
     ]) {
       expectError(await edit({ settings }), 'E_1');
     }

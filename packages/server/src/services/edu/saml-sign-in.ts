@@ -8,7 +8,8 @@ import { routes } from '@edupass/protocol';
 import { AssertionRefused, authnRequestUrl, type ServiceProvider, verifyResponse } from '../../adapters/saml-sp.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { insertSamlRequest, recordSamlAssertion, takeSamlRequest } from '../../store/edu/saml.ts';
+import { recordUpstreamToken } from '../../store/edu/connectors.ts';
+import { insertSamlRequest, takeSamlRequest } from '../../store/edu/saml.ts';
 import { STATE_TTL_SECONDS } from '../oauth/state.ts';
 import { hmac, randomToken } from '../security/hashing.ts';
 import type { SamlConnector } from './connectors.ts';
@@ -78,7 +79,7 @@ export const finishSamlSignIn = async (
     return refused();
   }
   const assertionKey = hmac(ctx.keys.codes, `saml-assertion:${assertion.id}`);
-  if (!(await recordSamlAssertion(ctx.db, assertionKey, Math.max(assertion.notOnOrAfter, now) + SKEW_MS))) {
+  if (!(await recordUpstreamToken(ctx.db, assertionKey, Math.max(assertion.notOnOrAfter, now) + SKEW_MS))) {
     ctx.logger.warn({ connector: connector.code }, 'SAML assertion presented again');
     return refused();
   }

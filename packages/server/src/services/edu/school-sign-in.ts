@@ -15,6 +15,7 @@ import {
   insertIdentity,
   insertSchoolSignIn,
   rehashIdentity,
+  takePlatformSignIns,
   takeSchoolSignIn,
 } from '../../store/edu/connectors.ts';
 import { putSchoolMember } from '../../store/edu/schools.ts';
@@ -35,6 +36,10 @@ const subjectHash = (key: KeyObject, connectorId: number, subject: string) =>
 /** The HMAC of an upstream ticket, for single logout. */
 const ticketHash = (ctx: Context, connectorId: number, ticket: string) =>
   hmac(ctx.keys.codes, `school-ticket:${connectorId}:${ticket}`);
+
+/** The HMAC of what a platform's logout token names (its session id, or the person there). */
+const upstreamHash = (ctx: Context, connectorId: number, kind: 'sid' | 'sub', value: string | undefined) =>
+  value === undefined ? undefined : hmac(ctx.keys.codes, `school-${kind}:${connectorId}:${value}`);
 
 /** The linked account; a link made under the previous secret is found too and keyed again. */
 const linkedUser = async (ctx: Context, connector: Connector, subject: string) => {
@@ -133,6 +138,8 @@ export interface SchoolSignIn {
   identity: UpstreamIdentity;
   /** The upstream ticket the sign-in came with: single logout names it. */
   ticket: string;
+  /** An OpenID Connect platform's session and person (its ID token's `sid` and `sub`): its logout tokens name them. */
+  upstream?: { session?: string | undefined; subject?: string | undefined } | undefined;
   /** The signed-in account that asked to link this identity to itself, if it did. */
   linkTo?: number | undefined;
 }
@@ -164,6 +171,8 @@ export const signInWithSchool = async (
     user_id: user.id,
     session_key: sessionKey(sessionId),
     created_at: ctx.now(),
+    upstream_session: upstreamHash(ctx, connector.id, 'sid', input.upstream?.session) ?? null,
+    upstream_subject: upstreamHash(ctx, connector.id, 'sub', input.upstream?.subject) ?? null,
   });
   return signedIn;
 };
@@ -174,4 +183,22 @@ export const endSchoolSignIn = async (ctx: Context, connector: Connector, ticket
   if (!taken) return false;
   await endSessionByKey(ctx, taken.session_key, Number(taken.user_id), 'school_logout');
   return true;
+};
+
+/**
+ * Back-channel logout: ends the sessions that the platform's session `session` started, or every
+ * session the person `subject` started through the connector, or (both named) that person's in that
+ * session. Answers how many ended.
+ */
+export const endPlatformSignIns = async (
+  ctx: Context,
+  connector: Connector,
+  named: { session?: string | undefined; subject?: string | undefined },
+): Promise<number> => {
+  const taken = await takePlatformSignIns(ctx.db, connector.id, {
+    upstreamSession: upstreamHash(ctx, connector.id, 'sid', named.session),
+    upstreamSubject: upstreamHash(ctx, connector.id, 'sub', named.subject),
+  });
+  for (const row of taken) await endSessionByKey(ctx, row.session_key, Number(row.user_id), 'school_logout');
+  return taken.length;
 };

@@ -15,8 +15,9 @@
  */
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
+import { sweepUpstreamTokens } from '../../store/edu/connectors.ts';
 import { deleteRosterJobsBefore } from '../../store/edu/roster.ts';
-import { sweepSamlState } from '../../store/edu/saml.ts';
+import { sweepSamlRequests } from '../../store/edu/saml.ts';
 import { deleteExpiredAccountRows } from '../../store/expired-rows.ts';
 import { deleteExpiredModels } from '../../store/identity/oidc-models.ts';
 import { withSweepLock } from '../../store/sweep-lock.ts';
@@ -71,7 +72,8 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
     ],
     ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
     ['children left without consent', () => deleteUnconfirmedChildren(ctx, now)],
-    ['answered or expired SAML requests', () => sweepSamlState(ctx.db, now)],
+    ['answered or expired SAML requests', () => sweepSamlRequests(ctx.db, now)],
+    ['used upstream tokens past their time', () => sweepUpstreamTokens(ctx.db, now)],
     [
       'roster import jobs',
       async () => ({ rosterJobs: await deleteRosterJobsBefore(ctx.db, now - ctx.config.eduRosterJobHours * HOUR_MS) }),

@@ -198,7 +198,7 @@ export const TABLE_RULES: Record<string, TableRule> = {
   school_connectors: { none: "schools' sign-in systems" },
   saml_metadata: { none: "SAML federations' metadata" },
   saml_requests: { none: 'SAML sign-ins started, by request ID and connector' },
-  saml_assertions: { none: 'SAML assertions accepted, kept as HMACs until they expire' },
+  upstream_tokens_used: { none: 'SAML assertions and logout tokens taken, kept as HMACs until they expire' },
   agreement_texts: { none: 'agreement texts per language' },
   classes: { none: 'classes' },
   products: { none: 'products' },

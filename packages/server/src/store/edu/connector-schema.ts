@@ -34,6 +34,10 @@ export interface SchoolSignInsTable {
   /** `sessions.id` (the hashed session key) of the session it started. */
   session_key: string;
   created_at: number;
+  /** OpenID Connect platforms: HMAC of the platform's session id (`sid`), which a logout token names. */
+  upstream_session: string | null;
+  /** OpenID Connect platforms: HMAC of the person at the platform (`sub`), which a logout token names. */
+  upstream_subject: string | null;
 }
 
 /** The last good copy of a federation's signed metadata aggregate (migration 031). */
@@ -53,8 +57,9 @@ export interface SamlRequestsTable {
   expires_at: number;
 }
 
-export interface SamlAssertionsTable {
-  /** HMAC of the issuer and the assertion ID. */
-  assertion_key: string;
+/** Upstream tokens taken once (migration 035): SAML assertions, platforms' logout tokens. */
+export interface UpstreamTokensUsedTable {
+  /** HMAC of what names the token: the issuer and the assertion ID, the connector and the logout token's `jti`. */
+  token_key: string;
   expires_at: number;
 }

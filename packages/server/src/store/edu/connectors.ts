@@ -1,7 +1,10 @@
-/** Schools' sign-in connectors, the identities they linked, and the sign-ins single logout ends. */
+/**
+ * Schools' sign-in connectors, the identities they linked, the sign-ins single logout ends, and the
+ * upstream tokens taken once.
+ */
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { SchoolConnectorsTable } from './connector-schema.ts';
+import type { SchoolConnectorsTable, SchoolSignInsTable } from './connector-schema.ts';
 
 type Db = Kysely<Database>;
 
@@ -73,10 +76,7 @@ export const insertIdentity = async (
     ).numInsertedOrUpdatedRows ?? 0,
   ) === 1;
 
-export const insertSchoolSignIn = (
-  db: Db,
-  row: { ticket_hash: string; connector_id: number; user_id: number; session_key: string; created_at: number },
-) =>
+export const insertSchoolSignIn = (db: Db, row: Insertable<SchoolSignInsTable>) =>
   db
     .insertInto('school_sign_ins')
     .values(row)
@@ -92,6 +92,23 @@ export const takeSchoolSignIn = (db: Db, connectorId: number, ticketHash: string
     .returning(['user_id', 'session_key'])
     .executeTakeFirst();
 
+/**
+ * Takes the sign-ins a platform's logout names: those its session `upstreamSession` started, those of
+ * the person `upstreamSubject`, or (both named) those of that person in that session. One `DELETE`, so
+ * a logout racing another ends each session once.
+ */
+export const takePlatformSignIns = (
+  db: Db,
+  connectorId: number,
+  named: { upstreamSession?: string | undefined; upstreamSubject?: string | undefined },
+) => {
+  if (named.upstreamSession === undefined && named.upstreamSubject === undefined) return Promise.resolve([]);
+  let taken = db.deleteFrom('school_sign_ins').where('connector_id', '=', connectorId);
+  if (named.upstreamSession !== undefined) taken = taken.where('upstream_session', '=', named.upstreamSession);
+  if (named.upstreamSubject !== undefined) taken = taken.where('upstream_subject', '=', named.upstreamSubject);
+  return taken.returning(['user_id', 'session_key']).execute();
+};
+
 /** Keys a link made under the previous secret with the current one. */
 export const rehashIdentity = (db: Db, connectorId: number, from: string, to: string) =>
   db
@@ -100,3 +117,24 @@ export const rehashIdentity = (db: Db, connectorId: number, from: string, to: st
     .where('connector_id', '=', connectorId)
     .where('subject_hash', '=', from)
     .execute();
+
+/**
+ * Records an upstream token as taken (an accepted SAML assertion, a platform's logout token) until
+ * `expiresAt`: false when it was taken before (a replay). One statement, so of racing copies one wins.
+ */
+export const recordUpstreamToken = async (db: Db, tokenKey: string, expiresAt: number) =>
+  Number(
+    (
+      await db
+        .insertInto('upstream_tokens_used')
+        .values({ token_key: tokenKey, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('token_key').doNothing())
+        .executeTakeFirst()
+    ).numInsertedOrUpdatedRows ?? 0,
+  ) === 1;
+
+/** Housekeeping: used upstream tokens past their time (a copy of one could no longer pass anyway). */
+export const sweepUpstreamTokens = async (db: Db, now: number) => {
+  const tokens = await db.deleteFrom('upstream_tokens_used').where('expires_at', '<=', now).executeTakeFirst();
+  return { upstreamTokens: Number(tokens.numDeletedRows) };
+};

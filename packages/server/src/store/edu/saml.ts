@@ -1,7 +1,7 @@
 /**
- * SAML sign-in's state: federations' metadata copies, the AuthnRequests waiting for an answer and the
- * assertions already accepted. Taking a request and recording an assertion are single statements, so
- * two copies of one response racing each other cannot both pass, on SQLite and on PostgreSQL alike.
+ * SAML sign-in's state: federations' metadata copies and the AuthnRequests waiting for an answer (the
+ * assertions already accepted are upstream tokens taken once: connectors.ts). Taking a request and
+ * recording an assertion are single statements, so two copies of one response racing each other cannot both pass, on SQLite and on PostgreSQL alike.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
@@ -39,21 +39,8 @@ export const takeSamlRequest = async (db: Db, requestId: string, connectorId: nu
     ).numDeletedRows,
   ) === 1;
 
-/** Records an accepted assertion; false when it was accepted before (a replay). */
-export const recordSamlAssertion = async (db: Db, assertionKey: string, expiresAt: number) =>
-  Number(
-    (
-      await db
-        .insertInto('saml_assertions')
-        .values({ assertion_key: assertionKey, expires_at: expiresAt })
-        .onConflict((oc) => oc.column('assertion_key').doNothing())
-        .executeTakeFirst()
-    ).numInsertedOrUpdatedRows ?? 0,
-  ) === 1;
-
-/** Housekeeping: requests and assertions past their time. */
-export const sweepSamlState = async (db: Db, now: number) => {
+/** Housekeeping: SAML requests past their time. */
+export const sweepSamlRequests = async (db: Db, now: number) => {
   const requests = await db.deleteFrom('saml_requests').where('expires_at', '<=', now).executeTakeFirst();
-  const assertions = await db.deleteFrom('saml_assertions').where('expires_at', '<=', now).executeTakeFirst();
-  return { samlRequests: Number(requests.numDeletedRows), samlAssertions: Number(assertions.numDeletedRows) };
+  return { samlRequests: Number(requests.numDeletedRows) };
 };

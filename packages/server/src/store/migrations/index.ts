@@ -38,6 +38,7 @@ import * as samlFederations from './031-saml-federations.ts';
 import * as rosterImports from './032-roster-imports.ts';
 import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-school-agreements.ts';
 import * as rotationBySuccessor from './034-rotation-by-successor.ts';
+import * as platformLogout from './035-platform-logout.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -84,6 +85,7 @@ const steps: [name: string, up: Step][] = [
   ['032-roster-imports', rosterImports.up],
   ['033-guardian-checks-and-school-agreements', guardianChecksAndSchoolAgreements.up],
   ['034-rotation-by-successor', rotationBySuccessor.up],
+  ['035-platform-logout', platformLogout.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
