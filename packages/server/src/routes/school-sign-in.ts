@@ -2,9 +2,10 @@
  * Signing in with a school's own system (CAS, SAML through a federation, or an OAuth2 / OIDC
  * education platform): the chooser's list, the start (a state cookie bound to this browser, then the
  * school's CAS login page, its identity provider or its platform's authorization page), the return
- * with the service ticket, the code or the posted SAML response, the SAML service
- * provider's metadata, the CAS server's single logout and the platforms' back-channel logout. A browser whose sign-in fails is sent to the web client's sign-in page with
- * what went wrong (`?school=<code>&error=…`), never to a page of JSON.
+ * with the service ticket, the code or the posted SAML response, the SAML service provider's
+ * metadata, the CAS server's single logout and the platforms' back-channel logout. A browser whose
+ * sign-in fails is sent to the web client's sign-in page with what went wrong
+ * (`?school=<code>&error=…`), never to a page of JSON.
  */
 import { parse as parseQuery } from 'node:querystring';
 import { routes } from '@edupass/protocol';
