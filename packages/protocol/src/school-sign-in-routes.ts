@@ -2,8 +2,9 @@
  * Signing in with a school's own system (CAS, SAML through a federation such as CARSI, or an OAuth2 /
  * OpenID Connect education platform): the chooser's list, the start (to the school's sign-in page),
  * the return with the service ticket, the code or the SAML response, the SAML service provider's
- * metadata, the CAS server's single logout and the OpenID Connect platform's back-channel logout. The start and the return are browser navigations
- * answered with redirects; an operator configures the connectors.
+ * metadata, the CAS server's single logout and the OpenID Connect platform's back-channel logout. The
+ * start and the return are browser navigations answered with redirects; an operator configures the
+ * connectors.
  */
 import { list, NO_CONTENT, object, text } from './answer-schema.ts';
 import { described } from './described-route.ts';

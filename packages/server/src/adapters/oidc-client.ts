@@ -197,7 +197,8 @@ const verifyIdToken = async (
   return payload;
 };
 
-const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** The event a logout token carries (Back-Channel Logout 1.0 §2.4), as a platform's and as EduPass's own. */
+export const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** How old a logout token may be (by its `iat`): a platform posts it as the person signs out. */
 const LOGOUT_TOKEN_MAX_AGE_SECONDS = 300;
 /** `typ` values a logout token may carry: its explicit type (Back-Channel Logout §2.4), or a plain JWT's. */
@@ -242,12 +243,11 @@ export const verifyLogoutToken = async (
     throw new UpstreamRefused('logout_token: no back-channel logout event');
   }
   if ('nonce' in payload) throw new UpstreamRefused('logout_token: carries a nonce');
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const session = text(payload.sid);
-  const subject = text(payload.sub);
+  const session = claimText(payload.sid);
+  const subject = claimText(payload.sub);
   if (session === undefined && subject === undefined) throw new UpstreamRefused('logout_token: names no sid or sub');
-  const tokenId = text(payload.jti) ?? '';
-  if (tokenId === '') throw new UpstreamRefused('logout_token: jti is not a string');
+  const tokenId = claimText(payload.jti);
+  if (tokenId === undefined) throw new UpstreamRefused('logout_token: jti is not a string');
   const issuedAt = Number(payload.iat) * 1000;
   return {
     session,
@@ -305,6 +305,10 @@ export const exchangeCode = async (
   // The verified ID token's claims win over userinfo's.
   return { ...info, ...claims };
 };
+
+/** A claim that names something (`sub`, `sid`, `jti`): a non-empty string, else undefined. */
+export const claimText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 
 /** Claims as the attribute mapping reads them: text values only (nested objects are left out). */
 export const claimsAsAttributes = (claims: Record<string, unknown>): Record<string, string[]> => {

@@ -24,6 +24,7 @@ import { finishOidcSignIn, startOidcSignIn } from '../services/edu/oidc-connecto
 import { platformLogout } from '../services/edu/platform-logout.ts';
 import { finishSamlSignIn, serviceProvider, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
 import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../services/edu/school-sign-in.ts';
+import { connectorAddress } from '../services/edu/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../services/oauth/state.ts';
 import { authenticate } from '../services/sessions/tokens.ts';
 import { allowedRedirect, isNavigation, wantsJson } from './oauth.ts';
@@ -35,7 +36,7 @@ const VALIDATE_TIMEOUT_MS = 10_000;
 
 /** The address CAS sends the browser back to; validation must name exactly the same one. */
 const serviceUrl = (ctx: Context, code: string, state: string) => {
-  const url = new URL(routes.finishSchoolSignIn.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl);
+  const url = connectorAddress(ctx, routes.finishSchoolSignIn.path, code);
   url.searchParams.set('state', state);
   return url.toString();
 };

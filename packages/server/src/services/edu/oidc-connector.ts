@@ -11,6 +11,7 @@ import { isRecord, OIDC_PRESET_NAMES, type OidcPresetName, routes } from '@edupa
 import {
   authorizationUrl,
   claimsAsAttributes,
+  claimText,
   discover,
   exchangeCode,
   type OidcClient,
@@ -26,7 +27,7 @@ import { hmac } from '../security/hashing.ts';
 import { seal, unsealEither } from '../security/sealed-values.ts';
 import type { AttributeMapping, UpstreamIdentity } from './identity-mapping.ts';
 import { DEFAULT_MAPPING } from './identity-mapping.ts';
-import { upstreamUrl } from './upstream-url.ts';
+import { connectorAddress, upstreamUrl } from './upstream-url.ts';
 
 export interface OidcPreset {
   protocol: 'oidc' | 'oauth2';
@@ -172,11 +173,11 @@ export const oidcSettings = (ctx: Context, code: string, settings: unknown, stor
 
 /** The address the platform sends the browser back to: registered with it as the redirect URI. */
 export const oidcRedirectUri = (ctx: Context, code: string) =>
-  new URL(routes.finishOidcSignIn.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl).toString();
+  connectorAddress(ctx, routes.finishOidcSignIn.path, code).toString();
 
 /** Where an OpenID Connect platform posts its logout tokens: registered with it as the back-channel logout URI. */
-export const oidcLogoutUri = (ctx: Context, code: string) =>
-  new URL(routes.platformLogout.path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl).toString();
+const oidcLogoutUri = (ctx: Context, code: string) =>
+  connectorAddress(ctx, routes.platformLogout.path, code).toString();
 
 /**
  * Settings as stored (the sealed secret) and as shown (no secret; the redirect URI to register, and for
@@ -202,10 +203,20 @@ export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, wi
 
 const UPSTREAM_TIMEOUT_MS = 10_000;
 
-const refused = (): never => fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
+/** How the platform's refusal is answered: a sign-in's `AC3_27`, or a logout token's `E_1` naming why. */
+type Refusal = (error: UpstreamRefused) => never;
+const signInRefused: Refusal = () => fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
+const logoutRefused: Refusal = (error) => {
+  throw invalidRequest(error.message);
+};
 
-/** Runs an upstream step: unreachable → retry later; refused → AC3_27, logged with the reason. */
-const upstream = async <T>(ctx: Context, code: string, step: () => Promise<T>): Promise<T> => {
+/** Runs an upstream step: unreachable → retry later; refused → `refusal`, logged with the reason. */
+const upstream = async <T>(
+  ctx: Context,
+  code: string,
+  step: () => Promise<T>,
+  refusal: Refusal = signInRefused,
+): Promise<T> => {
   try {
     return await step();
   } catch (error) {
@@ -214,16 +225,21 @@ const upstream = async <T>(ctx: Context, code: string, step: () => Promise<T>): 
       throw new RetryLater(30, "The school's sign-in system did not answer. Try again later.");
     }
     if (error instanceof UpstreamRefused) {
-      ctx.logger.warn({ connector: code, err: error.message }, 'school platform sign-in refused');
-      return refused();
+      ctx.logger.warn({ connector: code, err: error.message }, 'school platform refused');
+      return refusal(error);
     }
     throw error;
   }
 };
 
-const endpointsOf = async (ctx: Context, code: string, s: OidcSettings): Promise<OidcEndpoints> => {
+const endpointsOf = async (
+  ctx: Context,
+  code: string,
+  s: OidcSettings,
+  refusal: Refusal = signInRefused,
+): Promise<OidcEndpoints> => {
   if (s.protocol === 'oauth2') return { ...s.endpoints, jwks: '', issuer: '' };
-  const found = await upstream(ctx, code, () => discover(s.issuer, UPSTREAM_TIMEOUT_MS, ctx.now()));
+  const found = await upstream(ctx, code, () => discover(s.issuer, UPSTREAM_TIMEOUT_MS, ctx.now()), refusal);
   return {
     authorization: s.endpoints.authorization || found.authorization,
     token: s.endpoints.token || found.token,
@@ -309,10 +325,9 @@ export const finishOidcSignIn = async (
     ),
   );
   const attributes = claimsAsAttributes(claims);
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   return {
     identity: { user: attributes.sub?.[0] ?? '', attributes },
-    upstream: c.oidc.protocol === 'oidc' ? { subject: text(claims.sub), session: text(claims.sid) } : {},
+    upstream: c.oidc.protocol === 'oidc' ? { subject: claimText(claims.sub), session: claimText(claims.sid) } : {},
   };
 };
 
@@ -324,18 +339,11 @@ export const finishOidcSignIn = async (
 export const readLogoutToken = async (ctx: Context, c: OidcConnectorRef, token: string): Promise<PlatformLogout> => {
   if (c.oidc.protocol !== 'oidc')
     throw invalidRequest('This platform signs in over plain OAuth2: it has no logout tokens.');
-  const endpoints = await endpointsOf(ctx, c.code, c.oidc);
-  try {
-    return await verifyLogoutToken(c.oidc.clientId, endpoints, token, UPSTREAM_TIMEOUT_MS);
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) {
-      ctx.logger.warn({ connector: c.code, err: error.message }, 'school platform keys unreachable');
-      throw new RetryLater(30, "The school's sign-in system did not answer. Try again later.");
-    }
-    if (error instanceof UpstreamRefused) {
-      ctx.logger.warn({ connector: c.code, err: error.message }, 'school platform logout token refused');
-      throw invalidRequest(error.message);
-    }
-    throw error;
-  }
+  const endpoints = await endpointsOf(ctx, c.code, c.oidc, logoutRefused);
+  return upstream(
+    ctx,
+    c.code,
+    () => verifyLogoutToken(c.oidc.clientId, endpoints, token, UPSTREAM_TIMEOUT_MS),
+    logoutRefused,
+  );
 };

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EduMemberships, routes } from '@edupass/protocol';
 import { expectError } from '@edupass/test-kit/accounts';
+import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
@@ -251,28 +252,21 @@ interface Round {
   /** The address the platform sent the browser back to (with code and state). */
   callback: URL;
   stateCookie: string;
-  /** The browser's cookies at the platform (its session there). */
-  jar: Map<string, string>;
+  /** The browser at the platform (its cookies there: its session). */
+  browser: PlatformBrowser;
 }
 
-const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-const keepCookies = (jar: Map<string, string>, answer: Response) => {
-  for (const line of answer.headers.getSetCookie()) {
-    const [pair = ''] = line.split(';');
-    const at = pair.indexOf('=');
-    jar.set(pair.slice(0, at), pair.slice(at + 1));
-  }
-};
+type PlatformBrowser = ReturnType<typeof cookieBrowser>;
 
 /**
- * Start at EduPass and sign in at the platform; stops before the browser comes back. `jar`: a browser
+ * Start at EduPass and sign in at the platform; stops before the browser comes back. `browser`: one
  * already signed in at the platform (the same session there).
  */
 const atPlatform = async (
   code: string,
   person: Person,
   at: Platform = platform,
-  jar = new Map<string, string>(),
+  browser = cookieBrowser(),
 ): Promise<Round> => {
   const start = new URL(`/edu/school-sign-in/${code}/start`, server.url);
   start.searchParams.set('redirect', `${server.url}/account`);
@@ -280,16 +274,8 @@ const atPlatform = async (
   const authorizeUrl = new URL(redirectTarget(started));
   const stateCookie = cookieSet(started, 'edupass_school') ?? '';
   at.next = person;
-  let url = authorizeUrl;
-  for (let hop = 0; hop < 10; hop++) {
-    const answer = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
-    keepCookies(jar, answer);
-    const location = answer.headers.get('location');
-    expect(location, `the platform answered ${answer.status} at ${url.pathname}: ${await answer.text()}`).toBeTruthy();
-    url = new URL(location ?? '', url);
-    if (url.origin === server.url) return { authorizeUrl, callback: url, stateCookie, jar };
-  }
-  throw new Error('the platform never sent the browser back');
+  const callback = await browser.follow(authorizeUrl.href, (next) => new URL(next).origin === server.url);
+  return { authorizeUrl, callback: new URL(callback), stateCookie, browser };
 };
 
 /** The browser comes back to EduPass (with `cookie` as its state cookie). */
@@ -298,8 +284,8 @@ const backAtEduPass = async (callback: URL, cookie: string) => {
   return { landed: redirectTarget(finished), auth: cookieSet(finished, 'authorization') };
 };
 
-const signIn = async (code: string, person: Person, at: Platform = platform, jar?: Map<string, string>) => {
-  const round = await atPlatform(code, person, at, jar);
+const signIn = async (code: string, person: Person, at: Platform = platform, browser?: PlatformBrowser) => {
+  const round = await atPlatform(code, person, at, browser);
   return { ...round, ...(await backAtEduPass(round.callback, round.stateCookie)) };
 };
 
@@ -491,23 +477,19 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
   });
 });
 
-/** The platform's sign-out page (oidc-provider's RP-initiated logout), confirmed "yes, sign me out" in `jar`'s browser. */
-const signOutAtPlatform = async (jar: Map<string, string>, at: Platform = platform) => {
-  const page = await fetch(`${at.issuer}/session/end`, { headers: { cookie: cookieHeader(jar) } });
-  keepCookies(jar, page);
-  const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())?.[1];
+/** The platform's sign-out page (oidc-provider's RP-initiated logout), confirmed "yes, sign me out" in `browser`. */
+const signOutAtPlatform = async (browser: PlatformBrowser, at: Platform = platform) => {
+  const page = await browser.request(`${at.issuer}/session/end`);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
   expect(xsrf, 'the platform shows its sign-out form').toBeTruthy();
-  const confirmed = await fetch(`${at.issuer}/session/end/confirm`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: cookieHeader(jar), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ xsrf: xsrf ?? '', logout: 'yes' }).toString(),
+  const confirmed = await browser.request(`${at.issuer}/session/end/confirm`, {
+    form: { xsrf: xsrf ?? '', logout: 'yes' },
   });
-  expect([302, 303], await confirmed.text()).toContain(confirmed.status);
+  expect([302, 303], confirmed.body).toContain(confirmed.status);
 };
 
 /** Whether the EduPass session behind a sign-in's cookie still answers. */
-const signedIn = async (auth: string | undefined) =>
+const stillSignedIn = async (auth: string | undefined) =>
   (await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } })).status === 200;
 
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -527,13 +509,13 @@ describe('back-channel logout from an OpenID Connect platform (Back-Channel Logo
       body: new URLSearchParams({ logout_token: token }).toString(),
     });
   /** A sign-in through the logout connector, with the ID token the platform issued for it. */
-  const signInKeepingIdToken = async (person: Person, jar?: Map<string, string>) => {
+  const signInKeepingIdToken = async (person: Person, browser?: PlatformBrowser) => {
     let idToken = '';
     platform.tamper = async (issued) => {
       idToken = issued;
       return issued;
     };
-    const round = await signIn(LOGOUT_CONNECTOR, person, platform, jar);
+    const round = await signIn(LOGOUT_CONNECTOR, person, platform, browser);
     expect(round.auth).toMatch(/^authorization=./);
     return { ...round, idToken, claims: decodeJwt(idToken) };
   };
@@ -558,7 +540,7 @@ describe('back-channel logout from an OpenID Connect platform (Back-Channel Logo
     // Two EduPass sign-ins in one platform session, one in another platform session of the same
     // person, and someone else's.
     const first = await signInKeepingIdToken(pupil('pairwise-bcl-a'));
-    const second = await signInKeepingIdToken(pupil('pairwise-bcl-a'), first.jar);
+    const second = await signInKeepingIdToken(pupil('pairwise-bcl-a'), first.browser);
     const elsewhere = await signInKeepingIdToken(pupil('pairwise-bcl-a'));
     const other = await signInKeepingIdToken(pupil('pairwise-bcl-b'));
     expect(first.claims.sid, 'the platform names its session in the ID token').toEqual(expect.any(String));
@@ -570,12 +552,12 @@ describe('back-channel logout from an OpenID Connect platform (Back-Channel Logo
     expect(JSON.stringify(rows)).not.toContain('pairwise-bcl-a');
 
     const sent = platform.logoutsSent.length;
-    await signOutAtPlatform(first.jar);
+    await signOutAtPlatform(first.browser);
     expect(platform.logoutsSent.slice(sent)).toEqual([{ clientId: LOGOUT_CLIENT, ok: true }]);
-    expect(await signedIn(first.auth)).toBe(false);
-    expect(await signedIn(second.auth)).toBe(false);
-    expect(await signedIn(elsewhere.auth)).toBe(true);
-    expect(await signedIn(other.auth)).toBe(true);
+    expect(await stillSignedIn(first.auth)).toBe(false);
+    expect(await stillSignedIn(second.auth)).toBe(false);
+    expect(await stillSignedIn(elsewhere.auth)).toBe(true);
+    expect(await stillSignedIn(other.auth)).toBe(true);
   });
 
   test('a logout token naming only the person ends every session they started through the platform', async () => {
@@ -584,14 +566,14 @@ describe('back-channel logout from an OpenID Connect platform (Back-Channel Logo
     const two = await signInKeepingIdToken(pupil('pairwise-bcl-sub'));
     const other = await signInKeepingIdToken(pupil('pairwise-bcl-sub-other'));
     expect((await postLogout(await logoutToken({ sub: one.claims.sub }))).status).toBe(204);
-    expect(await signedIn(one.auth)).toBe(false);
-    expect(await signedIn(two.auth)).toBe(false);
-    expect(await signedIn(other.auth)).toBe(true);
+    expect(await stillSignedIn(one.auth)).toBe(false);
+    expect(await stillSignedIn(two.auth)).toBe(false);
+    expect(await stillSignedIn(other.auth)).toBe(true);
     // `sub` and `sid` together: that person in that session only; a `sid` of someone else's ends nothing.
     const three = await signInKeepingIdToken(pupil('pairwise-bcl-sub'));
     expect((await postLogout(await logoutToken({ sub: one.claims.sub, sid: other.claims.sid }))).status).toBe(204);
-    expect(await signedIn(other.auth)).toBe(true);
-    expect(await signedIn(three.auth)).toBe(true);
+    expect(await stillSignedIn(other.auth)).toBe(true);
+    expect(await stillSignedIn(three.auth)).toBe(true);
   });
 
   test('forged, misaddressed, stale, mistyped or incomplete logout tokens are E_1 and end nothing; a copy is taken once', async () => {
@@ -656,14 +638,14 @@ describe('back-channel logout from an OpenID Connect platform (Back-Channel Logo
       const body = (await answer.json()) as { error_code: string; error_message: string };
       expect([answer.status, body.error_code], what).toEqual([400, 'E_1']);
       expect(body.error_message, what).toMatch(reason);
-      expect(await signedIn(target.auth), what).toBe(true);
+      expect(await stillSignedIn(target.auth), what).toBe(true);
     }
 
     // A good token, posted four times at once: one ends the session, the copies are refused.
     const token = await logoutToken(names);
     const answers = await Promise.all(Array.from({ length: 4 }, () => postLogout(token)));
     expect(answers.map((a) => a.status).sort()).toEqual([204, 400, 400, 400]);
-    expect(await signedIn(target.auth)).toBe(false);
+    expect(await stillSignedIn(target.auth)).toBe(false);
     for (const answer of answers.filter((a) => a.status === 400)) {
       expect(((await answer.json()) as { error_message: string }).error_message).toBe(
         'logout_token: this token was used already.',

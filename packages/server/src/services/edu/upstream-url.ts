@@ -20,3 +20,10 @@ export const upstreamUrl = (ctx: Context, value: unknown, key: string): string =
   if (url.search || url.hash) throw invalidRequest(`settings.${key} must have no query or fragment.`);
   return url.toString().replace(/\/+$/, '');
 };
+
+/**
+ * An address of EduPass's own that a school's system is given for the connector `code` (a route's
+ * `path` with its `:code`): CAS's service address, a platform's redirect and back-channel logout URIs.
+ */
+export const connectorAddress = (ctx: Context, path: string, code: string): URL =>
+  new URL(path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl);

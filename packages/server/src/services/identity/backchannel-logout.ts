@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientModel, Provider } from 'oidc-provider';
+import { LOGOUT_EVENT } from '../../adapters/oidc-client.ts';
 import type { Context } from '../../context.ts';
 import { applicationsWithBackchannelLogout } from '../../store/identity/applications.ts';
 import {
@@ -26,7 +27,6 @@ import { postWebhook } from '../webhooks/sender.ts';
 import { backoffMs } from '../webhooks/worker.ts';
 
 const BATCH = 20;
-const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 /**
  * Writes the logouts of ended sign-ins through `ctx.db` (the transaction's): only for applications

@@ -1,7 +1,8 @@
 /**
  * SAML sign-in's state: federations' metadata copies and the AuthnRequests waiting for an answer (the
  * assertions already accepted are upstream tokens taken once: connectors.ts). Taking a request and
- * recording an assertion are single statements, so two copies of one response racing each other cannot both pass, on SQLite and on PostgreSQL alike.
+ * recording an assertion are single statements, so two copies of one response racing each other
+ * cannot both pass, on SQLite and on PostgreSQL alike.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
