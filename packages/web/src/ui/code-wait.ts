@@ -51,6 +51,9 @@ export const retryAfterOf = (error: unknown): number | undefined => {
 
 const TICK_MS = 250;
 
+/** The wait kept under `key`, read now. */
+const readWait = (key: string) => ({ key, waitUntil: readWaitUntil(key), now: Date.now() });
+
 /** The countdown of the wait kept under `key`: seconds left, whether one was ever kept, and a re-read after a change. */
 export interface StoredWait {
   left: number;
@@ -63,13 +66,16 @@ export interface StoredWait {
  * the sign-in lock's notice.
  */
 export const useStoredWait = (key: string): StoredWait => {
-  const [waitUntil, setWaitUntil] = useState(() => readWaitUntil(key));
-  const [now, setNow] = useState(() => Date.now());
-  const reread = useCallback(() => {
-    setWaitUntil(readWaitUntil(key));
-    setNow(Date.now());
-  }, [key]);
-  useEffect(reread, [reread]);
+  const [read, setRead] = useState(() => readWait(key));
+  // A new key is read as it renders (React's state adjusted during render: it renders again before
+  // anything is shown), never in an effect after it: a frame with the previous address's wait would
+  // show an enabled "Get code" for a number that must still wait.
+  let current = read;
+  if (read.key !== key) {
+    current = readWait(key);
+    setRead(current);
+  }
+  const reread = useCallback(() => setRead(readWait(key)), [key]);
   useEffect(() => {
     const onChange = (event: Event) => {
       if ((event as CustomEvent<string>).detail === key) reread();
@@ -77,11 +83,12 @@ export const useStoredWait = (key: string): StoredWait => {
     window.addEventListener(WAIT_CHANGED, onChange);
     return () => window.removeEventListener(WAIT_CHANGED, onChange);
   }, [key, reread]);
+  const { waitUntil, now } = current;
   const left = Math.max(0, Math.ceil((waitUntil - now) / 1000));
   // biome-ignore lint/correctness/useExhaustiveDependencies: each tick (`now`) arms the next one.
   useEffect(() => {
     if (left <= 0) return;
-    const timer = window.setTimeout(() => setNow(Date.now()), TICK_MS);
+    const timer = window.setTimeout(() => setRead((r) => ({ ...r, now: Date.now() })), TICK_MS);
     return () => window.clearTimeout(timer);
   }, [left, now]);
   return { left, asked: waitUntil > 0, reread };
