@@ -114,7 +114,7 @@ export const captchaVendorFieldAnswer = object(
   {
     /** The value in effect; public fields only, never a secret's. */
     value: text(),
-    /** Set in the console but no longer readable (the server secret changed): enter it again. */
+    /** Set in the console but no longer readable (the keyring was reset): enter it again. */
     unreadable: boolean(),
   },
 );

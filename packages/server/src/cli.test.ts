@@ -8,6 +8,7 @@ import { doctor } from './cli/doctor.ts';
 import { splitCsvLine } from './cli/import-users.ts';
 import { runCli } from './cli.ts';
 import { createUsageWriter } from './services/usage/group-commit.ts';
+import { findSetting } from './store/admin/settings.ts';
 import { listPolicies, putPolicy } from './store/captcha/captcha.ts';
 import { openStore, type Store } from './store/db.ts';
 import { usageDb, writeUsage } from './store/usage/events.ts';
@@ -86,6 +87,31 @@ describe('edupass keys', () => {
     expect(lastLine()).toMatch(/It signs new tokens now\./);
     expect(await runCli(['keys', 'list'])).toBe(0);
     expect(lastLine()).toMatch(/^1 +retiring[\s\S]*^2 +retiring[\s\S]*^3 +signing/m);
+  });
+});
+
+describe('edupass keys reset-keyring', () => {
+  const OTHER = 'another-secret-of-this-test-0123456789abcdef';
+
+  test('refuses while the secret opens the keyring; once it does not, resets it and names what is lost', async () => {
+    expect(await runCli(['keys', 'list'])).toBe(0);
+    expect(await runCli(['keys', 'reset-keyring'])).toBe(1);
+    expect(lastLine()).toBe('The keyring opens with JWT_SECRET: nothing to reset.');
+    try {
+      process.env.JWT_SECRET = OTHER;
+      await expect(runCli(['keys', 'list'])).rejects.toThrow(/JWT_SECRET does not open the keyring[\s\S]*Fix:/);
+      expect(await runCli(['keys', 'reset-keyring'])).toBe(0);
+      expect(lastLine()).toMatch(/^The keyring is deleted[\s\S]*apps rotate-secret/);
+      expect(await runCli(['keys', 'list'])).toBe(0);
+      // Back to the database's own secret, the other one as the previous: the keyring is sealed again.
+      process.env.JWT_SECRET = await findSetting(store.db, 'secret');
+      process.env.JWT_SECRET_PREVIOUS = OTHER;
+      expect(await runCli(['keys', 'list'])).toBe(0);
+    } finally {
+      delete process.env.JWT_SECRET;
+      delete process.env.JWT_SECRET_PREVIOUS;
+    }
+    expect(await runCli(['keys', 'reset-keyring'])).toBe(1);
   });
 });
 

@@ -16,6 +16,7 @@ import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
 import { loadConfig } from './config/config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
+import { resetKeyring, serverSecrets } from './services/security/keyring.ts';
 import { openStore } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 
@@ -30,6 +31,8 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
   keys list                                the keys that sign access tokens, and where each stands
   keys rotate [--now]                      add a signing key: published now, signing after 15 minutes
                                            (--now: at once); the old one verifies until its tokens expire
+  keys reset-keyring                       when JWT_SECRET's previous value is lost: a new keyring (the keys
+                                           of stored hashes and secrets) at the next start; lists what is lost
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
 ${CAPTCHA_USAGE}
@@ -110,6 +113,17 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   if (command === 'keys' && (sub === 'list' || sub === 'rotate')) {
     console.log(await withContext((ctx) => (sub === 'list' ? listKeys(ctx) : rotateKeys(ctx, values.now === true))));
     return 0;
+  }
+  if (command === 'keys' && sub === 'reset-keyring') {
+    const config = loadConfig();
+    const store = openStore(config.databaseUrl, { poolSize: 1 });
+    try {
+      const { reset, message } = await resetKeyring(store.db, await serverSecrets(store.db, config));
+      console.log(message);
+      return reset ? 0 : 1;
+    } finally {
+      await store.close();
+    }
   }
   if (command === 'captcha' && sub === 'policy' && arg === 'reset' && positionals[3]) {
     const pid = positionals[3];

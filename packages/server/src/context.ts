@@ -2,19 +2,18 @@
  * Everything a service needs, built once from the configuration: the store, counters, delivery,
  * signing keys and the clock. Services are plain functions of (context, input).
  */
-import { createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
 import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.ts';
 import type { Config } from './config/config.ts';
-import { resealVendorKeys } from './services/captcha/vendor-keys.ts';
 import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { redisHealth } from './services/platform/readiness.ts';
+import { type Keyring, loadKeyring, serverSecrets } from './services/security/keyring.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
-import { settingOrCreate } from './store/admin/settings.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
@@ -25,27 +24,16 @@ import type { EventsStore } from './store/usage/events-store.ts';
 import { openEventsStore } from './store/usage/events-store-open.ts';
 
 /**
- * The keys the server derives from its signing secret. The symmetric ones are KeyObjects, imported
- * once: node:crypto on Node 24 imports a Buffer key again at every createHmac or createCipheriv,
- * which costs about 17 µs more than the HMAC itself.
+ * The server's keys: the keyring's (services/security/keyring.ts: stored data's keys, kept sealed in
+ * the database) and the HS256 keys of access tokens signed before ES256. The symmetric ones are
+ * KeyObjects, imported once: node:crypto on Node 24 imports a Buffer key again at every createHmac or
+ * createCipheriv, which costs about 17 µs more than the HMAC itself.
  */
-export interface Keys {
-  /** HS256 key for access tokens. */
+export interface Keys extends Keyring {
+  /** HS256 key of access tokens an earlier version signed: verifies, never signs. */
   jwt: CryptoKey;
-  /** The previous secret's key while rotating (JWT_SECRET_PREVIOUS): verifies, never signs. */
+  /** The previous secret's HS256 key while rotating (JWT_SECRET_PREVIOUS). */
   jwtPrevious: CryptoKey | undefined;
-  /** Derives refresh-token successors, so a retried refresh gets the same answer. */
-  refresh: KeyObject;
-  /** Keys the hashes of one-time codes and tickets. */
-  codes: KeyObject;
-  /**
-   * AES-256-GCM key sealing secrets set in the console (captcha vendor keys) in the database. Derived
-   * from the signing secret: changing JWT_SECRET without naming the old one in JWT_SECRET_PREVIOUS
-   * makes them unreadable, and they must be entered again.
-   */
-  settings: KeyObject;
-  /** The previous secret's sealing key: opens values sealed before a rotation (resealed at start). */
-  settingsPrevious: KeyObject | undefined;
 }
 
 export interface Context {
@@ -69,28 +57,22 @@ export interface Context {
   close(): Promise<void>;
 }
 
-const derive = (secret: string, purpose: string) => createHmac('sha256', secret).update(purpose).digest();
-const derivedKey = (secret: string, purpose: string) => createSecretKey(derive(secret, purpose));
-
 const jwtKey = (secret: string) =>
-  crypto.subtle.importKey('raw', derive(secret, 'jwt'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-const settingsKey = (secret: string) =>
-  createSecretKey(Buffer.from(hkdfSync('sha256', secret, 'edupass', 'console settings: sealed values v1', 32)));
+  crypto.subtle.importKey(
+    'raw',
+    createHmac('sha256', secret).update('jwt').digest(),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
 
-/**
- * Keys derived from the signing secret: JWT_SECRET (or its file), else — development only, config.ts
- * refuses production without it — a secret generated once and kept in the database.
- */
-const loadKeys = async (db: Kysely<Database>, config: Config): Promise<Keys> => {
-  const secret = config.jwtSecret ?? (await settingOrCreate(db, 'secret', () => randomBytes(48).toString('base64url')));
-  const previous = config.jwtSecretPrevious;
+/** The keyring, and the HS256 keys of the secrets. */
+const loadKeys = async (db: Kysely<Database>, config: Config, fresh: boolean, logger: Logger): Promise<Keys> => {
+  const secrets = await serverSecrets(db, config);
   return {
-    jwt: await jwtKey(secret),
-    jwtPrevious: previous === undefined ? undefined : await jwtKey(previous),
-    refresh: derivedKey(secret, 'refresh'),
-    codes: derivedKey(secret, 'codes'),
-    settings: settingsKey(secret),
-    settingsPrevious: previous === undefined ? undefined : settingsKey(previous),
+    ...(await loadKeyring(db, secrets, fresh, logger)),
+    jwt: await jwtKey(secrets.secret),
+    jwtPrevious: secrets.previous === undefined ? undefined : await jwtKey(secrets.previous),
   };
 };
 
@@ -108,13 +90,14 @@ export const createContext = async (
 ): Promise<Context> => {
   const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
-    await migrate(store);
+    const applied = await migrate(store);
     await seed(store.db, config);
     const now = overrides.now ?? Date.now;
     const redis = config.redisUrl ? connectRedis(config.redisUrl, logger, 'rate-limit counters') : undefined;
     const inDatabase = databaseCounters(store.db, now);
     const counters = overrides.counters ?? (redis ? redisWithFallback(redis, inDatabase) : inDatabase);
-    const keys = await loadKeys(store.db, config);
+    // A database this start made (its first migration ran now) gets a keyring of random keys.
+    const keys = await loadKeys(store.db, config, applied.includes('001-accounts'), logger);
     const metrics = createMetrics();
     metrics.sources.pool = store.poolStats;
     if (redis !== undefined)
@@ -130,7 +113,6 @@ export const createContext = async (
       redisUrl: config.redisUrl,
       logger,
     });
-    await resealVendorKeys({ db: store.db, keys, logger, now });
     const reader = config.databaseReadUrl
       ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
       : undefined;

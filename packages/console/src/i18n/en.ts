@@ -187,7 +187,7 @@ export const en = {
   'captcha.source.default': 'default',
   'captcha.notSet': 'not set',
   'captcha.now': 'Now: {value} ({source})',
-  'captcha.unreadable': 'saved in the console but no longer readable (the server secret changed): enter it again',
+  'captcha.unreadable': 'saved in the console but no longer readable (the server keys were reset): enter it again',
   'captcha.saveKeys': 'Save {vendor} keys',
   'captcha.clearKeys': 'Clear console values',
   'captcha.clearKeysLabel': 'Clear the console values of {vendor}',

@@ -185,7 +185,7 @@ export const zhCN: ConsoleText = {
   'captcha.source.default': '默认值',
   'captcha.notSet': '未设置',
   'captcha.now': '当前：{value}（{source}）',
-  'captcha.unreadable': '已在控制台保存，但已无法读取（服务器密钥已更换）：请重新输入',
+  'captcha.unreadable': '已在控制台保存，但已无法读取（服务器密钥已重置）：请重新输入',
   'captcha.saveKeys': '保存 {vendor} 密钥',
   'captcha.clearKeys': '清除控制台设置',
   'captcha.clearKeysLabel': '清除 {vendor} 在控制台设置的值',

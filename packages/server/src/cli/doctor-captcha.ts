@@ -27,7 +27,7 @@ const checkVendor = async (ctx: Context, vendor: VendorName, users: string[]): P
   const unreadable = fields.filter((f) => f.unreadable);
   if (unreadable.length > 0) {
     problems.push(
-      `${unreadable.map((f) => f.name).join(', ')} set in the console can no longer be read (JWT_SECRET changed since). Fix: enter them again in the console, or clear them there to use ${unreadable.map((f) => f.spec.env).join(', ')}.`,
+      `${unreadable.map((f) => f.name).join(', ')} set in the console can no longer be read (the keyring was reset since). Fix: enter them again in the console, or clear them there to use ${unreadable.map((f) => f.spec.env).join(', ')}.`,
     );
   }
   if (problems.length > 0) return finding(vendor, users, false, problems.join(' '));

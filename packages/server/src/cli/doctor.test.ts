@@ -4,6 +4,7 @@
  * what cannot be reached, and captcha choices stored through the console's own services. Every
  * failure names the variable and its fix; no finding ever carries a secret.
  */
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
@@ -14,6 +15,8 @@ import { loadConfig } from '../config/config.ts';
 import { type Context, createContext } from '../context.ts';
 import { clearCaptchaProvider, setCaptchaProvider } from '../services/captcha/policy.ts';
 import { putVendorFields, removeVendorFields } from '../services/captcha/vendor-keys.ts';
+import { seal } from '../services/security/sealed-values.ts';
+import { putVendorKeys } from '../store/captcha/captcha.ts';
 import { openStore } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import { doctor, type Finding } from './doctor.ts';
@@ -317,14 +320,37 @@ describe('doctor: captcha', () => {
     expectFix(geetest as Finding, 'GEETEST for *, edupass', 'GEETEST_ID', 'GEETEST_KEY', 'console');
   });
 
-  test('console keys sealed under another JWT_SECRET are unreadable', async () => {
-    const chosen = await consoleContext({ JWT_SECRET: 'an-earlier-jwt-secret-0123456789abcdef' });
+  test('console keys sealed under a keyring since reset are unreadable, with the fix', async () => {
+    const chosen = await consoleContext({});
     await putVendorFields(chosen, { vendor: 'GEETEST', values: { id: 'gt-id-2', key: 'gt-key-secret-2' } });
     await setCaptchaProvider(chosen, '*', 'GEETEST');
-    const findings = await doctor(base());
-    const geetest = one(findings, 'captcha');
-    expectFix(geetest, 'GEETEST_KEY', 'can no longer be read', 'JWT_SECRET');
-    expectNoSecret(findings, 'gt-key-secret-2');
+    // As a reset leaves them: sealed under a key this keyring does not hold.
+    await putVendorKeys(chosen.db, [
+      {
+        vendor: 'GEETEST',
+        field: 'key',
+        value: seal(createSecretKey(randomBytes(32)), 'gt-key-secret-2', 'captcha-vendor:GEETEST:key'),
+        updated_at: Date.now(),
+      },
+    ]);
+    const geetest = one(await doctor(base()), 'captcha');
+    expectFix(geetest, 'GEETEST_KEY', 'can no longer be read', 'keyring was reset');
+  });
+
+  test('a JWT_SECRET that does not open the keyring is named with the fix; the one before it in JWT_SECRET_PREVIOUS is rotating', async () => {
+    await consoleContext({});
+    const other = 'a-later-jwt-secret-0123456789abcdef-later';
+    const findings = await doctor({ ...base(), JWT_SECRET: other });
+    expectFix(one(findings, 'secrets'), 'does not open the keyring', 'JWT_SECRET_PREVIOUS', 'reset-keyring');
+    expect(one(findings, 'captcha')).toMatchObject({ ok: false, detail: expect.stringMatching(/^not checked/) });
+    const rotating = await doctor({ ...base(), JWT_SECRET: other, JWT_SECRET_PREVIOUS: JWT_SECRET });
+    expect(one(rotating, 'secrets')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^JWT_SECRET_PREVIOUS opens/),
+    });
+    // Read only: the keyring still opens with the secret that sealed it.
+    expect(one(await doctor(base()), 'secrets')).toMatchObject({ ok: true, detail: 'JWT_SECRET opens the keyring' });
+    expectNoSecret([...findings, ...rotating], other, JWT_SECRET);
   });
 
   const tencentEnv = (endpoint: string) => ({

@@ -9,6 +9,7 @@ import { Migrator } from 'kysely';
 import { VENDOR_NAMES, vendorFields } from '../config/captcha-config.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { type Context, createContext } from '../context.ts';
+import { KEYRING_SEALED_ELSEWHERE, keyringState, serverSecrets } from '../services/security/keyring.ts';
 import { openStore } from '../store/db.ts';
 import { migrationsFor } from '../store/migrations/index.ts';
 import { checkCaptcha } from './doctor-captcha.ts';
@@ -72,17 +73,27 @@ const checkRedis = async (url: string): Promise<Finding> => {
   }
 };
 
-/** Production without an outside secret does not get here: loadConfig refuses it (secrets-config.ts). */
-const checkSecrets = (config: Config): Finding => ({
-  check: 'secrets',
-  ok: true,
-  detail:
-    config.jwtSecret === undefined
-      ? 'signing key generated and kept in the database (development only)'
-      : config.jwtSecretPrevious === undefined
-        ? 'JWT_SECRET is set'
-        : 'JWT_SECRET is set; JWT_SECRET_PREVIOUS still verifies older tokens (rotating)',
-});
+/**
+ * The secret, and whether it opens the keyring (read only: the server's start seals it again).
+ * Production without an outside secret does not get here: loadConfig refuses it (secrets-config.ts).
+ */
+const checkSecrets = async (config: Config): Promise<Finding & { keyring: string }> => {
+  const where =
+    config.jwtSecret === undefined ? 'a secret generated and kept in the database (development only)' : 'JWT_SECRET';
+  const store = openStore(config.databaseUrl, { poolSize: 1 });
+  try {
+    const keyring = await keyringState(store.db, await serverSecrets(store.db, config));
+    const details = {
+      none: `${where}; no keyring yet (the first start makes one)`,
+      current: `${where} opens the keyring`,
+      previous: `JWT_SECRET_PREVIOUS opens the keyring (rotating): the next start seals it again under JWT_SECRET`,
+      neither: KEYRING_SEALED_ELSEWHERE,
+    };
+    return { check: 'secrets', ok: keyring !== 'neither', detail: details[keyring], keyring };
+  } finally {
+    await store.close().catch(() => {});
+  }
+};
 
 const checkPublicUrl = (config: Config): Finding =>
   config.production && !config.publicUrl.startsWith('https:')
@@ -116,7 +127,7 @@ const captchaNotChecked: Finding = {
   check: 'captcha',
   ok: false,
   detail:
-    'not checked: the captcha providers and keys chosen in the console live in the database, which is not usable yet. Fix: the database problems above, then run doctor again.',
+    'not checked: the captcha providers and keys chosen in the console live in the database, which is not usable yet, or sealed under a keyring JWT_SECRET does not open. Fix: the database or secrets problems above (while rotating: start the server once with both secrets), then run doctor again.',
 };
 
 /** Every secret the configuration holds: a provider's error text could echo what it was sent. */
@@ -153,15 +164,18 @@ export const doctor = async (env: Record<string, string | undefined> = process.e
   }
   const findings: Finding[] = [{ check: 'configuration', ok: true, detail: 'every variable is valid' }];
   const database = await checkDatabase(config);
-  findings.push(checkSecrets(config), checkPublicUrl(config), ...database);
-  if (config.redisUrl) findings.push(await checkRedis(config.redisUrl));
   const databaseUsable = database.every((f) => f.ok);
+  const { keyring, ...secrets } = databaseUsable
+    ? await checkSecrets(config)
+    : { check: 'secrets', ok: true, detail: 'keyring not checked (the database is not usable)', keyring: 'unknown' };
+  findings.push(secrets, checkPublicUrl(config), ...database);
+  if (config.redisUrl) findings.push(await checkRedis(config.redisUrl));
   const providers = await Promise.all([
     checkEmail(config),
     checkSms(config),
     checkOauth(config, 'wechat'),
     checkOauth(config, 'qq'),
-    databaseUsable ? withContext(config, checkCaptcha) : [captchaNotChecked],
+    databaseUsable && ['none', 'current'].includes(keyring) ? withContext(config, checkCaptcha) : [captchaNotChecked],
   ]);
   return withoutSecrets([...findings, ...providers.flat()], secretsOf(config));
 };

@@ -1,22 +1,21 @@
 /**
- * The signing secret, read by `loadConfig` (config.ts) with the same rules. It must come from outside
- * the database it protects: a copy of the database alone then forges no token and opens no sealed
- * console secret.
+ * The server secret, read by `loadConfig` (config.ts) with the same rules. It seals the keyring
+ * (services/security/keyring.ts) and must come from outside the database it protects: a copy of the
+ * database alone then opens no stored secret and tests no stored hash.
  *
  * JWT_SECRET or JWT_SECRET_FILE        the current secret (≥ 32 characters); a file is read once at start
  *                                      and trimmed. Required with NODE_ENV=production. Unset in
  *                                      development: a secret is generated and kept in the database.
- * JWT_SECRET_PREVIOUS or …_FILE        the secret before the current one, while rotating: tokens and
- *                                      cookies signed with it still verify, console secrets sealed under
- *                                      it still open (and are resealed under the current one at start).
+ * JWT_SECRET_PREVIOUS or …_FILE        the secret before the current one, while rotating: the keyring
+ *                                      sealed under it is sealed again under the current one at start.
  */
 import { readFileSync } from 'node:fs';
 import type { Readers } from './readers.ts';
 
 export interface SecretsConfig {
-  /** Signs access and session tokens, keys code hashes, seals console secrets; undefined: kept in the database (development only). */
+  /** Seals the keyring; undefined: kept in the database (development only). */
   jwtSecret: string | undefined;
-  /** The secret before the current one: still verifies and unseals, never signs. */
+  /** The secret before the current one: opens the keyring to seal it again; verifies HS256 tokens. */
   jwtSecretPrevious: string | undefined;
 }
 

@@ -206,7 +206,7 @@ export interface AdminAuditTable {
 
 export interface TotpSecretsTable {
   user_id: number;
-  /** The base32 secret sealed with the settings key (sealed-values.ts), named by the user id. */
+  /** The base32 secret sealed with the keyring's sealing key (sealed-values.ts), named by the user id. */
   secret_sealed: string;
   confirmed_at: number | null;
   /** The newest 30-second step a code was accepted for: a code of that step or earlier is a replay. */

@@ -61,7 +61,7 @@ const linkHash = (secret: string) => createHash('sha256').update(secret).digest(
 const downloadUrl = (ctx: Context, secret: string) => `${ctx.config.publicUrl}${EXPORT_DOWNLOAD_PATH}/${secret}`;
 
 const viewOf = (ctx: Context, row: ExportView): DataExport => {
-  const secret = row.link_sealed === null ? undefined : unseal(ctx.keys.settings, row.link_sealed, linkName(row.id));
+  const secret = row.link_sealed === null ? undefined : unseal(ctx.keys.sealing, row.link_sealed, linkName(row.id));
   const expiresAt = row.link_expires_at === null ? null : Number(row.link_expires_at);
   const live = row.state === 'ready' && expiresAt !== null && expiresAt > ctx.now();
   return {
@@ -222,7 +222,7 @@ const build = async (ctx: Context, holder: string, job: QueuedExport) => {
     const done = await finishExport(ctx.db, holder, Number(job.id), {
       file,
       link_hash: linkHash(secret),
-      link_sealed: seal(ctx.keys.settings, secret, linkName(Number(job.id))),
+      link_sealed: seal(ctx.keys.sealing, secret, linkName(Number(job.id))),
       link_expires_at: now + ctx.config.dataExportLinkHours * HOUR_MS,
       finished_at: now,
     });

@@ -18,7 +18,7 @@ import {
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { deleteVendorKeys, findVendorKeys, listProviders, putVendorKeys } from '../../store/captcha/captcha.ts';
-import { seal, unsealEither } from '../security/sealed-values.ts';
+import { seal, unseal } from '../security/sealed-values.ts';
 
 /** The field a vendor's page widget starts with; the rule service hands it out as `appid`. */
 const APPID_FIELD: { [V in VendorName]: keyof VendorConfigs[V] } = {
@@ -37,7 +37,7 @@ interface ResolvedField {
   spec: VendorField;
   value: string | undefined;
   source: CaptchaKeySource | null;
-  /** Set in the console, but it does not open: sealed under another server secret. */
+  /** Set in the console, but it does not open: sealed under a keyring since reset. */
   unreadable: boolean;
 }
 
@@ -57,8 +57,7 @@ const resolve = (ctx: Context, vendor: VendorName, rows: StoredRow[]): ResolvedF
   };
   return vendorFields(vendor).map(([name, spec]) => {
     const raw = stored.get(name);
-    const fromConsole =
-      raw !== undefined && spec.secret ? unsealEither(ctx.keys, raw, sealName(vendor, name))?.value : raw;
+    const fromConsole = raw !== undefined && spec.secret ? unseal(ctx.keys.sealing, raw, sealName(vendor, name)) : raw;
     const unreadable = raw !== undefined && fromConsole === undefined;
     if (fromConsole !== undefined) return { name, spec, value: fromConsole, source: 'console', unreadable };
     const value = environment[name] ?? spec.default;
@@ -72,7 +71,7 @@ const warnUnreadable = (ctx: Context, vendor: VendorName, fields: ResolvedField[
   if (unreadable.length > 0) {
     ctx.logger.warn(
       { vendor, fields: unreadable },
-      'console-set captcha keys cannot be read (the server secret changed): enter them again',
+      'console-set captcha keys cannot be read (the keyring was reset): enter them again',
     );
   }
 };
@@ -82,37 +81,6 @@ const missingOf = (fields: ResolvedField[]) => fields.filter((f) => f.value === 
 /** Names a vendor's missing fields with the variables that would also set them. */
 export const describeMissing = (fields: { name: string; spec: VendorField }[]) =>
   fields.map((f) => `${f.name} (${f.spec.env})`).join(', ');
-
-/**
- * After a secret rotation (JWT_SECRET_PREVIOUS set): seals again under the current key every console
- * secret that opens only with the previous one, so the previous secret can then be retired. Run at start.
- */
-export const resealVendorKeys = async (ctx: Pick<Context, 'db' | 'keys' | 'logger' | 'now'>) => {
-  if (ctx.keys.settingsPrevious === undefined) return 0;
-  const rows = await findVendorKeys(ctx.db);
-  const resealed = rows.flatMap((row) => {
-    if (!isVendorName(row.vendor) || !Object.hasOwn(VENDOR_FIELDS[row.vendor], row.field)) return [];
-    const name = sealName(row.vendor, row.field);
-    const opened = unsealEither(ctx.keys, row.value, name);
-    if (opened?.stale !== true) return [];
-    return [
-      {
-        vendor: row.vendor,
-        field: row.field,
-        value: seal(ctx.keys.settings, opened.value, name),
-        updated_at: ctx.now(),
-      },
-    ];
-  });
-  if (resealed.length > 0) {
-    await putVendorKeys(ctx.db, resealed);
-    ctx.logger.info(
-      { fields: resealed.map((r) => `${r.vendor}.${r.field}`) },
-      'console secrets resealed under the current JWT_SECRET',
-    );
-  }
-  return resealed.length;
-};
 
 /** Each field of the vendor as it is now. */
 export const vendorFieldsInEffect = async (ctx: Context, vendor: VendorName) => {
@@ -249,7 +217,7 @@ export const putVendorFields = async (
   const rows = checked.map(({ field, spec, value }) => ({
     vendor,
     field,
-    value: spec.secret ? seal(ctx.keys.settings, value, sealName(vendor, field)) : value,
+    value: spec.secret ? seal(ctx.keys.sealing, value, sealName(vendor, field)) : value,
     updated_at: ctx.now(),
   }));
   await putVendorKeys(ctx.db, rows);

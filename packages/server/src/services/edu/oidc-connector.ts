@@ -24,7 +24,7 @@ import {
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest, RetryLater } from '../../errors.ts';
 import { hmac } from '../security/hashing.ts';
-import { seal, unsealEither } from '../security/sealed-values.ts';
+import { seal, unseal } from '../security/sealed-values.ts';
 import type { AttributeMapping, UpstreamIdentity } from './identity-mapping.ts';
 import { DEFAULT_MAPPING } from './identity-mapping.ts';
 import { connectorAddress, upstreamUrl } from './upstream-url.ts';
@@ -98,7 +98,7 @@ export interface OidcSettings extends Omit<OidcClient, 'clientSecret'> {
   preset: string;
   /** Endpoints the operator named ('' = from discovery, OIDC only). */
   endpoints: Omit<OidcEndpoints, 'jwks' | 'issuer'>;
-  /** The client secret sealed under the settings key (named by the connector's code). */
+  /** The client secret sealed under the keyring's sealing key (named by the connector's code). */
   clientSecretSealed: string;
 }
 
@@ -158,7 +158,7 @@ export const oidcSettings = (ctx: Context, code: string, settings: unknown, stor
   }
   const clientSecretSealed = stored
     ? text(settings.client_secret_sealed, 'client_secret_sealed', 4096)
-    : seal(ctx.keys.settings, text(settings.client_secret, 'client_secret', 512), secretName(code));
+    : seal(ctx.keys.sealing, text(settings.client_secret, 'client_secret', 512), secretName(code));
   return {
     preset: Object.entries(OIDC_PRESETS).find(([, p]) => p === preset)?.[0] ?? 'oidc',
     protocol,
@@ -278,12 +278,12 @@ interface OidcConnectorRef {
 }
 
 const clientOf = (ctx: Context, c: OidcConnectorRef): OidcClient => {
-  const secret = unsealEither(ctx.keys, c.oidc.clientSecretSealed, secretName(c.code));
+  const secret = unseal(ctx.keys.sealing, c.oidc.clientSecretSealed, secretName(c.code));
   if (secret === undefined) {
     ctx.logger.error({ connector: c.code }, 'school platform client secret does not open: set it again');
     throw new RetryLater(60, "The school's sign-in system is not available. Try again later.");
   }
-  return { ...c.oidc, clientSecret: secret.value };
+  return { ...c.oidc, clientSecret: secret };
 };
 
 /**

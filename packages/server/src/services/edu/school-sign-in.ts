@@ -2,10 +2,9 @@
  * Signing in with a school's own system: the upstream identity (already proven by its connector)
  * becomes an EduPass account — the one it is linked to, an account that asked to link it after its
  * own sign-in, or a new one (just in time) — lands in the connector's school by the mapping, and
- * signs in. Only an HMAC of the upstream subject is stored (keyed with the settings key, so a copy of
+ * signs in. Only an HMAC of the upstream subject is stored (keyed with the keyring's `identifiers` key, so a copy of
  * the database alone cannot test student numbers against it).
  */
-import type { KeyObject } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserById, insertUser } from '../../store/account/users.ts';
@@ -14,7 +13,6 @@ import {
   findLinkedUser,
   insertIdentity,
   insertSchoolSignIn,
-  rehashIdentity,
   takePlatformSignIns,
   takeSchoolSignIn,
 } from '../../store/edu/connectors.ts';
@@ -30,9 +28,6 @@ import { inTransaction } from '../webhooks/events.ts';
 import type { Connector } from './connectors.ts';
 import { type MappedIdentity, mapIdentity, type UpstreamIdentity } from './identity-mapping.ts';
 
-const subjectHash = (key: KeyObject, connectorId: number, subject: string) =>
-  hmac(key, `school-subject:${connectorId}:${subject}`);
-
 /** The HMAC of an upstream ticket, for single logout. */
 const ticketHash = (ctx: Context, connectorId: number, ticket: string) =>
   hmac(ctx.keys.codes, `school-ticket:${connectorId}:${ticket}`);
@@ -41,15 +36,10 @@ const ticketHash = (ctx: Context, connectorId: number, ticket: string) =>
 const upstreamHash = (ctx: Context, connectorId: number, kind: 'sid' | 'sub', value: string | undefined) =>
   value === undefined ? undefined : hmac(ctx.keys.codes, `school-${kind}:${connectorId}:${value}`);
 
-/** The linked account; a link made under the previous secret is found too and keyed again. */
+/** The account linked to the person the school's system names `subject`, with the link's hash. */
 const linkedUser = async (ctx: Context, connector: Connector, subject: string) => {
-  const current = subjectHash(ctx.keys.settings, connector.id, subject);
-  const found = await findLinkedUser(ctx.db, connector.id, current);
-  if (found !== undefined || ctx.keys.settingsPrevious === undefined) return { userId: found, hash: current };
-  const previous = subjectHash(ctx.keys.settingsPrevious, connector.id, subject);
-  const old = await findLinkedUser(ctx.db, connector.id, previous);
-  if (old !== undefined) await rehashIdentity(ctx.db, connector.id, previous, current);
-  return { userId: old, hash: current };
+  const hash = hmac(ctx.keys.identifiers, `school-subject:${connector.id}:${subject}`);
+  return { userId: await findLinkedUser(ctx.db, connector.id, hash), hash };
 };
 
 /** Teacher or pupil of the school and of the named classes that exist there (archived ones left out). */

@@ -8,7 +8,7 @@ import QRCode from 'qrcode';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findTotp, putPendingTotp, useTotpStep } from '../../store/account/second-factor.ts';
-import { seal, unsealEither } from '../security/sealed-values.ts';
+import { seal, unseal } from '../security/sealed-values.ts';
 
 const PERIOD = 30;
 const ISSUER = 'EduPass';
@@ -30,7 +30,7 @@ export interface TotpSetup {
 /** A new secret, unconfirmed until a code from the app proves it; a confirmed one must be removed first. */
 export const startTotpSetup = async (ctx: Context, userId: number, label: string): Promise<TotpSetup> => {
   const secret = new Secret({ size: 20 }).base32;
-  const stored = await putPendingTotp(ctx.db, userId, seal(ctx.keys.settings, secret, sealName(userId)), ctx.now());
+  const stored = await putPendingTotp(ctx.db, userId, seal(ctx.keys.sealing, secret, sealName(userId)), ctx.now());
   if (!stored) fail('E_1', 'An authenticator app is already set up; remove it first.');
   const uri = totpOf(secret, label).toString();
   return { secret, uri, qr_svg: await QRCode.toString(uri, { type: 'svg', margin: 1 }) };
@@ -50,7 +50,7 @@ const stepOf = (secret: string, code: string, now: number): number | undefined =
 export const checkTotpCode = async (ctx: Context, userId: number, code: string, confirming = false) => {
   const row = await findTotp(ctx.db, userId);
   if (!row || (row.confirmed_at === null) !== confirming) return false;
-  const secret = unsealEither(ctx.keys, row.secret_sealed, sealName(userId))?.value;
+  const secret = unseal(ctx.keys.sealing, row.secret_sealed, sealName(userId));
   if (secret === undefined) return false;
   const now = ctx.now();
   const step = stepOf(secret, code, now);

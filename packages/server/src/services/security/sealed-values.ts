@@ -1,5 +1,6 @@
 /**
- * Secrets kept in the database (console-set vendor keys) are sealed with AES-256-GCM: a fresh 96-bit
+ * Secrets kept in the database (console-set vendor keys, authenticator apps' secrets, signing keys'
+ * private halves, …) are sealed with AES-256-GCM under the keyring's `sealing` key (keyring.ts): a fresh 96-bit
  * IV each time, and the row's name as associated data, so a sealed value copied into another row
  * (another vendor's or field's) does not open.
  */
@@ -32,19 +33,4 @@ export const unseal = (key: KeyObject, sealed: string, name: string): string | u
   } catch {
     return undefined;
   }
-};
-
-/**
- * Opens a value with the current key, else with the previous one (during a secret rotation). `stale`
- * says it opened only with the previous key and should be sealed again under the current one.
- */
-export const unsealEither = (
-  keys: { settings: KeyObject; settingsPrevious: KeyObject | undefined },
-  sealed: string,
-  name: string,
-): { value: string; stale: boolean } | undefined => {
-  const current = unseal(keys.settings, sealed, name);
-  if (current !== undefined) return { value: current, stale: false };
-  const previous = keys.settingsPrevious === undefined ? undefined : unseal(keys.settingsPrevious, sealed, name);
-  return previous === undefined ? undefined : { value: previous, stale: true };
 };

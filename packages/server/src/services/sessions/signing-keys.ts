@@ -26,7 +26,7 @@ import {
   listSigningKeyRows,
   type SigningKeyRow,
 } from '../../store/sessions/signing-keys.ts';
-import { seal, unsealEither } from '../security/sealed-values.ts';
+import { seal, unseal } from '../security/sealed-values.ts';
 import { type SigningKeyStatus, signingKeyStates } from './signing-key-states.ts';
 
 export const SIGNING_ALG = 'ES256';
@@ -80,7 +80,7 @@ const newIdTokenKeys = async (ctx: KeyContext, kid: string) => {
   return {
     id_token_public_jwks: JSON.stringify(pairs.map((pair) => pair.publicJwk)),
     id_token_private_sealed: seal(
-      ctx.keys.settings,
+      ctx.keys.sealing,
       JSON.stringify(pairs.map((pair) => pair.privateJwk)),
       idTokenSealName(kid),
     ),
@@ -94,7 +94,7 @@ const newKeyRow = async (ctx: KeyContext, generation: number, signsFrom: number)
     kid,
     alg: SIGNING_ALG,
     public_jwk: JSON.stringify(publicJwk),
-    private_sealed: seal(ctx.keys.settings, JSON.stringify(privateJwk), sealName(kid)),
+    private_sealed: seal(ctx.keys.sealing, JSON.stringify(privateJwk), sealName(kid)),
     created_at: ctx.now(),
     signs_from: signsFrom,
     ...(await newIdTokenKeys(ctx, kid)),
@@ -102,21 +102,19 @@ const newKeyRow = async (ctx: KeyContext, generation: number, signsFrom: number)
 };
 
 /**
- * The private JWK of a key, opened with the current secret or the previous one; undefined when it
- * opens with neither (the secret changed without JWT_SECRET_PREVIOUS naming the old one). Keys are
- * not sealed again under a new secret: processes still on the old secret during a change keep
- * opening them, and the next rotation seals the new key under the new secret.
+ * The private JWK of a key; undefined when it does not open (sealed under a keyring that was reset,
+ * `edupass keys reset-keyring`).
  */
 const privateJwkOf = (ctx: KeyContext, row: SigningKeyRow): JWK | undefined => {
-  const opened = unsealEither(ctx.keys, row.private_sealed, sealName(row.kid));
-  return opened === undefined ? undefined : (JSON.parse(opened.value) as JWK);
+  const opened = unseal(ctx.keys.sealing, row.private_sealed, sealName(row.kid));
+  return opened === undefined ? undefined : (JSON.parse(opened) as JWK);
 };
 
 /** The private ID-token JWKs of a generation, as privateJwkOf opens them. */
 const idTokenPrivateJwks = (ctx: KeyContext, row: SigningKeyRow): JWK[] => {
   if (row.id_token_private_sealed === null) return [];
-  const opened = unsealEither(ctx.keys, row.id_token_private_sealed, idTokenSealName(row.kid));
-  return opened === undefined ? [] : (JSON.parse(opened.value) as JWK[]);
+  const opened = unseal(ctx.keys.sealing, row.id_token_private_sealed, idTokenSealName(row.kid));
+  return opened === undefined ? [] : (JSON.parse(opened) as JWK[]);
 };
 
 const readRows = async (ctx: KeyContext): Promise<SigningKeyRow[]> => {
@@ -200,9 +198,9 @@ const importedSigner = (ctx: KeyContext, row: SigningKeyRow): KeyObject | undefi
 };
 
 /**
- * The key that signs now, with its `kid`. When its private half does not open with this process's
- * secret (JWT_SECRET changed without JWT_SECRET_PREVIOUS), a new key sealed under the current
- * secret takes over at once; tokens signed before still verify by the public key.
+ * The key that signs now, with its `kid`. When its private half does not open (sealed under a keyring
+ * since reset, `edupass keys reset-keyring`), a new key takes over at once; tokens signed before
+ * still verify by the public key.
  */
 export const currentSigner = async (ctx: KeyContext): Promise<{ kid: string; key: KeyObject }> => {
   const { signer } = await keySet(ctx);
@@ -211,7 +209,7 @@ export const currentSigner = async (ctx: KeyContext): Promise<{ kid: string; key
   await rotateSigningKey(ctx, true).catch(() => undefined);
   const replaced = (await keySet(ctx, true)).signer;
   const replacement = importedSigner(ctx, replaced.row);
-  if (replacement === undefined) throw new Error(`signing key ${replaced.status.kid} does not open with JWT_SECRET`);
+  if (replacement === undefined) throw new Error(`signing key ${replaced.status.kid} does not open with the keyring`);
   return { kid: replaced.status.kid, key: replacement };
 };
 
@@ -231,6 +229,8 @@ export interface SigningKeys {
 
 export const signingKeys = (ctx: KeyContext): SigningKeys => ({
   async privateJwks() {
+    // A signing generation whose private halves do not open is replaced first, as for access tokens.
+    await currentSigner(ctx);
     const { published } = await keySet(ctx);
     const idTokenKeys = published.flatMap((key) => idTokenPrivateJwks(ctx, key.row));
     const accessKeys = published.map((key) => privateJwkOf(ctx, key.row));

@@ -83,7 +83,7 @@ export const addWebhook = async (
       secret_sealed: '',
       created_at: ctx.now(),
     });
-    const secret_sealed = seal(ctx.keys.settings, secret, secretName(inserted.id));
+    const secret_sealed = seal(ctx.keys.sealing, secret, secretName(inserted.id));
     await setEndpointSecret(tx.db, inserted.id, secret_sealed);
     return inserted;
   });

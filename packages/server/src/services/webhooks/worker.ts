@@ -11,7 +11,7 @@ import { recordAudit } from '../../store/admin/admin.ts';
 import { type ClaimedDelivery, claimDue, finishAttempt, insertAttempt } from '../../store/webhooks/deliveries.ts';
 import { recordEndpointFailure, recordEndpointSuccess, setEndpointEnabled } from '../../store/webhooks/endpoints.ts';
 import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
-import { unsealEither } from '../security/sealed-values.ts';
+import { unseal } from '../security/sealed-values.ts';
 import { onNewEvents } from './events.ts';
 import { postWebhook } from './sender.ts';
 import { signWebhook } from './signing.ts';
@@ -55,13 +55,18 @@ const disableIfPersistent = async (ctx: Context, endpointId: number, now: number
 
 const attempt = async (ctx: Context, holder: string, delivery: ClaimedDelivery) => {
   const sentAt = ctx.now();
-  const secret = unsealEither(ctx.keys, delivery.secret_sealed, secretName(delivery.endpoint_id));
+  const secret = unseal(ctx.keys.sealing, delivery.secret_sealed, secretName(delivery.endpoint_id));
   const result =
     secret === undefined
-      ? { ok: false, status: 0, error: 'the signing secret cannot be opened (JWT_SECRET changed)', durationMs: 0 }
+      ? {
+          ok: false,
+          status: 0,
+          error: 'the signing secret does not open (the keyring was reset): add the endpoint again',
+          durationMs: 0,
+        }
       : await postWebhook({
           url: delivery.url,
-          headers: { ...signWebhook(secret.value, delivery.event_id, Math.floor(sentAt / 1000), delivery.payload) },
+          headers: { ...signWebhook(secret, delivery.event_id, Math.floor(sentAt / 1000), delivery.payload) },
           body: delivery.payload,
           timeoutMs: ctx.config.webhooks.timeoutMs,
           allowPrivate: ctx.config.webhooks.allowPrivate,

@@ -25,3 +25,7 @@ export const putSetting = (db: Db, key: string, value: string) =>
     .execute();
 
 export const deleteSetting = (db: Db, key: string) => db.deleteFrom('settings').where('key', '=', key).execute();
+
+/** Replaces a setting's value only if it still holds `was` (another process may have changed it). */
+export const replaceSetting = (db: Db, key: string, was: string, value: string) =>
+  db.updateTable('settings').set({ value }).where('key', '=', key).where('value', '=', was).execute();

@@ -109,15 +109,6 @@ export const takePlatformSignIns = (
   return taken.returning(['user_id', 'session_key']).execute();
 };
 
-/** Keys a link made under the previous secret with the current one. */
-export const rehashIdentity = (db: Db, connectorId: number, from: string, to: string) =>
-  db
-    .updateTable('school_identities')
-    .set({ subject_hash: to })
-    .where('connector_id', '=', connectorId)
-    .where('subject_hash', '=', from)
-    .execute();
-
 /**
  * Records an upstream token as taken (an accepted SAML assertion, a platform's logout token) until
  * `expiresAt`: false when it was taken before (a replay). One statement, so of racing copies one wins.

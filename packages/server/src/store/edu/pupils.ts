@@ -81,15 +81,6 @@ export const takenUsernames = async (db: Db, candidates: string[]) => {
   return new Set(rows.map((r) => r.username_key));
 };
 
-/** Replaces a sealed initial password by the same sealed under the current key, unless it changed meanwhile. */
-export const resealInitialPassword = (db: Db, userId: number, was: string, sealed: string) =>
-  db
-    .updateTable('pupil_accounts')
-    .set({ initial_password_sealed: sealed })
-    .where('user_id', '=', userId)
-    .where('initial_password_sealed', '=', was)
-    .execute();
-
 /** The pupil chose their own password: no change is asked any more and the card no longer prints the old one. */
 export const pupilChosePassword = (db: Db, userId: number) =>
   db

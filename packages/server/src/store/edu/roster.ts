@@ -102,15 +102,6 @@ export const deleteLinks = async (db: Db, kind: string, hashes: string[]) => {
   }
 };
 
-/** Moves a link to another hash of the same id (after a settings-key rotation). */
-export const rekeyLink = (db: Db, kind: string, from: string, to: string) =>
-  db
-    .updateTable('roster_links')
-    .set({ source_hash: to })
-    .where('kind', '=', kind)
-    .where('source_hash', '=', from)
-    .execute();
-
 /** Re-points enrollment links (an enrollment id now names another class, person or role). */
 /**
  * `CASE <column> WHEN <key> THEN <value> … END` over `pairs`: one statement sets a different value per

@@ -5,8 +5,8 @@
  * applies in one transaction. A job that removes more than `EDU_ROSTER_HOLD_PERCENT` of a school's
  * listed people is `held`: it applies only with `accept_removals`. The stored rows carry HMACs in
  * place of ids and are dropped once the job is applied; a job is deleted `EDU_ROSTER_JOB_HOURS` after
- * its upload, confirmed or not (services/platform/housekeeping.ts). After a settings-key rotation the
- * links made under the previous key are keyed again as a file is read (rekey.ts).
+ * its upload, confirmed or not (services/platform/housekeeping.ts). Ids are hashed under the
+ * keyring's `identifiers` key, which a JWT_SECRET rotation leaves as it is.
  */
 import { HOUR_MS, type RosterJob } from '@edupass/protocol';
 import type { Selectable } from 'kysely';
@@ -24,7 +24,6 @@ import { isZip, openRosterZip } from './archive.ts';
 import type { Roster } from './model.ts';
 import { readOneRoster } from './oneroster.ts';
 import { type Plan, planRoster } from './plan.ts';
-import { rekeyRosterLinks } from './rekey.ts';
 import { isTemplate, readTemplate } from './template.ts';
 
 /** Named items shown per kind and action, and refused rows shown. */
@@ -33,8 +32,9 @@ const REFUSED_SHOWN = 500;
 
 type Preview = Omit<RosterJob, 'id' | 'status' | 'school_id' | 'created_at' | 'applied_at'>;
 
-/** The roster an upload holds, ids hashed under `key`; E_1 when it is neither a OneRoster zip nor the template. */
-export const readRoster = (ctx: Context, bytes: Uint8Array, key = ctx.keys.settings): Roster => {
+/** The roster an upload holds, ids hashed; E_1 when it is neither a OneRoster zip nor the template. */
+export const readRoster = (ctx: Context, bytes: Uint8Array): Roster => {
+  const key = ctx.keys.identifiers;
   if (bytes.length === 0) throw invalidRequest('The file is empty.');
   if (isZip(bytes)) return readOneRoster({ entries: openRosterZip(bytes, ctx.config), key });
   if (bytes.length > ctx.config.eduRosterEntryMaxBytes) {
@@ -147,10 +147,6 @@ export const previewRosterImport = async (
   const bytes = input.bytes ?? Buffer.from(input.file_base64 ?? '', 'base64');
   if (input.school_id !== undefined && !(await findSchool(ctx.db, input.school_id))) fail('E_2');
   const roster = readRoster(ctx, bytes);
-  if (ctx.keys.settingsPrevious !== undefined) {
-    const previous = readRoster(ctx, bytes, ctx.keys.settingsPrevious);
-    await inTransaction(ctx, (tx) => rekeyRosterLinks(tx, roster, previous));
-  }
   const holdPercent = ctx.config.eduRosterHoldPercent;
   const plan = await planRoster(ctx, roster, { schoolId: input.school_id, holdPercent });
   const preview = previewOf(roster, plan, holdPercent);

@@ -80,7 +80,7 @@ export interface Roster {
 
 export type RefKind = 'org' | 'class' | 'user' | 'enrollment';
 
-/** The stored form of a roster id: an HMAC under the server's settings key, per kind. */
+/** The stored form of a roster id: an HMAC under the keyring's `identifiers` key, per kind. */
 export const rosterRef = (key: KeyObject, kind: RefKind, id: string) => hmac(key, `roster:${kind}:${id}`);
 
 /** A class's grade from OneRoster's grade codes (CEDS) or a number; undefined when it names none. */
