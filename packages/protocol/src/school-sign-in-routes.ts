@@ -2,7 +2,8 @@
  * Signing in with a school's own system (CAS, SAML through a federation such as CARSI, or an OAuth2 /
  * OpenID Connect education platform): the chooser's list, the start (to the school's sign-in page),
  * the return with the service ticket, the code or the SAML response, the SAML service provider's
- * metadata, the CAS server's single logout and the OpenID Connect platform's back-channel logout. The
+ * metadata, the CAS server's and the SAML identity provider's single logout and the OpenID Connect
+ * platform's back-channel logout. The
  * start and the return are browser navigations answered with redirects; an operator configures the
  * connectors.
  */
@@ -92,6 +93,21 @@ export const schoolSignInTable = {
       },
     } as const,
     "The institution's identity provider posts its SAML response here (HTTP-POST binding): signs in and returns to the site (302)",
+    NO_CONTENT,
+  ),
+  samlSingleLogout: described(
+    {
+      method: 'POST',
+      path: `${BASE}/saml/slo`,
+      host: 'tiger',
+      auth: 'none',
+      status: 200,
+      body: {
+        SAMLRequest: { type: 'string', required: true, maxLength: 65_536, multiline: true },
+        RelayState: { type: 'string', required: false, maxLength: 80 },
+      },
+    } as const,
+    "The institution's identity provider posts a signed LogoutRequest here (SAML single logout, HTTP-POST binding): ends the sessions its sign-ins started and sends the browser back with a signed LogoutResponse (302)",
     NO_CONTENT,
   ),
   schoolSingleLogout: described(

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
 import * as samlify from 'samlify';
 import { SignedXml } from 'xml-crypto';
 
@@ -51,6 +52,28 @@ export interface ResponseFields {
   signing?: 'assertion' | 'response' | 'other';
 }
 
+/** What a forged or unusual LogoutRequest changes. */
+export interface LogoutFields {
+  /** SessionIndex elements (none: every session of the person). */
+  sessionIndexes?: string[];
+  issuer?: string;
+  destination?: string;
+  notOnOrAfter?: string;
+  issueInstant?: string;
+  /** Raw XML put inside the NameID (a comment, say). */
+  nameIdXml?: string;
+  /** `other`: signed with another institution's key; `none`: not signed; `altered`: changed after signing. */
+  signing?: 'idp' | 'other' | 'none' | 'altered';
+}
+
+/** The LogoutResponse the IdP received, as samlify read it (its signature checked against EduPass's metadata). */
+export interface LogoutAnswer {
+  verified: boolean;
+  inResponseTo?: string;
+  status?: string;
+  error?: string;
+}
+
 samlify.setSchemaValidator({ validate: async () => 'skipped' });
 
 export interface Institution {
@@ -58,12 +81,13 @@ export interface Institution {
   names: { zh: string; en: string };
 }
 
-const entityXml = (entityId: string, names: Institution['names'], ssoUrl: string, certPem: string) =>
+const entityXml = (entityId: string, names: Institution['names'], ssoUrl: string, certPem: string, sloUrl?: string) =>
   `<md:EntityDescriptor entityID="${xmlText(entityId)}">` +
   `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
   `<md:Extensions><mdui:UIInfo><mdui:DisplayName xml:lang="zh">${xmlText(names.zh)}</mdui:DisplayName>` +
   `<mdui:DisplayName xml:lang="en">${xmlText(names.en)}</mdui:DisplayName></mdui:UIInfo></md:Extensions>` +
   `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${derOf(certPem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+  (sloUrl ? `<md:SingleLogoutService Binding="${REDIRECT}" Location="${xmlText(sloUrl)}"/>` : '') +
   `<md:SingleSignOnService Binding="${REDIRECT}" Location="${xmlText(ssoUrl)}"/>` +
   `</md:IDPSSODescriptor></md:EntityDescriptor>`;
 
@@ -117,6 +141,18 @@ export interface SamlFederation {
   lastRequest(): { id: string; relayState: string } | undefined;
   /** A signed response (base64) to request `id` for `person`, with `fields` changed. */
   respond(id: string, person: SamlPerson, fields?: ResponseFields): Promise<string>;
+  /** The NameID (format and value) and SessionIndex of the last response the IdP made. */
+  lastSignIn(): { nameId: string; format: string; sessionIndex: string } | undefined;
+  /**
+   * A LogoutRequest (base64, for the HTTP-POST binding) from the IdP to EduPass, signed by samlify as
+   * the IdP signs, for `nameId` and the sessions named; `fields` change it (forgeries, expiry).
+   */
+  logoutRequest(
+    nameId: { value: string; format: string },
+    fields?: LogoutFields,
+  ): Promise<{ id: string; samlRequest: string }>;
+  /** What the IdP's single logout service made of the last LogoutResponse it was sent (samlify). */
+  lastLogoutResponse(): LogoutAnswer | undefined;
   close(): Promise<void>;
 }
 
@@ -126,6 +162,8 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
   let mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'tiny-cache' | 'short-valid' = 'good';
   let fetches = 0;
   let last: { id: string; relayState: string } | undefined;
+  let lastSignedIn: { nameId: string; format: string; sessionIndex: string } | undefined;
+  let lastLogout: LogoutAnswer | undefined;
   const server = createServer((request, response) => {
     void handle(request.url ?? '/').then(
       ({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(body),
@@ -150,12 +188,15 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
       signingCert: key(`${signer}.cert`),
       nameIDFormat: [PERSISTENT],
       singleSignOnService: [{ Binding: REDIRECT, Location: `${base}/idp/sso` }],
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${base}/idp/slo` }],
       wantAuthnRequestsSigned: false,
+      wantLogoutResponseSigned: true,
       requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     });
   let spMetadata: string | undefined;
-  const serviceProvider = async (signing: 'assertion' | 'response') => {
+  const serviceProvider = async (signing: 'assertion' | 'response' | 'logout') => {
     spMetadata ??= await (await fetch(`${edupassUrl()}/edu/school-sign-in/saml/metadata`)).text();
+    if (signing === 'logout') return samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: true });
     return signing === 'assertion'
       ? samlify.ServiceProvider({ metadata: spMetadata })
       : samlify.ServiceProvider({
@@ -212,9 +253,11 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
             NameIDFormat: who.nameId === undefined ? TRANSIENT : PERSISTENT,
             InResponseTo: id,
           };
+          const nameId = who.nameId ?? `_t${randomBytes(8).toString('hex')}`;
+          lastSignedIn = { nameId, format: values.NameIDFormat ?? '', sessionIndex: responseId };
           // samlify escapes the values it fills in; the XML parts are put in as XML.
           const xmlParts = template
-            .replace('{NameID}', fields.nameIdXml ?? xmlText(who.nameId ?? `_t${randomBytes(8).toString('hex')}`))
+            .replace('{NameID}', fields.nameIdXml ?? xmlText(nameId))
             .replace(
               '{AuthnStatement}',
               `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${responseId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
@@ -227,13 +270,64 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     return answer.context;
   };
 
+  const logoutRequest = async (nameId: { value: string; format: string }, fields: LogoutFields = {}) => {
+    const sp = await serviceProvider('logout');
+    const id = `_l${randomBytes(10).toString('hex')}`;
+    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
+    const xml =
+      '<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+      `ID="${id}" Version="2.0" IssueInstant="${fields.issueInstant ?? new Date().toISOString()}" ` +
+      `Destination="${xmlText(fields.destination ?? slo)}"${fields.notOnOrAfter ? ` NotOnOrAfter="${fields.notOnOrAfter}"` : ''}>` +
+      `<saml:Issuer>${xmlText(fields.issuer ?? idp.entityId)}</saml:Issuer>` +
+      `<saml:NameID Format="${xmlText(nameId.format)}">${fields.nameIdXml ?? xmlText(nameId.value)}</saml:NameID>` +
+      (fields.sessionIndexes ?? [])
+        .map((index) => `<samlp:SessionIndex>${xmlText(index)}</samlp:SessionIndex>`)
+        .join('') +
+      '</samlp:LogoutRequest>';
+    if (fields.signing === 'none') return { id, samlRequest: Buffer.from(xml).toString('base64') };
+    const made = idpEntity(fields.signing === 'other' ? 'other-idp' : 'idp').createLogoutRequest(
+      sp,
+      'post',
+      { logoutNameID: nameId.value },
+      { customTagReplacement: () => ({ id, context: xml }) },
+    ) as { context: string };
+    const signed = Buffer.from(made.context, 'base64').toString('utf8');
+    // Altered after signing: another person named, the signature left as it was.
+    const sent = fields.signing === 'altered' ? signed.replace(xmlText(nameId.value), 'someone-else') : signed;
+    return { id, samlRequest: Buffer.from(sent).toString('base64') };
+  };
+
+  /** The IdP's single logout service: the LogoutResponse (HTTP-Redirect), its signature checked by samlify. */
+  const receiveLogoutResponse = async (url: URL) => {
+    // The signed octets are the query's own encoded fields, in the binding's order.
+    const raw = new Map(
+      (url.search.slice(1) || '').split('&').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const),
+    );
+    const octetString = ['SAMLResponse', 'RelayState', 'SigAlg']
+      .flatMap((name) => (raw.has(name) ? [raw.get(name)] : []))
+      .join('&');
+    try {
+      const parsed = await idpEntity('idp').parseLogoutResponse(await serviceProvider('logout'), 'redirect', {
+        query: Object.fromEntries(url.searchParams),
+        octetString,
+      } as never);
+      const extract = parsed.extract as { response?: { inResponseTo?: string } };
+      const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLResponse') ?? '', 'base64')).toString('utf8');
+      const status = /<samlp:StatusCode Value="([^"]+)"/.exec(xml)?.[1];
+      lastLogout = { verified: true, inResponseTo: extract.response?.inResponseTo, status };
+    } catch (error) {
+      lastLogout = { verified: false, error: String(error) };
+    }
+    return { status: 200, type: 'text/plain', body: 'signed out' };
+  };
+
   const handle = async (path: string): Promise<{ status: number; type: string; body: string }> => {
     const url = new URL(path, base);
     if (url.pathname === '/metadata') {
       fetches += 1;
       if (mode === 'down') return { status: 503, type: 'text/plain', body: 'down for maintenance' };
       const entities = [
-        entityXml(idp.entityId, idp.names, `${base}/idp/sso`, key('idp.cert')),
+        entityXml(idp.entityId, idp.names, `${base}/idp/sso`, key('idp.cert'), `${base}/idp/slo`),
         entityXml(other.entityId, other.names, `${base}/other/sso`, key('other-idp.cert')),
       ];
       const lifetime = mode === 'expired' ? -60_000 : mode === 'short-valid' ? 120_000 : 7 * 86_400_000;
@@ -258,6 +352,7 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
       const body = `<!doctype html><html lang="en"><head><title>Signing in</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(acs)}"><input type="hidden" name="SAMLResponse" value="${xmlText(samlResponse)}"><input type="hidden" name="RelayState" value="${xmlText(last.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
       return { status: 200, type: 'text/html; charset=utf-8', body };
     }
+    if (url.pathname === '/idp/slo') return receiveLogoutResponse(url);
     return { status: 404, type: 'text/plain', body: 'not found' };
   };
 
@@ -274,6 +369,9 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     metadataFetches: () => fetches,
     lastRequest: () => last,
     respond,
+    lastSignIn: () => lastSignedIn,
+    logoutRequest,
+    lastLogoutResponse: () => lastLogout,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

@@ -23,6 +23,8 @@ export interface FederationIdp {
   ssoUrl: string;
   /** Base64 DER certificates whose keys may sign this identity provider's assertions. */
   signingCerts: string[];
+  /** Where a LogoutResponse goes (HTTP-Redirect single logout service), if it has one. */
+  sloUrl?: string | undefined;
 }
 
 export interface FederationMetadata {
@@ -103,7 +105,15 @@ const idpOf = (entity: Element): FederationIdp | undefined => {
   const ssoUrl = sso?.getAttribute('Location');
   const certs = signingCerts(idp);
   if (!ssoUrl || !/^https?:\/\//.test(ssoUrl) || certs.length === 0) return undefined;
-  return { entityId, names: namesOf(entity, idp), ssoUrl, signingCerts: certs };
+  const slo = children(idp, MD_NS, 'SingleLogoutService').find((s) => s.getAttribute('Binding') === REDIRECT_BINDING);
+  const sloUrl = slo?.getAttribute('ResponseLocation') || slo?.getAttribute('Location') || undefined;
+  return {
+    entityId,
+    names: namesOf(entity, idp),
+    ssoUrl,
+    signingCerts: certs,
+    sloUrl: sloUrl !== undefined && /^https?:\/\//.test(sloUrl) ? sloUrl : undefined,
+  };
 };
 
 const entitiesOf = (group: Element): Element[] => [

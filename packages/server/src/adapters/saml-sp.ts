@@ -1,10 +1,12 @@
 /**
  * EduPass as a SAML 2.0 service provider (on @node-saml/node-saml): the AuthnRequest address
- * (HTTP-Redirect), the SP metadata, and a POSTed response checked twice over. node-saml checks the
- * signature with the identity provider's keys from the federation metadata, the time conditions and
- * the audience; then the assertion it verified — never the posted document — is read here with a
- * namespace-aware parser for what node-saml leaves to its caller: the issuer, the bearer subject
- * confirmation's recipient and request, the NameID as plain text, and the attributes.
+ * (HTTP-Redirect), the SP metadata, a POSTed response checked twice over, and single logout (an
+ * identity provider's POSTed LogoutRequest checked the same way, answered by a signed LogoutResponse
+ * over HTTP-Redirect). node-saml checks the signature with the identity provider's keys from the
+ * federation metadata, the time conditions and the audience; then the document it verified — never
+ * the posted one — is read here with a namespace-aware parser for what node-saml leaves to its
+ * caller: the issuer, the bearer subject confirmation's recipient and request, the NameID as plain
+ * text, and the attributes.
  */
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { FederationIdp } from './saml-metadata.ts';
@@ -32,6 +34,14 @@ export interface ServiceProvider {
   entityId: string;
   /** The assertion consumer service (HTTP-POST) the assertion's recipient must name. */
   acsUrl: string;
+  /** The single logout service (HTTP-POST) a LogoutRequest's Destination must name. */
+  sloUrl: string;
+}
+
+/** The service provider's signing key (PEM), published in its metadata; it signs LogoutResponses. */
+export interface SpKey {
+  certPem: string;
+  privateKeyPem: string;
 }
 
 export interface SamlAssertion {
@@ -43,7 +53,24 @@ export interface SamlAssertion {
   notOnOrAfter: number;
   /** A persistent NameID (opaque by definition), else ''. */
   nameId: string;
+  /** The NameID as a LogoutRequest names it (`<Format> <value>`, any format), else ''. */
+  logoutName: string;
+  /** The AuthnStatement's SessionIndex (the IdP's session), else ''. */
+  sessionIndex: string;
   attributes: Record<string, string[]>;
+}
+
+export interface SamlLogout {
+  /** HMAC input for the replay cache: the issuer and the request's ID. */
+  id: string;
+  /** The request's ID, which the LogoutResponse answers. */
+  requestId: string;
+  /** Unix ms after which the request may not be used. */
+  notOnOrAfter: number;
+  /** The person, as `SamlAssertion.logoutName`. */
+  logoutName: string;
+  /** The IdP sessions to end; none: every session of the person. */
+  sessionIndexes: string[];
 }
 
 export class AssertionRefused extends Error {}
@@ -52,8 +79,11 @@ const refuse = (why: string): never => {
   throw new AssertionRefused(why);
 };
 
-const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '') =>
+const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '', signing?: SpKey) =>
   new SAML({
+    ...(signing === undefined
+      ? {}
+      : { privateKey: signing.privateKeyPem, signatureAlgorithm: 'sha256', logoutUrl: idp.sloUrl }),
     idpCert: idp.signingCerts.map((der) => `-----BEGIN CERTIFICATE-----\n${der}\n-----END CERTIFICATE-----`),
     issuer: sp.entityId,
     audience: sp.entityId,
@@ -74,14 +104,23 @@ const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '') =>
 export const authnRequestUrl = (sp: ServiceProvider, idp: FederationIdp, requestId: string, relayState: string) =>
   samlFor(sp, idp, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
 
-/** The SP metadata a federation registers: entity ID, the POST ACS, signed assertions wanted. */
-export const serviceProviderMetadata = (sp: ServiceProvider) =>
+/**
+ * The SP metadata a federation registers: entity ID, the POST ACS, signed assertions wanted, the
+ * signing key, the POST single logout service. AuthnRequests stay unsigned (node-saml marks them
+ * signed once a key is given): an identity provider that still holds metadata without the key would
+ * refuse a signature it cannot check.
+ */
+export const serviceProviderMetadata = (sp: ServiceProvider, key: SpKey) =>
   new SAML({
     idpCert: 'unused',
     issuer: sp.entityId,
     callbackUrl: sp.acsUrl,
+    logoutCallbackUrl: sp.sloUrl,
+    privateKey: key.privateKeyPem,
     wantAssertionsSigned: true,
-  }).generateServiceProviderMetadata(null, null);
+  })
+    .generateServiceProviderMetadata(null, key.certPem)
+    .replace('AuthnRequestsSigned="true"', 'AuthnRequestsSigned="false"');
 
 /** Any comment anywhere: IdPs send none, and a comment inside a NameID is an attack on readers. */
 const hasComment = (node: Node): boolean => {
@@ -113,6 +152,9 @@ const attributesOf = (assertion: Element): Record<string, string[]> => {
   return attributes;
 };
 
+/** How a NameID is named for logout: its format and value (a transient one too: logout names it as sent). */
+const logoutNameOf = (nameId: Element, value: string) => `${nameId.getAttribute('Format') ?? ''} ${value}`;
+
 /** Reads the verified assertion node-saml hands back; every check the library leaves to us. */
 const readAssertion = (xml: string, sp: ServiceProvider, idp: FederationIdp): SamlAssertion => {
   const assertion = parseXml(xml, RESPONSE_MAX_CHARS);
@@ -134,11 +176,14 @@ const readAssertion = (xml: string, sp: ServiceProvider, idp: FederationIdp): Sa
   const nameIdElement = only(subject, ASSERTION_NS, 'NameID');
   const nameId = nameIdElement ? strictText(nameIdElement, 'NameID') : '';
   const persistent = nameIdElement?.getAttribute('Format') === PERSISTENT;
+  const authn = children(assertion, ASSERTION_NS, 'AuthnStatement');
   return {
     id: `${idp.entityId} ${assertion.getAttribute('ID') || refuse('The assertion has no ID.')}`,
     inResponseTo,
     notOnOrAfter,
     nameId: persistent ? nameId : '',
+    logoutName: nameIdElement ? logoutNameOf(nameIdElement, nameId) : '',
+    sessionIndex: authn.length === 1 ? (authn[0]?.getAttribute('SessionIndex') ?? '') : '',
     attributes: attributesOf(assertion),
   };
 };
@@ -174,4 +219,83 @@ export const verifyResponse = async (
     return refuse(error instanceof Error ? error.message : 'The response was refused.');
   }
   return readAssertion(verified, sp, idp);
+};
+
+/** How long a LogoutRequest is good for when it says no NotOnOrAfter: from its IssueInstant. */
+const LOGOUT_LIFETIME_MS = 5 * 60_000;
+
+/** Reads the verified LogoutRequest: the issuer, one plain-text NameID, its sessions, its times. */
+const readLogoutRequest = (xml: string, sp: ServiceProvider, idp: FederationIdp, now: number): SamlLogout => {
+  const request = parseXml(xml, RESPONSE_MAX_CHARS);
+  if (!request || request.namespaceURI !== PROTOCOL_NS || request.localName !== 'LogoutRequest') {
+    return refuse('The SAMLRequest is not a LogoutRequest.');
+  }
+  if (hasComment(request)) refuse('The LogoutRequest carries XML comments.');
+  const destination = request.getAttribute('Destination');
+  if (destination && destination !== sp.sloUrl) refuse('The LogoutRequest is addressed to another endpoint.');
+  if (strictText(only(request, ASSERTION_NS, 'Issuer'), 'issuer') !== idp.entityId) {
+    refuse('The LogoutRequest was issued by another identity provider.');
+  }
+  const requestId = request.getAttribute('ID') || refuse('The LogoutRequest has no ID.');
+  const issued = Date.parse(request.getAttribute('IssueInstant') ?? '');
+  if (Number.isNaN(issued) || issued > now + CLOCK_SKEW_MS)
+    refuse('The LogoutRequest has no IssueInstant, or one ahead.');
+  const until = request.getAttribute('NotOnOrAfter');
+  const notOnOrAfter = until ? Date.parse(until) : issued + LOGOUT_LIFETIME_MS;
+  if (Number.isNaN(notOnOrAfter) || notOnOrAfter + CLOCK_SKEW_MS <= now) refuse('The LogoutRequest has expired.');
+  const nameId = only(request, ASSERTION_NS, 'NameID') ?? refuse('The LogoutRequest needs exactly one NameID.');
+  return {
+    id: `${idp.entityId} ${requestId}`,
+    requestId,
+    notOnOrAfter,
+    logoutName: logoutNameOf(nameId, strictText(nameId, 'NameID')),
+    sessionIndexes: children(request, PROTOCOL_NS, 'SessionIndex').map((s) => strictText(s, 'SessionIndex')),
+  };
+};
+
+/** The issuer a posted LogoutRequest claims (unverified: it only says whose keys to check it with). */
+export const claimedLogoutIssuer = (samlRequest: string): string | undefined => {
+  const request = parseXml(Buffer.from(samlRequest, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
+  const issuer = request && only(request, ASSERTION_NS, 'Issuer');
+  return issuer ? textOf(issuer) : undefined;
+};
+
+/**
+ * Checks a POSTed LogoutRequest (base64, HTTP-POST binding) from `idp`: signed by a key of its
+ * metadata (node-saml, as for assertions, which refuses an unsigned one), then read strictly from the
+ * verified document; AssertionRefused says why it is not accepted.
+ */
+export const verifyLogoutRequest = async (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  samlRequest: string,
+  now: number,
+): Promise<SamlLogout> => {
+  const xml = Buffer.from(samlRequest, 'base64').toString('utf8');
+  const logout = readLogoutRequest(xml, sp, idp, now);
+  try {
+    await samlFor(sp, idp).validatePostRequestAsync({ SAMLRequest: samlRequest });
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : 'The LogoutRequest was refused.');
+  }
+  return logout;
+};
+
+/** Where the browser takes the signed LogoutResponse (HTTP-Redirect) answering `logout`; undefined when the IdP has no such service. */
+export const logoutResponseUrl = async (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  key: SpKey,
+  logout: SamlLogout,
+  responseId: string,
+  relayState: string | undefined,
+): Promise<string | undefined> => {
+  if (idp.sloUrl === undefined) return undefined;
+  return samlFor(sp, idp, responseId, key).getLogoutResponseUrlAsync(
+    // Only ID (InResponseTo) is read from the request here.
+    { ID: logout.requestId, issuer: idp.entityId, nameID: '', nameIDFormat: '' },
+    relayState ?? '',
+    {},
+    true,
+  );
 };

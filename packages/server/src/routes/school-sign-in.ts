@@ -3,7 +3,8 @@
  * education platform): the chooser's list, the start (a state cookie bound to this browser, then the
  * school's CAS login page, its identity provider or its platform's authorization page), the return
  * with the service ticket, the code or the posted SAML response, the SAML service provider's
- * metadata, the CAS server's single logout and the platforms' back-channel logout. A browser whose
+ * metadata, the CAS server's and the SAML identity provider's single logout and the platforms'
+ * back-channel logout. A browser whose
  * sign-in fails is sent to the web client's sign-in page with what went wrong
  * (`?school=<code>&error=…`), never to a page of JSON.
  */
@@ -12,7 +13,6 @@ import { routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { casLoginUrl, readLogoutRequest, validateServiceTicket } from '../adapters/cas.ts';
 import { ProviderUnreachableError } from '../adapters/provider-http.ts';
-import { serviceProviderMetadata } from '../adapters/saml-sp.ts';
 import type { Context } from '../context.ts';
 import { ApiError, fail, RetryLater } from '../errors.ts';
 import { presentedCredential } from '../http/origin-check.ts';
@@ -22,7 +22,8 @@ import { defineRoute, objectSchema, responseSchemas } from '../http/route-kit.ts
 import { activeConnector, type CasConnector, schoolChoices } from '../services/edu/connectors.ts';
 import { finishOidcSignIn, startOidcSignIn } from '../services/edu/oidc-connector.ts';
 import { platformLogout } from '../services/edu/platform-logout.ts';
-import { finishSamlSignIn, serviceProvider, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
+import { samlLogout } from '../services/edu/saml-logout.ts';
+import { finishSamlSignIn, serviceProviderMetadataOf, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
 import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../services/edu/school-sign-in.ts';
 import { connectorAddress } from '../services/edu/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../services/oauth/state.ts';
@@ -57,7 +58,7 @@ const browserError = (error: unknown): 'unavailable' | 'refused' | 'expired' =>
       : 'refused';
 
 const routeSchema = (
-  name: 'startSchoolSignIn' | 'finishSchoolSignIn' | 'finishOidcSignIn' | 'finishSamlSignIn',
+  name: 'startSchoolSignIn' | 'finishSchoolSignIn' | 'finishOidcSignIn' | 'finishSamlSignIn' | 'samlSingleLogout',
   redirectTo: string,
 ) => {
   const spec = routes[name];
@@ -232,11 +233,30 @@ const finishSaml = (ctx: Context) =>
       const connector = await activeConnector(ctx, code || '-');
       if (connector.kind !== 'saml') return fail('E_2');
       const started = takeState(ctx, request, reply, connector.code, state);
-      const { identity, assertionKey } = await finishSamlSignIn(ctx, connector, body.SAMLResponse);
-      return signedInReply(ctx, request, reply, { connector, identity, ticket: assertionKey }, started);
+      const { identity, assertionKey, upstream } = await finishSamlSignIn(ctx, connector, body.SAMLResponse);
+      return signedInReply(ctx, request, reply, { connector, identity, ticket: assertionKey, upstream }, started);
     },
     relayStateCode,
   );
+
+/**
+ * The identity provider's LogoutRequest, posted by the browser: the sessions it names end, and the
+ * browser goes back to the IdP with the signed LogoutResponse (or to the site, when the IdP takes
+ * none). A refused request is the catalogue error for programs, the site for a browser.
+ */
+const samlSingleLogout = (ctx: Context) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const home = new URL('/', ctx.config.publicUrl).toString();
+  try {
+    const body = parseFields(routes.samlSingleLogout.body, request.body) as {
+      SAMLRequest: string;
+      RelayState?: string;
+    };
+    return reply.redirect((await samlLogout(ctx, body.SAMLRequest, body.RelayState)) ?? home, 302);
+  } catch (error) {
+    if (!isNavigation(request) || wantsJson(request)) throw error;
+    return reply.redirect(home, 302);
+  }
+};
 
 export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'schoolChoices', () => schoolChoices(ctx), { tags: ['edu'] });
@@ -270,8 +290,7 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
         },
       },
     },
-    async (_request, reply) =>
-      reply.type('application/samlmetadata+xml').send(serviceProviderMetadata(serviceProvider(ctx))),
+    async (_request, reply) => reply.type('application/samlmetadata+xml').send(await serviceProviderMetadataOf(ctx)),
   );
   void app.register(async (scope) => {
     // Identity providers post the SAML response as a form (HTTP-POST binding).
@@ -284,6 +303,11 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
       routes.finishSamlSignIn.path,
       { schema: routeSchema('finishSamlSignIn', 'Back to the site, signed in') },
       finishSaml(ctx),
+    );
+    scope.post(
+      routes.samlSingleLogout.path,
+      { schema: routeSchema('samlSingleLogout', "Back to the identity provider's single logout, or to the site") },
+      samlSingleLogout(ctx),
     );
   });
   void app.register(async (scope) => {

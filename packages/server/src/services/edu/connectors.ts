@@ -311,6 +311,12 @@ export const activeConnector = async (ctx: Context, code: string): Promise<Conne
   return connector?.enabled ? connector : fail('E_2');
 };
 
+/** The enabled SAML connectors whose institution is the identity provider `idpEntityId`. */
+export const samlConnectorsOf = async (ctx: Context, idpEntityId: string): Promise<SamlConnector[]> =>
+  (await allConnectors(ctx.db))
+    .map((row) => connectorOf(ctx, row))
+    .filter((c): c is SamlConnector => c.kind === 'saml' && c.enabled && c.saml.idpEntityId === idpEntityId);
+
 /** What the "sign in with your school" chooser lists: no settings, no mapping. */
 export const schoolChoices = async (ctx: Context) =>
   (await enabledConnectors(ctx.db)).map((c) => ({ code: c.code, name: c.name, school_name: c.school_name }));

@@ -46,6 +46,7 @@ const OPEN_TO_ALL = new Set([
   'platformLogout',
   'samlServiceProvider',
   'finishSamlSignIn',
+  'samlSingleLogout',
 ]);
 
 const eduRoutes = Object.entries(routes as Record<string, RouteSpec>).filter(

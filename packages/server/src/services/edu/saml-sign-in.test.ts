@@ -14,6 +14,7 @@ import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
 import {
   ATTRIBUTES,
   FEDERATION_CERT,
+  type LogoutFields,
   type ResponseFields,
   type SamlFederation,
   type SamlPerson,
@@ -178,6 +179,114 @@ describe('signing in through a SAML federation (samlify as the identity provider
     expect(xml).toContain(`entityID="${server.url}/edu/school-sign-in/saml/metadata"`);
     expect(xml).toContain(`Location="${server.url}/edu/school-sign-in/saml/acs"`);
     expect(xml).toContain('WantAssertionsSigned="true"');
+    // Single logout: the POST service and the key that signs the LogoutResponses; AuthnRequests stay unsigned.
+    expect(xml).toContain(
+      `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${server.url}/edu/school-sign-in/saml/slo"/>`,
+    );
+    expect(xml).toMatch(/<KeyDescriptor use="signing">[\s\S]*<ds:X509Certificate>MII/);
+    expect(xml).toContain('AuthnRequestsSigned="false"');
+  });
+});
+
+describe('SAML single logout from the identity provider', () => {
+  let code: string;
+  beforeAll(async () => {
+    code = (await schoolWithSaml()).code;
+  });
+
+  /** A signed-in session through the IdP, with how the IdP names it. */
+  const session = async (person: SamlPerson) => {
+    const { auth } = await signInThroughIdp(code, person);
+    const signIn = federation.lastSignIn();
+    if (auth === undefined || signIn === undefined) throw new Error('not signed in');
+    return { auth, nameId: { value: signIn.nameId, format: signIn.format }, sessionIndex: signIn.sessionIndex };
+  };
+  const memberships = (auth: string) =>
+    call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: auth } });
+  const expectSignedIn = async (auth: string) => edu.ok(await memberships(auth));
+  const expectSignedOut = async (auth: string) => expectError(await memberships(auth), 'E_0');
+
+  /** The browser's POST of a LogoutRequest to the single logout service. */
+  const postLogout = (samlRequest: string, accept = 'text/html') =>
+    fetch(new URL(routes.samlSingleLogout.path, server.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { accept, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLRequest: samlRequest, RelayState: 'idp-relay-7' }).toString(),
+    });
+
+  const withPersistentId = (): SamlPerson => ({
+    nameId: `pn-${++people}-x7q2`,
+    attributes: { [ATTRIBUTES.affiliation]: ['student'] },
+  });
+
+  test('ends the session the IdP names, and the browser takes a LogoutResponse back that samlify verifies by the metadata key', async () => {
+    const person = withPersistentId();
+    const first = await session(person);
+    const second = await session(person);
+    const { id, samlRequest } = await federation.logoutRequest(first.nameId, { sessionIndexes: [first.sessionIndex] });
+    const answer = await postLogout(samlRequest);
+    const back = new URL(redirectTarget(answer));
+    expect(`${back.origin}${back.pathname}`).toBe(federation.idp.entityId.replace('/shibboleth', '/slo'));
+    expect(back.searchParams.get('RelayState')).toBe('idp-relay-7');
+    await fetch(back);
+    expect(federation.lastLogoutResponse()).toEqual({
+      verified: true,
+      inResponseTo: id,
+      status: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+    });
+    await expectSignedOut(first.auth);
+    await expectSignedIn(second.auth);
+    // Naming no session: every session of the person ends.
+    await postLogout((await federation.logoutRequest(second.nameId)).samlRequest);
+    await expectSignedOut(second.auth);
+  });
+
+  test('a transient NameID names the one sign-in it was sent for', async () => {
+    const one = await session(student());
+    const other = await session(student());
+    await postLogout((await federation.logoutRequest(one.nameId)).samlRequest);
+    await expectSignedOut(one.auth);
+    await expectSignedIn(other.auth);
+  });
+
+  /** A refused LogoutRequest: E_1 for a program, the site for a browser; the session lives on. */
+  const expectLogoutRefused = async (samlRequest: string, alive: string) => {
+    const answer = await postLogout(samlRequest, 'application/json');
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error_code: 'E_1' });
+    expect(redirectTarget(await postLogout(samlRequest))).toBe(`${server.url}/`);
+    await expectSignedIn(alive);
+  };
+
+  test.each([
+    ['unsigned', { signing: 'none' }],
+    ["signed with another institution's key", { signing: 'other' }],
+    ['changed after signing', { signing: 'altered' }],
+    ['issued by another institution', { issuer: 'other' }],
+    ['addressed to another endpoint', { destination: 'https://elsewhere.example/slo' }],
+    ['past its NotOnOrAfter', { notOnOrAfter: new Date(Date.now() - 5 * 60_000).toISOString() }],
+    ['issued ten minutes ahead', { issueInstant: new Date(Date.now() + 10 * 60_000).toISOString() }],
+    ['with a comment inside the NameID', { comment: true }],
+  ] as const)('a LogoutRequest %s is refused', async (_name, change) => {
+    const victim = await session(withPersistentId());
+    const { comment, issuer, ...fields } = change as LogoutFields & { comment?: boolean; issuer?: 'other' };
+    const forged = await federation.logoutRequest(victim.nameId, {
+      ...fields,
+      ...(issuer ? { issuer: federation.other.entityId } : {}),
+      ...(comment ? { nameIdXml: `${victim.nameId.value}<!---->` } : {}),
+    });
+    await expectLogoutRefused(forged.samlRequest, victim.auth);
+  });
+
+  test('a LogoutRequest taken once: a replay is refused, and of four racing copies one ends the session', async () => {
+    const victim = await session(withPersistentId());
+    const { samlRequest } = await federation.logoutRequest(victim.nameId);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => postLogout(samlRequest, 'application/json')));
+    expect(answers.map((a) => a.status).sort()).toEqual([302, 400, 400, 400]);
+    await expectSignedOut(victim.auth);
+    const replayed = await postLogout(samlRequest, 'application/json');
+    expect(replayed.status).toBe(400);
   });
 });
 

@@ -5,7 +5,13 @@
  * loses on SQLite and PostgreSQL alike — then read into the identity the mapping sees.
  */
 import { routes } from '@edupass/protocol';
-import { AssertionRefused, authnRequestUrl, type ServiceProvider, verifyResponse } from '../../adapters/saml-sp.ts';
+import {
+  AssertionRefused,
+  authnRequestUrl,
+  type ServiceProvider,
+  serviceProviderMetadata,
+  verifyResponse,
+} from '../../adapters/saml-sp.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { recordUpstreamToken } from '../../store/edu/connectors.ts';
@@ -15,6 +21,7 @@ import { hmac, randomToken } from '../security/hashing.ts';
 import type { SamlConnector } from './connectors.ts';
 import type { UpstreamIdentity } from './identity-mapping.ts';
 import { federationIdp } from './saml-federation.ts';
+import { spSigningKey } from './saml-sp-key.ts';
 
 /** The accepted clock difference with identity providers, also added to the replay cache's keep time. */
 const SKEW_MS = 60_000;
@@ -23,7 +30,14 @@ const SKEW_MS = 60_000;
 export const serviceProvider = (ctx: Context): ServiceProvider => ({
   entityId: new URL(routes.samlServiceProvider.path, ctx.config.publicUrl).toString(),
   acsUrl: new URL(routes.finishSamlSignIn.path, ctx.config.publicUrl).toString(),
+  sloUrl: new URL(routes.samlSingleLogout.path, ctx.config.publicUrl).toString(),
 });
+
+/** The SP metadata, with the signing key (made on first use). */
+export const serviceProviderMetadataOf = async (ctx: Context) => {
+  const sp = serviceProvider(ctx);
+  return serviceProviderMetadata(sp, await spSigningKey(ctx, sp.entityId));
+};
 
 /** The identity provider's address for a new AuthnRequest carrying `relayState`. */
 export const startSamlSignIn = async (ctx: Context, connector: SamlConnector, relayState: string) => {
@@ -53,6 +67,8 @@ export interface SamlSignedIn {
   identity: UpstreamIdentity;
   /** Names this sign-in for the school sign-in record (an HMAC of the assertion). */
   assertionKey: string;
+  /** The IdP's session and the person as its LogoutRequests name them (single logout). */
+  upstream: { session: string | undefined; subject: string | undefined };
 }
 
 /** A posted response for `connector`: the identity it proves, or AC3_27 (logged with the reason). */
@@ -86,5 +102,6 @@ export const finishSamlSignIn = async (
   return {
     identity: { user: assertion.nameId, attributes: withOpaqueId(assertion.attributes, assertion.nameId) },
     assertionKey,
+    upstream: { session: assertion.sessionIndex || undefined, subject: assertion.logoutName || undefined },
   };
 };

@@ -128,7 +128,7 @@ export interface SchoolSignIn {
   identity: UpstreamIdentity;
   /** The upstream ticket the sign-in came with: single logout names it. */
   ticket: string;
-  /** An OpenID Connect platform's session and person (its ID token's `sid` and `sub`): its logout tokens name them. */
+  /** The upstream session and person its logouts name: an OpenID Connect platform's `sid` and `sub`, a SAML IdP's SessionIndex and NameID. */
   upstream?: { session?: string | undefined; subject?: string | undefined } | undefined;
   /** The signed-in account that asked to link this identity to itself, if it did. */
   linkTo?: number | undefined;
@@ -176,7 +176,7 @@ export const endSchoolSignIn = async (ctx: Context, connector: Connector, ticket
 };
 
 /**
- * Back-channel logout: ends the sessions that the platform's session `session` started, or every
+ * An upstream logout (OpenID Connect back-channel, SAML single logout): ends the sessions that the upstream session `session` started, or every
  * session the person `subject` started through the connector, or (both named) that person's in that
  * session. Answers how many ended.
  */

@@ -1,0 +1,70 @@
+/**
+ * SAML single logout from an institution's identity provider: when a person signs out there, the IdP
+ * sends the browser here with a signed LogoutRequest, and the EduPass sessions its sign-ins started
+ * end (each sign-in keeps the IdP's SessionIndex and the NameID as HMACs: school-sign-in.ts). The
+ * request is checked as assertions are (adapters/saml-sp.ts), taken once by its ID, and answered with
+ * a LogoutResponse signed with EduPass's SAML key (saml-sp-key.ts).
+ */
+import {
+  AssertionRefused,
+  claimedLogoutIssuer,
+  logoutResponseUrl,
+  type SamlLogout,
+  verifyLogoutRequest,
+} from '../../adapters/saml-sp.ts';
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { recordUpstreamToken } from '../../store/edu/connectors.ts';
+import { hmac, randomToken } from '../security/hashing.ts';
+import { samlConnectorsOf } from './connectors.ts';
+import { federationIdp } from './saml-federation.ts';
+import { serviceProvider } from './saml-sign-in.ts';
+import { spSigningKey } from './saml-sp-key.ts';
+import { endPlatformSignIns } from './school-sign-in.ts';
+
+/** Kept in the replay cache past the request's own time, as the check accepts that much skew. */
+const CLOCK_SKEW_MS = 60_000;
+
+const refused = (ctx: Context, why: string): never => {
+  ctx.logger.warn({ err: why }, 'SAML logout request refused');
+  return fail('E_1', 'SAMLRequest: the logout request was not accepted.');
+};
+
+/**
+ * Ends what a posted LogoutRequest names (every connector of the issuing institution); answers where
+ * the browser goes next: the IdP's single logout service with the LogoutResponse, or undefined when
+ * it has none. E_1 for a request that is not accepted (logged with the reason).
+ */
+export const samlLogout = async (
+  ctx: Context,
+  samlRequest: string,
+  relayState: string | undefined,
+): Promise<string | undefined> => {
+  const issuer = claimedLogoutIssuer(samlRequest);
+  const connectors = issuer === undefined ? [] : await samlConnectorsOf(ctx, issuer);
+  const [first] = connectors;
+  if (first === undefined) return refused(ctx, `no school signs in with the identity provider ${issuer ?? '(none)'}`);
+  const sp = serviceProvider(ctx);
+  const idp = await federationIdp(ctx, first.saml);
+  let logout: SamlLogout;
+  try {
+    logout = await verifyLogoutRequest(sp, idp, samlRequest, ctx.now());
+  } catch (error) {
+    if (!(error instanceof AssertionRefused)) throw error;
+    return refused(ctx, error.message);
+  }
+  const requestKey = hmac(ctx.keys.codes, `saml-logout:${logout.id}`);
+  if (!(await recordUpstreamToken(ctx.db, requestKey, logout.notOnOrAfter + CLOCK_SKEW_MS))) {
+    return refused(ctx, 'the logout request was presented again');
+  }
+  let ended = 0;
+  for (const connector of connectors) {
+    const sessions = logout.sessionIndexes.length > 0 ? logout.sessionIndexes : [undefined];
+    for (const session of sessions) {
+      ended += await endPlatformSignIns(ctx, connector, { session, subject: logout.logoutName });
+    }
+  }
+  ctx.logger.info({ idp: idp.entityId, ended }, 'SAML single logout');
+  const key = await spSigningKey(ctx, sp.entityId);
+  return logoutResponseUrl(sp, idp, key, logout, `_${randomToken(24)}`, relayState);
+};
