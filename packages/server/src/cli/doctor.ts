@@ -77,7 +77,7 @@ const checkRedis = async (url: string): Promise<Finding> => {
  * The secret, and whether it opens the keyring (read only: the server's start seals it again).
  * Production without an outside secret does not get here: loadConfig refuses it (secrets-config.ts).
  */
-const checkSecrets = async (config: Config): Promise<Finding & { keyring: string }> => {
+const checkSecrets = async (config: Config): Promise<Finding & { keyringOpens: boolean }> => {
   const where =
     config.jwtSecret === undefined ? 'a secret generated and kept in the database (development only)' : 'JWT_SECRET';
   const store = openStore(config.databaseUrl, { poolSize: 1 });
@@ -89,7 +89,8 @@ const checkSecrets = async (config: Config): Promise<Finding & { keyring: string
       previous: `JWT_SECRET_PREVIOUS opens the keyring (rotating): the next start seals it again under JWT_SECRET`,
       neither: KEYRING_SEALED_ELSEWHERE,
     };
-    return { check: 'secrets', ok: keyring !== 'neither', detail: details[keyring], keyring };
+    const keyringOpens = keyring === 'none' || keyring === 'current';
+    return { check: 'secrets', ok: keyring !== 'neither', detail: details[keyring], keyringOpens };
   } finally {
     await store.close().catch(() => {});
   }
@@ -165,9 +166,9 @@ export const doctor = async (env: Record<string, string | undefined> = process.e
   const findings: Finding[] = [{ check: 'configuration', ok: true, detail: 'every variable is valid' }];
   const database = await checkDatabase(config);
   const databaseUsable = database.every((f) => f.ok);
-  const { keyring, ...secrets } = databaseUsable
+  const { keyringOpens, ...secrets } = databaseUsable
     ? await checkSecrets(config)
-    : { check: 'secrets', ok: true, detail: 'keyring not checked (the database is not usable)', keyring: 'unknown' };
+    : { check: 'secrets', ok: true, detail: 'keyring not checked (the database is not usable)', keyringOpens: false };
   findings.push(secrets, checkPublicUrl(config), ...database);
   if (config.redisUrl) findings.push(await checkRedis(config.redisUrl));
   const providers = await Promise.all([
@@ -175,7 +176,7 @@ export const doctor = async (env: Record<string, string | undefined> = process.e
     checkSms(config),
     checkOauth(config, 'wechat'),
     checkOauth(config, 'qq'),
-    databaseUsable && ['none', 'current'].includes(keyring) ? withContext(config, checkCaptcha) : [captchaNotChecked],
+    keyringOpens ? withContext(config, checkCaptcha) : [captchaNotChecked],
   ]);
   return withoutSecrets([...findings, ...providers.flat()], secretsOf(config));
 };

@@ -22,6 +22,8 @@ import {
 } from '@edupass/test-kit/saml-federation';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { durationMs } from '../../adapters/saml-metadata.ts';
+import { deleteSetting, findSetting, putSetting } from '../../store/admin/settings.ts';
+import { spSigningKey } from './saml-sp-key.ts';
 
 const { server, call } = useOauthTestServer();
 const edu = eduSteps(server, call);
@@ -185,6 +187,26 @@ describe('signing in through a SAML federation (samlify as the identity provider
     );
     expect(xml).toMatch(/<KeyDescriptor use="signing">[\s\S]*<ds:X509Certificate>MII/);
     expect(xml).toContain('AuthnRequestsSigned="false"');
+  });
+});
+
+describe("EduPass's SAML signing key", () => {
+  test('processes making it at the same moment all end up with one key, the one stored', async () => {
+    const { ctx } = server.app;
+    const entityId = `${server.url}/edu/school-sign-in/saml/metadata`;
+    // The server's own key, put back afterwards: the identity provider holds the metadata with it.
+    const kept = await findSetting(ctx.db, 'saml-sp-key');
+    await deleteSetting(ctx.db, 'saml-sp-key');
+    try {
+      // Each copy of the context caches on its own, as separate processes do.
+      const keys = await Promise.all([1, 2, 3, 4].map(() => spSigningKey({ ...ctx }, entityId)));
+      expect(new Set(keys.map((key) => key.certPem)).size).toBe(1);
+      expect(new Set(keys.map((key) => key.privateKeyPem)).size).toBe(1);
+      const stored = JSON.parse((await findSetting(ctx.db, 'saml-sp-key')) ?? '{}') as { cert?: string };
+      expect(stored.cert).toBe(keys[0]?.certPem);
+    } finally {
+      if (kept !== undefined) await putSetting(ctx.db, 'saml-sp-key', kept);
+    }
   });
 });
 

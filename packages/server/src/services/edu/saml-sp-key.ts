@@ -5,7 +5,7 @@
  * sealed with the keyring: every process signs with the same key, the first to store one wins. A key
  * that no longer opens (the keyring was reset) is replaced, and the metadata must be registered again.
  */
-import { randomBytes, webcrypto } from 'node:crypto';
+import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { Context } from '../../context.ts';
 import { findSetting, replaceSetting, settingOrCreate } from '../../store/admin/settings.ts';
@@ -30,13 +30,6 @@ interface Stored {
   private_sealed: string;
 }
 
-const pem = (label: string, der: ArrayBuffer) =>
-  `-----BEGIN ${label}-----\n${(
-    Buffer.from(der)
-      .toString('base64')
-      .match(/.{1,64}/g) ?? []
-  ).join('\n')}\n-----END ${label}-----\n`;
-
 /** A new RSA-2048 key and its self-signed certificate, named after the service provider's host. */
 const newKey = async (ctx: Context, entityId: string): Promise<string> => {
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -52,7 +45,7 @@ const newKey = async (ctx: Context, entityId: string): Promise<string> => {
     },
     webcrypto as Crypto,
   );
-  const privateKeyPem = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  const privateKeyPem = String(KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }));
   const stored: Stored = { cert: cert.toString('pem'), private_sealed: seal(ctx.keys.sealing, privateKeyPem, SETTING) };
   return JSON.stringify(stored);
 };

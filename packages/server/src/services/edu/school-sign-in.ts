@@ -128,7 +128,10 @@ export interface SchoolSignIn {
   identity: UpstreamIdentity;
   /** The upstream ticket the sign-in came with: single logout names it. */
   ticket: string;
-  /** The upstream session and person its logouts name: an OpenID Connect platform's `sid` and `sub`, a SAML IdP's SessionIndex and NameID. */
+  /**
+   * The upstream session and person its logouts name: an OpenID Connect platform's `sid` and `sub`,
+   * a SAML identity provider's SessionIndex and NameID.
+   */
   upstream?: { session?: string | undefined; subject?: string | undefined } | undefined;
   /** The signed-in account that asked to link this identity to itself, if it did. */
   linkTo?: number | undefined;
@@ -176,9 +179,9 @@ export const endSchoolSignIn = async (ctx: Context, connector: Connector, ticket
 };
 
 /**
- * An upstream logout (OpenID Connect back-channel, SAML single logout): ends the sessions that the upstream session `session` started, or every
- * session the person `subject` started through the connector, or (both named) that person's in that
- * session. Answers how many ended.
+ * An upstream logout (OpenID Connect back-channel, SAML single logout): ends the sessions that the
+ * upstream session `session` started, or every session the person `subject` started through the
+ * connector, or (both named) that person's in that session. Answers how many ended.
  */
 export const endPlatformSignIns = async (
   ctx: Context,

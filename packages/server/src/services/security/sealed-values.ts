@@ -1,8 +1,8 @@
 /**
  * Secrets kept in the database (console-set vendor keys, authenticator apps' secrets, signing keys'
- * private halves, …) are sealed with AES-256-GCM under the keyring's `sealing` key (keyring.ts): a fresh 96-bit
- * IV each time, and the row's name as associated data, so a sealed value copied into another row
- * (another vendor's or field's) does not open.
+ * private halves, …) are sealed with AES-256-GCM under the keyring's `sealing` key (keyring.ts): a
+ * fresh 96-bit IV each time, and the row's name as associated data, so a sealed value copied into
+ * another row (another vendor's or field's) does not open.
  */
 import { createCipheriv, createDecipheriv, type KeyObject, randomBytes } from 'node:crypto';
 
