@@ -65,8 +65,11 @@ const connectors = async () => {
 const smallTargets = (p: Page) =>
   p.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('main button, main input, main select')]
-      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
-      .map((el) => `${el.tagName} ${el.id} ${el.getBoundingClientRect().height}`),
+      .filter((el) => el.offsetParent !== null)
+      // A checkbox is tapped anywhere on its label.
+      .map((el) => ({ el, box: ((el as HTMLInputElement).type === 'checkbox' && el.closest('label')) || el }))
+      .filter(({ box }) => box.getBoundingClientRect().height < 44)
+      .map(({ el, box }) => `${el.tagName} ${el.id} ${box.getBoundingClientRect().height}`),
   );
 
 describe('school sign-in connectors', () => {
@@ -78,6 +81,8 @@ describe('school sign-in connectors', () => {
     await page.getByLabel('代码（2–40 位小写字母、数字或连字符，用于地址中）').fill('qingshan-cas');
     await page.getByLabel('学生搜索时看到的名称').fill('青山中学统一身份认证');
     await page.getByLabel('CAS 服务器地址前缀（https）').fill('https://cas.qingshan.example.edu/cas');
+    // The school's computer rooms are shared: the password at every sign-in.
+    await page.getByLabel('每次登录都要输入学校账号的密码（适合共用电脑）').check();
     await page.getByRole('button', { name: '添加连接' }).click();
     await page.getByText('已添加 青山中学统一身份认证。学生登录前请检查其映射。').waitFor();
 
@@ -105,7 +110,8 @@ describe('school sign-in connectors', () => {
       ['qingshan-cas', 'cas', true],
       ['qingshan-cloud', 'oidc', true],
     ]);
-    expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer });
+    expect(listed[0]?.settings).toMatchObject({ force_sign_in: true });
+    expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer, force_sign_in: false });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors.zh-CN.png'), fullPage: true });
@@ -141,6 +147,9 @@ describe('school sign-in connectors', () => {
     await card.waitFor();
     expect(await card.getByLabel('Issuer 地址（OpenID Connect）').inputValue()).toBe(issuer);
     expect(await card.getByLabel('新的客户端密钥（留空则保留当前密钥）').inputValue()).toBe('');
+    const forceSignIn = card.getByLabel('每次登录都要输入学校账号的密码（适合共用电脑）');
+    expect(await forceSignIn.isChecked()).toBe(false);
+    await forceSignIn.check();
     await card.getByLabel('学生搜索时看到的名称').fill('区教育云平台（新）');
     await card.getByLabel('Issuer 地址（OpenID Connect）').fill('http://id.edu-cloud.example.cn');
     await card.getByRole('button', { name: '保存设置' }).click();
@@ -156,7 +165,7 @@ describe('school sign-in connectors', () => {
     await page.getByText('已保存 区教育云平台（新） 的设置。').waitFor();
     const after = (await connectors()).find((c) => c.code === 'qingshan-cloud');
     expect(after).toMatchObject({ id: before?.id, kind: 'oidc', name: '区教育云平台（新）' });
-    expect(after?.settings).toMatchObject({ issuer: otherIssuer, client_id: 'edupass' });
+    expect(after?.settings).toMatchObject({ issuer: otherIssuer, client_id: 'edupass', force_sign_in: true });
     expect(await sealed()).toBe(sealedBefore);
     expect(JSON.stringify(after)).not.toContain(SECRET);
   });

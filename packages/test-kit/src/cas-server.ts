@@ -5,7 +5,9 @@
  * `service`; `/cas/serviceValidate` (2.0) and `/cas/p3/serviceValidate` (3.0) answer with the
  * specification's sample documents (§2.5.2 success, §2.5.3 failure, §2.5.7 attributes; the
  * proxyGrantingTicket element kept as in the samples); `logout` posts the §2.3.3 LogoutRequest to
- * the service, as the server does at single logout.
+ * the service, as the server does at single logout. With `singleSignOn`, a session is open at the
+ * server: `/cas/login` answers from it unless `renew` is asked (§2.1.1), and a validation asking for
+ * `renew` refuses a ticket issued from the session (§2.5.1).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,6 +22,8 @@ interface Issued {
   service: string;
   person: CasPerson;
   used: boolean;
+  /** Issued on the person's password (primary credentials), not from a single sign-on session. */
+  fromPassword: boolean;
 }
 
 const xmlText = (value: string) =>
@@ -67,6 +71,12 @@ export interface CasServer {
   tickets: { ticket: string; service: string }[];
   /** Validation requests received, as paths with their query. */
   validations: string[];
+  /** Login requests received (their query). */
+  logins: URLSearchParams[];
+  /** A CAS session is open in this browser (the last person's): logins without `renew` answer from it. */
+  singleSignOn: boolean;
+  /** A server that answers from its session even when `renew` is asked (a broken or misconfigured one). */
+  ignoresRenew: boolean;
   /** Single logout of the session `ticket` started: posts the LogoutRequest to its service. */
   logout(ticket: string): Promise<number>;
   close(): Promise<void>;
@@ -76,15 +86,20 @@ export const startCasServer = async (): Promise<CasServer> => {
   const issued = new Map<string, Issued>();
   const tickets: { ticket: string; service: string }[] = [];
   const validations: string[] = [];
+  const logins: URLSearchParams[] = [];
   let next: CasPerson | undefined;
+  const state = { singleSignOn: false, ignoresRenew: false };
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://cas.test');
     const service = url.searchParams.get('service') ?? '';
     if (url.pathname === '/cas/login') {
+      logins.push(url.searchParams);
       if (!next || service === '') return response.writeHead(400).end('no person to sign in, or no service');
+      const renew = url.searchParams.get('renew') === 'true';
+      const fromPassword = !state.singleSignOn || (renew && !state.ignoresRenew);
       // §3.1: "ST-" and at least 32 characters of random.
       const ticket = `ST-${randomBytes(24).toString('base64url')}`;
-      issued.set(ticket, { service, person: next, used: false });
+      issued.set(ticket, { service, person: next, used: false, fromPassword });
       tickets.push({ ticket, service });
       const back = new URL(service);
       back.searchParams.set('ticket', ticket);
@@ -96,8 +111,15 @@ export const startCasServer = async (): Promise<CasServer> => {
       const ticket = url.searchParams.get('ticket') ?? '';
       const found = issued.get(ticket);
       // §3.1.1: a service ticket is valid once; §2.5: for the service it was issued to only.
+      const renew = url.searchParams.get('renew') === 'true';
       const problem =
-        !found || found.used ? 'INVALID_TICKET' : found.service !== service ? 'INVALID_SERVICE' : undefined;
+        !found || found.used
+          ? 'INVALID_TICKET'
+          : found.service !== service
+            ? 'INVALID_SERVICE'
+            : renew && !found.fromPassword
+              ? 'INVALID_TICKET_SPEC'
+              : undefined;
       if (found) found.used = true;
       const body =
         problem || !found ? failureDocument(problem ?? 'INVALID_TICKET', ticket) : successDocument(found.person, p3);
@@ -114,6 +136,19 @@ export const startCasServer = async (): Promise<CasServer> => {
     },
     tickets,
     validations,
+    logins,
+    get singleSignOn() {
+      return state.singleSignOn;
+    },
+    set singleSignOn(open) {
+      state.singleSignOn = open;
+    },
+    get ignoresRenew() {
+      return state.ignoresRenew;
+    },
+    set ignoresRenew(ignores) {
+      state.ignoresRenew = ignores;
+    },
     async logout(ticket) {
       const found = issued.get(ticket) ?? tickets.find((t) => t.ticket === ticket);
       if (!found) throw new Error(`no ticket ${ticket}`);

@@ -10,6 +10,26 @@ export interface Hop {
   body: string;
 }
 
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** A page whose script posts its one form when loaded (`document.forms[0].submit()`): where, and what. */
+const selfSubmittingForm = (html: string, base: string) => {
+  if (!html.includes('document.forms[0].submit()')) return undefined;
+  const action = /<form method="post" action="([^"]*)"/i.exec(html)?.[1];
+  if (action === undefined) return undefined;
+  const fields: Record<string, string> = {};
+  for (const input of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
+    fields[unescapeHtml(input[1] ?? '')] = unescapeHtml(input[2] ?? '');
+  }
+  return { action: new URL(unescapeHtml(action), base).href, fields };
+};
+
 export const cookieBrowser = () => {
   const jar = new Map<string, string>();
   const remember = (response: Response) => {
@@ -50,7 +70,10 @@ export const cookieBrowser = () => {
   const follow = async (url: string, stop: (next: string) => boolean, limit = 10): Promise<string> => {
     let next = url;
     for (let hop = 0; hop < limit; hop++) {
-      const answer = await request(next);
+      let answer = await request(next);
+      const form = answer.location === undefined ? selfSubmittingForm(answer.body, answer.url) : undefined;
+      // The page a browser's script submits at once (an OpenID provider's form_post step): submitted.
+      if (form) answer = await request(form.action, { form: form.fields });
       if (answer.location === undefined) {
         throw new Error(`${answer.url} answered ${answer.status} without a redirect: ${answer.body.slice(0, 300)}`);
       }

@@ -50,6 +50,8 @@ export interface ResponseFields {
   nameIdXml?: string;
   /** `other`: signed with another institution's key; `response`: only the envelope is signed. */
   signing?: 'assertion' | 'response' | 'other';
+  /** When the person proved who they are (the AuthnStatement's AuthnInstant); now unless given. */
+  authnInstant?: string;
 }
 
 /** What a forged or unusual LogoutRequest changes. */
@@ -260,7 +262,7 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
             .replace('{NameID}', fields.nameIdXml ?? xmlText(nameId))
             .replace(
               '{AuthnStatement}',
-              `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${responseId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
+              `<saml:AuthnStatement AuthnInstant="${fields.authnInstant ?? now.toISOString()}" SessionIndex="${responseId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
             )
             .replace('{AttributeStatement}', attributeStatement(who.attributes));
           return { id: responseId, context: samlify.SamlLib.replaceTagsByValue(xmlParts, values) };

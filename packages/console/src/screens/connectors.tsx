@@ -95,6 +95,9 @@ const WORDS = {
     'set.client_secret.keep': 'New client secret (leave empty to keep the current one)',
     saveSettings: 'Save the settings',
     settingsSaved: 'The settings of {name} are saved.',
+    'set.force_sign_in': 'Ask for the school password at every sign-in (for shared computers)',
+    'set.force_sign_in.help':
+      'Otherwise a pupil still signed in at the school’s system signs in here without the password, so on a shared computer the next pupil becomes the last one. Plain OAuth2 platforms cannot do this.',
   },
   'zh-CN': {
     title: '学校统一身份认证',
@@ -166,6 +169,9 @@ const WORDS = {
     'set.client_secret.keep': '新的客户端密钥（留空则保留当前密钥）',
     saveSettings: '保存设置',
     settingsSaved: '已保存 {name} 的设置。',
+    'set.force_sign_in': '每次登录都要输入学校账号的密码（适合共用电脑）',
+    'set.force_sign_in.help':
+      '不勾选时，上一位学生如果还没退出学校系统，下一位学生不用密码就会以上一位的身份登录。普通 OAuth2 平台不支持这一项。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -247,6 +253,28 @@ const SettingInput = (props: {
   );
 };
 
+/** `settings.force_sign_in`, with why a school with shared computers wants it. */
+const ForceSignInBox = (props: { id: string; checked: boolean; onChange: (checked: boolean) => void }) => {
+  const w = useWords();
+  return (
+    <div className="console-form">
+      <label className="console-check">
+        <input
+          id={props.id}
+          type="checkbox"
+          checked={props.checked}
+          aria-describedby={`${props.id}-help`}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
+        <span>{w('set.force_sign_in')}</span>
+      </label>
+      <p id={`${props.id}-help`} className="console-muted">
+        {w('set.force_sign_in.help')}
+      </p>
+    </div>
+  );
+};
+
 /** An edit form's error, its save and its way back without saving. */
 const EditFormEnd = (props: { error: string | null; busy: boolean; save: string; cancel: () => void }) => {
   const w = useWords();
@@ -287,6 +315,9 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
   const [name, setName] = useState(connector.name);
   const [form, setForm] = useState(() => settingsText(connector, kind));
   const [version, setVersion] = useState(settingOf(connector, 'version') || '3.0');
+  const [forceSignIn, setForceSignIn] = useState(
+    (connector.settings as Record<string, unknown> | null)?.force_sign_in === true,
+  );
   useEffect(() => document.getElementById('settings-name')?.focus(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -300,6 +331,7 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
       } else settings[key] = value;
     }
     if (kind === 'cas') settings.version = version;
+    settings.force_sign_in = forceSignIn;
     if (await action.run(() => editSchoolConnector(connector.id, name, settings))) {
       done(w('settingsSaved', { name: name.trim() }));
     }
@@ -329,6 +361,7 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
             onChange={(value) => setForm({ ...form, [key]: value })}
           />
         ))}
+        <ForceSignInBox id="settings-force-sign-in" checked={forceSignIn} onChange={setForceSignIn} />
         <EditFormEnd error={action.error} busy={action.busy} save={w('saveSettings')} cancel={() => done(null)} />
       </form>
     </Card>
@@ -382,7 +415,15 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
   const w = useWords();
   const action = useAction(useConsoleText().errorText);
   const schools = useLoad(listSchools);
-  const empty = { school: '', kind: 'oidc' as Kind, code: '', name: '', preset: 'oidc', version: '3.0' };
+  const empty = {
+    school: '',
+    kind: 'oidc' as Kind,
+    code: '',
+    name: '',
+    preset: 'oidc',
+    version: '3.0',
+    forceSignIn: false,
+  };
   const [form, setForm] = useState(empty);
   const [settings, setSettings] = useState<Record<string, string>>({});
   const submit = async (event: FormEvent) => {
@@ -406,7 +447,7 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
         code: form.code,
         kind: form.kind,
         name: form.name,
-        settings: kindSettings,
+        settings: { ...kindSettings, force_sign_in: form.forceSignIn },
       });
       name = connector.name;
     });
@@ -507,6 +548,11 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
           </div>
         ) : null}
         {SETTINGS[form.kind].map(setting)}
+        <ForceSignInBox
+          id="connector-force-sign-in"
+          checked={form.forceSignIn}
+          onChange={(forceSignIn) => setForm({ ...form, forceSignIn })}
+        />
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
           {w('submit')}

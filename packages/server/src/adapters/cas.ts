@@ -26,10 +26,14 @@ export type CasValidation =
 
 const under = (server: CasServer, path: string) => `${server.serverUrl.replace(/\/+$/, '')}/${path}`;
 
-/** Where the browser signs in: `<prefix>/login?service=…`. */
-export const casLoginUrl = (server: CasServer, service: string): string => {
+/**
+ * Where the browser signs in: `<prefix>/login?service=…`. `renew`: the person types the password even
+ * with a CAS session open (the validation must then ask for `renew` too).
+ */
+export const casLoginUrl = (server: CasServer, service: string, renew: boolean): string => {
   const url = new URL(under(server, 'login'));
   url.searchParams.set('service', service);
+  if (renew) url.searchParams.set('renew', 'true');
   return url.toString();
 };
 
@@ -66,13 +70,14 @@ export const readServiceResponse = (text: string): CasValidation => {
  */
 export const validateServiceTicket = async (
   server: CasServer,
-  service: string,
-  ticket: string,
+  request: { service: string; ticket: string; renew: boolean },
   timeoutMs: number,
 ): Promise<CasValidation> => {
   const url = new URL(under(server, server.version === '3.0' ? 'p3/serviceValidate' : 'serviceValidate'));
-  url.searchParams.set('service', service);
-  url.searchParams.set('ticket', ticket);
+  url.searchParams.set('service', request.service);
+  url.searchParams.set('ticket', request.ticket);
+  // CAS §2.5.1: with `renew`, a ticket the server issued from its single sign-on session is refused.
+  if (request.renew) url.searchParams.set('renew', 'true');
   const answer = await fetchText(url.toString(), { headers: { accept: 'application/xml' } }, timeoutMs);
   if (answer.status !== 200) {
     return { ok: false, code: 'INVALID_RESPONSE', message: `The CAS server answered HTTP ${answer.status}.` };

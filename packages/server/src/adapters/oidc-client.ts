@@ -101,7 +101,14 @@ export const codeChallenge = (verifier: string) => createHash('sha256').update(v
 export const authorizationUrl = (
   client: OidcClient,
   endpoints: OidcEndpoints,
-  request: { redirectUri: string; state: string; nonce: string; codeVerifier: string },
+  request: {
+    redirectUri: string;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    /** The person signs in again even with a session at the platform (`prompt=login`, `max_age=0`). */
+    freshSignIn?: boolean | undefined;
+  },
 ): string => {
   const url = new URL(endpoints.authorization);
   url.searchParams.set('response_type', 'code');
@@ -112,6 +119,11 @@ export const authorizationUrl = (
   if (client.protocol === 'oidc') url.searchParams.set('nonce', request.nonce);
   url.searchParams.set('code_challenge', codeChallenge(request.codeVerifier));
   url.searchParams.set('code_challenge_method', 'S256');
+  if (request.freshSignIn) {
+    url.searchParams.set('prompt', 'login');
+    // OIDC Core §3.1.2.1: max_age makes `auth_time` a required claim, which the code exchange checks.
+    if (client.protocol === 'oidc') url.searchParams.set('max_age', '0');
+  }
   return url.toString();
 };
 
@@ -121,6 +133,8 @@ export interface CodeExchange {
   codeVerifier: string;
   /** OIDC: the nonce the authorization request carried. */
   nonce: string;
+  /** OIDC, a fresh sign-in asked for: the ID token's `auth_time` may not be before this (unix s). */
+  authSince?: number | undefined;
 }
 
 /**
@@ -182,18 +196,26 @@ const verifyIdToken = async (
   client: OidcClient,
   endpoints: OidcEndpoints,
   idToken: string,
-  nonce: string,
+  exchange: CodeExchange,
   timeoutMs: number,
 ) => {
+  const since = exchange.authSince;
   const { payload } = await verifyPlatformJwt(
     client.clientId,
     endpoints,
     idToken,
-    { required: ['sub', 'exp', 'iat'] },
+    { required: since === undefined ? ['sub', 'exp', 'iat'] : ['sub', 'exp', 'iat', 'auth_time'] },
     'id_token',
     timeoutMs,
   );
-  if (payload.nonce !== nonce) throw new UpstreamRefused('id_token: nonce does not match');
+  if (payload.nonce !== exchange.nonce) throw new UpstreamRefused('id_token: nonce does not match');
+  // A platform that ignored prompt=login answers from the session someone else may have left open.
+  if (
+    since !== undefined &&
+    !(typeof payload.auth_time === 'number' && payload.auth_time + CLOCK_TOLERANCE_SECONDS >= since)
+  ) {
+    throw new UpstreamRefused('id_token: auth_time is before this sign-in started (no fresh sign-in)');
+  }
   return payload;
 };
 
@@ -291,7 +313,7 @@ export const exchangeCode = async (
   let claims: Record<string, unknown> = {};
   if (client.protocol === 'oidc') {
     if (typeof tokens.id_token !== 'string') throw new UpstreamRefused('token: no id_token');
-    claims = await verifyIdToken(client, endpoints, tokens.id_token, exchange.nonce, timeoutMs);
+    claims = await verifyIdToken(client, endpoints, tokens.id_token, exchange, timeoutMs);
   }
   if (endpoints.userinfo === '') return claims;
   if (accessToken === '') throw new UpstreamRefused('token: no access_token');

@@ -57,6 +57,8 @@ export interface SamlAssertion {
   logoutName: string;
   /** The AuthnStatement's SessionIndex (the IdP's session), else ''. */
   sessionIndex: string;
+  /** When the person proved who they are (the AuthnStatement's AuthnInstant, unix ms), else NaN. */
+  authnInstant: number;
   attributes: Record<string, string[]>;
 }
 
@@ -79,8 +81,9 @@ const refuse = (why: string): never => {
   throw new AssertionRefused(why);
 };
 
-const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '', signing?: SpKey) =>
+const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '', signing?: SpKey, forceAuthn = false) =>
   new SAML({
+    forceAuthn,
     ...(signing === undefined
       ? {}
       : { privateKey: signing.privateKeyPem, signatureAlgorithm: 'sha256', logoutUrl: idp.sloUrl }),
@@ -100,9 +103,16 @@ const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '', signin
     generateUniqueId: () => requestId,
   });
 
-/** Where the browser takes the AuthnRequest (HTTP-Redirect binding) with `relayState`. */
-export const authnRequestUrl = (sp: ServiceProvider, idp: FederationIdp, requestId: string, relayState: string) =>
-  samlFor(sp, idp, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+/**
+ * Where the browser takes the AuthnRequest (HTTP-Redirect binding) with `relayState`; `forceAuthn`:
+ * the identity provider asks for the password even with a session of its own open.
+ */
+export const authnRequestUrl = (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  request: { id: string; relayState: string; forceAuthn: boolean },
+) =>
+  samlFor(sp, idp, request.id, undefined, request.forceAuthn).getAuthorizeUrlAsync(request.relayState, undefined, {});
 
 /**
  * The SP metadata a federation registers: entity ID, the POST ACS, signed assertions wanted, the
@@ -184,6 +194,7 @@ const readAssertion = (xml: string, sp: ServiceProvider, idp: FederationIdp): Sa
     nameId: persistent ? nameId : '',
     logoutName: nameIdElement ? logoutNameOf(nameIdElement, nameId) : '',
     sessionIndex: authn.length === 1 ? (authn[0]?.getAttribute('SessionIndex') ?? '') : '',
+    authnInstant: authn.length === 1 ? Date.parse(authn[0]?.getAttribute('AuthnInstant') ?? '') : Number.NaN,
     attributes: attributesOf(assertion),
   };
 };

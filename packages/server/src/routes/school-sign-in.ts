@@ -128,7 +128,7 @@ const start = (ctx: Context) =>
         ? await startSamlSignIn(ctx, connector, relayStateOf(connector.code, state))
         : connector.kind === 'oidc'
           ? await startOidcSignIn(ctx, connector, state)
-          : casLoginUrl(connector.cas, serviceUrl(ctx, connector.code, state));
+          : casLoginUrl(connector.cas, serviceUrl(ctx, connector.code, state), connector.forceSignIn);
     return wantsJson(request) ? reply.send({ url }) : reply.redirect(url, 302);
   });
 
@@ -137,8 +137,7 @@ const validated = async (ctx: Context, connector: CasConnector, state: string, t
   try {
     const answer = await validateServiceTicket(
       connector.cas,
-      serviceUrl(ctx, connector.code, state),
-      ticket,
+      { service: serviceUrl(ctx, connector.code, state), ticket, renew: connector.forceSignIn },
       VALIDATE_TIMEOUT_MS,
     );
     if (!answer.ok) {
@@ -186,7 +185,11 @@ const finishOidc = (ctx: Context) =>
       ctx.logger.warn({ connector: connector.code, error: query.error }, 'school platform returned no code');
       return fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
     }
-    const { identity, upstream } = await finishOidcSignIn(ctx, connector, query.state, query.code);
+    const { identity, upstream } = await finishOidcSignIn(ctx, connector, {
+      state: query.state,
+      code: query.code,
+      startedAt: started.startedAt,
+    });
     // The record names the sign-in by an HMAC of its code; the platform's logout tokens by `sid` and `sub`.
     return signedInReply(ctx, request, reply, { connector, identity, ticket: `oidc:${query.code}`, upstream }, started);
   });
@@ -233,7 +236,12 @@ const finishSaml = (ctx: Context) =>
       const connector = await activeConnector(ctx, code || '-');
       if (connector.kind !== 'saml') return fail('E_2');
       const started = takeState(ctx, request, reply, connector.code, state);
-      const { identity, assertionKey, upstream } = await finishSamlSignIn(ctx, connector, body.SAMLResponse);
+      const { identity, assertionKey, upstream } = await finishSamlSignIn(
+        ctx,
+        connector,
+        body.SAMLResponse,
+        started.startedAt,
+      );
       return signedInReply(ctx, request, reply, { connector, identity, ticket: assertionKey, upstream }, started);
     },
     relayStateCode,

@@ -37,6 +37,13 @@ interface ConnectorBase {
   name: string;
   mapping: AttributeMapping;
   enabled: boolean;
+  /**
+   * The school's system asks for the password at every sign-in, even with a session of its own open
+   * (CAS `renew`, OpenID Connect `prompt=login` with `max_age=0`, SAML `ForceAuthn`), and a sign-in
+   * it answered from that session is refused: for shared computers, where the next child would
+   * otherwise be signed in as the last one.
+   */
+  forceSignIn: boolean;
 }
 
 export type CasConnector = ConnectorBase & { kind: 'cas'; cas: CasServer };
@@ -56,7 +63,15 @@ const casSettings = (ctx: Context, settings: unknown): CasServer => {
   return { serverUrl: upstreamUrl(ctx, settings.server_url, 'server_url'), version };
 };
 
+/** `settings.force_sign_in`: off unless set (connectors stored before it have none). */
+const forceSignInOf = (settings: unknown): boolean => {
+  const value = isRecord(settings) ? (settings.force_sign_in ?? false) : false;
+  if (typeof value !== 'boolean') throw invalidRequest('settings.force_sign_in must be true or false.');
+  return value;
+};
+
 const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Connector => {
+  const settings: unknown = JSON.parse(row.settings);
   const base = {
     id: Number(row.id),
     schoolId: Number(row.school_id),
@@ -64,8 +79,8 @@ const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Conn
     name: row.name,
     mapping: readMapping(JSON.parse(row.mapping)),
     enabled: row.enabled === 1,
+    forceSignIn: forceSignInOf(settings),
   };
-  const settings: unknown = JSON.parse(row.settings);
   if (row.kind === 'oidc') return { ...base, kind: 'oidc', oidc: oidcSettings(ctx, row.code, settings, true) };
   return row.kind === 'saml'
     ? { ...base, kind: 'saml', saml: samlSettings(ctx, settings) }
@@ -76,7 +91,12 @@ const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Conn
  * Settings in the names an operator writes: as stored (`stored`: an OAuth2 client secret sealed) or
  * as shown (no secret at all; the redirect URI to register with the platform).
  */
-const settingsView = (ctx: Context, c: Connector, stored: boolean) => {
+const settingsView = (ctx: Context, c: Connector, stored: boolean) => ({
+  ...kindSettingsView(ctx, c, stored),
+  force_sign_in: c.forceSignIn,
+});
+
+const kindSettingsView = (ctx: Context, c: Connector, stored: boolean) => {
   if (c.kind === 'oidc') return oidcSettingsView(ctx, c.code, c.oidc, stored);
   return c.kind === 'saml'
     ? {
@@ -111,11 +131,12 @@ const defaultMapping = (kind: SchoolConnectorKind, settings: unknown) =>
  */
 const withSettings = (
   ctx: Context,
-  base: ConnectorBase,
+  connector: Omit<ConnectorBase, 'forceSignIn'>,
   kind: SchoolConnectorKind,
   settings: unknown,
   sealedSecret?: string,
 ): Connector => {
+  const base = { ...connector, forceSignIn: forceSignInOf(settings) };
   if (kind === 'saml') return { ...base, kind, saml: samlSettings(ctx, settings) };
   if (kind === 'cas') return { ...base, kind, cas: casSettings(ctx, settings) };
   const oidc =
@@ -127,6 +148,11 @@ const withSettings = (
           { ...(isRecord(settings) ? settings : {}), client_secret_sealed: sealedSecret },
           true,
         );
+  if (base.forceSignIn && oidc.protocol === 'oauth2') {
+    throw invalidRequest(
+      "settings.force_sign_in needs protocol 'oidc': a plain OAuth2 platform does not say when the person signed in.",
+    );
+  }
   return { ...base, kind, oidc };
 };
 

@@ -275,6 +275,7 @@ interface OidcConnectorRef {
   id: number;
   code: string;
   oidc: OidcSettings;
+  forceSignIn: boolean;
 }
 
 const clientOf = (ctx: Context, c: OidcConnectorRef): OidcClient => {
@@ -297,6 +298,7 @@ export const startOidcSignIn = async (ctx: Context, c: OidcConnectorRef, state: 
     redirectUri: oidcRedirectUri(ctx, c.code),
     state,
     ...derived(ctx, c.id, state),
+    freshSignIn: c.forceSignIn,
   });
 };
 
@@ -311,8 +313,7 @@ export interface PlatformSignIn {
 export const finishOidcSignIn = async (
   ctx: Context,
   c: OidcConnectorRef,
-  state: string,
-  code: string,
+  returned: { state: string; code: string; startedAt: number },
 ): Promise<PlatformSignIn> => {
   const endpoints = await endpointsOf(ctx, c.code, c.oidc);
   const client = clientOf(ctx, c);
@@ -320,7 +321,12 @@ export const finishOidcSignIn = async (
     exchangeCode(
       client,
       endpoints,
-      { code, redirectUri: oidcRedirectUri(ctx, c.code), ...derived(ctx, c.id, state) },
+      {
+        code: returned.code,
+        redirectUri: oidcRedirectUri(ctx, c.code),
+        ...derived(ctx, c.id, returned.state),
+        authSince: c.forceSignIn ? Math.floor(returned.startedAt / 1000) : undefined,
+      },
       UPSTREAM_TIMEOUT_MS,
     ),
   );

@@ -494,6 +494,55 @@ const stillSignedIn = async (auth: string | undefined) =>
 
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
+describe('shared computers: the platform’s password at every sign-in (force_sign_in)', () => {
+  const accountOf = async (auth: string | undefined) =>
+    edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+      .id;
+
+  test('prompt=login and max_age=0: the next pupil signs in as themselves, not as the last one left signed in', async () => {
+    const { code: shared } = await schoolWithPlatform({ force_sign_in: true });
+    const { code: usual } = await schoolWithPlatform();
+    // The last pupil signed in at the platform on this computer and left.
+    const computer = cookieBrowser();
+    const last = await signIn(usual, pupil('pairwise-last-pupil'), platform, computer);
+    // Without the setting, the platform's session signs the next pupil in as the last one.
+    const sso = await signIn(usual, pupil('pairwise-next-pupil'), platform, computer);
+    expect(await accountOf(sso.auth)).toBe(await accountOf(last.auth));
+    // With it, the platform asks who is there, and auth_time says it did.
+    const next = await signIn(shared, pupil('pairwise-next-pupil'), platform, computer);
+    expect(next.authorizeUrl.searchParams.get('prompt')).toBe('login');
+    expect(next.authorizeUrl.searchParams.get('max_age')).toBe('0');
+    expect(next.auth).toMatch(/^authorization=./);
+    expect(await accountOf(next.auth)).not.toBe(await accountOf(last.auth));
+  });
+
+  test.each([
+    ['an auth_time from before the sign-in started', { auth_time: Math.floor(Date.now() / 1000) - 15 * 60 }],
+    ['no auth_time', { auth_time: undefined }],
+  ])('a platform that answers from its session (%s) is refused', async (_name, change) => {
+    const { code } = await schoolWithPlatform({ force_sign_in: true });
+    platform.tamper = (idToken) =>
+      new SignJWT({ ...decodeJwt(idToken), ...change })
+        .setProtectedHeader({ alg: 'RS256', kid: platform.signingKey.kid })
+        .sign(platform.signingKey.privateKey);
+    const back = await signIn(code, pupil('pairwise-stale-session'));
+    expect(back.landed).toBe(`${server.url}/?school=${code}&error=refused`);
+    expect(back.auth).toBeUndefined();
+  });
+
+  test('a plain OAuth2 platform cannot promise it: the setting is refused there', async () => {
+    const schoolId = await edu.addSchool('实验小学');
+    const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+      code: `oauth2-shared-${++codes}`,
+      kind: 'oidc',
+      name: '区教育云平台',
+      settings: { ...oauth2Settings(), client_secret: CLIENT.secret, force_sign_in: true },
+    });
+    expectError(added, 'E_1');
+    expect(added.body).toMatchObject({ error_message: expect.stringContaining('force_sign_in needs protocol') });
+  });
+});
+
 describe('back-channel logout from an OpenID Connect platform (Back-Channel Logout 1.0)', () => {
   let connectorReady: Promise<unknown> | undefined;
   /** The connector whose platform client posts logouts to EduPass (added once: its code is registered). */

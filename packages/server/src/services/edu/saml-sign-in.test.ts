@@ -73,6 +73,8 @@ interface Started {
   cookie: string;
   requestId: string;
   relayState: string;
+  /** The AuthnRequest's ForceAuthn attribute, if it has one. */
+  forceAuthn?: string | undefined;
 }
 
 /** The start in a browser: the state cookie, and the AuthnRequest's ID read from the redirect. */
@@ -87,6 +89,7 @@ const start = async (code: string): Promise<Started> => {
     cookie: cookieSet(started, 'edupass_school') ?? '',
     requestId: /\sID="([^"]+)"/.exec(request)?.[1] ?? '',
     relayState: sso.searchParams.get('RelayState') ?? '',
+    forceAuthn: /\sForceAuthn="([^"]+)"/.exec(request)?.[1],
   };
 };
 
@@ -207,6 +210,38 @@ describe("EduPass's SAML signing key", () => {
     } finally {
       if (kept !== undefined) await putSetting(ctx.db, 'saml-sp-key', kept);
     }
+  });
+});
+
+describe('shared computers: the password at every sign-in (force_sign_in, ForceAuthn)', () => {
+  const fifteenMinutesAgo = () => new Date(Date.now() - 15 * 60_000).toISOString();
+
+  test('the AuthnRequest asks for ForceAuthn, and an assertion from the identity provider’s older session is refused', async () => {
+    const { code } = await schoolWithSaml(samlSettings({ force_sign_in: true }));
+    const person = student();
+    const fresh = await start(code);
+    expect(fresh.forceAuthn).toBe('true');
+    const signedIn = await post(fresh, await federation.respond(fresh.requestId, person));
+    expect(signedIn.auth).toMatch(/^authorization=./);
+    // An identity provider that answered from the session the last pupil left open.
+    const stale = await start(code);
+    const fromSession = await post(
+      stale,
+      await federation.respond(stale.requestId, person, { authnInstant: fifteenMinutesAgo() }),
+    );
+    expect(fromSession.landed).toBe(refused(code));
+    expect(fromSession.auth).toBeUndefined();
+  });
+
+  test('without the setting, no ForceAuthn, and the identity provider’s session signs in (single sign-on)', async () => {
+    const { code } = await schoolWithSaml();
+    const started = await start(code);
+    expect(started.forceAuthn).toBeUndefined();
+    const signedIn = await post(
+      started,
+      await federation.respond(started.requestId, student(), { authnInstant: fifteenMinutesAgo() }),
+    );
+    expect(signedIn.auth).toMatch(/^authorization=./);
   });
 });
 

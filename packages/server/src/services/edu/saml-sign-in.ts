@@ -49,7 +49,11 @@ export const startSamlSignIn = async (ctx: Context, connector: SamlConnector, re
     connector_id: connector.id,
     expires_at: ctx.now() + STATE_TTL_SECONDS * 1000,
   });
-  return authnRequestUrl(serviceProvider(ctx), idp, requestId, relayState);
+  return authnRequestUrl(serviceProvider(ctx), idp, {
+    id: requestId,
+    relayState,
+    forceAuthn: connector.forceSignIn,
+  });
 };
 
 const refused = (): never => fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
@@ -71,11 +75,15 @@ export interface SamlSignedIn {
   upstream: { session: string | undefined; subject: string | undefined };
 }
 
-/** A posted response for `connector`: the identity it proves, or AC3_27 (logged with the reason). */
+/**
+ * A posted response for `connector` to the sign-in this browser started at `startedAt` (unix ms): the
+ * identity it proves, or AC3_27 (logged with the reason).
+ */
 export const finishSamlSignIn = async (
   ctx: Context,
   connector: SamlConnector,
   samlResponse: string,
+  startedAt: number,
 ): Promise<SamlSignedIn> => {
   const idp = await federationIdp(ctx, connector.saml);
   let assertion: Awaited<ReturnType<typeof verifyResponse>>;
@@ -84,6 +92,14 @@ export const finishSamlSignIn = async (
   } catch (error) {
     if (!(error instanceof AssertionRefused)) throw error;
     ctx.logger.warn({ connector: connector.code, err: error.message }, 'SAML response refused');
+    return refused();
+  }
+  // An identity provider that ignored ForceAuthn answers from the session someone else may have left open.
+  if (connector.forceSignIn && !(assertion.authnInstant + SKEW_MS >= startedAt)) {
+    ctx.logger.warn(
+      { connector: connector.code },
+      'SAML sign-in was not a fresh sign-in (AuthnInstant before the start)',
+    );
     return refused();
   }
   const now = ctx.now();

@@ -72,4 +72,62 @@ describe.skipIf(!djangoCasAvailable())('django-cas-server as the school’s CAS 
       .toMatchObject({ error_code: 'E_0' });
     expectError(await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: auth } }), 'E_0');
   }, 120_000);
+
+  test('shared computers: with force_sign_in the CAS session left open is not enough, the password is asked again', async () => {
+    const schoolId = await edu.addSchool('第二中学');
+    const operator = await edu.operatorToken();
+    const connector = async (code: string, force: boolean) =>
+      edu.ok(
+        await call(
+          'POST',
+          pathOf(routes.addSchoolConnector.path, { id: schoolId }),
+          { code, kind: 'cas', name: code, settings: { server_url: cas.url, force_sign_in: force } },
+          { token: operator },
+        ),
+      );
+    await connector('django-shared', true);
+    await connector('django-sso', false);
+    const loginPage = async (code: string) => {
+      const start = new URL(routes.startSchoolSignIn.path.replace(':code', code), server.url);
+      start.searchParams.set('redirect', `${server.url}/account`);
+      const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
+      return started.headers.get('location') ?? '';
+    };
+    // The last pupil signed in at the school's page on this computer and left without signing out there.
+    const { cookies } = await cas.signIn(await loginPage('django-sso'));
+    const visit = async (url: string) => {
+      const page = await fetch(url, { redirect: 'manual', headers: { cookie: cookies } });
+      return { status: page.status, location: page.headers.get('location'), html: await page.text() };
+    };
+    // Without the setting, the school's session signs the next pupil straight in as the last one.
+    const sso = await visit(await loginPage('django-sso'));
+    expect(sso.status).toBe(302);
+    expect(sso.location).toMatch(/[?&]ticket=ST-/);
+    // With it, the CAS server shows its password form again.
+    const shared = await loginPage('django-shared');
+    expect(new URL(shared).searchParams.get('renew')).toBe('true');
+    const asked = await visit(shared);
+    expect(asked.status).toBe(200);
+    expect(asked.html).toMatch(/name="password"/);
+    // The next pupil deletes `renew` from the address: the school's session issues a ticket, and the
+    // validation (which asks for renew itself) refuses it.
+    const start = new URL(routes.startSchoolSignIn.path.replace(':code', 'django-shared'), server.url);
+    start.searchParams.set('redirect', `${server.url}/account`);
+    const started = await fetch(start, { redirect: 'manual', headers: { accept: 'text/html' } });
+    const state =
+      started.headers
+        .getSetCookie()
+        .find((l) => l.startsWith('edupass_school='))
+        ?.split(';')[0] ?? '';
+    const stripped = new URL(started.headers.get('location') ?? '');
+    stripped.searchParams.delete('renew');
+    const fromSession = await visit(stripped.toString());
+    expect(fromSession.location).toMatch(/[?&]ticket=ST-/);
+    const back = await fetch(fromSession.location ?? '', {
+      redirect: 'manual',
+      headers: { accept: 'text/html', cookie: state },
+    });
+    expect(back.headers.get('location')).toBe(`${server.url}/?school=django-shared&error=refused`);
+    expect(back.headers.getSetCookie().some((l) => l.startsWith('authorization='))).toBe(false);
+  }, 120_000);
 });

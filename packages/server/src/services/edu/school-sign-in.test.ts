@@ -7,7 +7,12 @@ import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sweepOnce } from '../platform/housekeeping.ts';
 
-const { server, call } = useOauthTestServer();
+/** The server's warnings: a refused sign-in is logged with why. */
+const warnings: string[] = [];
+const { server, call } = useOauthTestServer(
+  {},
+  { logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } } },
+);
 const edu = eduSteps(server, call);
 let cas: CasServer;
 beforeAll(async () => {
@@ -17,13 +22,23 @@ afterAll(() => cas.close());
 
 let codes = 0;
 /** A school with a CAS connector pointing at the test CAS server; its code and id. */
-const schoolWithCas = async (mapping?: Record<string, unknown>, version: '2.0' | '3.0' = '3.0') => {
+const schoolWithCas = async (
+  mapping?: Record<string, unknown>,
+  version: '2.0' | '3.0' = '3.0',
+  settings: Record<string, unknown> = {},
+) => {
   const schoolId = await edu.addSchool('第一中学');
   const code = `yizhong-${++codes}`;
   const added = await call(
     'POST',
     pathOf(routes.addSchoolConnector.path, { id: schoolId }),
-    { code, kind: 'cas', name: '第一中学统一身份认证', settings: { server_url: cas.url, version }, mapping },
+    {
+      code,
+      kind: 'cas',
+      name: '第一中学统一身份认证',
+      settings: { server_url: cas.url, version, ...settings },
+      mapping,
+    },
     { token: await edu.operatorToken() },
   );
   edu.ok(added);
@@ -239,6 +254,73 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
   });
 });
 
+describe('shared computers: the school’s password at every sign-in (force_sign_in)', () => {
+  test('the CAS login and the validation ask for renew; a ticket from the CAS session is refused', async () => {
+    const shared = await schoolWithCas(undefined, '3.0', { force_sign_in: true });
+    const usual = await schoolWithCas();
+    const renewOf = (query: URLSearchParams | string | undefined) =>
+      new URLSearchParams(typeof query === 'string' ? query.slice(query.indexOf('?')) : query).get('renew');
+    // The last pupil's CAS session is still open on this computer.
+    cas.singleSignOn = true;
+    try {
+      const next = await signInWithSchool(shared.code, pupil('S-shared-next'));
+      expect(next.auth).toMatch(/^authorization=./);
+      expect(renewOf(cas.logins.at(-1))).toBe('true');
+      expect(renewOf(cas.validations.at(-1))).toBe('true');
+      // A CAS server that answers from its session all the same: its ticket fails the renew validation.
+      cas.ignoresRenew = true;
+      const fromSession = await signInWithSchool(shared.code, pupil('S-shared-last'));
+      expect(fromSession.auth).toBeUndefined();
+      expect(fromSession.landed).toBe(`${server.url}/?school=${shared.code}&error=refused`);
+      expect(warnings.map((line) => JSON.parse(line))).toContainEqual(
+        expect.objectContaining({
+          msg: 'school CAS refused a service ticket',
+          connector: shared.code,
+          code: 'INVALID_TICKET_SPEC',
+        }),
+      );
+      // Without the setting, the CAS session signs in (single sign-on, the school's choice).
+      const sso = await signInWithSchool(usual.code, pupil('S-usual'));
+      expect(sso.auth).toMatch(/^authorization=./);
+      expect(renewOf(cas.logins.at(-1))).toBeNull();
+      expect(renewOf(cas.validations.at(-1))).toBeNull();
+    } finally {
+      cas.singleSignOn = false;
+      cas.ignoresRenew = false;
+    }
+  });
+
+  test('the setting is shown, edited (audited by name) and checked', async () => {
+    const { schoolId, code } = await schoolWithCas();
+    const token = await edu.operatorToken();
+    const listed = async () =>
+      edu
+        .ok<{ code: string; settings: Record<string, unknown> }[]>(
+          await call('GET', routes.listSchoolConnectors.path, undefined, { token }),
+        )
+        .find((c) => c.code === code);
+    expect((await listed())?.settings.force_sign_in).toBe(false);
+    const id = await edu.connectorId(code);
+    const edit = (settings: Record<string, unknown>) =>
+      call('PATCH', pathOf(routes.editSchoolConnector.path, { id }), { settings }, { token });
+    edu.ok(await edit({ force_sign_in: true }));
+    expect((await listed())?.settings.force_sign_in).toBe(true);
+    const audit = await server.app.ctx.db
+      .selectFrom('admin_audit')
+      .select(['detail'])
+      .where('target', '=', `school:${schoolId}`)
+      .where('action', '=', 'school.connector.settings')
+      .execute();
+    expect(audit.map((row) => row.detail)).toEqual([`cas ${code}: force_sign_in`]);
+    for (const wrong of ['yes', 1, {}]) {
+      const refused = await edit({ force_sign_in: wrong });
+      expectError(refused, 'E_1');
+      expect(refused.body).toMatchObject({ error_message: 'settings.force_sign_in must be true or false.' });
+    }
+    expect((await listed())?.settings.force_sign_in).toBe(true);
+  });
+});
+
 describe('what is refused', () => {
   test('a replayed ticket, a ticket for another service and a return without the starting browser', async () => {
     const { code } = await schoolWithCas();
@@ -395,7 +477,7 @@ describe('what is refused', () => {
         await edit({ name: '第一中学新认证', settings: { server_url: moved.url } }),
       );
       expect(edited).toMatchObject({ code, kind: 'cas', name: '第一中学新认证' });
-      expect(edited.settings).toEqual({ server_url: moved.url, version: '3.0' });
+      expect(edited.settings).toEqual({ server_url: moved.url, version: '3.0', force_sign_in: false });
       cas = moved;
       const again = await signInWithSchool(code, pupil('edit-cas-01'));
       expect(await accountOf(again.auth)).toBe(await accountOf(first.auth));

@@ -88,7 +88,10 @@ export const checkState = (
   state: string | undefined,
 ): string => checkStarted(ctx, (use) => use === provider, cookie, state).r;
 
-/** A school sign-in's state (`school:<code>` and what follows it): its use and redirect URI. */
+/**
+ * A school sign-in's state (`school:<code>` and what follows it): its use, redirect URI and when it
+ * started (unix ms: a sign-in the school's system must have asked the password for came after it).
+ */
 export const checkSchoolState = (ctx: Context, code: string, cookie: string | undefined, state: string | undefined) => {
   const started = checkStarted(
     ctx,
@@ -96,5 +99,5 @@ export const checkSchoolState = (ctx: Context, code: string, cookie: string | un
     cookie,
     state,
   );
-  return { use: started.p, redirect: started.r };
+  return { use: started.p, redirect: started.r, startedAt: started.e - STATE_TTL_SECONDS * 1000 };
 };
