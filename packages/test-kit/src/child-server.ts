@@ -29,16 +29,33 @@ export const bundleServer = async (): Promise<{ file: string; remove(): void }> 
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 };
 
-export const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
+/** Whether nothing listens on `port` now (a listen that succeeds, closed at once). */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((done) => {
     const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
+    probe.once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
   });
+
+/**
+ * Ports handed out for a process to listen on later, so none is taken in between: below the kernel's
+ * ephemeral range (32768–60999 on Linux), which every `listen(0)` and outgoing connection draws
+ * from, and in a block of 1,000 of each Vitest worker's own, so two workers never pick the same one.
+ * A port taken from the ephemeral range (a `listen(0)` probe closed again) could be given to another
+ * server of a parallel test before the child listened, and the child's health poll would then reach
+ * that server.
+ */
+const PORT_BLOCKS = { first: 20_000, size: 1_000, count: 12 };
+const worker = Number(process.env.VITEST_POOL_ID ?? process.pid) % PORT_BLOCKS.count;
+let nextPort = Math.floor(Math.random() * PORT_BLOCKS.size);
+
+export const freePort = async (): Promise<number> => {
+  for (let tries = 0; tries < PORT_BLOCKS.size; tries++) {
+    const port = PORT_BLOCKS.first + worker * PORT_BLOCKS.size + (nextPort++ % PORT_BLOCKS.size);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in block ${worker} (${PORT_BLOCKS.first + worker * PORT_BLOCKS.size}…)`);
+};
 
 export interface ChildServer {
   url: string;

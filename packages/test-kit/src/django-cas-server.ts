@@ -5,10 +5,10 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './child-server.ts';
 
 const PYTHON = '/usr/bin/python3';
 const SERVE = fileURLToPath(new URL('./django-cas/serve.py', import.meta.url));
@@ -34,16 +34,6 @@ export interface DjangoCas {
   logout(cookies: string): Promise<void>;
   close(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 const cookiesOf = (response: Response, before = '') => {
   const jar = new Map(before ? before.split('; ').map((c) => c.split('=', 2) as [string, string]) : []);
