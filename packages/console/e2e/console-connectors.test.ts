@@ -103,6 +103,14 @@ describe('school sign-in connectors', () => {
     await page
       .getByText(`并登记此后端注销地址，在平台退出时这里也随之退出：${platformPaths}/oidc/logout`, { exact: true })
       .waitFor();
+    await page
+      .getByText(
+        `如需在这里退出时同时退出平台，请登记此退出后回调地址：${rig.server.config.publicUrl}/?notice=signed-out`,
+        {
+          exact: true,
+        },
+      )
+      .waitFor();
     expect(await page.content()).not.toContain(SECRET);
 
     const listed = await connectors();
@@ -110,7 +118,7 @@ describe('school sign-in connectors', () => {
       ['qingshan-cas', 'cas', true],
       ['qingshan-cloud', 'oidc', true],
     ]);
-    expect(listed[0]?.settings).toMatchObject({ force_sign_in: true });
+    expect(listed[0]?.settings).toMatchObject({ force_sign_in: true, sign_out_at_school: false });
     expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer, force_sign_in: false });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
@@ -150,6 +158,7 @@ describe('school sign-in connectors', () => {
     const forceSignIn = card.getByLabel('每次登录都要输入学校账号的密码（适合共用电脑）');
     expect(await forceSignIn.isChecked()).toBe(false);
     await forceSignIn.check();
+    await card.getByLabel('在这里退出时，同时退出学校系统').check();
     await card.getByLabel('学生搜索时看到的名称').fill('区教育云平台（新）');
     await card.getByLabel('Issuer 地址（OpenID Connect）').fill('http://id.edu-cloud.example.cn');
     await card.getByRole('button', { name: '保存设置' }).click();
@@ -165,7 +174,12 @@ describe('school sign-in connectors', () => {
     await page.getByText('已保存 区教育云平台（新） 的设置。').waitFor();
     const after = (await connectors()).find((c) => c.code === 'qingshan-cloud');
     expect(after).toMatchObject({ id: before?.id, kind: 'oidc', name: '区教育云平台（新）' });
-    expect(after?.settings).toMatchObject({ issuer: otherIssuer, client_id: 'edupass', force_sign_in: true });
+    expect(after?.settings).toMatchObject({
+      issuer: otherIssuer,
+      client_id: 'edupass',
+      force_sign_in: true,
+      sign_out_at_school: true,
+    });
     expect(await sealed()).toBe(sealedBefore);
     expect(JSON.stringify(after)).not.toContain(SECRET);
   });

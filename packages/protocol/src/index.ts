@@ -26,7 +26,12 @@ export * from './key-answers.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
 export * from './rights-routes.ts';
 export * from './routes.ts';
-export { schoolChoiceAnswer, schoolSignInStartAnswer, schoolSignInTable } from './school-sign-in-routes.ts';
+export {
+  schoolChoiceAnswer,
+  schoolSignInStartAnswer,
+  schoolSignInTable,
+  schoolSignOutAnswer,
+} from './school-sign-in-routes.ts';
 export * from './second-factor-routes.ts';
 export * from './server-code-numbers.ts';
 export * from './session-routes.ts';

@@ -2,8 +2,8 @@
  * Signing in with a school's own system (CAS, SAML through a federation such as CARSI, or an OAuth2 /
  * OpenID Connect education platform): the chooser's list, the start (to the school's sign-in page),
  * the return with the service ticket, the code or the SAML response, the SAML service provider's
- * metadata, the CAS server's and the SAML identity provider's single logout and the OpenID Connect
- * platform's back-channel logout. The
+ * metadata, the CAS server's and the SAML identity provider's single logout, the OpenID Connect
+ * platform's back-channel logout, and signing out at the school's system from here. The
  * start and the return are browser navigations answered with redirects; an operator configures the
  * connectors.
  */
@@ -16,6 +16,8 @@ const BASE = '/edu/school-sign-in';
 export const schoolChoiceAnswer = object({ code: text(), name: text(), school_name: text() });
 /** JSON callers of the start get the address instead of a redirect. */
 export const schoolSignInStartAnswer = object({ url: text() });
+/** Where to sign out at the school's system; '' for nowhere. */
+export const schoolSignOutAnswer = object({ url: text() });
 
 export const schoolSignInTable = {
   schoolChoices: described(
@@ -103,12 +105,19 @@ export const schoolSignInTable = {
       auth: 'none',
       status: 200,
       body: {
-        SAMLRequest: { type: 'string', required: true, maxLength: 65_536, multiline: true },
+        /** The IdP's own LogoutRequest; or (`SAMLResponse`) its answer to EduPass's. One of the two. */
+        SAMLRequest: { type: 'string', required: false, maxLength: 65_536, multiline: true },
+        SAMLResponse: { type: 'string', required: false, maxLength: 65_536, multiline: true },
         RelayState: { type: 'string', required: false, maxLength: 80 },
       },
     } as const,
-    "The institution's identity provider posts a signed LogoutRequest here (SAML single logout, HTTP-POST binding): ends the sessions its sign-ins started and sends the browser back with a signed LogoutResponse (302)",
+    "The institution's identity provider posts a signed LogoutRequest here (SAML single logout, HTTP-POST binding): ends the sessions its sign-ins started and sends the browser back with a signed LogoutResponse (302). Or it posts its LogoutResponse to EduPass's own LogoutRequest: the browser goes on to the sign-in screen (302)",
     NO_CONTENT,
+  ),
+  schoolSignOut: described(
+    { method: 'POST', path: `${BASE}/sign-out`, host: 'tiger', auth: 'token', status: 200 } as const,
+    "Where the browser goes after signing out, to sign out at the school's system too (its CAS logout, its OpenID Connect end-session endpoint, its SAML single logout with a signed LogoutRequest), coming back to the sign-in screen; '' when the session did not come from a school system that signs out there. Ask before the logout: it reads the session",
+    schoolSignOutAnswer,
   ),
   schoolSingleLogout: described(
     {

@@ -5,7 +5,7 @@
  * `service`; `/cas/serviceValidate` (2.0) and `/cas/p3/serviceValidate` (3.0) answer with the
  * specification's sample documents (§2.5.2 success, §2.5.3 failure, §2.5.7 attributes; the
  * proxyGrantingTicket element kept as in the samples); `logout` posts the §2.3.3 LogoutRequest to
- * the service, as the server does at single logout. With `singleSignOn`, a session is open at the
+ * the service, as the server does at single logout; `/cas/logout` ends the session (§2.3). With `singleSignOn`, a session is open at the
  * server: `/cas/login` answers from it unless `renew` is asked (§2.1.1), and a validation asking for
  * `renew` refuses a ticket issued from the session (§2.5.1).
  */
@@ -73,6 +73,8 @@ export interface CasServer {
   validations: string[];
   /** Login requests received (their query). */
   logins: URLSearchParams[];
+  /** Sign-outs at `/cas/logout` (their query): each ends the single sign-on session. */
+  logouts: URLSearchParams[];
   /** A CAS session is open in this browser (the last person's): logins without `renew` answer from it. */
   singleSignOn: boolean;
   /** A server that answers from its session even when `renew` is asked (a broken or misconfigured one). */
@@ -87,6 +89,7 @@ export const startCasServer = async (): Promise<CasServer> => {
   const tickets: { ticket: string; service: string }[] = [];
   const validations: string[] = [];
   const logins: URLSearchParams[] = [];
+  const logouts: URLSearchParams[] = [];
   let next: CasPerson | undefined;
   const state = { singleSignOn: false, ignoresRenew: false };
   const server = createServer((request, response) => {
@@ -104,6 +107,13 @@ export const startCasServer = async (): Promise<CasServer> => {
       const back = new URL(service);
       back.searchParams.set('ticket', ticket);
       return response.writeHead(302, { location: back.toString() }).end();
+    }
+    if (url.pathname === '/cas/logout') {
+      // §2.3: the session ends; §2.3.1: back to `service` (3.0) or `url` (2.0) when given.
+      logouts.push(url.searchParams);
+      state.singleSignOn = false;
+      const back = url.searchParams.get('service') ?? url.searchParams.get('url');
+      return back ? response.writeHead(302, { location: back }).end() : response.writeHead(200).end('signed out');
     }
     const p3 = url.pathname === '/cas/p3/serviceValidate';
     if (p3 || url.pathname === '/cas/serviceValidate') {
@@ -137,6 +147,7 @@ export const startCasServer = async (): Promise<CasServer> => {
     tickets,
     validations,
     logins,
+    logouts,
     get singleSignOn() {
       return state.singleSignOn;
     },

@@ -155,6 +155,17 @@ export interface SamlFederation {
   ): Promise<{ id: string; samlRequest: string }>;
   /** What the IdP's single logout service made of the last LogoutResponse it was sent (samlify). */
   lastLogoutResponse(): LogoutAnswer | undefined;
+  /**
+   * The last LogoutRequest EduPass sent the IdP (HTTP-Redirect), as samlify read it: signature checked
+   * by the key of EduPass's metadata, the NameID and SessionIndex it names. The IdP answers it with a
+   * signed LogoutResponse posted back by the browser (`signOutPage`'s form).
+   */
+  lastSignOut(): { verified: boolean; nameId?: string; sessionIndex?: string; error?: string } | undefined;
+  /**
+   * A LogoutResponse (base64, HTTP-POST) as the IdP answers a request `inResponseTo`: signed by it, or by
+   * another institution's key.
+   */
+  logoutResponse(inResponseTo: string, signer?: 'idp' | 'other-idp'): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -166,6 +177,7 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
   let last: { id: string; relayState: string } | undefined;
   let lastSignedIn: { nameId: string; format: string; sessionIndex: string } | undefined;
   let lastLogout: LogoutAnswer | undefined;
+  let lastSignOut: { verified: boolean; nameId?: string; sessionIndex?: string; error?: string } | undefined;
   const server = createServer((request, response) => {
     void handle(request.url ?? '/').then(
       ({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(body),
@@ -192,13 +204,20 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
       singleSignOnService: [{ Binding: REDIRECT, Location: `${base}/idp/sso` }],
       singleLogoutService: [{ Binding: REDIRECT, Location: `${base}/idp/slo` }],
       wantAuthnRequestsSigned: false,
+      wantLogoutRequestSigned: true,
       wantLogoutResponseSigned: true,
       requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     });
   let spMetadata: string | undefined;
   const serviceProvider = async (signing: 'assertion' | 'response' | 'logout') => {
     spMetadata ??= await (await fetch(`${edupassUrl()}/edu/school-sign-in/saml/metadata`)).text();
-    if (signing === 'logout') return samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: true });
+    if (signing === 'logout') {
+      return samlify.ServiceProvider({
+        metadata: spMetadata,
+        wantLogoutRequestSigned: true,
+        wantLogoutResponseSigned: true,
+      });
+    }
     return signing === 'assertion'
       ? samlify.ServiceProvider({ metadata: spMetadata })
       : samlify.ServiceProvider({
@@ -299,15 +318,49 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     return { id, samlRequest: Buffer.from(sent).toString('base64') };
   };
 
-  /** The IdP's single logout service: the LogoutResponse (HTTP-Redirect), its signature checked by samlify. */
-  const receiveLogoutResponse = async (url: URL) => {
-    // The signed octets are the query's own encoded fields, in the binding's order.
+  /** The octets an HTTP-Redirect message's signature covers: the query's own encoded fields, in order. */
+  const signedOctets = (url: URL, message: 'SAMLRequest' | 'SAMLResponse') => {
     const raw = new Map(
       (url.search.slice(1) || '').split('&').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const),
     );
-    const octetString = ['SAMLResponse', 'RelayState', 'SigAlg']
-      .flatMap((name) => (raw.has(name) ? [raw.get(name)] : []))
-      .join('&');
+    return [message, 'RelayState', 'SigAlg'].flatMap((name) => (raw.has(name) ? [raw.get(name)] : [])).join('&');
+  };
+
+  const logoutResponse = async (inResponseTo: string, signer: 'idp' | 'other-idp' = 'idp') => {
+    const made = idpEntity(signer).createLogoutResponse(
+      await serviceProvider('logout'),
+      { extract: { request: { id: inResponseTo } } },
+      'post',
+    ) as { context: string };
+    return made.context;
+  };
+
+  /**
+   * EduPass's own LogoutRequest (HTTP-Redirect): checked by samlify, then answered Success by a page
+   * whose form the browser posts to EduPass's single logout service.
+   */
+  const receiveLogoutRequest = async (url: URL) => {
+    let inResponseTo = '';
+    try {
+      const parsed = await idpEntity('idp').parseLogoutRequest(await serviceProvider('logout'), 'redirect', {
+        query: Object.fromEntries(url.searchParams),
+        octetString: signedOctets(url, 'SAMLRequest'),
+      } as never);
+      const extract = parsed.extract as { request?: { id?: string }; nameID?: string; sessionIndex?: string };
+      inResponseTo = extract.request?.id ?? '';
+      lastSignOut = { verified: true, nameId: extract.nameID, sessionIndex: extract.sessionIndex };
+    } catch (error) {
+      lastSignOut = { verified: false, error: String(error) };
+      return { status: 400, type: 'text/plain', body: 'logout request refused' };
+    }
+    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
+    const body = `<!doctype html><html lang="en"><head><title>Signed out</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(slo)}"><input type="hidden" name="SAMLResponse" value="${xmlText(await logoutResponse(inResponseTo))}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
+    return { status: 200, type: 'text/html; charset=utf-8', body };
+  };
+
+  /** The IdP's single logout service: the LogoutResponse (HTTP-Redirect), its signature checked by samlify. */
+  const receiveLogoutResponse = async (url: URL) => {
+    const octetString = signedOctets(url, 'SAMLResponse');
     try {
       const parsed = await idpEntity('idp').parseLogoutResponse(await serviceProvider('logout'), 'redirect', {
         query: Object.fromEntries(url.searchParams),
@@ -354,7 +407,9 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
       const body = `<!doctype html><html lang="en"><head><title>Signing in</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(acs)}"><input type="hidden" name="SAMLResponse" value="${xmlText(samlResponse)}"><input type="hidden" name="RelayState" value="${xmlText(last.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
       return { status: 200, type: 'text/html; charset=utf-8', body };
     }
-    if (url.pathname === '/idp/slo') return receiveLogoutResponse(url);
+    if (url.pathname === '/idp/slo') {
+      return url.searchParams.has('SAMLRequest') ? receiveLogoutRequest(url) : receiveLogoutResponse(url);
+    }
     return { status: 404, type: 'text/plain', body: 'not found' };
   };
 
@@ -374,6 +429,8 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     lastSignIn: () => lastSignedIn,
     logoutRequest,
     lastLogoutResponse: () => lastLogout,
+    lastSignOut: () => lastSignOut,
+    logoutResponse,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

@@ -2,7 +2,8 @@
  * "Sign in with your school" in Chromium on a phone, in both languages: a pupil finds the school by
  * name in the chooser, signs in at the school's CAS server (the protocol-exact test server) and lands
  * signed in; the choice is remembered; an application's OpenID Connect sign-in goes through it and
- * returns to the application with a code; a failed return says what happened and tries again. Every
+ * returns to the application with a code; signing out goes through the school's CAS server too; a
+ * failed return says what happened and tries again. Every
  * screen on the way: 44 px targets and axe clean.
  */
 import { routes } from '@edupass/protocol';
@@ -40,7 +41,13 @@ beforeAll(async () => {
       await call(
         'POST',
         pathOf(routes.addSchoolConnector.path, { id: schoolId }),
-        { code, kind: 'cas', name: `${school}统一身份认证`, settings: { server_url: cas.url, version: '3.0' } },
+        {
+          code,
+          kind: 'cas',
+          name: `${school}统一身份认证`,
+          // The first school signs its pupils out of its CAS server when they sign out here.
+          settings: { server_url: cas.url, version: '3.0', sign_out_at_school: code === CODE },
+        },
         { token: operator },
       ),
     );
@@ -124,6 +131,32 @@ for (const { locale, text } of LOCALES) {
         throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 1200)}`);
       });
       expect(new URL(page.url()).origin).toBe(courses.origin);
+      expect(tab.errors).toEqual([]);
+    });
+  }, 180_000);
+
+  test(`${locale}: signing out goes through the school's CAS server and back to the sign-in screen`, async () => {
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      await page.goto(`${app.server.url}/school`);
+      cas.signInAs(pupil());
+      await page.locator('.school-choice').filter({ hasText: '第一中学' }).click({ timeout: 30_000 });
+      await acceptAgreements(page, text['gate.submit']);
+      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      const signedOut = `${app.server.url}/?notice=signed-out`;
+      const before = cas.logouts.length;
+      await page.getByRole('button', { name: text['account.signOut'] }).click();
+      await page.waitForURL(signedOut, { timeout: 30_000 });
+      await page.getByText(text['signIn.signedOut']).waitFor({ timeout: 30_000 });
+      expect(cas.logouts.length).toBe(before + 1);
+      expect(cas.logouts.at(-1)?.get('service')).toBe(signedOut);
+      // Signed out here too: the account page asks for a sign-in.
+      await page.goto(`${app.server.url}/account`);
+      await page.waitForURL((url) => url.pathname !== '/account', { timeout: 30_000 });
+      // When the school's system does not confirm, the sign-in screen says what to do.
+      await page.goto(`${app.server.url}/?notice=school-sign-out-failed`);
+      await page.getByText(text['signIn.schoolSignOutFailed']).waitFor({ timeout: 30_000 });
+      await measure(page, '/?notice=school-sign-out-failed');
       expect(tab.errors).toEqual([]);
     });
   }, 180_000);

@@ -62,6 +62,7 @@ const WORDS = {
     mappingSaved: 'The mapping of {name} is saved.',
     redirect: 'Register this redirect URI with the platform: {name}',
     logoutUri: 'and this back-channel logout URI, so signing out there signs out here: {name}',
+    postLogoutUri: 'and, to sign out there from here, this post-logout redirect URI: {name}',
     add: 'Add a connector',
     addSchool: 'School',
     chooseSchool: 'Choose a school',
@@ -98,6 +99,9 @@ const WORDS = {
     'set.force_sign_in': 'Ask for the school password at every sign-in (for shared computers)',
     'set.force_sign_in.help':
       'Otherwise a pupil still signed in at the school’s system signs in here without the password, so on a shared computer the next pupil becomes the last one. Plain OAuth2 platforms cannot do this.',
+    'set.sign_out_at_school': 'Signing out here signs out of the school’s system too',
+    'set.sign_out_at_school.help':
+      'An OpenID Connect platform must first register the post-logout redirect URI shown in the list; a SAML federation must have EduPass’s metadata again (it carries the key that signs the request). Plain OAuth2 platforms cannot do this.',
   },
   'zh-CN': {
     title: '学校统一身份认证',
@@ -136,6 +140,7 @@ const WORDS = {
     mappingSaved: '已保存 {name} 的映射。',
     redirect: '请在平台登记此回调地址：{name}',
     logoutUri: '并登记此后端注销地址，在平台退出时这里也随之退出：{name}',
+    postLogoutUri: '如需在这里退出时同时退出平台，请登记此退出后回调地址：{name}',
     add: '添加连接',
     addSchool: '学校',
     chooseSchool: '选择学校',
@@ -172,6 +177,9 @@ const WORDS = {
     'set.force_sign_in': '每次登录都要输入学校账号的密码（适合共用电脑）',
     'set.force_sign_in.help':
       '不勾选时，上一位学生如果还没退出学校系统，下一位学生不用密码就会以上一位的身份登录。普通 OAuth2 平台不支持这一项。',
+    'set.sign_out_at_school': '在这里退出时，同时退出学校系统',
+    'set.sign_out_at_school.help':
+      'OpenID Connect 平台需先登记列表中显示的退出后回调地址；SAML 联盟需重新登记 EduPass 的元数据（其中有签署退出请求的密钥）。普通 OAuth2 平台不支持这一项。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -253,25 +261,42 @@ const SettingInput = (props: {
   );
 };
 
-/** `settings.force_sign_in`, with why a school with shared computers wants it. */
-const ForceSignInBox = (props: { id: string; checked: boolean; onChange: (checked: boolean) => void }) => {
+/** The yes-or-no settings every kind has. */
+const SWITCHES = ['force_sign_in', 'sign_out_at_school'] as const;
+type Switch = (typeof SWITCHES)[number];
+type Switches = Record<Switch, boolean>;
+
+const switchesOf = (connector: SchoolConnector | undefined): Switches => {
+  const settings = (connector?.settings ?? {}) as Record<string, unknown>;
+  return { force_sign_in: settings.force_sign_in === true, sign_out_at_school: settings.sign_out_at_school === true };
+};
+
+/** The switches as checkboxes, each with what it is for. */
+const SwitchBoxes = (props: { idPrefix: string; value: Switches; onChange: (value: Switches) => void }) => {
   const w = useWords();
   return (
-    <div className="console-form">
-      <label className="console-check">
-        <input
-          id={props.id}
-          type="checkbox"
-          checked={props.checked}
-          aria-describedby={`${props.id}-help`}
-          onChange={(e) => props.onChange(e.target.checked)}
-        />
-        <span>{w('set.force_sign_in')}</span>
-      </label>
-      <p id={`${props.id}-help`} className="console-muted">
-        {w('set.force_sign_in.help')}
-      </p>
-    </div>
+    <>
+      {SWITCHES.map((key) => {
+        const id = `${props.idPrefix}-${key.replaceAll('_', '-')}`;
+        return (
+          <div key={key} className="console-form">
+            <label className="console-check">
+              <input
+                id={id}
+                type="checkbox"
+                checked={props.value[key]}
+                aria-describedby={`${id}-help`}
+                onChange={(e) => props.onChange({ ...props.value, [key]: e.target.checked })}
+              />
+              <span>{w(`set.${key}`)}</span>
+            </label>
+            <p id={`${id}-help`} className="console-muted">
+              {w(`set.${key}.help`)}
+            </p>
+          </div>
+        );
+      })}
+    </>
   );
 };
 
@@ -315,9 +340,7 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
   const [name, setName] = useState(connector.name);
   const [form, setForm] = useState(() => settingsText(connector, kind));
   const [version, setVersion] = useState(settingOf(connector, 'version') || '3.0');
-  const [forceSignIn, setForceSignIn] = useState(
-    (connector.settings as Record<string, unknown> | null)?.force_sign_in === true,
-  );
+  const [switches, setSwitches] = useState(() => switchesOf(connector));
   useEffect(() => document.getElementById('settings-name')?.focus(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -331,7 +354,7 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
       } else settings[key] = value;
     }
     if (kind === 'cas') settings.version = version;
-    settings.force_sign_in = forceSignIn;
+    Object.assign(settings, switches);
     if (await action.run(() => editSchoolConnector(connector.id, name, settings))) {
       done(w('settingsSaved', { name: name.trim() }));
     }
@@ -361,7 +384,7 @@ const SettingsForm = ({ connector, done }: { connector: SchoolConnector; done: (
             onChange={(value) => setForm({ ...form, [key]: value })}
           />
         ))}
-        <ForceSignInBox id="settings-force-sign-in" checked={forceSignIn} onChange={setForceSignIn} />
+        <SwitchBoxes idPrefix="settings" value={switches} onChange={setSwitches} />
         <EditFormEnd error={action.error} busy={action.busy} save={w('saveSettings')} cancel={() => done(null)} />
       </form>
     </Card>
@@ -422,7 +445,7 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
     name: '',
     preset: 'oidc',
     version: '3.0',
-    forceSignIn: false,
+    switches: switchesOf(undefined),
   };
   const [form, setForm] = useState(empty);
   const [settings, setSettings] = useState<Record<string, string>>({});
@@ -447,7 +470,7 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
         code: form.code,
         kind: form.kind,
         name: form.name,
-        settings: { ...kindSettings, force_sign_in: form.forceSignIn },
+        settings: { ...kindSettings, ...form.switches },
       });
       name = connector.name;
     });
@@ -548,10 +571,10 @@ const AddForm = ({ added }: { added: (name: string) => void }) => {
           </div>
         ) : null}
         {SETTINGS[form.kind].map(setting)}
-        <ForceSignInBox
-          id="connector-force-sign-in"
-          checked={form.forceSignIn}
-          onChange={(forceSignIn) => setForm({ ...form, forceSignIn })}
+        <SwitchBoxes
+          idPrefix="connector"
+          value={form.switches}
+          onChange={(switches) => setForm({ ...form, switches })}
         />
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
@@ -625,6 +648,11 @@ export const ConnectorsScreen = () => {
                     {settingOf(c, 'backchannel_logout_uri') ? (
                       <small className="console-muted console-block">
                         {w('logoutUri', { name: settingOf(c, 'backchannel_logout_uri') })}
+                      </small>
+                    ) : null}
+                    {settingOf(c, 'post_logout_redirect_uri') ? (
+                      <small className="console-muted console-block">
+                        {w('postLogoutUri', { name: settingOf(c, 'post_logout_redirect_uri') })}
                       </small>
                     ) : null}
                   </>

@@ -37,6 +37,16 @@ export const casLoginUrl = (server: CasServer, service: string, renew: boolean):
   return url.toString();
 };
 
+/**
+ * Where the browser signs out at the CAS server and comes back to `back` (§2.3.1: `service`, from CAS
+ * 3.0; 2.0 servers read `url`). A server that does not know `back` shows its own signed-out page.
+ */
+export const casLogoutUrl = (server: CasServer, back: string): string => {
+  const url = new URL(under(server, 'logout'));
+  url.searchParams.set(server.version === '3.0' ? 'service' : 'url', back);
+  return url.toString();
+};
+
 /** Reads a `serviceResponse`: the one success with its user and attributes, or the failure's code. */
 export const readServiceResponse = (text: string): CasValidation => {
   const root = parseXml(text, ANSWER_MAX_CHARS);

@@ -18,6 +18,8 @@ export interface OidcEndpoints {
   jwks: string;
   /** OIDC only: the issuer exactly as its discovery document names it, which ID tokens must carry. */
   issuer: string;
+  /** OIDC only, '' when the platform has none: RP-Initiated Logout 1.0's `end_session_endpoint`. */
+  endSession?: string | undefined;
 }
 
 export interface OidcClient {
@@ -90,6 +92,7 @@ export const discover = async (issuer: string, timeoutMs: number, now: number): 
     userinfo: urlField(body, 'userinfo_endpoint', false, issuer),
     jwks: urlField(body, 'jwks_uri', true, issuer),
     issuer: body.issuer,
+    endSession: urlField(body, 'end_session_endpoint', false, issuer),
   };
   discovered.set(issuer, { at: now, endpoints });
   return endpoints;
@@ -282,14 +285,15 @@ export const verifyLogoutToken = async (
 /**
  * Exchanges the code (with the PKCE verifier) and returns the person's claims: the verified ID
  * token's, with the userinfo answer's (its `sub` must be the ID token's) for OIDC; the userinfo
- * answer's for OAuth2. Throws UpstreamRefused or ProviderUnreachableError.
+ * answer's for OAuth2. The ID token itself too (OIDC), which signing out there names. Throws
+ * UpstreamRefused or ProviderUnreachableError.
  */
 export const exchangeCode = async (
   client: OidcClient,
   endpoints: OidcEndpoints,
   exchange: CodeExchange,
   timeoutMs: number,
-): Promise<Record<string, unknown>> => {
+): Promise<{ claims: Record<string, unknown>; idToken: string | undefined }> => {
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
     code: exchange.code,
@@ -315,7 +319,8 @@ export const exchangeCode = async (
     if (typeof tokens.id_token !== 'string') throw new UpstreamRefused('token: no id_token');
     claims = await verifyIdToken(client, endpoints, tokens.id_token, exchange, timeoutMs);
   }
-  if (endpoints.userinfo === '') return claims;
+  const idToken = typeof tokens.id_token === 'string' ? tokens.id_token : undefined;
+  if (endpoints.userinfo === '') return { claims, idToken };
   if (accessToken === '') throw new UpstreamRefused('token: no access_token');
   const info = await getJson(
     endpoints.userinfo,
@@ -325,7 +330,24 @@ export const exchangeCode = async (
   );
   if (client.protocol === 'oidc' && info.sub !== claims.sub) throw new UpstreamRefused('userinfo: another sub');
   // The verified ID token's claims win over userinfo's.
-  return { ...info, ...claims };
+  return { claims: { ...info, ...claims }, idToken };
+};
+
+/**
+ * Where the browser signs out at the platform (RP-Initiated Logout 1.0 §2): its end-session endpoint
+ * with the ID token of the sign-in as the hint, this client, and where to come back (which the
+ * platform must have registered for the client).
+ */
+export const endSessionUrl = (
+  client: Pick<OidcClient, 'clientId'>,
+  endSession: string,
+  request: { idToken: string; postLogoutRedirectUri: string },
+): string => {
+  const url = new URL(endSession);
+  url.searchParams.set('id_token_hint', request.idToken);
+  url.searchParams.set('client_id', client.clientId);
+  url.searchParams.set('post_logout_redirect_uri', request.postLogoutRedirectUri);
+  return url.toString();
 };
 
 /** A claim that names something (`sub`, `sid`, `jti`): a non-empty string, else undefined. */

@@ -59,6 +59,8 @@ export interface SamlAssertion {
   sessionIndex: string;
   /** When the person proved who they are (the AuthnStatement's AuthnInstant, unix ms), else NaN. */
   authnInstant: number;
+  /** The NameID as EduPass's own LogoutRequest must repeat it, when the assertion has one. */
+  logoutNameId: LogoutNameId | undefined;
   attributes: Record<string, string[]>;
 }
 
@@ -73,6 +75,14 @@ export interface SamlLogout {
   logoutName: string;
   /** The IdP sessions to end; none: every session of the person. */
   sessionIndexes: string[];
+}
+
+/** A NameID with the qualifiers an identity provider matches it by (SAML core §2.2.2, §3.7.1). */
+export interface LogoutNameId {
+  value: string;
+  format: string;
+  nameQualifier?: string | undefined;
+  spNameQualifier?: string | undefined;
 }
 
 export class AssertionRefused extends Error {}
@@ -195,6 +205,14 @@ const readAssertion = (xml: string, sp: ServiceProvider, idp: FederationIdp): Sa
     logoutName: nameIdElement ? logoutNameOf(nameIdElement, nameId) : '',
     sessionIndex: authn.length === 1 ? (authn[0]?.getAttribute('SessionIndex') ?? '') : '',
     authnInstant: authn.length === 1 ? Date.parse(authn[0]?.getAttribute('AuthnInstant') ?? '') : Number.NaN,
+    logoutNameId: nameIdElement
+      ? {
+          value: nameId,
+          format: nameIdElement.getAttribute('Format') ?? '',
+          nameQualifier: nameIdElement.getAttribute('NameQualifier') || undefined,
+          spNameQualifier: nameIdElement.getAttribute('SPNameQualifier') || undefined,
+        }
+      : undefined,
     attributes: attributesOf(assertion),
   };
 };
@@ -264,10 +282,10 @@ const readLogoutRequest = (xml: string, sp: ServiceProvider, idp: FederationIdp,
   };
 };
 
-/** The issuer a posted LogoutRequest claims (unverified: it only says whose keys to check it with). */
-export const claimedLogoutIssuer = (samlRequest: string): string | undefined => {
-  const request = parseXml(Buffer.from(samlRequest, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
-  const issuer = request && only(request, ASSERTION_NS, 'Issuer');
+/** The issuer a posted SAML message claims (unverified: it only says whose keys to check it with). */
+export const claimedIssuer = (message: string): string | undefined => {
+  const root = parseXml(Buffer.from(message, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
+  const issuer = root && only(root, ASSERTION_NS, 'Issuer');
   return issuer ? textOf(issuer) : undefined;
 };
 
@@ -309,4 +327,64 @@ export const logoutResponseUrl = async (
     {},
     true,
   );
+};
+
+/**
+ * Where the browser takes EduPass's own LogoutRequest (HTTP-Redirect, signed with `key`) naming the
+ * person and session a sign-in was given; undefined when the IdP has no single logout service. Its
+ * LogoutResponse comes back to the single logout service (`verifyLogoutResponse`).
+ */
+export const logoutRequestUrl = async (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  key: SpKey,
+  request: { id: string; nameId: LogoutNameId; sessionIndex: string },
+): Promise<string | undefined> => {
+  if (idp.sloUrl === undefined) return undefined;
+  const { nameId } = request;
+  return samlFor(sp, idp, request.id, key).getLogoutUrlAsync(
+    {
+      issuer: idp.entityId,
+      nameID: nameId.value,
+      nameIDFormat: nameId.format,
+      ...(nameId.nameQualifier === undefined ? {} : { nameQualifier: nameId.nameQualifier }),
+      ...(nameId.spNameQualifier === undefined ? {} : { spNameQualifier: nameId.spNameQualifier }),
+      ...(request.sessionIndex === '' ? {} : { sessionIndex: request.sessionIndex }),
+    },
+    '',
+    {},
+  );
+};
+
+const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+
+/**
+ * Checks the LogoutResponse an identity provider POSTs back after EduPass's LogoutRequest: signed by
+ * a key of its metadata (node-saml), no comments, from it, to this single logout service, and
+ * Success; AssertionRefused says why not. Answers the ID of the request it answers.
+ */
+export const verifyLogoutResponse = async (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  samlResponse: string,
+): Promise<string> => {
+  const response = parseXml(Buffer.from(samlResponse, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
+  if (!response || response.namespaceURI !== PROTOCOL_NS || response.localName !== 'LogoutResponse') {
+    return refuse('The SAMLResponse is not a LogoutResponse.');
+  }
+  if (hasComment(response)) refuse('The LogoutResponse carries XML comments.');
+  const destination = response.getAttribute('Destination');
+  if (destination && destination !== sp.sloUrl) refuse('The LogoutResponse is addressed to another endpoint.');
+  if (strictText(only(response, ASSERTION_NS, 'Issuer'), 'issuer') !== idp.entityId) {
+    refuse('The LogoutResponse was issued by another identity provider.');
+  }
+  const status = only(response, PROTOCOL_NS, 'Status');
+  const code = status && only(status, PROTOCOL_NS, 'StatusCode');
+  if (code?.getAttribute('Value') !== SUCCESS) refuse(`The identity provider answered ${code?.getAttribute('Value')}.`);
+  try {
+    await samlFor(sp, idp).validatePostResponseAsync({ SAMLResponse: samlResponse });
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : 'The LogoutResponse was refused.');
+  }
+  return response.getAttribute('InResponseTo') ?? '';
 };

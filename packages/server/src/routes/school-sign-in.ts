@@ -22,10 +22,11 @@ import { defineRoute, objectSchema, responseSchemas } from '../http/route-kit.ts
 import { activeConnector, type CasConnector, schoolChoices } from '../services/edu/connectors.ts';
 import { finishOidcSignIn, startOidcSignIn } from '../services/edu/oidc-connector.ts';
 import { platformLogout } from '../services/edu/platform-logout.ts';
-import { samlLogout } from '../services/edu/saml-logout.ts';
+import { samlLogout, samlSignOutAnswered } from '../services/edu/saml-logout.ts';
 import { finishSamlSignIn, serviceProviderMetadataOf, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
 import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../services/edu/school-sign-in.ts';
-import { connectorAddress } from '../services/edu/upstream-url.ts';
+import { schoolSignOutUrl } from '../services/edu/school-sign-out.ts';
+import { connectorAddress, signedOutPage } from '../services/edu/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../services/oauth/state.ts';
 import { authenticate } from '../services/sessions/tokens.ts';
 import { allowedRedirect, isNavigation, wantsJson } from './oauth.ts';
@@ -256,18 +257,40 @@ const samlSingleLogout = (ctx: Context) => async (request: FastifyRequest, reply
   const home = new URL('/', ctx.config.publicUrl).toString();
   try {
     const body = parseFields(routes.samlSingleLogout.body, request.body) as {
-      SAMLRequest: string;
+      SAMLRequest?: string;
+      SAMLResponse?: string;
       RelayState?: string;
     };
-    return reply.redirect((await samlLogout(ctx, body.SAMLRequest, body.RelayState)) ?? home, 302);
+    if ((body.SAMLRequest === undefined) === (body.SAMLResponse === undefined)) {
+      fail('E_1', 'Post either SAMLRequest or SAMLResponse.');
+    }
+    if (body.SAMLResponse !== undefined) {
+      // The answer to EduPass's own LogoutRequest: the session here ended before the browser left.
+      const signedOut = await samlSignOutAnswered(ctx, body.SAMLResponse);
+      return reply.redirect(signedOut ? signedOutPage(ctx) : schoolSignOutFailedPage(ctx), 302);
+    }
+    return reply.redirect((await samlLogout(ctx, body.SAMLRequest ?? '', body.RelayState)) ?? home, 302);
   } catch (error) {
     if (!isNavigation(request) || wantsJson(request)) throw error;
     return reply.redirect(home, 302);
   }
 };
 
+/** The sign-in screen saying the school's system did not confirm signing the person out there. */
+const schoolSignOutFailedPage = (ctx: Context) =>
+  new URL('/?notice=school-sign-out-failed', ctx.config.publicUrl).toString();
+
 export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'schoolChoices', () => schoolChoices(ctx), { tags: ['edu'] });
+  defineRoute(
+    app,
+    ctx,
+    'schoolSignOut',
+    async ({ session }) => ({ url: await schoolSignOutUrl(ctx, session.sessionId) }),
+    {
+      tags: ['edu'],
+    },
+  );
   app.get(
     routes.startSchoolSignIn.path,
     { schema: routeSchema('startSchoolSignIn', "To the school's sign-in page") },

@@ -3,13 +3,12 @@ import { signAgreements } from '@edupass/account';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
-import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { agreementsSigned, checkAgreements, useGate } from '../session/gate.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
 import { AgreementItem } from '../ui/agreements-check.tsx';
 import { Screen } from '../ui/screen.tsx';
-import { signOut } from '../ui/sign-out.ts';
+import { signOutAndLeave } from '../ui/sign-out.ts';
 
 const AgreementsGate = () => {
   const { t } = useI18n();
@@ -44,12 +43,8 @@ const AgreementsGate = () => {
           type="button"
           className="button ghost"
           onClick={() =>
-            action.run(async () => {
-              // A failed sign-out is said here: leaving would pass the gate still signed in.
-              await signOut();
-              agreementsSigned();
-              navigate('/?notice=signed-out', { replace: true });
-            })
+            // A failed sign-out is said here: leaving would pass the gate still signed in.
+            action.run(() => signOutAndLeave(agreementsSigned))
           }
         >
           {t('gate.signOut')}

@@ -30,6 +30,7 @@ const isMethod = (value: string | null): value is Method => METHODS.includes(val
 const NOTICES = {
   'password-changed': 'signIn.passwordChanged',
   'signed-out': 'signIn.signedOut',
+  'school-sign-out-failed': 'signIn.schoolSignOutFailed',
   reset: 'signIn.resetDone',
   deleted: 'signIn.accountDeleted',
   'sign-in-again': 'return.signInAgain',

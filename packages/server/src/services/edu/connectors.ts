@@ -44,6 +44,12 @@ interface ConnectorBase {
    * otherwise be signed in as the last one.
    */
   forceSignIn: boolean;
+  /**
+   * Signing out of EduPass signs out of the school's system too (CAS `/logout`, OpenID Connect
+   * RP-initiated logout, SAML single logout from EduPass): what the school's system needs for it is
+   * kept, sealed, with each sign-in (services/edu/school-sign-out.ts).
+   */
+  signOutAtSchool: boolean;
 }
 
 export type CasConnector = ConnectorBase & { kind: 'cas'; cas: CasServer };
@@ -63,12 +69,18 @@ const casSettings = (ctx: Context, settings: unknown): CasServer => {
   return { serverUrl: upstreamUrl(ctx, settings.server_url, 'server_url'), version };
 };
 
-/** `settings.force_sign_in`: off unless set (connectors stored before it have none). */
-const forceSignInOf = (settings: unknown): boolean => {
-  const value = isRecord(settings) ? (settings.force_sign_in ?? false) : false;
-  if (typeof value !== 'boolean') throw invalidRequest('settings.force_sign_in must be true or false.');
+/** A yes-or-no setting: off unless set (connectors stored before it have none). */
+const switchOf = (settings: unknown, key: 'force_sign_in' | 'sign_out_at_school'): boolean => {
+  const value = isRecord(settings) ? (settings[key] ?? false) : false;
+  if (typeof value !== 'boolean') throw invalidRequest(`settings.${key} must be true or false.`);
   return value;
 };
+
+/** The settings every kind has. */
+const switchesOf = (settings: unknown) => ({
+  forceSignIn: switchOf(settings, 'force_sign_in'),
+  signOutAtSchool: switchOf(settings, 'sign_out_at_school'),
+});
 
 const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Connector => {
   const settings: unknown = JSON.parse(row.settings);
@@ -79,7 +91,7 @@ const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Conn
     name: row.name,
     mapping: readMapping(JSON.parse(row.mapping)),
     enabled: row.enabled === 1,
-    forceSignIn: forceSignInOf(settings),
+    ...switchesOf(settings),
   };
   if (row.kind === 'oidc') return { ...base, kind: 'oidc', oidc: oidcSettings(ctx, row.code, settings, true) };
   return row.kind === 'saml'
@@ -94,6 +106,7 @@ const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Conn
 const settingsView = (ctx: Context, c: Connector, stored: boolean) => ({
   ...kindSettingsView(ctx, c, stored),
   force_sign_in: c.forceSignIn,
+  sign_out_at_school: c.signOutAtSchool,
 });
 
 const kindSettingsView = (ctx: Context, c: Connector, stored: boolean) => {
@@ -131,12 +144,12 @@ const defaultMapping = (kind: SchoolConnectorKind, settings: unknown) =>
  */
 const withSettings = (
   ctx: Context,
-  connector: Omit<ConnectorBase, 'forceSignIn'>,
+  connector: Omit<ConnectorBase, 'forceSignIn' | 'signOutAtSchool'>,
   kind: SchoolConnectorKind,
   settings: unknown,
   sealedSecret?: string,
 ): Connector => {
-  const base = { ...connector, forceSignIn: forceSignInOf(settings) };
+  const base = { ...connector, ...switchesOf(settings) };
   if (kind === 'saml') return { ...base, kind, saml: samlSettings(ctx, settings) };
   if (kind === 'cas') return { ...base, kind, cas: casSettings(ctx, settings) };
   const oidc =
@@ -152,6 +165,9 @@ const withSettings = (
     throw invalidRequest(
       "settings.force_sign_in needs protocol 'oidc': a plain OAuth2 platform does not say when the person signed in.",
     );
+  }
+  if (base.signOutAtSchool && oidc.protocol === 'oauth2') {
+    throw invalidRequest("settings.sign_out_at_school needs protocol 'oidc': a plain OAuth2 platform has no sign-out.");
   }
   return { ...base, kind, oidc };
 };
@@ -250,7 +266,7 @@ export interface ConnectorEdit {
 }
 
 /** Settings an edit may not name: the sealed secret is only ever made here, the addresses are EduPass's own. */
-const NOT_EDITABLE = ['client_secret_sealed', 'redirect_uri', 'backchannel_logout_uri'];
+const NOT_EDITABLE = ['client_secret_sealed', 'redirect_uri', 'backchannel_logout_uri', 'post_logout_redirect_uri'];
 
 /**
  * Changes a connector's name and settings, checked as an added connector's are (its code and kind
@@ -335,6 +351,13 @@ export const activeConnector = async (ctx: Context, code: string): Promise<Conne
   const row = await findConnectorByCode(ctx.db, code.toLowerCase());
   const connector = row && connectorOf(ctx, row);
   return connector?.enabled ? connector : fail('E_2');
+};
+
+/** The connector `id`, if it exists and is switched on. */
+export const enabledConnectorById = async (ctx: Context, id: number): Promise<Connector | undefined> => {
+  const row = await findConnector(ctx.db, id);
+  const connector = row && connectorOf(ctx, row);
+  return connector?.enabled ? connector : undefined;
 };
 
 /** The enabled SAML connectors whose institution is the identity provider `idpEntityId`. */

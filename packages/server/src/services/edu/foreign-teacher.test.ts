@@ -16,8 +16,8 @@ const edu = eduSteps(server, call);
  * link (services/edu/guardian-consent.test.ts), the caller's minor mode, guardian codes and guardians,
  * and linking with a code (services/edu/guardian-links.test.ts), a copy of one's own data
  * (services/account/data-export.test.ts), and signing in with a school's own system — the list
- * of schools, the browser's round trip and the school systems' logouts
- * (services/edu/school-sign-in.test.ts, services/edu/oidc-sign-in.test.ts).
+ * of schools, the browser's round trip, the school systems' logouts and where one's own sign-out
+ * goes (services/edu/school-sign-in.test.ts, services/edu/oidc-sign-in.test.ts).
  */
 const OPEN_TO_ALL = new Set([
   'eduMemberships',
@@ -47,6 +47,7 @@ const OPEN_TO_ALL = new Set([
   'samlServiceProvider',
   'finishSamlSignIn',
   'samlSingleLogout',
+  'schoolSignOut',
 ]);
 
 const eduRoutes = Object.entries(routes as Record<string, RouteSpec>).filter(

@@ -13,6 +13,7 @@ import {
   claimsAsAttributes,
   claimText,
   discover,
+  endSessionUrl,
   exchangeCode,
   type OidcClient,
   type OidcEndpoints,
@@ -27,7 +28,8 @@ import { hmac } from '../security/hashing.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import type { AttributeMapping, UpstreamIdentity } from './identity-mapping.ts';
 import { DEFAULT_MAPPING } from './identity-mapping.ts';
-import { connectorAddress, upstreamUrl } from './upstream-url.ts';
+import type { SignOutThere } from './school-sign-out.ts';
+import { connectorAddress, signedOutPage, upstreamUrl } from './upstream-url.ts';
 
 export interface OidcPreset {
   protocol: 'oidc' | 'oauth2';
@@ -197,7 +199,9 @@ export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, wi
     ? { client_secret_sealed: s.clientSecretSealed }
     : {
         redirect_uri: oidcRedirectUri(ctx, code),
-        ...(s.protocol === 'oidc' ? { backchannel_logout_uri: oidcLogoutUri(ctx, code) } : {}),
+        ...(s.protocol === 'oidc'
+          ? { backchannel_logout_uri: oidcLogoutUri(ctx, code), post_logout_redirect_uri: signedOutPage(ctx) }
+          : {}),
       }),
 });
 
@@ -246,6 +250,7 @@ const endpointsOf = async (
     userinfo: s.endpoints.userinfo || found.userinfo,
     jwks: found.jwks,
     issuer: found.issuer,
+    endSession: found.endSession,
   };
 };
 
@@ -305,8 +310,11 @@ export const startOidcSignIn = async (ctx: Context, c: OidcConnectorRef, state: 
 /** Who signed in at the platform, and (OpenID Connect) in which of its sessions, as its logout tokens name them. */
 export interface PlatformSignIn {
   identity: UpstreamIdentity;
-  /** The ID token's `sub` and `sid` (each when it has one); none for a plain OAuth2 platform. */
-  upstream: { subject?: string | undefined; session?: string | undefined };
+  /**
+   * The ID token's `sub` and `sid` (each when it has one), and the ID token itself, which signing out
+   * there names; none for a plain OAuth2 platform.
+   */
+  upstream: { subject?: string | undefined; session?: string | undefined; signOut?: SignOutThere | undefined };
 }
 
 /** The identity the platform's code proves (state already checked against this browser), or AC3_27. */
@@ -317,7 +325,7 @@ export const finishOidcSignIn = async (
 ): Promise<PlatformSignIn> => {
   const endpoints = await endpointsOf(ctx, c.code, c.oidc);
   const client = clientOf(ctx, c);
-  const claims = await upstream(ctx, c.code, () =>
+  const { claims, idToken } = await upstream(ctx, c.code, () =>
     exchangeCode(
       client,
       endpoints,
@@ -333,8 +341,31 @@ export const finishOidcSignIn = async (
   const attributes = claimsAsAttributes(claims);
   return {
     identity: { user: attributes.sub?.[0] ?? '', attributes },
-    upstream: c.oidc.protocol === 'oidc' ? { subject: claimText(claims.sub), session: claimText(claims.sid) } : {},
+    upstream:
+      c.oidc.protocol === 'oidc'
+        ? {
+            subject: claimText(claims.sub),
+            session: claimText(claims.sid),
+            signOut: idToken === undefined ? undefined : { kind: 'oidc', idToken },
+          }
+        : {},
   };
+};
+
+/**
+ * Where the browser signs out at the platform after signing out here (RP-Initiated Logout 1.0), coming
+ * back to `back`, which the platform must have registered as a post-logout redirect URI; undefined
+ * when the platform has no end-session endpoint.
+ */
+export const platformSignOutUrl = async (
+  ctx: Context,
+  c: OidcConnectorRef,
+  idToken: string,
+  back: string,
+): Promise<string | undefined> => {
+  const { endSession } = await endpointsOf(ctx, c.code, c.oidc);
+  if (!endSession) return undefined;
+  return endSessionUrl(c.oidc, endSession, { idToken, postLogoutRedirectUri: back });
 };
 
 /**

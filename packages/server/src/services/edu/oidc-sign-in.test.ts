@@ -88,6 +88,8 @@ const startPlatform = async ({ trailingSlash = false } = {}): Promise<Platform> 
         client_id: CLIENT.id,
         client_secret: CLIENT.secret,
         redirect_uris: redirectUris,
+        // The address the console tells the operator to register for signing out there from EduPass.
+        post_logout_redirect_uris: [`${server.url}/?notice=signed-out`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -540,6 +542,67 @@ describe('shared computers: the platform’s password at every sign-in (force_si
     });
     expectError(added, 'E_1');
     expect(added.body).toMatchObject({ error_message: expect.stringContaining('force_sign_in needs protocol') });
+  });
+});
+
+describe('signing out at the platform too (sign_out_at_school, RP-Initiated Logout 1.0)', () => {
+  const signOutAddress = async (auth: string | undefined) =>
+    edu.ok<{ url: string }>(
+      await call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } }),
+    ).url;
+  const accountOf = async (auth: string | undefined) =>
+    edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+      .id;
+
+  test('the platform’s end-session endpoint with the sign-in’s ID token; signed out there, the next pupil is not the last one', async () => {
+    const { code } = await schoolWithPlatform({ sign_out_at_school: true });
+    const computer = cookieBrowser();
+    const last = await signIn(code, pupil('pairwise-signs-out'), platform, computer);
+    const url = new URL(await signOutAddress(last.auth));
+    expect(`${url.origin}${url.pathname}`).toBe(`${platform.issuer}/session/end`);
+    expect(url.searchParams.get('client_id')).toBe(CLIENT.id);
+    const signedOut = `${server.url}/?notice=signed-out`;
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(signedOut);
+    const idToken = url.searchParams.get('id_token_hint') ?? '';
+    expect(decodeJwt(idToken).sub).toBe('pairwise-signs-out');
+    // Kept sealed, never as it is.
+    const kept = await server.app.ctx.db
+      .selectFrom('school_sign_ins')
+      .select('upstream_sign_out')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    expect(kept?.upstream_sign_out).toMatch(/./);
+    expect(kept?.upstream_sign_out).not.toContain(idToken.split('.')[1]);
+    // The platform asks whether to sign out; the pupil says yes and comes back to the sign-in screen.
+    const asked = await computer.request(url.href);
+    const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(asked.body)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(asked.body)?.[1] ?? '';
+    const answered = await computer.request(new URL(action, url).href, { form: { xsrf, logout: 'yes' } });
+    expect(answered.location).toBe(signedOut);
+    // The platform's session is over: the next pupil on this computer signs in as themselves.
+    const next = await signIn(code, pupil('pairwise-after-sign-out'), platform, computer);
+    expect(await accountOf(next.auth)).not.toBe(await accountOf(last.auth));
+  });
+
+  test('without the setting no address, and no ID token kept; refused for a plain OAuth2 platform', async () => {
+    const { code } = await schoolWithPlatform();
+    const signedIn = await signIn(code, pupil('pairwise-no-sign-out'));
+    expect(await signOutAddress(signedIn.auth)).toBe('');
+    const kept = await server.app.ctx.db
+      .selectFrom('school_sign_ins')
+      .select('upstream_sign_out')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    expect(kept).toEqual({ upstream_sign_out: null });
+    const schoolId = await edu.addSchool('实验小学');
+    const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+      code: `oauth2-sign-out-${++codes}`,
+      kind: 'oidc',
+      name: '区教育云平台',
+      settings: { ...oauth2Settings(), client_secret: CLIENT.secret, sign_out_at_school: true },
+    });
+    expectError(added, 'E_1');
+    expect(added.body).toMatchObject({ error_message: expect.stringContaining('sign_out_at_school needs protocol') });
   });
 });
 

@@ -7,10 +7,11 @@
  */
 import {
   AssertionRefused,
-  claimedLogoutIssuer,
+  claimedIssuer,
   logoutResponseUrl,
   type SamlLogout,
   verifyLogoutRequest,
+  verifyLogoutResponse,
 } from '../../adapters/saml-sp.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
@@ -40,7 +41,7 @@ export const samlLogout = async (
   samlRequest: string,
   relayState: string | undefined,
 ): Promise<string | undefined> => {
-  const issuer = claimedLogoutIssuer(samlRequest);
+  const issuer = claimedIssuer(samlRequest);
   const connectors = issuer === undefined ? [] : await samlConnectorsOf(ctx, issuer);
   const [first] = connectors;
   if (first === undefined) return refused(ctx, `no school signs in with the identity provider ${issuer ?? '(none)'}`);
@@ -67,4 +68,28 @@ export const samlLogout = async (
   ctx.logger.info({ idp: idp.entityId, ended }, 'SAML single logout');
   const key = await spSigningKey(ctx, sp.entityId);
   return logoutResponseUrl(sp, idp, key, logout, `_${randomToken(24)}`, relayState);
+};
+
+/**
+ * The identity provider's LogoutResponse to EduPass's own LogoutRequest (signing out there, after the
+ * session here ended): whether it signed the person out. Nothing here changes either way; an answer
+ * that is refused, or not Success, is logged, and the sign-in screen says the school did not confirm.
+ */
+export const samlSignOutAnswered = async (ctx: Context, samlResponse: string): Promise<boolean> => {
+  const issuer = claimedIssuer(samlResponse);
+  const [connector] = issuer === undefined ? [] : await samlConnectorsOf(ctx, issuer);
+  if (connector === undefined) {
+    ctx.logger.warn({ idp: issuer }, 'SAML logout response from an identity provider no school signs in with');
+    return false;
+  }
+  const idp = await federationIdp(ctx, connector.saml);
+  try {
+    const answered = await verifyLogoutResponse(serviceProvider(ctx), idp, samlResponse);
+    ctx.logger.info({ idp: idp.entityId, answered }, 'signed out at the identity provider');
+    return true;
+  } catch (error) {
+    if (!(error instanceof AssertionRefused)) throw error;
+    ctx.logger.warn({ idp: idp.entityId, err: error.message }, 'SAML logout response refused');
+    return false;
+  }
 };

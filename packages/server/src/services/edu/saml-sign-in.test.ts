@@ -245,6 +245,76 @@ describe('shared computers: the password at every sign-in (force_sign_in, ForceA
   });
 });
 
+describe('signing out at the identity provider too (sign_out_at_school)', () => {
+  const signOutAddress = async (auth: string | undefined) =>
+    edu.ok<{ url: string }>(
+      await call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } }),
+    ).url;
+  /** The browser's POST of a LogoutResponse to the single logout service: where it lands. */
+  const postAnswer = async (samlResponse: string) =>
+    redirectTarget(
+      await fetch(new URL(routes.samlSingleLogout.path, server.url), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLResponse: samlResponse }).toString(),
+      }),
+    );
+  const person = (): SamlPerson => ({
+    nameId: `so-${++people}-k3v8`,
+    attributes: { [ATTRIBUTES.affiliation]: ['student'] },
+  });
+
+  test('a LogoutRequest signed with EduPass’s key names the sign-in’s NameID and SessionIndex; the answer lands on the sign-in screen', async () => {
+    const { code } = await schoolWithSaml(samlSettings({ sign_out_at_school: true }));
+    const signedIn = await signInThroughIdp(code, person());
+    const named = federation.lastSignIn();
+    const url = new URL(await signOutAddress(signedIn.auth));
+    expect(`${url.origin}${url.pathname}`).toBe(federation.idp.entityId.replace('/shibboleth', '/slo'));
+    expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    // The browser goes there: the IdP checks the signature by the key in EduPass's metadata.
+    const page = await (await fetch(url)).text();
+    expect(federation.lastSignOut()).toEqual({
+      verified: true,
+      nameId: named?.nameId,
+      sessionIndex: named?.sessionIndex,
+    });
+    const answer = (/name="SAMLResponse" value="([^"]*)"/.exec(page)?.[1] ?? '').replace(/&amp;/g, '&');
+    expect(await postAnswer(answer)).toBe(`${server.url}/?notice=signed-out`);
+  });
+
+  test('a LogoutResponse signed by another institution, or from an IdP no school uses, says the school did not confirm', async () => {
+    await schoolWithSaml(samlSettings({ sign_out_at_school: true }));
+    const failed = `${server.url}/?notice=school-sign-out-failed`;
+    expect(await postAnswer(await federation.logoutResponse('_a-request', 'other-idp'))).toBe(failed);
+    const unsigned = Buffer.from(
+      '<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_x" Version="2.0" IssueInstant="2026-01-01T00:00:00Z">' +
+        `<saml:Issuer>${federation.idp.entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`,
+    ).toString('base64');
+    expect(await postAnswer(unsigned)).toBe(failed);
+    expect(await postAnswer(Buffer.from('<not-saml/>').toString('base64'))).toBe(failed);
+    // Neither message, or both: E_1 for a program.
+    const neither = await fetch(new URL(routes.samlSingleLogout.path, server.url), {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'RelayState=x',
+    });
+    expect(neither.status).toBe(400);
+  });
+
+  test('without the setting: no address, and nothing about the IdP session kept for it', async () => {
+    const { code } = await schoolWithSaml();
+    const signedIn = await signInThroughIdp(code, person());
+    expect(await signOutAddress(signedIn.auth)).toBe('');
+    const kept = await server.app.ctx.db
+      .selectFrom('school_sign_ins')
+      .select('upstream_sign_out')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    expect(kept?.upstream_sign_out).toBeNull();
+  });
+});
+
 describe('SAML single logout from the identity provider', () => {
   let code: string;
   beforeAll(async () => {

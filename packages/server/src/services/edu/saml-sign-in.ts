@@ -8,6 +8,7 @@ import { routes } from '@edupass/protocol';
 import {
   AssertionRefused,
   authnRequestUrl,
+  logoutRequestUrl,
   type ServiceProvider,
   serviceProviderMetadata,
   verifyResponse,
@@ -22,6 +23,7 @@ import type { SamlConnector } from './connectors.ts';
 import type { UpstreamIdentity } from './identity-mapping.ts';
 import { federationIdp } from './saml-federation.ts';
 import { spSigningKey } from './saml-sp-key.ts';
+import type { SignOutThere } from './school-sign-out.ts';
 
 /** The accepted clock difference with identity providers, also added to the replay cache's keep time. */
 const SKEW_MS = 60_000;
@@ -71,8 +73,11 @@ export interface SamlSignedIn {
   identity: UpstreamIdentity;
   /** Names this sign-in for the school sign-in record (an HMAC of the assertion). */
   assertionKey: string;
-  /** The IdP's session and the person as its LogoutRequests name them (single logout). */
-  upstream: { session: string | undefined; subject: string | undefined };
+  /**
+   * The IdP's session and the person as its LogoutRequests name them (single logout), and as
+   * EduPass's own LogoutRequest repeats them (signing out there).
+   */
+  upstream: { session: string | undefined; subject: string | undefined; signOut: SignOutThere | undefined };
 }
 
 /**
@@ -118,6 +123,34 @@ export const finishSamlSignIn = async (
   return {
     identity: { user: assertion.nameId, attributes: withOpaqueId(assertion.attributes, assertion.nameId) },
     assertionKey,
-    upstream: { session: assertion.sessionIndex || undefined, subject: assertion.logoutName || undefined },
+    upstream: {
+      session: assertion.sessionIndex || undefined,
+      subject: assertion.logoutName || undefined,
+      signOut: assertion.logoutNameId && {
+        kind: 'saml',
+        nameId: assertion.logoutNameId,
+        sessionIndex: assertion.sessionIndex,
+      },
+    },
   };
+};
+
+/**
+ * Where the browser takes EduPass's own LogoutRequest to the institution's identity provider, naming
+ * the person and session of a sign-in (signing out there too); undefined when the IdP has no single
+ * logout service.
+ */
+export const samlSignOutUrl = async (
+  ctx: Context,
+  connector: SamlConnector,
+  there: Extract<SignOutThere, { kind: 'saml' }>,
+): Promise<string | undefined> => {
+  const idp = await federationIdp(ctx, connector.saml);
+  const sp = serviceProvider(ctx);
+  return logoutRequestUrl(sp, idp, await spSigningKey(ctx, sp.entityId), {
+    // An xs:ID must not start with a digit.
+    id: `_${randomToken(24)}`,
+    nameId: there.nameId,
+    sessionIndex: there.sessionIndex,
+  });
 };

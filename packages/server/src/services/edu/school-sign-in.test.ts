@@ -321,6 +321,52 @@ describe('shared computers: the school’s password at every sign-in (force_sign
   });
 });
 
+describe('signing out at the school’s CAS server too (sign_out_at_school)', () => {
+  const signOutAddress = (auth: string | undefined) =>
+    call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } });
+  const signedOutPage = () => `${server.url}/?notice=signed-out`;
+
+  test('the address is the CAS logout, which ends the CAS session and comes back to the sign-in screen', async () => {
+    const three = await schoolWithCas(undefined, '3.0', { sign_out_at_school: true });
+    const signedIn = await signInWithSchool(three.code, pupil('S-sign-out-3'));
+    const url = edu.ok<{ url: string }>(await signOutAddress(signedIn.auth)).url;
+    expect(url).toBe(`${cas.url}/logout?service=${encodeURIComponent(signedOutPage())}`);
+    cas.singleSignOn = true;
+    const back = await fetch(url, { redirect: 'manual' });
+    expect(redirectTarget(back)).toBe(signedOutPage());
+    expect(cas.singleSignOn).toBe(false);
+    // CAS 2.0 servers read `url`.
+    const two = await schoolWithCas(undefined, '2.0', { sign_out_at_school: true });
+    const twoSignedIn = await signInWithSchool(two.code, pupil('S-sign-out-2'));
+    expect(edu.ok<{ url: string }>(await signOutAddress(twoSignedIn.auth)).url).toBe(
+      `${cas.url}/logout?url=${encodeURIComponent(signedOutPage())}`,
+    );
+  });
+
+  test('no address without the setting, for a session not from a school, or once the connector is off; none at all signed out', async () => {
+    const usual = await schoolWithCas();
+    const signedIn = await signInWithSchool(usual.code, pupil('S-sign-out-none'));
+    expect(edu.ok<{ url: string }>(await signOutAddress(signedIn.auth)).url).toBe('');
+    const user = await signUp(server);
+    expect(
+      edu.ok<{ url: string }>(await call('POST', routes.schoolSignOut.path, undefined, { token: user.token })).url,
+    ).toBe('');
+    const off = await schoolWithCas(undefined, '3.0', { sign_out_at_school: true });
+    const offSignedIn = await signInWithSchool(off.code, pupil('S-sign-out-off'));
+    const id = await edu.connectorId(off.code);
+    edu.ok(
+      await call(
+        'PATCH',
+        pathOf(routes.editSchoolConnector.path, { id }),
+        { enabled: false },
+        { token: await edu.operatorToken() },
+      ),
+    );
+    expect(edu.ok<{ url: string }>(await signOutAddress(offSignedIn.auth)).url).toBe('');
+    expectError(await call('POST', routes.schoolSignOut.path), 'E_0');
+  });
+});
+
 describe('what is refused', () => {
   test('a replayed ticket, a ticket for another service and a return without the starting browser', async () => {
     const { code } = await schoolWithCas();
@@ -477,7 +523,12 @@ describe('what is refused', () => {
         await edit({ name: '第一中学新认证', settings: { server_url: moved.url } }),
       );
       expect(edited).toMatchObject({ code, kind: 'cas', name: '第一中学新认证' });
-      expect(edited.settings).toEqual({ server_url: moved.url, version: '3.0', force_sign_in: false });
+      expect(edited.settings).toEqual({
+        server_url: moved.url,
+        version: '3.0',
+        force_sign_in: false,
+        sign_out_at_school: false,
+      });
       cas = moved;
       const again = await signInWithSchool(code, pupil('edit-cas-01'));
       expect(await accountOf(again.auth)).toBe(await accountOf(first.auth));

@@ -27,6 +27,7 @@ import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction } from '../webhooks/events.ts';
 import type { Connector } from './connectors.ts';
 import { type MappedIdentity, mapIdentity, type UpstreamIdentity } from './identity-mapping.ts';
+import { type SignOutThere, sealSignOut } from './school-sign-out.ts';
 
 /** The HMAC of an upstream ticket, for single logout. */
 const ticketHash = (ctx: Context, connectorId: number, ticket: string) =>
@@ -132,7 +133,9 @@ export interface SchoolSignIn {
    * The upstream session and person its logouts name: an OpenID Connect platform's `sid` and `sub`,
    * a SAML identity provider's SessionIndex and NameID.
    */
-  upstream?: { session?: string | undefined; subject?: string | undefined } | undefined;
+  upstream?:
+    | { session?: string | undefined; subject?: string | undefined; signOut?: SignOutThere | undefined }
+    | undefined;
   /** The signed-in account that asked to link this identity to itself, if it did. */
   linkTo?: number | undefined;
 }
@@ -158,14 +161,18 @@ export const signInWithSchool = async (
   await landInSchool(ctx, ctx.db, connector, user.id, who);
   const signedIn = await signIn(ctx, user, `school_${connector.kind}`, request);
   const { sessionId } = await accessTokenClaims(ctx, signedIn.cookie.token);
+  const key = sessionKey(sessionId);
+  const signOut = input.upstream?.signOut;
   await insertSchoolSignIn(ctx.db, {
     ticket_hash: ticketHash(ctx, connector.id, input.ticket),
     connector_id: connector.id,
     user_id: user.id,
-    session_key: sessionKey(sessionId),
+    session_key: key,
     created_at: ctx.now(),
     upstream_session: upstreamHash(ctx, connector.id, 'sid', input.upstream?.session) ?? null,
     upstream_subject: upstreamHash(ctx, connector.id, 'sub', input.upstream?.subject) ?? null,
+    // Kept only where the connector signs out there: an ID token or a NameID is personal data.
+    upstream_sign_out: connector.signOutAtSchool && signOut ? sealSignOut(ctx, key, signOut) : null,
   });
   return signedIn;
 };

@@ -27,3 +27,10 @@ export const upstreamUrl = (ctx: Context, value: unknown, key: string): string =
  */
 export const connectorAddress = (ctx: Context, path: string, code: string): URL =>
   new URL(path.replace(':code', encodeURIComponent(code)), ctx.config.publicUrl);
+
+/**
+ * The web client's sign-in screen saying the person signed out: where a school's system sends the
+ * browser back after signing out there too (an OpenID Connect platform registers it as a post-logout
+ * redirect URI).
+ */
+export const signedOutPage = (ctx: Context): string => new URL('/?notice=signed-out', ctx.config.publicUrl).toString();

@@ -330,7 +330,8 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
   roster_links: { leftOut: "the HMAC of the school roster's id for the account (never the id itself)" },
   roster_jobs: { leftOut: "an operator's roster upload: the school's file, not the operator's data" },
   school_sign_ins: {
-    leftOut: "a school sign-in's ticket hash, and its platform session and subject as HMACs, while its session lasts",
+    leftOut:
+      "a school sign-in's ticket hash, its platform session and subject as HMACs, and (sealed) what signing out at the school needs, while its session lasts",
   },
   backchannel_logouts: { leftOut: 'logout notices to applications, gone once delivered' },
   webhook_events: { leftOut: "notices to the platform's sites that the account changed (the webhook log, 30 days)" },

@@ -38,6 +38,11 @@ export interface SchoolSignInsTable {
   upstream_session: string | null;
   /** OpenID Connect platforms: HMAC of the person at the platform (`sub`), which a logout token names. */
   upstream_subject: string | null;
+  /**
+   * What signing out at the school's system from here needs (migration 036), sealed: the ID token of an
+   * OpenID Connect platform, the NameID and SessionIndex of a SAML identity provider; null otherwise.
+   */
+  upstream_sign_out: string | null;
 }
 
 /** The last good copy of a federation's signed metadata aggregate (migration 031). */

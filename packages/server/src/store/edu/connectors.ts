@@ -83,6 +83,14 @@ export const insertSchoolSignIn = (db: Db, row: Insertable<SchoolSignInsTable>) 
     .onConflict((oc) => oc.column('ticket_hash').doNothing())
     .execute();
 
+/** The school sign-in that started the session `sessionKey`, if one did. */
+export const findSchoolSignInOfSession = (db: Db, sessionKey: string) =>
+  db
+    .selectFrom('school_sign_ins')
+    .select(['connector_id', 'upstream_sign_out'])
+    .where('session_key', '=', sessionKey)
+    .executeTakeFirst();
+
 /** Takes the sign-in a ticket started (once: the delete that removes it wins). */
 export const takeSchoolSignIn = (db: Db, connectorId: number, ticketHash: string) =>
   db

@@ -39,6 +39,7 @@ import * as rosterImports from './032-roster-imports.ts';
 import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-school-agreements.ts';
 import * as rotationBySuccessor from './034-rotation-by-successor.ts';
 import * as platformLogout from './035-platform-logout.ts';
+import * as schoolSignOut from './036-school-sign-out.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -86,6 +87,7 @@ const steps: [name: string, up: Step][] = [
   ['033-guardian-checks-and-school-agreements', guardianChecksAndSchoolAgreements.up],
   ['034-rotation-by-successor', rotationBySuccessor.up],
   ['035-platform-logout', platformLogout.up],
+  ['036-school-sign-out', schoolSignOut.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -84,6 +84,8 @@ const text = {
   'signIn.school': 'Your school',
   'signIn.passwordChanged': 'Your password was changed. Sign in with the new one.',
   'signIn.signedOut': 'You are signed out.',
+  'signIn.schoolSignOutFailed':
+    'You are signed out here, but your school’s system did not say it signed you out. On a shared computer, close the browser.',
   'signIn.resetDone': 'Your password was reset. Sign in with the new one.',
   'signIn.accountDeleted':
     'You are signed out and your account is set to be deleted. Changed your mind? Sign in before it is deleted to keep it.',

@@ -7,7 +7,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { createContext, type ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
-import { navigate, useLocation } from '../../router/history.ts';
+import { useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { hasTeachingArea, loadMemberships } from '../../session/edu.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
@@ -15,7 +15,7 @@ import { avatarInitials } from '../../ui/avatar-initials.ts';
 import { Link } from '../../ui/link.tsx';
 import { shownNickname } from '../../ui/nickname.ts';
 import { useHeadingFocus } from '../../ui/screen.tsx';
-import { signOut } from '../../ui/sign-out.ts';
+import { signOutAndLeave } from '../../ui/sign-out.ts';
 import { SECURITY_PATH as SECURITY } from './security-rows.ts';
 
 const SECTIONS = [
@@ -91,12 +91,12 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
           type="button"
           className="button ghost"
           onClick={() =>
-            action.run(async () => {
-              await signOut();
-              trackEvent('sign_out');
-              setTrackedUser(undefined);
-              navigate('/?notice=signed-out', { replace: true });
-            })
+            action.run(() =>
+              signOutAndLeave(() => {
+                trackEvent('sign_out');
+                setTrackedUser(undefined);
+              }),
+            )
           }
         >
           {t('account.signOut')}
