@@ -26,7 +26,7 @@ import { samlLogout, samlSignOutAnswered } from '../services/edu/saml-logout.ts'
 import { finishSamlSignIn, serviceProviderMetadataOf, startSamlSignIn } from '../services/edu/saml-sign-in.ts';
 import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../services/edu/school-sign-in.ts';
 import { schoolSignOutUrl } from '../services/edu/school-sign-out.ts';
-import { connectorAddress, signedOutPage } from '../services/edu/upstream-url.ts';
+import { connectorAddress, schoolSignOutFailedPage, signedOutPage } from '../services/edu/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../services/oauth/state.ts';
 import { authenticate } from '../services/sessions/tokens.ts';
 import { allowedRedirect, isNavigation, wantsJson } from './oauth.ts';
@@ -276,21 +276,10 @@ const samlSingleLogout = (ctx: Context) => async (request: FastifyRequest, reply
   }
 };
 
-/** The sign-in screen saying the school's system did not confirm signing the person out there. */
-const schoolSignOutFailedPage = (ctx: Context) =>
-  new URL('/?notice=school-sign-out-failed', ctx.config.publicUrl).toString();
-
 export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'schoolChoices', () => schoolChoices(ctx), { tags: ['edu'] });
-  defineRoute(
-    app,
-    ctx,
-    'schoolSignOut',
-    async ({ session }) => ({ url: await schoolSignOutUrl(ctx, session.sessionId) }),
-    {
-      tags: ['edu'],
-    },
-  );
+  const signOutAddress = async (sessionId: string) => ({ url: await schoolSignOutUrl(ctx, sessionId) });
+  defineRoute(app, ctx, 'schoolSignOut', ({ session }) => signOutAddress(session.sessionId), { tags: ['edu'] });
   app.get(
     routes.startSchoolSignIn.path,
     { schema: routeSchema('startSchoolSignIn', "To the school's sign-in page") },

@@ -34,3 +34,7 @@ export const connectorAddress = (ctx: Context, path: string, code: string): URL 
  * redirect URI).
  */
 export const signedOutPage = (ctx: Context): string => new URL('/?notice=signed-out', ctx.config.publicUrl).toString();
+
+/** The sign-in screen saying the school's system did not confirm signing the person out there. */
+export const schoolSignOutFailedPage = (ctx: Context): string =>
+  new URL('/?notice=school-sign-out-failed', ctx.config.publicUrl).toString();
