@@ -114,6 +114,23 @@ export const schoolSignInTable = {
     "The institution's identity provider posts a signed LogoutRequest here (SAML single logout, HTTP-POST binding): ends the sessions its sign-ins started and sends the browser back with a signed LogoutResponse (302). Or it posts its LogoutResponse to EduPass's own LogoutRequest: the browser goes on to the sign-in screen (302)",
     NO_CONTENT,
   ),
+  samlSingleLogoutRedirect: described(
+    {
+      method: 'GET',
+      path: `${BASE}/saml/slo`,
+      host: 'tiger',
+      auth: 'none',
+      status: 200,
+      query: {
+        SAMLRequest: { type: 'string', required: true, maxLength: 16_384 },
+        RelayState: { type: 'string', required: false, maxLength: 80 },
+        SigAlg: { type: 'string', required: false, maxLength: 256 },
+        Signature: { type: 'string', required: false, maxLength: 2048 },
+      },
+    } as const,
+    "The institution's identity provider sends a LogoutRequest here in the address, signed over the query (SAML single logout, HTTP-Redirect binding): as the POST, an unsigned one refused",
+    NO_CONTENT,
+  ),
   schoolSignOut: described(
     { method: 'POST', path: `${BASE}/sign-out`, host: 'tiger', auth: 'token', status: 200 } as const,
     "Where the browser goes after signing out, to sign out at the school's system too (its CAS logout, its OpenID Connect end-session endpoint, its SAML single logout with a signed LogoutRequest), coming back to the sign-in screen; '' when the session did not come from a school system that signs out there. Ask before the logout: it reads the session",

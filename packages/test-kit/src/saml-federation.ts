@@ -153,6 +153,11 @@ export interface SamlFederation {
     nameId: { value: string; format: string },
     fields?: LogoutFields,
   ): Promise<{ id: string; samlRequest: string }>;
+  /**
+   * The same LogoutRequest over HTTP-Redirect, signed over the query by samlify as the IdP signs: the
+   * address of EduPass's single logout service the browser is sent to.
+   */
+  logoutRedirect(nameId: { value: string; format: string }, sessionIndexes?: string[]): Promise<URL>;
   /** What the IdP's single logout service made of the last LogoutResponse it was sent (samlify). */
   lastLogoutResponse(): LogoutAnswer | undefined;
   /**
@@ -318,6 +323,26 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     return { id, samlRequest: Buffer.from(sent).toString('base64') };
   };
 
+  const logoutRedirect = async (nameId: { value: string; format: string }, sessionIndexes: string[] = []) => {
+    const sp = await serviceProvider('logout');
+    const id = `_l${randomBytes(10).toString('hex')}`;
+    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
+    const xml =
+      '<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+      `ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlText(slo)}">` +
+      `<saml:Issuer>${xmlText(idp.entityId)}</saml:Issuer>` +
+      `<saml:NameID Format="${xmlText(nameId.format)}">${xmlText(nameId.value)}</saml:NameID>` +
+      sessionIndexes.map((index) => `<samlp:SessionIndex>${xmlText(index)}</samlp:SessionIndex>`).join('') +
+      '</samlp:LogoutRequest>';
+    const made = idpEntity('idp').createLogoutRequest(
+      sp,
+      'redirect',
+      { logoutNameID: nameId.value },
+      { relayState: 'idp-relay-9', customTagReplacement: () => ({ id, context: xml }) },
+    ) as { context: string };
+    return new URL(made.context);
+  };
+
   /** The octets an HTTP-Redirect message's signature covers: the query's own encoded fields, in order. */
   const signedOctets = (url: URL, message: 'SAMLRequest' | 'SAMLResponse') => {
     const raw = new Map(
@@ -430,6 +455,7 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     logoutRequest,
     lastLogoutResponse: () => lastLogout,
     lastSignOut: () => lastSignOut,
+    logoutRedirect,
     logoutResponse,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

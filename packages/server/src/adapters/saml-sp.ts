@@ -8,6 +8,8 @@
  * caller: the issuer, the bearer subject confirmation's recipient and request, the NameID as plain
  * text, and the attributes.
  */
+import { verify, X509Certificate } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { FederationIdp } from './saml-metadata.ts';
 import { children, elementChildren, only, parseXml, textOf } from './xml-read.ts';
@@ -91,6 +93,9 @@ const refuse = (why: string): never => {
   throw new AssertionRefused(why);
 };
 
+/** A posted (HTTP-POST) SAML message's XML. */
+export const postedXml = (message: string) => Buffer.from(message, 'base64').toString('utf8');
+
 const samlFor = (sp: ServiceProvider, idp: FederationIdp, requestId = '', signing?: SpKey, forceAuthn = false) =>
   new SAML({
     forceAuthn,
@@ -126,9 +131,9 @@ export const authnRequestUrl = (
 
 /**
  * The SP metadata a federation registers: entity ID, the POST ACS, signed assertions wanted, the
- * signing key, the POST single logout service. AuthnRequests stay unsigned (node-saml marks them
- * signed once a key is given): an identity provider that still holds metadata without the key would
- * refuse a signature it cannot check.
+ * signing key, the single logout service (HTTP-POST and HTTP-Redirect). AuthnRequests stay unsigned
+ * (node-saml marks them signed once a key is given): an identity provider that still holds metadata
+ * without the key would refuse a signature it cannot check.
  */
 export const serviceProviderMetadata = (sp: ServiceProvider, key: SpKey) =>
   new SAML({
@@ -140,7 +145,9 @@ export const serviceProviderMetadata = (sp: ServiceProvider, key: SpKey) =>
     wantAssertionsSigned: true,
   })
     .generateServiceProviderMetadata(null, key.certPem)
-    .replace('AuthnRequestsSigned="true"', 'AuthnRequestsSigned="false"');
+    .replace('AuthnRequestsSigned="true"', 'AuthnRequestsSigned="false"')
+    // node-saml lists the POST binding only; the same address takes HTTP-Redirect too.
+    .replace(/<SingleLogoutService [^>]*\/>/, (post) => `${post}${post.replace(/HTTP-POST/, 'HTTP-Redirect')}`);
 
 /** Any comment anywhere: IdPs send none, and a comment inside a NameID is an attack on readers. */
 const hasComment = (node: Node): boolean => {
@@ -237,7 +244,7 @@ export const verifyResponse = async (
   idp: FederationIdp,
   samlResponse: string,
 ): Promise<SamlAssertion> => {
-  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const xml = postedXml(samlResponse);
   checkEnvelope(xml, sp);
   let verified: string;
   try {
@@ -282,11 +289,71 @@ const readLogoutRequest = (xml: string, sp: ServiceProvider, idp: FederationIdp,
   };
 };
 
-/** The issuer a posted SAML message claims (unverified: it only says whose keys to check it with). */
-export const claimedIssuer = (message: string): string | undefined => {
-  const root = parseXml(Buffer.from(message, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
+/** The issuer a SAML message claims (unverified: it only says whose keys to check it with). */
+export const claimedIssuer = (xml: string): string | undefined => {
+  const root = parseXml(xml, RESPONSE_MAX_CHARS);
   const issuer = root && only(root, ASSERTION_NS, 'Issuer');
   return issuer ? textOf(issuer) : undefined;
+};
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const REDIRECT_FIELDS = ['SAMLRequest', 'RelayState', 'SigAlg', 'Signature'] as const;
+
+/**
+ * A LogoutRequest sent over HTTP-Redirect (SAML bindings §3.4.4), from the query as received: its
+ * fields (each at most once) and its XML, inflated to at most RESPONSE_MAX_CHARS. Unchecked.
+ */
+export const redirectLogoutRequest = (rawQuery: string) => {
+  const raw = new Map<string, string>();
+  for (const pair of rawQuery.split('&')) {
+    const at = pair.indexOf('=');
+    const name = at < 0 ? pair : pair.slice(0, at);
+    if (!(REDIRECT_FIELDS as readonly string[]).includes(name)) continue;
+    if (raw.has(name)) return refuse(`The query names ${name} twice.`);
+    raw.set(name, at < 0 ? '' : pair.slice(at + 1));
+  }
+  const field = (name: (typeof REDIRECT_FIELDS)[number]) => {
+    const value = raw.get(name);
+    try {
+      return value === undefined ? undefined : decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      return refuse(`The query's ${name} is not URL-encoded.`);
+    }
+  };
+  const deflated = field('SAMLRequest') ?? refuse('The query has no SAMLRequest.');
+  let xml: string;
+  try {
+    xml = inflateRawSync(Buffer.from(deflated, 'base64'), { maxOutputLength: RESPONSE_MAX_CHARS }).toString('utf8');
+  } catch {
+    return refuse('The SAMLRequest is not a DEFLATE-encoded message of a sensible size.');
+  }
+  // §3.4.4.1: the signature covers the fields as they were encoded in the query, in this order.
+  const signed = ['SAMLRequest', 'RelayState', 'SigAlg']
+    .filter((name) => raw.has(name))
+    .map((name) => `${name}=${raw.get(name)}`)
+    .join('&');
+  return { xml, relayState: field('RelayState'), sigAlg: field('SigAlg'), signature: field('Signature'), signed };
+};
+
+/**
+ * Checks a LogoutRequest sent over HTTP-Redirect: signed RSA-SHA256 by a key of the identity
+ * provider's metadata (an unsigned one is refused: node-saml's own redirect check accepts it), then
+ * read strictly as a posted one is.
+ */
+export const verifyRedirectLogoutRequest = (
+  sp: ServiceProvider,
+  idp: FederationIdp,
+  request: ReturnType<typeof redirectLogoutRequest>,
+  now: number,
+): SamlLogout => {
+  if (request.signature === undefined || request.sigAlg === undefined) refuse('The LogoutRequest is not signed.');
+  if (request.sigAlg !== RSA_SHA256) refuse(`The LogoutRequest is signed with ${request.sigAlg}, not RSA-SHA256.`);
+  const signature = Buffer.from(request.signature ?? '', 'base64');
+  const verified = idp.signingCerts.some((der) =>
+    verify('sha256', Buffer.from(request.signed), new X509Certificate(Buffer.from(der, 'base64')).publicKey, signature),
+  );
+  if (!verified) refuse("The LogoutRequest's signature does not verify with the identity provider's keys.");
+  return readLogoutRequest(request.xml, sp, idp, now);
 };
 
 /**
@@ -300,8 +367,7 @@ export const verifyLogoutRequest = async (
   samlRequest: string,
   now: number,
 ): Promise<SamlLogout> => {
-  const xml = Buffer.from(samlRequest, 'base64').toString('utf8');
-  const logout = readLogoutRequest(xml, sp, idp, now);
+  const logout = readLogoutRequest(postedXml(samlRequest), sp, idp, now);
   try {
     await samlFor(sp, idp).validatePostRequestAsync({ SAMLRequest: samlRequest });
   } catch (error) {
@@ -368,7 +434,7 @@ export const verifyLogoutResponse = async (
   idp: FederationIdp,
   samlResponse: string,
 ): Promise<string> => {
-  const response = parseXml(Buffer.from(samlResponse, 'base64').toString('utf8'), RESPONSE_MAX_CHARS);
+  const response = parseXml(postedXml(samlResponse), RESPONSE_MAX_CHARS);
   if (!response || response.namespaceURI !== PROTOCOL_NS || response.localName !== 'LogoutResponse') {
     return refuse('The SAMLResponse is not a LogoutResponse.');
   }

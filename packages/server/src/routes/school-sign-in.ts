@@ -59,7 +59,13 @@ const browserError = (error: unknown): 'unavailable' | 'refused' | 'expired' =>
       : 'refused';
 
 const routeSchema = (
-  name: 'startSchoolSignIn' | 'finishSchoolSignIn' | 'finishOidcSignIn' | 'finishSamlSignIn' | 'samlSingleLogout',
+  name:
+    | 'startSchoolSignIn'
+    | 'finishSchoolSignIn'
+    | 'finishOidcSignIn'
+    | 'finishSamlSignIn'
+    | 'samlSingleLogout'
+    | 'samlSingleLogoutRedirect',
   redirectTo: string,
 ) => {
   const spec = routes[name];
@@ -269,7 +275,22 @@ const samlSingleLogout = (ctx: Context) => async (request: FastifyRequest, reply
       const signedOut = await samlSignOutAnswered(ctx, body.SAMLResponse);
       return reply.redirect(signedOut ? signedOutPage(ctx) : schoolSignOutFailedPage(ctx), 302);
     }
-    return reply.redirect((await samlLogout(ctx, body.SAMLRequest ?? '', body.RelayState)) ?? home, 302);
+    const sent = { binding: 'post', samlRequest: body.SAMLRequest ?? '', relayState: body.RelayState } as const;
+    return reply.redirect((await samlLogout(ctx, sent)) ?? home, 302);
+  } catch (error) {
+    if (!isNavigation(request) || wantsJson(request)) throw error;
+    return reply.redirect(home, 302);
+  }
+};
+
+/** The same over HTTP-Redirect: the signature covers the query as the IdP encoded it, so it is read raw. */
+const samlSingleLogoutRedirect = (ctx: Context) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const home = new URL('/', ctx.config.publicUrl).toString();
+  try {
+    parseFields(routes.samlSingleLogoutRedirect.query, request.query, { fromQueryString: true });
+    const url = request.raw.url ?? '';
+    const rawQuery = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+    return reply.redirect((await samlLogout(ctx, { binding: 'redirect', rawQuery })) ?? home, 302);
   } catch (error) {
     if (!isNavigation(request) || wantsJson(request)) throw error;
     return reply.redirect(home, 302);
@@ -311,6 +332,13 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
       },
     },
     async (_request, reply) => reply.type('application/samlmetadata+xml').send(await serviceProviderMetadataOf(ctx)),
+  );
+  app.get(
+    routes.samlSingleLogoutRedirect.path,
+    {
+      schema: routeSchema('samlSingleLogoutRedirect', "Back to the identity provider's single logout, or to the site"),
+    },
+    samlSingleLogoutRedirect(ctx),
   );
   void app.register(async (scope) => {
     // Identity providers post the SAML response as a form (HTTP-POST binding).

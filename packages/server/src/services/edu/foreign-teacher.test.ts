@@ -47,6 +47,7 @@ const OPEN_TO_ALL = new Set([
   'samlServiceProvider',
   'finishSamlSignIn',
   'samlSingleLogout',
+  'samlSingleLogoutRedirect',
   'schoolSignOut',
 ]);
 

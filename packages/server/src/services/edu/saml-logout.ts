@@ -1,17 +1,23 @@
 /**
  * SAML single logout from an institution's identity provider: when a person signs out there, the IdP
- * sends the browser here with a signed LogoutRequest, and the EduPass sessions its sign-ins started
+ * sends the browser here with a signed LogoutRequest (HTTP-POST or HTTP-Redirect), and the EduPass sessions its sign-ins started
  * end (each sign-in keeps the IdP's SessionIndex and the NameID as HMACs: school-sign-in.ts). The
  * request is checked as assertions are (adapters/saml-sp.ts), taken once by its ID, and answered with
  * a LogoutResponse signed with EduPass's SAML key (saml-sp-key.ts).
  */
+
+import type { FederationIdp } from '../../adapters/saml-metadata.ts';
 import {
   AssertionRefused,
   claimedIssuer,
   logoutResponseUrl,
+  postedXml,
+  redirectLogoutRequest,
   type SamlLogout,
+  type ServiceProvider,
   verifyLogoutRequest,
   verifyLogoutResponse,
+  verifyRedirectLogoutRequest,
 } from '../../adapters/saml-sp.ts';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
@@ -31,17 +37,42 @@ const refused = (ctx: Context, why: string): never => {
   return fail('E_1', 'SAMLRequest: the logout request was not accepted.');
 };
 
+/** A LogoutRequest as the browser brought it: posted (base64), or in the query of a redirect. */
+export type SentLogoutRequest =
+  | { binding: 'post'; samlRequest: string; relayState: string | undefined }
+  | { binding: 'redirect'; rawQuery: string };
+
+/** The request's XML (read for whose it claims to be), its RelayState, and its check by the IdP's keys. */
+const received = (sent: SentLogoutRequest, now: number) => {
+  if (sent.binding === 'post') {
+    return {
+      xml: postedXml(sent.samlRequest),
+      relayState: sent.relayState,
+      check: (sp: ServiceProvider, idp: FederationIdp) => verifyLogoutRequest(sp, idp, sent.samlRequest, now),
+    };
+  }
+  const request = redirectLogoutRequest(sent.rawQuery);
+  return {
+    xml: request.xml,
+    relayState: request.relayState,
+    check: async (sp: ServiceProvider, idp: FederationIdp) => verifyRedirectLogoutRequest(sp, idp, request, now),
+  };
+};
+
 /**
- * Ends what a posted LogoutRequest names (every connector of the issuing institution); answers where
- * the browser goes next: the IdP's single logout service with the LogoutResponse, or undefined when
- * it has none. E_1 for a request that is not accepted (logged with the reason).
+ * Ends what a LogoutRequest names (every connector of the issuing institution); answers where the
+ * browser goes next: the IdP's single logout service with the LogoutResponse, or undefined when it
+ * has none. E_1 for a request that is not accepted (logged with the reason).
  */
-export const samlLogout = async (
-  ctx: Context,
-  samlRequest: string,
-  relayState: string | undefined,
-): Promise<string | undefined> => {
-  const issuer = claimedIssuer(samlRequest);
+export const samlLogout = async (ctx: Context, sent: SentLogoutRequest): Promise<string | undefined> => {
+  let message: ReturnType<typeof received>;
+  try {
+    message = received(sent, ctx.now());
+  } catch (error) {
+    if (!(error instanceof AssertionRefused)) throw error;
+    return refused(ctx, error.message);
+  }
+  const issuer = claimedIssuer(message.xml);
   const connectors = issuer === undefined ? [] : await samlConnectorsOf(ctx, issuer);
   const [first] = connectors;
   if (first === undefined) return refused(ctx, `no school signs in with the identity provider ${issuer ?? '(none)'}`);
@@ -49,7 +80,7 @@ export const samlLogout = async (
   const idp = await federationIdp(ctx, first.saml);
   let logout: SamlLogout;
   try {
-    logout = await verifyLogoutRequest(sp, idp, samlRequest, ctx.now());
+    logout = await message.check(sp, idp);
   } catch (error) {
     if (!(error instanceof AssertionRefused)) throw error;
     return refused(ctx, error.message);
@@ -67,7 +98,7 @@ export const samlLogout = async (
   }
   ctx.logger.info({ idp: idp.entityId, ended }, 'SAML single logout');
   const key = await spSigningKey(ctx, sp.entityId);
-  return logoutResponseUrl(sp, idp, key, logout, `_${randomToken(24)}`, relayState);
+  return logoutResponseUrl(sp, idp, key, logout, `_${randomToken(24)}`, message.relayState);
 };
 
 /**
@@ -76,7 +107,7 @@ export const samlLogout = async (
  * that is refused, or not Success, is logged, and the sign-in screen says the school did not confirm.
  */
 export const samlSignOutAnswered = async (ctx: Context, samlResponse: string): Promise<boolean> => {
-  const issuer = claimedIssuer(samlResponse);
+  const issuer = claimedIssuer(postedXml(samlResponse));
   const [connector] = issuer === undefined ? [] : await samlConnectorsOf(ctx, issuer);
   if (connector === undefined) {
     ctx.logger.warn({ idp: issuer }, 'SAML logout response from an identity provider no school signs in with');

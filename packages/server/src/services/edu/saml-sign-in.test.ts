@@ -5,7 +5,7 @@
  * id is kept, and a corpus of forged responses is refused, each in its own test. Runs on SQLite and
  * PostgreSQL: a replayed response raced against itself must lose on both.
  */
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type EduMemberships, routes } from '@edupass/protocol';
 import { expectError } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
@@ -25,7 +25,14 @@ import { durationMs } from '../../adapters/saml-metadata.ts';
 import { deleteSetting, findSetting, putSetting } from '../../store/admin/settings.ts';
 import { spSigningKey } from './saml-sp-key.ts';
 
-const { server, call } = useOauthTestServer();
+/** The server's warnings: each refusal is logged with why. */
+const warnings: string[] = [];
+const { server, call } = useOauthTestServer(
+  {},
+  { logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } } },
+);
+/** Why the last refused SAML message was refused, as logged. */
+const lastRefusal = () => (JSON.parse(warnings.at(-1) ?? '{}') as { err?: string }).err ?? '';
 const edu = eduSteps(server, call);
 let federation: SamlFederation;
 beforeAll(async () => {
@@ -184,10 +191,13 @@ describe('signing in through a SAML federation (samlify as the identity provider
     expect(xml).toContain(`entityID="${server.url}/edu/school-sign-in/saml/metadata"`);
     expect(xml).toContain(`Location="${server.url}/edu/school-sign-in/saml/acs"`);
     expect(xml).toContain('WantAssertionsSigned="true"');
-    // Single logout: the POST service and the key that signs the LogoutResponses; AuthnRequests stay unsigned.
-    expect(xml).toContain(
-      `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${server.url}/edu/school-sign-in/saml/slo"/>`,
-    );
+    // Single logout: one service over both bindings, and the key that signs the LogoutResponses;
+    // AuthnRequests stay unsigned.
+    for (const binding of ['HTTP-POST', 'HTTP-Redirect']) {
+      expect(xml).toContain(
+        `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${server.url}/edu/school-sign-in/saml/slo"/>`,
+      );
+    }
     expect(xml).toMatch(/<KeyDescriptor use="signing">[\s\S]*<ds:X509Certificate>MII/);
     expect(xml).toContain('AuthnRequestsSigned="false"');
   });
@@ -315,6 +325,17 @@ describe('signing out at the identity provider too (sign_out_at_school)', () => 
   });
 });
 
+/** A deflated LogoutRequest from the institution naming someone else, and a DEFLATE bomb (4 MiB of spaces). */
+const other = () =>
+  deflateRawSync(
+    Buffer.from(
+      '<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+        `ID="_someone" Version="2.0" IssueInstant="${new Date().toISOString()}">` +
+        `<saml:Issuer>${federation.idp.entityId}</saml:Issuer><saml:NameID>someone-else</saml:NameID></samlp:LogoutRequest>`,
+    ),
+  ).toString('base64');
+const bomb = deflateRawSync(Buffer.alloc(4 * 1024 * 1024, ' ')).toString('base64');
+
 describe('SAML single logout from the identity provider', () => {
   let code: string;
   beforeAll(async () => {
@@ -404,6 +425,73 @@ describe('SAML single logout from the identity provider', () => {
       ...(comment ? { nameIdXml: `${victim.nameId.value}<!---->` } : {}),
     });
     await expectLogoutRefused(forged.samlRequest, victim.auth);
+  });
+
+  describe('over HTTP-Redirect', () => {
+    const visit = (url: URL | string, accept = 'text/html') => fetch(url, { redirect: 'manual', headers: { accept } });
+
+    test('a signed request in the address ends the session, answered as the POST one is; a replay is refused', async () => {
+      const person = withPersistentId();
+      const first = await session(person);
+      const second = await session(person);
+      const url = await federation.logoutRedirect(first.nameId, [first.sessionIndex]);
+      expect(`${url.origin}${url.pathname}`).toBe(`${server.url}${routes.samlSingleLogoutRedirect.path}`);
+      const back = new URL(redirectTarget(await visit(url)));
+      expect(`${back.origin}${back.pathname}`).toBe(federation.idp.entityId.replace('/shibboleth', '/slo'));
+      expect(back.searchParams.get('RelayState')).toBe('idp-relay-9');
+      await expectSignedOut(first.auth);
+      await expectSignedIn(second.auth);
+      await fetch(back);
+      expect(federation.lastLogoutResponse()).toMatchObject({
+        verified: true,
+        status: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+      });
+      expect((await visit(url, 'application/json')).status).toBe(400);
+    });
+
+    /** Each field of the query replaced (`undefined`: left out), as an attacker edits the address. */
+    const edit = (url: URL, change: Record<string, string | undefined>, extra = '') =>
+      `${url.origin}${url.pathname}?${url.search
+        .slice(1)
+        .split('&')
+        .flatMap((pair) => {
+          const name = pair.slice(0, pair.indexOf('='));
+          if (!(name in change)) return [pair];
+          const value = change[name];
+          return value === undefined ? [] : [`${name}=${encodeURIComponent(value)}`];
+        })
+        .join('&')}${extra}`;
+
+    test.each([
+      ['unsigned', { Signature: undefined, SigAlg: undefined }, 'is not signed'],
+      ['without its signature', { Signature: undefined }, 'is not signed'],
+      ['claiming RSA-SHA1', { SigAlg: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' }, 'not RSA-SHA256'],
+      ['with another RelayState', { RelayState: 'elsewhere' }, 'does not verify'],
+      ['naming another person under the same signature', { SAMLRequest: 'other' }, 'does not verify'],
+      ['inflating to megabytes', { SAMLRequest: 'bomb' }, 'sensible size'],
+      // Refused as the query is read, before the request is: the answer says why.
+      ['with SAMLRequest twice', {}, 'SAMLRequest'],
+    ] as const)('a request %s is refused (logged why), the session kept', async (_name, change, why) => {
+      const victim = await session(withPersistentId());
+      const url = await federation.logoutRedirect(victim.nameId);
+      const swapped: Record<string, string | undefined> = { ...change };
+      if (swapped.SAMLRequest === 'other') swapped.SAMLRequest = other();
+      if (swapped.SAMLRequest === 'bomb') swapped.SAMLRequest = bomb;
+      const request = url.search
+        .slice(1)
+        .split('&')
+        .find((pair) => pair.startsWith('SAMLRequest='));
+      const twice = Object.keys(change).length === 0 ? `&${request}` : '';
+      const address = edit(url, swapped, twice);
+      const logged = warnings.length;
+      const answer = await visit(address, 'application/json');
+      expect(answer.status).toBe(400);
+      const body = (await answer.json()) as { error_code: string; error_message: string };
+      expect(body.error_code).toBe('E_1');
+      expect(warnings.length > logged ? lastRefusal() : body.error_message).toContain(why);
+      expect(redirectTarget(await visit(address))).toBe(`${server.url}/`);
+      await expectSignedIn(victim.auth);
+    });
   });
 
   test('a LogoutRequest taken once: a replay is refused, and of four racing copies one ends the session', async () => {
