@@ -349,9 +349,16 @@ export const verifyRedirectLogoutRequest = (
   if (request.signature === undefined || request.sigAlg === undefined) refuse('The LogoutRequest is not signed.');
   if (request.sigAlg !== RSA_SHA256) refuse(`The LogoutRequest is signed with ${request.sigAlg}, not RSA-SHA256.`);
   const signature = Buffer.from(request.signature ?? '', 'base64');
-  const verified = idp.signingCerts.some((der) =>
-    verify('sha256', Buffer.from(request.signed), new X509Certificate(Buffer.from(der, 'base64')).publicKey, signature),
-  );
+  const verifiedBy = (der: string) => {
+    try {
+      const key = new X509Certificate(Buffer.from(der, 'base64')).publicKey;
+      return verify('sha256', Buffer.from(request.signed), key, signature);
+    } catch {
+      // A certificate or key node:crypto cannot read verifies nothing.
+      return false;
+    }
+  };
+  const verified = idp.signingCerts.some(verifiedBy);
   if (!verified) refuse("The LogoutRequest's signature does not verify with the identity provider's keys.");
   return readLogoutRequest(request.xml, sp, idp, now);
 };
