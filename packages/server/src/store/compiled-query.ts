@@ -1,7 +1,8 @@
 /**
- * Queries on a hot path, built and compiled through Kysely once per database handle and then run
- * with each call's values: building and compiling a query cost more than running it (a token refresh
- * spent about a tenth of its CPU there, bench/server).
+ * Queries on a hot path, built and compiled through Kysely once per database handle (and once for
+ * all the transactions of a store) and then run with each call's values: building and compiling a
+ * query cost more than running it (a token refresh spent about a tenth of its CPU there; a password
+ * sign-in, which built four of its queries anew, about a sixth of its main thread: bench/server).
  *
  * On SQLite, outside a transaction, the compiled query runs on its better-sqlite3 statement at once,
  * without Kysely's driver (its connection lock and the promises around it cost about as much as
@@ -31,6 +32,17 @@ const runStatement = <Row>(statement: Statement, values: unknown[]): QueryResult
 };
 
 /**
+ * What a compiled query is kept under: the Kysely instance it runs on, or for a transaction without
+ * plugins its dialect's adapter, which the store's instance made once and hands to each of its
+ * transactions. The SQL depends on the dialect and the plugins alone, so a query compiled for one
+ * transaction serves the next (a sign-in writes its session and refresh token in one).
+ */
+const cacheKey = (db: Db): object => {
+  const executor = db.getExecutor();
+  return db.isTransaction && executor.plugins.length === 0 ? executor.adapter : db;
+};
+
+/**
  * A runner of the query `build` makes from placeholder values; `values` at each run take their
  * places in the compiled query's parameter order, which is the order `build` uses them in.
  */
@@ -38,8 +50,8 @@ export const compiledOnce = <Row, Values extends unknown[]>(
   build: (db: Db, ...placeholders: Values) => Compilable<Row>,
   placeholders: Values,
 ) => {
-  const compiled = new WeakMap<Db, Compiled<Row>>();
-  const compile = (db: Db): Compiled<Row> => {
+  const compiled = new WeakMap<object, Compiled<Row>>();
+  const compile = (db: Db, key: object): Compiled<Row> => {
     const query = build(db, ...placeholders).compile();
     // A query whose values Kysely inlines or repeats cannot be run this way.
     if (query.parameters.length !== placeholders.length)
@@ -49,11 +61,12 @@ export const compiledOnce = <Row, Values extends unknown[]>(
     const entry: Compiled<Row> = sqlite
       ? { query, direct: { statement: sqlite.prepare(query.sql), sqlite } }
       : { query };
-    compiled.set(db, entry);
+    compiled.set(key, entry);
     return entry;
   };
   return (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
-    const { query, direct } = compiled.get(db) ?? compile(db);
+    const key = cacheKey(db);
+    const { query, direct } = compiled.get(key) ?? compile(db, key);
     if (direct !== undefined && !direct.sqlite.inTransaction) {
       try {
         return Promise.resolve(runStatement<Row>(direct.statement, values));

@@ -60,7 +60,11 @@ const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
   });
 };
 
-const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Promise<TokenSet> => ({
+/**
+ * The token set of a session around its refresh token. Signed through the server's own context, not a
+ * transaction's: the signing keys are cached per context (signing-keys.ts).
+ */
+export const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Promise<TokenSet> => ({
   access: {
     token: await signAccess(ctx, ref, ctx.config.accessTokenTtlSeconds),
     type: TOKEN_TYPE,
@@ -69,11 +73,14 @@ const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: string): Pr
   refresh: { token: refreshToken, expires_in: ctx.config.refreshTokenTtlSeconds },
 });
 
-/** The token set of a session: a new refresh chain for it. */
-export const issueTokenSet = async (ctx: Context, ref: SessionRef): Promise<TokenSet> => {
-  const refreshToken = `${ref.sessionId}.${randomToken()}`;
-  await storeRefresh(ctx, ref.sessionId, refreshToken);
-  return tokenSet(ctx, ref, refreshToken);
+/**
+ * A new refresh chain for a session: its first token, stored through `ctx.db` (a sign-in stores it in
+ * the transaction that starts the session, one commit for both).
+ */
+export const startRefreshChain = async (ctx: Context, sessionId: string): Promise<string> => {
+  const refreshToken = `${sessionId}.${randomToken()}`;
+  await storeRefresh(ctx, sessionId, refreshToken);
+  return refreshToken;
 };
 
 /** The plain-string session token of clients that send no Auth-Version (also the cookie). */

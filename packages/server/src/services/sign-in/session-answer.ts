@@ -13,7 +13,7 @@ import { authInfo, userInfo } from '../account/views.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { requireSecondStep } from '../second-factor/second-factor.ts';
 import { securityEvent } from '../security/events.ts';
-import { type ClientInfo, issueSessionToken, issueTokenSet, startSession } from '../sessions/tokens.ts';
+import { type ClientInfo, issueSessionToken, startRefreshChain, startSession, tokenSet } from '../sessions/tokens.ts';
 import { inTransaction } from '../webhooks/events.ts';
 
 export interface SignInRequest extends ClientInfo {
@@ -56,15 +56,18 @@ export const signIn = async (
     pid: request.pid,
     second_step_done: request.secondStepDone === true,
   });
-  const ref = await inTransaction(ctx, async (tx) => {
+  // A token set's refresh chain is stored with its session: one commit for both.
+  const { ref, refreshToken } = await inTransaction(ctx, async (tx) => {
     await signRecorded(tx, user.id, agreementIds, user.pid);
-    return startSession(tx, user, method, request, request.secondStepDone === true);
+    const started = await startSession(tx, user, method, request, request.secondStepDone === true);
+    const chain = request.wantsTokenSet ? await startRefreshChain(tx, started.sessionId) : null;
+    return { ref: started, refreshToken: chain };
   });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });
   }
-  if (request.wantsTokenSet) {
-    const set = await issueTokenSet(ctx, ref);
+  if (refreshToken !== null) {
+    const set = await tokenSet(ctx, ref, refreshToken);
     return {
       result: { user_info: userInfo(user), auth: authInfo(user, set) },
       cookie: { token: set.access.token, maxAge: set.access.expires_in },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -18,5 +19,11 @@ export const allProducts = (db: Db) => db.selectFrom('products').selectAll().exe
 export const productPids = async (db: Db): Promise<string[]> =>
   (await db.selectFrom('products').select('pid').orderBy('pid').execute()).map((row) => row.pid);
 
+// Every request naming a product asks it (compiled-query.ts).
+const productCodeQuery = compiledOnce(
+  (db, pid: string) => db.selectFrom('products').select('product_code').where('pid', '=', pid),
+  [''],
+);
+
 export const productCodeOf = async (db: Db, pid: string): Promise<string | undefined> =>
-  (await db.selectFrom('products').select('product_code').where('pid', '=', pid).executeTakeFirst())?.product_code;
+  (await productCodeQuery(db, pid)).rows[0]?.product_code;

@@ -1,5 +1,6 @@
 /** Captcha tables: slide-puzzle challenges, and what operators set: policies, providers, vendor keys. */
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import type { Database } from '../schema.ts';
 
 export type CaptchaChallengesTable = {
@@ -73,14 +74,20 @@ export const takeChallenge = async (
 export const deleteExpiredChallenges = (db: Kysely<Database>, now: number) =>
   tables(db).deleteFrom('captcha_challenges').where('expires_at', '<=', now).execute();
 
+// Every gated action asks it (a password sign-in among them): compiled once (compiled-query.ts).
+const policiesQuery = compiledOnce(
+  (db, pid: string, everyProduct: string, scene: string, everyScene: string) =>
+    tables(db)
+      .selectFrom('captcha_policies')
+      .select(['pid', 'scene', 'policy'])
+      .where('pid', 'in', [pid, everyProduct])
+      .where('scene', 'in', [scene, everyScene]),
+  ['', '', '', ''],
+);
+
 /** Operator policies that could apply to pid and scene, most specific first is the caller's job. */
-export const findPolicies = (db: Kysely<Database>, pid: string, scene: string) =>
-  tables(db)
-    .selectFrom('captcha_policies')
-    .select(['pid', 'scene', 'policy'])
-    .where('pid', 'in', [pid, '*'])
-    .where('scene', 'in', [scene, '*'])
-    .execute();
+export const findPolicies = async (db: Kysely<Database>, pid: string, scene: string) =>
+  (await policiesQuery(db, pid, '*', scene, '*')).rows;
 
 export const listPolicies = (db: Kysely<Database>) =>
   tables(db)

@@ -15,6 +15,34 @@ type Db = Kysely<Database>;
 export const sessionKey = (sessionId: string) =>
   createHash('sha256').update(`session:${sessionId}`).digest('base64url');
 
+// Every sign-in starts one, in its transaction (compiled-query.ts).
+const sessionInsert = compiledOnce(
+  (
+    db,
+    key: string,
+    userId: number,
+    method: string,
+    ip: string,
+    userAgent: string,
+    createdAt: number,
+    revokedAt: number | null,
+    pid: string | null,
+    secondFactorAt: number | null,
+  ) =>
+    db.insertInto('sessions').values({
+      id: key,
+      user_id: userId,
+      method,
+      ip,
+      user_agent: userAgent,
+      created_at: createdAt,
+      revoked_at: revokedAt,
+      pid,
+      second_factor_at: secondFactorAt,
+    }),
+  ['', 0, '', '', '', 0, null, null, null],
+);
+
 /** Stores a session under its key (`row.id` is the session id). */
 export const insertSession = (
   db: Db,
@@ -23,10 +51,18 @@ export const insertSession = (
     second_factor_at?: number | null;
   },
 ) =>
-  db
-    .insertInto('sessions')
-    .values({ ...row, id: sessionKey(row.id) })
-    .execute();
+  sessionInsert(
+    db,
+    sessionKey(row.id),
+    row.user_id,
+    row.method,
+    row.ip,
+    row.user_agent,
+    row.created_at,
+    row.revoked_at,
+    row.pid ?? null,
+    row.second_factor_at ?? null,
+  );
 
 /**
  * A copy of a session under a new id (same user, sign-in method, client and age): how a refresh

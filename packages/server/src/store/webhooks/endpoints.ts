@@ -1,5 +1,6 @@
 /** Webhook endpoints: where a product's account events go, and how their deliveries have been faring. */
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import type { Database, WebhookEndpointsTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -20,12 +21,18 @@ export const allEndpoints = (db: Db) => db.selectFrom('webhook_endpoints').selec
 export const findEndpoint = (db: Db, id: number) =>
   db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
 
+// Every account event asks it (a sign-in's session.started among them), in its transaction.
+const endpointsQuery = compiledOnce(
+  (db, pid: string, everyProduct: string) =>
+    db.selectFrom('webhook_endpoints').select(['id', 'events']).where('pid', 'in', [pid, everyProduct]),
+  ['', ''],
+);
+
 /**
  * Endpoints of a product (or of every product, `*`), to fan an event out to, enabled or not: a
  * disabled endpoint's deliveries wait for it to be enabled again.
  */
-export const endpointsFor = (db: Db, pid: string) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('pid', 'in', [pid, '*']).execute();
+export const endpointsFor = async (db: Db, pid: string) => (await endpointsQuery(db, pid, '*')).rows;
 
 /** Removes an endpoint with its deliveries and their attempts; false when there was none. */
 export const deleteEndpoint = (db: Db, id: number) =>
