@@ -134,6 +134,19 @@ export const eduSteps = (server: TestServer, call: Call) => {
     );
     return listed.find((c) => c.code === code)?.id ?? 0;
   };
+  /** Where the session of the `authorization` cookie `auth` goes to sign out at its school's system. */
+  const schoolSignOutAddress = async (auth: string | undefined) =>
+    ok<{ url: string }>(await call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } }))
+      .url;
+  /** What the newest school sign-in keeps for signing out at the school (sealed), or null. */
+  const lastSignOutKept = async () =>
+    (
+      await server.app.ctx.db
+        .selectFrom('school_sign_ins')
+        .select('upstream_sign_out')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst()
+    )?.upstream_sign_out;
   /** A self sign-up by someone `years` old (the age question answered). */
   const signUpAged = (years: number) =>
     signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
@@ -149,5 +162,7 @@ export const eduSteps = (server: TestServer, call: Call) => {
     cardSheet,
     webhookEndpoint,
     connectorId,
+    schoolSignOutAddress,
+    lastSignOutKept,
   };
 };

@@ -291,6 +291,10 @@ const signIn = async (code: string, person: Person, at: Platform = platform, bro
   return { ...round, ...(await backAtEduPass(round.callback, round.stateCookie)) };
 };
 
+/** The account the `authorization` cookie `auth` is signed in to. */
+const accountOf = async (auth: string | undefined) =>
+  edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } })).id;
+
 const membershipsOf = async (auth: string | undefined) =>
   edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: auth ?? '' } }));
 
@@ -497,10 +501,6 @@ const stillSignedIn = async (auth: string | undefined) =>
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 describe('shared computers: the platform’s password at every sign-in (force_sign_in)', () => {
-  const accountOf = async (auth: string | undefined) =>
-    edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
-      .id;
-
   test('prompt=login and max_age=0: the next pupil signs in as themselves, not as the last one left signed in', async () => {
     const { code: shared } = await schoolWithPlatform({ force_sign_in: true });
     const { code: usual } = await schoolWithPlatform();
@@ -546,19 +546,11 @@ describe('shared computers: the platform’s password at every sign-in (force_si
 });
 
 describe('signing out at the platform too (sign_out_at_school, RP-Initiated Logout 1.0)', () => {
-  const signOutAddress = async (auth: string | undefined) =>
-    edu.ok<{ url: string }>(
-      await call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } }),
-    ).url;
-  const accountOf = async (auth: string | undefined) =>
-    edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
-      .id;
-
   test('the platform’s end-session endpoint with the sign-in’s ID token; signed out there, the next pupil is not the last one', async () => {
     const { code } = await schoolWithPlatform({ sign_out_at_school: true });
     const computer = cookieBrowser();
     const last = await signIn(code, pupil('pairwise-signs-out'), platform, computer);
-    const url = new URL(await signOutAddress(last.auth));
+    const url = new URL(await edu.schoolSignOutAddress(last.auth));
     expect(`${url.origin}${url.pathname}`).toBe(`${platform.issuer}/session/end`);
     expect(url.searchParams.get('client_id')).toBe(CLIENT.id);
     const signedOut = `${server.url}/?notice=signed-out`;
@@ -566,13 +558,9 @@ describe('signing out at the platform too (sign_out_at_school, RP-Initiated Logo
     const idToken = url.searchParams.get('id_token_hint') ?? '';
     expect(decodeJwt(idToken).sub).toBe('pairwise-signs-out');
     // Kept sealed, never as it is.
-    const kept = await server.app.ctx.db
-      .selectFrom('school_sign_ins')
-      .select('upstream_sign_out')
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    expect(kept?.upstream_sign_out).toMatch(/./);
-    expect(kept?.upstream_sign_out).not.toContain(idToken.split('.')[1]);
+    const kept = await edu.lastSignOutKept();
+    expect(kept).toMatch(/./);
+    expect(kept).not.toContain(idToken.split('.')[1]);
     // The platform asks whether to sign out; the pupil says yes and comes back to the sign-in screen.
     const asked = await computer.request(url.href);
     const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(asked.body)?.[1] ?? '';
@@ -587,13 +575,8 @@ describe('signing out at the platform too (sign_out_at_school, RP-Initiated Logo
   test('without the setting no address, and no ID token kept; refused for a plain OAuth2 platform', async () => {
     const { code } = await schoolWithPlatform();
     const signedIn = await signIn(code, pupil('pairwise-no-sign-out'));
-    expect(await signOutAddress(signedIn.auth)).toBe('');
-    const kept = await server.app.ctx.db
-      .selectFrom('school_sign_ins')
-      .select('upstream_sign_out')
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    expect(kept).toEqual({ upstream_sign_out: null });
+    expect(await edu.schoolSignOutAddress(signedIn.auth)).toBe('');
+    expect(await edu.lastSignOutKept()).toBeNull();
     const schoolId = await edu.addSchool('实验小学');
     const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
       code: `oauth2-sign-out-${++codes}`,

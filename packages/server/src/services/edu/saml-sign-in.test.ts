@@ -256,10 +256,6 @@ describe('shared computers: the password at every sign-in (force_sign_in, ForceA
 });
 
 describe('signing out at the identity provider too (sign_out_at_school)', () => {
-  const signOutAddress = async (auth: string | undefined) =>
-    edu.ok<{ url: string }>(
-      await call('POST', routes.schoolSignOut.path, undefined, { headers: { cookie: auth ?? '' } }),
-    ).url;
   /** The browser's POST of a LogoutResponse to the single logout service: where it lands. */
   const postAnswer = async (samlResponse: string) =>
     redirectTarget(
@@ -279,7 +275,7 @@ describe('signing out at the identity provider too (sign_out_at_school)', () => 
     const { code } = await schoolWithSaml(samlSettings({ sign_out_at_school: true }));
     const signedIn = await signInThroughIdp(code, person());
     const named = federation.lastSignIn();
-    const url = new URL(await signOutAddress(signedIn.auth));
+    const url = new URL(await edu.schoolSignOutAddress(signedIn.auth));
     expect(`${url.origin}${url.pathname}`).toBe(federation.idp.entityId.replace('/shibboleth', '/slo'));
     expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
     // The browser goes there: the IdP checks the signature by the key in EduPass's metadata.
@@ -315,13 +311,8 @@ describe('signing out at the identity provider too (sign_out_at_school)', () => 
   test('without the setting: no address, and nothing about the IdP session kept for it', async () => {
     const { code } = await schoolWithSaml();
     const signedIn = await signInThroughIdp(code, person());
-    expect(await signOutAddress(signedIn.auth)).toBe('');
-    const kept = await server.app.ctx.db
-      .selectFrom('school_sign_ins')
-      .select('upstream_sign_out')
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    expect(kept?.upstream_sign_out).toBeNull();
+    expect(await edu.schoolSignOutAddress(signedIn.auth)).toBe('');
+    expect(await edu.lastSignOutKept()).toBeNull();
   });
 });
 
