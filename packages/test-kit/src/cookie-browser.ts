@@ -3,6 +3,8 @@
  * to the one server under test) and redirects followed one hop at a time, so a test can stop where
  * the flow leaves the server (the web client's screen, an application's callback).
  */
+import { hiddenFields, unescapeHtml } from './html-form.ts';
+
 export interface Hop {
   status: number;
   url: string;
@@ -10,24 +12,12 @@ export interface Hop {
   body: string;
 }
 
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
 /** A page whose script posts its one form when loaded (`document.forms[0].submit()`): where, and what. */
 const selfSubmittingForm = (html: string, base: string) => {
   if (!html.includes('document.forms[0].submit()')) return undefined;
   const action = /<form method="post" action="([^"]*)"/i.exec(html)?.[1];
   if (action === undefined) return undefined;
-  const fields: Record<string, string> = {};
-  for (const input of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
-    fields[unescapeHtml(input[1] ?? '')] = unescapeHtml(input[2] ?? '');
-  }
-  return { action: new URL(unescapeHtml(action), base).href, fields };
+  return { action: new URL(unescapeHtml(action), base).href, fields: hiddenFields(html) };
 };
 
 export const cookieBrowser = () => {

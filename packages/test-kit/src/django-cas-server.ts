@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './child-server.ts';
+import { hiddenFields } from './html-form.ts';
 
 const PYTHON = '/usr/bin/python3';
 const SERVE = fileURLToPath(new URL('./django-cas/serve.py', import.meta.url));
@@ -43,14 +44,6 @@ const cookiesOf = (response: Response, before = '') => {
     jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
   }
   return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-};
-
-const hiddenInputs = (html: string) => {
-  const fields = new URLSearchParams();
-  for (const match of html.matchAll(/<input type="hidden" name="(\w+)"(?: value="([^"]*)")?/g)) {
-    fields.set(match[1] ?? '', (match[2] ?? '').replace(/&amp;/g, '&'));
-  }
-  return fields;
 };
 
 export const startDjangoCas = async (person: DjangoCasPerson): Promise<DjangoCas> => {
@@ -89,7 +82,7 @@ export const startDjangoCas = async (person: DjangoCasPerson): Promise<DjangoCas
       const html = await page.text();
       if (page.status !== 200) throw new Error(`CAS login page ${page.status}: ${html.slice(0, 300)}`);
       const cookies = cookiesOf(page);
-      const form = hiddenInputs(html);
+      const form = new URLSearchParams(hiddenFields(html));
       form.set('username', person.user);
       form.set('password', person.password);
       const posted = await fetch(`${url}/login`, {
