@@ -1,12 +1,13 @@
 /**
  * A query compiled once runs in every transaction of its store (compiled-query.ts keeps it under the
  * dialect's adapter the store shares with them): each run writes through its own transaction, is
- * committed or rolled back with it, and leaves the store's own runs alone.
+ * committed or rolled back with it, and leaves the store's own runs alone. On SQLite, the writes of
+ * one turn outside a transaction commit together (commit-group.ts), each with its own outcome.
  */
-import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compiledOnce } from './compiled-query.ts';
-import { openStore, type Store } from './db.ts';
+import { openStore, type Store, sqliteConnection } from './db.ts';
 import { migrate } from './migrate.ts';
 
 let store: Store;
@@ -53,4 +54,93 @@ test('one compiled query serves each transaction and the store, committed or rol
     ['compiled:outside', 2],
     ['compiled:third', 1],
   ]);
+});
+
+describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one commit', () => {
+  const sqlite = () => {
+    const connection = sqliteConnection(store.db);
+    if (!connection) throw new Error('not SQLite');
+    return connection;
+  };
+  /** Frames written to the WAL by `write` (from an emptied WAL): a commit writes each page it changed. */
+  const framesOf = async (write: () => Promise<unknown>) => {
+    sqlite().pragma('wal_checkpoint(TRUNCATE)');
+    await write();
+    const [{ log }] = sqlite().pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
+    return log;
+  };
+  const keys = (prefix: string) => Array.from({ length: 20 }, (_, i) => `${prefix}:${i}`);
+  const stored = async (prefix: string) =>
+    (
+      await store.db.selectFrom('counters').select('key').where('key', 'like', `${prefix}:%`).orderBy('key').execute()
+    ).map((row) => row.key);
+
+  test('twenty writes asked for together share a commit; asked for one after another, each has its own', async () => {
+    const together = await framesOf(() =>
+      Promise.all(keys('together').map((key) => insertCounter(store.db, key, 1, 1))),
+    );
+    const apart = await framesOf(async () => {
+      for (const key of keys('apart')) await insertCounter(store.db, key, 1, 1);
+    });
+    expect(apart).toBeGreaterThanOrEqual(20);
+    expect(together).toBeLessThan(5);
+    expect(await stored('together')).toHaveLength(20);
+  });
+
+  test("a write the database refuses fails alone: the group's others are committed", async () => {
+    await insertCounter(store.db, 'refused:taken', 1, 1);
+    const outcomes = await Promise.allSettled(
+      ['refused:a', 'refused:taken', 'refused:b'].map((key) => insertCounter(store.db, key, 1, 1)),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('UNIQUE');
+    expect(await stored('refused')).toEqual(['refused:a', 'refused:b', 'refused:taken']);
+  });
+
+  test('a write that ends the transaction fails alone: the others are written again, each alone', async () => {
+    sqlite().exec(
+      `CREATE TEMP TRIGGER roll_back_all BEFORE INSERT ON counters WHEN NEW.key = 'ended:bad'
+       BEGIN SELECT RAISE(ROLLBACK, 'the whole transaction is rolled back'); END`,
+    );
+    try {
+      const outcomes = await Promise.allSettled(
+        ['ended:a', 'ended:bad', 'ended:b'].map((key) => insertCounter(store.db, key, 1, 1)),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await stored('ended')).toEqual(['ended:a', 'ended:b']);
+    } finally {
+      sqlite().exec('DROP TRIGGER roll_back_all');
+    }
+  });
+
+  test("a write while another request's transaction is open waits for it, and is not rolled back with it", async () => {
+    let finish = (_fail: boolean) => {};
+    const decided = new Promise<boolean>((resolve) => {
+      finish = resolve;
+    });
+    let begun = () => {};
+    const open = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    const transaction = store.db
+      .transaction()
+      .execute(async (tx) => {
+        await insertCounter(tx, 'open:inside', 1, 1);
+        begun();
+        if (await decided) throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await open;
+    let written = false;
+    const outside = insertCounter(store.db, 'open:outside', 1, 1).then(() => {
+      written = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toBe(false);
+    finish(true);
+    expect(await transaction).toBe('rolled back');
+    await outside;
+    expect(await stored('open')).toEqual(['open:outside']);
+  });
 });

@@ -10,9 +10,11 @@
  * statement; the one thing that must not happen is running it inside another request's open
  * transaction (begun between two of that request's awaits), where it would commit or roll back with
  * that transaction: while one is open, the query waits for Kysely's connection like any other.
+ * A write joins the writes of the same turn of the event loop in one transaction (commit-group.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { groupCommitted } from './commit-group.ts';
 import { sqliteConnection } from './db.ts';
 import type { Database } from './schema.ts';
 
@@ -67,6 +69,10 @@ export const compiledOnce = <Row, Values extends unknown[]>(
   return (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
     const key = cacheKey(db);
     const { query, direct } = compiled.get(key) ?? compile(db, key);
+    const queued = () => db.executeQuery<Row>({ ...query, parameters: values });
+    if (direct !== undefined && !direct.statement.readonly) {
+      return groupCommitted(direct.sqlite, () => runStatement<Row>(direct.statement, values), queued);
+    }
     if (direct !== undefined && !direct.sqlite.inTransaction) {
       try {
         return Promise.resolve(runStatement<Row>(direct.statement, values));
@@ -74,6 +80,6 @@ export const compiledOnce = <Row, Values extends unknown[]>(
         return Promise.reject(error);
       }
     }
-    return db.executeQuery<Row>({ ...query, parameters: values });
+    return queued();
   };
 };
