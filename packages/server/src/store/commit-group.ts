@@ -53,7 +53,8 @@ const inOneTransaction = (sqlite: SQLite.Database, writes: Write[]): Outcome[] |
     if (!sqlite.inTransaction) return undefined;
   }
   if (attempt(() => sqlite.exec('COMMIT')).ok) return outcomes;
-  if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+  // A commit refused (a deferred constraint) leaves the transaction open; an I/O error may not.
+  if (sqlite.inTransaction) attempt(() => sqlite.exec('ROLLBACK'));
   return undefined;
 };
 

@@ -113,6 +113,27 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
     }
   });
 
+  test('a group whose commit is refused has each write run again alone: only the offending one fails', async () => {
+    const insertToken = compiledOnce(
+      (db, tokenHash: string, sessionId: string, createdAt: number, expiresAt: number) =>
+        db
+          .insertInto('refresh_tokens')
+          .values({ token_hash: tokenHash, session_id: sessionId, created_at: createdAt, expires_at: expiresAt }),
+      ['', '', 0, 0],
+    );
+    // Checked at COMMIT rather than at the statement: the token's session does not exist.
+    sqlite().pragma('defer_foreign_keys = ON');
+    const outcomes = await Promise.allSettled([
+      insertCounter(store.db, 'commit:a', 1, 1),
+      insertToken(store.db, 'commit:orphan', 'no such session', 1, 1),
+      insertCounter(store.db, 'commit:b', 1, 1),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('FOREIGN KEY');
+    expect(await stored('commit')).toEqual(['commit:a', 'commit:b']);
+    expect(sqlite().inTransaction).toBe(false);
+  });
+
   test("a write while another request's transaction is open waits for it, and is not rolled back with it", async () => {
     let finish = (_fail: boolean) => {};
     const decided = new Promise<boolean>((resolve) => {
