@@ -17,6 +17,7 @@ import { Auth, type AuthConfig } from '@auth/core';
 import { INTERACTION_PARAM } from '@edupass/protocol';
 import { A, type Account, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser, type Hop } from '@edupass/test-kit/cookie-browser';
+import { hiddenFields, unescapeHtml } from '@edupass/test-kit/html-form';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
@@ -86,13 +87,7 @@ const proxiedBrowser = (publicOrigin: string, localUrl: string): Browser => {
 const autoPostedForm = (hop: Hop) => {
   const action = /<form method="post" action="([^"]+)">/.exec(hop.body)?.[1];
   if (action === undefined) return undefined;
-  const form: Record<string, string> = {};
-  for (const [, name = '', value = ''] of hop.body.matchAll(
-    /<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g,
-  )) {
-    form[name] = value.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
-  }
-  return { action: action.replace(/&amp;/g, '&'), form };
+  return { action: unescapeHtml(action), form: hiddenFields(hop.body) };
 };
 
 /**

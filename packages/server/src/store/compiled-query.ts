@@ -33,6 +33,10 @@ const runStatement = <Row>(statement: Statement, values: unknown[]): QueryResult
   return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 };
 
+/** The compiled query with this call's values, through Kysely's driver (and its connection lock). */
+const throughKysely = <Row>(db: Db, query: CompiledQuery<Row>, values: unknown[]) =>
+  db.executeQuery<Row>({ ...query, parameters: values });
+
 /**
  * What a compiled query is kept under: the Kysely instance it runs on, or for a transaction without
  * plugins its dialect's adapter, which the store's instance made once and hands to each of its
@@ -69,9 +73,12 @@ export const compiledOnce = <Row, Values extends unknown[]>(
   return (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
     const key = cacheKey(db);
     const { query, direct } = compiled.get(key) ?? compile(db, key);
-    const queued = () => db.executeQuery<Row>({ ...query, parameters: values });
     if (direct !== undefined && !direct.statement.readonly) {
-      return groupCommitted(direct.sqlite, () => runStatement<Row>(direct.statement, values), queued);
+      return groupCommitted(
+        direct.sqlite,
+        () => runStatement<Row>(direct.statement, values),
+        () => throughKysely(db, query, values),
+      );
     }
     if (direct !== undefined && !direct.sqlite.inTransaction) {
       try {
@@ -80,6 +87,6 @@ export const compiledOnce = <Row, Values extends unknown[]>(
         return Promise.reject(error);
       }
     }
-    return queued();
+    return throughKysely(db, query, values);
   };
 };

@@ -9,6 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type EduMemberships, routes } from '@edupass/protocol';
 import { expectError } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { hiddenFields } from '@edupass/test-kit/html-form';
 import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
 import {
@@ -117,12 +118,10 @@ const signInThroughIdp = async (code: string, person: SamlPerson) => {
   url.searchParams.set('redirect', `${server.url}/account`);
   const started = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
   federation.signInAs(person);
-  const page = await (await fetch(redirectTarget(started))).text();
-  const field = (name: string) =>
-    (new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  const form = hiddenFields(await (await fetch(redirectTarget(started))).text());
   return post(
-    { cookie: cookieSet(started, 'edupass_school') ?? '', requestId: '', relayState: field('RelayState') },
-    field('SAMLResponse'),
+    { cookie: cookieSet(started, 'edupass_school') ?? '', requestId: '', relayState: form.RelayState ?? '' },
+    form.SAMLResponse ?? '',
   );
 };
 
@@ -285,8 +284,7 @@ describe('signing out at the identity provider too (sign_out_at_school)', () => 
       nameId: named?.nameId,
       sessionIndex: named?.sessionIndex,
     });
-    const answer = (/name="SAMLResponse" value="([^"]*)"/.exec(page)?.[1] ?? '').replace(/&amp;/g, '&');
-    expect(await postAnswer(answer)).toBe(`${server.url}/?notice=signed-out`);
+    expect(await postAnswer(hiddenFields(page).SAMLResponse ?? '')).toBe(`${server.url}/?notice=signed-out`);
   });
 
   test('a LogoutResponse signed by another institution, or from an IdP no school uses, says the school did not confirm', async () => {
