@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Server bench (not a test): the EduPass server as deployed (request logging on, LOG_LEVEL=info, to a
 // file) beside baselines measured in the same run: the profile read beside a bare node:http handler,
-// server CPU per token refresh, the login rate beside the raw argon2id rate, and SQLite ingestion
-// beside its single-transaction ceiling (bench/usage/ingest.ts).
+// server CPU per token refresh, the login rate beside the raw argon2id rate (and a sign-in's own work,
+// on a second server whose hashes are cheap), and SQLite ingestion beside its single-transaction
+// ceiling (bench/usage/ingest.ts).
 // See bench/server/README.md. Usage: npm run bench:server  (or node bench/server/run.mjs)
 // Knobs: BENCH_PAIRS (10), BENCH_SLICE (s, 2), BENCH_DURATION (s per measurement, 5), BENCH_RUNS (3),
-// BENCH_CONNECTIONS (50), BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1),
+// BENCH_LOGIN_SLICE (s, 4), BENCH_CONNECTIONS (50), BENCH_LOGIN_CONNECTIONS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1),
 // BENCH_SERVER_BUNDLE (another server bundle to measure), BENCH_LOG_LEVEL (info), BENCH_INGEST_EVENTS
 // (50000; 0 skips ingestion), BENCH_CPU_PROF (a directory: the server writes a CPU profile there).
 import { spawn, spawnSync } from 'node:child_process';
@@ -33,6 +34,7 @@ const DURATION = Number(env.BENCH_DURATION ?? 5);
 const RUNS = Number(env.BENCH_RUNS ?? 3);
 const PAIRS = Number(env.BENCH_PAIRS ?? 10);
 const SLICE = Number(env.BENCH_SLICE ?? 2);
+const LOGIN_SLICE = Number(env.BENCH_LOGIN_SLICE ?? 4);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const LOGIN_CONNECTIONS = Number(env.BENCH_LOGIN_CONNECTIONS ?? 8);
 const SERVER_CORE = env.BENCH_SERVER_CORE ?? '0';
@@ -189,9 +191,22 @@ const profiling = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENC
 const edupass = await startChild(SERVER_CORE, ['node', ...profiling, serverBundle], serverEnv, serverLog);
 log(`server log (LOG_LEVEL=${LOG_LEVEL}) goes to ${serverLog}`);
 
+// The same server with a cheap password hash (its own SQLite file): a sign-in's own work, measured
+// without a memory-hard hash evicting it from the core's caches between requests.
+const CHEAP_HASH = { memoryCost: 256, timeCost: 1, parallelism: 1 };
+const cheapScratch = join(scratch, 'cheap-hash');
+const cheapLog = join(scratch, 'server-cheap-hash.log');
+const cheap = await startChild(
+  SERVER_CORE,
+  ['node', serverBundle],
+  { ...serverEnvironment(cheapScratch, LOG_LEVEL), BENCH_PASSWORD_HASHING: JSON.stringify(CHEAP_HASH) },
+  cheapLog,
+);
+
 // 3. One user, signed up the way a client does it.
 const { accessToken, profileText, login, loginBody } = await signUpBenchUser(edupass.url);
 log(`signed up ${PHONE}; profile answer is ${Buffer.byteLength(profileText)} bytes`);
+const { loginBody: cheapLoginBody } = await signUpBenchUser(cheap.url);
 
 // The baseline answers the very bytes of the profile answer and writes the access log the server
 // writes for it, through pino to a file as the server does (like for like); a second one logs nothing.
@@ -239,6 +254,10 @@ const steps = {
     ),
   argon2: (duration) =>
     runJson(SERVER_CORE, ['node', join(outdir, 'argon2.mjs'), String(duration), String(LOGIN_CONNECTIONS)]),
+  cheap: (duration) =>
+    withCpu(cheap.child.pid, () =>
+      measure({ mode: 'login', url: cheap.url, connections: LOGIN_CONNECTIONS, duration, login: cheapLoginBody }),
+    ),
 };
 
 const describe = (name, r) =>
@@ -282,23 +301,32 @@ for (let i = 1; i <= PAIRS; i++) {
   pairs.push(pair);
 }
 
-// 6. Rounds of the longer measurements, each with its own baseline taken beside it.
+// 6. Login against the raw check in pairs too, for the same reason: the raw check's cost moved by a
+// quarter between rounds a minute apart on this host. Slices are longer (a sign-in takes tens of ms).
+const loginPairs = [];
+for (let i = 1; i <= PAIRS; i++) {
+  const pair = {};
+  for (const name of i % 2 ? ['login', 'argon2'] : ['argon2', 'login']) pair[name] = await steps[name](LOGIN_SLICE);
+  pair.ratios = { loginVsHash: pair.login.rps / pair.argon2.rate };
+  pair.cpuRatios = { loginVsHash: pair.argon2.cpuUsPerRequest / pair.login.cpuUsPerRequest };
+  log(
+    `login pair ${i}/${PAIRS}: login ${describe('login', pair.login)}; argon2 ${describe('argon2', pair.argon2)}; ` +
+      `ratio ${x(pair.ratios.loginVsHash)} (CPU ${x(pair.cpuRatios.loginVsHash)})`,
+  );
+  loginPairs.push(pair);
+}
+
+// 7. Rounds of the longer measurements, each with its own baseline taken beside it.
 const rounds = [];
 for (let round = 1; round <= RUNS; round++) {
   const results = {};
-  for (const name of ['bare', 'refresh', 'login', 'argon2']) {
+  for (const name of ['bare', 'refresh', 'cheap']) {
     results[name] = await steps[name](DURATION);
     log(`round ${round}/${RUNS} ${name.padEnd(7)} ${describe(name, results[name])}`);
   }
-  results.ratios = {
-    refreshVsBare: results.refresh.rps / results.bare.rps,
-    loginVsHash: results.login.rps / results.argon2.rate,
-  };
-  // The same ratios from server CPU per request (what one core could do if it were all ours).
-  results.cpuRatios = {
-    refreshVsBare: results.bare.cpuUsPerRequest / results.refresh.cpuUsPerRequest,
-    loginVsHash: results.argon2.cpuUsPerRequest / results.login.cpuUsPerRequest,
-  };
+  results.ratios = { refreshVsBare: results.refresh.rps / results.bare.rps };
+  // The same ratio from server CPU per request (what one core could do if it were all ours).
+  results.cpuRatios = { refreshVsBare: results.bare.cpuUsPerRequest / results.refresh.cpuUsPerRequest };
   rounds.push(results);
 }
 
@@ -315,6 +343,7 @@ log(`peak resident memory (VmHWM): server ${n(peakMemory.server)} MB, logging ba
 await stopChild(bare.child);
 await stopChild(quiet.child);
 await stopChild(edupass.child);
+await stopChild(cheap.child);
 /** Bytes and lines of a log file, read in chunks (a fast machine writes more than a string can hold). */
 const linesOf = (file) => {
   const chunk = Buffer.alloc(1 << 20);
@@ -335,7 +364,7 @@ log(
     `the logging bare handler ${bareLogged.lines.toLocaleString('en-US')} (${Math.round(bareLogged.bytes / 1024)} KiB)`,
 );
 
-// 7. SQLite ingestion beside its single-transaction ceiling (bench/usage/ingest.ts), logging as above.
+// 8. SQLite ingestion beside its single-transaction ceiling (bench/usage/ingest.ts), logging as above.
 const ingestion = () =>
   new Promise((resolve, reject) => {
     const child = spawn('node', [join(root, 'bench/usage/run.mjs'), 'ingest'], {
@@ -359,7 +388,7 @@ if (ingest)
   );
 rmSync(scratch, { recursive: true, force: true });
 
-// 8. Medians and quartiles; a ratio is taken within its pair or round, then summarised.
+// 9. Medians and quartiles; a ratio is taken within its pair or round, then summarised.
 const spread = (samples, fn) => {
   const values = samples.map(fn);
   return {
@@ -380,17 +409,19 @@ const ratiosOf = (samples, names) => ({
   cpuRatios: Object.fromEntries(names.map((k) => [k, spread(samples, (r) => r.cpuRatios[k])])),
 });
 const fromPairs = ratiosOf(pairs, ['profileVsBare', 'profileVsQuiet']);
-const fromRounds = ratiosOf(rounds, ['refreshVsBare', 'loginVsHash']);
+const fromRounds = ratiosOf(rounds, ['refreshVsBare']);
+const fromLoginPairs = ratiosOf(loginPairs, ['loginVsHash']);
 const ratioNames = ['profileVsBare', 'refreshVsBare', 'loginVsHash'];
 const summary = {
   bare: figures(pairs, 'bare'),
   quiet: figures(pairs, 'quiet'),
   profile: figures(pairs, 'profile'),
   refresh: figures(rounds, 'refresh'),
-  login: figures(rounds, 'login'),
-  argon2: figures(rounds, 'argon2'),
-  ratios: { ...fromPairs.ratios, ...fromRounds.ratios },
-  cpuRatios: { ...fromPairs.cpuRatios, ...fromRounds.cpuRatios },
+  login: figures(loginPairs, 'login'),
+  argon2: figures(loginPairs, 'argon2'),
+  cheap: figures(rounds, 'cheap'),
+  ratios: { ...fromPairs.ratios, ...fromRounds.ratios, ...fromLoginPairs.ratios },
+  cpuRatios: { ...fromPairs.cpuRatios, ...fromRounds.cpuRatios, ...fromLoginPairs.cpuRatios },
   profilePairsAtTarget: {
     byRps: pairs.filter((p) => p.ratios.profileVsBare >= TARGETS.profileVsBare).length,
     byCpu: pairs.filter((p) => p.cpuRatios.profileVsBare >= TARGETS.profileVsBare).length,
@@ -447,6 +478,7 @@ const rows = [
     `CPU ≥ ${x(TARGETS.loginVsHash)}: ${ok(verdicts.loginVsHashByCpu)} (req/s: ${ok(verdicts.loginVsHash)})`,
   ),
   row('raw argon2id verify', LOGIN_CONNECTIONS, 'argon2', undefined, 'baseline for login'),
+  row('password login, cheap hash (m=256 KiB, t=1)', LOGIN_CONNECTIONS, 'cheap', undefined, "a sign-in's own work"),
   ...(ingest
     ? [
         [
@@ -494,18 +526,29 @@ console.log(
     `${atTarget.byRps} of ${atTarget.of} by req/s, ${atTarget.byCpu} of ${atTarget.of} by CPU.`,
 );
 const loginThreads = {
-  main: spread(rounds, (r) => r.login.mainThreadUsPerRequest).median,
-  other: spread(rounds, (r) => r.login.otherThreadsUsPerRequest).median,
+  main: spread(loginPairs, (r) => r.login.mainThreadUsPerRequest).median,
+  other: spread(loginPairs, (r) => r.login.otherThreadsUsPerRequest).median,
+  cheapMain: spread(rounds, (r) => r.cheap.mainThreadUsPerRequest).median,
 };
+const rawCheck = summary.argon2.cpuUsPerRequest.median;
+console.log(
+  `password login: ${PAIRS} pairs of ${LOGIN_SLICE} s; ratio quartiles ${quartiles(summary.ratios.loginVsHash)} ` +
+    `(CPU ${quartiles(summary.cpuRatios.loginVsHash)}).`,
+);
 console.log(
   `password login: server CPU per sign-in ${n(summary.login.cpuUsPerRequest.median)} µs = main thread ` +
     `${n(loginThreads.main)} (the request around the hash) + other threads ${n(loginThreads.other)} (the hash, ` +
     `the log's writes); the raw check ${n(summary.argon2.cpuUsPerRequest.median)} µs. ${x(TARGETS.loginVsHash)} ` +
-    `leaves ${n(summary.argon2.cpuUsPerRequest.median / TARGETS.loginVsHash - summary.argon2.cpuUsPerRequest.median)} µs ` +
-    'for everything but the hash.',
+    `leaves ${n(rawCheck / TARGETS.loginVsHash - rawCheck)} µs for everything but the hash; the other threads ` +
+    `alone come to ${x(loginThreads.other / rawCheck)} the raw check.`,
 );
 console.log(
-  'ratio: req/s within each pair (profile) or round (refresh, login), median of them. CPU ratio: from server ' +
+  `a sign-in's own work: main thread ${n(loginThreads.cheapMain)} µs per sign-in with the cheap hash, against ` +
+    `${n(loginThreads.main)} beside the real one on the same core; raw check ÷ (raw check + own work) = ` +
+    `${x(rawCheck / (rawCheck + loginThreads.cheapMain))}.`,
+);
+console.log(
+  'ratio: req/s within each pair (profile, login) or round (refresh), median of them. CPU ratio: from server ' +
     'CPU time per request, which other load on the machine disturbs far less.',
 );
 console.log(
@@ -539,6 +582,7 @@ const report = {
   settings: {
     pairs: PAIRS,
     sliceSeconds: SLICE,
+    loginSliceSeconds: LOGIN_SLICE,
     durationSeconds: DURATION,
     runs: RUNS,
     connections: CONNECTIONS,
@@ -557,7 +601,9 @@ const report = {
   verdicts,
   unreliable: busy || disagree.length > 0,
   summary,
+  loginThreads,
   pairs,
+  loginPairs,
   rounds,
 };
 writeFileSync(join(resultsDir, 'server.json'), `${JSON.stringify(report, null, 2)}\n`);

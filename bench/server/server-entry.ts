@@ -11,7 +11,10 @@ import { loadConfig } from '../../packages/server/src/config/config.ts';
 
 const READY_FD = 3;
 
-const config = loadConfig(process.env);
+// BENCH_PASSWORD_HASHING (JSON, an argon2id cost): the bench's second server, whose users' hashes are
+// cheap, so a sign-in's own work can be measured without a memory-hard hash on its core.
+const cost = process.env.BENCH_PASSWORD_HASHING;
+const config = { ...loadConfig(process.env), ...(cost ? { passwordHashing: JSON.parse(cost) } : {}) };
 const { app, close } = await buildApp(config);
 await app.listen({ port: config.port, host: config.host });
 const { port } = app.server.address() as AddressInfo;
