@@ -89,6 +89,8 @@ export interface Config
   /** Days an account under 14 may wait for a guardian's consent before the sweeper deletes it. */
   eduConsentPendingDays: number;
   codeIpHourlyLimit: number;
+  /** The bits of an IPv6 address that per-address limits count it by: its network (counted-address.ts). */
+  rateLimitIpv6Prefix: number;
   /** Code sends from one IP per hour refused because the identity is not registered (or already is). */
   codeIpRefusalHourlyLimit: number;
   loginSlowdownAfter: number;
@@ -313,6 +315,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     eduConsentPendingDays: int('EDU_CONSENT_PENDING_DAYS', 30, 1, 365),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),
+    rateLimitIpv6Prefix: int('RATE_LIMIT_IPV6_PREFIX', 64, 32, 128),
     loginSlowdownAfter: int('LOGIN_SLOWDOWN_AFTER', 5, 1, 100),
     loginLockAfter: int('LOGIN_LOCK_AFTER', 10, 1, 1000),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 900, 1, DAY_SECONDS),

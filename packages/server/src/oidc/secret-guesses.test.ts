@@ -1,7 +1,8 @@
 /**
  * Client secrets cannot be guessed at speed: past the limit of wrong secrets for one client from one
  * address, /oidc/token (and the provider's introspection) and /introspect refuse even the right
- * secret until the window ends; the limit holds under parallel guesses; another address is not held.
+ * secret until the window ends; the limit holds under parallel guesses; another address is not held,
+ * and an IPv6 client's whole /64 is one address.
  */
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,5 +49,17 @@ describe('wrong client secrets', () => {
     // Held: the right secret is refused too from this address, not from another one.
     expect(await post(path, id(), secret(), ip)).toBe(refused);
     expect(await post(path, id(), secret(), '198.51.100.7')).toBe(rightStatus);
+  });
+
+  it('an IPv6 client is counted by its /64: a new address for each guess is held like one', async () => {
+    const network = '2001:db8:5ec:1';
+    const guesses = await Promise.all(
+      Array.from({ length: CLIENT_SECRET_GUESSES.limit + 1 }, (_, i) =>
+        post('/oidc/token', app.id, `wrong-${i}`, `${network}::${i + 1}`),
+      ),
+    );
+    expect(guesses.every((status) => status === 401)).toBe(true);
+    expect(await post('/oidc/token', app.id, app.secret, `${network}:ffff::1`)).toBe(401);
+    expect(await post('/oidc/token', app.id, app.secret, '2001:db8:5ec:2::1')).toBe(400);
   });
 });

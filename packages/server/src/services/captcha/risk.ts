@@ -21,6 +21,7 @@
 import type { Context } from '../../context.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { signInLockKey } from '../passwords/guesses.ts';
+import { countedAddress } from '../security/counted-address.ts';
 import { securityEvent } from '../security/events.ts';
 import { identityRefusalKey, lockSecondsLeft } from '../security/rate-limits.ts';
 
@@ -30,14 +31,14 @@ export interface Caller {
   deviceId: string;
 }
 
-const failureKeys = ({ identity, ip, deviceId }: Caller) => ({
+const failureKeys = (ctx: Context, { identity, ip, deviceId }: Caller) => ({
   identity: identity === '' ? undefined : `captcha-fail:id:${identity.toLowerCase()}`,
   device: deviceId === '' ? undefined : `captcha-fail:dev:${deviceId}`,
-  ip: `captcha-fail:ip:${ip}`,
+  ip: `captcha-fail:ip:${countedAddress(ctx, ip)}`,
 });
 
-const ipLoginFailureKey = (ip: string) => `captcha-risk:login-fail:ip:${ip}`;
-const ipVolumeKey = (ip: string) => `captcha-risk:volume:ip:${ip}`;
+const ipLoginFailureKey = (ctx: Context, ip: string) => `captcha-risk:login-fail:ip:${countedAddress(ctx, ip)}`;
+const ipVolumeKey = (ctx: Context, ip: string) => `captcha-risk:volume:ip:${countedAddress(ctx, ip)}`;
 const ruleKey = (identity: string) => `captcha-rule:${identity.toLowerCase()}`;
 const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identity.toLowerCase()}`;
 
@@ -56,7 +57,7 @@ const accountLoginKey = async (ctx: Context, identity: string, account?: Account
 /** A failed challenge or vendor check counts against the identity, device and IP behind it. */
 export const recordCaptchaFailure = async (ctx: Context, caller: Caller, reason: string): Promise<void> => {
   const window = ctx.config.captcha.riskWindowSeconds;
-  for (const key of Object.values(failureKeys(caller))) if (key !== undefined) await ctx.counters.hit(key, window);
+  for (const key of Object.values(failureKeys(ctx, caller))) if (key !== undefined) await ctx.counters.hit(key, window);
   securityEvent(ctx, {
     event: 'captcha_failed',
     ...(caller.identity === '' ? {} : { identity: caller.identity }),
@@ -67,7 +68,7 @@ export const recordCaptchaFailure = async (ctx: Context, caller: Caller, reason:
 
 /** A wrong password counts against the IP it came from (the account's own count is the sign-in's). */
 export const recordLoginFailureFrom = (ctx: Context, ip: string) =>
-  ctx.counters.hit(ipLoginFailureKey(ip), ctx.config.captcha.riskWindowSeconds);
+  ctx.counters.hit(ipLoginFailureKey(ctx, ip), ctx.config.captcha.riskWindowSeconds);
 
 /** A successful sign-in ends the account's run of unchallenged attempts. */
 export const clearLoginRisk = async (ctx: Context, identity: string, account: Account) =>
@@ -95,14 +96,16 @@ const perAccount = (scene: string) => scene === 'login';
 /** The signals that only read counts; shared by the rule service and the gates. */
 const standingReasons = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<string[]> => {
   const c = ctx.config.captcha;
-  const keys = failureKeys(q);
+  const keys = failureKeys(ctx, q);
   const peek = (key: string | undefined) => (key === undefined ? Promise.resolve(0) : ctx.counters.peek(key));
   const reasons: string[] = [];
   if ((await peek(keys.identity)) >= c.riskFailures) reasons.push('identity-failures');
   if ((await peek(keys.device)) >= c.riskFailures) reasons.push('device-failures');
   if ((await peek(keys.ip)) >= c.riskIpFailures) reasons.push('ip-failures');
-  if ((await ctx.counters.peek(ipLoginFailureKey(q.ip))) >= c.riskIpLoginFailures) reasons.push('ip-login-failures');
-  if ((await ctx.counters.peek(identityRefusalKey(q.ip))) >= c.riskIpRefusals) reasons.push('ip-identity-refusals');
+  if ((await ctx.counters.peek(ipLoginFailureKey(ctx, q.ip))) >= c.riskIpLoginFailures)
+    reasons.push('ip-login-failures');
+  if ((await ctx.counters.peek(identityRefusalKey(ctx, q.ip))) >= c.riskIpRefusals)
+    reasons.push('ip-identity-refusals');
   if (ruleRequests > c.riskRuleRequests) reasons.push('rule-volume');
   return reasons;
 };
@@ -123,7 +126,7 @@ export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: nu
     // The guesses that locked an account ask no puzzle of its next sign-in: the lock answers it (gate.ts).
     if ((await accountRunOver(ctx, q.identity)) && !(await accountLocked(ctx, q.identity)))
       reasons.push('login-attempts');
-  } else if ((await ctx.counters.peek(ipVolumeKey(q.ip))) >= c.riskIpSends) reasons.push('ip-volume');
+  } else if ((await ctx.counters.peek(ipVolumeKey(ctx, q.ip))) >= c.riskIpSends) reasons.push('ip-volume');
   if (q.identity !== '' && (await ctx.counters.peek(targetVolumeKey(q.identity))) >= c.riskPhoneSends)
     reasons.push('target-volume');
   return { risky: reasons.length > 0, reasons };
@@ -144,7 +147,7 @@ export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedA
   if (action === 'login') {
     if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity, q.account), window)) > c.riskLoginFailures)
       reasons.push('login-attempts');
-  } else if (!perAccount(q.scene) && (await ctx.counters.hit(ipVolumeKey(q.ip), window)) > c.riskIpSends) {
+  } else if (!perAccount(q.scene) && (await ctx.counters.hit(ipVolumeKey(ctx, q.ip), window)) > c.riskIpSends) {
     reasons.push('ip-volume');
   }
   // Every send counts toward its number. A login code goes only to the account's own phone, so that

@@ -6,6 +6,7 @@ import { CAPTCHA_MESSAGES, type SlideChallenge, type SlideInput } from '@edupass
 import type { Context } from '../../context.ts';
 import { fail, RefusedForNow } from '../../errors.ts';
 import { deleteExpiredChallenges, putChallenge, takeChallenge } from '../../store/captcha/captcha.ts';
+import { countedAddress } from '../security/counted-address.ts';
 import { hmac, randomToken } from '../security/hashing.ts';
 import { drawPuzzle, PIECE_SIZE, PUZZLE_HEIGHT, PUZZLE_WIDTH } from './puzzle.ts';
 import { recordCaptchaFailure } from './risk.ts';
@@ -21,7 +22,7 @@ export const createSlideChallenge = async (
 ): Promise<SlideChallenge> => {
   // Drawing costs CPU, so it is the thing to ration per IP (CAPTCHA_SLIDE_IP_PER_MINUTE); the refusal
   // says when the minute ends (`retry_after`), as the code send limits do.
-  const rationKey = `captcha-slide-ip:${ip}`;
+  const rationKey = `captcha-slide-ip:${countedAddress(ctx, ip)}`;
   if ((await ctx.counters.hit(rationKey, 60)) > ctx.config.captcha.slideIpPerMinute)
     throw new RefusedForNow('AC3_23', await ctx.counters.ttl(rationKey));
   ctx.metrics.captchaChallenges.inc({ provider: 'slide' });

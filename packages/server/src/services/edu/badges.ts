@@ -10,13 +10,14 @@ import { fail, RefusedForNow } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { findLiveBadge } from '../../store/edu/pupils.ts';
 import { requireProduct } from '../platform/products.ts';
+import { countedAddress } from '../security/counted-address.ts';
 import { sha256 } from '../security/hashing.ts';
 import { type SignedIn, type SignInRequest, signIn } from '../sign-in/session-answer.ts';
 
 /** Wrong, revoked or made-up badges one address may try in an hour. */
 export const BADGE_FAILURES_PER_HOUR = 50;
 
-const failuresKey = (ip: string) => `badge-fail:ip:${ip}`;
+const failuresKey = (ctx: Context, ip: string) => `badge-fail:ip:${countedAddress(ctx, ip)}`;
 
 export const signInByBadge = async (
   ctx: Context,
@@ -26,7 +27,7 @@ export const signInByBadge = async (
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
   // Every try holds one of the address's failures before the lookup (atomic, so parallel tries
   // cannot all pass a check made before any of them counted); a live badge gives it back.
-  const key = failuresKey(request.ip);
+  const key = failuresKey(ctx, request.ip);
   if ((await ctx.counters.hit(key, HOUR_SECONDS)) > BADGE_FAILURES_PER_HOUR) {
     throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
   }

@@ -10,6 +10,7 @@ import type { Context } from '../../context.ts';
 import { fail, RefusedForNow } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { requireProduct } from '../platform/products.ts';
+import { countedAddress } from '../security/counted-address.ts';
 import { peekTicket, spendTicket } from '../security/tickets.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from '../sign-in/session-answer.ts';
 import { passkeyAssertionOptions, verifyPasskeyAssertion } from './passkeys.ts';
@@ -68,7 +69,7 @@ const OPTIONS_PER_MINUTE = 60;
 
 /** Options for a sign-in by passkey alone, rationed per IP. */
 export const passkeySignInOptions = async (ctx: Context, ip: string) => {
-  const rationKey = `passkey-options-ip:${ip}`;
+  const rationKey = `passkey-options-ip:${countedAddress(ctx, ip)}`;
   if ((await ctx.counters.hit(rationKey, 60)) > OPTIONS_PER_MINUTE) {
     throw new RefusedForNow('AC3_23', await ctx.counters.ttl(rationKey));
   }

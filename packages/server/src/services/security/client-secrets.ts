@@ -6,17 +6,18 @@
  * right secret gives the attempts back.
  */
 import type { Context } from '../../context.ts';
+import { countedAddress } from './counted-address.ts';
 
 export const CLIENT_SECRET_GUESSES = { limit: 20, windowSeconds: 10 * 60 } as const;
 
 /** Whether `matches` (the secret check) passes, counted against `clientId` from `ip`. */
 export const limitedSecretCheck = async (
-  ctx: Pick<Context, 'counters'>,
+  ctx: Pick<Context, 'counters' | 'config'>,
   clientId: string,
   ip: string,
   matches: () => boolean,
 ): Promise<boolean> => {
-  const key = `client-secret:${clientId}:${ip}`;
+  const key = `client-secret:${clientId}:${countedAddress(ctx, ip)}`;
   if ((await ctx.counters.hit(key, CLIENT_SECRET_GUESSES.windowSeconds)) > CLIENT_SECRET_GUESSES.limit) return false;
   if (!matches()) return false;
   await ctx.counters.reset(key);

@@ -2,6 +2,7 @@
 import { DAY_SECONDS, HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { RefusedForNow } from '../../errors.ts';
+import { countedAddress } from './counted-address.ts';
 
 const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
 
@@ -15,7 +16,8 @@ const refuseUntilWindowEnds = async (ctx: Context, code: 'AC3_23' | 'AC3_48', ke
 };
 
 /** Code sends from one IP refused because the identity is not registered (or already is), per hour. */
-export const identityRefusalKey = (ip: string) => `code-refused-identity:ip:${ip}`;
+export const identityRefusalKey = (ctx: Pick<Context, 'config'>, ip: string) =>
+  `code-refused-identity:ip:${countedAddress(ctx, ip)}`;
 
 /**
  * Counts a send refused with an answer that tells whether the identity is registered (AC3_0, AC3_1,
@@ -23,7 +25,7 @@ export const identityRefusalKey = (ip: string) => `code-refused-identity:ip:${ip
  * so of a parallel burst no more than the limit learn anything.
  */
 export const countIdentityRefusal = async (ctx: Context, ip: string): Promise<void> => {
-  const key = identityRefusalKey(ip);
+  const key = identityRefusalKey(ctx, ip);
   if ((await ctx.counters.hit(key, HOUR_SECONDS)) > ctx.config.codeIpRefusalHourlyLimit) {
     await refuseUntilWindowEnds(ctx, 'AC3_23', key);
   }
@@ -37,10 +39,10 @@ export const countIdentityRefusal = async (ctx: Context, ip: string): Promise<vo
 export const limitCodeSend = async (ctx: Context, target: string, scene: string, ip: string): Promise<void> => {
   const { codeIpHourlyLimit, codeResendSeconds, codeDailyLimit, codeIpRefusalHourlyLimit } = ctx.config;
   // An IP whose sends were refused as unregistered (or registered) too often gets no answer that tells.
-  const refusals = identityRefusalKey(ip);
+  const refusals = identityRefusalKey(ctx, ip);
   if ((await ctx.counters.peek(refusals)) >= codeIpRefusalHourlyLimit)
     await refuseUntilWindowEnds(ctx, 'AC3_23', refusals);
-  const ipKey = `code-ip:${ip}`;
+  const ipKey = `code-ip:${countedAddress(ctx, ip)}`;
   if ((await ctx.counters.hit(ipKey, HOUR_SECONDS)) > codeIpHourlyLimit)
     await refuseUntilWindowEnds(ctx, 'AC3_23', ipKey);
   const resend = resendKey(target, scene);

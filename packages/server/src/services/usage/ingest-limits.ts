@@ -6,6 +6,7 @@
  */
 import type { Context } from '../../context.ts';
 import { RetryLater } from '../../errors.ts';
+import { countedAddress } from '../security/counted-address.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -40,7 +41,7 @@ const take = (window: MinuteCounts, key: string, amount: number, limit: number) 
 export const limitIngestion = (ctx: Context, ip: string, product: string, rows: number): void => {
   const window = currentWindow(ctx);
   const retryAfter = () => Math.max(1, Math.ceil((window.start + WINDOW_MS - ctx.now()) / 1000));
-  if (!take(window, `ip:${ip}`, 1, ctx.config.ingestIpPerMinute)) {
+  if (!take(window, `ip:${countedAddress(ctx, ip)}`, 1, ctx.config.ingestIpPerMinute)) {
     throw new RetryLater(retryAfter(), 'Too many reports from this address; retry later.');
   }
   if (!take(window, `product:${product}`, rows, ctx.config.ingestProductPerMinute)) {
