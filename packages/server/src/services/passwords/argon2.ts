@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
-import pLimit from 'p-limit';
+import { hashTurns } from './hash-turns.ts';
 
 /** Algorithm.Argon2id; the enum is `const` and cannot be read at run time under verbatimModuleSyntax. */
 const ARGON2ID = 2 as Algorithm;
@@ -16,23 +16,18 @@ export interface PasswordHashing {
 /** argon2id with OWASP's first recommended parameter set: the only cost a deployment uses. */
 export const ARGON2_OPTIONS: PasswordHashing = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-/**
- * Hashes run one per core the process may use, the rest wait their turn. Each hash fills 19 MiB
- * of memory; more of them at once than there are cores only take turns on the cores, evicting each
- * other's memory from the caches, and hold libuv's four threads that the log's file writes need.
- * On one core, eight checks at once cost 14.8 ms of CPU each and one at a time 11.0 ms.
- */
-const oneHashPerCore = pLimit(availableParallelism());
+/** Hashes run one per core the process may use, and finished ones are answered four together (hash-turns.ts). */
+const turns = hashTurns(availableParallelism(), 4);
 
 /** Hashes running and waiting for a core in this process (a metric: a queue here is a sign-in flood). */
-export const passwordHashes = () => ({ running: oneHashPerCore.activeCount, waiting: oneHashPerCore.pendingCount });
+export const passwordHashes = () => turns.counts();
 
 export const hashPassword = (password: string, cost: PasswordHashing = ARGON2_OPTIONS) =>
-  oneHashPerCore(() => hash(password, { algorithm: ARGON2ID, ...cost }));
+  turns(() => hash(password, { algorithm: ARGON2ID, ...cost }));
 
 export const verifyPassword = async (passwordHash: string, password: string): Promise<boolean> => {
   try {
-    return await oneHashPerCore(() => verify(passwordHash, password));
+    return await turns(() => verify(passwordHash, password));
   } catch {
     return false;
   }
