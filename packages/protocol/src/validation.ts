@@ -54,7 +54,10 @@ export const PATTERNS = {
   nickname: /^[^\s~!@#$%^&*()+=<>?:"{}|,./;'\\[\]`·！￥…（）—【】、；：‘’“”《》？，。]{1,20}$/u,
   fullname: /^(?:[\u4e00-\u9fa5]{2,20}|(?=.{4,30}$)[A-Za-z]+(?: [A-Za-z]+)*)$/,
   qq: /^\d{5,20}$/,
-  email: /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/,
+  // One plain address: none of the characters with which a mail library reads a name, a comment, a
+  // quoted part, a group or a list ("x<a@b.cn>", "(c)a@b.cn", "a@b.cn,") and delivers to a@b.cn,
+  // which would then be a new target for every limit and a new account for the same mailbox.
+  email: /^[^\s@()<>[\]:;\\,"]{1,64}@[^\s@()<>[\]:;\\,"]+\.[^\s@()<>[\]:;\\,"]+$/,
 } as const;
 
 const EMAIL_MAX = 254;

@@ -1,13 +1,20 @@
 /**
  * Codes by e-mail over SMTP: the real server sends through nodemailer to a real SMTP server
  * (smtp-server) started here; the test reads the raw message that arrived (mailparser is unavailable,
- * so the MIME parts are decoded with a few regexes).
+ * so the MIME parts are decoded with a few regexes). An address is one plain address: a mail library
+ * reads "x<a@b.cn>", "(c)a@b.cn" or "a@b.cn," as a@b.cn, so each would be a new target for the
+ * limits and a new account for the same mailbox.
  */
-import { ACCOUNTS_BASE as A } from '@edupass/protocol';
+import { ACCOUNTS_BASE as A, ClientCode, checks } from '@edupass/protocol';
+import { expectError } from '@edupass/test-kit/accounts';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
+import fc from 'fast-check';
+import addressparser from 'nodemailer/lib/addressparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryError } from './delivery-error.ts';
+import { smtpSender } from './email.ts';
 
 interface Received {
   from: string;
@@ -148,6 +155,79 @@ describe('e-mail codes over SMTP', () => {
       error_message: expect.stringMatching(/refused this address/),
     });
     expect(received.some((m) => m.to.includes(email))).toBe(false);
+  });
+
+  /** Spellings that nodemailer delivers to `address` itself. */
+  const otherSpellings = (address: string) => [
+    `x<${address}>`,
+    `"z"<${address}>`,
+    `<${address}>`,
+    `${address},`,
+    `${address};`,
+    `(a)${address}`,
+    `${address}(b)`,
+    `group:${address};`,
+    `"${address}"`,
+  ];
+
+  it('an address with a name, comment, quotes, group or list is E_1 (client code 51): no code goes past the limits of the plain one', async () => {
+    const victim = `victim${Date.now()}@example.com`;
+    for (const email of otherSpellings(victim)) {
+      expectError(
+        await call('POST', `${A}/email/captcha/send`, { email, pid: 'edupass' }),
+        'E_1',
+        ClientCode.INVALID_EMAIL,
+      );
+    }
+    expect((await call('POST', `${A}/email/captcha/send`, { email: victim, pid: 'edupass' })).status).toBe(204);
+    await waitFor(victim);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.filter((m) => m.to.includes(victim))).toHaveLength(1);
+  });
+
+  it('what the e-mail rule accepts, nodemailer reads as that one address and nothing else', () => {
+    const character = fc.oneof(
+      { arbitrary: fc.constantFrom(..."aZ9._-+!#$%&'*/=?^`{|}~中é".split('')), weight: 8 },
+      { arbitrary: fc.constantFrom(...'@()<>[]:;\\," \t'.split('')), weight: 1 },
+    );
+    const part = (maxLength: number) => fc.string({ unit: character, minLength: 1, maxLength });
+    const address = fc.tuple(part(12), part(10), part(4)).map(([local, domain, top]) => `${local}@${domain}.${top}`);
+    let accepted = 0;
+    fc.assert(
+      fc.property(address, (email) => {
+        if (checks.email(email) !== null) return;
+        accepted++;
+        expect(addressparser(email)).toEqual([{ name: '', address: email }]);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(accepted).toBeGreaterThan(500);
+    for (const email of otherSpellings('victim@example.com')) expect(checks.email(email)).not.toBeNull();
+  });
+
+  it('the sender itself refuses an address a mail library would read as another: nothing is delivered', async () => {
+    const sender = smtpSender({
+      host: '127.0.0.1',
+      port: smtpPort,
+      secure: false,
+      user: undefined,
+      password: undefined,
+      from: 'no-reply@edupass.test',
+    });
+    const victim = `direct${Date.now()}@example.com`;
+    try {
+      for (const to of otherSpellings(victim)) {
+        await expect(
+          sender.send({ to, site: 'Bright School', scene: 'email_register', code: '123456', minutes: 5 }),
+        ).rejects.toThrow(DeliveryError);
+        await expect(sender.sendText({ to, subject: 'Notice', text: 'A notice' })).rejects.toThrow(DeliveryError);
+      }
+      await sender.sendText({ to: victim, subject: 'Notice', text: 'A notice' });
+      await waitFor(victim);
+      expect(received.filter((m) => m.to.includes(victim))).toHaveLength(1);
+    } finally {
+      sender.close();
+    }
   });
 
   it('a mail server that is down is E_6 saying to try later', async () => {

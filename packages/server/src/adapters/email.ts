@@ -4,6 +4,7 @@
  * settings check connects and logs in without sending anything.
  */
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { SmtpConfig } from '../config/delivery-config.ts';
 import { codeEmail } from './code-texts.ts';
 import { DeliveryError } from './delivery-error.ts';
@@ -46,6 +47,20 @@ const failure = (error: unknown): DeliveryError => {
   return new DeliveryError(`The e-mail could not be sent: ${words}.`, detail, { cause: error });
 };
 
+/**
+ * Refuses an address nodemailer would read as something else (a name, a comment, a group, a list):
+ * the mail would go to a mailbox other than the one the limits counted. The e-mail rule already
+ * refuses such addresses at the door; this keeps any other path from sending to one.
+ */
+const deliverableTo = (to: string): string => {
+  const [only, ...others] = addressparser(to);
+  if (only?.address === to && only.name === '' && others.length === 0) return to;
+  throw new DeliveryError(
+    'The e-mail could not be sent: the address is not one plain address. Check the address.',
+    `refused to send to ${JSON.stringify(to)}: nodemailer reads it as ${JSON.stringify(addressparser(to))}`,
+  );
+};
+
 export const smtpSender = (config: SmtpConfig, timeoutMs = 10_000): EmailSender => {
   const transport = nodemailer.createTransport({
     host: config.host,
@@ -62,15 +77,17 @@ export const smtpSender = (config: SmtpConfig, timeoutMs = 10_000): EmailSender 
   return {
     async send({ to, site, scene, code, minutes }) {
       const { subject, text, html } = codeEmail(site, scene, code, minutes);
+      const address = deliverableTo(to);
       try {
-        await transport.sendMail({ from: config.from, to, subject, text, html });
+        await transport.sendMail({ from: config.from, to: address, subject, text, html });
       } catch (error) {
         throw failure(error);
       }
     },
     async sendText({ to, subject, text }) {
+      const address = deliverableTo(to);
       try {
-        await transport.sendMail({ from: config.from, to, subject, text });
+        await transport.sendMail({ from: config.from, to: address, subject, text });
       } catch (error) {
         throw failure(error);
       }
