@@ -16,25 +16,35 @@ export const avatarStore = (config: AvatarConfig) => {
   return made;
 };
 
-/** The stored picture's name when `url` is one of ours; undefined for a link to elsewhere. */
-const storedName = (ctx: Context, url: string | null | undefined) => {
+/** Whose profile picture: the account and the link its profile shows. */
+export interface PictureOwner {
+  id: number;
+  avatar_url: string | null;
+}
+
+/**
+ * The name of the picture `owner` uploaded, when its profile shows one; undefined for a link to
+ * elsewhere. A stored name begins with its uploader's id: another user's picture, linked by hand, is
+ * a link like any other, which this account may not delete and whose copy is not its data.
+ */
+const storedName = (ctx: Context, { id, avatar_url: url }: PictureOwner) => {
   const prefix = `${ctx.config.avatars.publicUrl}/`;
   if (!url?.startsWith(prefix)) return undefined;
   const name = url.slice(prefix.length);
-  return AVATAR_NAME.test(name) ? name : undefined;
+  return AVATAR_NAME.test(name) && name.startsWith(`${id}-`) ? name : undefined;
 };
 
-/** The stored picture at `url` with its name (a person's copy of their data); undefined for none of ours. */
-export const readAvatar = async (ctx: Context, url: string | null | undefined) => {
-  const name = storedName(ctx, url);
+/** The picture `owner` uploaded, with its name (a person's copy of their data); undefined for none. */
+export const readAvatar = async (ctx: Context, owner: PictureOwner) => {
+  const name = storedName(ctx, owner);
   if (name === undefined) return undefined;
   const picture = await avatarStore(ctx.config.avatars).read(name);
   return picture === undefined ? undefined : { name, picture };
 };
 
-/** Deletes the stored picture at `url`, when it is one of ours; a link to elsewhere is left alone. */
-export const forgetAvatar = async (ctx: Context, url: string | null | undefined) => {
-  const name = storedName(ctx, url);
+/** Deletes the picture `owner` uploaded and its profile showed; a link to elsewhere is left alone. */
+export const forgetAvatar = async (ctx: Context, owner: PictureOwner) => {
+  const name = storedName(ctx, owner);
   if (name === undefined) return;
   try {
     await avatarStore(ctx.config.avatars).remove(name);

@@ -143,6 +143,22 @@ describe('stored pictures on local disk', () => {
     expect(await filesOf(user.userId)).toEqual([]);
   });
 
+  test("another user's picture linked as one's own stays theirs: replacing the link or deleting the account leaves it", async () => {
+    const owner = await signUp(server);
+    const other = await signUp(server);
+    const uploaded = await uploadPhoto(call, owner);
+    expect(uploaded.status).toBe(200);
+    const url = uploaded.body.avatar_url;
+    const link = (avatar_url: string) => call('PATCH', `${A}/info`, { avatar_url }, { token: other.token });
+    expect((await link(url)).status).toBe(204);
+    expect((await link('')).status).toBe(204);
+    expect((await link(url)).status).toBe(204);
+    expect((await call('DELETE', `${A}/account`, undefined, { token: other.token })).status).toBe(204);
+    expect((await fetch(url)).status).toBe(200);
+    expect(await filesOf(owner.userId)).toEqual([url.split('/').at(-1)]);
+    expect((await profileOf(call, owner)).avatar_url).toBe(url);
+  });
+
   test('uploads are rationed per user: past the limit AC3_23 with the seconds to wait', async () => {
     const user = await signUp(server);
     const image = dataUrl(await photo());

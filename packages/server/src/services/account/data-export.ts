@@ -159,7 +159,7 @@ const writeAreas = async (ctx: Context, zip: ReturnType<typeof openExportZip>, u
       files.push({ name: `${area}.json`, area });
     }
   }
-  const avatar = await readAvatar(ctx, user.avatar_url);
+  const avatar = await readAvatar(ctx, user);
   if (avatar) {
     const name = `avatar.${avatar.name.split('.').at(-1) ?? 'webp'}`;
     zip.file(name, avatar.picture);

@@ -104,7 +104,7 @@ const eraseAccount = async (ctx: Context, user: User, by: string, due?: number):
   }
   if (!erased) return false;
   // A child's photo does not outlive the account.
-  await forgetAvatar(ctx, user.avatar_url);
+  await forgetAvatar(ctx, user);
   try {
     await ctx.events.eraseUser(user.id);
   } catch (error) {

@@ -50,8 +50,7 @@ export const updateProfile = async (ctx: Context, userId: number, changes: Profi
   if (typeof description === 'string') update.description = description;
   if (!(await saveUser(ctx, userId, update, userUpdated(user, update)))) fail('AC3_25');
   // The stored picture the profile no longer shows goes.
-  if (update.avatar_url !== undefined && update.avatar_url !== user.avatar_url)
-    await forgetAvatar(ctx, user.avatar_url);
+  if (update.avatar_url !== undefined && update.avatar_url !== user.avatar_url) await forgetAvatar(ctx, user);
 };
 
 export const setUsername = async (ctx: Context, userId: number, username: string) => {
