@@ -13,7 +13,7 @@ import {
   routes,
 } from '@edupass/protocol';
 import { type Account, expectError, signIn } from '@edupass/test-kit/accounts';
-import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { movableClock } from '@edupass/test-kit/server-clock';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +119,54 @@ describe('linking a guardian with a one-time code', () => {
     expect(await childrenOf(guardian)).toEqual([
       expect.objectContaining({ id: pupil?.user_id, relation: 'father', consent_state: 'school' }),
     ]);
+  });
+
+  it("a teacher's code is for someone else: the teacher who opened it cannot spend it, and the pupil's guardian still can", async () => {
+    const schoolId = await edu.addSchool('代码小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '四年级一班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['林小溪']);
+    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: Number(pupil?.user_id) });
+    const { code } = edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token }));
+    expectError(await link(teacher, code), 'E_1');
+    expect(await childrenOf(teacher)).toEqual([]);
+    expect(edu.ok<{ child_id: number }>(await link(await signUpAged(41), code)).child_id).toBe(pupil?.user_id);
+  });
+
+  it("no teacher opens a guardian code for a class member's own account, and no code links an adult as a child", async () => {
+    const schoolId = await edu.addSchool('成人小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '夜校一班');
+    const member = await signUpAged(30);
+    const joinCode = edu.ok<{ join_code: string }>(
+      await call('POST', pathOf(routes.openJoinCode.path, { id: classId }), {}, { token: teacher.token }),
+    ).join_code;
+    edu.ok(await call('POST', routes.joinClass.path, { join_code: joinCode }, { token: member.token }), 204);
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.approveJoin.path, { id: classId, user_id: member.userId }),
+        {},
+        {
+          token: teacher.token,
+        },
+      ),
+      204,
+    );
+    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: member.userId });
+    expectError(await call('POST', path, {}, { token: teacher.token }), 'E_2');
+
+    // A code for an account that is (now) an adult's links no one.
+    const grown = await signUpAged(17);
+    const code = await openCode(grown);
+    await server.app.ctx.db
+      .updateTable('users')
+      .set({ birth_year_month: bornYearsAgo(18), age_band: 'adult' })
+      .where('id', '=', grown.userId)
+      .execute();
+    const guardian = await signUpAged(45);
+    expectError(await link(guardian, code), 'E_1');
+    expect(await childrenOf(guardian)).toEqual([]);
   });
 
   it("a pupil's login card carries a guardian link code; a reprint replaces it", async () => {

@@ -35,11 +35,13 @@ export const openCode = async (ctx: Context, childId: number, issuerId: number, 
   return { code, expires_at: ctx.now() + seconds * 1000 };
 };
 
+const ONLY_CHILDREN = 'Guardians link to the accounts of children under 18.';
+
 /** A child (anyone under 18) opens a code for a guardian. */
 export const openGuardianCode = async (ctx: Context, childId: number) => {
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_0');
   const band = currentBand(child, ctx.now());
-  if (band === null || band === 'adult') throw invalidRequest('Guardians link to the accounts of children under 18.');
+  if (band === null || band === 'adult') throw invalidRequest(ONLY_CHILDREN);
   return openCode(ctx, childId, childId, CHILD_CODE_SECONDS);
 };
 
@@ -58,16 +60,25 @@ export const cardGuardianCodes = async (ctx: Context, teacherId: number, pupilId
   return codes;
 };
 
-/** A teacher of the pupil's class opens a code for the pupil's guardian (a letter home, the login card). */
+/**
+ * A teacher of the pupil's class opens a code for the pupil's guardian (a letter home, the login
+ * card): only for an account the school made and still manages, as with a reset or a card. A class
+ * member's own account (a personal phone, or joined by a join code) is that person's, and its
+ * guardian, if any, links with a code the child opens.
+ */
 export const openPupilGuardianCode = async (ctx: Context, teacherId: number, classId: number, pupilId: number) => {
-  await requireAccess(ctx, teacherId, { kind: 'pupil', id: pupilId, classId }, 'teach');
+  await requireAccess(ctx, teacherId, { kind: 'pupil', id: pupilId, classId }, 'reset');
+  const pupil = (await findUserById(ctx.db, pupilId)) ?? fail('E_2');
+  if (currentBand(pupil, ctx.now()) === 'adult') throw invalidRequest(ONLY_CHILDREN);
   return openCode(ctx, pupilId, teacherId, TEACHER_CODE_SECONDS);
 };
 
 /**
  * A guardian links with a code: an adult (or of unknown age) with a phone of their own, not the
- * child. The guardian is checked before the code is spent, so a refusal leaves the code for the
- * right person; the code is spent before the link is written, so it links once however many race.
+ * child, to a child (not an adult), and not the teacher who opened the code: it is for someone else,
+ * and a guardian may read, export and delete the child's account. The guardian is checked before the
+ * code is spent, so a refusal leaves the code for the right person; the code is spent before the
+ * link is written, so it links once however many race.
  */
 export const linkChild = async (ctx: Context, guardianId: number, input: { code: string; relation: string }) => {
   if (!(GUARDIAN_RELATIONS as readonly string[]).includes(input.relation)) {
@@ -86,6 +97,10 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   }
   const band = currentBand(guardian, ctx.now());
   if (band !== null && band !== 'adult') throw invalidRequest('A guardian must be an adult.');
+  if (currentBand(child, ctx.now()) === 'adult') throw invalidRequest(ONLY_CHILDREN);
+  if (facts.data.by === guardianId) {
+    throw invalidRequest("This code is for the pupil's guardian: give it to them to link from their own account.");
+  }
   if (!(await spendTicket(ctx, 'guardian_link', code))) throw noCode();
   await inTransaction(ctx, async (tx) => {
     const first = !(await hasGuardianRow(tx.db, childId));
