@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserByPhone } from '../../store/account/users.ts';
+import { revokeBadges } from '../../store/edu/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { noticeAccountChange } from './notices.ts';
@@ -30,6 +31,8 @@ export const bindPhone = async (ctx: Context, userId: number, phone: string, cap
   await assertFreeFor(ctx, phone, user);
   await verifyCode(ctx, phone, 'bind', captcha);
   await savePhone(ctx, user, phone);
+  // A pupil's account is the pupil's from now on: the login cards the school printed open it no more.
+  await revokeBadges(ctx.db, [user.id], ctx.now());
   await noticeAccountChange(ctx, user, 'phone_bound');
 };
 

@@ -33,7 +33,9 @@ export const signInByBadge = async (
   }
   const badge = await findLiveBadge(ctx.db, sha256(input.badge.trim()));
   const user = badge ? await findUserById(ctx.db, Number(badge.user_id)) : undefined;
-  if (!user) return fail('AC3_2');
+  // A badge is the school's way into an account it manages: once the pupil has a personal phone the
+  // account is theirs (managed_by_school false), and no card the school printed opens it.
+  if (!user || user.phone) return fail('AC3_2');
   await ctx.counters.release(key);
   return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
 };

@@ -258,12 +258,14 @@ describe('a teacher gives a class its pupil accounts', () => {
     );
   });
 
-  test('a pupil who adds a personal phone keeps the account; the school can no longer reset it', async () => {
+  test("a pupil who adds a personal phone keeps the account; the school can no longer reset it, and the card's badge signs in no more", async () => {
     const schoolId = await edu.addSchool();
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId);
     const [pupil] = await edu.createPupils(teacher, classId, ['韩梅梅']);
     if (!pupil) throw new Error('no pupil');
+    const badge = badgeOf(decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html)[0] as string);
+    edu.ok(await signInByBadge(badge));
     const token = edu.ok<{ auth: { token: { access: { token: string } } } }>(
       await signInByPassword(pupil.username, pupil.password),
     ).auth.token.access.token;
@@ -282,5 +284,24 @@ describe('a teacher gives a class its pupil accounts', () => {
       'E_2',
     );
     edu.ok(await signInByPassword(phone, pupil.password));
+    // The card is the school's way in; the account is the pupil's now, and nobody can reprint it.
+    expectError(await signInByBadge(badge), 'AC3_2');
+    const stored = await server.app.ctx.db
+      .selectFrom('sign_in_badges')
+      .select('revoked_at')
+      .where('user_id', '=', pupil.user_id)
+      .execute();
+    expect(stored.every((row) => row.revoked_at !== null)).toBe(true);
+  });
+
+  test("a card's badge of an account that took a phone some other way (an earlier version, an operator) signs in no more", async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const [pupil] = await edu.createPupils(teacher, classId, ['李雷']);
+    if (!pupil) throw new Error('no pupil');
+    const badge = badgeOf(decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html)[0] as string);
+    await server.app.ctx.db.updateTable('users').set({ phone: nextPhone() }).where('id', '=', pupil.user_id).execute();
+    expectError(await signInByBadge(badge), 'AC3_2');
   });
 });
