@@ -83,11 +83,11 @@ export const adminRoutes = {
   requestUserExport: admin(
     'POST',
     'users/:id/exports',
-    "Export a user's data on their request (audited)",
+    "Export a user's data on their request (audited and logged; a minor's needs `reason`, and an approval where required)",
     dataExportAnswer,
     {
       params: userIdParam,
-      body: exportLanguage,
+      body: { ...exportLanguage, reason: opt(s(500)) },
     },
   ),
   listUserExports: admin(

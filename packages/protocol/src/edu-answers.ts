@@ -46,7 +46,7 @@ export const accessLogAnswer = object({
       reader_role: text(),
       /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */
       fields: list(text()),
-      /** class_detail, card_sheet, pupils_created, pupils_reset, school_overview, user_detail, user_search, teacher_requests, roster_preview. */
+      /** class_detail, card_sheet, pupils_created, pupils_reset, school_overview, user_detail, user_export, user_search, teacher_requests, roster_preview. */
       purpose: text(),
       /** What an operator said when reading a minor's record; null otherwise. */
       reason: nullable(text()),

@@ -54,7 +54,7 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
     app,
     ctx,
     'requestUserExport',
-    ({ session, params, body }) => requestUserExport(ctx, session.userId, params.id, body.lang),
+    ({ session, params, body }) => requestUserExport(ctx, session.userId, params.id, body),
     { tags },
   );
   defineRoute(app, ctx, 'listUserExports', ({ session, params }) => userExports(ctx, session.userId, params.id), {

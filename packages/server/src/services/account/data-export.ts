@@ -32,7 +32,9 @@ import { findUserById } from '../../store/account/users.ts';
 import { EVENT_COLUMNS } from '../../store/usage/event-columns.ts';
 import type { EventCursor } from '../../store/usage/events-store.ts';
 import { audit } from '../admin/operations.ts';
+import { operatorRead } from '../admin/staff-access.ts';
 import { requireGuardianOf } from '../edu/access.ts';
+import type { AccountField } from '../edu/access-log.ts';
 import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import { inTransaction, onNewEvents } from '../webhooks/events.ts';
@@ -122,9 +124,33 @@ export const childExports = async (ctx: Context, guardianId: number, childId: nu
   return listExports(ctx, guardianId, childId);
 };
 
-/** An operator's export of a user's data, on the user's request (audited). */
-export const requestUserExport = async (ctx: Context, operatorId: number, userId: number, lang: string | undefined) => {
-  if (!(await findUserById(ctx.db, userId))) fail('AC3_3');
+/** Every part of a record an operator can be shown: an export holds all of it. */
+const WHOLE_RECORD: readonly AccountField[] = [
+  'phone',
+  'email',
+  'username',
+  'nickname',
+  'fullname',
+  'avatar',
+  'sign_in_methods',
+  'agreements',
+  'sessions',
+  'school',
+];
+
+/**
+ * An operator's export of a user's data, on the user's request (audited). A copy of the whole record
+ * is a read of it: a minor's asks what opening the record asks (a reason, and another operator's
+ * approval where required), and the read is in the person's access log.
+ */
+export const requestUserExport = async (
+  ctx: Context,
+  operatorId: number,
+  userId: number,
+  { lang, reason }: { lang?: string | undefined; reason?: string | undefined },
+) => {
+  const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
+  await operatorRead(ctx, operatorId, user, WHOLE_RECORD, 'user_export', reason);
   const asked = await askForExport(ctx, userId, { by: 'operator', id: operatorId }, lang);
   await audit(ctx, operatorId, 'user.export', `user:${userId}`);
   return asked;

@@ -168,6 +168,35 @@ describe('approvals on: a minor’s record needs another operator’s approval, 
     expect(reads.map((r) => [r.reader_id, r.reason])).toEqual([[asker.id, reason]]);
   });
 
+  test("a copy of a minor's data asks what opening the record asks: a reason, another operator's approval; the read is logged", async () => {
+    const [approver, asker] = s.operators;
+    if (!asker || !approver) throw new Error('no operators');
+    const reason = '家长请求导出孩子的数据';
+    const exportOf = (body: { reason?: string }) =>
+      s.call('POST', pathOf(routes.requestUserExport.path, { id: s.pupil.id }), body, { token: asker.token });
+    const copies = async () =>
+      s.edu.ok<{ exports: unknown[] }>(
+        await s.call('GET', pathOf(routes.listUserExports.path, { id: s.pupil.id }), undefined, { token: asker.token }),
+      ).exports;
+
+    expectError(await exportOf({}), 'E_1');
+    expectError(await exportOf({ reason }), 'E_4');
+    expect(await copies()).toEqual([]);
+
+    const asked = s.edu.ok<StaffAccessRequest>(
+      await s.call('POST', routes.requestStaffAccess.path, { user_id: s.pupil.id, reason }, { token: asker.token }),
+    );
+    s.edu.ok(
+      await s.call('POST', pathOf(routes.approveStaffAccess.path, { id: asked.id }), {}, { token: approver.token }),
+    );
+    s.edu.ok(await exportOf({ reason }));
+    expect(await copies()).toHaveLength(1);
+
+    const reads = (await ownLog(s, s.pupil.username, s.pupil.password)).filter((r) => r.purpose === 'user_export');
+    expect(reads.map((r) => [r.reader_id, r.reason, r.fields.includes('phone')])).toEqual([[asker.id, reason, true]]);
+    s.moveClock(2 * HOUR + 1); // the approval ends, as each test here starts without one
+  });
+
   test('a refused request opens nothing', async () => {
     const [asker, approver] = s.operators;
     if (!asker || !approver) throw new Error('no operators');

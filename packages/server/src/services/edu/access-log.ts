@@ -46,6 +46,7 @@ export type ReadPurpose =
   | 'pupils_reset'
   | 'school_overview'
   | 'user_detail'
+  | 'user_export'
   | 'user_search'
   | 'teacher_requests'
   | 'roster_preview'

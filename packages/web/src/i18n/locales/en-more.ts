@@ -320,6 +320,7 @@ const text = {
   'recordReads.purpose.pupils_reset': 'reset the password',
   'recordReads.purpose.school_overview': "looked at the school's teachers",
   'recordReads.purpose.user_detail': 'opened your account page',
+  'recordReads.purpose.user_export': 'made a copy of all your data',
   'recordReads.purpose.user_search': 'searched for accounts',
   'recordReads.purpose.teacher_requests': 'checked teachers waiting for approval',
   'recordReads.purpose.roster_preview': 'previewed a school roster import',

@@ -309,6 +309,7 @@ const text: MoreLocaleText = {
   'recordReads.purpose.pupils_reset': '重设密码',
   'recordReads.purpose.school_overview': '查看学校的老师',
   'recordReads.purpose.user_detail': '打开了你的账号页',
+  'recordReads.purpose.user_export': '导出了你的全部数据',
   'recordReads.purpose.user_search': '搜索账号',
   'recordReads.purpose.teacher_requests': '查看等待批准的老师',
   'recordReads.purpose.roster_preview': '预览学校名册导入',
