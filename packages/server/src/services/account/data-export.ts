@@ -34,7 +34,7 @@ import type { EventCursor } from '../../store/usage/events-store.ts';
 import { audit } from '../admin/operations.ts';
 import { operatorRead } from '../admin/staff-access.ts';
 import { requireGuardianOf } from '../edu/access.ts';
-import type { AccountField } from '../edu/access-log.ts';
+import { ACCOUNT_FIELDS } from '../edu/access-log.ts';
 import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import { inTransaction, onNewEvents } from '../webhooks/events.ts';
@@ -124,20 +124,6 @@ export const childExports = async (ctx: Context, guardianId: number, childId: nu
   return listExports(ctx, guardianId, childId);
 };
 
-/** Every part of a record an operator can be shown: an export holds all of it. */
-const WHOLE_RECORD: readonly AccountField[] = [
-  'phone',
-  'email',
-  'username',
-  'nickname',
-  'fullname',
-  'avatar',
-  'sign_in_methods',
-  'agreements',
-  'sessions',
-  'school',
-];
-
 /**
  * An operator's export of a user's data, on the user's request (audited). A copy of the whole record
  * is a read of it: a minor's asks what opening the record asks (a reason, and another operator's
@@ -150,7 +136,7 @@ export const requestUserExport = async (
   { lang, reason }: { lang?: string | undefined; reason?: string | undefined },
 ) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
-  await operatorRead(ctx, operatorId, user, WHOLE_RECORD, 'user_export', reason);
+  await operatorRead(ctx, operatorId, user, ACCOUNT_FIELDS, 'user_export', reason);
   const asked = await askForExport(ctx, userId, { by: 'operator', id: operatorId }, lang);
   await audit(ctx, operatorId, 'user.export', `user:${userId}`);
   return asked;

@@ -23,7 +23,7 @@ import {
   userSignatures,
 } from '../../store/admin/admin.ts';
 import { endAllSessions, saveUser } from '../account/users.ts';
-import { logReads } from '../edu/access-log.ts';
+import { ACCOUNT_FIELDS, logReads } from '../edu/access-log.ts';
 import { securityEvent } from '../security/events.ts';
 import { isWebUrlOrPath } from '../security/web-urls.ts';
 import { inTransaction } from '../webhooks/events.ts';
@@ -37,18 +37,8 @@ export const audit = (ctx: Context, operatorId: number, action: AuditAction, tar
 
 /** What a search row shows of an adult, logged as read. */
 const SEARCH_FIELDS = ['phone', 'email', 'username', 'nickname', 'avatar'] as const;
-/** What the user page shows, logged as read. */
-const DETAIL_FIELDS = [
-  'phone',
-  'email',
-  'username',
-  'nickname',
-  'fullname',
-  'avatar',
-  'sign_in_methods',
-  'agreements',
-  'sessions',
-] as const;
+/** What the user page shows, logged as read: the record but the schools. */
+const DETAIL_FIELDS = ACCOUNT_FIELDS.filter((field) => field !== 'school');
 
 /**
  * A page of users. A minor's row shows only the number, role and dates, marked `minor`: their record

@@ -25,18 +25,20 @@ export type PupilField =
   | 'devices'
   | 'minor_mode';
 
-/** The parts of a person's record the console shows. */
-export type AccountField =
-  | 'phone'
-  | 'email'
-  | 'username'
-  | 'nickname'
-  | 'fullname'
-  | 'avatar'
-  | 'sign_in_methods'
-  | 'agreements'
-  | 'sessions'
-  | 'school';
+/** The parts of a person's record the console shows; all of them are in a copy of the person's data. */
+export const ACCOUNT_FIELDS = [
+  'phone',
+  'email',
+  'username',
+  'nickname',
+  'fullname',
+  'avatar',
+  'sign_in_methods',
+  'agreements',
+  'sessions',
+  'school',
+] as const;
+export type AccountField = (typeof ACCOUNT_FIELDS)[number];
 
 /** Why the record was shown: the call that showed it. */
 export type ReadPurpose =
