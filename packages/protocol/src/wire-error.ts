@@ -3,7 +3,7 @@ import { clientCodeName } from './errors.ts';
 
 /** A JSON object: not null and not an array. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+  typeof value === 'object' && !!value && !Array.isArray(value);
 
 export interface ErrorAnswer {
   /** The client code: `error_number` when the catalogue knows it, else `table`'s number for `error_code`, else the fallback. */
