@@ -5,6 +5,7 @@
 import { AVATAR_NAME, type AvatarStore, openAvatarStore } from '../../adapters/avatar-store.ts';
 import type { AvatarConfig } from '../../config/avatar-config.ts';
 import type { Context } from '../../context.ts';
+import type { User } from '../../store/schema.ts';
 
 const stores = new WeakMap<AvatarConfig, AvatarStore>();
 
@@ -17,10 +18,7 @@ export const avatarStore = (config: AvatarConfig) => {
 };
 
 /** Whose profile picture: the account and the link its profile shows. */
-export interface PictureOwner {
-  id: number;
-  avatar_url: string | null;
-}
+type PictureOwner = Pick<User, 'id' | 'avatar_url'>;
 
 /**
  * The name of the picture `owner` uploaded, when its profile shows one; undefined for a link to

@@ -104,12 +104,18 @@ describe('linking a guardian with a one-time code', () => {
     edu.ok(await link(await signUpAged(33), code));
   });
 
-  it("a pupil's teacher opens a code for the pupil's guardian; a teacher of another school cannot", async () => {
-    const schoolId = await edu.addSchool('链接小学');
+  /** A pupil a teacher made in a new school, and the address where the teacher opens the pupil's guardian code. */
+  const pupilOfNewSchool = async (school: string, className: string, name: string) => {
+    const schoolId = await edu.addSchool(school);
     const teacher = await edu.approvedTeacher(schoolId);
-    const classId = await edu.createClass(teacher, schoolId, '二年级一班');
-    const [pupil] = await edu.createPupils(teacher, classId, ['周小舟']);
+    const classId = await edu.createClass(teacher, schoolId, className);
+    const [pupil] = await edu.createPupils(teacher, classId, [name]);
     const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: Number(pupil?.user_id) });
+    return { teacher, pupil, path };
+  };
+
+  it("a pupil's teacher opens a code for the pupil's guardian; a teacher of another school cannot", async () => {
+    const { teacher, pupil, path } = await pupilOfNewSchool('链接小学', '二年级一班', '周小舟');
     const stranger = await edu.approvedTeacher(await edu.addSchool('别的小学'));
     expectError(await call('POST', path, {}, { token: stranger.token }), 'E_2');
     const { code, expires_at } = edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token }));
@@ -122,11 +128,7 @@ describe('linking a guardian with a one-time code', () => {
   });
 
   it("a teacher's code is for someone else: the teacher who opened it cannot spend it, and the pupil's guardian still can", async () => {
-    const schoolId = await edu.addSchool('代码小学');
-    const teacher = await edu.approvedTeacher(schoolId);
-    const classId = await edu.createClass(teacher, schoolId, '四年级一班');
-    const [pupil] = await edu.createPupils(teacher, classId, ['林小溪']);
-    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: Number(pupil?.user_id) });
+    const { teacher, pupil, path } = await pupilOfNewSchool('代码小学', '四年级一班', '林小溪');
     const { code } = edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token }));
     expectError(await link(teacher, code), 'E_1');
     expect(await childrenOf(teacher)).toEqual([]);

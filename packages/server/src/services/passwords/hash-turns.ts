@@ -26,8 +26,6 @@ export interface HashTurns {
   readonly counts: () => { running: number; waiting: number };
 }
 
-type Outcome<T> = { value: T } | { error: unknown };
-
 export const hashTurns = (cores: number, together: number): HashTurns => {
   const onePerCore = pLimit(cores);
   /** Hashes asked for and not finished yet: running or waiting. */
@@ -43,15 +41,12 @@ export const hashTurns = (cores: number, together: number): HashTurns => {
 
   const take = async <T>(hash: () => Promise<T>): Promise<T> => {
     unfinished++;
-    const outcome: Outcome<T> = await onePerCore(hash).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
+    const [outcome] = await Promise.allSettled([onePerCore(hash)]);
     unfinished--;
     // Another hash still unfinished will come here too, and answer this one at the latest.
     if (unfinished > 0 && held.length + 1 < together) await new Promise<void>((answer) => held.push(answer));
     else answerHeld();
-    if ('error' in outcome) throw outcome.error;
+    if (outcome.status === 'rejected') throw outcome.reason;
     return outcome.value;
   };
 
