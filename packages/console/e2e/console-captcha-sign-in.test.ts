@@ -12,6 +12,7 @@ import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { shown } from '../../web/e2e/support/pages.ts';
 import { readySlider, solveSlide } from '../../web/e2e/support/slide.ts';
 import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
@@ -34,10 +35,10 @@ afterAll(() => rig?.close());
 
 /** From the password's answer on: the app code, then the console's first screen. */
 const finishWithCode = async (page: Page) => {
-  await page.getByRole('heading', { name: '两步验证' }).waitFor({ timeout: 20_000 });
+  await shown(page, page.getByRole('heading', { name: '两步验证' }));
   await page.getByLabel('验证码').fill(freshCode(secret));
   await page.getByRole('button', { name: '验证' }).click();
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor({ timeout: 20_000 });
+  await shown(page, page.getByRole('heading', { name: '用户', level: 1 }));
 };
 
 it(`signs in ${SIGN_INS} times in an hour under the default policy, no puzzle`, async () => {

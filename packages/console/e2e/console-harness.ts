@@ -11,7 +11,7 @@ import type { BuildOptions } from '@edupass/test-kit/server';
 import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
-import { STEP_TIMEOUT_MS } from '../../web/e2e/support/pages.ts';
+import { STEP_TIMEOUT_MS, shown, watchPage } from '../../web/e2e/support/pages.ts';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
 
@@ -32,6 +32,7 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
   const context = await rig.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  watchPage(page);
   await page.goto(`${rig.server.url}/console.html${hash}`);
   await page.getByLabel('手机号、用户名或邮箱').fill(identity);
   await page.getByLabel('密码', { exact: true }).fill(password);
@@ -42,7 +43,7 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
 /** Opens the console as the rig's operator, once the first screen (the users) shows. */
 export const openConsoleAsOperator = async (rig: ConsoleRig): Promise<Page> => {
   const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await page.getByRole('heading', { name: '用户', level: 1 }).waitFor();
+  await shown(page, page.getByRole('heading', { name: '用户', level: 1 }));
   return page;
 };
 

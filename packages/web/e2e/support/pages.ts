@@ -1,5 +1,5 @@
 /** Browser pages for the tests: viewport, language and consent chosen up front, page errors collected. */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 /**
  * A step's limit (a click, a fill, a wait for an element): a step takes well under a second, but on a
@@ -50,6 +50,7 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   // A page load (the server's first answers, the app's chunks) is slow on a loaded machine: it gets the screens' 30 s.
   page.setDefaultNavigationTimeout(30_000);
+  watchPage(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const cspViolations: string[] = [];
@@ -75,4 +76,49 @@ export const inPage = async (
 
 /** Waits for the screen whose heading is `name`. */
 export const expectScreen = (page: Page, name: string | RegExp) =>
-  page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 30_000 });
+  shown(page, page.getByRole('heading', { level: 1, name }), 30_000);
+
+/** What each watched page was refused: answers of 400 and up (with their body's start), requests never answered. */
+const refusals = new WeakMap<Page, Promise<string>[]>();
+
+/** Keeps what `page` is refused from now on, for `shown` to tell when a wait times out. */
+export const watchPage = (page: Page): void => {
+  const refused: Promise<string>[] = [];
+  refusals.set(page, refused);
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const what = `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`;
+    refused.push(
+      response.text().then(
+        (body) => `${what} ${body.slice(0, 160)}`,
+        () => what,
+      ),
+    );
+  });
+  page.on('requestfailed', (request) => {
+    const what = `${request.method()} ${new URL(request.url()).pathname}: ${request.failure()?.errorText}`;
+    refused.push(Promise.resolve(what));
+  });
+};
+
+/**
+ * Waits for `locator` to show. On time-out the error says what the page showed instead and what it was
+ * refused (watchPage), so a failure on a loaded machine explains itself rather than only naming what was missing.
+ */
+export const shown = async (page: Page, locator: Locator, timeout = STEP_TIMEOUT_MS): Promise<void> => {
+  try {
+    await locator.waitFor({ timeout });
+  } catch (error) {
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch(() => '(unreadable)');
+    const refused = await Promise.all(refusals.get(page) ?? []);
+    const lines = [
+      (error as Error).message,
+      `the page showed: ${text.replace(/\s+/g, ' ').slice(0, 600)}`,
+      `refused: ${refused.join('\n  ') || 'nothing'}`,
+    ];
+    throw new Error(lines.join('\n'), { cause: error });
+  }
+};
