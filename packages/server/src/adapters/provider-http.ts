@@ -20,10 +20,17 @@ export class ProviderUnreachableError extends Error {
   }
 }
 
+/**
+ * One call to a provider. Its redirects are not followed: fetch would send a POST's body (a client
+ * secret, a code, an SMS gateway's signed request) again to whatever address the answer names, over
+ * plain http too, and no provider's API answers with a redirect. Such an answer is an outage that
+ * names where it pointed, so the operator can configure that address if it is the provider's.
+ */
 export const fetchText = async (url: string, init: RequestInit, timeoutMs: number): Promise<ProviderAnswer> => {
+  let response: Response;
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    return { status: response.status, text: await response.text() };
+    response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    if (response.status < 300 || response.status > 399) return { status: response.status, text: await response.text() };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     const where = new URL(url).host;
@@ -33,6 +40,12 @@ export const fetchText = async (url: string, init: RequestInit, timeoutMs: numbe
       { cause: error },
     );
   }
+  await response.body?.cancel();
+  const location = response.headers.get('location') ?? '(no Location)';
+  throw new ProviderUnreachableError(
+    false,
+    `${new URL(url).host} answered HTTP ${response.status} to ${location.slice(0, 200)}: redirects of a provider are not followed; configure the address it names if it is the provider's`,
+  );
 };
 
 /** JSON text as an object, or undefined when it is not a JSON object. */

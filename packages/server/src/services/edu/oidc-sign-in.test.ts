@@ -481,6 +481,38 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
     expect(platform.tokenRequests.at(-1)?.get('client_secret')).toBe(CLIENT.secret);
     expect((await membershipsOf(round.auth)).classes).toEqual([expect.objectContaining({ id: classId })]);
   });
+
+  test('a token endpoint that answers with a redirect is not followed: the code and the client secret go nowhere else', async () => {
+    // The configured token endpoint sends EduPass on (307 keeps the POST and its body) to the platform's.
+    const posted: string[] = [];
+    const redirector = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        posted.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(307, { location: `${platform.issuer}/token` }).end();
+      });
+    });
+    await new Promise<void>((done) => redirector.listen(0, '127.0.0.1', done));
+    try {
+      const tokenEndpoint = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/token`;
+      const { code } = await schoolWithPlatform(
+        { ...oauth2Settings(), token_endpoint: tokenEndpoint },
+        { subject: 'sub', role_attribute: 'eduperson_affiliation' },
+      );
+      const tokenRequests = platform.tokenRequests.length;
+      const round = await signIn(code, pupil('pairwise-redirected'));
+      expect(round.landed).toBe(`${server.url}/?school=${code}&error=unavailable`);
+      expect(round.auth).toBeUndefined();
+      expect(new URLSearchParams(posted[0]).get('client_secret'), 'EduPass posted to the configured address').toBe(
+        CLIENT.secret,
+      );
+      expect(posted).toHaveLength(1);
+      expect(platform.tokenRequests.length, 'nothing reached the address the redirect named').toBe(tokenRequests);
+    } finally {
+      await new Promise((done) => redirector.close(done));
+    }
+  });
 });
 
 /** The platform's sign-out page (oidc-provider's RP-initiated logout), confirmed "yes, sign me out" in `browser`. */
