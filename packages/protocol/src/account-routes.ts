@@ -206,9 +206,10 @@ export const sendVoiceCodeRoute = /* @__PURE__ */ account('POST', 'voice/captcha
 });
 /**
  * Step-up: a recent proof that the caller is the account's owner, asked before a change that could
- * take the account over (phone, first password, password by phone, third-party links). A gated call
- * without one answers E_7; the client proves with the password or a code sent to the account's own
- * phone (or e-mail, when it has no phone) and repeats the call. A sign-in is itself a proof.
+ * take the account over (phone, first password, password by phone, third-party links) or sign its
+ * owner out of the other devices. A gated call without one answers E_7; the client proves with the
+ * password or a code sent to the account's own phone (or e-mail, when it has no phone) and repeats
+ * the call. A sign-in is itself a proof.
  */
 export const stepUpStatusRoute = /* @__PURE__ */ account('GET', 'step-up', 'token');
 export const stepUpByPasswordRoute = /* @__PURE__ */ account('POST', 'step-up/password', 'token', {
@@ -238,7 +239,7 @@ export const stepUpByOauthRoute = /* @__PURE__ */ account('POST', 'oauth/step-up
   },
   status: 204,
 });
-/** Ends every session of the user but the caller's (offered after a change of phone or links). */
+/** Ends every session of the user but the caller's (offered after a change of phone or links); needs a recent proof (step-up). */
 export const endOtherSessionsRoute = /* @__PURE__ */ account('POST', 'sessions/end-others', 'token', { status: 204 });
 export const getProfileRoute = /* @__PURE__ */ account('GET', 'profile', 'token');
 export const updateProfileRoute = /* @__PURE__ */ account('PATCH', 'info', 'token', {

@@ -18,7 +18,10 @@ const password = { type: 'string', required: true, maxLength: 256, rule: 'passwo
 
 /** The caller's live sessions, the caller's own first. */
 export const listSessionsRoute = /* @__PURE__ */ route('GET', 'sessions', 'token');
-/** Ends one of the caller's sessions at once (its tokens stop working); another user's is not found. */
+/**
+ * Ends one of the caller's sessions at once (its tokens stop working); another user's is not found.
+ * Another device's needs a recent proof (step-up, E_7 without one); the caller's own is a sign-out.
+ */
 export const endSessionRoute = /* @__PURE__ */ route('DELETE', 'sessions/:id', 'token', {
   params: { id: /* @__PURE__ */ s(64) },
   status: 204,

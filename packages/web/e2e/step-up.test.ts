@@ -6,6 +6,7 @@
  */
 
 import { join } from 'node:path';
+import { routes } from '@edupass/protocol';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { expect, test } from 'vitest';
 import {
@@ -162,3 +163,44 @@ test('a QQ-only account adds a phone after 6 minutes: confirmed with QQ in its o
     await tab.close();
   }
 }, 90_000);
+
+test('an old session signs the other devices out only once it is confirmed to be you', async () => {
+  const tab = await openPage(app.browser, { locale: 'en' });
+  const { page } = tab;
+  const phone = newPhone();
+  const password = 'Heron2718q';
+  try {
+    await signUpByPhone(app, tab, phone, password);
+    const signedIn = await fetch(`${app.server.url}${routes.loginByPassword.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'Auth-Version': '2' },
+      body: JSON.stringify({ identity: phone, password, pid: 'edupass' }),
+    });
+    const other = ((await signedIn.json()) as { auth: { token: { refresh: { token: string } } } }).auth.token.refresh;
+    const otherAlive = async () =>
+      (
+        await fetch(`${app.server.url}${routes.refreshTokens.path}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refresh_token: other.token }),
+        })
+      ).status === 200;
+
+    // This device's sign-in is now older than the window, as a stolen token's would be.
+    later();
+    const devices = await openSecurityRow(page, 'Signed-in devices');
+    await devices.getByRole('button', { name: 'Sign out all other devices' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Sign out all other devices' }).click();
+    const stepUp = page.getByRole('region', { name: 'Confirm it is you' });
+    await stepUp.waitFor();
+    await stepUp.getByLabel('Your password', { exact: true }).fill(password);
+    await stepUp.getByRole('button', { name: 'Confirm with password' }).click();
+    await stepUp.waitFor({ state: 'detached' });
+    // The sign-out it was waiting for goes on without another tap.
+    await devices.getByText('Every other device is signed out.').waitFor();
+    expect(await otherAlive()).toBe(false);
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+});

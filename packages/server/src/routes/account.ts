@@ -116,7 +116,11 @@ export const accountRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'stepUpByCode', ({ session, body, client }) =>
     stepUpByCode(ctx, session, body.captcha, client.ip),
   );
-  defineRoute(app, ctx, 'endOtherSessions', ({ session }) => endOtherSessions(ctx, session));
+  // A token lifted from one device must not sign its owner out of every other (endDevice).
+  defineRoute(app, ctx, 'endOtherSessions', async ({ session, client }) => {
+    await requireStepUp(ctx, session, 'endOtherSessions', client.ip);
+    await endOtherSessions(ctx, session);
+  });
   defineRoute(app, ctx, 'checkCommonCode', async ({ body }) => {
     await verifyCode(ctx, body.phone_number, 'common', body.captcha);
     return { ticket: await issueTicket(ctx, 'common', body.phone_number, COMMON_TICKET_TTL) };

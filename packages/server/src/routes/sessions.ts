@@ -8,7 +8,7 @@ import { requireStepUp } from '../services/sign-in/step-up.ts';
 
 export const sessionRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'listSessions', ({ session }) => listDevices(ctx, session));
-  defineRoute(app, ctx, 'endSession', ({ session, params }) => endDevice(ctx, session, params.id));
+  defineRoute(app, ctx, 'endSession', ({ session, params, client }) => endDevice(ctx, session, params.id, client.ip));
   defineRoute(app, ctx, 'changePasswordKeepingSession', async ({ session, body, client }) => {
     const { end_other_sessions, ...input } = body;
     await changePassword(ctx, session.userId, input, client.ip, keeping(session.sessionId, end_other_sessions));

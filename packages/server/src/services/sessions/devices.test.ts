@@ -109,6 +109,41 @@ describe('DELETE sessions/:id', () => {
     for (const other of others) expect(await profileStatus(call, other.access.token)).toBe(403);
     expect(await devicesOf(call, account.token)).toHaveLength(1);
   });
+
+  it('a session signed in longer ago than STEP_UP_SECONDS signs out another device, or all others, only after a proof; itself at once', async () => {
+    const account = await signUp(server);
+    const phone = await signInFromPhone(account.phone);
+    const laptop = await signIn(server, account.phone);
+    // The phone's token, lifted once the proof its sign-in gave has lapsed (refreshed meanwhile).
+    now.advance((server.config.stepUpSeconds + 60) * 1000);
+    const lifted = await call<TokenSet>('PUT', `${T}/refresh`, { refresh_token: phone.refresh.token });
+    expect(lifted.status).toBe(200);
+    const stolen = lifted.body.access.token;
+    const devices = await devicesOf(call, stolen);
+    const others = devices.filter((d) => !d.current).map((d) => d.id);
+    expect(others).toHaveLength(2);
+
+    for (const id of others) expectError(await endDevice(call, stolen, id), 'E_7');
+    expectError(await call('POST', path('endOtherSessions'), undefined, { token: stolen }), 'E_7');
+    expect(await devicesOf(call, stolen)).toHaveLength(3);
+    expect(await profileStatus(call, account.token)).toBe(200);
+    expect(await profileStatus(call, laptop.access.token)).toBe(200);
+
+    // The owner's proof (here the password) lets the same session do it.
+    const proved = await call('POST', path('stepUpByPassword'), { password: PASSWORD }, { token: stolen });
+    expect(proved.status).toBe(204);
+    expect((await endDevice(call, stolen, others[0] as string)).status).toBe(204);
+    expect((await call('POST', path('endOtherSessions'), undefined, { token: stolen })).status).toBe(204);
+    expect(await devicesOf(call, stolen)).toHaveLength(1);
+
+    // Signing itself out asks for nothing, however old the session.
+    const own = devices.find((d) => d.current)?.id as string;
+    now.advance((server.config.stepUpSeconds + 60) * 1000);
+    const current = await call<TokenSet>('PUT', `${T}/refresh`, { refresh_token: lifted.body.refresh.token });
+    expect(current.status).toBe(200);
+    expect((await endDevice(call, current.body.access.token, own)).status).toBe(204);
+    expect(await profileStatus(call, current.body.access.token)).toBe(403);
+  });
 });
 
 describe('password change keeping the session', () => {

@@ -8,6 +8,7 @@ import { fail } from '../../errors.ts';
 import type { User } from '../../store/schema.ts';
 import { liveDevices, ownedSession, revokeOwnedSession } from '../../store/sessions/devices.ts';
 import { sessionKey } from '../../store/sessions/sessions.ts';
+import { requireStepUp } from '../sign-in/step-up.ts';
 import { endSessions } from './ending.ts';
 import type { SignedInSession } from './tokens.ts';
 
@@ -49,6 +50,12 @@ export const endDeviceOf = async (ctx: Context, user: Pick<User, 'id' | 'pid'>, 
   await endSessions(ctx, user, (db, now) => revokeOwnedSession(db, user.id, key, now), { sessions: 'one', reason });
 };
 
-/** Ends one of the caller's own sessions (`endDeviceOf`). */
-export const endDevice = (ctx: Context, session: SignedInSession, key: string) =>
-  endDeviceOf(ctx, session.user, key, 'signed_out_by_owner');
+/**
+ * Ends one of the caller's own sessions (`endDeviceOf`). Another device's asks for a recent proof
+ * first (step-up): a token lifted from one device must not sign its owner out of the others, where
+ * they would see and end it. The caller's own is a sign-out and asks for nothing.
+ */
+export const endDevice = async (ctx: Context, session: SignedInSession, key: string, ip: string) => {
+  if (key !== sessionKey(session.sessionId)) await requireStepUp(ctx, session, 'endSession', ip);
+  await endDeviceOf(ctx, session.user, key, 'signed_out_by_owner');
+};

@@ -1,6 +1,7 @@
 /**
  * Step-up: before a change that could hand the account to someone holding only a stolen token (a new
- * phone, a first password, a password by phone code, a third-party link added or removed), the
+ * phone, a first password, a password by phone code, a third-party link added or removed) or that
+ * would sign the owner out of the devices where they would see it (the other sessions ended), the
  * session must hold a recent proof — its sign-in, or a password, a code to the account's own phone
  * or e-mail, a second factor, or a round trip to the WeChat or QQ identity linked to the account,
  * given since — no older than STEP_UP_SECONDS. Without one the call answers E_7 and the

@@ -1,7 +1,9 @@
 /**
  * The signed-in devices: each with its browser and system (read from its user agent), the address it
  * signed in from as stored, when it was last active, and "this device"; signing one out, or all the
- * others, asks first and takes effect at once on the server.
+ * others, asks first and takes effect at once on the server. The server may ask for a fresh proof
+ * first (step-up: a stolen token must not sign the owner out everywhere): the panel asks for it and
+ * the sign-out goes on.
  */
 
 import { endSession, listSessions, type SessionSummary } from '@edupass/account/sessions';
@@ -14,6 +16,7 @@ import { client } from '../../session/account.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { deviceName } from '../../ui/device-name.ts';
 import { useLoadError } from '../../ui/load-error.ts';
+import { useStepUp } from '../../ui/step-up.tsx';
 
 export const useDeviceLabel = () => {
   const { t } = useI18n();
@@ -29,6 +32,7 @@ export const DevicesSection = () => {
   const devices = useLoad(() => listSessions(client));
   const loadError = useLoadError(devices);
   const action = useAction();
+  const stepUp = useStepUp(action);
   const confirm = useConfirm();
   const label = useDeviceLabel();
   const when = (ms: number) => new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
@@ -42,7 +46,7 @@ export const DevicesSection = () => {
       confirmLabel: t('devices.signOut'),
     });
     if (!sure) return;
-    await action.run(async () => {
+    await stepUp.run(async () => {
       await endSession(client, { id: device.id });
       devices.reload();
       return t('devices.signedOut', { name });
@@ -55,7 +59,7 @@ export const DevicesSection = () => {
       confirmLabel: t('devices.signOutOthers'),
     });
     if (!sure) return;
-    await action.run(async () => {
+    await stepUp.run(async () => {
       await endOtherSessions(client);
       devices.reload();
       return t('devices.signedOutOthers');
@@ -66,6 +70,7 @@ export const DevicesSection = () => {
     <section className="subsection" aria-labelledby="devices-title">
       <h2 id="devices-title">{t('devices.title')}</h2>
       <p className="muted">{t('devices.intro')}</p>
+      {stepUp.panel}
       {action.error ? <FormError message={action.error} onRetry={action.retry} /> : <FormError {...loadError} />}
       <Notice message={action.notice} />
       {devices.data ? (

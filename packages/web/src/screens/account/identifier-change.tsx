@@ -46,7 +46,8 @@ export const useIdentifierChange = (onChanged: () => void, resumable: Resumable)
       confirmLabel: t('stepUp.endOthers'),
     });
     if (!sure) return;
-    await action.run(async () => {
+    // The change's proof may have lapsed meanwhile: the server then asks again.
+    await stepUp.run(async () => {
       await endOtherSessions(client);
       setOfferEndOthers(false);
       return t('stepUp.endOthersDone');
