@@ -113,7 +113,9 @@ export const shown = async (page: Page, locator: Locator, timeout = STEP_TIMEOUT
       .locator('body')
       .innerText({ timeout: 5_000 })
       .catch(() => '(unreadable)');
-    const refused = await Promise.all(refusals.get(page) ?? []);
+    // A body that never ends (a stream) must not hold the failure back.
+    const unread = new Promise<string[]>((done) => setTimeout(() => done(['(answers not read within 5 s)']), 5_000));
+    const refused = await Promise.race([Promise.all(refusals.get(page) ?? []), unread]);
     const lines = [
       (error as Error).message,
       `the page showed: ${text.replace(/\s+/g, ' ').slice(0, 600)}`,
