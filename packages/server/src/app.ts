@@ -14,7 +14,6 @@ import type { Config } from './config/config.ts';
 import { fastifyTrustProxy } from './config/proxy-config.ts';
 import { type Context, type ContextOverrides, createContext } from './context.ts';
 import { announceDevRoutes } from './dev-oauth/announce.ts';
-import { devOauthRoutes } from './dev-oauth/index.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import { sendAnswersAsBuilt } from './http/answers-as-built.ts';
 import { requestsBeforeFastify } from './http/before-fastify.ts';
@@ -38,7 +37,7 @@ import { agreementRoutes } from './routes/agreements.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import { consoleAreas } from './routes/console-areas.ts';
 import { dataExportDownloadRoute } from './routes/data-export-download.ts';
-import { devRoutes } from './routes/dev.ts';
+import { developmentRoutes } from './routes/dev-scope.ts';
 import { eduRoutes } from './routes/edu.ts';
 import { guardianRoutes } from './routes/guardians.ts';
 import { identityRoutes } from './routes/identity.ts';
@@ -194,10 +193,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     area(app, ctx);
   captchaRoutes(app, ctx);
   const withDevRoutes = config.devRoutes && !config.production;
-  if (withDevRoutes) devRoutes(app, ctx);
+  if (withDevRoutes) await developmentRoutes(app, ctx);
   oauthRoutes(app, ctx);
   schoolSignInRoutes(app, ctx);
-  if (withDevRoutes) devOauthRoutes(app, ctx);
   announceDevRoutes(app.log, config, withDevRoutes);
 
   if (webPage) await serveWebFiles(app, webRoot, webPage);

@@ -71,6 +71,8 @@ describe.runIf(canRun)('three instances behind nginx, under faults', () => {
       DATABASE_POOL_SIZE: '5',
       // One load generator is one client address: the captcha's per-IP risk is not under test here.
       CAPTCHA_POLICY: 'never',
+      // The test reads the codes at /dev/outbox through nginx, which development answers by name only.
+      DEV_ROUTES: '1',
     };
     for (let i = 0; i < INSTANCES; i++) ports.push(await freePort());
     // The first migrates the fresh database; the others then start on it.

@@ -47,6 +47,11 @@ export interface Config
    * or with DEV_ROUTES=1 (logged loudly); never in production.
    */
   devRoutes: boolean;
+  /**
+   * DEV_ROUTES=1: the development routes answer every request. Otherwise they answer only requests
+   * made on this machine (routes/dev-scope.ts): a proxy on the same host would pass them on to anyone.
+   */
+  devRoutesForAnyone: boolean;
   accessTokenTtlSeconds: number;
   /** Lifetime of the plain-string `auth.token` and `authorization` cookie given to clients without Auth-Version. */
   sessionTokenTtlSeconds: number;
@@ -217,14 +222,17 @@ export const isLoopback = (host: string) =>
  * (loopback); elsewhere only with DEV_ROUTES=1; never in production.
  */
 const devRoutesFor = (env: Env, { bool }: Readers, problems: string[], production: boolean, host: string) => {
-  const wanted = bool('DEV_ROUTES', !production && isLoopback(host));
+  const byDefault = !production && isLoopback(host);
+  const wanted = bool('DEV_ROUTES', byDefault);
   if (production && wanted) {
     problems.push(
       'DEV_ROUTES=1 with NODE_ENV=production: development routes hand anyone every live code. Fix: unset DEV_ROUTES.',
     );
-    return false;
+    return { devRoutes: false, devRoutesForAnyone: false };
   }
-  return wanted && env.NODE_ENV !== 'production';
+  const devRoutes = wanted && env.NODE_ENV !== 'production';
+  // Asked for by name (DEV_ROUTES=1), they answer everyone; on by default, only this machine (Config).
+  return { devRoutes, devRoutesForAnyone: devRoutes && (env.DEV_ROUTES ?? '') !== '' };
 };
 
 /** The values of NODE_ENV with a meaning; any other (`prodution`) would quietly start a development server. */
@@ -267,7 +275,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     );
   }
   const host = str('HOST') ?? (production ? '0.0.0.0' : '127.0.0.1');
-  const devRoutes = devRoutesFor(env, read, problems, production, host);
+  const { devRoutes, devRoutesForAnyone } = devRoutesFor(env, read, problems, production, host);
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined) url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   const config: Config = {
@@ -280,6 +288,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     publicUrl,
     production,
     devRoutes,
+    devRoutesForAnyone,
     ...readSecretsConfig(read, problems, production),
     ...readIntrospectionConfig(read, problems),
     ...readSecondFactorConfig(read, problems),

@@ -1,19 +1,22 @@
 /**
  * Development features only on purpose: live codes (/dev/outbox) and the development WeChat/QQ are
- * served on loopback in development, to the network only with DEV_ROUTES=1 (logged loudly), never in
- * production; without them the codes are in the log for the person at the machine. The development
- * provider sends codes to this site only.
+ * served on loopback in development, and there only to requests made on the machine itself (not
+ * through a proxy in front of it, not under another host name); to everyone only with DEV_ROUTES=1
+ * (logged loudly); never in production. Without them the codes are in the log for the person at the
+ * machine. The development provider sends codes to this site only.
  */
 
+import { get as httpGet } from 'node:http';
 import { A, client, codeFor, expectError, nextPhone, PID } from '@edupass/test-kit/accounts';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { hasNginx, type Nginx, startNginx } from '@edupass/test-kit/nginx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 
 /** The parts of a configuration that decide the development features, as loadConfig reads them. */
 const devPartsOf = (env: Record<string, string>): Partial<Config> => {
-  const { devRoutes, wechat, qq, host, production } = loadConfig(env);
-  return { devRoutes, wechat, qq, host, production };
+  const { devRoutes, devRoutesForAnyone, wechat, qq, host, production } = loadConfig(env);
+  return { devRoutes, devRoutesForAnyone, wechat, qq, host, production };
 };
 
 /** A server whose log lines are kept (parsed JSON) for the test to read. */
@@ -175,3 +178,57 @@ describe('the development OAuth provider', () => {
     expect(answer.headers.get('location')).toBeNull();
   });
 });
+
+describe.runIf(hasNginx())(
+  'development on loopback behind a proxy on the same machine (the shipped nginx site)',
+  () => {
+    let direct: TestServer;
+    let open: TestServer;
+    let nginx: Nginx;
+    let openNginx: Nginx;
+    beforeAll(async () => {
+      [direct, open] = await Promise.all([startTestServer(), startTestServer(devPartsOf({ DEV_ROUTES: '1' }))]);
+      const port = (server: TestServer) => Number(new URL(server.url).port);
+      [nginx, openNginx] = await Promise.all([startNginx([port(direct)]), startNginx([port(open)])]);
+    });
+    afterAll(async () => {
+      await Promise.all([nginx?.stop(), openNginx?.stop()]);
+      await Promise.all([direct?.close(), open?.close()]);
+    });
+
+    /** The outbox's status; node:http, since fetch sends the Host of the URL whatever it is given. */
+    const outbox = (base: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((done, failed) =>
+        httpGet(`${base}/dev/outbox?to=${nextPhone()}`, { headers }, (answer) => {
+          answer.resume();
+          done(answer.statusCode ?? 0);
+        }).on('error', failed),
+      );
+
+    it('answers the live codes on this machine only: not through nginx, under another host name or with forwarding headers', async () => {
+      expect(await outbox(direct.url)).toBe(200);
+
+      expect(await outbox(nginx.url)).toBe(404);
+      const proxied = await fetch(`${nginx.url}/dev/outbox?to=${nextPhone()}`);
+      const refusal = (await proxied.json()) as { error_code: string; error_message: string };
+      expect(refusal.error_code).toBe('E_2');
+      expect(refusal.error_message).toMatch(/made on the server's own machine only.*Fix: .*DEV_ROUTES=1/);
+      // Nor does the development WeChat sign anyone in through it.
+      expect((await fetch(`${nginx.url}/dev/oauth/wechat/connect/qrconnect?appid=x`)).status).toBe(404);
+
+      // A page that rebinds its own host name to 127.0.0.1 sends that name; a proxy says who asked.
+      const suspicious: Record<string, string>[] = [
+        { host: 'attacker.example' },
+        { 'x-forwarded-for': '203.0.113.9' },
+        { forwarded: 'for=203.0.113.9' },
+        { 'x-real-ip': '203.0.113.9' },
+      ];
+      for (const headers of suspicious) expect(await outbox(direct.url, headers), JSON.stringify(headers)).toBe(404);
+      expect(await outbox(direct.url, { host: `localhost:${new URL(direct.url).port}` })).toBe(200);
+    });
+
+    it('with DEV_ROUTES=1, answers through the proxy too (the opt-in, warned about at start)', async () => {
+      expect(await outbox(openNginx.url)).toBe(200);
+    });
+  },
+);

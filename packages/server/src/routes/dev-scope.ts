@@ -1,0 +1,48 @@
+/**
+ * The development routes (live codes at /dev/outbox, the development WeChat and QQ) in a scope of
+ * their own. On by default (development on a loopback address), they answer only a request made on
+ * this machine: from a loopback address, to a loopback host name, and not passed on by a proxy. A
+ * proxy on the same host (nginx in front of `npm start`) would otherwise hand every live code to
+ * anyone who reaches it, and a page using DNS rebinding could read them from a developer's browser.
+ * DEV_ROUTES=1 opens them to every request (config.ts, logged loudly at start).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { isLoopback } from '../config/config.ts';
+import type { Context } from '../context.ts';
+import { devOauthRoutes } from '../dev-oauth/index.ts';
+import { ApiError } from '../errors.ts';
+import { devRoutes } from './dev.ts';
+
+/** Headers a proxy adds when it passes a request on. */
+const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'];
+
+/** The host name of a Host header: `[::1]:3000` → `::1`, `localhost:3000` → `localhost`. */
+const hostName = (host: string) =>
+  host.startsWith('[') ? host.slice(1, host.indexOf(']')) : (host.split(':')[0] ?? '');
+
+/** Whether the request was made on this machine and reached the server directly. */
+export const madeOnThisMachine = (request: IncomingMessage): boolean => {
+  const peer = request.socket.remoteAddress ?? '';
+  return (
+    isLoopback(peer.replace(/^::ffff:/, '')) &&
+    isLoopback(hostName(request.headers.host ?? '')) &&
+    FORWARDING.every((name) => request.headers[name] === undefined)
+  );
+};
+
+export const developmentRoutes = (app: FastifyInstance, ctx: Context) =>
+  app.register(async (scope) => {
+    if (!ctx.config.devRoutesForAnyone) {
+      scope.addHook('onRequest', async function onlyThisMachine(request, reply) {
+        if (madeOnThisMachine(request.raw)) return;
+        const refusal = new ApiError(
+          'E_2',
+          `No route ${request.method} ${request.url.split('?')[0]}: development routes answer requests made on the server's own machine only, not through a proxy or under another host name. Fix: open it on that machine at ${ctx.config.publicUrl}, or set DEV_ROUTES=1 to answer everyone (never with real users).`,
+        );
+        return reply.code(404).send(refusal.toWire(request.id));
+      });
+    }
+    devRoutes(scope, ctx);
+    devOauthRoutes(scope, ctx);
+  });
