@@ -21,10 +21,17 @@ const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-
 const hostName = (host: string) =>
   host.startsWith('[') ? host.slice(1, host.indexOf(']')) : (host.split(':')[0] ?? '');
 
-/** Whether the request was made on this machine and reached the server directly. */
+/**
+ * Whether the request was made on this machine and reached the server directly. HTTP/1.0 is what
+ * nginx speaks to its upstream unless told otherwise (with the upstream's own address as Host and no
+ * forwarding header), where browsers and curl speak 1.1 or later. A proxy that adds no forwarding
+ * header, speaks 1.1 and names a loopback host cannot be told apart: that is what NODE_ENV=production
+ * is for.
+ */
 export const madeOnThisMachine = (request: IncomingMessage): boolean => {
   const peer = request.socket.remoteAddress ?? '';
   return (
+    request.httpVersion !== '1.0' &&
     isLoopback(peer.replace(/^::ffff:/, '')) &&
     isLoopback(hostName(request.headers.host ?? '')) &&
     FORWARDING.every((name) => request.headers[name] === undefined)

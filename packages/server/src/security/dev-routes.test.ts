@@ -7,6 +7,7 @@
  */
 
 import { get as httpGet } from 'node:http';
+import { connect } from 'node:net';
 import { A, client, codeFor, expectError, nextPhone, PID } from '@edupass/test-kit/accounts';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { hasNginx, type Nginx, startNginx } from '@edupass/test-kit/nginx';
@@ -225,6 +226,24 @@ describe.runIf(hasNginx())(
       ];
       for (const headers of suspicious) expect(await outbox(direct.url, headers), JSON.stringify(headers)).toBe(404);
       expect(await outbox(direct.url, { host: `localhost:${new URL(direct.url).port}` })).toBe(200);
+    });
+
+    it("refuses what nginx sends upstream by default (proxy_pass to the server's address alone): HTTP/1.0, its Host, no forwarding header", async () => {
+      const { hostname, port } = new URL(direct.url);
+      const head = await new Promise<string>((done, failed) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(
+            `GET /dev/outbox?to=${nextPhone()} HTTP/1.0\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('latin1');
+        });
+        socket.on('end', () => done(answer.split('\r\n')[0] ?? ''));
+        socket.on('error', failed);
+      });
+      expect(head).toMatch(/^HTTP\/1\.[01] 404 /);
     });
 
     it('with DEV_ROUTES=1, answers through the proxy too (the opt-in, warned about at start)', async () => {
