@@ -14,6 +14,18 @@ import { isIP } from 'node:net';
 
 export type TrustProxy = false | number | string[];
 
+/** Headers through which a proxy (or a client posing as one) names the client, host, scheme or port. */
+export const PROXY_HEADERS = [
+  'forwarded',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-forwarded-server',
+  'x-forwarded-for',
+  'x-real-ip',
+] as const;
+
 /**
  * As Fastify's `trustProxy` option. Fastify ignores X-Forwarded-For entirely for a bare hop count
  * (it cannot check that the peer is a proxy), so hops are counted here: address i (0 = the peer,

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OIDC_PREFIX } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
+import { PROXY_HEADERS } from '../config/proxy-config.ts';
 import type { Context } from '../context.ts';
 import { startBackchannelLogoutWorker } from '../services/identity/backchannel-logout.ts';
 import { signingKeys } from '../services/sessions/signing-keys.ts';
@@ -39,18 +40,6 @@ export const currentProvider = (ctx: Context) => {
 
 export type ProviderSource = ReturnType<typeof currentProvider>;
 
-/** Headers through which a request could name another host, scheme or port than PUBLIC_URL's. */
-const ADDRESS_HEADERS = [
-  'forwarded',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-forwarded-port',
-  'x-forwarded-prefix',
-  'x-forwarded-server',
-  'x-forwarded-for',
-  'x-real-ip',
-];
-
 /**
  * What the provider reads of the request to build its URLs (issuer endpoints in discovery, the
  * return after sign-in) and its cookies' Secure flag is set here from PUBLIC_URL, never taken from
@@ -63,7 +52,7 @@ export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
   // Read before the headers change: Fastify works the address out of X-Forwarded-For on each read.
   const ip = request.ip;
   const { headers } = request.raw;
-  for (const name of ADDRESS_HEADERS) delete headers[name];
+  for (const name of PROXY_HEADERS) delete headers[name];
   headers.host = url.host;
   headers['x-forwarded-host'] = url.host;
   headers['x-forwarded-proto'] = url.protocol.slice(0, -1);

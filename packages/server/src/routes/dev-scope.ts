@@ -6,20 +6,13 @@
  * anyone who reaches it, and a page using DNS rebinding could read them from a developer's browser.
  * DEV_ROUTES=1 opens them to every request (config.ts, logged loudly at start).
  */
-import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopback } from '../config/config.ts';
+import { PROXY_HEADERS } from '../config/proxy-config.ts';
 import type { Context } from '../context.ts';
 import { devOauthRoutes } from '../dev-oauth/index.ts';
 import { ApiError } from '../errors.ts';
 import { devRoutes } from './dev.ts';
-
-/** Headers a proxy adds when it passes a request on. */
-const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'];
-
-/** The host name of a Host header: `[::1]:3000` → `::1`, `localhost:3000` → `localhost`. */
-const hostName = (host: string) =>
-  host.startsWith('[') ? host.slice(1, host.indexOf(']')) : (host.split(':')[0] ?? '');
 
 /**
  * Whether the request was made on this machine and reached the server directly. HTTP/1.0 is what
@@ -28,21 +21,19 @@ const hostName = (host: string) =>
  * header, speaks 1.1 and names a loopback host cannot be told apart: that is what NODE_ENV=production
  * is for.
  */
-export const madeOnThisMachine = (request: IncomingMessage): boolean => {
-  const peer = request.socket.remoteAddress ?? '';
-  return (
-    request.httpVersion !== '1.0' &&
-    isLoopback(peer.replace(/^::ffff:/, '')) &&
-    isLoopback(hostName(request.headers.host ?? '')) &&
-    FORWARDING.every((name) => request.headers[name] === undefined)
-  );
-};
+const madeOnThisMachine = ({ raw, socket, hostname }: FastifyRequest): boolean =>
+  raw.httpVersion !== '1.0' &&
+  isLoopback((socket.remoteAddress ?? '').replace(/^::ffff:/, '')) &&
+  // Fastify's host name, without the port ([::1] keeps its brackets, as isLoopback takes it); a
+  // proxy's X-Forwarded-Host is refused below in any case.
+  isLoopback(hostname) &&
+  PROXY_HEADERS.every((name) => raw.headers[name] === undefined);
 
 export const developmentRoutes = (app: FastifyInstance, ctx: Context) =>
   app.register(async (scope) => {
     if (!ctx.config.devRoutesForAnyone) {
       scope.addHook('onRequest', async function onlyThisMachine(request, reply) {
-        if (madeOnThisMachine(request.raw)) return;
+        if (madeOnThisMachine(request)) return;
         const refusal = new ApiError(
           'E_2',
           `No route ${request.method} ${request.url.split('?')[0]}: development routes answer requests made on the server's own machine only, not through a proxy or under another host name. Fix: open it on that machine at ${ctx.config.publicUrl}, or set DEV_ROUTES=1 to answer everyone (never with real users).`,
