@@ -553,7 +553,7 @@ console.log(
 );
 console.log(
   `logging: the server at LOG_LEVEL=${LOG_LEVEL}, its stdout to a file, written asynchronously (pino's ` +
-    'destination with sync: false, flushed on close and exit). The baseline writes the same two lines per ' +
+    'destination with sync: false, flushed on close and exit). The baseline writes the same line per ' +
     'request through pino the same way (like for like); the bare handler without a log is shown beside it.',
 );
 if (busy || disagree.length > 0) {

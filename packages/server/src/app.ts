@@ -27,6 +27,7 @@ import { countRequests, serveMetrics } from './http/metrics-endpoint.ts';
 import { answerProfileFromMemory, type RememberedProfile } from './http/remembered-profile.ts';
 import { answerReportsBeforeFastify, type ReportsBeforeFastify } from './http/reports-before-fastify.ts';
 import { AUTH_COOKIE } from './http/request-info.ts';
+import { RequestLog } from './http/request-log.ts';
 import { RETRY_AFTER_SECONDS } from './http/unavailable.ts';
 import { loadWebPage } from './http/web-page.ts';
 import { serveAvatars, serveWebFiles } from './http/web-static.ts';
@@ -110,6 +111,7 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     serverFactory: beforeFastify.serverFactory,
     logger: withRedaction(options.logger ?? { level: config.logLevel, stream: stdout as LogDestination }),
+    logController: new RequestLog(),
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,

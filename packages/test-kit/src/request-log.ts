@@ -1,6 +1,7 @@
 /**
- * The server's request log as a test reads it: pino's JSON lines, where Fastify (and the steps answered
- * before it) write "incoming request" and "request completed" under one request id.
+ * The server's request log as a test reads it: pino's JSON lines, where Fastify (and the requests
+ * answered before it) write "request completed" with the request, and at debug "incoming request"
+ * before it, under one request id (http/request-log.ts).
  */
 
 export interface RequestLogLine {
@@ -12,7 +13,7 @@ export interface RequestLogLine {
 }
 
 /**
- * The lines of the requests whose URL `chosen` accepts (their "incoming request", "request completed"
+ * The lines of the requests whose URL `chosen` accepts (their "request completed", "incoming request"
  * and any other line under their request id), in the order written. `lines`: one JSON line each, as
  * a stream hands them over, or a log file's text.
  */

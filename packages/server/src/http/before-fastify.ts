@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { fastifyTrustProxy, type TrustProxy } from '../config/proxy-config.ts';
 
 /** Answers the request and says true, or says false without touching it. */
@@ -54,10 +54,6 @@ export const requestsBeforeFastify = () => {
   return { serverFactory, answerWith };
 };
 
-/** Whether requests are logged (LOG_LEVEL info or finer), as Fastify logs each one. */
-export const logsRequests = (app: FastifyInstance) =>
-  (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
-
 /**
  * The client's address as Fastify's `request.ip` gives it under TRUST_PROXY (the same trust function,
  * through the same proxy-addr): the peer, or the nearest untrusted address in X-Forwarded-For.
@@ -68,27 +64,3 @@ export const clientAddressOf = (trust: TrustProxy): ((request: IncomingMessage) 
   const trusted = typeof given === 'function' ? given : proxyAddr.compile(given);
   return (request) => proxyAddr(request, trusted);
 };
-
-/**
- * Fastify's "incoming request" line for a request answered before Fastify, with its request id
- * (`reqId`, as Fastify's child logger binds it; written in the line rather than through a child
- * logger per request, which cost as much as the line). The request serializer
- * (http/log-redaction.ts) reads the fields Fastify's request has (`ip`: the client's address,
- * clientAddressOf).
- */
-export const logIncoming = (
-  log: FastifyBaseLogger,
-  request: IncomingMessage,
-  reqId: string,
-  ip: string | undefined,
-) => {
-  const { socket } = request;
-  log.info(
-    { reqId, req: { method: request.method, url: request.url, host: request.headers.host, ip, socket } },
-    'incoming request',
-  );
-};
-
-/** Fastify's "request completed" line. */
-export const logCompleted = (log: FastifyBaseLogger, reqId: string, statusCode: number, responseTime: number) =>
-  log.info({ reqId, res: { statusCode }, responseTime }, 'request completed');

@@ -39,7 +39,8 @@ describe('draining', () => {
     const lines: string[] = [];
     const stream = { write: (line: string) => lines.push(line) };
     // No session cache: the read goes to the database, where it is held.
-    const server = await startTestServer({ sessionCacheSeconds: 0 }, { logger: { level: 'info', stream } });
+    // At debug, the server logs a request as it arrives too.
+    const server = await startTestServer({ sessionCacheSeconds: 0 }, { logger: { level: 'debug', stream } });
     let database: ReturnType<typeof holdDatabase> | undefined;
     try {
       const call = client(server.url);

@@ -12,10 +12,10 @@
  *   blocked (`rememberedSession`): the very checks `authenticate` makes, on the very same memory, so
  *   a sign-out, a block or a password change refuses the next read here as it does there;
  * - while the server takes requests (not draining nor closing).
- * With request logging on (LOG_LEVEL info or finer), each read is logged as Fastify logs a request:
- * "incoming request" and "request completed", with a request id (a UUID, as genReqId gives), the
- * method, URL, host and the client's address (behind a trusted proxy, from X-Forwarded-For), the
- * status and the time taken. The drain counts it as running until its answer closes.
+ * With request logging on (LOG_LEVEL info or finer), each read is logged as Fastify logs a request
+ * (http/request-log.ts): one line with a request id (a UUID, as genReqId gives), the method, URL,
+ * host and the client's address (behind a trusted proxy, from X-Forwarded-For), the status and the
+ * time taken (and at debug, its arrival). The drain counts it as running until its answer closes.
  * The headers are the ones the browser-header hooks give a JSON answer (browserHeaders); the request
  * is counted in the metrics under its route as Fastify's hook counts it.
  */
@@ -28,8 +28,9 @@ import type { Context } from '../context.ts';
 import { userInfo } from '../services/account/views.ts';
 import { rememberedSession } from '../services/sessions/tokens.ts';
 import type { User } from '../store/schema.ts';
-import { clientAddressOf, type EarlyAnswer, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
+import { clientAddressOf, type EarlyAnswer } from './before-fastify.ts';
 import { tokenOf } from './origin-check.ts';
+import { logAnswered, logArrived, logsRequests } from './request-log.ts';
 
 export interface RememberedProfile {
   /** Profile reads answered from memory so far. */
@@ -78,7 +79,8 @@ export const answerProfileFromMemory = (
     const started = performance.now();
     track(response);
     const reqId = logged ? randomUUID() : undefined;
-    if (reqId) logIncoming(app.log, request, reqId, clientAddress(request));
+    const ip = logged ? clientAddress(request) : undefined;
+    if (reqId) logArrived(app.log, request, reqId, ip);
     const { body, length } = answerOf(session.user);
     const raw = rawHeaders.slice();
     raw.push(length);
@@ -86,7 +88,7 @@ export const answerProfileFromMemory = (
     response.end(body);
     const took = performance.now() - started;
     record(series, took / 1000);
-    if (reqId) logCompleted(app.log, reqId, 200, took);
+    if (reqId) logAnswered(app.log, request, reqId, ip, 200, took);
     state.answered++;
     return true;
   };

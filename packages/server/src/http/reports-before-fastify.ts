@@ -24,9 +24,10 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from '../routes/usage-report.ts';
-import { type EarlyAnswer, logCompleted, logIncoming, logsRequests } from './before-fastify.ts';
+import type { EarlyAnswer } from './before-fastify.ts';
 import type { AnswerHeaders } from './browser-headers.ts';
 import { errorAnswer } from './error-answer.ts';
+import { logAnswered, logArrived, logsRequests } from './request-log.ts';
 
 export interface ReportsBeforeFastify {
   /** Batches answered here so far. */
@@ -112,7 +113,8 @@ export const answerReportsBeforeFastify = (
     }
     const took = performance.now() - taken.started;
     record(status === 204 ? storedSeries : seriesOf(REPORT_ROUTE, 'POST', status), took / 1000);
-    if (logged && taken.requestId) logCompleted(app.log, taken.requestId, status, took);
+    if (logged && taken.requestId)
+      logAnswered(app.log, request, taken.requestId, request.socket.remoteAddress, status, took);
     state.answered++;
   };
 
@@ -122,7 +124,7 @@ export const answerReportsBeforeFastify = (
     const taken: Taken = { request, response, product, started: performance.now() };
     if (logged) {
       taken.requestId = randomUUID();
-      logIncoming(app.log, request, taken.requestId, request.socket.remoteAddress);
+      logArrived(app.log, request, taken.requestId, request.socket.remoteAddress);
     }
     track(response);
     const body: Buffer[] = [];

@@ -83,7 +83,7 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
 
 /**
  * Not hooks, but steps too: Fastify's request id (genReqId, a UUID), the client's address (TRUST_PROXY)
- * and the request log lines; the answers before Fastify give the same with randomUUID, clientAddressOf
- * and logIncoming/logCompleted (http/before-fastify.ts).
+ * and the request log lines (its logController, http/request-log.ts); the answers before Fastify give
+ * the same with randomUUID, clientAddressOf (http/before-fastify.ts) and logArrived/logAnswered.
  */
-export const LOGGER_STEPS = ['request id', 'client address', 'incoming request', 'request completed'] as const;
+export const LOGGER_STEPS = ['request id', 'client address', 'request log'] as const;

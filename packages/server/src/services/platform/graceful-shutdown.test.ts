@@ -27,7 +27,7 @@ type Outcome = { status: number; code?: string } | { error: string };
 /** How a connection fails that the server never read a request from (undici's codes). */
 const NEVER_READ = ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'];
 
-/** How many reports the server logged as read, and how many of them as answered. */
+/** How many reports the server logged as read (a line at debug), and how many of them as answered. */
 const reportsInLog = (file: string) => {
   const lines = requestLines(readFileSync(file, 'utf8'), (url) => url.startsWith('/report/'));
   const count = (msg: string) => lines.filter((line) => line.msg === msg).length;
@@ -51,7 +51,7 @@ const send = (url: string, body: ReportPayload): Promise<Outcome> =>
 it('drains in-flight requests and the ingestion writer on SIGTERM: nothing acknowledged is lost', async () => {
   const env = { DATABASE_URL: child.database.url, PRODUCTS: 'edupass:edupass' };
   const log = join(dirname(child.bundle.file), 'drain.log');
-  child.server = await startChildServer(child.bundle.file, { ...env, LOG_LEVEL: 'info' }, undefined, [], log);
+  child.server = await startChildServer(child.bundle.file, { ...env, LOG_LEVEL: 'debug' }, undefined, [], log);
   const first = child.server;
   const outcomes: Outcome[] = new Array(BATCHES);
   const sendAll = (from: number, to: number) =>
