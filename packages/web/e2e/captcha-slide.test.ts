@@ -6,10 +6,11 @@
 import { launchBrowser } from '@edupass/test-kit/browser';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
+import type { CaptchaTables } from '@edupass/test-kit/server';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptchaOutcome, openCaptchaPage, runCaptcha } from './support/captcha-page.ts';
-import { newestAnswer, readySlider } from './support/slide.ts';
+import { newestAnswer, readySlider, typeAnswer } from './support/slide.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -84,12 +85,37 @@ describe('the slide puzzle in the browser', () => {
     const handle = readySlider(page);
     await handle.waitFor();
     const answer = await newestAnswer(server);
-    await handle.focus();
-    for (let x = 0; x + 10 <= answer; x += 10) await handle.press('PageUp', { delay: 40 });
-    for (let i = 0; i < answer % 10; i++) await handle.press('ArrowRight', { delay: 30 });
+    await typeAnswer(handle, answer);
     expect(Number(await handle.getAttribute('aria-valuenow'))).toBe(answer);
     await handle.press('Enter');
     await outcomeOf(running);
+  });
+
+  it("takes the smallest answer typed at a person's pace, which the shared helper keeps to", async () => {
+    // Seven PageUps 30 ms apart take about 200 ms, which the server refuses as no person's (too fast).
+    const running = runCaptcha(page, { pid: 'edupass', identity: newPhone(), scene: 'login' });
+    const handle = readySlider(page);
+    await handle.waitFor();
+    const smallest = 70;
+    await server.app.ctx.db
+      .withTables<CaptchaTables>()
+      .updateTable('captcha_challenges')
+      .set({ answer_x: smallest })
+      .where('used_at', 'is', null)
+      .execute();
+    await typeAnswer(handle, smallest);
+    expect(Number(await handle.getAttribute('aria-valuenow'))).toBe(smallest);
+    await handle.press('Enter');
+    // A refused answer is said in the puzzle's live region, and the flow waits for another try.
+    const refused = page
+      .locator('[data-edupass-captcha="status"]')
+      .filter({ hasText: /\S/ })
+      .waitFor({ timeout: 60_000 })
+      .then(
+        async () => `refused: ${await page.locator('[data-edupass-captcha="status"]').textContent()}`,
+        () => 'neither taken nor refused in 60 s',
+      );
+    expect(await Promise.race([outcomeOf(running).then(() => 'taken'), refused])).toBe('taken');
   });
 
   it('says a wrong drop out loud and offers a new puzzle', async () => {
