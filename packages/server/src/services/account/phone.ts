@@ -4,6 +4,7 @@ import { findUserByPhone } from '../../store/account/users.ts';
 import { revokeBadges } from '../../store/edu/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
+import { dropGuardianCodes } from '../edu/guardian-links.ts';
 import { noticeAccountChange } from './notices.ts';
 import { currentUser, saveUser } from './users.ts';
 
@@ -31,8 +32,10 @@ export const bindPhone = async (ctx: Context, userId: number, phone: string, cap
   await assertFreeFor(ctx, phone, user);
   await verifyCode(ctx, phone, 'bind', captcha);
   await savePhone(ctx, user, phone);
-  // A pupil's account is the pupil's from now on: the login cards the school printed open it no more.
+  // A pupil's account is the pupil's from now on: the login cards the school printed open it no more,
+  // and the guardian codes opened before (on a card, or by whoever could sign in as the pupil) link no one.
   await revokeBadges(ctx.db, [user.id], ctx.now());
+  await dropGuardianCodes(ctx.db, [user.id]);
   await noticeAccountChange(ctx, user, 'phone_bound');
 };
 

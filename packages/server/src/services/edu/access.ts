@@ -14,7 +14,7 @@ import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { classRoleOf, findClass, pupilsInClass } from '../../store/edu/classes.ts';
 import { isGuardianRow } from '../../store/edu/guardians.ts';
-import { pupilAccountsOf } from '../../store/edu/pupils.ts';
+import { findPupilAccount, pupilAccountsOf } from '../../store/edu/pupils.ts';
 import { schoolRolesOf } from '../../store/edu/schools.ts';
 
 export type Subject =
@@ -95,3 +95,18 @@ export const isGuardianOf = (ctx: Pick<Context, 'db'>, callerId: number, childId
 export const requireGuardianOf = async (ctx: Pick<Context, 'db'>, callerId: number, childId: number) => {
   if (!(await isGuardianOf(ctx, callerId, childId))) throw new ApiError('E_2');
 };
+
+/**
+ * Whether the caller works at the school that made the child's account (an approved role there, as a
+ * teacher or an admin): the school can sign in as the child (a login card, a reset), so a guardian
+ * code or a consent link "the child" opened may be the caller's own. Such a person neither links as
+ * the child's guardian nor decides the child's consent; the child's family does.
+ */
+export const worksAtChildsSchool = async (ctx: Pick<Context, 'db'>, callerId: number, childId: number) => {
+  const account = await findPupilAccount(ctx.db, childId);
+  return account !== undefined && (await schoolRolesOf(ctx.db, account.school_id, callerId)).length > 0;
+};
+
+/** The refusal of `worksAtChildsSchool`, in plain words. */
+export const STAFF_ARE_NOT_GUARDIANS =
+  "Staff of the child's school cannot become the child's guardian or give consent for the child here: the school can sign in to this account. Another guardian can, from their own account.";

@@ -34,7 +34,7 @@ import { deleteAccount } from '../account/deletion.ts';
 import { endAllSessions } from '../account/users.ts';
 import { issueTicket, peekTicket, spendTicket } from '../security/tickets.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
-import { requireGuardianOf } from './access.ts';
+import { requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from './access.ts';
 import { adultCheckState, requiredAdultCheck } from './adult-check.ts';
 import { currentBand } from './age.ts';
 import { currentConsentText } from './consent-text.ts';
@@ -75,8 +75,8 @@ export const openConsentLink = async (ctx: Context, userId: number) => {
 
 /**
  * The child a live link names, once the caller is shown to be someone who may decide: not the child,
- * with a phone of their own (the SMS code of their sign-in proved it) that is not the child's, and
- * not a child themselves.
+ * with a phone of their own (the SMS code of their sign-in proved it) that is not the child's, not a
+ * child themselves, and not working at the school that made the child's account (`worksAtChildsSchool`).
  */
 const childOfLink = async (ctx: Context, guardianId: number, link: string) => {
   const facts = await peekTicket(ctx, 'guardian_consent', link);
@@ -92,6 +92,7 @@ const childOfLink = async (ctx: Context, guardianId: number, link: string) => {
   }
   const band = currentBand(guardian, ctx.now());
   if (band !== null && band !== 'adult') throw invalidRequest('A guardian must be an adult.');
+  if (await worksAtChildsSchool(ctx, guardian.id, child.id)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
   return child;
 };
 

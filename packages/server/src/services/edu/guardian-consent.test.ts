@@ -190,6 +190,24 @@ describe('guardian consent', () => {
     expectError(await call('POST', routes.openConsentLink.path, {}, { token: guardian.token }), 'E_1');
   });
 
+  it("no one working at the child's school decides, even with a link opened as the pupil; a parent then does", async () => {
+    const schoolId = await edu.addSchool('同意小学', undefined, false);
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '二年级三班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['李小雨']);
+    // The teacher made the account and knows its first password: they can sign in as the pupil.
+    const asPupil = { token: (await signIn(server, String(pupil?.username), pupil?.password)).access.token } as Account;
+    expect(await ownConsent(asPupil)).toMatchObject({ consent_state: 'pending' });
+    const link = await openLink(asPupil);
+    expectError(await request(teacher, link), 'E_1');
+    const refused = await decide(teacher, link, 'consent');
+    expectError(refused, 'E_1');
+    expect(JSON.stringify(refused.body)).toContain("Staff of the child's school cannot");
+    expect(await ownConsent(asPupil)).toMatchObject({ consent_state: 'pending' });
+    edu.ok(await decide(await signUpAged(37), link, 'consent', 'father'), 204);
+    expect(await ownConsent(asPupil)).toMatchObject({ consent_state: 'granted' });
+  });
+
   it("refusal deletes the child's account at once, whatever the deletion grace period", async () => {
     const child = await signUpAged(8);
     const guardian = await signUpAged(33);

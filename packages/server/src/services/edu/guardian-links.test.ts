@@ -12,9 +12,19 @@ import {
   type OwnGuardians,
   routes,
 } from '@edupass/protocol';
-import { type Account, expectError, signIn } from '@edupass/test-kit/accounts';
+import {
+  A,
+  type Account,
+  codeFor,
+  expectError,
+  nextPhone,
+  PID,
+  signIn,
+  TOKEN_SET_HEADERS,
+} from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
+import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { movableClock } from '@edupass/test-kit/server-clock';
 import { describe, expect, it } from 'vitest';
 
@@ -187,6 +197,68 @@ describe('linking a guardian with a one-time code', () => {
     const guardian = await signUpAged(40);
     expectError(await link(guardian, lost), 'E_2');
     expect(edu.ok<{ child_id: number }>(await link(guardian, printed)).child_id).toBe(pupil?.user_id);
+  });
+});
+
+describe("a pupil's guardian codes, where the school can sign in as the pupil", () => {
+  /** A pupil with a printed card: the badge signs in as the pupil, the card carries a guardian code. */
+  const cardedPupil = async (school: string) => {
+    const schoolId = await edu.addSchool(school);
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '三年级二班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['王小明']);
+    const { html } = await edu.cardSheet(teacher, classId, 'zh-CN');
+    const badge = badgeOf(decodeCardQrCodes(html)[0] as string);
+    const cardCode = /class="guardian-code">([A-Z0-9]{8})</.exec(html)?.[1] ?? '';
+    return { teacher, classId, userId: Number(pupil?.user_id), badge, cardCode };
+  };
+  const signInAsPupil = async (badge: string) => {
+    const answer = await call('POST', routes.signInByBadge.path, { badge }, { headers: TOKEN_SET_HEADERS });
+    return {
+      token: edu.ok<{ auth: { token: { access: { token: string } } } }>(answer).auth.token.access.token,
+    } as Account;
+  };
+
+  it('a teacher signed in as the pupil opens a code and cannot spend it as guardian; a parent then can', async () => {
+    const { teacher, userId, badge } = await cardedPupil('守护小学');
+    const code = await openCode(await signInAsPupil(badge));
+    const refused = await link(teacher, code);
+    expectError(refused, 'E_1');
+    expect(JSON.stringify(refused.body)).toContain("Staff of the child's school cannot become the child's guardian");
+    expect(await childrenOf(teacher)).toEqual([]);
+    // The refusal left the code for the family.
+    expect(edu.ok<{ child_id: number }>(await link(await signUpAged(39), code)).child_id).toBe(userId);
+  });
+
+  it("a reset makes every open code useless, the lost card's and one opened as the pupil", async () => {
+    const { teacher, classId, userId, badge, cardCode } = await cardedPupil('重置小学');
+    const openedAsPupil = await openCode(await signInAsPupil(badge));
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.resetPupils.path, { id: classId }),
+        { user_ids: [userId] },
+        { token: teacher.token },
+      ),
+    );
+    const finder = await signUpAged(35);
+    expectError(await link(finder, cardCode), 'E_2');
+    expectError(await link(finder, openedAsPupil), 'E_2');
+    expect(await childrenOf(finder)).toEqual([]);
+  });
+
+  it("once the pupil binds a phone of their own, the codes opened before link no one; the pupil's new one does", async () => {
+    const { badge, cardCode, userId } = await cardedPupil('自主小学');
+    const pupil = await signInAsPupil(badge);
+    const openedBefore = await openCode(pupil);
+    const phone = nextPhone();
+    const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, pupil);
+    edu.ok(await call('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, pupil), 204);
+    const stranger = await signUpAged(44);
+    expectError(await link(stranger, cardCode), 'E_2');
+    expectError(await link(stranger, openedBefore), 'E_2');
+    const parent = await signUpAged(42);
+    expect(edu.ok<{ child_id: number }>(await link(parent, await openCode(pupil))).child_id).toBe(userId);
   });
 });
 

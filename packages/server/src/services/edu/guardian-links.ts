@@ -16,7 +16,7 @@ import { guardiansOfChild, hasGuardianRow, linkGuardian, unlinkGuardianRow } fro
 import { reserveLoginAttempt } from '../security/rate-limits.ts';
 import { issueTicket, peekTicket, spendTicket } from '../security/tickets.ts';
 import { inTransaction } from '../webhooks/events.ts';
-import { requireAccess, requireGuardianOf } from './access.ts';
+import { requireAccess, requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from './access.ts';
 import { currentBand } from './age.ts';
 import { drawCode } from './credentials.ts';
 import { minorModeChanged } from './minor-mode.ts';
@@ -46,15 +46,23 @@ export const openGuardianCode = async (ctx: Context, childId: number) => {
 };
 
 /**
+ * Drops every guardian code open for these children, whoever opened it: a reprinted or reset card's,
+ * and any opened while someone else could sign in as the child (before a reset, or before the child
+ * bound a phone of their own and took the account from the school).
+ */
+export const dropGuardianCodes = (db: Context['db'], childIds: number[]) =>
+  dropTicketsOf(
+    db,
+    'guardian_link',
+    childIds.map((id) => `user:${id}`),
+  );
+
+/**
  * The pupils' guardian codes printed on login cards, the earlier ones dropped first: as with badges,
  * a reprint makes a lost card's code useless. In the card sheet's transaction (`ctx`).
  */
 export const cardGuardianCodes = async (ctx: Context, teacherId: number, pupilIds: number[]) => {
-  await dropTicketsOf(
-    ctx.db,
-    'guardian_link',
-    pupilIds.map((id) => `user:${id}`),
-  );
+  await dropGuardianCodes(ctx.db, pupilIds);
   const codes: string[] = [];
   for (const id of pupilIds) codes.push((await openCode(ctx, id, teacherId, TEACHER_CODE_SECONDS)).code);
   return codes;
@@ -75,8 +83,9 @@ export const openPupilGuardianCode = async (ctx: Context, teacherId: number, cla
 
 /**
  * A guardian links with a code: an adult (or of unknown age) with a phone of their own, not the
- * child, to a child (not an adult), and not the teacher who opened the code: it is for someone else,
- * and a guardian may read, export and delete the child's account. The guardian is checked before the
+ * child, to a child (not an adult), not the teacher who opened the code (it is for someone else), and
+ * no one working at the school that made the child's account, which can sign in as the child and
+ * open a code as them (`worksAtChildsSchool`): a guardian may read, export and delete the account. The guardian is checked before the
  * code is spent, so a refusal leaves the code for the right person; the code is spent before the
  * link is written, so it links once however many race.
  */
@@ -101,6 +110,7 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   if (facts.data.by === guardianId) {
     throw invalidRequest("This code is for the pupil's guardian: give it to them to link from their own account.");
   }
+  if (await worksAtChildsSchool(ctx, guardianId, childId)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
   if (!(await spendTicket(ctx, 'guardian_link', code))) throw noCode();
   await inTransaction(ctx, async (tx) => {
     const first = !(await hasGuardianRow(tx.db, childId));

@@ -21,6 +21,7 @@ import { logPupilReads } from './access-log.ts';
 import { ageColumns, bandOfGrade } from './age.ts';
 import { eduAudit } from './audit.ts';
 import { drawInitialPassword, drawUsername } from './credentials.ts';
+import { dropGuardianCodes } from './guardian-links.ts';
 import { checkNames } from './names.ts';
 import { takePupilBatch } from './quotas.ts';
 import { schoolConsentStands } from './school-agreements.ts';
@@ -144,7 +145,10 @@ const requirePupils = async (
   return unique;
 };
 
-/** New passwords for pupils of the class: their sessions end at once and their old cards stop working. */
+/**
+ * New passwords for pupils of the class: their sessions end at once, and their old cards and every
+ * guardian code open for them (a lost card's among them) stop working.
+ */
 export const resetPupils = async (ctx: Context, callerId: number, classId: number, userIds: number[]) => {
   const ids = await requirePupils(ctx, callerId, classId, userIds, 'reset');
   const users = await Promise.all(ids.map((id) => findUserById(ctx.db, id)));
@@ -167,6 +171,7 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
         answer.push({ user_id: user.id, name: user.fullname, username: user.username ?? '', password });
       }
       await revokeBadges(tx.db, ids, now);
+      await dropGuardianCodes(tx.db, ids);
       await logPupilReads(tx, callerId, ids, ['name', 'username', 'new_password'], 'pupils_reset');
       await eduAudit(tx, callerId, 'edu.pupils.reset', `class:${classId}`, `${ids.length} pupils`);
       return answer;
