@@ -84,7 +84,7 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     'previewPupils',
     async ({ session, params, body }) => {
       await requireAccess(ctx, session.userId, { kind: 'class', id: params.id }, 'teach');
-      return previewNames(body);
+      return previewNames(body, ctx.config);
     },
     { tags },
   );

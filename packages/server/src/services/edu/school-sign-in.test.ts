@@ -26,8 +26,9 @@ const schoolWithCas = async (
   mapping?: Record<string, unknown>,
   version: '2.0' | '3.0' = '3.0',
   settings: Record<string, unknown> = {},
+  agreement = true,
 ) => {
-  const schoolId = await edu.addSchool('第一中学');
+  const schoolId = await edu.addSchool('第一中学', undefined, agreement);
   const code = `yizhong-${++codes}`;
   const added = await call(
     'POST',
@@ -543,5 +544,47 @@ describe('what is refused', () => {
       .execute();
     expect(audit).toContainEqual({ action: 'school.connector.settings', detail: `cas ${code}: name, server_url` });
     expect(audit).toContainEqual({ action: 'school.connector.settings', detail: `cas ${code}: nothing changed` });
+  });
+});
+
+describe('the age of a pupil who arrives by the school sign-in', () => {
+  const ageOf = async (userId: number) =>
+    server.app.ctx.db
+      .selectFrom('users')
+      .select(['age_band', 'consent_state'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+  const userOf = async (auth: string | undefined) =>
+    edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+      .id;
+
+  for (const agreement of [true, false]) {
+    test(`lands in a grade-3 class with the band and consent of a pupil its teacher made (${agreement ? 'school agreement' : 'no agreement'})`, async () => {
+      const { schoolId, code } = await schoolWithCas(undefined, '3.0', {}, agreement);
+      const teacher = await edu.approvedTeacher(schoolId);
+      const classId = await edu.createClass(teacher, schoolId, '三年级二班');
+      const [made] = await edu.createPupils(teacher, classId, ['王小明']);
+
+      const arrived = await signInWithSchool(code, pupil(`grade3-${agreement}`, '三年级二班'));
+      expect((await membershipsOf(arrived.auth)).classes).toEqual([
+        expect.objectContaining({ id: classId, role: 'pupil' }),
+      ]);
+      const age = await ageOf(await userOf(arrived.auth));
+      expect(age).toEqual(await ageOf(made?.user_id ?? 0));
+      expect(age).toEqual({ age_band: '8_13', consent_state: agreement ? 'school' : 'pending' });
+    });
+  }
+
+  test('a teacher arriving by the school sign-in, and a pupil naming no class there, are given no band', async () => {
+    const { schoolId, code } = await schoolWithCas();
+    const head = await edu.approvedTeacher(schoolId);
+    await edu.createClass(head, schoolId, '三年级一班');
+    const teacher = await signInWithSchool(code, {
+      user: 'age-teacher',
+      attributes: { displayName: ['张老师'], affiliation: ['faculty'], class: ['三年级一班'] },
+    });
+    expect(await ageOf(await userOf(teacher.auth))).toEqual({ age_band: null, consent_state: null });
+    const classless = await signInWithSchool(code, pupil('age-classless', '不存在的班'));
+    expect(await ageOf(await userOf(classless.auth))).toEqual({ age_band: null, consent_state: null });
   });
 });

@@ -25,8 +25,10 @@ import { endSessionByKey } from '../sessions/tokens.ts';
 import { type SignedIn, type SignInRequest, signIn } from '../sign-in/session-answer.ts';
 import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction } from '../webhooks/events.ts';
+import { ageColumns, bandOfGrade } from './age.ts';
 import type { Connector } from './connectors.ts';
 import { type MappedIdentity, mapIdentity, type UpstreamIdentity } from './identity-mapping.ts';
+import { schoolConsentStands } from './school-agreements.ts';
 import { type SignOutThere, sealSignOut } from './school-sign-out.ts';
 
 /** The HMAC of an upstream ticket, for single logout. */
@@ -41,6 +43,29 @@ const upstreamHash = (ctx: Context, connectorId: number, kind: 'sid' | 'sub', va
 const linkedUser = async (ctx: Context, connector: Connector, subject: string) => {
   const hash = hmac(ctx.keys.identifiers, `school-subject:${connector.id}:${subject}`);
   return { userId: await findLinkedUser(ctx.db, connector.id, hash), hash };
+};
+
+/** The classes of the connector's school the identity names that exist there (archived ones left out). */
+const namedClasses = async (db: Context['db'], connector: Connector, who: MappedIdentity) =>
+  who.classNames.length === 0
+    ? []
+    : (await classesOfSchool(db, connector.schoolId)).filter(
+        (c) => c.archived_at === null && who.classNames.includes(c.name),
+      );
+
+/**
+ * The age columns of a new account that lands as a pupil in classes of the school, as a pupil its
+ * teacher creates (pupils.ts) or a roster import gets them: the band of the class's grade (the
+ * youngest, where several are named) and, under 14, the school's agreement standing for the
+ * guardians' consent where one is in force, else a guardian's consent to wait for. Anyone else (a
+ * teacher, a pupil naming no class there) is left without a band, as before.
+ */
+const pupilAgeColumns = async (db: Context['db'], connector: Connector, who: MappedIdentity) => {
+  if (who.role !== 'pupil') return {};
+  const grades = (await namedClasses(db, connector, who)).map((c) => c.grade);
+  if (grades.length === 0) return {};
+  const consentBy = (await schoolConsentStands({ db }, connector.schoolId)) ? 'school' : 'guardian';
+  return ageColumns(bandOfGrade(Math.min(...grades)), null, consentBy);
 };
 
 /** Teacher or pupil of the school and of the named classes that exist there (archived ones left out). */
@@ -62,10 +87,8 @@ const landInSchool = async (
       created_at: now,
     });
   }
-  if (who.classNames.length === 0) return;
-  const named = (await classesOfSchool(db, connector.schoolId)).filter(
-    (c) => c.archived_at === null && who.classNames.includes(c.name),
-  );
+  const named = await namedClasses(db, connector, who);
+  if (named.length === 0) return;
   await putClassMembers(
     db,
     named.map((c) => ({
@@ -82,8 +105,14 @@ const landInSchool = async (
 const createLinkedUser = (ctx: Context, connector: Connector, hash: string, who: MappedIdentity) =>
   inTransaction(ctx, async (tx) => {
     const user =
-      (await insertUser(tx.db, newUser(ctx, { pid: defaultPid(ctx), fullname: who.displayName ?? '' }))) ??
-      fail('AC3_26');
+      (await insertUser(
+        tx.db,
+        newUser(ctx, {
+          pid: defaultPid(ctx),
+          fullname: who.displayName ?? '',
+          ...(await pupilAgeColumns(tx.db, connector, who)),
+        }),
+      )) ?? fail('AC3_26');
     if (
       !(await insertIdentity(tx.db, {
         connector_id: connector.id,
