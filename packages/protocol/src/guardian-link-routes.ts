@@ -67,6 +67,8 @@ export const childRecordAnswer = object({
     age_band: nullable(oneOf(...AGE_BANDS)),
     consent_state: nullable(oneOf(...CONSENT_STATES)),
     frozen: boolean(),
+    /** When a deletion a guardian asked for waits: when the account is erased (a guardian may stop it until then). */
+    guardian_deletion_at: nullable(integer()),
     relation: text(),
   }),
   consents: list(
@@ -115,6 +117,10 @@ export const deleteChildAccountRoute = route('POST', 'guardian/children/:id/dele
   params: childParams,
   status: 204,
 });
+export const keepChildAccountRoute = route('POST', 'guardian/children/:id/delete/cancel', 'token', {
+  params: childParams,
+  status: 204,
+});
 export const setChildMinorModeRoute = route('PUT', 'guardian/children/:id/minor', 'token', {
   params: childParams,
   body: {
@@ -150,6 +156,11 @@ export const guardianLinkTable = {
   deleteChildAccount: described(
     deleteChildAccountRoute,
     "A linked guardian deletes a child's account (frozen now, erased after the grace period)",
+    none,
+  ),
+  keepChildAccount: described(
+    keepChildAccountRoute,
+    'A linked guardian stops the deletion a guardian asked for, while its grace period runs',
     none,
   ),
   setChildMinorMode: described(

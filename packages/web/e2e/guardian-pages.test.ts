@@ -3,7 +3,8 @@
  * (link form, a linked child's panel) and the consent page with the adult check on (the `dev`
  * real-name stand-in). A guardian link code scanned while signed out (the QR code opens
  * `/guardian#<code>`) survives the sign-in: the guardian lands on the link form with the code filled,
- * and links. The consent page asks for the adult check first, then takes the consent.
+ * and links; deleting the child's account leaves it waiting, and the guardian keeps it again. The
+ * consent page asks for the adult check first, then takes the consent.
  */
 import { guardianLinkTable, guardianTable } from '@edupass/protocol';
 import { PASSWORD, signUp, signUpAgreed } from '@edupass/test-kit/accounts';
@@ -13,10 +14,12 @@ import { describe, expect, test } from 'vitest';
 import { phoneNumbers, signInBySms, switchLocale } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
-import { expectScreen, openPage } from './support/pages.ts';
+import { expectScreen, openPage, shown } from './support/pages.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 const app = withApp({
+  // A guardian's deletion waits out its grace period, which the guardian can end.
+  accountDeletionGraceDays: 15,
   realname: { provider: 'dev', accessKeyId: '', accessKeySecret: '', endpoint: '', region: '', timeoutMs: 5_000 },
 });
 const newPhone = phoneNumbers('1586');
@@ -57,6 +60,18 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       await page.getByText(text['guardian.linked']).waitFor(WAIT);
       await page.waitForLoadState('networkidle');
       await expectCleanScreen(page, '/guardian (a child linked)');
+      // A deletion the guardian asks for waits out its grace period, and the guardian can stop it.
+      await page.getByRole('button', { name: text['guardian.delete'], exact: true }).click();
+      const deleting = page.getByRole('alertdialog');
+      await deleting.getByRole('button', { name: text['guardian.delete'], exact: true }).click(WAIT);
+      await page.getByText(text['guardian.deleted']).waitFor(WAIT);
+      await shown(page, page.getByRole('button', { name: text['guardian.keep'], exact: true }), WAIT.timeout);
+      await expectCleanScreen(page, '/guardian (a deletion waiting)');
+      await page.getByRole('button', { name: text['guardian.keep'], exact: true }).click();
+      const keeping = page.getByRole('alertdialog');
+      await keeping.getByRole('button', { name: text['guardian.keep'], exact: true }).click(WAIT);
+      await page.getByText(text['guardian.kept']).waitFor(WAIT);
+      await page.getByRole('button', { name: text['guardian.delete'], exact: true }).waitFor(WAIT);
       // The code is spent and no longer kept: a reload shows an empty form.
       await page.reload();
       await expectScreen(page, text['guardian.title']);

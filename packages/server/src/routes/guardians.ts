@@ -20,7 +20,7 @@ import {
   ownGuardians,
   unlinkChild,
 } from '../services/edu/guardian-links.ts';
-import { childRecord, deleteChildAccount, endChildDevice } from '../services/edu/guardian-view.ts';
+import { childRecord, deleteChildAccount, endChildDevice, keepChildAccount } from '../services/edu/guardian-view.ts';
 import { ownMinorMode, setChildMinorMode } from '../services/edu/minor-mode.ts';
 
 export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
@@ -84,4 +84,7 @@ export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
     ({ session, params }) => deleteChildAccount(ctx, session.userId, params.id),
     { tags },
   );
+  defineRoute(app, ctx, 'keepChildAccount', ({ session, params }) => keepChildAccount(ctx, session.userId, params.id), {
+    tags,
+  });
 };

@@ -56,7 +56,8 @@ export const errorsEn: Record<ClientCodeName, string> = {
   GEETEST_CAPTCHA_FAIL: 'The verification failed. Please try again.',
   INVALID_EMAIL: 'Enter a valid e-mail address, like name@example.com.',
   EMAIL_REGISTERED: 'This e-mail address already has an account. Sign in instead.',
-  ACCOUNT_BLOCKED: 'This account is blocked. Contact support.',
+  ACCOUNT_BLOCKED:
+    'This account is closed for now. If your parent or guardian closed it, ask them. If not, contact support.',
   CAPTCHA_SEND_LIMIT: 'You reached today’s limit of codes. Try again tomorrow.',
   EMPTY_AGREEMENT_IDS: 'Tick the box to agree before you continue.',
   INVALID_REQUEST: 'Some information is missing or not valid. Check the form and try again.',

@@ -56,7 +56,7 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   GEETEST_CAPTCHA_FAIL: '验证未通过，请重试。',
   INVALID_EMAIL: '请输入正确的邮箱地址，例如 name@example.com。',
   EMAIL_REGISTERED: '该邮箱已注册，请直接登录。',
-  ACCOUNT_BLOCKED: '该账号已被封禁，请联系客服。',
+  ACCOUNT_BLOCKED: '这个账号暂时不能用。如果是家长或监护人关掉的，请问问他们；如果不是，请联系客服。',
   CAPTCHA_SEND_LIMIT: '今天获取验证码的次数已达上限，请明天再试。',
   EMPTY_AGREEMENT_IDS: '请先勾选同意协议再继续。',
   INVALID_REQUEST: '信息不完整或格式不对，请检查后重试。',

@@ -5,9 +5,12 @@
  * (services/sign-in/keep-account.ts) spends to keep the account and finish the sign-in.
  */
 import type { Context } from '../../context.ts';
-import { DeletionPending } from '../../errors.ts';
+import { DeletionPending, fail } from '../../errors.ts';
 import type { User } from '../../store/schema.ts';
 import { issueTicket } from '../security/tickets.ts';
+
+const GUARDIAN_DELETION =
+  'Your guardian asked for this account to be deleted. Only your guardian can stop it, from their guardian page.';
 
 /** Long enough to read the notice and choose; the sign-in is asked again after. */
 export const KEEP_TICKET_SECONDS = 600;
@@ -20,9 +23,14 @@ export interface SignInStep {
   second_step_done: boolean;
 }
 
-/** E_16 with a keep ticket when the account is waiting to be deleted; nothing otherwise. */
+/**
+ * E_16 with a keep ticket when the account is waiting to be deleted; nothing otherwise. A deletion a
+ * guardian asked for offers no ticket: the account stays blocked (AC3_44) until it is erased, unless a
+ * guardian stops it (services/edu/guardian-view.ts).
+ */
 export const refuseWhileErasing = async (ctx: Context, user: User, step: SignInStep) => {
   if (user.erase_at === null) return;
+  if (user.erase_requested_by === 'guardian_request') fail('AC3_44', GUARDIAN_DELETION);
   const ticket = await issueTicket(ctx, 'keep_account', `user:${user.id}`, KEEP_TICKET_SECONDS, { ...step });
   throw new DeletionPending(ticket, user.erase_at);
 };

@@ -350,4 +350,42 @@ describe("a linked guardian's view of a child", () => {
     expect(row?.erase_requested_by).toBe('guardian_request');
     expect(Number(row?.erase_at)).toBeGreaterThan(Date.now() + 14 * DAY);
   });
+
+  it('only a guardian stops the deletion they asked for: signing in as the child offers no way to keep it', async () => {
+    const child = await signUpAged(11);
+    const [guardian, other] = [await signUpAged(39), await signUpAged(41)];
+    edu.ok(await link(guardian, await openCode(child)));
+    const params = { id: child.userId };
+    const config = server.app.ctx.config as { accountDeletionGraceDays: number };
+    const grace = config.accountDeletionGraceDays;
+    config.accountDeletionGraceDays = 15;
+    try {
+      edu.ok(await call('POST', pathOf(routes.deleteChildAccount.path, params), {}, { token: guardian.token }), 204);
+    } finally {
+      config.accountDeletionGraceDays = grace;
+    }
+    // Whoever signs in as the child (the child, a card's holder) gets no keep ticket, only the refusal.
+    const refused = await call('POST', routes.loginByPassword.path, {
+      identity: child.phone,
+      password: child.password,
+      pid: PID,
+    });
+    expectError(refused, 'AC3_44');
+    expect(refused.body).not.toHaveProperty('deletion_ticket');
+    expect(JSON.stringify(refused.body)).toContain('Only your guardian can stop it');
+
+    const record = edu.ok<ChildRecord>(await recordOf(guardian, child.userId));
+    expect(record.child.guardian_deletion_at).toBeGreaterThan(Date.now() + 14 * DAY);
+    const keep = (who: Account) => call('POST', pathOf(routes.keepChildAccount.path, params), {}, { token: who.token });
+    expectError(await keep(other), 'E_2');
+    edu.ok(await keep(guardian), 204);
+    expectError(await keep(guardian), 'E_1');
+    expect(edu.ok<ChildRecord>(await recordOf(guardian, child.userId)).child).toMatchObject({
+      guardian_deletion_at: null,
+      frozen: false,
+    });
+    edu.ok(
+      await call('POST', routes.loginByPassword.path, { identity: child.phone, password: child.password, pid: PID }),
+    );
+  });
 });

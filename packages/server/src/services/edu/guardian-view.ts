@@ -6,10 +6,11 @@
  */
 import type { ChildRecord } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import { consentRecordsOf } from '../../store/edu/guardians.ts';
-import { deleteAccount } from '../account/deletion.ts';
+import { cancelDeletion, deleteAccount } from '../account/deletion.ts';
+import { securityEvent } from '../security/events.ts';
 import { devicesOf, endDeviceOf } from '../sessions/devices.ts';
 import { requireGuardianOf } from './access.ts';
 import { logReads } from './access-log.ts';
@@ -45,6 +46,7 @@ export const childRecord = async (ctx: Context, guardianId: number, childId: num
       age_band: currentBand(child, ctx.now()),
       consent_state: child.consent_state,
       frozen: child.blocked_at !== null || child.erase_at !== null,
+      guardian_deletion_at: child.erase_requested_by === 'guardian_request' ? child.erase_at : null,
       relation: guardians.find((g) => g.id === guardianId)?.relation ?? '',
     },
     consents: consents.map((c) => ({
@@ -68,8 +70,25 @@ export const endChildDevice = async (ctx: Context, guardianId: number, childId: 
   await endDeviceOf(ctx, child, key, 'signed_out_by_guardian');
 };
 
-/** A linked guardian deletes the child's account: frozen at once, erased after the grace period. */
+/**
+ * A linked guardian deletes the child's account: frozen at once, erased after the grace period. Only a
+ * guardian stops it meanwhile (`keepChildAccount`): signing in as the child offers no way to keep it
+ * (services/account/deletion-gate.ts), since whoever can sign in as the child (the child, a card's
+ * holder, the school) must not undo the guardian's decision.
+ */
 export const deleteChildAccount = async (ctx: Context, guardianId: number, childId: number) => {
   await requireGuardianOf(ctx, guardianId, childId);
   await deleteAccount(ctx, childId, 'guardian_request');
+};
+
+/** A linked guardian stops a deletion a guardian asked for, before its grace period ends. */
+export const keepChildAccount = async (ctx: Context, guardianId: number, childId: number) => {
+  await requireGuardianOf(ctx, guardianId, childId);
+  const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
+  if (child.erase_at === null || child.erase_requested_by !== 'guardian_request') {
+    throw invalidRequest("No deletion a guardian asked for is waiting on this child's account.");
+  }
+  if (await cancelDeletion(ctx, child)) {
+    securityEvent(ctx, { event: 'account_deletion_cancelled', userId: childId, reason: `by guardian ${guardianId}` });
+  }
 };

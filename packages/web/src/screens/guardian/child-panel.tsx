@@ -156,11 +156,23 @@ export const ChildPanel = ({ childId, onGone }: { childId: number; onGone: () =>
             t('guardian.saved'),
           )
         : null}
-      {askingButton(
-        t('guardian.delete'),
-        { title: t('guardian.deleteAsk', { name }), body: t('guardian.deleteBody') },
-        () => eduCall(guardianLinkTable.deleteChildAccount, params),
-        t('guardian.deleted'),
+      {data.child.guardian_deletion_at === null ? (
+        askingButton(
+          t('guardian.delete'),
+          { title: t('guardian.deleteAsk', { name }), body: t('guardian.deleteBody') },
+          () => eduCall(guardianLinkTable.deleteChildAccount, params),
+          t('guardian.deleted'),
+        )
+      ) : (
+        <>
+          <p>{t('guardian.deletionWaits', { date: when(data.child.guardian_deletion_at) })}</p>
+          {askingButton(
+            t('guardian.keep'),
+            { title: t('guardian.keepAsk', { name }), body: t('guardian.keepBody') },
+            () => eduCall(guardianLinkTable.keepChildAccount, params),
+            t('guardian.kept'),
+          )}
+        </>
       )}
       {askingButton(
         t('guardian.unlink'),
