@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
+import { canonicalEmail } from '../email-address.ts';
 import { newUser, passwordFields } from '../services/sign-in/sign-up.ts';
 import { drawDefaultNickname } from '../store/account/default-nickname.ts';
 import {
@@ -103,12 +104,15 @@ const rowToUser = async (
     const failure = value ? ruleFor[column]?.(value) : null;
     if (failure) return failure.message;
   }
+  // The address in its one spelling (email-address.ts), as the routes take it in.
+  const email = row.email ? canonicalEmail(row.email) : undefined;
+  if (row.email && !email) return `Invalid email "${row.email}", its domain is not a valid domain name.`;
   if (!row.phone && !row.email && !row.username) return 'A row needs a phone, an e-mail or a username.';
   if (row.username && !row.password) return 'A username needs a password to sign in with.';
   return newUser(ctx, {
     pid,
     phone: row.phone || null,
-    email: row.email?.toLowerCase() || null,
+    email: email ?? null,
     username: row.username || null,
     email_verified: row.email ? 0 : 1,
     phone_verified: row.phone ? 0 : 1,

@@ -2,9 +2,12 @@
  * Checks a body or query against its route's field list before any service runs: types, lengths,
  * the §5 rule a field names, integers within their column and text without control characters.
  * Failures are catalogue errors (E_1 with the rule's number), never 500s: nothing a database would
- * refuse (NUL, a number past its column) gets as far as a query.
+ * refuse (NUL, a number past its column) gets as far as a query. An e-mail field (the `email` rule)
+ * comes out in its one spelling (email-address.ts): every service counts, stores, looks up and
+ * sends to that.
  */
 import {
+  ClientCode,
   type FieldSpec,
   type Fields,
   hasControlCharacters,
@@ -12,6 +15,7 @@ import {
   type RuleName,
   serverCheck,
 } from '@edupass/protocol';
+import { canonicalEmail } from '../email-address.ts';
 import { type ApiError, invalidRequest, ruleError } from '../errors.ts';
 
 const MAX_ARRAY = 100;
@@ -71,6 +75,33 @@ const outOfRange = (spec: FieldSpec, value: unknown): string | undefined => {
   return integersOf(spec, value).some((n) => n < min || n > max) ? `from ${min} to ${max}` : undefined;
 };
 
+/** Invisible format characters (Unicode Cf: soft hyphen, zero-width space and joiners, byte-order and bidi marks). */
+const FORMAT_CHARACTERS = /\p{Cf}/u;
+
+const emailRefused = (value: string, why: string) =>
+  ruleError({ code: ClientCode.INVALID_EMAIL, message: `Invalid email "${value}", ${why}.` });
+
+/**
+ * E_1 for an e-mail holding an invisible character, before the e-mail rule (which would refuse some
+ * of them without saying why): a host parser drops or refuses one, so the address would be one more
+ * spelling of a mailbox.
+ */
+const refuseInvisible = (value: string) => {
+  if (FORMAT_CHARACTERS.test(value)) {
+    throw emailRefused(
+      value,
+      'it must not contain invisible characters (a soft hyphen, a zero-width space or a joiner)',
+    );
+  }
+};
+
+/** An e-mail in its one spelling; E_1 when its domain is none a mail library would read as one. */
+const emailSpelling = (value: string): string => {
+  const canonical = canonicalEmail(value);
+  if (canonical === undefined) throw emailRefused(value, 'its domain is not a valid domain name');
+  return canonical;
+};
+
 const MAX_DEPTH = 32;
 
 /** Whether any text in the value (strings, object keys, at any depth) holds a control character. */
@@ -114,6 +145,7 @@ export const parseFields = (
     const limit = Array.isArray(raw) ? Math.min(spec.maxLength ?? MAX_ARRAY, MAX_ARRAY) : spec.maxLength;
     if (limit !== undefined && size > limit) throw invalidRequest(`Field "${name}" is too long (at most ${limit}).`);
     if (spec.rule) {
+      if (spec.rule === 'email' && typeof raw === 'string') refuseInvisible(raw);
       const failure = serverCheck(spec.rule, raw);
       if (failure) throw ruleError(failure);
     }
@@ -126,7 +158,7 @@ export const parseFields = (
     if (holdsControl(raw, spec.multiline ?? false)) {
       throw invalidRequest(`Field "${name}" must not contain control characters.`);
     }
-    out[name] = raw;
+    out[name] = spec.rule === 'email' && typeof raw === 'string' ? emailSpelling(raw) : raw;
   }
   if (strict) {
     const unknown = Object.keys(source).find((key) => !(fields && Object.hasOwn(fields, key)));

@@ -2,7 +2,11 @@
  * Factors that mean what they say, over HTTP: an operator's console session must itself have passed
  * the second factor; a passkey stands for both factors only with user verification; a second-factor
  * sign-in keeps the product of its first step; a finish that loses its race spends nothing; and
- * tokens/convert turns only a legacy session token into that session's own refresh chain.
+ * tokens/convert turns only a legacy session token into that session's own refresh chain. Changing
+ * the factors of an account that has one (new recovery codes, removing the app or a passkey) takes a
+ * session that passed the second factor, not only a recent password: a session opened with the
+ * password before the factor existed must not mint recovery codes (which then stand for the factor
+ * everywhere) nor strip the factor off.
  */
 import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TokenSet, TotpSetup } from '@edupass/protocol';
 import {
@@ -57,6 +61,8 @@ const enrolApp = async (token: string) => {
 };
 
 const adminUsers = (token: string) => call('GET', '/admin/users', undefined, { token });
+const origin = () => new URL(server.config.publicUrl).origin;
+const rpId = () => new URL(server.config.publicUrl).hostname;
 
 describe('operator sessions', () => {
   it('a session opened with the password before enrolment stays outside the console once a factor is enrolled', async () => {
@@ -91,9 +97,6 @@ describe('operator sessions', () => {
 });
 
 describe('a passkey alone', () => {
-  const origin = () => new URL(server.config.publicUrl).origin;
-  const rpId = () => new URL(server.config.publicUrl).hostname;
-
   /** An account with an authenticator app and a passkey registered. */
   const withAppAndPasskey = async () => {
     const account = await signUp(server);
@@ -221,5 +224,142 @@ describe('tokens/convert', () => {
     expectError(await refresh(one.refresh.token), '10000001');
     expectError(await call('GET', `${A}/profile`, undefined, { token: next.access.token }), 'E_0');
     expectError(await call('GET', `${A}/profile`, undefined, { token }), 'E_0');
+  });
+});
+
+/** Registers a passkey with `token`'s session: its id and the soft authenticator holding it. */
+const enrolPasskey = async (token: string) => {
+  const passkey = softPasskey(rpId(), origin());
+  const options = await call<{ challenge: string }>('POST', `${A}/second-factor/passkeys/options`, undefined, {
+    token,
+  });
+  expect(options.status, JSON.stringify(options.body)).toBe(200);
+  const added = await call<{ id: number }>(
+    'POST',
+    `${A}/second-factor/passkeys`,
+    { name: 'Laptop', response: passkey.register(options.body) },
+    { token },
+  );
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  return { id: added.body.id, passkey };
+};
+
+const stepUpByPassword = async (token: string) =>
+  expect((await call('POST', `${A}/step-up/password`, { password: PASSWORD }, { token })).status).toBe(204);
+const stepUpByApp = async (token: string, secret: string) => {
+  nextStep();
+  const code = totpCode(secret, stepAt(now()));
+  expect((await call('POST', `${A}/step-up/second-factor`, { code }, { token })).status).toBe(204);
+};
+const newCodes = (token: string) =>
+  call<RecoveryCodes>('POST', `${A}/second-factor/recovery-codes`, undefined, { token });
+const removeApp = (token: string) => call('DELETE', `${A}/second-factor/totp`, undefined, { token });
+const removePasskey = (token: string, id: number) =>
+  call('DELETE', `${A}/second-factor/passkeys/${id}`, undefined, { token });
+const status = async (token: string) =>
+  (
+    await call<{ totp: boolean; passkeys: unknown[]; recovery_codes_left: number }>(
+      'GET',
+      `${A}/second-factor`,
+      undefined,
+      { token },
+    )
+  ).body;
+
+/** An account whose `early` session signed in with the password before `owner` set up an app. */
+const earlySessionThenApp = async () => {
+  const account = await signUp(server);
+  const early = accessOf(await passwordSignIn(account.phone));
+  const owner = account.token;
+  const app = await enrolApp(owner);
+  return { ...account, early, owner, ...app };
+};
+
+describe('a session opened with the password before the factor existed', () => {
+  it('cannot replace the recovery codes, even after a password step-up: E_7, and the old codes still work', async () => {
+    const account = await earlySessionThenApp();
+    await stepUpByPassword(account.early);
+    expectError(await newCodes(account.early), 'E_7');
+    expect((await status(account.owner)).recovery_codes_left).toBe(10);
+    // The owner's codes were not replaced: one still finishes a sign-in.
+    const challenge = (await passwordSignIn(account.phone)).body.mfa_challenge;
+    expectSignedIn(await finish(challenge, { code: String(account.recovery[0]) }), account.phone);
+  });
+
+  it('cannot remove the authenticator app or a passkey, even after a password step-up: E_7', async () => {
+    const account = await earlySessionThenApp();
+    const { id } = await enrolPasskey(account.owner);
+    await stepUpByPassword(account.early);
+    expectError(await removeApp(account.early), 'E_7');
+    expectError(await removePasskey(account.early, id), 'E_7');
+    const left = await status(account.owner);
+    expect(left.totp).toBe(true);
+    expect(left.passkeys).toHaveLength(1);
+  });
+
+  it('of an operator, cannot mint a recovery code to pass the factor and enter the console', async () => {
+    const phone = nextPhone();
+    await createAdmin(server.app.ctx, phone, PASSWORD);
+    const early = accessOf(await passwordSignIn(phone));
+    const owner = accessOf(await passwordSignIn(phone));
+    await enrolApp(owner);
+    await stepUpByPassword(early);
+    expectError(await newCodes(early), 'E_7');
+    expectError(await call('GET', '/admin/users', undefined, { token: early }), 'E_14');
+    expectError(await call('POST', `${A}/second-factor/passkeys/options`, undefined, { token: early }), 'E_7');
+  });
+
+  it('once it proves the factor itself (a step-up by the app), may replace the codes and remove the factor', async () => {
+    const account = await earlySessionThenApp();
+    await stepUpByApp(account.early, account.secret);
+    const renewed = await newCodes(account.early);
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(renewed.body.recovery_codes).toHaveLength(10);
+    expect((await removeApp(account.early)).status).toBe(204);
+    expect((await status(account.owner)).totp).toBe(false);
+  });
+});
+
+describe('a session that passed the second factor', () => {
+  it('at its sign-in (password and app code) replaces the codes and removes a passkey and the app', async () => {
+    const account = await earlySessionThenApp();
+    const { id } = await enrolPasskey(account.owner);
+    const challenge = (await passwordSignIn(account.phone)).body.mfa_challenge;
+    const full = accessOf(await finish(challenge, { code: totpCode(account.secret, stepAt(now())) }));
+    expect((await newCodes(full)).status).toBe(200);
+    expect((await removePasskey(full, id)).status).toBe(204);
+    expect((await removeApp(full)).status).toBe(204);
+    expect(await status(full)).toMatchObject({ totp: false, passkeys: [] });
+  });
+
+  it('by a recovery code (the app lost) removes the last factor, and may set up a new app', async () => {
+    const account = await earlySessionThenApp();
+    const challenge = (await passwordSignIn(account.phone)).body.mfa_challenge;
+    const recovered = accessOf(await finish(challenge, { code: String(account.recovery[0]) }));
+    expect((await removeApp(recovered)).status).toBe(204);
+    expect((await status(recovered)).totp).toBe(false);
+    await enrolApp(recovered);
+    expect((await status(recovered)).totp).toBe(true);
+  });
+
+  it('still needs a recent proof: E_7 once the step-up window has passed, until it is given again', async () => {
+    const account = await earlySessionThenApp();
+    nextStep(20); // the sign-in's own proof (STEP_UP_SECONDS) has lapsed
+    expectError(await newCodes(account.owner), 'E_7');
+    expectError(await removeApp(account.owner), 'E_7');
+    // The owner's session passed the factor when it set the app up: the password is proof enough.
+    await stepUpByPassword(account.owner);
+    expect((await newCodes(account.owner)).status).toBe(200);
+    expect((await removeApp(account.owner)).status).toBe(204);
+  });
+});
+
+describe('an account without a second factor', () => {
+  it('has nothing to remove nor replace, and needs only the step-up', async () => {
+    const account = await signUp(server);
+    const early = accessOf(await passwordSignIn(account.phone));
+    await stepUpByPassword(early);
+    expectError(await newCodes(early), 'E_14');
+    expect((await removeApp(early)).status).toBe(204);
   });
 });

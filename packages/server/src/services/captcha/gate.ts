@@ -15,6 +15,7 @@ import { loginLockKey } from '../security/rate-limits.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
 import { type Account, assessAction, clearLoginRisk, type GatedAction, recordLoginFailureFrom } from './risk.ts';
+import { normalizeIdentity } from './tickets.ts';
 
 export interface HumanCheck {
   /** The product asked for ('' or undefined: only `*` policies apply). */
@@ -46,7 +47,7 @@ const spendPresented = async (ctx: Context, check: HumanCheck, ticket: string): 
   const facts = await spendTicket(ctx, 'captcha', ticket);
   if (!facts) return refuse(ctx, check, 'captcha_failed', 'ticket unknown, used or expired');
   const boundScene = facts.data.scene;
-  if (facts.subject !== '' && facts.subject !== check.identity) {
+  if (facts.subject !== '' && facts.subject !== normalizeIdentity(check.identity)) {
     return refuse(ctx, check, 'captcha_failed', 'ticket issued for another identity');
   }
   if (typeof boundScene === 'string' && boundScene !== '' && boundScene !== check.scene) {

@@ -19,11 +19,15 @@
  *   bombing aim at numbers; a pupil asks for a code or two).
  */
 import type { Context } from '../../context.ts';
+import { canonicalIdentity } from '../../email-address.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { signInLockKey } from '../passwords/guesses.ts';
 import { countedAddress } from '../security/counted-address.ts';
 import { securityEvent } from '../security/events.ts';
 import { identityRefusalKey, lockSecondsLeft } from '../security/rate-limits.ts';
+
+/** An identity as a count's key: an e-mail in its one spelling (email-address.ts), any identity in lower case. */
+const identityKey = (identity: string) => canonicalIdentity(identity).toLowerCase();
 
 export interface Caller {
   identity: string;
@@ -32,15 +36,15 @@ export interface Caller {
 }
 
 const failureKeys = (ctx: Context, { identity, ip, deviceId }: Caller) => ({
-  identity: identity === '' ? undefined : `captcha-fail:id:${identity.toLowerCase()}`,
+  identity: identity === '' ? undefined : `captcha-fail:id:${identityKey(identity)}`,
   device: deviceId === '' ? undefined : `captcha-fail:dev:${deviceId}`,
   ip: `captcha-fail:ip:${countedAddress(ctx, ip)}`,
 });
 
 const ipLoginFailureKey = (ctx: Context, ip: string) => `captcha-risk:login-fail:ip:${countedAddress(ctx, ip)}`;
 const ipVolumeKey = (ctx: Context, ip: string) => `captcha-risk:volume:ip:${countedAddress(ctx, ip)}`;
-const ruleKey = (identity: string) => `captcha-rule:${identity.toLowerCase()}`;
-const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identity.toLowerCase()}`;
+const ruleKey = (identity: string) => `captcha-rule:${identityKey(identity)}`;
+const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identityKey(identity)}`;
 
 /** The account an identity names (by any of its phone, username, e-mail); null when it names none. */
 export type Account = { id: number } | null;
@@ -51,7 +55,7 @@ export type Account = { id: number } | null;
  */
 const accountLoginKey = async (ctx: Context, identity: string, account?: Account) => {
   const user = account === undefined ? await findUserByIdentity(ctx.db, identity) : account;
-  return `captcha-risk:login:${user ? `user:${user.id}` : `id:${identity.toLowerCase()}`}`;
+  return `captcha-risk:login:${user ? `user:${user.id}` : `id:${identityKey(identity)}`}`;
 };
 
 /** A failed challenge or vendor check counts against the identity, device and IP behind it. */

@@ -3,6 +3,7 @@
  * endpoints spend through captcha-gate.ts. Single-use, short-lived, bound to scene and identity.
  */
 import type { Context } from '../../context.ts';
+import { canonicalIdentity } from '../../email-address.ts';
 import { issueTicket } from '../security/tickets.ts';
 
 export interface TicketBinding {
@@ -13,7 +14,8 @@ export interface TicketBinding {
 }
 
 export const normalizeScene = (scene: string | undefined) => (scene ?? '').trim().toLowerCase();
-export const normalizeIdentity = (identity: string | undefined) => (identity ?? '').trim();
+/** The identity a ticket is bound to: an e-mail in its one spelling (email-address.ts), as the sends take it. */
+export const normalizeIdentity = (identity: string | undefined) => canonicalIdentity((identity ?? '').trim());
 
 export const issueCaptchaTicket = (ctx: Context, binding: TicketBinding, provider: string): Promise<string> => {
   ctx.metrics.captchaPasses.inc({ provider });

@@ -116,7 +116,9 @@ export const requestCode = async (
     ticket: request.captchaTicket,
     action: 'send',
   });
-  // An e-mail address is one whatever its case: stored, limited and looked up in lower case.
+  // An e-mail address is one whatever its spelling: the routes take it in its one spelling already
+  // (email-address.ts, through http/parse-fields.ts), an account's own is the one stored. Limited,
+  // stored and looked up in lower case.
   const target = channel === 'email' ? request.target.toLowerCase() : request.target;
   await limitCodeSend(ctx, target, scene, request.ip);
   const addressed = { ...request, target };

@@ -1,7 +1,9 @@
 /**
  * Setting up and removing second factors from the account centre. Adding or removing a factor, and
  * new recovery codes, need a recent proof (step-up.ts): a stolen token alone must not be able to
- * swap the factor that guards the account. The first factor set up also makes the recovery codes.
+ * swap the factor that guards the account. Once the account has a factor, each of these changes also
+ * needs a session that passed it (requireFactorForAnother): the password alone must not add, replace
+ * or strip what stands for the factor. The first factor set up also makes the recovery codes.
  */
 import type { RecoveryCodes, SecondFactorStatus } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
@@ -58,16 +60,18 @@ const accountLabel = (session: SignedInSession) =>
   session.user.username ?? session.user.phone ?? session.user.email ?? `user ${session.userId}`;
 
 /**
- * A factor added to an account that has one already needs a session that passed the factor it has
- * (at sign-in or by a step-up with it): a password alone must not add a factor of its own, which would
- * then stand for the one the account relies on. E_7: the client asks for that proof.
+ * A factor added to, replaced on (new recovery codes) or removed from an account that has one needs a
+ * session that passed the factor it has (at sign-in, by a recovery code too, or by a step-up with it):
+ * a password alone must not add a factor of its own, mint recovery codes (which then stand for the
+ * factor everywhere) or strip the factor off. E_7: the client asks for that proof. Whoever lost every
+ * factor and every recovery code gets them reset by an operator (resetSecondFactor), not here.
  */
 const requireFactorForAnother = async (ctx: Context, session: SignedInSession, action: string, ip: string) => {
   await requireStepUp(ctx, session, action, ip);
   if (!(await hasSecondFactor(ctx, session.userId))) return;
   if (await sessionPassedSecondFactor(ctx.db, session.sessionId)) return;
   securityEvent(ctx, { event: 'step_up_required', userId: session.userId, ip, reason: `${action}: second factor` });
-  fail('E_7', 'Confirm with your second factor (authenticator app or passkey) first.');
+  fail('E_7', 'Confirm with your second factor (authenticator app, passkey or a recovery code) first.');
 };
 
 export const startTotp = async (ctx: Context, session: SignedInSession, ip: string) => {
@@ -91,7 +95,7 @@ const refuseLastFactor = async (ctx: Context, session: SignedInSession, removing
 };
 
 export const removeTotp = async (ctx: Context, session: SignedInSession, ip: string) => {
-  await requireStepUp(ctx, session, 'second factor: remove authenticator app', ip);
+  await requireFactorForAnother(ctx, session, 'second factor: remove authenticator app', ip);
   await refuseLastFactor(ctx, session, 'totp');
   await deleteTotp(ctx.db, session.userId);
   changed(ctx, session, ip, 'authenticator app removed');
@@ -119,7 +123,7 @@ export const namePasskey = async (ctx: Context, session: SignedInSession, id: nu
 };
 
 export const removePasskey = async (ctx: Context, session: SignedInSession, id: number, ip: string) => {
-  await requireStepUp(ctx, session, 'second factor: remove passkey', ip);
+  await requireFactorForAnother(ctx, session, 'second factor: remove passkey', ip);
   await refuseLastFactor(ctx, session, id);
   if (!(await deletePasskey(ctx.db, session.userId, id))) fail('E_2');
   changed(ctx, session, ip, 'passkey removed');
@@ -130,7 +134,7 @@ export const replaceRecoveryCodes = async (
   session: SignedInSession,
   ip: string,
 ): Promise<RecoveryCodes> => {
-  await requireStepUp(ctx, session, 'second factor: new recovery codes', ip);
+  await requireFactorForAnother(ctx, session, 'second factor: new recovery codes', ip);
   if (!(await hasSecondFactor(ctx, session.userId))) fail('E_14');
   changed(ctx, session, ip, 'recovery codes replaced');
   return { recovery_codes: await newRecoveryCodes(ctx, session.userId) };

@@ -1,5 +1,6 @@
 import { PATTERNS } from '@edupass/protocol';
 import { type Kysely, sql, type Updateable } from 'kysely';
+import { canonicalEmail, storedBeforeCanonical } from '../../email-address.ts';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database, NewUser, User, UsersTable } from '../schema.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
@@ -20,7 +21,18 @@ const userByUsernameKey = userBy('username_key');
 
 export const findUserByPhone = (db: Db, phone: string) => userByPhone(db, phone);
 
-export const findUserByEmail = (db: Db, email: string) => userByEmail(db, email.toLowerCase());
+/**
+ * By the address's one spelling (email-address.ts), so any spelling of the mailbox finds its account;
+ * an address with an internationalised domain stored before addresses were taken in that spelling
+ * (its domain in U-labels) is found too.
+ */
+export const findUserByEmail = async (db: Db, email: string): Promise<User | undefined> => {
+  const address = canonicalEmail(email) ?? email.toLowerCase();
+  const user = await userByEmail(db, address);
+  if (user) return user;
+  const before = storedBeforeCanonical(address);
+  return before === undefined ? undefined : userByEmail(db, before);
+};
 
 export const findUserByUsername = (db: Db, username: string) => userByUsernameKey(db, username.toLowerCase());
 
