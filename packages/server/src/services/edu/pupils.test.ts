@@ -301,6 +301,35 @@ describe('a teacher gives a class its pupil accounts', () => {
     expect(stored.every((row) => row.revoked_at !== null)).toBe(true);
   });
 
+  test("the whole class's cards are the school's accounts' only: a pupil with a phone of their own gets none and stops no one's", async () => {
+    const { teacher, classId, pupil } = await cardedPupil('李雷');
+    const [second] = await edu.createPupils(teacher, classId, ['王芳']);
+    const token = edu.ok<{ auth: { token: { access: { token: string } } } }>(
+      await signInByPassword(pupil.username, pupil.password),
+    ).auth.token.access.token;
+    const phone = nextPhone();
+    const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, { token });
+    edu.ok(await call('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, { token }), 204);
+    const sheet = await edu.cardSheet(teacher, classId, 'en');
+    const badges = decodeCardQrCodes(sheet.html);
+    expect(badges).toHaveLength(1);
+    expect(sheet.html).toContain(String(second?.username));
+    expect(sheet.html).not.toContain(pupil.username);
+    expect(edu.ok<{ user_info: { id: number } }>(await signInByBadge(badgeOf(badges[0] as string))).user_info.id).toBe(
+      second?.user_id,
+    );
+    // Named, the pupil's own account is not the teacher's to print.
+    expectError(
+      await call(
+        'POST',
+        pathOf(routes.cardSheet.path, { id: classId }),
+        { user_ids: [pupil.user_id], lang: 'en' },
+        { token: teacher.token },
+      ),
+      'E_2',
+    );
+  });
+
   test("a card's badge of an account that took a phone some other way (an earlier version, an operator) signs in no more", async () => {
     const { pupil, badge } = await cardedPupil('李雷');
     await server.app.ctx.db.updateTable('users').set({ phone: nextPhone() }).where('id', '=', pupil.user_id).execute();

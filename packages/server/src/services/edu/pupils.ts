@@ -10,7 +10,13 @@ import type { Context } from '../../context.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
 import { findUserById, insertNamedUsers } from '../../store/account/users.ts';
 import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
-import { insertPupilAccounts, revokeBadges, setPupilPassword, takenUsernames } from '../../store/edu/pupils.ts';
+import {
+  insertPupilAccounts,
+  pupilAccountsOf,
+  revokeBadges,
+  setPupilPassword,
+  takenUsernames,
+} from '../../store/edu/pupils.ts';
 import { findSchool } from '../../store/edu/schools.ts';
 import { endAllSessions } from '../account/users.ts';
 import { SEALED_INITIAL_PASSWORD, sealInitialPassword } from '../passwords/initial-passwords.ts';
@@ -207,9 +213,21 @@ export const movePupils = async (
   });
 };
 
-/** The class's pupils among `userIds` (every pupil when none are named), for the card sheet. */
+/**
+ * The class's pupils among `userIds`, for the card sheet; when none are named, every pupil whose
+ * account the class's school made and still manages (a card is a way into the school's accounts only:
+ * a member who joined with an account of their own, or took theirs with a phone, gets none, and does
+ * not stop the rest of the class's cards).
+ */
 export const pupilsForCards = async (ctx: Context, classId: number, userIds: number[] | undefined) => {
   const ids = await pupilsInClass(ctx.db, classId, userIds);
-  if (userIds && ids.length !== new Set(userIds).size) throw new ApiError('E_2');
-  return ids;
+  if (userIds) {
+    if (ids.length !== new Set(userIds).size) throw new ApiError('E_2');
+    return ids;
+  }
+  const [accounts, found] = await Promise.all([pupilAccountsOf(ctx.db, ids), findClass(ctx.db, classId)]);
+  const managed = new Set(
+    accounts.filter((a) => a.phone === null && a.school_id === found?.school_id).map((a) => Number(a.user_id)),
+  );
+  return ids.filter((id) => managed.has(id));
 };
