@@ -16,7 +16,7 @@ import { logPupilReads } from './access-log.ts';
 import { eduAudit } from './audit.ts';
 import { type CardLanguage, cardTexts } from './card-texts.ts';
 import { cardGuardianCodes } from './guardian-links.ts';
-import { classToTeach, pupilsForCards } from './pupils.ts';
+import { classToTeach, holdSchoolAccounts, pupilsForCards } from './pupils.ts';
 
 /** 24 random bytes: 192 bits, past the 128 a badge needs. */
 const BADGE_BYTES = 24;
@@ -97,6 +97,7 @@ export const cardSheet = async (
   const accounts = (await pupilAccountsOf(ctx.db, ids)).sort((a, b) => Number(a.user_id) - Number(b.user_id));
   const badges = accounts.map(() => randomToken(BADGE_BYTES));
   const guardianCodes = await inTransaction(ctx, async (tx) => {
+    await holdSchoolAccounts(tx, classId, ids);
     const now = tx.now();
     if (ids.length > 0) await revokeBadges(tx.db, ids, now);
     if (accounts.length > 0) {

@@ -330,6 +330,32 @@ describe('a teacher gives a class its pupil accounts', () => {
     );
   });
 
+  test('prints and resets of one class at the same moment leave each pupil one live card', async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const pupils = await edu.createPupils(teacher, classId, ['赵一', '钱二', '孙三']);
+    const ids = pupils.map((p) => Number(p.user_id));
+    const reset = () =>
+      call('POST', pathOf(routes.resetPupils.path, { id: classId }), { user_ids: ids }, { token: teacher.token });
+    const answers = await Promise.all([
+      edu.cardSheet(teacher, classId, 'en'),
+      edu.cardSheet(teacher, classId, 'zh-CN'),
+      reset(),
+      edu.cardSheet(teacher, classId, 'en'),
+    ]);
+    expect((answers[2] as { status: number }).status).toBe(200);
+    const live = await server.app.ctx.db
+      .selectFrom('sign_in_badges')
+      .select('user_id')
+      .where('user_id', 'in', ids)
+      .where('revoked_at', 'is', null)
+      .execute();
+    // A reset revokes every card; each print after it leaves its own, revoking the one before.
+    expect(live.length).toBeLessThanOrEqual(ids.length);
+    expect(new Set(live.map((row) => Number(row.user_id))).size).toBe(live.length);
+  });
+
   test("a card's badge of an account that took a phone some other way (an earlier version, an operator) signs in no more", async () => {
     const { pupil, badge } = await cardedPupil('李雷');
     await server.app.ctx.db.updateTable('users').set({ phone: nextPhone() }).where('id', '=', pupil.user_id).execute();

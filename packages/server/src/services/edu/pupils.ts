@@ -8,7 +8,7 @@
 import { PUPIL_BATCH_MAX } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
-import { findUserById, insertNamedUsers } from '../../store/account/users.ts';
+import { findUserById, insertNamedUsers, lockUserRows } from '../../store/account/users.ts';
 import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
 import {
   insertPupilAccounts,
@@ -161,6 +161,7 @@ export const resetPupils = async (ctx: Context, callerId: number, classId: numbe
   const passwords = ids.map(() => drawInitialPassword());
   try {
     return await inTransaction(ctx, async (tx) => {
+      await holdSchoolAccounts(tx, classId, ids);
       const now = tx.now();
       const answer: PupilCredentials[] = [];
       for (const [i, user] of users.entries()) {
@@ -211,6 +212,21 @@ export const movePupils = async (
     });
     await eduAudit(tx, callerId, 'edu.pupils.move', `class:${classId}`, `${ids.length} pupils to class:${toClassId}`);
   });
+};
+
+/**
+ * In a reset's or a card sheet's transaction (`tx`): the pupils' accounts held (their rows locked on
+ * PostgreSQL; SQLite runs one writer at a time) and checked again to be the school's own, E_2
+ * otherwise. The access check ran before the transaction: a pupil who bound a phone meanwhile, or a
+ * second print or reset of the same pupils, now waits for this one or sees its outcome, so a reset
+ * never sets a password on an account the pupil has just taken, and two prints leave one live card.
+ */
+export const holdSchoolAccounts = async (tx: Context, classId: number, ids: number[]) => {
+  if (ids.length === 0) return;
+  if (tx.store.dialect === 'postgres') await lockUserRows(tx.db, ids);
+  const [accounts, found] = await Promise.all([pupilAccountsOf(tx.db, ids), findClass(tx.db, classId)]);
+  const held = accounts.filter((a) => a.phone === null && a.school_id === found?.school_id);
+  if (held.length !== new Set(ids).size) throw new ApiError('E_2');
 };
 
 /**

@@ -149,6 +149,14 @@ export const lockUserRow = async (db: Db, id: number) => {
   await sql`select id from users where id = ${id} for update`.execute(db);
 };
 
+/** PostgreSQL: locks these users' rows (in id order, so two lockers never wait on each other) until the transaction ends. */
+export const lockUserRows = async (db: Db, ids: number[]) => {
+  if (ids.length === 0) return;
+  await sql`select id from users where id in (${sql.join([...ids].sort((a, b) => a - b))}) order by id for update`.execute(
+    db,
+  );
+};
+
 /** Inserts users in one statement (an import's batch); a clash fails the whole batch. */
 export const insertUsers = async (db: Db, users: NewUser[]) => {
   await db.insertInto('users').values(users).execute();
