@@ -52,3 +52,12 @@ export const storedBeforeCanonical = (canonical: string): string | undefined => 
  */
 export const canonicalIdentity = (identity: string): string =>
   identity.includes('@') ? (canonicalEmail(identity.trim()) ?? identity) : identity;
+
+/**
+ * An address read from a file (a roster's teacher): its one spelling when it is one, so it finds the
+ * account stored under it; else as given, in lower case (it then matches no account, and the row says so).
+ */
+export const emailFromFile = (value: string): string => {
+  const trimmed = value.trim();
+  return (canonicalEmail(trimmed) ?? trimmed.toLowerCase()).slice(0, 254);
+};

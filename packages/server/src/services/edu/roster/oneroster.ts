@@ -7,6 +7,7 @@
  * with the 1.1 columns `role` and `orgSourcedIds` are read too, since many exporters still write them.
  */
 import type { KeyObject } from 'node:crypto';
+import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../names.ts';
 import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
@@ -237,7 +238,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       role,
       name: name ?? '',
       phone: role === 'teacher' ? (get('phone') || get('sms')).replace(/[\s-]/g, '').slice(0, 32) : '',
-      email: role === 'teacher' ? get('email').toLowerCase().slice(0, 254) : '',
+      email: role === 'teacher' ? emailFromFile(get('email')) : '',
       deleted,
       at: { file, line: record.line },
     });

@@ -6,7 +6,7 @@
  * security/secret-rotation.test.ts.)
  */
 import { HOUR_MS, routes } from '@edupass/protocol';
-import { expectError, signUp } from '@edupass/test-kit/accounts';
+import { expectError, signUp, signUpByEmail } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { type RosterFiles, rosterSet, rosterZip } from '@edupass/test-kit/oneroster';
@@ -376,6 +376,24 @@ describe("the school's agreement", () => {
     new TextEncoder().encode(
       `学校,班级,年级,学年,姓名,角色,学号/编号\n${school},三年级一班,3,2026-2027,王小明,学生,${school}-1\n${school},三年级一班,3,2026-2027,李子涵,学生,${school}-2\n`,
     );
+
+  test("finds a teacher's account by the e-mail in any spelling of its mailbox", async () => {
+    const schoolId = await edu.addSchool('邮箱小学');
+    const email = `roster${Date.now() % 1e6}@example.com`;
+    const teacher = await signUpByEmail(server, email);
+    // Full-width letters and upper case, as a spreadsheet may hold the address.
+    const spelled = email.replace('@example.com', '@ＥＸＡＭＰＬＥ.com').toUpperCase();
+    const rows = `学校,班级,年级,学年,姓名,角色,学号/编号,邮箱\n邮箱小学,三年级一班,3,2026-2027,张老师,班主任,T-1,${spelled}\n`;
+    const job = await preview(new TextEncoder().encode(rows), schoolId);
+    expect(job.refused).toEqual([]);
+    edu.ok(await confirm(job.id));
+    const head = await db()
+      .selectFrom('class_members')
+      .select('role')
+      .where('user_id', '=', teacher.userId)
+      .executeTakeFirst();
+    expect(head?.role).toBe('head_teacher');
+  });
 
   test("stands for under-14 pupils' consent where one is in force; without one they wait for a guardian", async () => {
     const withAgreement = await edu.addSchool('协议小学');

@@ -7,6 +7,7 @@
  * number, hashed: the number itself is never kept.
  */
 import type { KeyObject } from 'node:crypto';
+import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../names.ts';
 import { columnReader, parseCsv } from './csv.ts';
@@ -113,7 +114,7 @@ export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
         role: role.role,
         name,
         phone: role.role === 'teacher' ? value('手机').replace(/[\s-]/g, '').slice(0, 32) : '',
-        email: role.role === 'teacher' ? value('邮箱').toLowerCase().slice(0, 254) : '',
+        email: role.role === 'teacher' ? emailFromFile(value('邮箱')) : '',
         deleted: false,
         at,
       });
