@@ -11,6 +11,24 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { checks } from '@edupass/protocol';
 
+/** Invisible format characters (Unicode Cf: soft hyphen, zero-width space and joiners, byte-order and bidi marks). */
+const FORMAT_CHARACTERS = /\p{Cf}/u;
+
+const refusal = (value: string, why: string) => `Invalid email "${value}", ${why}.`;
+
+/**
+ * Why an address as sent cannot be taken, before the e-mail rule is checked (which refuses some of
+ * these characters without saying why): it holds an invisible character, which a host parser drops
+ * or refuses, so the address would be one more spelling of a mailbox. Undefined when it has none.
+ */
+export const invisibleInEmail = (value: string): string | undefined =>
+  FORMAT_CHARACTERS.test(value)
+    ? refusal(value, 'it must not contain invisible characters (a soft hyphen, a zero-width space or a joiner)')
+    : undefined;
+
+/** The refusal of an address `canonicalEmail` has no spelling for. */
+export const unreadableDomain = (value: string) => refusal(value, 'its domain is not a valid domain name');
+
 /**
  * Characters a host parser reads as something else than a domain (a path, a query, a fragment, a
  * percent-escape, an address literal's brackets): a domain holds none, and a mail library keeps them

@@ -243,6 +243,14 @@ export const signUpByEmail = async (server: TestServer, email = nextEmail(), pas
   return { userId: body.user_info.id, email, password, token: set.access.token, refresh: set.refresh.token };
 };
 
+/** Binds a new phone (a code sent to it and read back) to the account signed in with `token`; answers the phone. */
+export const bindNewPhone = async (server: TestServer, token: string, phone = nextPhone()) => {
+  const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, { token });
+  const bound = await client(server.url)('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, { token });
+  expect(bound.status, JSON.stringify(bound.body)).toBe(204);
+  return phone;
+};
+
 /** First sign-in by the silent phone login: an account with a phone and no password. */
 export const signUpSilently = async (server: TestServer, phone = nextPhone()) => {
   const captcha = await codeFor(server, 'captcha/login/silence', { phone_number: phone, pid: PID });

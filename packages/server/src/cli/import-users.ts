@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { checks, type RuleFailure } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
-import { canonicalEmail } from '../email-address.ts';
+import { canonicalEmail, invisibleInEmail, unreadableDomain } from '../email-address.ts';
 import { newUser, passwordFields } from '../services/sign-in/sign-up.ts';
 import { drawDefaultNickname } from '../store/account/default-nickname.ts';
 import {
@@ -99,6 +99,8 @@ const rowToUser = async (
   row: Partial<Record<Column, string>>,
   pid: string,
 ): Promise<NewUser | string> => {
+  const invisible = row.email ? invisibleInEmail(row.email) : undefined;
+  if (invisible) return invisible;
   for (const column of COLUMNS) {
     const value = row[column];
     const failure = value ? ruleFor[column]?.(value) : null;
@@ -106,7 +108,7 @@ const rowToUser = async (
   }
   // The address in its one spelling (email-address.ts), as the routes take it in.
   const email = row.email ? canonicalEmail(row.email) : undefined;
-  if (row.email && !email) return `Invalid email "${row.email}", its domain is not a valid domain name.`;
+  if (row.email && !email) return unreadableDomain(row.email);
   if (!row.phone && !row.email && !row.username) return 'A row needs a phone, an e-mail or a username.';
   if (row.username && !row.password) return 'A username needs a password to sign in with.';
   return newUser(ctx, {

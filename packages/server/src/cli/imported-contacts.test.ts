@@ -60,6 +60,18 @@ describe('imported contacts', () => {
     });
   });
 
+  it('an imported e-mail is stored in its one spelling; one with an invisible character is refused', async () => {
+    const email = nextEmail();
+    const [local, domain] = email.split('@') as [string, string];
+    const file = join(mkdtempSync(join(tmpdir(), 'edupass-import-')), 'users.csv');
+    const fullWidth = `${local.toUpperCase()}@${domain.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))}`;
+    writeFileSync(file, `email,password\n${fullWidth},Kestrel2718\n${local}\u00ad2@${domain},Kestrel2718\n`);
+    const report = await importUsers(server.app.ctx, file);
+    expect(report.imported).toBe(1);
+    expect(report.problems).toEqual([{ line: 3, reason: expect.stringMatching(/invisible characters/) }]);
+    expect((await findUserByEmail(server.app.ctx.db, email))?.email).toBe(email);
+  });
+
   it('a phone an account was made with by a code is verified from the start', async () => {
     const { phone } = await signUpSilently(server);
     expect(await claimsOf(await findUserByPhone(server.app.ctx.db, phone))).toMatchObject({

@@ -15,7 +15,7 @@ import {
   type RuleName,
   serverCheck,
 } from '@edupass/protocol';
-import { canonicalEmail } from '../email-address.ts';
+import { canonicalEmail, invisibleInEmail, unreadableDomain } from '../email-address.ts';
 import { type ApiError, invalidRequest, ruleError } from '../errors.ts';
 
 const MAX_ARRAY = 100;
@@ -75,32 +75,12 @@ const outOfRange = (spec: FieldSpec, value: unknown): string | undefined => {
   return integersOf(spec, value).some((n) => n < min || n > max) ? `from ${min} to ${max}` : undefined;
 };
 
-/** Invisible format characters (Unicode Cf: soft hyphen, zero-width space and joiners, byte-order and bidi marks). */
-const FORMAT_CHARACTERS = /\p{Cf}/u;
-
-const emailRefused = (value: string, why: string) =>
-  ruleError({ code: ClientCode.INVALID_EMAIL, message: `Invalid email "${value}", ${why}.` });
-
-/**
- * E_1 for an e-mail holding an invisible character, before the e-mail rule (which would refuse some
- * of them without saying why): a host parser drops or refuses one, so the address would be one more
- * spelling of a mailbox.
- */
-const refuseInvisible = (value: string) => {
-  if (FORMAT_CHARACTERS.test(value)) {
-    throw emailRefused(
-      value,
-      'it must not contain invisible characters (a soft hyphen, a zero-width space or a joiner)',
-    );
-  }
-};
-
 /** An e-mail in its one spelling; E_1 when its domain is none a mail library would read as one. */
-const emailSpelling = (value: string): string => {
-  const canonical = canonicalEmail(value);
-  if (canonical === undefined) throw emailRefused(value, 'its domain is not a valid domain name');
-  return canonical;
-};
+const emailSpelling = (value: string): string =>
+  canonicalEmail(value) ??
+  (() => {
+    throw ruleError({ code: ClientCode.INVALID_EMAIL, message: unreadableDomain(value) });
+  })();
 
 const MAX_DEPTH = 32;
 
@@ -145,7 +125,8 @@ export const parseFields = (
     const limit = Array.isArray(raw) ? Math.min(spec.maxLength ?? MAX_ARRAY, MAX_ARRAY) : spec.maxLength;
     if (limit !== undefined && size > limit) throw invalidRequest(`Field "${name}" is too long (at most ${limit}).`);
     if (spec.rule) {
-      if (spec.rule === 'email' && typeof raw === 'string') refuseInvisible(raw);
+      const invisible = spec.rule === 'email' && typeof raw === 'string' ? invisibleInEmail(raw) : undefined;
+      if (invisible) throw ruleError({ code: ClientCode.INVALID_EMAIL, message: invisible });
       const failure = serverCheck(spec.rule, raw);
       if (failure) throw ruleError(failure);
     }

@@ -51,6 +51,7 @@ export const answerProfileFromMemory = (
 ): { state: RememberedProfile; answer: EarlyAnswer } => {
   const state = { answered: 0 };
   const logged = logsRequests(app);
+  const traced = logsRequests(app, 'debug');
   const clientAddress = clientAddressOf(ctx.config.trustProxy);
   const path = routes.getProfile.path;
   const { seriesOf, record } = ctx.metrics.http;
@@ -80,7 +81,7 @@ export const answerProfileFromMemory = (
     track(response);
     const reqId = logged ? randomUUID() : undefined;
     const ip = logged ? clientAddress(request) : undefined;
-    if (reqId) logArrived(app.log, request, reqId, ip);
+    if (reqId && traced) logArrived(app.log, request, reqId, ip);
     const { body, length } = answerOf(session.user);
     const raw = rawHeaders.slice();
     raw.push(length);

@@ -84,6 +84,7 @@ export const answerReportsBeforeFastify = (
   const cors = ctx.config.corsOrigins.length > 0;
   const trustsProxy = ctx.config.trustProxy !== false;
   const logged = logsRequests(app);
+  const traced = logsRequests(app, 'debug');
   const { seriesOf, record } = ctx.metrics.http;
   const stored = flat(headers.empty, OPEN_TO_ANY_ORIGIN);
   const storedSeries = seriesOf(REPORT_ROUTE, 'POST', 204);
@@ -124,7 +125,7 @@ export const answerReportsBeforeFastify = (
     const taken: Taken = { request, response, product, started: performance.now() };
     if (logged) {
       taken.requestId = randomUUID();
-      logArrived(app.log, request, taken.requestId, request.socket.remoteAddress);
+      if (traced) logArrived(app.log, request, taken.requestId, request.socket.remoteAddress);
     }
     track(response);
     const body: Buffer[] = [];

@@ -30,9 +30,9 @@ export class RequestLog extends LogController {
   }
 }
 
-/** Whether requests are logged (LOG_LEVEL info or finer). */
-export const logsRequests = (app: FastifyInstance) =>
-  (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
+/** Whether requests are logged at `level` (`info`: as answered; `debug`: as they arrive too). */
+export const logsRequests = (app: FastifyInstance, level: 'info' | 'debug' = 'info') =>
+  (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) === true;
 
 /**
  * A request answered before Fastify, as the request serializer (http/log-redaction.ts) reads it: the

@@ -42,6 +42,15 @@ describe('spellings of one mailbox share its limits', () => {
     }
   });
 
+  it('spellings sent at the same moment: one code goes out, every other send is AC3_23', async () => {
+    const { plain, spellings } = mailbox();
+    const answers = await Promise.all([plain, ...spellings].map((spelling) => send(spelling)));
+    expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.status !== 204)) {
+      expectError(answer, 'AC3_23', ClientCode.SEND_CAPTCHA_TOO_FREQUENTLY);
+    }
+  });
+
   it('one daily count across purposes and spellings: past CODE_DAILY_LIMIT is AC3_48', async () => {
     for (let i = 1; i < mailbox().spellings.length; i++) {
       const { plain, spellings } = mailbox();

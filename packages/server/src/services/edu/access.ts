@@ -55,10 +55,18 @@ const mayPupils = async (ctx: Context, callerId: number, classId: number, userId
   if ((await pupilsInClass(ctx.db, classId, [...wanted])).length !== wanted.size) return false;
   if (!(await mayClass(ctx, callerId, classId, action === 'reset' ? 'teach' : action))) return false;
   if (action !== 'reset') return true;
-  const [accounts, found] = await Promise.all([pupilAccountsOf(ctx.db, [...wanted]), findClass(ctx.db, classId)]);
-  // Only the school's own accounts: one with a personal phone is the pupil's, and no teacher resets it.
-  const resettable = accounts.filter((a) => a.phone === null && a.school_id === found?.school_id);
-  return resettable.length === wanted.size;
+  return (await schoolManaged(ctx.db, classId, [...wanted])).size === wanted.size;
+};
+
+/**
+ * Of `userIds`, the accounts the class's school made and still manages: only these does a teacher
+ * reset or print cards for; one with a personal phone is the pupil's (or joined by a join code).
+ */
+export const schoolManaged = async (db: Context['db'], classId: number, userIds: number[]): Promise<Set<number>> => {
+  const [accounts, found] = await Promise.all([pupilAccountsOf(db, userIds), findClass(db, classId)]);
+  return new Set(
+    accounts.filter((a) => a.phone === null && a.school_id === found?.school_id).map((a) => Number(a.user_id)),
+  );
 };
 
 /** Whether the caller may do `action` on `subject`, from memberships only. */

@@ -12,16 +12,7 @@ import {
   type OwnGuardians,
   routes,
 } from '@edupass/protocol';
-import {
-  A,
-  type Account,
-  codeFor,
-  expectError,
-  nextPhone,
-  PID,
-  signIn,
-  TOKEN_SET_HEADERS,
-} from '@edupass/test-kit/accounts';
+import { type Account, bindNewPhone, expectError, PID, signIn, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
@@ -251,9 +242,7 @@ describe("a pupil's guardian codes, where the school can sign in as the pupil", 
     const { badge, cardCode, userId } = await cardedPupil('自主小学');
     const pupil = await signInAsPupil(badge);
     const openedBefore = await openCode(pupil);
-    const phone = nextPhone();
-    const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, pupil);
-    edu.ok(await call('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, pupil), 204);
+    await bindNewPhone(server, pupil.token);
     const stranger = await signUpAged(44);
     expectError(await link(stranger, cardCode), 'E_2');
     expectError(await link(stranger, openedBefore), 'E_2');

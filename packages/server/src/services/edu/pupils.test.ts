@@ -1,5 +1,5 @@
 import { type EduMemberships, routes } from '@edupass/protocol';
-import { A, codeFor, expectError, nextPhone, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { bindNewPhone, expectError, nextPhone, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
@@ -270,14 +270,17 @@ describe('a teacher gives a class its pupil accounts', () => {
     return { teacher, classId, pupil, badge };
   };
 
-  test("a pupil who adds a personal phone keeps the account; the school can no longer reset it, and the card's badge signs in no more", async () => {
-    const { teacher, classId, pupil, badge } = await cardedPupil('韩梅梅');
+  /** The pupil signs in with their username and password and binds a phone of their own. */
+  const takeWithPhone = async (pupil: { username: string; password: string }) => {
     const token = edu.ok<{ auth: { token: { access: { token: string } } } }>(
       await signInByPassword(pupil.username, pupil.password),
     ).auth.token.access.token;
-    const phone = nextPhone();
-    const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, { token });
-    edu.ok(await call('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, { token }), 204);
+    return { token, phone: await bindNewPhone(server, token) };
+  };
+
+  test("a pupil who adds a personal phone keeps the account; the school can no longer reset it, and the card's badge signs in no more", async () => {
+    const { teacher, classId, pupil, badge } = await cardedPupil('韩梅梅');
+    const { token, phone } = await takeWithPhone(pupil);
     const me = edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token }));
     expect(me.managed_by_school).toBe(false);
     expectError(
@@ -304,12 +307,7 @@ describe('a teacher gives a class its pupil accounts', () => {
   test("the whole class's cards are the school's accounts' only: a pupil with a phone of their own gets none and stops no one's", async () => {
     const { teacher, classId, pupil } = await cardedPupil('李雷');
     const [second] = await edu.createPupils(teacher, classId, ['王芳']);
-    const token = edu.ok<{ auth: { token: { access: { token: string } } } }>(
-      await signInByPassword(pupil.username, pupil.password),
-    ).auth.token.access.token;
-    const phone = nextPhone();
-    const captcha = await codeFor(server, 'captcha/phone/bind', { phone_number: phone, pid: PID }, { token });
-    edu.ok(await call('PATCH', `${A}/phone/bind`, { phone_number: phone, captcha }, { token }), 204);
+    await takeWithPhone(pupil);
     const sheet = await edu.cardSheet(teacher, classId, 'en');
     const badges = decodeCardQrCodes(sheet.html);
     expect(badges).toHaveLength(1);

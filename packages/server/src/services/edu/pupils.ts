@@ -10,19 +10,13 @@ import type { Context } from '../../context.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
 import { findUserById, insertNamedUsers, lockUserRows } from '../../store/account/users.ts';
 import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../store/edu/classes.ts';
-import {
-  insertPupilAccounts,
-  pupilAccountsOf,
-  revokeBadges,
-  setPupilPassword,
-  takenUsernames,
-} from '../../store/edu/pupils.ts';
+import { insertPupilAccounts, revokeBadges, setPupilPassword, takenUsernames } from '../../store/edu/pupils.ts';
 import { findSchool } from '../../store/edu/schools.ts';
 import { endAllSessions } from '../account/users.ts';
 import { SEALED_INITIAL_PASSWORD, sealInitialPassword } from '../passwords/initial-passwords.ts';
 import { newUser, recordUserCreated } from '../sign-in/sign-up.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
-import { requireAccess, requirePupilsAccess } from './access.ts';
+import { requireAccess, requirePupilsAccess, schoolManaged } from './access.ts';
 import { logPupilReads } from './access-log.ts';
 import { ageColumns, bandOfGrade } from './age.ts';
 import { eduAudit } from './audit.ts';
@@ -224,9 +218,7 @@ export const movePupils = async (
 export const holdSchoolAccounts = async (tx: Context, classId: number, ids: number[]) => {
   if (ids.length === 0) return;
   if (tx.store.dialect === 'postgres') await lockUserRows(tx.db, ids);
-  const [accounts, found] = await Promise.all([pupilAccountsOf(tx.db, ids), findClass(tx.db, classId)]);
-  const held = accounts.filter((a) => a.phone === null && a.school_id === found?.school_id);
-  if (held.length !== new Set(ids).size) throw new ApiError('E_2');
+  if ((await schoolManaged(tx.db, classId, ids)).size !== new Set(ids).size) throw new ApiError('E_2');
 };
 
 /**
@@ -241,9 +233,6 @@ export const pupilsForCards = async (ctx: Context, classId: number, userIds: num
     if (ids.length !== new Set(userIds).size) throw new ApiError('E_2');
     return ids;
   }
-  const [accounts, found] = await Promise.all([pupilAccountsOf(ctx.db, ids), findClass(ctx.db, classId)]);
-  const managed = new Set(
-    accounts.filter((a) => a.phone === null && a.school_id === found?.school_id).map((a) => Number(a.user_id)),
-  );
+  const managed = await schoolManaged(ctx.db, classId, ids);
   return ids.filter((id) => managed.has(id));
 };

@@ -145,9 +145,7 @@ export const accountsDueForErasure = (db: Db, now: number, limit: number) =>
   db.selectFrom('users').selectAll().where('erase_at', '<=', now).orderBy('erase_at').limit(limit).execute();
 
 /** Locks the user's row until the transaction ends (PostgreSQL; SQLite's writer holds the whole file). */
-export const lockUserRow = async (db: Db, id: number) => {
-  await sql`select id from users where id = ${id} for update`.execute(db);
-};
+export const lockUserRow = (db: Db, id: number) => lockUserRows(db, [id]);
 
 /** PostgreSQL: locks these users' rows (in id order, so two lockers never wait on each other) until the transaction ends. */
 export const lockUserRows = async (db: Db, ids: number[]) => {

@@ -7,10 +7,6 @@
 import { invalidRequest } from '../../../errors.ts';
 import { openBoundedZip, type ZipLimits } from '../bounded-zip.ts';
 
-export { isZip } from '../bounded-zip.ts';
-
-export type RosterLimits = ZipLimits;
-
 const PLAIN_NAME = /^[A-Za-z0-9][\w.-]{0,99}$/;
 
 const checkPlainName = (name: string) => {
@@ -20,7 +16,7 @@ const checkPlainName = (name: string) => {
 };
 
 /** The zip's entries by lower-cased name; E_1 naming the limit it breaks. */
-export const openRosterZip = (bytes: Uint8Array, limits: RosterLimits): Map<string, Uint8Array> =>
+export const openRosterZip = (bytes: Uint8Array, limits: ZipLimits): Map<string, Uint8Array> =>
   new Map(
     [...openBoundedZip(bytes, limits, { checkName: checkPlainName })].map(([name, data]) => [name.toLowerCase(), data]),
   );
