@@ -14,10 +14,10 @@
 import { loadavg } from 'node:os';
 import { loadConfig } from '../../packages/server/src/config/config.ts';
 import { type Context, createContext } from '../../packages/server/src/context.ts';
-import { cardSheet } from '../../packages/server/src/services/edu/cards.ts';
-import { createClass } from '../../packages/server/src/services/edu/classes.ts';
-import { createPupils } from '../../packages/server/src/services/edu/pupils.ts';
-import { addSchool, approveTeacher, requestTeaching } from '../../packages/server/src/services/edu/schools.ts';
+import { cardSheet } from '../../packages/server/src/services/edu/school/cards.ts';
+import { createClass } from '../../packages/server/src/services/edu/school/classes.ts';
+import { createPupils } from '../../packages/server/src/services/edu/school/pupils.ts';
+import { addSchool, approveTeacher, requestTeaching } from '../../packages/server/src/services/edu/school/schools.ts';
 import { hashPassword } from '../../packages/server/src/services/passwords/argon2.ts';
 import { newUser } from '../../packages/server/src/services/sign-in/sign-up.ts';
 import { insertUser } from '../../packages/server/src/store/account/users.ts';

@@ -1,7 +1,7 @@
 /**
  * `edupass schools connectors` and `edupass schools connector add|set|mapping|enable|disable`: schools' own
  * sign-in systems (CAS, SAML, OAuth2 / OpenID Connect), as the console manages them
- * (services/edu/connectors.ts checks them alike).
+ * (services/edu/federation/connectors.ts checks them alike).
  */
 import { readFileSync } from 'node:fs';
 import type { Context } from '../context.ts';
@@ -13,8 +13,8 @@ import {
   listConnectors,
   setConnectorMapping,
   switchConnector,
-} from '../services/edu/connectors.ts';
-import { OIDC_PRESETS } from '../services/edu/oidc-connector.ts';
+} from '../services/edu/federation/connectors.ts';
+import { OIDC_PRESETS } from '../services/edu/federation/oidc/connector.ts';
 
 export const SCHOOLS_USAGE = `  schools connectors                       every school's sign-in connector
   schools connector add <school_id> <code> --name <name> --server <CAS prefix URL>

@@ -1,5 +1,5 @@
 /**
- * Minor mode's defaults (services/edu/minor-mode.ts): daily limits by age and the night-time curfew
+ * Minor mode's defaults (services/edu/family/minor-mode.ts): daily limits by age and the night-time curfew
  * from the 2024 Guide for building minor mode on the mobile internet (移动互联网未成年人模式建设指南):
  * under 8, 40 minutes; 8 to 15, 60; 16 and 17, 120; no use from 22:00 to 06:00. An operator changes
  * them here; a linked guardian may only make them stricter for their child.

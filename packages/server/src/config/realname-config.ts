@@ -1,5 +1,5 @@
 /**
- * The optional adult check of a guardian through a real-name vendor (services/edu/adult-check.ts):
+ * The optional adult check of a guardian through a real-name vendor (services/edu/family/adult-check.ts):
  * a name and a mainland ID number checked against the vendor's register (two elements). Unset: no
  * check; set, a guardian passes it before consenting.
  *

@@ -8,8 +8,8 @@
 import { MINOR_CLAIMS, MINOR_SCOPE } from '@edupass/protocol';
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { eduClaims, idTokenEduClaim } from '../services/edu/claims.ts';
-import { minorModeOf } from '../services/edu/minor-mode.ts';
+import { minorModeOf } from '../services/edu/family/minor-mode.ts';
+import { eduClaims, idTokenEduClaim } from '../services/edu/school/claims.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
@@ -19,9 +19,9 @@ export const SCOPE_CLAIMS = {
   profile: ['name', 'nickname', 'picture', 'preferred_username', 'locale'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
-  /** The education layer: schools, classes and roles (services/edu/claims.ts). */
+  /** The education layer: schools, classes and roles (services/edu/school/claims.ts). */
   edu: ['edu', 'managed_by_school'],
-  /** Minor mode: age band, limits, guardian link, consent (services/edu/minor-mode.ts). */
+  /** Minor mode: age band, limits, guardian link, consent (services/edu/family/minor-mode.ts). */
   minor: [...MINOR_CLAIMS],
   /** A product's community features (following, posting, messages): withheld while a child's consent is pending. */
   community: [],

@@ -1,13 +1,13 @@
 /**
  * Guardian consent at the provider: a grant never holds the community scope while the child's consent
- * is pending (services/edu/consent.ts). The scope is recorded as rejected (oidc-provider leaves a
+ * is pending (services/edu/family/consent.ts). The scope is recorded as rejected (oidc-provider leaves a
  * rejected scope out of what the grant gives, and does not ask for it again), and the rejection is
  * lifted at the next authorization once a guardian has consented.
  */
 import { COMMUNITY_SCOPE } from '@edupass/protocol';
 import type { GrantModel } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { withheldScopes } from '../services/edu/consent.ts';
+import { withheldScopes } from '../services/edu/family/consent.ts';
 
 /**
  * A grant's rejections, which oidc-provider's types leave out; it has no call to take a rejection

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { adminCaptchaRoutes } from './admin-captcha.ts';
-import { adminEduRoutes } from './admin-edu.ts';
 import { adminMonitorRoutes } from './admin-monitor.ts';
 import { adminOauthRoutes } from './admin-oauth.ts';
 import { adminRightsRoutes } from './admin-rights.ts';
@@ -10,6 +9,7 @@ import { adminSigningKeyRoutes } from './admin-signing-keys.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
 import { adminWebhookRoutes } from './admin-webhooks.ts';
 import { consoleRoutes } from './console.ts';
+import { adminEduRoutes } from './edu/admin.ts';
 
 export const consoleAreas = (app: FastifyInstance, ctx: Context) => {
   adminCaptchaRoutes(app, ctx);

@@ -5,14 +5,6 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
 import type { DataRequestsTable, StaffAccessApprovalsTable } from './admin/rights-schema.ts';
 import type {
-  SamlMetadataTable,
-  SamlRequestsTable,
-  SchoolConnectorsTable,
-  SchoolIdentitiesTable,
-  SchoolSignInsTable,
-  UpstreamTokensUsedTable,
-} from './edu/connector-schema.ts';
-import type {
   ClassesTable,
   ClassMembersTable,
   EduAccessLogTable,
@@ -26,7 +18,15 @@ import type {
   SchoolsTable,
   SignInBadgesTable,
 } from './edu/edu-schema.ts';
-import type { RosterJobsTable, RosterLinksTable } from './edu/roster-schema.ts';
+import type {
+  SamlMetadataTable,
+  SamlRequestsTable,
+  SchoolConnectorsTable,
+  SchoolIdentitiesTable,
+  SchoolSignInsTable,
+  UpstreamTokensUsedTable,
+} from './edu/federation/connector-schema.ts';
+import type { RosterJobsTable, RosterLinksTable } from './edu/roster/roster-schema.ts';
 import type { ApplicationsTable, BackchannelLogoutsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
@@ -61,9 +61,9 @@ export interface UsersTable {
   updated_at: number;
   /** `YYYY-MM` as answered at sign-up (migration 023); null when never asked. */
   birth_year_month: string | null;
-  /** The age band at sign-up or the class's (services/edu/age.ts); null when unknown. */
+  /** The age band at sign-up or the class's (services/edu/family/age.ts); null when unknown. */
   age_band: AgeBand | null;
-  /** Guardian consent of a child under 14 (services/edu/consent.ts); null when none is needed. */
+  /** Guardian consent of a child under 14 (services/edu/family/consent.ts); null when none is needed. */
   consent_state: ConsentState | null;
 }
 

@@ -26,7 +26,7 @@ export interface SignInStep {
 /**
  * E_16 with a keep ticket when the account is waiting to be deleted; nothing otherwise. A deletion a
  * guardian asked for offers no ticket: the account stays blocked (AC3_44) until it is erased, unless a
- * guardian stops it (services/edu/guardian-view.ts).
+ * guardian stops it (services/edu/family/guardian-view.ts).
  */
 export const refuseWhileErasing = async (ctx: Context, user: User, step: SignInStep) => {
   if (user.erase_at === null) return;

@@ -16,7 +16,7 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { eraseApplicationGrants, eraseUserRows, forgetWebhookSequence } from '../../store/account/erasure.ts';
 import { accountsDueForErasure, findUserById, lockUserRow, setErasure } from '../../store/account/users.ts';
-import { markConsentEvidenceEnded } from '../../store/edu/guardians.ts';
+import { markConsentEvidenceEnded } from '../../store/edu/family/guardians.ts';
 import type { User } from '../../store/schema.ts';
 import { audit } from '../admin/operations.ts';
 import { securityEvent } from '../security/events.ts';

@@ -1,10 +1,10 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserByPhone } from '../../store/account/users.ts';
-import { revokeBadges } from '../../store/edu/pupils.ts';
+import { revokeBadges } from '../../store/edu/school/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
-import { dropGuardianCodes } from '../edu/guardian-links.ts';
+import { dropGuardianCodes } from '../edu/family/guardian-links.ts';
 import { noticeAccountChange } from './notices.ts';
 import { currentUser, saveUser } from './users.ts';
 

@@ -6,7 +6,7 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { findUserByEmail, findUserById, findUserByPhone, markProved } from '../../store/account/users.ts';
-import { pupilChosePassword } from '../../store/edu/pupils.ts';
+import { pupilChosePassword } from '../../store/edu/school/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
 import { type AccountChange, noticeAccountChange } from '../account/notices.ts';

@@ -15,7 +15,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../../context.ts';
-import { findPupilAccount } from '../../store/edu/pupils.ts';
+import { findPupilAccount } from '../../store/edu/school/pupils.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import { verifyAgainstNothing } from './argon2.ts';
 

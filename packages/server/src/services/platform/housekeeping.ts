@@ -15,15 +15,15 @@
  */
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
-import { sweepUpstreamTokens } from '../../store/edu/connectors.ts';
-import { deleteRosterJobsBefore } from '../../store/edu/roster.ts';
-import { sweepSamlRequests } from '../../store/edu/saml.ts';
+import { sweepUpstreamTokens } from '../../store/edu/federation/connectors.ts';
+import { sweepSamlRequests } from '../../store/edu/federation/saml.ts';
+import { deleteRosterJobsBefore } from '../../store/edu/roster/roster.ts';
 import { deleteExpiredAccountRows } from '../../store/expired-rows.ts';
 import { deleteExpiredModels } from '../../store/identity/oidc-models.ts';
 import { withSweepLock } from '../../store/sweep-lock.ts';
 import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
 import { eraseDueAccounts } from '../account/deletion.ts';
-import { deleteUnconfirmedChildren } from '../edu/consent.ts';
+import { deleteUnconfirmedChildren } from '../edu/family/consent.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
 /** A year of retention: 365 days (the sweep is hourly; a leap day is within its slack). */

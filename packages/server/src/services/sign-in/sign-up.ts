@@ -3,7 +3,7 @@ import { ApiError, fail } from '../../errors.ts';
 import { findUserByEmail, findUserByPhone, insertUser } from '../../store/account/users.ts';
 import type { NewUser, User } from '../../store/schema.ts';
 import { useCode, verifyCode } from '../codes/one-time-codes.ts';
-import { signUpAgeColumns } from '../edu/age.ts';
+import { signUpAgeColumns } from '../edu/family/age.ts';
 import { hashPassword } from '../passwords/argon2.ts';
 import { assertPasswordAllowed, weakPasswordFlag } from '../passwords/policy.ts';
 import { requireProduct } from '../platform/products.ts';

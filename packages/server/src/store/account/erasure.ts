@@ -6,7 +6,7 @@
  * store's (`EventsStore.eraseUser`), which lives here or in ClickHouse.
  */
 import type { Kysely } from 'kysely';
-import { deleteGuardianLinks } from '../edu/guardians.ts';
+import { deleteGuardianLinks } from '../edu/family/guardians.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;

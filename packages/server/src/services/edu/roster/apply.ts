@@ -9,8 +9,6 @@
 import type { Context } from '../../../context.ts';
 import { ApiError, fail } from '../../../errors.ts';
 import { insertNamedUsers } from '../../../store/account/users.ts';
-import { insertClass, putClassMembers, updateClassRow } from '../../../store/edu/classes.ts';
-import { insertPupilAccounts } from '../../../store/edu/pupils.ts';
 import {
   archiveClassRows,
   chunks,
@@ -23,17 +21,19 @@ import {
   renameSchoolRow,
   setLinksRemoved,
   updateEnrollmentLinks,
-} from '../../../store/edu/roster.ts';
-import { insertSchool, putSchoolMember } from '../../../store/edu/schools.ts';
+} from '../../../store/edu/roster/roster.ts';
+import { insertClass, putClassMembers, updateClassRow } from '../../../store/edu/school/classes.ts';
+import { insertPupilAccounts } from '../../../store/edu/school/pupils.ts';
+import { insertSchool, putSchoolMember } from '../../../store/edu/school/schools.ts';
 import { endpointsFor } from '../../../store/webhooks/endpoints.ts';
 import { SEALED_INITIAL_PASSWORD, sealInitialPassword } from '../../passwords/initial-passwords.ts';
 import { defaultPid } from '../../sessions/access-tokens.ts';
 import { newUser, recordUserCreated } from '../../sign-in/sign-up.ts';
 import { recordEvent, subscribes } from '../../webhooks/events.ts';
-import { ageColumns, bandOfGrade } from '../age.ts';
-import { drawInitialPassword } from '../credentials.ts';
-import { freeUsernames } from '../pupils.ts';
-import { schoolConsentStands } from '../school-agreements.ts';
+import { ageColumns, bandOfGrade } from '../family/age.ts';
+import { schoolConsentStands } from '../family/school-agreements.ts';
+import { drawInitialPassword } from '../school/credentials.ts';
+import { freeUsernames } from '../school/pupils.ts';
 import type { Plan } from './plan.ts';
 
 type ClassRole = 'pupil' | 'teacher' | 'head_teacher';

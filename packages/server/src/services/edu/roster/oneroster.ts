@@ -9,7 +9,7 @@
 import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
-import { decodeUploadWithEncoding } from '../names.ts';
+import { decodeUploadWithEncoding } from '../school/names.ts';
 import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
 import {
   type FileMode,

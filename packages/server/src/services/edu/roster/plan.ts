@@ -19,8 +19,8 @@ import {
   pupilNamesById,
   type RosterLink,
   userIdsBy,
-} from '../../../store/edu/roster.ts';
-import { allSchools } from '../../../store/edu/schools.ts';
+} from '../../../store/edu/roster/roster.ts';
+import { allSchools } from '../../../store/edu/school/schools.ts';
 import type { Refusal, RefusalReason, Roster, RosterRole, RosterUser, Where } from './model.ts';
 
 type Db = Context['db'];

@@ -13,7 +13,7 @@ import { type RosterFiles, rosterSet, rosterZip } from '@edupass/test-kit/oneros
 import { movableClock } from '@edupass/test-kit/server-clock';
 import { zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
-import { deleteRosterJobsBefore, insertRosterJob } from '../../../store/edu/roster.ts';
+import { deleteRosterJobsBefore, insertRosterJob } from '../../../store/edu/roster/roster.ts';
 import { sweepOnce } from '../../platform/housekeeping.ts';
 import { confirmRosterImport } from './jobs.ts';
 

@@ -1,0 +1,141 @@
+/** The education layer's routes: each handler calls one service, which asks services/edu/school/access.ts. */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../../context.ts';
+import { invalidRequest } from '../../errors.ts';
+import { defineRoute } from '../../http/route-kit.ts';
+import { recordReads } from '../../services/account/record-reads.ts';
+import { requireAccess } from '../../services/edu/school/access.ts';
+import { signInByBadge } from '../../services/edu/school/badges.ts';
+import { isCardLanguage } from '../../services/edu/school/card-texts.ts';
+import { cardSheet } from '../../services/edu/school/cards.ts';
+import {
+  addClassTeacher,
+  approveJoin,
+  archiveClass,
+  classDetail,
+  createClass,
+  joinClass,
+  openJoinCode,
+  promoteClass,
+  refuseJoin,
+  updateClass,
+} from '../../services/edu/school/classes.ts';
+import { previewNames } from '../../services/edu/school/names.ts';
+import { createPupils, movePupils, resetPupils } from '../../services/edu/school/pupils.ts';
+import { approveTeacher, memberships, requestTeaching, schoolOverview } from '../../services/edu/school/schools.ts';
+import { signInBy } from '../sign-in.ts';
+
+export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
+  const tags = ['edu'];
+  defineRoute(app, ctx, 'eduMemberships', ({ session }) => memberships(ctx, session.userId), { tags });
+  defineRoute(app, ctx, 'eduAccessLog', ({ session }) => recordReads(ctx, session.userId), { tags });
+  defineRoute(app, ctx, 'requestTeaching', ({ session, params }) => requestTeaching(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'approveTeacher',
+    ({ session, params }) => approveTeacher(ctx, session.userId, params.id, params.user_id, false),
+    { tags },
+  );
+  defineRoute(app, ctx, 'schoolOverview', ({ session, params }) => schoolOverview(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'createClass',
+    ({ session, params, body }) => createClass(ctx, session.userId, params.id, body),
+    {
+      tags,
+    },
+  );
+  defineRoute(app, ctx, 'getClass', ({ session, params }) => classDetail(ctx, session.userId, params.id), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'updateClass',
+    ({ session, params, body }) => updateClass(ctx, session.userId, params.id, body),
+    {
+      tags,
+    },
+  );
+  defineRoute(app, ctx, 'archiveClass', ({ session, params }) => archiveClass(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'promoteClass',
+    ({ session, params, body }) => promoteClass(ctx, session.userId, params.id, body.school_year),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'addClassTeacher',
+    ({ session, params, body }) => addClassTeacher(ctx, session.userId, params.id, body.user_id),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'previewPupils',
+    async ({ session, params, body }) => {
+      await requireAccess(ctx, session.userId, { kind: 'class', id: params.id }, 'teach');
+      return previewNames(body, ctx.config);
+    },
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'createPupils',
+    async ({ session, params, body }) => ({ pupils: await createPupils(ctx, session.userId, params.id, body.names) }),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'resetPupils',
+    async ({ session, params, body }) => ({ pupils: await resetPupils(ctx, session.userId, params.id, body.user_ids) }),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'movePupils',
+    ({ session, params, body }) => movePupils(ctx, session.userId, params.id, body.user_ids, body.to_class_id),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'cardSheet',
+    ({ session, params, body }) => {
+      if (!isCardLanguage(body.lang)) throw invalidRequest('lang must be zh-CN or en.');
+      return cardSheet(ctx, session.userId, params.id, body.user_ids, body.lang);
+    },
+    { tags },
+  );
+  defineRoute(app, ctx, 'openJoinCode', ({ session, params }) => openJoinCode(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(app, ctx, 'joinClass', ({ session, body }) => joinClass(ctx, session.userId, body.join_code), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'approveJoin',
+    ({ session, params }) => approveJoin(ctx, session.userId, params.id, params.user_id),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'refuseJoin',
+    ({ session, params }) => refuseJoin(ctx, session.userId, params.id, params.user_id),
+    { tags },
+  );
+  defineRoute(app, ctx, 'signInByBadge', signInBy(ctx, signInByBadge), { tags });
+};

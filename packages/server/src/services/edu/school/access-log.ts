@@ -1,0 +1,94 @@
+/**
+ * Who read what (DESIGN.md, the education layer): every call that shows a teacher, a school admin, a
+ * guardian or an operator part of another person's record writes one access-log row per person — the reader and
+ * their role, the person, the fields shown, why and, for an operator's read of a minor, the reason
+ * given — through `logReads`, the one way to write it (`logPupilReads` is its teachers' form). A call
+ * that changes something writes the rows in its transaction, so a read is logged exactly when its
+ * answer was made. A person sees the reads of their own record, a guardian the child's
+ * (services/account/record-reads.ts).
+ */
+import type { Context } from '../../../context.ts';
+import { insertAccessLogRows } from '../../../store/edu/school/access-log.ts';
+
+/** The parts of a pupil's record an education call shows. */
+export type PupilField =
+  | 'name'
+  | 'username'
+  | 'class'
+  | 'membership'
+  | 'managed_by_school'
+  | 'initial_password'
+  | 'new_password'
+  | 'age'
+  | 'consent'
+  | 'guardians'
+  | 'devices'
+  | 'minor_mode';
+
+/** The parts of a person's record the console shows; all of them are in a copy of the person's data. */
+export const ACCOUNT_FIELDS = [
+  'phone',
+  'email',
+  'username',
+  'nickname',
+  'fullname',
+  'avatar',
+  'sign_in_methods',
+  'agreements',
+  'sessions',
+  'school',
+] as const;
+export type AccountField = (typeof ACCOUNT_FIELDS)[number];
+
+/** Why the record was shown: the call that showed it. */
+export type ReadPurpose =
+  | 'class_detail'
+  | 'card_sheet'
+  | 'pupils_created'
+  | 'pupils_reset'
+  | 'school_overview'
+  | 'user_detail'
+  | 'user_export'
+  | 'user_search'
+  | 'teacher_requests'
+  | 'roster_preview'
+  | 'guardian_view';
+
+export type ReaderRole = 'teacher' | 'operator' | 'guardian';
+
+export interface Read {
+  readerId: number;
+  role: ReaderRole;
+  subjectIds: number[];
+  fields: readonly (PupilField | AccountField)[];
+  purpose: ReadPurpose;
+  /** What the operator said when reading a minor's record. */
+  reason?: string | undefined;
+}
+
+export const logReads = (ctx: Pick<Context, 'db' | 'now'>, read: Read) => {
+  const now = ctx.now();
+  return insertAccessLogRows(
+    ctx.db,
+    [...new Set(read.subjectIds)]
+      .filter((id) => id !== read.readerId)
+      .map((id) => ({
+        reader_id: read.readerId,
+        reader_role: read.role,
+        subject_id: id,
+        fields: read.fields.join(','),
+        purpose: read.purpose,
+        reason: read.reason ?? null,
+        created_at: now,
+      })),
+  );
+};
+
+/** A teacher's or school admin's read of pupils' records. */
+export const logPupilReads = (
+  ctx: Pick<Context, 'db' | 'now'>,
+  readerId: number,
+  pupilIds: number[],
+  fields: readonly PupilField[],
+  purpose: ReadPurpose,
+) => logReads(ctx, { readerId, role: 'teacher', subjectIds: pupilIds, fields, purpose });

@@ -1,0 +1,132 @@
+/**
+ * Login cards: an HTML sheet for A4 paper (8 cards a page) with each pupil's name, class, username,
+ * initial password, guardian link code and a QR code. The QR code is a link to the web client's badge sign-in carrying a
+ * new sign-in badge (192 random bits, stored as its SHA-256; never the password); printing cards
+ * revokes the pupils' earlier badges, so a lost old card stops working. Each card also carries a
+ * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card.
+ */
+import QRCode from 'qrcode';
+import type { Context } from '../../../context.ts';
+import { insertBadges, pupilAccountsOf, revokeBadges } from '../../../store/edu/school/pupils.ts';
+import { openInitialPassword } from '../../passwords/initial-passwords.ts';
+import { randomToken, sha256 } from '../../security/hashing.ts';
+import { inTransaction } from '../../webhooks/events.ts';
+import { cardGuardianCodes } from '../family/guardian-links.ts';
+import { requirePupilsAccess } from './access.ts';
+import { logPupilReads } from './access-log.ts';
+import { eduAudit } from './audit.ts';
+import { type CardLanguage, cardTexts } from './card-texts.ts';
+import { classToTeach, holdSchoolAccounts, pupilsForCards } from './pupils.ts';
+
+/** 24 random bytes: 192 bits, past the 128 a badge needs. */
+const BADGE_BYTES = 24;
+
+/** The web client's page that signs in with the badge in its fragment (kept out of server logs). */
+export const badgeUrl = (ctx: Context, badge: string) => `${ctx.config.publicUrl}/badge#${badge}`;
+
+/**
+ * The QR code of a badge link as SVG. One byte-mode segment and a fixed mask pattern: the library
+ * would otherwise search for the best split into modes and score all eight masks, most of a card
+ * sheet's time (a hundred cards: about 300 ms down to 60). Any mask is valid; it only evens out the
+ * dark and light areas, which matters little for a short link printed at 40 mm.
+ */
+const badgeQrSvg = (link: string) =>
+  QRCode.toString([{ data: Buffer.from(link, 'utf8'), mode: 'byte' }], {
+    type: 'svg',
+    margin: 1,
+    errorCorrectionLevel: 'M',
+    maskPattern: 0,
+  });
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+interface Card {
+  name: string;
+  className: string;
+  username: string;
+  password: string;
+  qrSvg: string;
+  guardianCode: string;
+}
+
+const renderSheet = (cards: Card[], lang: CardLanguage) => {
+  const t = cardTexts[lang];
+  const items = cards
+    .map(
+      (c) => `<section class="card">
+<div class="qr" role="img" aria-label="${escapeHtml(t.qr)}">${c.qrSvg}</div>
+<dl><dt>${t.name}</dt><dd class="name">${escapeHtml(c.name)}</dd>
+<dt>${t.className}</dt><dd>${escapeHtml(c.className)}</dd>
+<dt>${t.username}</dt><dd class="username">${escapeHtml(c.username)}</dd>
+<dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
+<dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
+<p class="hint">${t.hint} ${t.guardianHint}</p></section>`,
+    )
+    .join('\n');
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${t.title}</title>
+<style>
+@page{size:A4;margin:10mm}
+*{box-sizing:border-box}
+body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#000}
+.sheet{display:grid;grid-template-columns:1fr 1fr;gap:4mm}
+.card{border:1px dashed #555;padding:4mm;height:66mm;display:flex;gap:4mm;break-inside:avoid;page-break-inside:avoid}
+.qr{width:40mm;flex:none}.qr svg{width:40mm;height:40mm}
+dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:1mm 3mm;font-size:11pt;align-content:start}
+dt{color:#333}dd{margin:0;font-weight:600;word-break:break-all}
+.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
+.hint{font-size:8pt;color:#333;margin:0;align-self:flex-end}
+@media screen{body{padding:8px}.sheet{max-width:190mm}}
+@media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
+</style></head><body><main class="sheet" aria-label="${t.title}">
+${items}
+</main></body></html>`;
+};
+
+export const cardSheet = async (
+  ctx: Context,
+  callerId: number,
+  classId: number,
+  userIds: number[] | undefined,
+  lang: CardLanguage,
+) => {
+  const found = await classToTeach(ctx, callerId, classId);
+  const ids = await pupilsForCards(ctx, classId, userIds);
+  // Printing shows passwords and mints badges: a reset's access, pupil by pupil.
+  await requirePupilsAccess(ctx, callerId, classId, ids, 'reset');
+  const accounts = (await pupilAccountsOf(ctx.db, ids)).sort((a, b) => Number(a.user_id) - Number(b.user_id));
+  const badges = accounts.map(() => randomToken(BADGE_BYTES));
+  const guardianCodes = await inTransaction(ctx, async (tx) => {
+    await holdSchoolAccounts(tx, classId, ids);
+    const now = tx.now();
+    if (ids.length > 0) await revokeBadges(tx.db, ids, now);
+    if (accounts.length > 0) {
+      await insertBadges(
+        tx.db,
+        accounts.map((a, i) => ({
+          token_hash: sha256(badges[i] as string),
+          user_id: Number(a.user_id),
+          created_at: now,
+        })),
+      );
+    }
+    await logPupilReads(tx, callerId, ids, ['name', 'class', 'username', 'initial_password'], 'card_sheet');
+    await eduAudit(tx, callerId, 'edu.cards.print', `class:${classId}`, `${accounts.length} cards`);
+    return cardGuardianCodes(
+      tx,
+      callerId,
+      accounts.map((a) => Number(a.user_id)),
+    );
+  });
+  const cards = await Promise.all(
+    accounts.map(async (a, i) => ({
+      name: a.display_name,
+      className: found.name,
+      username: a.username ?? '',
+      password: openInitialPassword(ctx, Number(a.user_id), a.initial_password_sealed) ?? cardTexts[lang].changed,
+      qrSvg: await badgeQrSvg(badgeUrl(ctx, badges[i] as string)),
+      guardianCode: guardianCodes[i] ?? '',
+    })),
+  );
+  return { html: renderSheet(cards, lang), count: cards.length };
+};

@@ -1,0 +1,200 @@
+/**
+ * Schools and who teaches there: operators add schools (and their first admin); a signed-in user with
+ * a bound phone asks to teach at a school and is a teacher once an operator or a school admin approves.
+ */
+import type { Context } from '../../../context.ts';
+import { ApiError, fail, invalidRequest } from '../../../errors.ts';
+import { findUserById } from '../../../store/account/users.ts';
+import { agreementsInForce } from '../../../store/edu/family/guardian-checks.ts';
+import { classesOfSchool, classesOfUser } from '../../../store/edu/school/classes.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
+import {
+  allSchools,
+  approveSchoolTeacher,
+  findSchool,
+  insertSchool,
+  membersOfSchool,
+  putSchoolMember,
+  removePendingTeacher,
+  schoolsOfUser,
+  setSchoolBatches,
+  teacherRequests,
+} from '../../../store/edu/school/schools.ts';
+import { requireAccess } from './access.ts';
+import { logReads } from './access-log.ts';
+import { eduAudit } from './audit.ts';
+import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
+
+export const classView = (c: {
+  id: number;
+  school_id: number;
+  name: string;
+  grade: number;
+  school_year: string;
+  archived_at: number | null;
+}) => ({
+  id: Number(c.id),
+  school_id: Number(c.school_id),
+  name: c.name,
+  grade: Number(c.grade),
+  school_year: c.school_year,
+  archived: c.archived_at !== null,
+});
+
+const schoolView = (
+  ctx: Context,
+  s: { id: number; name: string; daily_batches: number | null; created_at: number },
+  agreement?: { signatory: string; signed_on: string; text_version: number },
+) => ({
+  id: Number(s.id),
+  name: s.name,
+  daily_batches: schoolDailyBatches(ctx, s),
+  created_at: Number(s.created_at),
+  agreement: agreement
+    ? { signatory: agreement.signatory, signed_on: agreement.signed_on, text_version: agreement.text_version }
+    : null,
+});
+
+export const listSchools = async (ctx: Context) => {
+  const [schools, agreements] = await Promise.all([allSchools(ctx.db), agreementsInForce(ctx.db)]);
+  return schools.map((s) => schoolView(ctx, s, agreements.get(Number(s.id))));
+};
+
+export const addSchool = async (
+  ctx: Context,
+  operatorId: number,
+  input: { name: string; admin_user_id?: number; daily_batches?: number },
+) => {
+  if (input.admin_user_id !== undefined && !(await findUserById(ctx.db, input.admin_user_id))) fail('AC3_3');
+  const school = await insertSchool(ctx.db, {
+    name: input.name.trim(),
+    daily_batches: input.daily_batches ?? null,
+    created_at: ctx.now(),
+  });
+  if (input.admin_user_id !== undefined) {
+    await putSchoolMember(ctx.db, {
+      school_id: school.id,
+      user_id: input.admin_user_id,
+      role: 'school_admin',
+      status: 'approved',
+      created_at: ctx.now(),
+    });
+  }
+  await eduAudit(ctx, operatorId, 'school.add', `school:${school.id}`, school.name);
+  return schoolView(ctx, school);
+};
+
+export const setSchoolQuota = async (ctx: Context, operatorId: number, schoolId: number, dailyBatches: number) => {
+  const result = await setSchoolBatches(ctx.db, schoolId, dailyBatches);
+  if (result.numUpdatedRows === 0n) fail('E_2');
+  await eduAudit(ctx, operatorId, 'school.quota.set', `school:${schoolId}`, `${dailyBatches} batches a day`);
+};
+
+/** Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. */
+export const requestTeaching = async (ctx: Context, userId: number, schoolId: number) => {
+  const [user, school] = await Promise.all([findUserById(ctx.db, userId), findSchool(ctx.db, schoolId)]);
+  if (!school) fail('E_2');
+  if (!user?.phone) fail('AC3_7');
+  if (await findPupilAccount(ctx.db, userId)) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  await putSchoolMember(ctx.db, {
+    school_id: schoolId,
+    user_id: userId,
+    role: 'teacher',
+    status: 'pending',
+    created_at: ctx.now(),
+  });
+};
+
+/** Approves a teacher: by an operator (`byOperator`) or by one of the school's admins. */
+export const approveTeacher = async (
+  ctx: Context,
+  callerId: number,
+  schoolId: number,
+  teacherId: number,
+  byOperator: boolean,
+) => {
+  if (!byOperator) await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  if (!(await approveSchoolTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
+  await eduAudit(ctx, callerId, 'teacher.approve', `school:${schoolId}`, `user:${teacherId}`);
+};
+
+/** Refuses a pending request to teach (an operator's decision); the user may ask again later. */
+export const refuseTeacher = async (ctx: Context, operatorId: number, schoolId: number, teacherId: number) => {
+  if (!(await removePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
+  await eduAudit(ctx, operatorId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
+};
+
+/** Every school's teachers for an operator: their names and phones are logged as read. */
+export const listTeacherRequests = async (ctx: Context, operatorId: number) => {
+  const rows = (await teacherRequests(ctx.db)).map((r) => ({
+    school_id: Number(r.school_id),
+    school_name: r.school_name,
+    user_id: Number(r.user_id),
+    name: r.nickname ?? '',
+    phone: r.phone,
+    status: r.status,
+    created_at: Number(r.created_at),
+  }));
+  await logReads(ctx, {
+    readerId: operatorId,
+    role: 'operator',
+    subjectIds: rows.map((r) => r.user_id),
+    fields: ['nickname', 'phone', 'school'],
+    purpose: 'teacher_requests',
+  });
+  return rows;
+};
+
+/** A school admin's view of the school. */
+export const schoolOverview = async (ctx: Context, callerId: number, schoolId: number) => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const school = (await findSchool(ctx.db, schoolId)) ?? fail('E_2');
+  const [members, classes, used] = await Promise.all([
+    membersOfSchool(ctx.db, schoolId),
+    classesOfSchool(ctx.db, schoolId),
+    schoolBatchesUsed(ctx, schoolId),
+  ]);
+  await logReads(ctx, {
+    readerId: callerId,
+    role: 'teacher',
+    subjectIds: members.map((m) => Number(m.user_id)),
+    fields: ['nickname', 'school'],
+    purpose: 'school_overview',
+  });
+  return {
+    id: Number(school.id),
+    name: school.name,
+    daily_batches: schoolDailyBatches(ctx, school),
+    batches_used_today: used,
+    teachers: members.map((m) => ({
+      user_id: Number(m.user_id),
+      name: m.nickname ?? '',
+      role: m.role,
+      status: m.status,
+    })),
+    classes: classes.map(classView),
+  };
+};
+
+/** The caller's schools, classes and roles. */
+export const memberships = async (ctx: Context, userId: number) => {
+  const [schools, classes, pupil, user] = await Promise.all([
+    schoolsOfUser(ctx.db, userId),
+    classesOfUser(ctx.db, userId),
+    findPupilAccount(ctx.db, userId),
+    findUserById(ctx.db, userId),
+  ]);
+  const managed = pupil !== undefined && !user?.phone;
+  return {
+    schools: schools.map((s) => ({ id: Number(s.id), name: s.name, role: s.role, status: s.status })),
+    classes: classes.map((c) => ({ ...classView(c), role: c.role, status: c.status })),
+    managed_by_school: managed,
+    must_change_password: managed && pupil?.must_change_password === 1,
+  };
+};
+
+export const requireName = (name: string) => {
+  const trimmed = name.trim();
+  if (trimmed === '') throw invalidRequest('The name must not be empty.');
+  return trimmed;
+};

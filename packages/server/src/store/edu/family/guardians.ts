@@ -1,0 +1,131 @@
+/** Guardian consents (records, never updated) and guardian links to children (migration 023). */
+import type { ConsentState } from '@edupass/protocol';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../schema.ts';
+import type { GuardianConsentsTable } from '../edu-schema.ts';
+
+type Db = Kysely<Database>;
+
+export const insertConsentRecord = (db: Db, row: Insertable<GuardianConsentsTable>) =>
+  db
+    .insertInto('guardian_consents')
+    .values(row)
+    .execute()
+    .then(() => {});
+
+/** The child's account was erased: its consent records are kept as evidence from now, for their retention. */
+export const markConsentEvidenceEnded = (db: Db, childId: number, at: number) =>
+  db
+    .updateTable('guardian_consents')
+    .set({ account_ended_at: at })
+    .where('child_id', '=', childId)
+    .where('account_ended_at', 'is', null)
+    .execute();
+
+/** Moves the child's consent state from one of `from` to `to`; false when another request moved it first. */
+export const moveConsentState = async (
+  db: Db,
+  childId: number,
+  from: readonly ConsentState[],
+  to: ConsentState,
+  extra: { blocked_at?: number; updated_at: number },
+): Promise<boolean> => {
+  const result = await db
+    .updateTable('users')
+    .set({ consent_state: to, ...extra })
+    .where('id', '=', childId)
+    .where('consent_state', 'in', [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+};
+
+/** Links a guardian to a child (a second link of the same pair keeps the first relation). */
+export const linkGuardian = (
+  db: Db,
+  row: { child_id: number; guardian_id: number; relation: string; created_at: number },
+) =>
+  db
+    .insertInto('guardians')
+    .values(row)
+    .onConflict((oc) => oc.columns(['child_id', 'guardian_id']).doNothing())
+    .execute()
+    .then(() => {});
+
+export const isGuardianRow = async (db: Db, guardianId: number, childId: number) =>
+  (await db
+    .selectFrom('guardians')
+    .select('child_id')
+    .where('guardian_id', '=', guardianId)
+    .where('child_id', '=', childId)
+    .executeTakeFirst()) !== undefined;
+
+/** The guardian's children with what the guardian's area shows of them. */
+export const childrenOfGuardian = (db: Db, guardianId: number) =>
+  db
+    .selectFrom('guardians')
+    .innerJoin('users', 'users.id', 'guardians.child_id')
+    .select([
+      'users.id',
+      'users.nickname',
+      'users.fullname',
+      'users.age_band',
+      'users.birth_year_month',
+      'users.consent_state',
+      'users.blocked_at',
+      'guardians.relation',
+    ])
+    .where('guardians.guardian_id', '=', guardianId)
+    .orderBy('guardians.created_at')
+    .execute();
+
+export const consentRecordsOf = (db: Db, childId: number) =>
+  db.selectFrom('guardian_consents').selectAll().where('child_id', '=', childId).orderBy('id').execute();
+
+/** Accounts still waiting for a guardian's consent that were created before `before`, oldest first. */
+export const pendingConsentBefore = (db: Db, before: number, limit: number) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'phone', 'email'])
+    .where('consent_state', '=', 'pending')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+
+/** A deleted child's links (the consent records stay: they are the proof of what was decided). */
+export const deleteGuardianLinks = (db: Db, userId: number) =>
+  db
+    .deleteFrom('guardians')
+    .where((eb) => eb.or([eb('child_id', '=', userId), eb('guardian_id', '=', userId)]))
+    .execute();
+
+/** One-time codes sent to the addresses of an account the sweeper deletes. */
+export const deleteCodesOf = (db: Db, targets: string[]) =>
+  targets.length === 0 ? Promise.resolve() : db.deleteFrom('codes').where('target', 'in', targets).execute();
+
+/** The guardians linked to a child, with what the child's account centre shows of them. */
+export const guardiansOfChild = (db: Db, childId: number) =>
+  db
+    .selectFrom('guardians')
+    .innerJoin('users', 'users.id', 'guardians.guardian_id')
+    .select(['users.id', 'users.nickname', 'users.fullname', 'guardians.relation', 'guardians.created_at'])
+    .where('guardians.child_id', '=', childId)
+    .orderBy('guardians.created_at')
+    .execute();
+
+/** Removes one guardian's link to a child; false when there was none. */
+export const unlinkGuardianRow = async (db: Db, guardianId: number, childId: number) =>
+  Number(
+    (
+      await db
+        .deleteFrom('guardians')
+        .where('guardian_id', '=', guardianId)
+        .where('child_id', '=', childId)
+        .executeTakeFirst()
+    ).numDeletedRows,
+  ) === 1;
+
+/** Whether any guardian is linked to the child. */
+export const hasGuardianRow = async (db: Db, childId: number) =>
+  (await db.selectFrom('guardians').select('guardian_id').where('child_id', '=', childId).executeTakeFirst()) !==
+  undefined;
