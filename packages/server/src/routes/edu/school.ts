@@ -1,10 +1,10 @@
-/** The education layer's routes: each handler calls one service, which asks services/edu/school/access.ts. */
+/** The education layer's routes: each handler calls one service, which asks services/edu/access.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { defineRoute } from '../../http/route-kit.ts';
 import { recordReads } from '../../services/account/record-reads.ts';
-import { requireAccess } from '../../services/edu/school/access.ts';
+import { requireAccess } from '../../services/edu/access.ts';
 import { signInByBadge } from '../../services/edu/school/badges.ts';
 import { isCardLanguage } from '../../services/edu/school/card-texts.ts';
 import { cardSheet } from '../../services/edu/school/cards.ts';

@@ -1,6 +1,6 @@
 /**
  * A copy of a person's data (PIPL art. 45). Asked for by the person (account centre, after a fresh
- * proof), a linked guardian (services/edu/school/access.ts decides who is one) or an operator on the person's
+ * proof), a linked guardian (services/edu/access.ts decides who is one) or an operator on the person's
  * request (audited); a worker builds the zip under a lease (a `queued` row survives a restart), from
  * the export map (store/account/export-map.ts), the events store and the stored picture. Its link
  * works once, for DATA_EXPORT_LINK_HOURS, and is shown to whoever asked and sent to their e-mail.
@@ -33,8 +33,8 @@ import { EVENT_COLUMNS } from '../../store/usage/event-columns.ts';
 import type { EventCursor } from '../../store/usage/events-store.ts';
 import { audit } from '../admin/operations.ts';
 import { operatorRead } from '../admin/staff-access.ts';
-import { requireGuardianOf } from '../edu/school/access.ts';
-import { ACCOUNT_FIELDS } from '../edu/school/access-log.ts';
+import { requireGuardianOf } from '../edu/access.ts';
+import { ACCOUNT_FIELDS } from '../edu/access-log.ts';
 import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import { inTransaction, onNewEvents } from '../webhooks/events.ts';

@@ -1,16 +1,16 @@
 /**
  * "Who read my record" (issue #32 item 3): what a person is shown about who had their data — the
- * teachers' and operators' reads of the access log (services/edu/school/access-log.ts), the applications
+ * teachers' and operators' reads of the access log (services/edu/access-log.ts), the applications
  * they granted access to (the identity provider's live grants), and the copies of their data made
  * (export requests, services/account/data-requests.ts). An adult sees their own
  * (`GET /edu/me/access-log`); a linked guardian sees the child's (`GET /edu/guardian/children/:id/access-log`).
  */
 import type { Context } from '../../context.ts';
 import { dataRequests } from '../../store/admin/data-requests.ts';
-import { accessLogOf } from '../../store/edu/school/access-log.ts';
+import { accessLogOf } from '../../store/edu/access-log.ts';
 import { listApplicationRows } from '../../store/identity/applications.ts';
 import { findModelsOfAccount } from '../../store/identity/oidc-models.ts';
-import { requireGuardianOf } from '../edu/school/access.ts';
+import { requireGuardianOf } from '../edu/access.ts';
 
 /** The last this many of each list. */
 const SHOWN_MAX = 100;

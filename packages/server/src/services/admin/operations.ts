@@ -23,7 +23,7 @@ import {
   userSignatures,
 } from '../../store/admin/admin.ts';
 import { endAllSessions, saveUser } from '../account/users.ts';
-import { ACCOUNT_FIELDS, logReads } from '../edu/school/access-log.ts';
+import { ACCOUNT_FIELDS, logReads } from '../edu/access-log.ts';
 import { securityEvent } from '../security/events.ts';
 import { isWebUrlOrPath } from '../security/web-urls.ts';
 import { inTransaction } from '../webhooks/events.ts';

@@ -1,7 +1,7 @@
 /**
  * Staff access to minors' records is asked for and logged (Regulations on the Protection of Minors
  * Online; issue #31 item 5). Every operator read of a person's record writes an access-log row
- * (services/edu/school/access-log.ts). For a minor (any age band under 18), the operator gives a reason,
+ * (services/edu/access-log.ts). For a minor (any age band under 18), the operator gives a reason,
  * kept in the row; where the operator turned approvals on (STAFF_ACCESS_APPROVAL=1), the read also
  * needs another operator's approval of a request naming that person, running until its expiry
  * (STAFF_ACCESS_APPROVAL_HOURS). Without one the record is not shown: E_4, saying what to do.
@@ -18,7 +18,7 @@ import {
   liveApproval,
 } from '../../store/admin/staff-access.ts';
 import type { User } from '../../store/schema.ts';
-import { type AccountField, logReads, type ReadPurpose } from '../edu/school/access-log.ts';
+import { type AccountField, logReads, type ReadPurpose } from '../edu/access-log.ts';
 import { audit } from './operations.ts';
 
 /** A person under 18 by their age band (none known: taken for an adult, as before bands existed). */

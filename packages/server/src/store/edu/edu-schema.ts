@@ -73,7 +73,7 @@ export interface EduAccessLogTable {
   reader_id: number;
   /** The pupil whose record it was. */
   subject_id: number;
-  /** The fields shown, comma-separated (services/edu/school/access-log.ts names them). */
+  /** The fields shown, comma-separated (services/edu/access-log.ts names them). */
   fields: string;
   /** Why: the call that showed them. */
   purpose: string;

@@ -9,7 +9,7 @@ import { CONSENT_ELEMENTS, type ConsentElement, type ConsentText } from '@edupas
 import type { Context } from '../../../context.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { findSetting, putSetting, settingOrCreate } from '../../../store/admin/settings.ts';
-import { eduAudit } from '../school/audit.ts';
+import { eduAudit } from '../audit.ts';
 
 const SETTING_KEY = 'guardian_consent_text';
 /** The longest element an operator may write. */

@@ -34,7 +34,7 @@ import { deleteAccount } from '../../account/deletion.ts';
 import { endAllSessions } from '../../account/users.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
-import { requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../school/access.ts';
+import { requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
 import { adultCheckState, requiredAdultCheck } from './adult-check.ts';
 import { currentBand } from './age.ts';
 import { currentConsentText } from './consent-text.ts';

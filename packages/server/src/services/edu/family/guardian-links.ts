@@ -21,8 +21,8 @@ import {
 import { reserveLoginAttempt } from '../../security/rate-limits.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction } from '../../webhooks/events.ts';
-import { requireAccess, requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../school/access.ts';
-import { drawCode } from '../school/credentials.ts';
+import { requireAccess, requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
+import { drawCode } from '../codes.ts';
 import { currentBand } from './age.ts';
 import { minorModeChanged } from './minor-mode.ts';
 

@@ -17,7 +17,7 @@ import { hasGuardianRow } from '../../../store/edu/family/guardians.ts';
 import { findMinorSettings, saveMinorSettings } from '../../../store/edu/family/minor-settings.ts';
 import type { User } from '../../../store/schema.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
-import { requireGuardianOf } from '../school/access.ts';
+import { requireGuardianOf } from '../access.ts';
 import { currentBand } from './age.ts';
 
 export interface MinorLimits {

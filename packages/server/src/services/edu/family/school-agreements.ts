@@ -19,7 +19,7 @@ import {
 } from '../../../store/edu/family/guardian-checks.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
 import { inTransaction } from '../../webhooks/events.ts';
-import { eduAudit } from '../school/audit.ts';
+import { eduAudit } from '../audit.ts';
 import { currentConsentText } from './consent-text.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -21,7 +21,7 @@ import {
   updateConnectorSettings,
 } from '../../../store/edu/federation/connectors.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
-import { eduAudit } from '../school/audit.ts';
+import { eduAudit } from '../audit.ts';
 import { type AttributeMapping, DEFAULT_MAPPING, readMapping, SAML_DEFAULT_MAPPING } from './identity-mapping.ts';
 import { checkOidcIssuer, type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc/connector.ts';
 import { checkFederationIdp, type SamlFederation, samlSettings } from './saml/federation-metadata.ts';

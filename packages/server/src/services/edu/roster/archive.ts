@@ -1,11 +1,11 @@
 /**
- * A roster zip, opened within the bounds every uploaded zip is held to (bounded-zip.ts: the
+ * A roster zip, opened within the bounds every uploaded zip is held to (../bounded-zip.ts: the
  * upload's size, the number of entries, each entry's unpacked size and packing ratio, the total, all
  * read from the central directory before anything is inflated), and with names that are plain file
  * names (no folders, `..`, absolute or drive paths).
  */
 import { invalidRequest } from '../../../errors.ts';
-import { openBoundedZip, type ZipLimits } from './bounded-zip.ts';
+import { openBoundedZip, type ZipLimits } from '../bounded-zip.ts';
 
 const PLAIN_NAME = /^[A-Za-z0-9][\w.-]{0,99}$/;
 

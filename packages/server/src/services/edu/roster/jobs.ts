@@ -17,11 +17,11 @@ import { findRosterJob, insertRosterJob, markRosterJobApplied } from '../../../s
 import type { RosterJobsTable } from '../../../store/edu/roster/roster-schema.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
 import { inTransaction } from '../../webhooks/events.ts';
-import { logReads } from '../school/access-log.ts';
-import { eduAudit } from '../school/audit.ts';
+import { logReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
+import { isZip } from '../bounded-zip.ts';
 import { applyPlan } from './apply.ts';
 import { openRosterZip } from './archive.ts';
-import { isZip } from './bounded-zip.ts';
 import type { Roster } from './model.ts';
 import { readOneRoster } from './oneroster.ts';
 import { type Plan, planRoster } from './plan.ts';

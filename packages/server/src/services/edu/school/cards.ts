@@ -11,10 +11,10 @@ import { insertBadges, pupilAccountsOf, revokeBadges } from '../../../store/edu/
 import { openInitialPassword } from '../../passwords/initial-passwords.ts';
 import { randomToken, sha256 } from '../../security/hashing.ts';
 import { inTransaction } from '../../webhooks/events.ts';
+import { requirePupilsAccess } from '../access.ts';
+import { logPupilReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
 import { cardGuardianCodes } from '../family/guardian-links.ts';
-import { requirePupilsAccess } from './access.ts';
-import { logPupilReads } from './access-log.ts';
-import { eduAudit } from './audit.ts';
 import { type CardLanguage, cardTexts } from './card-texts.ts';
 import { classToTeach, holdSchoolAccounts, pupilsForCards } from './pupils.ts';
 

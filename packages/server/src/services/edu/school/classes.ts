@@ -21,10 +21,10 @@ import {
 import { schoolRolesOf } from '../../../store/edu/school/schools.ts';
 import { reserveLoginAttempt } from '../../security/rate-limits.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
-import { requireAccess } from './access.ts';
-import { logPupilReads } from './access-log.ts';
-import { eduAudit } from './audit.ts';
-import { drawCode } from './credentials.ts';
+import { requireAccess } from '../access.ts';
+import { logPupilReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
+import { drawCode } from '../codes.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
 

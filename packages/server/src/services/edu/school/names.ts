@@ -9,7 +9,7 @@ import { PUPIL_BATCH_MAX } from '@edupass/protocol';
 import { zipSync } from 'fflate';
 import { readSheet } from 'read-excel-file/node';
 import { invalidRequest } from '../../../errors.ts';
-import { isZip, openBoundedZip, type ZipLimits } from '../roster/bounded-zip.ts';
+import { isZip, openBoundedZip, type ZipLimits } from '../bounded-zip.ts';
 
 /** A pupil's name as a teacher types it: at most this many characters. */
 export const NAME_MAX = 32;

@@ -20,9 +20,9 @@ import {
   setSchoolBatches,
   teacherRequests,
 } from '../../../store/edu/school/schools.ts';
-import { requireAccess } from './access.ts';
-import { logReads } from './access-log.ts';
-import { eduAudit } from './audit.ts';
+import { requireAccess } from '../access.ts';
+import { logReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
 export const classView = (c: {

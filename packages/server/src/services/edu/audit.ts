@@ -1,6 +1,6 @@
 /** The audit-log row of a school's bulk action or an operator's change (the console's audit log shows both). */
-import type { Context } from '../../../context.ts';
-import { recordAudit } from '../../../store/admin/admin.ts';
+import type { Context } from '../../context.ts';
+import { recordAudit } from '../../store/admin/admin.ts';
 
 export const eduAudit = (
   ctx: Pick<Context, 'db' | 'now'>,

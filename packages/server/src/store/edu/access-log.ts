@@ -1,6 +1,6 @@
 /** The education layer's access log: who was shown which fields of which person's record, and why. */
 import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../../schema.ts';
+import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
 

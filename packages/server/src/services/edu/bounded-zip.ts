@@ -7,8 +7,8 @@
  * server inflate more than the limits allow. The limits are the roster import's (EDU_ROSTER_*).
  */
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
-import type { Config } from '../../../config/config.ts';
-import { ApiError, invalidRequest } from '../../../errors.ts';
+import type { Config } from '../../config/config.ts';
+import { ApiError, invalidRequest } from '../../errors.ts';
 
 export type ZipLimits = Pick<
   Config,

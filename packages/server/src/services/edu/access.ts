@@ -10,12 +10,12 @@
  * - a pupil: whoever may act on an (unarchived or archived) class the pupil is an active pupil of;
  *   changing the account's password also needs the account to be the school's (no personal phone).
  */
-import type { Context } from '../../../context.ts';
-import { ApiError } from '../../../errors.ts';
-import { isGuardianRow } from '../../../store/edu/family/guardians.ts';
-import { classRoleOf, findClass, pupilsInClass } from '../../../store/edu/school/classes.ts';
-import { findPupilAccount, pupilAccountsOf } from '../../../store/edu/school/pupils.ts';
-import { schoolRolesOf } from '../../../store/edu/school/schools.ts';
+import type { Context } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { isGuardianRow } from '../../store/edu/family/guardians.ts';
+import { classRoleOf, findClass, pupilsInClass } from '../../store/edu/school/classes.ts';
+import { findPupilAccount, pupilAccountsOf } from '../../store/edu/school/pupils.ts';
+import { schoolRolesOf } from '../../store/edu/school/schools.ts';
 
 export type Subject =
   | { kind: 'school'; id: number }

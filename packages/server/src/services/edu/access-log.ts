@@ -7,8 +7,8 @@
  * answer was made. A person sees the reads of their own record, a guardian the child's
  * (services/account/record-reads.ts).
  */
-import type { Context } from '../../../context.ts';
-import { insertAccessLogRows } from '../../../store/edu/school/access-log.ts';
+import type { Context } from '../../context.ts';
+import { insertAccessLogRows } from '../../store/edu/access-log.ts';
 
 /** The parts of a pupil's record an education call shows. */
 export type PupilField =
