@@ -29,7 +29,7 @@ export const schoolConnectorAnswer = object({
 });
 const anyValue = { type: 'any', required: true } as const;
 
-/** The largest roster upload, base64 (a 20 MiB zip, `EDU_ROSTER_ZIP_MAX_BYTES`'s default, and some). */
+/** The largest roster upload, base64 (a 20 MiB zip, the server's bound on a roster zip, and some). */
 export const ROSTER_UPLOAD_MAX = 28 * 1024 * 1024;
 
 /** The kinds of school sign-in connector: CAS, a SAML federation (CARSI), an OAuth2 / OIDC platform. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadConfigWithWarnings } from './config.ts';
+import { type Config, ConfigError, loadConfig, loadConfigWithWarnings } from './config.ts';
 
 /** The ConfigError loadConfig throws for an environment (fails the test when it does not throw). */
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -35,6 +35,43 @@ describe('variables EduPass does not read', () => {
 
   it('the machine running this test has no variable that is warned about', () => {
     expect(loadConfigWithWarnings({ ...process.env, NODE_ENV: 'test' }).warnings).toEqual([]);
+  });
+});
+
+describe('roster imports', () => {
+  it('hold and job hours are settings; the bounds of a roster zip are fixed whatever the environment says', () => {
+    const config = loadConfig({ EDU_ROSTER_HOLD_PERCENT: '25', EDU_ROSTER_JOB_HOURS: '24' });
+    expect([config.eduRosterHoldPercent, config.eduRosterJobHours]).toEqual([25, 24]);
+    expect(problemsOf({ EDU_ROSTER_JOB_HOURS: '0' })).toEqual([
+      expect.stringMatching(/^EDU_ROSTER_JOB_HOURS="0".*Fix: /),
+    ]);
+    const bounds = ({
+      eduRosterZipMaxBytes,
+      eduRosterEntriesMax,
+      eduRosterEntryMaxBytes,
+      eduRosterRatioMax,
+    }: Config) => [eduRosterZipMaxBytes, eduRosterEntriesMax, eduRosterEntryMaxBytes, eduRosterRatioMax];
+    const set = { EDU_ROSTER_ZIP_MAX_BYTES: '5242880', EDU_ROSTER_ENTRIES_MAX: '40' };
+    expect(bounds(loadConfig(set))).toEqual(bounds(loadConfig({})));
+    expect(bounds(loadConfig({}))).toEqual([20 * 1024 * 1024, 16, 64 * 1024 * 1024, 200]);
+  });
+
+  it('a bound that was once a setting, still set, is warned about at start with its fix, never ignored silently', () => {
+    const { warnings } = loadConfigWithWarnings({
+      EDU_ROSTER_ZIP_MAX_BYTES: '5242880',
+      EDU_ROSTER_ENTRIES_MAX: '40',
+      EDU_ROSTER_ENTRY_MAX_BYTES: '1048576',
+      EDU_ROSTER_RATIO_MAX: '50',
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^EDU_ROSTER_ENTRIES_MAX=40 is no longer read: a roster zip may hold 16 entries;.*Fix: remove EDU_ROSTER_ENTRIES_MAX/,
+      ),
+      expect.stringMatching(/^EDU_ROSTER_ENTRY_MAX_BYTES=1048576 is no longer read: .*67108864 bytes.*Fix: remove /),
+      expect.stringMatching(/^EDU_ROSTER_RATIO_MAX=50 is no longer read: .*200 to 1.*Fix: remove /),
+      expect.stringMatching(/^EDU_ROSTER_ZIP_MAX_BYTES=5242880 is no longer read: .*20971520 bytes.*Fix: remove /),
+    ]);
+    for (const warning of warnings) expect(warning).toContain('docs/education.md');
   });
 });
 

@@ -15,6 +15,7 @@ import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { type Env, type Readers, readers } from './readers.ts';
 import { type RealnameConfig, readRealnameConfig } from './realname-config.ts';
+import { type RosterConfig, readRosterConfig } from './roster-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
@@ -28,7 +29,8 @@ export interface Config
     IntrospectionConfig,
     SecondFactorConfig,
     IdentityConfig,
-    MinorModeConfig {
+    MinorModeConfig,
+    RosterConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
   host: string;
@@ -82,15 +84,6 @@ export interface Config
   eduSchoolDailyBatches: number;
   /** New pupil accounts are asked to choose their own password at first sign-in. */
   eduPupilPasswordChange: boolean;
-  /** Roster imports: the zip's size, its entries, one entry's unpacked size and packing ratio. */
-  eduRosterZipMaxBytes: number;
-  eduRosterEntriesMax: number;
-  eduRosterEntryMaxBytes: number;
-  eduRosterRatioMax: number;
-  /** Percent of a school's roster accounts a file may remove before it is held for an explicit confirmation. */
-  eduRosterHoldPercent: number;
-  /** Hours a roster job (its rows, names and preview) is kept from its upload, confirmed or not. */
-  eduRosterJobHours: number;
   /** Days an account under 14 may wait for a guardian's consent before the sweeper deletes it. */
   eduConsentPendingDays: number;
   codeIpHourlyLimit: number;
@@ -315,12 +308,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     eduTeacherDailyBatches: int('EDU_TEACHER_DAILY_BATCHES', 5, 0, 10_000),
     eduSchoolDailyBatches: int('EDU_SCHOOL_DAILY_BATCHES', 50, 0, 100_000),
     eduPupilPasswordChange: bool('EDU_PUPIL_PASSWORD_CHANGE', true),
-    eduRosterZipMaxBytes: int('EDU_ROSTER_ZIP_MAX_BYTES', 20 * 1024 * 1024, 1024, 256 * 1024 * 1024),
-    eduRosterEntriesMax: int('EDU_ROSTER_ENTRIES_MAX', 16, 1, 1000),
-    eduRosterEntryMaxBytes: int('EDU_ROSTER_ENTRY_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    eduRosterRatioMax: int('EDU_ROSTER_RATIO_MAX', 200, 2, 100_000),
-    eduRosterHoldPercent: int('EDU_ROSTER_HOLD_PERCENT', 10, 0, 100),
-    eduRosterJobHours: int('EDU_ROSTER_JOB_HOURS', 72, 1, 720),
+    ...readRosterConfig(read),
     eduConsentPendingDays: int('EDU_CONSENT_PENDING_DAYS', 30, 1, 365),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),

@@ -4,6 +4,7 @@
  * starts the server silently on the default (an SQLite file instead of PostgreSQL).
  */
 import type { Env } from './readers.ts';
+import { RETIRED_ROSTER_VARIABLES } from './roster-config.ts';
 
 /** Every name EduPass reads somewhere, including those read only when another is set. */
 export const KNOWN_VARIABLES: readonly string[] = [
@@ -59,12 +60,8 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'EDU_MINOR_MINUTES_8_15',
   'EDU_MINOR_MINUTES_UNDER_8',
   'EDU_PUPIL_PASSWORD_CHANGE',
-  'EDU_ROSTER_ENTRIES_MAX',
-  'EDU_ROSTER_ENTRY_MAX_BYTES',
   'EDU_ROSTER_HOLD_PERCENT',
   'EDU_ROSTER_JOB_HOURS',
-  'EDU_ROSTER_RATIO_MAX',
-  'EDU_ROSTER_ZIP_MAX_BYTES',
   'EDU_SCHOOL_DAILY_BATCHES',
   'EDU_TEACHER_DAILY_BATCHES',
   'HOST',
@@ -139,6 +136,14 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'WEB_ROOT',
 ];
 
+/**
+ * Names EduPass once read and reads no more, with what holds instead. One left in the environment
+ * is warned about at start, with its fix: ignoring it silently would surprise whoever set it.
+ */
+export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  ...RETIRED_ROSTER_VARIABLES,
+};
+
 /** Edits (insert, delete, substitute, swap two neighbours) from one name to the other, up to `limit` + 1. */
 export const editDistance = (a: string, b: string, limit = 2): number => {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
@@ -165,12 +170,20 @@ const TEST_SUITE_PREFIX = 'EDUPASS_TEST_';
 /** Shorter names (HOST, PORT) are too close to everyone else's variables to guess about. */
 const MIN_GUESSED_LENGTH = 6;
 
-/** One warning (with its fix) per name that looks meant for EduPass but is not one it reads. */
+/**
+ * One warning (with its fix) per name that looks meant for EduPass but is not one it reads, and per
+ * retired name still set.
+ */
 export const unknownVariableWarnings = (env: Env, read: ReadonlySet<string>): string[] => {
   const known = new Set([...KNOWN_VARIABLES, ...read]);
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
     if (known.has(name) || env[name] === undefined) continue;
+    const retired = RETIRED_VARIABLES[name];
+    if (retired !== undefined) {
+      if (env[name] !== '') warnings.push(`${name}=${env[name]} is no longer read: ${retired}. Fix: remove ${name}.`);
+      continue;
+    }
     const upper = name.toUpperCase();
     const nearest =
       name.length >= MIN_GUESSED_LENGTH

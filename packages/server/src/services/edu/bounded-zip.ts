@@ -4,7 +4,7 @@
  * spaces or zeros into kilobytes), and the total unpacked. Each limit is checked from the central
  * directory before anything is inflated; entries are then inflated a slice at a time and refused as
  * soon as one gives more than its directory entry declared, so a lying directory cannot make the
- * server inflate more than the limits allow. The limits are the roster import's (EDU_ROSTER_*).
+ * server inflate more than the limits allow. The limits are the roster import's (config/roster-config.ts).
  */
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import type { Config } from '../../config/config.ts';

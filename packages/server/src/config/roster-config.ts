@@ -1,0 +1,78 @@
+/**
+ * Roster imports (services/edu/roster/), read by `loadConfig` (config.ts) with the same rules: two
+ * settings, each a school's or an operator's choice, and the bounds of an uploaded zip, which are not.
+ *
+ * EDU_ROSTER_HOLD_PERCENT  a file that would remove more than this percent of a school's listed people
+ *                     is held until its removals are accepted (10; 0–100): how much a wrong export may
+ *                     undo before someone looks is each platform's call.
+ * EDU_ROSTER_JOB_HOURS  hours a job (its rows, pupils' names and its preview) is kept from its upload,
+ *                     confirmed or not, before the hourly sweep deletes it (72; 1–720): a retention
+ *                     choice, like AUDIT_RETENTION_DAYS.
+ *
+ * The zip bounds below (bounded-zip.ts; a workbook's .xlsx is held to them too) defend the server
+ * against a zip bomb, and no import ever came near them: the 25,000-pupil set of
+ * `npm run bench:roster` zips to 0.27 MB with a users.csv of 1.6 MB packed 11 to 1, and ten times
+ * that set (250,000 pupils, 40 schools) to 2.8 MB, users.csv 16.5 MB, packed 11 to 1. They were once
+ * settings (EDU_ROSTER_ZIP_MAX_BYTES, EDU_ROSTER_ENTRIES_MAX, EDU_ROSTER_ENTRY_MAX_BYTES,
+ * EDU_ROSTER_RATIO_MAX); one still set is warned about at start (RETIRED_ROSTER_VARIABLES).
+ */
+import type { Readers } from './readers.ts';
+
+const MiB = 1024 * 1024;
+
+/** The bounds of a roster zip: fixed, each with its reason. */
+export const ROSTER_ZIP_BOUNDS = {
+  /**
+   * The zip itself: the largest upload the API takes is this zip in base64 (ROSTER_UPLOAD_MAX, the
+   * route's body limit, in the protocol), so a larger bound could not be reached; seven times the zip
+   * of 250,000 pupils.
+   */
+  eduRosterZipMaxBytes: 20 * MiB,
+  /**
+   * Entries in its directory: the manifest and the files the import reads, with room for the others an
+   * export puts beside them. Counting costs nothing (an entry not read is never inflated); the bound
+   * stops a directory of thousands.
+   */
+  eduRosterEntriesMax: 16,
+  /**
+   * One entry unpacked (and a template CSV sent as it is); the entries together, four times this.
+   * Four times the users.csv of 250,000 pupils: an import that size holds a whole city's schools.
+   */
+  eduRosterEntryMaxBytes: 64 * MiB,
+  /**
+   * Packing ratio of an entry over 4 KiB: a roster CSV packs about 11 to 1, a zip bomb a thousand to
+   * one or more (gigabytes of one byte in kilobytes).
+   */
+  eduRosterRatioMax: 200,
+} as const;
+
+export interface RosterConfig {
+  /** Percent of a school's roster accounts a file may remove before it is held for an explicit confirmation. */
+  eduRosterHoldPercent: number;
+  /** Hours a roster job (its rows, names and preview) is kept from its upload, confirmed or not. */
+  eduRosterJobHours: number;
+  /** Roster zips: the zip's size, its entries, one entry's unpacked size and packing ratio (fixed). */
+  eduRosterZipMaxBytes: number;
+  eduRosterEntriesMax: number;
+  eduRosterEntryMaxBytes: number;
+  eduRosterRatioMax: number;
+}
+
+export const readRosterConfig = ({ int }: Readers): RosterConfig => ({
+  eduRosterHoldPercent: int('EDU_ROSTER_HOLD_PERCENT', 10, 0, 100),
+  eduRosterJobHours: int('EDU_ROSTER_JOB_HOURS', 72, 1, 720),
+  ...ROSTER_ZIP_BOUNDS,
+});
+
+const { eduRosterZipMaxBytes, eduRosterEntriesMax, eduRosterEntryMaxBytes, eduRosterRatioMax } = ROSTER_ZIP_BOUNDS;
+
+/** Where the fixed bounds are explained, for whoever still sets a variable that set one. */
+const BOUNDS_DOC = 'a bound now, not a setting (docs/education.md, "Bounded archives")';
+
+/** The variables that once set the zip bounds, each with the bound that holds now (config/variable-names.ts). */
+export const RETIRED_ROSTER_VARIABLES: Readonly<Record<string, string>> = {
+  EDU_ROSTER_ZIP_MAX_BYTES: `a roster zip may be ${eduRosterZipMaxBytes} bytes, the largest upload the API takes; ${BOUNDS_DOC}`,
+  EDU_ROSTER_ENTRIES_MAX: `a roster zip may hold ${eduRosterEntriesMax} entries; ${BOUNDS_DOC}`,
+  EDU_ROSTER_ENTRY_MAX_BYTES: `a roster file may unpack to ${eduRosterEntryMaxBytes} bytes; ${BOUNDS_DOC}`,
+  EDU_ROSTER_RATIO_MAX: `a roster file may be packed ${eduRosterRatioMax} to 1; ${BOUNDS_DOC}`,
+};
