@@ -27,7 +27,9 @@ const tally = (answers: Answer[]) => {
 describe('400 probes from one address (policy never: the send limits alone)', () => {
   const { server, call } = useTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'never' }) });
 
-  it('"is this phone registered?" by login-code sends: CODE_IP_REFUSAL_HOURLY_LIMIT answered, then AC3_23 for any phone', async () => {
+  it('"is this phone registered?" by login-code sends: CODE_IP_REFUSAL_HOURLY_LIMIT answered, then AC3_23 for any phone', {
+    timeout: 120_000,
+  }, async () => {
     const registered = await signUp(server);
     const answers: Answer[] = [];
     for (let i = 0; i < 400; i++) {
@@ -136,7 +138,9 @@ describe('the code checks do not tell registered phones apart', () => {
 describe('400 probes from one address under the default policy (risk)', () => {
   const { server, call } = useTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'risk' }) });
 
-  it('reset-code probes of unregistered phones: CAPTCHA_RISK_IP_REFUSALS answered, then every probe needs a solved captcha', async () => {
+  it('reset-code probes of unregistered phones: CAPTCHA_RISK_IP_REFUSALS answered, then every probe needs a solved captcha', {
+    timeout: 120_000,
+  }, async () => {
     const answers: Answer[] = [];
     for (let i = 0; i < 400; i++) {
       answers.push(await call('POST', `${A}/captcha/password/reset`, { phone_number: nextPhone(), pid: PID }));
@@ -145,7 +149,9 @@ describe('400 probes from one address under the default policy (risk)', () => {
     expect(tally(answers)).toEqual({ AC3_1: refusals, GCAP_1: 400 - refusals });
   });
 
-  it('login-code probes of unregistered phones raise the risk: CAPTCHA_RISK_IP_REFUSALS answered, then the captcha', async () => {
+  it('login-code probes of unregistered phones raise the risk: CAPTCHA_RISK_IP_REFUSALS answered, then the captcha', {
+    timeout: 120_000,
+  }, async () => {
     const fresh = await startTestServer({ ...SHIPPED_LIMITS, ...captchaWith({ '*:*': 'risk' }) });
     try {
       const probe = client(fresh.url);
@@ -161,7 +167,7 @@ describe('400 probes from one address under the default policy (risk)', () => {
     }
   });
 
-  it('e-mail probes too', async () => {
+  it('e-mail probes too', { timeout: 120_000 }, async () => {
     const answers: Answer[] = [];
     for (let i = 0; i < 10; i++)
       answers.push(await call('POST', `${A}/email/captcha/send`, { email: nextEmail(), pid: PID }));

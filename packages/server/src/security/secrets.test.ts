@@ -42,7 +42,9 @@ describe('the signing secret comes from outside the database', () => {
     );
   });
 
-  it('the server process started with NODE_ENV=production and no secret exits with that message', async () => {
+  it('the server process started with NODE_ENV=production and no secret exits with that message', {
+    timeout: 120_000,
+  }, async () => {
     const bundle = await bundleServer();
     const database = await createTestDatabase();
     try {
@@ -79,7 +81,9 @@ describe('the signing secret comes from outside the database', () => {
     expect(problemsOf({ JWT_SECRET_PREVIOUS: OLD })).toMatch(/JWT_SECRET_PREVIOUS is set without JWT_SECRET/);
   });
 
-  it('with JWT_SECRET the database holds no secret; development keeps a generated one there', async () => {
+  it('with JWT_SECRET the database holds no secret; development keeps a generated one there', {
+    timeout: 120_000,
+  }, async () => {
     const withSecret = await startTestServer({ jwtSecret: NEW });
     const generated = await startTestServer({ jwtSecret: undefined });
     try {

@@ -26,7 +26,7 @@ const register = (phone: string, captcha: string) =>
   });
 
 describe('parallel sign-ups', () => {
-  it('200 distinct phones at once: 200 accounts with 200 distinct ids', async () => {
+  it('200 distinct phones at once: 200 accounts with 200 distinct ids', { timeout: 120_000 }, async () => {
     const phones = Array.from({ length: 200 }, () => nextPhone());
     const sent = await Promise.all(phones.map(sendCode));
     expect(sent.map((a) => a.status)).toEqual(phones.map(() => 204));
