@@ -49,7 +49,6 @@ describe('admin answers typed from the protocol', () => {
       );
       expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/user-page\.tsx: .*has_password/)]);
     },
-    120_000,
   );
 
   it(
@@ -64,6 +63,5 @@ describe('admin answers typed from the protocol', () => {
       );
       expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/users\.tsx: Type 'string/)]);
     },
-    120_000,
   );
 });
