@@ -107,6 +107,7 @@ export const cardSheet = async (
           token_hash: sha256(badges[i] as string),
           user_id: Number(a.user_id),
           created_at: now,
+          class_id: classId,
         })),
       );
     }
