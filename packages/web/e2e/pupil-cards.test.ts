@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
 import { client, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
-import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
@@ -69,16 +69,6 @@ for (const { locale, text } of LOCALES) {
       badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
     const signsIn = async (badge: string) =>
       (await call('POST', routes.signInByBadge.path, { badge }, { headers: TOKEN_SET_HEADERS })).status === 200;
-    const keepCards = async (keep: boolean) =>
-      steps.ok(
-        await call(
-          'PATCH',
-          pathOf(routes.updateSchool.path, { id: schoolId }),
-          { cards_keep_working: keep },
-          { token: admin.token },
-        ),
-        204,
-      );
     const first = await printCard();
 
     await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
@@ -120,9 +110,26 @@ for (const { locale, text } of LOCALES) {
       expect(await signsIn(first)).toBe(false);
       await shot(page, `pupil-cards-stopped.${locale}.390`);
 
-      // The school keeps cards working and the teacher prints a new one: the password screen says so,
-      // with the way to stop it; after the change the card still signs in.
-      await keepCards(true);
+      // The school's admin chooses, on the school's page, that cards keep working.
+      await inPage(app.browser, { locale, ...PHONE }, async (adminTab) => {
+        const adminPage = adminTab.page;
+        await adminPage.goto(server.url);
+        await signInWithPassword(adminTab, text, admin.phone, admin.password);
+        await adminPage.goto(`${server.url}/teach/schools/${schoolId}`);
+        const setting = adminPage.getByRole('region', { name: text['teach.cardsTitle'] });
+        await setting.waitFor();
+        expect(await setting.getByRole('radio', { name: text['teach.cardsStop'] }).isChecked()).toBe(true);
+        await setting.getByRole('radio', { name: text['teach.cardsKeep'] }).check();
+        await setting.getByRole('button', { name: text['teach.cardsSave'] }).click();
+        await setting.getByText(text['teach.cardsSaved']).waitFor();
+        await adminPage.waitForLoadState('networkidle');
+        await expectCleanScreen(adminPage, 'school cards setting');
+        await shot(adminPage, `pupil-cards-school-setting.${locale}.390`);
+        expect(adminTab.errors).toEqual([]);
+      });
+
+      // The teacher prints a new card: the password screen says it keeps working, with the way to
+      // stop it; after the change the card still signs in.
       const second = await printCard();
       await page.goto(`${server.url}/account/security/password`);
       await passwordForm.waitFor();

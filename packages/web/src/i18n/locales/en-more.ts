@@ -507,6 +507,13 @@ const text = {
   'teach.printOne': 'Print a new card',
   'teach.managedByPupil': 'This account has a personal phone: only its owner changes its password.',
   'teach.schoolNotFound': 'School not found',
+  'teach.cardsTitle': 'Login cards',
+  'teach.cardsIntro': "When a pupil chooses a password of their own, the pupil's printed login card:",
+  'teach.cardsStop': 'Stops working (recommended): from then on only the pupil can sign in.',
+  'teach.cardsKeep':
+    'Keeps working: anyone who holds the card can still sign in. Pupils are told this and can stop their cards themselves.',
+  'teach.cardsSave': 'Save',
+  'teach.cardsSaved': 'Saved. It applies to every pupil of the school from their next password change.',
   'teach.quota': 'Pupil batches today: {used} of {max}',
   'teach.accountId': 'ID {id}',
   'teach.teachers': 'Teachers',
