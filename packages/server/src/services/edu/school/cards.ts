@@ -3,11 +3,13 @@
  * initial password, guardian link code and a QR code. The QR code is a link to the web client's badge sign-in carrying a
  * new sign-in badge (192 random bits, stored as its SHA-256; never the password); printing cards
  * revokes the pupils' earlier badges, so a lost old card stops working. Each card also carries a
- * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card.
+ * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card, and
+ * says what the pupil's own password does to it (it ends, unless the school keeps cards working).
  */
 import QRCode from 'qrcode';
 import type { Context } from '../../../context.ts';
 import { insertBadges, pupilAccountsOf, revokeBadges } from '../../../store/edu/school/pupils.ts';
+import { findSchool } from '../../../store/edu/school/schools.ts';
 import { openInitialPassword } from '../../passwords/initial-passwords.ts';
 import { randomToken, sha256 } from '../../security/hashing.ts';
 import { inTransaction } from '../../webhooks/events.ts';
@@ -49,8 +51,10 @@ interface Card {
   guardianCode: string;
 }
 
-const renderSheet = (cards: Card[], lang: CardLanguage) => {
+/** `keep`: the school keeps cards working after a pupil's own password (the card says which). */
+const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
   const t = cardTexts[lang];
+  const afterPassword = keep ? t.keepsAfterPassword : t.endsWithPassword;
   const items = cards
     .map(
       (c) => `<section class="card">
@@ -60,7 +64,7 @@ const renderSheet = (cards: Card[], lang: CardLanguage) => {
 <dt>${t.username}</dt><dd class="username">${escapeHtml(c.username)}</dd>
 <dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
 <dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
-<p class="hint">${t.hint} ${t.guardianHint}</p></section>`,
+<p class="hint">${t.hint} ${afterPassword} ${t.guardianHint}</p></section>`,
     )
     .join('\n');
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
@@ -129,5 +133,6 @@ export const cardSheet = async (
       guardianCode: guardianCodes[i] ?? '',
     })),
   );
-  return { html: renderSheet(cards, lang), count: cards.length };
+  const school = await findSchool(ctx.db, found.school_id);
+  return { html: renderSheet(cards, lang, school?.cards_keep_working === 1), count: cards.length };
 };

@@ -54,7 +54,8 @@ const pupilWithCard = async () => {
   const [pupil] = await edu.createPupils(teacher, classId, ['陈小雨']);
   if (!pupil) throw new Error('no pupil');
   const card = async () => badgeOf(decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
-  return { admin, schoolId, teacher, classId, pupil, badge: await card(), card };
+  const sheet = async () => (await edu.cardSheet(teacher, classId, 'en')).html;
+  return { admin, schoolId, teacher, classId, pupil, badge: await card(), card, sheet };
 };
 
 describe('the card ends when the pupil takes the account', () => {
@@ -78,7 +79,9 @@ describe('the card ends when the pupil takes the account', () => {
   });
 
   test('a school whose admin chose "cards keep working": the card still signs in after the pupil’s password', async () => {
-    const { admin, teacher, schoolId, pupil, badge } = await pupilWithCard();
+    const { admin, teacher, schoolId, pupil, sheet } = await pupilWithCard();
+    // The printed card says what the pupil's own password does to it.
+    expect(await sheet()).toContain('The QR code stops working once the pupil chooses their own password.');
     // Only the school's admin decides; a teacher of the school is refused as if there were no school.
     expectError(await setKeepWorking(teacher.token, schoolId, true), 'E_2');
     edu.ok(await setKeepWorking(admin.token, schoolId, true), 204);
@@ -86,6 +89,9 @@ describe('the card ends when the pupil takes the account', () => {
       await call('GET', pathOf(routes.schoolOverview.path, { id: schoolId }), undefined, { token: admin.token }),
     );
     expect(overview.cards_keep_working).toBe(true);
+    const kept = await sheet();
+    expect(kept).toContain('The QR code still works after the pupil chooses a password');
+    const badge = badgeOf(decodeCardQrCodes(kept)[0] ?? '');
 
     const token = await signInByPassword(pupil.username, pupil.password);
     expect(edu.ok<OwnCards>(await listCards(token)).cards_keep_working).toBe(true);
