@@ -30,7 +30,7 @@ export const badgeUrl = (ctx: Context, badge: string) => `${ctx.config.publicUrl
  * The QR code of a badge link as SVG. One byte-mode segment and a fixed mask pattern: the library
  * would otherwise search for the best split into modes and score all eight masks, most of a card
  * sheet's time (a hundred cards: about 300 ms down to 60). Any mask is valid; it only evens out the
- * dark and light areas, which matters little for a short link printed at 40 mm.
+ * dark and light areas, which matters little for a short link printed at 34 mm.
  */
 const badgeQrSvg = (link: string) =>
   QRCode.toString([{ data: Buffer.from(link, 'utf8'), mode: 'byte' }], {
@@ -52,6 +52,11 @@ interface Card {
 }
 
 /** `keep`: the school keeps cards working after a pupil's own password (the card says which). */
+/**
+ * Each card: the QR code and the details side by side, the hint under both across the card. The
+ * details' labels wrap within 16 mm and the values break anywhere, so a long name or a Latin class
+ * name stays inside the card (8 cards of 66 mm fill an A4 page).
+ */
 const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
   const t = cardTexts[lang];
   const afterPassword = keep ? t.keepsAfterPassword : t.endsWithPassword;
@@ -74,12 +79,12 @@ const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#000}
 .sheet{display:grid;grid-template-columns:1fr 1fr;gap:4mm}
-.card{border:1px dashed #555;padding:4mm;height:66mm;display:flex;gap:4mm;break-inside:avoid;page-break-inside:avoid}
-.qr{width:40mm;flex:none}.qr svg{width:40mm;height:40mm}
-dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:1mm 3mm;font-size:11pt;align-content:start}
-dt{color:#333}dd{margin:0;font-weight:600;word-break:break-all}
-.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
-.hint{font-size:8pt;color:#333;margin:0;align-self:flex-end}
+.card{border:1px dashed #555;padding:4mm;height:66mm;display:grid;grid-template-columns:34mm minmax(0,1fr);grid-template-rows:auto 1fr;gap:1.5mm 3mm;overflow:hidden;break-inside:avoid;page-break-inside:avoid}
+.qr{width:34mm}.qr svg{width:34mm;height:34mm;display:block}
+dl{margin:0;display:grid;grid-template-columns:minmax(0,16mm) minmax(0,1fr);gap:0.8mm 2mm;font-size:10pt;align-content:start;align-items:baseline}
+dt{color:#333;font-size:8pt;line-height:1.15}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:11pt}
+.hint{grid-column:1/-1;font-size:7pt;line-height:1.3;color:#333;margin:0;align-self:end}
 @media screen{body{padding:8px}.sheet{max-width:190mm}}
 @media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
 </style></head><body><main class="sheet" aria-label="${t.title}">
