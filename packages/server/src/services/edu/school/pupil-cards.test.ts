@@ -3,7 +3,7 @@
  * forced one, and any later one) revokes the school's badges for that pupil, unless the school's admin
  * chose "cards keep working". The pupil lists their live cards and revokes one; nobody else can.
  */
-import { type EduMemberships, type OwnCards, routes, type SchoolOverview } from '@edupass/protocol';
+import { type AuditEntry, type EduMemberships, type OwnCards, routes, type SchoolOverview } from '@edupass/protocol';
 import { expectError, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
@@ -89,6 +89,12 @@ describe('the card ends when the pupil takes the account', () => {
       await call('GET', pathOf(routes.schoolOverview.path, { id: schoolId }), undefined, { token: admin.token }),
     );
     expect(overview.cards_keep_working).toBe(true);
+    const audit = edu.ok<AuditEntry[]>(
+      await call('GET', `${routes.listAudit.path}?limit=500`, undefined, { token: await edu.operatorToken() }),
+    );
+    expect(audit.filter((e) => e.action === 'school.cards.set' && e.target === `school:${schoolId}`)).toEqual([
+      expect.objectContaining({ operator_id: admin.userId, detail: 'cards keep working' }),
+    ]);
     const kept = await sheet();
     expect(kept).toContain('The QR code still works after the pupil chooses a password');
     const badge = badgeOf(decodeCardQrCodes(kept)[0] ?? '');

@@ -46,8 +46,8 @@ export const updateSchoolSettings = async (
   await eduAudit(
     ctx,
     callerId,
-    'edu.school.settings',
+    'school.cards.set',
     `school:${schoolId}`,
-    `cards_keep_working=${settings.cards_keep_working}`,
+    settings.cards_keep_working ? 'cards keep working' : 'cards end with the pupil’s own password',
   );
 };
