@@ -89,6 +89,9 @@ for (const { locale, text } of LOCALES) {
       // "Login cards": the live card, printed today for the class, and "Stop this card" (44 px).
       await page.locator('.back-link').click();
       await page.locator('[data-row="cards"]').getByText(text['security.cardsState'].replace('{count}', '1')).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectCleanScreen(page, 'security list with the cards row');
+      await shot(page, `pupil-cards-security-row.${locale}.390`);
       const cards = await openSecurityRow(page, text['cards.title']);
       const card = cards.locator('.device');
       await expect.poll(() => card.count()).toBe(1);
