@@ -360,3 +360,23 @@ describe('a teacher gives a class its pupil accounts', () => {
     expectError(await signInByBadge(badge), 'AC3_2');
   });
 });
+
+describe('a class changed with nothing to change', () => {
+  test('an empty PATCH answers the class as it is (it answered 500)', async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const path = pathOf(routes.updateClass.path, { id: classId });
+    const { class: before } = edu.ok<{ class: { name: string; grade: number } }>(
+      await call('GET', pathOf(routes.getClass.path, { id: classId }), undefined, { token: teacher.token }),
+    );
+    const unchanged = edu.ok<{ id: number; name: string; grade: number }>(
+      await call('PATCH', path, {}, { token: teacher.token }),
+    );
+    expect(unchanged).toMatchObject({ id: classId, name: before.name, grade: before.grade });
+    // A real change still goes through.
+    expect(
+      edu.ok<{ name: string }>(await call('PATCH', path, { name: '三年级二班' }, { token: teacher.token })).name,
+    ).toBe('三年级二班');
+  });
+});
