@@ -2,5 +2,10 @@
  * `@edupass/account/edu`: what the account knows of the user's schools and classes, typed. An entry of
  * its own (like `./sessions`): the main entry stays within its size budget.
  */
-export type { ClassRole as EduClassRole, EduMemberships, SchoolRole as EduSchoolRole } from '@edupass/protocol';
+export type {
+  ClassRole as EduClassRole,
+  EduMemberships,
+  OwnCards,
+  SchoolRole as EduSchoolRole,
+} from '@edupass/protocol';
 export * from './calls/edu.ts';

@@ -4,9 +4,12 @@
  */
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
+import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { describe, expect, it } from 'vitest';
-import { getEduMemberships } from './edu.ts';
+import { loginByBadge } from './badge.ts';
+import { getEduMemberships, listOwnCards, revokeOwnCard } from './edu.ts';
 import * as sdk from './index.ts';
+import { changePasswordKeepingSession } from './sessions.ts';
 import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
 
 const real = withRealServer({});
@@ -39,5 +42,42 @@ describe("the user's schools and classes through the SDK", () => {
     });
     // Signed out, the call is refused as such, typed.
     expect(await getEduMemberships(real.newClient()).catch((e: unknown) => e)).toBeInstanceOf(sdk.AuthError);
+  });
+
+  it('a pupil lists their login card and ends it; the card then no longer signs in', async () => {
+    const edu = eduSteps(real.server, client(real.server.url));
+    const schoolId = await edu.addSchool('启明小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '二年级三班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['陈小雨']);
+
+    const asPupil = real.newClient();
+    await sdk.loginByPassword(asPupil, { identity: pupil?.username ?? '', password: pupil?.password ?? '' });
+    // The school asks for a password of the pupil's own first (PASSWORD_CHANGE_REQUIRED until then).
+    const due = await revokeOwnCard(asPupil, { id: 'any' }).catch((e: unknown) => e);
+    expect(due).toMatchObject({ name: 'PASSWORD_CHANGE_REQUIRED' });
+    const own = 'Lantern5821';
+    await changePasswordKeepingSession(asPupil, {
+      old_password: pupil?.password ?? '',
+      password: own,
+      confirm_password: own,
+      end_other_sessions: false,
+    });
+    // The teacher prints the class's cards (again): the pupil's card.
+    const badge = badgeOf(decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html)[0] ?? '');
+    const listed = await listOwnCards(asPupil);
+    expect(listed).toEqual({
+      cards: [{ id: expect.any(String), printed_at: expect.any(Number), class_name: '二年级三班' }],
+      cards_keep_working: false,
+    });
+    await revokeOwnCard(asPupil, { id: listed.cards[0]?.id ?? '' });
+    await revokeOwnCard(asPupil, { id: listed.cards[0]?.id ?? '' });
+    expect((await listOwnCards(asPupil)).cards).toEqual([]);
+    const refused = await loginByBadge(real.newClient(), { badge }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(sdk.AuthError);
+    // Another's card is not found.
+    expect(await revokeOwnCard(asPupil, { id: 'not-a-card-of-mine' }).catch((e: unknown) => e)).toBeInstanceOf(
+      sdk.AuthError,
+    );
   });
 });

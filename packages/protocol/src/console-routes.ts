@@ -182,6 +182,7 @@ export const AUDIT_ACTIONS = [
   'application.update',
   'school.add',
   'school.quota.set',
+  'school.cards.set',
   'school.connector.add',
   'school.connector.disable',
   'school.connector.enable',

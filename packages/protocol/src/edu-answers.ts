@@ -96,6 +96,8 @@ export const schoolOverviewAnswer = object({
     object({ user_id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
   ),
   classes: list(classAnswer),
+  /** Pupils' printed cards keep working after a pupil chooses a password of their own (default false). */
+  cards_keep_working: boolean(),
 });
 
 export const pupilPreviewAnswer = object({
@@ -110,6 +112,28 @@ export const pupilCredentialsAnswer = object({
 });
 
 export const cardSheetAnswer = object({ html: text(), count: integer() });
+
+/**
+ * The caller's login cards that still sign in (their QR code), newest first, and what the caller's
+ * school does to them when the pupil chooses a password of their own.
+ */
+export const ownCardsAnswer = object({
+  cards: list(
+    object({
+      /** Names the card for `revokeOwnCard` (never the badge itself). */
+      id: text(),
+      /** When the school printed it (ms). */
+      printed_at: integer(),
+      /** The class it was printed for ('' for cards printed before classes were recorded). */
+      class_name: text(),
+    }),
+  ),
+  /**
+   * false (the default): choosing a password of one's own ends every card; true: the school chose that
+   * cards keep working after it.
+   */
+  cards_keep_working: boolean(),
+});
 
 export const joinCodeAnswer = object({ join_code: text() });
 

@@ -18,6 +18,7 @@ import {
   classDetailAnswer,
   joinCodeAnswer,
   membershipsAnswer,
+  ownCardsAnswer,
   PUPIL_BATCH_MAX,
   pupilCredentialsAnswer,
   pupilPreviewAnswer,
@@ -67,6 +68,12 @@ export const approveTeacherRoute = route('POST', 'schools/:id/teachers/:user_id/
   status: 204,
 });
 export const schoolOverviewRoute = route('GET', 'schools/:id', 'token', { params: { id } });
+/** A school admin's settings of the school: whether pupils' cards keep working after their own password. */
+export const updateSchoolRoute = route('PATCH', 'schools/:id', 'token', {
+  params: { id },
+  body: { cards_keep_working: { type: 'boolean', required: true } },
+  status: 204,
+});
 export const createClassRoute = route('POST', 'schools/:id/classes', 'token', {
   params: { id },
   body: { name: s(64), grade, school_year: s(32) },
@@ -123,6 +130,14 @@ export const refuseJoinRoute = route('POST', 'classes/:id/join-requests/:user_id
   status: 204,
 });
 
+/** The caller's login cards that still sign in, and what a password of their own does to them. */
+export const listOwnCardsRoute = route('GET', 'me/cards', 'token');
+/** Ends one of the caller's cards at once; done already is done; another's or an unknown card is `E_2`. */
+export const revokeOwnCardRoute = route('DELETE', 'me/cards/:id', 'token', {
+  params: { id: s(64) },
+  status: 204,
+});
+
 /** The education layer's part of the route table (routes.ts). */
 export const eduTable = {
   eduMemberships: described(eduMembershipsRoute, "The caller's schools, classes and roles", membershipsAnswer),
@@ -133,6 +148,11 @@ export const eduTable = {
     schoolOverviewRoute,
     "A school admin's view: teachers, classes, quota",
     schoolOverviewAnswer,
+  ),
+  updateSchool: described(
+    updateSchoolRoute,
+    "A school admin's settings: whether pupils' cards keep working after their own password",
+    none,
   ),
   createClass: described(createClassRoute, 'Open a class in a school the caller teaches at', classAnswer),
   getClass: described(getClassRoute, 'A class and its members', classDetailAnswer),
@@ -165,6 +185,12 @@ export const eduTable = {
   joinClass: described(joinClassRoute, 'Ask to join a class with its code', none),
   approveJoin: described(approveJoinRoute, 'Approve a pupil who asked to join', none),
   refuseJoin: described(refuseJoinRoute, 'Turn down a pupil who asked to join', none),
+  listOwnCards: described(
+    listOwnCardsRoute,
+    "The caller's login cards that still sign in (printed when, for which class)",
+    ownCardsAnswer,
+  ),
+  revokeOwnCard: described(revokeOwnCardRoute, "End one of the caller's login cards at once", none),
   signInByBadge: described(signInByBadgeRoute, "Sign in with a login card's badge", loginResultAnswer),
 };
 
@@ -175,3 +201,4 @@ export type EduMemberships = Answer<typeof membershipsAnswer>;
 export type EduAccessLog = Answer<typeof accessLogAnswer>;
 export type SchoolOverview = Answer<typeof schoolOverviewAnswer>;
 export type EduClass = Answer<typeof classAnswer>;
+export type OwnCards = Answer<typeof ownCardsAnswer>;

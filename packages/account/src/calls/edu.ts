@@ -1,6 +1,13 @@
-import { type EduMemberships, eduMembershipsRoute } from '@edupass/protocol';
+import {
+  type EduMemberships,
+  eduMembershipsRoute,
+  listOwnCardsRoute,
+  type OwnCards,
+  revokeOwnCardRoute,
+} from '@edupass/protocol';
 import { defineCall, type PlainCall } from '../call.ts';
-import { object } from '../shapes.ts';
+import type { AccountClient } from '../client.ts';
+import { nothing, object } from '../shapes.ts';
 import { withToken } from '../with-token.ts';
 
 /**
@@ -13,3 +20,17 @@ export const getEduMemberships: PlainCall<EduMemberships> = /* @__PURE__ */ defi
   eduMembershipsRoute,
   object,
 );
+
+/**
+ * The signed-in pupil's login cards that still sign in (when printed, for which class), and whether the
+ * school keeps them working after the pupil chooses a password of their own (`cards_keep_working`).
+ */
+export const listOwnCards: PlainCall<OwnCards> = /* @__PURE__ */ defineCall(withToken, listOwnCardsRoute, object);
+
+/** Ends one of the signed-in pupil's cards at once (`id` from `listOwnCards`); ended already is done. */
+export const revokeOwnCard = (client: AccountClient, input: { id: string }): Promise<void> =>
+  defineCall<Record<string, never>, void>(
+    withToken,
+    { ...revokeOwnCardRoute, path: revokeOwnCardRoute.path.replace(':id', encodeURIComponent(input.id)) },
+    nothing,
+  )(client);

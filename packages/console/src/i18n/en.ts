@@ -327,6 +327,7 @@ export const en = {
   'audit.application.update': 'Changed an application',
   'audit.school.add': 'Added a school',
   'audit.school.quota.set': "Set a school's pupil quota",
+  'audit.school.cards.set': "Set whether a school's login cards keep working after a pupil's own password",
   'audit.school.connector.add': "Add a school's sign-in connector",
   'audit.school.connector.disable': "Switch off a school's sign-in connector",
   'audit.school.connector.enable': "Switch on a school's sign-in connector",

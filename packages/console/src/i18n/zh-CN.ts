@@ -325,6 +325,7 @@ export const zhCN: ConsoleText = {
   'audit.application.update': '修改应用',
   'audit.school.add': '添加学校',
   'audit.school.quota.set': '设置学校的学生创建配额',
+  'audit.school.cards.set': '设置学生自设密码后登录卡是否继续有效',
   'audit.school.connector.add': '添加学校的统一身份认证连接',
   'audit.school.connector.disable': '停用学校的统一身份认证连接',
   'audit.school.connector.enable': '启用学校的统一身份认证连接',

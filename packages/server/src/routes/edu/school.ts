@@ -21,6 +21,7 @@ import {
   updateClass,
 } from '../../services/edu/school/classes.ts';
 import { previewNames } from '../../services/edu/school/names.ts';
+import { listOwnCards, revokeOwnCard, updateSchoolSettings } from '../../services/edu/school/pupil-cards.ts';
 import { createPupils, movePupils, resetPupils } from '../../services/edu/school/pupils.ts';
 import { approveTeacher, memberships, requestTeaching, schoolOverview } from '../../services/edu/school/schools.ts';
 import { signInBy } from '../sign-in.ts';
@@ -40,6 +41,17 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     { tags },
   );
   defineRoute(app, ctx, 'schoolOverview', ({ session, params }) => schoolOverview(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'updateSchool',
+    ({ session, params, body }) => updateSchoolSettings(ctx, session.userId, params.id, body),
+    { tags },
+  );
+  defineRoute(app, ctx, 'listOwnCards', ({ session }) => listOwnCards(ctx, session.userId), { tags });
+  defineRoute(app, ctx, 'revokeOwnCard', ({ session, params }) => revokeOwnCard(ctx, session.userId, params.id), {
     tags,
   });
   defineRoute(

@@ -51,7 +51,7 @@ const setPassword = async (
           data: { reason: change === 'password_reset' ? 'reset' : 'changed', sessions_ended: sessions !== 'none' },
         },
       );
-      await pupilChosePassword(tx.db, user.id);
+      await pupilChosePassword(tx.db, user.id, tx.now());
       if (sessions === 'all') await endAllSessions(tx, user, 'password_changed');
       else if (sessions !== 'none') await endOthersInTransaction(tx, user, sessions.keep);
     });

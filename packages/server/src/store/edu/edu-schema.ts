@@ -11,6 +11,11 @@ export interface SchoolsTable {
   /** Pupil batches a day for the whole school; null: `EDU_SCHOOL_DAILY_BATCHES`. */
   daily_batches: number | null;
   created_at: number;
+  /**
+   * 1: a pupil's own password change leaves the school's printed cards working; 0 (the default): the
+   * change ends them (migration 038).
+   */
+  cards_keep_working: Generated<number>;
 }
 
 export interface SchoolMembersTable {
@@ -65,6 +70,8 @@ export interface SignInBadgesTable {
   user_id: number;
   created_at: number;
   revoked_at: number | null;
+  /** The class the card was printed for (migration 038); null for cards printed before. */
+  class_id: number | null;
 }
 
 export interface EduAccessLogTable {

@@ -507,6 +507,13 @@ const text = {
   'teach.printOne': 'Print a new card',
   'teach.managedByPupil': 'This account has a personal phone: only its owner changes its password.',
   'teach.schoolNotFound': 'School not found',
+  'teach.cardsTitle': 'Login cards',
+  'teach.cardsIntro': "When a pupil chooses a password of their own, the pupil's printed login card:",
+  'teach.cardsStop': 'Stops working (recommended): from then on only the pupil can sign in.',
+  'teach.cardsKeep':
+    'Keeps working: anyone who holds the card can still sign in. Pupils are told this and can stop their cards themselves.',
+  'teach.cardsSave': 'Save',
+  'teach.cardsSaved': 'Saved. It applies to every pupil of the school from their next password change.',
   'teach.quota': 'Pupil batches today: {used} of {max}',
   'teach.accountId': 'ID {id}',
   'teach.teachers': 'Teachers',
@@ -516,7 +523,7 @@ const text = {
   'badge.working': 'Signing you in...',
   'badge.revokedTitle': 'This card no longer works',
   'badge.revokedBody':
-    'Your teacher has printed a new card or reset your password. Sign in with your username and password, or ask your teacher for a new card.',
+    'This card was replaced by a newer one, stopped, or ended when you chose your own password. Sign in with your username and password, or ask your teacher for a new card.',
   'badge.missing': 'This link carries no card. Scan the QR code on your card again.',
   'badge.toSignIn': 'Sign in with username and password',
   // Sign-in & security: its rows and the forms they open.
@@ -642,6 +649,25 @@ const text = {
   'guardian.unlink': 'Remove my link',
   'guardian.unlinkAsk': 'Remove your link to {name}?',
   'guardian.unlinkBody': "You will no longer see this account. The child's agreement stays as it is.",
+  'cards.title': 'Login cards',
+  'cards.intro':
+    'Your teacher printed these cards. The QR code on each one signs in to your account without a password. If a card is lost, or someone else has it, stop it here.',
+  'cards.schoolKeeps':
+    'Your school keeps cards working after you choose your own password. Anyone who has one of these cards can sign in as you: stop every card you do not keep yourself.',
+  'cards.none': 'No login card signs in to your account now. Sign in with your username and password.',
+  'cards.card': 'Login card',
+  'cards.facts': 'Printed {when} for class {className}',
+  'cards.factsNoClass': 'Printed {when}',
+  'cards.stop': 'Stop this card',
+  'cards.stopTitle': 'Stop this card?',
+  'cards.stopBody':
+    'Its QR code stops signing in at once. This cannot be undone: only your teacher can print you a new card.',
+  'cards.stopped': 'The card is stopped. Its QR code no longer signs you in.',
+  'security.cardsState': '{count} working',
+  'password.cardStops':
+    'Your login card will stop working: once you choose your own password, the QR code on the card no longer signs you in. Then sign in with your username and your new password.',
+  'password.cardKeeps':
+    'Your login card will keep working: your school chose this. After you choose your own password, the QR code on the card still signs you in, so anyone who has the card can get into your account. You can stop the card here:',
   'guardian.back': 'Back to my account',
 };
 

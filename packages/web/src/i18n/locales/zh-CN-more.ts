@@ -492,6 +492,12 @@ const text: MoreLocaleText = {
   'teach.printOne': '打印新登录卡',
   'teach.managedByPupil': '该账号已绑定个人手机，只有本人能修改密码。',
   'teach.schoolNotFound': '找不到该学校',
+  'teach.cardsTitle': '登录卡',
+  'teach.cardsIntro': '学生设置自己的密码后，为他打印的登录卡：',
+  'teach.cardsStop': '停止使用（推荐）：从此只有学生本人能登录。',
+  'teach.cardsKeep': '继续有效：拿到卡的人仍然可以登录。学生会被告知，也可以自己停用登录卡。',
+  'teach.cardsSave': '保存',
+  'teach.cardsSaved': '已保存。全校学生下次修改密码时起生效。',
   'teach.quota': '今日已用学生批次：{used} / {max}',
   'teach.accountId': 'ID {id}',
   'teach.teachers': '教师',
@@ -500,7 +506,8 @@ const text: MoreLocaleText = {
   'badge.title': '用登录卡登录',
   'badge.working': '正在登录……',
   'badge.revokedTitle': '这张登录卡已失效',
-  'badge.revokedBody': '老师已经打印了新卡或重置了你的密码。请用用户名和密码登录，或向老师要一张新卡。',
+  'badge.revokedBody':
+    '这张卡已被新卡替换、已被停用，或在你设置自己的密码时失效了。请用用户名和密码登录，或向老师要一张新卡。',
   'badge.missing': '这个链接里没有登录卡信息，请重新扫描登录卡上的二维码。',
   'badge.toSignIn': '用用户名和密码登录',
   // 登录与安全：各行及其打开的表单。
@@ -623,6 +630,24 @@ const text: MoreLocaleText = {
   'guardian.unlink': '解除我的关联',
   'guardian.unlinkAsk': '解除你和{name}的关联？',
   'guardian.unlinkBody': '你将看不到这个账号。孩子的同意情况不变。',
+  'cards.title': '登录卡',
+  'cards.intro':
+    '这些卡是老师为你打印的。每张卡上的二维码不用密码就能登录你的账号。如果卡丢了，或者在别人手里，请在这里停用它。',
+  'cards.schoolKeeps':
+    '你的学校设置为：你设置自己的密码后，登录卡仍然有效。拿到卡的人都能以你的身份登录，不在你自己手里的卡请全部停用。',
+  'cards.none': '现在没有能登录你账号的登录卡。请用用户名和密码登录。',
+  'cards.card': '登录卡',
+  'cards.facts': '{when} 为 {className} 打印',
+  'cards.factsNoClass': '{when} 打印',
+  'cards.stop': '停用这张卡',
+  'cards.stopTitle': '停用这张卡吗？',
+  'cards.stopBody': '卡上的二维码会立即不能登录。停用后不能恢复，只有老师能为你打印新卡。',
+  'cards.stopped': '这张卡已停用，卡上的二维码不能再登录了。',
+  'security.cardsState': '{count} 张可用',
+  'password.cardStops':
+    '你的登录卡将停止使用：设置自己的密码后，卡上的二维码就不能再登录了。以后请用用户名和新密码登录。',
+  'password.cardKeeps':
+    '你的登录卡会继续有效，这是学校的设置：设置自己的密码后，卡上的二维码仍然可以登录，拿到这张卡的人也能进入你的账号。你可以在这里停用它：',
   'guardian.back': '返回我的账号',
 };
 

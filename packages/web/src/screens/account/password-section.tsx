@@ -23,6 +23,7 @@ import { Tabs } from '../../ui/tabs.tsx';
 import { useSendCode } from '../../ui/use-send-code.ts';
 import { useRuleError } from '../../ui/validation.ts';
 import { PasswordChanged } from './account-layout.tsx';
+import { CardsAfterPassword } from './cards-section.tsx';
 
 /** What a change did to the other devices, for the notice. */
 type Changed = (endedOthers: boolean) => string;
@@ -273,11 +274,19 @@ export const PasswordSection = ({
   }, [resumed]);
   // Said here, not in the first-password form, which goes away once the password is set.
   const [notice, setNotice] = useState<string | null>(null);
+  // A change may end the cards: what is said of them is read again after it.
+  const [cardsRound, setCardsRound] = useState(0);
+  const changed = () => {
+    setCardsRound((n) => n + 1);
+    onPasswordChanged();
+  };
   return (
     <section className="subsection" aria-labelledby="password-title">
       <h2 id="password-title">{t('password.title')}</h2>
       <Notice message={notice} />
       {hasPassword && weak ? <p className="form-warning">{t('password.weak')}</p> : null}
+      {/* Before the pupil chooses: what the new password does to the login cards. */}
+      <CardsAfterPassword key={cardsRound} />
       {!hasPassword ? (
         <SetFirstPassword
           onChanged={() => {
@@ -296,9 +305,9 @@ export const PasswordSection = ({
           onSelect={setWay}
         >
           {way === 'old' ? (
-            <ByOldPassword onChanged={onPasswordChanged} />
+            <ByOldPassword onChanged={changed} />
           ) : hasPhone ? (
-            <ByPhoneCode onChanged={onPasswordChanged} resumed={resumed} />
+            <ByPhoneCode onChanged={changed} resumed={resumed} />
           ) : (
             <p>{t('password.noPhone')}</p>
           )}

@@ -8,6 +8,7 @@ export const SECURITY_ROWS = [
   'email',
   'two-step',
   'devices',
+  'cards',
   'export',
   'delete',
 ] as const;

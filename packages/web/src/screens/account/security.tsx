@@ -5,6 +5,7 @@
  * focus on the row that was opened.
  */
 import { getPrivacy } from '@edupass/account';
+import { listOwnCards } from '@edupass/account/edu';
 import { secondFactorStatus } from '@edupass/account/second-factor';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -19,6 +20,7 @@ import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { maskEmail } from '../../ui/mask-email.ts';
 import { AccountLayout } from './account-layout.tsx';
+import { CardsSection } from './cards-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DevicesSection } from './devices-section.tsx';
 import { EmailSection } from './email-section.tsx';
@@ -47,6 +49,9 @@ const Security = () => {
   const open = securityRowOf(path);
   const privacy = useLoad(() => getPrivacy(client));
   const factors = useLoad(() => secondFactorStatus(client));
+  // A pupil's login cards that still sign in: their row is shown while there are any.
+  const cards = useLoad(() => listOwnCards(client));
+  const liveCards = cards.data?.cards.length ?? 0;
   const privacyError = useLoadError(privacy);
   const data = privacy.data;
   const mfa = factors.data;
@@ -71,6 +76,7 @@ const Security = () => {
   const reload = () => {
     privacy.reload();
     factors.reload();
+    cards.reload();
   };
   const rows = (): RowView[] => {
     if (!data) return [];
@@ -116,6 +122,16 @@ const Security = () => {
         warn: fewCodes,
       },
       { key: 'devices', name: 'devices.title', state: t('security.devicesState'), action: 'security.view' },
+      ...(liveCards > 0
+        ? [
+            {
+              key: 'cards',
+              name: 'cards.title',
+              state: t('security.cardsState', { count: liveCards }),
+              action: 'security.view',
+            } as const,
+          ]
+        : []),
       { key: 'export', name: 'dataExport.title', state: '', action: 'security.get' },
       { key: 'delete', name: 'deleteAccount.title', state: '', action: 'security.delete' },
     ];
@@ -133,7 +149,10 @@ const Security = () => {
             hasPhone={data.phone_number !== ''}
             weak={weak}
             onChanged={reload}
-            onPasswordChanged={() => setDevicesRound((n) => n + 1)}
+            onPasswordChanged={() => {
+              setDevicesRound((n) => n + 1);
+              cards.reload();
+            }}
           />
         );
       case 'phone':
@@ -144,6 +163,8 @@ const Security = () => {
         return <SecondFactorSection onChanged={factors.reload} />;
       case 'devices':
         return <DevicesSection key={devicesRound} />;
+      case 'cards':
+        return <CardsSection />;
       case 'export':
         return <ExportSection />;
       case 'delete':

@@ -3,6 +3,7 @@ import { eduTable, type SchoolOverview } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { useEffect, useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { useLoadError } from '../../ui/load-error.ts';
@@ -13,6 +14,52 @@ import { isNotFound, TeachNotFound } from './teach-not-found.tsx';
 import { teachPaths } from './teach-paths.ts';
 
 type Teacher = SchoolOverview['teachers'][number];
+
+/**
+ * The school's choice for pupils' printed cards when a pupil chooses a password of their own: they
+ * stop working (the default), or keep working. Saved for the whole school at once.
+ */
+const CardsSetting = ({ schoolId, keep, onSaved }: { schoolId: number; keep: boolean; onSaved(): void }) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const name = useId();
+  const [chosen, setChosen] = useState(keep);
+  useEffect(() => setChosen(keep), [keep]);
+  const save = () =>
+    action.run(async () => {
+      await eduCall(eduTable.updateSchool, { params: { id: schoolId }, body: { cards_keep_working: chosen } });
+      onSaved();
+      return t('teach.cardsSaved');
+    });
+  return (
+    <section className="subsection" aria-labelledby="school-cards-title">
+      <h2 id="school-cards-title">{t('teach.cardsTitle')}</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <fieldset className="field">
+          <legend>{t('teach.cardsIntro')}</legend>
+          <div className="radios stacked">
+            {[false, true].map((value) => (
+              <label key={String(value)}>
+                <input type="radio" name={name} checked={chosen === value} onChange={() => setChosen(value)} />
+                {t(value ? 'teach.cardsKeep' : 'teach.cardsStop')}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <FormError message={action.error} onRetry={action.retry} />
+        <Notice message={action.notice} />
+        <button type="submit" className="button secondary" aria-busy={action.busy}>
+          {t('teach.cardsSave')}
+        </button>
+      </form>
+    </section>
+  );
+};
 
 export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
   const { t } = useI18n();
@@ -75,6 +122,7 @@ export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
               ))}
             </ul>
           </section>
+          <CardsSetting schoolId={schoolId} keep={school.cards_keep_working} onSaved={load.reload} />
         </>
       ) : null}
     </AccountLayout>

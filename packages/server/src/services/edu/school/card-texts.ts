@@ -9,6 +9,8 @@ export const cardTexts = {
     qr: '登录二维码',
     hint: '用平板扫描二维码即可登录；或输入用户名和密码。请妥善保管本卡。',
     changed: '（已自行修改）',
+    endsWithPassword: '学生设置自己的密码后，二维码即失效。',
+    keepsAfterPassword: '学生设置自己的密码后二维码仍有效；卡丢失可在账号中心停用。',
     guardianCode: '家长关联码',
     guardianHint: '家长登录后在“家长中心”输入关联码即可关联孩子（30 天内有效，只能用一次）。',
   },
@@ -21,6 +23,9 @@ export const cardTexts = {
     qr: 'Sign-in QR code',
     hint: 'Show the QR code to the tablet camera to sign in, or type the username and password. Keep this card safe.',
     changed: '(changed by the pupil)',
+    endsWithPassword: 'The QR code stops working once the pupil chooses their own password.',
+    keepsAfterPassword:
+      'The QR code still works after the pupil chooses a password; a lost card can be stopped in the account centre.',
     guardianCode: 'Guardian link code',
     guardianHint: 'A parent signs in and types the guardian link code in the guardian area (works once, for 30 days).',
   },

@@ -3,11 +3,13 @@
  * initial password, guardian link code and a QR code. The QR code is a link to the web client's badge sign-in carrying a
  * new sign-in badge (192 random bits, stored as its SHA-256; never the password); printing cards
  * revokes the pupils' earlier badges, so a lost old card stops working. Each card also carries a
- * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card.
+ * guardian link code (guardian-links.ts; 30 days, once), replacing the one of an earlier card, and
+ * says what the pupil's own password does to it (it ends, unless the school keeps cards working).
  */
 import QRCode from 'qrcode';
 import type { Context } from '../../../context.ts';
 import { insertBadges, pupilAccountsOf, revokeBadges } from '../../../store/edu/school/pupils.ts';
+import { findSchool } from '../../../store/edu/school/schools.ts';
 import { openInitialPassword } from '../../passwords/initial-passwords.ts';
 import { randomToken, sha256 } from '../../security/hashing.ts';
 import { inTransaction } from '../../webhooks/events.ts';
@@ -28,7 +30,7 @@ export const badgeUrl = (ctx: Context, badge: string) => `${ctx.config.publicUrl
  * The QR code of a badge link as SVG. One byte-mode segment and a fixed mask pattern: the library
  * would otherwise search for the best split into modes and score all eight masks, most of a card
  * sheet's time (a hundred cards: about 300 ms down to 60). Any mask is valid; it only evens out the
- * dark and light areas, which matters little for a short link printed at 40 mm.
+ * dark and light areas, which matters little for a short link printed at 34 mm.
  */
 const badgeQrSvg = (link: string) =>
   QRCode.toString([{ data: Buffer.from(link, 'utf8'), mode: 'byte' }], {
@@ -49,8 +51,15 @@ interface Card {
   guardianCode: string;
 }
 
-const renderSheet = (cards: Card[], lang: CardLanguage) => {
+/** `keep`: the school keeps cards working after a pupil's own password (the card says which). */
+/**
+ * Each card: the QR code and the details side by side, the hint under both across the card. The
+ * details' labels wrap within 16 mm and the values break anywhere, so a long name or a Latin class
+ * name stays inside the card (8 cards of 66 mm fill an A4 page).
+ */
+const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
   const t = cardTexts[lang];
+  const afterPassword = keep ? t.keepsAfterPassword : t.endsWithPassword;
   const items = cards
     .map(
       (c) => `<section class="card">
@@ -60,7 +69,7 @@ const renderSheet = (cards: Card[], lang: CardLanguage) => {
 <dt>${t.username}</dt><dd class="username">${escapeHtml(c.username)}</dd>
 <dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
 <dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
-<p class="hint">${t.hint} ${t.guardianHint}</p></section>`,
+<p class="hint">${t.hint} ${afterPassword} ${t.guardianHint}</p></section>`,
     )
     .join('\n');
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
@@ -70,12 +79,12 @@ const renderSheet = (cards: Card[], lang: CardLanguage) => {
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#000}
 .sheet{display:grid;grid-template-columns:1fr 1fr;gap:4mm}
-.card{border:1px dashed #555;padding:4mm;height:66mm;display:flex;gap:4mm;break-inside:avoid;page-break-inside:avoid}
-.qr{width:40mm;flex:none}.qr svg{width:40mm;height:40mm}
-dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:1mm 3mm;font-size:11pt;align-content:start}
-dt{color:#333}dd{margin:0;font-weight:600;word-break:break-all}
-.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13pt}
-.hint{font-size:8pt;color:#333;margin:0;align-self:flex-end}
+.card{border:1px dashed #555;padding:4mm;height:66mm;display:grid;grid-template-columns:34mm minmax(0,1fr);grid-template-rows:auto 1fr;gap:1.5mm 3mm;overflow:hidden;break-inside:avoid;page-break-inside:avoid}
+.qr{width:34mm}.qr svg{width:34mm;height:34mm;display:block}
+dl{margin:0;display:grid;grid-template-columns:minmax(0,16mm) minmax(0,1fr);gap:0.8mm 2mm;font-size:10pt;align-content:start;align-items:baseline}
+dt{color:#333;font-size:8pt;line-height:1.15}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:11pt}
+.hint{grid-column:1/-1;font-size:7pt;line-height:1.3;color:#333;margin:0;align-self:end}
 @media screen{body{padding:8px}.sheet{max-width:190mm}}
 @media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
 </style></head><body><main class="sheet" aria-label="${t.title}">
@@ -107,6 +116,7 @@ export const cardSheet = async (
           token_hash: sha256(badges[i] as string),
           user_id: Number(a.user_id),
           created_at: now,
+          class_id: classId,
         })),
       );
     }
@@ -128,5 +138,6 @@ export const cardSheet = async (
       guardianCode: guardianCodes[i] ?? '',
     })),
   );
-  return { html: renderSheet(cards, lang), count: cards.length };
+  const school = await findSchool(ctx.db, found.school_id);
+  return { html: renderSheet(cards, lang, school?.cards_keep_working === 1), count: cards.length };
 };

@@ -14,7 +14,8 @@ const edu = eduSteps(server, call);
  * Routes open to every signed-in user (or to anyone) by design: their own memberships, access log and
  * consent, asking to teach or to join by code, a guardian's own children and decision on a consent
  * link (services/edu/family/consent.test.ts), the caller's minor mode, guardian codes and guardians,
- * and linking with a code (services/edu/family/guardian-links.test.ts), a copy of one's own data
+ * and linking with a code (services/edu/family/guardian-links.test.ts), one's own login cards
+ * (services/edu/school/pupil-cards.test.ts), a copy of one's own data
  * (services/account/data-export.test.ts), and signing in with a school's own system — the list
  * of schools, the browser's round trip, the school systems' logouts and where one's own sign-out
  * goes (services/edu/federation/cas/sign-in.test.ts, services/edu/federation/oidc/sign-in.test.ts).
@@ -38,6 +39,8 @@ const OPEN_TO_ALL = new Set([
   'linkChild',
   'requestExport',
   'listExports',
+  'listOwnCards',
+  'revokeOwnCard',
   'schoolChoices',
   'startSchoolSignIn',
   'finishSchoolSignIn',
@@ -65,6 +68,7 @@ const bodyFor = (name: string): Record<string, unknown> => {
   const bodies: Record<string, Record<string, unknown>> = {
     createClass: { name: '外来班', grade: 1, school_year: '2026' },
     updateClass: { name: '改名' },
+    updateSchool: { cards_keep_working: true },
     promoteClass: { school_year: '2027' },
     addClassTeacher: { user_id: pupilId },
     previewPupils: { text: '张三' },

@@ -173,6 +173,7 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
       status: m.status,
     })),
     classes: classes.map(classView),
+    cards_keep_working: school.cards_keep_working === 1,
   };
 };
 

@@ -1,5 +1,5 @@
 /** The accounts a school created for pupils, and the badges on their login cards. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../schema.ts';
 
 type Db = Kysely<Database>;
@@ -56,8 +56,51 @@ export const revokeBadges = (db: Db, userIds: number[], now: number) =>
     .where('revoked_at', 'is', null)
     .execute();
 
-export const insertBadges = (db: Db, rows: { token_hash: string; user_id: number; created_at: number }[]) =>
-  db.insertInto('sign_in_badges').values(rows).execute();
+export const insertBadges = (
+  db: Db,
+  rows: { token_hash: string; user_id: number; created_at: number; class_id: number }[],
+) => db.insertInto('sign_in_badges').values(rows).execute();
+
+/** How a card is named to its pupil: the first characters of its badge's hash (never the badge). */
+export const CARD_ID_LENGTH = 16;
+const cardIdOf = sql<string>`substr(sign_in_badges.token_hash, 1, ${sql.lit(CARD_ID_LENGTH)})`;
+
+/** The user's badges not revoked, newest first, with the class each was printed for. */
+export const liveBadgesOf = (db: Db, userId: number) =>
+  db
+    .selectFrom('sign_in_badges')
+    .leftJoin('classes', 'classes.id', 'sign_in_badges.class_id')
+    .select([cardIdOf.as('id'), 'sign_in_badges.created_at', 'classes.name as class_name'])
+    .where('sign_in_badges.user_id', '=', userId)
+    .where('sign_in_badges.revoked_at', 'is', null)
+    .orderBy('sign_in_badges.created_at', 'desc')
+    .execute();
+
+/**
+ * Revokes the user's card named `cardId`: `missing` when the user has no such card, else whether this
+ * call revoked it (`revoked`) or it had been already (`done`). One update: of parallel calls one revokes.
+ */
+export const revokeOwnBadge = async (db: Db, userId: number, cardId: string, now: number) => {
+  const owned = await db
+    .selectFrom('sign_in_badges')
+    .select('token_hash')
+    .where('user_id', '=', userId)
+    .where(cardIdOf, '=', cardId)
+    .execute();
+  if (owned.length === 0) return 'missing' as const;
+  const result = await db
+    .updateTable('sign_in_badges')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where(
+      'token_hash',
+      'in',
+      owned.map((o) => o.token_hash),
+    )
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? ('revoked' as const) : ('done' as const);
+};
 
 export const findLiveBadge = (db: Db, tokenHash: string) =>
   db
@@ -81,10 +124,44 @@ export const takenUsernames = async (db: Db, candidates: string[]) => {
   return new Set(rows.map((r) => r.username_key));
 };
 
-/** The pupil chose their own password: no change is asked any more and the card no longer prints the old one. */
-export const pupilChosePassword = (db: Db, userId: number) =>
-  db
+/**
+ * The pupil chose their own password: no change is asked any more, the card no longer prints the old
+ * one, and the cards the school printed stop signing in, unless the pupil's school chose that cards
+ * keep working (`schools.cards_keep_working`). Answers how many cards ended.
+ */
+export const pupilChosePassword = async (db: Db, userId: number, now: number) => {
+  await db
     .updateTable('pupil_accounts')
     .set({ must_change_password: 0, initial_password_sealed: null })
     .where('user_id', '=', userId)
     .execute();
+  const ended = await db
+    .updateTable('sign_in_badges')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('pupil_accounts')
+            .innerJoin('schools', 'schools.id', 'pupil_accounts.school_id')
+            .select('pupil_accounts.user_id')
+            .where('pupil_accounts.user_id', '=', userId)
+            .where('schools.cards_keep_working', '=', 1),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows);
+};
+
+/** Whether the pupil's school keeps its printed cards working after the pupil's own password. */
+export const schoolKeepsCards = async (db: Db, userId: number) =>
+  (
+    await db
+      .selectFrom('pupil_accounts')
+      .innerJoin('schools', 'schools.id', 'pupil_accounts.school_id')
+      .select('schools.cards_keep_working')
+      .where('pupil_accounts.user_id', '=', userId)
+      .executeTakeFirst()
+  )?.cards_keep_working === 1;

@@ -16,6 +16,14 @@ export const allSchools = (db: Db) => db.selectFrom('schools').selectAll().order
 export const setSchoolBatches = (db: Db, id: number, dailyBatches: number) =>
   db.updateTable('schools').set({ daily_batches: dailyBatches }).where('id', '=', id).executeTakeFirst();
 
+/** Whether pupils' printed cards keep working after their own password (migration 038). */
+export const setCardsKeepWorking = (db: Db, id: number, keep: boolean) =>
+  db
+    .updateTable('schools')
+    .set({ cards_keep_working: keep ? 1 : 0 })
+    .where('id', '=', id)
+    .executeTakeFirst();
+
 /** Adds a member, or (for a school admin naming) approves an existing one; a pending request stays pending. */
 export const putSchoolMember = (
   db: Db,
