@@ -104,13 +104,15 @@ export const AGE_NEEDED_FIRST = 'Tell us the year and month you were born first:
  * the real-name adult check. A minor is refused; an account of unknown age is asked its birth month
  * first (E_1 with INVALID_BIRTHDAY's number, which the web client turns into the question).
  */
-const requireAdult = async (ctx: Context, guardian: User) => {
+const requireAdult = async (ctx: Context, guardianId: number) => {
+  const guardian = (await findUserById(ctx.db, guardianId)) ?? fail('E_0');
   const band = currentBand(guardian, ctx.now());
   if (band === 'adult') return;
   if ((await adultCheckState(ctx, guardian.id)).state === 'passed') return;
   if (band !== null) throw invalidRequest(MINORS_DO_NOT_CONSENT);
-  throw new ApiError('E_1', AGE_NEEDED_FIRST, ClientCode.INVALID_BIRTHDAY);
+  throw ageNeeded();
 };
+const ageNeeded = () => new ApiError('E_1', AGE_NEEDED_FIRST, ClientCode.INVALID_BIRTHDAY);
 
 /**
  * The child a live link names, once the caller is shown to be someone who may decide: not the child,
@@ -130,17 +132,23 @@ const childOfLink = async (ctx: Context, guardianId: number, link: string) => {
     throw invalidRequest("A guardian signs in with their own phone, not the child's.");
   }
   if (await worksAtChildsSchool(ctx, guardian.id, child.id)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
-  await requireAdult(ctx, guardian);
+  const band = currentBand(guardian, ctx.now());
+  if (band !== null && band !== 'adult') throw invalidRequest(MINORS_DO_NOT_CONSENT);
   return child;
 };
 
 export const consentRequest = async (ctx: Context, guardianId: number, link: string) => {
   const child = await childOfLink(ctx, guardianId, link);
+  // Without the adult check, an account of unknown age is asked its birth month before anything else;
+  // with it, the page offers the check (which also makes the account one that may decide).
+  const adult = await adultCheckState(ctx, guardianId);
+  const guardian = (await findUserById(ctx.db, guardianId)) ?? fail('E_0');
+  if (adult.state === 'off' && currentBand(guardian, ctx.now()) === null) throw ageNeeded();
   return {
     child: { nickname: child.nickname ?? '', age_band: currentBand(child, ctx.now()) },
     text: await currentConsentText(ctx),
     scopes: [...CONSENTED_SCOPES],
-    adult_check: (await adultCheckState(ctx, guardianId)).state,
+    adult_check: adult.state,
   };
 };
 
@@ -174,6 +182,7 @@ export const decideConsent = async (ctx: Context, guardianId: number, input: Con
   const granted = input.decision === 'consent';
   // Checked before the link is spent: a guardian sent to the adult check comes back with the same link.
   const adultCheck = granted ? await requiredAdultCheck(ctx, guardianId) : undefined;
+  await requireAdult(ctx, guardianId);
   const text = await currentConsentText(ctx);
   if (!(await spendTicket(ctx, 'guardian_consent', input.link))) throw noLink();
   const decided = await inTransaction(ctx, async (tx) => {
