@@ -76,6 +76,8 @@ export const guardianRequestsAnswer = object({
       name: text(),
       phone: text(),
       relation: text(),
+      /** The pupil's school when a teacher there opened the code (a letter, the login card); null: the child's own code. */
+      school: nullable(text()),
       asked_at: integer(),
       /** Approved by itself then, if no guardian decides. */
       opens_at: integer(),

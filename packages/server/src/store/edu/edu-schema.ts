@@ -157,6 +157,8 @@ export interface GuardianRequestsTable {
   decided_by: number | null;
   decided_at: number | null;
   how: 'guardian' | 'waited' | null;
+  /** The pupil's school when a teacher opened the code spent (a letter, the login card); null: the child's own. */
+  via_school_id: number | null;
 }
 
 /** A guardian's stricter minor mode for a child (migration 028); null: the operator's default. */

@@ -6,7 +6,9 @@ import type { MigrationContext } from './index.ts';
  * - `guardian_requests`: a link with a child's guardian code while the child already has a guardian —
  *   who asked (`requester_id`, the relation they gave), when, when it is approved by itself if no
  *   guardian decides (`opens_at`), and the decision (`state`: pending, approved, refused; by whom, when,
- *   `how`: `guardian` or `waited`). One row per child and requester: asking again reopens it;
+ *   `how`: `guardian` or `waited`), and the pupil's school when a teacher opened the code (a letter or
+ *   the login card: `via_school_id`, named to the guardians who decide). One row per child and
+ *   requester: asking again reopens it;
  * - `guardians.export_from`: from when the guardian may take a copy of the child's data; null: at once
  *   (the guardian who consented, or one the family approved). Links made before this migration by
  *   someone who never consented wait the default seven days from their link.
@@ -22,6 +24,7 @@ export const up = async (db: Kysely<unknown>, { id, ms }: MigrationContext): Pro
     .addColumn('decided_by', 'bigint')
     .addColumn('decided_at', ms)
     .addColumn('how', 'text')
+    .addColumn('via_school_id', 'bigint')
     .execute();
   await db.schema
     .createIndex('guardian_requests_pair')

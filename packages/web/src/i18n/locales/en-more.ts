@@ -646,6 +646,7 @@ const text = {
   'guardian.requestBody':
     "{name} ({phone}) says they are {child}'s {relation} and asks to see and look after the account.",
   'guardian.requestAsked': 'Asked on {date}. If nobody answers, they are added on {opens}.',
+  'guardian.requestSchool': 'The code they used came from a teacher at {school} (a letter or the login card).',
   'guardian.requestStranger': 'Do you not know this person? Say no.',
   'guardian.approve': 'Yes, add them',
   'guardian.refuse': 'No',

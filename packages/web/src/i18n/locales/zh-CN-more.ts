@@ -626,6 +626,7 @@ const text: MoreLocaleText = {
   'guardian.requestsTitle': '有人请求成为家长',
   'guardian.requestBody': '{name}（{phone}）说自己是 {child} 的{relation}，请求查看和照看这个账号。',
   'guardian.requestAsked': '请求时间：{date}。如果没有人处理，将在 {opens} 自动加入。',
+  'guardian.requestSchool': '对方使用的关联码来自 {school} 的老师（家长信或登录卡）。',
   'guardian.requestStranger': '不认识这个人？请点“不同意”。',
   'guardian.approve': '同意，加为家长',
   'guardian.refuse': '不同意',

@@ -41,6 +41,7 @@ const RequestCard = ({ request, onDecided }: { request: ToDecide; onDecided(noti
       <p className="hint">
         {t('guardian.requestAsked', { date: day(request.asked_at), opens: day(request.opens_at) })}
       </p>
+      {request.school ? <p className="hint">{t('guardian.requestSchool', { school: request.school })}</p> : null}
       <p className="hint">{t('guardian.requestStranger')}</p>
       <p>
         <button

@@ -13,6 +13,7 @@ import { ApiError, fail, invalidRequest } from '../../../errors.ts';
 import { dropTicketsOf } from '../../../store/account/tickets.ts';
 import { findUserById } from '../../../store/account/users.ts';
 import { guardiansOfChild, hasGuardianRow, unlinkGuardianRow } from '../../../store/edu/family/guardians.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { reserveLoginAttempt } from '../../security/rate-limits.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction } from '../../webhooks/events.ts';
@@ -114,7 +115,15 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   }
   if (await worksAtChildsSchool(ctx, guardianId, childId)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
   if (!(await spendTicket(ctx, 'guardian_link', code))) throw noCode();
-  return linkOrAsk(ctx, childId, guardianId, input.relation as GuardianRelation);
+  // A code a teacher opened (a letter, the login card) names the pupil's school to the guardians who decide.
+  const viaSchool = facts.data.by === childId ? undefined : await findPupilAccount(ctx.db, childId);
+  return linkOrAsk(
+    ctx,
+    childId,
+    guardianId,
+    input.relation as GuardianRelation,
+    viaSchool ? Number(viaSchool.school_id) : null,
+  );
 };
 
 /** A guardian removes their own link; the child's consent and records stay as they are. */

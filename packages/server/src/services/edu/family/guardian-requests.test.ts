@@ -123,6 +123,7 @@ describe('a guardian code spent while the child has a consenting guardian', () =
         name: expect.any(String),
         phone: `${stranger.phone.slice(0, 3)}****${stranger.phone.slice(-4)}`,
         relation: 'other',
+        school: null,
         asked_at: expect.any(Number),
         opens_at: asked.opens_at,
       },
@@ -227,6 +228,37 @@ describe('a guardian code spent while the child has a consenting guardian', () =
       config.eduGuardianWaitDays = days;
     }
     expect(days).toBe(7);
+  });
+});
+
+describe("a teacher's code", () => {
+  it("names the pupil's school to the guardian who decides, and a reset still makes it useless", async () => {
+    const schoolId = await edu.addSchool('星光小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '三年级一班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['李小雨']);
+    const pupilId = Number(pupil?.user_id);
+    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: pupilId });
+    const teacherCode = async () => edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token })).code;
+    const father = await signUpAged(40);
+    expect(edu.ok<LinkedChild>(await link(father, await teacherCode(), 'father')).state).toBe('linked');
+    const stranger = await signUpAged(29);
+    expect(edu.ok<LinkedChild>(await link(stranger, await teacherCode())).state).toBe('pending');
+    expect((await requestsOf(father)).to_decide).toEqual([
+      expect.objectContaining({ child: expect.objectContaining({ id: pupilId }), school: '星光小学' }),
+    ]);
+    await expectShutOut(stranger, pupilId);
+
+    const lost = await teacherCode();
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.resetPupils.path, { id: classId }),
+        { user_ids: [pupilId] },
+        { token: teacher.token },
+      ),
+    );
+    expectError(await link(await signUpAged(33), lost), 'E_2');
   });
 });
 

@@ -137,6 +137,7 @@ export const linkOrAsk = async (
   childId: number,
   requesterId: number,
   relation: GuardianRelation,
+  viaSchoolId: number | null,
 ): Promise<LinkOutcome> => {
   const requester = await findUserById(ctx.db, requesterId);
   const consented = await consentedFor(ctx, requesterId, childId);
@@ -163,6 +164,7 @@ export const linkOrAsk = async (
       relation,
       asked_at: now,
       opens_at: now + guardianWaitMs(tx),
+      via_school_id: viaSchoolId,
     });
     const fresh = Number(row.asked_at) === now;
     return { child_id: childId, state: 'pending', opens_at: Number(row.opens_at), told: fresh ? 'asked' : null };
@@ -243,6 +245,8 @@ export const guardianRequests = async (ctx: Context, userId: number) => {
       name: r.asker_nickname || r.asker_fullname || '',
       phone: maskPhone(r.asker_phone),
       relation: r.relation,
+      /** The pupil's school, when the code came from a teacher there (a letter, the login card). */
+      school: r.via_school ?? null,
       asked_at: Number(r.asked_at),
       opens_at: Number(r.opens_at),
     })),

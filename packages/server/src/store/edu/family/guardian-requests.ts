@@ -10,7 +10,14 @@ type Db = Kysely<Database>;
  */
 export const askToLink = async (
   db: Db,
-  row: { child_id: number; requester_id: number; relation: string; asked_at: number; opens_at: number },
+  row: {
+    child_id: number;
+    requester_id: number;
+    relation: string;
+    asked_at: number;
+    opens_at: number;
+    via_school_id: number | null;
+  },
 ) => {
   await db
     .insertInto('guardian_requests')
@@ -26,6 +33,7 @@ export const askToLink = async (
           decided_by: null,
           decided_at: null,
           how: null,
+          via_school_id: row.via_school_id,
         })
         .where('guardian_requests.state', '<>', 'pending'),
     )
@@ -90,6 +98,7 @@ export const requestsToDecide = (db: Db, guardianId: number) =>
     .innerJoin('guardians as g', (j) => j.onRef('g.child_id', '=', 'r.child_id').on('g.guardian_id', '=', guardianId))
     .innerJoin('users as asker', 'asker.id', 'r.requester_id')
     .innerJoin('users as child', 'child.id', 'r.child_id')
+    .leftJoin('schools as school', 'school.id', 'r.via_school_id')
     .select([
       'r.id',
       'r.child_id',
@@ -101,6 +110,7 @@ export const requestsToDecide = (db: Db, guardianId: number) =>
       'asker.phone as asker_phone',
       'child.nickname as child_nickname',
       'child.fullname as child_fullname',
+      'school.name as via_school',
     ])
     .where('r.state', '=', 'pending')
     .orderBy('r.asked_at')
