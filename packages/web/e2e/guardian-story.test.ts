@@ -26,6 +26,7 @@ import {
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
+import { expectCleanScreen } from './support/touch.ts';
 
 const CALLBACK = 'http://127.0.0.1:7104/callback';
 const PASSWORD = 'Plover3141q';
@@ -90,6 +91,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       await expectScreen(guardian, EN['guardianConsent.ageTitle']);
       await switchLocale(guardian, locale);
       await expectScreen(guardian, text['guardianConsent.ageTitle']);
+      await expectCleanScreen(guardian, '/consent (the birth-month question)');
       await answerBirthMonth(guardian, { year: '1988', month: '03', zh: locale === 'zh-CN' });
       await guardian.getByRole('button', { name: text['guardianConsent.ageSave'] }).click();
       await expectScreen(guardian, text['guardianConsent.title']);
