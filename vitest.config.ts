@@ -31,7 +31,7 @@ const postgresTests = [
   'packages/server/src/services/edu/access-log.test.ts',
   'packages/server/src/services/edu/school/{badges,foreign-teacher,join-codes,join-requests,pupils,quotas}.test.ts',
   'packages/server/src/services/edu/school/pupil-cards.test.ts',
-  'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,minor-mode,school-agreements}.test.ts',
+  'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,guardian-requests,minor-mode,school-agreements}.test.ts',
   'packages/server/src/services/edu/federation/{cas,oidc,saml}/sign-in.test.ts',
   'packages/server/src/services/admin/{admin,rights-report,staff-access}.test.ts',
   'packages/server/src/services/platform/{metrics,read-replica,readiness}.test.ts',

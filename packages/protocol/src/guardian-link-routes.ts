@@ -55,7 +55,45 @@ const linkedGuardian = object({ id: integer(), name: text(), relation: text(), l
 
 export const ownGuardiansAnswer = object({ guardians: list(linkedGuardian) });
 
-export const linkedChildAnswer = object({ child_id: integer() });
+export const linkedChildAnswer = object({
+  child_id: integer(),
+  /**
+   * `linked`: the caller is the child's guardian now (the family's first link). `pending`: the child
+   * has a guardian, who approves or refuses; until then the caller sees nothing of the child.
+   */
+  state: oneOf('linked', 'pending'),
+  /** For `pending`: milliseconds since the epoch when it is approved if no guardian decides. */
+  opens_at: nullable(integer()),
+});
+
+/** Links waiting for a decision: those on the caller's children, and those the caller asked for. */
+export const guardianRequestsAnswer = object({
+  to_decide: list(
+    object({
+      id: integer(),
+      child: object({ id: integer(), nickname: text() }),
+      /** Who asks: their name, their phone masked (138****1234), the relation they gave. */
+      name: text(),
+      phone: text(),
+      relation: text(),
+      /** The pupil's school when a teacher there opened the code (a letter, the login card); null: the child's own code. */
+      school: nullable(text()),
+      asked_at: integer(),
+      /** Approved by itself then, if no guardian decides. */
+      opens_at: integer(),
+    }),
+  ),
+  mine: list(
+    object({
+      id: integer(),
+      relation: text(),
+      state: oneOf('pending', 'approved', 'refused'),
+      asked_at: integer(),
+      opens_at: integer(),
+      decided_at: nullable(integer()),
+    }),
+  ),
+});
 
 export const childRecordAnswer = object({
   child: object({
@@ -104,6 +142,15 @@ export const linkChildRoute = route('POST', 'guardian/link', 'token', {
     relation: { type: 'string', required: true, maxLength: 16 },
   },
 });
+export const guardianRequestsRoute = route('GET', 'guardian/requests', 'token');
+export const approveGuardianRequestRoute = route('POST', 'guardian/requests/:id/approve', 'token', {
+  params: childParams,
+  status: 204,
+});
+export const refuseGuardianRequestRoute = route('POST', 'guardian/requests/:id/refuse', 'token', {
+  params: childParams,
+  status: 204,
+});
 export const childRecordRoute = route('GET', 'guardian/children/:id', 'token', { params: childParams });
 export const unlinkChildRoute = route('POST', 'guardian/children/:id/unlink', 'token', {
   params: childParams,
@@ -145,7 +192,26 @@ export const guardianLinkTable = {
     "A pupil's teacher opens a one-time guardian link code (for a letter or card)",
     guardianCodeAnswer,
   ),
-  linkChild: described(linkChildRoute, 'A guardian links to a child with a one-time code', linkedChildAnswer),
+  linkChild: described(
+    linkChildRoute,
+    "A guardian links to a child with a one-time code (a request the child's guardians decide, once the child has one)",
+    linkedChildAnswer,
+  ),
+  guardianRequests: described(
+    guardianRequestsRoute,
+    "Guardian links waiting for a decision: on the caller's children, and the caller's own",
+    guardianRequestsAnswer,
+  ),
+  approveGuardianRequest: described(
+    approveGuardianRequestRoute,
+    "A child's guardian approves another adult's link: they become a guardian",
+    none,
+  ),
+  refuseGuardianRequest: described(
+    refuseGuardianRequestRoute,
+    "A child's guardian refuses another adult's link: nothing is linked",
+    none,
+  ),
   childRecord: described(
     childRecordRoute,
     "A linked guardian reads a child's record, consent, devices and minor mode",
@@ -174,3 +240,5 @@ export type MinorMode = Answer<typeof minorModeAnswer>;
 export type ChildRecord = Answer<typeof childRecordAnswer>;
 export type OwnGuardians = Answer<typeof ownGuardiansAnswer>;
 export type GuardianCode = Answer<typeof guardianCodeAnswer>;
+export type LinkedChild = Answer<typeof linkedChildAnswer>;
+export type GuardianRequests = Answer<typeof guardianRequestsAnswer>;

@@ -106,6 +106,9 @@ export const decideConsentRoute = route('POST', 'consent/decide', 'token', {
   body: { link: s(64), decision: s(16), relation: s(16) },
   status: 204,
 });
+export const setOwnAgeRoute = route('PUT', 'me/age', 'token', {
+  body: { birth_year_month: { type: 'string', required: true, maxLength: 7 } },
+});
 export const guardianChildrenRoute = route('GET', 'guardian/children', 'token');
 export const withdrawConsentRoute = route('POST', 'guardian/children/:id/consent/withdraw', 'token', {
   params: { id },
@@ -129,6 +132,11 @@ export const guardianTable = {
     decideConsentRoute,
     "A guardian consents (or refuses: the child's account is deleted)",
     none,
+  ),
+  setOwnAge: described(
+    setOwnAgeRoute,
+    'An account of unknown age gives its year and month of birth (once; an adult one may then decide consent)',
+    ownConsentAnswer,
   ),
   guardianChildren: described(guardianChildrenRoute, "The caller's linked children", guardianChildrenAnswer),
   withdrawConsent: described(

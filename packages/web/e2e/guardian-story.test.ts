@@ -16,6 +16,7 @@ import { startWebhookReceiver, verifiedEvents, type WebhookReceiver } from '@edu
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  answerBirthMonth,
   passwordSignInAnswer,
   phoneNumbers,
   signInBySms,
@@ -25,6 +26,7 @@ import {
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, openPage } from './support/pages.ts';
+import { expectCleanScreen } from './support/touch.ts';
 
 const CALLBACK = 'http://127.0.0.1:7104/callback';
 const PASSWORD = 'Plover3141q';
@@ -85,8 +87,13 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       await guardian.goto(link);
       await guardian.getByRole('button', { name: EN['guardianConsent.signIn'] }).click(WAIT);
       await signInBySms(app, guardianTab, guardianPhone);
-      await expectScreen(guardian, EN['guardianConsent.title']);
+      // Signed up without the age question: only an adult decides, so the page asks the birth month first.
+      await expectScreen(guardian, EN['guardianConsent.ageTitle']);
       await switchLocale(guardian, locale);
+      await expectScreen(guardian, text['guardianConsent.ageTitle']);
+      await expectCleanScreen(guardian, '/consent (the birth-month question)');
+      await answerBirthMonth(guardian, { year: '1988', month: '03', zh: locale === 'zh-CN' });
+      await guardian.getByRole('button', { name: text['guardianConsent.ageSave'] }).click();
       await expectScreen(guardian, text['guardianConsent.title']);
       await guardian.getByLabel(text['guardianConsent.relation']).selectOption('mother');
       await guardian.getByRole('button', { name: text['guardianConsent.agree'] }).click();

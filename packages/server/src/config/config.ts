@@ -86,6 +86,12 @@ export interface Config
   eduPupilPasswordChange: boolean;
   /** Days an account under 14 may wait for a guardian's consent before the sweeper deletes it. */
   eduConsentPendingDays: number;
+  /**
+   * Days a guardian link waits for the child's guardians to approve or refuse it before it is approved
+   * by itself (they are told when it is asked); also how long a first guardian who did not consent
+   * waits before taking a copy of the child's data.
+   */
+  eduGuardianWaitDays: number;
   codeIpHourlyLimit: number;
   /** The bits of an IPv6 address that per-address limits count it by: its network (counted-address.ts). */
   rateLimitIpv6Prefix: number;
@@ -310,6 +316,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     eduPupilPasswordChange: bool('EDU_PUPIL_PASSWORD_CHANGE', true),
     ...readRosterConfig(read),
     eduConsentPendingDays: int('EDU_CONSENT_PENDING_DAYS', 30, 1, 365),
+    eduGuardianWaitDays: int('EDU_GUARDIAN_WAIT_DAYS', 7, 1, 90),
     codeIpHourlyLimit: int('CODE_IP_HOURLY_LIMIT', 300, 1, 100_000),
     codeIpRefusalHourlyLimit: int('CODE_IP_REFUSAL_HOURLY_LIMIT', 60, 1, 100_000),
     rateLimitIpv6Prefix: int('RATE_LIMIT_IPV6_PREFIX', 64, 32, 128),

@@ -15,7 +15,8 @@
  * SMS_TEMPLATES   per-purpose templates, `scene:template` entries (scenes: register, login, silence,
  *                 bind, change, password_update, reset, common, oauth, step_up; and the notices,
  *                 which go by SMS only with a template of their own: phone_changed, phone_bound,
- *                 password_changed, password_reset, oauth_bound, oauth_unbound, email_bound, email_changed).
+ *                 password_changed, password_reset, oauth_bound, oauth_unbound, email_bound, email_changed,
+ *                 guardian_requested, guardian_added).
  * SMS_TEMPLATE_PARAMS  the template's variables, from `code` and `minutes` (default `code`): Aliyun
  *                 gets them by name (`{"code":"123456"}`), Tencent in this order.
  * SMS_APP_ID      Tencent SmsSdkAppId (required for tencent).

@@ -10,6 +10,7 @@ import type {
   EduAccessLogTable,
   GuardianAdultChecksTable,
   GuardianConsentsTable,
+  GuardianRequestsTable,
   GuardiansTable,
   MinorSettingsTable,
   PupilAccountsTable,
@@ -332,6 +333,7 @@ export interface Database {
   guardian_adult_checks: GuardianAdultChecksTable;
   school_agreements: SchoolAgreementsTable;
   guardians: GuardiansTable;
+  guardian_requests: GuardianRequestsTable;
   minor_settings: MinorSettingsTable;
   data_exports: DataExportsTable;
   security_events: SecurityEventsTable;

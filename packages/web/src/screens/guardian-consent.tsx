@@ -6,7 +6,7 @@
  */
 
 import { useSession } from '@edupass/account/react';
-import { CONSENT_ELEMENTS, type ConsentRequest, guardianTable } from '@edupass/protocol';
+import { ClientCode, CONSENT_ELEMENTS, type ConsentRequest, guardianTable } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useEffect, useState } from 'react';
@@ -14,11 +14,13 @@ import { useI18n } from '../i18n/i18n.ts';
 import { navigate } from '../router/history.ts';
 import { eduCall } from '../session/edu.ts';
 import { captureReturn } from '../session/return-target.ts';
+import { BirthMonthField, birthMonthChosen } from '../ui/birth-month-field.tsx';
 import { useConfirm } from '../ui/confirm.tsx';
 import { Link } from '../ui/link.tsx';
 import { shownNickname } from '../ui/nickname.ts';
 import { RelationField } from '../ui/relation-field.tsx';
 import { Screen } from '../ui/screen.tsx';
+import { useTouched } from '../ui/validation.ts';
 import { AdultCheckForm } from './adult-check-form.tsx';
 
 const KEY = 'edupass.consent-link';
@@ -47,10 +49,54 @@ type State =
   | { kind: 'ready'; request: ConsentRequest }
   | { kind: 'gone' }
   | { kind: 'failed'; error: unknown }
-  | { kind: 'done'; decision: 'consent' | 'refuse' };
+  | { kind: 'done'; decision: 'consent' | 'refuse' }
+  /** The account has no age: the year and month of birth are asked first (only an adult decides). */
+  | { kind: 'age' }
+  /** The account is a child's: a grown-up has to do this. */
+  | { kind: 'minor' };
 
 /** The link lapsed, was used or names no waiting child (the server's E_2). */
 const isGone = (error: unknown) => (error as { serverCode?: unknown } | undefined)?.serverCode === 'E_2';
+/** The server asks the caller's year and month of birth first (E_1 with INVALID_BIRTHDAY's number). */
+const isAgeNeeded = (error: unknown) => {
+  const e = error as { serverCode?: unknown; code?: unknown } | undefined;
+  return e?.serverCode === 'E_1' && e.code === ClientCode.INVALID_BIRTHDAY;
+};
+const MINOR_BANDS = new Set(['under_8', '8_13', '14_15', '16_17']);
+/** Whether the signed-in account is a child's (the server refuses a minor's decision). */
+const callerIsMinor = async () => MINOR_BANDS.has((await eduCall(guardianTable.ownConsent)).age_band ?? '');
+
+/** The age question: the year and month of birth, given once, before an adult decides. */
+const AgeQuestion = ({ onAnswered }: { onAnswered: (adult: boolean) => void }) => {
+  const { t } = useI18n();
+  const action = useAction();
+  const touched = useTouched();
+  const [birth, setBirth] = useState('');
+  return (
+    <Screen title={t('guardianConsent.ageTitle')}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          touched.submit();
+          if (!birthMonthChosen(birth)) return;
+          void action.run(async () => {
+            const own = await eduCall(guardianTable.setOwnAge, { body: { birth_year_month: birth } });
+            onAnswered(own.age_band === 'adult');
+          });
+        }}
+      >
+        <p>{t('guardianConsent.ageBody')}</p>
+        <BirthMonthField value={birth} onValue={setBirth} touched={touched} />
+        <FormError message={action.error} />
+        <p>
+          <button type="submit" className="button primary block" aria-busy={action.busy}>
+            {t('guardianConsent.ageSave')}
+          </button>
+        </p>
+      </form>
+    </Screen>
+  );
+};
 
 const GuardianConsent = () => {
   const { t, locale } = useI18n();
@@ -69,8 +115,12 @@ const GuardianConsent = () => {
     let live = true;
     eduCall(guardianTable.consentRequest, { body: { link } })
       .then((request) => live && setState({ kind: 'ready', request }))
-      .catch((error: unknown) => {
-        if (live) setState(isGone(error) ? { kind: 'gone' } : { kind: 'failed', error });
+      .catch(async (error: unknown) => {
+        const minor = !isGone(error) && !isAgeNeeded(error) && (await callerIsMinor().catch(() => false));
+        if (!live) return;
+        if (isAgeNeeded(error)) setState({ kind: 'age' });
+        else if (minor) setState({ kind: 'minor' });
+        else setState(isGone(error) ? { kind: 'gone' } : { kind: 'failed', error });
       });
     return () => {
       live = false;
@@ -105,6 +155,25 @@ const GuardianConsent = () => {
             {t('guardianConsent.signIn')}
           </button>
         </p>
+      </Screen>
+    );
+  }
+  if (state.kind === 'age') {
+    return (
+      <AgeQuestion
+        onAnswered={(adult) => {
+          if (!adult) return setState({ kind: 'minor' });
+          setState({ kind: 'loading' });
+          setRound((n) => n + 1);
+        }}
+      />
+    );
+  }
+  if (state.kind === 'minor') {
+    return (
+      <Screen title={t('guardianConsent.minorTitle')}>
+        <p role="alert">{t('guardianConsent.minorBody')}</p>
+        {toAccount}
       </Screen>
     );
   }
@@ -152,7 +221,13 @@ const GuardianConsent = () => {
       ) {
         return;
       }
-      await eduCall(guardianTable.decideConsent, { body: { link, decision, relation } });
+      try {
+        await eduCall(guardianTable.decideConsent, { body: { link, decision, relation } });
+      } catch (error) {
+        if (!isAgeNeeded(error)) throw error;
+        setState({ kind: 'age' });
+        return;
+      }
       forgetLink();
       setState({ kind: 'done', decision });
     });

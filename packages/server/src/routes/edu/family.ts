@@ -11,6 +11,7 @@ import {
   guardianChildren,
   openConsentLink,
   ownConsent,
+  setOwnAge,
   withdrawConsent,
 } from '../../services/edu/family/consent.ts';
 import {
@@ -20,6 +21,11 @@ import {
   ownGuardians,
   unlinkChild,
 } from '../../services/edu/family/guardian-links.ts';
+import {
+  approveGuardianRequest,
+  guardianRequests,
+  refuseGuardianRequest,
+} from '../../services/edu/family/guardian-requests.ts';
 import {
   childRecord,
   deleteChildAccount,
@@ -63,6 +69,24 @@ export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'pupilGuardianCode',
     ({ session, params }) => openPupilGuardianCode(ctx, session.userId, params.id, params.user_id),
+    { tags },
+  );
+  defineRoute(app, ctx, 'setOwnAge', ({ session, body }) => setOwnAge(ctx, session.userId, body.birth_year_month), {
+    tags,
+  });
+  defineRoute(app, ctx, 'guardianRequests', ({ session }) => guardianRequests(ctx, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'approveGuardianRequest',
+    ({ session, params }) => approveGuardianRequest(ctx, session.userId, params.id),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'refuseGuardianRequest',
+    ({ session, params }) => refuseGuardianRequest(ctx, session.userId, params.id),
     { tags },
   );
   defineRoute(app, ctx, 'linkChild', ({ session, body }) => linkChild(ctx, session.userId, body), { tags });

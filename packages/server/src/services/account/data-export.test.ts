@@ -63,9 +63,9 @@ const bornYearsAgo = (years: number) => {
   return `${today.getUTCFullYear() - years - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
 };
 
-/** A guardian: a phone account (a guardian signs in with their own phone) with an e-mail added. */
+/** A guardian: an adult's phone account (a guardian signs in with their own phone) with an e-mail added. */
 const guardianWithEmail = async () => {
-  const guardian = await signUp(server);
+  const guardian = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });
   const email = nextEmail();
   const captcha = await codeFor(server, 'email/captcha/bind', { email, pid: PID }, { token: guardian.token });
   edu.ok(await call('PATCH', `${A}/email/bind`, { email, captcha }, { token: guardian.token }), 204);

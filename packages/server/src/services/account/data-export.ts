@@ -33,8 +33,8 @@ import { EVENT_COLUMNS } from '../../store/usage/event-columns.ts';
 import type { EventCursor } from '../../store/usage/events-store.ts';
 import { audit } from '../admin/operations.ts';
 import { operatorRead } from '../admin/staff-access.ts';
-import { requireGuardianOf } from '../edu/access.ts';
 import { ACCOUNT_FIELDS } from '../edu/access-log.ts';
+import { requireExportAllowed, requireGuardian } from '../edu/family/guardian-requests.ts';
 import { type LeaseWorker, startLeaseWorker } from '../platform/lease-worker.ts';
 import { seal, unseal } from '../security/sealed-values.ts';
 import { inTransaction, onNewEvents } from '../webhooks/events.ts';
@@ -115,12 +115,12 @@ export const requestChildExport = async (
   childId: number,
   lang: string | undefined,
 ) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireExportAllowed(ctx, guardianId, childId);
   return askForExport(ctx, childId, { by: 'guardian', id: guardianId }, lang);
 };
 
 export const childExports = async (ctx: Context, guardianId: number, childId: number) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   return listExports(ctx, guardianId, childId);
 };
 

@@ -10,7 +10,7 @@ import { dataRequests } from '../../store/admin/data-requests.ts';
 import { accessLogOf } from '../../store/edu/access-log.ts';
 import { listApplicationRows } from '../../store/identity/applications.ts';
 import { findModelsOfAccount } from '../../store/identity/oidc-models.ts';
-import { requireGuardianOf } from '../edu/access.ts';
+import { requireGuardian } from '../edu/family/guardian-requests.ts';
 
 /** The last this many of each list. */
 const SHOWN_MAX = 100;
@@ -61,6 +61,6 @@ export const recordReads = async (ctx: Context, subjectId: number) => {
 
 /** A guardian's view of the child's record reads: E_2 unless the caller is a linked guardian. */
 export const childRecordReads = async (ctx: Context, guardianId: number, childId: number) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   return recordReads(ctx, childId);
 };

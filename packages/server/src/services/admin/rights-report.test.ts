@@ -91,7 +91,7 @@ beforeAll(async () => {
   // A child whose guardian consents (read by an operator, with a reason), then withdraws.
   const childA = await signUpAged(10);
   seeded.childA = childA.userId;
-  guardian = await signUp(server);
+  guardian = await signUpAged(40);
   await decide(childA, guardian, 'consent');
   edu.ok(
     await call('POST', pathOf(routes.withdrawConsent.path, { id: childA.userId }), {}, { token: guardian.token }),
@@ -116,7 +116,7 @@ beforeAll(async () => {
   edu.ok(await call('POST', pathOf(routes.approveStaffAccess.path, { id: asked.id }), {}, { token: other.token }));
   // A child whose guardian refuses: erased at once.
   const childB = await signUpAged(10);
-  await decide(childB, await signUp(server), 'refuse');
+  await decide(childB, await signUpAged(41), 'refuse');
   // An adult deletes their account (grace: 2 days); another deletes and keeps it by signing in.
   const leaving = await signUp(server);
   seeded.deleted = leaving.userId;

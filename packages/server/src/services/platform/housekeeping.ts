@@ -8,7 +8,8 @@
  * events past SECURITY_EVENT_RETENTION_DAYS, consent records CONSENT_EVIDENCE_RETENTION_YEARS after the
  * child's account ended, data-export zips whose link expired (DATA_EXPORT_LINK_HOURS) and
  * accounts under 14 no guardian consented to within EDU_CONSENT_PENDING_DAYS, roster import jobs
- * (their rows, names and previews) uploaded more than EDU_ROSTER_JOB_HOURS ago, confirmed or not; then the events store settles the dashboards' answers for what stopped changing (ClickHouse).
+ * (their rows, names and previews) uploaded more than EDU_ROSTER_JOB_HOURS ago, confirmed or not, and
+ * approves the guardian links nobody decided within EDU_GUARDIAN_WAIT_DAYS (the guardians are told); then the events store settles the dashboards' answers for what stopped changing (ClickHouse).
  * Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
  * caught (services/sessions/tokens.ts). Only the server sweeps; the CLI never does. Of several server processes
  * on one database, one sweeps at a time; every delete goes in batches.
@@ -24,6 +25,7 @@ import { withSweepLock } from '../../store/sweep-lock.ts';
 import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
 import { eraseDueAccounts } from '../account/deletion.ts';
 import { deleteUnconfirmedChildren } from '../edu/family/consent.ts';
+import { settleWaitedRequests } from '../edu/family/guardian-requests.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
 /** A year of retention: 365 days (the sweep is hourly; a leap day is within its slack). */
@@ -72,6 +74,7 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
     ],
     ['expired identity provider rows', async () => ({ oidcModels: await deleteExpiredModels(ctx.db, now) })],
     ['children left without consent', () => deleteUnconfirmedChildren(ctx, now)],
+    ['guardian links nobody decided within EDU_GUARDIAN_WAIT_DAYS', () => settleWaitedRequests(ctx)],
     ['answered or expired SAML requests', () => sweepSamlRequests(ctx.db, now)],
     ['used upstream tokens past their time', () => sweepUpstreamTokens(ctx.db, now)],
     [

@@ -112,6 +112,14 @@ export const TABLE_RULES: Record<string, TableRule> = {
     erase: (db, person) => db.deleteFrom('school_sign_ins').where('user_id', '=', person.id).execute(),
   },
   guardians: { erase: (db, person) => deleteGuardianLinks(db, person.id) },
+  guardian_requests: {
+    erase: (db, person) =>
+      db
+        .deleteFrom('guardian_requests')
+        .where((eb) => eb.or([eb('child_id', '=', person.id), eb('requester_id', '=', person.id)]))
+        .execute(),
+    keeps: { decided_by: "the guardian who decided another person's link request, while that request lasts" },
+  },
   minor_settings: {
     erase: (db, person) => db.deleteFrom('minor_settings').where('user_id', '=', person.id).execute(),
     keeps: { updated_by: "the guardian who last set a child's minor mode, while the child's account lasts" },

@@ -263,6 +263,23 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
         ...row,
       })),
   },
+  guardian_requests: {
+    area: 'family',
+    part: 'link_requests',
+    // Links the person asked for, and those asked for on their own account; who else asked or decided
+    // (another person's id) is not written.
+    read: async (db, person) =>
+      (
+        await db
+          .selectFrom('guardian_requests')
+          .select(['child_id', 'relation', 'state', 'asked_at', 'opens_at', 'decided_at', 'how'])
+          .where((eb) => eb.or([eb('child_id', '=', person.id), eb('requester_id', '=', person.id)]))
+          .execute()
+      ).map(({ child_id, ...row }) => ({
+        i_am: Number(child_id) === person.id ? 'the_child' : 'the_requester',
+        ...row,
+      })),
+  },
   security_events: {
     area: 'security-events',
     part: 'events',

@@ -145,6 +145,27 @@ export interface GuardiansTable {
   /** `mother`, `father`, `grandparent`, `other`: what the guardian said. */
   relation: string;
   created_at: number;
+  /** From when the guardian may take a copy of the child's data (migration 037); null: at once. */
+  export_from: number | null;
+}
+
+/**
+ * A guardian link waiting for the child's guardians (migration 037): `pending` until a guardian
+ * approves or refuses, or `opens_at` passes (approved, `how` = `waited`).
+ */
+export interface GuardianRequestsTable {
+  id: Generated<number>;
+  child_id: number;
+  requester_id: number;
+  relation: string;
+  state: 'pending' | 'approved' | 'refused';
+  asked_at: number;
+  opens_at: number;
+  decided_by: number | null;
+  decided_at: number | null;
+  how: 'guardian' | 'waited' | null;
+  /** The pupil's school when a teacher opened the code spent (a letter, the login card); null: the child's own. */
+  via_school_id: number | null;
 }
 
 /** A guardian's stricter minor mode for a child (migration 028); null: the operator's default. */

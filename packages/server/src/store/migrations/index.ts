@@ -40,6 +40,7 @@ import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-sc
 import * as rotationBySuccessor from './034-rotation-by-successor.ts';
 import * as platformLogout from './035-platform-logout.ts';
 import * as schoolSignOut from './036-school-sign-out.ts';
+import * as guardianRequests from './037-guardian-requests.ts';
 import * as cardsEndWithOwnPassword from './038-cards-end-with-own-password.ts';
 
 export interface MigrationContext {
@@ -89,6 +90,7 @@ const steps: [name: string, up: Step][] = [
   ['034-rotation-by-successor', rotationBySuccessor.up],
   ['035-platform-logout', platformLogout.up],
   ['036-school-sign-out', schoolSignOut.up],
+  ['037-guardian-requests', guardianRequests.up],
   ['038-cards-end-with-own-password', cardsEndWithOwnPassword.up],
 ];
 

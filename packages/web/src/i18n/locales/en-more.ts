@@ -587,7 +587,6 @@ const text = {
   'family.makeCode': 'Make a code',
   'family.codeLabel': 'Code for your parent',
   'family.codeHint': 'It works once, for 7 days. Your parent types it in their guardian area.',
-  'family.linked': 'Linked: {names}',
   'family.toGuardianArea': 'Guardian area',
   'family.guardianAreaBody': "See your children's accounts and set their time limits.",
   'guardian.title': 'Guardian area',
@@ -669,6 +668,37 @@ const text = {
   'password.cardKeeps':
     'Your login card will keep working: your school chose this. After you choose your own password, the QR code on the card still signs you in, so anyone who has the card can get into your account. You can stop the card here:',
   'guardian.back': 'Back to my account',
+  'guardian.requestsTitle': 'Someone asks to be a guardian',
+  'guardian.requestBody':
+    "{name} ({phone}) says they are {child}'s {relation} and asks to see and look after the account.",
+  'guardian.requestAsked': 'Asked on {date}. If nobody answers, they are added on {opens}.',
+  'guardian.requestSchool': 'The code they used came from a teacher at {school} (a letter or the login card).',
+  'guardian.requestStranger': 'Do you not know this person? Say no.',
+  'guardian.approve': 'Yes, add them',
+  'guardian.refuse': 'No',
+  'guardian.refuseAsk': 'Say no to {name}?',
+  'guardian.refuseBody': 'They will not be linked and see nothing of {child}.',
+  'guardian.approved': 'Added. {child} and every guardian are told.',
+  'guardian.refused': 'Said no. Nothing was linked.',
+  'guardian.waitingTitle': 'Waiting for the family',
+  'guardian.waitingBody':
+    'This child already has a guardian. We asked them to approve you. Until then you see nothing of the account.',
+  'guardian.waitingOpens': 'If nobody answers, you are added on {date}.',
+  'guardian.refusedTitle': 'The family said no',
+  'guardian.refusedBody': "The child's guardian did not approve your link ({date}). Nothing was linked.",
+  'guardian.relation.mother': 'mother',
+  'guardian.relation.father': 'father',
+  'guardian.relation.grandparent': 'grandparent',
+  'guardian.relation.other': 'guardian',
+  'family.guardiansTitle': 'My guardians',
+  'family.guardianItem': '{name}, your {relation}, added on {date}',
+  'guardianConsent.ageTitle': 'First, how old are you?',
+  'guardianConsent.ageBody':
+    'Only an adult can agree for a child. Tell us the year and month you were born. You give it once.',
+  'guardianConsent.ageSave': 'Continue',
+  'guardianConsent.minorTitle': 'A grown-up needs to do this',
+  'guardianConsent.minorBody':
+    'Only an adult can decide for a child. Ask your mother, father or another grown-up in your family to do it from their own phone.',
 };
 
 export type MoreTextKey = keyof typeof text;

@@ -13,6 +13,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { Link } from '../../ui/link.tsx';
 import { shownNickname } from '../../ui/nickname.ts';
+import { relationKey } from '../../ui/relation-field.tsx';
 
 const ChildWaiting = () => {
   const { t } = useI18n();
@@ -58,20 +59,37 @@ const ChildWaiting = () => {
   );
 };
 
-/** A child's part: a code for a parent (works once, 7 days) and who is linked already. */
+/**
+ * A child's part: who is linked (each with the relation they gave and the day they were added: the
+ * child sees every guardian added, as the notice told them) and a code for a parent (works once, 7 days).
+ */
 const ChildGuardians = () => {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const action = useAction();
   const guardians = useLoad(() => eduCall(guardianLinkTable.ownGuardians));
   const [code, setCode] = useState<string | null>(null);
-  const names = (guardians.data?.guardians ?? []).map((g) => g.name || `#${g.id}`);
+  const list = guardians.data?.guardians ?? [];
+  const day = (ms: number) => new Date(ms).toLocaleDateString(locale, { dateStyle: 'long' });
   return (
     <section className="account-section" aria-labelledby="family-code">
+      {list.length > 0 ? (
+        <>
+          <h2 id="family-guardians">{t('family.guardiansTitle')}</h2>
+          <ul className="family-guardians" data-testid="linked-guardians" aria-labelledby="family-guardians">
+            {list.map((g) => (
+              <li key={g.id}>
+                {t('family.guardianItem', {
+                  name: shownNickname(g.name, t) || `#${g.id}`,
+                  relation: t(relationKey(g.relation)),
+                  date: day(g.linked_at),
+                })}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <h2 id="family-code">{t('family.codeTitle')}</h2>
       <p>{t('family.codeBody')}</p>
-      {names.length > 0 ? (
-        <p data-testid="linked-guardians">{t('family.linked', { names: names.join('、') })}</p>
-      ) : null}
       {code ? (
         <>
           <p className="field">

@@ -17,6 +17,7 @@ import { shownNickname } from '../../ui/nickname.ts';
 import { RelationField } from '../../ui/relation-field.tsx';
 import { Screen } from '../../ui/screen.tsx';
 import { ChildPanel } from './child-panel.tsx';
+import { OwnRequests, RequestsToDecide } from './guardian-requests.tsx';
 
 /** A code from a scanned QR code: in the address (then removed from it), or kept across a sign-in. */
 const takeCode = () => {
@@ -24,7 +25,7 @@ const takeCode = () => {
   return keptGuardianCode();
 };
 
-const LinkForm = ({ onLinked }: { onLinked: (childId: number) => void }) => {
+const LinkForm = ({ onLinked, onAsked }: { onLinked: (childId: number) => void; onAsked: () => void }) => {
   const { t } = useI18n();
   const action = useAction();
   const ids = { code: useId() };
@@ -38,9 +39,14 @@ const LinkForm = ({ onLinked }: { onLinked: (childId: number) => void }) => {
         event.preventDefault();
         void action.run(async () => {
           if (!relation) throw new Error(t('guardianConsent.relationNeeded'));
-          const { child_id } = await eduCall(guardianLinkTable.linkChild, { body: { code, relation } });
+          const { child_id, state } = await eduCall(guardianLinkTable.linkChild, { body: { code, relation } });
           setCode('');
           forgetGuardianCode();
+          if (state === 'pending') {
+            // The child has a guardian: they decide; the waiting screen says so.
+            onAsked();
+            return;
+          }
           onLinked(child_id);
           return t('guardian.linked');
         });
@@ -77,6 +83,7 @@ const LinkForm = ({ onLinked }: { onLinked: (childId: number) => void }) => {
 const GuardianArea = () => {
   const { t } = useI18n();
   const children = useLoad(() => eduCall(guardianTable.guardianChildren));
+  const requests = useLoad(() => eduCall(guardianLinkTable.guardianRequests));
   const loadError = useLoadError(children);
   const [shown, setShown] = useState<number | null>(null);
   const list = children.data?.children ?? [];
@@ -85,6 +92,8 @@ const GuardianArea = () => {
     <Screen title={t('guardian.title')} wide>
       <p>{t('guardian.intro')}</p>
       <FormError {...loadError} />
+      <RequestsToDecide requests={requests.data?.to_decide ?? []} onDecided={() => requests.reload()} />
+      <OwnRequests mine={requests.data?.mine ?? []} />
       {children.data && list.length === 0 ? <p className="muted">{t('guardian.none')}</p> : null}
       {list.length > 1 ? (
         <ul className="guardian-children">
@@ -117,6 +126,7 @@ const GuardianArea = () => {
           setShown(childId);
           children.reload();
         }}
+        onAsked={() => requests.reload()}
       />
       <p>
         <Link className="button block" href="/account">

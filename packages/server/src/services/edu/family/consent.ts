@@ -11,6 +11,7 @@
  */
 import {
   type AgeBand,
+  ClientCode,
   COMMUNITY_SCOPE,
   type ConsentState,
   DAY_MS,
@@ -22,22 +23,25 @@ import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
 import { findUserById } from '../../../store/account/users.ts';
 import {
+  allowExportNow,
   childrenOfGuardian,
   deleteCodesOf,
   insertConsentRecord,
   linkGuardian,
   moveConsentState,
   pendingConsentBefore,
+  setAgeOnce,
 } from '../../../store/edu/family/guardians.ts';
 import type { User } from '../../../store/schema.ts';
 import { deleteAccount } from '../../account/deletion.ts';
 import { endAllSessions } from '../../account/users.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
-import { requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
+import { STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
 import { adultCheckState, requiredAdultCheck } from './adult-check.ts';
-import { currentBand } from './age.ts';
+import { currentBand, signUpAgeColumns } from './age.ts';
 import { currentConsentText } from './consent-text.ts';
+import { requireGuardian, settleWaitedRequests, tellGuardianAdded } from './guardian-requests.ts';
 import { minorModeChanged } from './minor-mode.ts';
 
 /** How long a consent link works (once). */
@@ -65,6 +69,22 @@ export const ownConsent = async (ctx: Context, userId: number) => {
   return { age_band: currentBand(user, ctx.now()), consent_state: user.consent_state };
 };
 
+/**
+ * An account of unknown age (signed up by a client that did not ask) answers the age question once:
+ * the band and, under 14, a consent to wait for, as at sign-up. E_1 once an age is known.
+ */
+export const setOwnAge = async (ctx: Context, userId: number, birthYearMonth: string) => {
+  const columns = signUpAgeColumns(birthYearMonth, ctx.now());
+  const changed = await inTransaction(ctx, async (tx) => {
+    if (!(await setAgeOnce(tx.db, userId, columns, tx.now()))) return false;
+    await minorModeChanged(tx, userId);
+    return true;
+  });
+  if (!changed) throw invalidRequest('The year and month of birth were already given; they are not changed here.');
+  ctx.sessions.forgetUser(userId);
+  return ownConsent(ctx, userId);
+};
+
 /** A child waiting for consent opens a link for a guardian; every link works once, for 24 hours. */
 export const openConsentLink = async (ctx: Context, userId: number) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('E_0');
@@ -72,6 +92,27 @@ export const openConsentLink = async (ctx: Context, userId: number) => {
   const link = await issueTicket(ctx, 'guardian_consent', String(user.id), CONSENT_LINK_SECONDS);
   return { link, expires_at: ctx.now() + CONSENT_LINK_SECONDS * 1000 };
 };
+
+/** A minor's refusal, in plain words. */
+export const MINORS_DO_NOT_CONSENT =
+  'Only an adult can decide for a child. Ask your mother, father or another grown-up in your family to do it from their own phone.';
+/** What an account of unknown age is asked first (the web client asks the year and month of birth). */
+export const AGE_NEEDED_FIRST = 'Tell us the year and month you were born first: only an adult can decide for a child.';
+
+/**
+ * Consent is decided only by an adult: an account that declares an adult birth month, or that passed
+ * the real-name adult check. A minor is refused; an account of unknown age is asked its birth month
+ * first (E_1 with INVALID_BIRTHDAY's number, which the web client turns into the question).
+ */
+const requireAdult = async (ctx: Context, guardianId: number) => {
+  const guardian = (await findUserById(ctx.db, guardianId)) ?? fail('E_0');
+  const band = currentBand(guardian, ctx.now());
+  if (band === 'adult') return;
+  if ((await adultCheckState(ctx, guardian.id)).state === 'passed') return;
+  if (band !== null) throw invalidRequest(MINORS_DO_NOT_CONSENT);
+  throw ageNeeded();
+};
+const ageNeeded = () => new ApiError('E_1', AGE_NEEDED_FIRST, ClientCode.INVALID_BIRTHDAY);
 
 /**
  * The child a live link names, once the caller is shown to be someone who may decide: not the child,
@@ -90,19 +131,24 @@ const childOfLink = async (ctx: Context, guardianId: number, link: string) => {
   if (guardian.id === child.id || !guardian.phone || guardian.phone === child.phone) {
     throw invalidRequest("A guardian signs in with their own phone, not the child's.");
   }
-  const band = currentBand(guardian, ctx.now());
-  if (band !== null && band !== 'adult') throw invalidRequest('A guardian must be an adult.');
   if (await worksAtChildsSchool(ctx, guardian.id, child.id)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
+  const band = currentBand(guardian, ctx.now());
+  if (band !== null && band !== 'adult') throw invalidRequest(MINORS_DO_NOT_CONSENT);
   return child;
 };
 
 export const consentRequest = async (ctx: Context, guardianId: number, link: string) => {
   const child = await childOfLink(ctx, guardianId, link);
+  // Without the adult check, an account of unknown age is asked its birth month before anything else;
+  // with it, the page offers the check (which also makes the account one that may decide).
+  const adult = await adultCheckState(ctx, guardianId);
+  const guardian = (await findUserById(ctx.db, guardianId)) ?? fail('E_0');
+  if (adult.state === 'off' && currentBand(guardian, ctx.now()) === null) throw ageNeeded();
   return {
     child: { nickname: child.nickname ?? '', age_band: currentBand(child, ctx.now()) },
     text: await currentConsentText(ctx),
     scopes: [...CONSENTED_SCOPES],
-    adult_check: (await adultCheckState(ctx, guardianId)).state,
+    adult_check: adult.state,
   };
 };
 
@@ -136,6 +182,7 @@ export const decideConsent = async (ctx: Context, guardianId: number, input: Con
   const granted = input.decision === 'consent';
   // Checked before the link is spent: a guardian sent to the adult check comes back with the same link.
   const adultCheck = granted ? await requiredAdultCheck(ctx, guardianId) : undefined;
+  await requireAdult(ctx, guardianId);
   const text = await currentConsentText(ctx);
   if (!(await spendTicket(ctx, 'guardian_consent', input.link))) throw noLink();
   const decided = await inTransaction(ctx, async (tx) => {
@@ -163,7 +210,10 @@ export const decideConsent = async (ctx: Context, guardianId: number, input: Con
         guardian_id: guardianId,
         relation: input.relation as GuardianRelation,
         created_at: now,
+        export_from: null,
       });
+      // A guardian linked before by a code gave the consent now: no wait for a copy of the data.
+      await allowExportNow(tx.db, guardianId, child.id);
       await consentChanged(tx, child, 'granted', currentBand(child, now));
       await minorModeChanged(tx, child.id);
     }
@@ -171,12 +221,13 @@ export const decideConsent = async (ctx: Context, guardianId: number, input: Con
   });
   ctx.sessions.forgetUser(child.id);
   if (!decided) throw noLink();
+  if (granted) await tellGuardianAdded(ctx, child.id, guardianId, input.relation);
   if (!granted) await deleteAccount(ctx, child.id, 'guardian');
 };
 
 /** A linked guardian withdraws consent: the account is frozen (blocked) and every session ends now. */
 export const withdrawConsent = async (ctx: Context, guardianId: number, childId: number) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
   const text = await currentConsentText(ctx);
   await inTransaction(ctx, async (tx) => {
@@ -201,16 +252,19 @@ export const withdrawConsent = async (ctx: Context, guardianId: number, childId:
   ctx.sessions.forgetUser(childId);
 };
 
-export const guardianChildren = async (ctx: Context, guardianId: number) => ({
-  children: (await childrenOfGuardian(ctx.db, guardianId)).map((c) => ({
-    id: Number(c.id),
-    nickname: c.nickname || c.fullname,
-    relation: c.relation,
-    age_band: currentBand(c, ctx.now()),
-    consent_state: c.consent_state,
-    frozen: c.blocked_at !== null,
-  })),
-});
+export const guardianChildren = async (ctx: Context, guardianId: number) => {
+  await settleWaitedRequests(ctx, { requesterId: guardianId });
+  return {
+    children: (await childrenOfGuardian(ctx.db, guardianId)).map((c) => ({
+      id: Number(c.id),
+      nickname: c.nickname || c.fullname,
+      relation: c.relation,
+      age_band: currentBand(c, ctx.now()),
+      consent_state: c.consent_state,
+      frozen: c.blocked_at !== null,
+    })),
+  };
+};
 
 /**
  * The sweeper's part: accounts under 14 that no guardian consented to within the configured days are

@@ -9,6 +9,8 @@ import {
   type EduAccessLog,
   type GuardianChildren,
   type GuardianCode,
+  type GuardianRequests,
+  type LinkedChild,
   type OwnGuardians,
   routes,
 } from '@edupass/protocol';
@@ -38,6 +40,26 @@ const recordOf = (guardian: Account, childId: number) =>
 
 const moveClock = movableClock(server);
 
+/** A later guardian's link is a request the first guardian approves (guardian-requests.test.ts). */
+const linkApproved = async (first: Account, later: Account, code: string, relation: string) => {
+  expect(edu.ok<LinkedChild>(await link(later, code, relation)).state).toBe('pending');
+  const { to_decide } = edu.ok<GuardianRequests>(
+    await call('GET', routes.guardianRequests.path, undefined, { token: first.token }),
+  );
+  const request = to_decide.find((r) => r.phone.endsWith(later.phone.slice(-4)));
+  edu.ok(
+    await call(
+      'POST',
+      pathOf(routes.approveGuardianRequest.path, { id: Number(request?.id) }),
+      {},
+      {
+        token: first.token,
+      },
+    ),
+    204,
+  );
+};
+
 describe('linking a guardian with a one-time code', () => {
   it('links two guardians to a child and one guardian to two children, each relation recorded', async () => {
     const [child, sibling] = [await signUpAged(10), await signUpAged(15)];
@@ -46,8 +68,12 @@ describe('linking a guardian with a one-time code', () => {
     expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
     // As a parent types it from a message: lower case, spaces inside.
     const typed = ` ${code.slice(0, 4).toLowerCase()} ${code.slice(4)} `;
-    expect(edu.ok<{ child_id: number }>(await link(mother, typed, 'mother'))).toEqual({ child_id: child.userId });
-    edu.ok(await link(father, await openCode(child), 'father'));
+    expect(edu.ok<{ child_id: number }>(await link(mother, typed, 'mother'))).toEqual({
+      child_id: child.userId,
+      state: 'linked',
+      opens_at: null,
+    });
+    await linkApproved(mother, father, await openCode(child), 'father');
     edu.ok(await link(mother, await openCode(sibling), 'mother'));
 
     expect((await guardiansOf(child)).map((g) => [g.id, g.relation])).toEqual([
@@ -313,7 +339,7 @@ describe("a linked guardian's view of a child", () => {
     const child = await signUpAged(9);
     const [mother, father] = [await signUpAged(34), await signUpAged(36)];
     edu.ok(await link(mother, await openCode(child), 'mother'));
-    edu.ok(await link(father, await openCode(child), 'father'));
+    await linkApproved(mother, father, await openCode(child), 'father');
     const unlink = (who: Account) =>
       call('POST', pathOf(routes.unlinkChild.path, { id: child.userId }), {}, { token: who.token });
     edu.ok(await unlink(mother), 204);

@@ -12,18 +12,15 @@ import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
 import { dropTicketsOf } from '../../../store/account/tickets.ts';
 import { findUserById } from '../../../store/account/users.ts';
-import {
-  guardiansOfChild,
-  hasGuardianRow,
-  linkGuardian,
-  unlinkGuardianRow,
-} from '../../../store/edu/family/guardians.ts';
+import { guardiansOfChild, hasGuardianRow, unlinkGuardianRow } from '../../../store/edu/family/guardians.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { reserveLoginAttempt } from '../../security/rate-limits.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { requireAccess, requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
 import { drawCode } from '../codes.ts';
 import { currentBand } from './age.ts';
+import { linkOrAsk, settleWaitedRequests } from './guardian-requests.ts';
 import { minorModeChanged } from './minor-mode.ts';
 
 /** A code the child opens works a week: long enough to reach a parent working away. */
@@ -92,7 +89,8 @@ export const openPupilGuardianCode = async (ctx: Context, teacherId: number, cla
  * no one working at the school that made the child's account, which can sign in as the child and
  * open a code as them (`worksAtChildsSchool`): a guardian may read, export and delete the account. The guardian is checked before the
  * code is spent, so a refusal leaves the code for the right person; the code is spent before the
- * link is written, so it links once however many race.
+ * link is written, so it links once however many race. While the child has a guardian, the spent
+ * code is a request the guardians decide on (guardian-requests.ts), not a link.
  */
 export const linkChild = async (ctx: Context, guardianId: number, input: { code: string; relation: string }) => {
   if (!(GUARDIAN_RELATIONS as readonly string[]).includes(input.relation)) {
@@ -117,17 +115,15 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   }
   if (await worksAtChildsSchool(ctx, guardianId, childId)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
   if (!(await spendTicket(ctx, 'guardian_link', code))) throw noCode();
-  await inTransaction(ctx, async (tx) => {
-    const first = !(await hasGuardianRow(tx.db, childId));
-    await linkGuardian(tx.db, {
-      child_id: childId,
-      guardian_id: guardianId,
-      relation: input.relation as GuardianRelation,
-      created_at: tx.now(),
-    });
-    if (first) await minorModeChanged(tx, childId);
-  });
-  return { child_id: childId };
+  // A code a teacher opened (a letter, the login card) names the pupil's school to the guardians who decide.
+  const viaSchool = facts.data.by === childId ? undefined : await findPupilAccount(ctx.db, childId);
+  return linkOrAsk(
+    ctx,
+    childId,
+    guardianId,
+    input.relation as GuardianRelation,
+    viaSchool ? Number(viaSchool.school_id) : null,
+  );
 };
 
 /** A guardian removes their own link; the child's consent and records stay as they are. */
@@ -147,5 +143,8 @@ export const guardianList = async (ctx: Pick<Context, 'db'>, childId: number) =>
     linked_at: Number(g.created_at),
   }));
 
-/** The child's account centre: who is linked. */
-export const ownGuardians = async (ctx: Context, childId: number) => ({ guardians: await guardianList(ctx, childId) });
+/** The child's account centre: who is linked (a request that waited long enough is approved first). */
+export const ownGuardians = async (ctx: Context, childId: number) => {
+  await settleWaitedRequests(ctx, { childId });
+  return { guardians: await guardianList(ctx, childId) };
+};

@@ -12,16 +12,16 @@ import { consentRecordsOf } from '../../../store/edu/family/guardians.ts';
 import { cancelDeletion, deleteAccount } from '../../account/deletion.ts';
 import { securityEvent } from '../../security/events.ts';
 import { devicesOf, endDeviceOf } from '../../sessions/devices.ts';
-import { requireGuardianOf } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { currentBand } from './age.ts';
 import { guardianList } from './guardian-links.ts';
+import { requireGuardian } from './guardian-requests.ts';
 import { defaultLimits, minorModeOf } from './minor-mode.ts';
 
 const CHILD_RECORD_FIELDS = ['name', 'username', 'age', 'consent', 'guardians', 'devices', 'minor_mode'] as const;
 
 export const childRecord = async (ctx: Context, guardianId: number, childId: number): Promise<ChildRecord> => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
   const [consents, guardians, devices, minor] = await Promise.all([
     consentRecordsOf(ctx.db, childId),
@@ -65,7 +65,7 @@ export const childRecord = async (ctx: Context, guardianId: number, childId: num
 
 /** A linked guardian signs one of the child's devices out at once. */
 export const endChildDevice = async (ctx: Context, guardianId: number, childId: number, key: string) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
   await endDeviceOf(ctx, child, key, 'signed_out_by_guardian');
 };
@@ -77,13 +77,13 @@ export const endChildDevice = async (ctx: Context, guardianId: number, childId: 
  * holder, the school) must not undo the guardian's decision.
  */
 export const deleteChildAccount = async (ctx: Context, guardianId: number, childId: number) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   await deleteAccount(ctx, childId, 'guardian_request');
 };
 
 /** A linked guardian stops a deletion a guardian asked for, before its grace period ends. */
 export const keepChildAccount = async (ctx: Context, guardianId: number, childId: number) => {
-  await requireGuardianOf(ctx, guardianId, childId);
+  await requireGuardian(ctx, guardianId, childId);
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
   if (child.erase_at === null || child.erase_requested_by !== 'guardian_request') {
     throw invalidRequest("No deletion a guardian asked for is waiting on this child's account.");

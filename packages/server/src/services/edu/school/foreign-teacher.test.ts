@@ -14,7 +14,8 @@ const edu = eduSteps(server, call);
  * Routes open to every signed-in user (or to anyone) by design: their own memberships, access log and
  * consent, asking to teach or to join by code, a guardian's own children and decision on a consent
  * link (services/edu/family/consent.test.ts), the caller's minor mode, guardian codes and guardians,
- * and linking with a code (services/edu/family/guardian-links.test.ts), one's own login cards
+ * and linking with a code (services/edu/family/guardian-links.test.ts), one's own age and guardian
+ * requests (services/edu/family/guardian-requests.test.ts), one's own login cards
  * (services/edu/school/pupil-cards.test.ts), a copy of one's own data
  * (services/account/data-export.test.ts), and signing in with a school's own system — the list
  * of schools, the browser's round trip, the school systems' logouts and where one's own sign-out
@@ -27,6 +28,7 @@ const OPEN_TO_ALL = new Set([
   'joinClass',
   'signInByBadge',
   'ownConsent',
+  'setOwnAge',
   'openConsentLink',
   'consentRequest',
   'decideConsent',
@@ -37,6 +39,7 @@ const OPEN_TO_ALL = new Set([
   'openGuardianCode',
   'ownGuardians',
   'linkChild',
+  'guardianRequests',
   'requestExport',
   'listExports',
   'listOwnCards',

@@ -1,7 +1,7 @@
 /** Guardian consents (records, never updated) and guardian links to children (migration 023). */
 import type { ConsentState } from '@edupass/protocol';
 import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../../schema.ts';
+import type { Database, User } from '../../schema.ts';
 import type { GuardianConsentsTable } from '../edu-schema.ts';
 
 type Db = Kysely<Database>;
@@ -42,7 +42,7 @@ export const moveConsentState = async (
 /** Links a guardian to a child (a second link of the same pair keeps the first relation). */
 export const linkGuardian = (
   db: Db,
-  row: { child_id: number; guardian_id: number; relation: string; created_at: number },
+  row: { child_id: number; guardian_id: number; relation: string; created_at: number; export_from: number | null },
 ) =>
   db
     .insertInto('guardians')
@@ -50,6 +50,52 @@ export const linkGuardian = (
     .onConflict((oc) => oc.columns(['child_id', 'guardian_id']).doNothing())
     .execute()
     .then(() => {});
+
+/** The pair's link, if any (from when the guardian may take a copy of the child's data). */
+export const guardianRow = (db: Db, guardianId: number, childId: number) =>
+  db
+    .selectFrom('guardians')
+    .select(['relation', 'created_at', 'export_from'])
+    .where('guardian_id', '=', guardianId)
+    .where('child_id', '=', childId)
+    .executeTakeFirst();
+
+/** The guardians linked to each of these children, with their phone and e-mail (for notices). */
+export const guardianContactsOf = (db: Db, childId: number) =>
+  db
+    .selectFrom('guardians')
+    .innerJoin('users', 'users.id', 'guardians.guardian_id')
+    .select(['users.id', 'users.phone', 'users.email'])
+    .where('guardians.child_id', '=', childId)
+    .execute();
+
+/** The guardian may take a copy of the child's data from now on (they gave the consent). */
+export const allowExportNow = (db: Db, guardianId: number, childId: number) =>
+  db
+    .updateTable('guardians')
+    .set({ export_from: null })
+    .where('guardian_id', '=', guardianId)
+    .where('child_id', '=', childId)
+    .execute();
+
+/** Sets the age of an account that has none yet; false when it has one (set once, also under races). */
+export const setAgeOnce = async (
+  db: Db,
+  userId: number,
+  columns: Pick<User, 'age_band' | 'birth_year_month' | 'consent_state'>,
+  at: number,
+) =>
+  Number(
+    (
+      await db
+        .updateTable('users')
+        .set({ ...columns, updated_at: at })
+        .where('id', '=', userId)
+        .where('birth_year_month', 'is', null)
+        .where('age_band', 'is', null)
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  ) === 1;
 
 export const isGuardianRow = async (db: Db, guardianId: number, childId: number) =>
   (await db
