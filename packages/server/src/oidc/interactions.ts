@@ -15,7 +15,8 @@ import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { requireAgreementsSigned } from '../services/account/agreements.ts';
-import { findApplication, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
+import { disclosureState, type Party, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { findApplication, findUserById, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
@@ -45,13 +46,30 @@ const requestedScopes = (interaction: InteractionModel) =>
     .split(' ')
     .filter((scope) => scope !== '');
 
-const requestedClaims = (interaction: InteractionModel) => [
+const requestedClaims = (interaction: InteractionModel): string[] => [
   ...new Set(
     requestedScopes(interaction).flatMap((scope) =>
       scope in SCOPE_CLAIMS ? SCOPE_CLAIMS[scope as keyof typeof SCOPE_CLAIMS] : [],
     ),
   ),
 ];
+
+/**
+ * The claims asked for that the application will receive of this account: its consent state and the
+ * application's party decide (services/edu/family/disclosure.ts). Before sign-in, all asked for.
+ */
+const claimsToShow = async (
+  ctx: Context,
+  interaction: InteractionModel,
+  accountId: string | undefined,
+  party: Party,
+) => {
+  const asked = requestedClaims(interaction);
+  const user = accountId === undefined ? undefined : await findUserById(ctx.db, Number(accountId));
+  if (user === undefined) return asked;
+  const released = releasedClaims(disclosureState(user), party);
+  return asked.filter((claim) => released.has(claim));
+};
 
 const needsFreshSignIn = (interaction: InteractionModel) =>
   interaction.prompt.name === 'login' && interaction.prompt.reasons.some((reason) => FRESH_SIGN_IN_REASONS.has(reason));
@@ -90,7 +108,7 @@ const details = async (
   const grant = firstParty ? undefined : await existingGrant(provider, interaction, accountId);
   return {
     app: { client_id: app.client_id, name: app.name, logo_url: app.logo_url, first_party: firstParty },
-    claims: requestedClaims(interaction),
+    claims: await claimsToShow(ctx, interaction, accountId, firstParty ? 'first' : 'third'),
     fresh_sign_in: needsFreshSignIn(interaction),
     consent: !firstParty && ungrantedScopes(interaction, grant).length > 0,
   };
