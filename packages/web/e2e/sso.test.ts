@@ -6,7 +6,8 @@
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
 
-import { signInOperator } from '@edupass/test-kit/accounts';
+import { agreementIdsInEffect, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -142,6 +143,36 @@ test('a third-party app shows the consent screen with the claims it asks for; al
     await expectScreen(page, 'Quiz asks for access');
     await page.getByText('Your phone number', { exact: true }).waitFor();
     await page.getByText('Your nickname').waitFor();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expectScreen(page, 'Quiz: signed in');
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test("a child waiting for a parent's consent sees what a third-party app gets and what stays private", async () => {
+  const phone = nextPhone();
+  await signUp(app.server, phone, PASSWORD, await agreementIdsInEffect(app.server), {
+    birth_year_month: bornYearsAgo(9),
+  });
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    await page.goto(quiz.origin);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expectScreen(page, 'Sign in to Quiz');
+    await signInBySms(app, tab, phone);
+    await expectScreen(page, 'Quiz asks for access');
+    await page
+      .getByText('Quiz will not get these. You are under 14, and a parent has not agreed to share them:')
+      .waitFor();
+    // What it gets first (the subject: it asks no minor scope), then what it will not get (the phone number, the name).
+    const lists = page.locator('ul.claim-list');
+    await expect.poll(() => lists.count()).toBe(2);
+    expect(await lists.nth(0).innerText()).toContain('A number that stands for your account (not your name)');
+    expect(await lists.nth(0).innerText()).not.toContain('Your phone number');
+    expect(await lists.nth(1).innerText()).toContain('Your phone number');
+    expect(await lists.nth(1).innerText()).toContain('Your name');
+    // No blank line in either list: every claim has its words.
+    for (const item of await page.locator('ul.claim-list li').allInnerTexts()) expect(item.trim()).not.toBe('');
     await page.getByRole('button', { name: 'Allow' }).click();
     await expectScreen(page, 'Quiz: signed in');
     expect(tab.errors).toEqual([]);

@@ -55,8 +55,8 @@ const requestedClaims = (interaction: InteractionModel): string[] => [
 ];
 
 /**
- * The claims asked for that the application will receive of this account: its consent state and the
- * application's party decide (services/edu/family/disclosure.ts). Before sign-in, all asked for.
+ * The claims asked for, split into what the application will receive of this account and what its
+ * consent state keeps back (services/edu/family/disclosure.ts). Before sign-in, all asked for.
  */
 const claimsToShow = async (
   ctx: Context,
@@ -66,9 +66,12 @@ const claimsToShow = async (
 ) => {
   const asked = requestedClaims(interaction);
   const user = accountId === undefined ? undefined : await findUserById(ctx.db, Number(accountId));
-  if (user === undefined) return asked;
+  if (user === undefined) return { claims: asked, withheld: [] };
   const released = releasedClaims(disclosureState(user), party);
-  return asked.filter((claim) => released.has(claim));
+  return {
+    claims: asked.filter((claim) => released.has(claim)),
+    withheld: asked.filter((claim) => !released.has(claim)),
+  };
 };
 
 const needsFreshSignIn = (interaction: InteractionModel) =>
@@ -108,7 +111,7 @@ const details = async (
   const grant = firstParty ? undefined : await existingGrant(provider, interaction, accountId);
   return {
     app: { client_id: app.client_id, name: app.name, logo_url: app.logo_url, first_party: firstParty },
-    claims: await claimsToShow(ctx, interaction, accountId, firstParty ? 'first' : 'third'),
+    ...(await claimsToShow(ctx, interaction, accountId, firstParty ? 'first' : 'third')),
     fresh_sign_in: needsFreshSignIn(interaction),
     consent: !firstParty && ungrantedScopes(interaction, grant).length > 0,
   };

@@ -7,6 +7,7 @@ const text = {
   'grant.body': 'If you allow it, {app} will receive:',
   'grant.allow': 'Allow',
   'grant.deny': 'Deny',
+  'grant.withheld': '{app} will not get these. You are under 14, and a parent has not agreed to share them:',
   'claim.sub': 'A number that stands for your account (not your name)',
   'claim.name': 'Your name',
   'claim.nickname': 'Your nickname',
