@@ -10,10 +10,10 @@
 import { MINOR_SCOPE, SCOPE_CLAIMS } from '@edupass/protocol';
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { disclose, disclosureState, type Party, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { disclose, disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
 import { minorModeOf } from '../services/edu/family/minor-mode.ts';
 import { eduClaims, idTokenEduClaim } from '../services/edu/school/claims.ts';
-import { findApplication, findUserById } from '../services/identity/provider-data.ts';
+import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
 /** The claims each scope releases (OpenID Connect Core §5.4): @edupass/protocol's oidc-claims.ts. */
@@ -29,10 +29,6 @@ export const userClaims = (user: User): Record<string, unknown> => ({
   ...(user.email ? { email: user.email, email_verified: user.email_verified === 1 } : {}),
   ...(user.phone ? { phone_number: user.phone, phone_number_verified: user.phone_verified === 1 } : {}),
 });
-
-/** Whether the application is one of the platform's own; an unknown one is a third party. */
-export const partyOf = async (ctx: Pick<Context, 'db'>, clientId: string | undefined): Promise<Party> =>
-  clientId !== undefined && (await findApplication(ctx.db, clientId))?.first_party === 1 ? 'first' : 'third';
 
 /** What oidc-provider hands findAccount: its request context (the client) and the token being answered. */
 export interface AccountRequest {
@@ -55,7 +51,7 @@ export const findAccount = async (
     // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts). What
     // leaves is what the consent state lets this application have (services/edu/family/disclosure.ts).
     claims: async (use: string, scope: string) => {
-      const released = releasedClaims(disclosureState(user), await partyOf(ctx, clientId));
+      const released = releasedClaims(disclosureState(user), await partyFor(ctx, user, clientId));
       const scopes = scope.split(' ');
       const minor = scopes.includes(MINOR_SCOPE) ? await minorModeOf(ctx, user) : {};
       if (!scopes.includes('edu')) return disclose({ ...userClaims(user), ...minor }, released);

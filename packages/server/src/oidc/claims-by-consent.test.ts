@@ -36,6 +36,11 @@ const TABLE = {
   'no consent needed (an adult)': { first: EVERYTHING, third: EVERYTHING },
   granted: { first: EVERYTHING, third: EVERYTHING },
   school: { first: [...PROTECTIVE, ...PROFILE, ...SCHOOL], third: PROTECTIVE },
+  /** A third party the agreement of the pupil's school names, while it stands. */
+  'school, the application named in the agreement': {
+    first: [...PROTECTIVE, ...PROFILE, ...SCHOOL],
+    third: [...PROTECTIVE, ...PROFILE, ...SCHOOL],
+  },
   pending: { first: [...PROTECTIVE, ...PROFILE, ...SCHOOL], third: PROTECTIVE },
 } as const;
 type Row = keyof typeof TABLE;
@@ -68,9 +73,28 @@ const fillProfile = async (userId: number, phone = nextPhone()) => {
   return phone;
 };
 
-/** A pupil a teacher created (real name, username, class), in a school with or without its agreement. */
-const pupil = async (name: string, schoolAgreement: boolean): Promise<Child> => {
-  const schoolId = await edu.addSchool(`${name}的小学`, undefined, schoolAgreement);
+/** The operator records the school's agreement, naming the third-party applications it covers. */
+const recordAgreement = async (schoolId: number, applications: string[]) =>
+  edu.ok(
+    await call(
+      'POST',
+      pathOf(routes.recordSchoolAgreement.path, { id: schoolId }),
+      { signatory: '校长 王老师', signed_on: '2024-09-01', applications },
+      { token: await edu.operatorToken() },
+    ),
+  );
+
+/**
+ * A pupil a teacher created (real name, username, class), in a school with or without its agreement
+ * (naming `applications` when given).
+ */
+const pupil = async (
+  name: string,
+  schoolAgreement: boolean,
+  applications?: string[],
+): Promise<Child & { schoolId: number }> => {
+  const schoolId = await edu.addSchool(`${name}的小学`, undefined, schoolAgreement && applications === undefined);
+  if (applications !== undefined) await recordAgreement(schoolId, applications);
   const teacher = await edu.approvedTeacher(schoolId);
   const classId = await edu.createClass(teacher, schoolId, '三年级一班');
   const [created] = await edu.createPupils(teacher, classId, [name]);
@@ -89,7 +113,7 @@ const pupil = async (name: string, schoolAgreement: boolean): Promise<Child> => 
   await signAgreementsInEffect(server, token);
   const userId = Number(created?.user_id);
   const phone = await fillProfile(userId);
-  return { userId, phone, password, token, refresh: signedIn.refresh.token, name };
+  return { userId, phone, password, token, refresh: signedIn.refresh.token, name, schoolId };
 };
 
 const consentState = async (child: Account) =>
@@ -183,6 +207,31 @@ describe('what applications receive of a child, by consent state', () => {
     const child = await pupil('李思琪', true);
     expect(await consentState(child)).toBe('school');
     await expectRow('school', child);
+  });
+
+  it('school, named in the agreement: the third party gets what the platform does while the agreement names it', async () => {
+    const child = await pupil('周子墨', true, [thirdParty.id]);
+    expect(await consentState(child)).toBe('school');
+    await expectRow('school, the application named in the agreement', child);
+    // A new agreement that no longer names it, and the end of the agreement: back to what protects the child.
+    await recordAgreement(child.schoolId, []);
+    expect((await received(thirdParty, THIRD_CALLBACK, child)).userinfoClaims).toEqual([...TABLE.school.third].sort());
+    await recordAgreement(child.schoolId, [thirdParty.id]);
+    expect((await received(thirdParty, THIRD_CALLBACK, child)).userinfoClaims).toEqual(
+      [...TABLE['school, the application named in the agreement'].third].sort(),
+    );
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.endSchoolAgreement.path, { id: child.schoolId }),
+        {},
+        {
+          token: await edu.operatorToken(),
+        },
+      ),
+      204,
+    );
+    expect((await received(thirdParty, THIRD_CALLBACK, child)).userinfoClaims).toEqual([...TABLE.school.third].sort());
   });
 
   it('granted: once a guardian consents, both get what they ask; a token issued while pending answers the new state', async () => {

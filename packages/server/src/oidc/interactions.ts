@@ -15,7 +15,7 @@ import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { requireAgreementsSigned } from '../services/account/agreements.ts';
-import { disclosureState, type Party, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
 import { findApplication, findUserById, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
@@ -58,15 +58,11 @@ const requestedClaims = (interaction: InteractionModel): string[] => [
  * The claims asked for, split into what the application will receive of this account and what its
  * consent state keeps back (services/edu/family/disclosure.ts). Before sign-in, all asked for.
  */
-const claimsToShow = async (
-  ctx: Context,
-  interaction: InteractionModel,
-  accountId: string | undefined,
-  party: Party,
-) => {
+const claimsToShow = async (ctx: Context, interaction: InteractionModel, accountId: string | undefined) => {
   const asked = requestedClaims(interaction);
   const user = accountId === undefined ? undefined : await findUserById(ctx.db, Number(accountId));
   if (user === undefined) return { claims: asked, withheld: [] };
+  const party = await partyFor(ctx, user, String(interaction.params.client_id ?? ''));
   const released = releasedClaims(disclosureState(user), party);
   return {
     claims: asked.filter((claim) => released.has(claim)),
@@ -111,7 +107,7 @@ const details = async (
   const grant = firstParty ? undefined : await existingGrant(provider, interaction, accountId);
   return {
     app: { client_id: app.client_id, name: app.name, logo_url: app.logo_url, first_party: firstParty },
-    ...(await claimsToShow(ctx, interaction, accountId, firstParty ? 'first' : 'third')),
+    ...(await claimsToShow(ctx, interaction, accountId)),
     fresh_sign_in: needsFreshSignIn(interaction),
     consent: !firstParty && ungrantedScopes(interaction, grant).length > 0,
   };

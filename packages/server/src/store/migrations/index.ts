@@ -40,6 +40,7 @@ import * as guardianChecksAndSchoolAgreements from './033-guardian-checks-and-sc
 import * as rotationBySuccessor from './034-rotation-by-successor.ts';
 import * as platformLogout from './035-platform-logout.ts';
 import * as schoolSignOut from './036-school-sign-out.ts';
+import * as agreementApplications from './039-agreement-applications.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -88,6 +89,7 @@ const steps: [name: string, up: Step][] = [
   ['034-rotation-by-successor', rotationBySuccessor.up],
   ['035-platform-logout', platformLogout.up],
   ['036-school-sign-out', schoolSignOut.up],
+  ['039-agreement-applications', agreementApplications.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -18,12 +18,16 @@ it('has a row for every consent state and for none needed', () => {
 
 it('releases contact details only with a consent or none needed, and the protective claims to anyone asking', () => {
   for (const state of [...CONSENT_STATES, 'none'] as const) {
-    for (const party of ['first', 'third'] as const) {
+    for (const party of ['first', 'named', 'third'] as const) {
       const released = releasedClaims(state, party);
       const consented = state === 'granted' || state === 'none';
       expect(released.has('phone_number'), `${state} ${party}`).toBe(consented);
       expect(released.has('email'), `${state} ${party}`).toBe(consented);
       if (party === 'third') expect(released.has('name'), `${state} ${party}`).toBe(consented);
+      // Only a school's agreement opens a third party it names, and only for a pupil under it.
+      if (party === 'named' && state !== 'school') {
+        expect([...released].sort()).toEqual([...releasedClaims(state, 'third')].sort());
+      }
       if (state !== 'withdrawn') expect(released.has('age_band'), `${state} ${party}`).toBe(true);
     }
   }

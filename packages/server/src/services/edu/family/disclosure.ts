@@ -5,21 +5,27 @@
  * "What applications receive", shows the same table.
  *
  * A child under 14 needs a guardian's consent before their personal information is shared (PIPL
- * art. 31). Until then (`pending`), and for a pupil under a school's agreement (`school`: the
- * agreement is between the school and the operator and covers the operator's products, never a third
- * party's), a third-party application receives only the pseudonymous subject and the claims it needs
- * to protect the child: the age band, minor mode and its limits, whether a guardian is linked and
- * consented, whether the account is managed by a school. The operator's own products (first party)
- * also receive the name, nickname, picture, username and the school and class: what the child uses the
- * platform with, and what a school's agreement covers. Phone numbers and e-mail addresses leave only
- * with a guardian's consent (or for a person who needs none). A `withdrawn` account is frozen and
- * answers nothing at all. A claim in no group below is released to no one while consent is needed.
+ * art. 31). Until then (`pending`), a third-party application receives only the pseudonymous subject
+ * and the claims it needs to protect the child: the age band, minor mode and its limits, whether a
+ * guardian is linked and consented, whether the account is managed by a school. The operator's own
+ * products (first party) also receive the name, nickname, picture, username and the school and class:
+ * what the child uses the platform with. A pupil under a school's agreement (`school`) is the same,
+ * except that a third party the agreement names (`named`: school-agreements.ts) is treated as the
+ * operator's own products are. Phone numbers and e-mail addresses leave only with a guardian's consent
+ * (or for a person who needs none). A `withdrawn` account is frozen and answers nothing at all. A
+ * claim in no group below is released to no one while consent is needed.
  */
 import { type ConsentState, everyClaim, MINOR_CLAIMS, type OidcClaim } from '@edupass/protocol';
+import type { Context } from '../../../context.ts';
+import { findApplication } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
+import { agreementCovers } from './school-agreements.ts';
 
-/** The platform's own products (`first_party` applications) or anyone else's. */
-export type Party = 'first' | 'third';
+/**
+ * Who asks: the platform's own products (`first_party` applications), a third party the agreement of
+ * the pupil's school names (`named`, only for a pupil under it), or any other third party.
+ */
+export type Party = 'first' | 'named' | 'third';
 
 /** The consent state as the table reads it: `none` for an account that needs no consent (14 and over, unknown age). */
 export type DisclosureState = ConsentState | 'none';
@@ -38,18 +44,33 @@ export const CLAIM_GROUPS = {
 export type ClaimGroup = keyof typeof CLAIM_GROUPS;
 
 const EVERY_GROUP = Object.keys(CLAIM_GROUPS) as ClaimGroup[];
-const BEFORE_CONSENT = { first: ['protective', 'profile', 'school'], third: ['protective'] } as const;
+const OWN = ['protective', 'profile', 'school'] as const;
+const PROTECTIVE_ONLY = ['protective'] as const;
 
 /** State × party → the groups released. */
 export const DISCLOSURE: Record<DisclosureState, Record<Party, readonly ClaimGroup[]>> = {
-  none: { first: EVERY_GROUP, third: EVERY_GROUP },
-  granted: { first: EVERY_GROUP, third: EVERY_GROUP },
-  school: BEFORE_CONSENT,
-  pending: BEFORE_CONSENT,
-  withdrawn: { first: [], third: [] },
+  none: { first: EVERY_GROUP, named: EVERY_GROUP, third: EVERY_GROUP },
+  granted: { first: EVERY_GROUP, named: EVERY_GROUP, third: EVERY_GROUP },
+  school: { first: OWN, named: OWN, third: PROTECTIVE_ONLY },
+  pending: { first: OWN, named: PROTECTIVE_ONLY, third: PROTECTIVE_ONLY },
+  withdrawn: { first: [], named: [], third: [] },
 };
 
 export const disclosureState = (user: Pick<User, 'consent_state'>): DisclosureState => user.consent_state ?? 'none';
+
+/**
+ * Who the application `clientId` is to `user`: first party, named by the agreement the pupil is under,
+ * or a third party (also when unknown). The agreement is asked only for a pupil under one.
+ */
+export const partyFor = async (
+  ctx: Pick<Context, 'db'>,
+  user: Pick<User, 'id' | 'consent_state'>,
+  clientId: string | undefined,
+): Promise<Party> => {
+  if (clientId === undefined) return 'third';
+  if ((await findApplication(ctx.db, clientId))?.first_party === 1) return 'first';
+  return user.consent_state === 'school' && (await agreementCovers(ctx, user.id, clientId)) ? 'named' : 'third';
+};
 
 /** The claims released for `state` to a `party` application. */
 export const releasedClaims = (state: DisclosureState, party: Party): ReadonlySet<string> =>
