@@ -44,7 +44,8 @@ const view = (row: Selectable<SchoolAgreementsTable>) => ({
   applications: applicationsOf(row),
 });
 
-const applicationsOf = (row: Pick<Selectable<SchoolAgreementsTable>, 'applications'>): string[] => {
+/** The client ids an agreement names (its `applications` column). */
+export const applicationsOf = (row: Pick<Selectable<SchoolAgreementsTable>, 'applications'>): string[] => {
   const parsed: unknown = JSON.parse(row.applications);
   return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
 };
