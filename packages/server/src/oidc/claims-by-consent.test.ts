@@ -10,8 +10,10 @@ import { MINOR_CLAIMS, routes } from '@edupass/protocol';
 import { type Account, nextEmail, nextPhone, signAgreementsInEffect, signIn } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
+import { hiddenFields } from '@edupass/test-kit/html-form';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, discover, interactionCall, interactionOf, signInAtApp } from '@edupass/test-kit/oidc-flow';
+import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_CLAIMS } from './accounts.ts';
@@ -279,5 +281,45 @@ describe('the consent screen', () => {
     // The rest of what it asked is named as kept back, each with its line (web/src/i18n/locales.test.ts).
     const kept = [...EVERY_CLAIM].filter((claim) => !(TABLE.pending.third as readonly string[]).includes(claim));
     expect([...shown.body.withheld].sort()).toEqual(kept.sort());
+  });
+});
+
+describe('the ID token alone (response_type=id_token by form_post)', () => {
+  it('carries no more of a pending child to a third party than the code flow does', async () => {
+    const callback = 'https://quiz.school.example/callback';
+    const app = await registerApp(
+      server,
+      { name: 'Quiz by form_post', redirect_uris: [callback], first_party: false },
+      await edu.operatorToken(),
+    );
+    const child = await pupil('孙雨桐', false);
+    const browser = cookieBrowser();
+    const start = new URL(`${server.url}/oidc/auth`);
+    for (const [name, value] of Object.entries({
+      client_id: app.application.client_id,
+      response_type: 'id_token',
+      response_mode: 'form_post',
+      redirect_uri: callback,
+      scope: EVERY_SCOPE,
+      nonce: 'n-0S6_WzA2Mj',
+      state: 'af0ifjsldkj',
+    })) {
+      start.searchParams.set(name, value);
+    }
+    const landed = await browser.follow(start.href, (next) => next.includes('interaction='));
+    const done = await interactionCall<{ redirect_to: string }>(
+      server,
+      browser,
+      'POST',
+      `${interactionOf(landed)}/complete`,
+      { consent: true },
+      child.token,
+    );
+    expect(done.status).toBe(200);
+    let hop = await browser.request(done.body.redirect_to);
+    for (let step = 0; hop.location !== undefined && step < 10; step++) hop = await browser.request(hop.location);
+    const idToken = hiddenFields(hop.body).id_token;
+    expect(idToken, hop.body.slice(0, 300)).toBeTypeOf('string');
+    expect(personal(decodeJwt(String(idToken)))).toEqual([...TABLE.pending.third].sort());
   });
 });
