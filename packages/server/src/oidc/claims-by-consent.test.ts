@@ -12,7 +12,14 @@ import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { hiddenFields } from '@edupass/test-kit/html-form';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
-import { authorize, discover, interactionCall, interactionOf, signInAtApp } from '@edupass/test-kit/oidc-flow';
+import {
+  authorize,
+  complete,
+  discover,
+  interactionCall,
+  interactionOf,
+  signInAtApp,
+} from '@edupass/test-kit/oidc-flow';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -321,5 +328,29 @@ describe('the ID token alone (response_type=id_token by form_post)', () => {
     const idToken = hiddenFields(hop.body).id_token;
     expect(idToken, hop.body.slice(0, 300)).toBeTypeOf('string');
     expect(personal(decodeJwt(String(idToken)))).toEqual([...TABLE.pending.third].sort());
+  });
+});
+
+describe("an application's tokens", () => {
+  it('carry no personal claim in an API access token, and open neither the account API nor the education API', async () => {
+    const api = 'https://api.quiz.example/';
+    server.app.ctx.config.oidcResources = [...server.app.ctx.config.oidcResources, api];
+    const child = await pupil('吴思远', false);
+    const config = await discover(server, thirdParty.id, thirdParty.secret);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, THIRD_CALLBACK, { scope: EVERY_SCOPE, resource: api });
+    const redirect = await complete(server, browser, landed, child.token, THIRD_CALLBACK, { consent: true });
+    const forApi = await oidc.authorizationCodeGrant(config, new URL(redirect), checks, { resource: api });
+    const payload = decodeJwt(forApi.access_token);
+    expect(personal(payload)).toEqual(['sub']);
+    const opaque = (await received(thirdParty, THIRD_CALLBACK, child)).tokens.access_token;
+    for (const token of [forApi.access_token, opaque]) {
+      // Refused as no EduPass access token at all ("Access token is invalid.").
+      for (const path of ['/tiger/v3/web/accounts/profile', routes.eduMemberships.path]) {
+        const answer = await call<{ error_code: string }>('GET', path, undefined, { token });
+        expect(answer.status, path).toBe(401);
+        expect(answer.body.error_code, path).toBe('10000000');
+      }
+    }
   });
 });
