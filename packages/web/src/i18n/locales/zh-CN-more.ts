@@ -8,7 +8,7 @@ const text: MoreLocaleText = {
   'grant.body': '如果允许，{app} 将获得：',
   'grant.allow': '允许',
   'grant.deny': '拒绝',
-  'grant.withheld': '以下信息不会给{app}。你还不满 14 岁，家长还没有同意分享：',
+  'grant.withheld': '以下信息不会给 {app}。你还不满 14 岁，家长还没有同意分享：',
   'claim.sub': '一个代表你账号的编号（不是你的名字）',
   'claim.name': '你的名字',
   'claim.nickname': '你的昵称',
