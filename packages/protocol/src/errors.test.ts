@@ -90,6 +90,7 @@ const EDUPASS_OWN: Record<number, string> = {
   72: 'MFA_SETUP_REQUIRED',
   73: 'AGREEMENTS_UNSIGNED',
   74: 'ACCOUNT_DELETING',
+  75: 'PASSWORD_CHANGE_REQUIRED',
 };
 
 describe('the error catalogue', () => {
@@ -111,8 +112,8 @@ describe('the error catalogue', () => {
   });
 
   test('clientCodeName knows no number outside the catalogue', () => {
-    for (const number of [-2, 75, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(76);
+    for (const number of [-2, 76, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(77);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

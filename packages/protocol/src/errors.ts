@@ -101,6 +101,8 @@ const NUMBERED_CLIENT_CODES = [
   'AGREEMENTS_UNSIGNED', // 73
   // The account is frozen until its deletion; its owner may keep it by signing in and confirming.
   'ACCOUNT_DELETING', // 74
+  // The school asks its pupil to choose their own password first: nothing else works until they do.
+  'PASSWORD_CHANGE_REQUIRED', // 75
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -217,6 +219,7 @@ export const SERVER_ERRORS = {
     'account',
     'This account is waiting to be deleted. Confirm to keep it, or let it be deleted on the date given.',
   ),
+  E_17: e(403, 'PASSWORD_CHANGE_REQUIRED', 'account', 'Choose your own password first.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

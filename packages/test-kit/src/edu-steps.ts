@@ -1,7 +1,7 @@
 /** Shared steps of the education tests (server and console): a school, an approved teacher, a class, pupils. */
 import { type ClassDetail, type NewWebhookEndpoint, type PupilCredentials, routes } from '@edupass/protocol';
 import { expect } from 'vitest';
-import { type Account, type Call, PASSWORD, PID, signInOperator, signUp } from './accounts.ts';
+import { type Account, type Call, PASSWORD, PID, signInOperator, signUp, TOKEN_SET_HEADERS } from './accounts.ts';
 import type { TestServer } from './harness.ts';
 
 export const pathOf = (path: string, params: Record<string, number>) =>
@@ -147,6 +147,30 @@ export const eduSteps = (server: TestServer, call: Call) => {
         .orderBy('created_at', 'desc')
         .executeTakeFirst()
     )?.upstream_sign_out;
+  /**
+   * A pupil's first sign-in: with the card's username and password, then choosing a password of their
+   * own, which the school asks for before anything else (E_17 until then). The session stays signed in.
+   */
+  const pupilSession = async (pupil: { username: string; password: string }, own = `${pupil.password}Own7`) => {
+    const token = ok<{ auth: { token: { access: { token: string } } } }>(
+      await call(
+        'POST',
+        routes.loginByPassword.path,
+        { identity: pupil.username, password: pupil.password, pid: PID },
+        { headers: TOKEN_SET_HEADERS },
+      ),
+    ).auth.token.access.token;
+    ok(
+      await call(
+        'PATCH',
+        routes.changePasswordKeepingSession.path,
+        { old_password: pupil.password, password: own, confirm_password: own, end_other_sessions: false },
+        { token },
+      ),
+      204,
+    );
+    return { token, password: own };
+  };
   /** A self sign-up by someone `years` old (the age question answered). */
   const signUpAged = (years: number) =>
     signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
@@ -154,6 +178,7 @@ export const eduSteps = (server: TestServer, call: Call) => {
     operatorToken,
     ok,
     signUpAged,
+    pupilSession,
     addSchool,
     approvedTeacher,
     createClass,

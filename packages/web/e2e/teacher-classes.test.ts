@@ -70,10 +70,11 @@ const signInWithPassword = async (tab: TestPage, text: Text, identity: string, p
 };
 
 /** The agreements gate every sign-in passes (the test accounts signed none), then the account centre. */
-const acceptAgreements = async (page: Page, text: Text) => {
+/** The agreements gate accepted: the account centre follows (for a pupil on the card's password, its password form). */
+const acceptAgreements = async (page: Page, text: Text, landing: Key = 'account.profile') => {
   await expectScreen(page, text['gate.title']);
   await page.getByRole('button', { name: text['gate.submit'] }).click();
-  await expectScreen(page, text['account.profile']);
+  await expectScreen(page, text[landing]);
 };
 
 const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));
@@ -130,7 +131,7 @@ test.each(CASES)(
       // A pupil signs in at another browser by showing the card.
       await inPage(app.browser, pageOptions, async (pupil) => {
         await pupil.page.goto(cardLink);
-        await acceptAgreements(pupil.page, text);
+        await acceptAgreements(pupil.page, text, 'account.security');
         expect(new URL(pupil.page.url()).hash).toBe('');
         expect(pupil.errors).toEqual([]);
       });
@@ -139,13 +140,17 @@ test.each(CASES)(
       await inPage(app.browser, pageOptions, async (pupil) => {
         await pupil.page.goto(server.url);
         await signInWithPassword(pupil, text, username ?? '', password ?? '');
-        await acceptAgreements(pupil.page, text);
-        // The teacher's password is for the first sign-in: the account centre asks for one of the
-        // pupil's own until it is chosen.
+        await acceptAgreements(pupil.page, text, 'account.security');
+        // The teacher's password is for the first sign-in: the account centre opens at the form for one
+        // of the pupil's own, whatever page was asked for, until it is chosen (the server answers
+        // nothing else meanwhile).
         const ask = pupil.page.getByText(text['password.chooseOwn']);
         await ask.waitFor();
-        await pupil.page.getByRole('link', { name: text['password.chooseOwnLink'] }).click();
-        await expectScreen(pupil.page, text['account.security']);
+        await pupil.page.goto(`${server.url}/account/privacy`);
+        await ask.waitFor();
+        await pupil.page.waitForURL(/\/account\/security\/password$/);
+        await pupil.page.getByRole('region', { name: text['password.title'] }).waitFor();
+        await checkScreen(pupil.page, shot('pupil-chooses-password'));
         await pupil.page.getByRole('region', { name: text['password.title'] }).waitFor();
         await inputLabelled(pupil, text['password.old']).fill(password ?? '');
         await inputLabelled(pupil, text['form.newPassword']).fill('Kite2026own');

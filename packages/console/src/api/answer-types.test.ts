@@ -35,33 +35,25 @@ const consoleErrors = (edit: (source: string) => string, oldProgram?: ts.Program
 };
 
 describe('admin answers typed from the protocol', () => {
-  it(
-    'a renamed field of an admin answer fails the console build where a screen reads it',
-    { timeout: 300_000 },
-    () => {
-      const original = readFileSync(answers, 'utf8');
-      expect(original).toContain('has_password: boolean(),');
-      const { program, errors: before } = consoleErrors((text) => text);
-      expect(before).toEqual([]);
-      const { errors } = consoleErrors(
-        (text) => text.replace('has_password: boolean(),', 'password_set: boolean(),'),
-        program,
-      );
-      expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/user-page\.tsx: .*has_password/)]);
-    },
-  );
+  it('a renamed field of an admin answer fails the console build where a screen reads it', { timeout: 300_000 }, () => {
+    const original = readFileSync(answers, 'utf8');
+    expect(original).toContain('has_password: boolean(),');
+    const { program, errors: before } = consoleErrors((text) => text);
+    expect(before).toEqual([]);
+    const { errors } = consoleErrors(
+      (text) => text.replace('has_password: boolean(),', 'password_set: boolean(),'),
+      program,
+    );
+    expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/user-page\.tsx: .*has_password/)]);
+  });
 
-  it(
-    'a field whose type changes fails where the screen relies on the old type',
-    { timeout: 300_000 },
-    () => {
-      const { errors } = consoleErrors((text) =>
-        text.replace(
-          /(export const userPageAnswer = object\(\{ items: list\(userRow\) \}, \{ next_cursor: )integer\(\)/,
-          '$1text()',
-        ),
-      );
-      expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/users\.tsx: Type 'string/)]);
-    },
-  );
+  it('a field whose type changes fails where the screen relies on the old type', { timeout: 300_000 }, () => {
+    const { errors } = consoleErrors((text) =>
+      text.replace(
+        /(export const userPageAnswer = object\(\{ items: list\(userRow\) \}, \{ next_cursor: )integer\(\)/,
+        '$1text()',
+      ),
+    );
+    expect(errors).toEqual([expect.stringMatching(/^console\/src\/screens\/users\.tsx: Type 'string/)]);
+  });
 });

@@ -22,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateOperator } from '../services/admin/operators.ts';
+import { allowedBeforePasswordChoice, passwordChoiceDue } from '../services/sessions/password-choice.ts';
 import { authenticate, type ClientInfo, type SignedInSession } from '../services/sessions/tokens.ts';
 import { presentedCredential } from './origin-check.ts';
 import { parseFields } from './parse-fields.ts';
@@ -156,6 +157,10 @@ export const defineRoute = <N extends RouteName>(
       handler: async (request, reply) => {
         // Who is calling comes first: an anonymous or blocked caller learns nothing from validation.
         const session = await resolveSession(ctx, spec, request);
+        // A pupil still on the card's password may only choose their own (services/sessions/password-choice.ts).
+        if (spec.auth === 'token' && session && passwordChoiceDue(session.user) && !allowedBeforePasswordChoice(name)) {
+          throw new ApiError('E_17');
+        }
         const body = parseFields(spec.body, request.body, bodyOptions);
         const query = spec.query ? parseFields(spec.query, request.query, QUERY_STRING) : noFields();
         const params = spec.params ? parseFields(spec.params, request.params, QUERY_STRING) : noFields();

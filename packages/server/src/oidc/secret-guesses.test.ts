@@ -2,7 +2,8 @@
  * Client secrets cannot be guessed at speed: past the limit of wrong secrets for one client from one
  * address, /oidc/token (and the provider's introspection) and /introspect refuse even the right
  * secret until the window ends; the limit holds under parallel guesses; another address is not held,
- * and an IPv6 client's whole /64 is one address.
+ * and an IPv6 client's whole /64 is one address. A right secret is never counted: twice the limit of
+ * an application's requests at once, all with the right secret, are all authenticated.
  */
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,28 @@ const post = (path: string, id: string, secret: string, ip: string) =>
     },
     body: new URLSearchParams({ token: 'anything', grant_type: 'refresh_token', refresh_token: 'anything' }),
   }).then((answer) => answer.status);
+
+describe('right client secrets at once', () => {
+  it.each([
+    ['/oidc/token', () => app.id, () => app.secret, 400, '203.0.113.10'],
+    ['/oidc/token/introspection', () => app.id, () => app.secret, 200, '203.0.113.11'],
+    ['/introspect', () => 'edupass', () => 'product-secret-of-edupass', 200, '203.0.113.12'],
+  ])(
+    'at %s: twice the limit in flight from one address are all authenticated',
+    async (path, id, secret, rightStatus, ip) => {
+      const answers = await Promise.all(
+        Array.from({ length: CLIENT_SECRET_GUESSES.limit * 2 }, () => post(path, id(), secret(), ip)),
+      );
+      expect(answers).toEqual(answers.map(() => rightStatus));
+      // …and they held nothing: the limit's wrong secrets still lock, one past it refuses the right one.
+      const wrong = await Promise.all(
+        Array.from({ length: CLIENT_SECRET_GUESSES.limit + 1 }, (_, i) => post(path, id(), `wrong-${i}`, ip)),
+      );
+      expect(wrong.every((status) => status !== rightStatus)).toBe(true);
+      expect(await post(path, id(), secret(), ip)).not.toBe(rightStatus);
+    },
+  );
+});
 
 describe('wrong client secrets', () => {
   // Each case guesses from an address of its own: the first two hold the same client, and a case

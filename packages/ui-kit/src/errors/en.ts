@@ -79,4 +79,5 @@ export const errorsEn: Record<ClientCodeName, string> = {
   MFA_SETUP_REQUIRED: 'Set up a second factor to continue.',
   AGREEMENTS_UNSIGNED: 'Read and accept the updated agreements to continue.',
   ACCOUNT_DELETING: 'This account is waiting to be deleted. You can keep it if you choose to now.',
+  PASSWORD_CHANGE_REQUIRED: 'First choose a password of your own. Your school asks for it.',
 };

@@ -78,4 +78,5 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   MFA_SETUP_REQUIRED: '请先设置第二重验证再继续。',
   AGREEMENTS_UNSIGNED: '请先阅读并同意更新后的协议再继续。',
   ACCOUNT_DELETING: '这个账号正在等待删除。现在选择保留，就可以继续使用。',
+  PASSWORD_CHANGE_REQUIRED: '请先设置一个只有你自己知道的密码，这是学校的要求。',
 };

@@ -6,6 +6,8 @@
  * an application asking for a fresh sign-in gets one (this session is ended, the sign-in screen shown).
  * The server finishes neither for an account with agreements left to sign (AGREEMENTS_UNSIGNED): the
  * agreements are checked again, the gate shows them, and the return resumes once they are signed.
+ * Nor for a pupil still on the password the school printed (PASSWORD_CHANGE_REQUIRED): the pupil
+ * chooses their own here, and the return resumes.
  */
 import { isAuthError } from '@edupass/account';
 import { checkReturn, completeInteraction, denyInteraction, interactionDetails } from '@edupass/account/identity';
@@ -23,6 +25,7 @@ import { clearReturn, noteRefusedReturn, pendingAppReturn, returnCheckOf } from 
 import { AppLogo } from '../ui/app-logo.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
+import { PasswordSection } from './account/password-section.tsx';
 
 /** One return per page: a screen mounted again (a re-render of the app's shell) must not resume twice. */
 let returning = false;
@@ -33,6 +36,7 @@ const leave = (url: string) => {
 };
 
 const agreementsUnsigned = (error: unknown) => isAuthError(error) && error.name === 'AGREEMENTS_UNSIGNED';
+const passwordChoiceDue = (error: unknown) => isAuthError(error) && error.name === 'PASSWORD_CHANGE_REQUIRED';
 
 /** The server's "sign the agreements first": the gate shows them; the return is kept and resumes after. */
 const toTheGate = async () => {
@@ -109,6 +113,7 @@ const ReturnToApp = () => {
   const [appName, setAppName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<{ message: string; retry: (() => void) | null } | null>(null);
   const [round, setRound] = useState(0);
+  const [choosingPassword, setChoosingPassword] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is the retry: the same return, once more
   useEffect(() => {
     const target = pendingAppReturn();
@@ -143,6 +148,8 @@ const ReturnToApp = () => {
       // Kept: the gate shows what is left to sign, and this screen resumes the return after it.
       if (agreementsUnsigned(caught)) return void toTheGate();
       returning = false;
+      // Kept: the pupil chooses a password of their own below, then the same return goes on.
+      if (passwordChoiceDue(caught)) return setChoosingPassword(true);
       const again = troubleOf(caught)
         ? () => {
             setError(null);
@@ -157,6 +164,20 @@ const ReturnToApp = () => {
     });
   }, [errorText, round, t]);
   if (consent) return <Consent uid={consent.uid} details={consent.details} />;
+  if (choosingPassword) {
+    const chosen = () => {
+      setChoosingPassword(false);
+      setRound((n) => n + 1);
+    };
+    return (
+      <Screen title={t('return.title')}>
+        <p className="form-warning" role="status">
+          {t('password.chooseOwn')}
+        </p>
+        <PasswordSection hasPassword hasPhone={false} weak={false} onChanged={chosen} onPasswordChanged={chosen} />
+      </Screen>
+    );
+  }
   return (
     <Screen title={t('return.title')}>
       {error ? (

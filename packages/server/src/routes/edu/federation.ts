@@ -19,6 +19,7 @@ import { presentedCredential } from '../../http/origin-check.ts';
 import { parseFields } from '../../http/parse-fields.ts';
 import { clientInfo, setAuthCookie, wantsTokenSet } from '../../http/request-info.ts';
 import { defineRoute, objectSchema, responseSchemas } from '../../http/route-kit.ts';
+import { casSingleLogout } from '../../services/edu/federation/cas/single-logout.ts';
 import { activeConnector, type CasConnector, schoolChoices } from '../../services/edu/federation/connectors.ts';
 import { platformLogout } from '../../services/edu/federation/oidc/back-channel-logout.ts';
 import { finishOidcSignIn, startOidcSignIn } from '../../services/edu/federation/oidc/connector.ts';
@@ -28,7 +29,7 @@ import {
   serviceProviderMetadataOf,
   startSamlSignIn,
 } from '../../services/edu/federation/saml/sign-in.ts';
-import { endSchoolSignIn, type SchoolSignIn, signInWithSchool } from '../../services/edu/federation/sign-in.ts';
+import { type SchoolSignIn, signInWithSchool } from '../../services/edu/federation/sign-in.ts';
 import { schoolSignOutUrl } from '../../services/edu/federation/sign-out.ts';
 import {
   connectorAddress,
@@ -375,11 +376,12 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
       scope,
       ctx,
       'schoolSingleLogout',
-      async ({ params, body }) => {
+      async ({ params, body, client }) => {
         const connector = await activeConnector(ctx, params.code);
+        if (connector.kind !== 'cas') return fail('E_2');
         const ticket = readLogoutRequest(body.logoutRequest);
         if (ticket === undefined) fail('E_1', 'logoutRequest must be a SAML LogoutRequest naming a SessionIndex.');
-        else await endSchoolSignIn(ctx, connector, ticket);
+        else await casSingleLogout(ctx, connector, ticket, client.ip);
       },
       { tags: ['edu'] },
     );

@@ -43,7 +43,9 @@ const setUp = (approvals: boolean) => {
     const classId = await edu.createClass(teacher, schoolId);
     const [pupil] = await edu.createPupils(teacher, classId, ['赵小敏']);
     if (!pupil) throw new Error('no pupil');
-    state.pupil = { id: pupil.user_id, username: pupil.username, password: pupil.password };
+    // The pupil chose their own password (the school asks for it before anything else).
+    const { password } = await edu.pupilSession(pupil);
+    state.pupil = { id: pupil.user_id, username: pupil.username, password };
   });
   return state;
 };

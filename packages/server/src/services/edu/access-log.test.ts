@@ -1,5 +1,5 @@
 import { type EduAccessLog, type PupilCredentials, routes } from '@edupass/protocol';
-import { expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { expectError } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
@@ -7,17 +7,9 @@ import { describe, expect, test } from 'vitest';
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
 
-/** The pupil's own access log (signed in with the card's password), oldest first, as (reader, purpose, fields). */
+/** The pupil's own access log (signed in with the card's password, then their own), oldest first, as (reader, purpose, fields). */
 const logOf = async (pupil: PupilCredentials) => {
-  const signedIn = edu.ok<{ auth: { token: { access: { token: string } } } }>(
-    await call(
-      'POST',
-      routes.loginByPassword.path,
-      { identity: pupil.username, password: pupil.password, pid: PID },
-      { headers: TOKEN_SET_HEADERS },
-    ),
-  );
-  const token = signedIn.auth.token.access.token;
+  const { token } = await edu.pupilSession(pupil);
   const log = edu.ok<EduAccessLog>(await call('GET', routes.eduAccessLog.path, undefined, { token }));
   for (const read of log.reads) expect(read.reader_name).not.toBe('');
   return log.reads.reverse().map((read) => ({ reader: read.reader_id, purpose: read.purpose, fields: read.fields }));

@@ -78,15 +78,24 @@ export const copySession = async (db: Db, fromKey: string, toId: string) => {
     .execute();
 };
 
+/**
+ * A live session's user, with whether the school still asks the account to choose its own password
+ * (`pupil_accounts.must_change_password`, null for an account no school made): read in the same
+ * query, by the pupil table's primary key.
+ */
+export type SessionUser = Selectable<UsersTable> & { password_choice_due?: number | null };
+
 const liveSessionQuery = (db: Db, id: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'sessions.user_id')
     .selectAll('users')
+    .select('pupil_accounts.must_change_password as password_choice_due')
     .where('sessions.id', '=', id)
     .where('sessions.revoked_at', 'is', null);
 
-type LiveSessionQuery = CompiledQuery<Selectable<UsersTable>>;
+type LiveSessionQuery = CompiledQuery<SessionUser>;
 const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
 
 /**
@@ -96,13 +105,13 @@ const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
  */
 export const findLiveSession = (db: Db, id: string) => findLiveSessionByKey(db, sessionKey(id));
 
-export const findLiveSessionByKey = async (db: Db, key: string): Promise<Selectable<UsersTable> | undefined> => {
+export const findLiveSessionByKey = async (db: Db, key: string): Promise<SessionUser | undefined> => {
   let compiled = compiledLiveSession.get(db);
   if (compiled === undefined) {
     compiled = liveSessionQuery(db, '').compile();
     compiledLiveSession.set(db, compiled);
   }
-  const result = await db.executeQuery<Selectable<UsersTable>>({ ...compiled, parameters: [key] });
+  const result = await db.executeQuery<SessionUser>({ ...compiled, parameters: [key] });
   return result.rows[0];
 };
 

@@ -5,9 +5,9 @@ import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import { createContext, type ReactNode } from 'react';
+import { createContext, type ReactNode, useEffect } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
-import { useLocation } from '../../router/history.ts';
+import { navigate, useLocation } from '../../router/history.ts';
 import { client } from '../../session/account.ts';
 import { hasTeachingArea, loadMemberships } from '../../session/edu.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
@@ -68,6 +68,11 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   const edu = useLoad(loadMemberships);
   const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;
   const choosePassword = edu.data?.must_change_password === true;
+  // Until the pupil chooses their own password the server answers nothing else (PASSWORD_CHANGE_REQUIRED):
+  // every page of the account centre leads to the form.
+  useEffect(() => {
+    if (choosePassword && path !== PASSWORD_FORM) navigate(PASSWORD_FORM, { replace: true });
+  }, [choosePassword, path]);
   return (
     <div className="account">
       <aside className="account-side">

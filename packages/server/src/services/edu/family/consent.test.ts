@@ -97,8 +97,9 @@ describe('the age question at sign-up', () => {
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId, '三年级一班');
     const [pupil] = await edu.createPupils(teacher, classId, ['王小二']);
-    const tokens = await signIn(server, String(pupil?.username), pupil?.password);
-    expect(await ownConsent({ token: tokens.access.token } as Account)).toEqual({
+    if (!pupil) throw new Error('no pupil');
+    const { token } = await edu.pupilSession(pupil);
+    expect(await ownConsent({ token } as Account)).toEqual({
       age_band: '8_13',
       consent_state: 'school',
     });
@@ -195,8 +196,9 @@ describe('guardian consent', () => {
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId, '二年级三班');
     const [pupil] = await edu.createPupils(teacher, classId, ['李小雨']);
-    // The teacher made the account and knows its first password: they can sign in as the pupil.
-    const asPupil = { token: (await signIn(server, String(pupil?.username), pupil?.password)).access.token } as Account;
+    if (!pupil) throw new Error('no pupil');
+    // Signed in as the pupil (once the card's password is changed, by whoever holds the card or the new one).
+    const asPupil = { token: (await edu.pupilSession(pupil)).token } as Account;
     expect(await ownConsent(asPupil)).toMatchObject({ consent_state: 'pending' });
     const link = await openLink(asPupil);
     expectError(await request(teacher, link), 'E_1');

@@ -17,7 +17,7 @@ import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { movableClock } from '@edupass/test-kit/server-clock';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
@@ -192,6 +192,15 @@ describe('linking a guardian with a one-time code', () => {
 });
 
 describe("a pupil's guardian codes, where the school can sign in as the pupil", () => {
+  // Where the school does not ask pupils to choose their own password (EDU_PUPIL_PASSWORD_CHANGE=0),
+  // the card's password and badge stay the school's way in: what a teacher signed in as the pupil can do.
+  const config = () => server.app.ctx.config as { eduPupilPasswordChange: boolean };
+  beforeAll(() => {
+    config().eduPupilPasswordChange = false;
+  });
+  afterAll(() => {
+    config().eduPupilPasswordChange = true;
+  });
   /** A pupil with a printed card: the badge signs in as the pupil, the card carries a guardian code. */
   const cardedPupil = async (school: string) => {
     const schoolId = await edu.addSchool(school);

@@ -11,7 +11,7 @@ import {
   routes,
   type SchoolAgreement,
 } from '@edupass/protocol';
-import { type Account, expectError, signIn } from '@edupass/test-kit/accounts';
+import { type Account, expectError } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
@@ -28,10 +28,10 @@ const textOf = (tag: string) => ({
 /** The consent state of a pupil the teacher creates now. */
 const newPupilState = async (teacher: Account, classId: number) => {
   const [pupil] = await edu.createPupils(teacher, classId, ['李小龙']);
-  const tokens = await signIn(server, String(pupil?.username), pupil?.password);
-  return edu.ok<{ consent_state: string | null }>(
-    await call('GET', routes.ownConsent.path, undefined, { token: tokens.access.token }),
-  ).consent_state;
+  if (!pupil) throw new Error('no pupil');
+  const { token } = await edu.pupilSession(pupil);
+  return edu.ok<{ consent_state: string | null }>(await call('GET', routes.ownConsent.path, undefined, { token }))
+    .consent_state;
 };
 
 describe('the consent text', () => {

@@ -1,8 +1,15 @@
 /**
  * Signing in with a login card's badge: the badge must be live (not revoked by a reprint or reset).
- * Failed badges are counted per address: past BADGE_FAILURES_PER_HOUR in an hour the address is
- * refused (`E_5` with the seconds left) before any badge is looked up. Only failures count, so a
- * school's tablets behind one address sign in a whole school's pupils by card.
+ * A live badge always signs in, whatever the address it comes from has tried: a whole district's
+ * pupils reach the server through a handful of exit addresses, so no count of other tries may stand
+ * between a valid card and its account. Wrong, revoked and made-up badges are counted per address
+ * once the lookup has answered (nothing is held before it, so requests in flight count nothing);
+ * past BADGE_FAILURES_PER_HOUR in an hour the address's further wrong badges are answered `E_5` with
+ * the seconds left instead of `AC3_2`.
+ *
+ * No card is locked by a wrong badge: a badge is 192 random bits (cards.ts), so a made-up one names
+ * no card, and a revoked one is a card already dead. The per-address count stops a client that keeps
+ * sending badges; it does not ration guesses, which cannot succeed.
  */
 import { HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
@@ -25,17 +32,15 @@ export const signInByBadge = async (
   request: SignInRequest,
 ): Promise<SignedIn> => {
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
-  // Every try holds one of the address's failures before the lookup (atomic, so parallel tries
-  // cannot all pass a check made before any of them counted); a live badge gives it back.
-  const key = failuresKey(ctx, request.ip);
-  if ((await ctx.counters.hit(key, HOUR_SECONDS)) > BADGE_FAILURES_PER_HOUR) {
-    throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
-  }
   const badge = await findLiveBadge(ctx.db, sha256(input.badge.trim()));
   const user = badge ? await findUserById(ctx.db, Number(badge.user_id)) : undefined;
   // A badge is the school's way into an account it manages: once the pupil has a personal phone the
   // account is theirs (managed_by_school false), and no card the school printed opens it.
-  if (!user || user.phone) return fail('AC3_2');
-  await ctx.counters.release(key);
-  return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
+  if (user && !user.phone) return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
+  const key = failuresKey(ctx, request.ip);
+  // The count is atomic, so of a parallel burst exactly the limit are told AC3_2.
+  if ((await ctx.counters.hit(key, HOUR_SECONDS)) > BADGE_FAILURES_PER_HOUR) {
+    throw new RefusedForNow('E_5', await ctx.counters.ttl(key));
+  }
+  return fail('AC3_2');
 };

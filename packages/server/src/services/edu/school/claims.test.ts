@@ -1,10 +1,4 @@
-/**
- * The `edu` scope read by a real relying party (openid-client): userinfo carries schools, classes, roles
- * and the school mark; the ID token carries the same with ids and roles only; without the scope, neither.
- */
-
-import { routes } from '@edupass/protocol';
-import { type Account, PID, signAgreementsInEffect, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { type Account, signAgreementsInEffect } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
@@ -52,13 +46,8 @@ describe('the edu scope', () => {
     const teacher = await edu.approvedTeacher(id);
     const classId = await edu.createClass(teacher, id, '四年级一班');
     const [pupil] = await edu.createPupils(teacher, classId, ['林小雨']);
-    const signedIn = await call<{ auth: { token: { access: { token: string } } } }>(
-      'POST',
-      routes.loginByPassword.path,
-      { identity: pupil?.username, password: pupil?.password, pid: PID },
-      { headers: TOKEN_SET_HEADERS },
-    );
-    school = { id, teacher, classId, pupilToken: signedIn.body.auth.token.access.token };
+    if (!pupil) throw new Error('no pupil');
+    school = { id, teacher, classId, pupilToken: (await edu.pupilSession(pupil)).token };
     return school;
   };
 

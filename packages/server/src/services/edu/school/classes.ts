@@ -116,17 +116,14 @@ export const updateClass = async (
   input: { name?: string; grade?: number; school_year?: string },
 ) => {
   const found = await classToTeach(ctx, callerId, classId);
-  return changeClass(
-    ctx,
-    callerId,
-    found,
-    {
-      ...(input.name !== undefined ? { name: requireName(input.name) } : {}),
-      ...(input.grade !== undefined ? { grade: input.grade } : {}),
-      ...(input.school_year !== undefined ? { school_year: requireName(input.school_year) } : {}),
-    },
-    'updated',
-  );
+  const changes = {
+    ...(input.name !== undefined ? { name: requireName(input.name) } : {}),
+    ...(input.grade !== undefined ? { grade: input.grade } : {}),
+    ...(input.school_year !== undefined ? { school_year: requireName(input.school_year) } : {}),
+  };
+  // Nothing to change: the class as it is, and no `class.changed` for the products.
+  if (Object.keys(changes).length === 0) return classView(found);
+  return changeClass(ctx, callerId, found, changes, 'updated');
 };
 
 export const archiveClass = async (ctx: Context, callerId: number, classId: number) => {

@@ -234,9 +234,8 @@ describe('a teacher gives a class its pupil accounts', () => {
     // A pupil account cannot ask to teach; nor can an account without a phone.
     const other = await edu.createClass(teacher, schoolId, '新班');
     const [pupil] = await edu.createPupils(teacher, other, ['小刚']);
-    const pupilToken = edu.ok<{ auth: { token: { access: { token: string } } } }>(
-      await signInByPassword(pupil?.username as string, pupil?.password as string),
-    ).auth.token.access.token;
+    if (!pupil) throw new Error('no pupil');
+    const pupilToken = (await edu.pupilSession(pupil)).token;
     expectError(
       await call('POST', pathOf(routes.requestTeaching.path, { id: schoolId }), {}, { token: pupilToken }),
       'AC3_7',
@@ -270,17 +269,15 @@ describe('a teacher gives a class its pupil accounts', () => {
     return { teacher, classId, pupil, badge };
   };
 
-  /** The pupil signs in with their username and password and binds a phone of their own. */
+  /** The pupil signs in with their username and password, chooses their own, and binds a phone of their own. */
   const takeWithPhone = async (pupil: { username: string; password: string }) => {
-    const token = edu.ok<{ auth: { token: { access: { token: string } } } }>(
-      await signInByPassword(pupil.username, pupil.password),
-    ).auth.token.access.token;
-    return { token, phone: await bindNewPhone(server, token) };
+    const { token, password } = await edu.pupilSession(pupil);
+    return { token, password, phone: await bindNewPhone(server, token) };
   };
 
   test("a pupil who adds a personal phone keeps the account; the school can no longer reset it, and the card's badge signs in no more", async () => {
     const { teacher, classId, pupil, badge } = await cardedPupil('韩梅梅');
-    const { token, phone } = await takeWithPhone(pupil);
+    const { token, phone, password } = await takeWithPhone(pupil);
     const me = edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token }));
     expect(me.managed_by_school).toBe(false);
     expectError(
@@ -292,7 +289,7 @@ describe('a teacher gives a class its pupil accounts', () => {
       ),
       'E_2',
     );
-    edu.ok(await signInByPassword(phone, pupil.password));
+    edu.ok(await signInByPassword(phone, password));
     // The card is the school's way in; the account is the pupil's now, and nobody can reprint it.
     expectError(await signInByBadge(badge), 'AC3_2');
     const stored = await server.app.ctx.db
@@ -358,5 +355,72 @@ describe('a teacher gives a class its pupil accounts', () => {
     const { pupil, badge } = await cardedPupil('李雷');
     await server.app.ctx.db.updateTable('users').set({ phone: nextPhone() }).where('id', '=', pupil.user_id).execute();
     expectError(await signInByBadge(badge), 'AC3_2');
+  });
+});
+
+describe('a class changed with nothing to change', () => {
+  test('an empty PATCH answers the class as it is (it answered 500)', async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const path = pathOf(routes.updateClass.path, { id: classId });
+    const { class: before } = edu.ok<{ class: { name: string; grade: number } }>(
+      await call('GET', pathOf(routes.getClass.path, { id: classId }), undefined, { token: teacher.token }),
+    );
+    const unchanged = edu.ok<{ id: number; name: string; grade: number }>(
+      await call('PATCH', path, {}, { token: teacher.token }),
+    );
+    expect(unchanged).toMatchObject({ id: classId, name: before.name, grade: before.grade });
+    // A real change still goes through.
+    expect(
+      edu.ok<{ name: string }>(await call('PATCH', path, { name: '三年级二班' }, { token: teacher.token })).name,
+    ).toBe('三年级二班');
+  });
+});
+
+describe('a session on the card’s password can only choose a new one', () => {
+  test('guardian codes, data copies and sign-in for applications answer E_17 until the pupil chooses a password', async () => {
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const [pupil] = await edu.createPupils(teacher, classId, ['林小雨']);
+    if (!pupil) throw new Error('no pupil');
+    const badge = badgeOf(decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html)[0] as string);
+    const sessions = [
+      edu.ok<{ auth: { token: { access: { token: string } } } }>(
+        await signInByPassword(pupil.username, pupil.password),
+      ),
+      edu.ok<{ auth: { token: { access: { token: string } } } }>(await signInByBadge(badge)),
+    ];
+    for (const session of sessions) {
+      const token = session.auth.token.access.token;
+      // What the screen for choosing a password needs still answers.
+      edu.ok(await call('GET', routes.getProfile.path, undefined, { token }));
+      expect(
+        edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token }))
+          .must_change_password,
+      ).toBe(true);
+      // Nothing else does.
+      expectError(await call('POST', routes.openGuardianCode.path, {}, { token }), 'E_17');
+      expectError(await call('POST', routes.requestExport.path, { lang: 'en' }, { token }), 'E_17');
+      expectError(await call('GET', routes.listSessions.path, undefined, { token }), 'E_17');
+    }
+    const token = sessions[0]?.auth.token.access.token as string;
+    expect(
+      (
+        await call(
+          'PATCH',
+          routes.changePassword.path,
+          { old_password: pupil.password, password: 'Lantern5821', confirm_password: 'Lantern5821' },
+          { token },
+        )
+      ).status,
+    ).toBe(204);
+    // The change ended its sessions (the older route does); signed in again, the account is the pupil's to use.
+    const again = edu.ok<{ auth: { token: { access: { token: string } } } }>(
+      await signInByPassword(pupil.username, 'Lantern5821'),
+    ).auth.token.access.token;
+    edu.ok(await call('POST', routes.openGuardianCode.path, {}, { token: again }));
+    edu.ok(await call('GET', routes.listSessions.path, undefined, { token: again }));
   });
 });

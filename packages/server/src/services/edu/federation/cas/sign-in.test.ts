@@ -1,6 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import { type EduMemberships, routes } from '@edupass/protocol';
 import { A, expectError, signUp } from '@edupass/test-kit/accounts';
-import { type CasPerson, type CasServer, startCasServer } from '@edupass/test-kit/cas-server';
+import { type CasPerson, type CasServer, logoutRequestDocument, startCasServer } from '@edupass/test-kit/cas-server';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
@@ -252,6 +253,43 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
       logoutRequest: '<not-xml',
     });
     expectError(junk, 'E_1');
+  });
+});
+
+/** The school's single-logout request for `ticket`, posted from `localAddress` (another loopback address: not the CAS server's). */
+const logoutFrom = (service: string, ticket: string, localAddress: string) =>
+  new Promise<number>((resolve, reject) => {
+    const body = new URLSearchParams({ logoutRequest: logoutRequestDocument(ticket) }).toString();
+    const sent = httpRequest(
+      service,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+
+describe('single logout from anyone but the CAS server', () => {
+  test('a stranger who read the ticket off a screen cannot end the pupil’s session', async () => {
+    const { code } = await schoolWithCas();
+    const signedIn = await signInWithSchool(code, pupil('S-stranger-logout'));
+    const service = cas.tickets.find((t) => t.ticket === signedIn.ticket)?.service ?? '';
+    warnings.length = 0;
+    // Same answer as any request (nothing learned), but the session lives on and the refusal is logged.
+    expect(await logoutFrom(service, signedIn.ticket, '127.0.0.2')).toBe(204);
+    edu.ok(await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: signedIn.auth ?? '' } }));
+    expect(warnings.join('\n')).toContain(
+      "CAS single logout refused: the request did not come from the school's CAS server",
+    );
+    // The CAS server itself still ends it.
+    expect(await cas.logout(signedIn.ticket)).toBe(204);
+    expectError(
+      await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: signedIn.auth ?? '' } }),
+      'E_0',
+    );
   });
 });
 

@@ -1,0 +1,27 @@
+/**
+ * A pupil's account whose password is still the one the school printed on the login card, while the
+ * school asks pupils to choose their own (`EDU_PUPIL_PASSWORD_CHANGE`, on by default): until they do,
+ * the session can choose the password, sign out, and read what the screen for it needs (who is
+ * signed in, whether the account has a password and a phone, the school's memberships that say a
+ * change is due, agreements to sign). Every other call
+ * answers E_17, so a card that someone else read cannot be used for anything but choosing a password
+ * the card's owner would then not know. A pupil whose account has a phone of its own is not asked.
+ */
+import type { RouteName } from '@edupass/protocol';
+import type { SessionUser } from '../../store/sessions/sessions.ts';
+
+const ALLOWED: ReadonlySet<RouteName> = new Set<RouteName>([
+  'changePassword',
+  'changePasswordKeepingSession',
+  'logout',
+  'deleteTokens',
+  'getProfile',
+  'getPrivacy',
+  'eduMemberships',
+  'signAgreements',
+]);
+
+export const passwordChoiceDue = (user: SessionUser): boolean => user.password_choice_due === 1 && user.phone === null;
+
+/** Whether the route `name` may be called by a session whose password choice is due. */
+export const allowedBeforePasswordChoice = (name: RouteName): boolean => ALLOWED.has(name);
