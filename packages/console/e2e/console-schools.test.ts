@@ -11,6 +11,7 @@ import { adminRoutes, routes } from '@edupass/protocol';
 import { type Account, signIn, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
+import { registerApp } from '@edupass/test-kit/oidc-apps';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,9 +24,17 @@ import {
 
 let rig: ConsoleRig;
 let page: Page;
+let homework: string;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
+  homework = (
+    await registerApp(rig.server, {
+      name: 'Homework Helper',
+      first_party: false,
+      redirect_uris: ['https://homework.example.com/callback'],
+    })
+  ).application.client_id;
   await mkdir(SCREENSHOTS, { recursive: true });
   page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/schools');
   await page.getByRole('heading', { name: '学校', level: 1 }).waitFor();
@@ -197,15 +206,26 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     await page.getByLabel('School', { exact: true }).selectOption({ label: SCHOOL });
     await page.getByLabel('Who signed for the school (name and role)').fill('Wang Li, head teacher');
     await page.getByLabel('Day signed').fill('2025-08-30');
+    // The third-party applications it covers: only those registered as third parties are offered.
+    await page.getByRole('group', { name: 'Third-party applications it covers' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Homework Helper' }).check();
     await page.getByRole('button', { name: 'Record the agreement' }).click();
     await page.getByText(`Recorded the agreement of ${SCHOOL}.`).waitFor();
-    await row.getByText(`In force: Wang Li, head teacher, 2025-08-30 (text version ${before.version + 1})`).waitFor();
+    await row
+      .getByText(
+        `In force: Wang Li, head teacher, 2025-08-30 (text version ${before.version + 1}); third-party applications covered: 1`,
+      )
+      .waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-consent.en.390.png'), fullPage: true });
-    const [agreement] = await asOperator<{ signatory: string; recorded_by: number }[]>(
+    const [agreement] = await asOperator<{ signatory: string; recorded_by: number; applications: string[] }[]>(
       pathOf(adminRoutes.listSchoolAgreements.path, { id: schoolId }),
     );
-    expect(agreement).toMatchObject({ signatory: 'Wang Li, head teacher', recorded_by: expect.any(Number) });
+    expect(agreement).toMatchObject({
+      signatory: 'Wang Li, head teacher',
+      recorded_by: expect.any(Number),
+      applications: [homework],
+    });
   });
 });

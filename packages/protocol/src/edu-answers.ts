@@ -142,8 +142,13 @@ export const schoolAnswer = object({
   name: text(),
   daily_batches: integer(),
   created_at: integer(),
-  /** The school's agreement in force for the pupils its teachers create; null: they wait for a guardian. */
-  agreement: nullable(object({ signatory: text(), signed_on: text(), text_version: integer() })),
+  /**
+   * The school's agreement in force for the pupils its teachers create; null: they wait for a guardian.
+   * `applications`: the client ids of the third-party applications it covers.
+   */
+  agreement: nullable(
+    object({ signatory: text(), signed_on: text(), text_version: integer(), applications: list(text()) }),
+  ),
 });
 
 export const teacherRequestAnswer = object({

@@ -40,7 +40,15 @@ export const schoolAgreementAnswer = object({
   recorded_at: integer(),
   /** When an operator ended it (unix ms); null while it stands. */
   ended_at: nullable(integer()),
+  /**
+   * The client ids of the third-party applications it covers: while it stands they receive of a pupil
+   * under it what the operator's own products do (docs/education.md, "What applications receive").
+   */
+  applications: list(text()),
 });
+
+/** The most third-party applications one school agreement names. */
+export const AGREEMENT_APPLICATIONS_MAX = 50;
 
 const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 const elements = { type: 'any', required: true, multiline: true } as const;
@@ -92,13 +100,14 @@ export const consentAdminRoutes = {
   recordSchoolAgreement: admin(
     'POST',
     'edu/schools/:id/agreements',
-    "Record a school's agreement (who signed, when) under the current consent text",
+    "Record a school's agreement (who signed, when, the third-party applications it covers) under the current consent text",
     schoolAgreementAnswer,
     {
       params: { id },
       body: {
         signatory: { type: 'string', required: true, maxLength: 128 },
         signed_on: { type: 'string', required: true, maxLength: 10 },
+        applications: { type: 'string[]', required: false, maxLength: AGREEMENT_APPLICATIONS_MAX },
       },
     },
   ),

@@ -10,12 +10,15 @@ export const interactionAppAnswer = object({
 });
 
 /**
- * `claims`: what the application asks for; `fresh_sign_in`: it demands a sign-in newer than the
- * session (prompt=login, max_age); `consent`: the user must approve (third-party applications).
+ * `claims`: what the application asks for and will receive of the signed-in account; `withheld`: what
+ * it asks for and will not receive until a guardian consents (docs/education.md, "What applications
+ * receive"); `fresh_sign_in`: it demands a sign-in newer than the session (prompt=login, max_age);
+ * `consent`: the user must approve (third-party applications).
  */
 export const interactionDetailsAnswer = object({
   app: interactionAppAnswer,
   claims: list(text()),
+  withheld: list(text()),
   fresh_sign_in: boolean(),
   consent: boolean(),
 });

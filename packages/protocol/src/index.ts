@@ -23,6 +23,7 @@ export * from './guardian-link-routes.ts';
 export * from './guardian-routes.ts';
 export * from './identity-routes.ts';
 export * from './key-answers.ts';
+export * from './oidc-claims.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
 export * from './rights-routes.ts';
 export * from './routes.ts';

@@ -6,20 +6,26 @@
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
 
-import { signInOperator } from '@edupass/test-kit/accounts';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agreementIdsInEffect, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { newUserByDevProvider, phoneNumbers, signInBySms } from './support/account-steps.ts';
+import { newUserByDevProvider, phoneNumbers, signInByCode, signInBySms } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';
+import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
+import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 let app: AppUnderTest;
 let courses: DemoApp;
 let community: DemoApp;
 let quiz: DemoApp;
 const nextPhone = phoneNumbers('1571');
+const SCREENSHOTS = `${import.meta.dirname}/screenshots`;
 
 beforeAll(async () => {
   [app, courses, community, quiz] = await Promise.all([
@@ -147,6 +153,40 @@ test('a third-party app shows the consent screen with the claims it asks for; al
     expect(tab.errors).toEqual([]);
   });
 });
+
+for (const { locale, text } of LOCALES) {
+  test(`${locale}: a child waiting for a parent's consent sees what a third-party app gets and what stays private`, async () => {
+    const phone = nextPhone();
+    await signUp(app.server, phone, PASSWORD, await agreementIdsInEffect(app.server), {
+      birth_year_month: bornYearsAgo(9),
+    });
+    const fill = (key: keyof typeof text) => text[key].replaceAll('{app}', 'Quiz');
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      await page.goto(quiz.origin);
+      await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+      await expectScreen(page, fill('signIn.titleFor'));
+      await signInByCode(app, tab, phone, text);
+      await expectScreen(page, fill('grant.title'));
+      await page.getByText(fill('grant.withheld')).waitFor();
+      // What it gets first (the subject: it asks no minor scope), then what it will not get (the phone number, the name).
+      const lists = page.locator('ul.claim-list');
+      await expect.poll(() => lists.count()).toBe(2);
+      expect(await lists.nth(0).innerText()).toContain(text['claim.sub']);
+      expect(await lists.nth(0).innerText()).not.toContain(text['claim.phone_number']);
+      expect(await lists.nth(1).innerText()).toContain(text['claim.phone_number']);
+      expect(await lists.nth(1).innerText()).toContain(text['claim.name']);
+      // No blank line in either list: every claim has its words.
+      for (const item of await page.locator('ul.claim-list li').allInnerTexts()) expect(item.trim()).not.toBe('');
+      await expectCleanScreen(page, `consent for a child, ${locale}`);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `consent-child.${locale}.390.png`), fullPage: true });
+      await page.getByRole('button', { name: text['grant.allow'] }).click();
+      await expectScreen(page, 'Quiz: signed in');
+      expect(tab.errors).toEqual([]);
+    });
+  });
+}
 
 test('the agreements gate comes first, then the allowed redirect is followed', async () => {
   await inPage(app.browser, { locale: 'en' }, async (tab) => {

@@ -1,14 +1,16 @@
 /**
  * What stands behind children's consent, on the schools screen: the consent text guardians read (each
  * element the 2019 rules require, in both languages; each save is the next version, which new
- * consents record) and a school's agreement for the pupils its teachers create (who signed, the day;
- * without one, a school's new pupils under 14 wait for a guardian's consent).
+ * consents record) and a school's agreement for the pupils its teachers create (who signed, the day,
+ * the third-party applications it covers; without one, a school's new pupils under 14 wait for a
+ * guardian's consent).
  */
 import { CONSENT_ELEMENTS } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, Fragment, useState } from 'react';
+import { getApplications } from '../api/applications-api.ts';
 import {
   type ConsentText,
   endSchoolAgreement,
@@ -52,6 +54,11 @@ const WORDS = {
     ended: 'Ended the agreement of {name}.',
     inForce: 'In force: {who}, {day} (text version {n})',
     noneInForce: 'No agreement: new pupils wait for a guardian.',
+    applications: 'Third-party applications it covers',
+    applicationsLead:
+      "Until a guardian consents, a third-party application gets of a pupil only what protects them (age group, minor mode). The applications ticked here get the pupil's name, profile and class too while the agreement stands; never the phone or e-mail.",
+    noApplications: 'No third-party application is registered.',
+    covers: '; third-party applications covered: {n}',
   },
   'zh-CN': {
     textTitle: '监护人同意书',
@@ -81,6 +88,11 @@ const WORDS = {
     ended: '已终止 {name} 的协议。',
     inForce: '生效中：{who}，{day}（文本第 {n} 版）',
     noneInForce: '没有协议：新学生需等待监护人同意。',
+    applications: '协议涵盖的第三方应用',
+    applicationsLead:
+      '监护人同意之前，第三方应用只能得到保护学生所需的信息（年龄段、未成年人模式）。在协议有效期内，这里勾选的应用还能得到学生的姓名、资料和班级，但始终得不到手机号和邮箱。',
+    noApplications: '还没有登记第三方应用。',
+    covers: '；涵盖的第三方应用：{n} 个',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -154,7 +166,7 @@ export const useAgreementText = () => {
           who: school.agreement.signatory,
           day: school.agreement.signed_on,
           n: school.agreement.text_version,
-        })
+        }) + (school.agreement.applications.length > 0 ? w('covers', { n: school.agreement.applications.length }) : '')
       : w('noneInForce');
 };
 
@@ -168,12 +180,25 @@ export const SchoolAgreementCard = ({
   const w = useWords();
   const action = useAction(useConsoleText().errorText);
   const [form, setForm] = useState({ school: '', signatory: '', signedOn: '' });
+  const [covered, setCovered] = useState<string[]>([]);
+  const thirdParties = useLoad(async () => (await getApplications()).filter((app) => !app.first_party));
   const chosen = schools.find((s) => String(s.id) === form.school);
+  // A new agreement replaces the one in force: start from what that one covers.
+  const choose = (school: string) => {
+    setForm({ ...form, school });
+    setCovered(schools.find((s) => String(s.id) === school)?.agreement?.applications ?? []);
+  };
+  const toggle = (clientId: string) =>
+    setCovered((now) => (now.includes(clientId) ? now.filter((id) => id !== clientId) : [...now, clientId]));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
     const ok = await action.run(() =>
-      recordSchoolAgreement(chosen.id, { signatory: form.signatory, signed_on: form.signedOn }),
+      recordSchoolAgreement(chosen.id, {
+        signatory: form.signatory,
+        signed_on: form.signedOn,
+        applications: covered,
+      }),
     );
     if (ok) {
       setForm({ school: form.school, signatory: '', signedOn: '' });
@@ -188,12 +213,7 @@ export const SchoolAgreementCard = ({
       <p className="console-lead">{w('agreementLead')}</p>
       <form className="console-form" onSubmit={submit}>
         <label htmlFor="agreement-school">{w('school')}</label>
-        <select
-          id="agreement-school"
-          required
-          value={form.school}
-          onChange={(e) => setForm({ ...form, school: e.target.value })}
-        >
+        <select id="agreement-school" required value={form.school} onChange={(e) => choose(e.target.value)}>
           <option value="">{w('choose')}</option>
           {schools.map((school) => (
             <option key={school.id} value={school.id}>
@@ -217,6 +237,28 @@ export const SchoolAgreementCard = ({
           value={form.signedOn}
           onChange={(e) => setForm({ ...form, signedOn: e.target.value })}
         />
+        <fieldset>
+          <legend>{w('applications')}</legend>
+          <p className="console-lead">{w('applicationsLead')}</p>
+          <Loaded state={thirdParties}>
+            {(apps) =>
+              apps.length === 0 ? (
+                <p>{w('noApplications')}</p>
+              ) : (
+                apps.map((app) => (
+                  <label key={app.client_id}>
+                    <input
+                      type="checkbox"
+                      checked={covered.includes(app.client_id)}
+                      onChange={() => toggle(app.client_id)}
+                    />{' '}
+                    {app.name}
+                  </label>
+                ))
+              )
+            }
+          </Loaded>
+        </fieldset>
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
           {w('record')}

@@ -4,28 +4,20 @@
  * e-mail address is reported verified once a code sent to it was used (sign-up, binding, sign-in,
  * reset), never when an operator's import only wrote it (`users.email_verified`).
  * EduPass keeps no language per user: `locale` is offered by the profile scope but never set. A blocked or deleted user has no account.
+ * A child's consent state and whether the application is the platform's own decide which of the
+ * scopes' claims leave at all (services/edu/family/disclosure.ts).
  */
-import { MINOR_CLAIMS, MINOR_SCOPE } from '@edupass/protocol';
+import { MINOR_SCOPE, SCOPE_CLAIMS } from '@edupass/protocol';
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import { disclose, disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
 import { minorModeOf } from '../services/edu/family/minor-mode.ts';
 import { eduClaims, idTokenEduClaim } from '../services/edu/school/claims.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
 import type { User } from '../store/schema.ts';
 
-/** The claims each scope releases (OpenID Connect Core §5.4). */
-export const SCOPE_CLAIMS = {
-  openid: ['sub'],
-  profile: ['name', 'nickname', 'picture', 'preferred_username', 'locale'],
-  email: ['email', 'email_verified'],
-  phone: ['phone_number', 'phone_number_verified'],
-  /** The education layer: schools, classes and roles (services/edu/school/claims.ts). */
-  edu: ['edu', 'managed_by_school'],
-  /** Minor mode: age band, limits, guardian link, consent (services/edu/family/minor-mode.ts). */
-  minor: [...MINOR_CLAIMS],
-  /** A product's community features (following, posting, messages): withheld while a child's consent is pending. */
-  community: [],
-} as const;
+/** The claims each scope releases (OpenID Connect Core §5.4): @edupass/protocol's oidc-claims.ts. */
+export { SCOPE_CLAIMS };
 
 export const userClaims = (user: User): Record<string, unknown> => ({
   sub: String(user.id),
@@ -38,23 +30,34 @@ export const userClaims = (user: User): Record<string, unknown> => ({
   ...(user.phone ? { phone_number: user.phone, phone_number_verified: user.phone_verified === 1 } : {}),
 });
 
+/** What oidc-provider hands findAccount: its request context (the client) and the token being answered. */
+export interface AccountRequest {
+  kctx?: { oidc?: { client?: { clientId: string } } } | undefined;
+  token?: { clientId?: string } | undefined;
+}
+
 export const findAccount = async (
   ctx: Pick<Context, 'db' | 'config' | 'now'>,
   sub: string,
+  request: AccountRequest = {},
 ): Promise<Account | undefined> => {
   if (!/^[1-9][0-9]{0,15}$/.test(sub)) return undefined;
   const user = await findUserById(ctx.db, Number(sub));
   // A blocked account, or one frozen until its erasure, is no one to the applications.
   if (user === undefined || user.blocked_at !== null || user.erase_at !== null) return undefined;
+  const clientId = request.token?.clientId ?? request.kctx?.oidc?.client?.clientId;
   return {
     accountId: sub,
-    // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts).
+    // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts). What
+    // leaves is what the consent state lets this application have (services/edu/family/disclosure.ts).
     claims: async (use: string, scope: string) => {
+      const released = releasedClaims(disclosureState(user), await partyFor(ctx, user, clientId));
       const scopes = scope.split(' ');
       const minor = scopes.includes(MINOR_SCOPE) ? await minorModeOf(ctx, user) : {};
-      if (!scopes.includes('edu')) return { ...userClaims(user), ...minor };
+      if (!scopes.includes('edu')) return disclose({ ...userClaims(user), ...minor }, released);
       const { edu, managed_by_school } = await eduClaims(ctx, user);
-      return { ...userClaims(user), edu: use === 'id_token' ? idTokenEduClaim(edu) : edu, managed_by_school, ...minor };
+      const eduClaim = use === 'id_token' ? idTokenEduClaim(edu) : edu;
+      return disclose({ ...userClaims(user), edu: eduClaim, managed_by_school, ...minor }, released);
     },
   };
 };

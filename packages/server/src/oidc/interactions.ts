@@ -15,7 +15,8 @@ import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { requireAgreementsSigned } from '../services/account/agreements.ts';
-import { findApplication, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
+import { disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { findApplication, findUserById, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
@@ -45,13 +46,29 @@ const requestedScopes = (interaction: InteractionModel) =>
     .split(' ')
     .filter((scope) => scope !== '');
 
-const requestedClaims = (interaction: InteractionModel) => [
+const requestedClaims = (interaction: InteractionModel): string[] => [
   ...new Set(
     requestedScopes(interaction).flatMap((scope) =>
       scope in SCOPE_CLAIMS ? SCOPE_CLAIMS[scope as keyof typeof SCOPE_CLAIMS] : [],
     ),
   ),
 ];
+
+/**
+ * The claims asked for, split into what the application will receive of this account and what its
+ * consent state keeps back (services/edu/family/disclosure.ts). Before sign-in, all asked for.
+ */
+const claimsToShow = async (ctx: Context, interaction: InteractionModel, accountId: string | undefined) => {
+  const asked = requestedClaims(interaction);
+  const user = accountId === undefined ? undefined : await findUserById(ctx.db, Number(accountId));
+  if (user === undefined) return { claims: asked, withheld: [] };
+  const party = await partyFor(ctx, user, String(interaction.params.client_id ?? ''));
+  const released = releasedClaims(disclosureState(user), party);
+  return {
+    claims: asked.filter((claim) => released.has(claim)),
+    withheld: asked.filter((claim) => !released.has(claim)),
+  };
+};
 
 const needsFreshSignIn = (interaction: InteractionModel) =>
   interaction.prompt.name === 'login' && interaction.prompt.reasons.some((reason) => FRESH_SIGN_IN_REASONS.has(reason));
@@ -90,7 +107,7 @@ const details = async (
   const grant = firstParty ? undefined : await existingGrant(provider, interaction, accountId);
   return {
     app: { client_id: app.client_id, name: app.name, logo_url: app.logo_url, first_party: firstParty },
-    claims: requestedClaims(interaction),
+    ...(await claimsToShow(ctx, interaction, accountId)),
     fresh_sign_in: needsFreshSignIn(interaction),
     consent: !firstParty && ungrantedScopes(interaction, grant).length > 0,
   };

@@ -15,7 +15,7 @@ import { queueBackchannelLogouts } from '../services/identity/backchannel-logout
 import { limitedSecretCheck } from '../services/security/client-secrets.ts';
 import { hmac } from '../services/security/hashing.ts';
 import { wakeWorkers } from '../services/webhooks/events.ts';
-import { findAccount, SCOPE_CLAIMS } from './accounts.ts';
+import { type AccountRequest, findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
 import { interactionUrl } from './interaction-url.ts';
@@ -119,7 +119,9 @@ export const createProvider = async (
   const configuration: Configuration = {
     adapter: databaseAdapter(ctx, () => new errors.InvalidGrant('grant already consumed')),
     jwks,
-    findAccount: (_kctx: unknown, sub: string) => findAccount(ctx, sub),
+    // The client asking (the token's, else the request's) decides what leaves (accounts.ts).
+    findAccount: (kctx: AccountRequest['kctx'], sub: string, token?: AccountRequest['token']) =>
+      findAccount(ctx, sub, { kctx, token }),
     claims: SCOPE_CLAIMS,
     scopes: ['openid', 'offline_access', ...Object.keys(SCOPE_CLAIMS).filter((scope) => scope !== 'openid')],
     ...forRelyingParties,

@@ -1,9 +1,11 @@
 /**
  * The two languages side by side: the same keys and placeholders, the first screen's part and the
  * rest apart, the browser's language chosen when none is remembered, and English free of Chinese
- * characters and punctuation (《》，。：…), which slip in when a sentence is carried over.
+ * characters and punctuation (《》，。：…), which slip in when a sentence is carried over; every
+ * claim an application may ask for has its line on the consent screen in both languages.
  */
 
+import { everyClaim, SCOPE_CLAIMS } from '@edupass/protocol';
 import { errorsEn } from '@edupass/ui-kit/errors/en.ts';
 import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import { browserLocale } from '@edupass/ui-kit/locale-choice.ts';
@@ -50,4 +52,19 @@ it("takes the browser's first language served, by primary language, else the fal
   expect(browserLocale(locales, 'zh-CN', ['fr-FR', 'en'])).toBe('en');
   expect(browserLocale(locales, 'zh-CN', ['fr-FR', 'de'])).toBe('zh-CN');
   expect(browserLocale(locales, 'zh-CN', [])).toBe('zh-CN');
+});
+
+it('names every claim of every scope on the consent screen, in both languages', () => {
+  expect(Object.keys(SCOPE_CLAIMS)).toContain('profile');
+  expect(everyClaim()).toContain('name');
+  for (const [language, texts] of [
+    ['en', enMore],
+    ['zh-CN', zhCNMore],
+  ] as const) {
+    const missing = everyClaim().filter((claim) => {
+      const line = (texts as Record<string, string | undefined>)[`claim.${claim}`];
+      return line === undefined || line.trim() === '';
+    });
+    expect(missing, `claims without a line in ${language}`).toEqual([]);
+  }
 });

@@ -1,6 +1,7 @@
 /**
  * After sign-in, back to the application that sent the user: an OpenID Connect interaction is
- * completed (a third-party application first shows what it asks, to allow or deny), a return address
+ * completed (a third-party application first shows what it will receive, and what a child's missing
+ * guardian consent keeps from it, to allow or deny), a return address
  * is checked by the server and followed. A refused address lands on the account centre with a notice;
  * an application asking for a fresh sign-in gets one (this session is ended, the sign-in screen shown).
  * The server finishes neither for an account with agreements left to sign (AGREEMENTS_UNSIGNED): the
@@ -73,6 +74,16 @@ const Consent = ({ uid, details }: { uid: string; details: InteractionDetails })
           <li key={claim}>{t(claimKey(claim))}</li>
         ))}
       </ul>
+      {details.withheld.length > 0 ? (
+        <>
+          <p>{t('grant.withheld', { app })}</p>
+          <ul className="claim-list">
+            {details.withheld.map((claim) => (
+              <li key={claim}>{t(claimKey(claim))}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <FormError message={action.error} onRetry={action.retry} />
       <div className="actions">
         <button

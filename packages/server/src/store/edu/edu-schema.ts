@@ -137,6 +137,8 @@ export interface SchoolAgreementsTable {
   recorded_by: number;
   recorded_at: number;
   ended_at: number | null;
+  /** JSON array of the client ids of the third-party applications it covers (migration 039). */
+  applications: Generated<string>;
 }
 
 export interface GuardiansTable {

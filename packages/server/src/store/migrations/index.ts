@@ -42,6 +42,7 @@ import * as platformLogout from './035-platform-logout.ts';
 import * as schoolSignOut from './036-school-sign-out.ts';
 import * as guardianRequests from './037-guardian-requests.ts';
 import * as cardsEndWithOwnPassword from './038-cards-end-with-own-password.ts';
+import * as agreementApplications from './039-agreement-applications.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -92,6 +93,7 @@ const steps: [name: string, up: Step][] = [
   ['036-school-sign-out', schoolSignOut.up],
   ['037-guardian-requests', guardianRequests.up],
   ['038-cards-end-with-own-password', cardsEndWithOwnPassword.up],
+  ['039-agreement-applications', agreementApplications.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

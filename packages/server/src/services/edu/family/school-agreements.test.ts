@@ -161,6 +161,7 @@ describe("a school's agreement", () => {
       signed_on: '2025-08-30',
       text_version: version,
       ended_at: null,
+      applications: [],
     });
     expect(await list()).toEqual([recorded]);
     expect(await newPupilState(teacher, classId)).toBe('school');
@@ -213,5 +214,50 @@ describe("a school's agreement", () => {
       await call('POST', path, { signatory: '校长', signed_on: '2025-08-30' }, { token: someone.token }),
       'E_4',
     );
+  });
+
+  it("names the third-party applications it covers: registered ones only, not the platform's own (E_1)", async () => {
+    const schoolId = await edu.addSchool('应用小学', undefined, false);
+    const path = pathOf(routes.recordSchoolAgreement.path, { id: schoolId });
+    const register = async (first_party: boolean) =>
+      edu.ok<{ application: { client_id: string } }>(
+        await call(
+          'POST',
+          '/admin/applications',
+          {
+            name: first_party ? 'Courses' : 'Homework Helper',
+            first_party,
+            confidential: true,
+            redirect_uris: ['https://a.example.com/cb'],
+          },
+          await asOperator(),
+        ),
+      ).application.client_id;
+    const [third, first] = [await register(false), await register(true)];
+    const record = async (applications: unknown) =>
+      call<SchoolAgreement>(
+        'POST',
+        path,
+        { signatory: '校长', signed_on: '2025-08-30', applications },
+        await asOperator(),
+      );
+
+    const recorded = edu.ok<SchoolAgreement>(await record([third, ` ${third} `]));
+    expect(recorded.applications).toEqual([third]);
+    expect(
+      edu.ok<SchoolAgreement[]>(
+        await call('GET', pathOf(routes.listSchoolAgreements.path, { id: schoolId }), undefined, await asOperator()),
+      )[0]?.applications,
+    ).toEqual([third]);
+    for (const bad of [['no-such-app'], [first], [''], 'not-a-list', Array.from({ length: 51 }, (_, i) => `a${i}`)]) {
+      expectError(await record(bad), 'E_1');
+    }
+    // Refused ones changed nothing: the first stands.
+    const standing = edu
+      .ok<SchoolAgreement[]>(
+        await call('GET', pathOf(routes.listSchoolAgreements.path, { id: schoolId }), undefined, await asOperator()),
+      )
+      .filter((a) => a.ended_at === null);
+    expect(standing).toEqual([recorded]);
   });
 });

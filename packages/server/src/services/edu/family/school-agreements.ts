@@ -6,7 +6,13 @@
  * agreement starts `pending`, as a child who signed up alone: without the community scope until a
  * guardian consents (from the child's consent link), and deleted after EDU_CONSENT_PENDING_DAYS.
  * Ending an agreement changes no account already created.
+ *
+ * An agreement may name third-party applications the school uses (`applications`, their client ids;
+ * migration 039): while it stands, they receive of a pupil under it (`school`) what the operator's own
+ * products do — the name, profile and school claims, never a phone or an e-mail address — where a
+ * third party it does not name gets only what protects the child (disclosure.ts).
  */
+import { AGREEMENT_APPLICATIONS_MAX } from '@edupass/protocol';
 import type { Selectable } from 'kysely';
 import type { Context } from '../../../context.ts';
 import { fail, invalidRequest } from '../../../errors.ts';
@@ -17,7 +23,9 @@ import {
   insertSchoolAgreement,
   schoolAgreements,
 } from '../../../store/edu/family/guardian-checks.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
+import { findApplication } from '../../../store/identity/applications.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { eduAudit } from '../audit.ts';
 import { currentConsentText } from './consent-text.ts';
@@ -33,7 +41,32 @@ const view = (row: Selectable<SchoolAgreementsTable>) => ({
   recorded_by: Number(row.recorded_by),
   recorded_at: Number(row.recorded_at),
   ended_at: row.ended_at === null ? null : Number(row.ended_at),
+  applications: applicationsOf(row),
 });
+
+/** The client ids an agreement names (its `applications` column). */
+export const applicationsOf = (row: Pick<Selectable<SchoolAgreementsTable>, 'applications'>): string[] => {
+  const parsed: unknown = JSON.parse(row.applications);
+  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+};
+
+/** The client ids named, once each, every one a registered third-party application (E_1 otherwise). */
+const coveredApplications = async (ctx: Context, given: readonly string[] | undefined) => {
+  const ids = [...new Set((given ?? []).map((id) => id.trim()))];
+  if (ids.length > AGREEMENT_APPLICATIONS_MAX) {
+    throw invalidRequest(`applications names at most ${AGREEMENT_APPLICATIONS_MAX} applications.`);
+  }
+  for (const id of ids) {
+    const app = id === '' ? undefined : await findApplication(ctx.db, id);
+    if (app === undefined) throw invalidRequest(`applications: ${JSON.stringify(id)} is no registered application.`);
+    if (app.first_party === 1) {
+      throw invalidRequest(
+        `applications: ${app.name} is one of the platform's own applications, which every agreement covers.`,
+      );
+    }
+  }
+  return ids;
+};
 
 const schoolOrMissing = async (ctx: Context, schoolId: number) => (await findSchool(ctx.db, schoolId)) ?? fail('E_2');
 
@@ -61,9 +94,10 @@ export const recordSchoolAgreement = async (
   ctx: Context,
   operatorId: number,
   schoolId: number,
-  input: { signatory: string; signed_on: string },
+  input: { signatory: string; signed_on: string; applications?: readonly string[] | undefined },
 ) => {
   const school = await schoolOrMissing(ctx, schoolId);
+  const applications = await coveredApplications(ctx, input.applications);
   const signatory = input.signatory.trim();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (signatory === '' || /[\u0000-\u001f\u007f]/.test(signatory)) {
@@ -82,6 +116,7 @@ export const recordSchoolAgreement = async (
       recorded_by: operatorId,
       recorded_at: tx.now(),
       ended_at: null,
+      applications: JSON.stringify(applications),
     });
   });
   await eduAudit(
@@ -89,7 +124,7 @@ export const recordSchoolAgreement = async (
     operatorId,
     'school.agreement.record',
     `school:${school.id}`,
-    `signed ${row.signed_on}, text v${row.text_version}`,
+    `signed ${row.signed_on}, text v${row.text_version}${applications.length > 0 ? `, covers ${applications.join(' ')}` : ''}`,
   );
   return view(row);
 };
@@ -105,3 +140,13 @@ export const endSchoolAgreement = async (ctx: Context, operatorId: number, schoo
 /** Whether pupils created in the school now start under the school's consent. */
 export const schoolConsentStands = async (ctx: Pick<Context, 'db'>, schoolId: number) =>
   (await agreementInForce(ctx.db, schoolId)) !== undefined;
+
+/**
+ * Whether the agreement in force at the school that created the pupil's account names the
+ * application: what a third party receives of a pupil under the school's consent (disclosure.ts).
+ */
+export const agreementCovers = async (ctx: Pick<Context, 'db'>, pupilId: number, clientId: string) => {
+  const pupil = await findPupilAccount(ctx.db, pupilId);
+  const agreement = pupil === undefined ? undefined : await agreementInForce(ctx.db, Number(pupil.school_id));
+  return agreement !== undefined && applicationsOf(agreement).includes(clientId);
+};

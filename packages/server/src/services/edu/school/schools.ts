@@ -23,6 +23,7 @@ import {
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
+import { applicationsOf } from '../family/school-agreements.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
 export const classView = (c: {
@@ -44,14 +45,19 @@ export const classView = (c: {
 const schoolView = (
   ctx: Context,
   s: { id: number; name: string; daily_batches: number | null; created_at: number },
-  agreement?: { signatory: string; signed_on: string; text_version: number },
+  agreement?: { signatory: string; signed_on: string; text_version: number; applications: string },
 ) => ({
   id: Number(s.id),
   name: s.name,
   daily_batches: schoolDailyBatches(ctx, s),
   created_at: Number(s.created_at),
   agreement: agreement
-    ? { signatory: agreement.signatory, signed_on: agreement.signed_on, text_version: agreement.text_version }
+    ? {
+        signatory: agreement.signatory,
+        signed_on: agreement.signed_on,
+        text_version: agreement.text_version,
+        applications: applicationsOf(agreement),
+      }
     : null,
 });
 
