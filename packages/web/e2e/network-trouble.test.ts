@@ -6,6 +6,7 @@
  * then let through again for the retry. Both languages, a phone and a desktop.
  */
 import { REQUEST_TIMEOUT_MS } from '@edupass/protocol';
+import { PASSWORD, signUp } from '@edupass/test-kit/accounts';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
@@ -304,5 +305,65 @@ test("an agreement's text that cannot be fetched is said beside the link, and Tr
     expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();
+  }
+});
+
+test('a crowd signing in: a password sign-in the server asks to wait for (503 E_10, Retry-After) is sent again by itself, one at a time, with a calm word (zh-CN and en, phone)', async () => {
+  for (const locale of ['zh-CN', 'en'] as const) {
+    const { text } = LANGUAGES[locale];
+    const account = await signUp(app.server);
+    const tab = await open(locale, PHONE);
+    const { page } = tab;
+    const signIn = (url: URL) => /\/accounts\/login(\/security)?$/.test(url.pathname);
+    const sent: number[] = [];
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    try {
+      // The server's own answer while its queue of password checks is full (hash-turns.ts), twice.
+      await page.route(signIn, async (route) => {
+        sent.push(Date.now());
+        inFlight++;
+        mostAtOnce = Math.max(mostAtOnce, inFlight);
+        try {
+          if (sent.length <= 2) {
+            await route.fulfill({
+              status: 503,
+              headers: { 'retry-after': '1' },
+              contentType: 'application/json',
+              body: JSON.stringify({
+                error_code: 'E_10',
+                error_number: 68,
+                error_category: 'server',
+                error_message: 'Many people are signing in right now. Try again in a moment.',
+                log_uuid: '00000000-0000-4000-8000-000000000000',
+                retry_after: 1,
+              }),
+            });
+          } else await route.continue();
+        } finally {
+          inFlight--;
+        }
+      });
+      await page.goto(app.server.url);
+      await expectScreen(page, text['signIn.title']);
+      await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
+      await inputLabelled(tab, text['form.identity']).fill(account.phone);
+      await inputLabelled(tab, text['form.password']).fill(PASSWORD);
+      await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+      await page.getByRole('status').filter({ hasText: text['signIn.crowded'] }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      // No tap needed: the third try signs in (then the agreements in effect, as every sign-in here).
+      await expectScreen(page, text['gate.title']);
+      await page.getByRole('button', { name: text['gate.submit'] }).click();
+      await expectScreen(page, text['profile.title']);
+      expect(sent).toHaveLength(3);
+      expect(mostAtOnce).toBe(1);
+      // Each try waited at least the second the server asked for.
+      expect((sent[1] ?? 0) - (sent[0] ?? 0)).toBeGreaterThanOrEqual(900);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
   }
 });

@@ -12,6 +12,7 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { rememberWeakPassword } from '../session/weak-password.ts';
+import { retryWhileBusy } from '../ui/busy-retry.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { SlowNotice } from '../ui/slow-notice.tsx';
@@ -39,6 +40,8 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) 
   const lock = useLockCountdown(identity);
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
+  // The server asked to wait a moment (many signing in at once): the form asks again by itself.
+  const [crowded, setCrowded] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -48,7 +51,11 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) 
     lock.clear();
     void action.run(async () => {
       try {
-        const result = await askingSecondStep(signIn(identity.trim(), password), 'password', onSecondStep);
+        const result = await askingSecondStep(
+          retryWhileBusy(() => signIn(identity.trim(), password), setCrowded),
+          'password',
+          onSecondStep,
+        );
         if (!result) return;
         rememberWeakPassword(result.auth.is_weak_password);
         await afterSignIn('password');
@@ -90,7 +97,13 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) 
       <button type="submit" className="button primary block" aria-busy={action.busy} aria-disabled={lock.left > 0}>
         {action.busy ? t('form.working') : t('signIn.submit')}
       </button>
-      <SlowNotice busy={action.busy} />
+      {crowded ? (
+        <p className="slow-notice" role="status">
+          {t('signIn.crowded')}
+        </p>
+      ) : (
+        <SlowNotice busy={action.busy} />
+      )}
       <p className="aside">
         {/* Typed an e-mail address: the reset opens on e-mail. */}
         <Link href={identity.includes('@') ? '/reset-password?by=email' : '/reset-password'}>{t('signIn.forgot')}</Link>

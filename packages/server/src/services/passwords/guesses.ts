@@ -4,7 +4,7 @@
  * wrong guess and each refusal by the lock.
  */
 import type { Context } from '../../context.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, RefusedForNow } from '../../errors.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { type SecurityEvent, type SecurityEventName, securityEvent } from '../security/events.ts';
 import {
@@ -14,7 +14,7 @@ import {
   loginLockKey,
   reserveLoginAttempt,
 } from '../security/rate-limits.ts';
-import { verifyAgainstNothing, verifyPassword } from './argon2.ts';
+import { assertHashRoom, verifyAgainstNothing, verifyPassword } from './argon2.ts';
 import { isInitialPassword, SEALED_INITIAL_PASSWORD } from './initial-passwords.ts';
 
 export interface PasswordGuess {
@@ -86,8 +86,17 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
     ...(guess.identity === undefined ? {} : { identity: guess.identity }),
     ...(guess.ip === undefined ? {} : { ip: guess.ip }),
   };
+  // A full hash queue answers E_10 before the attempt is reserved: a refused guess is no failure.
+  assertHashRoom();
   const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
-  const ok = await guessMatches(ctx, guess);
+  let ok: boolean;
+  try {
+    ok = await guessMatches(ctx, guess);
+  } catch (error) {
+    // The queue filled between the two: the guess was not checked, so it gives its attempt back.
+    if (error instanceof RefusedForNow) await attempt.unchecked();
+    throw error;
+  }
   if (!ok) {
     ctx.metrics.loginFailures.inc();
     securityEvent(ctx, {

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type HashTurns, hashTurns } from './hash-turns.ts';
+import { RefusedForNow } from '../../errors.ts';
+import { HASHES_BUSY_MESSAGE, type HashTurns, hashTurns } from './hash-turns.ts';
 
 type ControlledHash = ReturnType<typeof controlledHash>;
 type Asked = ReturnType<typeof ask>;
@@ -158,5 +159,31 @@ describe('hash turns', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a bounded queue', () => {
+  it('past the waiting bound a new hash is refused at once with E_10 and the seconds to wait; none is lost', async () => {
+    const turns = hashTurns(1, 4, 2);
+    const hashes = [controlledHash(), controlledHash(), controlledHash()];
+    const asked = hashes.map((hash) => ask(turns, hash));
+    await settle();
+    expect(turns.counts()).toEqual({ running: 1, waiting: 2 });
+    const refused = controlledHash();
+    const answer = ask(turns, refused);
+    await settle();
+    expect(refused.started).toBe(false);
+    expect(answer.error).toBeInstanceOf(RefusedForNow);
+    expect(answer.error).toMatchObject({ code: 'E_10', message: HASHES_BUSY_MESSAGE });
+    expect((answer.error as RefusedForNow).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(() => turns.assertRoom()).toThrow(RefusedForNow);
+    // The queue drains: every hash asked before the bound is answered, and there is room again.
+    for (const [i, hash] of hashes.entries()) {
+      await settle();
+      hash.finish({ value: `h${i}` });
+    }
+    for (let i = 0; i < 5 && !asked.every((a) => a.answered); i++) await settle();
+    expect(asked.map((a) => a.value)).toEqual(['h0', 'h1', 'h2']);
+    expect(() => turns.assertRoom()).not.toThrow();
   });
 });

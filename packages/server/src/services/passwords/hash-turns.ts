@@ -16,18 +16,37 @@
  * The wait costs nothing when nothing else is queued: a lone hash is answered as soon as it
  * finishes. Under a flood, a finished hash waits for at most `together - 1` more. Whether to wait
  * depends only on the queue, never on the answer, so a right and a wrong password wait alike.
+ *
+ * The queue is bounded: past `maxWaiting` hashes waiting for a core, a new one is refused at once
+ * (E_10, 503, with `Retry-After` the seconds the queue ahead of it needs at the hashes' recent pace)
+ * rather than left to wait longer than a person would, holding memory and a connection. Everything
+ * else the server does keeps its pace meanwhile, and the clients ask again after the seconds given.
+ * The refusal comes before the hash, so it checks nothing and counts against no sign-in lock.
  */
 import pLimit from 'p-limit';
+import { RefusedForNow } from '../../errors.ts';
+
+/** The hash queue is full: what a person is told (the clients show their own calm sentence). */
+export const HASHES_BUSY_MESSAGE = 'Many people are signing in right now. Try again in a moment.';
 
 export interface HashTurns {
-  /** Runs `hash` in its turn; answers its outcome when it is answered (see above). */
+  /** Runs `hash` in its turn; answers its outcome when it is answered (see above); E_10 when the queue is full. */
   <T>(hash: () => Promise<T>): Promise<T>;
   /** Hashes running now, and hashes waiting for a core. */
   readonly counts: () => { running: number; waiting: number };
+  /** E_10 now if a hash asked for now would be refused (a check before anything is counted). */
+  readonly assertRoom: () => void;
 }
 
-export const hashTurns = (cores: number, together: number): HashTurns => {
+export const hashTurns = (cores: number, together: number, maxWaiting = Number.POSITIVE_INFINITY): HashTurns => {
   const onePerCore = pLimit(cores);
+  /** The recent time of one hash, in ms (a moving average; 20 ms until one is measured). */
+  let hashMs = 20;
+  const assertRoom = () => {
+    const waiting = onePerCore.pendingCount;
+    if (waiting < maxWaiting) return;
+    throw new RefusedForNow('E_10', ((waiting / cores) * hashMs) / 1000, HASHES_BUSY_MESSAGE);
+  };
   /** Hashes asked for and not finished yet: running or waiting. */
   let unfinished = 0;
   /** Finished hashes waiting to be answered with the next ones. */
@@ -39,9 +58,19 @@ export const hashTurns = (cores: number, together: number): HashTurns => {
     for (const answer of answered) answer();
   };
 
+  const timed = async <T>(hash: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await hash();
+    } finally {
+      hashMs = hashMs * 0.9 + (performance.now() - started) * 0.1;
+    }
+  };
+
   const take = async <T>(hash: () => Promise<T>): Promise<T> => {
+    assertRoom();
     unfinished++;
-    const [outcome] = await Promise.allSettled([onePerCore(hash)]);
+    const [outcome] = await Promise.allSettled([onePerCore(() => timed(hash))]);
     unfinished--;
     // Another hash still unfinished will come here too, and answer this one at the latest.
     if (unfinished > 0 && held.length + 1 < together) await new Promise<void>((answer) => held.push(answer));
@@ -52,5 +81,6 @@ export const hashTurns = (cores: number, together: number): HashTurns => {
 
   return Object.assign(take, {
     counts: () => ({ running: onePerCore.activeCount, waiting: onePerCore.pendingCount }),
+    assertRoom,
   });
 };

@@ -21,7 +21,9 @@ import { loadConfig } from '@edupass/test-kit/server';
 import { describe, expect, it } from 'vitest';
 import { findUserById } from '../../store/account/users.ts';
 import { saveUser } from '../account/users.ts';
-import { ARGON2_OPTIONS, hashPassword, passwordHashes, verifyPassword } from './argon2.ts';
+import { loginFailureCount } from '../security/rate-limits.ts';
+import { ARGON2_OPTIONS, HASHES_WAITING_PER_CORE, hashPassword, passwordHashes, verifyPassword } from './argon2.ts';
+import { HASHES_BUSY_MESSAGE } from './hash-turns.ts';
 
 const NEW_PASSWORD = 'Changed456';
 
@@ -287,4 +289,34 @@ describe('the cost of a password hash', () => {
     expect(await Promise.all(checks)).toEqual([true, ...Array(cores * 3 - 1).fill(false)]);
     expect(passwordHashes()).toEqual({ running: 0, waiting: 0 });
   });
+
+  it('past the bounded queue a sign-in is answered 503 with Retry-After at once, counts against no lock, and other calls keep their pace', async () => {
+    const account = await signUp(server);
+    const queued = HASHES_WAITING_PER_CORE * availableParallelism();
+    // A flood: every core busy with a slow hash (about a second: no core frees while the request
+    // travels, however loaded the machine), and a full queue of hashes at the shipped cost behind.
+    const slow = { ...ARGON2_OPTIONS, timeCost: 150 };
+    const flood = [
+      ...Array.from({ length: availableParallelism() }, () => hashPassword('a long hash', slow)),
+      ...Array.from({ length: queued }, () => hashPassword('a flood of sign-ins', ARGON2_OPTIONS)),
+    ];
+    expect(passwordHashes()).toEqual({ running: availableParallelism(), waiting: queued });
+    const busy = await fetch(`${server.url}${A}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identity: account.phone, password: PASSWORD, pid: PID }),
+    });
+    const body = (await busy.json()) as { error_code: string; retry_after: number };
+    expect(busy.status).toBe(503);
+    expect(body).toMatchObject({ error_code: 'E_10', error_message: HASHES_BUSY_MESSAGE });
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(body.retry_after).toBe(Number(busy.headers.get('retry-after')));
+    // A call without a hash is answered meanwhile, while the flood is still waiting.
+    expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
+    expect(passwordHashes().waiting).toBeGreaterThan(0);
+    await Promise.all(flood);
+    // The refused sign-in was never checked: nothing counted against the account's lock.
+    expect(await loginFailureCount(server.app.ctx, `user:${account.userId}`)).toBe(0);
+    expectSignedIn(await login(account.phone, PASSWORD));
+  }, 120_000);
 });

@@ -62,9 +62,13 @@ export const loginLockKey = (user: { id: number } | undefined, identity: string)
 
 export const loginFailureCount = (ctx: Context, lockKey: string) => ctx.counters.peek(loginKey(lockKey));
 
-/** A guess that holds one of the lock's attempts: `succeeded` gives it back and clears the earlier failures. */
+/**
+ * A guess that holds one of the lock's attempts: `succeeded` gives it back and clears the earlier
+ * failures; `unchecked` gives it back alone (the guess was never checked: the server was too busy).
+ */
 export interface LoginAttempt {
   succeeded(): Promise<void>;
+  unchecked(): Promise<void>;
 }
 
 /**
@@ -86,7 +90,7 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
     const delay = loginSlowdownMs * 2 ** Math.min(3, failuresBefore - loginSlowdownAfter);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
-  return { succeeded: () => clearLoginFailures(ctx, lockKey) };
+  return { succeeded: () => clearLoginFailures(ctx, lockKey), unchecked: () => ctx.counters.release(key) };
 };
 
 /** E_5 telling when the lock lifts: `retry_after` in the body and `Retry-After`, as the send limits do. */

@@ -73,6 +73,7 @@ const text = {
   'signIn.tabEmail': 'E-mail code',
   'signIn.methods': 'Sign-in method',
   'signIn.submit': 'Sign in',
+  'signIn.crowded': 'Many people are signing in right now. One moment, we will try again for you…',
   'signIn.smsNote': 'No account for this number yet? Signing in creates one.',
   'signIn.emailNote': 'Use the e-mail address of your account. No account has it? Sign up first.',
   'signIn.noAccount': 'No account yet?',

@@ -68,6 +68,7 @@ const zhCN: LocaleText = {
     'signIn.tabEmail': '邮箱验证码',
     'signIn.methods': '登录方式',
     'signIn.submit': '登录',
+    'signIn.crowded': '现在登录的人很多，请稍等，马上自动为你再试一次……',
     'signIn.smsNote': '未注册的手机号验证后将自动创建账号。',
     'signIn.emailNote': '请填写账号绑定的邮箱；还没有账号请先注册。',
     'signIn.noAccount': '还没有账号？',
