@@ -612,7 +612,7 @@ const text = {
   'guardian.band.14_15': '14 to 15',
   'guardian.band.16_17': '16 to 17',
   'guardian.band.adult': 'Adult',
-  'guardian.unknown': 'Not known',
+  'guardian.unknown': 'Not given',
   'guardian.consentTitle': 'Agreement records',
   'guardian.decision.granted': 'Agreed',
   'guardian.decision.refused': 'Refused',

@@ -593,7 +593,7 @@ const text: MoreLocaleText = {
   'guardian.band.14_15': '14–15 岁',
   'guardian.band.16_17': '16–17 岁',
   'guardian.band.adult': '成年',
-  'guardian.unknown': '不知道',
+  'guardian.unknown': '未填写',
   'guardian.consentTitle': '同意记录',
   'guardian.decision.granted': '同意',
   'guardian.decision.refused': '拒绝',
