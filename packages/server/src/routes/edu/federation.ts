@@ -11,16 +11,15 @@
 import { parse as parseQuery } from 'node:querystring';
 import { routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { casLoginUrl, readLogoutRequest, validateServiceTicket } from '../../adapters/cas.ts';
-import { ProviderUnreachableError } from '../../adapters/provider-http.ts';
 import type { Context } from '../../context.ts';
 import { ApiError, fail, RetryLater } from '../../errors.ts';
 import { presentedCredential } from '../../http/origin-check.ts';
 import { parseFields } from '../../http/parse-fields.ts';
 import { clientInfo, setAuthCookie, wantsTokenSet } from '../../http/request-info.ts';
 import { defineRoute, objectSchema, responseSchemas } from '../../http/route-kit.ts';
+import { finishCasSignIn, startCasSignIn } from '../../services/edu/federation/cas/sign-in.ts';
 import { casSingleLogout } from '../../services/edu/federation/cas/single-logout.ts';
-import { activeConnector, type CasConnector, schoolChoices } from '../../services/edu/federation/connectors.ts';
+import { activeConnector, schoolChoices } from '../../services/edu/federation/connectors.ts';
 import { platformLogout } from '../../services/edu/federation/oidc/back-channel-logout.ts';
 import { finishOidcSignIn, startOidcSignIn } from '../../services/edu/federation/oidc/connector.ts';
 import { samlLogout, samlSignOutAnswered } from '../../services/edu/federation/saml/logout.ts';
@@ -31,26 +30,13 @@ import {
 } from '../../services/edu/federation/saml/sign-in.ts';
 import { type SchoolSignIn, signInWithSchool } from '../../services/edu/federation/sign-in.ts';
 import { schoolSignOutUrl } from '../../services/edu/federation/sign-out.ts';
-import {
-  connectorAddress,
-  schoolSignOutFailedPage,
-  signedOutPage,
-} from '../../services/edu/federation/upstream-url.ts';
+import { schoolSignOutFailedPage, signedOutPage } from '../../services/edu/federation/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../../services/oauth/state.ts';
 import { authenticate } from '../../services/sessions/tokens.ts';
 import { allowedRedirect, isNavigation, wantsJson } from '../oauth.ts';
 
 const STATE_COOKIE = 'edupass_school';
 const STATE_COOKIE_PATH = '/edu/school-sign-in';
-/** How long the school's CAS server may take to validate a ticket. */
-const VALIDATE_TIMEOUT_MS = 10_000;
-
-/** The address CAS sends the browser back to; validation must name exactly the same one. */
-const serviceUrl = (ctx: Context, code: string, state: string) => {
-  const url = connectorAddress(ctx, routes.finishSchoolSignIn.path, code);
-  url.searchParams.set('state', state);
-  return url.toString();
-};
 
 /** The web client's sign-in page, saying which school sign-in failed and how. */
 const failedPage = (ctx: Context, code: string, error: 'unavailable' | 'refused' | 'expired') => {
@@ -144,29 +130,9 @@ const start = (ctx: Context) =>
         ? await startSamlSignIn(ctx, connector, relayStateOf(connector.code, state))
         : connector.kind === 'oidc'
           ? await startOidcSignIn(ctx, connector, state)
-          : casLoginUrl(connector.cas, serviceUrl(ctx, connector.code, state), connector.forceSignIn);
+          : startCasSignIn(ctx, connector, state);
     return wantsJson(request) ? reply.send({ url }) : reply.redirect(url, 302);
   });
-
-/** The ticket, validated by the school's CAS server for exactly this service address. */
-const validated = async (ctx: Context, connector: CasConnector, state: string, ticket: string) => {
-  try {
-    const answer = await validateServiceTicket(
-      connector.cas,
-      { service: serviceUrl(ctx, connector.code, state), ticket, renew: connector.forceSignIn },
-      VALIDATE_TIMEOUT_MS,
-    );
-    if (!answer.ok) {
-      ctx.logger.warn({ connector: connector.code, code: answer.code }, 'school CAS refused a service ticket');
-      return fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
-    }
-    return answer;
-  } catch (error) {
-    if (!(error instanceof ProviderUnreachableError)) throw error;
-    ctx.logger.warn({ connector: connector.code, err: error.message }, 'school CAS unreachable');
-    throw new RetryLater(30, "The school's sign-in system did not answer. Try again later.");
-  }
-};
 
 const finish = (ctx: Context) =>
   inBrowser(ctx, async (request, reply) => {
@@ -179,8 +145,7 @@ const finish = (ctx: Context) =>
     const connector = await activeConnector(ctx, code);
     if (connector.kind !== 'cas') return fail('E_2');
     const started = takeState(ctx, request, reply, connector.code, query.state);
-    const answer = await validated(ctx, connector, query.state, query.ticket);
-    const identity = { user: answer.user, attributes: answer.attributes };
+    const identity = await finishCasSignIn(ctx, connector, query);
     return signedInReply(ctx, request, reply, { connector, identity, ticket: query.ticket }, started);
   });
 
@@ -379,9 +344,7 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
       async ({ params, body, client }) => {
         const connector = await activeConnector(ctx, params.code);
         if (connector.kind !== 'cas') return fail('E_2');
-        const ticket = readLogoutRequest(body.logoutRequest);
-        if (ticket === undefined) fail('E_1', 'logoutRequest must be a SAML LogoutRequest naming a SessionIndex.');
-        else await casSingleLogout(ctx, connector, ticket, client.ip);
+        await casSingleLogout(ctx, connector, body.logoutRequest, client.ip);
       },
       { tags: ['edu'] },
     );

@@ -8,7 +8,9 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { readLogoutRequest } from '../../../../adapters/cas.ts';
 import type { Context } from '../../../../context.ts';
+import { fail } from '../../../../errors.ts';
 import type { CasConnector } from '../connectors.ts';
 import { endSchoolSignIn } from '../sign-in.ts';
 
@@ -32,13 +34,19 @@ const addressesOf = (host: string): Promise<string[]> => {
 /** `::ffff:192.0.2.1` and `192.0.2.1` are one address; `::1` and `127.0.0.1` both the loopback. */
 const normal = (ip: string) => ip.replace(/^::ffff:/i, '');
 
-/** Ends the sign-in `ticket` started when the request came from the connector's CAS server; true when one ended. */
+/**
+ * Ends the sign-in that the LogoutRequest `logoutRequest` names (its SessionIndex, the service ticket)
+ * when the request came from the connector's CAS server; true when one ended. E_1 when it is no
+ * LogoutRequest.
+ */
 export const casSingleLogout = async (
   ctx: Context,
   connector: CasConnector,
-  ticket: string,
+  logoutRequest: string,
   ip: string,
 ): Promise<boolean> => {
+  const ticket = readLogoutRequest(logoutRequest);
+  if (ticket === undefined) return fail('E_1', 'logoutRequest must be a SAML LogoutRequest naming a SessionIndex.');
   const host = new URL(connector.cas.serverUrl).hostname;
   const from = normal(ip);
   const casAddresses = (await addressesOf(host)).map(normal);
