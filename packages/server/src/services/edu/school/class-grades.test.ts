@@ -141,6 +141,37 @@ describe('the grade list, on a server that allows no extra grades', () => {
     edu.ok<EduClass>(await patch(admin, classId, { grade: 4 }));
     expect(await consentOf(token)).toEqual({ age_band: '8_13', consent_state: 'school' });
   });
+  test('parallel grade changes and pupil creations leave every pupil in the band of the grade the class ends with', async () => {
+    const schoolId = await edu.addSchool('第六小学', undefined, false);
+    const head = await edu.approvedTeacher(schoolId);
+    const classId = edu.ok<EduClass>(await open(head, schoolId, 10)).id;
+    const pupils = (await edu.createPupils(head, classId, ['孙一', '孙二', '孙三'])).map((p) => p.user_id);
+    const bands = async () =>
+      server.app.ctx.db
+        .selectFrom('users')
+        .select(['id', 'age_band', 'consent_state'])
+        .where('id', 'in', pupils)
+        .execute();
+    for (const [round, grades] of [
+      [3, 11, 5, 10],
+      [10, 4, 12],
+      [6, 9, 2, 11],
+    ].entries()) {
+      const [created, ...answers] = await Promise.all([
+        edu.createPupils(head, classId, [`新生${round}`]),
+        ...grades.map((grade) => patch(head, classId, { grade })),
+      ]);
+      pupils.push(...created.map((p) => p.user_id));
+      for (const answer of answers) expect(answer.status).toBe(200);
+      const final = edu.ok<{ class: EduClass }>(await edu.classDetail(head.token, classId)).class.grade;
+      const band = final + 5 < 8 ? 'under_8' : final + 5 < 14 ? '8_13' : final + 5 < 16 ? '14_15' : '16_17';
+      const expected = { age_band: band, consent_state: final + 5 < 14 ? 'pending' : null };
+      const rows = await bands();
+      expect(rows).toHaveLength(pupils.length);
+      for (const row of rows) expect({ grade: final, ...row }).toEqual({ grade: final, id: row.id, ...expected });
+    }
+  });
+
   test('a pupil made pending by a grade change waits the full days from the change, not from the account', async () => {
     const schoolId = await edu.addSchool('第五小学', undefined, false);
     const head = await edu.approvedTeacher(schoolId);

@@ -135,7 +135,8 @@ const changeClass = async (
 ) => {
   const { view, moved } = await inTransaction(ctx, async (tx) => {
     const updated = (await updateClassRow(tx.db, found.id, changes)) ?? fail('E_2');
-    const movedPupils = Number(updated.grade) !== Number(found.grade) ? await followGrade(tx, updated) : [];
+    // Whenever a grade is written (not compared with `found`, read before a parallel change committed).
+    const movedPupils = changes.grade !== undefined ? await followGrade(tx, updated) : [];
     await classEvent(tx, callerId, 'class.changed', { change, class: classView(updated) });
     // Archiving and promoting act on every pupil of the class at once: bulk actions, in the audit log.
     const bulk = BULK_CLASS_CHANGES[change];
