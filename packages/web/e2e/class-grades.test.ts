@@ -2,7 +2,7 @@
  * Grades in words, in Chromium, in zh-CN and en at phone (390×844) and classroom tablet (768×1024)
  * widths: a teacher opens a class by choosing 三年级 (Grade 3) from the grade list — no number box,
  * no 大学/成人 on a server that does not allow it — and later corrects it to 四年级 from the class
- * page, the class and its pupils following on the server. A guardian's daily minutes are a choice:
+ * page, the class and its pupils following on the server; a co-teacher has no such control. A guardian's daily minutes are a choice:
  * typing "30" on the box that shows 60 gives 30, not 6030. Screenshots under e2e/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
@@ -33,6 +33,16 @@ const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => 
 type Text = (typeof LOCALES)[number]['text'];
 const say = (text: Text, key: keyof Text, params: Record<string, string | number> = {}) =>
   text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+
+/** The id of the one class the teacher teaches. */
+const classOf = async (teacher: { token: string }) => {
+  const me = await client(app.server.url)<{ classes: { id: number }[] }>('GET', routes.eduMemberships.path, undefined, {
+    token: teacher.token,
+  });
+  const [only] = me.body.classes;
+  if (!only) throw new Error('the teacher has no class');
+  return only.id;
+};
 
 const checkScreen = async (page: Page, name: string) => {
   await page.evaluate(() => document.fonts.ready);
@@ -70,6 +80,7 @@ test.each(CASES)(
       await page.getByRole('button', { name: text['teach.create'] }).click();
       await page.getByText(text['form.required']).first().waitFor(WAIT);
       await grade.selectOption({ label: text['grade.3'] });
+      expect((await grade.boundingBox())?.height ?? 0, 'the grade list is a 44 px target').toBeGreaterThanOrEqual(44);
       await checkScreen(page, shot('open'));
       await page.getByRole('button', { name: text['teach.create'] }).click();
       await expectScreen(page, className);
@@ -88,6 +99,9 @@ test.each(CASES)(
       const settingsGrade = page.getByRole('region', { name: text['teach.settings'] }).getByLabel(text['teach.grade']);
       expect(await settingsGrade.inputValue()).toBe('3');
       await settingsGrade.selectOption({ label: text['grade.4'] });
+      for (const target of [settingsGrade, change]) {
+        expect((await target.boundingBox())?.height ?? 0, 'a 44 px target').toBeGreaterThanOrEqual(44);
+      }
       await change.click();
       const dialog = page.getByRole('alertdialog');
       await dialog.getByText(text['teach.gradeChangeBody']).waitFor(WAIT);
@@ -100,6 +114,30 @@ test.each(CASES)(
         .waitFor(WAIT);
       await checkScreen(page, shot('changed'));
       expect((await detail()).class.grade).toBe(4);
+      expect(tab.errors).toEqual([]);
+    });
+
+    // A co-teacher sees the grade but has no control to change it (the server refuses them too).
+    const coTeacher = await steps.approvedTeacher(schoolId);
+    await signAgreementsInEffect(server, coTeacher.token);
+    const classId = await classOf(teacher);
+    steps.ok(
+      await call(
+        'POST',
+        pathOf(routes.addClassTeacher.path, { id: classId }),
+        { user_id: coTeacher.userId },
+        {
+          token: teacher.token,
+        },
+      ),
+      204,
+    );
+    await inPage(app.browser, { locale, width: viewport.width, height: viewport.height }, async (tab) => {
+      const { page } = tab;
+      await openSignedIn(app, tab, coTeacher, `/teach/classes/${classId}`);
+      await expectScreen(page, className);
+      await page.getByRole('button', { name: text['teach.promote'] }).waitFor(WAIT);
+      expect(await page.getByRole('button', { name: text['teach.gradeChange'], exact: true }).count()).toBe(0);
       expect(tab.errors).toEqual([]);
     });
   },
@@ -128,6 +166,7 @@ test.each(LOCALES)(
       await minutes.waitFor(WAIT);
       // The site's 60 is shown; a phone user taps and types 30.
       expect(await minutes.inputValue()).toBe('60');
+      expect((await minutes.boundingBox())?.height ?? 0, 'a 44 px target').toBeGreaterThanOrEqual(44);
       await minutes.focus();
       await page.keyboard.type('30');
       expect(await minutes.inputValue()).toBe('30');
