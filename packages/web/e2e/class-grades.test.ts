@@ -2,8 +2,9 @@
  * Grades in words, in Chromium, in zh-CN and en at phone (390×844) and classroom tablet (768×1024)
  * widths: a teacher opens a class by choosing 三年级 (Grade 3) from the grade list — no number box,
  * no 大学/成人 on a server that does not allow it — and later corrects it to 四年级 from the class
- * page, the class and its pupils following on the server; a co-teacher has no such control. A guardian's daily minutes are a choice:
- * typing "30" on the box that shows 60 gives 30, not 6030. Screenshots under e2e/screenshots/.
+ * page, the class and its pupils following on the server; a co-teacher has no such control. A
+ * guardian's daily minutes are a choice: typing "30" on the box that shows 60 gives 30, not 6030.
+ * Screenshots under e2e/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
