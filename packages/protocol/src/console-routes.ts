@@ -197,6 +197,7 @@ export const AUDIT_ACTIONS = [
   'edu.cards.print',
   'edu.class.archive',
   'edu.class.promote',
+  'edu.class.grade',
   'data_request.record',
   'data_request.close',
   'staff_access.request',
@@ -207,7 +208,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * Groups of audit actions the log filters by (`GET /admin/audit?group=`): `edu-bulk` is every bulk
- * action of a school's teachers (pupil batches, resets, moves, card sheets, class archives and promotions).
+ * action of a school's teachers (pupil batches, resets, moves, card sheets, class archives, promotions and grade changes).
  */
 export const AUDIT_GROUPS = {
   'edu-bulk': [
@@ -217,6 +218,7 @@ export const AUDIT_GROUPS = {
     'edu.cards.print',
     'edu.class.archive',
     'edu.class.promote',
+    'edu.class.grade',
   ],
 } as const satisfies Record<string, readonly AuditAction[]>;
 export type AuditGroup = keyof typeof AUDIT_GROUPS;

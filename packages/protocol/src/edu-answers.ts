@@ -29,6 +29,11 @@ export const membershipsAnswer = object({
   managed_by_school: boolean(),
   /** The school asks for a new password before anything else. */
   must_change_password: boolean(),
+  /**
+   * The grades a class may have on this server, in order: 1–12 (一年级…高三), with 0 (幼儿园) and 13
+   * (大学/成人) where the operator allows them (EDU_CLASS_EXTRA_GRADES).
+   */
+  class_grades: list(integer()),
 });
 
 /**

@@ -35,7 +35,8 @@ export const EDU_IMPORT_BODY_MAX = 2 * 1024 * 1024;
 const s = (maxLength = 256) => ({ type: 'string', required: true, maxLength }) as const;
 const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 const ids = { type: 'integer[]', required: true, maxLength: PUPIL_BATCH_MAX } as const;
-const grade = { type: 'integer', required: true, min: 0, max: 20 } as const;
+/** Wide enough that the server's own check (one of the grade list, services/edu/family/age.ts) answers. */
+const grade = { type: 'integer', required: true, min: 0, max: 99 } as const;
 /** The field, not required (typed as such: a spread of `F` would keep its `required: true` beside `false`). */
 const optional = <const F extends FieldSpec>(field: F) =>
   ({ ...field, required: false }) as Omit<F, 'required'> & { readonly required: false };

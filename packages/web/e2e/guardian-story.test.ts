@@ -106,7 +106,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       const heard = receiver.received.length;
       await guardian.goto(`${app.server.url}/guardian`);
       await expectScreen(guardian, text['guardian.title']);
-      await guardian.getByTestId('daily-minutes').fill('30', WAIT);
+      await guardian.getByTestId('daily-minutes').selectOption('30', WAIT);
       await guardian.getByRole('button', { name: text['guardian.saveLimits'] }).click();
       await guardian.getByText(text['guardian.saved']).waitFor(WAIT);
       await guardian.screenshot({

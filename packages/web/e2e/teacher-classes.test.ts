@@ -104,6 +104,7 @@ test.each(CASES)(
 
       // A class, and 30 pupils pasted, previewed and created.
       await inputLabelled(tab, text['teach.className']).fill(className);
+      await page.getByLabel(text['teach.grade'], { exact: true }).selectOption({ label: text['grade.3'] });
       await page.getByRole('button', { name: text['teach.create'] }).click();
       await expectScreen(page, className);
       const classId = Number(/\/teach\/classes\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);

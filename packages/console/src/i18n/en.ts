@@ -339,6 +339,7 @@ export const en = {
   'audit.school.roster.import': 'Imported a roster',
   'audit.edu.class.archive': 'Archived a class (all its pupils)',
   'audit.edu.class.promote': 'Moved a class up a grade (all its pupils)',
+  'audit.edu.class.grade': "Changed a class's grade (its pupils' age band follows)",
   'audit.data_request.record': 'Recorded a correction or objection request',
   'audit.data_request.close': 'Answered a data request',
   'audit.staff_access.request': "Asked to read a minor's record",

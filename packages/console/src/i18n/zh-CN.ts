@@ -337,6 +337,7 @@ export const zhCN: ConsoleText = {
   'audit.school.roster.import': '导入名册',
   'audit.edu.class.archive': '归档班级（全班学生）',
   'audit.edu.class.promote': '班级升年级（全班学生）',
+  'audit.edu.class.grade': '更改班级年级（学生年龄段随之改变）',
   'audit.data_request.record': '记录了一条更正或反对请求',
   'audit.data_request.close': '答复了一条个人信息请求',
   'audit.staff_access.request': '申请查看未成年人的资料',

@@ -84,6 +84,11 @@ export interface Config
   eduSchoolDailyBatches: number;
   /** New pupil accounts are asked to choose their own password at first sign-in. */
   eduPupilPasswordChange: boolean;
+  /**
+   * Grades beyond 一年级…高三 (1–12) a class may have: `kindergarten` (0, 幼儿园) and `adult` (13,
+   * 大学/成人), from EDU_CLASS_EXTRA_GRADES; none by default (services/edu/family/age.ts).
+   */
+  eduClassExtraGrades: ExtraGrade[];
   /** Days an account under 14 may wait for a guardian's consent before the sweeper deletes it. */
   eduConsentPendingDays: number;
   /**
@@ -197,6 +202,24 @@ const parseProducts = (raw: string, problems: string[]): Record<string, string> 
 
 /** The log levels of the server's logger (pino). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The grades an operator may add to a class's grade list (EDU_CLASS_EXTRA_GRADES). */
+export const EXTRA_GRADES = ['kindergarten', 'adult'] as const;
+export type ExtraGrade = (typeof EXTRA_GRADES)[number];
+
+const extraGradesOf = (raw: string | undefined, problems: string[]): ExtraGrade[] => {
+  const words = (raw ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+  const unknown = words.filter((w) => !(EXTRA_GRADES as readonly string[]).includes(w));
+  if (unknown.length > 0) {
+    problems.push(
+      `EDU_CLASS_EXTRA_GRADES names ${unknown.join(', ')}; it takes kindergarten and/or adult. Fix: e.g. EDU_CLASS_EXTRA_GRADES=kindergarten, or unset it.`,
+    );
+  }
+  return EXTRA_GRADES.filter((g) => words.includes(g));
+};
 
 const logLevelOf = (raw: string | undefined, problems: string[]): string => {
   if (raw === undefined) return 'info';
@@ -314,6 +337,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     eduTeacherDailyBatches: int('EDU_TEACHER_DAILY_BATCHES', 5, 0, 10_000),
     eduSchoolDailyBatches: int('EDU_SCHOOL_DAILY_BATCHES', 50, 0, 100_000),
     eduPupilPasswordChange: bool('EDU_PUPIL_PASSWORD_CHANGE', true),
+    eduClassExtraGrades: extraGradesOf(str('EDU_CLASS_EXTRA_GRADES'), problems),
     ...readRosterConfig(read),
     eduConsentPendingDays: int('EDU_CONSENT_PENDING_DAYS', 30, 1, 365),
     eduGuardianWaitDays: int('EDU_GUARDIAN_WAIT_DAYS', 7, 1, 90),

@@ -1,7 +1,7 @@
 /** Kysely table types. Times are unix milliseconds; booleans are 0/1 (SQLite has no boolean). */
 
 import type { AgeBand, ConsentState } from '@edupass/protocol';
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
 import type { DataRequestsTable, StaffAccessApprovalsTable } from './admin/rights-schema.ts';
 import type {
@@ -66,6 +66,11 @@ export interface UsersTable {
   age_band: AgeBand | null;
   /** Guardian consent of a child under 14 (services/edu/family/consent.ts); null when none is needed. */
   consent_state: ConsentState | null;
+  /**
+   * Since when the account waits for consent, where not since `created_at` (a class's grade corrected
+   * to one under 14; migration 041); the sweep counts from it. Null otherwise.
+   */
+  consent_pending_since: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CodesTable {

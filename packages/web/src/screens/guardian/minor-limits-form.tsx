@@ -1,7 +1,8 @@
 /**
  * A child's time limits in the guardian area: minutes a day and the hours of no use. The server takes
  * only limits stricter than the site's (the hint says what those are); "Use the site's limits" clears
- * the guardian's own.
+ * the guardian's own. The minutes are a choice of steps (every 10 minutes up to the site's, and the
+ * child's own where it is between), never a box whose "60" becomes "6030" when a phone user types 30.
  */
 import { type ChildRecord, guardianLinkTable } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -9,6 +10,12 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
+
+/** Every 10 minutes up to the site's limit, the site's limit and the child's current one, in order. */
+export const minuteChoices = (most: number, current: number | null) =>
+  [...new Set([...Array.from({ length: Math.floor(most / 10) }, (_, i) => (i + 1) * 10), most, current ?? most])]
+    .filter((m) => m >= 0 && m <= most)
+    .sort((a, b) => a - b);
 
 const curfewEnds = (curfew: string | null) => {
   const [from = '', to = ''] = (curfew ?? '').split('-');
@@ -20,14 +27,14 @@ export const MinorLimitsForm = ({ record, onSaved }: { record: ChildRecord; onSa
   const action = useAction();
   const ids = { minutes: useId(), from: useId(), to: useId() };
   const { minor, defaults } = record;
-  const [minutes, setMinutes] = useState(String(minor.daily_limit_minutes ?? ''));
+  const [minutes, setMinutes] = useState(String(minor.daily_limit_minutes ?? defaults.daily_limit_minutes ?? ''));
   const [from, setFrom] = useState(curfewEnds(minor.curfew).from);
   const [to, setTo] = useState(curfewEnds(minor.curfew).to);
   if (defaults.daily_limit_minutes === null || defaults.curfew === null) return <p>{t('guardian.noLimits')}</p>;
   const save = (body: { daily_limit_minutes?: number; curfew?: string }) =>
     action.run(async () => {
       const saved = await eduCall(guardianLinkTable.setChildMinorMode, { params: { id: record.child.id }, body });
-      setMinutes(String(saved.daily_limit_minutes ?? ''));
+      setMinutes(String(saved.daily_limit_minutes ?? defaults.daily_limit_minutes ?? ''));
       setFrom(curfewEnds(saved.curfew).from);
       setTo(curfewEnds(saved.curfew).to);
       onSaved();
@@ -48,17 +55,19 @@ export const MinorLimitsForm = ({ record, onSaved }: { record: ChildRecord; onSa
       </p>
       <div className="field">
         <label htmlFor={ids.minutes}>{t('guardian.minutes')}</label>
-        <input
+        <select
           id={ids.minutes}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={defaults.daily_limit_minutes}
           required
           value={minutes}
           onChange={(event) => setMinutes(event.target.value)}
           data-testid="daily-minutes"
-        />
+        >
+          {minuteChoices(defaults.daily_limit_minutes, minor.daily_limit_minutes).map((m) => (
+            <option key={m} value={m}>
+              {t('guardian.minutesOption', { minutes: m })}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="field">
         <label htmlFor={ids.from}>{t('guardian.curfewFrom')}</label>

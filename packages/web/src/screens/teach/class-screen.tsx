@@ -28,7 +28,13 @@ const loadClass = async (classId: number) => {
       c.status === 'active' &&
       !c.archived,
   );
-  return { ...detail, moveTargets };
+  // The grade is its head teacher's or a school admin's to change (the server refuses anyone else).
+  const mayChangeGrade =
+    memberships.classes.some((c) => c.id === classId && c.role === 'head_teacher' && c.status === 'active') ||
+    memberships.schools.some(
+      (s) => s.id === detail.class.school_id && s.role === 'school_admin' && s.status === 'approved',
+    );
+  return { ...detail, moveTargets, mayChangeGrade, grades: memberships.class_grades };
 };
 
 export const ClassScreen = ({ classId }: { classId: number }) => {
@@ -57,7 +63,12 @@ export const ClassScreen = ({ classId }: { classId: number }) => {
           <PupilList classId={classId} pupils={pupils} moveTargets={data.moveTargets} onChanged={load.reload} />
           {data.class.archived ? null : <AddPupils classId={classId} onCreated={load.reload} />}
           <JoinSection classId={classId} requests={requests} onChanged={load.reload} />
-          <ClassSettings found={data.class} onChanged={load.reload} />
+          <ClassSettings
+            found={data.class}
+            onChanged={load.reload}
+            grades={data.grades}
+            mayChangeGrade={data.mayChangeGrade}
+          />
         </>
       ) : null}
     </AccountLayout>

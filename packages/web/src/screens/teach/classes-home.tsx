@@ -79,7 +79,7 @@ export const ClassesHome = () => {
               ))}
             </ul>
           </section>
-          {canOpen.length > 0 ? <OpenClassForm schools={canOpen} /> : null}
+          {canOpen.length > 0 ? <OpenClassForm schools={canOpen} grades={data.class_grades} /> : null}
         </>
       ) : null}
     </AccountLayout>

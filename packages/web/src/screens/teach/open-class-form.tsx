@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { navigate } from '../../router/history.ts';
 import { eduCall } from '../../session/edu.ts';
 import { Field } from '../../ui/field.tsx';
+import { GradeSelect } from './grade-select.tsx';
 import { teachPaths } from './teach-paths.ts';
 
 /** The school year a class opened today belongs to: from September, this year and the next. */
@@ -15,20 +16,28 @@ export const currentSchoolYear = (today = new Date()) => {
   return `${start}-${start + 1}`;
 };
 
-export const OpenClassForm = ({ schools }: { schools: { id: number; name: string }[] }) => {
+export const OpenClassForm = ({
+  schools,
+  grades,
+}: {
+  schools: { id: number; name: string }[];
+  /** The grades a class may have (the server's `class_grades`). */
+  grades: readonly number[];
+}) => {
   const { t } = useI18n();
   const action = useAction();
   const schoolId = useId();
   const [school, setSchool] = useState(String(schools[0]?.id ?? ''));
   const [name, setName] = useState('');
-  const [grade, setGrade] = useState('1');
+  // No grade is chosen for the teacher: a class of 8-year-olds must not become one of adults by a slip.
+  const [grade, setGrade] = useState('');
   const [year, setYear] = useState(currentSchoolYear);
   const [submitted, setSubmitted] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (!name.trim() || !year.trim()) return void requestAnimationFrame(() => action.focusFirstInvalid());
+    if (!name.trim() || !grade || !year.trim()) return void requestAnimationFrame(() => action.focusFirstInvalid());
     void action.run(async () => {
       const opened = await eduCall(eduTable.createClass, {
         params: { id: Number(school) },
@@ -62,16 +71,7 @@ export const OpenClassForm = ({ schools }: { schools: { id: number; name: string
           maxLength={64}
           required
         />
-        <Field
-          label={t('teach.grade')}
-          value={grade}
-          onValue={setGrade}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={20}
-          required
-        />
+        <GradeSelect grades={grades} value={grade} onValue={setGrade} error={required(grade)} />
         <Field
           label={t('teach.schoolYear')}
           value={year}

@@ -4,6 +4,7 @@
  * what products see (`age_band`); a child under 14 needs a guardian's consent (consent.ts).
  */
 import type { AgeBand, ConsentState } from '@edupass/protocol';
+import type { Config } from '../../../config/config.ts';
 import { invalidRequest } from '../../../errors.ts';
 import type { User } from '../../../store/schema.ts';
 
@@ -42,6 +43,35 @@ export const checkBirthYearMonth = (value: string, now: number): string => {
  */
 export const bandOfGrade = (grade: number): AgeBand => bandOfAge(grade + 5);
 
+/** 幼儿园 and 大学/成人: grades of a class only where the operator allows them (EDU_CLASS_EXTRA_GRADES). */
+export const KINDERGARTEN_GRADE = 0;
+export const ADULT_GRADE = 13;
+
+/**
+ * The grades a class may have, in order: 1–12 (一年级…六年级, 初一…初三, 高一…高三) always; 0 (幼儿园)
+ * and 13 (大学/成人, whose pupils are adults) only where the operator allows them. Nothing else is a
+ * grade: a 13 typed by a slip is not an adult class in a primary school.
+ */
+export const classGrades = (config: Pick<Config, 'eduClassExtraGrades'>): number[] => [
+  ...(config.eduClassExtraGrades.includes('kindergarten') ? [KINDERGARTEN_GRADE] : []),
+  ...Array.from({ length: 12 }, (_, i) => i + 1),
+  ...(config.eduClassExtraGrades.includes('adult') ? [ADULT_GRADE] : []),
+];
+
+/** The grade, when it is one of `classGrades`; E_1 naming the grades there are otherwise. */
+export const checkClassGrade = (config: Pick<Config, 'eduClassExtraGrades'>, grade: number): number => {
+  const grades = classGrades(config);
+  if (grades.includes(grade)) return grade;
+  const names = [
+    ...(grades.includes(KINDERGARTEN_GRADE) ? ['0 (幼儿园)'] : []),
+    '1 to 6 (一年级 to 六年级)',
+    '7 to 9 (初一 to 初三)',
+    '10 to 12 (高一 to 高三)',
+    ...(grades.includes(ADULT_GRADE) ? ['13 (大学/成人, adults)'] : []),
+  ];
+  throw invalidRequest(`grade must be one of the grade list: ${names.join(', ')}.`);
+};
+
 export const needsConsent = (band: AgeBand | null) => band === 'under_8' || band === '8_13';
 
 /** The age columns of a new account: the band and, under 14, a consent to wait for (or the school's). */
@@ -54,6 +84,30 @@ export const ageColumns = (
   birth_year_month: birthYearMonth,
   consent_state: needsConsent(band) ? ((consentBy === 'school' ? 'school' : 'pending') satisfies ConsentState) : null,
 });
+
+/**
+ * A school-managed pupil's band and consent once the class's grade changed (classes.ts): the new
+ * grade's band; becoming under 14, the consent rules of a new pupil (the school's agreement where one
+ * is in force, else a guardian's consent to wait for, counted from `now`); becoming 14 or over, nothing
+ * left to wait for. A guardian's decision (granted, withdrawn) stays as the guardian made it.
+ */
+export const gradeBandColumns = (
+  band: AgeBand,
+  current: ConsentState | null,
+  consentBy: 'guardian' | 'school',
+  now: number,
+): Pick<User, 'age_band' | 'consent_state'> & { consent_pending_since?: number | null } => {
+  if (needsConsent(band)) {
+    if (current !== null) return { age_band: band, consent_state: current };
+    return consentBy === 'school'
+      ? { age_band: band, consent_state: 'school', consent_pending_since: null }
+      : { age_band: band, consent_state: 'pending', consent_pending_since: now };
+  }
+  if (current === 'pending' || current === 'school') {
+    return { age_band: band, consent_state: null, consent_pending_since: null };
+  }
+  return { age_band: band, consent_state: current };
+};
 
 /** The columns of a self sign-up's answer (none given: age unknown, see docs/education.md). */
 export const signUpAgeColumns = (birthYearMonth: string | undefined, now: number) => {

@@ -8,8 +8,10 @@ import { type AuditAction, DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
 import { findUserById } from '../../../store/account/users.ts';
+import { moveGradeBand } from '../../../store/edu/family/guardians.ts';
 import {
   approveClassMember,
+  classRoleOf,
   dropJoinRequest,
   findClass,
   findClassByJoinCode,
@@ -21,10 +23,13 @@ import {
 import { schoolRolesOf } from '../../../store/edu/school/schools.ts';
 import { reserveLoginAttempt } from '../../security/rate-limits.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
-import { requireAccess } from '../access.ts';
+import { requireAccess, schoolManaged } from '../access.ts';
 import { logPupilReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
 import { drawCode } from '../codes.ts';
+import { bandOfGrade, checkClassGrade, classGrades, gradeBandColumns } from '../family/age.ts';
+import { minorModeChanged } from '../family/minor-mode.ts';
+import { schoolConsentStands } from '../family/school-agreements.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
 
@@ -51,7 +56,7 @@ export const createClass = async (
     const created = await insertClass(tx.db, {
       school_id: schoolId,
       name: requireName(input.name),
-      grade: input.grade,
+      grade: checkClassGrade(tx.config, input.grade),
       school_year: requireName(input.school_year),
       created_at: tx.now(),
     });
@@ -93,21 +98,71 @@ const BULK_CLASS_CHANGES: Partial<Record<string, AuditAction>> = {
   promoted: 'edu.class.promote',
 };
 
+/**
+ * In `tx`: the class's grade changed, so its active pupils whose account the school made and manages
+ * (no personal phone, no year and month of birth of their own) take the new grade's band and its
+ * consent rules (age.ts `gradeBandColumns`); each moved pupil's minor mode is told to the products.
+ * Answers the pupils moved.
+ */
+const followGrade = async (tx: Context, updated: ClassRow): Promise<number[]> => {
+  const pupils = (await membersOfClass(tx.db, updated.id))
+    .filter((m) => m.role === 'pupil' && m.status === 'active')
+    .map((m) => Number(m.user_id));
+  if (pupils.length === 0) return [];
+  const managed = await schoolManaged(tx.db, updated.id, pupils);
+  const band = bandOfGrade(Number(updated.grade));
+  const consentBy = (await schoolConsentStands(tx, updated.school_id)) ? 'school' : 'guardian';
+  const moved: number[] = [];
+  for (const userId of managed) {
+    const user = await findUserById(tx.db, userId);
+    if (!user || user.birth_year_month !== null) continue;
+    const to = gradeBandColumns(band, user.consent_state, consentBy, tx.now());
+    if (to.age_band === user.age_band && to.consent_state === user.consent_state) continue;
+    if (await moveGradeBand(tx.db, userId, user.consent_state, to, tx.now())) {
+      await minorModeChanged(tx, userId);
+      moved.push(userId);
+    }
+  }
+  return moved;
+};
+
 const changeClass = async (
   ctx: Context,
   callerId: number,
   found: ClassRow,
   changes: Partial<ClassRow>,
   change: string,
-) =>
-  inTransaction(ctx, async (tx) => {
+) => {
+  const { view, moved } = await inTransaction(ctx, async (tx) => {
     const updated = (await updateClassRow(tx.db, found.id, changes)) ?? fail('E_2');
+    // Whenever a grade is written (not compared with `found`, read before a parallel change committed).
+    const movedPupils = changes.grade !== undefined ? await followGrade(tx, updated) : [];
     await classEvent(tx, callerId, 'class.changed', { change, class: classView(updated) });
     // Archiving and promoting act on every pupil of the class at once: bulk actions, in the audit log.
     const bulk = BULK_CLASS_CHANGES[change];
     if (bulk) await eduAudit(tx, callerId, bulk, `class:${found.id}`, `school:${found.school_id}`);
-    return classView(updated);
+    if (movedPupils.length > 0 && !bulk) {
+      await eduAudit(
+        tx,
+        callerId,
+        'edu.class.grade',
+        `class:${found.id}`,
+        `grade ${Number(found.grade)} → ${Number(updated.grade)}, ${movedPupils.length} pupils' age band`,
+      );
+    }
+    return { view: classView(updated), moved: movedPupils };
   });
+  // Their sessions read the band and consent afresh.
+  for (const userId of moved) ctx.sessions.forgetUser(userId);
+  return view;
+};
+
+/** A class's grade decides its pupils' age band: its head teacher or a school admin changes it, no co-teacher. */
+const requireGradeChanger = async (ctx: Context, callerId: number, found: ClassRow) => {
+  if ((await classRoleOf(ctx.db, found.id, callerId)) === 'head_teacher') return;
+  if ((await schoolRolesOf(ctx.db, found.school_id, callerId)).includes('school_admin')) return;
+  throw new ApiError('E_4', "Only the class's head teacher or a school admin can change its grade.");
+};
 
 export const updateClass = async (
   ctx: Context,
@@ -116,9 +171,18 @@ export const updateClass = async (
   input: { name?: string; grade?: number; school_year?: string },
 ) => {
   const found = await classToTeach(ctx, callerId, classId);
+  // The same grade again is no change; a new one is one of the grade list, set by the head teacher.
+  const grade =
+    input.grade !== undefined && input.grade !== Number(found.grade)
+      ? checkClassGrade(ctx.config, input.grade)
+      : undefined;
+  if (grade !== undefined) {
+    if (found.archived_at !== null) throw invalidRequest('The class is archived.');
+    await requireGradeChanger(ctx, callerId, found);
+  }
   const changes = {
     ...(input.name !== undefined ? { name: requireName(input.name) } : {}),
-    ...(input.grade !== undefined ? { grade: input.grade } : {}),
+    ...(grade !== undefined ? { grade } : {}),
     ...(input.school_year !== undefined ? { school_year: requireName(input.school_year) } : {}),
   };
   // Nothing to change: the class as it is, and no `class.changed` for the products.
@@ -136,13 +200,12 @@ export const archiveClass = async (ctx: Context, callerId: number, classId: numb
 export const promoteClass = async (ctx: Context, callerId: number, classId: number, schoolYear: string) => {
   const found = await classToTeach(ctx, callerId, classId);
   if (found.archived_at !== null) throw invalidRequest('The class is archived.');
-  return changeClass(
-    ctx,
-    callerId,
-    found,
-    { grade: Number(found.grade) + 1, school_year: requireName(schoolYear) },
-    'promoted',
-  );
+  const next = Number(found.grade) + 1;
+  // 高三 (or the last grade the operator allows) has no next one: its pupils leave school, not become adults.
+  if (!classGrades(ctx.config).includes(next)) {
+    throw invalidRequest('The class is in the last grade there is: archive it at the end of the school year.');
+  }
+  return changeClass(ctx, callerId, found, { grade: next, school_year: requireName(schoolYear) }, 'promoted');
 };
 
 /** A co-teacher must be an approved teacher (or admin) of the class's school. */

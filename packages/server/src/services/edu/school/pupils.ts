@@ -9,7 +9,13 @@ import { PUPIL_BATCH_MAX } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { ApiError, invalidRequest } from '../../../errors.ts';
 import { findUserById, insertNamedUsers, lockUserRows } from '../../../store/account/users.ts';
-import { findClass, movePupilRows, pupilsInClass, putClassMembers } from '../../../store/edu/school/classes.ts';
+import {
+  findClass,
+  lockedClassGrade,
+  movePupilRows,
+  pupilsInClass,
+  putClassMembers,
+} from '../../../store/edu/school/classes.ts';
 import {
   insertPupilAccounts,
   revokeBadges,
@@ -78,6 +84,8 @@ export const createPupils = async (
   const mustChange = ctx.config.eduPupilPasswordChange ? 1 : 0;
   const schoolConsent = await schoolConsentStands(ctx, school.id);
   return inTransaction(ctx, async (tx) => {
+    // The grade as it is now, the class held until the commit: a grade change waits and then moves these pupils too.
+    const grade = (await lockedClassGrade(tx.db, classId, tx.store.dialect === 'postgres')) ?? found.grade;
     const users = await insertNamedUsers(
       tx.db,
       names.map((name, i) => {
@@ -90,7 +98,7 @@ export const createPupils = async (
           fullname: name,
           // The class's band; under 14 the school's agreement, where one is in force, stands for the
           // guardians' consent (school-agreements.ts); without one the pupil waits for a guardian.
-          ...ageColumns(bandOfGrade(found.grade), null, schoolConsent ? 'school' : 'guardian'),
+          ...ageColumns(bandOfGrade(grade), null, schoolConsent ? 'school' : 'guardian'),
         });
       }),
     );

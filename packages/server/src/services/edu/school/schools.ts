@@ -23,6 +23,7 @@ import {
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
+import { classGrades } from '../family/age.ts';
 import { applicationsOf } from '../family/school-agreements.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
@@ -197,6 +198,7 @@ export const memberships = async (ctx: Context, userId: number) => {
     classes: classes.map((c) => ({ ...classView(c), role: c.role, status: c.status })),
     managed_by_school: managed,
     must_change_password: managed && pupil?.must_change_password === 1,
+    class_grades: classGrades(ctx.config),
   };
 };
 

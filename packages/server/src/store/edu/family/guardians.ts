@@ -97,6 +97,30 @@ export const setAgeOnce = async (
     ).numUpdatedRows,
   ) === 1;
 
+/**
+ * A school-managed pupil's band and consent after the class's grade changed: only an account whose
+ * age is not its own answer (no year and month of birth), and only from the consent state read
+ * (a guardian's decision made meanwhile is not overwritten). Whether it was changed.
+ */
+export const moveGradeBand = async (
+  db: Db,
+  userId: number,
+  from: ConsentState | null,
+  to: Pick<User, 'age_band' | 'consent_state'> & { consent_pending_since?: number | null },
+  at: number,
+) =>
+  Number(
+    (
+      await db
+        .updateTable('users')
+        .set({ ...to, updated_at: at })
+        .where('id', '=', userId)
+        .where('birth_year_month', 'is', null)
+        .where((eb) => (from === null ? eb('consent_state', 'is', null) : eb('consent_state', '=', from)))
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  ) === 1;
+
 export const isGuardianRow = async (db: Db, guardianId: number, childId: number) =>
   (await db
     .selectFrom('guardians')
@@ -133,7 +157,7 @@ export const pendingConsentBefore = (db: Db, before: number, limit: number) =>
     .selectFrom('users')
     .select(['id', 'phone', 'email'])
     .where('consent_state', '=', 'pending')
-    .where('created_at', '<', before)
+    .where((eb) => eb(eb.fn.coalesce('consent_pending_since', 'created_at'), '<', before))
     .orderBy('created_at')
     .limit(limit)
     .execute();

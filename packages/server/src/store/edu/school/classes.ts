@@ -1,6 +1,6 @@
 /** Classes and their members (head teacher, teachers, pupils). */
 import type { ClassRole } from '@edupass/protocol';
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../schema.ts';
 import type { ClassesTable } from '../edu-schema.ts';
 
@@ -10,6 +10,17 @@ export const insertClass = (
   db: Db,
   row: { school_id: number; name: string; grade: number; school_year: string; created_at: number },
 ) => db.insertInto('classes').values(row).returningAll().executeTakeFirstOrThrow();
+
+/**
+ * In a transaction on PostgreSQL: the class's grade, its row locked until the commit, so pupils created
+ * now and a grade change now (which updates the row) happen one after the other, never on a stale
+ * grade. SQLite runs one write transaction at a time: a plain read.
+ */
+export const lockedClassGrade = async (db: Db, id: number, postgres: boolean): Promise<number | undefined> => {
+  if (!postgres) return (await findClass(db, id))?.grade;
+  const { rows } = await sql<{ grade: number }>`select grade from classes where id = ${id} for update`.execute(db);
+  return rows[0] === undefined ? undefined : Number(rows[0].grade);
+};
 
 export const findClass = (db: Db, id: number) =>
   db.selectFrom('classes').selectAll().where('id', '=', id).executeTakeFirst();
