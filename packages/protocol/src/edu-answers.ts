@@ -22,7 +22,13 @@ export const classAnswer = object(classFields);
 
 export const membershipsAnswer = object({
   schools: list(
-    object({ id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+    object({
+      id: integer(),
+      name: text(),
+      role: oneOf(...SCHOOL_ROLES),
+      /** `refused`: the school turned the request down; asking again makes it `pending` again. */
+      status: oneOf('pending', 'approved', 'refused'),
+    }),
   ),
   classes: list(object({ ...classFields, role: oneOf(...CLASS_ROLES), status: oneOf('active', 'pending') })),
   /** The account was created by a school and has no personal phone yet. */
@@ -99,6 +105,9 @@ export const schoolOverviewAnswer = object({
   /** Pupils' printed cards keep working after a pupil chooses a password of their own (default false). */
   cards_keep_working: boolean(),
 });
+
+/** Schools whose name holds the words asked for: their id and name, nothing of who is there. */
+export const schoolSearchAnswer = object({ schools: list(object({ id: integer(), name: text() })) });
 
 export const pupilPreviewAnswer = object({
   names: list(text()),

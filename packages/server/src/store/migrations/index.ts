@@ -43,6 +43,7 @@ import * as schoolSignOut from './036-school-sign-out.ts';
 import * as guardianRequests from './037-guardian-requests.ts';
 import * as cardsEndWithOwnPassword from './038-cards-end-with-own-password.ts';
 import * as agreementApplications from './039-agreement-applications.ts';
+import * as schoolNameSearch from './040-school-name-search.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -94,6 +95,7 @@ const steps: [name: string, up: Step][] = [
   ['037-guardian-requests', guardianRequests.up],
   ['038-cards-end-with-own-password', cardsEndWithOwnPassword.up],
   ['039-agreement-applications', agreementApplications.up],
+  ['040-school-name-search', schoolNameSearch.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -4,10 +4,11 @@
  */
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
-import { findUserById } from '../../../store/account/users.ts';
+import { findUserById, findUserByPhone } from '../../../store/account/users.ts';
 import { agreementsInForce } from '../../../store/edu/family/guardian-checks.ts';
 import { classesOfSchool, classesOfUser } from '../../../store/edu/school/classes.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
+import { nameKey, schoolsNamed } from '../../../store/edu/school/school-names.ts';
 import {
   allSchools,
   approveSchoolTeacher,
@@ -15,7 +16,7 @@ import {
   insertSchool,
   membersOfSchool,
   putSchoolMember,
-  removePendingTeacher,
+  refusePendingTeacher,
   schoolsOfUser,
   setSchoolBatches,
   teacherRequests,
@@ -124,10 +125,53 @@ export const approveTeacher = async (
   await eduAudit(ctx, callerId, 'teacher.approve', `school:${schoolId}`, `user:${teacherId}`);
 };
 
-/** Refuses a pending request to teach (an operator's decision); the user may ask again later. */
-export const refuseTeacher = async (ctx: Context, operatorId: number, schoolId: number, teacherId: number) => {
-  if (!(await removePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
-  await eduAudit(ctx, operatorId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
+/**
+ * Refuses a pending request to teach: by an operator (`byOperator`) or by one of the school's admins.
+ * The person sees it refused and may ask again later.
+ */
+export const refuseTeacher = async (
+  ctx: Context,
+  callerId: number,
+  schoolId: number,
+  teacherId: number,
+  byOperator = true,
+) => {
+  if (!byOperator) await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  if (!(await refusePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
+  await eduAudit(ctx, callerId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
+};
+
+/** Schools a search answers at most. */
+export const SCHOOL_SEARCH_MAX = 20;
+
+/**
+ * Schools by a part of their name, for someone looking for where to ask to teach: only their id and
+ * name (nothing of who teaches or learns there), at most `SCHOOL_SEARCH_MAX`.
+ */
+export const searchSchools = async (ctx: Context, query: string) => {
+  const key = nameKey(query);
+  if ([...key].length < 2) throw invalidRequest('Type at least two characters of the name.');
+  const rows = await schoolsNamed(ctx.db, key, SCHOOL_SEARCH_MAX);
+  return { schools: rows.map((r) => ({ id: Number(r.id), name: r.name })) };
+};
+
+/**
+ * A school admin adds a teacher by the phone number of the teacher's own account: approved at once, of
+ * this school only (no other school, no class). Adding again changes nothing; a pupil account cannot teach.
+ */
+export const addTeacherByPhone = async (ctx: Context, callerId: number, schoolId: number, phone: string) => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const user = (await findUserByPhone(ctx.db, phone)) ?? fail('AC3_1');
+  const teacherId = Number(user.id);
+  if (await findPupilAccount(ctx.db, teacherId)) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  await putSchoolMember(ctx.db, {
+    school_id: schoolId,
+    user_id: teacherId,
+    role: 'teacher',
+    status: 'approved',
+    created_at: ctx.now(),
+  });
+  await eduAudit(ctx, callerId, 'teacher.add', `school:${schoolId}`, `user:${teacherId}`);
 };
 
 /** Every school's teachers for an operator: their names and phones are logged as read. */
