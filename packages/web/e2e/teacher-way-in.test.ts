@@ -98,6 +98,7 @@ test.each(CASES)(
 
       // A part of the name finds the school; asking makes it "waiting for approval".
       await inputLabelled(tab, text['teach.schoolName']).fill(`${tag}小`);
+      await expectTappable(inputLabelled(tab, text['teach.schoolName']), 'the school name box');
       const search = page.getByRole('button', { name: text['teach.search'] });
       await expectTappable(search, 'search');
       await search.click();
@@ -131,6 +132,7 @@ test.each(CASES)(
       await approve.click();
       await page.getByText(new RegExp(say(text, 'teach.teacherApproved', { name: '.+' }))).waitFor();
       await inputLabelled(tab, text['teach.teacherPhone']).fill(colleague.phone);
+      await expectTappable(inputLabelled(tab, text['teach.teacherPhone']), 'the phone box');
       const add = page.getByRole('button', { name: text['teach.addTeacherSubmit'] });
       await expectTappable(add, 'add teacher');
       await add.click();

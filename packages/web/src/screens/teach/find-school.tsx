@@ -52,7 +52,7 @@ export const FindSchool = ({ mine, onAsked }: { mine: EduMemberships['schools'];
           onValue={setQuery}
           error={tooShort ? t('teach.searchTooShort') : null}
           maxLength={64}
-          type="search"
+          enterKeyHint="search"
           required
         />
         <FormError message={search.error} onRetry={search.retry} />
