@@ -2,7 +2,9 @@ import { type EduMemberships, routes, type SchoolOverview } from '@edupass/proto
 import { expectError, nextPhone, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
+import { schoolsNamedQuery } from '../../../store/edu/school/school-names.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
@@ -56,6 +58,32 @@ describe('finding a school', () => {
     expectError(await call('GET', `${routes.searchSchools.path}?q=${encodeURIComponent('实验')}`), 'E_0');
     const someone = await signUp(server);
     expectError(await search(someone.token, '实'), 'E_1');
+  });
+});
+
+describe.runIf(process.env.EDUPASS_TEST_DB === 'postgres')('the search on PostgreSQL', () => {
+  test('reads the pieces index and the schools by id, never a scan of every school', async () => {
+    const { db } = server.app.ctx;
+    // 20,000 schools (北京市第N中学 …), their pieces written as a search needs them.
+    await sql`insert into schools (name, name_key, created_at)
+      select n, n, 0 from (select (array['北京市','上海市','成都市','杭州市'])[1 + i % 4] || '第' || i ||
+        (array['中学','小学','实验学校','外国语学校'])[1 + i % 4] as n from generate_series(1, 20000) i) named`.execute(
+      db,
+    );
+    await sql`insert into school_name_grams (gram, school_id)
+      select distinct substr(name_key, k, 2), id from schools, generate_series(1, 20) k
+      where k < char_length(name_key) and created_at = 0`.execute(db);
+    await sql`analyze schools`.execute(db);
+    await sql`analyze school_name_grams`.execute(db);
+    for (const key of ['实验学校', '第1234', '上海市第2']) {
+      const query = schoolsNamedQuery(db, key, 20).compile();
+      const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      );
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text, text).not.toMatch(/Seq Scan on (schools|school_name_grams)/);
+      expect(text, text).toMatch(/school_name_grams_pk/);
+    }
   });
 });
 

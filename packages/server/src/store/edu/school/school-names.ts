@@ -2,8 +2,9 @@
  * Finding a school by a part of its name (migration 040). A name is kept as a key (NFKC, lower case,
  * no spaces) and as the set of its two-character pieces, each a row of `school_name_grams` under the
  * primary key (gram, school_id): a search reads the schools holding the query's first piece through
- * that index, checks its other pieces there too, and the key with LIKE, so its work follows the schools
- * that hold the piece, not every school, on SQLite and PostgreSQL alike. Works for 汉字 and Latin.
+ * that index, checks up to four other pieces there too (at most 200 candidates, in a materialized step),
+ * then compares their keys with LIKE: its work follows the schools that hold the pieces, never a scan of
+ * every school, on SQLite and PostgreSQL alike. Works for 汉字 and Latin.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../schema.ts';
@@ -40,30 +41,45 @@ export const indexSchoolName = async (db: Db, schoolId: number, name: string) =>
 
 /** Pieces of the query also checked in the index (beyond the first), to keep wide pieces like 小学 cheap. */
 const CHECKED_PIECES = 4;
+/**
+ * Schools holding the pieces that a search reads from the index at most, before comparing the keys: the
+ * work stays bounded however common the pieces (a name that holds every piece but not the words is rare).
+ */
+const CANDIDATES = 200;
 
-/** Schools whose name key holds `key` (at least two characters), by id, at most `limit`. */
-export const schoolsNamed = (db: Db, key: string, limit: number) => {
+/**
+ * Schools whose name key holds `key` (at least two characters), by id, at most `limit`. The candidates
+ * come from the pieces' index first (a materialized step, so no planner scans `schools` whole), then their
+ * keys are compared.
+ */
+export const schoolsNamedQuery = (db: Db, key: string, limit: number) => {
   const [first = '', ...rest] = namePieces(key);
   const pattern = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  let query = db
-    .selectFrom('school_name_grams as g')
-    .innerJoin('schools', 'schools.id', 'g.school_id')
+  return db
+    .with(
+      (cte) => cte('candidates').materialized(),
+      (qb) => {
+        let query = qb.selectFrom('school_name_grams as g').select('g.school_id').where('g.gram', '=', first);
+        for (const [i, piece] of rest.slice(0, CHECKED_PIECES).entries()) {
+          const alias = `g${i}` as 'g';
+          query = query.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom(`school_name_grams as ${alias}`)
+                .select(sql.lit(1).as('one'))
+                .where(`${alias}.gram`, '=', piece)
+                .whereRef(`${alias}.school_id`, '=', 'g.school_id'),
+            ),
+          );
+        }
+        return query.orderBy('g.school_id').limit(CANDIDATES);
+      },
+    )
+    .selectFrom('candidates')
+    .innerJoin('schools', 'schools.id', 'candidates.school_id')
     .select(['schools.id', 'schools.name'])
-    .where('g.gram', '=', first);
-  for (const [i, piece] of rest.slice(0, CHECKED_PIECES).entries()) {
-    const alias = `g${i}` as 'g';
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom(`school_name_grams as ${alias}`)
-          .select(sql.lit(1).as('one'))
-          .where(`${alias}.gram`, '=', piece)
-          .whereRef(`${alias}.school_id`, '=', 'g.school_id'),
-      ),
-    );
-  }
-  return query
     .where(sql<boolean>`${sql.ref('schools.name_key')} like ${pattern} escape '\\'`)
     .orderBy('schools.id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
 };
+
+export const schoolsNamed = (db: Db, key: string, limit: number) => schoolsNamedQuery(db, key, limit).execute();
