@@ -24,6 +24,7 @@ import {
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
+import { currentBand } from '../family/age.ts';
 import { applicationsOf } from '../family/school-agreements.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
@@ -97,12 +98,19 @@ export const setSchoolQuota = async (ctx: Context, operatorId: number, schoolId:
   await eduAudit(ctx, operatorId, 'school.quota.set', `school:${schoolId}`, `${dailyBatches} batches a day`);
 };
 
+/** Only an adult's own account teaches: a pupil account (a school made it) or a minor's is `E_4`. */
+const requireMayTeach = async (ctx: Context, user: NonNullable<Awaited<ReturnType<typeof findUserById>>>) => {
+  if (await findPupilAccount(ctx.db, Number(user.id))) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  const band = currentBand(user, ctx.now());
+  if (band !== null && band !== 'adult') throw new ApiError('E_4', 'A child cannot teach.');
+};
+
 /** Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. */
 export const requestTeaching = async (ctx: Context, userId: number, schoolId: number) => {
   const [user, school] = await Promise.all([findUserById(ctx.db, userId), findSchool(ctx.db, schoolId)]);
   if (!school) fail('E_2');
-  if (!user?.phone) fail('AC3_7');
-  if (await findPupilAccount(ctx.db, userId)) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  if (!user?.phone) return fail('AC3_7');
+  await requireMayTeach(ctx, user);
   await putSchoolMember(ctx.db, {
     school_id: schoolId,
     user_id: userId,
@@ -163,7 +171,7 @@ export const addTeacherByPhone = async (ctx: Context, callerId: number, schoolId
   await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
   const user = (await findUserByPhone(ctx.db, phone)) ?? fail('AC3_1');
   const teacherId = Number(user.id);
-  if (await findPupilAccount(ctx.db, teacherId)) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  await requireMayTeach(ctx, user);
   await putSchoolMember(ctx.db, {
     school_id: schoolId,
     user_id: teacherId,

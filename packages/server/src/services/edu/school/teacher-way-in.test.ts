@@ -173,6 +173,11 @@ describe('a school admin adds a teacher by phone', () => {
       .where('id', '=', pupil?.user_id ?? 0)
       .execute();
     expectError(await add(admin.token, id, pupilPhone), 'E_4');
+    // Nor a child's own account (the age question said 12), added or asking.
+    const child = await edu.signUpAged(12);
+    expectError(await add(admin.token, id, child.phone), 'E_4');
+    expectError(await call('POST', pathOf(routes.requestTeaching.path, { id }), {}, { token: child.token }), 'E_4');
+    expect(await schoolsOf(child.token)).toEqual([]);
     // A bad number is the field's error.
     expectError(await add(admin.token, id, '12345'), 'E_1');
   });
