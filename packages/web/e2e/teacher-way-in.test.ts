@@ -140,7 +140,7 @@ test.each(CASES)(
       // A number without an account: the field says so.
       await inputLabelled(tab, text['teach.teacherPhone']).fill('13900000000');
       await add.click();
-      await page.locator('.field.invalid').waitFor();
+      await page.getByText(text['teach.phoneNoAccount']).waitFor();
       await checkScreen(page, shot('admin-added'));
     });
 

@@ -441,6 +441,9 @@ const text = {
   'teach.addTeacherIntro':
     'Type the phone number the teacher signed up with. They become a teacher of this school at once (this school only) and can open classes.',
   'teach.teacherPhone': 'Teacher’s phone number',
+  'teach.phoneNoAccount':
+    'No EduPass account has this phone number yet. Ask the teacher to sign up with it, then add them.',
+  'teach.cannotTeach': 'This is a pupil’s or a child’s account: it cannot be a teacher.',
   'teach.addTeacherSubmit': 'Add as a teacher of this school',
   'teach.teacherAdded': '{phone} is now a teacher of this school.',
   'teach.pending': 'waiting for approval',

@@ -427,6 +427,8 @@ const text: MoreLocaleText = {
   'teach.addTeacher': '添加教师',
   'teach.addTeacherIntro': '输入老师注册时用的手机号。老师会立即成为本校教师，只在本校，可以开设班级。',
   'teach.teacherPhone': '老师的手机号',
+  'teach.phoneNoAccount': '这个手机号还没有 EduPass 账号。请老师先用它注册，再来添加。',
+  'teach.cannotTeach': '这是学生或未成年人的账号，不能成为教师。',
   'teach.addTeacherSubmit': '添加为本校教师',
   'teach.teacherAdded': '已把 {phone} 添加为本校教师。',
   'teach.pending': '等待审核',

@@ -1,5 +1,6 @@
 /** A school admin's view of the school: teachers (approving those who asked), classes, today's quota. */
-import { checks, eduTable, type SchoolOverview } from '@edupass/protocol';
+import { checks, clientCodeName, eduTable, type SchoolOverview } from '@edupass/protocol';
+import { useKitTexts } from '@edupass/ui-kit/kit-texts.tsx';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -66,7 +67,14 @@ const CardsSetting = ({ schoolId, keep, onSaved }: { schoolId: number; keep: boo
 /** A school admin adds a teacher by the phone number of the teacher's own account: approved, this school only. */
 const AddTeacher = ({ schoolId, onAdded }: { schoolId: number; onAdded(): void }) => {
   const { t } = useI18n();
-  const action = useAction();
+  const texts = useKitTexts();
+  // Worded for the admin adding someone, not for the person whose number it is.
+  const action = useAction((error) => {
+    const code = clientCodeName((error as { code?: number }).code ?? -1);
+    if (code === 'PHONE_UNREGISTERED') return t('teach.phoneNoAccount');
+    if (code === 'FORBIDDEN') return t('teach.cannotTeach');
+    return texts.errorText(error);
+  });
   const [phone, setPhone] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const ruleError = useRuleError();
