@@ -99,7 +99,14 @@ export const schoolOverviewAnswer = object({
   daily_batches: integer(),
   batches_used_today: integer(),
   teachers: list(
-    object({ user_id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+    object({
+      user_id: integer(),
+      name: text(),
+      /** The phone number masked (`138****1234`), so the admin knows whom they approve; '' when none. */
+      phone: text(),
+      role: oneOf(...SCHOOL_ROLES),
+      status: oneOf('pending', 'approved'),
+    }),
   ),
   classes: list(classAnswer),
   /** Pupils' printed cards keep working after a pupil chooses a password of their own (default false). */

@@ -157,6 +157,7 @@ export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
                 <li key={`${teacher.user_id}:${teacher.role}`} className="teach-row">
                   <span>{teacher.name}</span>
                   <span className="muted mono">{t('teach.accountId', { id: teacher.user_id })}</span>
+                  {teacher.phone ? <span className="muted mono">{teacher.phone}</span> : null}
                   <span className="muted">
                     {t(teacher.role === 'school_admin' ? 'teach.roleAdmin' : 'teach.roleTeacher')}
                     {teacher.status === 'pending' ? ` · ${t('teach.pending')}` : ''}

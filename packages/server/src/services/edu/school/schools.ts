@@ -21,6 +21,7 @@ import {
   setSchoolBatches,
   teacherRequests,
 } from '../../../store/edu/school/schools.ts';
+import { maskPhone } from '../../account/views.ts';
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
@@ -216,7 +217,7 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
     readerId: callerId,
     role: 'teacher',
     subjectIds: members.map((m) => Number(m.user_id)),
-    fields: ['nickname', 'school'],
+    fields: ['nickname', 'phone', 'school'],
     purpose: 'school_overview',
   });
   return {
@@ -227,6 +228,7 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
     teachers: members.map((m) => ({
       user_id: Number(m.user_id),
       name: m.nickname ?? '',
+      phone: maskPhone(m.phone),
       role: m.role,
       status: m.status,
     })),

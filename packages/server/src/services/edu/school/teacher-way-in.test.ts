@@ -154,9 +154,15 @@ describe('a school admin adds a teacher by phone', () => {
     const overview = edu.ok<SchoolOverview>(
       await call('GET', pathOf(routes.schoolOverview.path, { id }), undefined, { token: admin.token }),
     );
+    // The admin sees whom they approved by the masked number, never the whole of it.
     expect(overview.teachers.filter((t) => t.user_id === teacher.userId)).toEqual([
-      expect.objectContaining({ role: 'teacher', status: 'approved' }),
+      expect.objectContaining({
+        role: 'teacher',
+        status: 'approved',
+        phone: `${teacher.phone.slice(0, 3)}****${teacher.phone.slice(-4)}`,
+      }),
     ]);
+    expect(JSON.stringify(overview)).not.toContain(teacher.phone);
     // Unknown phone: the spec's "not registered".
     expectError(await add(admin.token, id, nextPhone()), 'AC3_1');
     // Another school's admin may not add to this school.

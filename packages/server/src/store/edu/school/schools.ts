@@ -103,7 +103,7 @@ export const membersOfSchool = (db: Db, schoolId: number) =>
   db
     .selectFrom('school_members')
     .innerJoin('users', 'users.id', 'school_members.user_id')
-    .select(['users.id as user_id', 'users.nickname', 'school_members.role', 'school_members.status'])
+    .select(['users.id as user_id', 'users.nickname', 'users.phone', 'school_members.role', 'school_members.status'])
     .where('school_members.school_id', '=', schoolId)
     .where('school_members.status', '!=', 'refused')
     .$narrowType<{ status: 'pending' | 'approved' }>()
