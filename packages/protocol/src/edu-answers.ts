@@ -35,6 +35,8 @@ export const membershipsAnswer = object({
   managed_by_school: boolean(),
   /** The school asks for a new password before anything else. */
   must_change_password: boolean(),
+  /** The account may ask to teach: a person's own account, not a pupil's nor a minor's (by the age it gave). */
+  may_teach: boolean(),
 });
 
 /**

@@ -21,11 +21,11 @@ export const loadMemberships = () => callRoute(client, eduMembershipsRoute) as P
 
 /**
  * Whether the teacher area is offered: to anyone who teaches or asked to, and to any account of a
- * person's own that is not a pupil's (where a new teacher finds a school and asks to teach there); never
- * to an account a school made for a pupil, nor to a pupil of a class.
+ * person's own that may teach (an adult's, where a new teacher finds a school and asks to teach there);
+ * never to an account a school made for a pupil, a child's, nor a pupil of a class.
  */
 export const hasTeachingArea = (memberships: EduMemberships | undefined): boolean => {
   if (!memberships) return false;
   if (memberships.schools.length > 0 || memberships.classes.some((c) => c.role !== 'pupil')) return true;
-  return !memberships.managed_by_school && !memberships.classes.some((c) => c.role === 'pupil');
+  return memberships.may_teach && !memberships.classes.some((c) => c.role === 'pupil');
 };

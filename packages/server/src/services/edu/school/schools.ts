@@ -99,11 +99,18 @@ export const setSchoolQuota = async (ctx: Context, operatorId: number, schoolId:
   await eduAudit(ctx, operatorId, 'school.quota.set', `school:${schoolId}`, `${dailyBatches} batches a day`);
 };
 
+type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
+/** An adult by the age the account gave, or an account never asked its age (accounts from before). */
+const isAdultOrUnknown = (user: UserRow, now: number) => {
+  const band = currentBand(user, now);
+  return band === null || band === 'adult';
+};
+
 /** Only an adult's own account teaches: a pupil account (a school made it) or a minor's is `E_4`. */
-const requireMayTeach = async (ctx: Context, user: NonNullable<Awaited<ReturnType<typeof findUserById>>>) => {
+const requireMayTeach = async (ctx: Context, user: UserRow) => {
   if (await findPupilAccount(ctx.db, Number(user.id))) throw new ApiError('E_4', 'A pupil account cannot teach.');
-  const band = currentBand(user, ctx.now());
-  if (band !== null && band !== 'adult') throw new ApiError('E_4', 'A child cannot teach.');
+  if (!isAdultOrUnknown(user, ctx.now())) throw new ApiError('E_4', 'A child cannot teach.');
 };
 
 /** Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. */
@@ -251,6 +258,7 @@ export const memberships = async (ctx: Context, userId: number) => {
     classes: classes.map((c) => ({ ...classView(c), role: c.role, status: c.status })),
     managed_by_school: managed,
     must_change_password: managed && pupil?.must_change_password === 1,
+    may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
   };
 };
 

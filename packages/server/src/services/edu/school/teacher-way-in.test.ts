@@ -184,6 +184,13 @@ describe('a school admin adds a teacher by phone', () => {
     expectError(await add(admin.token, id, child.phone), 'E_4');
     expectError(await call('POST', pathOf(routes.requestTeaching.path, { id }), {}, { token: child.token }), 'E_4');
     expect(await schoolsOf(child.token)).toEqual([]);
+    const childMemberships = await call<EduMemberships>('GET', routes.eduMemberships.path, undefined, {
+      token: child.token,
+    });
+    expect(childMemberships.body.may_teach).toBe(false);
+    expect(
+      (await call<EduMemberships>('GET', routes.eduMemberships.path, undefined, { token: admin.token })).body.may_teach,
+    ).toBe(true);
     // A bad number is the field's error.
     expectError(await add(admin.token, id, '12345'), 'E_1');
   });
