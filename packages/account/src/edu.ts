@@ -7,5 +7,6 @@ export type {
   EduMemberships,
   OwnCards,
   SchoolRole as EduSchoolRole,
+  SchoolSearch,
 } from '@edupass/protocol';
 export * from './calls/edu.ts';

@@ -2,17 +2,65 @@
  * The edu entry against the real server: a teacher's and a pupil's schools, classes and roles, typed,
  * as the account API answers them (pupils created by the teacher through the test kit's edu steps).
  */
+import { nextPhone, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { describe, expect, it } from 'vitest';
 import { loginByBadge } from './badge.ts';
-import { getEduMemberships, listOwnCards, revokeOwnCard } from './edu.ts';
+import {
+  addSchoolTeacher,
+  approveTeacher,
+  getEduMemberships,
+  listOwnCards,
+  requestTeaching,
+  revokeOwnCard,
+  searchSchools,
+} from './edu.ts';
 import * as sdk from './index.ts';
 import { changePasswordKeepingSession } from './sessions.ts';
 import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
 
 const real = withRealServer({});
+
+describe("a teacher's way in through the SDK", () => {
+  it('a teacher finds the school, asks, and is approved; an admin adds another by phone', async () => {
+    const edu = eduSteps(real.server, client(real.server.url));
+    const tag = `${Date.now() % 100000}`;
+    const schoolId = await edu.addSchool(`朝阳区第${tag}中学`);
+    const admin = await edu.approvedTeacher(schoolId);
+    // The operator names this teacher the school's admin.
+    await real.server.app.ctx.db
+      .updateTable('school_members')
+      .set({ role: 'school_admin' })
+      .where('user_id', '=', admin.userId)
+      .execute();
+    const asAdmin = real.newClient();
+    await sdk.loginByPassword(asAdmin, { identity: admin.phone, password: PASSWORD });
+
+    const newcomer = await signUp(real.server);
+    const asNewcomer = real.newClient();
+    await sdk.loginByPassword(asNewcomer, { identity: newcomer.phone, password: PASSWORD });
+    const found = await searchSchools(asNewcomer, { q: `${tag}中` });
+    expect(found.schools).toEqual([{ id: schoolId, name: `朝阳区第${tag}中学` }]);
+    await requestTeaching(asNewcomer, { school_id: schoolId });
+    expect((await getEduMemberships(asNewcomer)).schools).toEqual([
+      { id: schoolId, name: `朝阳区第${tag}中学`, role: 'teacher', status: 'pending' },
+    ]);
+    await approveTeacher(asAdmin, { school_id: schoolId, user_id: newcomer.userId });
+    expect((await getEduMemberships(asNewcomer)).schools[0]?.status).toBe('approved');
+
+    const colleague = await signUp(real.server);
+    await addSchoolTeacher(asAdmin, { school_id: schoolId, phone_number: colleague.phone });
+    const asColleague = real.newClient();
+    await sdk.loginByPassword(asColleague, { identity: colleague.phone, password: PASSWORD });
+    expect((await getEduMemberships(asColleague)).schools[0]).toMatchObject({ id: schoolId, status: 'approved' });
+    const unknown = await addSchoolTeacher(asAdmin, { school_id: schoolId, phone_number: nextPhone() }).catch(
+      (e: unknown) => e,
+    );
+    expect(unknown).toMatchObject({ name: 'PHONE_UNREGISTERED' });
+  });
+});
 
 describe("the user's schools and classes through the SDK", () => {
   it('a teacher sees the school and the class they head; a pupil the class, marked as the school’s', async () => {

@@ -189,6 +189,7 @@ export const AUDIT_ACTIONS = [
   'school.connector.mapping',
   'teacher.approve',
   'teacher.refuse',
+  'teacher.add',
   'school.roster.preview',
   'school.roster.import',
   'edu.pupils.create',

@@ -22,7 +22,13 @@ export const classAnswer = object(classFields);
 
 export const membershipsAnswer = object({
   schools: list(
-    object({ id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+    object({
+      id: integer(),
+      name: text(),
+      role: oneOf(...SCHOOL_ROLES),
+      /** `refused`: the school turned the request down; asking again makes it `pending` again. */
+      status: oneOf('pending', 'approved', 'refused'),
+    }),
   ),
   classes: list(object({ ...classFields, role: oneOf(...CLASS_ROLES), status: oneOf('active', 'pending') })),
   /** The account was created by a school and has no personal phone yet. */
@@ -34,6 +40,8 @@ export const membershipsAnswer = object({
    * (大学/成人) where the operator allows them (EDU_CLASS_EXTRA_GRADES).
    */
   class_grades: list(integer()),
+  /** The account may ask to teach: a person's own account, not a pupil's nor a minor's (by the age it gave). */
+  may_teach: boolean(),
 });
 
 /**
@@ -98,12 +106,22 @@ export const schoolOverviewAnswer = object({
   daily_batches: integer(),
   batches_used_today: integer(),
   teachers: list(
-    object({ user_id: integer(), name: text(), role: oneOf(...SCHOOL_ROLES), status: oneOf('pending', 'approved') }),
+    object({
+      user_id: integer(),
+      name: text(),
+      /** The phone number masked (`138****1234`), so the admin knows whom they approve; '' when none. */
+      phone: text(),
+      role: oneOf(...SCHOOL_ROLES),
+      status: oneOf('pending', 'approved'),
+    }),
   ),
   classes: list(classAnswer),
   /** Pupils' printed cards keep working after a pupil chooses a password of their own (default false). */
   cards_keep_working: boolean(),
 });
+
+/** Schools whose name holds the words asked for: their id and name, nothing of who is there. */
+export const schoolSearchAnswer = object({ schools: list(object({ id: integer(), name: text() })) });
 
 export const pupilPreviewAnswer = object({
   names: list(text()),

@@ -23,7 +23,9 @@ import {
   pupilCredentialsAnswer,
   pupilPreviewAnswer,
   schoolOverviewAnswer,
+  schoolSearchAnswer,
 } from './edu-answers.ts';
+import { ruled } from './route-fields.ts';
 import type { FieldSpec, Method, RouteSpec } from './routes.ts';
 
 export * from './edu-answers.ts';
@@ -66,6 +68,19 @@ export const requestTeachingRoute = route('POST', 'schools/:id/teacher-requests'
 });
 export const approveTeacherRoute = route('POST', 'schools/:id/teachers/:user_id/approve', 'token', {
   params: { id, user_id: id },
+  status: 204,
+});
+/** Schools by a part of their name (2 to 64 characters; case and spaces ignored), at most `SCHOOL_SEARCH_MAX`. */
+export const searchSchoolsRoute = route('GET', 'schools', 'token', { query: { q: s(64) } });
+/** A school admin turns down a pending request to teach; the person sees `refused` and may ask again. */
+export const refuseTeacherRoute = route('POST', 'schools/:id/teachers/:user_id/refuse', 'token', {
+  params: { id, user_id: id },
+  status: 204,
+});
+/** A school admin makes the account with this phone number an approved teacher of the school. */
+export const addSchoolTeacherRoute = route('POST', 'schools/:id/teachers', 'token', {
+  params: { id },
+  body: { phone_number: ruled('phone_number') },
   status: 204,
 });
 export const schoolOverviewRoute = route('GET', 'schools/:id', 'token', { params: { id } });
@@ -145,6 +160,17 @@ export const eduTable = {
   eduAccessLog: described(eduAccessLogRoute, "Who was shown what of the caller's record, and why", accessLogAnswer),
   requestTeaching: described(requestTeachingRoute, 'Ask to teach at a school (needs a bound phone)', none),
   approveTeacher: described(approveTeacherRoute, 'A school admin approves a teacher of the school', none),
+  searchSchools: described(
+    searchSchoolsRoute,
+    'Schools by a part of their name, to ask to teach there (id and name only, 20 at most)',
+    schoolSearchAnswer,
+  ),
+  refuseTeacher: described(refuseTeacherRoute, 'A school admin turns down a request to teach at the school', none),
+  addSchoolTeacher: described(
+    addSchoolTeacherRoute,
+    "A school admin adds a teacher by the teacher's phone number (an account of their own; approved at once)",
+    none,
+  ),
   schoolOverview: described(
     schoolOverviewRoute,
     "A school admin's view: teachers, classes, quota",
@@ -201,5 +227,6 @@ export type ClassDetail = Answer<typeof classDetailAnswer>;
 export type EduMemberships = Answer<typeof membershipsAnswer>;
 export type EduAccessLog = Answer<typeof accessLogAnswer>;
 export type SchoolOverview = Answer<typeof schoolOverviewAnswer>;
+export type SchoolSearch = Answer<typeof schoolSearchAnswer>;
 export type EduClass = Answer<typeof classAnswer>;
 export type OwnCards = Answer<typeof ownCardsAnswer>;

@@ -335,6 +335,7 @@ export const en = {
   'audit.school.connector.settings': "Change a school sign-in connector's name or settings",
   'audit.teacher.approve': 'Approved a teacher',
   'audit.teacher.refuse': "Refused a teacher's request",
+  'audit.teacher.add': 'A school admin added a teacher by phone',
   'audit.school.roster.preview': 'Uploaded a roster file for preview',
   'audit.school.roster.import': 'Imported a roster',
   'audit.edu.class.archive': 'Archived a class (all its pupils)',

@@ -333,6 +333,7 @@ export const zhCN: ConsoleText = {
   'audit.school.connector.settings': '修改学校统一身份认证连接的名称或设置',
   'audit.teacher.approve': '批准教师',
   'audit.teacher.refuse': '拒绝教师申请',
+  'audit.teacher.add': '学校管理员按手机号添加教师',
   'audit.school.roster.preview': '上传名册文件并预览',
   'audit.school.roster.import': '导入名册',
   'audit.edu.class.archive': '归档班级（全班学生）',

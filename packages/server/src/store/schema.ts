@@ -16,6 +16,7 @@ import type {
   PupilAccountsTable,
   SchoolAgreementsTable,
   SchoolMembersTable,
+  SchoolNameGramsTable,
   SchoolsTable,
   SignInBadgesTable,
 } from './edu/edu-schema.ts';
@@ -320,6 +321,7 @@ export interface Database {
   oidc_models: OidcModelsTable;
   backchannel_logouts: BackchannelLogoutsTable;
   schools: SchoolsTable;
+  school_name_grams: SchoolNameGramsTable;
   school_members: SchoolMembersTable;
   classes: ClassesTable;
   class_members: ClassMembersTable;

@@ -19,6 +19,13 @@ export const eduCall = <R extends CallableRoute>(route: R, ...[input]: RouteInpu
 /** The caller's schools, classes and roles. */
 export const loadMemberships = () => callRoute(client, eduMembershipsRoute) as Promise<EduMemberships>;
 
-/** Whether the teacher area is for this user: a school role (approved or asked for), or a class taught. */
-export const hasTeachingArea = (memberships: EduMemberships | undefined): boolean =>
-  Boolean(memberships && (memberships.schools.length > 0 || memberships.classes.some((c) => c.role !== 'pupil')));
+/**
+ * Whether the teacher area is offered: to anyone who teaches or asked to, and to any account of a
+ * person's own that may teach (an adult's, where a new teacher finds a school and asks to teach there);
+ * never to an account a school made for a pupil, a child's, nor a pupil of a class.
+ */
+export const hasTeachingArea = (memberships: EduMemberships | undefined): boolean => {
+  if (!memberships) return false;
+  if (memberships.schools.length > 0 || memberships.classes.some((c) => c.role !== 'pupil')) return true;
+  return memberships.may_teach && !memberships.classes.some((c) => c.role === 'pupil');
+};

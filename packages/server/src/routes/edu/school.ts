@@ -23,7 +23,15 @@ import {
 import { previewNames } from '../../services/edu/school/names.ts';
 import { listOwnCards, revokeOwnCard, updateSchoolSettings } from '../../services/edu/school/pupil-cards.ts';
 import { createPupils, movePupils, resetPupils } from '../../services/edu/school/pupils.ts';
-import { approveTeacher, memberships, requestTeaching, schoolOverview } from '../../services/edu/school/schools.ts';
+import {
+  addTeacherByPhone,
+  approveTeacher,
+  memberships,
+  refuseTeacher,
+  requestTeaching,
+  schoolOverview,
+  searchSchools,
+} from '../../services/edu/school/schools.ts';
 import { signInBy } from '../sign-in.ts';
 
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
@@ -38,6 +46,21 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'approveTeacher',
     ({ session, params }) => approveTeacher(ctx, session.userId, params.id, params.user_id, false),
+    { tags },
+  );
+  defineRoute(app, ctx, 'searchSchools', ({ query }) => searchSchools(ctx, query.q), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'refuseTeacher',
+    ({ session, params }) => refuseTeacher(ctx, session.userId, params.id, params.user_id, false),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'addSchoolTeacher',
+    ({ session, params, body }) => addTeacherByPhone(ctx, session.userId, params.id, body.phone_number),
     { tags },
   );
   defineRoute(app, ctx, 'schoolOverview', ({ session, params }) => schoolOverview(ctx, session.userId, params.id), {

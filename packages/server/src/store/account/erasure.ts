@@ -203,6 +203,7 @@ export const TABLE_RULES: Record<string, TableRule> = {
   agreements: { none: 'published agreement texts' },
   applications: { none: 'registered applications' },
   schools: { none: 'schools' },
+  school_name_grams: { none: "pieces of schools' names, for the school search" },
   school_connectors: { none: "schools' sign-in systems" },
   saml_metadata: { none: "SAML federations' metadata" },
   saml_requests: { none: 'SAML sign-ins started, by request ID and connector' },

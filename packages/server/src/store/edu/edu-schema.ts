@@ -16,14 +16,25 @@ export interface SchoolsTable {
    * change ends them (migration 038).
    */
   cards_keep_working: Generated<number>;
+  /** The name as a search compares it: NFKC, lower case, no spaces (migration 040). */
+  name_key: Generated<string>;
+}
+
+/** The two-character pieces of each school's `name_key`, for the name search (migration 040). */
+export interface SchoolNameGramsTable {
+  gram: string;
+  school_id: number;
 }
 
 export interface SchoolMembersTable {
   school_id: number;
   user_id: number;
   role: SchoolRole;
-  /** A teacher is `pending` until an operator or a school admin approves. */
-  status: 'pending' | 'approved';
+  /**
+   * A teacher is `pending` until an operator or a school admin approves; `refused` when they turned the
+   * request down (migration 040; asking again makes it `pending`).
+   */
+  status: 'pending' | 'approved' | 'refused';
   created_at: number;
 }
 

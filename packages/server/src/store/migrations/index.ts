@@ -43,6 +43,7 @@ import * as schoolSignOut from './036-school-sign-out.ts';
 import * as guardianRequests from './037-guardian-requests.ts';
 import * as cardsEndWithOwnPassword from './038-cards-end-with-own-password.ts';
 import * as agreementApplications from './039-agreement-applications.ts';
+import * as schoolNameSearch from './040-school-name-search.ts';
 import * as consentPendingSince from './041-consent-pending-since.ts';
 
 export interface MigrationContext {
@@ -95,6 +96,7 @@ const steps: [name: string, up: Step][] = [
   ['037-guardian-requests', guardianRequests.up],
   ['038-cards-end-with-own-password', cardsEndWithOwnPassword.up],
   ['039-agreement-applications', agreementApplications.up],
+  ['040-school-name-search', schoolNameSearch.up],
   ['041-consent-pending-since', consentPendingSince.up],
 ];
 

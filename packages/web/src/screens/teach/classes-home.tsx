@@ -8,6 +8,7 @@ import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout } from '../account/account-layout.tsx';
 import { ClassFacts } from './class-facts.tsx';
+import { FindSchool } from './find-school.tsx';
 import { OpenClassForm } from './open-class-form.tsx';
 import { teachPaths } from './teach-paths.ts';
 
@@ -31,7 +32,7 @@ const SchoolLine = ({ roles }: { roles: School[] }) => {
         {roles
           .map(
             (r) =>
-              `${t(r.role === 'school_admin' ? 'teach.roleAdmin' : 'teach.roleTeacher')}${r.status === 'pending' ? ` · ${t('teach.pending')}` : ''}`,
+              `${t(r.role === 'school_admin' ? 'teach.roleAdmin' : 'teach.roleTeacher')}${r.status === 'pending' ? ` · ${t('teach.pending')}` : r.status === 'refused' ? ` · ${t('teach.requestRefused')}` : ''}`,
           )
           .join(' · ')}
       </span>
@@ -80,6 +81,7 @@ export const ClassesHome = () => {
             </ul>
           </section>
           {canOpen.length > 0 ? <OpenClassForm schools={canOpen} grades={data.class_grades} /> : null}
+          <FindSchool mine={data.schools} onAsked={memberships.reload} />
         </>
       ) : null}
     </AccountLayout>

@@ -12,7 +12,7 @@ const edu = eduSteps(server, call);
 
 /**
  * Routes open to every signed-in user (or to anyone) by design: their own memberships, access log and
- * consent, asking to teach or to join by code, a guardian's own children and decision on a consent
+ * consent, finding a school (names only) and asking to teach (services/edu/school/teacher-way-in.test.ts) or to join by code, a guardian's own children and decision on a consent
  * link (services/edu/family/consent.test.ts), the caller's minor mode, guardian codes and guardians,
  * and linking with a code (services/edu/family/guardian-links.test.ts), one's own age and guardian
  * requests (services/edu/family/guardian-requests.test.ts), one's own login cards
@@ -25,6 +25,7 @@ const OPEN_TO_ALL = new Set([
   'eduMemberships',
   'eduAccessLog',
   'requestTeaching',
+  'searchSchools',
   'joinClass',
   'signInByBadge',
   'ownConsent',
@@ -79,6 +80,7 @@ const bodyFor = (name: string): Record<string, unknown> => {
     resetPupils: { user_ids: [pupilId] },
     movePupils: { user_ids: [pupilId], to_class_id: name === 'movePupils' ? otherClassId : classId },
     cardSheet: { lang: 'en', user_ids: [pupilId] },
+    addSchoolTeacher: { phone_number: '13800000000' },
   };
   return bodies[name] ?? {};
 };

@@ -4,10 +4,11 @@
  */
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
-import { findUserById } from '../../../store/account/users.ts';
+import { findUserById, findUserByPhone } from '../../../store/account/users.ts';
 import { agreementsInForce } from '../../../store/edu/family/guardian-checks.ts';
 import { classesOfSchool, classesOfUser } from '../../../store/edu/school/classes.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
+import { nameKey, schoolsNamed } from '../../../store/edu/school/school-names.ts';
 import {
   allSchools,
   approveSchoolTeacher,
@@ -15,15 +16,16 @@ import {
   insertSchool,
   membersOfSchool,
   putSchoolMember,
-  removePendingTeacher,
+  refusePendingTeacher,
   schoolsOfUser,
   setSchoolBatches,
   teacherRequests,
 } from '../../../store/edu/school/schools.ts';
+import { maskPhone } from '../../account/views.ts';
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
-import { classGrades } from '../family/age.ts';
+import { classGrades, currentBand } from '../family/age.ts';
 import { applicationsOf } from '../family/school-agreements.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
@@ -97,12 +99,26 @@ export const setSchoolQuota = async (ctx: Context, operatorId: number, schoolId:
   await eduAudit(ctx, operatorId, 'school.quota.set', `school:${schoolId}`, `${dailyBatches} batches a day`);
 };
 
+type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
+/** An adult by the age the account gave, or an account never asked its age (accounts from before). */
+const isAdultOrUnknown = (user: UserRow, now: number) => {
+  const band = currentBand(user, now);
+  return band === null || band === 'adult';
+};
+
+/** Only an adult's own account teaches: a pupil account (a school made it) or a minor's is `E_4`. */
+const requireMayTeach = async (ctx: Context, user: UserRow) => {
+  if (await findPupilAccount(ctx.db, Number(user.id))) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  if (!isAdultOrUnknown(user, ctx.now())) throw new ApiError('E_4', 'A child cannot teach.');
+};
+
 /** Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. */
 export const requestTeaching = async (ctx: Context, userId: number, schoolId: number) => {
   const [user, school] = await Promise.all([findUserById(ctx.db, userId), findSchool(ctx.db, schoolId)]);
   if (!school) fail('E_2');
-  if (!user?.phone) fail('AC3_7');
-  if (await findPupilAccount(ctx.db, userId)) throw new ApiError('E_4', 'A pupil account cannot teach.');
+  if (!user?.phone) return fail('AC3_7');
+  await requireMayTeach(ctx, user);
   await putSchoolMember(ctx.db, {
     school_id: schoolId,
     user_id: userId,
@@ -125,10 +141,53 @@ export const approveTeacher = async (
   await eduAudit(ctx, callerId, 'teacher.approve', `school:${schoolId}`, `user:${teacherId}`);
 };
 
-/** Refuses a pending request to teach (an operator's decision); the user may ask again later. */
-export const refuseTeacher = async (ctx: Context, operatorId: number, schoolId: number, teacherId: number) => {
-  if (!(await removePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
-  await eduAudit(ctx, operatorId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
+/**
+ * Refuses a pending request to teach: by an operator (`byOperator`) or by one of the school's admins.
+ * The person sees it refused and may ask again later.
+ */
+export const refuseTeacher = async (
+  ctx: Context,
+  callerId: number,
+  schoolId: number,
+  teacherId: number,
+  byOperator = true,
+) => {
+  if (!byOperator) await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  if (!(await refusePendingTeacher(ctx.db, schoolId, teacherId))) fail('E_2');
+  await eduAudit(ctx, callerId, 'teacher.refuse', `school:${schoolId}`, `user:${teacherId}`);
+};
+
+/** Schools a search answers at most. */
+export const SCHOOL_SEARCH_MAX = 20;
+
+/**
+ * Schools by a part of their name, for someone looking for where to ask to teach: only their id and
+ * name (nothing of who teaches or learns there), at most `SCHOOL_SEARCH_MAX`.
+ */
+export const searchSchools = async (ctx: Context, query: string) => {
+  const key = nameKey(query);
+  if ([...key].length < 2) throw invalidRequest('Type at least two characters of the name.');
+  const rows = await schoolsNamed(ctx.db, key, SCHOOL_SEARCH_MAX);
+  return { schools: rows.map((r) => ({ id: Number(r.id), name: r.name })) };
+};
+
+/**
+ * A school admin adds a teacher by the phone number of the teacher's own account: approved at once, of
+ * this school only (no other school, no class). Adding again changes nothing; a pupil account cannot teach.
+ */
+export const addTeacherByPhone = async (ctx: Context, callerId: number, schoolId: number, phone: string) => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const user = (await findUserByPhone(ctx.db, phone)) ?? fail('AC3_1');
+  const teacherId = Number(user.id);
+  await requireMayTeach(ctx, user);
+  await putSchoolMember(ctx.db, {
+    school_id: schoolId,
+    user_id: teacherId,
+    role: 'teacher',
+    status: 'approved',
+    created_at: ctx.now(),
+  });
+  await eduAudit(ctx, callerId, 'teacher.add', `school:${schoolId}`, `user:${teacherId}`);
 };
 
 /** Every school's teachers for an operator: their names and phones are logged as read. */
@@ -165,7 +224,7 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
     readerId: callerId,
     role: 'teacher',
     subjectIds: members.map((m) => Number(m.user_id)),
-    fields: ['nickname', 'school'],
+    fields: ['nickname', 'phone', 'school'],
     purpose: 'school_overview',
   });
   return {
@@ -176,6 +235,7 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
     teachers: members.map((m) => ({
       user_id: Number(m.user_id),
       name: m.nickname ?? '',
+      phone: maskPhone(m.phone),
       role: m.role,
       status: m.status,
     })),
@@ -199,6 +259,7 @@ export const memberships = async (ctx: Context, userId: number) => {
     managed_by_school: managed,
     must_change_password: managed && pupil?.must_change_password === 1,
     class_grades: classGrades(ctx.config),
+    may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
   };
 };
 

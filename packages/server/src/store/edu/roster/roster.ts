@@ -2,6 +2,7 @@
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import { inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
+import { indexSchoolName } from '../school/school-names.ts';
 import type { RosterLinksTable } from './roster-schema.ts';
 
 type Db = Kysely<Database>;
@@ -231,8 +232,10 @@ export const userIdsBy = async (db: Db, column: 'phone' | 'email', values: strin
   return found;
 };
 
-export const renameSchoolRow = (db: Db, schoolId: number, name: string) =>
-  db.updateTable('schools').set({ name }).where('id', '=', schoolId).execute();
+export const renameSchoolRow = async (db: Db, schoolId: number, name: string) => {
+  await db.updateTable('schools').set({ name }).where('id', '=', schoolId).execute();
+  await indexSchoolName(db, schoolId, name);
+};
 
 export const archiveClassRows = async (db: Db, classIds: number[], now: number) => {
   for (const part of chunks(classIds, 1000)) {

@@ -2,11 +2,16 @@
 import type { SchoolRole } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../schema.ts';
+import { indexSchoolName } from './school-names.ts';
 
 type Db = Kysely<Database>;
 
-export const insertSchool = (db: Db, row: { name: string; daily_batches: number | null; created_at: number }) =>
-  db.insertInto('schools').values(row).returningAll().executeTakeFirstOrThrow();
+/** Adds a school and writes its name for the search (in the caller's transaction, if any). */
+export const insertSchool = async (db: Db, row: { name: string; daily_batches: number | null; created_at: number }) => {
+  const school = await db.insertInto('schools').values(row).returningAll().executeTakeFirstOrThrow();
+  await indexSchoolName(db, Number(school.id), row.name);
+  return school;
+};
 
 export const findSchool = (db: Db, id: number) =>
   db.selectFrom('schools').selectAll().where('id', '=', id).executeTakeFirst();
@@ -24,7 +29,10 @@ export const setCardsKeepWorking = (db: Db, id: number, keep: boolean) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-/** Adds a member, or (for a school admin naming) approves an existing one; a pending request stays pending. */
+/**
+ * Adds a member, or (approved) approves an existing one; a request (pending) leaves a pending or approved
+ * member as it is and makes a refused one pending again.
+ */
 export const putSchoolMember = (
   db: Db,
   row: { school_id: number; user_id: number; role: SchoolRole; status: 'pending' | 'approved'; created_at: number },
@@ -35,7 +43,10 @@ export const putSchoolMember = (
     .onConflict((oc) =>
       row.status === 'approved'
         ? oc.columns(['school_id', 'user_id', 'role']).doUpdateSet({ status: 'approved' })
-        : oc.columns(['school_id', 'user_id', 'role']).doNothing(),
+        : oc
+            .columns(['school_id', 'user_id', 'role'])
+            .doUpdateSet({ status: 'pending', created_at: row.created_at })
+            .where('school_members.status', '=', 'refused'),
     )
     .execute();
 
@@ -51,16 +62,20 @@ export const approveSchoolTeacher = async (db: Db, schoolId: number, userId: num
   return result.numUpdatedRows > 0n;
 };
 
-/** Removes a teacher's pending request; false when there was none (an approved teacher stays). */
-export const removePendingTeacher = async (db: Db, schoolId: number, userId: number) => {
+/**
+ * Turns a teacher's pending request down: kept as `refused` so the person sees it (and may ask again);
+ * false when there was none (an approved teacher stays).
+ */
+export const refusePendingTeacher = async (db: Db, schoolId: number, userId: number) => {
   const result = await db
-    .deleteFrom('school_members')
+    .updateTable('school_members')
+    .set({ status: 'refused' })
     .where('school_id', '=', schoolId)
     .where('user_id', '=', userId)
     .where('role', '=', 'teacher')
     .where('status', '=', 'pending')
     .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return result.numUpdatedRows > 0n;
 };
 
 /** The user's approved roles in a school. */
@@ -88,8 +103,10 @@ export const membersOfSchool = (db: Db, schoolId: number) =>
   db
     .selectFrom('school_members')
     .innerJoin('users', 'users.id', 'school_members.user_id')
-    .select(['users.id as user_id', 'users.nickname', 'school_members.role', 'school_members.status'])
+    .select(['users.id as user_id', 'users.nickname', 'users.phone', 'school_members.role', 'school_members.status'])
     .where('school_members.school_id', '=', schoolId)
+    .where('school_members.status', '!=', 'refused')
+    .$narrowType<{ status: 'pending' | 'approved' }>()
     .orderBy('users.id')
     .execute();
 
@@ -109,6 +126,8 @@ export const teacherRequests = (db: Db) =>
       'school_members.created_at',
     ])
     .where('school_members.role', '=', 'teacher')
+    .where('school_members.status', '!=', 'refused')
+    .$narrowType<{ status: 'pending' | 'approved' }>()
     .orderBy('school_members.status', 'desc')
     .orderBy('school_members.created_at', 'desc')
     .limit(500)

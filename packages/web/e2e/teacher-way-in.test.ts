@@ -1,0 +1,185 @@
+/**
+ * A teacher's way in, in Chromium, in both languages on a phone and a desktop: a new teacher signs up on
+ * the page (phone, code, password, age, agreements), goes from the account centre to "Teaching", finds the school by a
+ * part of its name and asks to teach there (waiting for approval); the school's admin approves the
+ * request on the school's view and adds a colleague by phone number; the teacher then sees the school
+ * and opens a class. Every button of the way at least 44 px high; screenshots under e2e/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { routes } from '@edupass/protocol';
+import { client, signUp } from '@edupass/test-kit/accounts';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { withApp } from './support/app-server.ts';
+import { seriousViolations } from './support/axe.ts';
+import { LOCALES, VIEWPORTS } from './support/matrix.ts';
+import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+
+const SHOTS = join(import.meta.dirname, 'screenshots');
+const app = withApp();
+beforeAll(() => {
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+type Text = (typeof LOCALES)[number]['text'];
+type Key = keyof Text;
+const say = (text: Text, key: Key, params: Record<string, string | number> = {}) =>
+  text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+
+const checkScreen = async (page: Page, name: string) => {
+  await page.evaluate(() => document.fonts.ready);
+  expect(await seriousViolations(page), name).toEqual([]);
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits the width`).toBeLessThanOrEqual(
+    width,
+  );
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+};
+
+/** A tap target a child's or a teacher's finger hits: at least 44 px high and wide. */
+const expectTappable = async (target: Locator, what: string) => {
+  const box = await target.boundingBox();
+  expect(box?.height ?? 0, `${what} is 44 px high`).toBeGreaterThanOrEqual(44);
+  expect(box?.width ?? 0, `${what} is 44 px wide`).toBeGreaterThanOrEqual(44);
+};
+
+const signInWithPassword = async (tab: TestPage, text: Text, identity: string, password: string) => {
+  const { page } = tab;
+  await expectScreen(page, text['signIn.title']);
+  await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
+  await inputLabelled(tab, text['form.identity']).fill(identity);
+  await inputLabelled(tab, text['form.password']).fill(password);
+  await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+};
+
+/** The agreements gate every first sign-in passes (the test accounts signed none), then the account centre. */
+const acceptAgreements = async (page: Page, text: Text) => {
+  await expectScreen(page, text['gate.title']);
+  await page.getByRole('button', { name: text['gate.submit'] }).click();
+  await expectScreen(page, text['account.profile']);
+};
+
+const newPhone = phoneNumbers('1397');
+const TEACHER_PASSWORD = 'Lantern5821';
+
+/** Signs up on the page, in its language: phone, code, password, the age question (an adult), the agreements. */
+const signUpInPage = async (tab: TestPage, text: Text, phone: string) => {
+  const { page } = tab;
+  await page.goto(app.server.url);
+  await expectScreen(page, text['signIn.title']);
+  await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
+  await expectScreen(page, text['signUp.title']);
+  await inputLabelled(tab, text['form.phone']).fill(phone);
+  await page.getByRole('button', { name: text['code.send'] }).click();
+  await inputLabelled(tab, text['form.code']).fill(await newCodeFor(app, phone));
+  await inputLabelled(tab, text['form.password']).fill(TEACHER_PASSWORD);
+  await page.getByRole('combobox', { name: text['age.year'], exact: true }).selectOption('1990');
+  await page.getByRole('combobox', { name: text['age.month'], exact: true }).selectOption('05');
+  await page.getByLabel(text['agree.prefix']).check();
+  await page.getByRole('button', { name: text['signUp.submit'], exact: true }).click();
+  await expectScreen(page, text['account.profile']);
+};
+
+const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));
+
+test.each(CASES)(
+  'a new teacher finds the school, asks to teach, is approved by the school admin and opens a class ($locale, $viewport.name)',
+  async ({ locale, text, viewport }) => {
+    const { server } = app;
+    const call = client(server.url);
+    const steps = eduSteps(server, call);
+    const tag = `${Date.now() % 100000}${viewport.width}`;
+    const schoolName = `星光第${tag}小学`;
+    const admin = await signUp(server);
+    const { id: schoolId } = steps.ok<{ id: number }>(
+      await call(
+        'POST',
+        routes.addSchool.path,
+        { name: schoolName, admin_user_id: admin.userId },
+        { token: await steps.operatorToken() },
+      ),
+    );
+    const teacher = { phone: newPhone(), password: TEACHER_PASSWORD };
+    const colleague = await signUp(server);
+    const shot = (screen: string) => `way-in-${screen}.${locale}.${viewport.name}`;
+    const pageOptions = { locale, width: viewport.width, height: viewport.height };
+
+    await inPage(app.browser, pageOptions, async (tab) => {
+      const { page } = tab;
+      // The new teacher signs up; the account centre offers "Teaching" although they teach nowhere yet.
+      await signUpInPage(tab, text, teacher.phone);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      await page.getByText(text['teach.noSchools']).waitFor();
+
+      // A part of the name finds the school; asking makes it "waiting for approval".
+      await inputLabelled(tab, text['teach.schoolName']).fill(`${tag}小`);
+      await expectTappable(inputLabelled(tab, text['teach.schoolName']), 'the school name box');
+      const search = page.getByRole('button', { name: text['teach.search'] });
+      await expectTappable(search, 'search');
+      await search.click();
+      const results = page.getByRole('list', { name: text['teach.searchResults'] });
+      await results.getByRole('strong').getByText(schoolName, { exact: true }).waitFor();
+      const ask = results.getByRole('button', { name: `${text['teach.askToTeach']} ${schoolName}` });
+      await expectTappable(ask, 'ask to teach');
+      await checkScreen(page, shot('found'));
+      await ask.click();
+      await page.getByText(say(text, 'teach.asked', { school: schoolName })).waitFor();
+      await page.locator('.teach-row', { hasText: schoolName }).first().getByText(text['teach.pending']).waitFor();
+      expect(await page.getByRole('heading', { name: text['teach.openClass'] }).count()).toBe(0);
+      await checkScreen(page, shot('asked'));
+    });
+
+    // The school admin approves on the school's view, and adds a colleague by phone number.
+    await inPage(app.browser, pageOptions, async (tab) => {
+      const { page } = tab;
+      await page.goto(server.url);
+      await signInWithPassword(tab, text, admin.phone, admin.password);
+      await acceptAgreements(page, text);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      await page.getByRole('link', { name: text['teach.schoolOverview'] }).click();
+      await expectScreen(page, schoolName);
+      expect(new URL(page.url()).pathname).toBe(`/teach/schools/${schoolId}`);
+      const approve = page.getByRole('button', { name: new RegExp(`^${text['teach.approve']} `) });
+      await expectTappable(approve, 'approve');
+      await expectTappable(page.getByRole('button', { name: new RegExp(`^${text['teach.refuse']} `) }), 'refuse');
+      await checkScreen(page, shot('admin-waiting'));
+      await approve.click();
+      await page.getByText(new RegExp(say(text, 'teach.teacherApproved', { name: '.+' }))).waitFor();
+      await inputLabelled(tab, text['teach.teacherPhone']).fill(colleague.phone);
+      await expectTappable(inputLabelled(tab, text['teach.teacherPhone']), 'the phone box');
+      const add = page.getByRole('button', { name: text['teach.addTeacherSubmit'] });
+      await expectTappable(add, 'add teacher');
+      await add.click();
+      await page.getByText(say(text, 'teach.teacherAdded', { phone: colleague.phone })).waitFor();
+      // A number without an account: the field says so.
+      await inputLabelled(tab, text['teach.teacherPhone']).fill('13900000000');
+      await add.click();
+      await page.getByText(text['teach.phoneNoAccount']).waitFor();
+      await checkScreen(page, shot('admin-added'));
+    });
+
+    // The teacher now sees the school approved and opens a class there.
+    await inPage(app.browser, pageOptions, async (tab) => {
+      const { page } = tab;
+      await page.goto(server.url);
+      await signInWithPassword(tab, text, teacher.phone, teacher.password);
+      await expectScreen(page, text['account.profile']);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      const row = page.locator('.teach-row', { hasText: schoolName }).first();
+      await row.waitFor();
+      expect(await row.getByText(text['teach.pending']).count()).toBe(0);
+      await page.getByRole('heading', { name: text['teach.openClass'] }).waitFor();
+      await inputLabelled(tab, text['teach.className']).fill(`三年级${viewport.width}班`);
+      await page.getByRole('button', { name: text['teach.create'] }).click();
+      await expectScreen(page, `三年级${viewport.width}班`);
+      await checkScreen(page, shot('class-opened'));
+      expect(tab.errors).toEqual([]);
+    });
+  },
+);
