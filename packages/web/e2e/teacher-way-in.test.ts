@@ -176,6 +176,7 @@ test.each(CASES)(
       expect(await row.getByText(text['teach.pending']).count()).toBe(0);
       await page.getByRole('heading', { name: text['teach.openClass'] }).waitFor();
       await inputLabelled(tab, text['teach.className']).fill(`三年级${viewport.width}班`);
+      await page.getByLabel(text['teach.grade'], { exact: true }).selectOption({ label: text['grade.3'] });
       await page.getByRole('button', { name: text['teach.create'] }).click();
       await expectScreen(page, `三年级${viewport.width}班`);
       await checkScreen(page, shot('class-opened'));
