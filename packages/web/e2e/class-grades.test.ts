@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { type ClassDetail, routes } from '@edupass/protocol';
 import { client, PASSWORD, signAgreementsInEffect, signUp } from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
-import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { inputLabelled, openSignedIn } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
-import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
+import { checkScreen, say } from './support/story-steps.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const app = withApp();
@@ -32,9 +31,6 @@ const VIEWPORTS = [
 ];
 const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));
 type Text = (typeof LOCALES)[number]['text'];
-const say = (text: Text, key: keyof Text, params: Record<string, string | number> = {}) =>
-  text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
-
 /** The id of the one class the teacher teaches. */
 const classOf = async (teacher: { token: string }) => {
   const me = await client(app.server.url)<{ classes: { id: number }[] }>('GET', routes.eduMemberships.path, undefined, {
@@ -43,14 +39,6 @@ const classOf = async (teacher: { token: string }) => {
   const [only] = me.body.classes;
   if (!only) throw new Error('the teacher has no class');
   return only.id;
-};
-
-const checkScreen = async (page: Page, name: string) => {
-  await page.evaluate(() => document.fonts.ready);
-  expect(await seriousViolations(page), name).toEqual([]);
-  const width = page.viewportSize()?.width ?? 0;
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits`).toBeLessThanOrEqual(width);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 
 test.each(CASES)(

@@ -17,7 +17,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { inputLabelled, openSecurityRow } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
-import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+import { inPage } from './support/pages.ts';
+import { acceptAgreements, signInWithPassword } from './support/story-steps.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -26,30 +27,9 @@ beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-type Text = (typeof LOCALES)[number]['text'];
-
 const shot = async (page: Page, name: string) => {
   await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-};
-
-/** On the sign-in screen: the password tab, the identity and password, "Sign in"; then the agreements. */
-const signInWithPassword = async (
-  tab: TestPage,
-  text: Text,
-  identity: string,
-  password: string,
-  landing: 'account.profile' | 'account.security' = 'account.profile',
-) => {
-  const { page } = tab;
-  await expectScreen(page, text['signIn.title']);
-  await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
-  await inputLabelled(tab, text['form.identity']).fill(identity);
-  await inputLabelled(tab, text['form.password']).fill(password);
-  await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
-  await expectScreen(page, text['gate.title']);
-  await page.getByRole('button', { name: text['gate.submit'] }).click();
-  await expectScreen(page, text[landing]);
 };
 
 for (const { locale, text } of LOCALES) {
@@ -81,7 +61,8 @@ for (const { locale, text } of LOCALES) {
       const { page } = tab;
       await page.goto(server.url);
       // On the card's password the account centre opens at the form for a password of the pupil's own.
-      await signInWithPassword(tab, text, pupil.username, pupil.password, 'account.security');
+      await signInWithPassword(tab, text, pupil.username, pupil.password);
+      await acceptAgreements(page, text, 'account.security');
 
       // The forced first change: before typing anything, the pupil reads that the card will stop working.
       const passwordForm = page.getByRole('region', { name: text['password.title'], exact: true });
@@ -97,6 +78,7 @@ for (const { locale, text } of LOCALES) {
         const adminPage = adminTab.page;
         await adminPage.goto(server.url);
         await signInWithPassword(adminTab, text, admin.phone, admin.password);
+        await acceptAgreements(adminPage, text);
         await adminPage.goto(`${server.url}/teach/schools/${schoolId}`);
         const setting = adminPage.getByRole('region', { name: text['teach.cardsTitle'] });
         await setting.waitFor();

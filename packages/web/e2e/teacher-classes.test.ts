@@ -19,9 +19,9 @@ import { PNG } from 'pngjs';
 import { beforeAll, expect, test } from 'vitest';
 import { inputLabelled } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
-import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
-import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+import { expectScreen, inPage } from './support/pages.ts';
+import { acceptAgreements, checkScreen, say, signInWithPassword } from './support/story-steps.ts';
 
 // A CommonJS module whose types say `export default`: the function is the module or its `default`.
 type Decode = typeof import('jsqr')['default'];
@@ -34,47 +34,12 @@ beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-type Text = (typeof LOCALES)[number]['text'];
-type Key = keyof Text;
-
-/** The text of `key` with its placeholders filled. */
-const say = (text: Text, key: Key, params: Record<string, string | number> = {}) =>
-  text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
-
 /** The QR code in a screenshot of the element, decoded (jsQR over the PNG's pixels). */
 const decodeQrIn = async (page: Page, selector: string) => {
   const png = PNG.sync.read(await page.locator(selector).first().screenshot());
   const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
   if (!code) throw new Error('the card QR code did not decode from its screenshot');
   return code.data;
-};
-
-const checkScreen = async (page: Page, name: string) => {
-  await page.evaluate(() => document.fonts.ready);
-  expect(await seriousViolations(page), name).toEqual([]);
-  const width = page.viewportSize()?.width ?? 0;
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits the width`).toBeLessThanOrEqual(
-    width,
-  );
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-};
-
-/** On the sign-in screen: the password tab, the identity and password, "Sign in". */
-const signInWithPassword = async (tab: TestPage, text: Text, identity: string, password: string) => {
-  const { page } = tab;
-  await expectScreen(page, text['signIn.title']);
-  await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
-  await inputLabelled(tab, text['form.identity']).fill(identity);
-  await inputLabelled(tab, text['form.password']).fill(password);
-  await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
-};
-
-/** The agreements gate every sign-in passes (the test accounts signed none), then the account centre. */
-/** The agreements gate accepted: the account centre follows (for a pupil on the card's password, its password form). */
-const acceptAgreements = async (page: Page, text: Text, landing: Key = 'account.profile') => {
-  await expectScreen(page, text['gate.title']);
-  await page.getByRole('button', { name: text['gate.submit'] }).click();
-  await expectScreen(page, text[landing]);
 };
 
 const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));

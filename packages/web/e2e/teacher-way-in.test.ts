@@ -1,66 +1,21 @@
-/**
- * A teacher's way in, in Chromium, in both languages on a phone and a desktop: a new teacher signs up on
- * the page (phone, code, password, age, agreements), goes from the account centre to "Teaching", finds the school by a
- * part of its name and asks to teach there (waiting for approval); the school's admin approves the
- * request on the school's view and adds a colleague by phone number; the teacher then sees the school
- * and opens a class. Every button of the way at least 44 px high; screenshots under e2e/screenshots/.
- */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
 import { client, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
-import type { Locator, Page } from 'playwright-core';
-import { beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
-import { seriousViolations } from './support/axe.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+import {
+  acceptAgreements,
+  checkScreen,
+  expectTappable,
+  say,
+  signInWithPassword,
+  type Text,
+} from './support/story-steps.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 const app = withApp();
-beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-type Text = (typeof LOCALES)[number]['text'];
-type Key = keyof Text;
-const say = (text: Text, key: Key, params: Record<string, string | number> = {}) =>
-  text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
-
-const checkScreen = async (page: Page, name: string) => {
-  await page.evaluate(() => document.fonts.ready);
-  expect(await seriousViolations(page), name).toEqual([]);
-  const width = page.viewportSize()?.width ?? 0;
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits the width`).toBeLessThanOrEqual(
-    width,
-  );
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-};
-
-/** A tap target a child's or a teacher's finger hits: at least 44 px high and wide. */
-const expectTappable = async (target: Locator, what: string) => {
-  const box = await target.boundingBox();
-  expect(box?.height ?? 0, `${what} is 44 px high`).toBeGreaterThanOrEqual(44);
-  expect(box?.width ?? 0, `${what} is 44 px wide`).toBeGreaterThanOrEqual(44);
-};
-
-const signInWithPassword = async (tab: TestPage, text: Text, identity: string, password: string) => {
-  const { page } = tab;
-  await expectScreen(page, text['signIn.title']);
-  await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
-  await inputLabelled(tab, text['form.identity']).fill(identity);
-  await inputLabelled(tab, text['form.password']).fill(password);
-  await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
-};
-
-/** The agreements gate every first sign-in passes (the test accounts signed none), then the account centre. */
-const acceptAgreements = async (page: Page, text: Text) => {
-  await expectScreen(page, text['gate.title']);
-  await page.getByRole('button', { name: text['gate.submit'] }).click();
-  await expectScreen(page, text['account.profile']);
-};
 
 const newPhone = phoneNumbers('1397');
 const TEACHER_PASSWORD = 'Lantern5821';

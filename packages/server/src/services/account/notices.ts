@@ -35,27 +35,41 @@ const noticeText = (site: string, change: AccountChange) => {
   );
 };
 
-/** Tells the account's phone and e-mail (as they were before the change) what changed. */
-export const noticeAccountChange = async (
+/** Someone a notice goes to: their phone and e-mail, where they have them. */
+export interface NoticeTarget {
+  id: number;
+  phone: string | null;
+  email: string | null;
+}
+
+/** Sends one notice to the person's phone and e-mail; one not delivered is logged, never an error. */
+export const notifyPerson = async (
   ctx: Context,
-  before: { id: number; phone: string | null; email: string | null },
-  change: AccountChange,
+  person: NoticeTarget,
+  notice: { kind: string; subject: string; text: string },
 ) => {
-  const site = ctx.config.site.name;
-  const text = noticeText(site, change);
-  const subject = `${site} 账号安全提醒 · Account security notice`;
   const targets = [
-    ...(before.phone ? [{ to: before.phone, channel: 'sms' as const }] : []),
-    ...(before.email ? [{ to: before.email, channel: 'email' as const }] : []),
+    ...(person.phone ? [{ to: person.phone, channel: 'sms' as const }] : []),
+    ...(person.email ? [{ to: person.email, channel: 'email' as const }] : []),
   ];
   for (const target of targets) {
     try {
-      await ctx.delivery.notify?.({ ...target, kind: change, subject, text });
+      await ctx.delivery.notify?.({ ...target, ...notice });
     } catch (error) {
       ctx.logger.warn(
-        { userId: before.id, kind: change, channel: target.channel, err: error },
-        'account notice not delivered',
+        { userId: person.id, kind: notice.kind, channel: target.channel, err: error },
+        'notice not delivered',
       );
     }
   }
+};
+
+/** Tells the account's phone and e-mail (as they were before the change) what changed. */
+export const noticeAccountChange = async (ctx: Context, before: NoticeTarget, change: AccountChange) => {
+  const site = ctx.config.site.name;
+  await notifyPerson(ctx, before, {
+    kind: change,
+    subject: `${site} 账号安全提醒 · Account security notice`,
+    text: noticeText(site, change),
+  });
 };

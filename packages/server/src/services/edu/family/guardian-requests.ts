@@ -29,6 +29,7 @@ import {
   hasGuardianRow,
   linkGuardian,
 } from '../../../store/edu/family/guardians.ts';
+import { type NoticeTarget, notifyPerson } from '../../account/notices.ts';
 import { maskPhone } from '../../account/views.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { requireGuardianOf } from '../access.ts';
@@ -40,8 +41,6 @@ const MINE_MAX = 20;
 
 export const guardianWaitMs = (ctx: Pick<Context, 'config'>) => ctx.config.eduGuardianWaitDays * DAY_MS;
 
-type Person = { id: number; phone: string | null; email: string | null };
-
 const RELATION_WORDS: Record<string, [zh: string, en: string]> = {
   mother: ['妈妈', 'mother'],
   father: ['爸爸', 'father'],
@@ -51,27 +50,11 @@ const RELATION_WORDS: Record<string, [zh: string, en: string]> = {
 
 const dateOf = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
 
-/** Sends one notice to each person's phone and e-mail; a notice not delivered is logged, never an error. */
-const tell = async (ctx: Context, people: Person[], kind: string, zh: string, en: string) => {
+/** Sends one notice to each person's phone and e-mail (services/account/notices.ts). */
+const tell = async (ctx: Context, people: NoticeTarget[], kind: string, zh: string, en: string) => {
   const site = ctx.config.site.name;
-  const text = `【${site}】${zh} ${site}: ${en}`;
-  const subject = `${site} 家长关联提醒 · Guardian notice`;
-  for (const person of people) {
-    const targets = [
-      ...(person.phone ? [{ to: person.phone, channel: 'sms' as const }] : []),
-      ...(person.email ? [{ to: person.email, channel: 'email' as const }] : []),
-    ];
-    for (const target of targets) {
-      try {
-        await ctx.delivery.notify?.({ ...target, kind, subject, text });
-      } catch (error) {
-        ctx.logger.warn(
-          { userId: person.id, kind, channel: target.channel, err: error },
-          'guardian notice not delivered',
-        );
-      }
-    }
-  }
+  const notice = { kind, subject: `${site} 家长关联提醒 · Guardian notice`, text: `【${site}】${zh} ${site}: ${en}` };
+  for (const person of people) await notifyPerson(ctx, person, notice);
 };
 
 const nameOf = (user: { nickname: string | null; fullname: string | null }) => user.nickname || user.fullname || '';
@@ -100,7 +83,7 @@ export const tellGuardianAdded = async (ctx: Context, childId: number, guardianI
 const tellRequested = async (
   ctx: Context,
   childId: number,
-  requester: Person & { nickname: string | null; fullname: string | null },
+  requester: NoticeTarget & { nickname: string | null; fullname: string | null },
   relation: string,
   opensAt: number,
 ) => {
@@ -275,19 +258,19 @@ const requestToDecide = async (ctx: Context, guardianId: number, requestId: numb
   };
 };
 
-export const approveGuardianRequest = async (ctx: Context, guardianId: number, requestId: number) => {
+/** A linked guardian approves or refuses a pending request; E_1 when another decision came first. */
+const decideAsGuardian = async (ctx: Context, guardianId: number, requestId: number, state: 'approved' | 'refused') => {
   const request = await requestToDecide(ctx, guardianId, requestId);
-  if ((await decide(ctx, request, { state: 'approved', by: guardianId })) === null) {
+  if ((await decide(ctx, request, { state, by: guardianId })) === null) {
     throw invalidRequest('This request was already decided.');
   }
 };
 
-export const refuseGuardianRequest = async (ctx: Context, guardianId: number, requestId: number) => {
-  const request = await requestToDecide(ctx, guardianId, requestId);
-  if ((await decide(ctx, request, { state: 'refused', by: guardianId })) === null) {
-    throw invalidRequest('This request was already decided.');
-  }
-};
+export const approveGuardianRequest = (ctx: Context, guardianId: number, requestId: number) =>
+  decideAsGuardian(ctx, guardianId, requestId, 'approved');
+
+export const refuseGuardianRequest = (ctx: Context, guardianId: number, requestId: number) =>
+  decideAsGuardian(ctx, guardianId, requestId, 'refused');
 
 /** The time from which the guardian may take a copy of the child's data; E_1 with the date before it. */
 export const requireExportAllowed = async (ctx: Context, guardianId: number, childId: number) => {

@@ -1,0 +1,61 @@
+/**
+ * Steps the people's stories share: a screen checked (axe, nothing wider than the viewport) and
+ * photographed for the gallery, the password sign-in, the agreements gate, a text with its placeholders
+ * filled, and a tap target's size.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { inputLabelled } from './account-steps.ts';
+import { seriousViolations } from './axe.ts';
+import type { LOCALES } from './matrix.ts';
+import { expectScreen, type TestPage } from './pages.ts';
+
+export type Text = (typeof LOCALES)[number]['text'];
+export type Key = keyof Text;
+
+const SHOTS = join(import.meta.dirname, '..', 'screenshots');
+
+/** The text of `key` with its placeholders filled. */
+export const say = (text: Text, key: Key, params: Record<string, string | number> = {}) =>
+  text[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+
+/** No serious axe finding, nothing wider than the viewport; then a full-page screenshot `name`.png. */
+export const checkScreen = async (page: Page, name: string) => {
+  await page.evaluate(() => document.fonts.ready);
+  expect(await seriousViolations(page), name).toEqual([]);
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits the width`).toBeLessThanOrEqual(
+    width,
+  );
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+};
+
+/** On the sign-in screen: the password tab, the identity and password, "Sign in". */
+export const signInWithPassword = async (tab: TestPage, text: Text, identity: string, password: string) => {
+  const { page } = tab;
+  await expectScreen(page, text['signIn.title']);
+  await page.getByRole('tab', { name: text['signIn.tabPassword'] }).click();
+  await inputLabelled(tab, text['form.identity']).fill(identity);
+  await inputLabelled(tab, text['form.password']).fill(password);
+  await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+};
+
+/**
+ * The agreements gate every first sign-in passes (the test accounts signed none), then `landing`: the
+ * account centre (for a pupil on the card's password, its password form).
+ */
+export const acceptAgreements = async (page: Page, text: Text, landing: Key = 'account.profile') => {
+  await expectScreen(page, text['gate.title']);
+  await page.getByRole('button', { name: text['gate.submit'] }).click();
+  await expectScreen(page, text[landing]);
+};
+
+/** A tap target a child's or a teacher's finger hits: at least 44 px high and wide. */
+export const expectTappable = async (target: Locator, what: string) => {
+  const box = await target.boundingBox();
+  expect(box?.height ?? 0, `${what} is 44 px high`).toBeGreaterThanOrEqual(44);
+  expect(box?.width ?? 0, `${what} is 44 px wide`).toBeGreaterThanOrEqual(44);
+};
