@@ -2,8 +2,9 @@
  * Schools and who teaches there: operators add schools (and their first admin); a signed-in user with
  * a bound phone asks to teach at a school and is a teacher once an operator or a school admin approves.
  */
+import { DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
-import { ApiError, fail, invalidRequest } from '../../../errors.ts';
+import { ApiError, fail, invalidRequest, RefusedForNow } from '../../../errors.ts';
 import { findUserById, findUserByPhone } from '../../../store/account/users.ts';
 import { agreementsInForce } from '../../../store/edu/family/guardian-checks.ts';
 import { classesOfSchool, classesOfUser } from '../../../store/edu/school/classes.ts';
@@ -172,12 +173,29 @@ export const searchSchools = async (ctx: Context, query: string) => {
 };
 
 /**
+ * Numbers a school admin may try in a day that have no account: "not registered" tells whether a
+ * number has an account, so the form must not become a way to look through phone numbers. Each try
+ * holds one before the lookup (atomic, so a parallel burst cannot all look) and a number with an
+ * account gives it back; past the limit every add waits for the day's end.
+ */
+export const UNKNOWN_TEACHER_PHONES_PER_DAY = 20;
+
+/**
  * A school admin adds a teacher by the phone number of the teacher's own account: approved at once, of
  * this school only (no other school, no class). Adding again changes nothing; a pupil account cannot teach.
  */
 export const addTeacherByPhone = async (ctx: Context, callerId: number, schoolId: number, phone: string) => {
   await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const tries = `teacher-add-phone:${callerId}`;
+  if ((await ctx.counters.hit(tries, DAY_SECONDS)) > UNKNOWN_TEACHER_PHONES_PER_DAY) {
+    throw new RefusedForNow(
+      'AC3_23',
+      await ctx.counters.ttl(tries),
+      'Too many numbers without an account were tried today. Try again tomorrow.',
+    );
+  }
   const user = (await findUserByPhone(ctx.db, phone)) ?? fail('AC3_1');
+  await ctx.counters.release(tries);
   const teacherId = Number(user.id);
   await requireMayTeach(ctx, user);
   await putSchoolMember(ctx.db, {

@@ -5,6 +5,7 @@ import { useTestServer } from '@edupass/test-kit/harness';
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { schoolsNamedQuery } from '../../../store/edu/school/school-names.ts';
+import { UNKNOWN_TEACHER_PHONES_PER_DAY } from './schools.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
@@ -193,5 +194,16 @@ describe('a school admin adds a teacher by phone', () => {
     ).toBe(true);
     // A bad number is the field's error.
     expectError(await add(admin.token, id, '12345'), 'E_1');
+    // Numbers without an account: at most the day's limit are looked up, even all at once; then every
+    // add waits (a known number too), so the form tells nobody who has an account.
+    const unknown = await Promise.all(
+      Array.from({ length: UNKNOWN_TEACHER_PHONES_PER_DAY + 5 }, () => add(admin.token, id, nextPhone())),
+    );
+    const codes = unknown.map((a) => (a.body as { error_code?: string }).error_code);
+    expect(codes.filter((c) => c === 'AC3_1')).toHaveLength(UNKNOWN_TEACHER_PHONES_PER_DAY - 1);
+    expect(codes.filter((c) => c === 'AC3_23')).toHaveLength(6);
+    const waits = await add(admin.token, id, teacher.phone);
+    expectError(waits, 'AC3_23');
+    expect((waits.body as { retry_after?: number }).retry_after).toBeGreaterThan(0);
   });
 });
