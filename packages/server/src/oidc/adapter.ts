@@ -57,6 +57,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
       uid: payload.uid ?? null,
       userCode: payload.userCode ?? null,
       accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
+      clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
       expiresAt: ctx.now() + expiresIn * 1000,
     }).then(() => undefined),
   find: async (id) => parsed(await findModel(ctx.db, model, { column: 'id', value: id }, ctx.now())),

@@ -21,6 +21,7 @@ const store = (id: string, expiresInMs: number) =>
     uid: `uid-${id}`,
     userCode: null,
     accountId: null,
+    clientId: null,
     expiresAt: server.app.ctx.now() + expiresInMs,
   });
 

@@ -2,12 +2,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config/config.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The database a Kysely instance (or a transaction of one) speaks to. */
+// biome-ignore lint/suspicious/noExplicitAny: any schema
+export const dialectOf = (db: Kysely<any>): Dialect =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 
 export interface Store {
   db: Kysely<Database>;

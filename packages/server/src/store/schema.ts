@@ -265,6 +265,8 @@ export interface WebhookEventsTable {
   pid: string;
   /** The JSON body delivered, exactly as signed. */
   payload: string;
+  /** The account the event is about (`data.user_id`), by which erasure finds it; null before migration 043. */
+  user_id: number | null;
   created_at: number;
 }
 

@@ -47,8 +47,8 @@ describe('path ids', () => {
 
 describe('users', () => {
   test('search finds a user by phone, by id and by nickname; pages with a cursor', async () => {
-    await call('PATCH', `${A}/info`, { nickname: `找我${user.userId}` }, { token: user.token });
-    for (const q of [user.phone, String(user.userId), `找我${user.userId}`]) {
+    await call('PATCH', `${A}/info`, { nickname: `找我们${user.userId}` }, { token: user.token });
+    for (const q of [user.phone, String(user.userId), `找我们${user.userId}`]) {
       const found = await call<{ items: { id: number }[] }>(
         'GET',
         `/admin/users?q=${encodeURIComponent(q)}`,
@@ -81,6 +81,32 @@ describe('users', () => {
     expect(second.body.items[0]?.id).toBeLessThan(first.body.items[0]?.id ?? 0);
   });
 
+  test('search answers from the first step that finds anyone: whole values, then beginnings, then fragments inside', async () => {
+    const mark = `a${user.userId}b`;
+    const [exact, longer, inside] = [await signUp(server), await signUp(server), await signUp(server)];
+    for (const [who, nickname] of [
+      [exact, `阶梯${mark}`],
+      [longer, `阶梯${mark}号`],
+      [inside, `长阶梯${mark}`],
+    ] as const) {
+      expect((await call('PATCH', `${A}/info`, { nickname }, { token: who.token })).status).toBeLessThan(300);
+    }
+    const ids = async (q: string) =>
+      (
+        await call<{ items: { id: number }[] }>('GET', `/admin/users?q=${encodeURIComponent(q)}`, undefined, {
+          token: operator,
+        })
+      ).body.items
+        .map((u) => u.id)
+        .sort((a, b) => a - b);
+    expect(await ids(`阶梯${mark}`)).toEqual([exact.userId]);
+    expect(await ids(`阶梯${mark.slice(0, -1)}`)).toEqual([exact.userId, longer.userId]);
+    expect(await ids(`梯${mark}`)).toEqual([exact.userId, longer.userId, inside.userId]);
+    // One or two characters: whole values and beginnings only.
+    expect(await ids('长阶')).toContain(inside.userId);
+    expect(await ids('梯')).toEqual([]);
+  });
+
   test('search takes any fragment of a phone, masked or pasted, and of a nickname; 0005 is not user 5', async () => {
     const found = async (q: string) => {
       const answer = await call<{ items: { id: number; phone: string | null }[] }>(
@@ -95,7 +121,7 @@ describe('users', () => {
     const phone = user.phone;
     const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
     const pasted = `+86 ${phone.slice(0, 3)} ${phone.slice(3, 7)}-${phone.slice(7)}`;
-    for (const q of [phone.slice(4, 9), phone.slice(-4), masked, pasted, `#${user.userId}`, `我${user.userId}`]) {
+    for (const q of [phone.slice(4, 9), phone.slice(-4), masked, pasted, `#${user.userId}`, `我们${user.userId}`]) {
       expect(
         (await found(q)).map((u) => u.id),
         q,

@@ -42,6 +42,7 @@ export const saveLink = (ctx: StoreContext, providerSessionUid: string, link: Li
     uid: null,
     userCode: null,
     accountId: String(link.userId),
+    clientId: null,
     expiresAt: ctx.now() + ttlSeconds * 1000,
   });
 

@@ -43,7 +43,14 @@ export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: Accou
   };
   await insertEvent(
     ctx.db,
-    { id: newEventId(), type: event.type, pid: event.product, payload: JSON.stringify(payload), created_at: now },
+    {
+      id: newEventId(),
+      type: event.type,
+      pid: event.product,
+      payload: JSON.stringify(payload),
+      user_id: event.userId,
+      created_at: now,
+    },
     endpoints.map((e) => e.id),
     now + RETRY_FOR_MS,
   );

@@ -49,8 +49,9 @@ const eduByUserId =
       .where('user_id', '=', person.id)
       .execute();
 
-/** The JSON a webhook event about the user starts its data with (services/webhooks/events.ts). */
-const aboutUser = (person: Person) => `%"data":{"user_id":${person.id},%`;
+/** The webhook events about the person (`webhook_events.user_id`, by its index). */
+const eventsAbout = (db: Db, person: Person) =>
+  db.selectFrom('webhook_events').select('webhook_events.id').where('user_id', '=', person.id);
 
 /** The number of the user's last webhook event: erased once `user.deleted`, their last, is recorded. */
 export const forgetWebhookSequence = (db: Db, userId: number) =>
@@ -144,24 +145,18 @@ export const TABLE_RULES: Record<string, TableRule> = {
         .where('delivery_id', 'in', (eb) =>
           eb
             .selectFrom('webhook_deliveries')
-            .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
             .select('webhook_deliveries.id')
-            .where('webhook_events.payload', 'like', aboutUser(person)),
+            .where('event_id', 'in', eventsAbout(db, person)),
         )
         .execute(),
   },
   webhook_deliveries: {
     erase: (db, person) =>
-      db
-        .deleteFrom('webhook_deliveries')
-        .where('event_id', 'in', (eb) =>
-          eb.selectFrom('webhook_events').select('webhook_events.id').where('payload', 'like', aboutUser(person)),
-        )
-        .execute(),
+      db.deleteFrom('webhook_deliveries').where('event_id', 'in', eventsAbout(db, person)).execute(),
   },
   webhook_events: {
     // The events sent about the person go; `user.deleted`, recorded after this, is what sites keep hearing.
-    erase: (db, person) => db.deleteFrom('webhook_events').where('payload', 'like', aboutUser(person)).execute(),
+    erase: (db, person) => db.deleteFrom('webhook_events').where('user_id', '=', person.id).execute(),
   },
   webhook_sequences: { erase: (db, person) => forgetWebhookSequence(db, person.id) },
   data_exports: {

@@ -184,13 +184,16 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
         .where('model', '=', 'Grant')
         .where('account_id', '=', String(person.id))
         .execute();
+      const granted = grants.map(({ payload }) => grantOf(payload));
+      const clientIds = [...new Set(granted.map((grant) => grant.client_id))];
       const names = new Map(
-        (await db.selectFrom('applications').select(['client_id', 'name']).execute()).map((a) => [a.client_id, a.name]),
+        clientIds.length === 0
+          ? []
+          : (
+              await db.selectFrom('applications').select(['client_id', 'name']).where('client_id', 'in', clientIds).execute()
+            ).map((a) => [a.client_id, a.name]),
       );
-      return grants.map(({ payload }) => {
-        const grant = grantOf(payload);
-        return { application: names.get(grant.client_id) ?? grant.client_id, ...grant };
-      });
+      return granted.map((grant) => ({ application: names.get(grant.client_id) ?? grant.client_id, ...grant }));
     },
   },
   school_members: {

@@ -1,5 +1,6 @@
 /** The console's reads over users and agreements, and the audit log. */
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Dialect, dialectOf } from '../db.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -18,11 +19,27 @@ const USER_COLUMNS = [
 ] as const;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** `*` as written in a masked value (138****0006, a***@school.cn) stands for any characters. */
-const maskedLike = (text: string) => `%${escapeLike(text).replace(/\*+/g, '%')}%`;
+const escapeGlob = (text: string) => text.replace(/[[*?]/g, (c) => `[${c}]`);
+type Searched = 'phone' | 'email' | 'username_key' | 'nickname';
 /** `column LIKE pattern` with the backslash as the escape character on SQLite and PostgreSQL alike. */
-const like = (column: 'phone' | 'email' | 'username_key' | 'nickname', pattern: string): Expression<SqlBool> =>
+const like = (column: Searched, pattern: string): Expression<SqlBool> =>
   sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+
+/** The text as a LIKE (or SQLite GLOB) pattern: literal, but `*` in a masked value stands for any characters. */
+const patternOf = (text: string, masked: boolean, glob = false) =>
+  (masked ? text.split(/\*+/) : [text]).map(glob ? escapeGlob : escapeLike).join(glob ? '*' : '%');
+
+/**
+ * `column` starts with `start`: LIKE on PostgreSQL (its `text_pattern_ops` indexes), GLOB on SQLite
+ * (whose LIKE ignores case and so cannot use the column's index).
+ */
+const startsWith = (dialect: Dialect, column: Searched, start: string, masked = false): Expression<SqlBool> =>
+  dialect === 'postgres'
+    ? like(column, `${patternOf(start, masked)}%`)
+    : sql<SqlBool>`${sql.ref(column)} glob ${`${patternOf(start, masked, true)}*`}`;
+
+/** `column` holds `fragment` anywhere. */
+const holds = (column: Searched, fragment: string, masked = false) => like(column, `%${patternOf(fragment, masked)}%`);
 
 /**
  * The phone digits in what an operator typed or pasted: spaces and dashes dropped, a +86 prefix on a full
@@ -33,27 +50,80 @@ export const phoneFragment = (text: string): string | undefined => {
   return /^[\d*]+$/.test(compact) && /\d{3}|\d\*|\*\d/.test(compact) ? compact : undefined;
 };
 
+/** Fragments shorter than this are looked for as whole values and beginnings only (no index finds them inside). */
+export const SHORTEST_INSIDE = 3;
+
+type Rung = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
+
 /**
- * Users matching `q`, newest first: the id (`5` or `#5`; `0005` is a phone fragment, not an id), any
- * fragment of the phone (masked numbers included), or any part of the e-mail, username or nickname.
+ * The search ladder, each rung through indexes: the id and whole values (unique indexes), then values
+ * that begin with the text, then values that hold it anywhere (PostgreSQL's trigram indexes; a scan on
+ * SQLite). The first rung that finds anyone answers.
  */
-export const searchUsers = (db: Db, q: string | undefined, beforeId: number | undefined, limit: number) => {
-  let query = db.selectFrom('users').select(USER_COLUMNS).orderBy('id', 'desc').limit(limit);
-  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+const ladder = (dialect: Dialect, text: string): Rung[] => {
+  const id = /^#?([1-9]\d{0,8})$/.exec(text)?.[1];
+  const phone = phoneFragment(text);
+  const lower = text.toLowerCase();
+  const whole: Rung = (eb) =>
+    eb.or([
+      ...(id ? [eb('id', '=', Number(id))] : []),
+      ...(phone && /^\d{11}$/.test(phone) ? [eb('phone', '=', phone)] : []),
+      eb('email', '=', lower),
+      eb('username_key', '=', lower),
+      eb('nickname', '=', text),
+    ]);
+  const beginning: Rung = (eb) =>
+    eb.or([
+      // A masked number that starts hidden (****0006) has no beginning to look up: the next rung finds it.
+      ...(phone && !phone.startsWith('*') ? [startsWith(dialect, 'phone', phone, true)] : []),
+      startsWith(dialect, 'email', lower, true),
+      startsWith(dialect, 'username_key', lower),
+      startsWith(dialect, 'nickname', text),
+    ]);
+  const inside: Rung = (eb) =>
+    eb.or([
+      ...(phone ? [holds('phone', phone, true)] : []),
+      holds('email', lower, true),
+      holds('username_key', lower),
+      holds('nickname', text),
+    ]);
+  return [whole, beginning, ...([...text].length >= SHORTEST_INSIDE ? [inside] : [])];
+};
+
+/**
+ * Users matching `q`, newest first: the id (`5` or `#5`; `0005` is a phone fragment, not an id), a whole
+ * phone, e-mail, username or nickname, else those beginning with it, else those holding it (any
+ * fragment of the phone, masked numbers included, or of the e-mail, username or nickname). Paged by id:
+ * a later page (`beforeId`) stays on the rung its first page found.
+ */
+export const searchUsers = async (db: Db, q: string | undefined, beforeId: number | undefined, limit: number) => {
+  const page = (rung?: Rung) => {
+    let query = db.selectFrom('users').select(USER_COLUMNS).orderBy('id', 'desc').limit(limit);
+    if (rung) query = query.where(rung);
+    return beforeId === undefined ? query : query.where('id', '<', beforeId);
+  };
   const text = q?.trim();
-  if (text) {
-    const id = /^#?([1-9]\d{0,8})$/.exec(text)?.[1];
-    const phone = phoneFragment(text);
-    query = query.where((eb) =>
-      eb.or([
-        ...(id ? [eb('id', '=', Number(id))] : []),
-        ...(phone ? [like('phone', maskedLike(phone))] : []),
-        like('email', maskedLike(text.toLowerCase())),
-        like('username_key', `%${escapeLike(text.toLowerCase())}%`),
-        like('nickname', `%${escapeLike(text)}%`),
-      ]),
-    );
+  if (!text) return page().execute();
+  const [whole, beginning, inside] = ladder(dialectOf(db), text);
+  for (const rung of [whole, beginning]) {
+    const found = await db.selectFrom('users').select('id').where(rung!).limit(1).executeTakeFirst();
+    if (found) return page(rung).execute();
   }
+  if (!inside) return [];
+  // The planner cannot tell how many values hold a fragment: left to choose, it may walk every user
+  // newest first looking for a page of them. The ids that hold it are taken first, through the
+  // trigram indexes, then the page of them.
+  let query = db
+    .with(
+      (cte) => cte('holding').materialized(),
+      (withDb) => withDb.selectFrom('users').select('id').where(inside),
+    )
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('id', 'in', (eb) => eb.selectFrom('holding').select('holding.id'))
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
   return query.execute();
 };
 

@@ -44,10 +44,7 @@ export const setApplicationSecretHash = async (db: Db, clientId: string, secretH
 export const deleteApplication = async (db: Db, clientId: string) =>
   db.transaction().execute(async (tx) => {
     const result = await tx.deleteFrom('applications').where('client_id', '=', clientId).executeTakeFirst();
-    await tx
-      .deleteFrom('oidc_models')
-      .where('payload', 'like', `%"clientId":${JSON.stringify(clientId)}%`)
-      .execute();
+    await tx.deleteFrom('oidc_models').where('client_id', '=', clientId).execute();
     return Number(result.numDeletedRows) > 0;
   });
 

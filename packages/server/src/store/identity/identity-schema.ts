@@ -32,6 +32,8 @@ export interface OidcModelsTable {
   user_code: string | null;
   /** The account the row belongs to (a grant's, a token's, a provider session's; a session link's user). */
   account_id: string | null;
+  /** The application the row belongs to (`payload.clientId`), by which removing the application finds it. */
+  client_id: string | null;
   consumed_at: number | null;
   expires_at: number;
 }

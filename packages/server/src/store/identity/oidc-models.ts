@@ -15,6 +15,8 @@ export interface StoredModel {
   uid: string | null;
   userCode: string | null;
   accountId: string | null;
+  /** The application the row belongs to, when it belongs to one. */
+  clientId: string | null;
   expiresAt: number;
 }
 
@@ -29,6 +31,7 @@ export const upsertModel = (db: Db, row: StoredModel) =>
       uid: row.uid,
       user_code: row.userCode,
       account_id: row.accountId,
+      client_id: row.clientId,
       consumed_at: null,
       expires_at: row.expiresAt,
     })
@@ -39,6 +42,7 @@ export const upsertModel = (db: Db, row: StoredModel) =>
         uid: row.uid,
         user_code: row.userCode,
         account_id: row.accountId,
+        client_id: row.clientId,
         expires_at: row.expiresAt,
       }),
     )

@@ -9,7 +9,7 @@ import { hourRollupRows, usageEventRow, visitorRollupRows } from '@edupass/test-
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sqliteConnection } from '../db.ts';
-import { type NewBeacon, type NewUsageEvent, usageDb, writeUsage } from './events.ts';
+import { deleteEvents, type NewBeacon, type NewUsageEvent, usageDb, writeUsage } from './events.ts';
 import { type InsertedEvent, rollupDeltas } from './rollups.ts';
 
 const HOUR = 3_600_000;
@@ -195,5 +195,41 @@ describe('rollupDeltas', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('erasing a user from the usage tables', () => {
+  it('takes their events, their hours and them and their devices out of the days they were seen; nothing of anyone else', async () => {
+    const product = nextProduct();
+    const day1 = Date.UTC(2026, 4, 1);
+    const day2 = day1 + DAY;
+    const row = (at: number, user: string | null, device: string) =>
+      usageEventRow({
+        product_code: product,
+        event_key: 'view',
+        at,
+        received_at: at,
+        user_id: user,
+        device_uid: device,
+      });
+    await writeUsage(db(), {
+      events: [
+        row(day1 + HOUR, 'gone', 'tablet'),
+        row(day1 + 2 * HOUR, 'gone', 'tablet'),
+        row(day2 + HOUR, 'gone', 'phone'),
+        row(day1 + HOUR, 'stays', 'laptop'),
+        row(day2 + 3 * HOUR, 'stays', 'laptop'),
+      ],
+      beacons: [],
+    });
+    expect(await deleteEvents(db(), ['user_id', '=', 'gone'])).toBe(3);
+    expect((await storedEvents(product)).map((e) => e.user_id)).toEqual(['stays', 'stays']);
+    expect(await visitorDays(product)).toEqual(
+      [`device laptop ${day1}`, `device laptop ${day2}`, `user stays ${day1}`, `user stays ${day2}`].sort(),
+    );
+    expect(await hourCounts(product)).toEqual([
+      { event_key: 'view', hour: day1 + HOUR, events: 1 },
+      { event_key: 'view', hour: day2 + 3 * HOUR, events: 1 },
+    ]);
   });
 });

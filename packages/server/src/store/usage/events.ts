@@ -6,11 +6,14 @@ import { EVENT_COLUMNS } from './event-columns.ts';
 import { writeUsageSqlite } from './events-sqlite.ts';
 import {
   addToRollups,
+  forgetVisitors,
   type InsertedEvent,
   rebuildVisitorDays,
   subtractFromRollups,
   type UsageDayVisitorsTable,
   type UsageEventHoursTable,
+  type VisitorDay,
+  visitorDays,
 } from './rollups.ts';
 
 export interface UsageEventsTable {
@@ -147,12 +150,15 @@ export type EventsToDelete = ['received_at', '<', number] | ['user_id', '=', str
 
 /**
  * Deletes the events `which` names, batch by batch, each batch with its rollup adjustment in one
- * transaction (from the rows the delete returned); the visitor sets of the days touched are rebuilt
- * once at the end, from the events left. Answers how many events went.
+ * transaction (from the rows the delete returned). Retention rebuilds the visitor sets of the days it
+ * touched once at the end, from the events left; erasing a user instead takes that user and their
+ * devices out of the days they were seen (`forgetVisitors`), never recounting a day. Answers how many
+ * events went.
  */
 export const deleteEvents = async (db: UsageDb, which: EventsToDelete, batch = RETENTION_BATCH) => {
   let events = 0;
   const days = new Map<string, { product_code: string; day: number }>();
+  const visitors = new Map<string, VisitorDay>();
   for (;;) {
     const deleted = await db.transaction().execute(async (tx) => {
       const rows = await tx
@@ -168,15 +174,20 @@ export const deleteEvents = async (db: UsageDb, which: EventsToDelete, batch = R
               .$asTuple('product_code', 'event_id'),
           ),
         )
-        .returning(['product_code', 'event_key', 'at'])
+        .returning(['product_code', 'event_key', 'at', 'device_uid', 'user_id'])
         .execute();
       for (const day of await subtractFromRollups(tx, rows)) days.set(`${day.product_code}\u0000${day.day}`, day);
+      for (const visitor of visitorDays(rows)) visitors.set(Object.values(visitor).join('\u0000'), visitor);
       return rows.length;
     });
     events += deleted;
     if (deleted < batch) break;
   }
-  if (days.size > 0) await db.transaction().execute((tx) => rebuildVisitorDays(tx, [...days.values()]));
+  if (which[0] === 'user_id') {
+    if (visitors.size > 0) await db.transaction().execute((tx) => forgetVisitors(tx, [...visitors.values()]));
+  } else if (days.size > 0) {
+    await db.transaction().execute((tx) => rebuildVisitorDays(tx, [...days.values()]));
+  }
   return events;
 };
 

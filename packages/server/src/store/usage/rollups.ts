@@ -187,9 +187,60 @@ export const subtractFromRollups = async (tx: UsageDb, deleted: readonly Deleted
       .where('hour', '=', row.hour)
       .execute();
   }
-  if (hours.size > 0) await tx.deleteFrom('usage_event_hours').where('events', '<=', 0).execute();
+  for (const row of hours.values()) {
+    await tx
+      .deleteFrom('usage_event_hours')
+      .where('product_code', '=', row.product_code)
+      .where('event_key', '=', row.event_key)
+      .where('hour', '=', row.hour)
+      .where('events', '<=', 0)
+      .execute();
+  }
   return [...days.values()];
 };
+
+/** One visitor of one product on one day, as `usage_day_visitors` keys it. */
+export interface VisitorDay {
+  product_code: string;
+  kind: 'device' | 'user';
+  visitor: string;
+  day: number;
+}
+
+/** The visitors (user and device) and days of deleted events. */
+export const visitorDays = (deleted: readonly InsertedEvent[]): VisitorDay[] =>
+  deleted.flatMap((row) => {
+    const day = floorTo(Number(row.at), DAY_MS);
+    const { product_code } = row;
+    return [
+      ...(row.user_id ? [{ product_code, kind: 'user' as const, visitor: row.user_id, day }] : []),
+      ...(row.device_uid ? [{ product_code, kind: 'device' as const, visitor: row.device_uid, day }] : []),
+    ];
+  });
+
+/**
+ * Takes visitors out of the days they were seen, each by its key (the erasure of a user: the person
+ * and the devices their events came from are no longer counted; a device shared with someone else
+ * that day is counted once less).
+ */
+export const forgetVisitors = async (tx: UsageDb, visitors: readonly VisitorDay[]) => {
+  for (let i = 0; i < visitors.length; i += VISITORS_PER_DELETE) {
+    const keys = visitors.slice(i, i + VISITORS_PER_DELETE);
+    await tx
+      .deleteFrom('usage_day_visitors')
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('product_code', 'kind', 'visitor', 'day'),
+          'in',
+          keys.map((v) => tuple(v.product_code, v.kind, v.visitor, v.day)),
+        ),
+      )
+      .execute();
+  }
+};
+
+/** Keys one statement of `forgetVisitors` names (4 parameters each, well under either database's limit). */
+const VISITORS_PER_DELETE = 200;
 
 /** Recomputes the visitor sets of (product, day) pairs from the events that remain. */
 export const rebuildVisitorDays = async (tx: UsageDb, days: readonly { product_code: string; day: number }[]) => {

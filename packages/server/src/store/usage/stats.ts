@@ -1,6 +1,7 @@
 /** The console's usage and monitoring queries on SQLite and PostgreSQL (the SQL events store). */
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
-import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { dialectOf } from '../db.ts';
 import type { Database } from '../schema.ts';
 import type { UsageDb, UsageTables } from './events.ts';
 import type { Window } from './events-store.ts';
@@ -125,8 +126,6 @@ export const uniqueVisitors = async (db: UsageDb, w: Window) => {
   const events = await eventTotal(db, w);
   return { devices, users, events };
 };
-
-const dialectOf = (db: UsageDb) => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
 /** The 1-based rank of the nearest-rank percentile (PostgreSQL's `percentile_disc`): ⌈f·n⌉, at least 1. */
 export const nearestRank = (fraction: number, count: number) => Math.max(1, Math.ceil(fraction * count));

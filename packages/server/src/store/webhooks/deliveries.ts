@@ -16,6 +16,7 @@ export interface NewEvent {
   type: string;
   pid: string;
   payload: string;
+  user_id: number;
   created_at: number;
 }
 

@@ -1,0 +1,134 @@
+/**
+ * The paths that must stay fast at a year of data read through indexes proportional to their answer,
+ * on PostgreSQL: every statement that erasing a person, taking a copy of their data, removing an
+ * application, the console's user search and the audit filters run is captured as it runs, then
+ * explained with sequential scans disabled. A statement that can only read a whole table (a sequential
+ * scan, or an index walked end to end under a filter) fails here, so a later change cannot bring one back.
+ */
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eraseUserRows, type Person } from './account/erasure.ts';
+import { EXPORT_RULES } from './account/export-map.ts';
+import { auditEntries, searchUsers } from './admin/admin.ts';
+import { deleteApplication } from './identity/applications.ts';
+import type { Database } from './schema.ts';
+import { sqlEventsStore } from './usage/events-sql.ts';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
+  Plans?: PlanNode[];
+}
+
+/** The nodes of a plan that read a whole table: a sequential scan, or an index walked with no condition but a filter. */
+const wholeTableReads = (node: PlanNode): string[] => [
+  ...(node['Node Type'] === 'Seq Scan' ? [`Seq Scan on ${node['Relation Name']}`] : []),
+  ...(/^Index (Only )?Scan$/.test(node['Node Type']) && !node['Index Cond'] && node.Filter
+    ? [`${node['Node Type']} of all ${node['Index Name']} (filter ${node.Filter})`]
+    : []),
+  ...(node.Plans ?? []).flatMap(wholeTableReads),
+];
+
+describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let captured: CompiledQuery[] = [];
+  let db: Kysely<Database>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrated: true });
+    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (event.level === 'query') captured.push(event.query);
+      },
+    });
+    // Enough people, audit rows and events that the planner's estimates are those of a real table.
+    await sql`insert into users (pid, phone, username, username_key, email, nickname, password_hash, role, created_at, updated_at)
+      select 'edu', '139' || lpad(i::text, 8, '0'), 'pupil' || i, 'pupil' || i, 'p' || i || '@school.cn', '学生' || i, '', 'user', i, i
+      from generate_series(1, 20000) i`.execute(db);
+    await sql`insert into admin_audit (operator_id, action, target, detail, at)
+      select case when i % 500 = 0 then 99 else 1 + i % 3 end,
+        case when i % 1000 = 0 then 'user.delete' when i % 1000 = 1 then 'user.block' else 'user.view.' || (i % 5) end,
+        'user:' || i, '', i from generate_series(1, 20000) i`.execute(db);
+    for (const table of ['users', 'admin_audit']) await sql`analyze ${sql.table(table)}`.execute(db);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  /** Every statement `run` sends, explained with sequential scans off: those that read a whole table. */
+  const wholeReadsOf = async (run: () => Promise<unknown>) => {
+    captured = [];
+    await run();
+    const statements = captured.filter((q) => /^\s*(select|update|delete|with)\b/i.test(q.sql));
+    expect(statements.length).toBeGreaterThan(0);
+    const found: string[] = [];
+    const client = await pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      for (const statement of statements) {
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `explain (format json) ${statement.sql}`,
+          [...statement.parameters],
+        );
+        for (const read of wholeTableReads(rows[0]!['QUERY PLAN'][0].Plan)) found.push(`${read}: ${statement.sql}`);
+      }
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
+    return found;
+  };
+
+  const person: Person = { id: 4321, phone: '13900004321', email: 'p4321@school.cn' };
+
+  test('erasing a person: each of their rows found by an index, their usage events and visitor days too', async () => {
+    expect(await wholeReadsOf(() => db.transaction().execute((tx) => eraseUserRows(tx, person)))).toEqual([]);
+    expect(await wholeReadsOf(() => sqlEventsStore(db).eraseUser(person.id))).toEqual([]);
+  });
+
+  test("a person's copy of their data: each area read by an index", async () => {
+    const reads = Object.values(EXPORT_RULES).flatMap((rule) => ('read' in rule ? [rule.read] : []));
+    expect(await wholeReadsOf(() => Promise.all(reads.map((read) => read(db, person))))).toEqual([]);
+    expect(await wholeReadsOf(() => sqlEventsStore(db).userEventsAfter(person.id, undefined, 100))).toEqual([]);
+  });
+
+  test('removing an application takes its grants and tokens by their client id', async () => {
+    expect(await wholeReadsOf(() => deleteApplication(db, 'app_gone'))).toEqual([]);
+  });
+
+  test("the console's user search: whole values, beginnings and fragments, found or not", async () => {
+    for (const q of ['13900012345', '#12345', 'pupil12345', 'p12345@school.cn', '学生12345', '139000123', 'pupil1234']) {
+      expect(await wholeReadsOf(() => searchUsers(db, q, undefined, 30)), q).toEqual([]);
+    }
+    for (const q of ['0012345', '139****2345', '生1234', 'upil1234', 'nobody-at-all', '无此人甲乙']) {
+      expect(await wholeReadsOf(() => searchUsers(db, q, undefined, 30)), q).toEqual([]);
+    }
+    expect(await wholeReadsOf(() => searchUsers(db, 'pupil', 1000, 30))).toEqual([]);
+  });
+
+  test('the audit log filtered by a rare action, an operator, or a group of actions, newest first', async () => {
+    for (const filter of [{ action: 'user.delete' }, { operatorId: 99 }, { actions: ['user.delete', 'user.block'] }]) {
+      expect(await wholeReadsOf(() => auditEntries(db, { limit: 50, ...filter })), JSON.stringify(filter)).toEqual([]);
+    }
+  });
+
+  test('the check itself: a statement that can only scan is reported', async () => {
+    const found = await wholeReadsOf(() =>
+      db.selectFrom('users').select('id').where('password_hash', '=', 'x').execute(),
+    );
+    expect(found.join('\n')).toMatch(/Seq Scan on users/);
+    const walked = await wholeReadsOf(() =>
+      db.selectFrom('users').select('id').where('password_hash', '=', 'x').orderBy('id', 'desc').limit(5).execute(),
+    );
+    expect(walked.join('\n')).toMatch(/Seq Scan on users|Index Scan of all users_pkey/);
+  });
+});
