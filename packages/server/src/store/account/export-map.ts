@@ -190,7 +190,11 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
         clientIds.length === 0
           ? []
           : (
-              await db.selectFrom('applications').select(['client_id', 'name']).where('client_id', 'in', clientIds).execute()
+              await db
+                .selectFrom('applications')
+                .select(['client_id', 'name'])
+                .where('client_id', 'in', clientIds)
+                .execute()
             ).map((a) => [a.client_id, a.name]),
       );
       return granted.map((grant) => ({ application: names.get(grant.client_id) ?? grant.client_id, ...grant }));
