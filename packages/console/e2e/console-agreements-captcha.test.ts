@@ -4,14 +4,20 @@
  * found in the audit log with the operator who made it.
  */
 import type { CaptchaSettings } from '@edupass/protocol';
-import { A, nextPhone, PID, signIn, signUp } from '@edupass/test-kit/accounts';
+import { A, nextPhone, PID, signUp } from '@edupass/test-kit/accounts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
 import { client } from '@edupass/test-kit/http-client';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';
+import {
+  accessibilityViolations,
+  type ConsoleRig,
+  openConsoleAsOperator,
+  operatorToken,
+  startConsoleRig,
+} from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
@@ -242,7 +248,7 @@ describe('audit log', () => {
     // Older entries first, enough for a second page.
     // The login policy is `always` since the test above: the operator solves the puzzle, as in a browser.
     const ticket = await solveSlideTicket(rig.server, 'login', rig.operator.phone);
-    const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password, ticket)).access.token;
+    const token = await operatorToken(rig, ticket);
     for (let n = 0; n < 55; n += 1) {
       await call('POST', '/admin/captcha/policies', { pid: PID, scene: `seed${n}`, policy: 'risk' }, { token });
     }

@@ -4,17 +4,16 @@
  * differs from the first, and removes the application; the server's list follows each step.
  */
 
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminRoutes } from '@edupass/protocol';
-import { signIn } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
+  operatorToken,
   SCREENSHOTS,
   startConsoleRig,
 } from './console-harness.ts';
@@ -24,8 +23,7 @@ let page: Page;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/applications');
-  await page.getByRole('heading', { name: '应用', level: 1 }).waitFor({ timeout: 30_000 });
+  page = await openConsoleAsOperator(rig, { hash: '#/applications', heading: '应用' });
   // The build and the first sign-in take minutes on a loaded machine.
 }, 300_000);
 afterAll(() => rig?.close());
@@ -35,7 +33,7 @@ const REDIRECT = 'https://planner.example/callback';
 
 /** The applications the server lists now, through the operator's own API. */
 const listed = async () => {
-  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const token = await operatorToken(rig);
   const answer = await client(rig.server.url)<{ client_id: string; name: string }[]>(
     'GET',
     adminRoutes.listApplications.path,
@@ -76,7 +74,6 @@ describe('the applications screen', () => {
     const asked = page.getByRole('dialog', { name: `为 ${NAME} 更换密钥？` });
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-new-secret.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });

@@ -5,16 +5,21 @@
  * success, so no puzzle), then ten times under "always" (through EduPass's slide puzzle each time).
  */
 import { join } from 'node:path';
-import type { TotpSetup } from '@edupass/protocol';
-import { A, signIn } from '@edupass/test-kit/accounts';
-import { client } from '@edupass/test-kit/http-client';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { shown } from '../../web/e2e/support/pages.ts';
 import { readySlider, solveSlide } from '../../web/e2e/support/slide.ts';
-import { type ConsoleRig, openConsole, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
+import {
+  answerAppCode,
+  type ConsoleRig,
+  operatorToken,
+  SCREENSHOTS,
+  setUpAuthenticator,
+  signInAsOperator,
+  startConsoleRig,
+} from './console-harness.ts';
 
 const { now, freshCode } = steppingClock();
 const SIGN_INS = 10;
@@ -24,26 +29,19 @@ let secret: string;
 
 beforeAll(async () => {
   rig = await startConsoleRig({ now });
-  const call = client(rig.server.url);
-  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
-  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token });
-  secret = setup.body.secret;
-  const confirmed = await call('POST', `${A}/second-factor/totp/confirm`, { code: freshCode(secret) }, { token });
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  secret = await setUpAuthenticator(rig, await operatorToken(rig), freshCode);
 });
 afterAll(() => rig?.close());
 
 /** From the password's answer on: the app code, then the console's first screen. */
 const finishWithCode = async (page: Page) => {
-  await shown(page, page.getByRole('heading', { name: '两步验证' }));
-  await page.getByLabel('验证码').fill(freshCode(secret));
-  await page.getByRole('button', { name: '验证' }).click();
+  await answerAppCode(page, () => freshCode(secret));
   await shown(page, page.getByRole('heading', { name: '用户', level: 1 }));
 };
 
 it(`signs in ${SIGN_INS} times in an hour under the default policy, no puzzle`, async () => {
   for (let i = 0; i < SIGN_INS; i++) {
-    const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
+    const page = await signInAsOperator(rig);
     try {
       await finishWithCode(page);
       expect(await readySlider(page).count(), `sign-in ${i + 1}`).toBe(0);
@@ -57,7 +55,7 @@ it(`signs in ${SIGN_INS} times under "always", through the slide puzzle each tim
   await setCaptchaPolicy(rig.server.app.ctx, '*', '*', 'always');
   try {
     for (let i = 0; i < SIGN_INS; i++) {
-      const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
+      const page = await signInAsOperator(rig);
       try {
         if (i === 0) {
           await readySlider(page).waitFor({ timeout: 30_000 });

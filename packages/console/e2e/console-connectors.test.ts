@@ -4,10 +4,8 @@
  * edits a mapping and a platform’s settings (its issuer’s discovery document read when saved), and switches a connector off and on after a confirmation naming it. In Chinese at
  * desktop width, and in English on a phone; axe-clean; touch targets of at least 44 px.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminRoutes } from '@edupass/protocol';
-import { signIn } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { type DiscoveryDocuments, startDiscoveryDocuments } from '@edupass/test-kit/oidc-discovery';
@@ -16,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
+  operatorToken,
   SCREENSHOTS,
   startConsoleRig,
 } from './console-harness.ts';
@@ -34,10 +33,8 @@ beforeAll(async () => {
   [rig, platform] = await Promise.all([startConsoleRig(), startDiscoveryDocuments()]);
   issuer = `${platform.url}/edu-cloud`;
   otherIssuer = `${platform.url}/edu-cloud-2`;
-  await mkdir(SCREENSHOTS, { recursive: true });
   await eduSteps(rig.server, client(rig.server.url)).addSchool(SCHOOL);
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/connectors');
-  await page.getByRole('heading', { name: '学校统一身份认证', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig, { hash: '#/connectors', heading: '学校统一身份认证' });
 });
 afterAll(async () => {
   await platform?.close();
@@ -54,7 +51,7 @@ interface Connector {
 }
 
 const connectors = async () => {
-  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const token = await operatorToken(rig);
   const answer = await client(rig.server.url)<Connector[]>('GET', adminRoutes.listSchoolConnectors.path, undefined, {
     token,
   });

@@ -4,7 +4,6 @@
  * day at a time, so the tracker's server-time offset and the beacons' receipt times follow it).
  * Each dashboard is checked, scanned with axe, and saved as a screenshot.
  */
-import { mkdir } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { bundleForBrowser } from '@edupass/test-kit/browser';
@@ -166,7 +165,6 @@ beforeAll(async () => {
   const closedPort = await freePort();
   for (let daysAgo = DAYS - 1; daysAgo >= 0; daysAgo--) await visit(daysAgo, closedPort);
   shift = 0;
-  await mkdir(SCREENSHOTS, { recursive: true });
   page = await openConsoleAsOperator(rig);
   // Seven visits in a browser: about 100 s on a loaded two-core machine.
 }, 300_000);

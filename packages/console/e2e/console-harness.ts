@@ -1,15 +1,20 @@
 /**
  * What every console browser test starts with: the web client and the console built by Vite, the real
- * server serving them (and the API) on a loopback port, Chromium (the web tests' `startApp`), and an
- * operator created the way the CLI does it.
+ * server serving them (and the API) on a loopback port, Chromium (the web tests' `startApp`), an
+ * operator created the way the CLI does it, and the folder for screenshots; then the operator signed in,
+ * through the console's own sign-in screen (and its second factor) or over the API.
  */
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { nextPhone, PASSWORD } from '@edupass/test-kit/accounts';
+import type { TotpSetup } from '@edupass/protocol';
+import { A, nextPhone, PASSWORD, signIn } from '@edupass/test-kit/accounts';
+import { client } from '@edupass/test-kit/http-client';
 import type { BuildOptions } from '@edupass/test-kit/server';
 import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
 import { STEP_TIMEOUT_MS, shown, watchPage } from '../../web/e2e/support/pages.ts';
 
@@ -23,7 +28,10 @@ export interface ConsoleRig extends AppUnderTest {
 export const startConsoleRig = async (options: BuildOptions = {}): Promise<ConsoleRig> => {
   const app = await startApp({}, options);
   const operator = { phone: nextPhone(), password: PASSWORD };
-  await createAdmin(app.server.app.ctx, operator.phone, operator.password);
+  await Promise.all([
+    createAdmin(app.server.app.ctx, operator.phone, operator.password),
+    mkdir(SCREENSHOTS, { recursive: true }),
+  ]);
   return { ...app, operator };
 };
 
@@ -40,11 +48,60 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
   return page;
 };
 
-/** Opens the console as the rig's operator, once the first screen (the users) shows. */
-export const openConsoleAsOperator = async (rig: ConsoleRig): Promise<Page> => {
-  const page = await openConsole(rig, rig.operator.phone, rig.operator.password);
-  await shown(page, page.getByRole('heading', { name: '用户', level: 1 }));
+/**
+ * Opens the console at `hash` and signs the rig's operator in; what follows the password (a second
+ * factor, a puzzle, the screen) is the caller's to wait for.
+ */
+export const signInAsOperator = (rig: ConsoleRig, hash = ''): Promise<Page> =>
+  openConsole(rig, rig.operator.phone, rig.operator.password, hash);
+
+/** A screen of the console: where it is, and the heading that shows it is there. */
+export interface ConsoleScreen {
+  /** @default '' (the first screen) */
+  hash?: string;
+  /** @default '用户' (the users) */
+  heading?: string;
+  /** @default 1 */
+  level?: number;
+}
+
+/** Opens the console as the rig's operator, once the screen shows (by default the first one, the users). */
+export const openConsoleAsOperator = async (rig: ConsoleRig, screen: ConsoleScreen = {}): Promise<Page> => {
+  const page = await signInAsOperator(rig, screen.hash);
+  await shown(page, page.getByRole('heading', { name: screen.heading ?? '用户', level: screen.level ?? 1 }));
   return page;
+};
+
+/** The operator's access token from a sign-in over the API (with a solved captcha's ticket, if given). */
+export const operatorToken = async (rig: ConsoleRig, captchaTicket?: string): Promise<string> =>
+  (await signIn(rig.server, rig.operator.phone, rig.operator.password, captchaTicket)).access.token;
+
+/**
+ * Sets up an authenticator app, over the API, for the account whose access token is `token`; answers
+ * the app's secret. `freshCode` is the server clock's (rfc6238.ts `steppingClock`).
+ */
+export const setUpAuthenticator = async (
+  rig: ConsoleRig,
+  token: string,
+  freshCode: (secret: string) => string,
+): Promise<string> => {
+  const call = client(rig.server.url);
+  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token });
+  const confirmed = await call(
+    'POST',
+    `${A}/second-factor/totp/confirm`,
+    { code: freshCode(setup.body.secret) },
+    { token },
+  );
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return setup.body.secret;
+};
+
+/** Answers the console's second-factor step, once it shows, with the app's code (taken only then). */
+export const answerAppCode = async (page: Page, code: () => string): Promise<void> => {
+  await shown(page, page.getByRole('heading', { name: '两步验证' }));
+  await page.getByLabel('验证码').fill(code());
+  await page.getByRole('button', { name: '验证' }).click();
 };
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -6,14 +6,14 @@
 import { PID } from '@edupass/test-kit/accounts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { accessibilityViolations, type ConsoleRig, signInAsOperator, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/oauth');
+  page = await signInAsOperator(rig, '#/oauth');
 });
 afterAll(() => rig?.close());
 

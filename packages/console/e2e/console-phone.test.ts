@@ -3,7 +3,6 @@
  * labelled rows), charts span the chosen period with 24-hour labels, and a refusal reads in the
  * console's language.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HOUR_MS } from '@edupass/protocol';
 import { reportOneEvent } from '@edupass/test-kit/usage-reports';
@@ -25,7 +24,6 @@ beforeAll(async () => {
   rig = await startConsoleRig();
   page = await openConsoleAsOperator(rig);
   await page.setViewportSize({ width: 390, height: 844 });
-  await mkdir(SCREENSHOTS, { recursive: true });
 });
 afterAll(() => rig?.close());
 

@@ -5,10 +5,9 @@
  * then opens; a recorded objection shows there among the data requests. In Chinese at desktop width;
  * axe-clean.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
-import { nextPhone, PASSWORD, signIn } from '@edupass/test-kit/accounts';
+import { nextPhone, PASSWORD } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { createAdmin } from '@edupass/test-kit/server';
@@ -18,7 +17,9 @@ import {
   accessibilityViolations,
   type ConsoleRig,
   openConsole,
+  operatorToken,
   SCREENSHOTS,
+  signInAsOperator,
   startConsoleRig,
 } from './console-harness.ts';
 
@@ -30,7 +31,6 @@ let pupil: { user_id: number; username: string };
 beforeAll(async () => {
   rig = await startConsoleRig();
   rig.server.app.ctx.config.staffAccessApproval = true;
-  await mkdir(SCREENSHOTS, { recursive: true });
   const call = client(rig.server.url);
   const edu = eduSteps(rig.server, call);
   const schoolId = await edu.addSchool('访问小学');
@@ -40,7 +40,7 @@ beforeAll(async () => {
   pupil = made;
   const second = nextPhone();
   await createAdmin(rig.server.app.ctx, second, PASSWORD);
-  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const token = await operatorToken(rig);
   const recorded = await call(
     'POST',
     routes.recordDataRequest.path,
@@ -48,7 +48,7 @@ beforeAll(async () => {
     { token },
   );
   expect(recorded.status).toBe(200);
-  asker = await openConsole(rig, rig.operator.phone, rig.operator.password, `#/users/${pupil.user_id}`);
+  asker = await signInAsOperator(rig, `#/users/${pupil.user_id}`);
   approver = await openConsole(rig, second, PASSWORD, '#/rights');
 });
 afterAll(() => rig?.close());

@@ -8,15 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { accessibilityViolations, type ConsoleRig, openConsoleAsOperator, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let page: Page;
 
 beforeAll(async () => {
   rig = await startConsoleRig();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/schools');
-  await page.getByRole('heading', { name: '导入名册', level: 2 }).waitFor({ timeout: 30_000 });
+  page = await openConsoleAsOperator(rig, { hash: '#/schools', heading: '导入名册', level: 2 });
   // The build and the first sign-in take minutes on a loaded machine.
 }, 300_000);
 afterAll(() => rig?.close());

@@ -5,10 +5,9 @@
  * found in the audit log under "every bulk action of schools". A second request is refused. In Chinese
  * at desktop width, and in English on a phone; axe-clean; touch targets of at least 44 px.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminRoutes, routes } from '@edupass/protocol';
-import { type Account, signIn, signUp } from '@edupass/test-kit/accounts';
+import { type Account, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -17,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
+  operatorToken,
   SCREENSHOTS,
   startConsoleRig,
 } from './console-harness.ts';
@@ -35,9 +35,7 @@ beforeAll(async () => {
       redirect_uris: ['https://homework.example.com/callback'],
     })
   ).application.client_id;
-  await mkdir(SCREENSHOTS, { recursive: true });
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/schools');
-  await page.getByRole('heading', { name: '学校', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig, { hash: '#/schools', heading: '学校' });
 });
 afterAll(() => rig?.close());
 
@@ -48,7 +46,7 @@ const edu = () => eduSteps(rig.server, call());
 
 /** A call as the rig's operator, through the admin API (what the server holds now). */
 const asOperator = async <T>(path: string) => {
-  const token = (await signIn(rig.server, rig.operator.phone, rig.operator.password)).access.token;
+  const token = await operatorToken(rig);
   const answer = await call()<T>('GET', path, undefined, { token });
   expect(answer.status).toBe(200);
   return answer.body;

@@ -5,12 +5,17 @@
  * user (recorded in the audit log).
  * App codes are computed by the independent RFC 6238 helper on the server's (injected) clock.
  */
-import type { TotpSetup } from '@edupass/protocol';
 import { A, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import {
+  answerAppCode,
+  type ConsoleRig,
+  setUpAuthenticator,
+  signInAsOperator,
+  startConsoleRig,
+} from './console-harness.ts';
 
 /** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
 const { now, freshCode } = steppingClock();
@@ -23,8 +28,7 @@ beforeAll(async () => {
 afterAll(() => rig?.close());
 
 it('first sign-in sets up an app; later sign-ins take a code; a user’s second factor is reset and audited', async () => {
-  const { phone, password } = rig.operator;
-  const first = await openConsole(rig, phone, password);
+  const first = await signInAsOperator(rig);
   await first.getByRole('heading', { name: '设置两步验证' }).waitFor();
   const secret = (await first.locator('code.console-secret').innerText()).trim();
   await first.getByLabel('应用中的验证码').fill(freshCode(secret));
@@ -37,8 +41,7 @@ it('first sign-in sets up an app; later sign-ins take a code; a user’s second 
   // A user with an authenticator app, set up over the API.
   const call = client(rig.server.url);
   const user = await signUp(rig.server);
-  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token: user.token });
-  await call('POST', `${A}/second-factor/totp/confirm`, { code: freshCode(setup.body.secret) }, { token: user.token });
+  await setUpAuthenticator(rig, user.token, freshCode);
   const userSignIn = () =>
     call(
       'POST',
@@ -48,10 +51,8 @@ it('first sign-in sets up an app; later sign-ins take a code; a user’s second 
     );
   expect((await userSignIn()).status).toBe(401);
 
-  const page = await openConsole(rig, phone, password, `#/users/${user.userId}`);
-  await page.getByRole('heading', { name: '两步验证' }).waitFor();
-  await page.getByLabel('验证码').fill(freshCode(secret));
-  await page.getByRole('button', { name: '验证' }).click();
+  const page = await signInAsOperator(rig, `#/users/${user.userId}`);
+  await answerAppCode(page, () => freshCode(secret));
   await page.getByRole('navigation').first().waitFor();
   // Resetting asks first, naming the user by their phone; Cancel leaves the factor in place.
   const resetting = page.getByRole('dialog', { name: new RegExp(`^重置 .+（${user.phone}） 的两步验证？$`) });

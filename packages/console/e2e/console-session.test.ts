@@ -9,7 +9,7 @@ import { client } from '@edupass/test-kit/http-client';
 import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
+import { type ConsoleRig, openConsole, signInAsOperator, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
 let shift = 0;
@@ -24,7 +24,7 @@ const signedIn = (page: Page) => page.getByRole('navigation', { name: '控制台
 const signInShown = (page: Page) => page.getByRole('heading', { name: SIGN_IN }).waitFor();
 /** The console in a fresh context (its own sessionStorage), the operator signed in. */
 const openSignedIn = async (hash = '') => {
-  const page = await openConsole(rig, rig.operator.phone, rig.operator.password, hash);
+  const page = await signInAsOperator(rig, hash);
   await signedIn(page);
   return page;
 };
@@ -48,7 +48,7 @@ describe('errors', () => {
   });
 
   it("a failed admin call's message is the catalogue text in Chinese too", async () => {
-    const page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/users/987654321');
+    const page = await signInAsOperator(rig, '#/users/987654321');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     // What the server answered the console, asked again with the console's token.

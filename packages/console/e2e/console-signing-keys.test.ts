@@ -5,7 +5,6 @@
  * "At once" asks first, naming the key that stops signing.
  */
 
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { A, signUp } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
@@ -61,7 +60,6 @@ describe('signing keys', () => {
     await page.getByRole('button', { name: '轮换' }).click();
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-rotate-now.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });

@@ -3,7 +3,6 @@
  * session ends and sign-in answers AC3_44), unblock, end every session, delete the account. Each but
  * unblock asks first, in a dialog naming the user (nickname and phone): Cancel or Escape leaves it.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
@@ -74,7 +73,6 @@ describe('users in the console', () => {
     await expect.poll(() => sessions.textContent()).toContain('手机号注册');
     expect(await sessions.textContent()).not.toContain('register_phone');
     expect(await sessions.textContent()).toContain('有效');
-    await mkdir(SCREENSHOTS, { recursive: true });
     await sessions.screenshot({ path: join(SCREENSHOTS, 'console-user-sessions.zh-CN.1280.png') });
     // The method in plain words in English too, then back to Chinese for the rest of the file.
     await page.getByLabel('语言').selectOption('en');
@@ -107,7 +105,6 @@ describe('users in the console', () => {
     await blocking.getByRole('button', { name: '封禁用户' }).click();
     await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
     await expect.poll(() => page.getByText(/自 .* 起封禁/).count()).toBe(1);
-    await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'console-user-blocked.png'), fullPage: true });
 
     const after = await profile(user.token);

@@ -5,7 +5,6 @@
  * Turning an endpoint off and removing it ask first, in a dialog naming its URL.
  */
 
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { signUp } from '@edupass/test-kit/accounts';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
-  openConsole,
+  openConsoleAsOperator,
   SCREENSHOTS,
   startConsoleRig,
 } from './console-harness.ts';
@@ -27,8 +26,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   rig = await startConsoleRig();
   receiver = await startWebhookReceiver();
-  page = await openConsole(rig, rig.operator.phone, rig.operator.password, '#/webhooks');
-  await page.getByRole('heading', { name: 'Webhook', level: 1 }).waitFor();
+  page = await openConsoleAsOperator(rig, { hash: '#/webhooks', heading: 'Webhook' });
 });
 afterAll(async () => {
   await receiver?.close();
@@ -84,7 +82,6 @@ describe('the webhooks screen', () => {
     await card.getByRole('button', { name: '停用' }).click();
     await turnOff.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-webhook-off.zh-CN.1280.png') });
     await turnOff.getByRole('button', { name: '取消' }).click();
     await turnOff.waitFor({ state: 'hidden' });

@@ -12,7 +12,7 @@ import { AgreementsScreen } from './screens/agreements.tsx';
 import { ApplicationsScreen } from './screens/applications.tsx';
 import { AuditScreen } from './screens/audit.tsx';
 import { CaptchaScreen } from './screens/captcha-policy.tsx';
-import { ConnectorsScreen } from './screens/connectors.tsx';
+import { ConnectorsScreen } from './screens/connectors/index.tsx';
 import { MonitorScreen } from './screens/monitor.tsx';
 import { OauthScreen } from './screens/oauth.tsx';
 import { RightsScreen } from './screens/rights.tsx';
