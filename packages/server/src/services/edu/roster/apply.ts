@@ -23,6 +23,30 @@ import { applyClasses, applySchools } from './apply-schools.ts';
 import type { RefKind } from './model.ts';
 import type { Plan } from './plan.ts';
 
+/** Runs the plan inside `tx` (a transaction); `operatorId` is recorded as the pupils' creator (0 from the CLI). */
+export const applyPlan = async (
+  tx: Context,
+  plan: Plan,
+  operatorId: number,
+  progress?: (done: number, total: number) => void,
+): Promise<Applied> => {
+  const run = startRun(tx, plan, operatorId, progress);
+  await applySchools(run);
+  await applyClasses(run);
+  await createPupils(run);
+  await linkTeachers(run);
+  await applyPeopleChanges(run);
+  await applyMemberships(run);
+  return {
+    schools: plan.newSchools.length,
+    classes: plan.newClasses.length,
+    pupils: plan.newPupils.length,
+    teachers: plan.linkTeachers.length,
+    memberships: plan.newEnrollments.length,
+    removed: plan.removeUsers.length + plan.removeEnrollments.length + plan.removeClasses.length,
+  };
+};
+
 export interface Applied {
   schools: number;
   classes: number;
@@ -60,30 +84,6 @@ export interface Run {
 }
 
 type NewLink = Insertable<RosterLinksTable>;
-
-/** Runs the plan inside `tx` (a transaction); `operatorId` is recorded as the pupils' creator (0 from the CLI). */
-export const applyPlan = async (
-  tx: Context,
-  plan: Plan,
-  operatorId: number,
-  progress?: (done: number, total: number) => void,
-): Promise<Applied> => {
-  const run = startRun(tx, plan, operatorId, progress);
-  await applySchools(run);
-  await applyClasses(run);
-  await createPupils(run);
-  await linkTeachers(run);
-  await applyPeopleChanges(run);
-  await applyMemberships(run);
-  return {
-    schools: plan.newSchools.length,
-    classes: plan.newClasses.length,
-    pupils: plan.newPupils.length,
-    teachers: plan.linkTeachers.length,
-    memberships: plan.newEnrollments.length,
-    removed: plan.removeUsers.length + plan.removeEnrollments.length + plan.removeClasses.length,
-  };
-};
 
 const startRun = (
   tx: Context,

@@ -22,6 +22,16 @@ import { diffMemberships } from './plan-memberships.ts';
 import { resolvePeople } from './plan-people.ts';
 import { resolveSchools } from './plan-schools.ts';
 
+export const planRoster = async (ctx: Context, roster: Roster, options: PlanOptions): Promise<Plan> => {
+  const planning = startPlanning(ctx, roster);
+  const schools = await resolveSchools(planning, options.schoolId);
+  const classes = await resolveClasses(planning, schools);
+  const people = await resolvePeople(planning, schools, classes);
+  await diffMemberships(planning, schools, classes, people);
+  await holdLargeRemovals(planning, schools, options.holdPercent);
+  return planning.plan;
+};
+
 export interface ClassFields {
   title: string;
   grade: number;
@@ -76,16 +86,6 @@ export interface Planning {
   column: (template: string, oneroster: string) => string;
   refuse: (at: Where, column: string, reason: RefusalReason) => void;
 }
-
-export const planRoster = async (ctx: Context, roster: Roster, options: PlanOptions): Promise<Plan> => {
-  const planning = startPlanning(ctx, roster);
-  const schools = await resolveSchools(planning, options.schoolId);
-  const classes = await resolveClasses(planning, schools);
-  const people = await resolvePeople(planning, schools, classes);
-  await diffMemberships(planning, schools, classes, people);
-  await holdLargeRemovals(planning, schools, options.holdPercent);
-  return planning.plan;
-};
 
 /** An empty plan that starts with the rows the reader refused. */
 const startPlanning = (ctx: Context, roster: Roster): Planning => {
