@@ -13,6 +13,7 @@ import { decodeUploadWithEncoding } from '../school/names.ts';
 import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
 import {
   type FileMode,
+  type RefKind,
   type Refusal,
   type RefusalReason,
   type Roster,
@@ -72,95 +73,146 @@ export interface OneRosterInput {
 }
 
 export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
+  const reading = startReading(entries, key);
+  const orgs = readOrgs(reading);
+  const sessionYears = readSessionYears(reading);
+  const classes = readClasses(reading, sessionYears);
+  const rolesByUser = readRoles(reading);
+  const users = readUsers(reading, orgs.schools, rolesByUser);
+  const enrollments = readEnrollments(reading);
+  return {
+    format: 'oneroster',
+    encoding: reading.encoding,
+    modes: { orgs: orgs.mode, classes: classes.mode, users: users.mode, enrollments: enrollments.mode },
+    orgs: orgs.items,
+    classes: classes.items,
+    users: users.items,
+    enrollments: enrollments.items,
+    refused: reading.refused,
+    rows: reading.rows,
+  };
+};
+
+/** One file of the set as read: its mode, its records, a reader of their columns. */
+interface Table {
+  mode: FileMode;
+  records: CsvRecord[];
+  get: (record: CsvRecord, column: string) => string;
+  file: string;
+}
+
+/** What reading the files of a set shares: how the text was decoded, the rows read and refused. */
+interface Reading {
+  key: KeyObject;
+  encoding: Roster['encoding'];
+  rows: number;
+  refused: Refusal[];
+  /** The file's records when the manifest names it bulk or delta; none when absent. */
+  tableOf: (name: FileName) => Table;
+  refuse: (file: string, record: CsvRecord, column: string, reason: RefusalReason) => void;
+  /** The row's sourcedId, hashed; undefined (and refused) when blank or seen before in the file. */
+  idOf: (file: string, record: CsvRecord, value: string, kind: RefKind) => string | undefined;
+}
+
+/** Reads the manifest; E_1 without one. */
+const startReading = (entries: Map<string, Uint8Array>, key: KeyObject): Reading => {
   const manifest = entries.get('manifest.csv');
   if (!manifest) throw invalidRequest('The zip has no manifest.csv: it is no OneRoster CSV set.');
-  let encoding: Roster['encoding'] = 'utf-8';
+  const ids = new Map<string, Set<string>>();
+  const reading: Reading = {
+    key,
+    encoding: 'utf-8',
+    rows: 0,
+    refused: [],
+    tableOf: (name) => {
+      const mode = modes.get(name) ?? 'absent';
+      const file = `${name}.csv`;
+      const bytes = entries.get(file.toLowerCase());
+      if (mode === 'absent') return { mode, records: [] as CsvRecord[], get: columnReader([]), file };
+      if (!bytes) throw invalidRequest(`manifest.csv names ${file} as ${mode} but the zip has no ${file}.`);
+      const table = parseCsv(textOf(bytes));
+      const missing = REQUIRED[name].find((column) => !table.header.includes(column));
+      if (missing) throw invalidRequest(`${file} has no ${missing} column.`);
+      reading.rows += table.records.length;
+      return { mode, records: table.records, get: columnReader(table.header), file };
+    },
+    refuse: (file, record, column, reason) => reading.refused.push({ file, line: record.line, column, reason }),
+    idOf: (file, record, value, kind) => {
+      if (value === '') return void reading.refuse(file, record, 'sourcedId', 'missing_value');
+      const seen = ids.get(file) ?? new Set<string>();
+      ids.set(file, seen);
+      if (seen.has(value)) return void reading.refuse(file, record, 'sourcedId', 'duplicate_id');
+      seen.add(value);
+      return rosterRef(key, kind, value);
+    },
+  };
   const textOf = (bytes: Uint8Array) => {
     const decoded = decodeUploadWithEncoding(bytes);
-    if (decoded.encoding === 'gb18030') encoding = 'gb18030';
+    if (decoded.encoding === 'gb18030') reading.encoding = 'gb18030';
     return decoded.text;
   };
   const modes = readManifest(textOf(manifest));
-  const refused: Refusal[] = [];
-  let rows = 0;
-  const refuse = (file: string, record: CsvRecord, column: string, reason: RefusalReason) =>
-    refused.push({ file, line: record.line, column, reason });
+  return reading;
+};
 
-  /** The file's records when the manifest names it bulk or delta; [] when absent. */
-  const tableOf = (name: FileName) => {
-    const mode = modes.get(name) ?? 'absent';
-    const file = `${name}.csv`;
-    const bytes = entries.get(file.toLowerCase());
-    if (mode === 'absent') return { mode, records: [] as CsvRecord[], get: columnReader([]), file };
-    if (!bytes) throw invalidRequest(`manifest.csv names ${file} as ${mode} but the zip has no ${file}.`);
-    const table = parseCsv(textOf(bytes));
-    const missing = REQUIRED[name].find((column) => !table.header.includes(column));
-    if (missing) throw invalidRequest(`${file} has no ${missing} column.`);
-    rows += table.records.length;
-    return { mode, records: table.records, get: columnReader(table.header), file };
-  };
+/** Status of a row: in a bulk file it must be blank or active; `tobedeleted` marks a removal in a delta. */
+const deletedOf = (mode: FileMode, status: string) => mode === 'delta' && status.toLowerCase() === 'tobedeleted';
+const statusOk = (status: string) => ['', 'active', 'tobedeleted'].includes(status.toLowerCase());
 
-  /** Status of a row: in a bulk file it must be blank or active; `tobedeleted` marks a removal in a delta. */
-  const deletedOf = (mode: FileMode, status: string) => mode === 'delta' && status.toLowerCase() === 'tobedeleted';
-  const statusOk = (status: string) => ['', 'active', 'tobedeleted'].includes(status.toLowerCase());
-
-  const ids = new Map<string, Set<string>>();
-  /** The row's sourcedId, hashed; undefined (and refused) when blank or seen before in the file. */
-  const idOf = (file: string, record: CsvRecord, value: string, kind: 'org' | 'class' | 'user' | 'enrollment') => {
-    if (value === '') return void refuse(file, record, 'sourcedId', 'missing_value');
-    const seen = ids.get(file) ?? new Set<string>();
-    ids.set(file, seen);
-    if (seen.has(value)) return void refuse(file, record, 'sourcedId', 'duplicate_id');
-    seen.add(value);
-    return rosterRef(key, kind, value);
-  };
-
-  const orgsTable = tableOf('orgs');
-  const orgs: RosterOrg[] = [];
-  const schoolOrgs = new Set<string>();
-  for (const record of orgsTable.records) {
-    const get = (c: string) => orgsTable.get(record, c);
+/** The school orgs; districts, departments and the like are not schools: their rows are left aside. */
+const readOrgs = ({ tableOf, refuse, idOf }: Reading) => {
+  const table = tableOf('orgs');
+  const items: RosterOrg[] = [];
+  const schools = new Set<string>();
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
     if (!statusOk(get('status'))) {
-      refuse(orgsTable.file, record, 'status', 'status');
+      refuse(table.file, record, 'status', 'status');
       continue;
     }
-    // Districts, departments and the like are not schools: their rows are read and left aside.
     if (get('type').toLowerCase() !== 'school') continue;
-    const ref = idOf(orgsTable.file, record, get('sourcedId'), 'org');
+    const ref = idOf(table.file, record, get('sourcedId'), 'org');
     if (ref === undefined) continue;
     const name = get('name').slice(0, 128);
     if (name === '') {
-      refuse(orgsTable.file, record, 'name', 'missing_value');
+      refuse(table.file, record, 'name', 'missing_value');
       continue;
     }
-    schoolOrgs.add(ref);
-    orgs.push({
+    schools.add(ref);
+    items.push({
       ref,
       name,
-      deleted: deletedOf(orgsTable.mode, get('status')),
-      at: { file: orgsTable.file, line: record.line },
+      deleted: deletedOf(table.mode, get('status')),
+      at: { file: table.file, line: record.line },
     });
   }
+  return { mode: table.mode, items, schools };
+};
 
-  const sessionsTable = tableOf('academicSessions');
-  const sessionYears = new Map<string, string>();
-  for (const record of sessionsTable.records) {
-    const get = (c: string) => sessionsTable.get(record, c);
-    sessionYears.set(get('sourcedId'), (get('schoolYear') || get('title')).slice(0, 64));
+/** Each academic session's school year (its title when it names none). */
+const readSessionYears = ({ tableOf }: Reading) => {
+  const table = tableOf('academicSessions');
+  const years = new Map<string, string>();
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
+    years.set(get('sourcedId'), (get('schoolYear') || get('title')).slice(0, 64));
   }
+  return years;
+};
 
-  const classesTable = tableOf('classes');
-  const classes: RosterClass[] = [];
-  for (const record of classesTable.records) {
-    const get = (c: string) => classesTable.get(record, c);
-    const file = classesTable.file;
+const readClasses = ({ key, tableOf, refuse, idOf }: Reading, sessionYears: Map<string, string>) => {
+  const table = tableOf('classes');
+  const { file } = table;
+  const items: RosterClass[] = [];
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
     if (!statusOk(get('status'))) {
       refuse(file, record, 'status', 'status');
       continue;
     }
     const ref = idOf(file, record, get('sourcedId'), 'class');
     if (ref === undefined) continue;
-    const deleted = deletedOf(classesTable.mode, get('status'));
+    const deleted = deletedOf(table.mode, get('status'));
     const title = get('title').slice(0, 128);
     if (title === '' && !deleted) {
       refuse(file, record, 'title', 'missing_value');
@@ -179,7 +231,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       .split(',')
       .map((t) => t.trim());
     const schoolYear = terms.map((t) => sessionYears.get(t)).find((y) => y) ?? '';
-    classes.push({
+    items.push({
       ref,
       orgRef: rosterRef(key, 'org', get('schoolSourcedId')),
       title,
@@ -189,23 +241,31 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       at: { file, line: record.line },
     });
   }
+  return { mode: table.mode, items };
+};
 
-  // 1.2 keeps a user's roles per org in roles.csv; 1.1 (and many 1.2 exporters) in users.csv.
-  const rolesTable = tableOf('roles');
-  const rolesByUser = new Map<string, { role: string; org: string; primary: boolean }[]>();
-  for (const record of rolesTable.records) {
-    const get = (c: string) => rolesTable.get(record, c);
-    if (deletedOf(rolesTable.mode, get('status'))) continue;
+type RolesByUser = Map<string, { role: string; org: string; primary: boolean }[]>;
+
+/** 1.2 keeps a user's roles per org in roles.csv; 1.1 (and many 1.2 exporters) in users.csv. */
+const readRoles = ({ tableOf }: Reading): RolesByUser => {
+  const table = tableOf('roles');
+  const rolesByUser: RolesByUser = new Map();
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
+    if (deletedOf(table.mode, get('status'))) continue;
     const list = rolesByUser.get(get('userSourcedId')) ?? [];
     list.push({ role: get('role'), org: get('orgSourcedId'), primary: get('roleType').toLowerCase() === 'primary' });
     rolesByUser.set(get('userSourcedId'), list);
   }
+  return rolesByUser;
+};
 
-  const usersTable = tableOf('users');
-  const users: RosterUser[] = [];
-  for (const record of usersTable.records) {
-    const get = (c: string) => usersTable.get(record, c);
-    const file = usersTable.file;
+const readUsers = ({ key, tableOf, refuse, idOf }: Reading, schoolOrgs: Set<string>, rolesByUser: RolesByUser) => {
+  const table = tableOf('users');
+  const { file } = table;
+  const items: RosterUser[] = [];
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
     if (!statusOk(get('status'))) {
       refuse(file, record, 'status', 'status');
       continue;
@@ -213,7 +273,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
     const sourcedId = get('sourcedId');
     const ref = idOf(file, record, sourcedId, 'user');
     if (ref === undefined) continue;
-    const deleted = deletedOf(usersTable.mode, get('status'));
+    const deleted = deletedOf(table.mode, get('status'));
     const roles = [...(rolesByUser.get(sourcedId) ?? [])].sort((a, b) => Number(b.primary) - Number(a.primary));
     const roleText = get('role') || roles[0]?.role || '';
     const role = roleOf(roleText);
@@ -232,7 +292,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       refuse(file, record, 'givenName', 'name');
       continue;
     }
-    users.push({
+    items.push({
       ref,
       orgRef: orgRefs.find((o) => schoolOrgs.has(o)) ?? orgRefs[0],
       role,
@@ -243,12 +303,15 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       at: { file, line: record.line },
     });
   }
+  return { mode: table.mode, items };
+};
 
-  const enrollmentsTable = tableOf('enrollments');
-  const enrollments: RosterEnrollment[] = [];
-  for (const record of enrollmentsTable.records) {
-    const get = (c: string) => enrollmentsTable.get(record, c);
-    const file = enrollmentsTable.file;
+const readEnrollments = ({ key, tableOf, refuse, idOf }: Reading) => {
+  const table = tableOf('enrollments');
+  const { file } = table;
+  const items: RosterEnrollment[] = [];
+  for (const record of table.records) {
+    const get = (c: string) => table.get(record, c);
     if (!statusOk(get('status'))) {
       refuse(file, record, 'status', 'status');
       continue;
@@ -256,7 +319,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
     const ref = idOf(file, record, get('sourcedId'), 'enrollment');
     if (ref === undefined) continue;
     const role = roleOf(get('role'));
-    const deleted = deletedOf(enrollmentsTable.mode, get('status'));
+    const deleted = deletedOf(table.mode, get('status'));
     if (role === undefined && !deleted) {
       refuse(file, record, 'role', 'role_not_imported');
       continue;
@@ -266,7 +329,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       refuse(file, record, missing, 'missing_value');
       continue;
     }
-    enrollments.push({
+    items.push({
       ref,
       classRef: rosterRef(key, 'class', get('classSourcedId')),
       userRef: rosterRef(key, 'user', get('userSourcedId')),
@@ -275,20 +338,5 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
       at: { file, line: record.line },
     });
   }
-  return {
-    format: 'oneroster',
-    encoding,
-    modes: {
-      orgs: orgsTable.mode,
-      classes: classesTable.mode,
-      users: usersTable.mode,
-      enrollments: enrollmentsTable.mode,
-    },
-    orgs,
-    classes,
-    users,
-    enrollments,
-    refused,
-    rows,
-  };
+  return { mode: table.mode, items };
 };

@@ -10,7 +10,7 @@ import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../school/names.ts';
-import { columnReader, parseCsv } from './csv.ts';
+import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
 import { type Refusal, type Roster, type RosterRole, readGrade, readPersonName, rosterRef } from './model.ts';
 
 const FILE = 'template.csv';
@@ -36,96 +36,93 @@ export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
   if (missing) throw invalidRequest(`The template has no ${missing} column.`);
   const idColumn = ID_COLUMNS.find((c) => table.header.includes(c));
   if (!idColumn) throw invalidRequest('The template has no 学号/编号 column.');
-  const get = columnReader(table.header);
-  const roster: Roster = {
-    format: 'template',
-    encoding,
-    modes: { orgs: 'bulk', classes: 'bulk', users: 'bulk', enrollments: 'bulk' },
-    orgs: [],
-    classes: [],
-    users: [],
-    enrollments: [],
-    refused: [],
-    rows: table.records.length,
+  const reading: Reading = {
+    key,
+    idColumn,
+    get: columnReader(table.header),
+    roster: {
+      format: 'template',
+      encoding,
+      modes: { orgs: 'bulk', classes: 'bulk', users: 'bulk', enrollments: 'bulk' },
+      orgs: [],
+      classes: [],
+      users: [],
+      enrollments: [],
+      refused: [],
+      rows: table.records.length,
+    },
+    seen: {
+      org: new Set<string>(),
+      class: new Set<string>(),
+      user: new Map<string, string>(),
+      enrollment: new Set<string>(),
+    },
   };
-  const refuse = (line: number, column: string, reason: Refusal['reason']) =>
-    roster.refused.push({ file: FILE, line, column, reason });
-  const seen = {
-    org: new Set<string>(),
-    class: new Set<string>(),
-    user: new Map<string, string>(),
-    enrollment: new Set<string>(),
-  };
-  for (const record of table.records) {
-    const value = (c: string) => get(record, c);
-    const at = { file: FILE, line: record.line };
-    const emptyColumn = ['学校', '班级', '姓名', '角色', idColumn].find((c) => value(c) === '');
-    if (emptyColumn) {
-      refuse(record.line, emptyColumn, 'missing_value');
-      continue;
-    }
-    const school = value('学校').slice(0, 128);
-    const role = ROLES[value('角色')];
-    if (!role) {
-      refuse(record.line, '角色', 'role_not_imported');
-      continue;
-    }
-    const grade = readGrade(value('年级'));
-    if (grade === undefined) {
-      refuse(record.line, '年级', 'grade');
-      continue;
-    }
-    const name = readPersonName(value('姓名'));
-    if (name === undefined) {
-      refuse(record.line, '姓名', 'name');
-      continue;
-    }
-    const schoolYear = value('学年').slice(0, 64);
-    const orgRef = rosterRef(key, 'org', `template\u0000${school}`);
-    const classRef = rosterRef(key, 'class', `template\u0000${school}\u0000${value('班级')}\u0000${schoolYear}`);
-    const userRef = rosterRef(key, 'user', `template\u0000${school}\u0000${value(idColumn)}`);
-    // The same number with another name in the same school is two people given one number.
-    const known = seen.user.get(userRef);
-    if (known !== undefined && known !== name) {
-      refuse(record.line, idColumn, 'duplicate_id');
-      continue;
-    }
-    if (!seen.org.has(orgRef)) {
-      seen.org.add(orgRef);
-      roster.orgs.push({ ref: orgRef, name: school, deleted: false, at });
-    }
-    if (!seen.class.has(classRef)) {
-      seen.class.add(classRef);
-      roster.classes.push({
-        ref: classRef,
-        orgRef,
-        title: value('班级').slice(0, 128),
-        grade,
-        schoolYear,
-        deleted: false,
-        at,
-      });
-    }
-    if (known === undefined) {
-      seen.user.set(userRef, name);
-      roster.users.push({
-        ref: userRef,
-        orgRef,
-        role: role.role,
-        name,
-        phone: role.role === 'teacher' ? value('手机').replace(/[\s-]/g, '').slice(0, 32) : '',
-        email: role.role === 'teacher' ? emailFromFile(value('邮箱')) : '',
-        deleted: false,
-        at,
-      });
-    }
-    const enrollmentRef = rosterRef(key, 'enrollment', `${classRef}\u0000${userRef}`);
-    if (seen.enrollment.has(enrollmentRef)) {
-      refuse(record.line, '班级', 'duplicate_id');
-      continue;
-    }
-    seen.enrollment.add(enrollmentRef);
-    roster.enrollments.push({ ref: enrollmentRef, classRef, userRef, role: role.enrollment, deleted: false, at });
+  for (const record of table.records) readRow(reading, record);
+  return reading.roster;
+};
+
+/** What reading the rows shares: the roster they add to, and the ids seen so far (a person's with their name). */
+interface Reading {
+  key: KeyObject;
+  idColumn: string;
+  get: (record: CsvRecord, column: string) => string;
+  roster: Roster;
+  seen: { org: Set<string>; class: Set<string>; user: Map<string, string>; enrollment: Set<string> };
+}
+
+/** One row: the school, class and person it names (each once), and the membership joining them. */
+const readRow = ({ key, idColumn, get, roster, seen }: Reading, record: CsvRecord) => {
+  const value = (c: string) => get(record, c);
+  const at = { file: FILE, line: record.line };
+  const refuse = (column: string, reason: Refusal['reason']) => roster.refused.push({ ...at, column, reason });
+  const emptyColumn = ['学校', '班级', '姓名', '角色', idColumn].find((c) => value(c) === '');
+  if (emptyColumn) return refuse(emptyColumn, 'missing_value');
+  const school = value('学校').slice(0, 128);
+  const role = ROLES[value('角色')];
+  if (!role) return refuse('角色', 'role_not_imported');
+  const grade = readGrade(value('年级'));
+  if (grade === undefined) return refuse('年级', 'grade');
+  const name = readPersonName(value('姓名'));
+  if (name === undefined) return refuse('姓名', 'name');
+  const schoolYear = value('学年').slice(0, 64);
+  const orgRef = rosterRef(key, 'org', `template\u0000${school}`);
+  const classRef = rosterRef(key, 'class', `template\u0000${school}\u0000${value('班级')}\u0000${schoolYear}`);
+  const userRef = rosterRef(key, 'user', `template\u0000${school}\u0000${value(idColumn)}`);
+  // The same number with another name in the same school is two people given one number.
+  const known = seen.user.get(userRef);
+  if (known !== undefined && known !== name) return refuse(idColumn, 'duplicate_id');
+  if (!seen.org.has(orgRef)) {
+    seen.org.add(orgRef);
+    roster.orgs.push({ ref: orgRef, name: school, deleted: false, at });
   }
-  return roster;
+  if (!seen.class.has(classRef)) {
+    seen.class.add(classRef);
+    roster.classes.push({
+      ref: classRef,
+      orgRef,
+      title: value('班级').slice(0, 128),
+      grade,
+      schoolYear,
+      deleted: false,
+      at,
+    });
+  }
+  if (known === undefined) {
+    seen.user.set(userRef, name);
+    roster.users.push({
+      ref: userRef,
+      orgRef,
+      role: role.role,
+      name,
+      phone: role.role === 'teacher' ? value('手机').replace(/[\s-]/g, '').slice(0, 32) : '',
+      email: role.role === 'teacher' ? emailFromFile(value('邮箱')) : '',
+      deleted: false,
+      at,
+    });
+  }
+  const enrollmentRef = rosterRef(key, 'enrollment', `${classRef}\u0000${userRef}`);
+  if (seen.enrollment.has(enrollmentRef)) return refuse('班级', 'duplicate_id');
+  seen.enrollment.add(enrollmentRef);
+  roster.enrollments.push({ ref: enrollmentRef, classRef, userRef, role: role.enrollment, deleted: false, at });
 };
