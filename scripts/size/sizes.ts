@@ -1,6 +1,6 @@
-// The size rules of the codebase, measured with the TypeScript compiler's own parser: no function
-// (declaration, expression, arrow, method, accessor, constructor) longer than a number of lines, and
-// no source file longer than a number of lines. A function's length runs from its first line (the
+// The size rule for functions, measured with the TypeScript compiler's own parser: no function
+// (declaration, expression, arrow, method, accessor, constructor) longer than a number of lines (the
+// rule for files, held everywhere, is long-files.ts). A function's length runs from its first line (the
 // parameters, or `function`) to its closing line, nested functions included, as ESLint's
 // max-lines-per-function counts it. Test files are left out: a `describe` callback is a list of cases.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -53,11 +53,4 @@ export const longFunctions = (root: string, dir: string, max: number): string[] 
     };
     visit(file);
     return found;
-  });
-
-/** The sources under `dir` longer than `max` lines: `path (n lines)`. */
-export const longFiles = (root: string, dir: string, max: number): string[] =>
-  sources(join(root, dir)).flatMap((path) => {
-    const lines = readFileSync(path, 'utf8').replace(/\n$/, '').split('\n').length;
-    return lines > max ? [`${relative(root, path)} (${lines} lines)`] : [];
   });
