@@ -103,17 +103,14 @@ export const revokeOwnBadge = async (db: Db, userId: number, cardId: string, now
   return Number(result.numUpdatedRows) > 0 ? ('revoked' as const) : ('done' as const);
 };
 
-/** The hourly sweep: badges of cards ended before `before`, through `sign_in_badges_revoked`; answers how many. */
+/** Badges of cards ended before `before`, through the partial index `sign_in_badges_revoked`. */
+export const endedBadgesQuery = (db: Db, before: number) =>
+  db.selectFrom('sign_in_badges').select('token_hash').where('revoked_at', '<', before).limit(BATCH);
+
+/** The hourly sweep: badges of cards ended before `before`; answers how many. */
 export const deleteEndedBadges = (db: Db, before: number) =>
   inBatches(BATCH, () =>
-    db
-      .deleteFrom('sign_in_badges')
-      .where(
-        'token_hash',
-        'in',
-        db.selectFrom('sign_in_badges').select('token_hash').where('revoked_at', '<', before).limit(BATCH),
-      )
-      .executeTakeFirst(),
+    db.deleteFrom('sign_in_badges').where('token_hash', 'in', endedBadgesQuery(db, before)).executeTakeFirst(),
   );
 
 export const findLiveBadge = (db: Db, tokenHash: string) =>
