@@ -15,6 +15,7 @@ import { type OauthAppConfig, readOauthConfig } from './oauth-config.ts';
 import { readTrustProxy, type TrustProxy } from './proxy-config.ts';
 import { type Env, type Readers, readers } from './readers.ts';
 import { type RealnameConfig, readRealnameConfig } from './realname-config.ts';
+import { type RetentionConfig, readRetentionConfig } from './retention-config.ts';
 import { type RosterConfig, readRosterConfig } from './roster-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
@@ -30,6 +31,7 @@ export interface Config
     SecondFactorConfig,
     IdentityConfig,
     MinorModeConfig,
+    RetentionConfig,
     RosterConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
@@ -142,14 +144,6 @@ export interface Config
   usageRetentionDays: number;
   /** Days a deleted account stays frozen, and can be kept, before it is erased; 0 erases at once. */
   accountDeletionGraceDays: number;
-  /** Days operators' audit rows are kept (hourly sweep). */
-  auditRetentionDays: number;
-  /** Days the reads of pupils' records are kept in the access log (hourly sweep). */
-  accessLogRetentionDays: number;
-  /** Days the security events kept per account are kept (hourly sweep). */
-  securityEventRetentionDays: number;
-  /** Years guardians' consent decisions are kept after the child's account ends (hourly sweep). */
-  consentEvidenceRetentionYears: number;
   /** Hours a data export's zip is kept, and its single-use link works (hourly sweep). */
   dataExportLinkHours: number;
   /**
@@ -362,10 +356,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readRealnameConfig(read, problems, production),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
     accountDeletionGraceDays: int('ACCOUNT_DELETION_GRACE_DAYS', 15, 0, 365),
-    auditRetentionDays: int('AUDIT_RETENTION_DAYS', 3 * 365, 30, 36_500),
-    accessLogRetentionDays: int('ACCESS_LOG_RETENTION_DAYS', 3 * 365, 30, 36_500),
-    securityEventRetentionDays: int('SECURITY_EVENT_RETENTION_DAYS', 365, 30, 36_500),
-    consentEvidenceRetentionYears: int('CONSENT_EVIDENCE_RETENTION_YEARS', 3, 1, 100),
+    ...readRetentionConfig(read),
     dataExportLinkHours: int('DATA_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
     staffAccessApproval: bool('STAFF_ACCESS_APPROVAL', false),
     staffAccessApprovalHours: int('STAFF_ACCESS_APPROVAL_HOURS', 24, 1, 24 * 30),

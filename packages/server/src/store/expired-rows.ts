@@ -1,17 +1,15 @@
-/** Deletes account rows that can no longer be used: the hourly sweep of services/platform/housekeeping.ts. */
+/**
+ * Deletes account rows that can no longer be used: the hourly sweep of services/platform/housekeeping.ts
+ * (sessions and their school sign-ins: sessions/session-sweep.ts).
+ */
 import type { Kysely } from 'kysely';
-import { inBatches } from './in-batches.ts';
+import { SWEEP_BATCH as BATCH, inBatches } from './in-batches.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
 
-/** Rows one statement deletes at most, so a large backlog never holds SQLite's write lock for long. */
-const BATCH = 5_000;
-
 export interface ExpiryCutoffs {
   now: number;
-  /** Sessions ended before this go, with their refresh tokens: their history is no longer shown. */
-  endedSessionsBefore: number;
   /** Dev-outbox messages sent before this go: the codes in them expired long ago. */
   outboxBefore: number;
   /** Operators' audit rows written before this go (AUDIT_RETENTION_DAYS). */
@@ -25,7 +23,7 @@ export interface ExpiryCutoffs {
 }
 
 export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) => {
-  const { now, endedSessionsBefore, outboxBefore, auditBefore, accessLogBefore } = cutoffs;
+  const { now, outboxBefore, auditBefore, accessLogBefore } = cutoffs;
   const { securityEventsBefore, consentEvidenceBefore } = cutoffs;
   const refreshTokens = await inBatches(BATCH, () =>
     db
@@ -34,16 +32,6 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
         'token_hash',
         'in',
         db.selectFrom('refresh_tokens').select('token_hash').where('expires_at', '<=', now).limit(BATCH),
-      )
-      .executeTakeFirst(),
-  );
-  const sessions = await inBatches(BATCH, () =>
-    db
-      .deleteFrom('sessions')
-      .where(
-        'id',
-        'in',
-        db.selectFrom('sessions').select('id').where('revoked_at', '<=', endedSessionsBefore).limit(BATCH),
       )
       .executeTakeFirst(),
   );
@@ -57,21 +45,6 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
     db
       .deleteFrom('outbox')
       .where('id', 'in', db.selectFrom('outbox').select('id').where('sent_at', '<', outboxBefore).limit(BATCH))
-      .executeTakeFirst(),
-  );
-  // A school sign-in whose session ended leaves nothing for the school's single logout to end.
-  const schoolSignIns = await inBatches(BATCH, () =>
-    db
-      .deleteFrom('school_sign_ins')
-      .where(
-        'ticket_hash',
-        'in',
-        db
-          .selectFrom('school_sign_ins')
-          .select('ticket_hash')
-          .where('session_key', 'not in', db.selectFrom('sessions').select('id').where('revoked_at', 'is', null))
-          .limit(BATCH),
-      )
       .executeTakeFirst(),
   );
   const audit = await inBatches(BATCH, () =>
@@ -137,10 +110,8 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
   const counters = await db.deleteFrom('counters').where('expires_at', '<=', now).executeTakeFirst();
   return {
     refreshTokens,
-    sessions,
     tickets,
     outbox,
-    schoolSignIns,
     audit,
     accessLog,
     securityEvents,

@@ -11,7 +11,7 @@
  * skipped. Public holidays and their make-up working days are not known to the product: an operator
  * who must allow for them sets more days.
  */
-import { DAY_MS, HOUR_MS } from '@edupass/protocol';
+import { CHINA_OFFSET_MS, DAY_MS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
@@ -27,9 +27,6 @@ import { audit } from '../admin/operations.ts';
 
 export type RequestKind = DataRequestsTable['kind'];
 export const REQUEST_KINDS: readonly RequestKind[] = ['export', 'correction', 'deletion', 'objection'];
-
-/** China Standard Time, the calendar working days are counted in. */
-const CHINA_OFFSET_MS = 8 * HOUR_MS;
 
 /** The end of the `workingDays`-th working day after the day of `from` (China time). */
 export const dueAfter = (from: number, workingDays: number): number => {

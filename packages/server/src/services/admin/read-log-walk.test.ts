@@ -42,6 +42,13 @@ const logged = async (readerId: number, subjectId: number) =>
     ).n,
   );
 
+const forget = (readerId: number, subjectId: number) =>
+  server.app.ctx.db
+    .deleteFrom('edu_access_log')
+    .where('reader_id', '=', readerId)
+    .where('subject_id', '=', subjectId)
+    .execute();
+
 /** A route's path with every `:param` filled for the person it is about. */
 const filled = (path: string, person: Person) =>
   pathOf(path, {
@@ -107,7 +114,9 @@ describe('every admin and teacher route writes the access log when it answers a 
     for (const route of walked()) {
       const caller = route.path.startsWith('/admin/') ? operator : schoolAdmin;
       for (const person of [adult, minor]) {
-        const before = await logged(caller.id, person.id);
+        // The log keeps one row per reader, person, purpose and day: an earlier route's row of the same
+        // read would stand for this one, so the caller's rows about the person go first.
+        await forget(caller.id, person.id);
         const path = filled(route.path, person);
         // A reason goes with every read: a minor's record opens with one (approvals are off on this server).
         const url = route.method === 'GET' ? `${path}${path.includes('?') ? '&' : '?'}reason=route%20walk` : path;
@@ -117,8 +126,7 @@ describe('every admin and teacher route writes the access log when it answers a 
         const text = JSON.stringify(answer.body ?? '');
         if (!person.marks.some((mark) => text.includes(mark))) continue;
         showed.push(`${route.method} ${route.path}`);
-        if ((await logged(caller.id, person.id)) <= before)
-          unlogged.push(`${route.method} ${route.path} (${person.id})`);
+        if ((await logged(caller.id, person.id)) === 0) unlogged.push(`${route.method} ${route.path} (${person.id})`);
       }
     }
     expect(unlogged).toEqual([]);

@@ -7,7 +7,7 @@
  * `yearlyReportCsv` (protocol) writes it as CSV. What an erased account took with it (its access-log
  * rows, its account row) is no longer counted; the requests and consent decisions outlive it.
  */
-import { DAY_MS, HOUR_MS, type YearlyReport } from '@edupass/protocol';
+import { CHINA_OFFSET_MS, DAY_MS, type YearlyReport } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import {
   approvalFigures,
@@ -22,8 +22,6 @@ import {
   requestsOpenLateAt,
   type Window,
 } from '../../store/admin/yearly-report.ts';
-
-const CHINA_OFFSET_MS = 8 * HOUR_MS;
 
 /** The year's first and last millisecond, China time. */
 export const yearWindow = (year: number): Window => ({

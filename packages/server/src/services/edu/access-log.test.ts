@@ -1,10 +1,11 @@
 import { type EduAccessLog, type PupilCredentials, routes } from '@edupass/protocol';
-import { expectError } from '@edupass/test-kit/accounts';
+import { expectError, signIn } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
 
-const { server, call } = useTestServer();
+let offset = 0;
+const { server, call } = useTestServer({}, { now: () => Date.now() + offset });
 const edu = eduSteps(server, call);
 
 /** The pupil's own access log (signed in with the card's password, then their own), oldest first, as (reader, purpose, fields). */
@@ -59,5 +60,37 @@ describe('who read what: every teacher read of a pupil record writes an access-l
       { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school'] },
       { reader, purpose: 'pupils_reset', fields: ['name', 'username', 'new_password'] },
     ]);
+  });
+});
+
+describe('one row per reader, pupil, purpose and day', () => {
+  /** The teacher's `purpose` rows about each pupil, as (pupil, count), in the pupils' order. */
+  const rowsAbout = async (readerId: number, pupilIds: number[], purpose: string) => {
+    const rows = await server.app.ctx.db
+      .selectFrom('edu_access_log')
+      .select('subject_id')
+      .where('reader_id', '=', readerId)
+      .where('purpose', '=', purpose)
+      .where('subject_id', 'in', pupilIds)
+      .execute();
+    return pupilIds.map((id) => [id, rows.filter((row) => Number(row.subject_id) === id).length]);
+  };
+
+  test('opening the class page twice the same day logs one row per pupil; the next day, one more', async () => {
+    offset = 0;
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const pupils = (await edu.createPupils(teacher, classId, ['张一', '张二', '张三'])).map((p) => p.user_id);
+
+    edu.ok(await edu.classDetail(teacher.token, classId));
+    edu.ok(await edu.classDetail(teacher.token, classId));
+    expect(await rowsAbout(teacher.userId, pupils, 'class_detail')).toEqual(pupils.map((id) => [id, 1]));
+
+    offset = 24 * 3_600_000;
+    const nextDay = (await signIn(server, teacher.phone)).access.token;
+    edu.ok(await edu.classDetail(nextDay, classId));
+    expect(await rowsAbout(teacher.userId, pupils, 'class_detail')).toEqual(pupils.map((id) => [id, 2]));
+    offset = 0;
   });
 });

@@ -94,6 +94,10 @@ describe('metrics behind METRICS_TOKEN', () => {
     expect(sample(text, 'edupass_password_hashes{state="waiting"}')).toBe(0);
     expect(sample(text, 'edupass_ingestion_refused_total')).toBe(0);
     expect(sample(text, 'edupass_sweep_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    // Each sweep counts what it removed, none included, so every kind has its series from the first sweep.
+    for (const rows of ['refreshTokens', 'sessionsPastMaxAge', 'endedCards', 'webhookWaitingDropped', 'oidcModels']) {
+      expect(sample(text, `edupass_sweep_rows_total{rows="${rows}"}`), rows).toBeGreaterThanOrEqual(0);
+    }
     if (testDatabaseKind() === 'postgres') {
       expect(sample(text, 'edupass_db_pool_connections{state="max"}')).toBe(10);
       expect(sample(text, 'edupass_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);

@@ -1,11 +1,11 @@
 /**
  * Prometheus metrics (prom-client), one registry per server: requests by route, status and latency;
  * code sends by provider and outcome; failed logins and locks; captcha challenges and passes; the
- * ingestion queue and its refusals; password hashes running and waiting; sweep duration; database
- * pool use; whether Redis answers; and Node's default process metrics under their usual names
- * (`process_*`, `nodejs_*`, as stock Node.js dashboards expect), without the three gauges
- * prom-client names `…_total` (a name Prometheus keeps for counters: sum the `nodejs_active_*`
- * gauges by type instead). Served on METRICS_PORT, or on the main port behind METRICS_TOKEN
+ * ingestion queue and its refusals; password hashes running and waiting; sweep duration and the rows
+ * each sweep removed; database pool use; whether Redis answers; and Node's default process metrics
+ * under their usual names (`process_*`, `nodejs_*`, as stock Node.js dashboards expect), without the
+ * three gauges prom-client names `…_total` (a name Prometheus keeps for counters: sum the
+ * `nodejs_active_*` gauges by type instead). Served on METRICS_PORT, or on the main port behind METRICS_TOKEN
  * (http/metrics-endpoint.ts).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -91,6 +91,12 @@ export const createMetrics = () => {
       name: 'edupass_sweep_duration_seconds',
       help: 'Duration of the hourly housekeeping sweep (only the process holding the sweep lock sweeps).',
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900],
+      registers,
+    }),
+    sweepRows: new Counter({
+      name: 'edupass_sweep_rows_total',
+      help: 'Rows the hourly housekeeping sweep removed (or, for data-export zips, emptied), by what they were (the names its log lines give).',
+      labelNames: ['rows'],
       registers,
     }),
     passwordHashes: new Gauge({

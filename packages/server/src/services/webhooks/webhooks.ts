@@ -1,5 +1,9 @@
-/** What operators do with webhooks (console and CLI); every change is recorded in the audit log. */
+/**
+ * What operators do with webhooks (console and CLI), and the hourly sweep of deliveries left waiting for
+ * an endpoint that is off; every change is recorded in the audit log.
+ */
 import {
+  DAY_MS,
   type NewWebhookEndpoint,
   WEBHOOK_EVENT_TYPES,
   type WebhookAttempt,
@@ -14,6 +18,7 @@ import { recordAudit } from '../../store/admin/admin.ts';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../store/schema.ts';
 import {
   deliveryAttempts,
+  dropWaitingDeliveries,
   endpointDeliveries,
   findDelivery,
   requeueDelivery,
@@ -22,6 +27,7 @@ import {
 import {
   allEndpoints,
   deleteEndpoint,
+  disabledEndpointIds,
   findEndpoint,
   insertEndpoint,
   setEndpointEnabled,
@@ -32,7 +38,7 @@ import { seal } from '../security/sealed-values.ts';
 import { inTransaction, RETRY_FOR_MS } from './events.ts';
 import { newWebhookSecret } from './signing.ts';
 import { checkWebhookUrl } from './target.ts';
-import { secretName } from './worker.ts';
+import { SYSTEM_OPERATOR, secretName } from './worker.ts';
 
 const PAGE_MAX = 200;
 
@@ -117,6 +123,24 @@ export const setWebhookEnabled = async (ctx: Context, operatorId: number, id: nu
     missed > 0 ? `${missed} missed deliveries resent` : '',
   );
   return missed;
+};
+
+/**
+ * The hourly sweep: deliveries that waited WEBHOOK_DISABLED_KEEP_DAYS for an endpoint that is off are
+ * dropped (turned on again, it is sent only what came within them), with one audit row per endpoint
+ * naming how many.
+ */
+export const dropWaitingForDisabled = async (ctx: Context, now: number) => {
+  const keepDays = ctx.config.webhookDisabledKeepDays;
+  let dropped = 0;
+  for (const id of await disabledEndpointIds(ctx.db)) {
+    const count = await dropWaitingDeliveries(ctx.db, id, now - keepDays * DAY_MS);
+    if (count === 0) continue;
+    dropped += count;
+    const detail = `${count} deliveries dropped: they waited more than ${keepDays} days while the endpoint was off`;
+    await audit(ctx, SYSTEM_OPERATOR, 'webhook.drop', `webhook:${id}`, detail);
+  }
+  return { webhookWaitingDropped: dropped };
 };
 
 const attemptToWire = (row: Selectable<WebhookAttemptsTable>): WebhookAttempt => ({

@@ -20,7 +20,7 @@ const BATCH = 20;
 const FIRST_RETRY_MS = 5_000;
 const LONGEST_WAIT_MS = HOUR_MS;
 /** Who the audit log names for what the server did by itself. */
-const SYSTEM_OPERATOR = 0;
+export const SYSTEM_OPERATOR = 0;
 
 /** The wait before attempt `attempts + 1`: doubling from 5 s, at most an hour, ±20% so retries spread. */
 export const backoffMs = (attempts: number, random = Math.random) =>

@@ -4,12 +4,14 @@ import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
 
+/** Writes the rows; a row whose `read_key` is in the log already (the same read that day) is left out. */
 export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_access_log']>[]) =>
   rows.length === 0
     ? Promise.resolve()
     : db
         .insertInto('edu_access_log')
         .values(rows)
+        .onConflict((oc) => oc.column('read_key').doNothing())
         .execute()
         .then(() => {});
 

@@ -99,7 +99,13 @@ export interface EduAccessLogTable {
   reader_role: Generated<string>;
   /** The reason an operator gave for reading a minor's record; null otherwise. */
   reason: string | null;
+  /** When the read was first made that day. */
   created_at: number;
+  /**
+   * Unique: the same read (reader, person, why, fields) on the same day (China Standard Time) is one row
+   * (migration 042; null for rows written before).
+   */
+  read_key: Generated<string | null>;
 }
 
 export interface GuardianConsentsTable {

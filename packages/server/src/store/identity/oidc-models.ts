@@ -3,6 +3,7 @@
  * and id, the payload as JSON, with the indexes the provider looks up by (grant, session uid, user code).
  */
 import type { Kysely } from 'kysely';
+import { SWEEP_BATCH as BATCH, inBatches } from '../in-batches.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -108,6 +109,17 @@ export const revokeGrant = async (db: Db, grantId: string) => {
   await destroyModel(db, 'Grant', grantId);
 };
 
-/** The hourly sweep: rows past their expiry. */
-export const deleteExpiredModels = async (db: Db, now: number) =>
-  Number((await db.deleteFrom('oidc_models').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+/** Rows past their expiry, through the index `oidc_models_expiry`. */
+export const expiredModelsQuery = (db: Db, now: number) =>
+  db.selectFrom('oidc_models').select(['model', 'id']).where('expires_at', '<=', now).limit(BATCH);
+
+/** The hourly sweep: rows past their expiry, in batches; answers how many. */
+export const deleteExpiredModels = (db: Db, now: number) =>
+  inBatches(BATCH, () =>
+    db
+      .deleteFrom('oidc_models')
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('model', 'id'), 'in', expiredModelsQuery(db, now).$asTuple('model', 'id')),
+      )
+      .executeTakeFirst(),
+  );

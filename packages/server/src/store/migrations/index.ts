@@ -45,6 +45,7 @@ import * as cardsEndWithOwnPassword from './038-cards-end-with-own-password.ts';
 import * as agreementApplications from './039-agreement-applications.ts';
 import * as schoolNameSearch from './040-school-name-search.ts';
 import * as consentPendingSince from './041-consent-pending-since.ts';
+import * as sweepIndexesAndDailyReads from './042-sweep-indexes-and-daily-reads.ts';
 import * as lookupsByIndex from './043-lookups-by-index.ts';
 
 export interface MigrationContext {
@@ -99,6 +100,7 @@ const steps: [name: string, up: Step][] = [
   ['039-agreement-applications', agreementApplications.up],
   ['040-school-name-search', schoolNameSearch.up],
   ['041-consent-pending-since', consentPendingSince.up],
+  ['042-sweep-indexes-and-daily-reads', sweepIndexesAndDailyReads.up],
   ['043-lookups-by-index', lookupsByIndex.up],
 ];
 

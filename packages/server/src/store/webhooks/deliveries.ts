@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Store } from '../db.ts';
+import { SWEEP_BATCH as BATCH } from '../in-batches.ts';
 import { claimLeased, type Lease, queuedForWorkers } from '../lease.ts';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 
@@ -193,6 +194,50 @@ export const deliveryAttempts = (db: Db, deliveryIds: number[]) =>
         .where('delivery_id', 'in', deliveryIds)
         .orderBy('id', 'desc')
         .execute();
+
+/**
+ * Deletes the deliveries waiting for the endpoint `endpointId` created before `before`, with their
+ * attempts, while the endpoint is off (a batch at a time, by `webhook_deliveries_endpoint`: its
+ * oldest first); answers how many.
+ */
+export const dropWaitingDeliveries = async (db: Db, endpointId: number, before: number) => {
+  let dropped = 0;
+  for (;;) {
+    const ids = (
+      await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'pending')
+        .where('created_at', '<', before)
+        .orderBy('id')
+        .limit(BATCH)
+        .execute()
+    ).map((row) => Number(row.id));
+    if (ids.length === 0) return dropped;
+    const deleted = await db.transaction().execute(async (tx) => {
+      // Still off? The no-op update holds the endpoint's row (PostgreSQL), so turning it on (which
+      // sends what it missed, requeueMissed) waits for this batch instead of racing it.
+      const off = await tx
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0 })
+        .where('id', '=', endpointId)
+        .where('enabled', '=', 0)
+        .executeTakeFirst();
+      if (Number(off.numUpdatedRows) === 0) return undefined;
+      await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
+      const result = await tx
+        .deleteFrom('webhook_deliveries')
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+    if (deleted === undefined) return dropped;
+    dropped += deleted;
+    if (ids.length < BATCH) return dropped;
+  }
+};
 
 /**
  * The log's retention: attempts older than `before`, finished deliveries created before it, and

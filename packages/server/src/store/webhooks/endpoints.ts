@@ -34,6 +34,12 @@ const endpointsQuery = compiledOnce(
  */
 export const endpointsFor = async (db: Db, pid: string) => (await endpointsQuery(db, pid, '*')).rows;
 
+/** The endpoints turned off, for the sweep of what waits for them. */
+export const disabledEndpointIds = async (db: Db) =>
+  (await db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 0).execute()).map((row) =>
+    Number(row.id),
+  );
+
 /** Removes an endpoint with its deliveries and their attempts; false when there was none. */
 export const deleteEndpoint = (db: Db, id: number) =>
   db.transaction().execute(async (tx) => {

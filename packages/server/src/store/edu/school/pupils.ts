@@ -1,5 +1,6 @@
 /** The accounts a school created for pupils, and the badges on their login cards. */
 import { type Kysely, sql } from 'kysely';
+import { SWEEP_BATCH as BATCH, inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
 
 type Db = Kysely<Database>;
@@ -101,6 +102,16 @@ export const revokeOwnBadge = async (db: Db, userId: number, cardId: string, now
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? ('revoked' as const) : ('done' as const);
 };
+
+/** Badges of cards ended before `before`, through the partial index `sign_in_badges_revoked`. */
+export const endedBadgesQuery = (db: Db, before: number) =>
+  db.selectFrom('sign_in_badges').select('token_hash').where('revoked_at', '<', before).limit(BATCH);
+
+/** The hourly sweep: badges of cards ended before `before`; answers how many. */
+export const deleteEndedBadges = (db: Db, before: number) =>
+  inBatches(BATCH, () =>
+    db.deleteFrom('sign_in_badges').where('token_hash', 'in', endedBadgesQuery(db, before)).executeTakeFirst(),
+  );
 
 export const findLiveBadge = (db: Db, tokenHash: string) =>
   db
