@@ -93,11 +93,13 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
 
   it('adds a school with its quota, then changes the quota', async () => {
     await page.getByText('还没有学校。').waitFor();
+    // The form says what happens to a school's pupils until its agreement is recorded.
+    await page.getByText(/登记学校协议（见下方“学校协议”）之前.*不满 14 岁学生账号都要等家长同意/).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByLabel('学校名称').fill(SCHOOL);
     await page.getByLabel('每天可创建的学生批数（可选；不填则用默认配置）').fill('3');
     await page.getByRole('button', { name: '添加学校' }).click();
-    await page.getByText(`已添加 ${SCHOOL}。`).waitFor();
+    await page.getByText(`已添加 ${SCHOOL}。请在下方登记它的学校协议`).waitFor();
     const table = page.getByRole('table');
     await table.getByRole('rowheader', { name: SCHOOL }).waitFor();
     const [school] = await asOperator<{ id: number; name: string; daily_batches: number }[]>(

@@ -7,6 +7,14 @@ export const CLASS_ROLES = ['head_teacher', 'teacher', 'pupil'] as const;
 export type SchoolRole = (typeof SCHOOL_ROLES)[number];
 export type ClassRole = (typeof CLASS_ROLES)[number];
 
+/**
+ * A child's guardian consent: `pending` (under 14, no guardian has decided; no community scope),
+ * `granted` (a guardian consented), `school` (a pupil account a school created under its agreement),
+ * `withdrawn` (a guardian withdrew it: the account is frozen).
+ */
+export const CONSENT_STATES = ['pending', 'granted', 'school', 'withdrawn'] as const;
+export type ConsentState = (typeof CONSENT_STATES)[number];
+
 /** Pupils one bulk creation (or reset, or card sheet) takes at most. */
 export const PUPIL_BATCH_MAX = 100;
 
@@ -96,6 +104,10 @@ export const classMemberAnswer = object({
   name: text(),
   username: nullable(text()),
   managed_by_school: boolean(),
+  /** A pupil's guardian consent (null: an adult, or an age not known). */
+  consent: nullable(oneOf(...CONSENT_STATES)),
+  /** While consent is pending: when the account is deleted if no guardian consents by then (unix ms). */
+  consent_due_at: nullable(integer()),
 });
 
 export const classDetailAnswer = object({ class: classAnswer, members: list(classMemberAnswer) });

@@ -15,8 +15,9 @@ import {
   text,
 } from './answer-schema.ts';
 import { described } from './described-route.ts';
+import { CONSENT_STATES } from './edu-answers.ts';
 import { eduRoute as route } from './edu-routes.ts';
-import { AGE_BANDS, CONSENT_STATES } from './guardian-routes.ts';
+import { AGE_BANDS } from './guardian-routes.ts';
 import { sessionSummaryAnswer } from './session-answers.ts';
 
 /** The OpenID Connect scope that releases the minor-mode claims (MINOR_CLAIMS). */

@@ -15,19 +15,12 @@ import {
   text,
 } from './answer-schema.ts';
 import { described } from './described-route.ts';
+import { CONSENT_STATES } from './edu-answers.ts';
 import { eduRoute } from './edu-routes.ts';
 
 /** Age bands (the 2024 minor-mode guide's age groups, with adults apart). */
 export const AGE_BANDS = ['under_8', '8_13', '14_15', '16_17', 'adult'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
-
-/**
- * A child's guardian consent: `pending` (under 14, no guardian has decided; no community scope),
- * `granted` (a guardian consented), `school` (a pupil account a school created under its agreement),
- * `withdrawn` (a guardian withdrew it: the account is frozen).
- */
-export const CONSENT_STATES = ['pending', 'granted', 'school', 'withdrawn'] as const;
-export type ConsentState = (typeof CONSENT_STATES)[number];
 
 /** The elements a consent text must say (the 2019 rules on children's personal information, art. 10). */
 export const CONSENT_ELEMENTS = ['purpose', 'data', 'storage', 'security', 'refusal', 'rights'] as const;

@@ -174,3 +174,39 @@ test.each(LOCALES)(
   },
   120_000,
 );
+
+test.each(LOCALES)(
+  "without the school's agreement the class page says who waits for a parent, until when, and what to do ($locale, tablet)",
+  async ({ locale, text }) => {
+    const { server } = app;
+    const call = client(server.url);
+    const steps = eduSteps(server, call);
+    const schoolId = await steps.addSchool(`No agreement ${locale}`, undefined, false);
+    const teacher = await steps.approvedTeacher(schoolId);
+    await signAgreementsInEffect(server, teacher.token);
+    const className = `三年级${locale}班`;
+    const classId = await steps.createClass(teacher, schoolId, className);
+    await steps.createPupils(teacher, classId, ['王子涵', '李明', '张小雨']);
+    const due = server.app.ctx.now() + server.config.eduConsentPendingDays * 86_400_000;
+    const dueText = new Date(due).toLocaleDateString(locale, { dateStyle: 'long' });
+
+    await inPage(app.browser, { locale, width: 768, height: 1024 }, async (tab) => {
+      const { page } = tab;
+      await openSignedIn(app, tab, teacher, `/teach/classes/${classId}`);
+      await expectScreen(page, className);
+      const note = page.getByRole('note');
+      await note.getByText(say(text, 'teach.consentWaitingCount', { count: 3 })).waitFor(WAIT);
+      await note.getByText(text['teach.consentWhatToDo']).waitFor(WAIT);
+      await note.getByText(say(text, 'teach.consentDeletedOn', { date: dueText })).waitFor(WAIT);
+      expect(await page.getByText(say(text, 'teach.consentWaiting', { date: dueText })).count()).toBe(3);
+      // One print button: the whole class's cards, or the chosen pupils'.
+      await page.getByRole('button', { name: text['teach.printAll'] }).waitFor(WAIT);
+      await page.getByLabel(say(text, 'teach.select', { name: '李明' }), { exact: true }).check();
+      await page.getByRole('button', { name: say(text, 'teach.printSelected', { count: 1 }) }).waitFor(WAIT);
+      expect(await page.getByRole('button', { name: text['teach.printAll'] }).count()).toBe(0);
+      await checkScreen(page, `class-consent-waiting.${locale}.tablet`);
+      expect(tab.errors).toEqual([]);
+    });
+  },
+  180_000,
+);

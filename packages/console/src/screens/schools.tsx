@@ -34,7 +34,10 @@ const WORDS = {
     admin: 'User id of its first school admin (optional; find it under Users)',
     newQuota: 'Pupil batches a day (optional; the configured default otherwise)',
     submit: 'Add the school',
-    added: 'Added {name}.',
+    withoutAgreement:
+      "Until the school's agreement is recorded (School agreement, below), every pupil under 14 its teachers create waits for a parent's consent, and an account no parent agrees to within EDU_CONSENT_PENDING_DAYS (30 days unless configured) is deleted.",
+    addedWithoutAgreement:
+      "Added {name}. Record its school agreement below, or its teachers' pupils under 14 will wait for their parents' consent.",
   },
   'zh-CN': {
     title: '学校',
@@ -55,7 +58,9 @@ const WORDS = {
     admin: '第一位学校管理员的用户编号（可选；可在“用户”中查找）',
     newQuota: '每天可创建的学生批数（可选；不填则用默认配置）',
     submit: '添加学校',
-    added: '已添加 {name}。',
+    withoutAgreement:
+      '登记学校协议（见下方“学校协议”）之前，这所学校的教师创建的不满 14 岁学生账号都要等家长同意；在 EDU_CONSENT_PENDING_DAYS（默认 30 天）内没有家长同意的账号会被删除。',
+    addedWithoutAgreement: '已添加 {name}。请在下方登记它的学校协议，否则教师创建的不满 14 岁学生账号要等家长同意。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -106,6 +111,7 @@ const AddSchoolForm = ({ added }: { added: (name: string) => void }) => {
         {field('name', 'newName', false)}
         {field('admin', 'admin', true)}
         {field('quota', 'newQuota', true)}
+        <p className="console-muted">{w('withoutAgreement')}</p>
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
           {w('submit')}
@@ -191,7 +197,7 @@ export const SchoolsScreen = () => {
           />
         )}
       </Loaded>
-      <AddSchoolForm added={(name) => done(w('added', { name }))} />
+      <AddSchoolForm added={(name) => done(w('addedWithoutAgreement', { name }))} />
       {schools.data ? <SchoolAgreementCard schools={schools.data} changed={done} /> : null}
       <ConsentTextCard />
       <RosterImportCard changed={() => schools.reload()} />

@@ -1,7 +1,8 @@
 /**
  * A class's pupils, each with a way to their page and a box to select them: the selected pupils'
  * passwords reset (their new details and cards shown), moved to another class of the school, or
- * their cards printed; the whole class's cards printed.
+ * their cards printed (the whole class's when none is chosen); each pupil's guardian consent beside
+ * the name, and what waiting for one means.
  */
 import { type ClassDetail, eduTable, type PupilCredentials } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -12,6 +13,7 @@ import { eduCall } from '../../session/edu.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { Link } from '../../ui/link.tsx';
 import { CardSheet } from './card-sheet.tsx';
+import { ConsentMark, ConsentWaiting } from './consent-mark.tsx';
 import { CredentialsTable } from './credentials-table.tsx';
 import { teachPaths } from './teach-paths.ts';
 
@@ -70,6 +72,7 @@ export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilList
       {pupils.length === 0 ? <p className="muted">{t('teach.noPupils')}</p> : null}
       {pupils.length > 0 ? (
         <>
+          <ConsentWaiting pupils={pupils} />
           <label className="check-row">
             <input
               type="checkbox"
@@ -93,6 +96,7 @@ export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilList
                   {p.name}
                 </Link>
                 <span className="mono muted">{p.username ?? ''}</span>
+                <ConsentMark pupil={p} />
               </li>
             ))}
           </ul>
@@ -108,8 +112,13 @@ export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilList
             >
               {t('teach.reset')}
             </button>
-            <CardSheet classId={classId} userIds={chosen} disabled={none} label={t('teach.printSelected')} />
-            <CardSheet classId={classId} label={t('teach.printAll')} />
+            {/* One print button: the chosen pupils' cards, or the whole class's when none is chosen. */}
+            <CardSheet
+              key={none ? 'all' : 'chosen'}
+              classId={classId}
+              {...(none ? {} : { userIds: chosen })}
+              label={none ? t('teach.printAll') : t('teach.printSelected', { count: chosen.length })}
+            />
           </div>
           {moveTargets.length > 0 ? (
             <div className="move-row">

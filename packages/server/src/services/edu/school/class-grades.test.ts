@@ -4,7 +4,7 @@
  * Its head teacher (or a school admin) may correct it afterwards, and the school-managed pupils'
  * age band follows, with the consent rules of the new band.
  */
-import { type EduClass, routes } from '@edupass/protocol';
+import { type ClassDetail, type EduClass, routes } from '@edupass/protocol';
 import { type Account, expectError, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
@@ -110,6 +110,14 @@ describe('the grade list, on a server that allows no extra grades', () => {
     expect(edu.ok<EduClass>(await patch(head, classId, { grade: 3 })).grade).toBe(3);
     expect(await consentOf(token)).toEqual({ age_band: '8_13', consent_state: 'pending' });
     expect(await consentOf(joined.token)).toEqual({ age_band: 'adult', consent_state: null });
+    // The class page says who waits, and until when the account is kept waiting.
+    const members = (await edu.classDetail(head.token, classId)).body as ClassDetail;
+    const shown = (userId: number) => members.members.find((m) => m.user_id === userId);
+    expect(shown(pupil.user_id)?.consent).toBe('pending');
+    const due = shown(pupil.user_id)?.consent_due_at ?? 0;
+    expect(Math.abs(due - (server.app.ctx.now() + server.config.eduConsentPendingDays * DAY))).toBeLessThan(60_000);
+    expect(shown(joined.userId)).toMatchObject({ consent: null, consent_due_at: null });
+    expect(shown(head.userId)).toMatchObject({ consent: null, consent_due_at: null });
     edu.ok(await call('POST', routes.openConsentLink.path, {}, { token }));
 
     // Back to 高一: 14 or over, nothing to wait for (the sweep would otherwise delete the account).
@@ -140,6 +148,8 @@ describe('the grade list, on a server that allows no extra grades', () => {
     // A school admin may correct the grade too.
     edu.ok<EduClass>(await patch(admin, classId, { grade: 4 }));
     expect(await consentOf(token)).toEqual({ age_band: '8_13', consent_state: 'school' });
+    const { members } = (await edu.classDetail(head.token, classId)).body as ClassDetail;
+    expect(members.find((m) => m.user_id === pupil.user_id)).toMatchObject({ consent: 'school', consent_due_at: null });
   });
   test('parallel grade changes and pupil creations leave every pupil in the band of the grade the class ends with', async () => {
     const schoolId = await edu.addSchool('第六小学', undefined, false);

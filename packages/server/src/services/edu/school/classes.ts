@@ -4,7 +4,7 @@
  * account asks to join (a teacher of the class approves). Changes record a `class.changed` or
  * `class.membership.changed` event in their transaction.
  */
-import { type AuditAction, DAY_SECONDS } from '@edupass/protocol';
+import { type AuditAction, DAY_MS, DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
 import { findUserById } from '../../../store/account/users.ts';
@@ -69,7 +69,7 @@ export const createClass = async (
 };
 
 /** What a class's member list shows of each pupil. */
-const CLASS_DETAIL_FIELDS = ['name', 'username', 'membership', 'managed_by_school'] as const;
+const CLASS_DETAIL_FIELDS = ['name', 'username', 'membership', 'managed_by_school', 'consent'] as const;
 
 export const classDetail = async (ctx: Context, callerId: number, classId: number) => {
   await requireAccess(ctx, callerId, { kind: 'class', id: classId }, 'read');
@@ -89,6 +89,11 @@ export const classDetail = async (ctx: Context, callerId: number, classId: numbe
       name: m.display_name ?? m.nickname ?? '',
       username: m.username,
       managed_by_school: m.display_name !== null && m.phone === null,
+      consent: m.role === 'pupil' ? m.consent_state : null,
+      consent_due_at:
+        m.role === 'pupil' && m.consent_state === 'pending'
+          ? Number(m.consent_pending_since ?? m.created_at) + ctx.config.eduConsentPendingDays * DAY_MS
+          : null,
     })),
   };
 };

@@ -124,6 +124,9 @@ export const membersOfClass = (db: Db, classId: number) =>
       'users.nickname',
       'users.username',
       'users.phone',
+      'users.consent_state',
+      'users.consent_pending_since',
+      'users.created_at',
       'pupil_accounts.display_name',
     ])
     .where('class_members.class_id', '=', classId)
