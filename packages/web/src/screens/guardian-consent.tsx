@@ -1,6 +1,7 @@
 /**
  * The page a consent link opens: `/consent#<link>`. The link is read from the fragment (sent to no
- * server, in no Referer), kept in this tab's storage and removed from the address. A guardian signs in
+ * server, in no Referer), kept in this tab's storage and removed from the address; opened without
+ * it, the page asks for the link to be pasted. A guardian signs in
  * with their own phone first (the SMS code proves it), comes back here, reads what the child's account
  * needs and why (every element of the consent text) and agrees or refuses. Every state has a way on.
  */
@@ -9,7 +10,7 @@ import { useSession } from '@edupass/account/react';
 import { ClientCode, CONSENT_ELEMENTS, type ConsentRequest, guardianTable } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { navigate } from '../router/history.ts';
 import { eduCall } from '../session/edu.ts';
@@ -18,6 +19,7 @@ import { BirthMonthField, birthMonthChosen } from '../ui/birth-month-field.tsx';
 import { useConfirm } from '../ui/confirm.tsx';
 import { Link } from '../ui/link.tsx';
 import { shownNickname } from '../ui/nickname.ts';
+import { linkOfPasted } from '../ui/pasted-link.ts';
 import { RelationField } from '../ui/relation-field.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { useTouched } from '../ui/validation.ts';
@@ -25,16 +27,63 @@ import { AdultCheckForm } from './adult-check-form.tsx';
 
 const KEY = 'edupass.consent-link';
 
+const keepLink = (link: string) => {
+  try {
+    sessionStorage.setItem(KEY, link);
+  } catch {
+    // Storage off: the link lives in this page only.
+  }
+};
+
 /** The link from the address (then removed from it and from history), else the one kept before a sign-in. */
 const takeLink = (): string => {
   const fromHash = decodeURIComponent(window.location.hash.slice(1)).trim();
   if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+  if (fromHash) keepLink(fromHash);
   try {
-    if (fromHash) sessionStorage.setItem(KEY, fromHash);
     return fromHash || (sessionStorage.getItem(KEY) ?? '');
   } catch {
     return fromHash;
   }
+};
+
+/**
+ * The page opened without its link (typed from memory, or a chat app cut the address at its `#`): the
+ * guardian pastes the whole link the child sent, rather than meeting a dead end.
+ */
+const PasteLink = ({ onLink }: { onLink: (link: string) => void }) => {
+  const { t } = useI18n();
+  const id = useId();
+  const [pasted, setPasted] = useState('');
+  return (
+    <Screen title={t('guardianConsent.pasteTitle')}>
+      <p>{t('guardianConsent.pasteBody')}</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          const link = linkOfPasted(pasted);
+          if (!link) return;
+          keepLink(link);
+          onLink(link);
+        }}
+      >
+        <div className="field">
+          <label htmlFor={id}>{t('guardianConsent.pasteLabel')}</label>
+          <input
+            id={id}
+            value={pasted}
+            required
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => setPasted(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="button primary block">
+          {t('guardianConsent.pasteGo')}
+        </button>
+      </form>
+    </Screen>
+  );
 };
 const forgetLink = () => {
   try {
@@ -101,7 +150,7 @@ const AgeQuestion = ({ onAnswered }: { onAnswered: (adult: boolean) => void }) =
 const GuardianConsent = () => {
   const { t, locale } = useI18n();
   const { status } = useSession();
-  const [link] = useState(takeLink);
+  const [link, setLink] = useState(takeLink);
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [relation, setRelation] = useState('');
   const [round, setRound] = useState(0);
@@ -134,7 +183,8 @@ const GuardianConsent = () => {
       </Link>
     </p>
   );
-  if (!link || state.kind === 'gone') {
+  if (!link) return <PasteLink onLink={setLink} />;
+  if (state.kind === 'gone') {
     return (
       <Screen title={t('guardianConsent.goneTitle')}>
         <p role="alert">{t('guardianConsent.goneBody')}</p>

@@ -69,6 +69,11 @@ const text = {
   'guardianConsent.refusedBody': "The child's account and its data have been deleted.",
   'guardianConsent.goneTitle': 'This link does not work',
   'guardianConsent.goneBody': 'It is older than 24 hours or was used already. Ask the child to make a new one.',
+  'guardianConsent.pasteTitle': 'Paste the link your child sent',
+  'guardianConsent.pasteBody':
+    'This page opens with the whole link your child sent you. If your chat app cut the link short, copy the whole message with the link and paste it below.',
+  'guardianConsent.pasteLabel': 'The link your child sent',
+  'guardianConsent.pasteGo': 'Continue',
   'guardianConsent.signInFirst': 'To answer, sign in with your own phone number. A code is sent to it by SMS.',
   'guardianConsent.signIn': 'Sign in with my phone',
   'guardianConsent.loadFailed': 'The page could not load.',

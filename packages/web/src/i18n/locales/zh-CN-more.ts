@@ -68,6 +68,11 @@ const text: MoreLocaleText = {
   'guardianConsent.refusedBody': '孩子的账号和信息已经删除。',
   'guardianConsent.goneTitle': '这个链接不能用了',
   'guardianConsent.goneBody': '链接超过24小时或已经用过。请让孩子重新生成一个。',
+  'guardianConsent.pasteTitle': '粘贴孩子发来的链接',
+  'guardianConsent.pasteBody':
+    '这个页面要用孩子发给你的完整链接打开。如果聊天软件把链接截短了，请把孩子发来的整条链接复制后粘贴在下面。',
+  'guardianConsent.pasteLabel': '孩子发来的链接',
+  'guardianConsent.pasteGo': '继续',
   'guardianConsent.signInFirst': '请先用您自己的手机号登录，验证码会通过短信发送。',
   'guardianConsent.signIn': '用我的手机登录',
   'guardianConsent.loadFailed': '页面没能加载。',
