@@ -5,11 +5,11 @@
  */
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
-import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { usePages } from '@edupass/ui-kit/use-pages.ts';
 import { type FormEvent, useState } from 'react';
 import { addSchool, listSchools, type School, setSchoolQuota } from '../api/edu-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
-import { Loaded } from '../ui/status.tsx';
+import { PageEnd } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { ConsentTextCard, SchoolAgreementCard, useAgreementText } from './consent-settings.tsx';
 import { RosterImportCard } from './roster-import.tsx';
@@ -35,6 +35,8 @@ const WORDS = {
     newQuota: 'Pupil batches a day (optional; the configured default otherwise)',
     submit: 'Add the school',
     added: 'Added {name}.',
+    more: 'Load more',
+    end: '{count} schools, all shown.',
   },
   'zh-CN': {
     title: '学校',
@@ -56,12 +58,17 @@ const WORDS = {
     newQuota: '每天可创建的学生批数（可选；不填则用默认配置）',
     submit: '添加学校',
     added: '已添加 {name}。',
+    more: '加载更多',
+    end: '共 {count} 所学校，已全部显示。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
 type Word = keyof (typeof WORDS)['en'];
 
 const useWords = screenWords(WORDS);
+
+/** Schools a page of the table holds. */
+const PAGE = 50;
 
 /** A whole number typed in a field, or undefined when the field is blank. */
 const optionalNumber = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -157,7 +164,10 @@ const QuotaForm = ({ school, saved }: { school: School; saved: (message: string)
 export const SchoolsScreen = () => {
   const w = useWords();
   const { time } = useConsoleText();
-  const schools = useLoad(listSchools);
+  const schools = usePages(async (last: School | undefined) => {
+    const items = await listSchools(last?.id, PAGE);
+    return { items, more: items.length === PAGE };
+  });
   const agreementText = useAgreementText();
   const [notice, setNotice] = useState<string | null>(null);
   const done = (message: string) => {
@@ -169,30 +179,28 @@ export const SchoolsScreen = () => {
       <h1>{w('title')}</h1>
       <p className="console-lead">{w('lead')}</p>
       <Notice message={notice} />
-      <Loaded state={schools}>
-        {(rows) => (
-          <DataTable
-            rows={rows}
-            rowKey={(school) => school.id}
-            empty={w('none')}
-            caption={w('title')}
-            wrap
-            columns={[
-              { head: w('name'), rowHeader: true, cell: (school) => school.name },
-              { head: w('id'), cell: (school) => school.id },
-              { head: w('quota'), cell: (school) => school.daily_batches },
-              { head: w('created'), cell: (school) => time(school.created_at) },
-              { head: w('agreement'), cell: agreementText },
-              {
-                head: w('change'),
-                cell: (school) => <QuotaForm key={school.daily_batches} school={school} saved={done} />,
-              },
-            ]}
-          />
-        )}
-      </Loaded>
+      {schools.items.length > 0 ? (
+        <DataTable
+          rows={schools.items}
+          rowKey={(school) => school.id}
+          caption={w('title')}
+          wrap
+          columns={[
+            { head: w('name'), rowHeader: true, cell: (school) => school.name },
+            { head: w('id'), cell: (school) => school.id },
+            { head: w('quota'), cell: (school) => school.daily_batches },
+            { head: w('created'), cell: (school) => time(school.created_at) },
+            { head: w('agreement'), cell: agreementText },
+            {
+              head: w('change'),
+              cell: (school) => <QuotaForm key={school.daily_batches} school={school} saved={done} />,
+            },
+          ]}
+        />
+      ) : null}
+      <PageEnd pages={schools} none={w('none')} end={w('end', { count: schools.items.length })} more={w('more')} />
       <AddSchoolForm added={(name) => done(w('added', { name }))} />
-      {schools.data ? <SchoolAgreementCard schools={schools.data} changed={done} /> : null}
+      {schools.items.length > 0 || schools.done ? <SchoolAgreementCard schools={schools.items} changed={done} /> : null}
       <ConsentTextCard />
       <RosterImportCard changed={() => schools.reload()} />
     </>

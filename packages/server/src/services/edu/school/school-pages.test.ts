@@ -1,8 +1,11 @@
-import { routes, type School, type TeacherRequest } from '@edupass/protocol';
+import { type AnswerOf, routes } from '@edupass/protocol';
 import { expectError, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
+
+type School = AnswerOf<'listSchools'>[number];
+type TeacherRequest = AnswerOf<'listTeacherRequests'>[number];
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
