@@ -13,7 +13,7 @@ import {
 } from './answer-schema.ts';
 import { schoolAnswer, teacherRequestAnswer } from './edu-answers.ts';
 import { operatorRoute as admin } from './operator-route.ts';
-import { opt, s } from './route-fields.ts';
+import { int, opt, s } from './route-fields.ts';
 
 const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 /** A school's sign-in connector as the console shows it (docs/education.md: settings and mapping). */
@@ -109,7 +109,13 @@ export const rosterJobAnswer = object({
 const batches = { type: 'integer', required: true, min: 0, max: 10_000 } as const;
 
 export const eduAdminRoutes = {
-  listSchools: admin('GET', 'edu/schools', 'Every school with its daily pupil-batch quota', list(schoolAnswer)),
+  listSchools: admin(
+    'GET',
+    'edu/schools',
+    'Schools with their daily pupil-batch quota, newest first; `before` a school id pages back (`limit` at most 1000, the default)',
+    list(schoolAnswer),
+    { query: { before: opt(id), limit: opt(int()) } },
+  ),
   addSchool: admin('POST', 'edu/schools', 'Add a school, optionally naming its first school admin', schoolAnswer, {
     body: { name: s(128), admin_user_id: opt(id), daily_batches: opt(batches) },
   }),
@@ -120,8 +126,9 @@ export const eduAdminRoutes = {
   listTeacherRequests: admin(
     'GET',
     'edu/teacher-requests',
-    'Teachers of every school, those waiting for approval first',
+    "Teachers of every school or of `school_id`, those waiting for approval first, each part newest first; `before` the last row's `cursor` pages on (`limit` at most 500, the default)",
     list(teacherRequestAnswer),
+    { query: { before: opt(s(80)), limit: opt(int()), school_id: opt(id) } },
   ),
   approveTeacherByOperator: admin(
     'POST',

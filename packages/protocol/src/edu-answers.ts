@@ -55,46 +55,53 @@ export const membershipsAnswer = object({
 /**
  * Who read the caller's record (or, for a guardian, the child's), newest first, the last 100 of each:
  * teachers' and operators' reads, the applications the person granted access to, the copies of the
- * data made (services/account/record-reads.ts).
+ * data made (services/account/record-reads.ts). The reads come a page at a time: `next_cursor`, sent
+ * as `cursor`, asks for the reads after the page (and only reads: the other lists come whole at first).
  */
-export const accessLogAnswer = object({
-  reads: list(
-    object({
-      reader_id: integer(),
-      /** The reader's nickname. */
-      reader_name: text(),
-      /** `teacher` (a teacher or school admin) or `operator`. */
-      reader_role: text(),
-      /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */
-      fields: list(text()),
-      /** class_detail, card_sheet, pupils_created, pupils_reset, school_overview, user_detail, user_export, user_search, teacher_requests, roster_preview. */
-      purpose: text(),
-      /** What an operator said when reading a minor's record; null otherwise. */
-      reason: nullable(text()),
-      /** Milliseconds since the epoch. */
-      at: integer(),
-    }),
-  ),
-  applications: list(
-    object({
-      client_id: text(),
-      name: text(),
-      /** The scopes granted, space-separated. */
-      scope: text(),
-      /** When granted (milliseconds since the epoch). */
-      at: integer(),
-    }),
-  ),
-  exports: list(
-    object({
-      /** `user`, `guardian` or `operator`. */
-      requested_by: text(),
-      /** open, done, refused, cancelled. */
-      status: text(),
-      at: integer(),
-    }),
-  ),
-});
+export const accessLogAnswer = object(
+  {
+    reads: list(
+      object({
+        reader_id: integer(),
+        /** The reader's nickname. */
+        reader_name: text(),
+        /** `teacher` (a teacher or school admin) or `operator`. */
+        reader_role: text(),
+        /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */
+        fields: list(text()),
+        /** class_detail, card_sheet, pupils_created, pupils_reset, school_overview, user_detail, user_export, user_search, teacher_requests, roster_preview. */
+        purpose: text(),
+        /** What an operator said when reading a minor's record; null otherwise. */
+        reason: nullable(text()),
+        /** Milliseconds since the epoch. */
+        at: integer(),
+      }),
+    ),
+    applications: list(
+      object({
+        client_id: text(),
+        name: text(),
+        /** The scopes granted, space-separated. */
+        scope: text(),
+        /** When granted (milliseconds since the epoch). */
+        at: integer(),
+      }),
+    ),
+    exports: list(
+      object({
+        /** `user`, `guardian` or `operator`. */
+        requested_by: text(),
+        /** open, done, refused, cancelled. */
+        status: text(),
+        at: integer(),
+      }),
+    ),
+  },
+  {
+    /** There while more reads follow: the `cursor` of the next page. */
+    next_cursor: integer(),
+  },
+);
 
 export const classMemberAnswer = object({
   user_id: integer(),
@@ -186,12 +193,18 @@ export const schoolAnswer = object({
   ),
 });
 
-export const teacherRequestAnswer = object({
-  school_id: integer(),
-  school_name: text(),
-  user_id: integer(),
-  name: text(),
-  phone: nullable(text()),
-  status: oneOf('pending', 'approved'),
-  created_at: integer(),
-});
+export const teacherRequestAnswer = object(
+  {
+    school_id: integer(),
+    school_name: text(),
+    user_id: integer(),
+    name: text(),
+    phone: nullable(text()),
+    status: oneOf('pending', 'approved'),
+    created_at: integer(),
+  },
+  {
+    /** The row's place in the list: the last row's, sent as `before`, asks for the rows after it. */
+    cursor: text(),
+  },
+);

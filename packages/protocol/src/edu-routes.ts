@@ -61,7 +61,12 @@ export const eduRoute = <const A extends RouteSpec['auth'], const E extends obje
 const route = eduRoute;
 
 export const eduMembershipsRoute = route('GET', 'me', 'token');
-export const eduAccessLogRoute = route('GET', 'me/access-log', 'token');
+/** `cursor` a page's `next_cursor`, for the reads after it; `limit` at most 100, the default. */
+export const readsPage = {
+  cursor: optional(id),
+  limit: optional({ type: 'integer', required: true } as const),
+} as const;
+export const eduAccessLogRoute = route('GET', 'me/access-log', 'token', { query: readsPage });
 export const requestTeachingRoute = route('POST', 'schools/:id/teacher-requests', 'token', {
   params: { id },
   status: 204,

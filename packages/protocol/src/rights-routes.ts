@@ -7,7 +7,7 @@
 import { type Answer, boolean, integer, list, nullable, number, object, record, text } from './answer-schema.ts';
 import { described } from './described-route.ts';
 import { accessLogAnswer } from './edu-answers.ts';
-import { eduRoute } from './edu-routes.ts';
+import { eduRoute, readsPage } from './edu-routes.ts';
 import { operatorRoute as admin } from './operator-route.ts';
 import { int, opt, s } from './route-fields.ts';
 
@@ -154,7 +154,10 @@ export const rightsAdminRoutes = {
   }),
 } as const;
 
-export const childAccessLogRoute = eduRoute('GET', 'guardian/children/:id/access-log', 'token', { params: { id } });
+export const childAccessLogRoute = eduRoute('GET', 'guardian/children/:id/access-log', 'token', {
+  params: { id },
+  query: readsPage,
+});
 
 export const rightsUserTable = {
   childAccessLog: described(childAccessLogRoute, "A guardian's view of who read the child's record", accessLogAnswer),

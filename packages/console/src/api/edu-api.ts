@@ -9,12 +9,16 @@ export type School = AnswerOf<'listSchools'>[number];
 export type TeacherRequest = AnswerOf<'listTeacherRequests'>[number];
 export type NewSchool = BodyOf<'addSchool'>;
 
-export const listSchools = () => adminCall(adminRoutes.listSchools);
+/** Schools, newest first: without `before`, the first page (every school, up to the server's bound, without `limit`). */
+export const listSchools = (before?: number, limit?: number) =>
+  adminCall(adminRoutes.listSchools, { query: { before, limit } });
 export const addSchool = (school: NewSchool) => adminCall(adminRoutes.addSchool, { body: school });
 export const setSchoolQuota = (id: number, dailyBatches: number) =>
   adminCall(adminRoutes.setSchoolQuota, { params: { id }, body: { daily_batches: dailyBatches } });
 
-export const listTeacherRequests = () => adminCall(adminRoutes.listTeacherRequests);
+/** Teacher requests, the waiting ones first; `before` the last row's `cursor`; of one school with `schoolId`. */
+export const listTeacherRequests = (before: string | undefined, limit: number, schoolId?: number) =>
+  adminCall(adminRoutes.listTeacherRequests, { query: { before, limit, school_id: schoolId } });
 export const approveTeacher = (schoolId: number, userId: number) =>
   adminCall(adminRoutes.approveTeacherByOperator, { params: { id: schoolId, user_id: userId } });
 export const refuseTeacher = (schoolId: number, userId: number) =>

@@ -4,20 +4,14 @@
  */
 import { AUDIT_ACTIONS, AUDIT_GROUPS, type AuditAction, type AuditEntry, type AuditGroup } from '@edupass/protocol';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { usePages } from '@edupass/ui-kit/use-pages.ts';
+import { type FormEvent, useState } from 'react';
 import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
-import { Failure, Loading } from '../ui/status.tsx';
+import { Failure, PageEnd } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
 
 const PAGE = 50;
-
-interface LogState {
-  entries: AuditEntry[];
-  done: boolean;
-  loading: boolean;
-  error: unknown;
-}
 
 const isKnownAction = (action: string): action is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(action);
 
@@ -42,33 +36,15 @@ export const AuditScreen = () => {
   const [action, setAction] = useState('');
   const [operator, setOperator] = useState('');
   const [filter, setFilter] = useState<AuditFilter>({});
-  const [log, setLog] = useState<LogState>({ entries: [], done: false, loading: true, error: undefined });
   const actionName = (a: string) => (isKnownAction(a) ? t(`audit.${a}`) : a);
 
-  // Answers to an older filter arrive late sometimes; only the newest request's answer is shown.
-  const latest = useRef(0);
-  const load = useCallback(
-    async (before: number | undefined) => {
-      const request = ++latest.current;
-      setLog((s) => ({ ...s, loading: true, error: undefined }));
-      try {
-        const page = await listAudit(filter, before, PAGE);
-        if (request !== latest.current) return;
-        setLog((s) => ({
-          entries: before === undefined ? page : [...s.entries, ...page],
-          done: page.length < PAGE,
-          loading: false,
-          error: undefined,
-        }));
-      } catch (error) {
-        if (request === latest.current) setLog((s) => ({ ...s, loading: false, error }));
-      }
+  const log = usePages(
+    async (last: AuditEntry | undefined) => {
+      const items = await listAudit(filter, last?.id, PAGE);
+      return { items, more: items.length === PAGE };
     },
     [filter],
   );
-  useEffect(() => {
-    void load(undefined);
-  }, [load]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,7 +54,6 @@ export const AuditScreen = () => {
       operator: operator ? Number(operator) : undefined,
     });
   };
-  const last = log.entries.at(-1);
 
   return (
     <>
@@ -109,11 +84,11 @@ export const AuditScreen = () => {
         </button>
       </form>
       {operators.status === 'failed' ? <Failure error={operators.error} retry={operators.reload} /> : null}
-      {log.entries.length > 0 ? (
+      {log.items.length > 0 ? (
         <DataTable
           wrap
           caption={t('audit.title')}
-          rows={log.entries}
+          rows={log.items}
           rowKey={(entry) => entry.id}
           columns={[
             { head: t('audit.time'), cell: (entry) => time(entry.at) },
@@ -124,18 +99,12 @@ export const AuditScreen = () => {
           ]}
         />
       ) : null}
-      {log.error ? <Failure error={log.error} retry={() => void load(last?.id)} /> : null}
-      {log.loading ? <Loading /> : null}
-      {!log.loading && log.done ? (
-        <p className="console-muted" role="status">
-          {log.entries.length === 0 ? t('audit.none') : t('audit.end', { count: log.entries.length })}
-        </p>
-      ) : null}
-      {!log.loading && !log.done && !log.error ? (
-        <button type="button" className="console-button" onClick={() => void load(last?.id)}>
-          {t('audit.more')}
-        </button>
-      ) : null}
+      <PageEnd
+        pages={log}
+        none={t('audit.none')}
+        end={t('audit.end', { count: log.items.length })}
+        more={t('audit.more')}
+      />
     </>
   );
 };

@@ -5,11 +5,11 @@
  */
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
-import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { usePages } from '@edupass/ui-kit/use-pages.ts';
 import { type FormEvent, useState } from 'react';
 import { addSchool, listSchools, type School, setSchoolQuota } from '../api/edu-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
-import { Loaded } from '../ui/status.tsx';
+import { PageEnd } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
 import { ConsentTextCard, SchoolAgreementCard, useAgreementText } from './consent-settings.tsx';
 import { RosterImportCard } from './roster-import.tsx';
@@ -38,6 +38,8 @@ const WORDS = {
       "Until the school's agreement is recorded (School agreement, below), every pupil under 14 its teachers create waits for a parent's consent, and an account no parent agrees to within EDU_CONSENT_PENDING_DAYS (30 days unless configured) is deleted.",
     addedWithoutAgreement:
       "Added {name}. Record its school agreement below, or its teachers' pupils under 14 will wait for their parents' consent.",
+    more: 'Load more',
+    end: '{count} schools, all shown.',
   },
   'zh-CN': {
     title: '学校',
@@ -61,12 +63,17 @@ const WORDS = {
     withoutAgreement:
       '登记学校协议（见下方“学校协议”）之前，这所学校的教师创建的不满 14 岁学生账号都要等家长同意；在 EDU_CONSENT_PENDING_DAYS（默认 30 天）内没有家长同意的账号会被删除。',
     addedWithoutAgreement: '已添加 {name}。请在下方登记它的学校协议，否则教师创建的不满 14 岁学生账号要等家长同意。',
+    more: '加载更多',
+    end: '共 {count} 所学校，已全部显示。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
 type Word = keyof (typeof WORDS)['en'];
 
 const useWords = screenWords(WORDS);
+
+/** Schools a page of the table holds. */
+const PAGE = 50;
 
 /** A whole number typed in a field, or undefined when the field is blank. */
 const optionalNumber = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -163,7 +170,10 @@ const QuotaForm = ({ school, saved }: { school: School; saved: (message: string)
 export const SchoolsScreen = () => {
   const w = useWords();
   const { time } = useConsoleText();
-  const schools = useLoad(listSchools);
+  const schools = usePages(async (last: School | undefined) => {
+    const items = await listSchools(last?.id, PAGE);
+    return { items, more: items.length === PAGE };
+  });
   const agreementText = useAgreementText();
   const [notice, setNotice] = useState<string | null>(null);
   const done = (message: string) => {
@@ -175,30 +185,28 @@ export const SchoolsScreen = () => {
       <h1>{w('title')}</h1>
       <p className="console-lead">{w('lead')}</p>
       <Notice message={notice} />
-      <Loaded state={schools}>
-        {(rows) => (
-          <DataTable
-            rows={rows}
-            rowKey={(school) => school.id}
-            empty={w('none')}
-            caption={w('title')}
-            wrap
-            columns={[
-              { head: w('name'), rowHeader: true, cell: (school) => school.name },
-              { head: w('id'), cell: (school) => school.id },
-              { head: w('quota'), cell: (school) => school.daily_batches },
-              { head: w('created'), cell: (school) => time(school.created_at) },
-              { head: w('agreement'), cell: agreementText },
-              {
-                head: w('change'),
-                cell: (school) => <QuotaForm key={school.daily_batches} school={school} saved={done} />,
-              },
-            ]}
-          />
-        )}
-      </Loaded>
+      {schools.items.length > 0 ? (
+        <DataTable
+          rows={schools.items}
+          rowKey={(school) => school.id}
+          caption={w('title')}
+          wrap
+          columns={[
+            { head: w('name'), rowHeader: true, cell: (school) => school.name },
+            { head: w('id'), cell: (school) => school.id },
+            { head: w('quota'), cell: (school) => school.daily_batches },
+            { head: w('created'), cell: (school) => time(school.created_at) },
+            { head: w('agreement'), cell: agreementText },
+            {
+              head: w('change'),
+              cell: (school) => <QuotaForm key={school.daily_batches} school={school} saved={done} />,
+            },
+          ]}
+        />
+      ) : null}
+      <PageEnd pages={schools} none={w('none')} end={w('end', { count: schools.items.length })} more={w('more')} />
       <AddSchoolForm added={(name) => done(w('addedWithoutAgreement', { name }))} />
-      {schools.data ? <SchoolAgreementCard schools={schools.data} changed={done} /> : null}
+      {schools.items.length > 0 || schools.done ? <SchoolAgreementCard schools={schools.items} changed={done} /> : null}
       <ConsentTextCard />
       <RosterImportCard changed={() => schools.reload()} />
     </>

@@ -5,11 +5,11 @@
  */
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
-import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { usePages } from '@edupass/ui-kit/use-pages.ts';
 import { useEffect, useRef, useState } from 'react';
 import { approveTeacher, listTeacherRequests, refuseTeacher, type TeacherRequest } from '../api/edu-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
-import { Loaded } from '../ui/status.tsx';
+import { PageEnd } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
 
 const WORDS = {
@@ -37,6 +37,8 @@ const WORDS = {
     none: 'Nobody has asked to teach yet.',
     filter: 'School',
     allSchools: 'All schools',
+    more: 'Load more',
+    end: '{count} teachers, all shown.',
   },
   'zh-CN': {
     title: '教师审核',
@@ -62,10 +64,14 @@ const WORDS = {
     none: '还没有人申请任教。',
     filter: '学校',
     allSchools: '全部学校',
+    more: '加载更多',
+    end: '共 {count} 位教师，已全部显示。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
 type Word = keyof (typeof WORDS)['en'];
+/** Requests a page of the table holds. */
+const PAGE = 50;
 type Decision = 'approve' | 'refuse';
 
 /** The person as the operator sees them: name (or id) and phone. */
@@ -78,6 +84,13 @@ const useWords = () => {
   const w = useScreenWords();
   return (word: Word, request?: TeacherRequest) =>
     w(word, request ? { person: personOf(request), school: request.school_name } : undefined);
+};
+
+/** The schools met in the pages loaded so far, by id: the filter offers them (and keeps them while filtering). */
+const useSchoolsSeen = (requests: TeacherRequest[]) => {
+  const seen = useRef(new Map<string, string>());
+  for (const r of requests) seen.current.set(String(r.school_id), r.school_name);
+  return seen.current;
 };
 
 const Confirmation = ({
@@ -121,12 +134,20 @@ const Confirmation = ({
 
 export const TeachersScreen = () => {
   const w = useWords();
+  const count = useScreenWords();
   const { time, errorText } = useConsoleText();
-  const requests = useLoad(listTeacherRequests);
   const action = useAction(errorText);
   const [asking, setAsking] = useState<{ decision: Decision; request: TeacherRequest } | undefined>();
   const [school, setSchool] = useState('');
-  const schools = new Map((requests.data ?? []).map((r) => [String(r.school_id), r.school_name]));
+  const requests = usePages(
+    (last: TeacherRequest | undefined) =>
+      listTeacherRequests(last?.cursor, PAGE, school ? Number(school) : undefined).then((items) => ({
+        items,
+        more: items.length === PAGE,
+      })),
+    [school],
+  );
+  const schools = useSchoolsSeen(requests.items);
 
   const decide = async ({ decision, request }: { decision: Decision; request: TeacherRequest }) => {
     const decided = await action.run(async () => {
@@ -173,34 +194,37 @@ export const TeachersScreen = () => {
           ))}
         </select>
       </div>
-      <Loaded state={requests}>
-        {(rows) => (
-          <DataTable
-            rows={school ? rows.filter((r) => String(r.school_id) === school) : rows}
-            rowKey={(r) => `${r.school_id}:${r.user_id}`}
-            empty={w('none')}
-            caption={w('title')}
-            wrap
-            columns={[
-              { head: w('teacher'), rowHeader: true, cell: (r) => r.name || `#${r.user_id}` },
-              { head: w('phone'), cell: (r) => r.phone ?? '—' },
-              { head: w('school'), cell: (r) => r.school_name },
-              { head: w('asked'), cell: (r) => time(r.created_at) },
-              { head: w('status'), cell: (r) => w(r.status) },
-              {
-                head: w('actions'),
-                cell: (r) =>
-                  r.status === 'pending' ? (
-                    <span className="console-actions">
-                      {ask('approve', r)}
-                      {ask('refuse', r)}
-                    </span>
-                  ) : null,
-              },
-            ]}
-          />
-        )}
-      </Loaded>
+      {requests.items.length > 0 ? (
+        <DataTable
+          rows={requests.items}
+          rowKey={(r) => `${r.school_id}:${r.user_id}`}
+          caption={w('title')}
+          wrap
+          columns={[
+            { head: w('teacher'), rowHeader: true, cell: (r) => r.name || `#${r.user_id}` },
+            { head: w('phone'), cell: (r) => r.phone ?? '—' },
+            { head: w('school'), cell: (r) => r.school_name },
+            { head: w('asked'), cell: (r) => time(r.created_at) },
+            { head: w('status'), cell: (r) => w(r.status) },
+            {
+              head: w('actions'),
+              cell: (r) =>
+                r.status === 'pending' ? (
+                  <span className="console-actions">
+                    {ask('approve', r)}
+                    {ask('refuse', r)}
+                  </span>
+                ) : null,
+            },
+          ]}
+        />
+      ) : null}
+      <PageEnd
+        pages={requests}
+        none={w('none')}
+        end={count('end', { count: requests.items.length })}
+        more={w('more')}
+      />
     </>
   );
 };

@@ -2,7 +2,8 @@
  * The paths that must stay fast at a year of data read through indexes proportional to their answer,
  * on PostgreSQL: every statement that erasing a person, taking a copy of their data, removing an
  * application, the console's user search and the audit filters run is captured as it runs, then
- * explained with sequential scans disabled. A statement that can only read a whole table (a sequential
+ * explained with sequential scans disabled; so is every page of the lists that grow with a platform (the
+ * school list, teacher requests, the reads of a person's record), the first and one after a key. A statement that can only read a whole table (a sequential
  * scan, or an index walked end to end under a filter) fails here, so a later change cannot bring one back.
  */
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
@@ -12,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eraseUserRows, type Person } from './account/erasure.ts';
 import { EXPORT_RULES } from './account/export-map.ts';
 import { auditEntries, searchUsers } from './admin/admin.ts';
+import { accessLogOf } from './edu/access-log.ts';
+import { agreementsInForce } from './edu/family/guardian-checks.ts';
+import { schoolsPage, type TeacherRequestKey, teacherRequests } from './edu/school/schools.ts';
 import { deleteApplication } from './identity/applications.ts';
 import type { Database } from './schema.ts';
 import { sqlEventsStore } from './usage/events-sql.ts';
@@ -57,7 +61,19 @@ describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL
       select case when i % 500 = 0 then 99 else 1 + i % 3 end,
         case when i % 1000 = 0 then 'user.delete' when i % 1000 = 1 then 'user.block' else 'user.view.' || (i % 5) end,
         'user:' || i, '', i from generate_series(1, 20000) i`.execute(db);
-    for (const table of ['users', 'admin_audit']) await sql`analyze ${sql.table(table)}`.execute(db);
+    // A platform's schools, their teachers (one in twenty waiting) and the reads of people's records.
+    await sql`insert into schools (name, created_at) select '学校' || i, i from generate_series(1, 5000) i`.execute(db);
+    await sql`insert into school_members (school_id, user_id, role, status, created_at)
+      select 1 + i % 5000, i, case when i % 10 = 0 then 'school_admin' else 'teacher' end,
+        case when i % 20 = 1 then 'pending' when i % 20 = 2 then 'refused' else 'approved' end, i
+      from generate_series(1, 20000) i`.execute(db);
+    await sql`insert into edu_access_log (reader_id, subject_id, fields, purpose, reader_role, created_at)
+      select 1 + i % 50, 1 + i % 20000, 'name,class', 'class_detail', 'teacher', i from generate_series(1, 40000) i`.execute(
+      db,
+    );
+    for (const table of ['users', 'admin_audit', 'schools', 'school_members', 'edu_access_log']) {
+      await sql`analyze ${sql.table(table)}`.execute(db);
+    }
   }, 120_000);
   afterAll(async () => {
     await db?.destroy();
@@ -126,6 +142,37 @@ describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL
   test('the audit log filtered by a rare action, an operator, or a group of actions, newest first', async () => {
     for (const filter of [{ action: 'user.delete' }, { operatorId: 99 }, { actions: ['user.delete', 'user.block'] }]) {
       expect(await wholeReadsOf(() => auditEntries(db, { limit: 50, ...filter })), JSON.stringify(filter)).toEqual([]);
+    }
+  });
+
+  test('the school list: its first page and one before a school, with their agreements', async () => {
+    for (const before of [undefined, 2500]) {
+      expect(await wholeReadsOf(() => schoolsPage(db, { before, limit: 50 })), String(before)).toEqual([]);
+    }
+    expect(await wholeReadsOf(() => agreementsInForce(db, [2500, 2499, 2498]))).toEqual([]);
+  });
+
+  test('teacher requests, waiting or approved, of every school or of one: the first page and one after a request', async () => {
+    const keys: (TeacherRequestKey | undefined)[] = [
+      undefined,
+      { status: 'pending', created_at: 10_001, school_id: 1, user_id: 10_001 },
+    ];
+    for (const status of ['pending', 'approved'] as const) {
+      for (const schoolId of [undefined, 1]) {
+        for (const after of keys) {
+          const page = { status, schoolId, after: after && { ...after, status }, limit: 50 };
+          expect(await wholeReadsOf(() => teacherRequests(db, page)), JSON.stringify(page)).toEqual([]);
+        }
+      }
+    }
+  });
+
+  test("the reads of a person's record: the first page and one after a read", async () => {
+    const subject = 1234;
+    const first = await accessLogOf(db, subject, { after: undefined, limit: 1 });
+    expect(first).toHaveLength(1);
+    for (const after of [undefined, Number(first[0]!.id)]) {
+      expect(await wholeReadsOf(() => accessLogOf(db, subject, { after, limit: 100 })), String(after)).toEqual([]);
     }
   });
 

@@ -17,18 +17,12 @@ import {
   switchConnector,
 } from '../../services/edu/federation/connectors.ts';
 import { confirmRosterImport, getRosterImport, previewRosterImport } from '../../services/edu/roster/jobs.ts';
-import {
-  addSchool,
-  approveTeacher,
-  listSchools,
-  listTeacherRequests,
-  refuseTeacher,
-  setSchoolQuota,
-} from '../../services/edu/school/schools.ts';
+import { listSchools, listTeacherRequests } from '../../services/edu/school/school-pages.ts';
+import { addSchool, approveTeacher, refuseTeacher, setSchoolQuota } from '../../services/edu/school/schools.ts';
 
 export const adminEduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['admin'];
-  defineRoute(app, ctx, 'listSchools', () => listSchools(ctx), { tags });
+  defineRoute(app, ctx, 'listSchools', ({ query }) => listSchools(ctx, query), { tags });
   defineRoute(app, ctx, 'addSchool', ({ session, body }) => addSchool(ctx, session.userId, body), { tags });
   defineRoute(
     app,
@@ -37,7 +31,13 @@ export const adminEduRoutes = (app: FastifyInstance, ctx: Context) => {
     ({ session, params, body }) => setSchoolQuota(ctx, session.userId, params.id, body.daily_batches),
     { tags },
   );
-  defineRoute(app, ctx, 'listTeacherRequests', ({ session }) => listTeacherRequests(ctx, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'listTeacherRequests',
+    ({ session, query }) => listTeacherRequests(ctx, session.userId, query),
+    { tags },
+  );
   defineRoute(
     app,
     ctx,

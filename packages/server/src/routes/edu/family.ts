@@ -55,9 +55,13 @@ export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'listChildExports', ({ session, params }) => childExports(ctx, session.userId, params.id), {
     tags,
   });
-  defineRoute(app, ctx, 'childAccessLog', ({ session, params }) => childRecordReads(ctx, session.userId, params.id), {
-    tags,
-  });
+  defineRoute(
+    app,
+    ctx,
+    'childAccessLog',
+    ({ session, params, query }) => childRecordReads(ctx, session.userId, params.id, query),
+    { tags },
+  );
   defineRoute(app, ctx, 'withdrawConsent', ({ session, params }) => withdrawConsent(ctx, session.userId, params.id), {
     tags,
   });

@@ -37,7 +37,7 @@ import { signInBy } from '../sign-in.ts';
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];
   defineRoute(app, ctx, 'eduMemberships', ({ session }) => memberships(ctx, session.userId), { tags });
-  defineRoute(app, ctx, 'eduAccessLog', ({ session }) => recordReads(ctx, session.userId), { tags });
+  defineRoute(app, ctx, 'eduAccessLog', ({ session, query }) => recordReads(ctx, session.userId, query), { tags });
   defineRoute(app, ctx, 'requestTeaching', ({ session, params }) => requestTeaching(ctx, session.userId, params.id), {
     tags,
   });

@@ -12,7 +12,7 @@ import { listApplicationRows } from '../../store/identity/applications.ts';
 import { findModelsOfAccount } from '../../store/identity/oidc-models.ts';
 import { requireGuardian } from '../edu/family/guardian-requests.ts';
 
-/** The last this many of each list. */
+/** The last this many applications and copies; the reads a page holds at most, and without `limit`. */
 const SHOWN_MAX = 100;
 
 interface GrantPayload {
@@ -38,13 +38,26 @@ const grantedApplications = async (ctx: Context, userId: number) => {
     .slice(0, SHOWN_MAX);
 };
 
-export const recordReads = async (ctx: Context, subjectId: number) => {
+/** Which page of the reads: after the read `cursor` (the `next_cursor` of the page before), `limit` of them. */
+export interface ReadsPage {
+  cursor?: number | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * A page of the reads of a person's record, newest first, with `next_cursor` while more follow. The
+ * first page also has the applications and the copies made; a later one (with `cursor`) only reads.
+ */
+export const recordReads = async (ctx: Context, subjectId: number, page: ReadsPage = {}) => {
+  const limit = Math.min(Math.max(page.limit ?? SHOWN_MAX, 1), SHOWN_MAX);
+  const first = page.cursor === undefined;
   const [reads, applications, exports] = await Promise.all([
-    accessLogOf(ctx.db, subjectId, SHOWN_MAX),
-    grantedApplications(ctx, subjectId),
-    dataRequests(ctx.db, { open: false, limit: SHOWN_MAX, userId: subjectId, kind: 'export' }),
+    accessLogOf(ctx.db, subjectId, { after: page.cursor, limit }),
+    first ? grantedApplications(ctx, subjectId) : [],
+    first ? dataRequests(ctx.db, { open: false, limit: SHOWN_MAX, userId: subjectId, kind: 'export' }) : [],
   ]);
   return {
+    next_cursor: reads.length === limit ? Number(reads.at(-1)?.id) : undefined,
     reads: reads.map((row) => ({
       reader_id: Number(row.reader_id),
       reader_name: row.reader_name ?? '',
@@ -60,7 +73,7 @@ export const recordReads = async (ctx: Context, subjectId: number) => {
 };
 
 /** A guardian's view of the child's record reads: E_2 unless the caller is a linked guardian. */
-export const childRecordReads = async (ctx: Context, guardianId: number, childId: number) => {
+export const childRecordReads = async (ctx: Context, guardianId: number, childId: number, page: ReadsPage = {}) => {
   await requireGuardian(ctx, guardianId, childId);
-  return recordReads(ctx, childId);
+  return recordReads(ctx, childId, page);
 };

@@ -15,12 +15,16 @@ export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_acces
         .execute()
         .then(() => {});
 
-/** The reads of one person's record, newest first, with each reader's nickname. */
-export const accessLogOf = (db: Db, subjectId: number, limit: number) =>
-  db
+/**
+ * The reads of one person's record, newest first, with each reader's nickname: after the read `after`
+ * (an id of this log), if given. Keyed by time and id (migration 045's index by subject, time and id).
+ */
+export const accessLogOf = async (db: Db, subjectId: number, page: { after: number | undefined; limit: number }) => {
+  let query = db
     .selectFrom('edu_access_log')
     .leftJoin('users', 'users.id', 'edu_access_log.reader_id')
     .select([
+      'edu_access_log.id',
       'edu_access_log.reader_id',
       'users.nickname as reader_name',
       'edu_access_log.reader_role',
@@ -32,5 +36,19 @@ export const accessLogOf = (db: Db, subjectId: number, limit: number) =>
     .where('edu_access_log.subject_id', '=', subjectId)
     .orderBy('edu_access_log.created_at', 'desc')
     .orderBy('edu_access_log.id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(page.limit);
+  if (page.after !== undefined) {
+    // The read the page starts after, looked up first: its time and id then bound the index walk.
+    const seen = await db
+      .selectFrom('edu_access_log')
+      .select(['created_at', 'id'])
+      .where('id', '=', page.after)
+      .where('subject_id', '=', subjectId)
+      .executeTakeFirst();
+    if (!seen) return [];
+    query = query.where((eb) =>
+      eb(eb.refTuple('edu_access_log.created_at', 'edu_access_log.id'), '<', eb.tuple(seen.created_at, seen.id)),
+    );
+  }
+  return query.execute();
+};

@@ -47,6 +47,7 @@ import * as schoolNameSearch from './040-school-name-search.ts';
 import * as consentPendingSince from './041-consent-pending-since.ts';
 import * as sweepIndexesAndDailyReads from './042-sweep-indexes-and-daily-reads.ts';
 import * as lookupsByIndex from './043-lookups-by-index.ts';
+import * as keysetPages from './045-keyset-pages.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -102,6 +103,7 @@ const steps: [name: string, up: Step][] = [
   ['041-consent-pending-since', consentPendingSince.up],
   ['042-sweep-indexes-and-daily-reads', sweepIndexesAndDailyReads.up],
   ['043-lookups-by-index', lookupsByIndex.up],
+  ['045-keyset-pages', keysetPages.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -296,6 +296,7 @@ const text = {
   'recordReads.intro':
     'Each time a teacher or a member of staff was shown your details, the apps you let in, and the copies of your data made.',
   'recordReads.childTitle': "Who read {name}'s record",
+  'recordReads.more': 'Load more',
   'recordReads.none': 'Nobody has read this record yet.',
   'recordReads.role.teacher': 'Teacher',
   'recordReads.role.operator': 'Staff member',

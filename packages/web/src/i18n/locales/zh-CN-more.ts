@@ -285,6 +285,7 @@ const text: MoreLocaleText = {
   'recordReads.title': '谁看过我的资料',
   'recordReads.intro': '老师或工作人员每次看到你的资料、你允许使用账号的应用，以及你的数据被复制的记录。',
   'recordReads.childTitle': '谁看过{name}的资料',
+  'recordReads.more': '加载更多',
   'recordReads.none': '还没有人看过这份资料。',
   'recordReads.role.teacher': '老师',
   'recordReads.role.operator': '工作人员',

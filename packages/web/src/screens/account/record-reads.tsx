@@ -6,7 +6,8 @@
  */
 import { type EduAccessLog, eduTable, rightsUserTable } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
-import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { type PagesResult, usePages } from '@edupass/ui-kit/use-pages.ts';
+import { useRef, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { useLoadError } from '../../ui/load-error.ts';
@@ -21,61 +22,103 @@ const useWords = () => {
   };
 };
 
-const RecordReadsList = ({ log, titleId }: { log: EduAccessLog; titleId: string }) => {
+type Read = EduAccessLog['reads'][number];
+type FirstPage = Pick<EduAccessLog, 'applications' | 'exports'>;
+
+/**
+ * The reads a page at a time (each page after the last one's `next_cursor`); the applications and the
+ * copies made come whole with the first page.
+ */
+const useRecordReads = (load: (cursor: number | undefined) => Promise<EduAccessLog>) => {
+  const cursor = useRef<number | undefined>(undefined);
+  const [first, setFirst] = useState<FirstPage | undefined>();
+  const reads = usePages(async (last: Read | undefined) => {
+    const page = await load(last === undefined ? undefined : cursor.current);
+    cursor.current = page.next_cursor;
+    if (last === undefined) setFirst({ applications: page.applications, exports: page.exports });
+    return { items: page.reads, more: page.next_cursor !== undefined };
+  });
+  return { reads, first };
+};
+
+const RecordReadsList = ({
+  reads,
+  first,
+  titleId,
+}: {
+  reads: PagesResult<Read>;
+  first: FirstPage | undefined;
+  titleId: string;
+}) => {
   const { t, locale } = useI18n();
   const words = useWords();
   const when = (ms: number) => new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  if (first === undefined) return null;
+  const log = { reads: reads.items, ...first };
   const empty = log.reads.length === 0 && log.applications.length === 0 && log.exports.length === 0;
   if (empty) return <p className="muted">{t('recordReads.none')}</p>;
   return (
-    <ul className="record-reads" aria-labelledby={titleId}>
-      {log.reads.map((read) => (
-        <li key={`read-${read.at}-${read.reader_id}-${read.purpose}-${read.fields.join()}`} data-testid="record-read">
-          <strong>
-            {words('recordReads.role', read.reader_role)} {read.reader_name || `#${read.reader_id}`}
-          </strong>{' '}
-          <span className="muted">{when(read.at)}</span>
-          <br />
-          {t('recordReads.saw', {
-            fields: read.fields.map((f) => words('recordReads.field', f)).join(t('recordReads.comma')),
-          })}
-          <br />
-          {t('recordReads.why', { why: words('recordReads.purpose', read.purpose) })}
-          {read.reason ? (
-            <>
-              <br />
-              {t('recordReads.reason', { reason: read.reason })}
-            </>
-          ) : null}
-        </li>
-      ))}
-      {log.applications.map((app) => (
-        <li key={`app-${app.client_id}`} data-testid="record-app">
-          <strong>{t('recordReads.application', { name: app.name })}</strong>{' '}
-          <span className="muted">{when(app.at)}</span>
-        </li>
-      ))}
-      {log.exports.map((made) => (
-        <li key={`export-${made.at}-${made.requested_by}-${made.status}`} data-testid="record-export">
-          <strong>{t('recordReads.export')}</strong> <span className="muted">{when(made.at)}</span>{' '}
-          {words('recordReads.status', made.status)}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="record-reads" aria-labelledby={titleId}>
+        {log.reads.map((read) => (
+          <li key={`read-${read.at}-${read.reader_id}-${read.purpose}-${read.fields.join()}`} data-testid="record-read">
+            <strong>
+              {words('recordReads.role', read.reader_role)} {read.reader_name || `#${read.reader_id}`}
+            </strong>{' '}
+            <span className="muted">{when(read.at)}</span>
+            <br />
+            {t('recordReads.saw', {
+              fields: read.fields.map((f) => words('recordReads.field', f)).join(t('recordReads.comma')),
+            })}
+            <br />
+            {t('recordReads.why', { why: words('recordReads.purpose', read.purpose) })}
+            {read.reason ? (
+              <>
+                <br />
+                {t('recordReads.reason', { reason: read.reason })}
+              </>
+            ) : null}
+          </li>
+        ))}
+        {log.applications.map((app) => (
+          <li key={`app-${app.client_id}`} data-testid="record-app">
+            <strong>{t('recordReads.application', { name: app.name })}</strong>{' '}
+            <span className="muted">{when(app.at)}</span>
+          </li>
+        ))}
+        {log.exports.map((made) => (
+          <li key={`export-${made.at}-${made.requested_by}-${made.status}`} data-testid="record-export">
+            <strong>{t('recordReads.export')}</strong> <span className="muted">{when(made.at)}</span>{' '}
+            {words('recordReads.status', made.status)}
+          </li>
+        ))}
+      </ul>
+      {reads.done || reads.error ? null : (
+        <button
+          type="button"
+          className="button secondary"
+          aria-busy={reads.loading}
+          disabled={reads.loading}
+          onClick={reads.more}
+        >
+          {t('recordReads.more')}
+        </button>
+      )}
+    </>
   );
 };
 
 /** The user's own record: on the privacy page. */
 export const OwnRecordReads = () => {
   const { t } = useI18n();
-  const log = useLoad(() => eduCall(eduTable.eduAccessLog));
-  const loadError = useLoadError(log);
+  const { reads, first } = useRecordReads((cursor) => eduCall(eduTable.eduAccessLog, { query: { cursor } }));
+  const loadError = useLoadError(reads);
   return (
     <section className="account-section" aria-labelledby="record-reads">
       <h2 id="record-reads">{t('recordReads.title')}</h2>
       <p>{t('recordReads.intro')}</p>
       <FormError {...loadError} />
-      {log.data ? <RecordReadsList log={log.data} titleId="record-reads" /> : null}
+      <RecordReadsList reads={reads} first={first} titleId="record-reads" />
     </section>
   );
 };
@@ -83,14 +126,16 @@ export const OwnRecordReads = () => {
 /** A child's record, for a linked guardian (opened from the family part). */
 export const ChildRecordReads = ({ childId, name }: { childId: number; name: string }) => {
   const { t } = useI18n();
-  const log = useLoad(() => eduCall(rightsUserTable.childAccessLog, { params: { id: childId } }));
-  const loadError = useLoadError(log);
+  const { reads, first } = useRecordReads((cursor) =>
+    eduCall(rightsUserTable.childAccessLog, { params: { id: childId }, query: { cursor } }),
+  );
+  const loadError = useLoadError(reads);
   const titleId = `record-reads-${childId}`;
   return (
     <div className="record-reads-child">
       <h3 id={titleId}>{t('recordReads.childTitle', { name })}</h3>
       <FormError {...loadError} />
-      {log.data ? <RecordReadsList log={log.data} titleId={titleId} /> : null}
+      <RecordReadsList reads={reads} first={first} titleId={titleId} />
     </div>
   );
 };

@@ -6,12 +6,10 @@ import { DAY_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest, RefusedForNow } from '../../../errors.ts';
 import { findUserById, findUserByPhone } from '../../../store/account/users.ts';
-import { agreementsInForce } from '../../../store/edu/family/guardian-checks.ts';
 import { classesOfSchool, classesOfUser } from '../../../store/edu/school/classes.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { nameKey, schoolsNamed } from '../../../store/edu/school/school-names.ts';
 import {
-  allSchools,
   approveSchoolTeacher,
   findSchool,
   insertSchool,
@@ -20,7 +18,6 @@ import {
   refusePendingTeacher,
   schoolsOfUser,
   setSchoolBatches,
-  teacherRequests,
 } from '../../../store/edu/school/schools.ts';
 import { maskPhone } from '../../account/views.ts';
 import { requireAccess } from '../access.ts';
@@ -46,7 +43,7 @@ export const classView = (c: {
   archived: c.archived_at !== null,
 });
 
-const schoolView = (
+export const schoolView = (
   ctx: Context,
   s: { id: number; name: string; daily_batches: number | null; created_at: number },
   agreement?: { signatory: string; signed_on: string; text_version: number; applications: string },
@@ -64,11 +61,6 @@ const schoolView = (
       }
     : null,
 });
-
-export const listSchools = async (ctx: Context) => {
-  const [schools, agreements] = await Promise.all([allSchools(ctx.db), agreementsInForce(ctx.db)]);
-  return schools.map((s) => schoolView(ctx, s, agreements.get(Number(s.id))));
-};
 
 export const addSchool = async (
   ctx: Context,
@@ -206,27 +198,6 @@ export const addTeacherByPhone = async (ctx: Context, callerId: number, schoolId
     created_at: ctx.now(),
   });
   await eduAudit(ctx, callerId, 'teacher.add', `school:${schoolId}`, `user:${teacherId}`);
-};
-
-/** Every school's teachers for an operator: their names and phones are logged as read. */
-export const listTeacherRequests = async (ctx: Context, operatorId: number) => {
-  const rows = (await teacherRequests(ctx.db)).map((r) => ({
-    school_id: Number(r.school_id),
-    school_name: r.school_name,
-    user_id: Number(r.user_id),
-    name: r.nickname ?? '',
-    phone: r.phone,
-    status: r.status,
-    created_at: Number(r.created_at),
-  }));
-  await logReads(ctx, {
-    readerId: operatorId,
-    role: 'operator',
-    subjectIds: rows.map((r) => r.user_id),
-    fields: ['nickname', 'phone', 'school'],
-    purpose: 'teacher_requests',
-  });
-  return rows;
 };
 
 /** A school admin's view of the school. */

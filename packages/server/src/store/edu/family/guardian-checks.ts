@@ -1,5 +1,5 @@
 /** Guardians' adult checks and schools' agreements (migration 033). */
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../schema.ts';
 import type { GuardianAdultChecksTable, SchoolAgreementsTable } from '../edu-schema.ts';
 
@@ -43,11 +43,13 @@ export const agreementInForce = (db: Db, schoolId: number) =>
     .limit(1)
     .executeTakeFirst();
 
-/** Every school's agreement in force, by school id. */
-export const agreementsInForce = async (db: Db) => {
+/** The agreement in force of each of these schools that has one, by school id. */
+export const agreementsInForce = async (db: Db, schoolIds: number[]) => {
+  if (schoolIds.length === 0) return new Map<number, Selectable<SchoolAgreementsTable>>();
   const rows = await db
     .selectFrom('school_agreements')
     .selectAll()
+    .where('school_id', 'in', schoolIds)
     .where('ended_at', 'is', null)
     .orderBy('recorded_at')
     .orderBy('id')

@@ -18,6 +18,13 @@ export const findSchool = (db: Db, id: number) =>
 
 export const allSchools = (db: Db) => db.selectFrom('schools').selectAll().orderBy('id').execute();
 
+/** A page of schools, newest first: those added before the school `before` (an id), if given. */
+export const schoolsPage = (db: Db, page: { before: number | undefined; limit: number }) => {
+  let query = db.selectFrom('schools').selectAll().orderBy('id', 'desc').limit(page.limit);
+  if (page.before !== undefined) query = query.where('id', '<', page.before);
+  return query.execute();
+};
+
 export const setSchoolBatches = (db: Db, id: number, dailyBatches: number) =>
   db.updateTable('schools').set({ daily_batches: dailyBatches }).where('id', '=', id).executeTakeFirst();
 
@@ -110,9 +117,28 @@ export const membersOfSchool = (db: Db, schoolId: number) =>
     .orderBy('users.id')
     .execute();
 
-/** Every school's teachers, those waiting first (the console's approvals list). */
-export const teacherRequests = (db: Db) =>
-  db
+/** Where a page of teacher requests starts: after this request, in the order of its status. */
+export interface TeacherRequestKey {
+  status: 'pending' | 'approved';
+  created_at: number;
+  school_id: number;
+  user_id: number;
+}
+
+/**
+ * Teachers of one status, of one school or of every school, newest first, after `after` if given
+ * (migration 045's indexes: role, status, then the time asked with the school and person as ties).
+ */
+export const teacherRequests = (
+  db: Db,
+  page: {
+    status: 'pending' | 'approved';
+    schoolId: number | undefined;
+    after: TeacherRequestKey | undefined;
+    limit: number;
+  },
+) => {
+  let query = db
     .selectFrom('school_members')
     .innerJoin('users', 'users.id', 'school_members.user_id')
     .innerJoin('schools', 'schools.id', 'school_members.school_id')
@@ -126,9 +152,33 @@ export const teacherRequests = (db: Db) =>
       'school_members.created_at',
     ])
     .where('school_members.role', '=', 'teacher')
-    .where('school_members.status', '!=', 'refused')
+    .where('school_members.status', '=', page.status)
     .$narrowType<{ status: 'pending' | 'approved' }>()
-    .orderBy('school_members.status', 'desc')
     .orderBy('school_members.created_at', 'desc')
-    .limit(500)
-    .execute();
+    .orderBy('school_members.school_id', 'desc')
+    .orderBy('school_members.user_id', 'desc')
+    .limit(page.limit);
+  const after = page.after;
+  if (page.schoolId !== undefined) {
+    query = query.where('school_members.school_id', '=', page.schoolId);
+    // Within one school its id is the same on every row: the time and the person order the page.
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple('school_members.created_at', 'school_members.user_id'),
+          '<',
+          eb.tuple(after.created_at, after.user_id),
+        ),
+      );
+    }
+  } else if (after !== undefined) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('school_members.created_at', 'school_members.school_id', 'school_members.user_id'),
+        '<',
+        eb.tuple(after.created_at, after.school_id, after.user_id),
+      ),
+    );
+  }
+  return query.execute();
+};
