@@ -6,20 +6,24 @@
  */
 import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isOauthProvider, OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import { allowedRedirect, isNavigation, wantsJson } from '../http/browser-request.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
+import { answerSignIn, signInRequest } from '../http/sign-in-answer.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
-import { oauthProvider } from '../services/oauth/providers.ts';
+import {
+  isOauthProvider,
+  OAUTH_PROVIDERS,
+  type OauthProviderName,
+  oauthProvider,
+} from '../services/oauth/providers.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth/sign-in-and-bind.ts';
 import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth/state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth/without-state.ts';
 import { requireStepUp, stepUpByOauth } from '../services/sign-in/step-up.ts';
-import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
 
