@@ -1,127 +1,25 @@
 /**
  * A SAML federation for tests, CARSI-shaped: a metadata aggregate (`EntitiesDescriptor`, several
- * institutions' identity providers, signed by the federation key with xml-crypto) served over HTTP,
- * and one institution's identity provider built on samlify — an IdP library this project did not
- * write — that parses the AuthnRequest (HTTP-Redirect) and answers with a signed response posted back
- * by the browser (HTTP-POST, an auto-submitting form). `respond` builds responses on demand, with
+ * institutions' identity providers, signed by the federation key with xml-crypto:
+ * saml-federation-metadata.ts) served over HTTP, and one institution's identity provider built on
+ * samlify (saml-idp.ts) that signs people in and out. `respond` builds responses on demand, with
  * fields a test may change, for the forged-response corpus.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inflateRawSync } from 'node:zlib';
-import * as samlify from 'samlify';
-import { SignedXml } from 'xml-crypto';
+import { entityXml, FEDERATION_CERT, type Institution, key, signedAggregate } from './saml-federation-metadata.ts';
+import {
+  ATTRIBUTES,
+  type IdpAnswer,
+  type LogoutAnswer,
+  type LogoutFields,
+  type ResponseFields,
+  type SamlPerson,
+  samlIdentityProvider,
+} from './saml-idp.ts';
 
-const key = (name: string) => readFileSync(new URL(`./saml-keys/${name}.pem`, import.meta.url), 'utf8');
-const derOf = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
-const xmlText = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** The federation's signing certificate, as an operator pastes it into the connector. */
-export const FEDERATION_CERT = key('federation.cert');
-const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
-const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
-const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
-
-export const ATTRIBUTES = {
-  pairwiseId: 'urn:oasis:names:tc:SAML:attribute:pairwise-id',
-  targetedId: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.10',
-  affiliation: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.1',
-  displayName: 'urn:oid:2.16.840.1.113730.3.1.241',
-} as const;
-
-export interface SamlPerson {
-  /** A persistent NameID, or none. */
-  nameId?: string;
-  /** By attribute Name (URN); values as released. */
-  attributes: Record<string, string[]>;
-}
-
-/** What a forged or unusual response changes. Times are ISO strings. */
-export interface ResponseFields {
-  audience?: string;
-  recipient?: string;
-  destination?: string;
-  notOnOrAfter?: string;
-  issuer?: string;
-  /** Raw XML put inside the NameID (a comment, say). */
-  nameIdXml?: string;
-  /** `other`: signed with another institution's key; `response`: only the envelope is signed. */
-  signing?: 'assertion' | 'response' | 'other';
-  /** When the person proved who they are (the AuthnStatement's AuthnInstant); now unless given. */
-  authnInstant?: string;
-}
-
-/** What a forged or unusual LogoutRequest changes. */
-export interface LogoutFields {
-  /** SessionIndex elements (none: every session of the person). */
-  sessionIndexes?: string[];
-  issuer?: string;
-  destination?: string;
-  notOnOrAfter?: string;
-  issueInstant?: string;
-  /** Raw XML put inside the NameID (a comment, say). */
-  nameIdXml?: string;
-  /** `other`: signed with another institution's key; `none`: not signed; `altered`: changed after signing. */
-  signing?: 'idp' | 'other' | 'none' | 'altered';
-}
-
-/** The LogoutResponse the IdP received, as samlify read it (its signature checked against EduPass's metadata). */
-export interface LogoutAnswer {
-  verified: boolean;
-  inResponseTo?: string;
-  status?: string;
-  error?: string;
-}
-
-samlify.setSchemaValidator({ validate: async () => 'skipped' });
-
-export interface Institution {
-  entityId: string;
-  names: { zh: string; en: string };
-}
-
-const entityXml = (entityId: string, names: Institution['names'], ssoUrl: string, certPem: string, sloUrl?: string) =>
-  `<md:EntityDescriptor entityID="${xmlText(entityId)}">` +
-  `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
-  `<md:Extensions><mdui:UIInfo><mdui:DisplayName xml:lang="zh">${xmlText(names.zh)}</mdui:DisplayName>` +
-  `<mdui:DisplayName xml:lang="en">${xmlText(names.en)}</mdui:DisplayName></mdui:UIInfo></md:Extensions>` +
-  `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${derOf(certPem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
-  (sloUrl ? `<md:SingleLogoutService Binding="${REDIRECT}" Location="${xmlText(sloUrl)}"/>` : '') +
-  `<md:SingleSignOnService Binding="${REDIRECT}" Location="${xmlText(ssoUrl)}"/>` +
-  `</md:IDPSSODescriptor></md:EntityDescriptor>`;
-
-/** An aggregate of `entities`, signed (enveloped, exclusive c14n, RSA-SHA256) by `signer`'s key. */
-export const signedAggregate = (
-  entities: string[],
-  signer: 'federation' | 'other-idp' = 'federation',
-  validUntil?: Date,
-  cacheDuration?: string,
-) => {
-  const id = `_agg${randomBytes(8).toString('hex')}`;
-  const xml =
-    `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" ` +
-    `xmlns:mdui="urn:oasis:names:tc:SAML:metadata:ui" ID="${id}" Name="urn:mace:test:carsi"` +
-    `${validUntil ? ` validUntil="${validUntil.toISOString()}"` : ''}${cacheDuration ? ` cacheDuration="${cacheDuration}"` : ''}>` +
-    `${entities.join('')}</md:EntitiesDescriptor>`;
-  const signer_ = new SignedXml({
-    privateKey: key(`${signer}.key`),
-    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-  });
-  signer_.addReference({
-    xpath: "/*[local-name(.)='EntitiesDescriptor']",
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-  });
-  signer_.computeSignature(xml, {
-    prefix: 'ds',
-    location: { reference: "/*[local-name(.)='EntitiesDescriptor']", action: 'prepend' },
-  });
-  return signer_.getSignedXml();
-};
+export type { Institution, LogoutAnswer, LogoutFields, ResponseFields, SamlPerson };
+export { ATTRIBUTES, FEDERATION_CERT, signedAggregate };
 
 export interface SamlFederation {
   /** The aggregate's address. */
@@ -176,13 +74,8 @@ export interface SamlFederation {
 
 /** Starts the federation; `edupassUrl` is where EduPass's SP metadata is read from (lazily). */
 export const startSamlFederation = async (edupassUrl: () => string): Promise<SamlFederation> => {
-  let person: SamlPerson = { attributes: {} };
   let mode: 'good' | 'down' | 'wrong-key' | 'expired' | 'short-cache' | 'tiny-cache' | 'short-valid' = 'good';
   let fetches = 0;
-  let last: { id: string; relayState: string } | undefined;
-  let lastSignedIn: { nameId: string; format: string; sessionIndex: string } | undefined;
-  let lastLogout: LogoutAnswer | undefined;
-  let lastSignOut: { verified: boolean; nameId?: string; sessionIndex?: string; error?: string } | undefined;
   const server = createServer((request, response) => {
     void handle(request.url ?? '/').then(
       ({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(body),
@@ -199,209 +92,9 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
     entityId: `${base}/other/shibboleth`,
     names: { zh: '南方理工学院', en: 'Southern Institute of Technology' },
   };
+  const provider = samlIdentityProvider(base, idp, edupassUrl);
 
-  const idpEntity = (signer: 'idp' | 'other-idp') =>
-    samlify.IdentityProvider({
-      entityID: idp.entityId,
-      privateKey: key(`${signer}.key`),
-      signingCert: key(`${signer}.cert`),
-      nameIDFormat: [PERSISTENT],
-      singleSignOnService: [{ Binding: REDIRECT, Location: `${base}/idp/sso` }],
-      singleLogoutService: [{ Binding: REDIRECT, Location: `${base}/idp/slo` }],
-      wantAuthnRequestsSigned: false,
-      wantLogoutRequestSigned: true,
-      wantLogoutResponseSigned: true,
-      requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    });
-  let spMetadata: string | undefined;
-  const serviceProvider = async (signing: 'assertion' | 'response' | 'logout') => {
-    spMetadata ??= await (await fetch(`${edupassUrl()}/edu/school-sign-in/saml/metadata`)).text();
-    if (signing === 'logout') {
-      return samlify.ServiceProvider({
-        metadata: spMetadata,
-        wantLogoutRequestSigned: true,
-        wantLogoutResponseSigned: true,
-      });
-    }
-    return signing === 'assertion'
-      ? samlify.ServiceProvider({ metadata: spMetadata })
-      : samlify.ServiceProvider({
-          metadata: spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'),
-          wantMessageSigned: true,
-        });
-  };
-
-  const attributeStatement = (attributes: SamlPerson['attributes']) =>
-    Object.keys(attributes).length === 0
-      ? ''
-      : `<saml:AttributeStatement>${Object.entries(attributes)
-          .map(
-            ([name, values]) =>
-              `<saml:Attribute Name="${xmlText(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">${values
-                .map((value) =>
-                  name === ATTRIBUTES.targetedId
-                    ? `<saml:AttributeValue><saml:NameID Format="${PERSISTENT}">${xmlText(value)}</saml:NameID></saml:AttributeValue>`
-                    : `<saml:AttributeValue xsi:type="xs:string">${xmlText(value)}</saml:AttributeValue>`,
-                )
-                .join('')}</saml:Attribute>`,
-          )
-          .join('')}</saml:AttributeStatement>`;
-
-  const respond = async (id: string, who: SamlPerson, fields: ResponseFields = {}) => {
-    const signing = fields.signing ?? 'assertion';
-    const sp = await serviceProvider(signing === 'response' ? 'response' : 'assertion');
-    const now = new Date();
-    const later = fields.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000).toISOString();
-    const acs = `${edupassUrl()}/edu/school-sign-in/saml/acs`;
-    const spEntityId = `${edupassUrl()}/edu/school-sign-in/saml/metadata`;
-    const entity = idpEntity(signing === 'other' ? 'other-idp' : 'idp');
-    const answer = await entity.createLoginResponse(
-      sp,
-      { extract: { request: { id } } },
-      'post',
-      {},
-      {
-        customTagReplacement: (template: string) => {
-          const responseId = `_r${randomBytes(10).toString('hex')}`;
-          const values: Record<string, string> = {
-            ID: responseId,
-            AssertionID: `_a${randomBytes(10).toString('hex')}`,
-            Destination: fields.destination ?? acs,
-            Audience: fields.audience ?? spEntityId,
-            SubjectRecipient: fields.recipient ?? acs,
-            Issuer: fields.issuer ?? idp.entityId,
-            IssueInstant: now.toISOString(),
-            StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
-            ConditionsNotBefore: new Date(now.getTime() - 60_000).toISOString(),
-            ConditionsNotOnOrAfter: later,
-            SubjectConfirmationDataNotOnOrAfter: later,
-            // Without a persistent NameID, a transient one (new at every sign-in), as IdPs send.
-            NameIDFormat: who.nameId === undefined ? TRANSIENT : PERSISTENT,
-            InResponseTo: id,
-          };
-          const nameId = who.nameId ?? `_t${randomBytes(8).toString('hex')}`;
-          lastSignedIn = { nameId, format: values.NameIDFormat ?? '', sessionIndex: responseId };
-          // samlify escapes the values it fills in; the XML parts are put in as XML.
-          const xmlParts = template
-            .replace('{NameID}', fields.nameIdXml ?? xmlText(nameId))
-            .replace(
-              '{AuthnStatement}',
-              `<saml:AuthnStatement AuthnInstant="${fields.authnInstant ?? now.toISOString()}" SessionIndex="${responseId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
-            )
-            .replace('{AttributeStatement}', attributeStatement(who.attributes));
-          return { id: responseId, context: samlify.SamlLib.replaceTagsByValue(xmlParts, values) };
-        },
-      },
-    );
-    return answer.context;
-  };
-
-  const logoutRequest = async (nameId: { value: string; format: string }, fields: LogoutFields = {}) => {
-    const sp = await serviceProvider('logout');
-    const id = `_l${randomBytes(10).toString('hex')}`;
-    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
-    const xml =
-      '<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
-      `ID="${id}" Version="2.0" IssueInstant="${fields.issueInstant ?? new Date().toISOString()}" ` +
-      `Destination="${xmlText(fields.destination ?? slo)}"${fields.notOnOrAfter ? ` NotOnOrAfter="${fields.notOnOrAfter}"` : ''}>` +
-      `<saml:Issuer>${xmlText(fields.issuer ?? idp.entityId)}</saml:Issuer>` +
-      `<saml:NameID Format="${xmlText(nameId.format)}">${fields.nameIdXml ?? xmlText(nameId.value)}</saml:NameID>` +
-      (fields.sessionIndexes ?? [])
-        .map((index) => `<samlp:SessionIndex>${xmlText(index)}</samlp:SessionIndex>`)
-        .join('') +
-      '</samlp:LogoutRequest>';
-    if (fields.signing === 'none') return { id, samlRequest: Buffer.from(xml).toString('base64') };
-    const made = idpEntity(fields.signing === 'other' ? 'other-idp' : 'idp').createLogoutRequest(
-      sp,
-      'post',
-      { logoutNameID: nameId.value },
-      { customTagReplacement: () => ({ id, context: xml }) },
-    ) as { context: string };
-    const signed = Buffer.from(made.context, 'base64').toString('utf8');
-    // Altered after signing: another person named, the signature left as it was.
-    const sent = fields.signing === 'altered' ? signed.replace(xmlText(nameId.value), 'someone-else') : signed;
-    return { id, samlRequest: Buffer.from(sent).toString('base64') };
-  };
-
-  const logoutRedirect = async (nameId: { value: string; format: string }, sessionIndexes: string[] = []) => {
-    const sp = await serviceProvider('logout');
-    const id = `_l${randomBytes(10).toString('hex')}`;
-    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
-    const xml =
-      '<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
-      `ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlText(slo)}">` +
-      `<saml:Issuer>${xmlText(idp.entityId)}</saml:Issuer>` +
-      `<saml:NameID Format="${xmlText(nameId.format)}">${xmlText(nameId.value)}</saml:NameID>` +
-      sessionIndexes.map((index) => `<samlp:SessionIndex>${xmlText(index)}</samlp:SessionIndex>`).join('') +
-      '</samlp:LogoutRequest>';
-    const made = idpEntity('idp').createLogoutRequest(
-      sp,
-      'redirect',
-      { logoutNameID: nameId.value },
-      { relayState: 'idp-relay-9', customTagReplacement: () => ({ id, context: xml }) },
-    ) as { context: string };
-    return new URL(made.context);
-  };
-
-  /** The octets an HTTP-Redirect message's signature covers: the query's own encoded fields, in order. */
-  const signedOctets = (url: URL, message: 'SAMLRequest' | 'SAMLResponse') => {
-    const raw = new Map(
-      (url.search.slice(1) || '').split('&').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const),
-    );
-    return [message, 'RelayState', 'SigAlg'].flatMap((name) => (raw.has(name) ? [raw.get(name)] : [])).join('&');
-  };
-
-  const logoutResponse = async (inResponseTo: string, signer: 'idp' | 'other-idp' = 'idp') => {
-    const made = idpEntity(signer).createLogoutResponse(
-      await serviceProvider('logout'),
-      { extract: { request: { id: inResponseTo } } },
-      'post',
-    ) as { context: string };
-    return made.context;
-  };
-
-  /**
-   * EduPass's own LogoutRequest (HTTP-Redirect): checked by samlify, then answered Success by a page
-   * whose form the browser posts to EduPass's single logout service.
-   */
-  const receiveLogoutRequest = async (url: URL) => {
-    let inResponseTo = '';
-    try {
-      const parsed = await idpEntity('idp').parseLogoutRequest(await serviceProvider('logout'), 'redirect', {
-        query: Object.fromEntries(url.searchParams),
-        octetString: signedOctets(url, 'SAMLRequest'),
-      } as never);
-      const extract = parsed.extract as { request?: { id?: string }; nameID?: string; sessionIndex?: string };
-      inResponseTo = extract.request?.id ?? '';
-      lastSignOut = { verified: true, nameId: extract.nameID, sessionIndex: extract.sessionIndex };
-    } catch (error) {
-      lastSignOut = { verified: false, error: String(error) };
-      return { status: 400, type: 'text/plain', body: 'logout request refused' };
-    }
-    const slo = `${edupassUrl()}/edu/school-sign-in/saml/slo`;
-    const body = `<!doctype html><html lang="en"><head><title>Signed out</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(slo)}"><input type="hidden" name="SAMLResponse" value="${xmlText(await logoutResponse(inResponseTo))}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
-    return { status: 200, type: 'text/html; charset=utf-8', body };
-  };
-
-  /** The IdP's single logout service: the LogoutResponse (HTTP-Redirect), its signature checked by samlify. */
-  const receiveLogoutResponse = async (url: URL) => {
-    const octetString = signedOctets(url, 'SAMLResponse');
-    try {
-      const parsed = await idpEntity('idp').parseLogoutResponse(await serviceProvider('logout'), 'redirect', {
-        query: Object.fromEntries(url.searchParams),
-        octetString,
-      } as never);
-      const extract = parsed.extract as { response?: { inResponseTo?: string } };
-      const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLResponse') ?? '', 'base64')).toString('utf8');
-      const status = /<samlp:StatusCode Value="([^"]+)"/.exec(xml)?.[1];
-      lastLogout = { verified: true, inResponseTo: extract.response?.inResponseTo, status };
-    } catch (error) {
-      lastLogout = { verified: false, error: String(error) };
-    }
-    return { status: 200, type: 'text/plain', body: 'signed out' };
-  };
-
-  const handle = async (path: string): Promise<{ status: number; type: string; body: string }> => {
+  const handle = async (path: string): Promise<IdpAnswer> => {
     const url = new URL(path, base);
     if (url.pathname === '/metadata') {
       fetches += 1;
@@ -419,44 +112,18 @@ export const startSamlFederation = async (edupassUrl: () => string): Promise<Sam
         body: signedAggregate(entities, mode === 'wrong-key' ? 'other-idp' : 'federation', validUntil, cacheDuration),
       };
     }
-    if (url.pathname === '/idp/sso') {
-      const sp = await serviceProvider('assertion');
-      const parsed = await idpEntity('idp').parseLoginRequest(sp, 'redirect', {
-        query: Object.fromEntries(url.searchParams),
-        octetString: '',
-      } as never);
-      const id = String((parsed.extract as { request?: { id?: string } }).request?.id ?? '');
-      last = { id, relayState: url.searchParams.get('RelayState') ?? '' };
-      const samlResponse = await respond(id, person);
-      const acs = `${edupassUrl()}/edu/school-sign-in/saml/acs`;
-      const body = `<!doctype html><html lang="en"><head><title>Signing in</title></head><body onload="document.forms[0].submit()"><main><form method="post" action="${xmlText(acs)}"><input type="hidden" name="SAMLResponse" value="${xmlText(samlResponse)}"><input type="hidden" name="RelayState" value="${xmlText(last.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></main></body></html>`;
-      return { status: 200, type: 'text/html; charset=utf-8', body };
-    }
-    if (url.pathname === '/idp/slo') {
-      return url.searchParams.has('SAMLRequest') ? receiveLogoutRequest(url) : receiveLogoutResponse(url);
-    }
-    return { status: 404, type: 'text/plain', body: 'not found' };
+    return provider.serve(url) ?? { status: 404, type: 'text/plain', body: 'not found' };
   };
 
   return {
     metadataUrl: `${base}/metadata`,
     idp,
     other,
-    signInAs: (next) => {
-      person = next;
-    },
     serveMetadata: (next) => {
       mode = next;
     },
     metadataFetches: () => fetches,
-    lastRequest: () => last,
-    respond,
-    lastSignIn: () => lastSignedIn,
-    logoutRequest,
-    lastLogoutResponse: () => lastLogout,
-    lastSignOut: () => lastSignOut,
-    logoutRedirect,
-    logoutResponse,
+    ...provider.api,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

@@ -14,7 +14,7 @@ import {
   setConnectorMapping,
   switchConnector,
 } from '../services/edu/federation/connectors.ts';
-import { OIDC_PRESETS } from '../services/edu/federation/oidc/connector.ts';
+import { OIDC_PRESETS } from '../services/edu/federation/oidc/settings.ts';
 
 export const SCHOOLS_USAGE = `  schools connectors                       every school's sign-in connector
   schools connector add <school_id> <code> --name <name> --server <CAS prefix URL>

@@ -2,7 +2,7 @@
  * Usage batches (`POST /report/:product`) answered before Fastify sees them. The collector is the
  * server's hottest route (a tracker page posts a batch every few seconds), and Fastify's lifecycle
  * was a third of what a batch cost beside its write: bench/usage. The checks, the write and every
- * answer are the route's own (routes/usage-report.ts, http/error-answer.ts); only the HTTP around
+ * answer are the route's own (http/usage-report.ts, http/error-answer.ts); only the HTTP around
  * them is done here, as the route's hooks would do it.
  *
  * It takes a request only when what it has to read is plain, and hands every other one to Fastify
@@ -23,11 +23,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from '../routes/usage-report.ts';
 import type { EarlyAnswer } from './before-fastify.ts';
 import type { AnswerHeaders } from './browser-headers.ts';
 import { errorAnswer } from './error-answer.ts';
 import { logAnswered, logArrived, logsRequests } from './request-log.ts';
+import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from './usage-report.ts';
 
 export interface ReportsBeforeFastify {
   /** Batches answered here so far. */

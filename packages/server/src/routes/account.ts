@@ -1,6 +1,7 @@
 /** The signed-in user's own account: profile, username, password, phone, privacy, third parties. */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
+import { codeSendBy, userCodeSendBy } from '../http/code-send.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { uploadAvatar } from '../services/account/avatar.ts';
@@ -30,7 +31,6 @@ import {
   stepUpByPassword,
   stepUpStatus,
 } from '../services/sign-in/step-up.ts';
-import { codeSendBy, userCodeSendBy } from './code-send.ts';
 
 const COMMON_TICKET_TTL = 10 * 60;
 

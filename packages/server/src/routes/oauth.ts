@@ -6,47 +6,26 @@
  */
 import { ACCOUNTS_BASE, routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isOauthProvider, OAUTH_PROVIDERS, type OauthProviderName } from '../adapters/oauth-provider.ts';
-import { siteOrigins } from '../config/site-origins.ts';
 import type { Context } from '../context.ts';
-import { fail, invalidRequest } from '../errors.ts';
+import { fail } from '../errors.ts';
+import { allowedRedirect, isNavigation, wantsJson } from '../http/browser-request.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
+import { answerSignIn, signInRequest } from '../http/sign-in-answer.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
-import { oauthProvider } from '../services/oauth/providers.ts';
+import {
+  isOauthProvider,
+  OAUTH_PROVIDERS,
+  type OauthProviderName,
+  oauthProvider,
+} from '../services/oauth/providers.ts';
 import { bindOauth, loginWithOauth, unbindOauth } from '../services/oauth/sign-in-and-bind.ts';
 import { checkOauthBind, createOauthUser, sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { checkState, STATE_TTL_SECONDS, startState, stateCookieName } from '../services/oauth/state.ts';
 import { acceptsCodeWithoutState } from '../services/oauth/without-state.ts';
 import { requireStepUp, stepUpByOauth } from '../services/sign-in/step-up.ts';
-import { answerSignIn, signInRequest } from './sign-in.ts';
 
 const STATE_COOKIE_PATH = `${ACCOUNTS_BASE}/oauth`;
-
-/** The provider may send the browser back only to this site: PUBLIC_URL's origin or a CORS origin. */
-export const allowedRedirect = (ctx: Context, redirect: string): string => {
-  let url: URL;
-  try {
-    url = new URL(redirect);
-  } catch {
-    throw invalidRequest('redirect must be an absolute URL of a page of this site.');
-  }
-  const allowed = siteOrigins(ctx.config);
-  if (!allowed.includes(url.origin)) {
-    throw invalidRequest(`redirect must be on ${allowed.join(' or ')} (PUBLIC_URL, CORS_ORIGINS).`);
-  }
-  url.hash = '';
-  return url.toString();
-};
-
-export const wantsJson = (request: FastifyRequest) => {
-  const accept = String(request.headers.accept ?? '');
-  return accept.includes('application/json') && !accept.includes('text/html');
-};
-
-/** A page the browser is opening (a click on "WeChat"), rather than a call of a program reading JSON. */
-export const isNavigation = (request: FastifyRequest) =>
-  request.headers['sec-fetch-mode'] === 'navigate' || String(request.headers.accept ?? '').includes('text/html');
 
 /**
  * Where a browser goes when the sign-in cannot start: the web client's WeChat / QQ screen at PUBLIC_URL

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { answerSignIn } from '../http/sign-in-answer.ts';
 import {
   addPasskey,
   confirmTotp,
@@ -21,7 +22,6 @@ import {
   passkeySignInOptions,
   signInWithPasskey,
 } from '../services/second-factor/sign-in.ts';
-import { answerSignIn } from './sign-in.ts';
 
 export const secondFactorRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'secondFactorStatus', ({ session }) => secondFactorStatus(ctx, session));

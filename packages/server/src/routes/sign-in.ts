@@ -1,37 +1,15 @@
-import type { RouteName } from '@edupass/protocol';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { clearAuthCookie, setAuthCookie } from '../http/request-info.ts';
-import { defineRoute, type RouteInput } from '../http/route-kit.ts';
+import { codeSendBy } from '../http/code-send.ts';
+import { clearAuthCookie } from '../http/request-info.ts';
+import { defineRoute } from '../http/route-kit.ts';
+import { answerSignIn, signInBy, signInRequest } from '../http/sign-in-answer.ts';
 import { guardPasswordLogin } from '../services/captcha/gate.ts';
 import { requestVoiceCode } from '../services/codes/requests.ts';
 import { sendOauthBindCode } from '../services/oauth/sign-up.ts';
 import { endSession } from '../services/sessions/tokens.ts';
 import { keepAccount } from '../services/sign-in/keep-account.ts';
-import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
 import { loginByEmail, loginByPassword, loginByPhone, loginByPhoneSilently } from '../services/sign-in/sign-in.ts';
-import { codeSendBy } from './code-send.ts';
-
-/** Sets the `authorization` cookie and answers `{user_info, auth}`. */
-export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: SignedIn) => {
-  setAuthCookie(reply, ctx.config, signedIn.cookie.token, signedIn.cookie.maxAge);
-  return signedIn.result;
-};
-
-/** Who signs in: the client, and whether it asked for the token set (`Auth-Version`). */
-export const signInRequest = ({ client, wantsTokenSet }: RouteInput<RouteName>): SignInRequest => ({
-  ...client,
-  wantsTokenSet,
-});
-
-/** The handler of a route whose service signs the caller in from the request body. */
-export const signInBy =
-  <N extends RouteName>(
-    ctx: Context,
-    service: (ctx: Context, body: RouteInput<N>['body'], request: SignInRequest) => Promise<SignedIn>,
-  ) =>
-  async (input: RouteInput<N>) =>
-    answerSignIn(ctx, input.reply, await service(ctx, input.body, signInRequest(input)));
 
 export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'sendLoginCode', codeSendBy(ctx, 'login'));

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
+import { codeSendBy } from '../http/code-send.ts';
 import { defineRoute } from '../http/route-kit.ts';
+import { signInBy } from '../http/sign-in-answer.ts';
 import { checkEmailCode, registerByEmail, registerByPhone } from '../services/sign-in/sign-up.ts';
-import { codeSendBy } from './code-send.ts';
-import { signInBy } from './sign-in.ts';
 
 export const signUpRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'sendRegisterCode', codeSendBy(ctx, 'register'));

@@ -6,9 +6,9 @@ import { beaconImageAnswer, NO_CONTENT, REPORT_PATHS, serverTimeAnswer, USAGE_LI
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { clientInfo } from '../http/request-info.ts';
+import { beaconBody, parseBeacon } from '../http/usage-parse.ts';
+import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from '../http/usage-report.ts';
 import { ingestBeacon, serverTime, usageWritten } from '../services/usage/ingest.ts';
-import { beaconBody, parseBeacon } from './usage-parse.ts';
-import { collectReport, OPEN_TO_ANY_ORIGIN, REPORT_BODY_BYTES, REPORT_ROUTE } from './usage-report.ts';
 
 /** 1×1 transparent GIF: the answer an image beacon expects. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

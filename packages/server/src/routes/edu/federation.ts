@@ -4,36 +4,34 @@
  * school's CAS login page, its identity provider or its platform's authorization page), the return
  * with the service ticket, the code or the posted SAML response, the SAML service provider's
  * metadata, the CAS server's and the SAML identity provider's single logout and the platforms'
- * back-channel logout. A browser whose
- * sign-in fails is sent to the web client's sign-in page with what went wrong
- * (`?school=<code>&error=…`), never to a page of JSON.
+ * back-channel logout. A browser whose sign-in fails is sent to the web client's sign-in page with
+ * what went wrong (`?school=<code>&error=…`), never to a page of JSON.
+ *
+ * Each step goes through the connector's kind (services/edu/federation/connector.ts): this file knows
+ * which route each kind comes back or posts its logouts to, never how its protocol works.
  */
 import { parse as parseQuery } from 'node:querystring';
 import { routes } from '@edupass/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { ApiError, fail, RetryLater } from '../../errors.ts';
+import { allowedRedirect, isNavigation, wantsJson } from '../../http/browser-request.ts';
 import { presentedCredential } from '../../http/origin-check.ts';
 import { parseFields } from '../../http/parse-fields.ts';
 import { clientInfo, setAuthCookie, wantsTokenSet } from '../../http/request-info.ts';
 import { defineRoute, objectSchema, responseSchemas } from '../../http/route-kit.ts';
-import { finishCasSignIn, startCasSignIn } from '../../services/edu/federation/cas/sign-in.ts';
-import { casSingleLogout } from '../../services/edu/federation/cas/single-logout.ts';
+import type {
+  LogoutRoute,
+  PostedLogoutFields,
+  ReturnRoute,
+  SharedLogout,
+} from '../../services/edu/federation/connector.ts';
+import { connectorFor, connectorReturningTo } from '../../services/edu/federation/connector-kinds.ts';
 import { activeConnector, schoolChoices } from '../../services/edu/federation/connectors.ts';
-import { platformLogout } from '../../services/edu/federation/oidc/back-channel-logout.ts';
-import { finishOidcSignIn, startOidcSignIn } from '../../services/edu/federation/oidc/connector.ts';
-import { samlLogout, samlSignOutAnswered } from '../../services/edu/federation/saml/logout.ts';
-import {
-  finishSamlSignIn,
-  serviceProviderMetadataOf,
-  startSamlSignIn,
-} from '../../services/edu/federation/saml/sign-in.ts';
 import { type SchoolSignIn, signInWithSchool } from '../../services/edu/federation/sign-in.ts';
 import { schoolSignOutUrl } from '../../services/edu/federation/sign-out.ts';
-import { schoolSignOutFailedPage, signedOutPage } from '../../services/edu/federation/upstream-url.ts';
 import { checkSchoolState, STATE_TTL_SECONDS, startState } from '../../services/oauth/state.ts';
 import { authenticate } from '../../services/sessions/tokens.ts';
-import { allowedRedirect, isNavigation, wantsJson } from '../oauth.ts';
 
 const STATE_COOKIE = 'edupass_school';
 const STATE_COOKIE_PATH = '/edu/school-sign-in';
@@ -75,20 +73,15 @@ const routeSchema = (
 };
 
 const codeParam = (request: FastifyRequest) => String((request.params as { code?: unknown }).code ?? '');
-
-/** The SAML RelayState: the connector's code and the state, so the shared endpoint knows the school. */
-const relayStateOf = (code: string, state: string) => `${code}.${state}`;
-const fromRelayState = (relayState: string) => {
-  const dot = relayState.indexOf('.');
-  return dot < 0 ? { code: '', state: '' } : { code: relayState.slice(0, dot), state: relayState.slice(dot + 1) };
-};
+const QUERY_STRING = { fromQueryString: true };
+const SAML_METADATA = 'application/samlmetadata+xml';
 
 /** Runs a browser step: its failures become the sign-in page with the error; programs get the catalogue error. */
 const inBrowser =
   (
     ctx: Context,
     step: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-    codeOf: (request: FastifyRequest) => string = codeParam,
+    codeOf: (request: FastifyRequest) => string,
   ) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     try {
@@ -100,80 +93,65 @@ const inBrowser =
   };
 
 const start = (ctx: Context) =>
-  inBrowser(ctx, async (request, reply) => {
-    const spec = routes.startSchoolSignIn;
-    const { code } = parseFields(spec.params, request.params, { fromQueryString: true }) as { code: string };
-    const query = parseFields(spec.query, request.query, { fromQueryString: true }) as {
-      redirect: string;
-      link?: string;
-    };
-    const connector = await activeConnector(ctx, code);
-    const redirect = allowedRedirect(ctx, query.redirect);
-    // Linking needs the account's own sign-in first; the state carries whose account, signed.
-    let use: `school:${string}` = `school:${connector.code}`;
-    if (query.link === '1') {
-      const token = presentedCredential(ctx, request);
-      const session = token === undefined ? fail('E_0') : await authenticate(ctx, token);
-      use = `school:${connector.code}:link:${session.userId}`;
-    }
-    const { state, cookie } = startState(ctx, use, redirect);
-    reply.setCookie(STATE_COOKIE, cookie, {
-      httpOnly: true,
-      // A SAML response comes back as a cross-site POST, which a Lax cookie does not go with.
-      sameSite: connector.kind === 'saml' && ctx.config.cookieSecure ? 'none' : 'lax',
-      secure: ctx.config.cookieSecure,
-      path: STATE_COOKIE_PATH,
-      maxAge: STATE_TTL_SECONDS,
-    });
-    const url =
-      connector.kind === 'saml'
-        ? await startSamlSignIn(ctx, connector, relayStateOf(connector.code, state))
-        : connector.kind === 'oidc'
-          ? await startOidcSignIn(ctx, connector, state)
-          : startCasSignIn(ctx, connector, state);
-    return wantsJson(request) ? reply.send({ url }) : reply.redirect(url, 302);
-  });
+  inBrowser(
+    ctx,
+    async (request, reply) => {
+      const spec = routes.startSchoolSignIn;
+      const { code } = parseFields(spec.params, request.params, QUERY_STRING) as { code: string };
+      const query = parseFields(spec.query, request.query, QUERY_STRING) as {
+        redirect: string;
+        link?: string;
+      };
+      const connector = await activeConnector(ctx, code);
+      const kind = connectorFor(connector.kind);
+      const redirect = allowedRedirect(ctx, query.redirect);
+      // Linking needs the account's own sign-in first; the state carries whose account, signed.
+      let use: `school:${string}` = `school:${connector.code}`;
+      if (query.link === '1') {
+        const token = presentedCredential(ctx, request);
+        const session = token === undefined ? fail('E_0') : await authenticate(ctx, token);
+        use = `school:${connector.code}:link:${session.userId}`;
+      }
+      const { state, cookie } = startState(ctx, use, redirect);
+      reply.setCookie(STATE_COOKIE, cookie, {
+        httpOnly: true,
+        // A return posted cross-site (SAML's) does not carry a Lax cookie.
+        sameSite: kind.returnsByPost && ctx.config.cookieSecure ? 'none' : 'lax',
+        secure: ctx.config.cookieSecure,
+        path: STATE_COOKIE_PATH,
+        maxAge: STATE_TTL_SECONDS,
+      });
+      const url = await kind.start(ctx, connector, state);
+      return wantsJson(request) ? reply.send({ url }) : reply.redirect(url, 302);
+    },
+    codeParam,
+  );
 
-const finish = (ctx: Context) =>
-  inBrowser(ctx, async (request, reply) => {
-    const spec = routes.finishSchoolSignIn;
-    const { code } = parseFields(spec.params, request.params, { fromQueryString: true }) as { code: string };
-    const query = parseFields(spec.query, request.query, { fromQueryString: true }) as {
-      ticket: string;
-      state: string;
-    };
-    const connector = await activeConnector(ctx, code);
-    if (connector.kind !== 'cas') return fail('E_2');
-    const started = takeState(ctx, request, reply, connector.code, query.state);
-    const identity = await finishCasSignIn(ctx, connector, query);
-    return signedInReply(ctx, request, reply, { connector, identity, ticket: query.ticket }, started);
-  });
-
-/** The education platform's return: the state checked first, then the code exchanged and the claims read. */
-const finishOidc = (ctx: Context) =>
-  inBrowser(ctx, async (request, reply) => {
-    const spec = routes.finishOidcSignIn;
-    const { code } = parseFields(spec.params, request.params, { fromQueryString: true }) as { code: string };
-    const query = parseFields(spec.query, request.query, { fromQueryString: true }) as {
-      code?: string;
-      state: string;
-      error?: string;
-    };
-    const connector = await activeConnector(ctx, code);
-    if (connector.kind !== 'oidc') return fail('E_2');
-    const started = takeState(ctx, request, reply, connector.code, query.state);
-    if (query.code === undefined || query.code === '') {
-      ctx.logger.warn({ connector: connector.code, error: query.error }, 'school platform returned no code');
-      return fail('AC3_27', 'The school system did not accept this sign-in. Sign in again.');
-    }
-    const { identity, upstream } = await finishOidcSignIn(ctx, connector, {
-      state: query.state,
-      code: query.code,
-      startedAt: started.startedAt,
-    });
-    // The record names the sign-in by an HMAC of its code; the platform's logout tokens by `sid` and `sub`.
-    return signedInReply(ctx, request, reply, { connector, identity, ticket: `oidc:${query.code}`, upstream }, started);
-  });
+/**
+ * The school's system sends the browser back to `route` (each kind has its own): the fields read, the
+ * connector and the state the return names, the state checked against this browser's cookie, then what
+ * the return proves read by the connector's kind.
+ */
+const finish = (ctx: Context, route: ReturnRoute) => {
+  const kind = connectorReturningTo(route);
+  const spec = routes[route];
+  const fieldsOf = (request: FastifyRequest) => ('body' in spec ? request.body : request.query);
+  return inBrowser(
+    ctx,
+    async (request, reply) => {
+      const params = 'params' in spec ? parseFields(spec.params, request.params, QUERY_STRING) : {};
+      const fields =
+        'body' in spec ? parseFields(spec.body, request.body) : parseFields(spec.query, request.query, QUERY_STRING);
+      const { code, state } = kind.returnedFor({ params, fields });
+      const connector = await activeConnector(ctx, code || '-');
+      if (connector.kind !== kind.kind) return fail('E_2');
+      const started = takeState(ctx, request, reply, connector.code, state);
+      const proved = await kind.finish(ctx, connector, fields, started);
+      return signedInReply(ctx, request, reply, { connector, ...proved }, started);
+    },
+    (request) => kind.returnedFor({ params: request.params, fields: fieldsOf(request) }).code,
+  );
+};
 
 /** The state cookie checked against the state that came back, and cleared. */
 const takeState = (ctx: Context, request: FastifyRequest, reply: FastifyReply, code: string, state: string) => {
@@ -201,75 +179,48 @@ const signedInReply = async (
   return reply.redirect(redirect, 302);
 };
 
-const relayStateCode = (request: FastifyRequest) =>
-  fromRelayState(String((request.body as { RelayState?: unknown } | undefined)?.RelayState ?? '')).code;
-
-/** The identity provider's POST: RelayState names the connector and the state this browser holds. */
-const finishSaml = (ctx: Context) =>
-  inBrowser(
-    ctx,
-    async (request, reply) => {
-      const body = parseFields(routes.finishSamlSignIn.body, request.body) as {
-        SAMLResponse: string;
-        RelayState: string;
-      };
-      const { code, state } = fromRelayState(body.RelayState);
-      const connector = await activeConnector(ctx, code || '-');
-      if (connector.kind !== 'saml') return fail('E_2');
-      const started = takeState(ctx, request, reply, connector.code, state);
-      const { identity, assertionKey, upstream } = await finishSamlSignIn(
-        ctx,
-        connector,
-        body.SAMLResponse,
-        started.startedAt,
-      );
-      return signedInReply(ctx, request, reply, { connector, identity, ticket: assertionKey, upstream }, started);
-    },
-    relayStateCode,
-  );
-
 /**
- * The identity provider's LogoutRequest, posted by the browser: the sessions it names end, and the
- * browser goes back to the IdP with the signed LogoutResponse (or to the site, when the IdP takes
- * none). A refused request is the catalogue error for programs, the site for a browser.
+ * A logout sent to SAML's shared address (single logout: the identity provider's LogoutRequest, or its
+ * answer to EduPass's own): the browser goes where the kind says, else to the site. A refused one is
+ * the catalogue error for programs, the site for a browser.
  */
-const samlSingleLogout = (ctx: Context) => async (request: FastifyRequest, reply: FastifyReply) => {
-  const home = new URL('/', ctx.config.publicUrl).toString();
-  try {
-    const body = parseFields(routes.samlSingleLogout.body, request.body) as {
-      SAMLRequest?: string;
-      SAMLResponse?: string;
-      RelayState?: string;
-    };
-    if ((body.SAMLRequest === undefined) === (body.SAMLResponse === undefined)) {
-      fail('E_1', 'Post either SAMLRequest or SAMLResponse.');
+const sharedLogout =
+  (ctx: Context, read: (request: FastifyRequest) => SharedLogout) =>
+  async (request: FastifyRequest, reply: FastifyReply) => {
+    const home = new URL('/', ctx.config.publicUrl).toString();
+    try {
+      const answer = connectorFor('saml').sharedLogout ?? fail('E_2');
+      return reply.redirect((await answer(ctx, read(request))) ?? home, 302);
+    } catch (error) {
+      if (!isNavigation(request) || wantsJson(request)) throw error;
+      return reply.redirect(home, 302);
     }
-    if (body.SAMLResponse !== undefined) {
-      // The answer to EduPass's own LogoutRequest: the session here ended before the browser left.
-      const signedOut = await samlSignOutAnswered(ctx, body.SAMLResponse);
-      return reply.redirect(signedOut ? signedOutPage(ctx) : schoolSignOutFailedPage(ctx), 302);
-    }
-    const sent = { binding: 'post', samlRequest: body.SAMLRequest ?? '', relayState: body.RelayState } as const;
-    return reply.redirect((await samlLogout(ctx, sent)) ?? home, 302);
-  } catch (error) {
-    if (!isNavigation(request) || wantsJson(request)) throw error;
-    return reply.redirect(home, 302);
-  }
+  };
+
+/** Posted (HTTP-POST binding). */
+const postedLogout = (request: FastifyRequest): SharedLogout => ({
+  binding: 'post',
+  fields: parseFields(routes.samlSingleLogout.body, request.body) as PostedLogoutFields,
+});
+
+/** In the address (HTTP-Redirect binding): the signature covers the query as the IdP encoded it, so it is read raw. */
+const redirectedLogout = (request: FastifyRequest): SharedLogout => {
+  parseFields(routes.samlSingleLogoutRedirect.query, request.query, QUERY_STRING);
+  const url = request.raw.url ?? '';
+  return { binding: 'redirect', rawQuery: url.includes('?') ? url.slice(url.indexOf('?') + 1) : '' };
 };
 
-/** The same over HTTP-Redirect: the signature covers the query as the IdP encoded it, so it is read raw. */
-const samlSingleLogoutRedirect = (ctx: Context) => async (request: FastifyRequest, reply: FastifyReply) => {
-  const home = new URL('/', ctx.config.publicUrl).toString();
-  try {
-    parseFields(routes.samlSingleLogoutRedirect.query, request.query, { fromQueryString: true });
-    const url = request.raw.url ?? '';
-    const rawQuery = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-    return reply.redirect((await samlLogout(ctx, { binding: 'redirect', rawQuery })) ?? home, 302);
-  } catch (error) {
-    if (!isNavigation(request) || wantsJson(request)) throw error;
-    return reply.redirect(home, 302);
-  }
+/** A logout the school's system posts to a connector's own address, when its kind takes logouts there. */
+const connectorLogout = async (ctx: Context, route: LogoutRoute, code: string, posted: string, ip: string) => {
+  const connector = await activeConnector(ctx, code);
+  const logout = connectorFor(connector.kind).singleLogout;
+  if (logout?.route !== route) return fail('E_2');
+  await logout.end(ctx, connector, posted, ip);
 };
+
+/** The SAML service provider's metadata, as the kind publishes it. */
+const samlMetadata = async (ctx: Context, reply: FastifyReply) =>
+  reply.type(SAML_METADATA).send(await (connectorFor('saml').metadata ?? fail('E_2'))(ctx));
 
 export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'schoolChoices', () => schoolChoices(ctx), { tags: ['edu'] });
@@ -280,16 +231,9 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     { schema: routeSchema('startSchoolSignIn', "To the school's sign-in page") },
     start(ctx),
   );
-  app.get(
-    routes.finishSchoolSignIn.path,
-    { schema: routeSchema('finishSchoolSignIn', 'Back to the site, signed in') },
-    finish(ctx),
-  );
-  app.get(
-    routes.finishOidcSignIn.path,
-    { schema: routeSchema('finishOidcSignIn', 'Back to the site, signed in') },
-    finishOidc(ctx),
-  );
+  for (const route of ['finishSchoolSignIn', 'finishOidcSignIn'] as const) {
+    app.get(routes[route].path, { schema: routeSchema(route, 'Back to the site, signed in') }, finish(ctx, route));
+  }
   app.get(
     routes.samlServiceProvider.path,
     {
@@ -300,19 +244,19 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
         response: {
           200: {
             description: 'SAML 2.0 metadata (EntityDescriptor with an SPSSODescriptor)',
-            content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } },
+            content: { [SAML_METADATA]: { schema: { type: 'string' } } },
           },
         },
       },
     },
-    async (_request, reply) => reply.type('application/samlmetadata+xml').send(await serviceProviderMetadataOf(ctx)),
+    (_request, reply) => samlMetadata(ctx, reply),
   );
   app.get(
     routes.samlSingleLogoutRedirect.path,
     {
       schema: routeSchema('samlSingleLogoutRedirect', "Back to the identity provider's single logout, or to the site"),
     },
-    samlSingleLogoutRedirect(ctx),
+    sharedLogout(ctx, redirectedLogout),
   );
   void app.register(async (scope) => {
     // Identity providers post the SAML response as a form (HTTP-POST binding).
@@ -324,12 +268,12 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     scope.post(
       routes.finishSamlSignIn.path,
       { schema: routeSchema('finishSamlSignIn', 'Back to the site, signed in') },
-      finishSaml(ctx),
+      finish(ctx, 'finishSamlSignIn'),
     );
     scope.post(
       routes.samlSingleLogout.path,
       { schema: routeSchema('samlSingleLogout', "Back to the identity provider's single logout, or to the site") },
-      samlSingleLogout(ctx),
+      sharedLogout(ctx, postedLogout),
     );
   });
   void app.register(async (scope) => {
@@ -341,22 +285,15 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
       scope,
       ctx,
       'schoolSingleLogout',
-      async ({ params, body, client }) => {
-        const connector = await activeConnector(ctx, params.code);
-        if (connector.kind !== 'cas') return fail('E_2');
-        await casSingleLogout(ctx, connector, body.logoutRequest, client.ip);
-      },
+      ({ params, body, client }) =>
+        connectorLogout(ctx, 'schoolSingleLogout', params.code, body.logoutRequest, client.ip),
       { tags: ['edu'] },
     );
     defineRoute(
       scope,
       ctx,
       'platformLogout',
-      async ({ params, body }) => {
-        const connector = await activeConnector(ctx, params.code);
-        if (connector.kind !== 'oidc') fail('E_2');
-        else await platformLogout(ctx, connector, body.logout_token);
-      },
+      ({ params, body, client }) => connectorLogout(ctx, 'platformLogout', params.code, body.logout_token, client.ip),
       { tags: ['edu'] },
     );
   });

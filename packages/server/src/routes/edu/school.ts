@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { defineRoute } from '../../http/route-kit.ts';
+import { signInBy } from '../../http/sign-in-answer.ts';
 import { recordReads } from '../../services/account/record-reads.ts';
 import { requireAccess } from '../../services/edu/access.ts';
 import { signInByBadge } from '../../services/edu/school/badges.ts';
@@ -32,7 +33,6 @@ import {
   schoolOverview,
   searchSchools,
 } from '../../services/edu/school/schools.ts';
-import { signInBy } from '../sign-in.ts';
 
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];

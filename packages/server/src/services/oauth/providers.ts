@@ -14,6 +14,9 @@ import { wechatProvider } from '../../adapters/wechat.ts';
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
 
+/** The providers' names, for the routes (which reach the adapters only through here). */
+export { isOauthProvider, OAUTH_PROVIDERS, type OauthProviderName } from '../../adapters/oauth-provider.ts';
+
 export const PROVIDER_LABELS: Record<OauthProviderName, string> = { wechat: 'WeChat', qq: 'QQ' };
 const PROVIDER_ERRORS = { wechat: 'C_2', qq: 'C_1' } as const;
 

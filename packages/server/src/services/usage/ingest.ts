@@ -35,7 +35,7 @@ const requireKnownProduct = async (ctx: Context, code: string): Promise<void> =>
   if (!known.codes.has(code)) throw new ApiError('E_2', `Unknown product code "${code}".`);
 };
 
-/** A checked batch (routes/usage-parse.ts), with each event's `d` as JSON, as stored (and measured). */
+/** A checked batch (http/usage-parse.ts), with each event's `d` as JSON, as stored (and measured). */
 export interface CheckedReport {
   payload: ReportPayload;
   dataJson: readonly string[];

@@ -23,7 +23,8 @@ import {
 import { findSchool } from '../../../store/edu/school/schools.ts';
 import { eduAudit } from '../audit.ts';
 import { type AttributeMapping, DEFAULT_MAPPING, readMapping, SAML_DEFAULT_MAPPING } from './identity-mapping.ts';
-import { checkOidcIssuer, type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc/connector.ts';
+import { type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './oidc/settings.ts';
+import { checkOidcIssuer } from './oidc/sign-in.ts';
 import { checkFederationIdp, type SamlFederation, samlSettings } from './saml/federation-metadata.ts';
 import { upstreamUrl } from './upstream-url.ts';
 
@@ -55,7 +56,7 @@ interface ConnectorBase {
 export type CasConnector = ConnectorBase & { kind: 'cas'; cas: CasServer };
 /** One institution (identity provider) of a SAML federation, for one school. */
 export type SamlConnector = ConnectorBase & { kind: 'saml'; saml: SamlFederation };
-/** An education platform over OAuth2 or OpenID Connect (services/edu/federation/oidc/connector.ts). */
+/** An education platform over OAuth2 or OpenID Connect (services/edu/federation/oidc/). */
 export type OidcConnector = ConnectorBase & { kind: 'oidc'; oidc: OidcSettings };
 export type Connector = CasConnector | SamlConnector | OidcConnector;
 

@@ -1,22 +1,20 @@
 /**
  * Signing out at the school's system too, for connectors with `sign_out_at_school`: after EduPass's
  * own sign-out, the browser goes to the school's system to end the session it keeps there, and comes
- * back to the sign-in screen (`signedOutPage`). CAS: `/logout`. OpenID Connect: RP-Initiated Logout
- * 1.0, the sign-in's ID token as the hint. SAML: a LogoutRequest signed with EduPass's SAML key,
- * naming the sign-in's NameID and SessionIndex (HTTP-Redirect); the identity provider's
- * LogoutResponse comes back to the single logout service (saml/logout.ts). What the last two name
- * was kept with the sign-in, sealed and bound to its session.
+ * back to the sign-in screen (`signedOutPage`), by each kind's `signOutUrl` (its connector.ts). CAS:
+ * `/logout`. OpenID Connect: RP-Initiated Logout 1.0, the sign-in's ID token as the hint. SAML: a
+ * LogoutRequest signed with EduPass's SAML key, naming the sign-in's NameID and SessionIndex
+ * (HTTP-Redirect); the identity provider's LogoutResponse comes back to the single logout service
+ * (saml/logout.ts). What the last two name was kept with the sign-in, sealed and bound to its session.
  */
-import { casLogoutUrl } from '../../../adapters/cas.ts';
 import type { LogoutNameId } from '../../../adapters/saml-sp.ts';
 import type { Context } from '../../../context.ts';
 import { ApiError } from '../../../errors.ts';
 import { findSchoolSignInOfSession } from '../../../store/edu/federation/connectors.ts';
 import { sessionKey } from '../../../store/sessions/sessions.ts';
 import { seal, unseal } from '../../security/sealed-values.ts';
+import { connectorFor } from './connector-kinds.ts';
 import { enabledConnectorById } from './connectors.ts';
-import { platformSignOutUrl } from './oidc/connector.ts';
-import { samlSignOutUrl } from './saml/sign-in.ts';
 import { signedOutPage } from './upstream-url.ts';
 
 /** What the school's system needs to end its session: kept with the sign-in, sealed. */
@@ -47,13 +45,8 @@ export const schoolSignOutUrl = async (ctx: Context, sessionId: string): Promise
   if (!signIn || !connector?.signOutAtSchool) return '';
   const back = signedOutPage(ctx);
   try {
-    if (connector.kind === 'cas') return casLogoutUrl(connector.cas, back);
     const there = openSignOut(ctx, key, signIn.upstream_sign_out);
-    if (connector.kind === 'oidc' && there?.kind === 'oidc') {
-      return (await platformSignOutUrl(ctx, connector, there.idToken, back)) ?? '';
-    }
-    if (connector.kind === 'saml' && there?.kind === 'saml') return (await samlSignOutUrl(ctx, connector, there)) ?? '';
-    return '';
+    return (await connectorFor(connector.kind).signOutUrl(ctx, connector, there, back)) ?? '';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     ctx.logger.warn(

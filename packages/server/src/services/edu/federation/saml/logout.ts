@@ -2,23 +2,20 @@
  * SAML single logout from an institution's identity provider: when a person signs out there, the IdP
  * sends the browser here with a signed LogoutRequest (HTTP-POST or HTTP-Redirect), and the EduPass sessions its sign-ins started
  * end (each sign-in keeps the IdP's SessionIndex and the NameID as HMACs: ../sign-in.ts). The
- * request is checked as assertions are (adapters/saml-sp.ts), taken once by its ID, and answered with
+ * request is checked as assertions are (adapters/saml-logout.ts), taken once by its ID, and answered with
  * a LogoutResponse signed with EduPass's SAML key (sp-key.ts).
  */
 
-import type { FederationIdp } from '../../../../adapters/saml-metadata.ts';
 import {
-  AssertionRefused,
-  claimedIssuer,
   logoutResponseUrl,
-  postedXml,
   redirectLogoutRequest,
   type SamlLogout,
-  type ServiceProvider,
   verifyLogoutRequest,
   verifyLogoutResponse,
   verifyRedirectLogoutRequest,
-} from '../../../../adapters/saml-sp.ts';
+} from '../../../../adapters/saml-logout.ts';
+import type { FederationIdp } from '../../../../adapters/saml-metadata.ts';
+import { AssertionRefused, claimedIssuer, postedXml, type ServiceProvider } from '../../../../adapters/saml-sp.ts';
 import type { Context } from '../../../../context.ts';
 import { fail } from '../../../../errors.ts';
 import { recordUpstreamToken } from '../../../../store/edu/federation/connectors.ts';

@@ -1,17 +1,17 @@
 /**
  * Signing in through a SAML federation: the AuthnRequest (recorded, so only a response to a request
- * this server sent is taken, and only once), and the response checked (adapters/saml-sp.ts), its
+ * this server sent is taken, and only once), and the response checked (adapters/saml-response.ts), its
  * request taken and its assertion recorded — each a single statement, so a replayed or raced copy
  * loses on SQLite and PostgreSQL alike — then read into the identity the mapping sees.
  */
 import { routes } from '@edupass/protocol';
+import { logoutRequestUrl } from '../../../../adapters/saml-logout.ts';
+import { verifyResponse } from '../../../../adapters/saml-response.ts';
 import {
   AssertionRefused,
   authnRequestUrl,
-  logoutRequestUrl,
   type ServiceProvider,
   serviceProviderMetadata,
-  verifyResponse,
 } from '../../../../adapters/saml-sp.ts';
 import type { Context } from '../../../../context.ts';
 import { fail } from '../../../../errors.ts';

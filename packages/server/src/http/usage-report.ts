@@ -1,6 +1,6 @@
 /**
  * `POST /report/:product`, the collector's hottest request, in one implementation for the Fastify
- * route (usage.ts) and for the same requests answered before Fastify (http/reports-before-fastify.ts).
+ * route (routes/usage.ts) and for the same requests answered before Fastify (reports-before-fastify.ts).
  */
 import { TRACKER } from '@edupass/protocol';
 import type { Context } from '../context.ts';

@@ -1,8 +1,8 @@
 import { TRACKER } from '@edupass/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../errors.ts';
-import { beaconBody, parseBeacon, parseReport } from '../../routes/usage-parse.ts';
+import { ApiError } from '../errors.ts';
+import { beaconBody, parseBeacon, parseReport } from './usage-parse.ts';
 
 /** Parses, answering the value or the catalogue code of the refusal; anything else thrown fails the test. */
 const outcome = (run: () => unknown): unknown => {
