@@ -46,6 +46,7 @@ import * as agreementApplications from './039-agreement-applications.ts';
 import * as schoolNameSearch from './040-school-name-search.ts';
 import * as consentPendingSince from './041-consent-pending-since.ts';
 import * as lookupsByIndex from './043-lookups-by-index.ts';
+import * as reportCounters from './044-report-counters.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -100,6 +101,7 @@ const steps: [name: string, up: Step][] = [
   ['040-school-name-search', schoolNameSearch.up],
   ['041-consent-pending-since', consentPendingSince.up],
   ['043-lookups-by-index', lookupsByIndex.up],
+  ['044-report-counters', reportCounters.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
