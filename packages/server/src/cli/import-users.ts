@@ -25,6 +25,7 @@ import {
   isUniqueViolation,
 } from '../store/account/users.ts';
 import type { Database, NewUser } from '../store/schema.ts';
+import { inStoreTransaction } from '../store/transaction.ts';
 import { progress } from './progress.ts';
 
 const COLUMNS = ['phone', 'email', 'username', 'nickname', 'password', 'fullname'] as const;
@@ -153,11 +154,14 @@ const insertBatch = async (ctx: Context, batch: { line: number; user: NewUser }[
     report.imported += batch.length;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    // One by one, a row without a nickname draws again if its drawn default was what clashed.
-    for (const { line, user } of batch) {
-      if (await insertUser(ctx.db, user)) report.imported++;
-      else report.problems.push({ line, reason: await clashReason(ctx.db, user) });
-    }
+    // One by one (in one transaction: each insert and its count commit together, the batch at once), a
+    // row without a nickname drawing again if its drawn default was what clashed.
+    await inStoreTransaction(ctx.db, async (db) => {
+      for (const { line, user } of batch) {
+        if (await insertUser(db, user)) report.imported++;
+        else report.problems.push({ line, reason: await clashReason(db, user) });
+      }
+    });
   }
 };
 

@@ -3,6 +3,7 @@
  * (sessions and their school sign-ins: sessions/session-sweep.ts).
  */
 import type { Kysely } from 'kysely';
+import { chinaMonth, sweepPeopleReadBefore } from './admin/report-counters.ts';
 import { SWEEP_BATCH as BATCH, inBatches } from './in-batches.ts';
 import type { Database } from './schema.ts';
 
@@ -105,6 +106,10 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
       )
       .executeTakeFirst(),
   );
+  // Which people staff read in a year that is over: its count of people read is final.
+  const peopleReadMarks = await inBatches(BATCH, () =>
+    sweepPeopleReadBefore(db, Math.floor(chinaMonth(now) / 100), BATCH),
+  );
   // One row per phone or e-mail and purpose, and per rate-limit key: small enough for one statement.
   const codes = await db.deleteFrom('codes').where('expires_at', '<=', now).executeTakeFirst();
   const counters = await db.deleteFrom('counters').where('expires_at', '<=', now).executeTakeFirst();
@@ -117,6 +122,7 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
     securityEvents,
     consentEvidence,
     exportFiles,
+    peopleReadMarks,
     codes: Number(codes.numDeletedRows),
     counters: Number(counters.numDeletedRows),
   };

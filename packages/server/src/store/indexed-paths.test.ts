@@ -1,15 +1,17 @@
 /**
  * The paths that must stay fast at a year of data read through indexes proportional to their answer,
  * on PostgreSQL: every statement that erasing a person, taking a copy of their data, removing an
- * application, the console's user search and the audit filters run is captured as it runs, then
- * explained with sequential scans disabled; so is every page of the lists that grow with a platform (the
- * school list, teacher requests, the reads of a person's record), the first and one after a key. A statement that can only read a whole table (a sequential
+ * application, the console's user search, the audit filters and the yearly report run is captured as it
+ * runs, then explained with sequential scans disabled; so is every page of the lists that grow with a
+ * platform (the school list, teacher requests, the reads of a person's record), the first and one after a
+ * key. A statement that can only read a whole table (a sequential
  * scan, or an index walked end to end under a filter) fails here, so a later change cannot bring one back.
  */
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { yearlyReport } from '../services/admin/yearly-report.ts';
 import { eraseUserRows, type Person } from './account/erasure.ts';
 import { EXPORT_RULES } from './account/export-map.ts';
 import { auditEntries, searchUsers } from './admin/admin.ts';
@@ -174,6 +176,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL
     for (const after of [undefined, Number(first[0]!.id)]) {
       expect(await wholeReadsOf(() => accessLogOf(db, subject, { after, limit: 100 })), String(after)).toEqual([]);
     }
+  });
+
+  test("the yearly report: the year's counters and its requests, each read by an index", async () => {
+    expect(await wholeReadsOf(() => yearlyReport({ readDb: db }, 2026))).toEqual([]);
   });
 
   test('the check itself: a statement that can only scan is reported', async () => {

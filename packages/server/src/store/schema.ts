@@ -3,7 +3,12 @@
 import type { AgeBand, ConsentState } from '@edupass/protocol';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
-import type { DataRequestsTable, StaffAccessApprovalsTable } from './admin/rights-schema.ts';
+import type {
+  DataRequestsTable,
+  ReportCountersTable,
+  ReportPeopleReadTable,
+  StaffAccessApprovalsTable,
+} from './admin/rights-schema.ts';
 import type {
   ClassesTable,
   ClassMembersTable,
@@ -348,6 +353,8 @@ export interface Database {
   security_events: SecurityEventsTable;
   staff_access_approvals: StaffAccessApprovalsTable;
   data_requests: DataRequestsTable;
+  report_counters: ReportCountersTable;
+  report_people_read: ReportPeopleReadTable;
 }
 
 export type User = Selectable<UsersTable>;

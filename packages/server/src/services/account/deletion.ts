@@ -16,6 +16,7 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { eraseApplicationGrants, eraseUserRows, forgetWebhookSequence } from '../../store/account/erasure.ts';
 import { accountsDueForErasure, findUserById, lockUserRow, setErasure } from '../../store/account/users.ts';
+import { countErased } from '../../store/admin/report-counters.ts';
 import { markConsentEvidenceEnded } from '../../store/edu/family/guardians.ts';
 import type { User } from '../../store/schema.ts';
 import { audit } from '../admin/operations.ts';
@@ -93,6 +94,7 @@ const eraseAccount = async (ctx: Context, user: User, by: string, due?: number):
       if (due !== undefined && (current.erase_at === null || current.erase_at > due)) return false;
       await endEverySignIn(tx, current, 'account_deleted');
       await eraseUserRows(tx.db, current);
+      await countErased(tx.db, current, ctx.now());
       await markConsentEvidenceEnded(tx.db, user.id, ctx.now());
       await settleRequest(tx, user.id, 'deletion', by);
       await recordEvent(tx, { type: 'user.deleted', userId: user.id, product: user.pid, data: { deleted_by: by } });

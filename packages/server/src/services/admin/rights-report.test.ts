@@ -250,7 +250,8 @@ describe('who read the child’s record, for the guardian', () => {
 describe('the yearly report', () => {
   const expected = {
     year: YEAR,
-    minors: { accounts_at_year_end: { '8_13': 3, '14_15': 1 }, opened: 4 },
+    // Opened: the child erased at the guardian's refusal counts too (five made in the year, one erased).
+    minors: { accounts_at_year_end: { '8_13': 3, '14_15': 1 }, opened: 5 },
     consents: { granted: 1, refused: 1, withdrawn: 1 },
     requests: {
       made: { deletion: 3, correction: 1, objection: 1 },

@@ -1,27 +1,29 @@
 /**
  * The yearly report (issue #31 item 6; the yearly compliance audit of the Regulations on the
- * Protection of Minors Online): exact counts over one calendar year in China time, from the rows the
- * database holds when it is run — minors' accounts, guardian consents granted, refused and withdrawn,
- * data-rights requests made and answered and how long they took, staff reads of records and
- * approvals, deletions. The same answer feeds the console's export and `edupass report yearly`;
- * `yearlyReportCsv` (protocol) writes it as CSV. What an erased account took with it (its access-log
- * rows, its account row) is no longer counted; the requests and consent decisions outlive it.
+ * Protection of Minors Online): exact counts over one calendar year in China time — minors' accounts,
+ * guardian consents granted, refused and withdrawn, data-rights requests made and answered and how
+ * long they took, staff reads of records and approvals, deletions. The same answer feeds the console's
+ * export and `edupass report yearly`; `yearlyReportCsv` (protocol) writes it as CSV. Read on the
+ * replica where one is configured (`readDb`).
+ *
+ * Accounts, consents, reads and approvals are the year's twelve months of counters
+ * (store/admin/report-counters.ts), kept as the events happened, so an account erased since still
+ * counts; minors' accounts at the year's end are every month's accounts opened, erased and moved
+ * between bands up to December. Requests and deletions come from the data-rights requests, which
+ * outlive the account.
  */
 import { CHINA_OFFSET_MS, DAY_MS, type YearlyReport } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
+import { countsBetween, type Figure } from '../../store/admin/report-counters.ts';
 import {
-  approvalFigures,
-  consentDecisions,
   deletionsClosed,
-  minorsAtYearEnd,
-  minorsOpened,
-  readFigures,
-  readsByRole,
   requestsAnswered,
   requestsMade,
   requestsOpenLateAt,
   type Window,
 } from '../../store/admin/yearly-report.ts';
+
+const MINOR_BANDS = ['under_8', '8_13', '14_15', '16_17'] as const;
 
 /** The year's first and last millisecond, China time. */
 export const yearWindow = (year: number): Window => ({
@@ -54,34 +56,55 @@ const answeredFigures = (rows: Awaited<ReturnType<typeof requestsAnswered>>) => 
   };
 };
 
-export const yearlyReport = async (ctx: Pick<Context, 'db'>, year: number): Promise<YearlyReport> => {
+type Sums = Awaited<ReturnType<typeof countsBetween>>;
+
+/** One figure's sums by key, in `keys`' order when given (else by key), without the keys that sum to nothing. */
+const byKey = (sums: Sums, figure: Figure, keys?: readonly string[]): Record<string, number> => {
+  const found = new Map(sums.filter((s) => s.figure === figure).map((s) => [s.key, s.n]));
+  const order = keys ?? [...found.keys()].sort();
+  return Object.fromEntries(order.map((key) => [key, found.get(key) ?? 0]).filter(([, count]) => count !== 0));
+};
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, count) => sum + count, 0);
+
+/** Minors' accounts at the year's end, by band: opened, less erased, plus moved in, every month up to December. */
+const atYearEnd = (sums: Sums) => {
+  const [opened, erased, moved] = (['opened', 'erased', 'moved'] as const).map((f) => byKey(sums, f, MINOR_BANDS));
+  const bands = MINOR_BANDS.map((band): [string, number] => [
+    band,
+    (opened?.[band] ?? 0) - (erased?.[band] ?? 0) + (moved?.[band] ?? 0),
+  ]);
+  return Object.fromEntries(bands.filter(([, count]) => count !== 0));
+};
+
+export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): Promise<YearlyReport> => {
   const window = yearWindow(year);
-  const { db } = ctx;
-  const [atYearEnd, opened, consents, made, answered, openLate, reads, readFigure, approvals, erased, cancelled] =
-    await Promise.all([
-      minorsAtYearEnd(db, window),
-      minorsOpened(db, window),
-      consentDecisions(db, window),
-      requestsMade(db, window),
-      requestsAnswered(db, window),
-      requestsOpenLateAt(db, window),
-      readsByRole(db, window),
-      readFigures(db, window),
-      approvalFigures(db, window),
-      deletionsClosed(db, window, 'done'),
-      deletionsClosed(db, window, 'cancelled'),
-    ]);
+  const db = ctx.readDb;
+  const [inYear, untilYearEnd, made, answered, openLate, erased, cancelled] = await Promise.all([
+    countsBetween(db, year * 100 + 1, year * 100 + 12, [
+      'opened',
+      'consents',
+      'reads',
+      'operator_reads_of_minors',
+      'people_read',
+      'approvals',
+    ]),
+    countsBetween(db, 0, year * 100 + 12, ['opened', 'erased', 'moved']),
+    requestsMade(db, window),
+    requestsAnswered(db, window),
+    requestsOpenLateAt(db, window),
+    deletionsClosed(db, window, 'done'),
+    deletionsClosed(db, window, 'cancelled'),
+  ]);
   const figures = answeredFigures(answered);
+  const consents = byKey(inYear, 'consents');
+  const approvals = byKey(inYear, 'approvals');
   return {
     year,
     from: window.from,
     to: window.to,
-    minors: { accounts_at_year_end: atYearEnd, opened },
-    consents: {
-      granted: consents.granted ?? 0,
-      refused: consents.refused ?? 0,
-      withdrawn: consents.withdrawn ?? 0,
-    },
+    minors: { accounts_at_year_end: atYearEnd(untilYearEnd), opened: total(byKey(inYear, 'opened', MINOR_BANDS)) },
+    consents: { granted: consents.granted ?? 0, refused: consents.refused ?? 0, withdrawn: consents.withdrawn ?? 0 },
     requests: {
       made,
       handled: figures.handled,
@@ -91,14 +114,15 @@ export const yearlyReport = async (ctx: Pick<Context, 'db'>, year: number): Prom
       days_to_answer: { average: figures.average, longest: figures.longest },
     },
     staff_accesses: {
-      reads,
-      operator_reads_of_minors: readFigure.operatorReadsOfMinors,
-      people_read: readFigure.people,
-      approvals,
+      reads: byKey(inYear, 'reads'),
+      operator_reads_of_minors: total(byKey(inYear, 'operator_reads_of_minors')),
+      people_read: total(byKey(inYear, 'people_read')),
+      approvals: {
+        requested: approvals.requested ?? 0,
+        approved: approvals.approved ?? 0,
+        refused: approvals.refused ?? 0,
+      },
     },
-    deletions: {
-      erased,
-      cancelled: Object.values(cancelled).reduce((sum, count) => sum + count, 0),
-    },
+    deletions: { erased, cancelled: total(cancelled) },
   };
 };

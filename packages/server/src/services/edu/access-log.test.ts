@@ -52,12 +52,12 @@ describe('who read what: every teacher read of a pupil record writes an access-l
     const reader = teacher.userId;
     expect(await logOf(first)).toEqual([
       { reader, purpose: 'pupils_created', fields: ['name', 'username', 'initial_password'] },
-      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school'] },
+      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school', 'consent'] },
       { reader, purpose: 'card_sheet', fields: ['name', 'class', 'username', 'initial_password'] },
     ]);
     expect(await logOf(reset)).toEqual([
       { reader, purpose: 'pupils_created', fields: ['name', 'username', 'initial_password'] },
-      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school'] },
+      { reader, purpose: 'class_detail', fields: ['name', 'username', 'membership', 'managed_by_school', 'consent'] },
       { reader, purpose: 'pupils_reset', fields: ['name', 'username', 'new_password'] },
     ]);
   });

@@ -167,6 +167,10 @@ export const TABLE_RULES: Record<string, TableRule> = {
         .where((eb) => eb.or([eb('user_id', '=', person.id), eb('requester_id', '=', person.id)]))
         .execute(),
   },
+  report_people_read: {
+    // The person's year is counted already (report_counters' people_read): the count stays.
+    erase: (db, person) => db.deleteFrom('report_people_read').where('subject_id', '=', person.id).execute(),
+  },
   security_events: {
     erase: (db, person) => db.deleteFrom('security_events').where('user_id', '=', person.id).execute(),
   },
@@ -192,6 +196,9 @@ export const TABLE_RULES: Record<string, TableRule> = {
   },
   data_requests: {
     kept: "a person's export, correction, deletion or objection request (the account by number, dates, status): the record that it was answered in time, counted by the yearly report",
+  },
+  report_counters: {
+    none: "the yearly report's counts per month, figure and age band, role or decision: they stay after erasure, so a year's figures keep the accounts erased since",
   },
   counters: { kept: 'rate-limit windows keyed by address or number, at most a day long, swept when they end' },
 

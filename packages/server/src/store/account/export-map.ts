@@ -335,6 +335,10 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
     leftOut:
       "operators' requests to each other for leave to read the record: each read itself, with the reason given, is in the access log",
   },
+  report_people_read: {
+    leftOut:
+      "the years in which staff read the record, kept for the yearly report's count of people read: each read itself is in the access log",
+  },
   data_exports: {
     area: 'exports',
     part: 'exports',

@@ -1,8 +1,10 @@
 import { PATTERNS } from '@edupass/protocol';
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { canonicalEmail, storedBeforeCanonical } from '../../email-address.ts';
+import { countOpened } from '../admin/report-counters.ts';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database, NewUser, User, UsersTable } from '../schema.ts';
+import { inStoreTransaction } from '../transaction.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
 
 type Db = Kysely<Database>;
@@ -71,22 +73,26 @@ const NICKNAME_DRAWS = 8;
  * is taken. `ON CONFLICT DO NOTHING` rather than a caught error: inside a PostgreSQL transaction a
  * unique violation would abort the transaction and leave no way to retry.
  */
-export const insertUser = async (db: Db, user: NewUser, draw: NicknameDraw = drawDefaultNickname) => {
-  for (let attempt = 0; attempt < NICKNAME_DRAWS; attempt++) {
-    const nickname = user.nickname ?? draw();
-    const row = { ...user, nickname };
-    const inserted = await db
-      .insertInto('users')
-      .values(row)
-      .onConflict((conflict) => conflict.doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) return inserted;
-    if (user.nickname !== null && user.nickname !== undefined) return undefined;
-    if (!(await findUserByNickname(db, nickname))) return undefined; // another column clashed
-  }
-  return undefined;
-};
+export const insertUser = (db: Db, user: NewUser, draw: NicknameDraw = drawDefaultNickname) =>
+  inStoreTransaction(db, async (tx): Promise<User | undefined> => {
+    for (let attempt = 0; attempt < NICKNAME_DRAWS; attempt++) {
+      const nickname = user.nickname ?? draw();
+      const row = { ...user, nickname };
+      const inserted = await tx
+        .insertInto('users')
+        .values(row)
+        .onConflict((conflict) => conflict.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) {
+        await countOpened(tx, [inserted]);
+        return inserted;
+      }
+      if (user.nickname !== null && user.nickname !== undefined) return undefined;
+      if (!(await findUserByNickname(tx, nickname))) return undefined; // another column clashed
+    }
+    return undefined;
+  });
 
 /**
  * Inserts new users (usernames set, no nickname of their own) in one statement, each with a drawn
@@ -95,12 +101,16 @@ export const insertUser = async (db: Db, user: NewUser, draw: NicknameDraw = dra
  */
 export const insertNamedUsers = async (db: Db, users: NewUser[]): Promise<(User | undefined)[]> => {
   if (users.length === 0) return [];
-  const inserted = await db
-    .insertInto('users')
-    .values(users.map((user) => ({ ...user, nickname: drawDefaultNickname() })))
-    .onConflict((conflict) => conflict.doNothing())
-    .returningAll()
-    .execute();
+  const inserted = await inStoreTransaction(db, async (tx) => {
+    const rows = await tx
+      .insertInto('users')
+      .values(users.map((user) => ({ ...user, nickname: drawDefaultNickname() })))
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll()
+      .execute();
+    await countOpened(tx, rows);
+    return rows;
+  });
   const byUsername = new Map(inserted.map((user) => [user.username_key, user]));
   const answer: (User | undefined)[] = [];
   for (const user of users) answer.push(byUsername.get(user.username_key ?? null) ?? (await insertUser(db, user)));
@@ -155,7 +165,9 @@ export const lockUserRows = async (db: Db, ids: number[]) => {
   );
 };
 
-/** Inserts users in one statement (an import's batch); a clash fails the whole batch. */
-export const insertUsers = async (db: Db, users: NewUser[]) => {
-  await db.insertInto('users').values(users).execute();
-};
+/** Inserts users in one statement (an import's batch), counted; a clash fails the whole batch. */
+export const insertUsers = (db: Db, users: NewUser[]) =>
+  inStoreTransaction(db, async (tx) => {
+    await tx.insertInto('users').values(users).execute();
+    await countOpened(tx, users);
+  });

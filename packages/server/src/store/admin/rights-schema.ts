@@ -33,3 +33,21 @@ export interface DataRequestsTable {
   due_at: number;
   closed_at: number | null;
 }
+
+/** The yearly report's counters (migration 044): a count per China-time month, figure and key; names nobody. */
+export interface ReportCountersTable {
+  /** `YYYYMM`, China time. */
+  month: number;
+  /** What is counted (store/admin/report-counters.ts `Figure`). */
+  figure: string;
+  /** Within the figure: an age band, a role, a decision; '' where the figure has one count. */
+  key: string;
+  count: number;
+}
+
+/** The people whose records staff read in a year (migration 044): each counted once in the year's `people_read`. */
+export interface ReportPeopleReadTable {
+  subject_id: number;
+  /** China time. */
+  year: number;
+}

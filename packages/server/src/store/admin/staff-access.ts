@@ -1,42 +1,46 @@
 /** Operators' requests to read a minor's record, and the other operators' decisions (migration 029). */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { inStoreTransaction } from '../transaction.ts';
+import { addCounts } from './report-counters.ts';
 
 type Db = Kysely<Database>;
 
-export const insertApprovalRequest = async (
+/** A request, counted (the yearly report's approvals requested) in the same transaction. */
+export const insertApprovalRequest = (
   db: Db,
   row: { requested_by: number; subject_id: number; reason: string; created_at: number },
 ) =>
-  Number(
-    (
-      await db
-        .insertInto('staff_access_approvals')
-        .values({ ...row, status: 'pending' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+  inStoreTransaction(db, async (tx) => {
+    const { id } = await tx
+      .insertInto('staff_access_approvals')
+      .values({ ...row, status: 'pending' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await addCounts(tx, [{ figure: 'approvals', key: 'requested', at: row.created_at }]);
+    return Number(id);
+  });
 
 export const findApproval = (db: Db, id: number) =>
   db.selectFrom('staff_access_approvals').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** Decides a pending request; false when it was decided already. */
-export const decideApproval = async (
+/** Decides a pending request, counted with the decision; false when it was decided already. */
+export const decideApproval = (
   db: Db,
   id: number,
   decision: { status: 'approved' | 'refused'; decided_by: number; decided_at: number; expires_at: number | null },
 ) =>
-  Number(
-    (
-      await db
-        .updateTable('staff_access_approvals')
-        .set(decision)
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst()
-    ).numUpdatedRows,
-  ) > 0;
+  inStoreTransaction(db, async (tx) => {
+    const { numUpdatedRows } = await tx
+      .updateTable('staff_access_approvals')
+      .set(decision)
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(numUpdatedRows) === 0) return false;
+    await addCounts(tx, [{ figure: 'approvals', key: decision.status, at: decision.decided_at }]);
+    return true;
+  });
 
 /** The operator's approval to read the person's record that is still running at `now`, if any. */
 export const liveApproval = (db: Db, operatorId: number, subjectId: number, now: number) =>

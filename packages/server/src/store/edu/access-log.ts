@@ -1,19 +1,32 @@
 /** The education layer's access log: who was shown which fields of which person's record, and why. */
 import type { Insertable, Kysely } from 'kysely';
+import { countReads } from '../admin/report-counters.ts';
 import type { Database } from '../schema.ts';
+import { inStoreTransaction } from '../transaction.ts';
 
 type Db = Kysely<Database>;
 
-/** Writes the rows; a row whose `read_key` is in the log already (the same read that day) is left out. */
+/**
+ * Writes the rows with their counts (the yearly report's reads), in `db`'s transaction or one of their
+ * own; a row whose `read_key` is in the log already (the same read that day) is left out, and only the
+ * rows written are counted.
+ */
 export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_access_log']>[]) =>
   rows.length === 0
     ? Promise.resolve()
-    : db
-        .insertInto('edu_access_log')
-        .values(rows)
-        .onConflict((oc) => oc.column('read_key').doNothing())
-        .execute()
-        .then(() => {});
+    : inStoreTransaction(db, async (tx) => {
+        const written = await tx
+          .insertInto('edu_access_log')
+          .values(rows)
+          .onConflict((oc) => oc.column('read_key').doNothing())
+          .returning('read_key')
+          .execute();
+        const keys = new Set(written.map((row) => row.read_key));
+        await countReads(
+          tx,
+          rows.filter((row) => keys.has(row.read_key ?? null)),
+        );
+      });
 
 /**
  * The reads of one person's record, newest first, with each reader's nickname: after the read `after`

@@ -47,6 +47,7 @@ import * as schoolNameSearch from './040-school-name-search.ts';
 import * as consentPendingSince from './041-consent-pending-since.ts';
 import * as sweepIndexesAndDailyReads from './042-sweep-indexes-and-daily-reads.ts';
 import * as lookupsByIndex from './043-lookups-by-index.ts';
+import * as reportCounters from './044-report-counters.ts';
 import * as keysetPages from './045-keyset-pages.ts';
 
 export interface MigrationContext {
@@ -103,6 +104,7 @@ const steps: [name: string, up: Step][] = [
   ['041-consent-pending-since', consentPendingSince.up],
   ['042-sweep-indexes-and-daily-reads', sweepIndexesAndDailyReads.up],
   ['043-lookups-by-index', lookupsByIndex.up],
+  ['044-report-counters', reportCounters.up],
   ['045-keyset-pages', keysetPages.up],
 ];
 

@@ -123,7 +123,7 @@ const followGrade = async (tx: Context, updated: ClassRow): Promise<number[]> =>
     if (!user || user.birth_year_month !== null) continue;
     const to = gradeBandColumns(band, user.consent_state, consentBy, tx.now());
     if (to.age_band === user.age_band && to.consent_state === user.consent_state) continue;
-    if (await moveGradeBand(tx.db, userId, user.consent_state, to, tx.now())) {
+    if (await moveGradeBand(tx.db, userId, user, to, tx.now())) {
       await minorModeChanged(tx, userId);
       moved.push(userId);
     }

@@ -1,17 +1,17 @@
 /** Guardian consents (records, never updated) and guardian links to children (migration 023). */
 import type { ConsentState } from '@edupass/protocol';
 import type { Insertable, Kysely } from 'kysely';
+import { addCounts, countMoved } from '../../admin/report-counters.ts';
 import type { Database, User } from '../../schema.ts';
 import type { GuardianConsentsTable } from '../edu-schema.ts';
 
 type Db = Kysely<Database>;
 
-export const insertConsentRecord = (db: Db, row: Insertable<GuardianConsentsTable>) =>
-  db
-    .insertInto('guardian_consents')
-    .values(row)
-    .execute()
-    .then(() => {});
+/** A consent record, in `db`'s transaction with its count (the yearly report's consents, by decision). */
+export const insertConsentRecord = async (db: Db, row: Insertable<GuardianConsentsTable>) => {
+  await db.insertInto('guardian_consents').values(row).execute();
+  await addCounts(db, [{ figure: 'consents', key: row.decision, at: row.created_at }]);
+};
 
 /** The child's account was erased: its consent records are kept as evidence from now, for their retention. */
 export const markConsentEvidenceEnded = (db: Db, childId: number, at: number) =>
@@ -78,48 +78,64 @@ export const allowExportNow = (db: Db, guardianId: number, childId: number) =>
     .where('child_id', '=', childId)
     .execute();
 
-/** Sets the age of an account that has none yet; false when it has one (set once, also under races). */
+/**
+ * Sets the age of an account that has none yet, in `db`'s transaction (the band's move counted);
+ * false when it has one (set once, also under races).
+ */
 export const setAgeOnce = async (
   db: Db,
   userId: number,
   columns: Pick<User, 'age_band' | 'birth_year_month' | 'consent_state'>,
   at: number,
-) =>
-  Number(
-    (
-      await db
-        .updateTable('users')
-        .set({ ...columns, updated_at: at })
-        .where('id', '=', userId)
-        .where('birth_year_month', 'is', null)
-        .where('age_band', 'is', null)
-        .executeTakeFirst()
-    ).numUpdatedRows,
-  ) === 1;
+) => {
+  const set =
+    Number(
+      (
+        await db
+          .updateTable('users')
+          .set({ ...columns, updated_at: at })
+          .where('id', '=', userId)
+          .where('birth_year_month', 'is', null)
+          .where('age_band', 'is', null)
+          .executeTakeFirst()
+      ).numUpdatedRows,
+    ) === 1;
+  if (set) await countMoved(db, null, columns.age_band, at);
+  return set;
+};
 
 /**
  * A school-managed pupil's band and consent after the class's grade changed: only an account whose
- * age is not its own answer (no year and month of birth), and only from the consent state read
- * (a guardian's decision made meanwhile is not overwritten). Whether it was changed.
+ * age is not its own answer (no year and month of birth), and only from the consent state read (a
+ * guardian's decision made meanwhile is not overwritten). In `db`'s transaction, the move from the band
+ * read counted (the class's row, updated first, keeps a second grade change waiting). Whether it was changed.
  */
 export const moveGradeBand = async (
   db: Db,
   userId: number,
-  from: ConsentState | null,
+  from: Pick<User, 'age_band' | 'consent_state'>,
   to: Pick<User, 'age_band' | 'consent_state'> & { consent_pending_since?: number | null },
   at: number,
-) =>
-  Number(
-    (
-      await db
-        .updateTable('users')
-        .set({ ...to, updated_at: at })
-        .where('id', '=', userId)
-        .where('birth_year_month', 'is', null)
-        .where((eb) => (from === null ? eb('consent_state', 'is', null) : eb('consent_state', '=', from)))
-        .executeTakeFirst()
-    ).numUpdatedRows,
-  ) === 1;
+) => {
+  const moved =
+    Number(
+      (
+        await db
+          .updateTable('users')
+          .set({ ...to, updated_at: at })
+          .where('id', '=', userId)
+          .where('birth_year_month', 'is', null)
+          .where((eb) =>
+            from.consent_state === null
+              ? eb('consent_state', 'is', null)
+              : eb('consent_state', '=', from.consent_state),
+          )
+          .executeTakeFirst()
+      ).numUpdatedRows,
+    ) === 1;
+  if (moved) await countMoved(db, from.age_band, to.age_band, at);
+  return moved;
+};
 
 export const isGuardianRow = async (db: Db, guardianId: number, childId: number) =>
   (await db

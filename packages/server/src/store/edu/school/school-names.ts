@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../schema.ts';
+import { inStoreTransaction } from '../../transaction.ts';
 
 type Db = Kysely<Database>;
 
@@ -35,8 +36,7 @@ export const indexSchoolName = async (db: Db, schoolId: number, name: string) =>
         .execute();
     }
   };
-  if (db.isTransaction) await work(db);
-  else await db.transaction().execute(work);
+  await inStoreTransaction(db, work);
 };
 
 /** Pieces of the query also checked in the index (beyond the first), to keep wide pieces like 小学 cheap. */
