@@ -78,7 +78,7 @@ export const PHONE_PREFIXES = ['139', '138', '137', '136', '135', '158', '186', 
 
 /** The same as SQL over an id column (`phoneOf`), kept beside it so the two cannot drift apart. */
 export const PHONE_SQL = (id: string) =>
-  `(array[${PHONE_PREFIXES.map((p) => `'${p}'`).join(',')}])[1 + ${id} % ${PHONE_PREFIXES.length}] || lpad(((${id} * 7919) % 100000000)::text, 8, '0')`;
+  `(array[${PHONE_PREFIXES.map((p) => `'${p}'`).join(',')}])[1 + ${id} % ${PHONE_PREFIXES.length}] || lpad(((${id}::bigint * 7919) % 100000000)::text, 8, '0')`;
 
 /** Nicknames (unique, as the schema wants them): one of forty common ones and the id. */
 export const NICKNAMES = [

@@ -71,8 +71,8 @@ export const pathsFor = (searched: number, year: number): PathSpec[] => {
     run: get(`/admin/users?q=${encodeURIComponent(q)}`),
   });
   return [
-    // The floor: an operator's call that reads twenty rows, whatever the size (the machine's noise shows here).
-    { name: 'floor: operator list', run: get('/admin/operators') },
+    // Twenty rows at any size: the audit filter's list of operators.
+    { name: 'operator list', run: get('/admin/operators') },
     search('phone prefix', `${PHONE_PREFIXES[5]}1`),
     search('nickname', nicknameOf(searched)),
     search('username', usernameOf(searched)),
