@@ -1,7 +1,7 @@
 /**
  * Runs a bench script that imports the server's TypeScript: bundles it with esbuild (workspace sources
  * in, the server's npm dependencies out), runs the bundle with this Node, removes it, and exits with
- * its status. `dirname` stands in for `import.meta.dirname`, which would otherwise point at the bundle.
+ * its status; the script's own arguments pass on to the bundle. `dirname` stands in for `import.meta.dirname`, which would otherwise point at the bundle.
  * The bundle is written inside packages/server, so the dependencies npm keeps under that workspace
  * (packages/server/node_modules) resolve as they do for the server. Node's own flags pass on to the
  * bundle's process: `node --cpu-prof --cpu-prof-dir=<dir> bench/<bench>/run.mjs` profiles the bench.
@@ -46,7 +46,10 @@ export const runServerScript = async (entry, { dirname: dir, external = [] }) =>
     define: { 'import.meta.dirname': JSON.stringify(dir) },
     plugins: [scriptsInPlace],
   });
-  const run = spawnSync(process.execPath, [...process.execArgv, outfile], { stdio: 'inherit', env: process.env });
+  const run = spawnSync(process.execPath, [...process.execArgv, outfile, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   rmSync(outDir, { recursive: true, force: true });
   process.exit(run.status ?? 1);
 };
