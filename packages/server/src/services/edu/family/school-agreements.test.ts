@@ -8,6 +8,8 @@ import {
   CONSENT_ELEMENTS,
   type ConsentRequest,
   type ConsentText,
+  DAY_MS,
+  type EduMemberships,
   routes,
   type SchoolAgreement,
 } from '@edupass/protocol';
@@ -281,6 +283,10 @@ describe("a school's agreement", () => {
     expect(await toSign(first)).toBe(0);
     const { token } = await edu.pupilSession(pupil);
     expect(await toSign(token)).toBe(0);
+    // The account centre greets the pupil by the name the teacher typed; nothing waits for a guardian.
+    const me = async (session: string) =>
+      edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token: session }));
+    expect(await me(token)).toMatchObject({ pupil_name: '王子涵', deleted_without_consent_at: null });
 
     // A pupil of a school without an agreement waits for a guardian, and signs for themselves.
     const otherSchool = await edu.addSchool('无协议小学', undefined, false);
@@ -289,7 +295,14 @@ describe("a school's agreement", () => {
       '李小龙',
     ]);
     if (!waiting) throw new Error('no pupil');
-    expect(await toSign((await edu.pupilSession(waiting)).token)).toBeGreaterThan(0);
+    const waitingToken = (await edu.pupilSession(waiting)).token;
+    expect(await toSign(waitingToken)).toBeGreaterThan(0);
+    // What waits for a guardian says when the account goes if nobody agrees: EDU_CONSENT_PENDING_DAYS on.
+    const waitingMe = await me(waitingToken);
+    expect(waitingMe.pupil_name).toBe('李小龙');
+    const days = ((waitingMe.deleted_without_consent_at ?? 0) - Date.now()) / DAY_MS;
+    expect(days).toBeGreaterThan(server.config.eduConsentPendingDays - 1);
+    expect(days).toBeLessThanOrEqual(server.config.eduConsentPendingDays);
 
     // Ended, the agreement no longer signs for anyone: the school's pupils meet the gate again.
     edu.ok(await call('POST', pathOf(routes.endSchoolAgreement.path, { id: schoolId }), {}, await asOperator()), 204);
