@@ -46,7 +46,7 @@ test('change the password with a code to the bound phone, then move the account 
     await input(tab, 'Confirm password').fill('byphone99');
     await form.getByRole('button', { name: 'Change password' }).click();
     // This device stays signed in; the new password is the one that signs in from now on.
-    await page.getByText('Password changed. Every other device is signed out; this one stays signed in.').waitFor();
+    await page.getByText('Your password is changed. You will need to sign in again on other devices.').waitFor();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectScreen(page, 'Sign in');
     await page.getByRole('tab', { name: 'Password' }).click();

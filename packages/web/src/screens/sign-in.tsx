@@ -44,7 +44,9 @@ const Loading = () => {
 const SignIn = () => {
   const { t } = useI18n();
   const { query } = useLocation();
-  const named = query.get('method');
+  // `?for=pupil` (a login card's page): the password way, with the field named as on the card.
+  const pupil = query.get('for') === 'pupil';
+  const named = pupil ? 'password' : query.get('method');
   const asked: Method = isMethod(named) ? named : 'sms';
   const [method, setMethod] = useState<Method>(asked);
   // A link may ask for a method while this screen is already showing (after a password change).
@@ -90,7 +92,7 @@ const SignIn = () => {
             {method === 'email' ? (
               <EmailSignIn onSecondStep={setSecondStep} />
             ) : (
-              <PasswordSignIn onSecondStep={setSecondStep} onUseSms={useSms} />
+              <PasswordSignIn onSecondStep={setSecondStep} onUseSms={useSms} pupil={pupil} />
             )}
           </Suspense>
         )}

@@ -1,11 +1,21 @@
-/** Asks once whether usage and error reports may be sent; the answer is remembered. */
+/**
+ * Asks once whether usage and error reports may be sent; the answer is remembered. A child under 14 is
+ * never asked (reports stay off: consent.ts), so nothing is asked before it is known who signed in,
+ * nor on the page a login card's QR code opens.
+ */
+import { useSession } from '@edupass/account/react';
 import { useI18n } from '../i18n/i18n.ts';
+import { useLocation } from '../router/history.ts';
+import { useGate } from '../session/gate.ts';
 import { setConsent, useConsent } from './consent.ts';
 
 export const ConsentBanner = () => {
   const { t } = useI18n();
   const consent = useConsent();
-  if (consent !== 'unset') return null;
+  const { path } = useLocation();
+  const { status } = useSession();
+  const gate = useGate();
+  if (consent !== 'unset' || path === '/badge' || (status === 'signed-in' && !gate.ready)) return null;
   return (
     <section className="consent" aria-labelledby="consent-title">
       <div className="consent-text">

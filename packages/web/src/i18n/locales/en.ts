@@ -34,6 +34,8 @@ const text = {
   'form.confirmPassword': 'Confirm password',
   'form.email': 'E-mail address',
   'form.identity': 'Phone, username or e-mail',
+  'form.cardUsername': 'Username',
+  'form.cardUsernameHint': 'It is on your login card.',
   'form.show': 'Show',
   'form.hide': 'Hide',
   'form.working': 'Please wait…',

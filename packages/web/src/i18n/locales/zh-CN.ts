@@ -30,6 +30,8 @@ const zhCN: LocaleText = {
     'form.confirmPassword': '确认密码',
     'form.email': '电子邮箱',
     'form.identity': '手机号、用户名或邮箱',
+    'form.cardUsername': '用户名',
+    'form.cardUsernameHint': '在你的登录卡上。',
     'form.show': '显示',
     'form.hide': '隐藏',
     'form.working': '请稍候…',
