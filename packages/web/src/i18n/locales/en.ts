@@ -79,6 +79,7 @@ const text = {
   'signIn.smsNote': 'No account for this number yet? Signing in creates one.',
   'signIn.emailNote': 'Use the e-mail address of your account. No account has it? Sign up first.',
   'signIn.noAccount': 'No account yet?',
+  'signIn.otherWays': 'Other ways to sign in',
   'signIn.toSignUp': 'Sign up',
   'signIn.forgot': 'Forgot password?',
   'signIn.or': 'or sign in with',

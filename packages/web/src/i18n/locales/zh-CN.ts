@@ -74,6 +74,7 @@ const zhCN: LocaleText = {
     'signIn.smsNote': '未注册的手机号验证后将自动创建账号。',
     'signIn.emailNote': '请填写账号绑定的邮箱；还没有账号请先注册。',
     'signIn.noAccount': '还没有账号？',
+    'signIn.otherWays': '用其他方式登录',
     'signIn.toSignUp': '注册',
     'signIn.forgot': '忘记密码？',
     'signIn.or': '其他登录方式',
