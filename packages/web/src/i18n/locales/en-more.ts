@@ -372,7 +372,7 @@ const text = {
   'username.confirmTitle': 'Set your username to {name}?',
   'username.confirmBody': 'A username can be set only once. You cannot change it later.',
   'password.endOthers': 'Sign me out on my other phones, tablets and computers',
-  'password.changedKept': 'Your password is changed. You are still signed in here.',
+  'password.changedKept': 'Password changed. You are still signed in on this device.',
   'password.changedOthersOut': 'Your password is changed. You will need to sign in again on other devices.',
   'oauth.unbindConfirmTitle': 'Unbind {name}?',
   'oauth.unbindConfirmBody': 'You will no longer be able to sign in with {name} until you bind it again.',

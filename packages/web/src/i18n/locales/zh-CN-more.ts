@@ -359,7 +359,7 @@ const text: MoreLocaleText = {
   'username.confirmTitle': '将用户名设置为 {name}？',
   'username.confirmBody': '用户名只能设置一次，设置后无法修改。',
   'password.endOthers': '在别的手机、平板或电脑上也要重新登录',
-  'password.changedKept': '密码改好了。你在这台设备上还是登录的。',
+  'password.changedKept': '密码已修改，本设备保持登录。',
   'password.changedOthersOut': '密码改好了。你在别的平板或电脑上也需要重新登录。',
   'oauth.unbindConfirmTitle': '解绑{name}？',
   'oauth.unbindConfirmBody': '解绑后将无法使用{name}登录，除非重新绑定。',
