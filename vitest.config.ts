@@ -29,7 +29,7 @@ const postgresTests = [
   'packages/server/src/services/account/{avatar,data-export,deletion-grace,record-reads}.test.ts',
   'packages/server/src/services/edu/roster/roster-import.test.ts',
   'packages/server/src/services/edu/access-log.test.ts',
-  'packages/server/src/services/edu/school/{badges,class-grades,foreign-teacher,join-codes,join-requests,pupils,quotas,school-pages,teacher-way-in}.test.ts',
+  'packages/server/src/services/edu/school/{badges,class-grades,credentials,foreign-teacher,join-codes,join-requests,pupils,quotas,school-pages,teacher-way-in}.test.ts',
   'packages/server/src/services/edu/school/pupil-cards.test.ts',
   'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,guardian-requests,minor-mode,school-agreements}.test.ts',
   'packages/server/src/services/edu/federation/{cas,oidc,saml}/sign-in.test.ts',

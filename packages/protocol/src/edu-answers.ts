@@ -50,6 +50,16 @@ export const membershipsAnswer = object({
   class_grades: list(integer()),
   /** The account may ask to teach: a person's own account, not a pupil's nor a minor's (by the age it gave). */
   may_teach: boolean(),
+  /**
+   * The name the school gave an account it made (what the teacher typed, or the roster's): the name a
+   * pupil is greeted by while the nickname is the drawn default. Null for any other account.
+   */
+  pupil_name: nullable(text()),
+  /**
+   * While the account waits for a guardian's consent (under 14): when it is deleted if none comes
+   * (milliseconds since the epoch; EDU_CONSENT_PENDING_DAYS after the wait began). Null otherwise.
+   */
+  deleted_without_consent_at: nullable(integer()),
 });
 
 /**

@@ -132,7 +132,7 @@ test('a password change keeps this device signed in and signs the others out onl
       await inputLabelled(tab, 'Current password').fill(from);
       await inputLabelled(tab, 'New password').fill(to);
       await inputLabelled(tab, 'Confirm password').fill(to);
-      await passwordRegion.getByLabel('Also sign out all other devices').setChecked(endOthers);
+      await passwordRegion.getByLabel('Sign me out on my other phones, tablets and computers').setChecked(endOthers);
       await page.getByRole('button', { name: 'Change password' }).click();
     };
 
@@ -141,7 +141,7 @@ test('a password change keeps this device signed in and signs the others out onl
     expect(await stillSignedIn(kept)).toBe(true);
 
     await change('Plover1414q', 'Avocet1618q', true);
-    await page.getByText('Password changed. Every other device is signed out; this one stays signed in.').waitFor();
+    await page.getByText('Your password is changed. You will need to sign in again on other devices.').waitFor();
     expect(await stillSignedIn(kept)).toBe(false);
     await expectScreen(page, 'Sign-in & security');
     const devices = await openSecurityRow(page, 'Signed-in devices');

@@ -203,7 +203,7 @@ describe('the web client, end to end', () => {
     await page.locator('.field.invalid').filter({ hasText: 'Your current password is wrong.' }).waitFor();
     await input('Current password').fill(first);
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('Password changed. Every other device is signed out; this one stays signed in.').waitFor();
+    await page.getByText('Your password is changed. You will need to sign in again on other devices.').waitFor();
     await expectScreen(page, 'Sign-in & security');
     await signOut();
     await signInWithPassword('student_01', second);

@@ -49,7 +49,7 @@ const BadgeSignIn = () => {
 
   const toSignIn = (
     <p>
-      <Link className="button primary block" href="/sign-in">
+      <Link className="button primary block" href="/sign-in?for=pupil">
         {t('badge.toSignIn')}
       </Link>
     </p>

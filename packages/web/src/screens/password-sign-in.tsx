@@ -31,9 +31,15 @@ export interface PasswordSignInProps {
   onSecondStep(pending: PendingSecondStep): void;
   /** Switches to the SMS code sign-in, with the identity typed here (a phone number, perhaps). */
   onUseSms(identity: string): void;
+  /**
+   * A pupil signs in with the username on their login card (the card's page sends them here): the
+   * field says "Username", where the card has it.
+   * @default false
+   */
+  pupil?: boolean;
 }
 
-export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) => {
+export const PasswordSignIn = ({ onSecondStep, onUseSms, pupil = false }: PasswordSignInProps) => {
   const { t } = useI18n();
   const action = useAction();
   const [identity, setIdentity] = useState('');
@@ -71,15 +77,19 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms }: PasswordSignInProps) 
   const required = (value: string) => (submitted && !value ? t('form.required') : null);
   return (
     <form onSubmit={submit} onFocus={prepareCaptcha} noValidate>
+      {/* A username is typed as written: no capital first letter, no correction, the letters' keyboard. */}
       <Field
-        label={t('form.identity')}
+        label={pupil ? t('form.cardUsername') : t('form.identity')}
+        hint={pupil ? t('form.cardUsernameHint') : undefined}
         value={identity}
         onValue={setIdentity}
         error={required(identity)}
         bind={action.field('identity')}
         autoComplete="username"
         autoCapitalize="none"
+        autoCorrect="off"
         spellCheck={false}
+        inputMode="text"
         required
       />
       <Field

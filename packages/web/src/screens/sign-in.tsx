@@ -7,7 +7,7 @@ import { checks } from '@edupass/protocol';
 import { Notice } from '@edupass/ui-kit/status.tsx';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useI18n, withMoreText } from '../i18n/i18n.ts';
-import { useLocation } from '../router/history.ts';
+import { navigate, useLocation } from '../router/history.ts';
 import { useReturnApp } from '../session/return-app.ts';
 import { startFlowTimer } from '../telemetry/telemetry.ts';
 import { Link } from '../ui/link.tsx';
@@ -44,6 +44,8 @@ const Loading = () => {
 const SignIn = () => {
   const { t } = useI18n();
   const { query } = useLocation();
+  // `?for=pupil` (a login card's page): the password way alone, with the field named as on the card.
+  const pupil = query.get('for') === 'pupil';
   const named = query.get('method');
   const asked: Method = isMethod(named) ? named : 'sms';
   const [method, setMethod] = useState<Method>(asked);
@@ -66,6 +68,21 @@ const SignIn = () => {
         <Suspense fallback={<Loading />}>
           <SecondStep pending={secondStep} />
         </Suspense>
+      </Screen>
+    );
+  }
+  if (pupil) {
+    // A pupil has a card's username and password, no phone or e-mail: that way alone, and the others one tap away.
+    return (
+      <Screen title={title}>
+        <ReturnBanner app={app} />
+        <Notice message={notice ? t(notice) : null} />
+        <Suspense fallback={<Loading />}>
+          <PasswordSignIn onSecondStep={setSecondStep} onUseSms={() => navigate('/sign-in')} pupil />
+        </Suspense>
+        <p className="aside">
+          <Link href="/sign-in">{t('signIn.otherWays')}</Link>
+        </p>
       </Screen>
     );
   }

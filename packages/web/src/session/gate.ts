@@ -1,14 +1,17 @@
 /**
  * What must happen before the signed-in user sees anything else: agreements published since they
- * last signed. The answer holds for the session it was asked for: when the session changes (a sign-in,
+ * last signed (none for a pupil whose school signed for them), and whether the user is a child under
+ * 14, who is never asked about usage reports (telemetry/consent.ts). The answer holds for the session it was asked for: when the session changes (a sign-in,
  * a sign-out, another account) the gate is not ready again until the server has answered for the new
  * one, so nothing (the return to an application above all) runs on the previous visitor's "nothing to
  * sign". The server refuses to finish a sign-in with agreements left to sign as well (E_15).
  */
 import { listAgreementsToSign } from '@edupass/account';
-import type { Agreement } from '@edupass/protocol';
+import { callRoute } from '@edupass/account/custom-calls';
+import { type Agreement, ownConsentRoute } from '@edupass/protocol';
 import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 import { useEffect } from 'react';
+import { setChildSignedIn } from '../telemetry/consent.ts';
 import { client } from './account.ts';
 
 interface GateState {
@@ -31,8 +34,22 @@ const sessionKey = () => {
   return status === 'signed-in' ? `user:${user?.id ?? '?'}` : 'visitor';
 };
 
+/** Bands under 14, whose consent is a guardian's (or the school's) to give. */
+const CHILD_BANDS = new Set(['under_8', '8_13']);
+
+/** Whether the signed-in user is a child under 14; an unanswered question counts as a child (not asked). */
+const isChild = async (): Promise<boolean> => {
+  try {
+    const own = (await callRoute(client, ownConsentRoute)) as { age_band?: string | null };
+    return CHILD_BANDS.has(own.age_band ?? '');
+  } catch {
+    return true;
+  }
+};
+
 const ask = async (key: string): Promise<void> => {
   let toSign: readonly Agreement[] = [];
+  const child = isChild();
   try {
     toSign = await listAgreementsToSign(client);
   } catch {
@@ -40,6 +57,8 @@ const ask = async (key: string): Promise<void> => {
     // still refuses to finish a sign-in with agreements left to sign).
   }
   // An answer for a session that has since changed is not this session's: its own check answers.
+  if (sessionKey() !== key) return;
+  setChildSignedIn(await child);
   if (sessionKey() === key) gate.set({ toSign, checkedFor: key });
 };
 
@@ -50,6 +69,7 @@ let inFlight: { key: string; answer: Promise<void> } | undefined;
 export const checkAgreements = (): Promise<void> => {
   const key = sessionKey();
   if (key === 'visitor') {
+    setChildSignedIn(false);
     gate.set({ toSign: [], checkedFor: key });
     return Promise.resolve();
   }

@@ -1,7 +1,13 @@
-/** The visitor's choice about usage and error reports, remembered in localStorage. */
-import { createStore, useStore } from '@edupass/ui-kit/store.ts';
+/**
+ * The visitor's choice about usage and error reports, remembered in localStorage; and whether a child
+ * under 14 is signed in, who is never asked and never reported on (`child`), whatever this device
+ * chose before: a classroom tablet passes from a teacher who agreed to a pupil who cannot.
+ */
+import { createStore, type ReadableStore, useStore } from '@edupass/ui-kit/store.ts';
 
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
+/** The choice in force: the device's, or `child` (off, and not asked) while a child is signed in. */
+export type ConsentState = ConsentChoice | 'child';
 
 const KEY = 'edupass.consent';
 
@@ -14,9 +20,12 @@ const read = (): ConsentChoice => {
   }
 };
 
-const consent = createStore(read);
+const held = createStore(() => ({ choice: read(), child: false }));
 
-export const getConsent = (): ConsentChoice => consent.get();
+export const getConsent = (): ConsentState => (held.get().child ? 'child' : held.get().choice);
+
+/** The choice in force, read by React (a string, so the same value renders nothing again). */
+const inForce: ReadableStore<ConsentState> = { get: getConsent, subscribe: held.subscribe };
 
 export const setConsent = (next: ConsentChoice): void => {
   try {
@@ -25,9 +34,14 @@ export const setConsent = (next: ConsentChoice): void => {
   } catch {
     // Remembered for this page only.
   }
-  consent.set(next);
+  held.set({ ...held.get(), choice: next });
 };
 
-export const onConsent = (listener: () => void): (() => void) => consent.subscribe(listener);
+/** Whether the signed-in user is a child under 14 (the agreements gate asks with every session). */
+export const setChildSignedIn = (child: boolean): void => {
+  if (held.get().child !== child) held.set({ ...held.get(), child });
+};
 
-export const useConsent = (): ConsentChoice => useStore(consent);
+export const onConsent = (listener: () => void): (() => void) => held.subscribe(listener);
+
+export const useConsent = (): ConsentState => useStore(inForce);

@@ -2,7 +2,9 @@ import type { AgreementLanguage, Agreement as WireAgreement } from '@edupass/pro
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { agreementTexts, currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
+import { findUserById } from '../../store/account/users.ts';
 import type { Agreement } from '../../store/schema.ts';
+import { agreementsSignedBySchool } from '../edu/family/school-agreements.ts';
 import { requireProduct } from '../platform/products.ts';
 import { chosenAgreements } from '../sign-in/session-answer.ts';
 import { inTransaction } from '../webhooks/events.ts';
@@ -32,10 +34,15 @@ const toWire = async (ctx: Context, agreements: Agreement[], lang: AgreementLang
 export const listAgreements = async (ctx: Context, lang: AgreementLanguage) =>
   toWire(ctx, await currentAgreements(ctx.db, ctx.now()), lang);
 
-/** Current agreements the user has not signed; every current one for a visitor. */
+/**
+ * Current agreements the user has not signed; every current one for a visitor; none for a pupil whose
+ * school accepted them under its agreement (edu/family/school-agreements.ts).
+ */
 const unsigned = async (ctx: Context, userId: number | undefined): Promise<Agreement[]> => {
   const current = await currentAgreements(ctx.db, ctx.now());
   if (userId === undefined) return current;
+  const user = await findUserById(ctx.db, userId);
+  if (user !== undefined && (await agreementsSignedBySchool(ctx, user))) return [];
   const signed = await signedAgreementIds(ctx.db, userId);
   return current.filter((a) => !signed.has(a.id));
 };

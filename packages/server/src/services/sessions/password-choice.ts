@@ -3,7 +3,8 @@
  * school asks pupils to choose their own (`EDU_PUPIL_PASSWORD_CHANGE`, on by default): until they do,
  * the session can choose the password, sign out, and read what the screen for it needs (who is
  * signed in, whether the account has a password and a phone, the school's memberships that say a
- * change is due, the pupil's cards and whether they keep working after it, agreements to sign). Every other call
+ * change is due, the pupil's cards and whether they keep working after it, agreements to sign, the
+ * pupil's own age band, by which a child is never asked about usage reports). Every other call
  * answers E_17, so a card that someone else read cannot be used for anything but choosing a password
  * the card's owner would then not know. A pupil whose account has a phone of its own is not asked.
  */
@@ -18,6 +19,7 @@ const ALLOWED: ReadonlySet<RouteName> = new Set<RouteName>([
   'getProfile',
   'getPrivacy',
   'eduMemberships',
+  'ownConsent',
   'listOwnCards',
   'signAgreements',
 ]);

@@ -1,6 +1,7 @@
 /** The account centre's frame: who is signed in, the sections, sign out. */
 import { getProfile } from '@edupass/account';
 import { useSession } from '@edupass/account/react';
+import { type EduMemberships, isDefaultNickname } from '@edupass/protocol';
 import { LazyImage } from '@edupass/ui-kit/lazy-image.tsx';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
@@ -49,6 +50,12 @@ export const Avatar = ({ url, name, size }: { url: string; name: string; size: n
  */
 export const PasswordChanged = createContext<() => void>(() => {});
 
+/**
+ * The signed-in user's education memberships (what waits for a guardian, a pupil's name): undefined
+ * while they load, null when they could not be read.
+ */
+export const EduStanding = createContext<EduMemberships | null | undefined>(undefined);
+
 /** The section a path belongs to (the teacher area's screens, and each security row's form, are under their one section). */
 const currentSection = (path: string) =>
   path.startsWith(`${TEACHING.href}/`) ? TEACHING.href : path.startsWith(`${SECURITY}/`) ? SECURITY : path;
@@ -62,10 +69,14 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   const user = session.user ?? profile.data;
   const action = useAction();
   const heading = useHeadingFocus();
-  const stored = user?.nickname || user?.fullname || '';
-  const name = shownNickname(stored, t);
   // Teachers and school admins (the education memberships say so) reach the teacher area from here.
   const edu = useLoad(loadMemberships);
+  const nickname = user?.nickname || user?.fullname || '';
+  // A pupil the school made is greeted by the name the teacher typed, not the drawn 用户NNNN, until
+  // they choose a nickname of their own; the drawn one waits for the memberships before it is shown.
+  const pupilName = isDefaultNickname(nickname) ? edu.data?.pupil_name : null;
+  const stored = pupilName || nickname;
+  const name = isDefaultNickname(nickname) && edu.status === 'loading' ? '' : shownNickname(stored, t);
   const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;
   const choosePassword = edu.data?.must_change_password === true;
   // Until the pupil chooses their own password the server answers nothing else (PASSWORD_CHANGE_REQUIRED):
@@ -113,12 +124,16 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
           {title}
         </h1>
         {choosePassword ? (
-          <p className="form-warning" role="status">
+          <p className="info-panel" role="status">
             {t('password.chooseOwn')}{' '}
             {path === PASSWORD_FORM ? null : <Link href={PASSWORD_FORM}>{t('password.chooseOwnLink')}</Link>}
           </p>
         ) : null}
-        <PasswordChanged.Provider value={edu.reload}>{children}</PasswordChanged.Provider>
+        <PasswordChanged.Provider value={edu.reload}>
+          <EduStanding.Provider value={edu.data ?? (edu.status === 'loading' ? undefined : null)}>
+            {children}
+          </EduStanding.Provider>
+        </PasswordChanged.Provider>
       </section>
     </div>
   );

@@ -87,7 +87,8 @@ export const CardsAfterPassword = () => {
   const data = cards.data;
   if (!data || data.cards.length === 0) return null;
   return (
-    <p className="form-warning" data-testid="cards-after-password">
+    // Said plainly, not in an error's red: what the card does after the change is no fault of the child's.
+    <p data-testid="cards-after-password">
       {data.cards_keep_working ? (
         <>
           {t('password.cardKeeps')} <Link href={`${SECURITY_PATH}/cards`}>{t('cards.title')}</Link>

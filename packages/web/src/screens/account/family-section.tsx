@@ -1,11 +1,11 @@
 /**
- * The account centre's family part. A child whose account waits for a guardian makes a consent link
- * for them (it works once, for 24 hours) and copies it; a child under 18 makes a guardian link code and
+ * The account centre's family part (a child waiting for a guardian's consent sees that first, above
+ * the profile: consent-waiting.tsx). A child under 18 makes a guardian link code and
  * sees who is linked; an adult sees their children and the way to the guardian area (/guardian), where
  * agreement is withdrawn, limits set and devices signed out.
  */
 import { guardianLinkTable, guardianTable } from '@edupass/protocol';
-import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
+import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useState } from 'react';
@@ -14,50 +14,6 @@ import { eduCall } from '../../session/edu.ts';
 import { Link } from '../../ui/link.tsx';
 import { shownNickname } from '../../ui/nickname.ts';
 import { relationKey } from '../../ui/relation-field.tsx';
-
-const ChildWaiting = () => {
-  const { t } = useI18n();
-  const action = useAction();
-  const [url, setUrl] = useState<string | null>(null);
-  const make = () =>
-    action.run(async () => {
-      const { link } = await eduCall(guardianTable.openConsentLink);
-      setUrl(`${window.location.origin}/consent#${link}`);
-    });
-  return (
-    <section className="account-section" aria-labelledby="family-child">
-      <h2 id="family-child">{t('family.childTitle')}</h2>
-      <p>{t('family.childBody')}</p>
-      {url ? (
-        <>
-          <label className="field">
-            <span>{t('family.linkLabel')}</span>
-            <input readOnly value={url} onFocus={(event) => event.target.select()} data-testid="consent-link" />
-          </label>
-          <p className="hint">{t('family.linkHint')}</p>
-          <button
-            type="button"
-            className="button block"
-            onClick={() =>
-              void action.run(async () => {
-                await navigator.clipboard.writeText(url);
-                return t('family.copied');
-              })
-            }
-          >
-            {t('family.copy')}
-          </button>
-        </>
-      ) : (
-        <button type="button" className="button primary block" aria-busy={action.busy} onClick={() => void make()}>
-          {t('family.makeLink')}
-        </button>
-      )}
-      <FormError message={action.error} />
-      <Notice message={action.notice} />
-    </section>
-  );
-};
 
 /**
  * A child's part: who is linked (each with the relation they gave and the day they were added: the
@@ -126,7 +82,6 @@ export const FamilySection = () => {
   const minor = MINOR_BANDS.has(own.data.age_band ?? '');
   return (
     <>
-      {own.data.consent_state === 'pending' ? <ChildWaiting /> : null}
       {minor ? <ChildGuardians /> : null}
       {!minor || list.length > 0 ? (
         <section className="account-section" aria-labelledby="family-guardian">

@@ -1,6 +1,6 @@
 /**
- * The password: set the first one, or change it with the current one or with a code to the bound
- * phone. A change keeps this device signed in; the other devices are signed out in the same step when
+ * The password: set the first one, or change it with the current one or (with a phone bound) with a
+ * code to it. A change keeps this device signed in; the other devices are signed out in the same step when
  * the user leaves "sign out other devices" ticked (as whoever changed a stolen password would not).
  */
 
@@ -294,6 +294,9 @@ export const PasswordSection = ({
             onChanged();
           }}
         />
+      ) : !hasPhone ? (
+        // Without a phone (a pupil's account, most often) the code way leads nowhere: no tab for it.
+        <ByOldPassword onChanged={changed} />
       ) : (
         <Tabs
           label={t('password.title')}
@@ -306,10 +309,8 @@ export const PasswordSection = ({
         >
           {way === 'old' ? (
             <ByOldPassword onChanged={changed} />
-          ) : hasPhone ? (
-            <ByPhoneCode onChanged={changed} resumed={resumed} />
           ) : (
-            <p>{t('password.noPhone')}</p>
+            <ByPhoneCode onChanged={changed} resumed={resumed} />
           )}
         </Tabs>
       )}

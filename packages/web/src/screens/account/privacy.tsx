@@ -50,10 +50,17 @@ const Privacy = () => {
         <li ref={sentinel} aria-hidden="true" className="sentinel" />
       </ul>
       <h2>{t('privacy.data')}</h2>
-      <p>{consent === 'granted' ? t('privacy.dataGranted') : t('privacy.dataDenied')}</p>
-      <button type="button" className="button secondary" onClick={() => setConsent('unset')}>
-        {t('privacy.dataChange')}
-      </button>
+      {consent === 'child' ? (
+        // Under 14: off, and nothing to choose (telemetry/consent.ts).
+        <p>{t('privacy.dataChild')}</p>
+      ) : (
+        <>
+          <p>{consent === 'granted' ? t('privacy.dataGranted') : t('privacy.dataDenied')}</p>
+          <button type="button" className="button secondary" onClick={() => setConsent('unset')}>
+            {t('privacy.dataChange')}
+          </button>
+        </>
+      )}
       <OwnRecordReads />
     </AccountLayout>
   );

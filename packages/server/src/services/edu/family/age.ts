@@ -3,7 +3,7 @@
  * number for a child); a pupil a teacher created takes the band of the class's grade. The band is
  * what products see (`age_band`); a child under 14 needs a guardian's consent (consent.ts).
  */
-import type { AgeBand, ConsentState } from '@edupass/protocol';
+import { type AgeBand, type ConsentState, DAY_MS } from '@edupass/protocol';
 import type { Config } from '../../../config/config.ts';
 import { invalidRequest } from '../../../errors.ts';
 import type { User } from '../../../store/schema.ts';
@@ -119,3 +119,16 @@ export const signUpAgeColumns = (birthYearMonth: string | undefined, now: number
 /** The band today: from the year and month where known (children grow up), else the stored one. */
 export const currentBand = (user: Pick<User, 'age_band' | 'birth_year_month'>, now: number): AgeBand | null =>
   user.birth_year_month ? bandOfAge(ageAt(user.birth_year_month, now)) : user.age_band;
+
+/**
+ * When an account waiting for a guardian's consent is deleted if none comes (the sweep in consent.ts):
+ * EDU_CONSENT_PENDING_DAYS after the wait began (the sign-up, or the grade that made the pupil under
+ * 14). Null for an account not waiting.
+ */
+export const deletedWithoutConsentAt = (
+  config: Pick<Config, 'eduConsentPendingDays'>,
+  user: Pick<User, 'consent_state' | 'consent_pending_since' | 'created_at'>,
+): number | null =>
+  user.consent_state === 'pending'
+    ? Number(user.consent_pending_since ?? user.created_at) + config.eduConsentPendingDays * DAY_MS
+    : null;

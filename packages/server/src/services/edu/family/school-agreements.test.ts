@@ -8,10 +8,12 @@ import {
   CONSENT_ELEMENTS,
   type ConsentRequest,
   type ConsentText,
+  DAY_MS,
+  type EduMemberships,
   routes,
   type SchoolAgreement,
 } from '@edupass/protocol';
-import { type Account, expectError } from '@edupass/test-kit/accounts';
+import { type Account, expectError, PID, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, it } from 'vitest';
@@ -259,5 +261,51 @@ describe("a school's agreement", () => {
       )
       .filter((a) => a.ended_at === null);
     expect(standing).toEqual([recorded]);
+  });
+
+  it("stands for its pupils' acceptance of the platform's agreements while in force; a pupil waiting for a guardian still signs them", async () => {
+    const schoolId = await edu.addSchool('卡片小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '二年级二班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['王子涵']);
+    if (!pupil) throw new Error('no pupil');
+    const toSign = async (token: string) =>
+      edu.ok<unknown[]>(await call('GET', routes.listAgreementsToSign.path, undefined, { token })).length;
+    // On the card's password, before a password of their own: no agreements gate.
+    const first = edu.ok<{ auth: { token: { access: { token: string } } } }>(
+      await call(
+        'POST',
+        routes.loginByPassword.path,
+        { identity: pupil.username, password: pupil.password, pid: PID },
+        { headers: TOKEN_SET_HEADERS },
+      ),
+    ).auth.token.access.token;
+    expect(await toSign(first)).toBe(0);
+    const { token } = await edu.pupilSession(pupil);
+    expect(await toSign(token)).toBe(0);
+    // The account centre greets the pupil by the name the teacher typed; nothing waits for a guardian.
+    const me = async (session: string) =>
+      edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token: session }));
+    expect(await me(token)).toMatchObject({ pupil_name: '王子涵', deleted_without_consent_at: null });
+
+    // A pupil of a school without an agreement waits for a guardian, and signs for themselves.
+    const otherSchool = await edu.addSchool('无协议小学', undefined, false);
+    const otherTeacher = await edu.approvedTeacher(otherSchool);
+    const [waiting] = await edu.createPupils(otherTeacher, await edu.createClass(otherTeacher, otherSchool), [
+      '李小龙',
+    ]);
+    if (!waiting) throw new Error('no pupil');
+    const waitingToken = (await edu.pupilSession(waiting)).token;
+    expect(await toSign(waitingToken)).toBeGreaterThan(0);
+    // What waits for a guardian says when the account goes if nobody agrees: EDU_CONSENT_PENDING_DAYS on.
+    const waitingMe = await me(waitingToken);
+    expect(waitingMe.pupil_name).toBe('李小龙');
+    const days = ((waitingMe.deleted_without_consent_at ?? 0) - Date.now()) / DAY_MS;
+    expect(days).toBeGreaterThan(server.config.eduConsentPendingDays - 1);
+    expect(days).toBeLessThanOrEqual(server.config.eduConsentPendingDays);
+
+    // Ended, the agreement no longer signs for anyone: the school's pupils meet the gate again.
+    edu.ok(await call('POST', pathOf(routes.endSchoolAgreement.path, { id: schoolId }), {}, await asOperator()), 204);
+    expect(await toSign(token)).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,10 @@
  * migration 039): while it stands, they receive of a pupil under it (`school`) what the operator's own
  * products do — the name, profile and school claims, never a phone or an e-mail address — where a
  * third party it does not name gets only what protects the child (disclosure.ts).
+ *
+ * While it stands, the agreement is also the pupils' acceptance of the platform's own agreements
+ * (`signedBySchool`): a child handed a login card is not asked to accept terms they cannot read, nor
+ * offered "disagree and sign out" as their first screen.
  */
 import { AGREEMENT_APPLICATIONS_MAX } from '@edupass/protocol';
 import type { Selectable } from 'kysely';
@@ -26,6 +30,7 @@ import {
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
 import { findApplication } from '../../../store/identity/applications.ts';
+import type { User } from '../../../store/schema.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { eduAudit } from '../audit.ts';
 import { currentConsentText } from './consent-text.ts';
@@ -149,4 +154,20 @@ export const agreementCovers = async (ctx: Pick<Context, 'db'>, pupilId: number,
   const pupil = await findPupilAccount(ctx.db, pupilId);
   const agreement = pupil === undefined ? undefined : await agreementInForce(ctx.db, Number(pupil.school_id));
   return agreement !== undefined && applicationsOf(agreement).includes(clientId);
+};
+
+/**
+ * Whether the school accepted the platform's agreements for the pupil: an account the school made
+ * (by a teacher or a roster) and still manages (no phone of the pupil's own), under the school's
+ * consent (`school`; 14 and over, none needed), at a school whose agreement is in force. Such a pupil
+ * has no agreements of their own to sign (services/account/agreements.ts); ending the agreement, or
+ * the pupil taking the account over with a phone, brings the gate back.
+ */
+export const agreementsSignedBySchool = async (
+  ctx: Pick<Context, 'db'>,
+  user: Pick<User, 'id' | 'phone' | 'consent_state'>,
+): Promise<boolean> => {
+  if (user.phone || (user.consent_state !== 'school' && user.consent_state !== null)) return false;
+  const pupil = await findPupilAccount(ctx.db, user.id);
+  return pupil !== undefined && (await schoolConsentStands(ctx, Number(pupil.school_id)));
 };

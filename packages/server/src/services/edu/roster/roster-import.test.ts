@@ -117,7 +117,7 @@ describe('OneRoster bulk import', () => {
       .execute();
     for (const a of accounts) {
       expect(a.phone).toBeNull();
-      expect(a.username).toMatch(/^s\d+_/);
+      expect(a.username).toMatch(/^s\d+[a-z][a-z2-9]{4}$/);
       expect(a.initial_password_sealed).not.toBe('');
       // The file made these schools, so none has an agreement yet: the pupils wait for a guardian.
       expect(a.consent_state).toBe('pending');

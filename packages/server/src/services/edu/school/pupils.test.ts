@@ -45,7 +45,7 @@ describe('a teacher gives a class its pupil accounts', () => {
     expect(pupils).toHaveLength(30);
     expect(new Set(pupils.map((p) => p.username)).size).toBe(30);
     expect(new Set(pupils.map((p) => p.password)).size).toBe(30);
-    for (const p of pupils) expect(p.username).toMatch(new RegExp(`^s${schoolId}_[a-z2-9]{5}$`));
+    for (const p of pupils) expect(p.username).toMatch(new RegExp(`^s${schoolId}[a-z][a-z2-9]{4}$`));
 
     const sheet = await edu.cardSheet(teacher, classId, 'zh-CN');
     expect(sheet.count).toBe(30);

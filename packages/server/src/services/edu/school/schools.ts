@@ -23,7 +23,7 @@ import { maskPhone } from '../../account/views.ts';
 import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
-import { classGrades, currentBand } from '../family/age.ts';
+import { classGrades, currentBand, deletedWithoutConsentAt } from '../family/age.ts';
 import { applicationsOf } from '../family/school-agreements.ts';
 import { schoolBatchesUsed, schoolDailyBatches } from './quotas.ts';
 
@@ -249,6 +249,8 @@ export const memberships = async (ctx: Context, userId: number) => {
     must_change_password: managed && pupil?.must_change_password === 1,
     class_grades: classGrades(ctx.config),
     may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
+    pupil_name: pupil?.display_name ?? null,
+    deleted_without_consent_at: user ? deletedWithoutConsentAt(ctx.config, user) : null,
   };
 };
 
