@@ -496,7 +496,7 @@ const text = {
   'teach.sheetHint': 'New cards replace these pupils’ earlier cards, which stop working.',
   'teach.add': 'Add pupils',
   'teach.names': 'Names, one a line',
-  'teach.file': 'Or a CSV file as Excel saves it (UTF-8 or GBK)',
+  'teach.file': 'Or an .xlsx or CSV file as Excel or WPS saves it (UTF-8 or GBK)',
   'teach.namesMissing': 'Paste names or choose a file first.',
   'teach.preview': 'Preview',
   'teach.previewCount': '{count} pupils will be created:',

@@ -479,7 +479,7 @@ const text: MoreLocaleText = {
   'teach.sheetHint': '新卡会替换这些学生之前的卡，旧卡随即失效。',
   'teach.add': '添加学生',
   'teach.names': '姓名，每行一个',
-  'teach.file': '或上传 Excel 保存的 CSV 文件（UTF-8 或 GBK）',
+  'teach.file': '或上传 Excel、WPS 保存的 .xlsx 或 CSV 文件（UTF-8 或 GBK）',
   'teach.namesMissing': '请先粘贴姓名或选择文件。',
   'teach.preview': '预览',
   'teach.previewCount': '将创建 {count} 名学生：',
