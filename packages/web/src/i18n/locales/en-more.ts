@@ -501,6 +501,7 @@ const text = {
   'teach.preview': 'Preview',
   'teach.previewCount': '{count} pupils will be created:',
   'teach.skipped': 'Left out',
+  'teach.blankLines': 'Blank lines skipped: {lines}',
   'teach.skippedLine': 'Line {line}: {text} ({reason})',
   'teach.reason.empty': 'empty',
   'teach.reason.too_long': 'longer than 32 characters',

@@ -484,6 +484,7 @@ const text: MoreLocaleText = {
   'teach.preview': '预览',
   'teach.previewCount': '将创建 {count} 名学生：',
   'teach.skipped': '未收录',
+  'teach.blankLines': '已跳过空行：第 {lines} 行',
   'teach.skippedLine': '第 {line} 行：{text}（{reason}）',
   'teach.reason.empty': '空行',
   'teach.reason.too_long': '超过 32 个字',

@@ -12,7 +12,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { CredentialsTable } from './credentials-table.tsx';
 
-type Preview = { names: string[]; skipped: { line: number; text: string; reason: string }[] };
+type Preview = { names: string[]; skipped: { line: number; text: string; reason: string }[]; blank_lines: number[] };
 
 /** The file's bytes in base64, as the preview route takes them. */
 const REASONS = ['empty', 'too_long', 'duplicate', 'too_many'] as const;
@@ -104,6 +104,9 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
                 ))}
               </ul>
             </>
+          ) : null}
+          {preview.blank_lines.length > 0 ? (
+            <p>{t('teach.blankLines', { lines: preview.blank_lines.join(', ') })}</p>
           ) : null}
           {preview.names.length > 0 ? (
             <button type="button" className="button primary" aria-busy={action.busy} onClick={create}>

@@ -16,6 +16,8 @@ export const NAME_MAX = 32;
 export interface NamePreview {
   names: string[];
   skipped: { line: number; text: string; reason: string }[];
+  /** Blank lines among the names (not those after the last), skipped. */
+  blank_lines: number[];
 }
 
 /** The text of an uploaded file and how it was read: UTF-8 when it is valid UTF-8, else GB18030 (a superset of GBK). */
@@ -53,12 +55,14 @@ interface NameRow {
 const readRows = (rows: NameRow[]): NamePreview => {
   const names: string[] = [];
   const skipped: NamePreview['skipped'] = [];
+  const blank: number[] = [];
   const seen = new Set<string>();
   rows.forEach(({ first, raw }, index) => {
     const line = index + 1;
     const name = first.replace(/\s+/g, ' ').trim();
     if (name === '') {
       if (raw.trim() !== '') skipped.push({ line, text: raw.slice(0, 64), reason: 'empty' });
+      else blank.push(line);
       return;
     }
     if (index === 0 && HEADERS.has(name.toLowerCase())) return;
@@ -73,7 +77,8 @@ const readRows = (rows: NameRow[]): NamePreview => {
       names.push(name);
     }
   });
-  return { names, skipped };
+  const lastLine = rows.findLastIndex(({ raw }) => raw.trim() !== '') + 1;
+  return { names, skipped, blank_lines: blank.filter((line) => line < lastLine) };
 };
 
 /** Names from pasted text or a CSV: the first field of each line. */
