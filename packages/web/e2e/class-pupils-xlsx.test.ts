@@ -52,7 +52,9 @@ test.each(LOCALES)(
       await page.getByText(say(text, 'teach.previewCount', { count: 4 })).waitFor(WAIT);
       await page.getByText(say(text, 'teach.blankLines', { lines: '6' })).waitFor(WAIT);
       await page
-        .getByText(say(text, 'teach.skippedLine', { line: 7, text: names[1], reason: text['teach.reason.duplicate'] }))
+        .getByText(
+          say(text, 'teach.skippedLine', { line: 7, text: names[1] as string, reason: text['teach.reason.duplicate'] }),
+        )
         .waitFor(WAIT);
       await page.getByRole('button', { name: say(text, 'teach.createPupils', { count: 4 }) }).click();
       await page.getByRole('table', { name: text['teach.credentials'] }).waitFor(WAIT);
