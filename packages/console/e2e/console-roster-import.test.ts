@@ -28,7 +28,7 @@ describe('the roster import', () => {
       file,
       '学校,班级,年级,学年,姓名,角色,学号/编号\n晨光小学,二年级一班,2,2026-2027,周小雨,学生,1\n晨光小学,二年级一班,2,2026-2027,吴思远,学生,2\n晨光小学,二年级一班,2,2026-2027,郑可可,学生,3\n晨光小学,二年级一班,2,2026-2027,郑妈妈,家长,4\n',
     );
-    await page.getByLabel('名册文件（.zip 或 .csv）').setInputFiles(file);
+    await page.getByLabel('名册文件（.zip、.csv 或 .xlsx）').setInputFiles(file);
     await page.getByRole('button', { name: '上传并预览' }).click();
     const counts = page.getByRole('table', { name: /导入 \d+：preview/ });
     await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);

@@ -60,8 +60,29 @@ export const ROSTER_REFUSALS = {
   teacher_without_account: 'No EduPass account has this teacher’s phone or e-mail: they sign up first.',
   role_mismatch: 'The role does not match the account: a pupil account cannot be a teacher, or the other way.',
   status: 'The status is not active or tobedeleted.',
+  org_refused: 'The school it names is in the file, but its row was refused.',
+  class_refused: 'The class it names is in the file, but its row was refused.',
+  user_refused: 'The person it names is in the file, but their row was refused.',
 } as const;
 export type RosterRefusalReason = keyof typeof ROSTER_REFUSALS;
+
+/** The refused row another row depends on (`org_refused`, `class_refused`, `user_refused`). */
+const rosterRefusalCause = object({
+  /** `school`, `class` or `person`. */
+  kind: text(),
+  /** Its name or title in the file ('' when the row gives none). */
+  name: text(),
+  file: text(),
+  line: integer(),
+  column: text(),
+  reason: text(),
+});
+
+/** The cause in English: `class 3班 (classes.csv line 4) was refused: The grade is not one…`. */
+export const rosterCauseText = (cause: Answer<typeof rosterRefusalCause>) =>
+  `${cause.kind}${cause.name ? ` ${cause.name}` : ''} (${cause.file} line ${cause.line}) was refused: ${
+    ROSTER_REFUSALS[cause.reason as RosterRefusalReason] ?? cause.reason
+  }`;
 
 /**
  * A roster import (docs/education.md, "Roster import"): what confirming does or did — counts, up to
@@ -97,10 +118,16 @@ export const rosterJobAnswer = object({
     memberships_changed: integer(),
     memberships_removed: integer(),
     refused: integer(),
+    /** Blank lines among the rows, skipped. */
+    blank_lines: integer(),
   }),
   /** `kind`: school, class, pupil, teacher, person; `action`: create, match, change, remove. */
   items: list(object({ kind: text(), action: text(), name: text(), detail: text() })),
-  refused: list(object({ file: text(), line: integer(), column: text(), reason: text() })),
+  refused: list(
+    object({ file: text(), line: integer(), column: text(), reason: text() }, { cause: rosterRefusalCause }),
+  ),
+  /** The blank lines skipped (up to 500), by file and line. */
+  blank_lines: list(object({ file: text(), line: integer() })),
   holds: list(
     object({ school_id: integer(), school: text(), removed: integer(), listed: integer(), percent: number() }),
   ),

@@ -156,6 +156,8 @@ export const pupilPreviewAnswer = object({
   names: list(text()),
   /** Lines left out, with why (`empty`, `too_long`, `duplicate`, `too_many`). */
   skipped: list(object({ line: integer(), text: text(), reason: text() })),
+  /** Blank lines among the names, skipped (the ones after the last name are not listed). */
+  blank_lines: list(integer()),
 });
 
 /** A pupil's sign-in as printed on the card: shown once here, to the teacher who created or reset it. */

@@ -1,11 +1,11 @@
 /**
  * A roster import on the Schools screen: upload a OneRoster 1.2 CSV zip or the Chinese-header
- * template, see what it would create, change and remove (and the rows refused, by file, line and
- * column), then confirm. A file that removes more than the set share of a school is held: it applies
+ * template (CSV or .xlsx), see what it would create, change and remove (and the rows refused, by file,
+ * line and column, with the refused row they depend on; and the blank lines skipped), then confirm. A file that removes more than the set share of a school is held: it applies
  * only once the removals are accepted with the check box. Its words in both languages are kept here.
  */
 
-import { ROSTER_REFUSALS, type RosterRefusalReason } from '@edupass/protocol';
+import { ROSTER_REFUSALS, type RosterRefusalReason, rosterCauseText } from '@edupass/protocol';
 import { base64Of } from '@edupass/ui-kit/file-base64.ts';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
@@ -17,8 +17,8 @@ import { Card, DataTable } from '../ui/table.tsx';
 const WORDS = {
   en: {
     title: 'Import a roster',
-    lead: 'A OneRoster 1.2 CSV set (zip) or the Chinese-header template (CSV: 学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号). Nothing changes until you confirm the preview.',
-    file: 'Roster file (.zip or .csv)',
+    lead: 'A OneRoster 1.2 CSV set (zip) or the Chinese-header template (CSV or .xlsx: 学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号). Nothing changes until you confirm the preview.',
+    file: 'Roster file (.zip, .csv or .xlsx)',
     school: 'For school (id, optional: a one-school file is matched to it)',
     upload: 'Upload and preview',
     preview: 'Import {id}: {status}',
@@ -39,11 +39,12 @@ const WORDS = {
     action: 'Action',
     name: 'Name',
     none: 'None.',
+    blank: 'Blank lines skipped: {count} ({lines}).',
   },
   'zh-CN': {
     title: '导入名册',
-    lead: 'OneRoster 1.2 CSV 文件包（zip），或中文表头模板（CSV：学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号）。确认预览之前不会做任何更改。',
-    file: '名册文件（.zip 或 .csv）',
+    lead: 'OneRoster 1.2 CSV 文件包（zip），或中文表头模板（CSV 或 .xlsx：学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号）。确认预览之前不会做任何更改。',
+    file: '名册文件（.zip、.csv 或 .xlsx）',
     school: '所属学校（编号，可选：只含一所学校的文件将对应到它）',
     upload: '上传并预览',
     preview: '导入 {id}：{status}',
@@ -64,6 +65,7 @@ const WORDS = {
     action: '操作',
     name: '名称',
     none: '无。',
+    blank: '已跳过空行：{count} 行（{lines}）。',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -83,6 +85,7 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
     memberships_changed: 'Class memberships changed',
     memberships_removed: 'Class memberships ended',
     refused: 'Rows refused',
+    blank_lines: 'Blank lines skipped',
   },
   'zh-CN': {
     schools_created: '新建学校',
@@ -99,6 +102,7 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
     memberships_changed: '班级成员变更',
     memberships_removed: '退出班级',
     refused: '未导入的行',
+    blank_lines: '跳过的空行',
   },
 };
 
@@ -118,17 +122,33 @@ const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> 
     teacher_without_account: '没有 EduPass 账号使用这位教师的手机号或邮箱：请教师先注册。',
     role_mismatch: '角色与账号不符：学生账号不能作为教师，反之亦然。',
     status: '状态不是 active 或 tobedeleted。',
+    org_refused: '它所写的学校在文件中，但那一行未导入。',
+    class_refused: '它所写的班级在文件中，但那一行未导入。',
+    user_refused: '它所写的人员在文件中，但那一行未导入。',
   },
+};
+
+type Cause = NonNullable<RosterImport['refused'][number]['cause']>;
+
+/** The refused row a row depends on, in words: the protocol's English, or the same in Chinese. */
+const CAUSE_WORDS: Record<ConsoleLocale, (cause: Cause, why: string) => string> = {
+  en: (cause) => rosterCauseText(cause),
+  'zh-CN': (cause, why) =>
+    `${{ school: '学校', class: '班级', person: '人员' }[cause.kind] ?? cause.kind}${cause.name ? ` ${cause.name}` : ''}（${cause.file} 第 ${cause.line} 行）未导入：${why}`,
 };
 
 const useScreenWords = screenWords(WORDS);
 const useWords = () => {
   const { locale } = useConsoleText();
-  return { w: useScreenWords(), counts: COUNT_WORDS[locale], reasons: REFUSAL_WORDS[locale] };
+  const reasons = REFUSAL_WORDS[locale];
+  const reason = (code: string) => reasons[code as RosterRefusalReason] ?? code;
+  const refusal = (r: RosterImport['refused'][number]) =>
+    r.cause ? `${reason(r.reason)} ${CAUSE_WORDS[locale](r.cause, reason(r.cause.reason))}` : reason(r.reason);
+  return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal };
 };
 
 const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
-  const { w, counts, reasons } = useWords();
+  const { w, counts, refusal } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);
   const confirm = async () => {
@@ -191,9 +211,17 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
           { head: w('file_'), cell: (r) => r.file },
           { head: w('line'), rowHeader: true, cell: (r) => r.line },
           { head: w('column'), cell: (r) => r.column },
-          { head: w('reason'), cell: (r) => reasons[r.reason as RosterRefusalReason] ?? r.reason },
+          { head: w('reason'), cell: refusal },
         ]}
       />
+      {job.blank_lines.length > 0 ? (
+        <p>
+          {w('blank', {
+            count: job.counts.blank_lines,
+            lines: job.blank_lines.map((b) => `${b.file} ${b.line}`).join(', '),
+          })}
+        </p>
+      ) : null}
       <h3>{w('items')}</h3>
       <DataTable
         rows={job.items.slice(0, 100)}
@@ -235,7 +263,7 @@ export const RosterImportCard = ({ changed }: { changed: () => void }) => {
         <input
           id="roster-file"
           type="file"
-          accept=".zip,.csv,application/zip,text/csv"
+          accept=".zip,.csv,.xlsx,application/zip,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           required
           onChange={(e) => setFile(e.target.files?.[0] ?? null)}
         />

@@ -1,17 +1,17 @@
 /**
  * `edupass schools roster import <file> [--school <id>] [--preview | --confirm <job> [--accept-removals]]`:
- * a roster file (OneRoster 1.2 CSV zip, or the Chinese-header template CSV) previewed as a stored job,
+ * a roster file (OneRoster 1.2 CSV zip, or the Chinese-header template as CSV or .xlsx) previewed as a stored job,
  * then applied by its number, as the console does (services/edu/roster/jobs.ts).
  */
 import { readFileSync } from 'node:fs';
-import { ROSTER_REFUSALS, type RosterJob, type RosterRefusalReason } from '@edupass/protocol';
+import { ROSTER_REFUSALS, type RosterJob, type RosterRefusalReason, rosterCauseText } from '@edupass/protocol';
 import type { Context } from '../context.ts';
 import { confirmRosterImport, previewRosterImport } from '../services/edu/roster/jobs.ts';
 import { progress } from './progress.ts';
 
 export const ROSTER_USAGE = `  schools roster import <file> [--school <id>] [--preview]
                                            read a roster (OneRoster 1.2 CSV zip, or the Chinese-header
-                                           template CSV) and store it as an import job: prints what it
+                                           template, CSV or .xlsx) and store it as an import job: prints what it
                                            would create, change and remove, and the rows it refuses
   schools roster import --confirm <job> [--accept-removals]
                                            apply a previewed job (a held one needs --accept-removals)`;
@@ -49,9 +49,13 @@ export const describeJob = (job: RosterJob) => {
   ];
   for (const r of job.refused.slice(0, 20)) {
     const why = ROSTER_REFUSALS[r.reason as RosterRefusalReason] ?? r.reason;
-    lines.push(`    ${r.file}:${r.line} ${r.column}: ${why}`);
+    lines.push(`    ${r.file}:${r.line} ${r.column}: ${why}${r.cause ? ` ${rosterCauseText(r.cause)}` : ''}`);
   }
   if (job.refused.length > 20) lines.push(`    … ${c.refused - 20} more`);
+  if (c.blank_lines > 0) {
+    const shown = job.blank_lines.slice(0, 20).map((b) => `${b.file}:${b.line}`);
+    lines.push(`  skipped   ${c.blank_lines} blank lines: ${shown.join(', ')}${c.blank_lines > 20 ? ' …' : ''}`);
+  }
   for (const h of job.holds) {
     lines.push(
       `  HELD: removes ${h.removed} of ${h.listed} people of ${h.school} (${h.percent} % > ${job.hold_percent} %)`,

@@ -29,12 +29,16 @@ export const isZip = (bytes: Uint8Array) =>
 
 /** The wanted entries by the name the directory gives them; E_1 naming the limit the zip breaks. */
 export const openBoundedZip = (bytes: Uint8Array, limits: ZipLimits, rules: ZipRules = {}): Map<string, Uint8Array> => {
-  if (bytes.length > limits.eduRosterZipMaxBytes) {
-    throw invalidRequest(`The zip is larger than ${limits.eduRosterZipMaxBytes} bytes.`);
-  }
   const { listed, declared } = readDirectory(bytes, limits, rules);
   return inflateWithin(bytes, listed, declared);
 };
+
+/**
+ * The lower-cased names of the zip's file entries, every limit checked from its central directory and
+ * nothing inflated: what a caller looks at to tell which kind of zip it was sent.
+ */
+export const zipEntryNames = (bytes: Uint8Array, limits: ZipLimits, rules: Pick<ZipRules, 'checkName'> = {}) =>
+  readDirectory(bytes, limits, { ...rules, wanted: () => false }).listed;
 
 /** A wanted entry as the directory declares it. */
 interface Declared {
@@ -47,6 +51,9 @@ interface Declared {
  * each wanted one's name and declared unpacked size by lower-cased name.
  */
 const readDirectory = (bytes: Uint8Array, limits: ZipLimits, rules: ZipRules) => {
+  if (bytes.length > limits.eduRosterZipMaxBytes) {
+    throw invalidRequest(`The zip is larger than ${limits.eduRosterZipMaxBytes} bytes.`);
+  }
   let entries = 0;
   let total = 0;
   const listed = new Set<string>();

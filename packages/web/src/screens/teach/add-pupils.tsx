@@ -1,7 +1,7 @@
 /**
- * Adding pupils: pasted names (one a line) or a CSV file as Excel saves it (UTF-8 or GBK, read by the
- * server), a preview of who will be created and which lines are left out, then the creation (up to
- * 100) and the sign-in details with their card sheet.
+ * Adding pupils: pasted names (one a line), or an .xlsx workbook or a CSV file as Excel or WPS saves
+ * it (UTF-8 or GBK, read by the server), a preview of who will be created and which lines are left
+ * out, then the creation (up to 100) and the sign-in details with their card sheet.
  */
 import { eduTable, PUPIL_BATCH_MAX, type PupilCredentials } from '@edupass/protocol';
 import { base64Of } from '@edupass/ui-kit/file-base64.ts';
@@ -12,7 +12,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { CredentialsTable } from './credentials-table.tsx';
 
-type Preview = { names: string[]; skipped: { line: number; text: string; reason: string }[] };
+type Preview = { names: string[]; skipped: { line: number; text: string; reason: string }[]; blank_lines: number[] };
 
 /** The file's bytes in base64, as the preview route takes them. */
 const REASONS = ['empty', 'too_long', 'duplicate', 'too_many'] as const;
@@ -73,7 +73,7 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
           <input
             id={fileId}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
               setPreview(null);
@@ -104,6 +104,9 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
                 ))}
               </ul>
             </>
+          ) : null}
+          {preview.blank_lines.length > 0 ? (
+            <p>{t('teach.blankLines', { lines: preview.blank_lines.join(', ') })}</p>
           ) : null}
           {preview.names.length > 0 ? (
             <button type="button" className="button primary" aria-busy={action.busy} onClick={create}>

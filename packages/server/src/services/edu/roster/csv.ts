@@ -1,6 +1,8 @@
 /**
  * CSV as RFC 4180 writes it (quoted fields, doubled quotes, line breaks inside quotes; CRLF or LF),
- * with a header row. Each record keeps the line it starts on, so a refused row can be pointed at.
+ * with a header row, and a sheet's rows in the same shape. Each record keeps the line it starts on, so
+ * a refused row can be pointed at. A blank line (nothing, or only commas and spaces, as Excel saves an
+ * empty row) is no record: the ones among the rows are listed, to be reported as skipped.
  */
 
 export interface CsvRecord {
@@ -13,7 +15,27 @@ export interface CsvTable {
   /** Header names, trimmed. */
   header: string[];
   records: CsvRecord[];
+  /** Lines of the blank rows between the header and the last record. */
+  blank: number[];
 }
+
+const isBlank = (record: CsvRecord) => record.fields.every((f) => f.trim() === '');
+
+/** The table of records as read, the first non-blank one its header. */
+const tableOf = (all: CsvRecord[]): CsvTable => {
+  const first = all.findIndex((r) => !isBlank(r));
+  let last = all.length - 1;
+  while (last > first && isBlank(all[last] as CsvRecord)) last -= 1;
+  const rest = first < 0 ? [] : all.slice(first + 1, last + 1);
+  return {
+    header: (all[first]?.fields ?? []).map((h) => h.trim()),
+    records: rest.filter((r) => !isBlank(r)),
+    blank: rest.filter(isBlank).map((r) => r.line),
+  };
+};
+
+/** A sheet's rows (row n is line n) as a table. */
+export const tableOfRows = (rows: string[][]): CsvTable => tableOf(rows.map((fields, i) => ({ line: i + 1, fields })));
 
 /** Records of a CSV text (a byte-order mark is dropped); the first is the header. */
 export const parseCsv = (input: string): CsvTable => {
@@ -28,7 +50,7 @@ export const parseCsv = (input: string): CsvTable => {
   const endRecord = () => {
     fields.push(field);
     field = '';
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: startLine, fields });
+    records.push({ line: startLine, fields });
     fields = [];
   };
   while (i < text.length) {
@@ -61,8 +83,7 @@ export const parseCsv = (input: string): CsvTable => {
     i += 1;
   }
   if (field !== '' || fields.length > 0) endRecord();
-  const [head, ...rest] = records;
-  return { header: (head?.fields ?? []).map((h) => h.trim()), records: rest };
+  return tableOf(records);
 };
 
 /** A record's field by header name ('' when the column is missing or the row is short). */

@@ -20,12 +20,13 @@ import { inTransaction } from '../../webhooks/events.ts';
 import { logReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
 import { isZip } from '../bounded-zip.ts';
+import { isWorkbook, readFirstSheet } from '../workbook.ts';
 import { applyPlan } from './apply.ts';
 import { openRosterZip } from './archive.ts';
 import type { Roster } from './model.ts';
 import { readOneRoster } from './oneroster.ts';
 import { type Plan, planRoster } from './plan.ts';
-import { isTemplate, readTemplate } from './template.ts';
+import { isTemplate, readTemplateCsv, readTemplateSheet } from './template.ts';
 
 /** Named items shown per kind and action, and refused rows shown. */
 const ITEMS_SHOWN = 200;
@@ -33,24 +34,36 @@ const REFUSED_SHOWN = 500;
 
 type Preview = Omit<RosterJob, 'id' | 'status' | 'school_id' | 'created_at' | 'applied_at'>;
 
-/** The roster an upload holds, ids hashed; E_1 when it is neither a OneRoster zip nor the template. */
-export const readRoster = (ctx: Context, bytes: Uint8Array): Roster => {
+/**
+ * The roster an upload holds, ids hashed: a zip is an .xlsx workbook of the template or a OneRoster
+ * set, anything else the template as a CSV; E_1 when it is none of them.
+ */
+export const readRoster = async (ctx: Context, bytes: Uint8Array): Promise<Roster> => {
   const key = ctx.keys.identifiers;
   if (bytes.length === 0) throw invalidRequest('The file is empty.');
-  if (isZip(bytes)) return readOneRoster({ entries: openRosterZip(bytes, ctx.config), key });
+  if (isZip(bytes)) {
+    if (!isWorkbook(bytes, ctx.config)) return readOneRoster({ entries: openRosterZip(bytes, ctx.config), key });
+    return readTemplateSheet(await readFirstSheet(bytes, ctx.config), key) ?? notARoster();
+  }
   if (bytes.length > ctx.config.eduRosterEntryMaxBytes) {
     throw invalidRequest(`The file is larger than ${ctx.config.eduRosterEntryMaxBytes} bytes.`);
   }
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 4096));
   const headGbk = new TextDecoder('gb18030').decode(bytes.subarray(0, 4096));
-  if (isTemplate(head) || isTemplate(headGbk)) return readTemplate(bytes, key);
+  if (isTemplate(head) || isTemplate(headGbk)) return readTemplateCsv(bytes, key);
+  return notARoster();
+};
+
+const notARoster = (): never => {
   throw invalidRequest(
-    'Send a OneRoster 1.2 CSV set as a zip, or the Chinese-header template as a CSV file (学校, 班级, 年级, 姓名, 角色, 学号/编号).',
+    'Send a OneRoster 1.2 CSV set as a zip, or the Chinese-header template as a CSV file or an .xlsx workbook (学校, 班级, 年级, 姓名, 角色, 学号/编号).',
   );
 };
 
 const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => {
   const items: Preview['items'] = [];
+  // A job stored before blank lines were listed has none.
+  const blank = roster.blank ?? [];
   const add = <T>(kind: string, action: string, list: T[], show: (item: T) => { name: string; detail?: string }) => {
     for (const item of list.slice(0, ITEMS_SHOWN)) {
       const { name, detail } = show(item);
@@ -60,7 +73,10 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
   add('school', 'create', plan.newSchools, (s) => ({ name: s.name }));
   add('school', 'match', plan.linkSchools, (s) => ({ name: s.name, detail: `school:${s.schoolId}` }));
   add('school', 'change', plan.renameSchools, (s) => ({ name: s.to, detail: s.from }));
-  add('class', 'create', plan.newClasses, (c) => ({ name: c.title, detail: `${c.grade} ${c.schoolYear}` }));
+  add('class', 'create', plan.newClasses, (c) => ({
+    name: c.title,
+    detail: `${c.grade} ${c.schoolYear}${c.gradeAssumed ? ' (no grade in the file)' : ''}`,
+  }));
   add('class', 'change', plan.changeClasses, (c) => ({
     name: c.title,
     detail: `${c.from.title} ${c.from.grade} ${c.from.schoolYear}${c.from.archived ? ' (archived)' : ''}`,
@@ -90,11 +106,17 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
       memberships_changed: plan.changeEnrollments.length,
       memberships_removed: plan.removeEnrollments.length,
       refused: plan.refused.length,
+      blank_lines: blank.length,
     },
     items,
-    refused: plan.refused
-      .slice(0, REFUSED_SHOWN)
-      .map((r) => ({ file: r.file, line: r.line, column: r.column, reason: r.reason })),
+    refused: plan.refused.slice(0, REFUSED_SHOWN).map((r) => ({
+      file: r.file,
+      line: r.line,
+      column: r.column,
+      reason: r.reason,
+      ...(r.cause ? { cause: r.cause } : {}),
+    })),
+    blank_lines: blank.slice(0, REFUSED_SHOWN).map((b) => ({ file: b.file, line: b.line })),
     holds: plan.holds.map((h) => ({
       school_id: h.schoolId,
       school: h.name,
@@ -106,14 +128,20 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
   };
 };
 
-const jobView = (row: Selectable<RosterJobsTable>): RosterJob => ({
-  id: Number(row.id),
-  status: row.status,
-  school_id: row.school_id === null ? null : Number(row.school_id),
-  created_at: Number(row.created_at),
-  applied_at: row.applied_at === null ? null : Number(row.applied_at),
-  ...(JSON.parse(row.preview) as Preview),
-});
+const jobView = (row: Selectable<RosterJobsTable>): RosterJob => {
+  const preview = JSON.parse(row.preview) as Preview;
+  return {
+    id: Number(row.id),
+    status: row.status,
+    school_id: row.school_id === null ? null : Number(row.school_id),
+    created_at: Number(row.created_at),
+    applied_at: row.applied_at === null ? null : Number(row.applied_at),
+    ...preview,
+    // A preview stored before blank lines were listed.
+    counts: { ...preview.counts, blank_lines: preview.counts.blank_lines ?? 0 },
+    blank_lines: preview.blank_lines ?? [],
+  };
+};
 
 /** Existing people an answer names (matched teachers, renamed and removed people): their reads are logged. */
 const namedPeople = (plan: Plan) => [
@@ -147,7 +175,7 @@ export const previewRosterImport = async (
 ): Promise<RosterJob> => {
   const bytes = input.bytes ?? Buffer.from(input.file_base64 ?? '', 'base64');
   if (input.school_id !== undefined && !(await findSchool(ctx.db, input.school_id))) fail('E_2');
-  const roster = readRoster(ctx, bytes);
+  const roster = await readRoster(ctx, bytes);
   const holdPercent = ctx.config.eduRosterHoldPercent;
   const plan = await planRoster(ctx, roster, { schoolId: input.school_id, holdPercent });
   const preview = previewOf(roster, plan, holdPercent);

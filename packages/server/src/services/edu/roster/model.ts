@@ -18,9 +18,28 @@ export interface Where {
 /** Why a row is left out: the protocol's ROSTER_REFUSALS, each with its sentence. */
 export type RefusalReason = RosterRefusalReason;
 
+/** A class, person or school of the file: its ref, and the title or name the file gives it. */
+export interface Subject {
+  kind: 'class' | 'person' | 'school';
+  ref: string;
+  name: string;
+}
+
+/** A refused row that other rows depend on: what it is, where, and why it was refused. */
+export interface Cause extends Where {
+  kind: Subject['kind'];
+  name: string;
+  column: string;
+  reason: RefusalReason;
+}
+
 export interface Refusal extends Where {
   column: string;
   reason: RefusalReason;
+  /** The class, person or school the refused row is, when the row got as far as naming one. */
+  subject?: Subject;
+  /** For a row refused because a row it depends on was: that row. */
+  cause?: Cause;
 }
 
 export type RosterRole = 'pupil' | 'teacher';
@@ -36,7 +55,8 @@ export interface RosterClass {
   ref: string;
   orgRef: string;
   title: string;
-  grade: number;
+  /** Null when the file gives none (OneRoster 1.2's `grades` is optional). */
+  grade: number | null;
   schoolYear: string;
   deleted: boolean;
   at: Where;
@@ -74,7 +94,9 @@ export interface Roster {
   users: RosterUser[];
   enrollments: RosterEnrollment[];
   refused: Refusal[];
-  /** Data rows read (headers not counted). */
+  /** Blank lines among the rows, skipped. */
+  blank: Where[];
+  /** Data rows read (headers and blank lines not counted). */
   rows: number;
 }
 

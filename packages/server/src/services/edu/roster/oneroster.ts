@@ -4,7 +4,10 @@
  * carry `status` active or tobedeleted); `orgs.csv`, `academicSessions.csv`, `classes.csv`,
  * `users.csv`, `enrollments.csv` and, in 1.2, `roles.csv` (a user's role per org) are read; the other
  * files of the standard (courses, demographics, results…) are not needed and are left alone. Users
- * with the 1.1 columns `role` and `orgSourcedIds` are read too, since many exporters still write them.
+ * with the 1.1 columns `role` and `orgSourcedIds` are read too, since many exporters still write them,
+ * and so is a class's 1.1 `grade` column. What 1.2 makes optional is optional: a manifest entry left
+ * empty is a file that is absent, and a class without grades takes the lowest grade its pupils' rows
+ * give (users.csv `grades`), or none (plan-classes.ts decides). Blank lines are skipped and listed.
  */
 import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
@@ -25,6 +28,7 @@ import {
   readGrade,
   readPersonName,
   rosterRef,
+  type Subject,
 } from './model.ts';
 
 const FILES = ['orgs', 'academicSessions', 'classes', 'users', 'enrollments', 'roles'] as const;
@@ -57,7 +61,8 @@ const readManifest = (text: string): Map<string, FileMode> => {
   }
   const modes = new Map<string, FileMode>();
   for (const [key, value] of values) {
-    if (!key.startsWith('file.')) continue;
+    // An entry left empty (as some exporters write the ones they do not fill) names no file.
+    if (!key.startsWith('file.') || value === '') continue;
     if (value !== 'bulk' && value !== 'delta' && value !== 'absent') {
       throw invalidRequest(`manifest.csv: ${key} must be bulk, delta or absent.`);
     }
@@ -80,6 +85,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
   const rolesByUser = readRoles(reading);
   const users = readUsers(reading, orgs.schools, rolesByUser);
   const enrollments = readEnrollments(reading);
+  gradeFromPupils(classes.items, users.grades, enrollments.items);
   return {
     format: 'oneroster',
     encoding: reading.encoding,
@@ -89,6 +95,7 @@ export const readOneRoster = ({ entries, key }: OneRosterInput): Roster => {
     users: users.items,
     enrollments: enrollments.items,
     refused: reading.refused,
+    blank: reading.blank,
     rows: reading.rows,
   };
 };
@@ -107,9 +114,10 @@ interface Reading {
   encoding: Roster['encoding'];
   rows: number;
   refused: Refusal[];
+  blank: Roster['blank'];
   /** The file's records when the manifest names it bulk or delta; none when absent. */
   tableOf: (name: FileName) => Table;
-  refuse: (file: string, record: CsvRecord, column: string, reason: RefusalReason) => void;
+  refuse: (file: string, record: CsvRecord, column: string, reason: RefusalReason, subject?: Subject) => void;
   /** The row's sourcedId, hashed; undefined (and refused) when blank or seen before in the file. */
   idOf: (file: string, record: CsvRecord, value: string, kind: RefKind) => string | undefined;
 }
@@ -124,6 +132,7 @@ const startReading = (entries: Map<string, Uint8Array>, key: KeyObject): Reading
     encoding: 'utf-8',
     rows: 0,
     refused: [],
+    blank: [],
     tableOf: (name) => {
       const mode = modes.get(name) ?? 'absent';
       const file = `${name}.csv`;
@@ -134,9 +143,11 @@ const startReading = (entries: Map<string, Uint8Array>, key: KeyObject): Reading
       const missing = REQUIRED[name].find((column) => !table.header.includes(column));
       if (missing) throw invalidRequest(`${file} has no ${missing} column.`);
       reading.rows += table.records.length;
+      reading.blank.push(...table.blank.map((line) => ({ file, line })));
       return { mode, records: table.records, get: columnReader(table.header), file };
     },
-    refuse: (file, record, column, reason) => reading.refused.push({ file, line: record.line, column, reason }),
+    refuse: (file, record, column, reason, subject) =>
+      reading.refused.push({ file, line: record.line, column, reason, ...(subject ? { subject } : {}) }),
     idOf: (file, record, value, kind) => {
       if (value === '') return void reading.refuse(file, record, 'sourcedId', 'missing_value');
       const seen = ids.get(file) ?? new Set<string>();
@@ -175,7 +186,7 @@ const readOrgs = ({ tableOf, refuse, idOf }: Reading) => {
     if (ref === undefined) continue;
     const name = get('name').slice(0, 128);
     if (name === '') {
-      refuse(table.file, record, 'name', 'missing_value');
+      refuse(table.file, record, 'name', 'missing_value', { kind: 'school', ref, name });
       continue;
     }
     schools.add(ref);
@@ -214,17 +225,20 @@ const readClasses = ({ key, tableOf, refuse, idOf }: Reading, sessionYears: Map<
     if (ref === undefined) continue;
     const deleted = deletedOf(table.mode, get('status'));
     const title = get('title').slice(0, 128);
+    const subject: Subject = { kind: 'class', ref, name: title };
     if (title === '' && !deleted) {
-      refuse(file, record, 'title', 'missing_value');
+      refuse(file, record, 'title', 'missing_value', subject);
       continue;
     }
-    const grade = readGrade(get('grades'));
+    // 1.2's `grades` (optional), or 1.1's `grade` as some exporters still write it.
+    const gradeColumn = get('grades') !== '' || get('grade') === '' ? 'grades' : 'grade';
+    const grade = get(gradeColumn) === '' ? null : readGrade(get(gradeColumn));
     if (grade === undefined && !deleted) {
-      refuse(file, record, 'grades', 'grade');
+      refuse(file, record, gradeColumn, 'grade', subject);
       continue;
     }
     if (get('schoolSourcedId') === '') {
-      refuse(file, record, 'schoolSourcedId', 'missing_value');
+      refuse(file, record, 'schoolSourcedId', 'missing_value', subject);
       continue;
     }
     const terms = get('termSourcedIds')
@@ -235,7 +249,7 @@ const readClasses = ({ key, tableOf, refuse, idOf }: Reading, sessionYears: Map<
       ref,
       orgRef: rosterRef(key, 'org', get('schoolSourcedId')),
       title,
-      grade: grade ?? 0,
+      grade: grade ?? null,
       schoolYear,
       deleted,
       at: { file, line: record.line },
@@ -264,6 +278,8 @@ const readUsers = ({ key, tableOf, refuse, idOf }: Reading, schoolOrgs: Set<stri
   const table = tableOf('users');
   const { file } = table;
   const items: RosterUser[] = [];
+  /** Pupils' grades (users.csv `grades`), for their classes that give none. */
+  const grades = new Map<string, number>();
   for (const record of table.records) {
     const get = (c: string) => table.get(record, c);
     if (!statusOk(get('status'))) {
@@ -274,24 +290,27 @@ const readUsers = ({ key, tableOf, refuse, idOf }: Reading, schoolOrgs: Set<stri
     const ref = idOf(file, record, sourcedId, 'user');
     if (ref === undefined) continue;
     const deleted = deletedOf(table.mode, get('status'));
+    const name = readPersonName(
+      `${get('familyName')}${/[\p{Script=Han}]/u.test(get('familyName')) ? '' : ' '}${get('givenName')}`,
+    );
+    const subject: Subject = { kind: 'person', ref, name: name ?? '' };
     const roles = [...(rolesByUser.get(sourcedId) ?? [])].sort((a, b) => Number(b.primary) - Number(a.primary));
     const roleText = get('role') || roles[0]?.role || '';
     const role = roleOf(roleText);
     if (roleText !== '' && role === undefined && !deleted) {
-      refuse(file, record, get('role') ? 'role' : 'roles.csv', 'role_not_imported');
+      refuse(file, record, get('role') ? 'role' : 'roles.csv', 'role_not_imported', subject);
       continue;
     }
     const orgIds = [...get('orgSourcedIds').split(','), get('primaryOrgSourcedId'), ...roles.map((r) => r.org)]
       .map((o) => o.trim())
       .filter((o) => o !== '');
     const orgRefs = orgIds.map((o) => rosterRef(key, 'org', o));
-    const name = readPersonName(
-      `${get('familyName')}${/[\p{Script=Han}]/u.test(get('familyName')) ? '' : ' '}${get('givenName')}`,
-    );
     if (name === undefined && !deleted) {
-      refuse(file, record, 'givenName', 'name');
+      refuse(file, record, 'givenName', 'name', subject);
       continue;
     }
+    const grade = role === 'teacher' ? undefined : readGrade(get('grades'));
+    if (grade !== undefined) grades.set(ref, grade);
     items.push({
       ref,
       orgRef: orgRefs.find((o) => schoolOrgs.has(o)) ?? orgRefs[0],
@@ -303,7 +322,18 @@ const readUsers = ({ key, tableOf, refuse, idOf }: Reading, schoolOrgs: Set<stri
       at: { file, line: record.line },
     });
   }
-  return { mode: table.mode, items };
+  return { mode: table.mode, items, grades };
+};
+
+/** A class the file gives no grade takes the lowest its pupils' rows give (the youngest, for their age band). */
+const gradeFromPupils = (classes: RosterClass[], grades: Map<string, number>, enrollments: RosterEnrollment[]) => {
+  const lowest = new Map<string, number>();
+  for (const e of enrollments) {
+    const grade = grades.get(e.userRef);
+    if (e.role !== 'pupil' || e.deleted || grade === undefined) continue;
+    lowest.set(e.classRef, Math.min(grade, lowest.get(e.classRef) ?? grade));
+  }
+  for (const c of classes) if (c.grade === null) c.grade = lowest.get(c.ref) ?? null;
 };
 
 const readEnrollments = ({ key, tableOf, refuse, idOf }: Reading) => {

@@ -2,14 +2,23 @@
  * The second step of a plan: the classes. A class linked before is changed when the file gives it
  * another title, grade or school year (or it was archived or removed), and removed when a delta file
  * says `tobedeleted` or a bulk file of its school leaves it out; an unlinked one is to be created in
- * its org's school. A class whose org is unknown is refused. What comes out is every class that exists
- * after the import, with its grade and school, for the people and memberships that name it.
+ * its org's school. A class whose org is unknown is refused (naming the school's refused row when the
+ * file has one). A class the file gives no grade keeps the one it has, and a new one takes
+ * `GRADE_WHEN_NONE`. What comes out is every class that exists after the import, with its grade and
+ * school, for the people and memberships that name it.
  */
 import type { Context } from '../../../context.ts';
 import { classRowsById, linksByHash, linksOfSchools, type RosterLink } from '../../../store/edu/roster/roster.ts';
 import type { RosterClass } from './model.ts';
 import type { ClassFields, Planning } from './plan.ts';
 import { byHash, type Schools } from './plan-schools.ts';
+
+/**
+ * The grade of a new class the file gives none (nor its pupils' rows): 一年级, the youngest school
+ * grade, whose age band asks the most (a guardian's consent) until a teacher sets the real one. The
+ * preview says the grade was not in the file.
+ */
+const GRADE_WHEN_NONE = 1;
 
 type ClassRow = ReturnType<Awaited<ReturnType<typeof classRowsById>>['get']>;
 
@@ -56,7 +65,7 @@ export const resolveClasses = async (planning: Planning, schools: Schools): Prom
 
 /** One class row of the file: removed, refused, changed, kept as it is, or created. */
 const planClass = (
-  { ctx, plan, column, refuse }: Planning,
+  { ctx, plan, column, refuse, causeOf }: Planning,
   schools: Schools,
   known: Classes['known'],
   c: RosterClass,
@@ -77,13 +86,21 @@ const planClass = (
   }
   const school = schools.schoolOf.get(c.orgRef);
   if (school === undefined) {
-    refuse(c.at, column('学校', 'schoolSourcedId'), 'unknown_org');
+    const cause = causeOf(c.orgRef);
+    const subject = { kind: 'class' as const, ref: c.ref, name: c.title };
+    refuse(c.at, column('学校', 'schoolSourcedId'), cause ? 'org_refused' : 'unknown_org', { subject, cause });
     known.delete(c.ref);
     return;
   }
-  const fields: ClassFields = { title: c.title, grade: c.grade, schoolYear: c.schoolYear || String(yearOf(ctx)) };
+  const grade = c.grade ?? (row ? Number(row.grade) : GRADE_WHEN_NONE);
+  const fields: ClassFields = { title: c.title, grade, schoolYear: c.schoolYear || String(yearOf(ctx)) };
   if (!(link && row)) {
-    plan.newClasses.push({ ref: c.ref, orgRef: c.orgRef, ...fields });
+    plan.newClasses.push({
+      ref: c.ref,
+      orgRef: c.orgRef,
+      ...fields,
+      ...(c.grade === null ? { gradeAssumed: true } : {}),
+    });
     known.set(c.ref, { grade: fields.grade, school });
     return;
   }

@@ -3,7 +3,8 @@
  * A membership linked before is changed when its class, person or role moved, and ended when a delta
  * file says `tobedeleted`, when a bulk file of its school leaves it out, or when its person is
  * removed; an unlinked one is to be added. One naming an unknown class or person, or giving a pupil
- * a teacher's role (or the other way round), is refused.
+ * a teacher's role (or the other way round), is refused; when the class or person is in the file but
+ * was refused, the refusal names that row.
  */
 import {
   activeRolesInClasses,
@@ -65,19 +66,21 @@ const endMembership = ({ plan }: Planning, lookup: Lookup, ref: string, link: Ro
 
 /** One membership of the file: ended, refused, changed, kept as it is, or added. */
 const planMembership = (planning: Planning, lookup: Lookup, e: RosterEnrollment, link: RosterLink | undefined) => {
-  const { plan, column, refuse } = planning;
+  const { plan, column, refuse, causeOf } = planning;
   if (e.deleted) {
     if (link) endMembership(planning, lookup, e.ref, link);
     return;
   }
   if (!lookup.classes.known.has(e.classRef)) {
-    refuse(e.at, column('班级', 'classSourcedId'), 'unknown_class');
+    const cause = causeOf(e.classRef);
+    refuse(e.at, column('班级', 'classSourcedId'), cause ? 'class_refused' : 'unknown_class', { cause });
     if (link) endMembership(planning, lookup, e.ref, link);
     return;
   }
   const userRole = lookup.people.known.get(e.userRef);
   if (userRole === undefined) {
-    refuse(e.at, column('学号/编号', 'userSourcedId'), 'unknown_user');
+    const cause = causeOf(e.userRef);
+    refuse(e.at, column('学号/编号', 'userSourcedId'), cause ? 'user_refused' : 'unknown_user', { cause });
     if (link) endMembership(planning, lookup, e.ref, link);
     return;
   }

@@ -4,7 +4,8 @@
  * or a bulk file of their school leaves them out. An unlinked pupil is to be created in the school
  * and grade of their first class; an unlinked teacher is matched to their own account by phone, else
  * e-mail (the import never makes a teacher account). A person with no school, a pupil with no class,
- * a teacher without an account and a teacher whose account is a pupil's are refused.
+ * a teacher without an account and a teacher whose account is a pupil's are refused; when their school
+ * or class is in the file but was refused, the refusal names that row.
  */
 import type { Context } from '../../../context.ts';
 import {
@@ -57,7 +58,7 @@ export const resolvePeople = async (planning: Planning, schools: Schools, classe
   for (const [ref, link] of links) {
     if (link.removed_at === null) known.set(ref, names.has(Number(link.user_id)) ? 'pupil' : 'teacher');
   }
-  const roles = rolesFromEnrollments(roster, classes);
+  const roles = rolesFromEnrollments(planning, classes);
   const unlinkedTeachers = roster.users.filter(
     (u) => !u.deleted && !links.has(u.ref) && (u.role ?? roles.role.get(u.ref)) === 'teacher',
   );
@@ -78,19 +79,21 @@ export const resolvePeople = async (planning: Planning, schools: Schools, classe
 };
 
 /**
- * The role a file without a role column gives (teacher when any enrollment says so), and each
- * person's first class that exists after the import.
+ * The role a file without a role column gives (teacher when any enrollment says so), each person's
+ * first class that exists after the import, and the first refused class of the file they are in.
  */
-const rolesFromEnrollments = (roster: Roster, classes: Classes) => {
+const rolesFromEnrollments = ({ roster, causeOf }: Planning, classes: Classes) => {
   const role = new Map<string, RosterRole>();
   const firstClass = new Map<string, string>();
+  const refusedClass = new Map<string, string>();
   for (const e of roster.enrollments) {
     if (e.deleted) continue;
     if (e.role !== 'pupil') role.set(e.userRef, 'teacher');
     else if (!role.has(e.userRef)) role.set(e.userRef, 'pupil');
     if (!firstClass.has(e.userRef) && classes.known.has(e.classRef)) firstClass.set(e.userRef, e.classRef);
+    if (!refusedClass.has(e.userRef) && causeOf(e.classRef)) refusedClass.set(e.userRef, e.classRef);
   }
-  return { role, firstClass };
+  return { role, firstClass, refusedClass };
 };
 
 /** Teachers' own accounts, by phone and by e-mail, and which of them are pupil accounts. */
@@ -136,24 +139,32 @@ const planPerson = (planning: Planning, lookup: Lookup, u: RosterUser) => {
 };
 
 /** A person not linked before: a pupil to create, a teacher's account to match, or a refusal. */
-const planNewPerson = ({ roster, plan, column, refuse }: Planning, lookup: Lookup, u: RosterUser) => {
+const planNewPerson = ({ roster, plan, column, refuse, causeOf }: Planning, lookup: Lookup, u: RosterUser) => {
   const role = u.role ?? lookup.roles.role.get(u.ref) ?? 'pupil';
   const classRef = lookup.roles.firstClass.get(u.ref);
+  const subject = { kind: 'person' as const, ref: u.ref, name: u.name };
   const orgRef =
     (u.orgRef !== undefined && lookup.schools.schoolOf.has(u.orgRef) ? u.orgRef : undefined) ??
     (classRef ? orgRefOfClass(roster, classRef, lookup.classes.known, lookup.schools.orgLinks) : undefined);
-  if (orgRef === undefined) return refuse(u.at, column('学校', 'orgSourcedIds'), 'unknown_org');
+  if (orgRef === undefined) {
+    const cause = u.orgRef === undefined ? undefined : causeOf(u.orgRef);
+    return refuse(u.at, column('学校', 'orgSourcedIds'), cause ? 'org_refused' : 'unknown_org', { subject, cause });
+  }
   if (role === 'pupil') {
     const grade = classRef ? lookup.classes.known.get(classRef)?.grade : undefined;
-    if (grade === undefined) return refuse(u.at, column('班级', 'enrollments.csv'), 'no_class');
+    if (grade === undefined) {
+      const refusedClass = lookup.roles.refusedClass.get(u.ref);
+      const cause = refusedClass === undefined ? undefined : causeOf(refusedClass);
+      return refuse(u.at, column('班级', 'enrollments.csv'), cause ? 'class_refused' : 'no_class', { subject, cause });
+    }
     plan.newPupils.push({ ref: u.ref, orgRef, name: u.name, grade });
     lookup.known.set(u.ref, 'pupil');
     return;
   }
   const { accounts } = lookup;
   const userId = (u.phone && accounts.byPhone.get(u.phone)) || (u.email && accounts.byEmail.get(u.email)) || undefined;
-  if (userId === undefined) return refuse(u.at, column('手机', 'phone'), 'teacher_without_account');
-  if (accounts.pupils.has(userId)) return refuse(u.at, column('角色', 'role'), 'role_mismatch');
+  if (userId === undefined) return refuse(u.at, column('手机', 'phone'), 'teacher_without_account', { subject });
+  if (accounts.pupils.has(userId)) return refuse(u.at, column('角色', 'role'), 'role_mismatch', { subject });
   plan.linkTeachers.push({ ref: u.ref, orgRef, userId, name: u.name });
   lookup.known.set(u.ref, 'teacher');
 };

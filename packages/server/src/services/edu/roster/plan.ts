@@ -15,7 +15,7 @@
  * Each step adds its part of the plan and its refused rows, in that order.
  */
 import type { Context } from '../../../context.ts';
-import type { Refusal, RefusalReason, Roster, Where } from './model.ts';
+import type { Cause, Refusal, RefusalReason, Roster, Subject, Where } from './model.ts';
 import { resolveClasses } from './plan-classes.ts';
 import { holdLargeRemovals } from './plan-holds.ts';
 import { diffMemberships } from './plan-memberships.ts';
@@ -44,7 +44,8 @@ export interface Plan {
   newSchools: { ref: string; name: string }[];
   linkSchools: { ref: string; schoolId: number; name: string }[];
   renameSchools: { schoolId: number; from: string; to: string }[];
-  newClasses: ({ ref: string; orgRef: string } & ClassFields)[];
+  /** `gradeAssumed`: the file gives the class no grade (plan-classes.ts says which it takes). */
+  newClasses: ({ ref: string; orgRef: string; gradeAssumed?: true } & ClassFields)[];
   changeClasses: ({
     ref: string;
     classId: number;
@@ -84,7 +85,12 @@ export interface Planning {
   plan: Plan;
   /** The column a refusal names: the template's header, or OneRoster's. */
   column: (template: string, oneroster: string) => string;
-  refuse: (at: Where, column: string, reason: RefusalReason) => void;
+  refuse: (at: Where, column: string, reason: RefusalReason, about?: { subject?: Subject; cause?: Cause }) => void;
+  /**
+   * The refused row a class, person or school of the file is, when it was refused (by the reader or an
+   * earlier step): what a row naming it was refused for, rather than "not in the file".
+   */
+  causeOf: (ref: string) => Cause | undefined;
 }
 
 /** An empty plan that starts with the rows the reader refused. */
@@ -107,11 +113,25 @@ const startPlanning = (ctx: Context, roster: Roster): Planning => {
     refused: [...roster.refused],
     holds: [],
   };
+  const causes = new Map<string, Cause>();
+  const remember = (refusal: Refusal) => {
+    const { subject } = refusal;
+    if (subject && !causes.has(subject.ref)) {
+      const { file, line, column, reason } = refusal;
+      causes.set(subject.ref, { kind: subject.kind, name: subject.name, file, line, column, reason });
+    }
+  };
+  for (const refusal of roster.refused) remember(refusal);
   return {
     ctx,
     roster,
     plan,
     column: (template, oneroster) => (roster.format === 'template' ? template : oneroster),
-    refuse: (at, column, reason) => plan.refused.push({ ...at, column, reason }),
+    refuse: (at, column, reason, about = {}) => {
+      const refusal: Refusal = { file: at.file, line: at.line, column, reason, ...about };
+      plan.refused.push(refusal);
+      remember(refusal);
+    },
+    causeOf: (ref) => causes.get(ref),
   };
 };

@@ -268,7 +268,8 @@ describe('OneRoster bulk import', () => {
   test('refused rows name the file, the line, the column and why', async () => {
     const set = rosterSet({ schools: 1, classesPerSchool: 1, pupilsPerClass: 3, prefix: 'r-' });
     const classes = set.classes.map((c) => [...c]);
-    classes.push(['r-class-bad', '', '', '没有年级的班', '', '', '', '', '', 'r-org-0', '', '', '', '']);
+    // A grade no grade list has (an empty one is optional in 1.2: roster-real-files.test.ts).
+    classes.push(['r-class-bad', '', '', '年级不明的班', '九十', '', '', '', '', 'r-org-0', '', '', '', '']);
     const users = set.users.map((u) => [...u]);
     (users[0] as string[])[5] = 'guardian';
     users.push([
@@ -306,7 +307,20 @@ describe('OneRoster bulk import', () => {
         { file: 'users.csv', line: 7, column: 'sourcedId', reason: 'duplicate_id' },
         { file: 'users.csv', line: 6, column: 'enrollments.csv', reason: 'no_class' },
         { file: 'enrollments.csv', line: 5, column: 'classSourcedId', reason: 'unknown_class' },
-        { file: 'enrollments.csv', line: 2, column: 'userSourcedId', reason: 'unknown_user' },
+        {
+          file: 'enrollments.csv',
+          line: 2,
+          column: 'userSourcedId',
+          reason: 'user_refused',
+          cause: {
+            kind: 'person',
+            name: '王小明',
+            file: 'users.csv',
+            line: 2,
+            column: 'role',
+            reason: 'role_not_imported',
+          },
+        },
       ]),
     );
     expect(job.counts.pupils_created).toBe(2);

@@ -1,19 +1,19 @@
 /**
- * The Chinese-header template: one CSV, a row per person and class, as a school office keeps it in
- * Excel (UTF-8, or GBK/GB18030 from Chinese Excel: read as the pupil-name import reads it). Columns:
- * 学校, 班级, 年级, 学年 (optional), 姓名, 角色 (学生 / 教师 / 老师 / 班主任), 学号/编号 (or 学号, 编号,
- * 工号), 手机 and 邮箱 (teachers, optional). It is always a bulk file for the schools it names: a person
- * of those schools missing from it is to be removed. Ids are the school's name with the class or the
- * number, hashed: the number itself is never kept.
+ * The Chinese-header template: a row per person and class, as a school office keeps it in Excel or
+ * WPS, sent as a CSV (UTF-8, or GBK/GB18030 from Chinese Excel: read as the pupil-name import reads
+ * it) or as the .xlsx workbook itself (its first sheet, read by ../workbook.ts). Columns: 学校, 班级,
+ * 年级, 学年 (optional), 姓名, 角色 (学生 / 教师 / 老师 / 班主任), 学号/编号 (or 学号, 编号, 工号), 手机 and
+ * 邮箱 (teachers, optional). It is always a bulk file for the schools it names: a person of those
+ * schools missing from it is to be removed. Ids are the school's name with the class or the number,
+ * hashed: the number itself is never kept. Blank rows are skipped and listed.
  */
 import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../school/names.ts';
-import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
+import { type CsvRecord, type CsvTable, columnReader, parseCsv, tableOfRows } from './csv.ts';
 import { type Refusal, type Roster, type RosterRole, readGrade, readPersonName, rosterRef } from './model.ts';
 
-const FILE = 'template.csv';
 const ID_COLUMNS = ['学号/编号', '学号', '编号', '工号'];
 const ROLES: Record<string, { role: RosterRole; enrollment: 'pupil' | 'teacher' | 'head_teacher' }> = {
   学生: { role: 'pupil', enrollment: 'pupil' },
@@ -28,9 +28,30 @@ export const isTemplate = (text: string) => {
   return firstLine.includes('学校') && firstLine.includes('姓名');
 };
 
-export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
+/** The template as a CSV file. */
+export const readTemplateCsv = (bytes: Uint8Array, key: KeyObject): Roster => {
   const { text, encoding } = decodeUploadWithEncoding(bytes);
-  const table = parseCsv(text);
+  return readTemplate(parseCsv(text), { file: 'template.csv', encoding }, key);
+};
+
+/**
+ * The template as the rows of a workbook's first sheet, its header the first row naming 学校 and 姓名
+ * (a title row above it, as a school's sheet often has, is passed over); undefined when no row of the
+ * first ten does.
+ */
+export const readTemplateSheet = (rows: string[][], key: KeyObject): Roster | undefined => {
+  const at = rows.slice(0, 10).findIndex((row) => row.includes('学校') && row.includes('姓名'));
+  if (at < 0) return undefined;
+  const table = tableOfRows(rows.map((row, i) => (i < at ? [] : row)));
+  return readTemplate(table, { file: 'template.xlsx', encoding: 'utf-8' }, key);
+};
+
+const readTemplate = (
+  table: CsvTable,
+  source: { file: string; encoding: Roster['encoding'] },
+  key: KeyObject,
+): Roster => {
+  const { file, encoding } = source;
   const required = ['学校', '班级', '年级', '姓名', '角色'];
   const missing = required.find((c) => !table.header.includes(c));
   if (missing) throw invalidRequest(`The template has no ${missing} column.`);
@@ -38,6 +59,7 @@ export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
   if (!idColumn) throw invalidRequest('The template has no 学号/编号 column.');
   const reading: Reading = {
     key,
+    file,
     idColumn,
     get: columnReader(table.header),
     roster: {
@@ -49,6 +71,7 @@ export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
       users: [],
       enrollments: [],
       refused: [],
+      blank: table.blank.map((line) => ({ file, line })),
       rows: table.records.length,
     },
     seen: {
@@ -65,6 +88,7 @@ export const readTemplate = (bytes: Uint8Array, key: KeyObject): Roster => {
 /** What reading the rows shares: the roster they add to, and the ids seen so far (a person's with their name). */
 interface Reading {
   key: KeyObject;
+  file: string;
   idColumn: string;
   get: (record: CsvRecord, column: string) => string;
   roster: Roster;
@@ -72,9 +96,9 @@ interface Reading {
 }
 
 /** One row: the school, class and person it names (each once), and the membership joining them. */
-const readRow = ({ key, idColumn, get, roster, seen }: Reading, record: CsvRecord) => {
+const readRow = ({ key, file, idColumn, get, roster, seen }: Reading, record: CsvRecord) => {
   const value = (c: string) => get(record, c);
-  const at = { file: FILE, line: record.line };
+  const at = { file, line: record.line };
   const refuse = (column: string, reason: Refusal['reason']) => roster.refused.push({ ...at, column, reason });
   const emptyColumn = ['学校', '班级', '姓名', '角色', idColumn].find((c) => value(c) === '');
   if (emptyColumn) return refuse(emptyColumn, 'missing_value');

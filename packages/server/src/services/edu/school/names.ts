@@ -2,14 +2,13 @@
  * Reading the names a teacher pastes or uploads: one name a line, the first column of a CSV as
  * Excel saves it (UTF-8 with or without BOM, or GBK/GB18030 from Chinese Excel, which cannot be told
  * apart by a header: a file that is not valid UTF-8 is read as GB18030), or the first column of the
- * first sheet of an .xlsx workbook (a ZIP file: it starts with `PK`), unpacked within the limits of
- * every uploaded zip (bounded-zip.ts).
+ * first sheet of an .xlsx workbook (a ZIP file: it starts with `PK`), read by workbook.ts within the
+ * limits of every uploaded zip.
  */
 import { PUPIL_BATCH_MAX } from '@edupass/protocol';
-import { zipSync } from 'fflate';
-import { readSheet } from 'read-excel-file/node';
 import { invalidRequest } from '../../../errors.ts';
-import { isZip, openBoundedZip, type ZipLimits } from '../bounded-zip.ts';
+import { isZip, type ZipLimits } from '../bounded-zip.ts';
+import { readFirstSheet } from '../workbook.ts';
 
 /** A pupil's name as a teacher types it: at most this many characters. */
 export const NAME_MAX = 32;
@@ -17,6 +16,8 @@ export const NAME_MAX = 32;
 export interface NamePreview {
   names: string[];
   skipped: { line: number; text: string; reason: string }[];
+  /** Blank lines among the names (not those after the last), skipped. */
+  blank_lines: number[];
 }
 
 /** The text of an uploaded file and how it was read: UTF-8 when it is valid UTF-8, else GB18030 (a superset of GBK). */
@@ -54,12 +55,14 @@ interface NameRow {
 const readRows = (rows: NameRow[]): NamePreview => {
   const names: string[] = [];
   const skipped: NamePreview['skipped'] = [];
+  const blank: number[] = [];
   const seen = new Set<string>();
   rows.forEach(({ first, raw }, index) => {
     const line = index + 1;
     const name = first.replace(/\s+/g, ' ').trim();
     if (name === '') {
       if (raw.trim() !== '') skipped.push({ line, text: raw.slice(0, 64), reason: 'empty' });
+      else blank.push(line);
       return;
     }
     if (index === 0 && HEADERS.has(name.toLowerCase())) return;
@@ -74,44 +77,21 @@ const readRows = (rows: NameRow[]): NamePreview => {
       names.push(name);
     }
   });
-  return { names, skipped };
+  const lastLine = rows.findLastIndex(({ raw }) => raw.trim() !== '') + 1;
+  return { names, skipped, blank_lines: blank.filter((line) => line < lastLine) };
 };
 
 /** Names from pasted text or a CSV: the first field of each line. */
 export const readNames = (text: string): NamePreview =>
   readRows(text.split(/\r\n|\n|\r/).map((raw) => ({ first: firstField(raw), raw })));
 
-const cellText = (cell: unknown) => (cell === null || cell === undefined ? '' : String(cell));
-
-/** The parts of a workbook read-excel-file reads (it passes over the others): XML and relations. */
-const isWorkbookPart = (name: string) => name.endsWith('.xml') || name.endsWith('.xml.rels');
-
 /**
- * A workbook holds a part and a relations part a sheet besides a few shared ones, so it may have more
- * entries than a roster zip; the number costs nothing, as entries past the directory's checks are only
- * counted. The sizes, the ratio and the total are the roster import's.
- */
-const WORKBOOK_ENTRIES_MAX = 1000;
-
-/**
- * Names from the first column of an .xlsx workbook's first sheet; E_1 when it is no workbook, or
- * one that unpacks past the limits (saying which). Its parts are checked from the zip's directory and
- * unpacked within bounds (bounded-zip.ts), then handed to read-excel-file stored as they are: it
- * unpacks nothing that was not checked, whatever the upload's headers claim.
+ * Names from the first column of an .xlsx workbook's first sheet (workbook.ts: opened within the
+ * bounds of every uploaded zip); E_1 when it is no workbook, or one that unpacks past the limits.
  */
 const readWorkbookNames = async (bytes: Buffer, limits: ZipLimits): Promise<NamePreview> => {
-  const parts = openBoundedZip(
-    bytes,
-    { ...limits, eduRosterEntriesMax: Math.max(limits.eduRosterEntriesMax, WORKBOOK_ENTRIES_MAX) },
-    { wanted: isWorkbookPart },
-  );
-  let rows: unknown[][];
-  try {
-    rows = await readSheet(Buffer.from(zipSync(Object.fromEntries(parts), { level: 0 })));
-  } catch {
-    throw invalidRequest('The file is neither a CSV file nor an .xlsx workbook that can be read.');
-  }
-  return readRows(rows.map((row) => ({ first: cellText(row[0]), raw: row.map(cellText).filter(Boolean).join(',') })));
+  const rows = await readFirstSheet(bytes, limits);
+  return readRows(rows.map((row) => ({ first: row[0] ?? '', raw: row.filter(Boolean).join(',') })));
 };
 
 /** Names from pasted text or an uploaded file (base64): an .xlsx workbook (unpacked within `limits`) or a CSV file. */
