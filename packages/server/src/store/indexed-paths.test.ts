@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { yearlyReport } from '../services/admin/yearly-report.ts';
 import { eraseUserRows, type Person } from './account/erasure.ts';
 import { EXPORT_RULES } from './account/export-map.ts';
-import { auditEntries, searchUsers } from './admin/admin.ts';
+import { auditEntries, operatorAccounts, searchUsers } from './admin/admin.ts';
 import { accessLogOf } from './edu/access-log.ts';
 import { agreementsInForce } from './edu/family/guardian-checks.ts';
 import { schoolsPage, type TeacherRequestKey, teacherRequests } from './edu/school/schools.ts';
@@ -139,6 +139,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL
       expect(await wholeReadsOf(() => searchUsers(db, q, undefined, 30)), q).toEqual([]);
     }
     expect(await wholeReadsOf(() => searchUsers(db, 'pupil', 1000, 30))).toEqual([]);
+  });
+
+  test('the list of operators the audit filter offers reads the operators only', async () => {
+    expect(await wholeReadsOf(() => operatorAccounts(db))).toEqual([]);
   });
 
   test('the audit log filtered by a rare action, an operator, or a group of actions, newest first', async () => {

@@ -49,6 +49,7 @@ import * as sweepIndexesAndDailyReads from './042-sweep-indexes-and-daily-reads.
 import * as lookupsByIndex from './043-lookups-by-index.ts';
 import * as reportCounters from './044-report-counters.ts';
 import * as keysetPages from './045-keyset-pages.ts';
+import * as operatorList from './046-operator-list.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -106,6 +107,7 @@ const steps: [name: string, up: Step][] = [
   ['043-lookups-by-index', lookupsByIndex.up],
   ['044-report-counters', reportCounters.up],
   ['045-keyset-pages', keysetPages.up],
+  ['046-operator-list', operatorList.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
