@@ -6,7 +6,7 @@
 import { buffer } from 'node:stream/consumers';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
-import { inputLabelled, openSecurityRow, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
+import { inputLabelled, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
 import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
@@ -30,7 +30,10 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await signUpByPhone(app, tab, phone, PASSWORD);
       await switchLocale(page, locale);
       await expectScreen(page, text['account.security']);
-      const section = await openSecurityRow(page, text['dataExport.title']);
+      // A copy of one's data sits on the Privacy page, beside who read the record.
+      await page.getByRole('link', { name: text['account.privacy'], exact: true }).first().click();
+      await expectScreen(page, text['account.privacy']);
+      const section = page.getByRole('region', { name: text['dataExport.title'], exact: true });
       await section.getByText(text['dataExport.explain']).waitFor();
       later();
       await section.getByRole('button', { name: text['dataExport.ask'] }).click();
@@ -56,7 +59,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
 
       // The link worked once: the page now says it was downloaded, and the link is gone.
       await page.reload();
-      const again = await openSecurityRow(page, text['dataExport.title']);
+      const again = page.getByRole('region', { name: text['dataExport.title'], exact: true });
       await again.getByText(text['dataExport.state.used']).waitFor();
       expect(await again.getByRole('link', { name: text['dataExport.download'] }).count()).toBe(0);
     } finally {

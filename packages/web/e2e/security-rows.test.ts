@@ -49,9 +49,9 @@ for (const { locale, text } of LOCALES) {
       await switchLocale(page, locale);
       await expectScreen(page, text['account.security']);
 
-      // The list: eight rows (the copy of my data among them), each with its state; no form is open.
+      // The list: seven rows, each with its state (the copy of my data is on the Privacy page); no form is open.
       const rows = page.locator('.security-rows').getByRole('link');
-      await expect.poll(() => rows.count()).toBe(8);
+      await expect.poll(() => rows.count()).toBe(7);
       await rows
         .filter({ hasText: masked(phone) })
         .getByText(text['security.change'])

@@ -16,7 +16,7 @@ import type { MigrationContext } from './index.ts';
 export const up = async (db: Kysely<unknown>, { dialect }: MigrationContext): Promise<void> => {
   await db.schema
     .createTable('report_counters')
-    .addColumn('month', 'integer', (c) => c.notNull())
+    .addColumn('month', 'bigint', (c) => c.notNull())
     .addColumn('figure', 'text', (c) => c.notNull())
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('count', 'bigint', (c) => c.notNull())
@@ -25,7 +25,7 @@ export const up = async (db: Kysely<unknown>, { dialect }: MigrationContext): Pr
   await db.schema
     .createTable('report_people_read')
     .addColumn('subject_id', 'bigint', (c) => c.notNull())
-    .addColumn('year', 'integer', (c) => c.notNull())
+    .addColumn('year', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('report_people_read_pkey', ['subject_id', 'year'])
     .execute();
   await db.schema.createIndex('report_people_read_year').on('report_people_read').column('year').execute();

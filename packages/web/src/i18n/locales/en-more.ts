@@ -423,7 +423,6 @@ const text = {
   'dataExport.state.used': 'Downloaded',
   'dataExport.state.expired': 'The link has run out. Ask for a new copy.',
   'dataExport.state.failed': 'Could not be made. Please ask again.',
-  'security.get': 'Get',
   'deleteAccount.title': 'Delete your account',
   'deleteAccount.explain':
     'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps. Sites that use this account are told. If this site gives a waiting period, you can still keep the account by signing in before it ends; after that it cannot be undone.',

@@ -410,7 +410,6 @@ const text: MoreLocaleText = {
   'dataExport.state.used': '已下载',
   'dataExport.state.expired': '链接已过期，请重新申请。',
   'dataExport.state.failed': '生成失败，请重新申请。',
-  'security.get': '获取',
   'deleteAccount.title': '注销账号',
   'deleteAccount.explain':
     '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录都会被删除，使用该账号的站点也会收到通知。如果本站设有等待期，在等待期结束前重新登录就可以保留账号；之后将无法撤销。',

@@ -1,4 +1,4 @@
-/** Account centre: what identifies the user, the agreements in effect, and the usage-data choice. */
+/** Account centre: what identifies the user, the agreements in effect, the usage-data choice, a copy of my data and who read my record. */
 import { getPrivacy } from '@edupass/account';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useInfiniteScroll } from '@edupass/ui-kit/use-infinite-scroll.ts';
@@ -10,6 +10,7 @@ import { setConsent, useConsent } from '../../telemetry/consent.ts';
 import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout } from './account-layout.tsx';
+import { ExportSection } from './export-section.tsx';
 import { OwnRecordReads } from './record-reads.tsx';
 
 const PAGE = 20;
@@ -61,6 +62,7 @@ const Privacy = () => {
           </button>
         </>
       )}
+      <ExportSection />
       <OwnRecordReads />
     </AccountLayout>
   );

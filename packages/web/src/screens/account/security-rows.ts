@@ -9,7 +9,6 @@ export const SECURITY_ROWS = [
   'two-step',
   'devices',
   'cards',
-  'export',
   'delete',
 ] as const;
 export type SecurityRow = (typeof SECURITY_ROWS)[number];

@@ -24,7 +24,6 @@ import { CardsSection } from './cards-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DevicesSection } from './devices-section.tsx';
 import { EmailSection } from './email-section.tsx';
-import { ExportSection } from './export-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { PhoneSection } from './phone-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
@@ -132,7 +131,6 @@ const Security = () => {
             } as const,
           ]
         : []),
-      { key: 'export', name: 'dataExport.title', state: '', action: 'security.get' },
       { key: 'delete', name: 'deleteAccount.title', state: '', action: 'security.delete' },
     ];
   };
@@ -165,8 +163,6 @@ const Security = () => {
         return <DevicesSection key={devicesRound} />;
       case 'cards':
         return <CardsSection />;
-      case 'export':
-        return <ExportSection />;
       case 'delete':
         return <DeleteAccountSection />;
       default:
