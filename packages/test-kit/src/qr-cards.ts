@@ -10,6 +10,10 @@ type Decode = typeof import('jsqr')['default'];
 const loaded = jsQRModule as unknown as Decode | { default: Decode };
 const jsQR: Decode = typeof loaded === 'function' ? loaded : loaded.default;
 
+/** A QR code in RGBA pixels (a screenshot, a printed page rendered to PNG), decoded; null when none is found. */
+export const decodeQrPixels = (pixels: Uint8ClampedArray, width: number, height: number): string | null =>
+  jsQR(pixels, width, height)?.data ?? null;
+
 const SCALE = 4;
 
 /** The pixels of one `qrcode` SVG (a `viewBox` and one stroked path of `M`/`m` moves and `h` runs). */

@@ -13,17 +13,13 @@ import { join } from 'node:path';
 import { type PupilCredentials, routes } from '@edupass/protocol';
 import { client, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { CHINESE_NAMES, eduSteps } from '@edupass/test-kit/edu-steps';
-import jsQRModule from 'jsqr';
+import { decodeQrPixels } from '@edupass/test-kit/qr-cards';
 import { PNG } from 'pngjs';
 import { afterAll, expect, test } from 'vitest';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
 import { acceptAgreements, signInWithPassword } from './support/story-steps.ts';
-
-type Decode = typeof import('jsqr')['default'];
-const loadedJsQR = jsQRModule as unknown as Decode | { default: Decode };
-const jsQR: Decode = typeof loadedJsQR === 'function' ? loadedJsQR : loadedJsQR.default;
 
 const app = withApp();
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-cards-pdf-'));
@@ -45,7 +41,7 @@ const qrCodesOf = (png: PNG) =>
       const [w, h] = [mm(CARD.width), mm(CARD.height)];
       const cell = new PNG({ width: w, height: h });
       PNG.bitblt(png, cell, x, y, Math.min(w, png.width - x), Math.min(h, png.height - y), 0, 0);
-      return jsQR(new Uint8ClampedArray(cell.data), w, h)?.data ?? null;
+      return decodeQrPixels(new Uint8ClampedArray(cell.data), w, h);
     }),
   );
 

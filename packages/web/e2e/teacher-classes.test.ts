@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type ClassDetail, routes } from '@edupass/protocol';
 import { client, signUp } from '@edupass/test-kit/accounts';
 import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
-import jsQRModule from 'jsqr';
+import { decodeQrPixels } from '@edupass/test-kit/qr-cards';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { beforeAll, expect, test } from 'vitest';
@@ -22,11 +22,6 @@ import { withApp } from './support/app-server.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
 import { acceptAgreements, checkScreen, say, signInWithPassword } from './support/story-steps.ts';
-
-// A CommonJS module whose types say `export default`: the function is the module or its `default`.
-type Decode = typeof import('jsqr')['default'];
-const loadedJsQR = jsQRModule as unknown as Decode | { default: Decode };
-const jsQR: Decode = typeof loadedJsQR === 'function' ? loadedJsQR : loadedJsQR.default;
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const app = withApp();
@@ -37,9 +32,9 @@ beforeAll(() => {
 /** The QR code in a screenshot of the element, decoded (jsQR over the PNG's pixels). */
 const decodeQrIn = async (page: Page, selector: string) => {
   const png = PNG.sync.read(await page.locator(selector).first().screenshot());
-  const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-  if (!code) throw new Error('the card QR code did not decode from its screenshot');
-  return code.data;
+  const code = decodeQrPixels(new Uint8ClampedArray(png.data), png.width, png.height);
+  if (code === null) throw new Error('the card QR code did not decode from its screenshot');
+  return code;
 };
 
 const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));
