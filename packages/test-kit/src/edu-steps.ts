@@ -42,8 +42,8 @@ export const CHINESE_NAMES = [
 ];
 
 /** The year and month of birth of someone `years` old today (born a year before their last birthday month). */
-export const bornYearsAgo = (years: number) => {
-  const today = new Date();
+export const bornYearsAgo = (years: number, now = Date.now()) => {
+  const today = new Date(now);
   return `${today.getUTCFullYear() - years - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
 };
 
@@ -173,7 +173,7 @@ export const eduSteps = (server: TestServer, call: Call) => {
   };
   /** A self sign-up by someone `years` old (the age question answered). */
   const signUpAged = (years: number) =>
-    signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
+    signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years, server.app.ctx.now()) });
   return {
     operatorToken,
     ok,

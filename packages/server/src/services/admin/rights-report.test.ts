@@ -49,12 +49,7 @@ const { server, call } = useTestServer(
 );
 const edu = eduSteps(server, call);
 
-const bornYearsAgo = (years: number) => {
-  const today = new Date(start);
-  return `${today.getUTCFullYear() - years - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
-};
-const signUpAged = (years: number) =>
-  signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
+const { signUpAged } = edu;
 
 const operators: { id: number; token: string }[] = [];
 const seeded = { childA: 0, deleted: 0, objection: 0, correction: 0 };

@@ -8,7 +8,7 @@
  */
 
 import { routes, type StaffAccessRequest, type YearlyReport } from '@edupass/protocol';
-import { type Account, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { type Account, signInOperator } from '@edupass/test-kit/accounts';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -26,12 +26,7 @@ const YEAR = new Date(start + 8 * 3_600_000).getUTCFullYear();
 const { server, call } = useTestServer({}, { now: () => start });
 const edu = eduSteps(server, call);
 
-const bornYearsAgo = (years: number) => {
-  const today = new Date(start);
-  return `${today.getUTCFullYear() - years - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
-};
-const signUpAged = (years: number) =>
-  signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years) });
+const { signUpAged } = edu;
 
 let operator: { token: string };
 
