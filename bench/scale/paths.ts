@@ -10,6 +10,8 @@ import type { Targets } from './targets.ts';
 /** One database's server as the paths see it. */
 export interface Site {
   url: string;
+  /** The database the server runs on (the sweep's backlog is measured on it directly). */
+  databaseUrl: string;
   token: string;
   layout: Layout;
   targets: Targets;
@@ -63,8 +65,15 @@ const exportOf = async (site: Site, i: number) => {
 const SEARCH_TARGET_MS = 50;
 const DELETION_TARGET_MS = 1000;
 const REPORT_TARGET_MS = 1000;
+/** The console's page of schools and of teacher requests. */
+const CONSOLE_PAGE = 50;
 
-export const pathsFor = (searched: number, year: number): PathSpec[] => {
+/**
+ * `schools`: how many schools the small size has. The school list asks for a page both sizes fill (the
+ * console's 50, or fewer where the small size has fewer), so both answer the same number of rows.
+ */
+export const pathsFor = (searched: number, year: number, schools: number): PathSpec[] => {
+  const schoolPage = Math.min(CONSOLE_PAGE, schools);
   const search = (name: string, q: string): PathSpec => ({
     name: `user search: ${name}`,
     targetMs: SEARCH_TARGET_MS,
@@ -80,9 +89,12 @@ export const pathsFor = (searched: number, year: number): PathSpec[] => {
     search('no match', 'zqxjv'),
     { name: 'yearly report', targetMs: REPORT_TARGET_MS, run: get(`/admin/reports/yearly?year=${year}`) },
     { name: 'data export of one user (until ready)', run: exportOf },
-    { name: 'teacher approvals', run: get('/admin/edu/teacher-requests') },
+    {
+      name: `teacher approvals (a page of ${CONSOLE_PAGE})`,
+      run: get(`/admin/edu/teacher-requests?limit=${CONSOLE_PAGE}`),
+    },
     { name: `audit: ${RARE_ACTION}`, run: get(`/admin/audit?action=${RARE_ACTION}`) },
-    { name: 'school list', run: get('/admin/edu/schools') },
+    { name: `school list (a page of ${schoolPage})`, run: get(`/admin/edu/schools?limit=${schoolPage}`) },
     {
       name: 'remove an OIDC application',
       run: (site, i) => call(site, 'POST', `/admin/applications/${site.targets.applications[i]}/remove`).then(() => {}),

@@ -19,6 +19,7 @@ import { log } from './log.ts';
 import { type PathSpec, pathsFor, type Site, searchedAccount } from './paths.ts';
 import { type PathResult, summarise, tableOf, writeResults } from './report.ts';
 import { configFor, operatorToken, type RunningServer, startServer, stopServer } from './server.ts';
+import { measureSweep } from './sweep.ts';
 
 const arg = (name: string) => process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
 const numberArg = (name: string, fallback: number) => {
@@ -81,7 +82,13 @@ const measureBoth = async (names: string[], seeded: Seeded[]) => {
       const url = urlOf(names[i] as string);
       const token = await operatorToken(configFor(url), s.layout.operators.from);
       servers.push(await startServer(s.layout.size.label, url, logDir));
-      sites.push({ url: (servers[i] as RunningServer).url, token, layout: s.layout, targets: s.targets });
+      sites.push({
+        url: (servers[i] as RunningServer).url,
+        databaseUrl: url,
+        token,
+        layout: s.layout,
+        targets: s.targets,
+      });
     }
     const [small, large] = sites as [Site, Site];
     const avoid = new Set([
@@ -92,10 +99,16 @@ const measureBoth = async (names: string[], seeded: Seeded[]) => {
     ]);
     const year = new Date(Date.now() + 8 * 3_600_000).getUTCFullYear();
     const results: PathResult[] = [];
-    for (const path of pathsFor(searchedAccount(small.layout, avoid), year))
+    for (const path of pathsFor(searchedAccount(small.layout, avoid), year, small.layout.schools))
       results.push(await measurePath(path, small, large));
+    const backlog = await measureSweep(small, large);
+    results.push(backlog.result);
     log(`server logs in ${logDir}`);
-    return { results, sweepSeconds: servers.map((s) => s.sweepSeconds) };
+    return {
+      results,
+      sweepSeconds: servers.map((s) => s.sweepSeconds),
+      backlog: { perHour: backlog.perHour, dayOfDeletions: backlog.day },
+    };
   } finally {
     for (const server of servers) await stopServer(server);
   }
@@ -105,7 +118,7 @@ const main = async () => {
   const names = ['small', 'large'].map((label) => `bench_scale_${label}_${process.pid}`);
   try {
     const seeded = await seedBoth(names);
-    const { results, sweepSeconds } = await measureBoth(names, seeded);
+    const { results, sweepSeconds, backlog } = await measureBoth(names, seeded);
     const summaries = results.map(summarise);
     console.log(`\n${tableOf(summaries)}\n`);
     const sizes = seeded.map((s, i) => ({
@@ -118,7 +131,7 @@ const main = async () => {
       startSweepSeconds: Number(sweepSeconds[i]?.toFixed(1)),
     }));
     for (const size of sizes) log(`${size.label}: ${JSON.stringify(size)}`);
-    const file = writeResults(root, { date: new Date().toISOString(), requests: REQUESTS, sizes }, summaries);
+    const file = writeResults(root, { date: new Date().toISOString(), requests: REQUESTS, sizes, backlog }, summaries);
     log(`results in ${file}`);
   } finally {
     if (KEEP) log(`kept: ${names.map(urlOf).join(' ')}`);

@@ -15,7 +15,13 @@ export interface Targets {
   exported: number[];
   /** Client ids of the applications to remove. */
   applications: string[];
+  /** Pupils (without a guardian) whose deletion grace the backlog measure ends, in batches (sweep.ts). */
+  due: number[][];
 }
+
+/** The sweep's backlog: batches of accounts made due at once, each erased by one sweep. */
+export const DUE_BATCHES = 3;
+export const DUE_PER_BATCH = 50;
 
 /** `count` ids spread evenly over `from … from + span - 1`, every `step`-th id only. */
 const spread = (from: number, span: number, count: number, step = 1) =>
@@ -30,6 +36,12 @@ export const targetsOf = (l: Layout, count: number): Targets => {
     // Every fourth pupil from the first has a guardian (layout.ts).
     pupils: spread(l.pupils.from, l.pupils.count, count, 4),
     applications: Array.from({ length: count }, (_, j) => `gone-${j + 1}`),
+    // The pupils two after those above (every fourth from the third: no guardian), never the same ids.
+    due: Array.from({ length: DUE_BATCHES }, (_, b) =>
+      spread(l.pupils.from + 2, l.pupils.count - 2, DUE_BATCHES * DUE_PER_BATCH, 4).filter(
+        (_, j) => j % DUE_BATCHES === b,
+      ),
+    ),
   };
 };
 
@@ -113,6 +125,6 @@ const applicationRows = (clientIds: string[], now: number, users: number): Step[
 ];
 
 export const targetSteps = (l: Layout, t: Targets, now: number, product: string): Step[] => [
-  ...accountRows([...t.adults, ...t.pupils, ...t.exported], now, product),
+  ...accountRows([...t.adults, ...t.pupils, ...t.exported, ...t.due.flat()], now, product),
   ...applicationRows(t.applications, now, l.users),
 ];

@@ -15,13 +15,7 @@
 import { CHINA_OFFSET_MS, DAY_MS, type YearlyReport } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { countsBetween, type Figure } from '../../store/admin/report-counters.ts';
-import {
-  deletionsClosed,
-  requestsAnswered,
-  requestsMade,
-  requestsOpenLateAt,
-  type Window,
-} from '../../store/admin/yearly-report.ts';
+import { requestsClosed, requestsMade, requestsOpenLateAt, type Window } from '../../store/admin/yearly-report.ts';
 
 const MINOR_BANDS = ['under_8', '8_13', '14_15', '16_17'] as const;
 
@@ -33,27 +27,37 @@ export const yearWindow = (year: number): Window => ({
 
 const days = (ms: number) => Math.round((ms / DAY_MS) * 100) / 100;
 
-const answeredFigures = (rows: Awaited<ReturnType<typeof requestsAnswered>>) => {
+type Closed = Awaited<ReturnType<typeof requestsClosed>>;
+
+/** The answered requests' figures (done or refused), from the closed requests' sums. */
+const answeredFigures = (closed: Closed) => {
+  const rows = closed.filter((row) => row.status === 'done' || row.status === 'refused');
   const handled: Record<string, number> = {};
-  let late = 0;
-  let refused = 0;
+  let count = 0;
   let total = 0;
   let longest: number | null = null;
   for (const row of rows) {
-    handled[row.kind] = (handled[row.kind] ?? 0) + 1;
-    const took = Number(row.closed_at) - Number(row.created_at);
-    total += took;
-    longest = Math.max(longest ?? 0, took);
-    if (Number(row.closed_at) > Number(row.due_at)) late++;
-    if (row.status === 'refused') refused++;
+    handled[row.kind] = (handled[row.kind] ?? 0) + row.n;
+    count += row.n;
+    total += row.took;
+    longest = Math.max(longest ?? 0, row.longest);
   }
+  const sum = (keep: (row: Closed[number]) => boolean) => rows.filter(keep).reduce((s, row) => s + row.n, 0);
   return {
     handled,
-    refused,
-    late,
-    average: rows.length === 0 ? null : days(total / rows.length),
+    refused: sum((row) => row.status === 'refused'),
+    late: sum((row) => row.late),
+    average: count === 0 ? null : days(total / count),
     longest: longest === null ? null : days(longest),
   };
+};
+
+/** Deletions closed with `status`, by who asked. */
+const deletionsClosed = (closed: Closed, status: 'done' | 'cancelled') => {
+  const by: Record<string, number> = {};
+  for (const row of closed)
+    if (row.kind === 'deletion' && row.status === status) by[row.requested_by] = (by[row.requested_by] ?? 0) + row.n;
+  return by;
 };
 
 type Sums = Awaited<ReturnType<typeof countsBetween>>;
@@ -80,7 +84,7 @@ const atYearEnd = (sums: Sums) => {
 export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): Promise<YearlyReport> => {
   const window = yearWindow(year);
   const db = ctx.readDb;
-  const [inYear, untilYearEnd, made, answered, openLate, erased, cancelled] = await Promise.all([
+  const [inYear, untilYearEnd, made, closed, openLate] = await Promise.all([
     countsBetween(db, year * 100 + 1, year * 100 + 12, [
       'opened',
       'consents',
@@ -91,12 +95,12 @@ export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): 
     ]),
     countsBetween(db, 0, year * 100 + 12, ['opened', 'erased', 'moved']),
     requestsMade(db, window),
-    requestsAnswered(db, window),
+    requestsClosed(db, window),
     requestsOpenLateAt(db, window),
-    deletionsClosed(db, window, 'done'),
-    deletionsClosed(db, window, 'cancelled'),
   ]);
-  const figures = answeredFigures(answered);
+  const figures = answeredFigures(closed);
+  const erased = deletionsClosed(closed, 'done');
+  const cancelled = deletionsClosed(closed, 'cancelled');
   const consents = byKey(inYear, 'consents');
   const approvals = byKey(inYear, 'approvals');
   return {
