@@ -4,6 +4,7 @@
  * failed attempts, say). A locked account shows the time left and the ways in that do not wait.
  */
 import { loginByPassword, loginByPasswordSecure } from '@edupass/account';
+import { retryWhileBusy } from '@edupass/account/busy';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
@@ -12,7 +13,6 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { rememberWeakPassword } from '../session/weak-password.ts';
-import { retryWhileBusy } from '../ui/busy-retry.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { SlowNotice } from '../ui/slow-notice.tsx';

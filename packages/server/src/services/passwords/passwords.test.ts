@@ -17,12 +17,13 @@ import {
   T,
 } from '@edupass/test-kit/accounts';
 import { startTestServer, TEST_ENV, TEST_PASSWORD_HASHING, useTestServer } from '@edupass/test-kit/harness';
+import { floodPasswordChecks } from '@edupass/test-kit/password-flood';
 import { loadConfig } from '@edupass/test-kit/server';
 import { describe, expect, it } from 'vitest';
 import { findUserById } from '../../store/account/users.ts';
 import { saveUser } from '../account/users.ts';
 import { loginFailureCount } from '../security/rate-limits.ts';
-import { ARGON2_OPTIONS, HASHES_WAITING_PER_CORE, hashPassword, passwordHashes, verifyPassword } from './argon2.ts';
+import { ARGON2_OPTIONS, hashPassword, passwordHashes, verifyPassword } from './argon2.ts';
 import { HASHES_BUSY_MESSAGE } from './hash-turns.ts';
 
 const NEW_PASSWORD = 'Changed456';
@@ -292,15 +293,7 @@ describe('the cost of a password hash', () => {
 
   it('past the bounded queue a sign-in is answered 503 with Retry-After at once, counts against no lock, and other calls keep their pace', async () => {
     const account = await signUp(server);
-    const queued = HASHES_WAITING_PER_CORE * availableParallelism();
-    // A flood: every core busy with a slow hash (about a second: no core frees while the request
-    // travels, however loaded the machine), and a full queue of hashes at the shipped cost behind.
-    const slow = { ...ARGON2_OPTIONS, timeCost: 150 };
-    const flood = [
-      ...Array.from({ length: availableParallelism() }, () => hashPassword('a long hash', slow)),
-      ...Array.from({ length: queued }, () => hashPassword('a flood of sign-ins', ARGON2_OPTIONS)),
-    ];
-    expect(passwordHashes()).toEqual({ running: availableParallelism(), waiting: queued });
+    const flood = floodPasswordChecks();
     const busy = await fetch(`${server.url}${A}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -314,7 +307,7 @@ describe('the cost of a password hash', () => {
     // A call without a hash is answered meanwhile, while the flood is still waiting.
     expect((await call('GET', `${A}/profile`, undefined, { token: account.token })).status).toBe(200);
     expect(passwordHashes().waiting).toBeGreaterThan(0);
-    await Promise.all(flood);
+    await flood.drained;
     // The refused sign-in was never checked: nothing counted against the account's lock.
     expect(await loginFailureCount(server.app.ctx, `user:${account.userId}`)).toBe(0);
     expectSignedIn(await login(account.phone, PASSWORD));
