@@ -1,6 +1,6 @@
 /**
  * The cluster under faults: Debian's nginx, running the shipped site (deploy/nginx/edupass.conf and
- * upstream-local.conf, see packages/test-kit/src/nginx.ts), in front of three server processes on PostgreSQL and
+ * upstream-local.conf, see packages/test-kit/src/nginx.ts), in front of four server processes on PostgreSQL and
  * Redis (a scratch cluster and a scratch redis-server of the test's own), a mixed load (sign-in,
  * profile, refresh, code sends, ingestion) while one instance is SIGKILLed and restarted, Redis is
  * restarted, and PostgreSQL is stopped and started. Prints requests and errors by status during and
@@ -8,9 +8,14 @@
  * acknowledged events lost, duplicates and seconds to recover; asserts every error is 503 E_10 with
  * a reason (never a 500, never a hang) and nothing is lost or doubled. nginx does not resend a POST
  * that reached the killed instance, so a few of those may be answered 503 E_10 during the SIGKILL.
+ * Then a district at 08:00: a burst of sign-ins through the account SDK (each with `retryWhileBusy`)
+ * while one instance is SIGKILLed in the middle: every sign-in succeeds, every session answers after
+ * it, and nothing answers 5xx but the documented 503 E_10.
  * Runs once (in the PostgreSQL project); skipped with a message when nginx is not installed.
  */
 import { randomUUID } from 'node:crypto';
+import { createAccountClient, getProfile, loginByPassword, memoryTokenStore, refreshTokens } from '@edupass/account';
+import { retryWhileBusy } from '@edupass/account/busy';
 import { A, type Account, PASSWORD, PID, signUp, T, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { bundleServer, type ChildServer, freePort, startChildServer } from '@edupass/test-kit/child-server';
 import { testDatabaseKind } from '@edupass/test-kit/databases';
@@ -21,8 +26,11 @@ import { hasRedisServer, type ScratchRedis, startScratchRedis } from '@edupass/t
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const INSTANCES = 3;
+const INSTANCES = 4;
 const USERS = 6;
+/** The burst: sign-ins at once, by so many accounts, one instance killed once a quarter have signed in. */
+const BURST = 160;
+const BURST_ACCOUNTS = 8;
 const REQUEST_LIMIT_MS = 15_000;
 
 const canRun = testDatabaseKind() === 'postgres' && hasNginx() && hasRedisServer() && postgresBin() !== undefined;
@@ -48,7 +56,7 @@ interface Window {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.runIf(canRun)('three instances behind nginx, under faults', () => {
+describe.runIf(canRun)('four instances behind nginx, under faults', () => {
   let pgCluster: ScratchPostgres;
   let redis: ScratchRedis;
   let bundle: Awaited<ReturnType<typeof bundleServer>>;
@@ -289,6 +297,79 @@ describe.runIf(canRun)('three instances behind nginx, under faults', () => {
       (o) => (o.status === 0 || o.status >= 400) && !(o.status === 503 && o.code === 'E_10'),
     );
     expect(unexplained).toEqual([]);
+  }, 180_000);
+
+  it("a burst of sign-ins with one instance killed in the middle: each signs in through the client's retry, no session is lost, nothing answers 5xx but 503 E_10", async () => {
+    const through = { url: nginx.url, lastCode: lastCodeVia(nginx.url) } as unknown as TestServer;
+    const accounts: Account[] = [];
+    for (let i = 0; i < BURST_ACCOUNTS; i++) accounts.push(await signUp(through));
+    // Every answer any client got through nginx, and the sign-ins answered so far.
+    const answers: { path: string; status: number; code?: string; message?: string }[] = [];
+    let signedIn = 0;
+    let quarterSignedIn: () => void = () => {};
+    const quarter = new Promise<void>((resolve) => {
+      quarterSignedIn = resolve;
+    });
+    const recordingFetch: typeof fetch = async (url, init) => {
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_LIMIT_MS) });
+      const path = new URL(String(url)).pathname;
+      const body =
+        response.status >= 400
+          ? ((await response.clone().json()) as { error_code?: string; error_message?: string })
+          : {};
+      answers.push({
+        path,
+        status: response.status,
+        ...(body.error_code && { code: body.error_code, message: body.error_message }),
+      });
+      if (path.endsWith('/login') && response.status === 200 && ++signedIn >= BURST / 4) quarterSignedIn();
+      return response;
+    };
+    const clientFor = () =>
+      createAccountClient({
+        pid: PID,
+        appid: 'wx-dev',
+        product_code: 'edupass',
+        platform: 'web',
+        auth_version: 2,
+        host: { tiger: nginx.url, platform: nginx.url },
+        storage: memoryTokenStore(),
+        fetch: recordingFetch,
+      });
+    const clients = Array.from({ length: BURST }, clientFor);
+    const burst = Promise.allSettled(
+      clients.map((client, i) =>
+        retryWhileBusy(
+          () =>
+            loginByPassword(client, { identity: (accounts[i % BURST_ACCOUNTS] as Account).phone, password: PASSWORD }),
+          undefined,
+          { tries: 10 },
+        ),
+      ),
+    );
+    await quarter;
+    await instances[3]?.kill();
+    const outcomes = await burst;
+    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [`${i}: ${String(o.reason)}`] : []));
+    // Every session answers after the burst (through the three instances left), and refreshes.
+    const profiles = await Promise.allSettled(clients.map((client) => getProfile(client)));
+    const refreshed = await Promise.allSettled(clients.map((client) => refreshTokens(client)));
+    const count = (list: PromiseSettledResult<unknown>[]) => list.filter((o) => o.status === 'fulfilled').length;
+    const byStatus: Record<string, number> = {};
+    for (const a of answers) {
+      const key = [a.status, a.code, a.message].filter(Boolean).join(' ');
+      byStatus[key] = (byStatus[key] ?? 0) + 1;
+    }
+    console.log(
+      `cluster burst: ${BURST} sign-ins by ${BURST_ACCOUNTS} accounts, an instance killed after ${BURST / 4}: ` +
+        `${BURST - failed.length} signed in, ${count(profiles)} profiles and ${count(refreshed)} refreshes answered; answers ${JSON.stringify(byStatus)}`,
+    );
+    instances[3] = await startChildServer(bundle.file, env, ports[3]);
+
+    expect(failed).toEqual([]);
+    expect(count(profiles)).toBe(BURST);
+    expect(count(refreshed)).toBe(BURST);
+    expect(answers.filter((a) => a.status >= 500 && !(a.status === 503 && a.code === 'E_10'))).toEqual([]);
   }, 180_000);
 });
 

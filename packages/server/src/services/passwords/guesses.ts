@@ -1,10 +1,10 @@
 /**
  * A password typed to prove who one is (sign-in, the old password of a change, a step-up): one
- * attempt reserved against the account's lock before the hash is checked, a security event for each
+ * place taken under the account's lock before the hash is checked, a security event for each
  * wrong guess and each refusal by the lock.
  */
 import type { Context } from '../../context.ts';
-import { ApiError, RefusedForNow } from '../../errors.ts';
+import { ApiError } from '../../errors.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { type SecurityEvent, type SecurityEventName, securityEvent } from '../security/events.ts';
 import {
@@ -93,11 +93,12 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
   try {
     ok = await guessMatches(ctx, guess);
   } catch (error) {
-    // The queue filled between the two: the guess was not checked, so it gives its attempt back.
-    if (error instanceof RefusedForNow) await attempt.unchecked();
+    // Not checked (the queue filled between the two, or the check failed): no failure is counted.
+    await attempt.unchecked();
     throw error;
   }
   if (!ok) {
+    await attempt.failed();
     ctx.metrics.loginFailures.inc();
     securityEvent(ctx, {
       event: guess.failure,

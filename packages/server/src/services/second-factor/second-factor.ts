@@ -89,12 +89,14 @@ export const proveSecondFactor = async (
   try {
     how = await proofHolds(ctx, userId, proof, use);
   } catch (error) {
+    await attempt.failed();
     if (proof.passkey !== undefined) {
       securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${use.purpose}: passkey` });
     }
     throw error;
   }
   if (how === undefined) {
+    await attempt.failed();
     securityEvent(ctx, { event: 'second_factor_failed', userId, ip, reason: `${use.purpose}: code` });
     return fail('E_12');
   }

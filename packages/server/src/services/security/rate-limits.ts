@@ -63,34 +63,112 @@ export const loginLockKey = (user: { id: number } | undefined, identity: string)
 export const loginFailureCount = (ctx: Context, lockKey: string) => ctx.counters.peek(loginKey(lockKey));
 
 /**
- * A guess that holds one of the lock's attempts: `succeeded` gives it back and clears the earlier
- * failures; `unchecked` gives it back alone (the guess was never checked: the server was too busy).
+ * Checks of one lock's guesses under way now, in a window of TRYING_SECONDS: a process that dies while
+ * checking leaves its places taken until the window closes (a check takes well under a second).
+ */
+const tryingKey = (lockKey: string) => `login-try:${lockKey.toLowerCase()}`;
+const TRYING_SECONDS = 20;
+/**
+ * A guess waits for one under way to end, in steps from LOCK_WAIT_FIRST_MS doubling to
+ * LOCK_WAIT_LONGEST_MS (a crowd of waiters does not flood the counters), at most LOCK_WAIT_MS in all;
+ * then E_10 with LOCK_WAIT_MESSAGE (ask again).
+ */
+const LOCK_WAIT_FIRST_MS = 20;
+const LOCK_WAIT_LONGEST_MS = 250;
+const LOCK_WAIT_MS = 5_000;
+export const LOCK_WAIT_MESSAGE = 'Many sign-ins to this account are being checked right now. Try again in a moment.';
+
+/**
+ * A guess being checked under a lock: `succeeded` clears the lock's failures, `failed` counts one,
+ * `unchecked` counts nothing (the guess was never checked: the server was too busy). Each gives the
+ * guess's place back.
  */
 export interface LoginAttempt {
   succeeded(): Promise<void>;
+  failed(): Promise<void>;
   unchecked(): Promise<void>;
 }
 
+const slowDown = async (ctx: Context, failures: number) => {
+  const { loginSlowdownAfter, loginSlowdownMs } = ctx.config;
+  if (failures < loginSlowdownAfter || loginSlowdownMs <= 0) return;
+  const delay = loginSlowdownMs * 2 ** Math.min(3, failures - loginSlowdownAfter);
+  await new Promise((resolve) => setTimeout(resolve, delay));
+};
+
 /**
- * Reserves one attempt before a password is checked, so parallel guesses cannot all read "no
- * failures yet": the counter's atomic increment decides which ones are checked. Past the limit the
- * guess is refused with E_5 unchecked; after a few failures it is slowed down (the delay doubles with
- * each failure, capped at 8× the base). A wrong guess keeps its reservation: that is the failure.
+ * Whether a waiting guess may try to take a place: one looks free ('locked' when the failures alone
+ * fill the lock). Read without taking one, so waiters do not crowd each other out.
+ */
+const placeLooksFree = async (ctx: Context, failKey: string, tryKey: string) => {
+  const known = await ctx.counters.peek(failKey);
+  if (known >= ctx.config.loginLockAfter) return 'locked';
+  return known + (await ctx.counters.peek(tryKey)) < ctx.config.loginLockAfter;
+};
+
+/**
+ * Takes a place for one guess before it is checked. The lock counts failures when they are known
+ * (`failed`), never guesses in flight: a right answer consumes nothing, so no number of right answers
+ * at once is ever refused. Past LOGIN_LOCK_AFTER failures the guess is refused with E_5 unchecked.
+ * Parallel guesses cannot all read "no failures yet": a guess is checked only while the failures and
+ * the guesses under way together stay within the limit (its place taken first, the failures read
+ * after); the others wait for those under way to end, and after LOCK_WAIT_MS are answered E_10 to ask
+ * again. After LOGIN_SLOWDOWN_AFTER failures each guess is slowed down (doubling, at most 8×).
  */
 export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promise<LoginAttempt> => {
-  const { loginSlowdownAfter, loginLockAfter, loginSlowdownMs, loginLockSeconds } = ctx.config;
+  const { loginLockAfter, loginLockSeconds } = ctx.config;
+  const failKey = loginKey(lockKey);
+  const tryKey = tryingKey(lockKey);
+  const started = performance.now();
+  const locked = async () => {
+    ctx.metrics.loginLocks.inc();
+    return lockedError(await ctx.counters.ttl(failKey));
+  };
+  for (let step = LOCK_WAIT_FIRST_MS, first = true; ; step = Math.min(2 * step, LOCK_WAIT_LONGEST_MS), first = false) {
+    const looksFree = first || (await placeLooksFree(ctx, failKey, tryKey));
+    if (looksFree === 'locked') throw await locked();
+    if (looksFree) {
+      const trying = await ctx.counters.hit(tryKey, TRYING_SECONDS);
+      const failures = await ctx.counters.peek(failKey);
+      if (failures >= loginLockAfter) {
+        await ctx.counters.release(tryKey);
+        throw await locked();
+      }
+      if (failures + trying <= loginLockAfter) {
+        await slowDown(ctx, failures);
+        return {
+          succeeded: async () => {
+            if (failures > 0) await ctx.counters.reset(failKey);
+            await ctx.counters.release(tryKey);
+          },
+          failed: async () => {
+            await ctx.counters.hit(failKey, loginLockSeconds);
+            await ctx.counters.release(tryKey);
+          },
+          unchecked: () => ctx.counters.release(tryKey),
+        };
+      }
+      await ctx.counters.release(tryKey);
+    }
+    if (performance.now() - started >= LOCK_WAIT_MS) throw new RefusedForNow('E_10', 1, LOCK_WAIT_MESSAGE);
+    await new Promise((resolve) => setTimeout(resolve, step * (0.5 + Math.random())));
+  }
+};
+
+/**
+ * Counts one try under a lock whatever its outcome (a class's join code, a guardian's link code: a
+ * right code gives nothing back, so knowing one cannot reopen the way to guessing others): past
+ * LOGIN_LOCK_AFTER tries in LOGIN_LOCK_SECONDS E_5 with the seconds left, slowed down after
+ * LOGIN_SLOWDOWN_AFTER.
+ */
+export const countLockedTry = async (ctx: Context, lockKey: string): Promise<void> => {
   const key = loginKey(lockKey);
-  const attempt = await ctx.counters.hit(key, loginLockSeconds);
-  if (attempt > loginLockAfter) {
+  const tried = await ctx.counters.hit(key, ctx.config.loginLockSeconds);
+  if (tried > ctx.config.loginLockAfter) {
     ctx.metrics.loginLocks.inc();
     throw lockedError(await ctx.counters.ttl(key));
   }
-  const failuresBefore = attempt - 1;
-  if (failuresBefore >= loginSlowdownAfter && loginSlowdownMs > 0) {
-    const delay = loginSlowdownMs * 2 ** Math.min(3, failuresBefore - loginSlowdownAfter);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-  return { succeeded: () => clearLoginFailures(ctx, lockKey), unchecked: () => ctx.counters.release(key) };
+  await slowDown(ctx, tried - 1);
 };
 
 /** E_5 telling when the lock lifts: `retry_after` in the body and `Retry-After`, as the send limits do. */

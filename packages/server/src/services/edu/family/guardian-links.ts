@@ -14,7 +14,7 @@ import { dropTicketsOf } from '../../../store/account/tickets.ts';
 import { findUserById } from '../../../store/account/users.ts';
 import { guardiansOfChild, hasGuardianRow, unlinkGuardianRow } from '../../../store/edu/family/guardians.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
-import { reserveLoginAttempt } from '../../security/rate-limits.ts';
+import { countLockedTry } from '../../security/rate-limits.ts';
 import { issueTicket, peekTicket, spendTicket } from '../../security/tickets.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { requireAccess, requireGuardianOf, STAFF_ARE_NOT_GUARDIANS, worksAtChildsSchool } from '../access.ts';
@@ -96,7 +96,7 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   if (!(GUARDIAN_RELATIONS as readonly string[]).includes(input.relation)) {
     throw invalidRequest(`relation must be one of ${GUARDIAN_RELATIONS.join(', ')}.`);
   }
-  await reserveLoginAttempt(ctx, `guardian-link:${guardianId}`);
+  await countLockedTry(ctx, `guardian-link:${guardianId}`);
   const code = input.code.replace(/\s+/g, '').toUpperCase();
   const facts = await peekTicket(ctx, 'guardian_link', code);
   if (!facts) throw noCode();

@@ -21,7 +21,7 @@ import {
   updateClassRow,
 } from '../../../store/edu/school/classes.ts';
 import { schoolRolesOf } from '../../../store/edu/school/schools.ts';
-import { reserveLoginAttempt } from '../../security/rate-limits.ts';
+import { countLockedTry } from '../../security/rate-limits.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
 import { requireAccess, schoolManaged } from '../access.ts';
 import { logPupilReads } from '../access-log.ts';
@@ -252,7 +252,7 @@ export const openJoinCode = async (ctx: Context, callerId: number, classId: numb
  * reopen the way to guessing others.
  */
 export const joinClass = async (ctx: Context, userId: number, code: string) => {
-  await reserveLoginAttempt(ctx, `edu-join:${userId}`);
+  await countLockedTry(ctx, `edu-join:${userId}`);
   const found = (await findClassByJoinCode(ctx.db, code.trim().toUpperCase(), ctx.now())) ?? fail('E_2');
   await putClassMembers(ctx.db, [
     { class_id: found.id, user_id: userId, role: 'pupil', status: 'pending', created_at: ctx.now() },
