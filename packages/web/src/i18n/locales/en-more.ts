@@ -516,6 +516,8 @@ const text = {
   'teach.add': 'Add pupils',
   'teach.names': 'Names, one a line',
   'teach.file': 'Or an .xlsx or CSV file as Excel or WPS saves it (UTF-8 or GBK)',
+  'teach.chooseFile': 'Choose a file',
+  'teach.noFile': 'No file chosen',
   'teach.namesMissing': 'Paste names or choose a file first.',
   'teach.preview': 'Preview',
   'teach.previewCount': '{count} pupils will be created:',

@@ -497,6 +497,8 @@ const text: MoreLocaleText = {
   'teach.add': '添加学生',
   'teach.names': '姓名，每行一个',
   'teach.file': '或上传 Excel、WPS 保存的 .xlsx 或 CSV 文件（UTF-8 或 GBK）',
+  'teach.chooseFile': '选择文件',
+  'teach.noFile': '未选择文件',
   'teach.namesMissing': '请先粘贴姓名或选择文件。',
   'teach.preview': '预览',
   'teach.previewCount': '将创建 {count} 名学生：',
