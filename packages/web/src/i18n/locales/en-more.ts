@@ -426,6 +426,12 @@ const text = {
   'deleteAccount.title': 'Delete your account',
   'deleteAccount.explain':
     'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps. Sites that use this account are told. If this site gives a waiting period, you can still keep the account by signing in before it ends; after that it cannot be undone.',
+  'deleteAccount.explainDays':
+    'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps. Sites that use this account are told. For {days} days you can still keep it by signing in, until {date}; after that it cannot be undone.',
+  'deleteAccount.explainAtOnce':
+    'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps, at once. Sites that use this account are told. It cannot be undone.',
+  'deleteAccount.confirmDays': 'You will be signed out everywhere. After {date} this account cannot be brought back.',
+  'deleteAccount.confirmAtOnce': 'You will be signed out everywhere, and this account cannot be brought back.',
   'deleteAccount.submit': 'Delete account',
   'deleteAccount.confirmTitle': 'Delete your account?',
   'deleteAccount.confirmBody':

@@ -413,6 +413,12 @@ const text: MoreLocaleText = {
   'deleteAccount.title': '注销账号',
   'deleteAccount.explain':
     '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录都会被删除，使用该账号的站点也会收到通知。如果本站设有等待期，在等待期结束前重新登录就可以保留账号；之后将无法撤销。',
+  'deleteAccount.explainDays':
+    '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录都会被删除，使用该账号的站点也会收到通知。{days} 天内（{date} 之前）重新登录就可以保留账号；之后将无法撤销。',
+  'deleteAccount.explainAtOnce':
+    '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录会立即删除，使用该账号的站点也会收到通知。注销无法撤销。',
+  'deleteAccount.confirmDays': '你将在所有设备上退出登录。{date} 之后，该账号将无法恢复。',
+  'deleteAccount.confirmAtOnce': '你将在所有设备上退出登录，该账号将无法恢复。',
   'deleteAccount.submit': '注销账号',
   'deleteAccount.confirmTitle': '确定注销账号？',
   'deleteAccount.confirmBody': '你将在所有设备上退出登录。等待期（如有）结束后，该账号将无法恢复。',
