@@ -528,7 +528,7 @@ const text = {
   'teach.preview': 'Preview',
   'teach.previewCount': '{count} pupils will be created:',
   'teach.skipped': 'Left out',
-  'teach.blankLines': 'Blank lines skipped: {lines}',
+  'teach.blankLines': 'Blank lines skipped: line {lines}',
   'teach.skippedLine': 'Line {line}: {text} ({reason})',
   'teach.reason.empty': 'empty',
   'teach.reason.too_long': 'longer than 32 characters',
@@ -688,7 +688,7 @@ const text = {
   'guardian.signedOut': 'Signed out.',
   'guardian.limitsTitle': 'Time limits',
   'guardian.limitsBody':
-    'Apps that use this account follow these limits. The site allows at most {minutes} minutes a day and no use {curfew}; you can only make them stricter.',
+    'EduPass tells the apps your child signs in to with this account about these limits; each app enforces them itself, and EduPass does not time anything. The site allows at most {minutes} minutes a day and no use {curfew}; you can only make them stricter.',
   'guardian.minutes': 'Minutes a day',
   'guardian.curfewFrom': 'No use from',
   'guardian.curfewTo': 'Until',

@@ -663,7 +663,7 @@ const text: MoreLocaleText = {
   'guardian.signedOut': '已退出登录。',
   'guardian.limitsTitle': '使用时长',
   'guardian.limitsBody':
-    '使用这个账号的应用都会遵守这些限制。网站规定每天最多 {minutes} 分钟，{curfew} 不能使用；你只能设得更严。',
+    'EduPass 会把这些限制告诉孩子用这个账号登录的应用，由每个应用自己执行；EduPass 本身不计时。网站规定每天最多 {minutes} 分钟，{curfew} 不能使用；你只能设得更严。',
   'guardian.minutes': '每天分钟数',
   'guardian.curfewFrom': '禁用开始',
   'guardian.curfewTo': '禁用结束',
