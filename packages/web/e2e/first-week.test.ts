@@ -335,6 +335,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.getByText(text['guardian.linked']).waitFor(WAIT);
       const panel = page.getByTestId('child-panel');
       await panel.getByRole('heading', { name: byTyping.name, exact: true }).waitFor(WAIT);
+      // She is 妈妈 to the family, not the drawn 用户NNNNNNNN: among the guardians and in who read the record.
+      const mother = text['guardian.relation.mother'];
+      await panel.locator('.linked-guardians li').getByText(mother, { exact: true }).waitFor(WAIT);
+      await panel
+        .getByTestId('record-read')
+        .getByText(`${text['recordReads.role.guardian']} ${mother}`, { exact: true })
+        .first()
+        .waitFor(WAIT);
       await checkScreen(page, shot('mother-linked', 'phone'));
       expect(tab.errors).toEqual([]);
     });

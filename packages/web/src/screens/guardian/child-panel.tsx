@@ -4,7 +4,7 @@
  * out, the time limits, and the ways on: withdraw agreement, delete the account, remove the link.
  * Every change asks first where it cannot be undone.
  */
-import { type ChildRecord, guardianLinkTable, guardianTable } from '@edupass/protocol';
+import { type ChildRecord, guardianLinkTable, guardianTable, isDefaultNickname } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -14,6 +14,7 @@ import { eduCall } from '../../session/edu.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { shownChildName, shownNickname } from '../../ui/nickname.ts';
+import { relationKey } from '../../ui/relation-field.tsx';
 import { useDeviceLabel } from '../account/devices-section.tsx';
 import { ExportSection } from '../account/export-section.tsx';
 import { ChildRecordReads } from '../account/record-reads.tsx';
@@ -141,7 +142,9 @@ export const ChildPanel = ({ childId, onGone }: { childId: number; onGone: () =>
       <ul className="linked-guardians">
         {data.guardians.map((g) => (
           <li key={g.id}>
-            {g.name || `#${g.id}`} · {t(`guardianConsent.relation.${g.relation as 'mother'}`)}
+            {isDefaultNickname(g.name) || g.name === ''
+              ? t(relationKey(g.relation))
+              : `${shownNickname(g.name, t)} · ${t(relationKey(g.relation))}`}
           </li>
         ))}
       </ul>

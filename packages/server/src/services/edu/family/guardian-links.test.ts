@@ -317,6 +317,8 @@ describe("a linked guardian's view of a child", () => {
     expect(log.reads).toContainEqual(
       expect.objectContaining({
         reader_id: guardian.userId,
+        // The child's page names the reader by what they are to the child, not only by a drawn nickname.
+        reader_relation: 'father',
         purpose: 'guardian_view',
         fields: expect.arrayContaining(['devices']),
       }),
