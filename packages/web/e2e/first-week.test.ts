@@ -354,6 +354,11 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
         .getByText(`${text['recordReads.role.guardian']} ${mother}`, { exact: true })
         .first()
         .waitFor(WAIT);
+      // The hours of no use as the site writes them (22:00), not the browser's 10:00 PM.
+      const curfew = panel.getByLabel(text['guardian.curfewFrom'], { exact: true });
+      expect(await curfew.evaluate((field) => (field as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
+        '22:00',
+      );
       await checkScreen(page, shot('mother-linked', 'phone'));
       expect(tab.errors).toEqual([]);
     });
