@@ -485,7 +485,14 @@ describe('the server package', () => {
       .toBe(200);
     const page = await fetch(`${url}/sign-in`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toBe(readFileSync(join(serverDir, 'web', 'index.html'), 'utf8'));
+    // The packaged page as sent: only the deletion's waiting days (15 by default) written in.
+    const packaged = readFileSync(join(serverDir, 'web', 'index.html'), 'utf8');
+    expect(await page.text()).toBe(
+      packaged.replace(
+        '<meta name="edupass:deletion-grace-days" content="" />',
+        '<meta name="edupass:deletion-grace-days" content="15" />',
+      ),
+    );
     const exited = new Promise((done) => server?.once('exit', done));
     server.kill('SIGTERM');
     await exited;

@@ -1,7 +1,7 @@
 /**
  * The screenshot gallery: one page, test-results/screenshots/index.html, showing every screenshot the
  * browser tests keep (packages/web/e2e/screenshots, packages/console/e2e/screenshots), grouped by screen
- * with each language and width side by side. `npm test` writes it at the end of the run; open it in a
+ * with each language and width side by side, and linking the PDFs they printed (the login cards). `npm test` writes it at the end of the run; open it in a
  * browser to look through every screen.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,11 @@ export const writeGallery = (sources = SOURCES, out = GALLERY) => {
       screens.set(screen, [...(screens.get(screen) ?? []), { file, variant }]);
     }
     count += files.length;
+    const pdfs = readdirSync(dir)
+      .filter((f) => f.endsWith('.pdf'))
+      .sort()
+      .map((f) => `<a href="${escapeHtml(relative(join(out, '..'), join(dir, f)))}">${escapeHtml(f)}</a>`);
+    const printed = pdfs.length > 0 ? `<p>Printed to PDF: ${pdfs.join(' · ')}</p>` : '';
     const groups = [...screens].map(
       ([screen, shots]) =>
         `<h3 id="${escapeHtml(`${title}-${screen}`)}">${escapeHtml(screen)}</h3><div class="row">${shots
@@ -48,7 +53,7 @@ export const writeGallery = (sources = SOURCES, out = GALLERY) => {
           )
           .join('')}</div>`,
     );
-    sections.push(`<h2>${escapeHtml(title)} (${files.length})</h2>${groups.join('')}`);
+    sections.push(`<h2>${escapeHtml(title)} (${files.length})</h2>${printed}${groups.join('')}`);
   }
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(

@@ -10,11 +10,17 @@ describe('the screenshot gallery', () => {
     expect(describeShot('console-user-blocked.png')).toEqual({ screen: 'console-user-blocked', variant: 'default' });
   });
 
-  it('groups every screenshot of each folder by screen, linked relative to the page', () => {
+  it('groups every screenshot of each folder by screen, linked relative to the page, and links the PDFs', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'gallery-'));
     const web = join(scratch, 'web');
     mkdirSync(web);
-    for (const file of ['sign-in.en.1280.png', 'sign-in.zh-CN.390.png', 'account.en.390.png', 'notes.txt']) {
+    for (const file of [
+      'sign-in.en.1280.png',
+      'sign-in.zh-CN.390.png',
+      'account.en.390.png',
+      'notes.txt',
+      'cards.zh-CN.pdf',
+    ]) {
       writeFileSync(join(web, file), '');
     }
     const out = join(scratch, 'out', 'index.html');
@@ -32,5 +38,6 @@ describe('the screenshot gallery', () => {
     expect(page).toContain('src="../web/sign-in.zh-CN.390.png"');
     expect(page).toContain('alt="sign-in, en · 1280"');
     expect(page).not.toContain('notes.txt');
+    expect(page).toContain('<a href="../web/cards.zh-CN.pdf">cards.zh-CN.pdf</a>');
   });
 });

@@ -30,12 +30,18 @@ describe('the roster import', () => {
     );
     await page.getByLabel('名册文件（.zip、.csv 或 .xlsx）').setInputFiles(file);
     await page.getByRole('button', { name: '上传并预览' }).click();
-    const counts = page.getByRole('table', { name: /导入 \d+：preview/ });
+    const counts = page.getByRole('table', { name: /导入 \d+：待确认/ });
     await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);
     await page
       .getByRole('table', { name: '未导入的行' })
       .getByRole('row', { name: /template\.csv 5 角色 只导入学生和教师，这个角色不导入。/ })
       .waitFor();
+    // Every change named in Chinese: no English code (preview, school, class, pupil, create) on the card.
+    const items = page.getByRole('table', { name: '具体变更' });
+    await items.getByRole('row', { name: '学生 新建 周小雨' }).waitFor();
+    await items.getByRole('row', { name: '班级 新建 二年级一班' }).waitFor();
+    const card = await page.locator('#roster-import').innerText();
+    expect(card.match(/\b(preview|held|school|class|pupil|person|create|match|change|remove)\b/g)).toBeNull();
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: '确认导入' }).click();
     await page

@@ -75,6 +75,8 @@ export const accessLogAnswer = object(
         reader_id: integer(),
         /** The reader's nickname. */
         reader_name: text(),
+        /** The reader's relation to the person when the reader is their guardian (`mother`, …), else null. */
+        reader_relation: nullable(text()),
         /** `teacher` (a teacher or school admin) or `operator`. */
         reader_role: text(),
         /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */

@@ -100,6 +100,8 @@ export const childRecordAnswer = object({
   child: object({
     id: integer(),
     nickname: text(),
+    /** The name the child's school gave the account (its teacher typed it), when a school made it. */
+    pupil_name: nullable(text()),
     fullname: text(),
     username: text(),
     birth_year_month: text(),

@@ -79,6 +79,8 @@ export const guardianChildrenAnswer = object({
     object({
       id: integer(),
       nickname: text(),
+      /** The name the child's school gave the account (its teacher typed it), when a school made it. */
+      pupil_name: nullable(text()),
       relation: text(),
       age_band: nullable(oneOf(...AGE_BANDS)),
       consent_state: nullable(oneOf(...CONSENT_STATES)),

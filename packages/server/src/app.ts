@@ -146,7 +146,9 @@ export const buildApp = async (config: Config, options: BuildOptions = {}): Prom
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   const webRoot = config.webRoot ?? defaultWebRoot;
-  const webPage = existsSync(join(webRoot, 'index.html')) ? loadWebPage(webRoot, config.site) : undefined;
+  const webPage = existsSync(join(webRoot, 'index.html'))
+    ? loadWebPage(webRoot, config.site, config.accountDeletionGraceDays)
+    : undefined;
   app.setNotFoundHandler((request, reply) => {
     // The web client routes in the browser: a page request for any of its paths gets the app.
     if (webPage && isPageRequest(request.method, request.url, request.headers.accept)) {

@@ -41,6 +41,21 @@ export const CHINESE_NAMES = [
   '彭于',
 ];
 
+/** Forty names, a whole class: the thirty above and ten more (compound surnames among them). */
+export const FORTY_NAMES = [
+  ...CHINESE_NAMES,
+  '欧阳明月',
+  '司马小龙',
+  '诸葛晓晓',
+  '上官婉儿',
+  '王一',
+  '李二',
+  '张三丰',
+  '赵四',
+  '孙五',
+  '周六',
+];
+
 /** The year and month of birth of someone `years` old today (born a year before their last birthday month). */
 export const bornYearsAgo = (years: number, now = Date.now()) => {
   const today = new Date(now);

@@ -1,7 +1,7 @@
 /**
  * An application whose registered logo does not load (its address, on EduPass's own origin so the
  * page's policy allows it, answers 404): the sign-in screen it opens shows the application's
- * initials in the logo's place, never a broken picture. Both languages, on a phone, in Chromium.
+ * initials in the logo's place, centred in its square, never a broken picture. Both languages, on a phone, in Chromium.
  */
 import { join } from 'node:path';
 import { signInOperator } from '@edupass/test-kit/accounts';
@@ -39,6 +39,18 @@ for (const { locale, text } of LOCALES) {
       const banner = page.locator('.return-app');
       await banner.locator('.app-logo-initials', { hasText: 'SC' }).waitFor();
       expect(await banner.locator('img').count()).toBe(0);
+      // The initials sit in the middle of the square, not in its corner.
+      const offset = await banner.locator('.app-logo-initials').evaluate((box) => {
+        const range = document.createRange();
+        range.selectNodeContents(box);
+        const [outer, inner] = [box.getBoundingClientRect(), range.getBoundingClientRect()];
+        return {
+          x: Math.abs(outer.left + outer.width / 2 - (inner.left + inner.width / 2)),
+          y: Math.abs(outer.top + outer.height / 2 - (inner.top + inner.height / 2)),
+        };
+      });
+      expect(offset.x).toBeLessThan(3);
+      expect(offset.y).toBeLessThan(3);
       await expectCleanScreen(page, 'initials in place of a broken logo');
       await page.screenshot({ path: shot(`app-logo-initials.${locale}.390.png`), fullPage: true });
       expect(tab.errors).toEqual([]);

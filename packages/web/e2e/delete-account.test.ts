@@ -1,6 +1,6 @@
 /**
  * Deleting one's account in the account centre, in both languages on a phone and a desktop: what goes
- * is said, a last confirmation (Cancel keeps everything), a fresh proof when the sign-in is no longer
+ * is said (here at once: no waiting period), a last confirmation (Cancel keeps everything), a fresh proof when the sign-in is no longer
  * recent, then the visitor lands signed out on the sign-in screen with a notice, and the account is gone
  * (its number and password sign in no more, another device is signed out).
  */
@@ -43,11 +43,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
         .token;
 
       const section = await openSecurityRow(page, text['deleteAccount.title']);
-      await section.getByText(text['deleteAccount.explain']).waitFor();
+      // No waiting period on this server (ACCOUNT_DELETION_GRACE_DAYS=0): the page says it is at once, not "if any"
+      // (keep-account.test.ts reads the days and the last day).
+      expect(app.server.config.accountDeletionGraceDays).toBe(0);
+      await section.getByText(text['deleteAccount.explainAtOnce']).waitFor();
       // Cancel keeps everything.
       await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       const dialog = page.getByRole('alertdialog', { name: text['deleteAccount.confirmTitle'] });
-      await dialog.waitFor();
+      await dialog.getByText(text['deleteAccount.confirmAtOnce']).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: text['confirm.cancel'] }).click();
       await dialog.waitFor({ state: 'detached' });

@@ -17,6 +17,7 @@ import { withStepUpApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { say } from './support/story-steps.ts';
 
 // A sign-in is a proof for a minute; `later()` moves the server's clock past it, so the deletion meets
 // the step-up panel, and the proof given there stays fresh however slowly the deletion follows it.
@@ -49,9 +50,13 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await expectScreen(page, text['account.security']);
 
       const section = await openSecurityRow(page, text['deleteAccount.title']);
+      // The page says the waiting period's days and its last day (the server writes the days into the page).
+      const date = new Date(Date.now() + 15 * 86_400_000).toLocaleDateString(locale, { dateStyle: 'long' });
+      await section.getByText(say(text, 'deleteAccount.explainDays', { days: 15, date })).waitFor();
       later();
       await section.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       const dialog = page.getByRole('alertdialog', { name: text['deleteAccount.confirmTitle'] });
+      await dialog.getByText(say(text, 'deleteAccount.confirmDays', { date })).waitFor();
       await dialog.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       await inputLabelled(tab, text['stepUp.password']).fill(PASSWORD);
       await page.getByRole('button', { name: text['stepUp.byPassword'] }).click();

@@ -2,41 +2,23 @@ import { routes } from '@edupass/protocol';
 import { client, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { expect, test } from 'vitest';
-import { inputLabelled, newCodeFor, phoneNumbers } from './support/account-steps.ts';
+import { inputLabelled, phoneNumbers } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
-import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+import { expectScreen, inPage } from './support/pages.ts';
 import {
   acceptAgreements,
   checkScreen,
   expectTappable,
   say,
   signInWithPassword,
-  type Text,
+  signUpInPage,
 } from './support/story-steps.ts';
 
 const app = withApp();
 
 const newPhone = phoneNumbers('1397');
 const TEACHER_PASSWORD = 'Lantern5821';
-
-/** Signs up on the page, in its language: phone, code, password, the age question (an adult), the agreements. */
-const signUpInPage = async (tab: TestPage, text: Text, phone: string) => {
-  const { page } = tab;
-  await page.goto(app.server.url);
-  await expectScreen(page, text['signIn.title']);
-  await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
-  await expectScreen(page, text['signUp.title']);
-  await inputLabelled(tab, text['form.phone']).fill(phone);
-  await page.getByRole('button', { name: text['code.send'] }).click();
-  await inputLabelled(tab, text['form.code']).fill(await newCodeFor(app, phone));
-  await inputLabelled(tab, text['form.password']).fill(TEACHER_PASSWORD);
-  await page.getByRole('combobox', { name: text['age.year'], exact: true }).selectOption('1990');
-  await page.getByRole('combobox', { name: text['age.month'], exact: true }).selectOption('05');
-  await page.getByLabel(text['agree.prefix']).check();
-  await page.getByRole('button', { name: text['signUp.submit'], exact: true }).click();
-  await expectScreen(page, text['account.profile']);
-};
 
 const CASES = LOCALES.flatMap(({ locale, text }) => VIEWPORTS.map((viewport) => ({ locale, text, viewport })));
 
@@ -65,7 +47,7 @@ test.each(CASES)(
     await inPage(app.browser, pageOptions, async (tab) => {
       const { page } = tab;
       // The new teacher signs up; the account centre offers "Teaching" although they teach nowhere yet.
-      await signUpInPage(tab, text, teacher.phone);
+      await signUpInPage(app, tab, text, teacher.phone, TEACHER_PASSWORD);
       await page.getByRole('link', { name: text['account.teaching'] }).click();
       await expectScreen(page, text['teach.title']);
       await page.getByText(text['teach.noSchools']).waitFor();

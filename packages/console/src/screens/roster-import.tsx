@@ -106,6 +106,20 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
   },
 };
 
+/** A job's state, and a named change's kind and action (the server's codes), in words. */
+const STATE_WORDS: Record<ConsoleLocale, Record<string, string>> = {
+  en: { preview: 'waiting for your confirmation', held: 'held', applied: 'applied' },
+  'zh-CN': { preview: '待确认', held: '已暂停', applied: '已完成' },
+};
+const KIND_WORDS: Record<ConsoleLocale, Record<string, string>> = {
+  en: { school: 'School', class: 'Class', pupil: 'Pupil', teacher: 'Teacher', person: 'Person' },
+  'zh-CN': { school: '学校', class: '班级', pupil: '学生', teacher: '教师', person: '人员' },
+};
+const ACTION_WORDS: Record<ConsoleLocale, Record<string, string>> = {
+  en: { create: 'New', match: 'Matched', change: 'Changed', remove: 'Removed' },
+  'zh-CN': { create: '新建', match: '匹配', change: '变更', remove: '移除' },
+};
+
 /** Why a row is left out: the protocol's English sentences, and the same in Chinese. */
 const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> = {
   en: ROSTER_REFUSALS,
@@ -144,11 +158,19 @@ const useWords = () => {
   const reason = (code: string) => reasons[code as RosterRefusalReason] ?? code;
   const refusal = (r: RosterImport['refused'][number]) =>
     r.cause ? `${reason(r.reason)} ${CAUSE_WORDS[locale](r.cause, reason(r.cause.reason))}` : reason(r.reason);
-  return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal };
+  const word = (words: Record<ConsoleLocale, Record<string, string>>) => (code: string) => words[locale][code] ?? code;
+  return {
+    w: useScreenWords(),
+    counts: COUNT_WORDS[locale],
+    refusal,
+    state: word(STATE_WORDS),
+    kind: word(KIND_WORDS),
+    action: word(ACTION_WORDS),
+  };
 };
 
 const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
-  const { w, counts, refusal } = useWords();
+  const { w, counts, refusal, state, kind, action: actionWord } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);
   const confirm = async () => {
@@ -161,12 +183,12 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
   const countRows = Object.entries(job.counts).map(([key, n]) => ({ key, n }));
   return (
     <div id={`roster-job-${job.id}`}>
-      <h3>{w('preview', { id: job.id, status: job.status })}</h3>
+      <h3>{w('preview', { id: job.id, status: state(job.status) })}</h3>
       {job.encoding === 'gb18030' ? <p>{w('gbk')}</p> : null}
       <DataTable
         rows={countRows}
         rowKey={(row) => row.key}
-        caption={w('preview', { id: job.id, status: job.status })}
+        caption={w('preview', { id: job.id, status: state(job.status) })}
         columns={[
           { head: w('what'), rowHeader: true, cell: (row) => counts[row.key] ?? row.key },
           { head: w('count'), cell: (row) => row.n },
@@ -230,8 +252,8 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
         caption={w('items')}
         wrap
         columns={[
-          { head: w('kind'), cell: (item) => item.kind },
-          { head: w('action'), cell: (item) => item.action },
+          { head: w('kind'), cell: (item) => kind(item.kind) },
+          { head: w('action'), cell: (item) => actionWord(item.action) },
           { head: w('name'), rowHeader: true, cell: (item) => item.name },
         ]}
       />

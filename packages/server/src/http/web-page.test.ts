@@ -15,6 +15,7 @@ import { withSite } from './web-page.ts';
 const PAGE = `<!doctype html><html><head>
 <meta name="application-name" content="EduPass" />
 <meta name="edupass:logo" content="" />
+<meta name="edupass:deletion-grace-days" content="" />
 <title>EduPass</title></head><body><div id="root"></div></body></html>`;
 
 const webRoot = mkdtempSync(join(tmpdir(), 'edupass-web-'));
@@ -27,6 +28,7 @@ describe('a configured site', () => {
   const { server } = useTestServer({
     webRoot,
     site: { name: 'Bright "School" <One>', logoUrl: 'https://cdn.bright.example/logo.svg?a=1&b=2' },
+    accountDeletionGraceDays: 21,
   });
 
   it('writes the name and logo into the page, escaped, on / and on client-side routes', async () => {
@@ -37,6 +39,8 @@ describe('a configured site', () => {
       expect(metaContent(html, 'application-name'), path).toBe('Bright &quot;School&quot; &lt;One&gt;');
       expect(metaContent(html, 'edupass:logo'), path).toBe('https://cdn.bright.example/logo.svg?a=1&amp;b=2');
       expect(html, path).toContain('<title>Bright &quot;School&quot; &lt;One&gt;</title>');
+      // The delete page says until which day signing in keeps a deleted account.
+      expect(metaContent(html, 'edupass:deletion-grace-days'), path).toBe('21');
     }
   });
 
@@ -58,6 +62,7 @@ describe('no site configured', () => {
     const html = withSite(PAGE, site);
     expect(metaContent(html, 'application-name')).toBe('EduPass');
     expect(metaContent(html, 'edupass:logo')).toBe('');
+    expect(metaContent(html, 'edupass:deletion-grace-days')).toBe('');
   });
 
   it('reads SITE_NAME and SITE_LOGO_URL, and refuses a logo that is no web address or path', () => {

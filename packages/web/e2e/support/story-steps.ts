@@ -1,13 +1,14 @@
 /**
  * Steps the people's stories share: a screen checked (axe, nothing wider than the viewport) and
- * photographed for the gallery, the password sign-in, the agreements gate, a text with its placeholders
- * filled, and a tap target's size.
+ * photographed for the gallery, the sign-up and the password sign-in in the page's language, the
+ * agreements gate, a text with its placeholders filled, and a tap target's size.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { inputLabelled } from './account-steps.ts';
+import { inputLabelled, newCodeFor } from './account-steps.ts';
+import type { AppUnderTest } from './app-server.ts';
 import { seriousViolations } from './axe.ts';
 import type { LOCALES } from './matrix.ts';
 import { expectScreen, type TestPage } from './pages.ts';
@@ -31,6 +32,35 @@ export const checkScreen = async (page: Page, name: string) => {
   );
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+};
+
+/**
+ * From the first screen, in the page's language: "Sign up", the phone, the code from the SMS outbox,
+ * the password, the age question (an adult's month unless told), the agreements ticked; answers once
+ * the account centre shows.
+ */
+export const signUpInPage = async (
+  app: AppUnderTest,
+  tab: TestPage,
+  text: Text,
+  phone: string,
+  password: string,
+  born: { year: string; month: string } = { year: '1990', month: '05' },
+) => {
+  const { page } = tab;
+  await page.goto(app.server.url);
+  await expectScreen(page, text['signIn.title']);
+  await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
+  await expectScreen(page, text['signUp.title']);
+  await inputLabelled(tab, text['form.phone']).fill(phone);
+  await page.getByRole('button', { name: text['code.send'] }).click();
+  await inputLabelled(tab, text['form.code']).fill(await newCodeFor(app, phone));
+  await inputLabelled(tab, text['form.password']).fill(password);
+  await page.getByRole('combobox', { name: text['age.year'], exact: true }).selectOption(born.year);
+  await page.getByRole('combobox', { name: text['age.month'], exact: true }).selectOption(born.month);
+  await page.getByLabel(text['agree.prefix']).check();
+  await page.getByRole('button', { name: text['signUp.submit'], exact: true }).click();
+  await expectScreen(page, text['account.profile']);
 };
 
 /** On the sign-in screen: the password tab, the identity and password, "Sign in". */

@@ -1,4 +1,7 @@
-/** "Or sign in with WeChat / QQ / your school": buttons that start the provider's redirect flow, a link to the school chooser. */
+/**
+ * "Or sign in with WeChat / QQ / your school / a login card": buttons that start the provider's redirect
+ * flow, a link to the school chooser, and one to the sign-in a pupil's card asks for (its username).
+ */
 import { useI18n } from '../i18n/i18n.ts';
 import { startOauth } from '../oauth/start.ts';
 import { Link } from '../ui/link.tsx';
@@ -19,6 +22,9 @@ export const OauthButtons = () => {
         </button>
         <Link href="/school" className="button oauth-school">
           {t('signIn.school')}
+        </Link>
+        <Link href="/sign-in?for=pupil" className="button oauth-school">
+          {t('signIn.card')}
         </Link>
       </div>
     </div>

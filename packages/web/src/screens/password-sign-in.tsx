@@ -114,10 +114,17 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms, pupil = false }: Passwo
       ) : (
         <SlowNotice busy={action.busy} />
       )}
-      <p className="aside">
-        {/* Typed an e-mail address: the reset opens on e-mail. */}
-        <Link href={identity.includes('@') ? '/reset-password?by=email' : '/reset-password'}>{t('signIn.forgot')}</Link>
-      </p>
+      {pupil ? (
+        // A card's pupil has no phone or e-mail to reset by: the teacher resets it (and prints a new card).
+        <p className="aside">{t('signIn.cardForgot')}</p>
+      ) : (
+        <p className="aside">
+          {/* Typed an e-mail address: the reset opens on e-mail. */}
+          <Link href={identity.includes('@') ? '/reset-password?by=email' : '/reset-password'}>
+            {t('signIn.forgot')}
+          </Link>
+        </p>
+      )}
     </form>
   );
 };

@@ -10,3 +10,10 @@ export const shownNickname = (nickname: string, t: I18n['t']): string =>
   isDefaultNickname(nickname)
     ? t('nickname.default', { number: nickname.slice(DEFAULT_NICKNAME.prefix.length) })
     : nickname;
+
+/**
+ * A child as a guardian is shown them: the nickname the child chose, else the name the school gave
+ * the account (the teacher typed 王子涵), else the drawn nickname.
+ */
+export const shownChildName = (child: { nickname: string; pupil_name: string | null }, t: I18n['t']): string =>
+  isDefaultNickname(child.nickname) && child.pupil_name ? child.pupil_name : shownNickname(child.nickname, t);

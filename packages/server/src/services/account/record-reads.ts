@@ -61,6 +61,7 @@ export const recordReads = async (ctx: Context, subjectId: number, page: ReadsPa
     reads: reads.map((row) => ({
       reader_id: Number(row.reader_id),
       reader_name: row.reader_name ?? '',
+      reader_relation: row.reader_relation ?? null,
       reader_role: row.reader_role,
       fields: row.fields.split(','),
       purpose: row.purpose,

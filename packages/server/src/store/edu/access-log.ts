@@ -29,17 +29,24 @@ export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_acces
       });
 
 /**
- * The reads of one person's record, newest first, with each reader's nickname: after the read `after`
+ * The reads of one person's record, newest first, with each reader's nickname and, for a guardian of
+ * the person, their relation: after the read `after`
  * (an id of this log), if given. Keyed by time and id (migration 045's index by subject, time and id).
  */
 export const accessLogOf = async (db: Db, subjectId: number, page: { after: number | undefined; limit: number }) => {
   let query = db
     .selectFrom('edu_access_log')
     .leftJoin('users', 'users.id', 'edu_access_log.reader_id')
+    .leftJoin('guardians', (join) =>
+      join
+        .onRef('guardians.guardian_id', '=', 'edu_access_log.reader_id')
+        .onRef('guardians.child_id', '=', 'edu_access_log.subject_id'),
+    )
     .select([
       'edu_access_log.id',
       'edu_access_log.reader_id',
       'users.nickname as reader_name',
+      'guardians.relation as reader_relation',
       'edu_access_log.reader_role',
       'edu_access_log.fields',
       'edu_access_log.purpose',

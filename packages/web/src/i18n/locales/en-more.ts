@@ -426,6 +426,12 @@ const text = {
   'deleteAccount.title': 'Delete your account',
   'deleteAccount.explain':
     'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps. Sites that use this account are told. If this site gives a waiting period, you can still keep the account by signing in before it ends; after that it cannot be undone.',
+  'deleteAccount.explainDays':
+    'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps. Sites that use this account are told. For {days} days you can still keep it by signing in, until {date}; after that it cannot be undone.',
+  'deleteAccount.explainAtOnce':
+    'Deleting your account removes your sign-in methods, devices, two-step verification, signed agreements and what you did in the apps, at once. Sites that use this account are told. It cannot be undone.',
+  'deleteAccount.confirmDays': 'You will be signed out everywhere. After {date} this account cannot be brought back.',
+  'deleteAccount.confirmAtOnce': 'You will be signed out everywhere, and this account cannot be brought back.',
   'deleteAccount.submit': 'Delete account',
   'deleteAccount.confirmTitle': 'Delete your account?',
   'deleteAccount.confirmBody':
@@ -516,11 +522,13 @@ const text = {
   'teach.add': 'Add pupils',
   'teach.names': 'Names, one a line',
   'teach.file': 'Or an .xlsx or CSV file as Excel or WPS saves it (UTF-8 or GBK)',
+  'teach.chooseFile': 'Choose a file',
+  'teach.noFile': 'No file chosen',
   'teach.namesMissing': 'Paste names or choose a file first.',
   'teach.preview': 'Preview',
   'teach.previewCount': '{count} pupils will be created:',
   'teach.skipped': 'Left out',
-  'teach.blankLines': 'Blank lines skipped: {lines}',
+  'teach.blankLines': 'Blank lines skipped: line {lines}',
   'teach.skippedLine': 'Line {line}: {text} ({reason})',
   'teach.reason.empty': 'empty',
   'teach.reason.too_long': 'longer than 32 characters',
@@ -680,7 +688,7 @@ const text = {
   'guardian.signedOut': 'Signed out.',
   'guardian.limitsTitle': 'Time limits',
   'guardian.limitsBody':
-    'Apps that use this account follow these limits. The site allows at most {minutes} minutes a day and no use {curfew}; you can only make them stricter.',
+    'EduPass tells the apps your child signs in to with this account about these limits; each app enforces them itself, and EduPass does not time anything. The site allows at most {minutes} minutes a day and no use {curfew}; you can only make them stricter.',
   'guardian.minutes': 'Minutes a day',
   'guardian.curfewFrom': 'No use from',
   'guardian.curfewTo': 'Until',

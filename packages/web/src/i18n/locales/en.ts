@@ -82,10 +82,13 @@ const text = {
   'signIn.otherWays': 'Other ways to sign in',
   'signIn.toSignUp': 'Sign up',
   'signIn.forgot': 'Forgot password?',
+  'signIn.cardForgot':
+    'Forgot your password? Ask your teacher to reset it on the class page; you will get a new login card.',
   'signIn.or': 'or sign in with',
   'signIn.wechat': 'WeChat',
   'signIn.qq': 'QQ',
   'signIn.school': 'Your school',
+  'signIn.card': 'Login card',
   'signIn.passwordChanged': 'Your password was changed. Sign in with the new one.',
   'signIn.signedOut': 'You are signed out.',
   'signIn.schoolSignOutFailed':

@@ -413,6 +413,12 @@ const text: MoreLocaleText = {
   'deleteAccount.title': '注销账号',
   'deleteAccount.explain':
     '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录都会被删除，使用该账号的站点也会收到通知。如果本站设有等待期，在等待期结束前重新登录就可以保留账号；之后将无法撤销。',
+  'deleteAccount.explainDays':
+    '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录都会被删除，使用该账号的站点也会收到通知。{days} 天内（{date} 之前）重新登录就可以保留账号；之后将无法撤销。',
+  'deleteAccount.explainAtOnce':
+    '注销后，你的登录方式、设备、两步验证、已签署的协议和你在应用里的使用记录会立即删除，使用该账号的站点也会收到通知。注销无法撤销。',
+  'deleteAccount.confirmDays': '你将在所有设备上退出登录。{date} 之后，该账号将无法恢复。',
+  'deleteAccount.confirmAtOnce': '你将在所有设备上退出登录，该账号将无法恢复。',
   'deleteAccount.submit': '注销账号',
   'deleteAccount.confirmTitle': '确定注销账号？',
   'deleteAccount.confirmBody': '你将在所有设备上退出登录。等待期（如有）结束后，该账号将无法恢复。',
@@ -497,6 +503,8 @@ const text: MoreLocaleText = {
   'teach.add': '添加学生',
   'teach.names': '姓名，每行一个',
   'teach.file': '或上传 Excel、WPS 保存的 .xlsx 或 CSV 文件（UTF-8 或 GBK）',
+  'teach.chooseFile': '选择文件',
+  'teach.noFile': '未选择文件',
   'teach.namesMissing': '请先粘贴姓名或选择文件。',
   'teach.preview': '预览',
   'teach.previewCount': '将创建 {count} 名学生：',
@@ -655,7 +663,7 @@ const text: MoreLocaleText = {
   'guardian.signedOut': '已退出登录。',
   'guardian.limitsTitle': '使用时长',
   'guardian.limitsBody':
-    '使用这个账号的应用都会遵守这些限制。网站规定每天最多 {minutes} 分钟，{curfew} 不能使用；你只能设得更严。',
+    'EduPass 会把这些限制告诉孩子用这个账号登录的应用，由每个应用自己执行；EduPass 本身不计时。网站规定每天最多 {minutes} 分钟，{curfew} 不能使用；你只能设得更严。',
   'guardian.minutes': '每天分钟数',
   'guardian.curfewFrom': '禁用开始',
   'guardian.curfewTo': '禁用结束',

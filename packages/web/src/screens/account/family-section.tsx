@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { Link } from '../../ui/link.tsx';
-import { shownNickname } from '../../ui/nickname.ts';
+import { shownChildName, shownNickname } from '../../ui/nickname.ts';
 import { relationKey } from '../../ui/relation-field.tsx';
 
 /**
@@ -90,7 +90,7 @@ export const FamilySection = () => {
             <ul className="family-children">
               {list.map((child) => (
                 <li key={child.id}>
-                  <strong>{shownNickname(child.nickname, t) || `#${child.id}`}</strong>{' '}
+                  <strong>{shownChildName(child, t) || `#${child.id}`}</strong>{' '}
                   <span className="muted">{t(`family.state.${child.consent_state ?? 'none'}`)}</span>
                 </li>
               ))}

@@ -11,6 +11,8 @@ import { useRef, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { useLoadError } from '../../ui/load-error.ts';
+import { shownNickname } from '../../ui/nickname.ts';
+import { shownGuardianName } from '../../ui/relation-field.tsx';
 
 /** The words for a code the server sends (a field, a purpose, a status), or the code itself for one it added later. */
 const useWords = () => {
@@ -63,7 +65,10 @@ const RecordReadsList = ({
         {log.reads.map((read) => (
           <li key={`read-${read.at}-${read.reader_id}-${read.purpose}-${read.fields.join()}`} data-testid="record-read">
             <strong>
-              {words('recordReads.role', read.reader_role)} {read.reader_name || `#${read.reader_id}`}
+              {words('recordReads.role', read.reader_role)}{' '}
+              {read.reader_relation
+                ? shownGuardianName(read.reader_name, read.reader_relation, t)
+                : shownNickname(read.reader_name, t) || `#${read.reader_id}`}
             </strong>{' '}
             <span className="muted">{when(read.at)}</span>
             <br />

@@ -4,7 +4,7 @@
  * out, the time limits, and the ways on: withdraw agreement, delete the account, remove the link.
  * Every change asks first where it cannot be undone.
  */
-import { type ChildRecord, guardianLinkTable, guardianTable } from '@edupass/protocol';
+import { type ChildRecord, guardianLinkTable, guardianTable, isDefaultNickname } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -13,7 +13,8 @@ import type { TextKey } from '../../i18n/locales/en.ts';
 import { eduCall } from '../../session/edu.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
-import { shownNickname } from '../../ui/nickname.ts';
+import { shownChildName, shownNickname } from '../../ui/nickname.ts';
+import { relationKey } from '../../ui/relation-field.tsx';
 import { useDeviceLabel } from '../account/devices-section.tsx';
 import { ExportSection } from '../account/export-section.tsx';
 import { ChildRecordReads } from '../account/record-reads.tsx';
@@ -24,7 +25,7 @@ const Facts = ({ record }: { record: ChildRecord }) => {
   const { child } = record;
   const rows: [TextKey, string][] = [
     ['guardian.field.nickname', shownNickname(child.nickname, t)],
-    ['guardian.field.fullname', child.fullname],
+    ['guardian.field.fullname', child.fullname || (child.pupil_name ?? '')],
     ['guardian.field.username', child.username],
     ['guardian.field.born', child.birth_year_month],
     ['guardian.field.band', child.age_band ? t(`guardian.band.${child.age_band}`) : ''],
@@ -52,7 +53,7 @@ export const ChildPanel = ({ childId, onGone }: { childId: number; onGone: () =>
   const when = (ms: number) => new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const data = record.data;
   if (!data) return <FormError {...loadError} />;
-  const name = shownNickname(data.child.nickname, t) || data.child.fullname || `#${childId}`;
+  const name = shownChildName(data.child, t) || data.child.fullname || `#${childId}`;
   const params = { params: { id: childId } };
   /** Asks, then runs the change and reloads (or leaves the panel when the child is no longer shown). */
   const change = (
@@ -141,7 +142,9 @@ export const ChildPanel = ({ childId, onGone }: { childId: number; onGone: () =>
       <ul className="linked-guardians">
         {data.guardians.map((g) => (
           <li key={g.id}>
-            {g.name || `#${g.id}`} · {t(`guardianConsent.relation.${g.relation as 'mother'}`)}
+            {isDefaultNickname(g.name) || g.name === ''
+              ? t(relationKey(g.relation))
+              : `${shownNickname(g.name, t)} · ${t(relationKey(g.relation))}`}
           </li>
         ))}
       </ul>

@@ -13,7 +13,7 @@ import { eduCall } from '../../session/edu.ts';
 import { forgetGuardianCode, keepGuardianCode, keptGuardianCode } from '../../session/guardian-code.ts';
 import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
-import { shownNickname } from '../../ui/nickname.ts';
+import { shownChildName } from '../../ui/nickname.ts';
 import { RelationField } from '../../ui/relation-field.tsx';
 import { Screen } from '../../ui/screen.tsx';
 import { ChildPanel } from './child-panel.tsx';
@@ -105,7 +105,7 @@ const GuardianArea = () => {
                 aria-pressed={child.id === current}
                 onClick={() => setShown(child.id)}
               >
-                {t('guardian.show', { name: shownNickname(child.nickname, t) || `#${child.id}` })}
+                {t('guardian.show', { name: shownChildName(child, t) || `#${child.id}` })}
               </button>
             </li>
           ))}

@@ -3,6 +3,8 @@
  * only limits stricter than the site's (the hint says what those are); "Use the site's limits" clears
  * the guardian's own. The minutes are a choice of steps (every 10 minutes up to the site's, and the
  * child's own where it is between), never a box whose "60" becomes "6030" when a phone user types 30.
+ * The hours of no use are a choice of half hours written as the site writes its own (22:00), not the
+ * browser's time box, which speaks the browser's language (10:00 PM on a Chinese page).
  */
 import { type ChildRecord, guardianLinkTable } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -17,6 +19,31 @@ export const minuteChoices = (most: number, current: number | null) =>
     .filter((m) => m >= 0 && m <= most)
     .sort((a, b) => a - b);
 
+/** Every half hour of the day (00:00 … 23:30), and `current` where it is between two. */
+export const timeChoices = (current: string) =>
+  [
+    ...new Set([
+      ...Array.from({ length: 48 }, (_, i) => `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`),
+      ...(/^\d{2}:\d{2}$/.test(current) ? [current] : []),
+    ]),
+  ].sort();
+
+const TimeField = ({ label, value, onValue }: { label: string; value: string; onValue: (v: string) => void }) => {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} required value={value} onChange={(event) => onValue(event.target.value)}>
+        {timeChoices(value).map((time) => (
+          <option key={time} value={time}>
+            {time}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+};
+
 const curfewEnds = (curfew: string | null) => {
   const [from = '', to = ''] = (curfew ?? '').split('-');
   return { from, to };
@@ -25,18 +52,19 @@ const curfewEnds = (curfew: string | null) => {
 export const MinorLimitsForm = ({ record, onSaved }: { record: ChildRecord; onSaved: () => void }) => {
   const { t } = useI18n();
   const action = useAction();
-  const ids = { minutes: useId(), from: useId(), to: useId() };
+  const ids = { minutes: useId() };
   const { minor, defaults } = record;
   const [minutes, setMinutes] = useState(String(minor.daily_limit_minutes ?? defaults.daily_limit_minutes ?? ''));
-  const [from, setFrom] = useState(curfewEnds(minor.curfew).from);
-  const [to, setTo] = useState(curfewEnds(minor.curfew).to);
+  // Without a curfew of the child's own, the site's is shown (a list always shows one of its times).
+  const [from, setFrom] = useState(curfewEnds(minor.curfew ?? defaults.curfew).from);
+  const [to, setTo] = useState(curfewEnds(minor.curfew ?? defaults.curfew).to);
   if (defaults.daily_limit_minutes === null || defaults.curfew === null) return <p>{t('guardian.noLimits')}</p>;
   const save = (body: { daily_limit_minutes?: number; curfew?: string }) =>
     action.run(async () => {
       const saved = await eduCall(guardianLinkTable.setChildMinorMode, { params: { id: record.child.id }, body });
       setMinutes(String(saved.daily_limit_minutes ?? defaults.daily_limit_minutes ?? ''));
-      setFrom(curfewEnds(saved.curfew).from);
-      setTo(curfewEnds(saved.curfew).to);
+      setFrom(curfewEnds(saved.curfew ?? defaults.curfew).from);
+      setTo(curfewEnds(saved.curfew ?? defaults.curfew).to);
       onSaved();
       return t('guardian.saved');
     });
@@ -69,14 +97,8 @@ export const MinorLimitsForm = ({ record, onSaved }: { record: ChildRecord; onSa
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={ids.from}>{t('guardian.curfewFrom')}</label>
-        <input id={ids.from} type="time" required value={from} onChange={(event) => setFrom(event.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.to}>{t('guardian.curfewTo')}</label>
-        <input id={ids.to} type="time" required value={to} onChange={(event) => setTo(event.target.value)} />
-      </div>
+      <TimeField label={t('guardian.curfewFrom')} value={from} onValue={setFrom} />
+      <TimeField label={t('guardian.curfewTo')} value={to} onValue={setTo} />
       <FormError message={action.error} />
       <Notice message={action.notice} />
       <p>

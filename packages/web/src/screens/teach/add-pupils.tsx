@@ -24,6 +24,8 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
   const fileId = useId();
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
+  // A new input once the file's pupils are created: the same file chosen again is a change again.
+  const [picker, setPicker] = useState(0);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [created, setCreated] = useState<PupilCredentials[] | null>(null);
 
@@ -47,6 +49,7 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
       setPreview(null);
       setText('');
       setFile(null);
+      setPicker((n) => n + 1);
       onCreated();
     });
   const reason = (code: string) =>
@@ -70,15 +73,26 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
         </div>
         <div className="field">
           <label htmlFor={fileId}>{t('teach.file')}</label>
-          <input
-            id={fileId}
-            type="file"
-            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setPreview(null);
-            }}
-          />
+          {/* The browser's own picker button speaks the browser's language ("Choose File" on a Chinese
+              page): the input stays, transparent over a button and the file's name in the page's words. */}
+          <div className="file-pick">
+            <input
+              key={picker}
+              id={fileId}
+              type="file"
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setPreview(null);
+              }}
+            />
+            <span className="button secondary" aria-hidden="true">
+              {t('teach.chooseFile')}
+            </span>
+            <span className="muted" aria-hidden="true">
+              {file ? file.name : t('teach.noFile')}
+            </span>
+          </div>
         </div>
         <FormError message={action.error} onRetry={action.retry} />
         <button type="submit" className="button secondary" aria-busy={action.busy}>

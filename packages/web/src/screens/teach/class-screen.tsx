@@ -62,7 +62,8 @@ export const ClassScreen = ({ classId }: { classId: number }) => {
           </p>
           <PupilList classId={classId} pupils={pupils} moveTargets={data.moveTargets} onChanged={load.reload} />
           {data.class.archived ? null : <AddPupils classId={classId} onCreated={load.reload} />}
-          <JoinSection classId={classId} requests={requests} onChanged={load.reload} />
+          {/* An archived class takes nobody new: the server refuses its join codes. */}
+          {data.class.archived ? null : <JoinSection classId={classId} requests={requests} onChanged={load.reload} />}
           <ClassSettings
             found={data.class}
             onChanged={load.reload}

@@ -258,6 +258,7 @@ export const guardianChildren = async (ctx: Context, guardianId: number) => {
     children: (await childrenOfGuardian(ctx.db, guardianId)).map((c) => ({
       id: Number(c.id),
       nickname: c.nickname || c.fullname,
+      pupil_name: c.pupil_name,
       relation: c.relation,
       age_band: currentBand(c, ctx.now()),
       consent_state: c.consent_state,

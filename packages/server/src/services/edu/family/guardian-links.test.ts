@@ -149,9 +149,17 @@ describe('linking a guardian with a one-time code', () => {
     expect(expires_at).toBeGreaterThan(Date.now() + 29 * DAY);
     const guardian = await signUpAged(37);
     expect(edu.ok<{ child_id: number }>(await link(guardian, code, 'father')).child_id).toBe(pupil?.user_id);
+    // The guardian sees the child by the name the teacher typed, not the drawn 用户NNNNNNNN.
     expect(await childrenOf(guardian)).toEqual([
-      expect.objectContaining({ id: pupil?.user_id, relation: 'father', consent_state: 'school' }),
+      expect.objectContaining({
+        id: pupil?.user_id,
+        relation: 'father',
+        consent_state: 'school',
+        pupil_name: '周小舟',
+      }),
     ]);
+    const record = edu.ok<ChildRecord>(await recordOf(guardian, Number(pupil?.user_id)));
+    expect(record.child).toMatchObject({ pupil_name: '周小舟' });
   });
 
   it("a teacher's code is for someone else: the teacher who opened it cannot spend it, and the pupil's guardian still can", async () => {
@@ -309,6 +317,8 @@ describe("a linked guardian's view of a child", () => {
     expect(log.reads).toContainEqual(
       expect.objectContaining({
         reader_id: guardian.userId,
+        // The child's page names the reader by what they are to the child, not only by a drawn nickname.
+        reader_relation: 'father',
         purpose: 'guardian_view',
         fields: expect.arrayContaining(['devices']),
       }),

@@ -9,6 +9,7 @@ import type { Context } from '../../../context.ts';
 import { fail, invalidRequest } from '../../../errors.ts';
 import { findUserById } from '../../../store/account/users.ts';
 import { consentRecordsOf } from '../../../store/edu/family/guardians.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { cancelDeletion, deleteAccount } from '../../account/deletion.ts';
 import { securityEvent } from '../../security/events.ts';
 import { devicesOf, endDeviceOf } from '../../sessions/devices.ts';
@@ -23,11 +24,12 @@ const CHILD_RECORD_FIELDS = ['name', 'username', 'age', 'consent', 'guardians', 
 export const childRecord = async (ctx: Context, guardianId: number, childId: number): Promise<ChildRecord> => {
   await requireGuardian(ctx, guardianId, childId);
   const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
-  const [consents, guardians, devices, minor] = await Promise.all([
+  const [consents, guardians, devices, minor, pupil] = await Promise.all([
     consentRecordsOf(ctx.db, childId),
     guardianList(ctx, childId),
     devicesOf(ctx, childId),
     minorModeOf(ctx, child),
+    findPupilAccount(ctx.db, childId),
   ]);
   await logReads(ctx, {
     readerId: guardianId,
@@ -40,6 +42,7 @@ export const childRecord = async (ctx: Context, guardianId: number, childId: num
     child: {
       id: child.id,
       nickname: child.nickname ?? '',
+      pupil_name: pupil?.display_name ?? null,
       fullname: child.fullname,
       username: child.username ?? '',
       birth_year_month: child.birth_year_month ?? '',

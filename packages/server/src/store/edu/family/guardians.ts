@@ -150,9 +150,11 @@ export const childrenOfGuardian = (db: Db, guardianId: number) =>
   db
     .selectFrom('guardians')
     .innerJoin('users', 'users.id', 'guardians.child_id')
+    .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'guardians.child_id')
     .select([
       'users.id',
       'users.nickname',
+      'pupil_accounts.display_name as pupil_name',
       'users.fullname',
       'users.age_band',
       'users.birth_year_month',

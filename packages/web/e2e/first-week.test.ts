@@ -1,0 +1,392 @@
+/**
+ * A school's first week, lived end to end in Chromium from a fresh server, through the product's own
+ * screens only (the SMS outbox stands in for the phones): the operator adds the school and records
+ * its agreement in the console; a teacher signs up on a classroom tablet (768×1024), finds the school
+ * from the account centre and asks to teach; the operator approves; the teacher opens 三年级二班 by
+ * choosing the grade, adds 40 pupils from an .xlsx workbook (write-excel-file) and a CSV saved as
+ * Chinese Excel does (GBK, with a repeated row and a blank line, both reported by the preview), and
+ * prints the class's cards to PDF (`page.pdf`). The PDF is read back as paper: every page rendered
+ * (pdftoppm), every QR code decoded, every card's username, password and guardian code whole on one
+ * line of its text (pdftotext -layout), the same as the teacher was shown. One pupil signs in by the
+ * first card's QR code, another by typing the second card's details, and each chooses a password; a
+ * mother on a phone (390×844) signs up and links her child with the card's guardian code; the year
+ * ends with the class promoted and archived on the teacher's screen. Taps, keystrokes and seconds
+ * from "approved" to "cards printed" are counted and printed in one line; the PDF, its first page and
+ * the screens are kept in e2e/screenshots (the gallery). zh-CN and en, each on its own fresh server.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nextPhone } from '@edupass/test-kit/accounts';
+import { FORTY_NAMES } from '@edupass/test-kit/edu-steps';
+import { gbkBytes } from '@edupass/test-kit/gbk';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import writeExcelFile from 'write-excel-file/node';
+import {
+  type ConsoleRig,
+  openConsoleAsOperator,
+  SCREENSHOTS,
+  startConsoleRig,
+} from '../../console/e2e/console-harness.ts';
+import { cardTexts } from '../../server/src/services/edu/school/card-texts.ts';
+import { inputLabelled } from './support/account-steps.ts';
+import { LOCALES } from './support/matrix.ts';
+import { expectScreen, inPage, shown, type TestPage } from './support/pages.ts';
+import { cardsIn, readPrintedSheet } from './support/printed-cards.ts';
+import { checkScreen, expectTappable, say, signInWithPassword, signUpInPage } from './support/story-steps.ts';
+
+const TABLET = { width: 768, height: 1024 };
+const PHONE = { width: 390, height: 844 };
+const WAIT = { timeout: 60_000 };
+const SHOTS = join(import.meta.dirname, 'screenshots');
+const scratch = mkdtempSync(join(tmpdir(), 'edupass-first-week-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The console's words the operator goes by (packages/console/src/screens/schools.tsx, consent-settings.tsx, teachers.tsx). */
+const CONSOLE = {
+  'zh-CN': {
+    schools: '学校',
+    newName: '学校名称',
+    addSchool: '添加学校',
+    agreementSchool: '学校',
+    signatory: '代表学校签署的人（姓名和职务）',
+    signedOn: '签署日期',
+    record: '登记协议',
+    recorded: (name: string) => `已登记 ${name} 的协议。`,
+    teachers: '教师审核',
+    approve: '通过',
+    confirm: '确定',
+    approved: (school: string) => new RegExp(`已成为 ${school} 的教师。`),
+  },
+  en: {
+    schools: 'Schools',
+    newName: 'Name of the school',
+    addSchool: 'Add the school',
+    agreementSchool: 'School',
+    signatory: 'Who signed for the school (name and role)',
+    signedOn: 'Day signed',
+    record: 'Record the agreement',
+    recorded: (name: string) => `Recorded the agreement of ${name}.`,
+    teachers: 'Teacher approvals',
+    approve: 'Approve',
+    confirm: 'Yes, decide',
+    approved: (school: string) => new RegExp(`now teaches at ${school}\\.`),
+  },
+} as const;
+
+/** The card's labels in the sheet's language (services/edu/school/card-texts.ts). */
+const labelsOf = (locale: 'zh-CN' | 'en') => {
+  const t = cardTexts[locale];
+  return { name: t.name, username: t.username, password: t.password };
+};
+
+/**
+ * What the people's hands do, counted: a tap; a character typed; a choice from a list (two taps: open
+ * it, choose); a file chosen (two taps: the picker, the file); printing (two taps: the browser's Print,
+ * the dialog's Print).
+ */
+const hands = () => {
+  const count = { taps: 0, keys: 0 };
+  return {
+    count,
+    tap: async (target: Locator) => {
+      await target.click();
+      count.taps += 1;
+    },
+    type: async (target: Locator, value: string) => {
+      await target.fill(value);
+      count.keys += [...value].length;
+    },
+    choose: async (target: Locator, option: { label: string } | string) => {
+      await target.selectOption(option);
+      count.taps += 2;
+    },
+    pick: async (target: Locator, file: string) => {
+      await target.setInputFiles(file);
+      count.taps += 2;
+    },
+    print: async (sheet: Page) => {
+      const pdf = await sheet.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
+      count.taps += 2;
+      return pdf;
+    },
+    /** A pull to refresh the page. */
+    refresh: async (page: Page) => {
+      await page.reload();
+      count.taps += 1;
+    },
+  };
+};
+
+/** The rows of the sign-in details table shown after a creation: name, username, password. */
+const shownDetails = async (page: Page, caption: string) => {
+  const table = page.getByRole('table', { name: caption });
+  await table.waitFor(WAIT);
+  return (await table
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')),
+    )) as [string, string, string][];
+};
+
+describe.each(LOCALES)('$locale', ({ locale, text }) => {
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    rig = await startConsoleRig();
+  }, 180_000);
+  afterAll(() => rig?.close());
+
+  test('the operator adds a school, a teacher comes in, 40 pupils get cards that print and read, a mother links, the year ends', async () => {
+    const { server } = rig;
+    const words = CONSOLE[locale];
+    const en = locale === 'en';
+    const school = en ? 'Starlight Primary School' : '星光实验小学';
+    const className = en ? 'Year 3 Class 2' : '三年级二班';
+    const shot = (screen: string, device = 'tablet') => `first-week-${screen}.${locale}.${device}`;
+    const teacher = { phone: nextPhone(), password: 'Lantern5821' };
+    const tablet = { locale, ...TABLET };
+
+    // The operator adds the school and records its agreement (the console, at a desk).
+    const desk = await openConsoleAsOperator(rig, { hash: '#/schools', heading: CONSOLE['zh-CN'].schools });
+    if (en) {
+      await desk.getByLabel('语言').selectOption('en');
+      await shown(desk, desk.getByRole('heading', { name: words.schools, level: 1 }));
+    }
+    await desk.getByLabel(words.newName, { exact: true }).fill(school);
+    await desk.getByRole('button', { name: words.addSchool }).click();
+    await desk.getByRole('table').getByRole('rowheader', { name: school }).waitFor(WAIT);
+    await desk.getByLabel(words.agreementSchool, { exact: true }).selectOption({ label: school });
+    await desk.getByLabel(words.signatory).fill(en ? 'Wang Li, head teacher' : '王丽 校长');
+    await desk.getByLabel(words.signedOn).fill('2026-09-01');
+    await desk.getByRole('button', { name: words.record }).click();
+    await desk.getByText(words.recorded(school)).waitFor(WAIT);
+    await desk.screenshot({ path: join(SCREENSHOTS, `console-first-week-school.${locale}.png`), fullPage: true });
+
+    const hand = hands();
+    let clock = 0;
+    let counted = { taps: 0, keys: 0 };
+    const xlsxNames = FORTY_NAMES.slice(0, 25);
+    const csvNames = FORTY_NAMES.slice(25);
+    let shownToTeacher: [string, string, string][] = [];
+    let pdf: Buffer = Buffer.alloc(0);
+
+    await inPage(rig.browser, tablet, async (tab) => {
+      const { page } = tab;
+      // A teacher signs up and, from the account centre, finds the school and asks to teach there.
+      await signUpInPage(rig, tab, text, teacher.phone, teacher.password);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      await inputLabelled(tab, text['teach.schoolName']).fill(en ? 'Starlight' : '星光');
+      await page.getByRole('button', { name: text['teach.search'] }).click();
+      const ask = page
+        .getByRole('list', { name: text['teach.searchResults'] })
+        .getByRole('button', { name: `${text['teach.askToTeach']} ${school}` });
+      await expectTappable(ask, 'ask to teach');
+      await ask.click();
+      await page.getByText(say(text, 'teach.asked', { school })).waitFor(WAIT);
+      await checkScreen(page, shot('asked'));
+
+      // The operator approves, after a question naming the teacher and the school.
+      await desk.getByRole('link', { name: words.teachers }).click();
+      await shown(desk, desk.getByRole('heading', { name: words.teachers, level: 1 }));
+      await desk.getByRole('button', { name: new RegExp(`^${words.approve} .*\\(${teacher.phone}\\)$`) }).click();
+      await desk.getByRole('group').getByRole('button', { name: words.confirm }).click();
+      await desk.getByText(words.approved(school)).waitFor(WAIT);
+      await desk.close();
+
+      // From "approved": the teacher's hands and the clock are counted until the cards are printed.
+      const start = performance.now();
+      const before = { ...hand.count };
+      // The screens checked on the way (axe, the width, a screenshot) are the test's time, not the teacher's.
+      let checking = 0;
+      const checkOnTheWay = async (name: string) => {
+        const from = performance.now();
+        await checkScreen(page, name);
+        checking += performance.now() - from;
+      };
+      await hand.refresh(page);
+      await page.getByRole('heading', { name: text['teach.openClass'] }).waitFor(WAIT);
+      await hand.type(inputLabelled(tab, text['teach.className']), className);
+      await hand.choose(page.getByLabel(text['teach.grade'], { exact: true }), { label: text['grade.3'] });
+      await checkOnTheWay(shot('open-class'));
+      await hand.tap(page.getByRole('button', { name: text['teach.create'] }));
+      await expectScreen(page, className);
+
+      // 25 pupils from a workbook saved by a spreadsheet program (names and 学号).
+      const workbook = join(scratch, `${locale}-名单.xlsx`);
+      writeFileSync(
+        workbook,
+        await writeExcelFile([['姓名', '学号'], ...xlsxNames.map((name, i) => [name, 20260301 + i])]).toBuffer(),
+      );
+      const picker = page.getByLabel(text['teach.file'], { exact: true });
+      await expectTappable(picker, 'the file picker');
+      await hand.pick(picker, workbook);
+      // The picker in the page's words (the browser's own button says "Choose File" whatever the page's language).
+      await page.getByText(`${locale}-名单.xlsx`).waitFor(WAIT);
+      expect(await page.getByText(text['teach.chooseFile'], { exact: true }).isVisible()).toBe(true);
+      await hand.tap(page.getByRole('button', { name: text['teach.preview'] }));
+      await page.getByText(say(text, 'teach.previewCount', { count: 25 })).waitFor(WAIT);
+      await hand.tap(page.getByRole('button', { name: say(text, 'teach.createPupils', { count: 25 }) }));
+      shownToTeacher = await shownDetails(page, text['teach.credentials']);
+      expect(shownToTeacher.map(([name]) => name)).toEqual(xlsxNames);
+
+      // 15 more from a CSV as Chinese Excel saves it (GBK): a blank line (10) and a repeated row (18).
+      const csv = join(scratch, `${locale}-名单.csv`);
+      const rows = [
+        '姓名,性别',
+        ...csvNames.slice(0, 8).map((n) => `${n},男`),
+        '',
+        ...csvNames.slice(8).map((n) => `${n},女`),
+      ];
+      writeFileSync(csv, gbkBytes(`${[...rows, `${csvNames[2]},男`].join('\r\n')}\r\n`));
+      await hand.pick(picker, csv);
+      await hand.tap(page.getByRole('button', { name: text['teach.preview'] }));
+      await page.getByText(say(text, 'teach.previewCount', { count: 15 })).waitFor(WAIT);
+      await page.getByText(say(text, 'teach.blankLines', { lines: '10' })).waitFor(WAIT);
+      const repeated = say(text, 'teach.skippedLine', {
+        line: 18,
+        text: csvNames[2] ?? '',
+        reason: text['teach.reason.duplicate'],
+      });
+      await page.getByText(repeated).waitFor(WAIT);
+      await checkOnTheWay(shot('csv-preview'));
+      await hand.tap(page.getByRole('button', { name: say(text, 'teach.createPupils', { count: 15 }) }));
+      await page.getByRole('heading', { name: say(text, 'teach.pupils', { count: 40 }) }).waitFor(WAIT);
+      const second = await shownDetails(page, text['teach.credentials']);
+      expect(second.map(([name]) => name)).toEqual(csvNames);
+      shownToTeacher = [...shownToTeacher, ...second];
+
+      // The whole class's cards, printed.
+      const printAll = page.getByRole('button', { name: text['teach.printAll'] });
+      await expectTappable(printAll, 'print the class');
+      await hand.tap(printAll);
+      const sheetLink = page.getByRole('link', { name: say(text, 'teach.openSheet', { count: 40 }) });
+      await expectTappable(sheetLink, 'open the cards');
+      const [sheet] = await Promise.all([page.context().waitForEvent('page'), hand.tap(sheetLink)]);
+      await sheet.locator('.card').nth(39).waitFor(WAIT);
+      pdf = await hand.print(sheet);
+      clock = (performance.now() - start - checking) / 1000;
+      counted = { taps: hand.count.taps - before.taps, keys: hand.count.keys - before.keys };
+      await sheet.close();
+      await checkScreen(page, shot('class-of-40'));
+      expect(tab.errors).toEqual([]);
+    });
+    console.log(
+      `first-week story (${locale}, tablet 768×1024): from "approved" to "cards printed" ${counted.taps} taps, ${counted.keys} keystrokes, ${clock.toFixed(1)} s (40 pupils from an .xlsx and a GBK CSV)`,
+    );
+
+    // The paper: five pages, 40 QR codes that decode, each card's details whole on a line, as shown on screen.
+    mkdirSync(SHOTS, { recursive: true });
+    const printed = readPrintedSheet(pdf, scratch, `cards-${locale}`);
+    copyFileSync(printed.file, join(SHOTS, `first-week-cards.${locale}.pdf`));
+    copyFileSync(printed.pages[0] ?? '', join(SHOTS, `first-week-cards-page-1.${locale}.png`));
+    expect(printed.pages).toHaveLength(5);
+    expect(printed.codes.filter((code) => code === null)).toEqual([]);
+    expect(new Set(printed.codes).size).toBe(40);
+    for (const code of printed.codes) expect(code?.startsWith(`${server.url}/badge#`)).toBe(true);
+    const cards = cardsIn(printed.lines, labelsOf(locale));
+    expect(cards.map((c) => [c.name, c.username, c.password]).sort()).toEqual(
+      shownToTeacher.map(([name, username, password]) => [name, username, password]).sort(),
+    );
+    expect(new Set(cards.map((c) => c.guardianCode)).size).toBe(40);
+    const [byCard, byTyping] = cards as [(typeof cards)[0], (typeof cards)[0]];
+
+    // The first card's pupil shows it to the tablet's camera: their own account, then a password of their own.
+    const choosePassword = async (tab: TestPage, old: string, own: string) => {
+      const { page } = tab;
+      const form = page.getByRole('region', { name: text['password.title'], exact: true });
+      await form.waitFor(WAIT);
+      await inputLabelled(tab, text['password.old']).fill(old);
+      await inputLabelled(tab, text['form.newPassword']).fill(own);
+      await inputLabelled(tab, text['form.confirmPassword']).fill(own);
+      await form.getByRole('button', { name: text['password.submit'] }).click();
+      await form.getByText(text['password.changedOthersOut']).waitFor(WAIT);
+    };
+    await inPage(rig.browser, tablet, async (tab) => {
+      // The first card's pupil shows it to the tablet's camera: the code's link opens.
+      await tab.page.goto(printed.codes[0] ?? '');
+      await expectScreen(tab.page, text['account.security']);
+      await tab.page.getByText(say(text, 'account.hello', { name: byCard.name })).waitFor(WAIT);
+      await checkScreen(tab.page, shot('pupil-by-card'));
+      await choosePassword(tab, byCard.password, 'Kite2026own');
+      expect(tab.errors).toEqual([]);
+    });
+    // The second card's pupil opens the site, taps "Login card" and types the username and password from the card.
+    await inPage(rig.browser, tablet, async (tab) => {
+      await tab.page.goto(server.url);
+      await expectScreen(tab.page, text['signIn.title']);
+      const withCard = tab.page.getByRole('link', { name: text['signIn.card'] });
+      await expectTappable(withCard, 'the login card way');
+      await withCard.click();
+      await inputLabelled(tab, text['form.cardUsername']).fill(byTyping.username);
+      await inputLabelled(tab, text['form.password']).fill(byTyping.password);
+      // No way to a reset by phone or e-mail the child does not have: the teacher resets it.
+      await tab.page.getByText(text['signIn.cardForgot']).waitFor(WAIT);
+      expect(await tab.page.getByRole('link', { name: text['signIn.forgot'] }).count()).toBe(0);
+      await checkScreen(tab.page, shot('pupil-types'));
+      await tab.page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
+      await expectScreen(tab.page, text['account.security']);
+      await tab.page.getByText(say(text, 'account.hello', { name: byTyping.name })).waitFor(WAIT);
+      await choosePassword(tab, byTyping.password, 'Comet2026own');
+      await checkScreen(tab.page, shot('pupil-typed'));
+      expect(tab.errors).toEqual([]);
+    });
+
+    // The second pupil's mother, on her phone: she signs up and types the card's guardian code.
+    await inPage(rig.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      await signUpInPage(rig, tab, text, nextPhone(), 'Magnolia1984', { year: '1984', month: '03' });
+      await page.getByRole('link', { name: text['family.toGuardianArea'] }).click();
+      await expectScreen(page, text['guardian.title']);
+      await page.getByTestId('guardian-code').fill(byTyping.guardianCode);
+      await page.getByLabel(text['guardianConsent.relation']).selectOption('mother');
+      await checkScreen(page, shot('mother-links', 'phone'));
+      await page.getByRole('button', { name: text['guardian.link'], exact: true }).click();
+      await page.getByText(text['guardian.linked']).waitFor(WAIT);
+      const panel = page.getByTestId('child-panel');
+      await panel.getByRole('heading', { name: byTyping.name, exact: true }).waitFor(WAIT);
+      // She is 妈妈 to the family, not the drawn 用户NNNNNNNN: among the guardians and in who read the record.
+      const mother = text['guardian.relation.mother'];
+      await panel.locator('.linked-guardians li').getByText(mother, { exact: true }).waitFor(WAIT);
+      await panel
+        .getByTestId('record-read')
+        .getByText(`${text['recordReads.role.guardian']} ${mother}`, { exact: true })
+        .first()
+        .waitFor(WAIT);
+      // The hours of no use as the site writes them (22:00), not the browser's 10:00 PM.
+      const curfew = panel.getByLabel(text['guardian.curfewFrom'], { exact: true });
+      expect(await curfew.evaluate((field) => (field as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
+        '22:00',
+      );
+      await checkScreen(page, shot('mother-linked', 'phone'));
+      expect(tab.errors).toEqual([]);
+    });
+
+    // The year ends: the class goes up a grade into the next school year, and is archived.
+    await inPage(rig.browser, tablet, async (tab) => {
+      const { page } = tab;
+      await page.goto(server.url);
+      await signInWithPassword(tab, text, teacher.phone, teacher.password);
+      await expectScreen(page, text['account.profile']);
+      await page.getByRole('link', { name: text['account.teaching'] }).click();
+      await expectScreen(page, text['teach.title']);
+      await page.getByRole('link', { name: className, exact: true }).click();
+      await expectScreen(page, className);
+      // The form offers the next school year after the class's (opened in this one: from September, this year's).
+      const today = new Date();
+      const first = today.getFullYear() - (today.getMonth() >= 8 ? 0 : 1) + 1;
+      await page.getByRole('button', { name: text['teach.promote'] }).click();
+      const next = `${first}-${first + 1}`;
+      await page.getByText(say(text, 'teach.promoted', { grade: text['grade.4'], year: next })).waitFor(WAIT);
+      await page.getByRole('button', { name: text['teach.archive'] }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: text['teach.archive'] }).click();
+      await page.getByText(text['teach.archivedDone']).waitFor(WAIT);
+      // Nothing left that the archived class refuses: no join code to open, no pupils to add.
+      expect(await page.getByRole('button', { name: text['teach.newJoinCode'] }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: text['teach.preview'] }).count()).toBe(0);
+      await checkScreen(page, shot('year-ended'));
+      expect(tab.errors).toEqual([]);
+    });
+  }, 300_000);
+});
