@@ -63,6 +63,7 @@ export const ROSTER_REFUSALS = {
   org_refused: 'The school it names is in the file, but its row was refused.',
   class_refused: 'The class it names is in the file, but its row was refused.',
   user_refused: 'The person it names is in the file, but their row was refused.',
+  class_name_taken: 'Another class of the school has this name in this school year.',
 } as const;
 export type RosterRefusalReason = keyof typeof ROSTER_REFUSALS;
 

@@ -125,6 +125,7 @@ const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> 
     org_refused: '它所写的学校在文件中，但那一行未导入。',
     class_refused: '它所写的班级在文件中，但那一行未导入。',
     user_refused: '它所写的人员在文件中，但那一行未导入。',
+    class_name_taken: '本学年学校里已有同名的班级。',
   },
 };
 

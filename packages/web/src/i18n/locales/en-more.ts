@@ -344,6 +344,8 @@ const text = {
   'recordReads.purpose.teacher_requests': 'checked teachers waiting for approval',
   'recordReads.purpose.roster_preview': 'previewed a school roster import',
   'recordReads.purpose.guardian_view': 'looked at the child in the guardian area',
+  'recordReads.purpose.pupil_duplicates': 'looked for a pupil with two accounts',
+  'recordReads.purpose.pupils_merged': "merged a pupil's two accounts into one",
   'recordReads.status.open': '(being prepared)',
   'recordReads.status.done': '(ready)',
   'recordReads.status.refused': '(refused)',

@@ -82,8 +82,10 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
     detail: `${c.from.title} ${c.from.grade} ${c.from.schoolYear}${c.from.archived ? ' (archived)' : ''}`,
   }));
   add('class', 'remove', plan.removeClasses, (c) => ({ name: c.title }));
+  add('class', 'match', plan.linkClasses, (c) => ({ name: c.title, detail: `class:${c.classId}` }));
   add('pupil', 'create', plan.newPupils, (p) => ({ name: p.name }));
   add('teacher', 'match', plan.linkTeachers, (t) => ({ name: t.name, detail: `user:${t.userId}` }));
+  add('person', 'match', plan.linkPeople, (p) => ({ name: p.name, detail: `user:${p.userId}` }));
   add('person', 'change', plan.renameUsers, (r) => ({ name: r.to, detail: r.from }));
   add('person', 'remove', plan.removeUsers, (r) => ({ name: r.name, detail: `user:${r.userId}` }));
   return {

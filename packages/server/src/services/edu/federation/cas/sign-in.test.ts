@@ -109,7 +109,7 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     const again = await signInWithSchool(code, pupil('2026010203'));
     const profile = await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: again.auth ?? '' } });
     edu.ok(profile);
-    const ids = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    const ids = await server.app.ctx.db.selectFrom('school_person_keys').selectAll().execute();
     const mine = ids.filter((row) => JSON.stringify(row).includes('2026010203'));
     // Only an opaque HMAC of the student number is stored.
     expect(mine).toEqual([]);
@@ -137,7 +137,7 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     );
     expect(new Set(users).size).toBe(1);
     const links = await server.app.ctx.db
-      .selectFrom('school_identities')
+      .selectFrom('school_person_keys')
       .select('user_id')
       .where('user_id', '=', users[0] ?? 0)
       .execute();
