@@ -123,7 +123,10 @@ export const rosterJobAnswer = object({
     blank_lines: integer(),
   }),
   /** `kind`: school, class, pupil, teacher, person; `action`: create, match, change, remove. */
-  items: list(object({ kind: text(), action: text(), name: text(), detail: text() })),
+  /** Classes carry their grade and school year, so the preview names them as a chooser does. */
+  items: list(
+    object({ kind: text(), action: text(), name: text(), detail: text() }, { grade: integer(), school_year: text() }),
+  ),
   refused: list(
     object({ file: text(), line: integer(), column: text(), reason: text() }, { cause: rosterRefusalCause }),
   ),

@@ -13,6 +13,7 @@ import { type FormEvent, useState } from 'react';
 import { confirmRosterImport, previewRosterImport, type RosterImport } from '../api/edu-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { Card, DataTable } from '../ui/table.tsx';
+import { rosterItemWords } from './roster-items.ts';
 
 const WORDS = {
   en: {
@@ -145,11 +146,11 @@ const useWords = () => {
   const reason = (code: string) => reasons[code as RosterRefusalReason] ?? code;
   const refusal = (r: RosterImport['refused'][number]) =>
     r.cause ? `${reason(r.reason)} ${CAUSE_WORDS[locale](r.cause, reason(r.cause.reason))}` : reason(r.reason);
-  return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal };
+  return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal, items: rosterItemWords(locale) };
 };
 
 const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
-  const { w, counts, refusal } = useWords();
+  const { w, counts, refusal, items } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);
   const confirm = async () => {
@@ -162,12 +163,12 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
   const countRows = Object.entries(job.counts).map(([key, n]) => ({ key, n }));
   return (
     <div id={`roster-job-${job.id}`}>
-      <h3>{w('preview', { id: job.id, status: job.status })}</h3>
+      <h3>{w('preview', { id: job.id, status: items.status(job.status) })}</h3>
       {job.encoding === 'gb18030' ? <p>{w('gbk')}</p> : null}
       <DataTable
         rows={countRows}
         rowKey={(row) => row.key}
-        caption={w('preview', { id: job.id, status: job.status })}
+        caption={w('preview', { id: job.id, status: items.status(job.status) })}
         columns={[
           { head: w('what'), rowHeader: true, cell: (row) => counts[row.key] ?? row.key },
           { head: w('count'), cell: (row) => row.n },
@@ -231,9 +232,9 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
         caption={w('items')}
         wrap
         columns={[
-          { head: w('kind'), cell: (item) => item.kind },
-          { head: w('action'), cell: (item) => item.action },
-          { head: w('name'), rowHeader: true, cell: (item) => item.name },
+          { head: w('kind'), cell: (item) => items.kind(item.kind) },
+          { head: w('action'), cell: (item) => items.action(item.action) },
+          { head: w('name'), rowHeader: true, cell: (item) => items.name(item) },
         ]}
       />
     </div>

@@ -141,7 +141,7 @@ const planClass = (
       ref: c.ref,
       classId: Number(matched.id),
       schoolId: Number(matched.school_id),
-      title: matched.name,
+      ...fields,
     });
     planChange(plan, c.ref, matched, fields, true);
     known.set(c.ref, { grade: fields.grade, school: Number(matched.school_id) });

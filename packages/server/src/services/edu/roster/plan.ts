@@ -54,7 +54,7 @@ export interface Plan {
   } & ClassFields)[];
   removeClasses: { ref: string; classId: number; schoolId: number; title: string }[];
   /** Classes of the school made by hand whose name and year a new class of the file gives: that class. */
-  linkClasses: { ref: string; classId: number; schoolId: number; title: string }[];
+  linkClasses: ({ ref: string; classId: number; schoolId: number } & ClassFields)[];
   newPupils: { ref: string; orgRef: string; name: string; grade: number }[];
   linkTeachers: { ref: string; orgRef: string; userId: number; name: string }[];
   /** People the roster had not linked whose account the school keys already (plan-keys.ts). */
