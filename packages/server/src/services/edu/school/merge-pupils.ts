@@ -28,7 +28,7 @@ import {
   setConsentColumns,
 } from '../../../store/edu/school/merge.ts';
 import { endAllSessions } from '../../account/users.ts';
-import { inTransaction } from '../../webhooks/events.ts';
+import { inTransaction, recordEvent } from '../../webhooks/events.ts';
 import { requireAccess } from '../access.ts';
 import { logPupilReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
@@ -115,6 +115,13 @@ export const mergePupils = async (
       await endAllSessions(tx, endedUser, 'merged');
       await eraseApplicationGrants(tx.db, end);
       await setErasure(tx.db, end, { at: tx.now(), by: 'merged' });
+      // Sites hear the ended account go, and into which account the pupil went.
+      await recordEvent(tx, {
+        type: 'user.deletion_scheduled',
+        userId: end,
+        product: endedUser.pid,
+        data: { erase_at: tx.now(), deleted_by: 'merged', merged_into: keep },
+      });
       await logPupilReads(tx, callerId, [keep, end], ['name', 'class', 'guardians', 'consent'], 'pupils_merged');
       await eduAudit(
         tx,
