@@ -5,7 +5,8 @@
  * transaction the kept account takes the other's classes, guardians (and their waiting requests),
  * consent records (and a guardian's consent when it has none of its own), printed cards, the schools'
  * keys and roster links, the school's pupil row and a guardian's limits where it has none; the other
- * account's sessions end and it is frozen to be erased by the next sweep (signing in to it is refused).
+ * account's sessions end and it is frozen to be erased by the next sweep (signing in to it is refused;
+ * sites hear `user.deletion_scheduled` with `deleted_by: merged` and `merged_into`).
  *
  * Refused with E_19 ACCOUNTS_NOT_MERGEABLE (MERGE_REFUSALS says why): the same account twice, an
  * account waiting to be deleted, a teacher's or a school admin's, a guardian's, an adult's, one that
