@@ -1,7 +1,7 @@
 /**
  * The roster import on the console's Schools screen in Chromium against the real server: an operator
- * uploads the Chinese-header template, reads the preview (three pupils, one refused row pointed at by
- * line and column), confirms, and the server holds the school with its pupils.
+ * uploads the Chinese-header template, reads the preview in Chinese words (three pupils, the class with
+ * its grade and year, one refused row pointed at by line and column), confirms, and the server holds the school with its pupils.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,11 @@ describe('the roster import', () => {
     await page.getByRole('button', { name: '上传并预览' }).click();
     const counts = page.getByRole('table', { name: /导入 \d+：待确认/ });
     await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);
+    // The class as a chooser names it, in Chinese words: its title, grade and school year.
+    await page
+      .getByRole('table', { name: '具体变更' })
+      .getByRole('row', { name: '班级 新建 二年级一班 · 二年级 · 2026-2027' })
+      .waitFor();
     await page
       .getByRole('table', { name: '未导入的行' })
       .getByRole('row', { name: /template\.csv 5 角色 只导入学生和教师，这个角色不导入。/ })

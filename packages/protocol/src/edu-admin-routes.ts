@@ -63,6 +63,7 @@ export const ROSTER_REFUSALS = {
   org_refused: 'The school it names is in the file, but its row was refused.',
   class_refused: 'The class it names is in the file, but its row was refused.',
   user_refused: 'The person it names is in the file, but their row was refused.',
+  class_name_taken: 'Another class of the school has this name in this school year.',
 } as const;
 export type RosterRefusalReason = keyof typeof ROSTER_REFUSALS;
 
@@ -122,7 +123,10 @@ export const rosterJobAnswer = object({
     blank_lines: integer(),
   }),
   /** `kind`: school, class, pupil, teacher, person; `action`: create, match, change, remove. */
-  items: list(object({ kind: text(), action: text(), name: text(), detail: text() })),
+  /** Classes carry their grade and school year, so the preview names them as a chooser does. */
+  items: list(
+    object({ kind: text(), action: text(), name: text(), detail: text() }, { grade: integer(), school_year: text() }),
+  ),
   refused: list(
     object({ file: text(), line: integer(), column: text(), reason: text() }, { cause: rosterRefusalCause }),
   ),

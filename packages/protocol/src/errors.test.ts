@@ -91,6 +91,8 @@ const EDUPASS_OWN: Record<number, string> = {
   73: 'AGREEMENTS_UNSIGNED',
   74: 'ACCOUNT_DELETING',
   75: 'PASSWORD_CHANGE_REQUIRED',
+  76: 'CLASS_NAME_TAKEN',
+  77: 'ACCOUNTS_NOT_MERGEABLE',
 };
 
 describe('the error catalogue', () => {
@@ -112,8 +114,8 @@ describe('the error catalogue', () => {
   });
 
   test('clientCodeName knows no number outside the catalogue', () => {
-    for (const number of [-2, 76, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(77);
+    for (const number of [-2, 78, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
+    expect(Object.keys(ClientCode)).toHaveLength(79);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

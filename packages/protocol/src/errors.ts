@@ -103,6 +103,10 @@ const NUMBERED_CLIENT_CODES = [
   'ACCOUNT_DELETING', // 74
   // The school asks its pupil to choose their own password first: nothing else works until they do.
   'PASSWORD_CHANGE_REQUIRED', // 75
+  // Another class of the school has this name in this school year.
+  'CLASS_NAME_TAKEN', // 76
+  // The two accounts cannot be merged into one (another school, an adult, a guardian, a sign-in of its own…).
+  'ACCOUNTS_NOT_MERGEABLE', // 77
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -220,6 +224,8 @@ export const SERVER_ERRORS = {
     'This account is waiting to be deleted. Confirm to keep it, or let it be deleted on the date given.',
   ),
   E_17: e(403, 'PASSWORD_CHANGE_REQUIRED', 'account', 'Choose your own password first.'),
+  E_18: e(409, 'CLASS_NAME_TAKEN', 'request', 'Another class of the school has this name in this school year.'),
+  E_19: e(409, 'ACCOUNTS_NOT_MERGEABLE', 'account', 'These two accounts cannot be merged.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

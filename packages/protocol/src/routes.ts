@@ -118,6 +118,7 @@ import {
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
+import { pupilMergeTable } from './pupil-merge-routes.ts';
 import { rightsUserTable } from './rights-routes.ts';
 import { schoolSignInTable } from './school-sign-in-routes.ts';
 import { secondFactorTable } from './second-factor-table.ts';
@@ -331,6 +332,7 @@ export const routes = {
   ),
   // Schools, classes and the pupil accounts teachers manage
   ...eduTable,
+  ...pupilMergeTable,
   // Signing in with a school's own system
   ...schoolSignInTable,
   // Children under 14 and their guardians' consent

@@ -1,5 +1,11 @@
 /** Shared steps of the education tests (server and console): a school, an approved teacher, a class, pupils. */
-import { type ClassDetail, type NewWebhookEndpoint, type PupilCredentials, routes } from '@edupass/protocol';
+import {
+  type ClassDetail,
+  type NewWebhookEndpoint,
+  type PupilCredentials,
+  type RosterJob,
+  routes,
+} from '@edupass/protocol';
 import { expect } from 'vitest';
 import { type Account, type Call, PASSWORD, PID, signInOperator, signUp, TOKEN_SET_HEADERS } from './accounts.ts';
 import type { TestServer } from './harness.ts';
@@ -113,15 +119,35 @@ export const eduSteps = (server: TestServer, call: Call) => {
     );
     return teacher;
   };
-  const createClass = async (teacher: Account, schoolId: number, name = '三年级二班') =>
+  const createClass = async (teacher: Account, schoolId: number, name = '三年级二班', schoolYear = '2026-2027') =>
     ok<{ id: number }>(
       await call(
         'POST',
         pathOf(routes.createClass.path, { id: schoolId }),
-        { name, grade: 3, school_year: '2026-2027' },
+        { name, grade: 3, school_year: schoolYear },
         { token: teacher.token },
       ),
     ).id;
+  /**
+   * A roster file (the template as CSV text, or a OneRoster zip) previewed and confirmed by the
+   * operator, for the school `schoolId` when given: the preview and the applied job.
+   */
+  const importRoster = async (file: string | Uint8Array, schoolId?: number) => {
+    const token = await operatorToken();
+    const file_base64 = Buffer.from(file).toString('base64');
+    const preview = ok<RosterJob>(
+      await call(
+        'POST',
+        routes.previewRosterImport.path,
+        { file_base64, ...(schoolId ? { school_id: schoolId } : {}) },
+        { token },
+      ),
+    );
+    const applied = ok<RosterJob>(
+      await call('POST', pathOf(routes.confirmRosterImport.path, { id: preview.id }), {}, { token }),
+    );
+    return { preview, applied };
+  };
   const createPupils = async (teacher: Account, classId: number, names: string[]) =>
     ok<{ pupils: PupilCredentials[] }>(
       await call('POST', pathOf(routes.createPupils.path, { id: classId }), { names }, { token: teacher.token }),
@@ -197,6 +223,7 @@ export const eduSteps = (server: TestServer, call: Call) => {
     addSchool,
     approvedTeacher,
     createClass,
+    importRoster,
     createPupils,
     classDetail,
     cardSheet,

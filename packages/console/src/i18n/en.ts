@@ -349,6 +349,7 @@ export const en = {
   'audit.edu.pupils.create': 'Created pupil accounts (bulk)',
   'audit.edu.pupils.reset': "Reset pupils' passwords (bulk)",
   'audit.edu.pupils.move': 'Moved pupils to another class (bulk)',
+  'audit.edu.pupils.merge': "Merged a pupil's two accounts into one",
   'audit.edu.cards.print': 'Printed login cards (bulk)',
   'oauth.title': 'WeChat & QQ sign-in',
   'oauth.explain':

@@ -347,6 +347,7 @@ export const zhCN: ConsoleText = {
   'audit.edu.pupils.create': '批量创建学生账号',
   'audit.edu.pupils.reset': '批量重置学生密码',
   'audit.edu.pupils.move': '批量调动学生班级',
+  'audit.edu.pupils.merge': '合并同一名学生的两个账号',
   'audit.edu.cards.print': '批量打印登录卡',
   'oauth.title': '微信与 QQ 登录',
   'oauth.explain':

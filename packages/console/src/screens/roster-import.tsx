@@ -13,6 +13,7 @@ import { type FormEvent, useState } from 'react';
 import { confirmRosterImport, previewRosterImport, type RosterImport } from '../api/edu-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { Card, DataTable } from '../ui/table.tsx';
+import { rosterItemWords } from './roster-items.ts';
 
 const WORDS = {
   en: {
@@ -106,20 +107,6 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
   },
 };
 
-/** A job's state, and a named change's kind and action (the server's codes), in words. */
-const STATE_WORDS: Record<ConsoleLocale, Record<string, string>> = {
-  en: { preview: 'waiting for your confirmation', held: 'held', applied: 'applied' },
-  'zh-CN': { preview: '待确认', held: '已暂停', applied: '已完成' },
-};
-const KIND_WORDS: Record<ConsoleLocale, Record<string, string>> = {
-  en: { school: 'School', class: 'Class', pupil: 'Pupil', teacher: 'Teacher', person: 'Person' },
-  'zh-CN': { school: '学校', class: '班级', pupil: '学生', teacher: '教师', person: '人员' },
-};
-const ACTION_WORDS: Record<ConsoleLocale, Record<string, string>> = {
-  en: { create: 'New', match: 'Matched', change: 'Changed', remove: 'Removed' },
-  'zh-CN': { create: '新建', match: '匹配', change: '变更', remove: '移除' },
-};
-
 /** Why a row is left out: the protocol's English sentences, and the same in Chinese. */
 const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> = {
   en: ROSTER_REFUSALS,
@@ -139,6 +126,7 @@ const REFUSAL_WORDS: Record<ConsoleLocale, Record<RosterRefusalReason, string>> 
     org_refused: '它所写的学校在文件中，但那一行未导入。',
     class_refused: '它所写的班级在文件中，但那一行未导入。',
     user_refused: '它所写的人员在文件中，但那一行未导入。',
+    class_name_taken: '本学年学校里已有同名的班级。',
   },
 };
 
@@ -158,19 +146,11 @@ const useWords = () => {
   const reason = (code: string) => reasons[code as RosterRefusalReason] ?? code;
   const refusal = (r: RosterImport['refused'][number]) =>
     r.cause ? `${reason(r.reason)} ${CAUSE_WORDS[locale](r.cause, reason(r.cause.reason))}` : reason(r.reason);
-  const word = (words: Record<ConsoleLocale, Record<string, string>>) => (code: string) => words[locale][code] ?? code;
-  return {
-    w: useScreenWords(),
-    counts: COUNT_WORDS[locale],
-    refusal,
-    state: word(STATE_WORDS),
-    kind: word(KIND_WORDS),
-    action: word(ACTION_WORDS),
-  };
+  return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal, items: rosterItemWords(locale) };
 };
 
 const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
-  const { w, counts, refusal, state, kind, action: actionWord } = useWords();
+  const { w, counts, refusal, items } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);
   const confirm = async () => {
@@ -183,12 +163,12 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
   const countRows = Object.entries(job.counts).map(([key, n]) => ({ key, n }));
   return (
     <div id={`roster-job-${job.id}`}>
-      <h3>{w('preview', { id: job.id, status: state(job.status) })}</h3>
+      <h3>{w('preview', { id: job.id, status: items.status(job.status) })}</h3>
       {job.encoding === 'gb18030' ? <p>{w('gbk')}</p> : null}
       <DataTable
         rows={countRows}
         rowKey={(row) => row.key}
-        caption={w('preview', { id: job.id, status: state(job.status) })}
+        caption={w('preview', { id: job.id, status: items.status(job.status) })}
         columns={[
           { head: w('what'), rowHeader: true, cell: (row) => counts[row.key] ?? row.key },
           { head: w('count'), cell: (row) => row.n },
@@ -252,9 +232,9 @@ const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) =
         caption={w('items')}
         wrap
         columns={[
-          { head: w('kind'), cell: (item) => kind(item.kind) },
-          { head: w('action'), cell: (item) => actionWord(item.action) },
-          { head: w('name'), rowHeader: true, cell: (item) => item.name },
+          { head: w('kind'), cell: (item) => items.kind(item.kind) },
+          { head: w('action'), cell: (item) => items.action(item.action) },
+          { head: w('name'), rowHeader: true, cell: (item) => items.name(item) },
         ]}
       />
     </div>

@@ -22,6 +22,7 @@ import type {
   SchoolAgreementsTable,
   SchoolMembersTable,
   SchoolNameGramsTable,
+  SchoolPersonKeysTable,
   SchoolsTable,
   SignInBadgesTable,
 } from './edu/edu-schema.ts';
@@ -29,7 +30,6 @@ import type {
   SamlMetadataTable,
   SamlRequestsTable,
   SchoolConnectorsTable,
-  SchoolIdentitiesTable,
   SchoolSignInsTable,
   UpstreamTokensUsedTable,
 } from './edu/federation/connector-schema.ts';
@@ -331,12 +331,12 @@ export interface Database {
   school_name_grams: SchoolNameGramsTable;
   school_members: SchoolMembersTable;
   classes: ClassesTable;
+  school_person_keys: SchoolPersonKeysTable;
   class_members: ClassMembersTable;
   pupil_accounts: PupilAccountsTable;
   sign_in_badges: SignInBadgesTable;
   edu_access_log: EduAccessLogTable;
   school_connectors: SchoolConnectorsTable;
-  school_identities: SchoolIdentitiesTable;
   school_sign_ins: SchoolSignInsTable;
   saml_metadata: SamlMetadataTable;
   saml_requests: SamlRequestsTable;

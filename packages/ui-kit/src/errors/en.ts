@@ -80,4 +80,6 @@ export const errorsEn: Record<ClientCodeName, string> = {
   AGREEMENTS_UNSIGNED: 'Read and accept the updated agreements to continue.',
   ACCOUNT_DELETING: 'This account is waiting to be deleted. You can keep it if you choose to now.',
   PASSWORD_CHANGE_REQUIRED: 'First choose a password of your own. Your school asks for it.',
+  CLASS_NAME_TAKEN: 'The school already has a class with this name in this school year. Choose another name.',
+  ACCOUNTS_NOT_MERGEABLE: 'These two accounts cannot be merged into one.',
 };

@@ -79,4 +79,6 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   AGREEMENTS_UNSIGNED: '请先阅读并同意更新后的协议再继续。',
   ACCOUNT_DELETING: '这个账号正在等待删除。现在选择保留，就可以继续使用。',
   PASSWORD_CHANGE_REQUIRED: '请先设置一个只有你自己知道的密码，这是学校的要求。',
+  CLASS_NAME_TAKEN: '本学年学校里已经有同名的班级了，请换一个名字。',
+  ACCOUNTS_NOT_MERGEABLE: '这两个账号不能合并为一个。',
 };

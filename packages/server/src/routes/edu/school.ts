@@ -21,6 +21,7 @@ import {
   refuseJoin,
   updateClass,
 } from '../../services/edu/school/classes.ts';
+import { mergePupils, pupilDuplicates } from '../../services/edu/school/merge-pupils.ts';
 import { previewNames } from '../../services/edu/school/names.ts';
 import { listOwnCards, revokeOwnCard, updateSchoolSettings } from '../../services/edu/school/pupil-cards.ts';
 import { createPupils, movePupils, resetPupils } from '../../services/edu/school/pupils.ts';
@@ -135,6 +136,16 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'resetPupils',
     async ({ session, params, body }) => ({ pupils: await resetPupils(ctx, session.userId, params.id, body.user_ids) }),
+    { tags },
+  );
+  defineRoute(app, ctx, 'pupilDuplicates', ({ session, params }) => pupilDuplicates(ctx, session.userId, params.id), {
+    tags,
+  });
+  defineRoute(
+    app,
+    ctx,
+    'mergePupils',
+    ({ session, params, body }) => mergePupils(ctx, session.userId, params.id, body),
     { tags },
   );
   defineRoute(

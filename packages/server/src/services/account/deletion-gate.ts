@@ -12,6 +12,9 @@ import { issueTicket } from '../security/tickets.ts';
 const GUARDIAN_DELETION =
   'Your guardian asked for this account to be deleted. Only your guardian can stop it, from their guardian page.';
 
+const MERGED =
+  'Your school merged this account into your other account. Sign in with that one (your school can tell you how).';
+
 /** Long enough to read the notice and choose; the sign-in is asked again after. */
 export const KEEP_TICKET_SECONDS = 600;
 
@@ -26,11 +29,13 @@ export interface SignInStep {
 /**
  * E_16 with a keep ticket when the account is waiting to be deleted; nothing otherwise. A deletion a
  * guardian asked for offers no ticket: the account stays blocked (AC3_44) until it is erased, unless a
- * guardian stops it (services/edu/family/guardian-view.ts).
+ * guardian stops it (services/edu/family/guardian-view.ts); nor does one the school merged into the
+ * pupil's other account (services/edu/school/merge-pupils.ts), which stays blocked until it is erased.
  */
 export const refuseWhileErasing = async (ctx: Context, user: User, step: SignInStep) => {
   if (user.erase_at === null) return;
   if (user.erase_requested_by === 'guardian_request') fail('AC3_44', GUARDIAN_DELETION);
+  if (user.erase_requested_by === 'merged') fail('AC3_44', MERGED);
   const ticket = await issueTicket(ctx, 'keep_account', `user:${user.id}`, KEEP_TICKET_SECONDS, { ...step });
   throw new DeletionPending(ticket, user.erase_at);
 };

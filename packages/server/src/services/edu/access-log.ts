@@ -59,7 +59,9 @@ export type ReadPurpose =
   | 'user_search'
   | 'teacher_requests'
   | 'roster_preview'
-  | 'guardian_view';
+  | 'guardian_view'
+  | 'pupil_duplicates'
+  | 'pupils_merged';
 
 export type ReaderRole = 'teacher' | 'operator' | 'guardian';
 

@@ -103,8 +103,8 @@ export const TABLE_RULES: Record<string, TableRule> = {
     keeps: { created_by: "the teacher who created a pupil account, which stays the school's when the teacher goes" },
   },
   sign_in_badges: { erase: eduByUserId('sign_in_badges') },
-  school_identities: {
-    erase: (db, person) => db.deleteFrom('school_identities').where('user_id', '=', person.id).execute(),
+  school_person_keys: {
+    erase: (db, person) => db.deleteFrom('school_person_keys').where('user_id', '=', person.id).execute(),
   },
   roster_links: {
     erase: (db, person) => db.deleteFrom('roster_links').where('user_id', '=', person.id).execute(),

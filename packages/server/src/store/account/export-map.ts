@@ -114,15 +114,16 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
     part: 'sign_in_cards',
     ...byUser('sign_in_badges', ['created_at', 'revoked_at']),
   },
-  school_identities: {
+  school_person_keys: {
     area: 'sign-in-methods',
     part: 'school_sign_in',
+    // The school and what first named the person there (the key itself is an HMAC, never the number).
     read: (db, person) =>
       db
-        .selectFrom('school_identities')
-        .innerJoin('school_connectors', 'school_connectors.id', 'school_identities.connector_id')
-        .select(['school_connectors.name as school_system', 'school_identities.created_at'])
-        .where('school_identities.user_id', '=', person.id)
+        .selectFrom('school_person_keys')
+        .innerJoin('schools', 'schools.id', 'school_person_keys.school_id')
+        .select(['schools.name as school', 'school_person_keys.source', 'school_person_keys.created_at'])
+        .where('school_person_keys.user_id', '=', person.id)
         .execute(),
   },
   sessions: {

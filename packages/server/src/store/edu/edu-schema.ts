@@ -38,6 +38,25 @@ export interface SchoolMembersTable {
   created_at: number;
 }
 
+/**
+ * A school's identifier of a person (the roster's 学号 or sourcedId, the CAS user, a SAML attribute, an
+ * OpenID Connect subject) as one key per school (migration 047): every source of the school finds the
+ * same account by it.
+ */
+export interface SchoolPersonKeysTable {
+  school_id: number;
+  /**
+   * HMAC of the school and the identifier (services/edu/school/person-keys.ts), never the identifier; a
+   * connector's identity linked before migration 047 keeps its older hash until its next sign-in.
+   */
+  key_hash: string;
+  user_id: number;
+  /** What wrote it first: `roster`, or the connector's kind (`cas`, `saml`, `oidc`). */
+  source: string;
+  created_at: number;
+}
+
+/** A class's name is unique in its school and school year (migration 047). */
 export interface ClassesTable {
   id: Generated<number>;
   school_id: number;

@@ -50,6 +50,7 @@ import * as lookupsByIndex from './043-lookups-by-index.ts';
 import * as reportCounters from './044-report-counters.ts';
 import * as keysetPages from './045-keyset-pages.ts';
 import * as operatorList from './046-operator-list.ts';
+import * as oneKeyPerSchool from './047-one-key-per-school.ts';
 import * as openRequests from './048-open-requests.ts';
 
 export interface MigrationContext {
@@ -109,6 +110,7 @@ const steps: [name: string, up: Step][] = [
   ['044-report-counters', reportCounters.up],
   ['045-keyset-pages', keysetPages.up],
   ['046-operator-list', operatorList.up],
+  ['047-one-key-per-school', oneKeyPerSchool.up],
   ['048-open-requests', openRequests.up],
 ];
 

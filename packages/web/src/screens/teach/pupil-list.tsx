@@ -13,6 +13,7 @@ import { eduCall } from '../../session/edu.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { Link } from '../../ui/link.tsx';
 import { CardSheet } from './card-sheet.tsx';
+import { classLabel } from './class-facts.tsx';
 import { ConsentMark, ConsentWaiting } from './consent-mark.tsx';
 import { CredentialsTable } from './credentials-table.tsx';
 import { teachPaths } from './teach-paths.ts';
@@ -23,7 +24,7 @@ export interface PupilListProps {
   classId: number;
   pupils: Member[];
   /** The school's other classes the caller teaches (where pupils may move). */
-  moveTargets: { id: number; name: string }[];
+  moveTargets: { id: number; name: string; grade: number; school_year: string }[];
   onChanged(): void;
 }
 
@@ -127,7 +128,7 @@ export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilList
                 <select id={targetId} value={target} onChange={(e) => setTarget(e.target.value)}>
                   {moveTargets.map((c) => (
                     <option key={c.id} value={c.id}>
-                      {c.name}
+                      {classLabel(t, c)}
                     </option>
                   ))}
                 </select>

@@ -13,6 +13,7 @@ import { useRuleError } from '../../ui/validation.ts';
 import { AccountLayout } from '../account/account-layout.tsx';
 import { BackLink } from './back-link.tsx';
 import { ClassFacts } from './class-facts.tsx';
+import { MergePupils } from './merge-pupils.tsx';
 import { isNotFound, TeachNotFound } from './teach-not-found.tsx';
 import { teachPaths } from './teach-paths.ts';
 
@@ -193,6 +194,7 @@ export const SchoolScreen = ({ schoolId }: { schoolId: number }) => {
               ))}
             </ul>
           </section>
+          <MergePupils schoolId={schoolId} />
           <CardsSetting schoolId={schoolId} keep={school.cards_keep_working} onSaved={load.reload} />
         </>
       ) : null}

@@ -8,14 +8,9 @@
 import type { Context } from '../../../context.ts';
 import { fail } from '../../../errors.ts';
 import { findUserById, insertUser } from '../../../store/account/users.ts';
-import {
-  findLinkedUser,
-  insertIdentity,
-  insertSchoolSignIn,
-  takePlatformSignIns,
-  takeSchoolSignIn,
-} from '../../../store/edu/federation/connectors.ts';
+import { insertSchoolSignIn, takePlatformSignIns, takeSchoolSignIn } from '../../../store/edu/federation/connectors.ts';
 import { classesOfSchool, putClassMembers } from '../../../store/edu/school/classes.ts';
+import { findKeyedUser, insertPersonKeys, rekeyPerson } from '../../../store/edu/school/person-keys.ts';
 import { putSchoolMember } from '../../../store/edu/school/schools.ts';
 import type { User } from '../../../store/schema.ts';
 import { sessionKey } from '../../../store/sessions/sessions.ts';
@@ -27,6 +22,8 @@ import { newUser, recordUserCreated } from '../../sign-in/sign-up.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { ageColumns, bandOfGrade } from '../family/age.ts';
 import { schoolConsentStands } from '../family/school-agreements.ts';
+import { currentClassesNamed } from '../school/class-names.ts';
+import { schoolKeyOf } from '../school/person-keys.ts';
 import type { Connector } from './connectors.ts';
 import { type MappedIdentity, mapIdentity, type UpstreamIdentity } from './identity-mapping.ts';
 import { type SignOutThere, sealSignOut } from './sign-out.ts';
@@ -39,19 +36,38 @@ const ticketHash = (ctx: Context, connectorId: number, ticket: string) =>
 const upstreamHash = (ctx: Context, connectorId: number, kind: 'sid' | 'sub', value: string | undefined) =>
   value === undefined ? undefined : hmac(ctx.keys.codes, `school-${kind}:${connectorId}:${value}`);
 
-/** The account linked to the person the school's system names `subject`, with the link's hash. */
+/**
+ * The account the school keys the person the school's system names `subject` to (person-keys.ts: the
+ * roster's 学号 and this sign-in's user are one key), with the school's key. An identity a connector
+ * linked before the keys were one per school is found by its older hash, which the school's key then
+ * replaces.
+ */
 const linkedUser = async (ctx: Context, connector: Connector, subject: string) => {
-  const hash = hmac(ctx.keys.identifiers, `school-subject:${connector.id}:${subject}`);
-  return { userId: await findLinkedUser(ctx.db, connector.id, hash), hash };
+  const hash = schoolKeyOf(ctx.keys.identifiers, connector.schoolId, subject);
+  const older = hmac(ctx.keys.identifiers, `school-subject:${connector.id}:${subject}`);
+  const found = await findKeyedUser(ctx.db, connector.schoolId, [hash, older]);
+  if (found?.keyHash === older) await rekeyPerson(ctx.db, keyRow(ctx, connector, hash, found.userId), older);
+  return { userId: found?.userId, hash };
 };
 
-/** The classes of the connector's school the identity names that exist there (archived ones left out). */
+const keyRow = (ctx: Context, connector: Connector, hash: string, userId: number) => ({
+  school_id: connector.schoolId,
+  key_hash: hash,
+  user_id: userId,
+  source: connector.kind,
+  created_at: ctx.now(),
+});
+
+/** The account the school's key names now. */
+const keyedUser = async (db: Context['db'], connector: Connector, hash: string) =>
+  (await findKeyedUser(db, connector.schoolId, [hash]))?.userId;
+
+/**
+ * The classes of the connector's school the identity names: for each name, the one of the latest school
+ * year (archived ones left out), so a class attribute joins exactly one class a name.
+ */
 const namedClasses = async (db: Context['db'], connector: Connector, who: MappedIdentity) =>
-  who.classNames.length === 0
-    ? []
-    : (await classesOfSchool(db, connector.schoolId)).filter(
-        (c) => c.archived_at === null && who.classNames.includes(c.name),
-      );
+  who.classNames.length === 0 ? [] : currentClassesNamed(await classesOfSchool(db, connector.schoolId), who.classNames);
 
 /**
  * The age columns of a new account that lands as a pupil in classes of the school, as a pupil its
@@ -113,16 +129,7 @@ const createLinkedUser = (ctx: Context, connector: Connector, hash: string, who:
           ...(await pupilAgeColumns(tx.db, connector, who)),
         }),
       )) ?? fail('AC3_26');
-    if (
-      !(await insertIdentity(tx.db, {
-        connector_id: connector.id,
-        subject_hash: hash,
-        user_id: user.id,
-        created_at: ctx.now(),
-      }))
-    ) {
-      throw new LinkedMeanwhile();
-    }
+    if ((await insertPersonKeys(tx.db, [keyRow(ctx, connector, hash, user.id)])) !== 1) throw new LinkedMeanwhile();
     await recordUserCreated(tx, user, `school_${connector.kind}`);
     return user;
   }).catch((error: unknown) => {
@@ -142,13 +149,8 @@ const linkToAccount = async (
 ) => {
   if (linked !== undefined && linked !== userId) fail('AC3_20');
   if (linked === undefined) {
-    const added = await insertIdentity(ctx.db, {
-      connector_id: connector.id,
-      subject_hash: hash,
-      user_id: userId,
-      created_at: ctx.now(),
-    });
-    if (!added && (await findLinkedUser(ctx.db, connector.id, hash)) !== userId) fail('AC3_20');
+    const added = (await insertPersonKeys(ctx.db, [keyRow(ctx, connector, hash, userId)])) === 1;
+    if (!added && (await keyedUser(ctx.db, connector, hash)) !== userId) fail('AC3_20');
   }
   return (await findUserById(ctx.db, userId)) ?? fail('AC3_3');
 };
@@ -184,7 +186,7 @@ export const signInWithSchool = async (
   else user = await createLinkedUser(ctx, connector, hash, who);
   if (user === undefined) {
     // The identity was linked by a parallel first sign-in (or its account is gone): read it again.
-    const again = await findLinkedUser(ctx.db, connector.id, hash);
+    const again = await keyedUser(ctx.db, connector, hash);
     user = (again !== undefined && (await findUserById(ctx.db, again))) || fail('AC3_3');
   }
   await landInSchool(ctx, ctx.db, connector, user.id, who);

@@ -6,6 +6,7 @@
 import { ApiError } from '../../../errors.ts';
 import { insertNamedUsers } from '../../../store/account/users.ts';
 import { chunks, insertLinks, renamePupilRows, setLinksRemoved } from '../../../store/edu/roster/roster.ts';
+import { insertPersonKeys } from '../../../store/edu/school/person-keys.ts';
 import { insertPupilAccounts } from '../../../store/edu/school/pupils.ts';
 import { putSchoolMember } from '../../../store/edu/school/schools.ts';
 import { endpointsFor } from '../../../store/webhooks/endpoints.ts';
@@ -15,6 +16,7 @@ import { recordEvent, subscribes } from '../../webhooks/events.ts';
 import { ageColumns, bandOfGrade } from '../family/age.ts';
 import { schoolConsentStands } from '../family/school-agreements.ts';
 import { drawInitialPassword } from '../school/credentials.ts';
+import { schoolPersonKey } from '../school/person-keys.ts';
 import { freeUsernames } from '../school/pupils.ts';
 import type { Run } from './apply.ts';
 import type { Plan } from './plan.ts';
@@ -118,6 +120,48 @@ export const linkTeachers = async (run: Run) => {
     links.push(run.link('user', t.ref, { school: schoolId, user: t.userId }));
   }
   await insertLinks(db, links);
+};
+
+/**
+ * People the school keyed before the roster named them: their accounts linked to the roster (and
+ * teachers made approved teachers of the school), never a second account made.
+ */
+export const linkKeyedPeople = async (run: Run) => {
+  const { db, now, plan } = run;
+  for (const p of plan.linkPeople) {
+    if (p.role === 'teacher') {
+      await putSchoolMember(db, {
+        school_id: p.schoolId,
+        user_id: p.userId,
+        role: 'teacher',
+        status: 'approved',
+        created_at: now,
+      });
+    }
+    run.userOf.set(p.ref, p.userId);
+  }
+  await insertLinks(
+    db,
+    plan.linkPeople.map((p) => run.link('user', p.ref, { school: p.schoolId, user: p.userId })),
+  );
+};
+
+/** The school's keys of the people made or linked now, or imported before keys were one per school. */
+export const keyPeople = async (run: Run) => {
+  const rows = [];
+  for (const k of run.plan.keys) {
+    const schoolId = typeof k.school === 'number' ? k.school : await run.schoolIdOf(k.school);
+    const userId = k.userId ?? run.userOf.get(k.ref);
+    if (userId === undefined) continue;
+    rows.push({
+      school_id: schoolId,
+      key_hash: schoolPersonKey(run.tx.keys.identifiers, schoolId, k.idHash),
+      user_id: userId,
+      source: 'roster',
+      created_at: run.now,
+    });
+  }
+  await insertPersonKeys(run.db, rows);
 };
 
 /** Pupils' names changed; people's links restored or removed. */

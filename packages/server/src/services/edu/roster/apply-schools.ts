@@ -39,6 +39,11 @@ export const applyClasses = async (run: Run) => {
     run.classSchool.set(Number(created.id), schoolId);
     links.push(run.link('class', c.ref, { school: schoolId, class: Number(created.id) }));
   }
+  for (const c of plan.linkClasses) {
+    run.classOf.set(c.ref, c.classId);
+    run.classSchool.set(c.classId, c.schoolId);
+    links.push(run.link('class', c.ref, { school: c.schoolId, class: c.classId }));
+  }
   await insertLinks(db, links);
   for (const c of plan.changeClasses) {
     await updateClassRow(db, c.classId, {

@@ -18,7 +18,7 @@ import { findLink } from '../../../store/edu/roster/roster.ts';
 import type { RosterLinksTable } from '../../../store/edu/roster/roster-schema.ts';
 import { defaultPid } from '../../sessions/access-tokens.ts';
 import { applyMemberships } from './apply-memberships.ts';
-import { applyPeopleChanges, createPupils, linkTeachers } from './apply-people.ts';
+import { applyPeopleChanges, createPupils, keyPeople, linkKeyedPeople, linkTeachers } from './apply-people.ts';
 import { applyClasses, applySchools } from './apply-schools.ts';
 import type { RefKind } from './model.ts';
 import type { Plan } from './plan.ts';
@@ -35,6 +35,8 @@ export const applyPlan = async (
   await applyClasses(run);
   await createPupils(run);
   await linkTeachers(run);
+  await linkKeyedPeople(run);
+  await keyPeople(run);
   await applyPeopleChanges(run);
   await applyMemberships(run);
   return {

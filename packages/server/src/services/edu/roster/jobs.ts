@@ -64,10 +64,11 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
   const items: Preview['items'] = [];
   // A job stored before blank lines were listed has none.
   const blank = roster.blank ?? [];
-  const add = <T>(kind: string, action: string, list: T[], show: (item: T) => { name: string; detail?: string }) => {
+  type Shown = { name: string; detail?: string; grade?: number; school_year?: string };
+  const add = <T>(kind: string, action: string, list: T[], show: (item: T) => Shown) => {
     for (const item of list.slice(0, ITEMS_SHOWN)) {
-      const { name, detail } = show(item);
-      items.push({ kind, action, name, detail: detail ?? '' });
+      const { detail, ...shown } = show(item);
+      items.push({ kind, action, ...shown, detail: detail ?? '' });
     }
   };
   add('school', 'create', plan.newSchools, (s) => ({ name: s.name }));
@@ -75,15 +76,26 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
   add('school', 'change', plan.renameSchools, (s) => ({ name: s.to, detail: s.from }));
   add('class', 'create', plan.newClasses, (c) => ({
     name: c.title,
+    grade: c.grade,
+    school_year: c.schoolYear,
     detail: `${c.grade} ${c.schoolYear}${c.gradeAssumed ? ' (no grade in the file)' : ''}`,
   }));
   add('class', 'change', plan.changeClasses, (c) => ({
     name: c.title,
+    grade: c.grade,
+    school_year: c.schoolYear,
     detail: `${c.from.title} ${c.from.grade} ${c.from.schoolYear}${c.from.archived ? ' (archived)' : ''}`,
   }));
   add('class', 'remove', plan.removeClasses, (c) => ({ name: c.title }));
+  add('class', 'match', plan.linkClasses, (c) => ({
+    name: c.title,
+    detail: `class:${c.classId}`,
+    grade: c.grade,
+    school_year: c.schoolYear,
+  }));
   add('pupil', 'create', plan.newPupils, (p) => ({ name: p.name }));
   add('teacher', 'match', plan.linkTeachers, (t) => ({ name: t.name, detail: `user:${t.userId}` }));
+  add('person', 'match', plan.linkPeople, (p) => ({ name: p.name, detail: `user:${p.userId}` }));
   add('person', 'change', plan.renameUsers, (r) => ({ name: r.to, detail: r.from }));
   add('person', 'remove', plan.removeUsers, (r) => ({ name: r.name, detail: `user:${r.userId}` }));
   return {

@@ -64,6 +64,12 @@ export interface RosterClass {
 
 export interface RosterUser {
   ref: string;
+  /**
+   * The hash of the school's identifier of the person (the template's 学号/编号, the sourcedId), from which
+   * the school's key is made once the school is known (../school/person-keys.ts); absent in a job stored
+   * before keys were one per school.
+   */
+  idHash?: string;
   /** The school the person belongs to (first school org named), when the file says. */
   orgRef: string | undefined;
   role: RosterRole | undefined;

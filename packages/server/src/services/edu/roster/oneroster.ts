@@ -13,6 +13,7 @@ import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../school/names.ts';
+import { personIdHash } from '../school/person-keys.ts';
 import { type CsvRecord, columnReader, parseCsv } from './csv.ts';
 import {
   type FileMode,
@@ -313,6 +314,7 @@ const readUsers = ({ key, tableOf, refuse, idOf }: Reading, schoolOrgs: Set<stri
     if (grade !== undefined) grades.set(ref, grade);
     items.push({
       ref,
+      idHash: personIdHash(key, sourcedId),
       orgRef: orgRefs.find((o) => schoolOrgs.has(o)) ?? orgRefs[0],
       role,
       name: name ?? '',

@@ -18,6 +18,7 @@ import {
 import type { Roster, RosterRole, RosterUser } from './model.ts';
 import type { Planning } from './plan.ts';
 import type { Classes } from './plan-classes.ts';
+import { type KeyedPerson, keyedPeople } from './plan-keys.ts';
 import { byHash, type Schools } from './plan-schools.ts';
 
 type Db = Context['db'];
@@ -39,6 +40,8 @@ interface Lookup extends People {
   accounts: Awaited<ReturnType<typeof teacherAccounts>>;
   schools: Schools;
   classes: Classes;
+  /** The school's key of each person whose school exists, and the account it names (plan-keys.ts). */
+  keyed: Map<string, KeyedPerson>;
 }
 
 export const resolvePeople = async (planning: Planning, schools: Schools, classes: Classes): Promise<People> => {
@@ -50,20 +53,29 @@ export const resolvePeople = async (planning: Planning, schools: Schools, classe
   const bulk = roster.modes.users === 'bulk';
   if (bulk) linkList.push(...(await linksOfSchools(ctx.db, 'user', [...schools.involved])));
   const links = byHash(linkList);
-  const names = await pupilNamesById(
-    ctx.db,
-    [...links.values()].map((l) => Number(l.user_id)),
-  );
+  const roles = rolesFromEnrollments(planning, classes);
+  const keyed = await keyedPeople(ctx, roster.users, (u) => {
+    const link = links.get(u.ref);
+    if (link) return Number(link.school_id);
+    const classRef = roles.firstClass.get(u.ref);
+    return (
+      (u.orgRef === undefined ? undefined : schools.schoolOf.get(u.orgRef)) ??
+      (classRef === undefined ? undefined : classes.known.get(classRef)?.school)
+    );
+  });
+  const names = await pupilNamesById(ctx.db, [
+    ...[...links.values()].map((l) => Number(l.user_id)),
+    ...[...keyed.values()].flatMap((k) => (k.userId === undefined ? [] : [k.userId])),
+  ]);
   const known = new Map<string, RosterRole>();
   for (const [ref, link] of links) {
     if (link.removed_at === null) known.set(ref, names.has(Number(link.user_id)) ? 'pupil' : 'teacher');
   }
-  const roles = rolesFromEnrollments(planning, classes);
   const unlinkedTeachers = roster.users.filter(
     (u) => !u.deleted && !links.has(u.ref) && (u.role ?? roles.role.get(u.ref)) === 'teacher',
   );
   const accounts = await teacherAccounts(ctx.db, unlinkedTeachers);
-  const lookup: Lookup = { links, known, removed: new Set(), names, roles, accounts, schools, classes };
+  const lookup: Lookup = { links, known, removed: new Set(), names, roles, accounts, schools, classes, keyed };
   const inFile = new Set<string>();
   for (const u of roster.users) {
     inFile.add(u.ref);
@@ -127,8 +139,13 @@ const planPerson = (planning: Planning, lookup: Lookup, u: RosterUser) => {
     if (link && link.removed_at === null) removePerson(planning, lookup, u.ref, link);
     return;
   }
-  if (!link) return planNewPerson(planning, lookup, u);
+  if (!link) {
+    const keyed = lookup.keyed.get(u.ref);
+    if (keyed?.userId !== undefined) return planKeyedPerson(planning, lookup, u, keyed.school, keyed.userId);
+    return planNewPerson(planning, lookup, u);
+  }
   const userId = Number(link.user_id);
+  addKey(planning, lookup, u, Number(link.school_id), userId);
   if (link.removed_at !== null) {
     plan.restoreUsers.push({ ref: u.ref, userId, schoolId: Number(link.school_id) });
     lookup.known.set(u.ref, lookup.names.has(userId) ? 'pupil' : 'teacher');
@@ -159,6 +176,7 @@ const planNewPerson = ({ roster, plan, column, refuse, causeOf }: Planning, look
     }
     plan.newPupils.push({ ref: u.ref, orgRef, name: u.name, grade });
     lookup.known.set(u.ref, 'pupil');
+    addKey({ plan }, lookup, u, lookup.schools.schoolOf.get(orgRef) ?? orgRef);
     return;
   }
   const { accounts } = lookup;
@@ -167,6 +185,41 @@ const planNewPerson = ({ roster, plan, column, refuse, causeOf }: Planning, look
   if (accounts.pupils.has(userId)) return refuse(u.at, column('角色', 'role'), 'role_mismatch', { subject });
   plan.linkTeachers.push({ ref: u.ref, orgRef, userId, name: u.name });
   lookup.known.set(u.ref, 'teacher');
+  addKey({ plan }, lookup, u, lookup.schools.schoolOf.get(orgRef) ?? orgRef, userId);
+};
+
+/**
+ * A person the roster has not linked whose account the school already keys (they signed in through the
+ * school's system first): that account is linked, never a second one made. A pupil account the file
+ * calls a teacher is refused, as for a linked teacher.
+ */
+const planKeyedPerson = (
+  { plan, column, refuse }: Planning,
+  lookup: Lookup,
+  u: RosterUser,
+  schoolId: number,
+  userId: number,
+) => {
+  const role = u.role ?? lookup.roles.role.get(u.ref) ?? 'pupil';
+  if (role === 'teacher' && lookup.names.has(userId)) {
+    return refuse(u.at, column('角色', 'role'), 'role_mismatch', {
+      subject: { kind: 'person', ref: u.ref, name: u.name },
+    });
+  }
+  plan.linkPeople.push({ ref: u.ref, schoolId, userId, name: u.name, role });
+  lookup.known.set(u.ref, role);
+};
+
+/** The school's key of a person the import leaves known, when the school has none for them yet. */
+const addKey = (
+  { plan }: Pick<Planning, 'plan'>,
+  lookup: Lookup,
+  u: RosterUser,
+  school: number | string,
+  userId?: number,
+) => {
+  if (u.idHash === undefined || lookup.keyed.get(u.ref)?.userId !== undefined) return;
+  plan.keys.push({ ref: u.ref, school, idHash: u.idHash, ...(userId === undefined ? {} : { userId }) });
 };
 
 /** The org of a class: its row in the file, else the school of its link (as an org ref known to `schoolOf`). */

@@ -15,7 +15,7 @@
  * Each step adds its part of the plan and its refused rows, in that order.
  */
 import type { Context } from '../../../context.ts';
-import type { Cause, Refusal, RefusalReason, Roster, Subject, Where } from './model.ts';
+import type { Cause, Refusal, RefusalReason, Roster, RosterRole, Subject, Where } from './model.ts';
 import { resolveClasses } from './plan-classes.ts';
 import { holdLargeRemovals } from './plan-holds.ts';
 import { diffMemberships } from './plan-memberships.ts';
@@ -53,8 +53,14 @@ export interface Plan {
     from: ClassFields & { archived: boolean };
   } & ClassFields)[];
   removeClasses: { ref: string; classId: number; schoolId: number; title: string }[];
+  /** Classes of the school made by hand whose name and year a new class of the file gives: that class. */
+  linkClasses: ({ ref: string; classId: number; schoolId: number } & ClassFields)[];
   newPupils: { ref: string; orgRef: string; name: string; grade: number }[];
   linkTeachers: { ref: string; orgRef: string; userId: number; name: string }[];
+  /** People the roster had not linked whose account the school keys already (plan-keys.ts). */
+  linkPeople: { ref: string; schoolId: number; userId: number; name: string; role: RosterRole }[];
+  /** The school's keys to write (a school id, or the ref of an org made now; the account when known). */
+  keys: { ref: string; school: number | string; idHash: string; userId?: number }[];
   renameUsers: { ref: string; userId: number; from: string; to: string }[];
   restoreUsers: { ref: string; userId: number; schoolId: number }[];
   removeUsers: { ref: string; userId: number; schoolId: number; name: string }[];
@@ -102,8 +108,11 @@ const startPlanning = (ctx: Context, roster: Roster): Planning => {
     newClasses: [],
     changeClasses: [],
     removeClasses: [],
+    linkClasses: [],
     newPupils: [],
     linkTeachers: [],
+    linkPeople: [],
+    keys: [],
     renameUsers: [],
     restoreUsers: [],
     removeUsers: [],

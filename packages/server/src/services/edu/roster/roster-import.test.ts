@@ -327,6 +327,36 @@ describe('OneRoster bulk import', () => {
   });
 });
 
+describe('class names, unique per school and school year', () => {
+  test('a second class of the file with the same title and year is refused, and its pupils’ rows name it', async () => {
+    const set = rosterSet({ schools: 1, classesPerSchool: 2, pupilsPerClass: 2, prefix: 'twin-' });
+    const [first, second] = set.classes;
+    if (!first || !second) throw new Error('no classes');
+    second[3] = first[3] as string;
+    const job = await preview(rosterZip(set));
+    expect(job.counts).toMatchObject({ classes_created: 1, pupils_created: 2 });
+    expect(job.refused).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file: 'classes.csv', line: 3, column: 'title', reason: 'class_name_taken' }),
+        expect.objectContaining({ file: 'enrollments.csv', reason: 'class_refused' }),
+      ]),
+    );
+    // The class the file makes is named with its grade and year in the preview.
+    expect(job.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'class',
+          action: 'create',
+          name: first[3],
+          grade: 1,
+          school_year: '2027',
+        }),
+      ]),
+    );
+    expect(edu.ok<Job>(await confirm(job.id)).status).toBe('applied');
+  });
+});
+
 describe('the Chinese-header template', () => {
   test('a GBK file from Chinese Excel is decoded, said so, and imported', async () => {
     // 学校,班级,年级,学年,姓名,角色,学号/编号 and four rows (one with the role 家长), as Chinese Excel saves it.

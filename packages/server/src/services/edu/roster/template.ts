@@ -11,6 +11,7 @@ import type { KeyObject } from 'node:crypto';
 import { emailFromFile } from '../../../email-address.ts';
 import { invalidRequest } from '../../../errors.ts';
 import { decodeUploadWithEncoding } from '../school/names.ts';
+import { personIdHash } from '../school/person-keys.ts';
 import { type CsvRecord, type CsvTable, columnReader, parseCsv, tableOfRows } from './csv.ts';
 import { type Refusal, type Roster, type RosterRole, readGrade, readPersonName, rosterRef } from './model.ts';
 
@@ -136,6 +137,7 @@ const readRow = ({ key, file, idColumn, get, roster, seen }: Reading, record: Cs
     seen.user.set(userRef, name);
     roster.users.push({
       ref: userRef,
+      idHash: personIdHash(key, value(idColumn)),
       orgRef,
       role: role.role,
       name,

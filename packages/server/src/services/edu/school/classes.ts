@@ -30,6 +30,7 @@ import { drawCode } from '../codes.ts';
 import { bandOfGrade, checkClassGrade, classGrades, gradeBandColumns } from '../family/age.ts';
 import { minorModeChanged } from '../family/minor-mode.ts';
 import { schoolConsentStands } from '../family/school-agreements.ts';
+import { classNameClash } from './class-names.ts';
 import { classToTeach } from './pupils.ts';
 import { classView, requireName } from './schools.ts';
 
@@ -65,7 +66,7 @@ export const createClass = async (
     ]);
     await classEvent(tx, callerId, 'class.changed', { change: 'created', class: classView(created) });
     return classView(created);
-  });
+  }).catch(classNameClash);
 };
 
 /** What a class's member list shows of each pupil. */
@@ -156,7 +157,7 @@ const changeClass = async (
       );
     }
     return { view: classView(updated), moved: movedPupils };
-  });
+  }).catch(classNameClash);
   // Their sessions read the band and consent afresh.
   for (const userId of moved) ctx.sessions.forgetUser(userId);
   return view;

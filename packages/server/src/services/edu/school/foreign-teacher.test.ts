@@ -81,6 +81,7 @@ const bodyFor = (name: string): Record<string, unknown> => {
     movePupils: { user_ids: [pupilId], to_class_id: name === 'movePupils' ? otherClassId : classId },
     cardSheet: { lang: 'en', user_ids: [pupilId] },
     addSchoolTeacher: { phone_number: '13800000000' },
+    mergePupils: { keep: pupilId, end: pupilId },
   };
   return bodies[name] ?? {};
 };

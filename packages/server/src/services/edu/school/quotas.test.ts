@@ -36,7 +36,7 @@ describe('pupil batches a day', () => {
   test("a school's own quota holds across its teachers", async () => {
     const schoolId = await edu.addSchool('第二小学', 5);
     const teachers = await Promise.all(Array.from({ length: 4 }, () => edu.approvedTeacher(schoolId)));
-    const classes = await Promise.all(teachers.map((t) => edu.createClass(t, schoolId)));
+    const classes = await Promise.all(teachers.map((t, i) => edu.createClass(t, schoolId, `三年级${i + 1}班`)));
     const attempts = Array.from({ length: 20 }, (_, i) => ({
       token: teachers[i % 4]?.token as string,
       classId: classes[i % 4] as number,

@@ -171,7 +171,7 @@ describe('a school admin adds a teacher by phone', () => {
     // A teacher (not an admin) may not add either.
     expectError(await add(teacher.token, id, nextPhone()), 'E_2');
     // A pupil account (a school-created one that bound a phone of its own) cannot be made a teacher.
-    const classId = await edu.createClass(teacher, id);
+    const classId = await edu.createClass(teacher, id, '三年级三班');
     const [pupil] = await edu.createPupils(teacher, classId, ['小明']);
     const pupilPhone = nextPhone();
     await server.app.ctx.db

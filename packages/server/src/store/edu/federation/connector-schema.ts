@@ -18,14 +18,6 @@ export interface SchoolConnectorsTable {
   created_at: number;
 }
 
-export interface SchoolIdentitiesTable {
-  connector_id: number;
-  /** HMAC of the connector and the upstream subject: opaque, never the student number itself. */
-  subject_hash: string;
-  user_id: number;
-  created_at: number;
-}
-
 export interface SchoolSignInsTable {
   /** HMAC of the upstream ticket (CAS service ticket) the session started from. */
   ticket_hash: string;

@@ -51,31 +51,6 @@ export const setConnectorEnabled = (db: Db, id: number, enabled: boolean) =>
     .returningAll()
     .executeTakeFirst();
 
-export const findLinkedUser = async (db: Db, connectorId: number, subjectHash: string) =>
-  (
-    await db
-      .selectFrom('school_identities')
-      .select('user_id')
-      .where('connector_id', '=', connectorId)
-      .where('subject_hash', '=', subjectHash)
-      .executeTakeFirst()
-  )?.user_id;
-
-/** Links the identity; false when it was linked already (by a parallel first sign-in). */
-export const insertIdentity = async (
-  db: Db,
-  row: { connector_id: number; subject_hash: string; user_id: number; created_at: number },
-) =>
-  Number(
-    (
-      await db
-        .insertInto('school_identities')
-        .values(row)
-        .onConflict((oc) => oc.columns(['connector_id', 'subject_hash']).doNothing())
-        .executeTakeFirst()
-    ).numInsertedOrUpdatedRows ?? 0,
-  ) === 1;
-
 export const insertSchoolSignIn = (db: Db, row: Insertable<SchoolSignInsTable>) =>
   db
     .insertInto('school_sign_ins')

@@ -1,10 +1,12 @@
 /**
  * The school sign-in against a CAS server this project did not write: django-cas-server 2.0 (Debian's
  * python3-django-cas-server), its own login form, its CAS 3.0 validation answer, its single logout,
- * `renew` (a connector for shared computers) and its `/logout` (a connector that signs out there too).
+ * `renew` (a connector for shared computers) and its `/logout` (a connector that signs out there too);
+ * and one pupil, one account: the roster's 学号 and the CAS user are one key of the school, whichever
+ * comes first.
  */
-import { type EduMemberships, routes } from '@edupass/protocol';
-import { expectError } from '@edupass/test-kit/accounts';
+import { type ClassDetail, type EduMemberships, routes } from '@edupass/protocol';
+import { expectError, signUp } from '@edupass/test-kit/accounts';
 import { type DjangoCas, djangoCasAvailable, startDjangoCas } from '@edupass/test-kit/django-cas-server';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
@@ -41,6 +43,29 @@ const backAt = async (back: string, state: string) => {
   const finished = await fetch(back, { redirect: 'manual', headers: { accept: 'text/html', cookie: state } });
   return { landed: redirectTarget(finished), auth: cookieSet(finished, 'authorization') };
 };
+
+/** The account the `authorization` cookie (or an access token) signs in, and the classes it is in. */
+const whoIs = async (auth: string | { token: string }) => {
+  const as = typeof auth === 'string' ? { headers: { cookie: auth } } : auth;
+  const { id } = edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, as));
+  const { classes } = edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, as));
+  return { id, classes };
+};
+
+/** The school's roster template (CSV) with the CAS person as pupil 李华 of 高一(3)班 and a head teacher. */
+const rosterOf = (school: string, teacherPhone: string) =>
+  [
+    '学校,班级,年级,学年,姓名,角色,学号,手机',
+    `${school},高一(3)班,高一,2026-2027,李华,学生,2026010203,`,
+    `${school},高一(3)班,高一,2026-2027,王老师,班主任,T-0001,${teacherPhone}`,
+  ].join('\n');
+
+/** The pupils of a class, as its teacher's class page lists them. */
+const pupilsOf = async (token: string, classId: number) =>
+  edu
+    .ok<ClassDetail>(await edu.classDetail(token, classId))
+    .members.filter((m) => m.role === 'pupil')
+    .map((m) => m.user_id);
 
 describe.skipIf(!djangoCasAvailable())('django-cas-server as the school’s CAS server', () => {
   let cas: DjangoCas;
@@ -129,5 +154,61 @@ describe.skipIf(!djangoCasAvailable())('django-cas-server as the school’s CAS 
     const again = await visit(loginPage, cookies);
     expect(again.status).toBe(200);
     expect(again.html).toMatch(/name="password"/);
+  }, 120_000);
+
+  test('one pupil, one account: imported from the roster (学号 2026010203), then signed in by the school’s CAS with that number, the pupil is the roster’s account, in the current year’s class only', async () => {
+    const schoolId = await addConnector('django-roster', cas.url);
+    // Last year's class of the same name, not archived: a name alone means the current year's.
+    await edu.createClass(await edu.approvedTeacher(schoolId), schoolId, '高一(3)班', '2025-2026');
+    const head = await signUp(server);
+    const { applied } = await edu.importRoster(rosterOf('学校 django-roster', head.phone), schoolId);
+    expect(applied.counts).toMatchObject({ pupils_created: 1, teachers_matched: 1, classes_created: 1 });
+    const rosterClass = (await whoIs({ token: head.token })).classes.find((c) => c.school_year === '2026-2027');
+    expect(rosterClass).toBeDefined();
+    const [rosterPupil] = await pupilsOf(head.token, rosterClass?.id ?? 0);
+
+    const { loginPage, state } = await startAt('django-roster');
+    const { back } = await cas.signIn(loginPage);
+    const { auth = '' } = await backAt(back, state);
+    const signedIn = await whoIs(auth);
+    expect(signedIn.id).toBe(rosterPupil);
+    expect(signedIn.classes.map((c) => [c.id, c.role])).toEqual([[rosterClass?.id, 'pupil']]);
+    expect(await pupilsOf(head.token, rosterClass?.id ?? 0)).toEqual([rosterPupil]);
+    // One key of the school for the person, an HMAC: the number itself is nowhere.
+    const keys = await server.app.ctx.db
+      .selectFrom('school_person_keys')
+      .selectAll()
+      .where('school_id', '=', schoolId)
+      .where('user_id', '=', rosterPupil ?? 0)
+      .execute();
+    expect(keys).toHaveLength(1);
+    expect(JSON.stringify(keys)).not.toContain('2026010203');
+  }, 120_000);
+
+  test('the other way round: signed in by the school’s CAS first, the pupil is then matched by the roster, no second account made', async () => {
+    const schoolId = await addConnector('django-first', cas.url);
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '高一(3)班');
+    const first = await startAt('django-first');
+    const { auth = '' } = await backAt((await cas.signIn(first.loginPage)).back, first.state);
+    const casAccount = (await whoIs(auth)).id;
+
+    const head = await signUp(server);
+    const { preview, applied } = await edu.importRoster(rosterOf('学校 django-first', head.phone), schoolId);
+    expect(preview.counts).toMatchObject({ pupils_created: 0, classes_created: 0 });
+    expect(preview.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'class', action: 'match', name: '高一(3)班', detail: `class:${classId}` }),
+        { kind: 'person', action: 'match', name: '李华', detail: `user:${casAccount}` },
+      ]),
+    );
+    expect(applied.status).toBe('applied');
+    expect(await pupilsOf(teacher.token, classId)).toEqual([casAccount]);
+    // The same file again changes nothing; the CAS sign-in is still the one account.
+    const again = await edu.importRoster(rosterOf('学校 django-first', head.phone), schoolId);
+    expect(again.preview.items).toEqual([]);
+    const back = await startAt('django-first');
+    const { auth: auth2 = '' } = await backAt((await cas.signIn(back.loginPage)).back, back.state);
+    expect((await whoIs(auth2)).id).toBe(casAccount);
   }, 120_000);
 });

@@ -7,6 +7,8 @@ import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
 import { cookieSet, redirectTarget } from '@edupass/test-kit/redirects';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sweepOnce } from '../../../platform/housekeeping.ts';
+import { hmac } from '../../../security/hashing.ts';
+import { schoolKeyOf } from '../../school/person-keys.ts';
 
 /** The server's warnings: a refused sign-in is logged with why. */
 const warnings: string[] = [];
@@ -109,7 +111,7 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     const again = await signInWithSchool(code, pupil('2026010203'));
     const profile = await call('GET', routes.eduMemberships.path, undefined, { headers: { cookie: again.auth ?? '' } });
     edu.ok(profile);
-    const ids = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    const ids = await server.app.ctx.db.selectFrom('school_person_keys').selectAll().execute();
     const mine = ids.filter((row) => JSON.stringify(row).includes('2026010203'));
     // Only an opaque HMAC of the student number is stored.
     expect(mine).toEqual([]);
@@ -137,7 +139,7 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     );
     expect(new Set(users).size).toBe(1);
     const links = await server.app.ctx.db
-      .selectFrom('school_identities')
+      .selectFrom('school_person_keys')
       .select('user_id')
       .where('user_id', '=', users[0] ?? 0)
       .execute();
@@ -214,6 +216,26 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     const taken = await signInWithSchool(code, pupil('S-linked'), { token: other.token, link: true });
     expect(taken.auth).toBeUndefined();
     expect(taken.landed).toContain('error=refused');
+  });
+
+  test('an identity linked before keys were one per school (moved by migration 047 with its older hash) is found, and its key becomes the school’s', async () => {
+    const { schoolId, code } = await schoolWithCas();
+    const first = await signInWithSchool(code, pupil('S-before-047'));
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    const account = await me(first.auth);
+    // As migration 047 left it: the connector's own hash of the subject, under the connector's school.
+    const { db, keys } = server.app.ctx;
+    const connectorId = await edu.connectorId(code);
+    const older = hmac(keys.identifiers, `school-subject:${connectorId}:S-before-047`);
+    await db.updateTable('school_person_keys').set({ key_hash: older }).where('user_id', '=', account).execute();
+    const again = await signInWithSchool(code, pupil('S-before-047'));
+    expect(await me(again.auth)).toBe(account);
+    const rows = await db.selectFrom('school_person_keys').selectAll().where('user_id', '=', account).execute();
+    expect(rows.map((r) => [Number(r.school_id), r.key_hash])).toEqual([
+      [schoolId, schoolKeyOf(keys.identifiers, schoolId, 'S-before-047')],
+    ]);
   });
 
   test('single logout from the school’s CAS server ends the EduPass session', async () => {

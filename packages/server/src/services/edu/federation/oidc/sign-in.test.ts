@@ -333,7 +333,7 @@ describe('signing in with an OpenID Connect education platform (oidc-provider as
       edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
         .id;
     expect(await me(again.auth)).toBe(await me(first.auth));
-    const stored = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    const stored = await server.app.ctx.db.selectFrom('school_person_keys').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain('pairwise-7f3a9c');
   });
 

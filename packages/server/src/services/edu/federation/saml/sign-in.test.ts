@@ -152,7 +152,7 @@ describe('signing in through a SAML federation (samlify as the identity provider
         .id;
     expect(await me(again.auth)).toBe(await me(first.auth));
     const pairwise = person.attributes[ATTRIBUTES.pairwiseId]?.[0] ?? '';
-    const rows = await server.app.ctx.db.selectFrom('school_identities').selectAll().execute();
+    const rows = await server.app.ctx.db.selectFrom('school_person_keys').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(pairwise.slice(0, 8));
     const method = await server.app.ctx.db
       .selectFrom('sessions')

@@ -1,0 +1,75 @@
+/** A school's identifiers of people as one key per school (`school_person_keys`, migration 047). */
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../schema.ts';
+import type { SchoolPersonKeysTable } from '../edu-schema.ts';
+import { chunks } from '../roster/roster.ts';
+
+type Db = Kysely<Database>;
+
+export type PersonKeyRow = Insertable<SchoolPersonKeysTable>;
+
+/** The account keyed in the school by the first of `hashes` that names one, with that hash. */
+export const findKeyedUser = async (db: Db, schoolId: number, hashes: string[]) => {
+  const rows = await db
+    .selectFrom('school_person_keys')
+    .select(['key_hash', 'user_id'])
+    .where('school_id', '=', schoolId)
+    .where('key_hash', 'in', hashes)
+    .execute();
+  for (const hash of hashes) {
+    const row = rows.find((r) => r.key_hash === hash);
+    if (row) return { keyHash: hash, userId: Number(row.user_id) };
+  }
+  return undefined;
+};
+
+/** The accounts these keys of the school name: key → account. */
+export const keyedUsers = async (db: Db, schoolId: number, hashes: string[]) => {
+  const found = new Map<string, number>();
+  for (const part of chunks([...new Set(hashes)], 1000)) {
+    if (part.length === 0) continue;
+    const rows = await db
+      .selectFrom('school_person_keys')
+      .select(['key_hash', 'user_id'])
+      .where('school_id', '=', schoolId)
+      .where('key_hash', 'in', part)
+      .execute();
+    for (const r of rows) found.set(r.key_hash, Number(r.user_id));
+  }
+  return found;
+};
+
+/** Writes the keys that are not there yet (a key names one account: the first written stays). */
+export const insertPersonKeys = async (db: Db, rows: PersonKeyRow[]) => {
+  let inserted = 0;
+  for (const part of chunks(rows)) {
+    const result = await db
+      .insertInto('school_person_keys')
+      .values(part)
+      .onConflict((oc) => oc.columns(['school_id', 'key_hash']).doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+};
+
+/** Puts `to` in place of the older hash `from` of the same person (a connector's hash before migration 047). */
+export const rekeyPerson = async (db: Db, row: PersonKeyRow, from: string) => {
+  await insertPersonKeys(db, [row]);
+  await db
+    .deleteFrom('school_person_keys')
+    .where('school_id', '=', row.school_id)
+    .where('key_hash', '=', from)
+    .where('user_id', '=', row.user_id)
+    .execute();
+};
+
+/** The schools that hold a key of the account. */
+export const schoolsKeying = async (db: Db, userId: number) =>
+  (
+    await db.selectFrom('school_person_keys').select('school_id').distinct().where('user_id', '=', userId).execute()
+  ).map((r) => Number(r.school_id));
+
+/** Moves every key of `from` to `to` (a merge of two accounts of one pupil). */
+export const moveKeys = (db: Db, from: number, to: number) =>
+  db.updateTable('school_person_keys').set({ user_id: to }).where('user_id', '=', from).execute();
