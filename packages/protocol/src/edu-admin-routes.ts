@@ -93,7 +93,7 @@ export const rosterJobAnswer = object({
   id: integer(),
   /** `preview`, `held` or `applied`. */
   status: text(),
-  /** `oneroster` or `template`. */
+  /** `oneroster` or `template`, or the address book it was read from: `wecom`, `dingtalk`. */
   format: text(),
   /** `utf-8`, or `gb18030` when the file was GBK/GB18030 (Chinese Excel). */
   encoding: text(),
@@ -117,6 +117,12 @@ export const rosterJobAnswer = object({
     memberships_created: integer(),
     memberships_changed: integer(),
     memberships_removed: integer(),
+    /** Address books: guardians waiting to confirm by an SMS code to the phone the school recorded. */
+    guardians_pending: integer(),
+    /** Address books: guardians the book gives no phone for ("guardian to confirm" with the school's code). */
+    guardians_to_confirm: integer(),
+    guardians_changed: integer(),
+    guardians_removed: integer(),
     refused: integer(),
     /** Blank lines among the rows, skipped. */
     blank_lines: integer(),

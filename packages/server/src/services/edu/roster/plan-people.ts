@@ -127,7 +127,8 @@ const planPerson = (planning: Planning, lookup: Lookup, u: RosterUser) => {
     if (link && link.removed_at === null) removePerson(planning, lookup, u.ref, link);
     return;
   }
-  if (!link) return planNewPerson(planning, lookup, u);
+  // A graduated pupil the book still lists: kept when linked, never created.
+  if (!link) return u.leaving ? undefined : planNewPerson(planning, lookup, u);
   const userId = Number(link.user_id);
   if (link.removed_at !== null) {
     plan.restoreUsers.push({ ref: u.ref, userId, schoolId: Number(link.school_id) });
