@@ -7,6 +7,7 @@ import { type SchoolInvites as Invites, schoolInviteTable } from '@edupass/proto
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
+import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
 import { CodeInput } from '../../ui/account-fields.tsx';
@@ -15,7 +16,13 @@ import { useSendCode } from '../../ui/use-send-code.ts';
 
 type Invite = Invites['invites'][number];
 
-const InviteCard = ({ invite, onConfirmed }: { invite: Invite; onConfirmed(childId: number): void }) => {
+const InviteCard = ({
+  invite,
+  onConfirmed,
+}: {
+  invite: Invite;
+  onConfirmed(childId: number, notice: string): void;
+}) => {
   const { t } = useI18n();
   const action = useAction();
   const codes = useSendCode(action);
@@ -35,10 +42,12 @@ const InviteCard = ({ invite, onConfirmed }: { invite: Invite; onConfirmed(child
               ...params,
               body: { captcha: codes.code },
             });
-            onConfirmed(outcome.child_id);
-            return t(outcome.state === 'pending' ? 'guardian.inviteAsked' : 'guardian.inviteLinked', {
-              child: invite.child_name,
-            });
+            onConfirmed(
+              outcome.child_id,
+              t(outcome.state === 'pending' ? 'guardian.inviteAsked' : 'guardian.inviteLinked', {
+                child: invite.child_name,
+              }),
+            );
           });
         }}
       >
@@ -61,7 +70,6 @@ const InviteCard = ({ invite, onConfirmed }: { invite: Invite; onConfirmed(child
           onSend={onSend}
         />
         <FormError message={action.error} />
-        <Notice message={action.notice} />
         <p>
           <button type="submit" className="button primary block" aria-busy={action.busy}>
             {t('guardian.inviteConfirm')}
@@ -72,18 +80,29 @@ const InviteCard = ({ invite, onConfirmed }: { invite: Invite; onConfirmed(child
   );
 };
 
+/** The invites waiting for the caller; once one is confirmed it leaves the list, and what happened is said. */
 export const SchoolInvites = ({ onConfirmed }: { onConfirmed(childId: number): void }) => {
   const { t } = useI18n();
   const invites = useLoad(() => eduCall(schoolInviteTable.schoolInvites));
+  const [notice, setNotice] = useState<string | null>(null);
   const list = invites.data?.invites ?? [];
-  if (list.length === 0) return null;
+  if (list.length === 0) return <Notice message={notice} />;
   return (
     <section className="account-section" aria-labelledby="school-invites-title">
       <h2 id="school-invites-title">{t('guardian.invitesTitle')}</h2>
       <p className="hint">{t('guardian.invitesBody')}</p>
+      <Notice message={notice} />
       <ul className="guardian-requests">
         {list.map((invite) => (
-          <InviteCard key={invite.id} invite={invite} onConfirmed={onConfirmed} />
+          <InviteCard
+            key={invite.id}
+            invite={invite}
+            onConfirmed={(childId, said) => {
+              setNotice(said);
+              invites.reload();
+              onConfirmed(childId);
+            }}
+          />
         ))}
       </ul>
     </section>
