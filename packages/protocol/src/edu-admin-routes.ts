@@ -44,6 +44,18 @@ export const OIDC_PRESET_NAMES = ['oidc', 'oauth2', 'smartedu', 'edu-cloud'] as 
 export type OidcPresetName = (typeof OIDC_PRESET_NAMES)[number];
 
 /**
+ * The settings a preset's platform does not publish, which the operator must ask the platform for
+ * (the console asks for them as required): the national platform publishes its authorization and
+ * token requests, not where or how user information is read.
+ */
+export const OIDC_PRESET_ASKS: Readonly<Record<OidcPresetName, readonly string[]>> = {
+  oidc: [],
+  oauth2: [],
+  smartedu: ['userinfo_endpoint'],
+  'edu-cloud': ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint'],
+};
+
+/**
  * Why a roster row is left out, each with the sentence the console and the command line show (the
  * row's file, line and column say where).
  */
