@@ -6,7 +6,7 @@
  * limits and expired tokens ridden out, and the hourly sweep's scheduled sync with its report.
  */
 import { HOUR_MS, routes } from '@edupass/protocol';
-import { signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { schoolBook } from '@edupass/test-kit/address-book-school';
 import { startSchoolBook } from '@edupass/test-kit/address-book-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
@@ -179,6 +179,25 @@ describe('vendor limits', () => {
     },
     60_000,
   );
+
+  test('a book of an unknown vendor, schedule or school, or a second of the same vendor, is refused', async () => {
+    const book = schoolBook({
+      name: `校验小学 ${Date.now() % 100_000}`,
+      grades: 1,
+      classesPerGrade: 1,
+      pupilsPerClass: 2,
+    });
+    const school = await startSchoolBook(server, call, 'wecom', book);
+    closing.push(() => school.peer.close());
+    const add = (id: number, body: Record<string, unknown>) =>
+      call('POST', routes.addAddressBook.path.replace(':id', String(id)), body, { token: school.token });
+    const good = { vendor: 'dingtalk', app_id: 'ding-app', secret: 'ding-secret' };
+    expectError(await add(school.schoolId, { ...good, vendor: 'feishu' }), 'E_1');
+    expectError(await add(school.schoolId, { ...good, schedule: 'weekly' }), 'E_1');
+    expectError(await add(999_999, good), 'E_2');
+    expectError(await add(school.schoolId, { ...good, vendor: 'wecom' }), 'E_1');
+    school.edu.ok(await add(school.schoolId, { ...good, schedule: 'daily' }));
+  });
 
   test('a wrong secret is a failed sync with the vendor’s words, reported on the book', async () => {
     const book = schoolBook({

@@ -92,7 +92,7 @@ export const addAddressBook = async (
     await eduAudit(ctx, operatorId, 'school.address_book.add', `school:${schoolId}`, `${input.vendor} ${schedule}`);
     return view(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('E_10', `This school has a ${input.vendor} address book already.`);
+    if (isUniqueViolation(error)) throw invalidRequest(`This school has a ${input.vendor} address book already.`);
     throw error;
   }
 };
