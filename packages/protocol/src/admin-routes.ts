@@ -15,6 +15,8 @@
  *    show the schema, and the server's answer check (routes/answer-schemas.test.ts) holds the real
  *    answers to it.
  */
+
+import { addressBookAdminRoutes } from './address-book-routes.ts';
 import {
   agreementVersionAnswer,
   apiFailureRatesAnswer,
@@ -146,6 +148,7 @@ export const adminRoutes = {
   ...webhookRoutes,
   ...applicationRoutes,
   ...eduAdminRoutes,
+  ...addressBookAdminRoutes,
   ...consentAdminRoutes,
   ...rightsAdminRoutes,
 } as const satisfies Record<string, RouteSpec>;

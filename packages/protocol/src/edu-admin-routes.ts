@@ -44,6 +44,18 @@ export const OIDC_PRESET_NAMES = ['oidc', 'oauth2', 'smartedu', 'edu-cloud'] as 
 export type OidcPresetName = (typeof OIDC_PRESET_NAMES)[number];
 
 /**
+ * The settings a preset's platform does not publish, which the operator must ask the platform for
+ * (the console asks for them as required): the national platform publishes its authorization and
+ * token requests, not where or how user information is read.
+ */
+export const OIDC_PRESET_ASKS: Readonly<Record<OidcPresetName, readonly string[]>> = {
+  oidc: [],
+  oauth2: [],
+  smartedu: ['userinfo_endpoint'],
+  'edu-cloud': ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint'],
+};
+
+/**
  * Why a roster row is left out, each with the sentence the console and the command line show (the
  * row's file, line and column say where).
  */
@@ -94,7 +106,7 @@ export const rosterJobAnswer = object({
   id: integer(),
   /** `preview`, `held` or `applied`. */
   status: text(),
-  /** `oneroster` or `template`. */
+  /** `oneroster` or `template`, or the address book it was read from: `wecom`, `dingtalk`. */
   format: text(),
   /** `utf-8`, or `gb18030` when the file was GBK/GB18030 (Chinese Excel). */
   encoding: text(),
@@ -118,6 +130,12 @@ export const rosterJobAnswer = object({
     memberships_created: integer(),
     memberships_changed: integer(),
     memberships_removed: integer(),
+    /** Address books: guardians waiting to confirm by an SMS code to the phone the school recorded. */
+    guardians_pending: integer(),
+    /** Address books: guardians the book gives no phone for ("guardian to confirm" with the school's code). */
+    guardians_to_confirm: integer(),
+    guardians_changed: integer(),
+    guardians_removed: integer(),
     refused: integer(),
     /** Blank lines among the rows, skipped. */
     blank_lines: integer(),

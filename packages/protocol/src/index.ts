@@ -1,5 +1,6 @@
 export * from './account-answers.ts';
 export * from './account-routes.ts';
+export * from './address-book-routes.ts';
 export * from './admin-answers.ts';
 export * from './answer-check.ts';
 export type { Answer, Schema } from './answer-schema.ts';

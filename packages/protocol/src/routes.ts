@@ -86,6 +86,7 @@ import {
   updateProfileRoute,
   uploadAvatarRoute,
 } from './account-routes.ts';
+import { schoolInviteTable } from './address-book-routes.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { type Answer, either, list, NO_CONTENT, type Schema } from './answer-schema.ts';
 import type { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
@@ -339,6 +340,7 @@ export const routes = {
   ...guardianTable,
   // Guardians linked to children, and minor mode
   ...guardianLinkTable,
+  ...schoolInviteTable,
   ...adultCheckTable,
   // A copy of a person's data
   ...dataExportTable,

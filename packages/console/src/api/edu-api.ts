@@ -56,3 +56,13 @@ export const previewRosterImport = (fileBase64: string, schoolId?: number) =>
   });
 export const confirmRosterImport = (id: number, acceptRemovals: boolean) =>
   adminCall(adminRoutes.confirmRosterImport, { params: { id }, body: { accept_removals: acceptRemovals } });
+
+export type AddressBook = AnswerOf<'listAddressBooks'>[number];
+export const listAddressBooks = () => adminCall(adminRoutes.listAddressBooks);
+export const addAddressBook = (
+  schoolId: number,
+  book: { vendor: string; app_id: string; secret: string; schedule: string },
+) => adminCall(adminRoutes.addAddressBook, { params: { id: schoolId }, body: book });
+export const setAddressBookSchedule = (id: number, schedule: string) =>
+  adminCall(adminRoutes.editAddressBook, { params: { id }, body: { schedule } });
+export const syncAddressBook = (id: number) => adminCall(adminRoutes.syncAddressBook, { params: { id } });

@@ -85,6 +85,10 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
     memberships_created: 'Class memberships added',
     memberships_changed: 'Class memberships changed',
     memberships_removed: 'Class memberships ended',
+    guardians_pending: 'Guardians to confirm by SMS',
+    guardians_to_confirm: 'Guardians to confirm with the school’s code (no phone)',
+    guardians_changed: 'Guardians changed',
+    guardians_removed: 'Guardians no longer listed',
     refused: 'Rows refused',
     blank_lines: 'Blank lines skipped',
   },
@@ -102,6 +106,10 @@ const COUNT_WORDS: Record<ConsoleLocale, Record<string, string>> = {
     memberships_created: '加入班级',
     memberships_changed: '班级成员变更',
     memberships_removed: '退出班级',
+    guardians_pending: '待短信确认的家长',
+    guardians_to_confirm: '待用学校关联码确认的家长（无手机号）',
+    guardians_changed: '家长变更',
+    guardians_removed: '不再登记的家长',
     refused: '未导入的行',
     blank_lines: '跳过的空行',
   },
@@ -149,7 +157,8 @@ const useWords = () => {
   return { w: useScreenWords(), counts: COUNT_WORDS[locale], refusal, items: rosterItemWords(locale) };
 };
 
-const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
+/** A roster import's preview (a file's, an address book's), its holds, and its confirmation. */
+export const JobView = ({ job, done }: { job: RosterImport; done: (job: RosterImport) => void }) => {
   const { w, counts, refusal, items } = useWords();
   const action = useAction(useConsoleText().errorText);
   const [accept, setAccept] = useState(false);

@@ -11,6 +11,7 @@ import { addSchool, listSchools, type School, setSchoolQuota } from '../api/edu-
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { PageEnd } from '../ui/status.tsx';
 import { Card, DataTable } from '../ui/table.tsx';
+import { AddressBooksCard } from './address-books.tsx';
 import { ConsentTextCard, SchoolAgreementCard, useAgreementText } from './consent-settings.tsx';
 import { RosterImportCard } from './roster-import.tsx';
 
@@ -209,6 +210,7 @@ export const SchoolsScreen = () => {
       {schools.items.length > 0 || schools.done ? <SchoolAgreementCard schools={schools.items} changed={done} /> : null}
       <ConsentTextCard />
       <RosterImportCard changed={() => schools.reload()} />
+      <AddressBooksCard changed={() => schools.reload()} />
     </>
   );
 };

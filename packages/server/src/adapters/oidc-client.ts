@@ -30,6 +30,11 @@ export interface OidcClient {
   clientSecret: string;
   scopes: string[];
   tokenAuth: 'client_secret_basic' | 'client_secret_post';
+  /**
+   * Parameters a platform asks for in its authorization request beyond RFC 6749's (the national
+   * platform's `grant_type=authorization_code`).
+   */
+  authorizeParams?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The platform refused or answered something that is not a valid answer; the message says which. */
@@ -114,6 +119,7 @@ export const authorizationUrl = (
   },
 ): string => {
   const url = new URL(endpoints.authorization);
+  for (const [name, value] of Object.entries(client.authorizeParams ?? {})) url.searchParams.set(name, value);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', client.clientId);
   url.searchParams.set('redirect_uri', request.redirectUri);

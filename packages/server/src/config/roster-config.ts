@@ -8,6 +8,10 @@
  * EDU_ROSTER_JOB_HOURS  hours a job (its rows, pupils' names and its preview) is kept from its upload,
  *                     confirmed or not, before the hourly sweep deletes it (72; 1–720): a retention
  *                     choice, like AUDIT_RETENTION_DAYS.
+ * EDU_WECOM_API_URL   WeCom's server API, where a school's home-school address book is read
+ *                     (https://qyapi.weixin.qq.com); tests point it at the test kit's stand-in.
+ * EDU_DINGTALK_API_URL  DingTalk's server API, for its K12 home-school address book
+ *                     (https://oapi.dingtalk.com).
  *
  * The zip bounds below (bounded-zip.ts; a workbook's .xlsx is held to them too) defend the server
  * against a zip bomb, and no import ever came near them: the 25,000-pupil set of
@@ -56,11 +60,16 @@ export interface RosterConfig {
   eduRosterEntriesMax: number;
   eduRosterEntryMaxBytes: number;
   eduRosterRatioMax: number;
+  /** WeCom's and DingTalk's server APIs, where address books are read (services/edu/roster/address-books.ts). */
+  eduWecomApiUrl: string;
+  eduDingtalkApiUrl: string;
 }
 
-export const readRosterConfig = ({ int }: Readers): RosterConfig => ({
+export const readRosterConfig = ({ int, url }: Readers): RosterConfig => ({
   eduRosterHoldPercent: int('EDU_ROSTER_HOLD_PERCENT', 10, 0, 100),
   eduRosterJobHours: int('EDU_ROSTER_JOB_HOURS', 72, 1, 720),
+  eduWecomApiUrl: url('EDU_WECOM_API_URL', 'https://qyapi.weixin.qq.com', ['https:', 'http:']).replace(/\/+$/, ''),
+  eduDingtalkApiUrl: url('EDU_DINGTALK_API_URL', 'https://oapi.dingtalk.com', ['https:', 'http:']).replace(/\/+$/, ''),
   ...ROSTER_ZIP_BOUNDS,
 });
 

@@ -33,7 +33,12 @@ import type {
   SchoolSignInsTable,
   UpstreamTokensUsedTable,
 } from './edu/federation/connector-schema.ts';
-import type { RosterJobsTable, RosterLinksTable } from './edu/roster/roster-schema.ts';
+import type {
+  AddressBooksTable,
+  GuardianInvitesTable,
+  RosterJobsTable,
+  RosterLinksTable,
+} from './edu/roster/roster-schema.ts';
 import type { ApplicationsTable, BackchannelLogoutsTable, OidcModelsTable } from './identity/identity-schema.ts';
 
 export interface UsersTable {
@@ -343,6 +348,8 @@ export interface Database {
   upstream_tokens_used: UpstreamTokensUsedTable;
   roster_jobs: RosterJobsTable;
   roster_links: RosterLinksTable;
+  address_books: AddressBooksTable;
+  guardian_invites: GuardianInvitesTable;
   guardian_consents: GuardianConsentsTable;
   guardian_adult_checks: GuardianAdultChecksTable;
   school_agreements: SchoolAgreementsTable;

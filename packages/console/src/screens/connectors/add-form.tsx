@@ -1,4 +1,5 @@
 /** A new connector for a school: its school, kind, code and name, then its kind's choice and settings. */
+import { OIDC_PRESET_ASKS, type OidcPresetName } from '@edupass/protocol';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { type FormEvent, useState } from 'react';
@@ -17,7 +18,7 @@ import {
   TextField,
 } from './fields.tsx';
 import { KIND_FORMS, KINDS, type Kind, newSettings } from './kinds.ts';
-import { useWords } from './words.ts';
+import { useWords, type Word } from './words.ts';
 
 /** Each kind's choice as it stands before anything is picked (a CAS version, a platform's preset). */
 const FIRST_CHOICES: Record<string, string> = Object.fromEntries(
@@ -82,7 +83,10 @@ export const AddForm = ({ added }: { added: (name: string) => void }) => {
   const action = useAction(useConsoleText().errorText);
   const [form, setForm] = useState(EMPTY);
   const [settings, setSettings] = useState<Record<string, string>>({});
-  const { choice, fields } = KIND_FORMS[form.kind];
+  const { choice, fields: kindFields } = KIND_FORMS[form.kind];
+  // A preset's platform that does not publish some settings: the form says which and asks for them.
+  const asked = choice?.key === 'preset' ? (OIDC_PRESET_ASKS[form.choices.preset as OidcPresetName] ?? []) : [];
+  const fields = kindFields.map((field) => (asked.includes(field.key) ? { ...field, optional: false } : field));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     let name = '';
@@ -115,6 +119,11 @@ export const AddForm = ({ added }: { added: (name: string) => void }) => {
             value={form.choices[choice.key] ?? choice.initial}
             onChange={(value) => setForm({ ...form, choices: { ...form.choices, [choice.key]: value } })}
           />
+        ) : null}
+        {asked.length > 0 ? (
+          <p className="console-lead" data-testid="preset-asks">
+            {w('preset.asks', { fields: asked.map((key) => w(`set.${key}` as Word)).join(', ') })}
+          </p>
         ) : null}
         <SettingFields
           idPrefix="connector-setting"

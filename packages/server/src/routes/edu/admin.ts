@@ -16,6 +16,12 @@ import {
   setConnectorMapping,
   switchConnector,
 } from '../../services/edu/federation/connectors.ts';
+import {
+  addAddressBook,
+  addressBooks,
+  editAddressBook,
+  syncAddressBook,
+} from '../../services/edu/roster/address-books.ts';
 import { confirmRosterImport, getRosterImport, previewRosterImport } from '../../services/edu/roster/jobs.ts';
 import { listSchools, listTeacherRequests } from '../../services/edu/school/school-pages.ts';
 import { addSchool, approveTeacher, refuseTeacher, setSchoolQuota } from '../../services/edu/school/schools.ts';
@@ -53,6 +59,24 @@ export const adminEduRoutes = (app: FastifyInstance, ctx: Context) => {
     { tags },
   );
   defineRoute(app, ctx, 'listSchoolConnectors', () => listConnectors(ctx), { tags });
+  defineRoute(app, ctx, 'listAddressBooks', () => addressBooks(ctx), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'addAddressBook',
+    ({ session, params, body }) => addAddressBook(ctx, session.userId, params.id, body),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'editAddressBook',
+    ({ session, params, body }) => editAddressBook(ctx, session.userId, params.id, body),
+    { tags },
+  );
+  defineRoute(app, ctx, 'syncAddressBook', ({ session, params }) => syncAddressBook(ctx, session.userId, params.id), {
+    tags,
+  });
   defineRoute(
     app,
     ctx,

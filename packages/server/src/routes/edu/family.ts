@@ -33,6 +33,7 @@ import {
   keepChildAccount,
 } from '../../services/edu/family/guardian-view.ts';
 import { ownMinorMode, setChildMinorMode } from '../../services/edu/family/minor-mode.ts';
+import { confirmSchoolInvite, schoolInvites, sendSchoolInviteCode } from '../../services/edu/family/school-invites.ts';
 
 export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];
@@ -94,6 +95,21 @@ export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
     { tags },
   );
   defineRoute(app, ctx, 'linkChild', ({ session, body }) => linkChild(ctx, session.userId, body), { tags });
+  defineRoute(app, ctx, 'schoolInvites', ({ session }) => schoolInvites(ctx, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'schoolInviteCode',
+    ({ session, params, client }) => sendSchoolInviteCode(ctx, session.userId, params.id, client.ip),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'confirmSchoolInvite',
+    ({ session, params, body }) => confirmSchoolInvite(ctx, session.userId, params.id, body.captcha),
+    { tags },
+  );
   defineRoute(app, ctx, 'childRecord', ({ session, params }) => childRecord(ctx, session.userId, params.id), { tags });
   defineRoute(app, ctx, 'unlinkChild', ({ session, params }) => unlinkChild(ctx, session.userId, params.id), { tags });
   defineRoute(

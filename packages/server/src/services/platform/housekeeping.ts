@@ -13,7 +13,7 @@
  * log after 30 days, accounts under 14 no guardian consented to within EDU_CONSENT_PENDING_DAYS,
  * roster import jobs (their rows, names and previews) uploaded more than EDU_ROSTER_JOB_HOURS ago,
  * confirmed or not, and approves the guardian links nobody decided within EDU_GUARDIAN_WAIT_DAYS (the
- * guardians are told); then the events store settles the dashboards' answers for what stopped
+ * guardians are told); it also syncs the schools' address books whose scheduled sync is due; then the events store settles the dashboards' answers for what stopped
  * changing (ClickHouse). Each sweep's counts are logged and counted in `edupass_sweep_rows_total`.
  * Rotated refresh tokens stay until they expire: presenting one again is how a stolen copy is
  * caught (services/sessions/tokens.ts). Only the server sweeps; the CLI never does. Of several server
@@ -33,6 +33,7 @@ import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
 import { eraseDueAccounts } from '../account/deletion.ts';
 import { deleteUnconfirmedChildren } from '../edu/family/consent.ts';
 import { settleWaitedRequests } from '../edu/family/guardian-requests.ts';
+import { syncDueAddressBooks } from '../edu/roster/address-books.ts';
 import { dropWaitingForDisabled } from '../webhooks/webhooks.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
@@ -119,6 +120,7 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
     ['guardian links nobody decided within EDU_GUARDIAN_WAIT_DAYS', () => settleWaitedRequests(ctx)],
     ['answered or expired SAML requests', () => sweepSamlRequests(ctx.db, now)],
     ['used upstream tokens past their time', () => sweepUpstreamTokens(ctx.db, now)],
+    ["schools' address books due for their scheduled sync", () => syncDueAddressBooks(ctx, now)],
     [
       'roster import jobs',
       async () => ({ rosterJobs: await deleteRosterJobsBefore(ctx.db, now - ctx.config.eduRosterJobHours * HOUR_MS) }),

@@ -176,6 +176,16 @@ export const TABLE_RULES: Record<string, TableRule> = {
   },
   users: { erase: (db, person) => db.deleteFrom('users').where('id', '=', person.id).execute() },
 
+  guardian_invites: {
+    erase: (db, person) =>
+      db
+        .deleteFrom('guardian_invites')
+        .where((eb) => eb.or([eb('child_id', '=', person.id), eb('guardian_id', '=', person.id)]))
+        .execute(),
+  },
+  address_books: {
+    kept: "a school's address-book source (the school, its app and schedule): the school's, holding no person",
+  },
   roster_jobs: {
     kept: "an operator's roster upload (the uploader by number; the school's rows until it is applied), as evidence of the import beside the audit log",
   },

@@ -357,6 +357,11 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
   outbox: { leftOut: 'codes and notices as sent (development outbox), kept a day' },
   counters: { leftOut: 'rate-limit windows, at most a day long' },
   roster_links: { leftOut: "the HMAC of the school roster's id for the account (never the id itself)" },
+  guardian_invites: {
+    leftOut:
+      "a guardian the school's address book lists for the child, with the relation and the phone the school recorded, until that guardian confirms (then the link is in guardians.csv)",
+  },
+  address_books: { leftOut: "a school's address-book source: the school's app and schedule, no person" },
   roster_jobs: { leftOut: "an operator's roster upload: the school's file, not the operator's data" },
   school_sign_ins: {
     leftOut:

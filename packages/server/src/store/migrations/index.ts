@@ -52,6 +52,7 @@ import * as keysetPages from './045-keyset-pages.ts';
 import * as operatorList from './046-operator-list.ts';
 import * as oneKeyPerSchool from './047-one-key-per-school.ts';
 import * as openRequests from './048-open-requests.ts';
+import * as addressBooks from './049-address-books.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -112,6 +113,7 @@ const steps: [name: string, up: Step][] = [
   ['046-operator-list', operatorList.up],
   ['047-one-key-per-school', oneKeyPerSchool.up],
   ['048-open-requests', openRequests.up],
+  ['049-address-books', addressBooks.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -757,6 +757,14 @@ const text = {
   'guardian.requestBody':
     "{name} ({phone}) says they are {child}'s {relation} and asks to see and look after the account.",
   'guardian.requestAsked': 'Asked on {date}. If nobody answers, they are added on {opens}.',
+  'guardian.invitesTitle': 'Your child’s school lists you',
+  'guardian.invitesBody':
+    'The school gave this phone number for a pupil’s guardian. Is it you? Get a code by SMS to that number and type it to confirm. Until you do, you see nothing of the child.',
+  'guardian.inviteBody': '{school} lists you as the {relation} of {child}.',
+  'guardian.inviteCodeHint': 'The code goes by SMS to {phone}, the number the school has.',
+  'guardian.inviteConfirm': 'Yes, I am this child’s guardian',
+  'guardian.inviteLinked': 'Done: you are now a guardian of {child}.',
+  'guardian.inviteAsked': 'Sent: {child} already has a guardian, who will say yes or no.',
   'guardian.requestSchool': 'The code they used came from a teacher at {school} (a letter or the login card).',
   'guardian.requestStranger': 'Do you not know this person? Say no.',
   'guardian.approve': 'Yes, add them',

@@ -18,6 +18,7 @@ import { RelationField } from '../../ui/relation-field.tsx';
 import { Screen } from '../../ui/screen.tsx';
 import { ChildPanel } from './child-panel.tsx';
 import { OwnRequests, RequestsToDecide } from './guardian-requests.tsx';
+import { SchoolInvites } from './school-invites.tsx';
 
 /** A code from a scanned QR code: in the address (then removed from it), or kept across a sign-in. */
 const takeCode = () => {
@@ -92,6 +93,13 @@ const GuardianArea = () => {
     <Screen title={t('guardian.title')} wide>
       <p>{t('guardian.intro')}</p>
       <FormError {...loadError} />
+      <SchoolInvites
+        onConfirmed={(childId) => {
+          setShown(childId);
+          children.reload();
+          requests.reload();
+        }}
+      />
       <RequestsToDecide requests={requests.data?.to_decide ?? []} onDecided={() => requests.reload()} />
       <OwnRequests mine={requests.data?.mine ?? []} />
       {children.data && list.length === 0 ? <p className="muted">{t('guardian.none')}</p> : null}

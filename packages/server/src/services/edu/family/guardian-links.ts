@@ -84,6 +84,24 @@ export const openPupilGuardianCode = async (ctx: Context, teacherId: number, cla
 };
 
 /**
+ * Who may become a child's guardian (by a code, or confirming the school's address book): an adult (or
+ * of unknown age) with a phone of their own, not the child, to a child (not an adult), and no one
+ * working at the school that made the child's account (`worksAtChildsSchool`).
+ */
+export const requireMayLink = async (ctx: Context, guardianId: number, childId: number) => {
+  const [guardian, child] = await Promise.all([findUserById(ctx.db, guardianId), findUserById(ctx.db, childId)]);
+  if (!guardian) return fail('E_0');
+  if (!child) return fail('E_2');
+  if (guardian.id === child.id || !guardian.phone || guardian.phone === child.phone) {
+    throw invalidRequest("A guardian links from their own account with their own phone, not the child's.");
+  }
+  const band = currentBand(guardian, ctx.now());
+  if (band !== null && band !== 'adult') throw invalidRequest('A guardian must be an adult.');
+  if (currentBand(child, ctx.now()) === 'adult') throw invalidRequest(ONLY_CHILDREN);
+  if (await worksAtChildsSchool(ctx, guardianId, childId)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
+};
+
+/**
  * A guardian links with a code: an adult (or of unknown age) with a phone of their own, not the
  * child, to a child (not an adult), not the teacher who opened the code (it is for someone else), and
  * no one working at the school that made the child's account, which can sign in as the child and
@@ -101,19 +119,11 @@ export const linkChild = async (ctx: Context, guardianId: number, input: { code:
   const facts = await peekTicket(ctx, 'guardian_link', code);
   if (!facts) throw noCode();
   const childId = Number(facts.subject.replace(/^user:/, ''));
-  const [guardian, child] = await Promise.all([findUserById(ctx.db, guardianId), findUserById(ctx.db, childId)]);
-  if (!guardian) return fail('E_0');
-  if (!child) throw noCode();
-  if (guardian.id === child.id || !guardian.phone || guardian.phone === child.phone) {
-    throw invalidRequest("A guardian links from their own account with their own phone, not the child's.");
-  }
-  const band = currentBand(guardian, ctx.now());
-  if (band !== null && band !== 'adult') throw invalidRequest('A guardian must be an adult.');
-  if (currentBand(child, ctx.now()) === 'adult') throw invalidRequest(ONLY_CHILDREN);
+  if (!(await findUserById(ctx.db, childId))) throw noCode();
+  await requireMayLink(ctx, guardianId, childId);
   if (facts.data.by === guardianId) {
     throw invalidRequest("This code is for the pupil's guardian: give it to them to link from their own account.");
   }
-  if (await worksAtChildsSchool(ctx, guardianId, childId)) throw invalidRequest(STAFF_ARE_NOT_GUARDIANS);
   if (!(await spendTicket(ctx, 'guardian_link', code))) throw noCode();
   // A code a teacher opened (a letter, the login card) names the pupil's school to the guardians who decide.
   const viaSchool = facts.data.by === childId ? undefined : await findPupilAccount(ctx.db, childId);

@@ -17,6 +17,7 @@ import { fail } from '../../../errors.ts';
 import { findLink } from '../../../store/edu/roster/roster.ts';
 import type { RosterLinksTable } from '../../../store/edu/roster/roster-schema.ts';
 import { defaultPid } from '../../sessions/access-tokens.ts';
+import { applyGuardians } from './apply-guardians.ts';
 import { applyMemberships } from './apply-memberships.ts';
 import { applyPeopleChanges, createPupils, keyPeople, linkKeyedPeople, linkTeachers } from './apply-people.ts';
 import { applyClasses, applySchools } from './apply-schools.ts';
@@ -39,6 +40,7 @@ export const applyPlan = async (
   await keyPeople(run);
   await applyPeopleChanges(run);
   await applyMemberships(run);
+  await applyGuardians(run);
   return {
     schools: plan.newSchools.length,
     classes: plan.newClasses.length,

@@ -117,6 +117,10 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
       memberships_created: plan.newEnrollments.length,
       memberships_changed: plan.changeEnrollments.length,
       memberships_removed: plan.removeEnrollments.length,
+      guardians_pending: plan.newInvites.filter((g) => g.phone !== null).length,
+      guardians_to_confirm: plan.newInvites.filter((g) => g.phone === null).length,
+      guardians_changed: plan.changeInvites.length,
+      guardians_removed: plan.removeInvites.length,
       refused: plan.refused.length,
       blank_lines: blank.length,
     },
@@ -140,6 +144,16 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
   };
 };
 
+const NO_GUARDIANS = { guardians_pending: 0, guardians_to_confirm: 0, guardians_changed: 0, guardians_removed: 0 };
+
+/**
+ * The share of a school's people a job may remove before it is held: EDU_ROSTER_HOLD_PERCENT for a
+ * file an operator chose to upload, none for an address book (its syncs run on a schedule, unseen: a
+ * pupil the book no longer lists waits for the admin's confirmation).
+ */
+export const holdPercentOf = (ctx: Pick<Context, 'config'>, format: string) =>
+  format === 'wecom' || format === 'dingtalk' ? 0 : ctx.config.eduRosterHoldPercent;
+
 const jobView = (row: Selectable<RosterJobsTable>): RosterJob => {
   const preview = JSON.parse(row.preview) as Preview;
   return {
@@ -149,8 +163,8 @@ const jobView = (row: Selectable<RosterJobsTable>): RosterJob => {
     created_at: Number(row.created_at),
     applied_at: row.applied_at === null ? null : Number(row.applied_at),
     ...preview,
-    // A preview stored before blank lines were listed.
-    counts: { ...preview.counts, blank_lines: preview.counts.blank_lines ?? 0 },
+    // A preview stored before blank lines, or guardians, were counted.
+    counts: { ...NO_GUARDIANS, ...preview.counts, blank_lines: preview.counts.blank_lines ?? 0 },
     blank_lines: preview.blank_lines ?? [],
   };
 };
@@ -187,14 +201,23 @@ export const previewRosterImport = async (
 ): Promise<RosterJob> => {
   const bytes = input.bytes ?? Buffer.from(input.file_base64 ?? '', 'base64');
   if (input.school_id !== undefined && !(await findSchool(ctx.db, input.school_id))) fail('E_2');
-  const roster = await readRoster(ctx, bytes);
-  const holdPercent = ctx.config.eduRosterHoldPercent;
-  const plan = await planRoster(ctx, roster, { schoolId: input.school_id, holdPercent });
+  return previewRoster(ctx, operatorId, await readRoster(ctx, bytes), input.school_id);
+};
+
+/** Plans a roster already read (a file, an address book) and stores it as a job; nothing else changes. */
+export const previewRoster = async (
+  ctx: Context,
+  operatorId: number | undefined,
+  roster: Roster,
+  schoolId: number | undefined,
+): Promise<RosterJob> => {
+  const holdPercent = holdPercentOf(ctx, roster.format);
+  const plan = await planRoster(ctx, roster, { schoolId, holdPercent });
   const preview = previewOf(roster, plan, holdPercent);
   const row = await inTransaction(ctx, async (tx) => {
     const job = await insertRosterJob(tx.db, {
       created_by: operatorId ?? null,
-      school_id: input.school_id ?? null,
+      school_id: schoolId ?? null,
       format: roster.format,
       status: plan.holds.length > 0 ? 'held' : 'preview',
       roster: JSON.stringify(roster),
@@ -249,7 +272,7 @@ export const confirmRosterImport = async (
   // Past EDU_ROSTER_JOB_HOURS the job is as good as swept (the sweep runs hourly).
   if (Number(row.created_at) < ctx.now() - ctx.config.eduRosterJobHours * HOUR_MS) fail('E_2');
   const roster = JSON.parse(row.roster) as Roster;
-  const holdPercent = ctx.config.eduRosterHoldPercent;
+  const holdPercent = holdPercentOf(ctx, row.format);
   try {
     // Planned inside the transaction that applies it, so the plan and the hold see what is there now,
     // not what another import confirmed meanwhile.

@@ -4,7 +4,7 @@
  * sourcedId or a student number in clear.
  */
 import type { KeyObject } from 'node:crypto';
-import type { RosterRefusalReason } from '@edupass/protocol';
+import type { GuardianRelation, RosterRefusalReason } from '@edupass/protocol';
 import { hmac } from '../../security/hashing.ts';
 
 /** How a file of the set is to be read (OneRoster's manifest: `file.<name>`). */
@@ -78,7 +78,25 @@ export interface RosterUser {
   phone: string;
   email: string;
   deleted: boolean;
+  /**
+   * In the source but on the way out (an address book's graduated grade): kept when linked before,
+   * never created, and no longer in a class.
+   */
+  leaving?: boolean;
   at: Where;
+}
+
+/**
+ * A guardian an address book lists for a pupil: a pending link carrying its relation, which the
+ * guardian confirms (services/edu/family/school-invites.ts). `phone` is '' when the source may not
+ * read it: the guardian then confirms with a code the school hands over.
+ */
+export interface RosterGuardian {
+  ref: string;
+  childRef: string;
+  orgRef: string;
+  relation: GuardianRelation;
+  phone: string;
 }
 
 export interface RosterEnrollment {
@@ -91,7 +109,8 @@ export interface RosterEnrollment {
 }
 
 export interface Roster {
-  format: 'oneroster' | 'template';
+  /** A file's format, or the address book it was read from (`wecom`, `dingtalk`). */
+  format: 'oneroster' | 'template' | 'wecom' | 'dingtalk';
   /** How the text was decoded: `gb18030` when it was not UTF-8 (Chinese Excel's GBK). */
   encoding: 'utf-8' | 'gb18030';
   modes: { orgs: FileMode; classes: FileMode; users: FileMode; enrollments: FileMode };
@@ -99,6 +118,8 @@ export interface Roster {
   classes: RosterClass[];
   users: RosterUser[];
   enrollments: RosterEnrollment[];
+  /** Address books only: the guardians they list. */
+  guardians?: RosterGuardian[];
   refused: Refusal[];
   /** Blank lines among the rows, skipped. */
   blank: Where[];
@@ -106,7 +127,7 @@ export interface Roster {
   rows: number;
 }
 
-export type RefKind = 'org' | 'class' | 'user' | 'enrollment';
+export type RefKind = 'org' | 'class' | 'user' | 'enrollment' | 'guardian';
 
 /** The stored form of a roster id: an HMAC under the keyring's `identifiers` key, per kind. */
 export const rosterRef = (key: KeyObject, kind: RefKind, id: string) => hmac(key, `roster:${kind}:${id}`);

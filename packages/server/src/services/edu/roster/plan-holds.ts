@@ -13,7 +13,8 @@ export const holdLargeRemovals = async ({ ctx, plan }: Planning, schools: School
   for (const [schoolId, removed] of removedBySchool) {
     const total = listed.get(schoolId) ?? 0;
     const percent = total === 0 ? 0 : Math.round((removed * 1000) / total) / 10;
-    if (total > 0 && percent > holdPercent) {
+    // Compared exactly (not the rounded share): with no share allowed, one removal of thousands holds.
+    if (total > 0 && removed * 100 > holdPercent * total) {
       plan.holds.push({ schoolId, name: schools.byId.get(schoolId)?.name ?? '', removed, listed: total, percent });
     }
   }

@@ -142,7 +142,8 @@ const planPerson = (planning: Planning, lookup: Lookup, u: RosterUser) => {
   if (!link) {
     const keyed = lookup.keyed.get(u.ref);
     if (keyed?.userId !== undefined) return planKeyedPerson(planning, lookup, u, keyed.school, keyed.userId);
-    return planNewPerson(planning, lookup, u);
+    // A graduated pupil the book still lists: kept when linked, never created.
+    return u.leaving ? undefined : planNewPerson(planning, lookup, u);
   }
   const userId = Number(link.user_id);
   addKey(planning, lookup, u, Number(link.school_id), userId);

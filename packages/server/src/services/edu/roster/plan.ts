@@ -17,6 +17,7 @@
 import type { Context } from '../../../context.ts';
 import type { Cause, Refusal, RefusalReason, Roster, RosterRole, Subject, Where } from './model.ts';
 import { resolveClasses } from './plan-classes.ts';
+import { planGuardians } from './plan-guardians.ts';
 import { holdLargeRemovals } from './plan-holds.ts';
 import { diffMemberships } from './plan-memberships.ts';
 import { resolvePeople } from './plan-people.ts';
@@ -28,6 +29,7 @@ export const planRoster = async (ctx: Context, roster: Roster, options: PlanOpti
   const classes = await resolveClasses(planning, schools);
   const people = await resolvePeople(planning, schools, classes);
   await diffMemberships(planning, schools, classes, people);
+  await planGuardians(planning, schools, people);
   await holdLargeRemovals(planning, schools, options.holdPercent);
   return planning.plan;
 };
@@ -73,6 +75,10 @@ export interface Plan {
     from: { classId: number; userId: number };
   }[];
   removeEnrollments: { ref: string; classId: number; userId: number }[];
+  /** Address books: guardians to confirm (`phone` null when the book gives none), changed, no longer listed. */
+  newInvites: { ref: string; childRef: string; orgRef: string; relation: string; phone: string | null }[];
+  changeInvites: { ref: string; relation: string; phone: string | null }[];
+  removeInvites: string[];
   refused: Refusal[];
   holds: { schoolId: number; name: string; removed: number; listed: number; percent: number }[];
 }
@@ -119,6 +125,9 @@ const startPlanning = (ctx: Context, roster: Roster): Planning => {
     newEnrollments: [],
     changeEnrollments: [],
     removeEnrollments: [],
+    newInvites: [],
+    changeInvites: [],
+    removeInvites: [],
     refused: [...roster.refused],
     holds: [],
   };

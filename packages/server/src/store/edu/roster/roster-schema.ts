@@ -31,3 +31,38 @@ export interface RosterLinksTable {
   /** When a file left the class or person out (class archived, memberships ended); null while listed. */
   removed_at: number | null;
 }
+
+/** A school's home-school address book read as a roster source (migration 049). */
+export interface AddressBooksTable {
+  id: Generated<number>;
+  school_id: number;
+  /** `wecom` or `dingtalk`. */
+  vendor: string;
+  /** WeCom's corpid, or DingTalk's appkey. */
+  app_id: string;
+  /** The app's secret (corpsecret, appsecret), sealed (services/security/sealed-values.ts). */
+  secret_sealed: string;
+  /** `off`, `hourly` or `daily`: the operator's choice. */
+  schedule: string;
+  /** When the next scheduled sync is due; null when the schedule is off. */
+  next_sync_at: number | null;
+  /** JSON: what the last sync read and changed, or why it failed. */
+  last_report: string | null;
+  created_at: number;
+}
+
+/** A guardian the school's address book lists for a pupil, until that guardian confirms (migration 049). */
+export interface GuardianInvitesTable {
+  id: Generated<number>;
+  /** HMAC of the book's guardian and pupil ids. */
+  source_hash: string;
+  school_id: number;
+  child_id: number;
+  /** `mother`, `father`, `grandparent` or `other`, read from the book's relation. */
+  relation: string;
+  /** The phone the school recorded; null when the app may not read it. */
+  phone: string | null;
+  created_at: number;
+  confirmed_at: number | null;
+  guardian_id: number | null;
+}

@@ -3,7 +3,7 @@
  * preset's defaults, then what the operator wrote; the client secret sealed), as stored and as shown.
  * The sign-in itself is sign-in.ts's.
  */
-import { isRecord, OIDC_PRESET_NAMES, type OidcPresetName, routes } from '@edupass/protocol';
+import { isRecord, OIDC_PRESET_ASKS, OIDC_PRESET_NAMES, type OidcPresetName, routes } from '@edupass/protocol';
 import type { OidcClient, OidcEndpoints } from '../../../../adapters/oidc-client.ts';
 import type { Context } from '../../../../context.ts';
 import { invalidRequest } from '../../../../errors.ts';
@@ -20,6 +20,13 @@ export interface OidcPreset {
   mapping: AttributeMapping;
   /** Whether the values were checked against the platform's published documentation. */
   checked: boolean;
+  /** Parameters of the platform's authorization request beyond RFC 6749's. */
+  authorizeParams?: Readonly<Record<string, string>>;
+  /**
+   * What the platform does not publish, besides the settings the operator must ask it for
+   * (`OIDC_PRESET_ASKS`): the values here are EduPass's guess, to check with the platform.
+   */
+  assumed?: readonly string[];
 }
 
 /**
@@ -43,11 +50,24 @@ export const OIDC_PRESETS: Record<OidcPresetName, OidcPreset> = {
     mapping: { ...DEFAULT_MAPPING, subject: 'sub', name_attribute: 'name' },
     checked: true,
   },
-  /** The national smart education platform (国家智慧教育公共服务平台): values to check with the platform. */
+  /**
+   * The national smart education platform (国家智慧教育公共服务平台) as it publishes its sign-in for
+   * listed apps (system.smartedu.cn, "Oauth认证类接口"): OAuth 2, `GET /uias/oauth/authorize` with
+   * `grant_type=authorization_code`, `response_type=code`, `client_id` (the AppId), `redirect_uri` and
+   * `scope=userInfo` (a code valid 5 minutes, used once), then `POST /uias/oauth/token` with the code,
+   * `grant_type`, `client_id`, `client_secret` (the AppKey) and `redirect_uri` (an access token valid 2
+   * hours). User information is a separate call whose address the platform gives a listed app, not
+   * published (`OIDC_PRESET_ASKS`: the console asks for it); its field names are a guess (`assumed`).
+   */
   smartedu: {
     protocol: 'oauth2',
-    scopes: ['user_info'],
+    scopes: ['userInfo'],
     tokenAuth: 'client_secret_post',
+    authorizeParams: { grant_type: 'authorization_code' },
+    assumed: [
+      'the user information call (a GET with the access token as a Bearer header) and its fields: mapping',
+      'state, PKCE and the token answer beyond access_token (sent and read as RFC 6749 says)',
+    ],
     mapping: {
       ...DEFAULT_MAPPING,
       subject: 'user_id',
@@ -57,7 +77,7 @@ export const OIDC_PRESETS: Record<OidcPresetName, OidcPreset> = {
       class_attribute: 'class_name',
       name_attribute: 'real_name',
     },
-    checked: false,
+    checked: true,
   },
   /** A provincial or municipal education cloud (省/市教育云) with OAuth2 sign-in: values to check with it. */
   'edu-cloud': {
@@ -132,6 +152,12 @@ export const oidcSettings = (ctx: Context, code: string, settings: unknown, stor
     userinfo: optionalUrl(ctx, settings.userinfo_endpoint, 'userinfo_endpoint'),
   };
   const issuer = protocol === 'oidc' ? upstreamUrl(ctx, settings.issuer, 'issuer') : '';
+  const presetName = typeof settings.preset === 'string' ? (settings.preset as OidcPresetName) : 'oidc';
+  for (const asked of OIDC_PRESET_ASKS[presetName] ?? []) {
+    if (settings[asked] === undefined || settings[asked] === '') {
+      throw invalidRequest(`settings.${asked} must be given: the platform does not publish it, ask it for the value.`);
+    }
+  }
   if (
     protocol === 'oauth2' &&
     (endpoints.authorization === '' || endpoints.token === '' || endpoints.userinfo === '')
@@ -152,6 +178,7 @@ export const oidcSettings = (ctx: Context, code: string, settings: unknown, stor
     clientSecretSealed,
     scopes: scopes as string[],
     tokenAuth,
+    ...(preset.authorizeParams ? { authorizeParams: preset.authorizeParams } : {}),
   };
 };
 
@@ -177,6 +204,13 @@ export const oidcSettingsView = (ctx: Context, code: string, s: OidcSettings, wi
   client_id: s.clientId,
   scopes: s.scopes,
   token_auth: s.tokenAuth,
+  ...(withSecret
+    ? {}
+    : {
+        // What the operator had to ask the platform for, and what EduPass guesses: shown, never stored.
+        asked_of_platform: OIDC_PRESET_ASKS[s.preset as OidcPresetName] ?? [],
+        assumed: OIDC_PRESETS[s.preset as OidcPresetName]?.assumed ?? [],
+      }),
   ...(withSecret
     ? { client_secret_sealed: s.clientSecretSealed }
     : {
