@@ -40,5 +40,6 @@ export const up = async (db: Kysely<unknown>, { id, ms }: MigrationContext): Pro
     .execute();
   await db.schema.createIndex('guardian_invites_phone').on('guardian_invites').column('phone').execute();
   await db.schema.createIndex('guardian_invites_child').on('guardian_invites').column('child_id').execute();
+  await db.schema.createIndex('guardian_invites_guardian').on('guardian_invites').column('guardian_id').execute();
   await db.schema.createIndex('guardian_invites_school').on('guardian_invites').column('school_id').execute();
 };

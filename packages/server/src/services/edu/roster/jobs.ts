@@ -60,6 +60,29 @@ const notARoster = (): never => {
   );
 };
 
+/** The preview's counts of each kind of change. */
+const countsOf = (plan: Plan, blankLines: number): Preview['counts'] => ({
+  schools_created: plan.newSchools.length,
+  schools_matched: plan.linkSchools.length,
+  schools_changed: plan.renameSchools.length,
+  classes_created: plan.newClasses.length,
+  classes_changed: plan.changeClasses.length,
+  classes_removed: plan.removeClasses.length,
+  pupils_created: plan.newPupils.length,
+  teachers_matched: plan.linkTeachers.length,
+  people_changed: plan.renameUsers.length + plan.restoreUsers.length,
+  people_removed: plan.removeUsers.length,
+  memberships_created: plan.newEnrollments.length,
+  memberships_changed: plan.changeEnrollments.length,
+  memberships_removed: plan.removeEnrollments.length,
+  guardians_pending: plan.newInvites.filter((g) => g.phone !== null).length,
+  guardians_to_confirm: plan.newInvites.filter((g) => g.phone === null).length,
+  guardians_changed: plan.changeInvites.length,
+  guardians_removed: plan.removeInvites.length,
+  refused: plan.refused.length,
+  blank_lines: blankLines,
+});
+
 const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => {
   const items: Preview['items'] = [];
   // A job stored before blank lines were listed has none.
@@ -103,27 +126,7 @@ const previewOf = (roster: Roster, plan: Plan, holdPercent: number): Preview => 
     encoding: roster.encoding,
     rows: roster.rows,
     modes: roster.modes,
-    counts: {
-      schools_created: plan.newSchools.length,
-      schools_matched: plan.linkSchools.length,
-      schools_changed: plan.renameSchools.length,
-      classes_created: plan.newClasses.length,
-      classes_changed: plan.changeClasses.length,
-      classes_removed: plan.removeClasses.length,
-      pupils_created: plan.newPupils.length,
-      teachers_matched: plan.linkTeachers.length,
-      people_changed: plan.renameUsers.length + plan.restoreUsers.length,
-      people_removed: plan.removeUsers.length,
-      memberships_created: plan.newEnrollments.length,
-      memberships_changed: plan.changeEnrollments.length,
-      memberships_removed: plan.removeEnrollments.length,
-      guardians_pending: plan.newInvites.filter((g) => g.phone !== null).length,
-      guardians_to_confirm: plan.newInvites.filter((g) => g.phone === null).length,
-      guardians_changed: plan.changeInvites.length,
-      guardians_removed: plan.removeInvites.length,
-      refused: plan.refused.length,
-      blank_lines: blank.length,
-    },
+    counts: countsOf(plan, blank.length),
     items,
     refused: plan.refused.slice(0, REFUSED_SHOWN).map((r) => ({
       file: r.file,

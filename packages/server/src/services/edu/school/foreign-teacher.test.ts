@@ -15,7 +15,8 @@ const edu = eduSteps(server, call);
  * consent, finding a school (names only) and asking to teach (services/edu/school/teacher-way-in.test.ts) or to join by code, a guardian's own children and decision on a consent
  * link (services/edu/family/consent.test.ts), the caller's minor mode, guardian codes and guardians,
  * and linking with a code (services/edu/family/guardian-links.test.ts), one's own age and guardian
- * requests (services/edu/family/guardian-requests.test.ts), one's own login cards
+ * requests (services/edu/family/guardian-requests.test.ts), the invites a school's address book
+ * made for one's own phone (services/edu/family/school-invites.test.ts), one's own login cards
  * (services/edu/school/pupil-cards.test.ts), a copy of one's own data
  * (services/account/data-export.test.ts), and signing in with a school's own system — the list
  * of schools, the browser's round trip, the school systems' logouts and where one's own sign-out
@@ -41,6 +42,8 @@ const OPEN_TO_ALL = new Set([
   'ownGuardians',
   'linkChild',
   'guardianRequests',
+  'schoolInvites',
+  'confirmSchoolInvite',
   'requestExport',
   'listExports',
   'listOwnCards',
