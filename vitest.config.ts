@@ -33,7 +33,7 @@ const postgresTests = [
   'packages/server/src/services/edu/school/pupil-cards.test.ts',
   'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,guardian-requests,minor-mode,school-agreements}.test.ts',
   'packages/server/src/services/edu/federation/{cas,oidc,saml}/sign-in.test.ts',
-  'packages/server/src/services/admin/{admin,rights-report,staff-access,yearly-report}.test.ts',
+  'packages/server/src/services/admin/{admin,audit-chain,rights-report,staff-access,yearly-report}.test.ts',
   'packages/server/src/services/platform/{housekeeping,housekeeping-retention,metrics,read-replica,readiness}.test.ts',
   'packages/server/src/services/security/concurrency.test.ts',
   'packages/server/src/services/sessions/{cache,devices,tokens}.test.ts',
