@@ -26,7 +26,7 @@ const postgresTests = [
   'packages/server/src/oidc/{backchannel-logout,claims-by-consent,identity-guards,interaction-binding,replay,secret-guesses,session-end}.test.ts',
   'packages/server/src/security/{captcha-enforcement-policies,email-spellings,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
   'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
-  'packages/server/src/services/account/{avatar,data-export,deletion-grace,record-reads}.test.ts',
+  'packages/server/src/services/account/{avatar,data-export,deletion-grace,record-reads,retention-statement}.test.ts',
   'packages/server/src/services/edu/roster/roster-import.test.ts',
   'packages/server/src/services/edu/access-log.test.ts',
   'packages/server/src/services/edu/school/{badges,class-grades,credentials,foreign-teacher,join-codes,join-requests,pupils,quotas,school-pages,teacher-way-in}.test.ts',

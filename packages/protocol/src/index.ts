@@ -25,6 +25,7 @@ export * from './identity-routes.ts';
 export * from './key-answers.ts';
 export * from './oidc-claims.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
+export * from './retention-routes.ts';
 export * from './rights-routes.ts';
 export * from './routes.ts';
 export {

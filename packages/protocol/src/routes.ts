@@ -118,6 +118,7 @@ import {
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
+import { retentionTable } from './retention-routes.ts';
 import { rightsUserTable } from './rights-routes.ts';
 import { schoolSignInTable } from './school-sign-in-routes.ts';
 import { secondFactorTable } from './second-factor-table.ts';
@@ -341,6 +342,8 @@ export const routes = {
   // A copy of a person's data
   ...dataExportTable,
   ...rightsUserTable,
+  // How long each kind of record is kept
+  ...retentionTable,
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
