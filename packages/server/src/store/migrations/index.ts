@@ -51,6 +51,7 @@ import * as reportCounters from './044-report-counters.ts';
 import * as keysetPages from './045-keyset-pages.ts';
 import * as operatorList from './046-operator-list.ts';
 import * as auditChain from './047-audit-chain.ts';
+import * as applicationDisclosure from './048-application-disclosure.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -110,6 +111,7 @@ const steps: [name: string, up: Step][] = [
   ['045-keyset-pages', keysetPages.up],
   ['046-operator-list', operatorList.up],
   ['047-audit-chain', auditChain.up],
+  ['048-application-disclosure', applicationDisclosure.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
