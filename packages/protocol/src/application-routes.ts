@@ -17,6 +17,8 @@ const signInOptions = {
   require_pkce: { type: 'boolean', required: false },
   id_token_signed_response_alg: opt(s(8)),
   backchannel_logout_uri: opt(s(2048)),
+  /** The product passes what it receives on to others: a child's data needs a real-name-checked consent. */
+  discloses_to_others: { type: 'boolean', required: false },
 } as const;
 
 export const applicationRoutes = {

@@ -48,6 +48,8 @@ export const applicationAnswer = object({
   require_pkce: boolean(),
   id_token_signed_response_alg: text(),
   backchannel_logout_uri: text(),
+  /** It discloses what it receives to others: a child's data reaches it only after a real-name-checked consent. */
+  discloses_to_others: boolean(),
   created_at: integer(),
 });
 

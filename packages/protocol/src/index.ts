@@ -27,6 +27,7 @@ export * from './key-answers.ts';
 export * from './oidc-claims.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
 export * from './pupil-merge-routes.ts';
+export * from './retention-routes.ts';
 export * from './rights-routes.ts';
 export * from './routes.ts';
 export {

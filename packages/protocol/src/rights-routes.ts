@@ -67,8 +67,14 @@ export const yearlyReportAnswer = object({
   minors: object({
     /** Accounts under 18 that existed at the end of the year, by age band. */
     accounts_at_year_end: countMap,
-    /** Accounts under 18 opened in the year. */
+    /** Accounts under 18 opened in the year (children included). */
     opened: integer(),
+    /** Accounts under 14 opened in the year. */
+    children_opened: integer(),
+    /** Accounts under 18 erased in the year (children included), whoever asked. */
+    erased: integer(),
+    /** Accounts under 14 erased in the year. */
+    children_erased: integer(),
   }),
   consents: object({ granted: integer(), refused: integer(), withdrawn: integer() }),
   requests: object({

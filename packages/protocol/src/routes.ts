@@ -120,6 +120,7 @@ import {
   interactionRoute,
 } from './identity-routes.ts';
 import { pupilMergeTable } from './pupil-merge-routes.ts';
+import { retentionTable } from './retention-routes.ts';
 import { rightsUserTable } from './rights-routes.ts';
 import { schoolSignInTable } from './school-sign-in-routes.ts';
 import { secondFactorTable } from './second-factor-table.ts';
@@ -345,6 +346,8 @@ export const routes = {
   // A copy of a person's data
   ...dataExportTable,
   ...rightsUserTable,
+  // How long each kind of record is kept
+  ...retentionTable,
   ...adminRoutes,
 } as const satisfies Record<string, RouteSpec>;
 

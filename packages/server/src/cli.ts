@@ -16,6 +16,7 @@ import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
 import { loadConfig } from './config/config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
+import { verifyAuditChains, verifyReport } from './services/admin/audit-verify.ts';
 import { resetKeyring, serverSecrets } from './services/security/keyring.ts';
 import { openStore } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
@@ -35,6 +36,8 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
                                            of stored hashes and secrets) at the next start; lists what is lost
   doctor                                   check the configuration and what it points at
   backup <file>                            copy the SQLite database to <file> while it is in use
+  audit verify                             check the audit's and the access log's chains: prints the first
+                                           broken link (row id, time); exits 1 when one is broken
 ${CAPTCHA_USAGE}
 ${WEBHOOKS_USAGE}
 ${APPS_USAGE}
@@ -204,6 +207,11 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       console.log(printed);
       return 0;
     }
+  }
+  if (command === 'audit' && sub === 'verify') {
+    const { ok, lines } = await withContext(async (ctx) => verifyReport(await verifyAuditChains(ctx)));
+    for (const line of lines) console.log(line);
+    return ok ? 0 : 1;
   }
   if (command === 'doctor') {
     const findings = await doctor();

@@ -2,7 +2,7 @@
  * Everything a service needs, built once from the configuration: the store, counters, delivery,
  * signing keys and the clock. Services are plain functions of (context, input).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Delivery, Logger } from './adapters/delivery.ts';
@@ -12,7 +12,7 @@ import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { redisHealth } from './services/platform/readiness.ts';
-import { type Keyring, loadKeyring, serverSecrets } from './services/security/keyring.ts';
+import { auditChainKey, type Keyring, loadKeyring, serverSecrets } from './services/security/keyring.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
 import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -30,6 +30,8 @@ import { openEventsStore } from './store/usage/events-store-open.ts';
  * createCipheriv, which costs about 17 µs more than the HMAC itself.
  */
 export interface Keys extends Keyring {
+  /** Links the audit's chains (keyring.ts `auditChainKey`). */
+  audit: KeyObject;
   /** HS256 key of access tokens an earlier version signed: verifies, never signs. */
   jwt: CryptoKey;
   /** The previous secret's HS256 key while rotating (JWT_SECRET_PREVIOUS). */
@@ -69,8 +71,10 @@ const jwtKey = (secret: string) =>
 /** The keyring, and the HS256 keys of the secrets. */
 const loadKeys = async (db: Kysely<Database>, config: Config, fresh: boolean, logger: Logger): Promise<Keys> => {
   const secrets = await serverSecrets(db, config);
+  const keyring = await loadKeyring(db, secrets, fresh, logger);
   return {
-    ...(await loadKeyring(db, secrets, fresh, logger)),
+    ...keyring,
+    audit: auditChainKey(keyring),
     jwt: await jwtKey(secrets.secret),
     jwtPrevious: secrets.previous === undefined ? undefined : await jwtKey(secrets.previous),
   };

@@ -34,6 +34,8 @@ const WORDS = {
     firstParty: 'First-party (no consent screen)',
     confidential: 'Confidential (has a secret; otherwise PKCE only)',
     requirePkce: 'Require PKCE of this confidential application too',
+    discloses:
+      "It passes what it receives on to others (a child's data then needs a guardian's consent after the real-name check)",
     backchannel: 'Back-channel logout URI (optional: told when its users sign out of EduPass)',
     submit: 'Register',
     edit: 'Edit',
@@ -71,6 +73,7 @@ const WORDS = {
     firstParty: '第一方（不显示授权确认页）',
     confidential: '机密应用（有密钥；否则只用 PKCE）',
     requirePkce: '机密应用也要求 PKCE',
+    discloses: '会把收到的信息提供给他人（儿童的信息须监护人经实名核验后同意）',
     backchannel: '后端退出通知地址（可选：用户退出 EduPass 时通知该应用）',
     submit: '注册',
     edit: '修改',
@@ -120,6 +123,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
     first: true,
     confidential: true,
     requirePkce: false,
+    discloses: false,
   });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -133,6 +137,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         confidential: form.confidential,
         require_pkce: form.confidential ? form.requirePkce : true,
         backchannel_logout_uri: form.backchannel,
+        discloses_to_others: form.discloses,
       });
       added(made.application.name, made.client_secret ?? '');
     });
@@ -151,7 +156,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
       </>
     );
   };
-  const check = (key: 'first' | 'confidential' | 'requirePkce', label: Word) => (
+  const check = (key: 'first' | 'confidential' | 'requirePkce' | 'discloses', label: Word) => (
     <label>
       <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
       <span>{w(label)}</span>
@@ -168,6 +173,7 @@ const AddForm = ({ added }: { added: (name: string, secret: string) => void }) =
         {check('first', 'firstParty')}
         {check('confidential', 'confidential')}
         {form.confidential ? check('requirePkce', 'requirePkce') : null}
+        {check('discloses', 'discloses')}
         <FormError message={action.error} />
         <button type="submit" className="console-button" disabled={action.busy}>
           {w('submit')}

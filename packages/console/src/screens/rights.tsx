@@ -1,10 +1,9 @@
 /**
  * Staff access and data rights: operators' requests to read a minor's record (another operator
  * approves or refuses; nobody their own), the data-rights requests with their due dates (late ones
- * marked; answer done, or refused with the reason), and the yearly report as JSON or CSV.
+ * marked; answer done, or refused with the reason), and the yearly report (yearly-report.tsx).
  * Its words in both of the console's languages are kept here, with the screen.
  */
-import { yearlyReportCsv } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -16,11 +15,11 @@ import {
   listDataRequests,
   listStaffAccess,
   refuseStaffAccess,
-  yearlyReport,
 } from '../api/rights-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
 import { Loaded } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
+import { YearlyReport } from './yearly-report.tsx';
 
 const WORDS = {
   en: {
@@ -59,10 +58,6 @@ const WORDS = {
     correction: 'Correction',
     deletion: 'Deletion',
     objection: 'Objection',
-    reportTitle: 'Yearly report',
-    year: 'Year',
-    downloadJson: 'Download JSON',
-    downloadCsv: 'Download CSV',
   },
   'zh-CN': {
     title: '人员访问与个人信息请求',
@@ -100,10 +95,6 @@ const WORDS = {
     correction: '更正',
     deletion: '删除',
     objection: '反对',
-    reportTitle: '年度报告',
-    year: '年份',
-    downloadJson: '下载 JSON',
-    downloadCsv: '下载 CSV',
   },
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
@@ -257,44 +248,6 @@ const DataRequests = () => {
           />
         )}
       </Loaded>
-    </section>
-  );
-};
-
-/** Saves text as a file the browser downloads. */
-const download = (name: string, type: string, body: string) => {
-  const url = URL.createObjectURL(new Blob([body], { type }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-};
-
-const YearlyReport = () => {
-  const w = useWords();
-  const { errorText } = useConsoleText();
-  const action = useAction(errorText);
-  const [year, setYear] = useState(String(new Date().getFullYear()));
-  const save = (format: 'json' | 'csv') =>
-    action.run(async () => {
-      const report = await yearlyReport(Number(year));
-      if (format === 'json')
-        download(`edupass-yearly-${year}.json`, 'application/json', JSON.stringify(report, null, 2));
-      else download(`edupass-yearly-${year}.csv`, 'text/csv', yearlyReportCsv(report));
-    });
-  return (
-    <section className="console-card" aria-labelledby="rights-report">
-      <h2 id="rights-report">{w('reportTitle')}</h2>
-      <div className="console-filters">
-        <label htmlFor="report-year">{w('year')}</label>
-        <input id="report-year" inputMode="numeric" value={year} onChange={(e) => setYear(e.target.value)} />
-        <button type="button" className="console-button" disabled={action.busy} onClick={() => void save('json')}>
-          {w('downloadJson')}
-        </button>
-        <button type="button" className="console-button" disabled={action.busy} onClick={() => void save('csv')}>
-          {w('downloadCsv')}
-        </button>
-      </div>
-      <FormError message={action.error} />
     </section>
   );
 };

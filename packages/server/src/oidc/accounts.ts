@@ -10,7 +10,7 @@
 import { MINOR_SCOPE, SCOPE_CLAIMS } from '@edupass/protocol';
 import type { Account } from 'oidc-provider';
 import type { Context } from '../context.ts';
-import { disclose, disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { disclose, disclosureFor, releasedClaims } from '../services/edu/family/disclosure.ts';
 import { minorModeOf } from '../services/edu/family/minor-mode.ts';
 import { eduClaims, idTokenEduClaim } from '../services/edu/school/claims.ts';
 import { findUserById } from '../services/identity/provider-data.ts';
@@ -51,7 +51,8 @@ export const findAccount = async (
     // `use` is 'id_token' or 'userinfo': the ID token gets the compact edu claim (claims.ts). What
     // leaves is what the consent state lets this application have (services/edu/family/disclosure.ts).
     claims: async (use: string, scope: string) => {
-      const released = releasedClaims(disclosureState(user), await partyFor(ctx, user, clientId));
+      const { state, party } = await disclosureFor(ctx, user, clientId);
+      const released = releasedClaims(state, party);
       const scopes = scope.split(' ');
       const minor = scopes.includes(MINOR_SCOPE) ? await minorModeOf(ctx, user) : {};
       if (!scopes.includes('edu')) return disclose({ ...userClaims(user), ...minor }, released);

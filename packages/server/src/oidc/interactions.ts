@@ -15,7 +15,7 @@ import type { GrantModel, InteractionModel, Provider } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { requireAgreementsSigned } from '../services/account/agreements.ts';
-import { disclosureState, partyFor, releasedClaims } from '../services/edu/family/disclosure.ts';
+import { disclosureFor, releasedClaims } from '../services/edu/family/disclosure.ts';
 import { findApplication, findUserById, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
@@ -62,8 +62,8 @@ const claimsToShow = async (ctx: Context, interaction: InteractionModel, account
   const asked = requestedClaims(interaction);
   const user = accountId === undefined ? undefined : await findUserById(ctx.db, Number(accountId));
   if (user === undefined) return { claims: asked, withheld: [] };
-  const party = await partyFor(ctx, user, String(interaction.params.client_id ?? ''));
-  const released = releasedClaims(disclosureState(user), party);
+  const { state, party } = await disclosureFor(ctx, user, String(interaction.params.client_id ?? ''));
+  const released = releasedClaims(state, party);
   return {
     claims: asked.filter((claim) => released.has(claim)),
     withheld: asked.filter((claim) => !released.has(claim)),

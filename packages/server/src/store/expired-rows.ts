@@ -13,10 +13,6 @@ export interface ExpiryCutoffs {
   now: number;
   /** Dev-outbox messages sent before this go: the codes in them expired long ago. */
   outboxBefore: number;
-  /** Operators' audit rows written before this go (AUDIT_RETENTION_DAYS). */
-  auditBefore: number;
-  /** Reads of pupils' records logged before this go (ACCESS_LOG_RETENTION_DAYS). */
-  accessLogBefore: number;
   /** Security events kept per account before this go (SECURITY_EVENT_RETENTION_DAYS). */
   securityEventsBefore: number;
   /** Consent records of accounts that ended before this go (CONSENT_EVIDENCE_RETENTION_YEARS). */
@@ -24,7 +20,7 @@ export interface ExpiryCutoffs {
 }
 
 export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) => {
-  const { now, outboxBefore, auditBefore, accessLogBefore } = cutoffs;
+  const { now, outboxBefore } = cutoffs;
   const { securityEventsBefore, consentEvidenceBefore } = cutoffs;
   const refreshTokens = await inBatches(BATCH, () =>
     db
@@ -46,22 +42,6 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
     db
       .deleteFrom('outbox')
       .where('id', 'in', db.selectFrom('outbox').select('id').where('sent_at', '<', outboxBefore).limit(BATCH))
-      .executeTakeFirst(),
-  );
-  const audit = await inBatches(BATCH, () =>
-    db
-      .deleteFrom('admin_audit')
-      .where('id', 'in', db.selectFrom('admin_audit').select('id').where('at', '<', auditBefore).limit(BATCH))
-      .executeTakeFirst(),
-  );
-  const accessLog = await inBatches(BATCH, () =>
-    db
-      .deleteFrom('edu_access_log')
-      .where(
-        'id',
-        'in',
-        db.selectFrom('edu_access_log').select('id').where('created_at', '<', accessLogBefore).limit(BATCH),
-      )
       .executeTakeFirst(),
   );
   const securityEvents = await inBatches(BATCH, () =>
@@ -117,8 +97,6 @@ export const deleteExpiredAccountRows = async (db: Db, cutoffs: ExpiryCutoffs) =
     refreshTokens,
     tickets,
     outbox,
-    audit,
-    accessLog,
     securityEvents,
     consentEvidence,
     exportFiles,

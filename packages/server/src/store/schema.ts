@@ -219,6 +219,23 @@ export interface AdminAuditTable {
   target: string;
   detail: string;
   at: number;
+  /** Its place in the audit's chain (migration 050; null for rows written before). */
+  chain_seq: number | null;
+  /** The HMAC over the row and the link before it (store/admin/audit-chain.ts). */
+  chain_link: string | null;
+}
+
+/** Each tamper-evident log's chain: its head, and the anchor retention left (migration 050). */
+export interface AuditChainsTable {
+  chain: string;
+  /** The last place given, and its link. */
+  seq: number;
+  link: string;
+  /** The last place of the segment retention dropped (0 when none), its link, its time, and their HMAC. */
+  anchor_seq: number;
+  anchor_link: string;
+  anchor_at: number | null;
+  anchor_mac: string | null;
 }
 
 export interface TotpSecretsTable {
@@ -322,6 +339,7 @@ export interface Database {
   webhook_sequences: WebhookSequencesTable;
   products: ProductsTable;
   admin_audit: AdminAuditTable;
+  audit_chains: AuditChainsTable;
   totp_secrets: TotpSecretsTable;
   passkeys: PasskeysTable;
   recovery_codes: RecoveryCodesTable;

@@ -4,6 +4,7 @@
  * from visitor screens. The first screen (sign-in) is in the entry file, so it paints without another
  * request; every other screen loads with the other screens' text.
  */
+import { RETENTION_PAGE_PATH } from '@edupass/protocol';
 import { withMoreText } from '../i18n/i18n.ts';
 import { securityRowOf } from '../screens/account/security-rows.ts';
 import SignIn from '../screens/sign-in.tsx';
@@ -104,6 +105,8 @@ export const resolve = (path: string, query: URLSearchParams): { route: LazyRout
     return { route: SCREENS.schoolSignIn, access: 'any' };
   }
   if (/^\/legal\/[^/]+\/?$/.test(path)) return { route: SCREENS.legal, access: 'any' };
+  // The privacy notice's retention statement, in the legal screen's chunk (screens/retention.tsx).
+  if (path.replace(/\/+$/, '') === RETENTION_PAGE_PATH) return { route: SCREENS.legal, access: 'any' };
   // The teacher area (its classes, pupils and schools: screens/teach/teach-paths.ts).
   if (/^\/teach(\/|$)/.test(path)) return { route: SCREENS.teach, access: 'user' };
   // A row of "Sign-in & security" opened on a page of its own (screens/account/security-rows.ts).

@@ -4,12 +4,13 @@
  * the agreements gate, and on its own page (/legal/<code>?version=N).
  */
 import { readAgreement } from '@edupass/account/agreements';
-import type { Agreement } from '@edupass/protocol';
+import { type Agreement, RETENTION_PAGE_PATH } from '@edupass/protocol';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useEffect, useRef } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { agreementTitle } from './agreement-names.ts';
+import { Link } from './link.tsx';
 
 const readText = (code: string, version: string | null, lang: string) =>
   readAgreement(client, { code, lang, ...(version ? { version: Number(version) } : {}) });
@@ -48,6 +49,9 @@ export const AgreementTextView = ({ code, version }: { code: string; version: st
       <p className="muted">{t('agree.version', { v: data.version })}</p>
       {other ? <p className="muted">{t('agree.otherLanguage')}</p> : null}
       <AgreementBody content={data.content} />
+      <p>
+        <Link href={RETENTION_PAGE_PATH}>{t('agree.retention')}</Link>
+      </p>
     </article>
   );
 };

@@ -33,7 +33,7 @@ const PAGE_MAX = 100;
 
 /** Records an operator's change; `detail` says what changed and never carries a secret. */
 export const audit = (ctx: Context, operatorId: number, action: AuditAction, target: string, detail = '') =>
-  recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
+  recordAudit(ctx.db, ctx.keys.audit, { operator_id: operatorId, action, target, detail, at: ctx.now() });
 
 /** What a search row shows of an adult, logged as read. */
 const SEARCH_FIELDS = ['phone', 'email', 'username', 'nickname', 'avatar'] as const;

@@ -246,7 +246,14 @@ describe('the yearly report', () => {
   const expected = {
     year: YEAR,
     // Opened: the child erased at the guardian's refusal counts too (five made in the year, one erased).
-    minors: { accounts_at_year_end: { '8_13': 3, '14_15': 1 }, opened: 5 },
+    // Of them, four children (aged 8–13); the one erased was a child.
+    minors: {
+      accounts_at_year_end: { '8_13': 3, '14_15': 1 },
+      opened: 5,
+      children_opened: 4,
+      erased: 1,
+      children_erased: 1,
+    },
     consents: { granted: 1, refused: 1, withdrawn: 1 },
     requests: {
       made: { deletion: 3, correction: 1, objection: 1 },
@@ -296,7 +303,7 @@ describe('the yearly report', () => {
       output.length = 0;
       expect(await runCli(['report', 'yearly', '--year', String(YEAR), '--format', 'csv'])).toBe(0);
       expect(`${output.join('\n')}\n`).toBe(yearlyReportCsv(report));
-      expect(output.join('\n')).toContain('requests,made.deletion,3');
+      expect(output.join('\n')).toContain('5.4,个人信息权利请求,其中：删除,3');
       await expect(runCli(['report', 'yearly', '--year', 'last'])).rejects.toThrow(/--year/);
     } finally {
       if (previous === undefined) delete process.env.DATABASE_URL;

@@ -4,11 +4,14 @@
  * refusal is still among the minors opened, the reads, the people read and the approvals asked; consent
  * decisions and staff reads count as they are made (the same read twice in a day once; a person read
  * twice once among the people read);
- * two accounts made at the same moment count two.
+ * two accounts made at the same moment count two; and the issue's figures: 10 children and 5 aged
+ * 14–17 opened in a year, 4 erased and 3 read, whatever is erased the year after, in JSON and in the
+ * filing's CSV.
  */
 
-import { routes, type StaffAccessRequest, type YearlyReport } from '@edupass/protocol';
+import { routes, type StaffAccessRequest, type YearlyReport, yearlyReportRows } from '@edupass/protocol';
 import { type Account, signInOperator } from '@edupass/test-kit/accounts';
+import { runCliOn } from '@edupass/test-kit/cli-run';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -23,16 +26,25 @@ const start = (() => {
 })();
 const YEAR = new Date(start + 8 * 3_600_000).getUTCFullYear();
 
-const { server, call } = useTestServer({}, { now: () => start });
+/** Set to move the server's clock to another year (the last test). */
+let at: number | undefined;
+const { server, call } = useTestServer({}, { now: () => at ?? start });
 const edu = eduSteps(server, call);
 
 const { signUpAged } = edu;
 
 let operator: { token: string };
 
-const report = async () =>
+const report = async (year = YEAR) =>
   edu.ok<YearlyReport>(
-    await call('GET', `${routes.yearlyReport.path}?year=${YEAR}`, undefined, { token: operator.token }),
+    await call('GET', `${routes.yearlyReport.path}?year=${year}`, undefined, { token: operator.token }),
+  );
+
+/** An operator deletes the account (erased at once: the tests' grace is 0 days). */
+const erase = async (person: Account) =>
+  edu.ok(
+    await call('DELETE', pathOf(routes.deleteUser.path, { id: person.userId }), undefined, { token: operator.token }),
+    204,
   );
 
 /** An operator's read of a minor's record, with the reason the console asks for. */
@@ -80,7 +92,13 @@ describe('the yearly report counts what happened in the year', () => {
     expect(await findUserById(server.app.ctx.db, child.userId)).toBeUndefined();
 
     const { minors, consents, staff_accesses, deletions } = await report();
-    expect(minors).toEqual({ accounts_at_year_end: {}, opened: 1 });
+    expect(minors).toEqual({
+      accounts_at_year_end: {},
+      opened: 1,
+      children_opened: 1,
+      erased: 1,
+      children_erased: 1,
+    });
     expect(consents).toEqual({ granted: 0, refused: 1, withdrawn: 0 });
     expect(staff_accesses).toEqual({
       reads: { operator: 1 },
@@ -129,5 +147,59 @@ describe('the yearly report counts what happened in the year', () => {
     const after = await report();
     expect(after.minors.opened).toBe(before.minors.opened + 2);
     expect(after.minors.accounts_at_year_end['14_15']).toBe((before.minors.accounts_at_year_end['14_15'] ?? 0) + 2);
+  });
+});
+
+describe("the issue's figures", () => {
+  test('10 children and 5 aged 14–17 opened, 4 erased, 3 read: children 10, minors 15, erased 4, read 3, whatever is erased after', async () => {
+    // A year of its own, two on: nothing else in this file happened in it.
+    const year = YEAR + 2;
+    at = Date.UTC(year, 5, 15, 4);
+    try {
+      operator = await signInOperator(server);
+      const children = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpAged(6 + (i % 7))));
+      const teens = await Promise.all(Array.from({ length: 5 }, (_, i) => signUpAged(14 + (i % 3))));
+      const [c1, c2, c3, c4] = children as [Account, Account, Account, Account];
+      const [t1, t2, t3] = teens as [Account, Account, Account];
+      for (const person of [c1, t1, c2]) await operatorRead(person);
+      for (const person of [c1, c3, t1, t2]) await erase(person);
+
+      const expected = { children: 10, minors: 15, erased: 4, read: 3 };
+      const figures = (r: YearlyReport) => ({
+        children: r.minors.children_opened,
+        minors: r.minors.opened,
+        erased: r.minors.erased,
+        read: r.staff_accesses.people_read,
+      });
+      const inYear = await report(year);
+      expect(figures(inYear)).toEqual(expected);
+      expect(inYear.minors.children_erased).toBe(2);
+
+      // The next year two more go: the year's figures stay; the next year's count them.
+      at = Date.UTC(year + 1, 2, 1, 4);
+      operator = await signInOperator(server);
+      await erase(c4);
+      await erase(t3);
+      expect(figures(await report(year))).toEqual(expected);
+      expect((await report(year + 1)).minors.erased).toBe(2);
+
+      // The filing's CSV: the same figures in their fields, labelled in Chinese, or in English.
+      const csv = await runCliOn(server, ['report', 'yearly', '--year', String(year), '--csv']);
+      expect(csv.code).toBe(0);
+      const lines = csv.lines.join('\n').split('\n');
+      expect(lines[0]).toBe('序号,栏目,项目,数值');
+      expect(lines).toContain('2.1,儿童（不满十四周岁）个人信息,本年新增儿童账号数,10');
+      expect(lines).toContain('3.1,未成年人（不满十八周岁，含儿童）个人信息,本年新增未成年人账号数,15');
+      expect(lines).toContain('3.3,未成年人（不满十八周岁，含儿童）个人信息,本年删除的未成年人账号数,4');
+      expect(lines).toContain('6.5,工作人员访问个人信息,被查阅资料的人数,3');
+      expect(lines.length).toBe(1 + yearlyReportRows(inYear, 'zh-CN').length);
+      const english = await runCliOn(server, ['report', 'yearly', '--year', String(year), '--csv', '--lang', 'en']);
+      expect(english.lines[0]?.split('\n')[0]).toBe('No.,Section,Item,Value');
+      expect(english.lines.join('\n')).toContain(
+        '3.3,"Minors\' personal information (under 18, children included)",Minors\' accounts erased in the year,4',
+      );
+    } finally {
+      at = undefined;
+    }
   });
 });

@@ -18,6 +18,7 @@ import { countsBetween, type Figure } from '../../store/admin/report-counters.ts
 import { requestsClosed, requestsMade, requestsOpenLateAt, type Window } from '../../store/admin/yearly-report.ts';
 
 const MINOR_BANDS = ['under_8', '8_13', '14_15', '16_17'] as const;
+const CHILD_BANDS = ['under_8', '8_13'] as const;
 
 /** The year's first and last millisecond, China time. */
 export const yearWindow = (year: number): Window => ({
@@ -87,6 +88,7 @@ export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): 
   const [inYear, untilYearEnd, made, closed, openLate] = await Promise.all([
     countsBetween(db, year * 100 + 1, year * 100 + 12, [
       'opened',
+      'erased',
       'consents',
       'reads',
       'operator_reads_of_minors',
@@ -107,7 +109,13 @@ export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): 
     year,
     from: window.from,
     to: window.to,
-    minors: { accounts_at_year_end: atYearEnd(untilYearEnd), opened: total(byKey(inYear, 'opened', MINOR_BANDS)) },
+    minors: {
+      accounts_at_year_end: atYearEnd(untilYearEnd),
+      opened: total(byKey(inYear, 'opened', MINOR_BANDS)),
+      children_opened: total(byKey(inYear, 'opened', CHILD_BANDS)),
+      erased: total(byKey(inYear, 'erased', MINOR_BANDS)),
+      children_erased: total(byKey(inYear, 'erased', CHILD_BANDS)),
+    },
     consents: { granted: consents.granted ?? 0, refused: consents.refused ?? 0, withdrawn: consents.withdrawn ?? 0 },
     requests: {
       made,

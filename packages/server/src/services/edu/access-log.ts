@@ -89,11 +89,12 @@ const readKey = (read: Read, subjectId: number, fields: string, now: number) =>
     ]),
   );
 
-export const logReads = (ctx: Pick<Context, 'db' | 'now'>, read: Read) => {
+export const logReads = (ctx: Pick<Context, 'db' | 'now' | 'keys'>, read: Read) => {
   const now = ctx.now();
   const fields = read.fields.join(',');
   return insertAccessLogRows(
     ctx.db,
+    ctx.keys.audit,
     [...new Set(read.subjectIds)]
       .filter((id) => id !== read.readerId)
       .map((id) => ({
@@ -111,7 +112,7 @@ export const logReads = (ctx: Pick<Context, 'db' | 'now'>, read: Read) => {
 
 /** A teacher's or school admin's read of pupils' records. */
 export const logPupilReads = (
-  ctx: Pick<Context, 'db' | 'now'>,
+  ctx: Pick<Context, 'db' | 'now' | 'keys'>,
   readerId: number,
   pupilIds: number[],
   fields: readonly PupilField[],

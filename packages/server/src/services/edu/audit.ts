@@ -3,9 +3,9 @@ import type { Context } from '../../context.ts';
 import { recordAudit } from '../../store/admin/admin.ts';
 
 export const eduAudit = (
-  ctx: Pick<Context, 'db' | 'now'>,
+  ctx: Pick<Context, 'db' | 'now' | 'keys'>,
   actorId: number,
   action: string,
   target: string,
   detail = '',
-) => recordAudit(ctx.db, { operator_id: actorId, action, target, detail, at: ctx.now() });
+) => recordAudit(ctx.db, ctx.keys.audit, { operator_id: actorId, action, target, detail, at: ctx.now() });

@@ -31,6 +31,7 @@ export interface NewApplication {
   require_pkce?: boolean | undefined;
   id_token_signed_response_alg?: string | undefined;
   backchannel_logout_uri?: string | undefined;
+  discloses_to_others?: boolean | undefined;
 }
 
 /** What `updateApplication` may change; what is left out stays. */
@@ -42,6 +43,7 @@ export interface ApplicationChange {
   require_pkce?: boolean | undefined;
   id_token_signed_response_alg?: string | undefined;
   backchannel_logout_uri?: string | undefined;
+  discloses_to_others?: boolean | undefined;
 }
 
 type KeyContext = Pick<Context, 'keys'>;
@@ -130,6 +132,7 @@ export const applicationView = (row: ApplicationRow): Application => ({
   require_pkce: row.secret_hash === null || row.require_pkce === 1,
   id_token_signed_response_alg: row.id_token_alg,
   backchannel_logout_uri: row.backchannel_logout_uri ?? '',
+  discloses_to_others: row.discloses_to_others === 1,
   created_at: row.created_at,
 });
 
@@ -156,6 +159,7 @@ export const addApplication = async (
     require_pkce: input.require_pkce === true ? 1 : 0,
     id_token_alg: idTokenAlg(input.id_token_signed_response_alg),
     backchannel_logout_uri: backchannelUri(ctx, input.backchannel_logout_uri),
+    discloses_to_others: input.discloses_to_others === true ? 1 : 0,
     created_at: now,
     updated_at: now,
   };
@@ -196,6 +200,7 @@ export const updateApplication = async (
     ...(change.backchannel_logout_uri === undefined
       ? {}
       : { backchannel_logout_uri: backchannelUri(ctx, change.backchannel_logout_uri) }),
+    ...(change.discloses_to_others === undefined ? {} : { discloses_to_others: change.discloses_to_others ? 1 : 0 }),
   };
   if (!(await updateApplicationRow(ctx.db, clientId, changed, ctx.now()))) {
     throw new ApiError('E_2', 'No application has this client id.');

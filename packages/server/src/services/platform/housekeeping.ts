@@ -31,6 +31,7 @@ import { deleteSweptSessions } from '../../store/sessions/session-sweep.ts';
 import { withSweepLock } from '../../store/sweep-lock.ts';
 import { deleteWebhookLogBefore } from '../../store/webhooks/deliveries.ts';
 import { eraseDueAccounts } from '../account/deletion.ts';
+import { dropOldSegments } from '../admin/audit-verify.ts';
 import { deleteUnconfirmedChildren } from '../edu/family/consent.ts';
 import { settleWaitedRequests } from '../edu/family/guardian-requests.ts';
 import { syncDueAddressBooks } from '../edu/roster/address-books.ts';
@@ -94,13 +95,20 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
     ['usage retention', () => ctx.events.deleteBefore(now - ctx.config.usageRetentionDays * DAY_MS)],
     ['usage settled answers', () => ctx.events.settle(now)],
     [
+      // Whole segments of their chains, each keeping its anchor (admin/audit-verify.ts).
+      'audit and access-log segments past their retention',
+      () =>
+        dropOldSegments(ctx, {
+          admin_audit: now - ctx.config.auditRetentionDays * DAY_MS,
+          edu_access_log: now - ctx.config.accessLogRetentionDays * DAY_MS,
+        }),
+    ],
+    [
       'expired account rows',
       () =>
         deleteExpiredAccountRows(ctx.db, {
           now,
           outboxBefore: now - OUTBOX_KEEP_MS,
-          auditBefore: now - ctx.config.auditRetentionDays * DAY_MS,
-          accessLogBefore: now - ctx.config.accessLogRetentionDays * DAY_MS,
           securityEventsBefore: now - ctx.config.securityEventRetentionDays * DAY_MS,
           consentEvidenceBefore: now - ctx.config.consentEvidenceRetentionYears * YEAR_MS,
         }),

@@ -57,6 +57,14 @@ const openKeyring = (secret: string | undefined, sealed: string): Keyring | unde
   ) as Keyring;
 };
 
+/**
+ * The key of the audit's chains (store/admin/audit-chain.ts), derived from the sealing key: like the
+ * keyring, out of reach of whoever holds only the database. A reset keyring makes a new one, and the
+ * links written before no longer verify.
+ */
+export const auditChainKey = (keyring: Keyring): KeyObject =>
+  createSecretKey(Buffer.from(hkdfSync('sha256', keyring.sealing.export(), 'edupass', 'audit chain v1', 32)));
+
 export const KEYRING_SEALED_ELSEWHERE =
   'JWT_SECRET does not open the keyring (the keys of stored hashes and secrets): it was sealed under another ' +
   'secret. Fix: set JWT_SECRET_PREVIOUS to the secret before (the keyring is then sealed again under ' +

@@ -43,7 +43,7 @@ import { SYSTEM_OPERATOR, secretName } from './worker.ts';
 const PAGE_MAX = 200;
 
 const audit = (ctx: Context, operatorId: number, action: string, target: string, detail = '') =>
-  recordAudit(ctx.db, { operator_id: operatorId, action, target, detail, at: ctx.now() });
+  recordAudit(ctx.db, ctx.keys.audit, { operator_id: operatorId, action, target, detail, at: ctx.now() });
 
 const isEventType = (name: string): name is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(name);

@@ -43,7 +43,7 @@ const disableIfPersistent = async (ctx: Context, endpointId: number, now: number
   const reason = `every delivery failed since ${new Date(since).toISOString()} (${run.consecutive_failures} attempts in a row)`;
   // Only the process whose update turned it off records it, so the notice appears once.
   if (!(await setEndpointEnabled(ctx.db, endpointId, false, reason, { onlyIfEnabled: true }))) return;
-  await recordAudit(ctx.db, {
+  await recordAudit(ctx.db, ctx.keys.audit, {
     operator_id: SYSTEM_OPERATOR,
     action: 'webhook.disable',
     target: `webhook:${endpointId}`,

@@ -126,10 +126,8 @@ export const TABLE_RULES: Record<string, TableRule> = {
     keeps: { updated_by: "the guardian who last set a child's minor mode, while the child's account lasts" },
   },
   edu_access_log: {
-    // The reads of the person's record go with it; a read the person made of a pupil's record stays
-    // in that pupil's log (naming the reader by number only).
-    erase: (db, person) => db.deleteFrom('edu_access_log').where('subject_id', '=', person.id).execute(),
-    keeps: { reader_id: "a read of another pupil's record: that pupil's log, for ACCESS_LOG_RETENTION_DAYS" },
+    // A chained log (admin/audit-chain.ts): a row taken from its middle would break every link after it.
+    kept: "reads of records (reader and person by number only, with the fields' names and why): the tamper-evident access log, for ACCESS_LOG_RETENTION_DAYS",
   },
   staff_access_approvals: {
     erase: (db, person) => db.deleteFrom('staff_access_approvals').where('subject_id', '=', person.id).execute(),
@@ -206,6 +204,9 @@ export const TABLE_RULES: Record<string, TableRule> = {
   },
   data_requests: {
     kept: "a person's export, correction, deletion or objection request (the account by number, dates, status): the record that it was answered in time, counted by the yearly report",
+  },
+  audit_chains: {
+    none: 'the heads and anchors of the tamper-evident logs: places and HMACs, naming nobody',
   },
   report_counters: {
     none: "the yearly report's counts per month, figure and age band, role or decision: they stay after erasure, so a year's figures keep the accounts erased since",

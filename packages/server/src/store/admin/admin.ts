@@ -1,7 +1,9 @@
 /** The console's reads over users and agreements, and the audit log. */
+import type { KeyObject } from 'node:crypto';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { type Dialect, dialectOf } from '../db.ts';
 import type { Database } from '../schema.ts';
+import { appendAudit } from './audit-chain.ts';
 
 type Db = Kysely<Database>;
 
@@ -157,8 +159,12 @@ export const latestVersion = async (db: Db, code: string): Promise<number> => {
   return Number(row?.version ?? 0);
 };
 
-export const recordAudit = (db: Db, row: Omit<Database['admin_audit'], 'id'>) =>
-  db.insertInto('admin_audit').values(row).execute();
+/** One audit row, at the end of the audit's chain (audit-chain.ts). */
+export const recordAudit = (
+  db: Db,
+  key: KeyObject,
+  row: Omit<Database['admin_audit'], 'id' | 'chain_seq' | 'chain_link'>,
+) => appendAudit(db, key, [row]);
 
 export interface AuditFilter {
   limit: number;

@@ -1,5 +1,7 @@
 /** The education layer's access log: who was shown which fields of which person's record, and why. */
+import type { KeyObject } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
+import { appendReads } from '../admin/audit-chain.ts';
 import { countReads } from '../admin/report-counters.ts';
 import type { Database } from '../schema.ts';
 import { inStoreTransaction } from '../transaction.ts';
@@ -7,26 +9,18 @@ import { inStoreTransaction } from '../transaction.ts';
 type Db = Kysely<Database>;
 
 /**
- * Writes the rows with their counts (the yearly report's reads), in `db`'s transaction or one of their
- * own; a row whose `read_key` is in the log already (the same read that day) is left out, and only the
- * rows written are counted.
+ * Writes the rows at the end of the log's chain (admin/audit-chain.ts) with their counts (the yearly
+ * report's reads), in `db`'s transaction or one of their own; a row whose `read_key` is in the log
+ * already (the same read that day) is left out, and only the rows written are counted.
  */
-export const insertAccessLogRows = (db: Db, rows: Insertable<Database['edu_access_log']>[]) =>
+export const insertAccessLogRows = (
+  db: Db,
+  key: KeyObject,
+  rows: Omit<Insertable<Database['edu_access_log']>, 'chain_seq' | 'chain_link'>[],
+) =>
   rows.length === 0
     ? Promise.resolve()
-    : inStoreTransaction(db, async (tx) => {
-        const written = await tx
-          .insertInto('edu_access_log')
-          .values(rows)
-          .onConflict((oc) => oc.column('read_key').doNothing())
-          .returning('read_key')
-          .execute();
-        const keys = new Set(written.map((row) => row.read_key));
-        await countReads(
-          tx,
-          rows.filter((row) => keys.has(row.read_key ?? null)),
-        );
-      });
+    : inStoreTransaction(db, async (tx) => countReads(tx, await appendReads(tx, key, rows)));
 
 /**
  * The reads of one person's record, newest first, with each reader's nickname and, for a guardian of

@@ -125,6 +125,9 @@ export interface EduAccessLogTable {
    * (migration 042; null for rows written before).
    */
   read_key: Generated<string | null>;
+  /** Its place in the log's chain and its link (migration 050, store/admin/audit-chain.ts); null before. */
+  chain_seq: number | null;
+  chain_link: string | null;
 }
 
 export interface GuardianConsentsTable {

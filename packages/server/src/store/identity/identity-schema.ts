@@ -19,6 +19,11 @@ export interface ApplicationsTable {
   id_token_alg: string;
   /** Where a logout token is posted when a session the application signed in with ends; null: none. */
   backchannel_logout_uri: string | null;
+  /**
+   * 1: the product discloses what it receives to others (migration 051): a child's data reaches it only
+   * after a guardian's consent given after the real-name check (services/edu/family/disclosure.ts).
+   */
+  discloses_to_others: Generated<number>;
   created_at: number;
   updated_at: number;
 }

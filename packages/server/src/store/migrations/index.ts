@@ -53,6 +53,8 @@ import * as operatorList from './046-operator-list.ts';
 import * as oneKeyPerSchool from './047-one-key-per-school.ts';
 import * as openRequests from './048-open-requests.ts';
 import * as addressBooks from './049-address-books.ts';
+import * as auditChain from './050-audit-chain.ts';
+import * as applicationDisclosure from './051-application-disclosure.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -114,6 +116,8 @@ const steps: [name: string, up: Step][] = [
   ['047-one-key-per-school', oneKeyPerSchool.up],
   ['048-open-requests', openRequests.up],
   ['049-address-books', addressBooks.up],
+  ['050-audit-chain', auditChain.up],
+  ['051-application-disclosure', applicationDisclosure.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

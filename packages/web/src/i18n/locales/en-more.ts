@@ -282,6 +282,12 @@ const text = {
   'oauth.finishIntro': 'Bind a phone number to your {name} account, or continue without one.',
   'oauth.bindPhoneSubmit': 'Bind phone and sign in',
   'oauth.createSubmit': 'Continue without a phone',
+  'retention.title': 'How long we keep your records',
+  'retention.intro':
+    'Each kind of record we keep, and how long. These times come from the settings this service runs with today.',
+  'retention.failed': 'The list could not be loaded. Try again later.',
+  'retention.record': 'Record',
+  'retention.kept': 'How long it is kept',
   'privacy.title': 'Privacy',
   'privacy.intro': 'What we keep to identify you. Phone numbers are shown partly hidden.',
   'privacy.username': 'Username',

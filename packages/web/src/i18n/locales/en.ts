@@ -68,6 +68,7 @@ const text = {
   'agree.notFound': 'This agreement or version was not found.',
   'agree.otherLanguage': 'There is no English text of this version yet, so it is shown in Chinese.',
   'agree.close': 'Close',
+  'agree.retention': 'How long we keep each kind of record',
   'signIn.title': 'Sign in',
   'signIn.titleFor': 'Sign in to {app}',
   'signIn.tabSms': 'SMS code',

@@ -63,6 +63,7 @@ const zhCN: LocaleText = {
     'agree.notFound': '找不到该协议或版本。',
     'agree.otherLanguage': '这一版还没有中文文本，下面是英文原文。',
     'agree.close': '关闭',
+    'agree.retention': '各类记录的保存期限',
     'signIn.title': '登录',
     'signIn.titleFor': '登录 {app}',
     'signIn.tabSms': '验证码登录',

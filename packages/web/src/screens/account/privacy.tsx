@@ -1,5 +1,6 @@
 /** Account centre: what identifies the user, the agreements in effect, the usage-data choice, a copy of my data and who read my record. */
 import { getPrivacy } from '@edupass/account';
+import { RETENTION_PAGE_PATH } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useInfiniteScroll } from '@edupass/ui-kit/use-infinite-scroll.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -8,6 +9,7 @@ import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
 import { setConsent, useConsent } from '../../telemetry/consent.ts';
 import { AgreementItem, useCurrentAgreements } from '../../ui/agreements-check.tsx';
+import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ExportSection } from './export-section.tsx';
@@ -31,6 +33,9 @@ const Privacy = () => {
   return (
     <AccountLayout title={t('privacy.title')}>
       <p>{t('privacy.intro')}</p>
+      <p>
+        <Link href={RETENTION_PAGE_PATH}>{t('agree.retention')}</Link>
+      </p>
       <FormError {...privacyError} />
       <dl className="facts">
         <dt>{t('privacy.username')}</dt>

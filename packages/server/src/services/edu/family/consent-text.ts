@@ -59,7 +59,7 @@ const elementsOf = (value: unknown, lang: string) => {
  * Consents given from now on record the new version; earlier records keep theirs.
  */
 export const saveConsentText = async (
-  ctx: Pick<Context, 'db' | 'now'>,
+  ctx: Pick<Context, 'db' | 'now' | 'keys'>,
   operatorId: number,
   text: { 'zh-CN': unknown; en: unknown },
 ) => {

@@ -17,6 +17,7 @@
  */
 import { type ConsentState, everyClaim, MINOR_CLAIMS, type OidcClaim } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
+import { latestConsentChecked } from '../../../store/edu/family/guardians.ts';
 import { findApplication } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
 import { agreementCovers } from './school-agreements.ts';
@@ -70,6 +71,26 @@ export const partyFor = async (
   if (clientId === undefined) return 'third';
   if ((await findApplication(ctx.db, clientId))?.first_party === 1) return 'first';
   return user.consent_state === 'school' && (await agreementCovers(ctx, user.id, clientId)) ? 'named' : 'third';
+};
+
+/**
+ * What `clientId` may read of `user`: the state and party of the table, except that a product that
+ * discloses what it receives to others (`discloses_to_others`) gets only the protective claims of a
+ * child whose consent is not a guardian's given after the real-name adult check (the stronger method:
+ * adult-check.ts) — a school's consent, or a guardian's by SMS code alone, is not enough for it.
+ */
+export const disclosureFor = async (
+  ctx: Pick<Context, 'db'>,
+  user: Pick<User, 'id' | 'consent_state'>,
+  clientId: string | undefined,
+): Promise<{ state: DisclosureState; party: Party }> => {
+  const state = disclosureState(user);
+  const party = await partyFor(ctx, user, clientId);
+  if (state === 'none' || state === 'withdrawn' || clientId === undefined) return { state, party };
+  if ((await findApplication(ctx.db, clientId))?.discloses_to_others !== 1) return { state, party };
+  return state === 'granted' && (await latestConsentChecked(ctx.db, user.id))
+    ? { state, party }
+    : { state: 'pending', party: 'third' };
 };
 
 /** The claims released for `state` to a `party` application. */

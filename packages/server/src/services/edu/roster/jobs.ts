@@ -179,7 +179,7 @@ const namedPeople = (plan: Plan) => [
   ...plan.removeUsers.slice(0, ITEMS_SHOWN).map((r) => r.userId),
 ];
 
-const logNamed = (ctx: Pick<Context, 'db' | 'now'>, operatorId: number | undefined, plan: Plan) =>
+const logNamed = (ctx: Pick<Context, 'db' | 'now' | 'keys'>, operatorId: number | undefined, plan: Plan) =>
   operatorId === undefined
     ? Promise.resolve()
     : logReads(ctx, {

@@ -1,6 +1,6 @@
 /**
  * Guardians a school's address book lists for pupils, waiting for each guardian to confirm
- * (migration 047; services/edu/roster/ writes them, services/edu/family/school-invites.ts confirms).
+ * (migration 049; services/edu/roster/ writes them, services/edu/family/school-invites.ts confirms).
  */
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../schema.ts';

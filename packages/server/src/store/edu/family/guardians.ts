@@ -166,6 +166,19 @@ export const childrenOfGuardian = (db: Db, guardianId: number) =>
     .orderBy('guardians.created_at')
     .execute();
 
+/** Whether the child's latest consent given was given after the guardian's real-name adult check. */
+export const latestConsentChecked = async (db: Db, childId: number) =>
+  (
+    await db
+      .selectFrom('guardian_consents')
+      .select('adult_check_vendor')
+      .where('child_id', '=', childId)
+      .where('decision', '=', 'granted')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  )?.adult_check_vendor != null;
+
 export const consentRecordsOf = (db: Db, childId: number) =>
   db.selectFrom('guardian_consents').selectAll().where('child_id', '=', childId).orderBy('id').execute();
 
