@@ -91,6 +91,8 @@ const EDUPASS_OWN: Record<number, string> = {
   73: 'AGREEMENTS_UNSIGNED',
   74: 'ACCOUNT_DELETING',
   75: 'PASSWORD_CHANGE_REQUIRED',
+  76: 'PASSWORD_POLICY',
+  77: 'PASSWORD_EXPIRED',
 };
 
 describe('the error catalogue', () => {

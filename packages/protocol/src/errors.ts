@@ -103,6 +103,10 @@ const NUMBERED_CLIENT_CODES = [
   'ACCOUNT_DELETING', // 74
   // The school asks its pupil to choose their own password first: nothing else works until they do.
   'PASSWORD_CHANGE_REQUIRED', // 75
+  // A staff member's new password falls short of the staff password policy (length, kinds, recent reuse).
+  'PASSWORD_POLICY', // 76
+  // A staff member's password is past the policy's change interval (or below the policy): change it first.
+  'PASSWORD_EXPIRED', // 77
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -220,6 +224,9 @@ export const SERVER_ERRORS = {
     'This account is waiting to be deleted. Confirm to keep it, or let it be deleted on the date given.',
   ),
   E_17: e(403, 'PASSWORD_CHANGE_REQUIRED', 'account', 'Choose your own password first.'),
+  /** The place that raises it says which rule of the staff password policy the password missed. */
+  E_18: e(400, 'PASSWORD_POLICY', 'account', 'This password does not meet the staff password policy.'),
+  E_19: e(403, 'PASSWORD_EXPIRED', 'account', 'Your password has expired. Change it to continue.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

@@ -6,6 +6,7 @@
 import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TotpSetup } from '@edupass/protocol';
 import {
   A,
+  auditorToken,
   codeFor,
   expectError,
   expectSignedIn,
@@ -247,7 +248,7 @@ describe('policy', () => {
       'GET',
       '/admin/audit?action=user.second-factor.reset',
       undefined,
-      { token },
+      { token: await auditorToken(server) },
     );
     expect(JSON.stringify(audit.body)).toContain(`user:${account.userId}`);
   });

@@ -80,4 +80,6 @@ export const errorsEn: Record<ClientCodeName, string> = {
   AGREEMENTS_UNSIGNED: 'Read and accept the updated agreements to continue.',
   ACCOUNT_DELETING: 'This account is waiting to be deleted. You can keep it if you choose to now.',
   PASSWORD_CHANGE_REQUIRED: 'First choose a password of your own. Your school asks for it.',
+  PASSWORD_POLICY: 'Staff passwords must be longer and mix more kinds of characters, and must not repeat a recent one.',
+  PASSWORD_EXPIRED: 'Your password is too old. Choose a new one to continue.',
 };

@@ -79,4 +79,6 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   AGREEMENTS_UNSIGNED: '请先阅读并同意更新后的协议再继续。',
   ACCOUNT_DELETING: '这个账号正在等待删除。现在选择保留，就可以继续使用。',
   PASSWORD_CHANGE_REQUIRED: '请先设置一个只有你自己知道的密码，这是学校的要求。',
+  PASSWORD_POLICY: '工作人员的密码需要更长、包含更多种字符，且不能与最近用过的密码相同。',
+  PASSWORD_EXPIRED: '你的密码已过期，请先设置新密码再继续。',
 };

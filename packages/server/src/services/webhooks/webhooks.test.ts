@@ -5,7 +5,7 @@
  * a change that rolls back leaves no event. The clock is injected: back-off is crossed by moving it.
  */
 import type { NewWebhookEndpoint, WebhookDelivery } from '@edupass/protocol';
-import { A, type Account, PASSWORD, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { A, type Account, auditorToken, PASSWORD, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
@@ -245,7 +245,7 @@ describe('persistent failure', () => {
       '/admin/audit?action=webhook.disable',
       undefined,
       {
-        token: operator,
+        token: await auditorToken(server),
       },
     );
     expect(audit.body.some((entry) => entry.target === `webhook:${endpoint.id}`)).toBe(true);

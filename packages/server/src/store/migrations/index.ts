@@ -50,6 +50,7 @@ import * as lookupsByIndex from './043-lookups-by-index.ts';
 import * as reportCounters from './044-report-counters.ts';
 import * as keysetPages from './045-keyset-pages.ts';
 import * as operatorList from './046-operator-list.ts';
+import * as staffIdentity from './047-staff-identity.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -108,6 +109,7 @@ const steps: [name: string, up: Step][] = [
   ['044-report-counters', reportCounters.up],
   ['045-keyset-pages', keysetPages.up],
   ['046-operator-list', operatorList.up],
+  ['047-staff-identity', staffIdentity.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
