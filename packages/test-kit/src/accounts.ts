@@ -25,6 +25,8 @@ import { solveSlideTicket } from './slide-tickets.ts';
 
 export const PID = 'edupass';
 export const PASSWORD = 'Kestrel2718';
+/** An operator's password: meets the shipped staff password policy (12 characters, 3 kinds). */
+export const STAFF_PASSWORD = 'Kestrel-2718';
 export const A = ACCOUNTS_BASE;
 export const T = TOKENS_BASE;
 export const TOKEN_SET_HEADERS = { 'Auth-Version': '2' } as const;
@@ -278,7 +280,7 @@ export const signInOperator = async (
   server: TestServer,
   phone = nextPhone(),
   duties?: readonly OperatorDuty[],
-  password = PASSWORD,
+  password = STAFF_PASSWORD,
 ) => {
   await createAdmin(server.app.ctx, phone, password, duties);
   const ticket = await solveSlideTicket(server, 'login', phone);
