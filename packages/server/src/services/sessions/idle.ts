@@ -10,10 +10,8 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import type { SessionUser } from '../../store/sessions/sessions.ts';
-import { revokeSession, touchLiveSession } from '../../store/sessions/sessions.ts';
+import { type SessionUser, touchLiveSession } from '../../store/sessions/sessions.ts';
 import { securityEvent } from '../security/events.ts';
-import { endSessions } from './ending.ts';
 
 /** How often a staff session's last call is written at most. */
 export const TOUCH_EVERY_MS = 60_000;
@@ -25,24 +23,21 @@ export const idleCheckDue = (ctx: Context, user: SessionUser): boolean =>
   user.session_staff === 1 && ctx.config.staffIdleMinutes > 0 && ctx.now() - lastCall(user) >= TOUCH_EVERY_MS;
 
 /**
- * Records a staff session's call, or ends it when it has been idle past the time-out (E_0). `user` is
- * the session's row as read or remembered; its `session_last_active_at` is moved on when written.
+ * Records a staff session's call; false, writing nothing, when it has been idle past the time-out (or
+ * was ended): `authenticate` then ends it and answers `idleSignOut`. `user` is the session's row as read
+ * or remembered; its `session_last_active_at` is moved on when written.
  */
-export const touchStaffSession = async (ctx: Context, sessionId: string, user: SessionUser): Promise<void> => {
-  if (!idleCheckDue(ctx, user)) return;
+export const staffSessionActive = async (ctx: Context, sessionId: string, user: SessionUser): Promise<boolean> => {
+  if (!idleCheckDue(ctx, user)) return true;
   const now = ctx.now();
+  if (!(await touchLiveSession(ctx.db, sessionId, now, now - ctx.config.staffIdleMinutes * 60_000))) return false;
+  user.session_last_active_at = now;
+  return true;
+};
+
+/** The answer to a call of a session ended for idleness (E_0, saying so), logged as a security event. */
+export const idleSignOut = (ctx: Context, userId: number): ApiError => {
   const minutes = ctx.config.staffIdleMinutes;
-  if (await touchLiveSession(ctx.db, sessionId, now, now - minutes * 60_000)) {
-    user.session_last_active_at = now;
-    return;
-  }
-  await endSessions(
-    ctx,
-    user,
-    (db, at) => revokeSession(db, sessionId, at),
-    { session_id: sessionId, reason: 'idle' },
-    sessionId,
-  );
-  securityEvent(ctx, { event: 'idle_sign_out', userId: user.id, reason: `${minutes} minutes` });
-  throw new ApiError('E_0', `Signed out after ${minutes} minutes without activity. Please login.`);
+  securityEvent(ctx, { event: 'idle_sign_out', userId, reason: `${minutes} minutes` });
+  return new ApiError('E_0', `Signed out after ${minutes} minutes without activity. Please login.`);
 };

@@ -27,7 +27,7 @@ import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { accessTokenClaims, rememberedClaims, signAccessToken } from './access-tokens.ts';
 import { endSessions } from './ending.ts';
-import { idleCheckDue, touchStaffSession } from './idle.ts';
+import { idleCheckDue, idleSignOut, staffSessionActive } from './idle.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -135,7 +135,16 @@ export const authenticate = async (ctx: Context, token: string): Promise<SignedI
   const user = await ctx.sessions.read(sessionId, () => findLiveSession(ctx.db, sessionId));
   if (!user || user.id !== userId) throw new ApiError('E_0');
   if (user.blocked_at !== null) throw new ApiError('AC3_44');
-  await touchStaffSession(ctx, sessionId, user);
+  if (!(await staffSessionActive(ctx, sessionId, user))) {
+    await endSessions(
+      ctx,
+      user,
+      (db, now) => revokeSession(db, sessionId, now),
+      { session_id: sessionId, reason: 'idle' },
+      sessionId,
+    );
+    throw idleSignOut(ctx, userId);
+  }
   return { userId, sessionId, user };
 };
 
