@@ -99,6 +99,8 @@ export const operatorSelfAnswer = object({
   duties: list(oneOf('system', 'security', 'auditor')),
   /** The staff password policy asks for a new password before anything else. */
   password_expired: boolean(),
+  /** Minutes without a call after which the server ends the session (0: never): the console warns before. */
+  idle_minutes: integer(),
 });
 
 // Captcha settings

@@ -268,6 +268,7 @@ export const operatorSelf = (ctx: Context, session: SignedInSession): OperatorSe
   id: session.userId,
   duties: dutiesOf(session.user.operator_duties),
   password_expired: staffPasswordExpired(ctx, session.user),
+  idle_minutes: ctx.config.staffIdleMinutes,
 });
 
 export const operators = async (ctx: Context): Promise<OperatorSummary[]> =>

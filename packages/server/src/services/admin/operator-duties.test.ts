@@ -72,6 +72,7 @@ describe('operator duties', () => {
     expect((await call('GET', routes.operatorSelf.path, undefined, { token: auditor })).body).toMatchObject({
       duties: ['auditor'],
       password_expired: false,
+      idle_minutes: 0,
     });
     const user = await signUp(server);
     expectError(await call('GET', routes.operatorSelf.path, undefined, { token: user.token }), 'E_4');
