@@ -118,6 +118,10 @@ describe('the staff password policy', () => {
     const signedIn = await login(teacher.phone, PASSWORD);
     expect(signedIn.body).toMatchObject({ password_expired: true });
     const { token } = (signedIn.body as { auth: { token: string } }).auth;
+    // The web client reads this to lead to the password form.
+    expect((await call('GET', routes.eduMemberships.path, undefined, { token })).body).toMatchObject({
+      must_change_password: true,
+    });
     const classes = pathOf(routes.createClass.path, { id: school });
     const body = { name: '一年级一班', grade: 1, school_year: '2026-2027' };
     expectError(await call('POST', classes, body, { token }), 'E_19');

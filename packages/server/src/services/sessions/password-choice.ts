@@ -33,6 +33,10 @@ export const passwordChoiceDue = (user: SessionUser): boolean => user.password_c
 /** Whether the route `name` may be called by a session whose password choice is due. */
 export const allowedBeforePasswordChoice = (name: RouteName): boolean => ALLOWED.has(name);
 
+/** A staff session whose password is past the staff policy (staff-policy.ts): the change comes first. */
+export const staffPasswordDue = (ctx: Context, user: SessionUser): boolean =>
+  user.session_staff === 1 && staffPasswordExpired(ctx, user);
+
 /**
  * The refusal of a call before the password is changed: E_17 for a pupil still on the card's password,
  * E_19 for a staff session whose password is past the staff policy (staff-policy.ts); undefined when
@@ -45,6 +49,6 @@ export const refusedBeforePasswordChange = (
 ): ServerCode | undefined => {
   if (allowedBeforePasswordChoice(name)) return undefined;
   if (passwordChoiceDue(user)) return 'E_17';
-  if (user.session_staff === 1 && staffPasswordExpired(ctx, user)) return 'E_19';
+  if (staffPasswordDue(ctx, user)) return 'E_19';
   return undefined;
 };
