@@ -30,7 +30,7 @@ const SECTION_CALLS: Record<Section, OperatorRouteName[]> = {
   schools: ['listSchools'],
   connectors: ['listSchoolConnectors'],
   teachers: ['listTeacherRequests'],
-  rights: ['listDataRequests', 'listStaffAccess', 'yearlyReport'],
+  rights: ['listDataRequests', 'listStaffAccess'],
   agreements: ['listAllAgreements'],
   captcha: ['getCaptchaSettings'],
   oauth: ['getOauthSettings'],
