@@ -4,9 +4,10 @@
  * found in the audit log with the operator who made it.
  */
 import type { CaptchaSettings } from '@edupass/protocol';
-import { A, nextPhone, PID, signUp } from '@edupass/test-kit/accounts';
+import { A, nextPhone, PASSWORD, PID, signIn, signUp } from '@edupass/test-kit/accounts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
 import { client } from '@edupass/test-kit/http-client';
+import { createAdmin } from '@edupass/test-kit/server';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { errorsZhCN } from '@edupass/ui-kit/errors/zh-CN.ts';
 import type { Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
+  openConsole,
   openConsoleAsOperator,
   operatorToken,
   startConsoleRig,
@@ -244,7 +246,7 @@ describe('captcha policy', () => {
 });
 
 describe('audit log', () => {
-  it('lists what was done in the console newest first, with the operator; filters; loads more', async () => {
+  it('lists what was done in the console newest first, with the operator, to an auditor; filters; loads more', async () => {
     // Older entries first, enough for a second page.
     // The login policy is `always` since the test above: the operator solves the puzzle, as in a browser.
     const ticket = await solveSlideTicket(rig.server, 'login', rig.operator.phone);
@@ -252,6 +254,8 @@ describe('audit log', () => {
     for (let n = 0; n < 55; n += 1) {
       await call('POST', '/admin/captcha/policies', { pid: PID, scene: `seed${n}`, policy: 'risk' }, { token });
     }
+    // Back to the configured login policy, so the auditor signs in below without the puzzle.
+    await call('POST', '/admin/captcha/policies/clear', { pid: PID, scene: 'login' }, { token });
 
     const user = await signUp(rig.server);
     await page.evaluate((id) => {
@@ -275,9 +279,15 @@ describe('audit log', () => {
     await page.getByRole('button', { name: '保存策略' }).click();
     await page.getByText(`已保存策略：${PID}:register → 从不。`).waitFor();
 
-    await section('操作日志');
-    await page.getByRole('heading', { name: '操作日志', level: 1 }).waitFor();
-    const table = page.getByRole('table', { name: '操作日志' });
+    // The operator (system and security duties) has no audit log: an auditor reads it, and lands on it.
+    expect(await page.getByRole('navigation').getByRole('link', { name: '操作日志' }).count()).toBe(0);
+    const auditor = nextPhone();
+    await createAdmin(rig.server.app.ctx, auditor, PASSWORD, ['auditor']);
+    const auditorToken = (await signIn(rig.server, auditor, PASSWORD)).access.token;
+    const audit = await openConsole(rig, auditor, PASSWORD);
+    await audit.getByRole('heading', { name: '操作日志', level: 1 }).waitFor();
+    expect(await audit.getByRole('navigation').getByRole('link').allTextContents()).toEqual(['操作日志']);
+    const table = audit.getByRole('table', { name: '操作日志' });
     const bodyRows = table.locator('tbody tr');
     await expect.poll(() => bodyRows.count()).toBe(50);
     const cells = async (n: number) => (await bodyRows.nth(n).locator('td').allTextContents()).map((c) => c.trim());
@@ -290,25 +300,26 @@ describe('audit log', () => {
       ['封禁用户', `user:${user.userId}`, ''],
     ]);
     for (const row of newest) expect(row[1]).toMatch(operatorShown);
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await accessibilityViolations(audit)).toEqual([]);
 
-    const total = (await call<unknown[]>('GET', '/admin/audit?limit=500', undefined, { token })).body.length;
+    const total = (await call<unknown[]>('GET', '/admin/audit?limit=500', undefined, { token: auditorToken })).body
+      .length;
     expect(total).toBeGreaterThan(50);
-    await page.getByRole('button', { name: '加载更多' }).click();
+    await audit.getByRole('button', { name: '加载更多' }).click();
     await expect.poll(() => bodyRows.count()).toBe(Math.min(total, 100));
-    while (await page.getByRole('button', { name: '加载更多' }).isVisible()) {
-      await page.getByRole('button', { name: '加载更多' }).click();
+    while (await audit.getByRole('button', { name: '加载更多' }).isVisible()) {
+      await audit.getByRole('button', { name: '加载更多' }).click();
       await page
         .getByRole('button', { name: '加载更多' })
-        .or(page.getByText(/已到日志末尾/))
+        .or(audit.getByText(/已到日志末尾/))
         .first()
         .waitFor();
     }
-    await page.getByText(`已到日志末尾（共 ${total} 条）。`).waitFor();
+    await audit.getByText(`已到日志末尾（共 ${total} 条）。`).waitFor();
 
-    await page.getByLabel('操作', { exact: true }).selectOption({ label: '封禁用户' });
-    await page.getByLabel('运营人员').selectOption({ index: 1 });
-    await page.getByRole('button', { name: '显示' }).click();
+    await audit.getByLabel('操作', { exact: true }).selectOption({ label: '封禁用户' });
+    await audit.getByLabel('运营人员').selectOption({ index: 1 });
+    await audit.getByRole('button', { name: '显示' }).click();
     await expect.poll(() => bodyRows.count()).toBe(1);
     expect((await cells(0))[3]).toBe(`user:${user.userId}`);
   });

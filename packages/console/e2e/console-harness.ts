@@ -9,9 +9,9 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { TotpSetup } from '@edupass/protocol';
-import { A, nextPhone, PASSWORD, signIn } from '@edupass/test-kit/accounts';
+import { A, nextPhone, STAFF_PASSWORD, signIn } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
-import type { BuildOptions } from '@edupass/test-kit/server';
+import type { BuildOptions, Config } from '@edupass/test-kit/server';
 import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -24,10 +24,16 @@ export interface ConsoleRig extends AppUnderTest {
   operator: { phone: string; password: string };
 }
 
-/** `options.now` gives the server a clock the test moves (data "from other days"). */
-export const startConsoleRig = async (options: BuildOptions = {}): Promise<ConsoleRig> => {
-  const app = await startApp({}, options);
-  const operator = { phone: nextPhone(), password: PASSWORD };
+/**
+ * `options.now` gives the server a clock the test moves (data "from other days"); `overrides` change its
+ * configuration (the staff identity suite runs the shipped password policy and idle time-out).
+ */
+export const startConsoleRig = async (
+  options: BuildOptions = {},
+  overrides: Partial<Config> = {},
+): Promise<ConsoleRig> => {
+  const app = await startApp(overrides, options);
+  const operator = { phone: nextPhone(), password: STAFF_PASSWORD };
   await Promise.all([
     createAdmin(app.server.app.ctx, operator.phone, operator.password),
     mkdir(SCREENSHOTS, { recursive: true }),

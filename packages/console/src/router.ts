@@ -2,6 +2,7 @@
  * The console's routes live in the URL hash (`/console.html#/users/12`), so the page works from any
  * static server with no fallback rule, and never collides with the end-user client's routes.
  */
+import { mayCall, type OperatorDuty, type OperatorRouteName } from '@edupass/protocol';
 import { createStore, useStore } from '@edupass/ui-kit/store.ts';
 
 /** The console's sections, in the order of its navigation; each has a `nav.<name>` text. */
@@ -22,6 +23,28 @@ export const SECTIONS = [
   'audit',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
+
+/** The calls each section's screen opens with: an operator sees the sections whose duty they hold. */
+const SECTION_CALLS: Record<Section, OperatorRouteName[]> = {
+  users: ['searchUsers'],
+  schools: ['listSchools'],
+  connectors: ['listSchoolConnectors'],
+  teachers: ['listTeacherRequests'],
+  rights: ['listDataRequests', 'listStaffAccess'],
+  agreements: ['listAllAgreements'],
+  captcha: ['getCaptchaSettings'],
+  oauth: ['getOauthSettings'],
+  keys: ['listSigningKeys'],
+  webhooks: ['listWebhooks'],
+  applications: ['listApplications'],
+  usage: ['usageEvents'],
+  monitor: ['monitorErrors'],
+  audit: ['listAudit'],
+};
+
+/** The sections an operator with `duties` may use, in the navigation's order. */
+export const sectionsFor = (duties: readonly OperatorDuty[]): Section[] =>
+  SECTIONS.filter((section) => SECTION_CALLS[section].some((name) => mayCall(duties, name)));
 /** The sections whose screen takes no parameter (all but the user list). */
 export type PlainSection = Exclude<Section, 'users'>;
 

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { signOutOperator } from './api/session.ts';
 import { CONSOLE_LOCALES, type ConsoleLocale, setConsoleLocale, useConsoleText } from './i18n/i18n.ts';
-import { type ConsoleRoute, hrefOf, SECTIONS, sectionOf } from './router.ts';
+import { type ConsoleRoute, hrefOf, type Section, sectionOf } from './router.ts';
 
 const LOCALE_NAMES: Record<ConsoleLocale, string> = { 'zh-CN': '中文', en: 'English' };
 
@@ -25,11 +25,13 @@ export const LanguageSelect = () => {
 export interface ShellProps {
   /** The current screen; no section links without one (signed out, or not an operator). */
   route: ConsoleRoute | undefined;
+  /** The sections the operator's duties open (router.ts `sectionsFor`). */
+  sections?: readonly Section[];
   signedIn: boolean;
   children: ReactNode;
 }
 
-export const Shell = ({ route, signedIn, children }: ShellProps) => {
+export const Shell = ({ route, sections = [], signedIn, children }: ShellProps) => {
   const { t } = useConsoleText();
   const current = route ? sectionOf(route) : undefined;
   return (
@@ -47,7 +49,7 @@ export const Shell = ({ route, signedIn, children }: ShellProps) => {
         {route ? (
           <nav aria-label={t('nav.label')}>
             <ul>
-              {SECTIONS.map((section) => (
+              {sections.map((section) => (
                 <li key={section}>
                   <a
                     href={hrefOf(section === 'users' ? { name: 'users', q: '' } : { name: section })}

@@ -47,6 +47,11 @@ export const loginResultAnswer = object(
   {
     /** Only from the silent phone login. */
     is_first_login: boolean(),
+    /**
+     * Only for staff (operators, school admins, teachers) whose password is past the staff policy's
+     * change interval or below its rules: change it before anything else (other calls answer E_21).
+     */
+    password_expired: boolean(),
   },
 );
 

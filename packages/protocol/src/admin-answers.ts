@@ -93,6 +93,16 @@ export const auditEntryAnswer = object({
 
 export const operatorSummaryAnswer = object({ id: integer(), phone: text(), name: text() });
 
+/** The signed-in operator's duties (operator-duties.ts): what the console shows them. */
+export const operatorSelfAnswer = object({
+  id: integer(),
+  duties: list(oneOf('system', 'security', 'auditor')),
+  /** The staff password policy asks for a new password before anything else. */
+  password_expired: boolean(),
+  /** Minutes without a call after which the server ends the session (0: never): the console warns before. */
+  idle_minutes: integer(),
+});
+
 // Captcha settings
 
 const policyName = oneOf(...CAPTCHA_POLICIES);

@@ -24,6 +24,7 @@ import {
   durationsAnswer,
   errorCountsAnswer,
   eventCountsAnswer,
+  operatorSelfAnswer,
   operatorSummaryAnswer,
   uniquesAnswer,
   userDetailAnswer,
@@ -136,6 +137,7 @@ export const adminRoutes = {
     'Every operator: id, phone and name (for the audit filter)',
     list(operatorSummaryAnswer),
   ),
+  operatorSelf: admin('GET', 'me', "The signed-in operator's duties: what their console shows", operatorSelfAnswer),
   resetSecondFactor: admin(
     'POST',
     'users/:id/second-factor/reset',

@@ -13,6 +13,7 @@ import {
   type captchaVendorStateAnswer,
   errorGroupAnswer,
   oauthStateSettingAnswer,
+  type operatorSelfAnswer,
   type operatorSummaryAnswer,
   vitalPointAnswer,
 } from './admin-answers.ts';
@@ -151,6 +152,7 @@ export type CaptchaSettings = Answer<typeof captchaSettingsAnswer>;
 export type CaptchaRiskThresholds = Answer<typeof captchaRiskAnswer>;
 export type OauthStateSetting = Answer<typeof oauthStateSettingAnswer>;
 export type OperatorSummary = Answer<typeof operatorSummaryAnswer>;
+export type OperatorSelf = Answer<typeof operatorSelfAnswer>;
 export type ErrorGroup = Answer<typeof errorGroupAnswer>;
 export type ApiCodeCount = Answer<typeof apiCodeCountAnswer>;
 export type VitalPoint = Answer<typeof vitalPointAnswer>;

@@ -93,6 +93,8 @@ const EDUPASS_OWN: Record<number, string> = {
   75: 'PASSWORD_CHANGE_REQUIRED',
   76: 'CLASS_NAME_TAKEN',
   77: 'ACCOUNTS_NOT_MERGEABLE',
+  78: 'PASSWORD_POLICY',
+  79: 'PASSWORD_EXPIRED',
 };
 
 describe('the error catalogue', () => {
@@ -115,7 +117,7 @@ describe('the error catalogue', () => {
 
   test('clientCodeName knows no number outside the catalogue', () => {
     for (const number of [-2, 78, 1.5, Number.NaN]) expect(clientCodeName(number), String(number)).toBeUndefined();
-    expect(Object.keys(ClientCode)).toHaveLength(79);
+    expect(Object.keys(ClientCode)).toHaveLength(81);
   });
 
   test('client numbers are unique, and the specification range 0..55 is fully assigned', () => {

@@ -107,6 +107,10 @@ const NUMBERED_CLIENT_CODES = [
   'CLASS_NAME_TAKEN', // 76
   // The two accounts cannot be merged into one (another school, an adult, a guardian, a sign-in of its own…).
   'ACCOUNTS_NOT_MERGEABLE', // 77
+  // A staff member's new password falls short of the staff password policy (length, kinds, recent reuse).
+  'PASSWORD_POLICY', // 78
+  // A staff member's password is past the policy's change interval (or below the policy): change it first.
+  'PASSWORD_EXPIRED', // 79
 ] as const;
 
 type Numbered<Names extends readonly string[]> = {
@@ -226,6 +230,9 @@ export const SERVER_ERRORS = {
   E_17: e(403, 'PASSWORD_CHANGE_REQUIRED', 'account', 'Choose your own password first.'),
   E_18: e(409, 'CLASS_NAME_TAKEN', 'request', 'Another class of the school has this name in this school year.'),
   E_19: e(409, 'ACCOUNTS_NOT_MERGEABLE', 'account', 'These two accounts cannot be merged.'),
+  /** The place that raises it says which rule of the staff password policy the password missed. */
+  E_20: e(400, 'PASSWORD_POLICY', 'account', 'This password does not meet the staff password policy.'),
+  E_21: e(403, 'PASSWORD_EXPIRED', 'account', 'Your password has expired. Change it to continue.'),
 } as const satisfies Record<string, ServerErrorSpec>;
 
 export type ServerCode = keyof typeof SERVER_ERRORS;

@@ -25,6 +25,7 @@ export * from './guardian-routes.ts';
 export * from './identity-routes.ts';
 export * from './key-answers.ts';
 export * from './oidc-claims.ts';
+export * from './operator-duties.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
 export * from './pupil-merge-routes.ts';
 export * from './retention-routes.ts';

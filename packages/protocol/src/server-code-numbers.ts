@@ -25,7 +25,7 @@ export const CAPTCHA_CODE_NUMBERS: CodeNumbers = /* @__PURE__ */ Object.assign(
 export const SERVER_CODE_NUMBERS = /* @__PURE__ */ Object.assign(
   run('AC3_', 0, 27, 14), // AC3_0 PHONE_REGISTERED … AC3_26 PHONE_BOUND_BY_OTHER_ACCOUNT
   run('E_', 1, 6, 56), // E_1 INVALID_REQUEST … E_6 DELIVERY_FAILED
-  run('E_', 7, 13, 65), // E_7 STEP_UP_REQUIRED … E_19 ACCOUNTS_NOT_MERGEABLE
+  run('E_', 7, 15, 65), // E_7 STEP_UP_REQUIRED … E_21 PASSWORD_EXPIRED
   {
     AC3_27: 45,
     AC3_44: 53,

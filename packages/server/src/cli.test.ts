@@ -117,8 +117,12 @@ describe('edupass keys reset-keyring', () => {
 
 describe('edupass admin create', () => {
   test('creates an operator account, and promotes an existing one', async () => {
-    expect(await runCli(['admin', 'create', '13900000001', '--password', 'admin-pass1'])).toBe(0);
-    expect(lastLine()).toMatch(/^Created operator \d+ \(13900000001\)\.$/);
+    // A staff password meets the staff policy (12 characters, 3 kinds by default).
+    await expect(runCli(['admin', 'create', '13900000001', '--password', 'admin-pass1'])).rejects.toThrow(
+      /Staff passwords need at least 12 characters[\s\S]*STAFF_PASSWORD_MIN_LENGTH/,
+    );
+    expect(await runCli(['admin', 'create', '13900000001', '--password', 'admin-pass-12'])).toBe(0);
+    expect(lastLine()).toMatch(/^Created operator \d+ \(13900000001\): system,security\.$/);
     const user = await store.db
       .selectFrom('users')
       .selectAll()
@@ -127,7 +131,13 @@ describe('edupass admin create', () => {
     expect(user.role).toBe('operator');
     await store.db.updateTable('users').set({ role: 'user' }).where('id', '=', user.id).execute();
     expect(await runCli(['admin', 'create', '13900000001'])).toBe(0);
-    expect(lastLine()).toContain('is now an operator');
+    expect(lastLine()).toContain('is now an operator: system,security.');
+    // An auditor is appointed with --duties; an unknown duty is refused before anything changes.
+    expect(await runCli(['admin', 'create', '13900000001', '--duties', 'auditor'])).toBe(0);
+    expect(lastLine()).toContain('is now an operator: auditor.');
+    await expect(runCli(['admin', 'create', '13900000001', '--duties', 'root'])).rejects.toThrow(
+      /--duties takes system, security, auditor/,
+    );
   });
 
   test('refuses a bad phone and a new account without a password, saying what to give', async () => {

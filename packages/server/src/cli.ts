@@ -2,7 +2,7 @@
  * The `edupass` command: `npx edupass <command>` (or `npm run edupass -- <command>` in the repository).
  */
 import { parseArgs } from 'node:util';
-import { createAdmin } from './cli/admin.ts';
+import { createAdmin, parseDuties } from './cli/admin.ts';
 import { APPS_OPTIONS, APPS_USAGE, runApps } from './cli/apps.ts';
 import { CAPTCHA_USAGE, resetPolicyCommand } from './cli/captcha.ts';
 import { doctor } from './cli/doctor.ts';
@@ -24,7 +24,11 @@ import { migrate } from './store/migrate.ts';
 const USAGE = `Usage: edupass <command>   (edupass --version: the version)
 
   serve                                    run the server (what \`npm start\` runs)
-  admin create <phone> [--password <pw>]   make (or create) an operator account
+  admin create <phone> [--password <pw>] [--duties <d>]
+                                           make (or create) an operator account; --duties: system
+                                           (users, schools, apps, settings), security (keys, captcha,
+                                           limits, staff-read approvals), auditor (reads the audit log
+                                           only), comma-separated; default system,security
   migrate                                  bring the database schema up to date
   users import <file.csv>                  import users (columns: phone,email,username,nickname,password,fullname)
   events export <file.jsonl>               write every stored usage event, one JSON row a line
@@ -85,6 +89,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
     allowPositionals: true,
     options: {
       password: { type: 'string' },
+      duties: { type: 'string' },
       now: { type: 'boolean' },
       events: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -110,7 +115,8 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
     return SERVING;
   }
   if (command === 'admin' && sub === 'create' && arg) {
-    console.log(await withContext((ctx) => createAdmin(ctx, arg, values.password)));
+    const duties = parseDuties(values.duties);
+    console.log(await withContext((ctx) => createAdmin(ctx, arg, values.password, duties)));
     return 0;
   }
   if (command === 'keys' && (sub === 'list' || sub === 'rotate')) {

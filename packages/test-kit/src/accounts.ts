@@ -6,6 +6,7 @@ import {
   ACCOUNTS_BASE,
   CAPTCHA_TICKET_HEADER,
   type LoginResult,
+  type OperatorDuty,
   type RouteSpec,
   routes,
   SERVER_ERRORS,
@@ -24,6 +25,8 @@ import { solveSlideTicket } from './slide-tickets.ts';
 
 export const PID = 'edupass';
 export const PASSWORD = 'Kestrel2718';
+/** An operator's password: meets the shipped staff password policy (12 characters, 3 kinds). */
+export const STAFF_PASSWORD = 'Kestrel-2718';
 export const A = ACCOUNTS_BASE;
 export const T = TOKENS_BASE;
 export const TOKEN_SET_HEADERS = { 'Auth-Version': '2' } as const;
@@ -273,10 +276,30 @@ export const blockUser = (server: TestServer, userId: number) =>
  * A new operator (made as the admin CLI makes one) signed in by password; the phone and access token.
  * The slide puzzle is solved first, so this works under any captcha policy the test configures.
  */
-export const signInOperator = async (server: TestServer, phone = nextPhone()) => {
-  await createAdmin(server.app.ctx, phone, PASSWORD);
+export const signInOperator = async (
+  server: TestServer,
+  phone = nextPhone(),
+  duties?: readonly OperatorDuty[],
+  password = STAFF_PASSWORD,
+) => {
+  await createAdmin(server.app.ctx, phone, password, duties);
   const ticket = await solveSlideTicket(server, 'login', phone);
-  return { phone, token: (await signIn(server, phone, PASSWORD, ticket)).access.token };
+  return { phone, token: (await signIn(server, phone, password, ticket)).access.token };
+};
+
+const auditors = new WeakMap<TestServer, Promise<string>>();
+
+/**
+ * A token of an auditor of this server (signed in once, then the same): the audit log is the
+ * auditor's alone, and never shows an operator their own entries (protocol's operator-duties.ts).
+ */
+export const auditorToken = (server: TestServer): Promise<string> => {
+  let token = auditors.get(server);
+  if (token === undefined) {
+    token = signInOperator(server, nextPhone(), ['auditor']).then((auditor) => auditor.token);
+    auditors.set(server, token);
+  }
+  return token;
 };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

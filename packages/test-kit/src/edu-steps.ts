@@ -7,7 +7,16 @@ import {
   routes,
 } from '@edupass/protocol';
 import { expect } from 'vitest';
-import { type Account, type Call, PASSWORD, PID, signInOperator, signUp, TOKEN_SET_HEADERS } from './accounts.ts';
+import {
+  type Account,
+  auditorToken,
+  type Call,
+  PASSWORD,
+  PID,
+  signInOperator,
+  signUp,
+  TOKEN_SET_HEADERS,
+} from './accounts.ts';
 import type { TestServer } from './harness.ts';
 
 export const pathOf = (path: string, params: Record<string, number>) =>
@@ -217,6 +226,8 @@ export const eduSteps = (server: TestServer, call: Call) => {
     signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(years, server.app.ctx.now()) });
   return {
     operatorToken,
+    /** An auditor's token: the audit log is theirs to read (protocol's operator-duties.ts). */
+    auditorToken: () => auditorToken(server),
     ok,
     signUpAged,
     pupilSession,

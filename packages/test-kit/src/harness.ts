@@ -47,6 +47,12 @@ export const TEST_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE: '1',
   // Suites about other things see a deletion happen at once; the grace-period suites set their own.
   ACCOUNT_DELETION_GRACE_DAYS: '0',
+  // Suites about other things sign staff in with the kit's PASSWORD (11 characters, 3 kinds), move the
+  // clock by months and leave a console idle while they work; the staff-identity suite
+  // (services/passwords/staff-identity.test.ts) runs the shipped policy and time-out.
+  STAFF_PASSWORD_MIN_LENGTH: '8',
+  STAFF_PASSWORD_MAX_AGE_DAYS: '0',
+  STAFF_IDLE_MINUTES: '0',
 };
 
 /**

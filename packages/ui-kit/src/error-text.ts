@@ -27,12 +27,15 @@ const isCodedError = (value: unknown): value is { code: number; message: string;
 /**
  * The server's own words for a generic invalid request (E_1 without a more precise client code), e.g.
  * which vendor keys are missing: the detail the catalogue sentence cannot know. Undefined when the answer
- * carried only the generic message, and for an E_1 naming a rule (INVALID_PHONE…), whose sentence says it all.
+ * carried only the generic message, and for an E_1 naming a rule (INVALID_PHONE…), whose sentence says it all;
+ * also the rule a staff password missed (E_20).
  */
 const invalidRequestDetail = (error: { code: number; message: string; serverCode?: string }): string | undefined => {
-  if (error.serverCode !== 'E_1' || error.code !== ClientCode.INVALID_REQUEST) return undefined;
+  const generic = error.serverCode === 'E_1' && error.code === ClientCode.INVALID_REQUEST;
+  // A staff password's refusal (E_20) names the rule it missed: its length, kinds or reuse.
+  if (!generic && error.serverCode !== 'E_20') return undefined;
   const detail = error.message.trim();
-  return detail && detail !== 'E_1' && detail !== INVALID_REQUEST_MESSAGE ? detail : undefined;
+  return detail && detail !== error.serverCode && detail !== INVALID_REQUEST_MESSAGE ? detail : undefined;
 };
 
 /**

@@ -64,3 +64,5 @@ export const listAudit = (filter: AuditFilter, before: number | undefined, limit
   });
 
 export const listOperators = () => adminCall(adminRoutes.listOperators);
+/** Who is signed in: their duties, whether their password must be changed first, the idle time-out. */
+export const operatorSelf = () => adminCall(adminRoutes.operatorSelf);

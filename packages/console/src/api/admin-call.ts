@@ -16,6 +16,13 @@ import { consoleClient } from './session.ts';
 
 const checked: RouteCallOptions = { check: answerProblem };
 
+let lastCall = Date.now();
+
+/** When the console last called the server: the server's idle time-out counts from its last call. */
+export const lastCallAt = () => lastCall;
+
 /** Sends `route` as the signed-in operator; answers its typed body. Failures are the SDK's `AuthError`. */
-export const adminCall = <R extends CallableRoute>(route: R, ...[input]: RouteInputArg<R>): Promise<RouteAnswer<R>> =>
-  callRoute(consoleClient, route, ...([input, checked] as unknown as RouteCallArgs<R>));
+export const adminCall = <R extends CallableRoute>(route: R, ...[input]: RouteInputArg<R>): Promise<RouteAnswer<R>> => {
+  lastCall = Date.now();
+  return callRoute(consoleClient, route, ...([input, checked] as unknown as RouteCallArgs<R>));
+};

@@ -29,11 +29,17 @@ export const consoleClient = createAccountClient({
   storage: sessionTokenStore({ key: 'edupass.console.tokens' }),
 });
 
-/** Why the last session went: the operator signed out, or the server ended it (blocked, revoked, expired). */
-let lastEnd: 'signed-out' | 'ended' | undefined;
+/**
+ * Why the last session went: the operator signed out, the server ended it (blocked, revoked, expired),
+ * or it was idle past the time-out (`{ idle: minutes }`).
+ */
+let lastEnd: 'signed-out' | 'ended' | { idle: number } | undefined;
 let signingOut = false;
+let idleMinutes: number | undefined;
 consoleClient.session.subscribe(() => {
-  if (consoleClient.session.get().status === 'signed-out') lastEnd = signingOut ? 'signed-out' : 'ended';
+  if (consoleClient.session.get().status !== 'signed-out') return;
+  lastEnd = idleMinutes !== undefined ? { idle: idleMinutes } : signingOut ? 'signed-out' : 'ended';
+  idleMinutes = undefined;
 });
 export const lastSessionEnd = () => lastEnd;
 
@@ -55,4 +61,11 @@ export const signOutOperator = async (): Promise<void> => {
   } finally {
     signingOut = false;
   }
+};
+
+/** The session went idle past the server's time-out: the server has ended it; forget its tokens here. */
+export const endIdleSession = async (minutes: number): Promise<void> => {
+  if (consoleClient.session.get().status !== 'signed-in') return;
+  idleMinutes = minutes;
+  await forgetTokens(consoleClient);
 };

@@ -29,6 +29,18 @@ export const en = {
   'denied.title': 'Operators only',
   'denied.body':
     'This account is not an operator. The console is for operators only; ask an operator to give you the role.',
+  'expired.title': 'Choose a new password',
+  'expired.body':
+    'Your password is past the staff password policy (too old, or no longer strong enough). Choose a new one to open the console: at least 12 characters mixing letters, capitals, digits or symbols, and not one you used recently.',
+  'expired.old': 'Current password',
+  'expired.new': 'New password',
+  'expired.confirm': 'New password again',
+  'expired.submit': 'Change password',
+  'idle.title': 'Are you still there?',
+  'idle.body':
+    'For safety, the console signs you out after {minutes} minutes without activity. You will be signed out in {time}.',
+  'idle.stay': 'Stay signed in',
+  'idle.signedOut': 'You were signed out after {minutes} minutes without activity. Please sign in again.',
   'error.title': 'Something went wrong',
   'error.retry': 'Try again',
   'error.expired': 'Your session has ended. Please sign in again.',

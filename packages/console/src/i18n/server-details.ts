@@ -7,6 +7,15 @@
 import { fill } from '@edupass/ui-kit/error-text.ts';
 
 const ZH_DETAILS: [RegExp, string][] = [
+  [
+    /^Staff passwords need at least (\d+) characters and (\d) of the 4 kinds: lower-case letters, capitals, digits, symbols\.$/,
+    '工作人员密码至少需要 {1} 个字符，并包含小写字母、大写字母、数字、符号这 4 类中的 {2} 类。',
+  ],
+  [
+    /^Choose a password you have not used recently: not one of your last (\d+)\.$/,
+    '请换一个最近没有用过的密码：不能与最近 {1} 个密码相同。',
+  ],
+  [/^This needs the (.+) duty; yours: (.+)\.$/, '此操作需要“{1}”职责；你的职责：{2}。'],
   [/^(\S+) cannot be chosen until its keys are set; missing: (.+)\.$/, '{1} 的密钥尚未设置，暂不能选用；缺少：{2}。'],
   [/^The provider must be one of (.+)\.$/, '服务商必须是以下之一：{1}。'],
   [/^The policy must be never, always or risk\.$/, '策略必须是“从不”“总是”或“按风险”。'],

@@ -20,6 +20,7 @@ import { type RosterConfig, readRosterConfig } from './roster-config.ts';
 import { readSecondFactorConfig, type SecondFactorConfig } from './second-factor-config.ts';
 import { readSecretsConfig, type SecretsConfig } from './secrets-config.ts';
 import { readSiteConfig, type SiteConfig } from './site-config.ts';
+import { readStaffIdentityConfig, type StaffIdentityConfig } from './staff-identity-config.ts';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-store-config.ts';
 import { editDistance, recordingReads, unknownVariableWarnings } from './variable-names.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhook-config.ts';
@@ -32,6 +33,7 @@ export interface Config
     IdentityConfig,
     MinorModeConfig,
     RetentionConfig,
+    StaffIdentityConfig,
     RosterConfig {
   port: number;
   /** Development: loopback (127.0.0.1) unless HOST says otherwise; production: 0.0.0.0. */
@@ -356,7 +358,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readRealnameConfig(read, problems, production),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
     accountDeletionGraceDays: int('ACCOUNT_DELETION_GRACE_DAYS', 15, 0, 365),
-    ...readRetentionConfig(read),
+    ...readRetentionConfig(read, problems),
+    ...readStaffIdentityConfig(read),
     dataExportLinkHours: int('DATA_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
     staffAccessApproval: bool('STAFF_ACCESS_APPROVAL', false),
     staffAccessApprovalHours: int('STAFF_ACCESS_APPROVAL_HOURS', 24, 1, 24 * 30),

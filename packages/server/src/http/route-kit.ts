@@ -10,6 +10,7 @@ import {
   type FieldSpec,
   type Fields,
   NO_CONTENT,
+  type OperatorRouteName,
   type ParamsOf,
   type QueryOf,
   type RouteName,
@@ -22,7 +23,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateOperator } from '../services/admin/operators.ts';
-import { allowedBeforePasswordChoice, passwordChoiceDue } from '../services/sessions/password-choice.ts';
+import { refusedBeforePasswordChange } from '../services/sessions/password-choice.ts';
 import { authenticate, type ClientInfo, type SignedInSession } from '../services/sessions/tokens.ts';
 import { presentedCredential } from './origin-check.ts';
 import { parseFields } from './parse-fields.ts';
@@ -110,7 +111,7 @@ export const responseSchemas = (spec: RouteSpec) => ({
   '5XX': wireErrorAnswer,
 });
 
-const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyRequest) => {
+const resolveSession = async (ctx: Context, name: RouteName, spec: RouteSpec, request: FastifyRequest) => {
   if (spec.auth === 'none') return undefined;
   const token = presentedCredential(ctx, request);
   if (token === undefined) {
@@ -118,7 +119,7 @@ const resolveSession = async (ctx: Context, spec: RouteSpec, request: FastifyReq
     return undefined;
   }
   if (spec.auth === 'token') return authenticate(ctx, token);
-  if (spec.auth === 'operator') return authenticateOperator(ctx, token);
+  if (spec.auth === 'operator') return authenticateOperator(ctx, token, name as OperatorRouteName);
   // 'optional': a stale token reads as a visitor rather than an error.
   return authenticate(ctx, token).catch(() => undefined);
 };
@@ -156,10 +157,12 @@ export const defineRoute = <N extends RouteName>(
       },
       handler: async (request, reply) => {
         // Who is calling comes first: an anonymous or blocked caller learns nothing from validation.
-        const session = await resolveSession(ctx, spec, request);
-        // A pupil still on the card's password may only choose their own (services/sessions/password-choice.ts).
-        if (spec.auth === 'token' && session && passwordChoiceDue(session.user) && !allowedBeforePasswordChoice(name)) {
-          throw new ApiError('E_17');
+        const session = await resolveSession(ctx, name, spec, request);
+        // A pupil still on the card's password, or staff past the password policy, may only change it
+        // (services/sessions/password-choice.ts).
+        if (session && spec.auth !== 'optional') {
+          const refusal = refusedBeforePasswordChange(ctx, name, session.user);
+          if (refusal !== undefined) throw new ApiError(refusal);
         }
         const body = parseFields(spec.body, request.body, bodyOptions);
         const query = spec.query ? parseFields(spec.query, request.query, QUERY_STRING) : noFields();

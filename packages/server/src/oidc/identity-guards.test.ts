@@ -4,7 +4,7 @@
  * management by anyone but an operator.
  */
 import { IDENTITY_BASE } from '@edupass/protocol';
-import { type Account, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
+import { type Account, auditorToken, expectError, signInOperator, signUpAgreed } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, complete, discover } from '@edupass/test-kit/oidc-flow';
@@ -130,7 +130,7 @@ describe('application management', () => {
     expect((await call('POST', `${path}/secret`, {}, { token: operator.token })).status).toBe(200);
     expect((await call('POST', `${path}/remove`, {}, { token: operator.token })).status).toBe(204);
     const log = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
-      token: operator.token,
+      token: await auditorToken(server),
     });
     const actions = log.body.filter((entry) => entry.target === target).map((entry) => entry.action);
     expect(actions.sort()).toEqual(['application.add', 'application.remove', 'application.secret.rotate']);

@@ -8,6 +8,7 @@ import {
   auditLog,
   endUserSessions,
   findUsers,
+  operatorSelf,
   operators,
   publishAgreement,
   setBlocked,
@@ -64,6 +65,7 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'publishAgreement', ({ session, body }) => publishAgreement(ctx, session.userId, body), {
     tags,
   });
-  defineRoute(app, ctx, 'listAudit', ({ query }) => auditLog(ctx, query), { tags });
+  defineRoute(app, ctx, 'listAudit', ({ session, query }) => auditLog(ctx, session.userId, query), { tags });
   defineRoute(app, ctx, 'listOperators', () => operators(ctx), { tags });
+  defineRoute(app, ctx, 'operatorSelf', async ({ session }) => operatorSelf(ctx, session), { tags });
 };

@@ -21,7 +21,8 @@ let userId: number;
 let operatorId: number;
 beforeAll(async () => {
   userId = (await signUp(server)).userId;
-  const operator = await signInOperator(server);
+  // Every duty: each admin route's fields are tried (operator-duties.ts decides who may call which).
+  const operator = await signInOperator(server, undefined, ['system', 'security', 'auditor']);
   operatorId = (await findUserByPhone(server.app.ctx.db, operator.phone))?.id ?? 0;
 });
 

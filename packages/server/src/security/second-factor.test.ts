@@ -3,7 +3,7 @@
  * independent RFC 6238 implementation, replay and clock drift on an injected clock, recovery codes,
  * the lock under parallel guesses, operators held to a second factor, and the operator's reset.
  */
-import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TotpSetup } from '@edupass/protocol';
+import type { LoginResult, OperatorDuty, RecoveryCodes, SecondFactorChallenge, TotpSetup } from '@edupass/protocol';
 import {
   A,
   codeFor,
@@ -227,10 +227,10 @@ describe('policy', () => {
     expectSignedIn(await finish(challenge.mfa_challenge, { code: totpCode(setup.body.secret, stepAt(now())) }));
   });
 
-  it("an operator's reset removes a user's factors and is in the audit log", async () => {
-    const account = await withApp();
+  /** An operator with `duties`, signed in with a second factor set up (OPERATOR_MFA=required here). */
+  const operatorWithFactor = async (duties?: OperatorDuty[]) => {
     const phone = nextPhone();
-    await createAdmin(server.app.ctx, phone, PASSWORD);
+    await createAdmin(server.app.ctx, phone, PASSWORD, duties);
     const first = await passwordSignIn(phone);
     const token = (expectSignedIn(first).auth.token as { access: { token: string } }).access.token;
     const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token });
@@ -240,6 +240,12 @@ describe('policy', () => {
       { code: totpCode(setup.body.secret, stepAt(now())) },
       { token },
     );
+    return token;
+  };
+
+  it("an operator's reset removes a user's factors and is in the audit log", async () => {
+    const account = await withApp();
+    const token = await operatorWithFactor();
     const reset = await call('POST', `/admin/users/${account.userId}/second-factor/reset`, undefined, { token });
     expect(reset.status, JSON.stringify(reset.body)).toBe(204);
     expectSignedIn(await passwordSignIn(account.phone), account.phone);
@@ -247,7 +253,7 @@ describe('policy', () => {
       'GET',
       '/admin/audit?action=user.second-factor.reset',
       undefined,
-      { token },
+      { token: await operatorWithFactor(['auditor']) },
     );
     expect(JSON.stringify(audit.body)).toContain(`user:${account.userId}`);
   });

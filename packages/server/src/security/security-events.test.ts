@@ -4,7 +4,7 @@
  * operator is in the audit log as well.
  */
 import { routes } from '@edupass/protocol';
-import { A, PASSWORD, PID, signIn, signInOperator, signUp, T } from '@edupass/test-kit/accounts';
+import { A, auditorToken, PASSWORD, PID, signIn, signInOperator, signUp, T } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { identityHash, type SecurityEvent } from '../services/security/events.ts';
@@ -95,7 +95,7 @@ describe('security events', () => {
       'GET',
       `${routes.listAudit.path}?action=user.block`,
       undefined,
-      { token: operator.token },
+      { token: await auditorToken(server) },
     );
     expect(JSON.stringify(audit.body)).toContain(`user:${user.userId}`);
   });

@@ -82,6 +82,10 @@ export interface UsersTable {
    * to one under 14; migration 041); the sweep counts from it. Null otherwise.
    */
   consent_pending_since: ColumnType<number | null, number | null | undefined, number | null>;
+  /** An operator's duties, comma-separated: `system`, `security`, `auditor` (protocol's operator-duties.ts). */
+  operator_duties: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the password was last set (the staff policy's change interval counts from it); null: never. */
+  password_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CodesTable {
@@ -120,6 +124,18 @@ export interface SessionsTable {
   pid: string | null;
   /** When the session passed the second factor (at its sign-in or since); null: never. */
   second_factor_at: number | null;
+  /** 1: a console or teaching session (signed in by staff), ended after STAFF_IDLE_MINUTES without a call. */
+  staff: ColumnType<number, number | undefined, number>;
+  /** The session's last call, written at most once a minute (services/sessions/idle.ts); null: none since sign-in. */
+  last_active_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A staff member's previous password hashes (services/passwords/staff-policy.ts: no reuse of the last N). */
+export interface PasswordHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  password_hash: string;
+  created_at: number;
 }
 
 /** A token is rotated (spent) once its successor is stored: the successor's `created_at` is when. */
@@ -327,6 +343,7 @@ export interface Database {
   tickets: TicketsTable;
   counters: CountersTable;
   sessions: SessionsTable;
+  password_history: PasswordHistoryTable;
   refresh_tokens: RefreshTokensTable;
   agreements: AgreementsTable;
   agreement_texts: AgreementTextsTable;

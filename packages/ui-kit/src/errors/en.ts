@@ -82,4 +82,6 @@ export const errorsEn: Record<ClientCodeName, string> = {
   PASSWORD_CHANGE_REQUIRED: 'First choose a password of your own. Your school asks for it.',
   CLASS_NAME_TAKEN: 'The school already has a class with this name in this school year. Choose another name.',
   ACCOUNTS_NOT_MERGEABLE: 'These two accounts cannot be merged into one.',
+  PASSWORD_POLICY: 'Staff passwords must be longer and mix more kinds of characters, and must not repeat a recent one.',
+  PASSWORD_EXPIRED: 'Your password is too old. Choose a new one to continue.',
 };

@@ -81,4 +81,6 @@ export const errorsZhCN: Record<ClientCodeName, string> = {
   PASSWORD_CHANGE_REQUIRED: '请先设置一个只有你自己知道的密码，这是学校的要求。',
   CLASS_NAME_TAKEN: '本学年学校里已经有同名的班级了，请换一个名字。',
   ACCOUNTS_NOT_MERGEABLE: '这两个账号不能合并为一个。',
+  PASSWORD_POLICY: '工作人员的密码需要更长、包含更多种字符，且不能与最近用过的密码相同。',
+  PASSWORD_EXPIRED: '你的密码已过期，请先设置新密码再继续。',
 };

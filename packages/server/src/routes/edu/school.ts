@@ -34,10 +34,17 @@ import {
   schoolOverview,
   searchSchools,
 } from '../../services/edu/school/schools.ts';
+import { staffPasswordDue } from '../../services/sessions/password-choice.ts';
 
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];
-  defineRoute(app, ctx, 'eduMemberships', ({ session }) => memberships(ctx, session.userId), { tags });
+  defineRoute(
+    app,
+    ctx,
+    'eduMemberships',
+    ({ session }) => memberships(ctx, session.userId, staffPasswordDue(ctx, session.user)),
+    { tags },
+  );
   defineRoute(app, ctx, 'eduAccessLog', ({ session, query }) => recordReads(ctx, session.userId, query), { tags });
   defineRoute(app, ctx, 'requestTeaching', ({ session, params }) => requestTeaching(ctx, session.userId, params.id), {
     tags,

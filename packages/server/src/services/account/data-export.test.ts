@@ -12,6 +12,7 @@ import {
   A,
   type Account,
   agreementIdsInEffect,
+  auditorToken,
   codeFor,
   expectError,
   nextEmail,
@@ -319,7 +320,7 @@ describe('a copy of my data', () => {
       () => call('GET', path, undefined, { token: operator }),
     );
     const audit = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
-      token: operator,
+      token: await auditorToken(server),
     });
     expect(audit.body).toContainEqual(
       expect.objectContaining({ action: 'user.export', target: `user:${user.userId}` }),

@@ -15,6 +15,7 @@ import {
   A,
   type Account,
   agreementIdsInEffect,
+  auditorToken,
   codeFor,
   expectError,
   expectSignedIn,
@@ -351,7 +352,7 @@ describe('erased when the grace period ends', () => {
     expectError(await profile(user.token), 'E_0');
     expectError(await login(user.phone), 'E_16');
     const audit = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
-      token: operator.token,
+      token: await auditorToken(server),
     });
     expect(audit.body).toContainEqual(
       expect.objectContaining({ action: 'user.delete', target: `user:${user.userId}` }),

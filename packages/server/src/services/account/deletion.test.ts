@@ -7,6 +7,7 @@ import type { NewWebhookEndpoint } from '@edupass/protocol';
 import {
   A,
   type Account,
+  auditorToken,
   expectError,
   PASSWORD,
   PID,
@@ -151,7 +152,7 @@ describe('an operator deletes an account', () => {
     expect(await rowsLeft(user.userId)).toEqual({});
     expectError(await call('GET', `/admin/users/${user.userId}`, undefined, { token: operator.token }), 'AC3_3');
     const audit = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
-      token: operator.token,
+      token: await auditorToken(server),
     });
     expect(audit.body).toContainEqual(
       expect.objectContaining({ action: 'user.delete', target: `user:${user.userId}` }),

@@ -2,6 +2,7 @@ import { type AuditEntry, adminRoutes } from '@edupass/protocol';
 import {
   A,
   type Account,
+  auditorToken,
   expectError,
   nextPhone,
   PASSWORD,
@@ -228,7 +229,7 @@ describe('agreements', () => {
 
   test('the audit log records who did what', async () => {
     const log = await call<{ action: string; operator_id: number }[]>('GET', '/admin/audit', undefined, {
-      token: operator,
+      token: await auditorToken(server),
     });
     expect(log.body.map((e) => e.action)).toEqual(
       expect.arrayContaining(['user.block', 'user.unblock', 'user.sessions.revoke', 'agreement.publish']),
@@ -243,7 +244,7 @@ describe('agreements', () => {
     await call('POST', `/admin/users/${target.userId}/unblock`, {}, { token: operator });
     await call('POST', `/admin/users/${target.userId}/block`, {}, { token: secondToken });
     const read = async (query: string) =>
-      (await call<AuditEntry[]>('GET', `/admin/audit${query}`, undefined, { token: operator })).body;
+      (await call<AuditEntry[]>('GET', `/admin/audit${query}`, undefined, { token: await auditorToken(server) })).body;
 
     const [newest] = await read('?limit=1');
     expect(newest).toMatchObject({
@@ -272,7 +273,7 @@ describe('agreements', () => {
     ]);
     expect((await read('?action=user.unblock')).every((e) => e.action === 'user.unblock')).toBe(true);
     expect(await read('?action=no.such.action')).toEqual([]);
-    expectError(await call('GET', '/admin/audit?before=abc', undefined, { token: operator }), 'E_1');
+    expectError(await call('GET', '/admin/audit?before=abc', undefined, { token: await auditorToken(server) }), 'E_1');
 
     const operators = await call<{ id: number; phone: string }[]>('GET', '/admin/operators', undefined, {
       token: operator,

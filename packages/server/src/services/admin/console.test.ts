@@ -3,7 +3,7 @@
  * never answered), and the monitoring details (error groups, API codes, vitals p75 per bucket).
  */
 import type { CaptchaSettings } from '@edupass/protocol';
-import { nextPhone, signInOperator } from '@edupass/test-kit/accounts';
+import { auditorToken, nextPhone, signInOperator } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../config/config.ts';
@@ -36,7 +36,9 @@ describe('captcha settings', () => {
       capabilities: ['SLIDE'],
     });
     expect(rule.body.rule).toBe('DEFAULT');
-    const audit = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, { token });
+    const audit = await call<{ action: string; target: string }[]>('GET', '/admin/audit', undefined, {
+      token: await auditorToken(server),
+    });
     expect(audit.body[0]).toMatchObject({ action: 'captcha.policy.set', target: 'captcha:edupass:register' });
 
     expect(

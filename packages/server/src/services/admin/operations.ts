@@ -4,6 +4,8 @@ import {
   AUDIT_GROUPS,
   type AuditAction,
   type AuditEntry,
+  dutiesOf,
+  type OperatorSelf,
   type OperatorSummary,
 } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
@@ -24,8 +26,10 @@ import {
 } from '../../store/admin/admin.ts';
 import { endAllSessions, saveUser } from '../account/users.ts';
 import { ACCOUNT_FIELDS, logReads } from '../edu/access-log.ts';
+import { staffPasswordExpired } from '../passwords/staff-policy.ts';
 import { securityEvent } from '../security/events.ts';
 import { isWebUrlOrPath } from '../security/web-urls.ts';
+import type { SignedInSession } from '../sessions/tokens.ts';
 import { inTransaction } from '../webhooks/events.ts';
 import { isMinor, operatorRead } from './staff-access.ts';
 
@@ -232,8 +236,10 @@ const groupActions = (group: string | undefined) => {
 };
 
 /** Newest first; `before` (an entry id) pages back, `action`, `group` (of actions) and `operator` (an id) narrow it. */
+/** What the audit log shows an auditor: every operator's actions but their own (no one reads their own trail). */
 export const auditLog = async (
   ctx: Context,
+  auditorId: number,
   query: {
     limit?: number | undefined;
     before?: number | undefined;
@@ -248,6 +254,7 @@ export const auditLog = async (
     action: query.action?.trim() || undefined,
     actions: groupActions(query.group),
     operatorId: query.operator,
+    notOperatorId: auditorId,
   });
   return rows.map(({ operator_phone, operator_nickname, operator_username, ...row }) => ({
     ...row,
@@ -255,6 +262,14 @@ export const auditLog = async (
     operator_name: displayName({ nickname: operator_nickname, username: operator_username }),
   }));
 };
+
+/** The signed-in operator's duties, and whether their password must be changed first. */
+export const operatorSelf = (ctx: Context, session: SignedInSession): OperatorSelf => ({
+  id: session.userId,
+  duties: dutiesOf(session.user.operator_duties),
+  password_expired: staffPasswordExpired(ctx, session.user),
+  idle_minutes: ctx.config.staffIdleMinutes,
+});
 
 export const operators = async (ctx: Context): Promise<OperatorSummary[]> =>
   (await operatorAccounts(ctx.db)).map((u) => ({ id: u.id, phone: u.phone ?? '', name: displayName(u) }));

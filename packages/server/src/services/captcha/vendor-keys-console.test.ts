@@ -4,7 +4,7 @@
  * process), secrets never leave the server nor sit in the database in plaintext, bad input is E_1.
  */
 import { adminRoutes, type CaptchaSettings, isServerCode } from '@edupass/protocol';
-import { expectError, nextPhone, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { auditorToken, expectError, nextPhone, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { PEER_KEYS, startVendorPeers, type VendorPeers } from '@edupass/test-kit/captcha-vendor-peers';
 import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
@@ -86,7 +86,7 @@ const auditLog = async () =>
       'GET',
       '/admin/audit',
       undefined,
-      { token },
+      { token: await auditorToken(server) },
     )
   ).body;
 

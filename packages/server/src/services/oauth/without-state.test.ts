@@ -4,7 +4,7 @@
  * (the console's choice winning, each change audited). A state that is sent is still checked.
  */
 import { ACCOUNTS_BASE as A, type AuditEntry, type LoginResult, type OauthStateSetting } from '@edupass/protocol';
-import { expectError, nextPhone, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { auditorToken, expectError, nextPhone, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import type { TestServer } from '@edupass/test-kit/harness';
 import { type Answer, client } from '@edupass/test-kit/http-client';
 import { providerReturn, startOauthTestServer } from '@edupass/test-kit/oauth-flow';
@@ -168,7 +168,8 @@ describe('the console switch', () => {
     expectTicket(await codeLogin(h, 'wechat', await frontEndCode(h.server, 'wechat', nextIdentity())));
     h.server.config.oauthWithoutState = [];
 
-    const audit = (await h.call('GET', '/admin/audit', undefined, { token })).body as AuditEntry[];
+    const audit = (await h.call('GET', '/admin/audit', undefined, { token: await auditorToken(h.server) }))
+      .body as AuditEntry[];
     const mine = audit.filter((e) => e.action.startsWith('oauth.')).map((e) => [e.action, e.target, e.detail]);
     expect(mine).toEqual([
       ['oauth.without-state.clear', `product:${PID}`, ''],

@@ -20,6 +20,7 @@ import { inTransaction } from '../webhooks/events.ts';
 import { assertHashRoom } from './argon2.ts';
 import { checkPasswordGuess } from './guesses.ts';
 import { assertPasswordAllowed } from './policy.ts';
+import { assertStaffPassword, keepReplacedPassword } from './staff-policy.ts';
 
 const RESET_TICKET_TTL = 10 * 60;
 
@@ -38,13 +39,16 @@ const setPassword = async (
   password: string,
   { sessions, change }: { sessions: SessionsAfterChange; change: AccountChange },
 ) => {
+  // A staff member's password meets the staff policy and repeats none of their recent ones.
+  const staff = await assertStaffPassword(ctx, user, password);
   const fields = await passwordFields(ctx, password);
   try {
     await inTransaction(ctx, async (tx) => {
+      if (staff) await keepReplacedPassword(tx, user);
       await saveUser(
         tx,
         user.id,
-        { ...fields, updated_at: ctx.now() },
+        { ...fields, password_changed_at: ctx.now(), updated_at: ctx.now() },
         {
           type: 'password.changed',
           userId: user.id,

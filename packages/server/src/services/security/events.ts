@@ -30,6 +30,7 @@ export type SecurityEventName =
   | 'phone_changed'
   | 'user_blocked'
   | 'operator_sign_in'
+  | 'idle_sign_out'
   | 'origin_refused'
   | 'second_factor_failed'
   | 'second_factor_changed'

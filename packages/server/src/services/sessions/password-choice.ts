@@ -8,8 +8,10 @@
  * answers E_17, so a card that someone else read cannot be used for anything but choosing a password
  * the card's owner would then not know. A pupil whose account has a phone of its own is not asked.
  */
-import type { RouteName } from '@edupass/protocol';
+import type { RouteName, ServerCode } from '@edupass/protocol';
+import type { Context } from '../../context.ts';
 import type { SessionUser } from '../../store/sessions/sessions.ts';
+import { staffPasswordExpired } from '../passwords/staff-policy.ts';
 
 const ALLOWED: ReadonlySet<RouteName> = new Set<RouteName>([
   'changePassword',
@@ -22,9 +24,31 @@ const ALLOWED: ReadonlySet<RouteName> = new Set<RouteName>([
   'ownConsent',
   'listOwnCards',
   'signAgreements',
+  // A staff member whose password expired (staff-policy.ts): the console asks who they are first.
+  'operatorSelf',
 ]);
 
 export const passwordChoiceDue = (user: SessionUser): boolean => user.password_choice_due === 1 && user.phone === null;
 
 /** Whether the route `name` may be called by a session whose password choice is due. */
 export const allowedBeforePasswordChoice = (name: RouteName): boolean => ALLOWED.has(name);
+
+/** A staff session whose password is past the staff policy (staff-policy.ts): the change comes first. */
+export const staffPasswordDue = (ctx: Context, user: SessionUser): boolean =>
+  user.session_staff === 1 && staffPasswordExpired(ctx, user);
+
+/**
+ * The refusal of a call before the password is changed: E_17 for a pupil still on the card's password,
+ * E_21 for a staff session whose password is past the staff policy (staff-policy.ts); undefined when
+ * the call may go on.
+ */
+export const refusedBeforePasswordChange = (
+  ctx: Context,
+  name: RouteName,
+  user: SessionUser,
+): ServerCode | undefined => {
+  if (allowedBeforePasswordChoice(name)) return undefined;
+  if (passwordChoiceDue(user)) return 'E_17';
+  if (staffPasswordDue(ctx, user)) return 'E_21';
+  return undefined;
+};

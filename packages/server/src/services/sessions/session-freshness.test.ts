@@ -46,7 +46,7 @@ const remembered = async (call: Call, token: string, app: App) => {
 
 const operatorOf = async (server: TestServer) => {
   const operator = await signUp(server);
-  await saveUser(server.app.ctx, operator.userId, { role: OPERATOR_ROLE });
+  await saveUser(server.app.ctx, operator.userId, { role: OPERATOR_ROLE, operator_duties: 'system' });
   return operator;
 };
 

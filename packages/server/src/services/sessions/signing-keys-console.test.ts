@@ -1,6 +1,6 @@
 /** The console's signing-key calls over HTTP: operators list and rotate (audited); others are refused. */
 import type { SigningKeyInfo } from '@edupass/protocol';
-import { expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { auditorToken, expectError, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { beforeAll, describe, expect, test } from 'vitest';
 
@@ -29,7 +29,7 @@ describe('signing keys in the console', () => {
     expect(states).toEqual(['retiring', 'retiring', 'signing']);
 
     const audit = await call<{ action: string; target: string; detail: string }[]>('GET', '/admin/audit', undefined, {
-      token,
+      token: await auditorToken(server),
     });
     expect(audit.body[0]).toMatchObject({
       action: 'signing-key.rotate',

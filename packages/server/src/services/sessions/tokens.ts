@@ -27,6 +27,7 @@ import { hmac, randomToken, sha256 } from '../security/hashing.ts';
 import { inTransaction, recordEvent } from '../webhooks/events.ts';
 import { accessTokenClaims, rememberedClaims, signAccessToken } from './access-tokens.ts';
 import { endSessions } from './ending.ts';
+import { idleCheckDue, idleSignOut, staffSessionActive } from './idle.ts';
 
 const TOKEN_TYPE = 'Bearer';
 
@@ -97,6 +98,7 @@ export const startSession = async (
   method: string,
   client: ClientInfo,
   secondFactor = false,
+  staff = false,
 ) => {
   const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
   await inTransaction(ctx, async (tx) => {
@@ -110,6 +112,7 @@ export const startSession = async (
       revoked_at: null,
       pid: client.pid ?? null,
       second_factor_at: secondFactor ? ctx.now() : null,
+      staff: staff ? 1 : 0,
     });
     await recordEvent(tx, {
       type: 'session.started',
@@ -132,6 +135,16 @@ export const authenticate = async (ctx: Context, token: string): Promise<SignedI
   const user = await ctx.sessions.read(sessionId, () => findLiveSession(ctx.db, sessionId));
   if (!user || user.id !== userId) throw new ApiError('E_0');
   if (user.blocked_at !== null) throw new ApiError('AC3_44');
+  if (!(await staffSessionActive(ctx, sessionId, user))) {
+    await endSessions(
+      ctx,
+      user,
+      (db, now) => revokeSession(db, sessionId, now),
+      { session_id: sessionId, reason: 'idle' },
+      sessionId,
+    );
+    throw idleSignOut(ctx, userId);
+  }
   return { userId, sessionId, user };
 };
 
@@ -145,6 +158,8 @@ export const rememberedSession = (ctx: Context, token: string): SignedInSession 
   if (claims === undefined) return undefined;
   const user = ctx.sessions.peek(claims.sessionId);
   if (user === undefined || user.id !== claims.userId || user.blocked_at !== null) return undefined;
+  // A staff session's call is written once a minute: that one goes the whole way.
+  if (idleCheckDue(ctx, user)) return undefined;
   return { userId: claims.userId, sessionId: claims.sessionId, user };
 };
 

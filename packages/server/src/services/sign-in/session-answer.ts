@@ -11,6 +11,7 @@ import { signRecorded } from '../account/agreement-signatures.ts';
 import { refuseWhileErasing } from '../account/deletion-gate.ts';
 import { authInfo, userInfo } from '../account/views.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
+import { isStaff, staffPasswordExpired } from '../passwords/staff-policy.ts';
 import { requireSecondStep } from '../second-factor/second-factor.ts';
 import { securityEvent } from '../security/events.ts';
 import { type ClientInfo, issueSessionToken, startRefreshChain, startSession, tokenSet } from '../sessions/tokens.ts';
@@ -56,26 +57,30 @@ export const signIn = async (
     pid: request.pid,
     second_step_done: request.secondStepDone === true,
   });
+  // A staff session has an idle time-out (sessions/idle.ts) and, past the password's interval, may only change it.
+  const staff = await isStaff(ctx, user);
+  const expired = staff && staffPasswordExpired(ctx, user);
   // A token set's refresh chain is stored with its session: one commit for both.
   const { ref, refreshToken } = await inTransaction(ctx, async (tx) => {
     await signRecorded(tx, user.id, agreementIds, user.pid);
-    const started = await startSession(tx, user, method, request, request.secondStepDone === true);
+    const started = await startSession(tx, user, method, request, request.secondStepDone === true, staff);
     const chain = request.wantsTokenSet ? await startRefreshChain(tx, started.sessionId) : null;
     return { ref: started, refreshToken: chain };
   });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });
   }
+  const due = expired ? { password_expired: true } : {};
   if (refreshToken !== null) {
     const set = await tokenSet(ctx, ref, refreshToken);
     return {
-      result: { user_info: userInfo(user), auth: authInfo(user, set) },
+      result: { user_info: userInfo(user), auth: authInfo(user, set), ...due },
       cookie: { token: set.access.token, maxAge: set.access.expires_in },
     };
   }
   const token = await issueSessionToken(ctx, ref);
   return {
-    result: { user_info: userInfo(user), auth: authInfo(user, token) },
+    result: { user_info: userInfo(user), auth: authInfo(user, token), ...due },
     cookie: { token, maxAge: ctx.config.sessionTokenTtlSeconds },
   };
 };

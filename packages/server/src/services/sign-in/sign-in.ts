@@ -6,6 +6,7 @@ import { saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { checkPasswordGuess } from '../passwords/guesses.ts';
 import { weakPasswordFlag } from '../passwords/policy.ts';
+import { BELOW_POLICY, isStaff, staffPasswordProblem } from '../passwords/staff-policy.ts';
 import { requireProduct } from '../platform/products.ts';
 import { loginLockKey } from '../security/rate-limits.ts';
 import { chosenAgreements, type SignedIn, type SignInRequest, signIn } from './session-answer.ts';
@@ -43,7 +44,7 @@ export const loginByPassword = async (
   if (!user || !ok) return fail('AC3_2');
   return signIn(
     ctx,
-    await withWeakFlagOf(ctx, user, input.password),
+    await withStaffPolicyOf(ctx, await withWeakFlagOf(ctx, user, input.password), input.password),
     'password',
     { ...request, pid: input.pid },
     agreements,
@@ -59,6 +60,18 @@ const withWeakFlagOf = async (ctx: Context, user: User, password: string): Promi
   if (weak === user.weak_password) return user;
   await saveUser(ctx, user.id, { weak_password: weak });
   return { ...user, weak_password: weak };
+};
+
+/**
+ * The user with a staff password below today's staff policy marked due for a change (staff-policy.ts):
+ * the session that follows may only change it. Checked here, where the password was typed, before a
+ * second factor is asked for.
+ */
+const withStaffPolicyOf = async (ctx: Context, user: User, password: string): Promise<User> => {
+  if (user.password_changed_at === BELOW_POLICY || staffPasswordProblem(ctx, password) === undefined) return user;
+  if (!(await isStaff(ctx, user))) return user;
+  await saveUser(ctx, user.id, { password_changed_at: BELOW_POLICY });
+  return { ...user, password_changed_at: BELOW_POLICY };
 };
 
 export interface PhoneLogin {

@@ -267,7 +267,11 @@ describe('admin queries', () => {
 
   const operatorToken = async () => {
     const account = await signUp(server);
-    await server.app.ctx.db.updateTable('users').set({ role: 'operator' }).where('id', '=', account.userId).execute();
+    await server.app.ctx.db
+      .updateTable('users')
+      .set({ role: 'operator', operator_duties: 'system' })
+      .where('id', '=', account.userId)
+      .execute();
     return account.token;
   };
   const window = `product=edupass&from=${from}&to=${from + 2 * day}`;

@@ -5,7 +5,7 @@
  * a change that rolls back leaves no event. The clock is injected: back-off is crossed by moving it.
  */
 import type { NewWebhookEndpoint, WebhookDelivery } from '@edupass/protocol';
-import { A, type Account, PASSWORD, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { A, type Account, auditorToken, PASSWORD, PID, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
@@ -212,6 +212,8 @@ describe('deliveries', () => {
 
 describe('persistent failure', () => {
   test('an endpoint failing for a day is turned off, with a notice in the audit log; its events are kept and sent once it is on again', async () => {
+    // The auditor's account is made before the endpoint: its sign-up is no event of the endpoint's.
+    const auditor = await auditorToken(server);
     const receiver = await startWebhookReceiver();
     await receiver.goDown();
     const endpoint = await addEndpoint(receiver.url, ['user.created']);
@@ -245,7 +247,7 @@ describe('persistent failure', () => {
       '/admin/audit?action=webhook.disable',
       undefined,
       {
-        token: operator,
+        token: auditor,
       },
     );
     expect(audit.body.some((entry) => entry.target === `webhook:${endpoint.id}`)).toBe(true);

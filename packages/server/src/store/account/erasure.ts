@@ -34,7 +34,17 @@ export type TableRule =
 const addresses = (person: Person) => [person.phone, person.email].filter((a): a is string => a !== null);
 
 const byUserId =
-  <T extends 'agreement_signatures' | 'user_oauths' | 'totp_secrets' | 'passkeys' | 'recovery_codes'>(table: T) =>
+  <
+    T extends
+      | 'agreement_signatures'
+      | 'user_oauths'
+      | 'totp_secrets'
+      | 'passkeys'
+      | 'recovery_codes'
+      | 'password_history',
+  >(
+    table: T,
+  ) =>
   (db: Db, person: Person) =>
     db
       .deleteFrom(table as 'passkeys')
@@ -76,6 +86,7 @@ export const TABLE_RULES: Record<string, TableRule> = {
   totp_secrets: { erase: byUserId('totp_secrets') },
   passkeys: { erase: byUserId('passkeys') },
   recovery_codes: { erase: byUserId('recovery_codes') },
+  password_history: { erase: byUserId('password_history') },
   codes: {
     erase: (db, person) =>
       addresses(person).length === 0

@@ -352,6 +352,9 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
   },
 
   refresh_tokens: { leftOut: "hashes of the sessions' refresh tokens: secrets (the sessions are in sessions.csv)" },
+  password_history: {
+    leftOut: "hashes of a staff member's previous passwords, for the staff policy's no-reuse rule: secrets",
+  },
   codes: { leftOut: 'hashes of one-time codes sent to the phone or e-mail, gone within minutes' },
   tickets: { leftOut: 'secrets of a sign-in step in progress, gone within minutes' },
   outbox: { leftOut: 'codes and notices as sent (development outbox), kept a day' },

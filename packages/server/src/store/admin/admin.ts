@@ -174,6 +174,8 @@ export interface AuditFilter {
   /** Only entries with one of these actions (a group of them). */
   actions?: readonly string[] | undefined;
   operatorId?: number | undefined;
+  /** Leaves out this operator's own entries: the auditor reading (protocol's operator-duties.ts). */
+  notOperatorId?: number | undefined;
 }
 
 /** Audit entries newest first, with the operator's phone and names as they are now. */
@@ -198,6 +200,7 @@ export const auditEntries = (db: Db, filter: AuditFilter) => {
   if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
   if (filter.actions !== undefined) query = query.where('a.action', 'in', filter.actions);
   if (filter.operatorId !== undefined) query = query.where('a.operator_id', '=', filter.operatorId);
+  if (filter.notOperatorId !== undefined) query = query.where('a.operator_id', '!=', filter.notOperatorId);
   return query.execute();
 };
 

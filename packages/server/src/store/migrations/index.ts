@@ -55,6 +55,7 @@ import * as openRequests from './048-open-requests.ts';
 import * as addressBooks from './049-address-books.ts';
 import * as auditChain from './050-audit-chain.ts';
 import * as applicationDisclosure from './051-application-disclosure.ts';
+import * as staffIdentity from './052-staff-identity.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -118,6 +119,7 @@ const steps: [name: string, up: Step][] = [
   ['049-address-books', addressBooks.up],
   ['050-audit-chain', auditChain.up],
   ['051-application-disclosure', applicationDisclosure.up],
+  ['052-staff-identity', staffIdentity.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -28,6 +28,7 @@ const sessionInsert = compiledOnce(
     revokedAt: number | null,
     pid: string | null,
     secondFactorAt: number | null,
+    staff: number,
   ) =>
     db.insertInto('sessions').values({
       id: key,
@@ -39,16 +40,18 @@ const sessionInsert = compiledOnce(
       revoked_at: revokedAt,
       pid,
       second_factor_at: secondFactorAt,
+      staff,
     }),
-  ['', 0, '', '', '', 0, null, null, null],
+  ['', 0, '', '', '', 0, null, null, null, 0],
 );
 
 /** Stores a session under its key (`row.id` is the session id). */
 export const insertSession = (
   db: Db,
-  row: Omit<Database['sessions'], 'pid' | 'second_factor_at'> & {
+  row: Omit<Database['sessions'], 'pid' | 'second_factor_at' | 'staff' | 'last_active_at'> & {
     pid?: string | null;
     second_factor_at?: number | null;
+    staff?: number;
   },
 ) =>
   sessionInsert(
@@ -62,6 +65,7 @@ export const insertSession = (
     row.revoked_at,
     row.pid ?? null,
     row.second_factor_at ?? null,
+    row.staff ?? 0,
   );
 
 /**
@@ -83,7 +87,13 @@ export const copySession = async (db: Db, fromKey: string, toId: string) => {
  * (`pupil_accounts.must_change_password`, null for an account no school made): read in the same
  * query, by the pupil table's primary key.
  */
-export type SessionUser = Selectable<UsersTable> & { password_choice_due?: number | null };
+export type SessionUser = Selectable<UsersTable> & {
+  password_choice_due?: number | null;
+  /** The session's own: a staff session (1) has an idle time-out; its sign-in and last call. */
+  session_staff?: number;
+  session_created_at?: number;
+  session_last_active_at?: number | null;
+};
 
 const liveSessionQuery = (db: Db, id: string) =>
   db
@@ -91,7 +101,12 @@ const liveSessionQuery = (db: Db, id: string) =>
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'sessions.user_id')
     .selectAll('users')
-    .select('pupil_accounts.must_change_password as password_choice_due')
+    .select([
+      'pupil_accounts.must_change_password as password_choice_due',
+      'sessions.staff as session_staff',
+      'sessions.created_at as session_created_at',
+      'sessions.last_active_at as session_last_active_at',
+    ])
     .where('sessions.id', '=', id)
     .where('sessions.revoked_at', 'is', null);
 
@@ -156,6 +171,22 @@ export const revokeOtherSessions = (db: Db, userId: number, keep: string, now: n
     .where('id', '!=', sessionKey(keep))
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+
+/**
+ * A staff session's call at `now` (services/sessions/idle.ts): answers false, and writes nothing, when
+ * the session is ended or its last call (or sign-in) is before `idleSince` — the check and the write
+ * are one statement, so two processes cannot both find an idle session alive.
+ */
+export const touchLiveSession = async (db: Db, id: string, now: number, idleSince: number): Promise<boolean> => {
+  const result = await db
+    .updateTable('sessions')
+    .set({ last_active_at: now })
+    .where('id', '=', sessionKey(id))
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb(eb.fn.coalesce('last_active_at', 'created_at'), '>=', idleSince))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+};
 
 export const revokeSession = (db: Db, id: string, now: number) => revokeSessionByKey(db, sessionKey(id), now);
 

@@ -99,7 +99,7 @@ describe('the card ends when the pupil takes the account', () => {
     );
     expect(overview.cards_keep_working).toBe(true);
     const audit = edu.ok<AuditEntry[]>(
-      await call('GET', `${routes.listAudit.path}?limit=500`, undefined, { token: await edu.operatorToken() }),
+      await call('GET', `${routes.listAudit.path}?limit=500`, undefined, { token: await edu.auditorToken() }),
     );
     expect(audit.filter((e) => e.action === 'school.cards.set' && e.target === `school:${schoolId}`)).toEqual([
       expect.objectContaining({ operator_id: admin.userId, detail: 'cards keep working' }),

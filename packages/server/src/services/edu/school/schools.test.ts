@@ -68,7 +68,7 @@ describe("a school admin's view", () => {
       204,
     );
     const audit = edu.ok<{ action: string }[]>(
-      await call('GET', '/admin/audit?limit=50', undefined, { token: await edu.operatorToken() }),
+      await call('GET', '/admin/audit?limit=50', undefined, { token: await edu.auditorToken() }),
     );
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(['school.add', 'teacher.approve', 'edu.pupils.create', 'school.quota.set']),
@@ -79,7 +79,7 @@ describe("a school admin's view", () => {
 describe("the operator's decisions and the audit log of bulk actions", () => {
   const audit = async (query: string) =>
     edu.ok<AuditEntry[]>(
-      await call('GET', `${routes.listAudit.path}?${query}`, undefined, { token: await edu.operatorToken() }),
+      await call('GET', `${routes.listAudit.path}?${query}`, undefined, { token: await edu.auditorToken() }),
     );
 
   test('an operator refuses a pending teacher: the request is gone and the refusal audited; an approved teacher stays', async () => {
@@ -135,7 +135,7 @@ describe("the operator's decisions and the audit log of bulk actions", () => {
     expect(bulk.every((e) => e.operator_id === teacher.userId)).toBe(true);
     expect((await audit('group=edu-bulk&limit=500')).some((e) => e.action === 'school.add')).toBe(false);
     expectError(
-      await call('GET', `${routes.listAudit.path}?group=everything`, undefined, { token: await edu.operatorToken() }),
+      await call('GET', `${routes.listAudit.path}?group=everything`, undefined, { token: await edu.auditorToken() }),
       'E_1',
     );
   });

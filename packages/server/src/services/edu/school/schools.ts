@@ -233,8 +233,11 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
   };
 };
 
-/** The caller's schools, classes and roles. */
-export const memberships = async (ctx: Context, userId: number) => {
+/**
+ * The caller's schools, classes and roles; `must_change_password` also when a staff member's password
+ * is past the staff policy (`staffPasswordDue`), so the web client leads to the password form.
+ */
+export const memberships = async (ctx: Context, userId: number, staffPasswordDue = false) => {
   const [schools, classes, pupil, user] = await Promise.all([
     schoolsOfUser(ctx.db, userId),
     classesOfUser(ctx.db, userId),
@@ -246,7 +249,7 @@ export const memberships = async (ctx: Context, userId: number) => {
     schools: schools.map((s) => ({ id: Number(s.id), name: s.name, role: s.role, status: s.status })),
     classes: classes.map((c) => ({ ...classView(c), role: c.role, status: c.status })),
     managed_by_school: managed,
-    must_change_password: managed && pupil?.must_change_password === 1,
+    must_change_password: (managed && pupil?.must_change_password === 1) || staffPasswordDue,
     class_grades: classGrades(ctx.config),
     may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
     pupil_name: pupil?.display_name ?? null,
