@@ -94,5 +94,12 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
     };
   };
 
-  return { read, since, close: () => client.end() };
+  /**
+   * WAL syncs of the whole cluster so far (pg_stat_wal): a connection reports its own when it ends or
+   * up to ten seconds after its last transaction, so read it once the server's connections are closed.
+   */
+  const walSyncs = async () =>
+    Number((await client.query<{ n: string }>('select wal_sync::text as n from pg_stat_wal')).rows[0]?.n);
+
+  return { read, since, walSyncs, close: () => client.end() };
 };

@@ -1,7 +1,7 @@
 /**
  * A first-party product's whole OpenID Connect sign-in as its browser and back end make it, step by
  * step, by plain HTTP (no test runner, no relying-party library): authorize → interaction → sign-in
- * (password or card) → complete → resume → token → userinfo; and the back end's refresh. The
+ * (password, card or SMS code) → complete → resume → token → userinfo; and the back end's refresh. The
  * statement-count test (oidc/statements-per-sign-in.test.ts) counts the database's work between the
  * steps, and bench/district times them under load.
  */
@@ -27,8 +27,11 @@ export interface FlowApp {
   callback: string;
 }
 
-/** How the person signs in on the web client's screen. */
-export type Credentials = { password: { identity: string; password: string; pid: string } } | { badge: string };
+/** How the person signs in on the web client's screen (by SMS: the code is read from the dev outbox). */
+export type Credentials =
+  | { password: { identity: string; password: string; pid: string } }
+  | { badge: string }
+  | { sms: { phone: string; pid: string } };
 
 /** Called after each step (answered as expected) with its name and its time in ms. */
 export type StepHook = (step: SignInStep, ms: number) => void | Promise<void>;
@@ -59,19 +62,38 @@ const tokenRequest = async (server: string, app: FlowApp, form: Record<string, s
   return (await response.json()) as AppTokens;
 };
 
+const postJson = async (server: string, path: string, body: unknown, expected = 200) =>
+  expectStatus(
+    await fetch(`${server}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'auth-version': '2' },
+      body: JSON.stringify(body),
+    }),
+    expected,
+    path,
+  );
+
+/** The code the development outbox holds for `phone` (the SMS stand-in of `NODE_ENV=development`). */
+const smsCode = async (server: string, phone: string) => {
+  const sent = (await (await fetch(`${server}/dev/outbox?to=${phone}`)).json()) as { code: string }[];
+  const code = sent.find((row) => row.code !== '')?.code;
+  if (code === undefined) throw new Error(`no code in the outbox for ${phone}`);
+  return code;
+};
+
 const signInCall = async (server: string, credentials: Credentials): Promise<string> => {
-  const [path, body] =
-    'badge' in credentials
-      ? [routes.signInByBadge.path, { badge: credentials.badge }]
-      : ['/tiger/v3/web/accounts/login', credentials.password];
-  const response = await fetch(`${server}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'auth-version': '2' },
-    body: JSON.stringify(body),
-  });
-  await expectStatus(response, 200, 'sign-in');
-  const answer = (await response.json()) as { auth: { token: { access: { token: string } } } };
-  return answer.auth.token.access.token;
+  let answer: Response;
+  if ('badge' in credentials) answer = await postJson(server, routes.signInByBadge.path, { badge: credentials.badge });
+  else if ('password' in credentials)
+    answer = await postJson(server, routes.loginByPassword.path, credentials.password);
+  else {
+    const { phone, pid } = credentials.sms;
+    await postJson(server, routes.sendLoginCode.path, { phone_number: phone, pid }, 204);
+    const captcha = await smsCode(server, phone);
+    answer = await postJson(server, routes.loginByPhone.path, { phone_number: phone, captcha, pid });
+  }
+  const signedIn = (await answer.json()) as { auth: { token: { access: { token: string } } } };
+  return signedIn.auth.token.access.token;
 };
 
 /**
