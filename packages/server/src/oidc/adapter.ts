@@ -9,9 +9,9 @@ import {
   deleteModel,
   findApplication,
   findModel,
-  grantIdOf,
-  revokeGrant,
+  holdConsumption,
   revokeModelsOfGrant,
+  revokeReplayed,
   saveModel,
   writeHeldBefore,
 } from '../services/identity/provider-data.ts';
@@ -72,9 +72,10 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
     findByUserCode: (code) => find('user_code', code),
     consume: async (id) => {
       await writeHeldBefore(ctx.db, model, { column: 'id', value: id });
+      // Within a request, consumed first in the request's one transaction (provider-writes.ts).
+      if (holdConsumption(model, id, ctx.now())) return;
       if (await consumeModel(ctx.db, model, id, ctx.now())) return;
-      const grantId = await grantIdOf(ctx.db, model, id);
-      if (grantId !== null) await revokeGrant(ctx.db, grantId);
+      await revokeReplayed(ctx.db, model, id);
       throw alreadyConsumed();
     },
     destroy: (id) => deleteModel(ctx.db, model, id),

@@ -11,7 +11,7 @@ import type { Provider } from 'oidc-provider';
 import { PROXY_HEADERS } from '../config/proxy-config.ts';
 import type { Context } from '../context.ts';
 import { startBackchannelLogoutWorker } from '../services/identity/backchannel-logout.ts';
-import { providerRequest, withRequestReads } from '../services/identity/provider-data.ts';
+import { ConsumedTwice, providerRequest, withRequestReads } from '../services/identity/provider-data.ts';
 import { signingKeys } from '../services/sessions/signing-keys.ts';
 import { createProvider } from './provider.ts';
 
@@ -64,7 +64,7 @@ export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
  * Runs the provider's handling of one request with its reads made once and its writes held
  * (services/identity/provider-writes.ts), and holds the end of its answer until those writes are
  * committed: a failed write answers 503 (`temporarily_unavailable`) instead of a success whose rows
- * were never written.
+ * were never written, and a code or refresh token another request consumed first `invalid_grant`.
  */
 const handleInOneTransaction = (ctx: Context, handle: Built['handle'], req: IncomingMessage, res: ServerResponse) => {
   const request = providerRequest(ctx.db);
@@ -73,11 +73,18 @@ const handleInOneTransaction = (ctx: Context, handle: Built['handle'], req: Inco
     request.flush().then(
       () => end(...args),
       (error: unknown) => {
-        ctx.logger.error({ err: error }, 'the provider could not write what it answered');
+        if (!(error instanceof ConsumedTwice))
+          ctx.logger.error({ err: error }, 'the provider could not write what it answered');
         if (res.headersSent) return end();
         for (const name of res.getHeaderNames()) res.removeHeader(name);
-        res.statusCode = 503;
         res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.setHeader('cache-control', 'no-store');
+        if (error instanceof ConsumedTwice) {
+          // Another request used this code or refresh token first: the provider's own answer to a replay.
+          res.statusCode = 400;
+          return end(JSON.stringify({ error: 'invalid_grant', error_description: 'grant request is invalid' }));
+        }
+        res.statusCode = 503;
         res.setHeader('retry-after', '1');
         end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'Try again in a moment.' }));
       },

@@ -28,16 +28,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The ceilings, as measured on 2026-11-26 plus one statement for a background worker's poll that may
- * land inside a step (the webhook deliveries' lease). From 51 statements and 13 commits per password
- * sign-in before the client and user were read once per request and the provider's writes of a
- * request were committed together. The issue's target is 15 statements and 5 commits: what is left
- * is listed in bench/district/README.md (the sign-in's lock counters, the session and its refresh
- * token, the settings read on every sign-in, the consumption of a code apart from the tokens).
+ * land inside a step (the webhook deliveries' and back-channel logouts' polls). From 51 statements and
+ * 13 commits per password sign-in before the client and user were read once per request and the
+ * provider's writes of a request (a code's consumption first) were committed together. The issue's
+ * target is 15 statements and 5 commits: what is left is listed in bench/district/README.md (the
+ * sign-in's lock counter reserved and given back in commits of their own, the settings read on every
+ * sign-in, the provider's reads of its models one by one).
  */
 const CEILINGS = {
-  password: { statements: 46, writeCommits: 8 },
-  card: { statements: 42, writeCommits: 6 },
-  refresh: { statements: 9, writeCommits: 2 },
+  password: { statements: 46, writeCommits: 7 },
+  card: { statements: 42, writeCommits: 5 },
+  refresh: { statements: 9, writeCommits: 1 },
 };
 
 const DATABASE = 'edupass_counted';

@@ -14,5 +14,13 @@ export {
   upsertModel,
 } from '../../store/identity/oidc-models.ts';
 export { findLiveSessionByKey, sessionKey, sessionStartedAt } from '../../store/sessions/sessions.ts';
-export { deleteModel, providerRequest, saveModel, writeHeldBefore } from './provider-writes.ts';
+export {
+  ConsumedTwice,
+  deleteModel,
+  holdConsumption,
+  providerRequest,
+  revokeReplayed,
+  saveModel,
+  writeHeldBefore,
+} from './provider-writes.ts';
 export { findApplication, findUserById, withRequestReads } from './request-reads.ts';

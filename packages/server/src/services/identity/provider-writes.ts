@@ -10,12 +10,23 @@
  *
  * Nothing reads differently: a lookup that a held write could answer (the same model and id, a
  * session's uid; by uid or user code, any row of a model with a deletion held) writes what is held first, and so does consuming a
- * held row or revoking a grant, so the conditional update that detects a code or refresh token used
- * twice always sees every row. Outside a request (workers, sweeps, the CLI) each write is immediate.
+ * held row or revoking a grant. Consuming a code or a refresh token is held too, and runs first in
+ * the transaction as the conditional update that detects one used twice: when another request
+ * consumed it first, nothing of this request is written (the tokens it would have issued included),
+ * the grant is revoked, and the answer is the provider's `invalid_grant` (oidc/mount.ts), as when the
+ * provider itself sees the row consumed. Outside a request (workers, sweeps, the CLI) each write is
+ * immediate.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
-import { destroyModel, type StoredModel, upsertModels } from '../../store/identity/oidc-models.ts';
+import {
+  consumeModel,
+  destroyModel,
+  grantIdOf,
+  revokeGrant,
+  type StoredModel,
+  upsertModels,
+} from '../../store/identity/oidc-models.ts';
 import type { Database } from '../../store/schema.ts';
 import { inStoreTransaction } from '../../store/transaction.ts';
 
@@ -24,27 +35,54 @@ type Db = Kysely<Database>;
 interface Held {
   saves: Map<string, StoredModel>;
   deletions: Map<string, { model: string; id: string }>;
+  /** Codes and refresh tokens consumed, each by a conditional update first in the transaction. */
+  consumptions: Map<string, { model: string; id: string; at: number }>;
 }
+
+/** A code or refresh token another request consumed first: nothing of this request was written. */
+export class ConsumedTwice extends Error {}
+
+/**
+ * A code or refresh token presented twice is a replay, as the provider treats one it sees consumed:
+ * the grant it was issued under is revoked, with every token issued under that grant.
+ */
+export const revokeReplayed = async (db: Db, model: string, id: string) => {
+  const grantId = await grantIdOf(db, model, id);
+  if (grantId !== null) await revokeGrant(db, grantId);
+};
 
 const held = new AsyncLocalStorage<Held>();
 const keyOf = (model: string, id: string) => `${model}\u0000${id}`;
 
-/** Writes what is held, in one transaction; nothing when nothing is. */
+/**
+ * Writes what is held, in one transaction; nothing when nothing is. A consumption refused (another
+ * request consumed the row first) rolls it all back, revokes the grant and throws ConsumedTwice.
+ */
 const write = async (db: Db, writes: Held) => {
-  if (writes.saves.size === 0 && writes.deletions.size === 0) return;
+  if (writes.saves.size === 0 && writes.deletions.size === 0 && writes.consumptions.size === 0) return;
   const saves = [...writes.saves.values()];
   const deletions = [...writes.deletions.values()];
+  const consumptions = [...writes.consumptions.values()];
   writes.saves.clear();
   writes.deletions.clear();
-  await inStoreTransaction(db, async (tx) => {
-    for (const { model, id } of deletions) await destroyModel(tx, model, id);
-    if (saves.length > 0) await upsertModels(tx, saves);
-  });
+  writes.consumptions.clear();
+  const refused: { model: string; id: string }[] = [];
+  try {
+    await inStoreTransaction(db, async (tx) => {
+      for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+      if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+      for (const { model, id } of deletions) await destroyModel(tx, model, id);
+      if (saves.length > 0) await upsertModels(tx, saves);
+    });
+  } catch (error) {
+    if (error instanceof ConsumedTwice) for (const { model, id } of refused) await revokeReplayed(db, model, id);
+    throw error;
+  }
 };
 
 /** One request's scope: `run` its handling in it, then `flush` before its answer leaves. */
 export const providerRequest = (db: Db) => {
-  const writes: Held = { saves: new Map(), deletions: new Map() };
+  const writes: Held = { saves: new Map(), deletions: new Map(), consumptions: new Map() };
   return {
     run: <T>(work: () => T): T => held.run(writes, work),
     flush: () => write(db, writes),
@@ -75,10 +113,24 @@ export const deleteModel = async (db: Db, model: string, id: string): Promise<vo
   writes.deletions.set(key, { model, id });
 };
 
+/**
+ * Holds the consumption of a row for the request's transaction, where it runs first (true); false
+ * outside a request, where the caller consumes it now.
+ */
+export const holdConsumption = (model: string, id: string, at: number): boolean => {
+  const writes = held.getStore();
+  if (writes === undefined) return false;
+  writes.consumptions.set(keyOf(model, id), { model, id, at });
+  return true;
+};
+
 type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
 
 const couldAnswer = (writes: Held, model: string, { column, value }: Lookup) => {
-  if (column === 'id') return writes.saves.has(keyOf(model, value)) || writes.deletions.has(keyOf(model, value));
+  if (column === 'id') {
+    const key = keyOf(model, value);
+    return writes.saves.has(key) || writes.deletions.has(key) || writes.consumptions.has(key);
+  }
   // A held deletion's row is not known by its uid or user code: any of the model's could be the one.
   if ([...writes.deletions.values()].some((deletion) => deletion.model === model)) return true;
   const field = column === 'uid' ? 'uid' : 'userCode';
