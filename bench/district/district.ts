@@ -1,6 +1,7 @@
 /**
  * A district at 08:00 (README.md): the server as deployed pinned to one core, the load on the other;
- * on SQLite, then PostgreSQL (a cluster of the bench's own on the server's core, counting its
+ * on SQLite, then PostgreSQL with Redis for the limits' counters as several instances run them (a
+ * cluster and a redis-server of the bench's own on the server's core, the cluster counting its
  * statements): whole first-party sign-ins by password, card and SMS code, and a product's refreshes,
  * at each concurrency; then sign-ins started at 80 % of the measured rate, and a burst of password
  * sign-ins with a profile read beside it. Prints each figure beside its target and the anchors.
@@ -45,8 +46,11 @@ const loadAtStart = loadAverage();
 const ticksAtStart = machineTicks();
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-district-'));
 
+/** CPU seconds of PostgreSQL's processes and of Redis (the limits' counters) so far. */
 const databaseCpu = (cluster: Cluster | undefined) =>
-  cluster ? clusterProcesses(cluster.postmaster).reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0) : 0;
+  cluster
+    ? [...clusterProcesses(cluster.postmaster), cluster.redisPid].reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0)
+    : 0;
 
 const peopleFor = (seeded: Seeded, flow: Flow): Credentials[] =>
   flow === 'password' ? seeded.password : flow === 'sms' ? seeded.sms : seeded.cards;
@@ -103,7 +107,12 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined) => 
   const counters = cluster ? await postgresCounters(cluster.scratch.url, database) : undefined;
   for (const flow of FLOWS) {
     const walBefore = await counters?.walSyncs();
-    const server = await startServer(scratch, seeded.databaseUrl, join(scratch, `server-${kind}-${flow}.log`));
+    const server = await startServer(
+      scratch,
+      seeded.databaseUrl,
+      join(scratch, `server-${kind}-${flow}.log`),
+      cluster?.redis.url,
+    );
     const people = peopleFor(seeded, flow);
     const chains =
       flow === 'refresh' ? await refreshChains(server.url, seeded.app, seeded.cards, Math.max(...LEVELS)) : undefined;
@@ -148,7 +157,12 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined) => 
       log(`  ${kind} ${flow}: ${walSyncsPerFlow[`${kind} ${flow}`]?.toFixed(1)} WAL syncs per flow (pg_stat_wal)`);
     }
     if (flow === 'password') {
-      const again = await startServer(scratch, seeded.databaseUrl, join(scratch, `server-${kind}-burst.log`));
+      const again = await startServer(
+        scratch,
+        seeded.databaseUrl,
+        join(scratch, `server-${kind}-burst.log`),
+        cluster?.redis.url,
+      );
       await passwordExtras(kind, again, seeded);
       await again.stop();
     }
@@ -162,6 +176,7 @@ try {
   for (const kind of DATABASES) await runDatabase(kind, kind === 'postgres' ? cluster : undefined);
 } finally {
   cluster?.scratch.remove();
+  await cluster?.redis.remove();
   rmSync(scratch, { recursive: true, force: true });
 }
 

@@ -43,7 +43,7 @@ export const describeMeasured = (m: Measured) => {
     : '';
   return (
     `${m.database} ${m.flow} ×${m.concurrency}: ${one(rate(m))} flows/s (${m.load.failed} failed), ` +
-    `CPU per flow ${ms(m.serverCpuMs)} ms server + ${ms(m.databaseCpuMs)} ms database → ${one(perCore(m))}/core${counted}\n` +
+    `CPU per flow ${ms(m.serverCpuMs)} ms server + ${ms(m.databaseCpuMs)} ms database${m.database === 'postgres' ? ' (PostgreSQL + Redis)' : ''} → ${one(perCore(m))}/core${counted}\n` +
     `    p50/p99 ms: ${steps}; whole flow ${ms(percentile(m.load.flows, 50))}/${ms(percentile(m.load.flows, 99))}` +
     (m.load.firstError ? `\n    first failure: ${m.load.firstError.slice(0, 200)}` : '')
   );

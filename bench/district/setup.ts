@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '@edupass/test-kit/child-server';
 import { COUNTING_SETTINGS } from '@edupass/test-kit/pg-counters';
 import { type ScratchPostgres, startScratchPostgres } from '@edupass/test-kit/scratch-postgres';
+import { type ScratchRedis, startScratchRedis } from '@edupass/test-kit/scratch-redis';
 import type { Credentials, FlowApp } from '@edupass/test-kit/sign-in-flows';
 import { ARGON2_OPTIONS } from '../../packages/server/src/services/passwords/argon2.ts';
 import { startChild, stopChild } from '../server/processes.mjs';
@@ -35,18 +36,18 @@ export interface Seeded {
 const pinCluster = (postmaster: number, core: string) =>
   spawnSync('taskset', ['-apc', core, String(postmaster)], { stdio: 'ignore' });
 
-/** The postmaster of the cluster listening on `port` (its command line names the port). */
-const postmasterOf = (port: string): number => {
+/** The process named `program` whose command line (or title) names `port`: a postmaster, a redis-server. */
+const processOn = (program: string, port: string): number => {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (command[0]?.endsWith('/postgres') && command.includes(`-p`) && command.includes(port)) return Number(entry);
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (command.includes(program) && new RegExp(`[ :]${port}( |$)`).test(command)) return Number(entry);
     } catch {
       // The process ended while the list was read.
     }
   }
-  throw new Error(`no postmaster on port ${port}`);
+  throw new Error(`no ${program} on port ${port}`);
 };
 
 /** The processes of the cluster: the postmaster and its children (the backends, the WAL writer, …). */
@@ -67,17 +68,26 @@ export const clusterProcesses = (postmaster: number): number[] => {
 export interface Cluster {
   scratch: ScratchPostgres;
   postmaster: number;
+  /** Redis for the limits' counters, as several instances share them (docs/deploy.md). */
+  redis: ScratchRedis;
+  redisPid: number;
 }
 
-/** A PostgreSQL cluster of the bench's own, counting (pg_stat_statements, WAL synced), on the server's core. */
+/**
+ * A PostgreSQL cluster of the bench's own, counting (pg_stat_statements, WAL synced), and Redis for the
+ * limits' counters, as a district's several instances run: both on the server's core.
+ */
 export const startCluster = async (): Promise<Cluster> => {
   const scratch = await startScratchPostgres({ ...COUNTING_SETTINGS, max_connections: '200' });
   // Before the test kit is loaded (seed), which reads it once: its databases go to this cluster.
   process.env.EDUPASS_TEST_PG_URL = scratch.url;
-  const postmaster = postmasterOf(new URL(scratch.url).port);
+  const postmaster = processOn('/postgres', new URL(scratch.url).port);
   pinCluster(postmaster, SERVER_CORE);
   for (const pid of clusterProcesses(postmaster)) pinCluster(pid, SERVER_CORE);
-  return { scratch, postmaster };
+  const redis = await startScratchRedis();
+  const redisPid = processOn('redis-server', String(redis.port));
+  pinCluster(redisPid, SERVER_CORE);
+  return { scratch, postmaster, redis, redisPid };
 };
 
 /**
@@ -129,7 +139,12 @@ export interface RunningServer {
 }
 
 /** The server as deployed on `databaseUrl`, pinned to the server core, its log to `logFile`. */
-export const startServer = async (scratch: string, databaseUrl: string, logFile: string): Promise<RunningServer> => {
+export const startServer = async (
+  scratch: string,
+  databaseUrl: string,
+  logFile: string,
+  redisUrl?: string,
+): Promise<RunningServer> => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const bundle = process.env.DISTRICT_SERVER_BUNDLE;
@@ -140,6 +155,7 @@ export const startServer = async (scratch: string, databaseUrl: string, logFile:
     PORT: String(port),
     PUBLIC_URL: url,
     EDU_PUPIL_PASSWORD_CHANGE: '0',
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
   };
   const { child } = await startChild(SERVER_CORE, ['node', bundle], env, logFile);
   return { url, pid: Number(child.pid), stop: () => stopChild(child) };
