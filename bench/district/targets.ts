@@ -124,17 +124,21 @@ export const verdictsOf = ({ measured, walSyncsPerFlow, openLoops, bursts }: Out
       const syncs = walSyncsPerFlow[`postgres ${flow}`];
       const password = flow === 'password';
       return {
-        what: `PostgreSQL per ${flow} flow: statements, commits, WAL syncs`,
-        measured: `${f(statements)}, ${f(commits)}, ${f(syncs)}`,
-        target: password ? `≤ ${T.statementsPerPasswordSignIn}, –, ≤ ${T.walSyncsPerPasswordSignIn}` : '–',
-        met: password
-          ? statements === undefined || syncs === undefined
-            ? undefined
-            : statements <= T.statementsPerPasswordSignIn && syncs <= T.walSyncsPerPasswordSignIn
-          : undefined,
+        // The verdict of the password row is its statements; its WAL syncs have their own row below.
+        what: `PostgreSQL per ${flow} flow: statements; commits; WAL syncs`,
+        measured: `${f(statements)}; ${f(commits)}; ${f(syncs)}`,
+        target: password ? `≤ ${T.statementsPerPasswordSignIn}; –; ≤ ${T.walSyncsPerPasswordSignIn}` : '–',
+        met: password ? atMost(statements, T.statementsPerPasswordSignIn) : undefined,
         anchor: password ? ANCHORS.keycloakIops : '',
       };
     }),
+    {
+      what: 'PostgreSQL WAL syncs per password flow',
+      measured: f(walSyncsPerFlow['postgres password']),
+      target: `≤ ${T.walSyncsPerPasswordSignIn}`,
+      met: atMost(walSyncsPerFlow['postgres password'], T.walSyncsPerPasswordSignIn),
+      anchor: '',
+    },
   ];
   return verdicts;
 };
