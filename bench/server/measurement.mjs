@@ -25,7 +25,8 @@ const statCpuSeconds = (file) => {
   const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 };
-const cpuSeconds = (pid) => {
+/** utime + stime of process `pid` so far, in seconds (NaN once it is gone). */
+export const cpuSeconds = (pid) => {
   try {
     return statCpuSeconds(`/proc/${pid}/stat`);
   } catch {

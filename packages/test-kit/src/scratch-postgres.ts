@@ -22,7 +22,12 @@ export const postgresBin = (): string | undefined => {
   return bin && existsSync(`${bin}/initdb`) ? bin : undefined;
 };
 
-export const startScratchPostgres = async (): Promise<ScratchPostgres> => {
+/**
+ * `settings` are passed to the server as `-c name=value` after the defaults, so they may replace them:
+ * `{ fsync: 'on', shared_preload_libraries: 'pg_stat_statements' }` for a cluster that counts its
+ * statements and WAL syncs (the statement-count test, bench/district).
+ */
+export const startScratchPostgres = async (settings: Record<string, string> = {}): Promise<ScratchPostgres> => {
   const bin = postgresBin();
   if (bin === undefined) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
   const scratch = mkdtempSync(join(tmpdir(), 'edupass-cluster-pg-'));
@@ -47,7 +52,10 @@ export const startScratchPostgres = async (): Promise<ScratchPostgres> => {
       join(data, 'log'),
       '-w',
       '-o',
-      `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      [
+        `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+        ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+      ].join(' '),
       'start',
     ]);
   const stop = () => run([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', '-w', 'stop']);

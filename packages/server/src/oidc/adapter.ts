@@ -6,13 +6,14 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import {
   consumeModel,
-  destroyModel,
+  deleteModel,
   findApplication,
   findModel,
-  grantIdOf,
-  revokeGrant,
+  holdConsumption,
   revokeModelsOfGrant,
-  upsertModel,
+  revokeReplayed,
+  saveModel,
+  writeHeldBefore,
 } from '../services/identity/provider-data.ts';
 import { clientMetadata } from './clients.ts';
 
@@ -47,32 +48,43 @@ const clientAdapter = (ctx: StoreContext): Adapter => {
  * refuses the other with `alreadyConsumed` (the provider's invalid_grant). A refused one is a replay,
  * as the provider treats one it sees consumed: the grant is revoked with every token it issued.
  */
-const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => Error): Adapter => ({
-  upsert: (id, payload, expiresIn) =>
-    upsertModel(ctx.db, {
-      model,
-      id,
-      payload: JSON.stringify(payload),
-      grantId: payload.grantId ?? null,
-      uid: payload.uid ?? null,
-      userCode: payload.userCode ?? null,
-      accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
-      clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
-      expiresAt: ctx.now() + expiresIn * 1000,
-    }).then(() => undefined),
-  find: async (id) => parsed(await findModel(ctx.db, model, { column: 'id', value: id }, ctx.now())),
-  findByUid: async (uid) => parsed(await findModel(ctx.db, model, { column: 'uid', value: uid }, ctx.now())),
-  findByUserCode: async (code) =>
-    parsed(await findModel(ctx.db, model, { column: 'user_code', value: code }, ctx.now())),
-  consume: async (id) => {
-    if (await consumeModel(ctx.db, model, id, ctx.now())) return;
-    const grantId = await grantIdOf(ctx.db, model, id);
-    if (grantId !== null) await revokeGrant(ctx.db, grantId);
-    throw alreadyConsumed();
-  },
-  destroy: (id) => destroyModel(ctx.db, model, id).then(() => undefined),
-  revokeByGrantId: (grantId) => revokeModelsOfGrant(ctx.db, grantId).then(() => undefined),
-});
+const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => Error): Adapter => {
+  // Within a request the saves and deletions are held and written together (provider-writes.ts).
+  const find = async (column: 'id' | 'uid' | 'user_code', value: string) => {
+    await writeHeldBefore(ctx.db, model, { column, value });
+    return parsed(await findModel(ctx.db, model, { column, value }, ctx.now()));
+  };
+  return {
+    upsert: (id, payload, expiresIn) =>
+      saveModel(ctx.db, {
+        model,
+        id,
+        payload: JSON.stringify(payload),
+        grantId: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        userCode: payload.userCode ?? null,
+        accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
+        clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
+        expiresAt: ctx.now() + expiresIn * 1000,
+      }),
+    find: (id) => find('id', id),
+    findByUid: (uid) => find('uid', uid),
+    findByUserCode: (code) => find('user_code', code),
+    consume: async (id) => {
+      await writeHeldBefore(ctx.db, model, { column: 'id', value: id });
+      // Within a request, consumed first in the request's one transaction (provider-writes.ts).
+      if (holdConsumption(model, id, ctx.now())) return;
+      if (await consumeModel(ctx.db, model, id, ctx.now())) return;
+      await revokeReplayed(ctx.db, model, id);
+      throw alreadyConsumed();
+    },
+    destroy: (id) => deleteModel(ctx.db, model, id),
+    revokeByGrantId: async (grantId) => {
+      await writeHeldBefore(ctx.db);
+      await revokeModelsOfGrant(ctx.db, grantId);
+    },
+  };
+};
 
 /** The adapter factory the provider's `adapter` option takes: one adapter per model name. */
 export const databaseAdapter = (ctx: StoreContext, alreadyConsumed: () => Error) => (model: string) =>

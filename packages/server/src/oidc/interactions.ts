@@ -16,7 +16,14 @@ import type { Context } from '../context.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { requireAgreementsSigned } from '../services/account/agreements.ts';
 import { disclosureFor, releasedClaims } from '../services/edu/family/disclosure.ts';
-import { findApplication, findUserById, sessionKey, sessionStartedAt } from '../services/identity/provider-data.ts';
+import {
+  findApplication,
+  findUserById,
+  providerRequest,
+  sessionKey,
+  sessionStartedAt,
+  withRequestReads,
+} from '../services/identity/provider-data.ts';
 import type { SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
@@ -29,6 +36,16 @@ export interface BrowserCall {
   request: FastifyRequest;
   reply: FastifyReply;
 }
+
+/** One call's reads made once and its writes in one transaction, committed before it answers (provider-writes.ts). */
+const inOneTransaction = async <T>(ctx: Context, work: () => Promise<T>): Promise<T> => {
+  const request = providerRequest(ctx.db);
+  try {
+    return await request.run(() => withRequestReads(work));
+  } finally {
+    await request.flush();
+  }
+};
 
 const openInteraction = async (provider: Provider, call: BrowserCall, uid: string): Promise<InteractionModel> => {
   const interaction = await provider.interactionDetails(call.request.raw, call.reply.raw).catch(() => undefined);
@@ -119,7 +136,10 @@ export const describeInteraction = async (
   call: BrowserCall,
   uid: string,
   session: SignedInSession | undefined,
-) => details(ctx, provider, await openInteraction(provider, call, uid), accountIdOf(session));
+) =>
+  inOneTransaction(ctx, async () =>
+    details(ctx, provider, await openInteraction(provider, call, uid), accountIdOf(session)),
+  );
 
 const accountIdOf = (session: SignedInSession | undefined) =>
   session === undefined ? undefined : String(session.userId);
@@ -159,6 +179,15 @@ export const completeInteraction = async (
   uid: string,
   session: SignedInSession,
   consent: boolean,
+): Promise<InteractionOutcome> => inOneTransaction(ctx, () => completeWith(ctx, provider, call, uid, session, consent));
+
+const completeWith = async (
+  ctx: Context,
+  provider: Provider,
+  call: BrowserCall,
+  uid: string,
+  session: SignedInSession,
+  consent: boolean,
 ): Promise<InteractionOutcome> => {
   const interaction = await openInteraction(provider, call, uid);
   const accountId = String(session.userId);
@@ -181,15 +210,15 @@ export const completeInteraction = async (
 };
 
 /** The signed-in user refuses, in the browser that started it: the application is told `access_denied`. */
-export const denyInteraction = async (
+export const denyInteraction = (
   ctx: Context,
   provider: Provider,
   call: BrowserCall,
   uid: string,
-): Promise<InteractionOutcome> => {
-  const interaction = await openInteraction(provider, call, uid);
-  return saveResult(ctx, interaction, {
-    error: 'access_denied',
-    error_description: 'The user did not allow the application to sign in.',
-  });
-};
+): Promise<InteractionOutcome> =>
+  inOneTransaction(ctx, async () =>
+    saveResult(ctx, await openInteraction(provider, call, uid), {
+      error: 'access_denied',
+      error_description: 'The user did not allow the application to sign in.',
+    }),
+  );

@@ -11,6 +11,7 @@ import type { Provider } from 'oidc-provider';
 import { PROXY_HEADERS } from '../config/proxy-config.ts';
 import type { Context } from '../context.ts';
 import { startBackchannelLogoutWorker } from '../services/identity/backchannel-logout.ts';
+import { ConsumedTwice, providerRequest, withRequestReads } from '../services/identity/provider-data.ts';
 import { signingKeys } from '../services/sessions/signing-keys.ts';
 import { createProvider } from './provider.ts';
 
@@ -59,6 +60,40 @@ export const asPublicRequest = (request: FastifyRequest, publicUrl: string) => {
   headers['x-forwarded-for'] = ip;
 };
 
+/**
+ * Runs the provider's handling of one request with its reads made once and its writes held
+ * (services/identity/provider-writes.ts), and holds the end of its answer until those writes are
+ * committed: a failed write answers 503 (`temporarily_unavailable`) instead of a success whose rows
+ * were never written, and a code or refresh token another request consumed first `invalid_grant`.
+ */
+const handleInOneTransaction = (ctx: Context, handle: Built['handle'], req: IncomingMessage, res: ServerResponse) => {
+  const request = providerRequest(ctx.db);
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    request.flush().then(
+      () => end(...args),
+      (error: unknown) => {
+        if (!(error instanceof ConsumedTwice))
+          ctx.logger.error({ err: error }, 'the provider could not write what it answered');
+        if (res.headersSent) return end();
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.setHeader('cache-control', 'no-store');
+        if (error instanceof ConsumedTwice) {
+          // Another request used this code or refresh token first: the provider's own answer to a replay.
+          res.statusCode = 400;
+          return end(JSON.stringify({ error: 'invalid_grant', error_description: 'grant request is invalid' }));
+        }
+        res.statusCode = 503;
+        res.setHeader('retry-after', '1');
+        end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'Try again in a moment.' }));
+      },
+    );
+    return res;
+  }) as ServerResponse['end'];
+  request.run(() => withRequestReads(() => handle(req, res)));
+};
+
 export const mountProvider = (app: FastifyInstance, ctx: Context, provider: ProviderSource) => {
   const logouts = startBackchannelLogoutWorker(ctx, async () => (await provider()).provider);
   app.addHook('onClose', () => logouts.stop());
@@ -79,7 +114,7 @@ export const mountProvider = (app: FastifyInstance, ctx: Context, provider: Prov
       // provider's form_post answers use an inline script.)
       reply.raw.setHeader('x-frame-options', 'DENY');
       reply.raw.setHeader('content-security-policy', "frame-ancestors 'none'");
-      handle(request.raw, reply.raw);
+      handleInOneTransaction(ctx, handle, request.raw, reply.raw);
     };
     scope.all(OIDC_PREFIX, { schema: { hide: true } }, handler);
     scope.all(`${OIDC_PREFIX}/*`, { schema: { hide: true } }, handler);

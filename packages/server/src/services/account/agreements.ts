@@ -2,9 +2,9 @@ import type { AgreementLanguage, Agreement as WireAgreement } from '@edupass/pro
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { agreementTexts, currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
-import { findUserById } from '../../store/account/users.ts';
 import type { Agreement } from '../../store/schema.ts';
 import { agreementsSignedBySchool } from '../edu/family/school-agreements.ts';
+import { findUserById } from '../identity/request-reads.ts';
 import { requireProduct } from '../platform/products.ts';
 import { chosenAgreements } from '../sign-in/session-answer.ts';
 import { inTransaction } from '../webhooks/events.ts';

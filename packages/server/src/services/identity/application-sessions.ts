@@ -12,10 +12,10 @@ import {
   findModel,
   findModelsOfAccount,
   revokeGrant,
-  upsertModel,
 } from '../../store/identity/oidc-models.ts';
 import { findLiveSessionByKey } from '../../store/sessions/sessions.ts';
 import { queueBackchannelLogouts } from './backchannel-logout.ts';
+import { saveModel, writeHeldBefore } from './provider-writes.ts';
 
 type StoreContext = Pick<Context, 'db' | 'now'>;
 
@@ -33,8 +33,9 @@ export interface AppAuthorization {
   sid: string | undefined;
 }
 
+/** Held with the provider's other writes of the request, when there is one (provider-writes.ts). */
 export const saveLink = (ctx: StoreContext, providerSessionUid: string, link: Link, ttlSeconds: number) =>
-  upsertModel(ctx.db, {
+  saveModel(ctx.db, {
     model: MODEL,
     id: providerSessionUid,
     payload: JSON.stringify(link),
@@ -47,6 +48,7 @@ export const saveLink = (ctx: StoreContext, providerSessionUid: string, link: Li
   });
 
 export const linkOf = async (ctx: StoreContext, providerSessionUid: string) => {
+  await writeHeldBefore(ctx.db, MODEL, { column: 'id', value: providerSessionUid });
   const row = await findModel(ctx.db, MODEL, { column: 'id', value: providerSessionUid }, ctx.now());
   return row === undefined ? undefined : (JSON.parse(row.payload) as Link);
 };
@@ -69,6 +71,9 @@ const authorizationsOf = (payload: string): AppAuthorization[] => {
  * holds; answers the applications' authorizations that ended, for their back-channel logout.
  */
 export const endProviderSession = async (ctx: StoreContext, providerSessionUid: string) => {
+  // The provider's own deletions of this request (its session, at a sign-out through it) first: what
+  // it already ended is not ended, nor announced to the applications, a second time.
+  await writeHeldBefore(ctx.db);
   const session = await findModel(ctx.db, 'Session', { column: 'uid', value: providerSessionUid }, ctx.now());
   const ended = session === undefined ? [] : authorizationsOf(session.payload);
   for (const { grantId } of ended) await revokeGrant(ctx.db, grantId);
@@ -83,6 +88,7 @@ export const endProviderSession = async (ctx: StoreContext, providerSessionUid: 
  * applications that listen are sent a back-channel logout. Answers the authorizations that ended.
  */
 export const endApplicationSessions = async (ctx: StoreContext, userId: number) => {
+  await writeHeldBefore(ctx.db);
   const ended: AppAuthorization[] = [];
   for (const row of await findModelsOfAccount(ctx.db, MODEL, String(userId), ctx.now())) {
     if (await linkLive(ctx, JSON.parse(row.payload) as Link)) continue;

@@ -3,8 +3,7 @@
  * its clients (the applications), its models (sessions, grants, codes…), EduPass sessions it links to,
  * and the users it names. oidc/ never imports store/ (docs/architecture.md, Layers; biome.json holds it).
  */
-export { findUserById } from '../../store/account/users.ts';
-export { type ApplicationRow, findApplication } from '../../store/identity/applications.ts';
+export type { ApplicationRow } from '../../store/identity/applications.ts';
 export {
   consumeModel,
   destroyModel,
@@ -15,3 +14,13 @@ export {
   upsertModel,
 } from '../../store/identity/oidc-models.ts';
 export { findLiveSessionByKey, sessionKey, sessionStartedAt } from '../../store/sessions/sessions.ts';
+export {
+  ConsumedTwice,
+  deleteModel,
+  holdConsumption,
+  providerRequest,
+  revokeReplayed,
+  saveModel,
+  writeHeldBefore,
+} from './provider-writes.ts';
+export { findApplication, findUserById, withRequestReads } from './request-reads.ts';

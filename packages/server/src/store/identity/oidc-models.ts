@@ -21,33 +21,38 @@ export interface StoredModel {
   expiresAt: number;
 }
 
-export const upsertModel = (db: Db, row: StoredModel) =>
+/** Several rows in one statement (distinct model and id each): a request's writes (services/identity/provider-writes.ts). */
+export const upsertModels = (db: Db, rows: StoredModel[]) =>
   db
     .insertInto('oidc_models')
-    .values({
-      model: row.model,
-      id: row.id,
-      payload: row.payload,
-      grant_id: row.grantId,
-      uid: row.uid,
-      user_code: row.userCode,
-      account_id: row.accountId,
-      client_id: row.clientId,
-      consumed_at: null,
-      expires_at: row.expiresAt,
-    })
-    .onConflict((oc) =>
-      oc.columns(['model', 'id']).doUpdateSet({
+    .values(
+      rows.map((row) => ({
+        model: row.model,
+        id: row.id,
         payload: row.payload,
         grant_id: row.grantId,
         uid: row.uid,
         user_code: row.userCode,
         account_id: row.accountId,
         client_id: row.clientId,
+        consumed_at: null,
         expires_at: row.expiresAt,
-      }),
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['model', 'id']).doUpdateSet((eb) => ({
+        payload: eb.ref('excluded.payload'),
+        grant_id: eb.ref('excluded.grant_id'),
+        uid: eb.ref('excluded.uid'),
+        user_code: eb.ref('excluded.user_code'),
+        account_id: eb.ref('excluded.account_id'),
+        client_id: eb.ref('excluded.client_id'),
+        expires_at: eb.ref('excluded.expires_at'),
+      })),
     )
     .execute();
+
+export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
 
 type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
 

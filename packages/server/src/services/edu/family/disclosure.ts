@@ -18,8 +18,8 @@
 import { type ConsentState, everyClaim, MINOR_CLAIMS, type OidcClaim } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { latestConsentChecked } from '../../../store/edu/family/guardians.ts';
-import { findApplication } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
+import { findApplication } from '../../identity/request-reads.ts';
 import { agreementCovers } from './school-agreements.ts';
 
 /**

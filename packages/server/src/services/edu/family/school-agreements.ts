@@ -29,8 +29,8 @@ import {
 } from '../../../store/edu/family/guardian-checks.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { findSchool } from '../../../store/edu/school/schools.ts';
-import { findApplication } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
+import { findApplication } from '../../identity/request-reads.ts';
 import { inTransaction } from '../../webhooks/events.ts';
 import { eduAudit } from '../audit.ts';
 import { currentConsentText } from './consent-text.ts';

@@ -1,0 +1,219 @@
+/**
+ * A district at 08:00 (README.md): the server as deployed pinned to one core, the load on the other;
+ * on SQLite, then PostgreSQL with Redis for the limits' counters as several instances run them (a
+ * cluster and a redis-server of the bench's own on the server's core, the cluster counting its
+ * statements): whole first-party sign-ins by password, card and SMS code, and a product's refreshes,
+ * at each concurrency; then sign-ins started at 80 % of the measured rate, and a burst of password
+ * sign-ins with a profile read beside it. Prints each figure beside its target and the anchors.
+ * Knobs: BENCH_DURATION (s per measurement, 5), BENCH_CONCURRENCY ("4,32"), BENCH_FLOWS
+ * ("password,card,sms,refresh"), BENCH_DATABASES ("sqlite,postgres"), BENCH_BURST (500),
+ * BENCH_OPEN_SECONDS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresCounters } from '@edupass/test-kit/pg-counters';
+import type { Credentials } from '@edupass/test-kit/sign-in-flows';
+import { cpuSeconds, loadAverage, machineTicks } from '../server/measurement.mjs';
+import { log, started } from '../server/settings.mjs';
+import { burst, closedLoop, type Flow, openLoop, refreshChains } from './load.ts';
+import { ANCHORS, describeMeasured, type Measured, perCore, percentile, printVerdicts, rate } from './report.ts';
+import {
+  CLIENT_CORE,
+  type Cluster,
+  clusterProcesses,
+  type DatabaseKind,
+  type RunningServer,
+  type Seeded,
+  seed,
+  startCluster,
+  startServer,
+} from './setup.ts';
+import { verdictsOf } from './targets.ts';
+
+const env = process.env;
+const DURATION = Number(env.BENCH_DURATION ?? 5);
+const LEVELS = (env.BENCH_CONCURRENCY ?? '4,32').split(',').map(Number);
+const FLOWS = (env.BENCH_FLOWS ?? 'password,card,sms,refresh').split(',') as Flow[];
+const DATABASES = (env.BENCH_DATABASES ?? 'sqlite,postgres').split(',') as DatabaseKind[];
+const BURST = Number(env.BENCH_BURST ?? 500);
+const OPEN_SECONDS = Number(env.BENCH_OPEN_SECONDS ?? 8);
+
+// The load runs on the client core; the server and the database on the other.
+spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
+const loadAtStart = loadAverage();
+const ticksAtStart = machineTicks();
+const scratch = mkdtempSync(join(tmpdir(), 'edupass-district-'));
+
+/** CPU seconds of PostgreSQL's processes and of Redis (the limits' counters) so far. */
+const databaseCpu = (cluster: Cluster | undefined) =>
+  cluster
+    ? [...clusterProcesses(cluster.postmaster), cluster.redisPid].reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0)
+    : 0;
+
+const peopleFor = (seeded: Seeded, flow: Flow): Credentials[] =>
+  flow === 'password' ? seeded.password : flow === 'sms' ? seeded.sms : seeded.cards;
+
+const measured: Measured[] = [];
+const walSyncsPerFlow: Record<string, number> = {};
+const openLoops: Record<string, { rate: number; p99: number; failed: number }> = {};
+const bursts: Record<
+  string,
+  { profileP99Alone: number; profileP99: number; seconds: number; busy: number; failed: number }
+> = {};
+
+const passwordExtras = async (kind: DatabaseKind, server: RunningServer, seeded: Seeded) => {
+  const best = Math.max(...measured.filter((m) => m.database === kind && m.flow === 'password').map(rate));
+  const target = 0.8 * best;
+  log(
+    `${kind}: password sign-ins started at ${target.toFixed(1)}/s (80 % of ${best.toFixed(1)}) for ${OPEN_SECONDS} s…`,
+  );
+  const open = await openLoop(server.url, seeded.app, 'password', seeded.password, target, OPEN_SECONDS);
+  openLoops[kind] = { rate: target, p99: percentile(open.flows, 99), failed: open.failed };
+  log(
+    `  whole-flow p50 ${percentile(open.flows, 50).toFixed(0)} ms, p99 ${openLoops[kind].p99.toFixed(0)} ms, ${open.failed} failed`,
+  );
+
+  const signedIn = await fetch(`${server.url}/tiger/v3/web/accounts/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'auth-version': '2' },
+    body: JSON.stringify((seeded.password[0] as { password: unknown }).password),
+  });
+  const token = ((await signedIn.json()) as { auth: { token: { access: { token: string } } } }).auth.token.access.token;
+  const alone = await burst(server.url, seeded.password, token, 0, 2);
+  log(`${kind}: a burst of ${BURST} password sign-ins within 2 s, a profile read beside it…`);
+  const crowd = await burst(server.url, seeded.password, token, BURST, 2);
+  bursts[kind] = {
+    profileP99Alone: percentile(alone.profileReads, 99),
+    profileP99: percentile(crowd.profileReads, 99),
+    seconds: crowd.allSignedInSeconds,
+    busy: crowd.busyAnswers,
+    failed: crowd.failed,
+  };
+  log(
+    `  all signed in after ${crowd.allSignedInSeconds.toFixed(1)} s (${crowd.busyAnswers} answers 503 + Retry-After, ` +
+      `${crowd.failed} failed); profile read p99 ${bursts[kind].profileP99.toFixed(0)} ms ` +
+      `(${crowd.profileReads.length} reads; alone ${bursts[kind].profileP99Alone.toFixed(1)} ms)`,
+  );
+};
+
+const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined) => {
+  log(
+    `${kind}: seeding ${kind === 'postgres' ? `(cluster ${cluster?.scratch.url}) ` : ''}people, a class with cards, an application…`,
+  );
+  const seeded = await seed(kind, cluster);
+  const database = new URL(seeded.databaseUrl, 'file:///').pathname.slice(1);
+  const counters = cluster ? await postgresCounters(cluster.scratch.url, database) : undefined;
+  for (const flow of FLOWS) {
+    const walBefore = await counters?.walSyncs();
+    const server = await startServer(
+      scratch,
+      seeded.databaseUrl,
+      join(scratch, `server-${kind}-${flow}.log`),
+      cluster?.redis.url,
+    );
+    const people = peopleFor(seeded, flow);
+    const chains =
+      flow === 'refresh' ? await refreshChains(server.url, seeded.app, seeded.cards, Math.max(...LEVELS)) : undefined;
+    let flows = (await closedLoop(server.url, seeded.app, flow, people, 4, 1, chains)).ok;
+    for (const concurrency of LEVELS) {
+      const cpuBefore = cpuSeconds(server.pid);
+      const databaseBefore = databaseCpu(cluster);
+      const before = await counters?.read();
+      const load = await closedLoop(server.url, seeded.app, flow, people, concurrency, DURATION, chains);
+      const perFlow = (seconds: number) => (seconds * 1000) / Math.max(1, load.ok);
+      const serverCpuMs = perFlow(cpuSeconds(server.pid) - cpuBefore);
+      const databaseCpuMs = perFlow(databaseCpu(cluster) - databaseBefore);
+      const delta = before && counters ? await counters.since(before) : undefined;
+      const per = (v: number) => v / Math.max(1, load.ok);
+      const m: Measured = {
+        database: kind,
+        flow,
+        concurrency,
+        load,
+        serverCpuMs,
+        databaseCpuMs,
+        ...(delta
+          ? {
+              counters: {
+                statements: per(delta.statements),
+                writeCommits: per(delta.writeCommits),
+                walRecords: per(delta.walRecords),
+                walBytes: per(delta.walBytes),
+              },
+            }
+          : {}),
+      };
+      measured.push(m);
+      flows += load.ok;
+      log(describeMeasured(m));
+    }
+    await server.stop();
+    if (counters && walBefore !== undefined) {
+      // The server's connections report their WAL syncs as they end.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      walSyncsPerFlow[`${kind} ${flow}`] = ((await counters.walSyncs()) - walBefore) / Math.max(1, flows);
+      log(`  ${kind} ${flow}: ${walSyncsPerFlow[`${kind} ${flow}`]?.toFixed(1)} WAL syncs per flow (pg_stat_wal)`);
+    }
+    if (flow === 'password') {
+      const again = await startServer(
+        scratch,
+        seeded.databaseUrl,
+        join(scratch, `server-${kind}-burst.log`),
+        cluster?.redis.url,
+      );
+      await passwordExtras(kind, again, seeded);
+      await again.stop();
+    }
+  }
+  await counters?.close();
+};
+
+let cluster: Cluster | undefined;
+try {
+  if (DATABASES.includes('postgres')) cluster = await startCluster();
+  for (const kind of DATABASES) await runDatabase(kind, kind === 'postgres' ? cluster : undefined);
+} finally {
+  cluster?.scratch.remove();
+  await cluster?.redis.remove();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const ticksAtEnd = machineTicks();
+const stealShare = (ticksAtEnd.steal - ticksAtStart.steal) / Math.max(1, ticksAtEnd.total - ticksAtStart.total);
+console.log('');
+for (const m of measured) console.log(describeMeasured(m));
+console.log('');
+printVerdicts(verdictsOf({ measured, walSyncsPerFlow, openLoops, bursts }));
+console.log('');
+console.log(
+  `Per core = 1000 ÷ (server + database CPU ms per flow), the rate one whole core gives (the database on the same core). ` +
+    `Load average ${loadAtStart.toFixed(1)} before the run, steal ${(stealShare * 100).toFixed(0)} %: ` +
+    `${loadAtStart > 1 || stealShare > 0.05 ? 'the machine was shared, the rates are noisy (CPU per flow less so).' : 'a quiet machine.'}`,
+);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(
+  'bench/results/district.json',
+  JSON.stringify(
+    {
+      bench: 'district',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAtStart, stealShare },
+      settings: { DURATION, LEVELS, FLOWS, DATABASES, BURST, OPEN_SECONDS },
+      measured: measured.map((m) => ({
+        ...m,
+        perCore: perCore(m),
+        rate: rate(m),
+        load: { ...m.load, steps: undefined },
+      })),
+      walSyncsPerFlow,
+      openLoops,
+      bursts,
+      anchors: ANCHORS,
+    },
+    null,
+    2,
+  ),
+);
+log(`done in ${Math.round((Date.now() - started) / 1000)} s; results in bench/results/district.json`);

@@ -1,0 +1,159 @@
+/**
+ * The provider's writes of one request in one transaction. The OpenID Connect provider saves each of
+ * its models as it goes (resuming a sign-in saves the session and the code and deletes the
+ * interaction; the token endpoint saves the access and the refresh token), and each save was its own
+ * commit, each waiting for PostgreSQL's WAL to reach the disk: 13 commits per sign-in
+ * (oidc/statements-per-sign-in.test.ts). Within a request (`providerRequest`), the saves and
+ * deletions are held and written together by `flush`, in one transaction and one statement per kind,
+ * before the answer leaves (oidc/mount.ts holds the answer's end until then; a write that fails
+ * answers 503 rather than a success whose rows are missing).
+ *
+ * Nothing reads differently: a lookup that a held write could answer (the same model and id, a
+ * session's uid; by uid or user code, any row of a model with a deletion held) writes what is held first, and so does consuming a
+ * held row or revoking a grant. Consuming a code or a refresh token is held too, and runs first in
+ * the transaction as the conditional update that detects one used twice: when another request
+ * consumed it first, nothing of this request is written (the tokens it would have issued included),
+ * the grant is revoked, and the answer is the provider's `invalid_grant` (oidc/mount.ts), as when the
+ * provider itself sees the row consumed. Outside a request (workers, sweeps, the CLI) each write is
+ * immediate.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Kysely } from 'kysely';
+import {
+  consumeModel,
+  destroyModel,
+  grantIdOf,
+  revokeGrant,
+  type StoredModel,
+  upsertModels,
+} from '../../store/identity/oidc-models.ts';
+import type { Database } from '../../store/schema.ts';
+import { inStoreTransaction } from '../../store/transaction.ts';
+
+type Db = Kysely<Database>;
+
+interface Held {
+  saves: Map<string, StoredModel>;
+  deletions: Map<string, { model: string; id: string }>;
+  /** Codes and refresh tokens consumed, each by a conditional update first in the transaction. */
+  consumptions: Map<string, { model: string; id: string; at: number }>;
+}
+
+/** A code or refresh token another request consumed first: nothing of this request was written. */
+export class ConsumedTwice extends Error {}
+
+/**
+ * A code or refresh token presented twice is a replay, as the provider treats one it sees consumed:
+ * the grant it was issued under is revoked, with every token issued under that grant.
+ */
+export const revokeReplayed = async (db: Db, model: string, id: string) => {
+  const grantId = await grantIdOf(db, model, id);
+  if (grantId !== null) await revokeGrant(db, grantId);
+};
+
+const held = new AsyncLocalStorage<Held>();
+const keyOf = (model: string, id: string) => `${model}\u0000${id}`;
+
+/**
+ * Writes what is held, in one transaction; nothing when nothing is. A consumption refused (another
+ * request consumed the row first) rolls it all back, revokes the grant and throws ConsumedTwice.
+ */
+const write = async (db: Db, writes: Held) => {
+  if (writes.saves.size === 0 && writes.deletions.size === 0 && writes.consumptions.size === 0) return;
+  const saves = [...writes.saves.values()];
+  const deletions = [...writes.deletions.values()];
+  const consumptions = [...writes.consumptions.values()];
+  writes.saves.clear();
+  writes.deletions.clear();
+  writes.consumptions.clear();
+  const refused: { model: string; id: string }[] = [];
+  try {
+    await inStoreTransaction(db, async (tx) => {
+      for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+      if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+      for (const { model, id } of deletions) await destroyModel(tx, model, id);
+      if (saves.length > 0) await upsertModels(tx, saves);
+    });
+  } catch (error) {
+    if (error instanceof ConsumedTwice) for (const { model, id } of refused) await revokeReplayed(db, model, id);
+    throw error;
+  }
+};
+
+/** One request's scope: `run` its handling in it, then `flush` before its answer leaves. */
+export const providerRequest = (db: Db) => {
+  const writes: Held = { saves: new Map(), deletions: new Map(), consumptions: new Map() };
+  return {
+    run: <T>(work: () => T): T => held.run(writes, work),
+    flush: () => write(db, writes),
+  };
+};
+
+/** Saves a row now, or holds it for the request's transaction. */
+export const saveModel = async (db: Db, row: StoredModel): Promise<void> => {
+  const writes = held.getStore();
+  if (writes === undefined) {
+    await upsertModels(db, [row]);
+    return;
+  }
+  const key = keyOf(row.model, row.id);
+  writes.deletions.delete(key);
+  writes.saves.set(key, row);
+};
+
+/** Deletes a row now, or holds the deletion for the request's transaction. */
+export const deleteModel = async (db: Db, model: string, id: string): Promise<void> => {
+  const writes = held.getStore();
+  if (writes === undefined) {
+    await destroyModel(db, model, id);
+    return;
+  }
+  const key = keyOf(model, id);
+  writes.saves.delete(key);
+  writes.deletions.set(key, { model, id });
+};
+
+/**
+ * Holds the consumption of a row for the request's transaction, where it runs first (true); false
+ * outside a request, where the caller consumes it now.
+ */
+export const holdConsumption = (model: string, id: string, at: number): boolean => {
+  const writes = held.getStore();
+  if (writes === undefined) return false;
+  writes.consumptions.set(keyOf(model, id), { model, id, at });
+  return true;
+};
+
+type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
+
+const couldAnswer = (writes: Held, model: string, { column, value }: Lookup) => {
+  if (column === 'id') {
+    const key = keyOf(model, value);
+    return writes.saves.has(key) || writes.deletions.has(key) || writes.consumptions.has(key);
+  }
+  // A held deletion's row is not known by its uid or user code: any of the model's could be the one.
+  if ([...writes.deletions.values()].some((deletion) => deletion.model === model)) return true;
+  const field = column === 'uid' ? 'uid' : 'userCode';
+  return [...writes.saves.values()].some((row) => row.model === model && row[field] === value);
+};
+
+/**
+ * Before a read, a consumption or a revocation of `model` (by `lookup`; every held write when no
+ * model is named): writes what is held that it could see, so it sees the database as if nothing were held.
+ */
+export const writeHeldBefore = async (db: Db, model?: string, lookup?: Lookup): Promise<void> => {
+  const writes = held.getStore();
+  if (writes === undefined) return;
+  if (model === undefined || lookup === undefined || couldAnswer(writes, model, lookup)) {
+    if (process.env.DEBUG_HELD)
+      console.log(
+        'HELD FLUSH',
+        model,
+        lookup,
+        [...writes.saves.keys()],
+        [...writes.deletions.keys()],
+        new Error().stack?.split('\n').slice(2, 6).join(' '),
+      );
+    await write(db, writes);
+  }
+};

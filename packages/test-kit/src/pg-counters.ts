@@ -1,0 +1,105 @@
+/**
+ * What PostgreSQL itself counted of one database's work, read from another database of the same
+ * cluster (so the reading is not counted): statements from pg_stat_statements (the cluster must load
+ * it: `startScratchPostgres(COUNTING_SETTINGS)`), transactions that wrote (each one a commit that waits
+ * for its WAL to reach the disk) from the transaction ids handed out, and WAL from its insert position.
+ * All three move as the statements end, unlike pg_stat_wal and pg_stat_database, which a connection
+ * reports up to ten seconds later. Used by the statement-count test and by bench/district.
+ */
+import pg from 'pg';
+
+/** A cluster that counts: pg_stat_statements loaded, commits synced to disk, no autovacuum writing WAL meanwhile. */
+export const COUNTING_SETTINGS: Record<string, string> = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track_utility': 'on',
+  fsync: 'on',
+  synchronous_commit: 'on',
+  autovacuum: 'off',
+};
+
+/** Statements that only open or close a transaction: counted as commits, not as statements. */
+const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|end|rollback|savepoint|release)\b/i;
+
+export interface CounterSnapshot {
+  calls: Map<string, { query: string; calls: number; walRecords: number }>;
+  nextXid: number;
+  walLsn: string;
+}
+
+export interface CounterDelta {
+  /** Statements run (not counting BEGIN, COMMIT and the like). */
+  statements: number;
+  /** Transactions that wrote, each a commit waiting for the WAL to reach the disk. */
+  writeCommits: number;
+  /** WAL records the statements wrote (commit records aside), and WAL bytes in all. */
+  walRecords: number;
+  walBytes: number;
+  /** Each statement with how many times it ran, most first. */
+  byStatement: { query: string; calls: number }[];
+}
+
+/**
+ * A reader of `database`'s counters on the cluster at `clusterUrl` (any database of it: the reads
+ * are made from there). `close` ends its connection.
+ */
+export const postgresCounters = async (clusterUrl: string, database: string) => {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  await client.query('create extension if not exists pg_stat_statements');
+
+  const read = async (): Promise<CounterSnapshot> => {
+    const statements = await client.query<{ queryid: string; query: string; calls: string; wal_records: string }>(
+      `select s.queryid::text, s.query, s.calls::text, s.wal_records::text
+         from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = $1`,
+      [database],
+    );
+    const position = await client.query<{ xid: string; lsn: string }>(
+      'select pg_snapshot_xmax(pg_current_snapshot())::text as xid, pg_current_wal_insert_lsn()::text as lsn',
+    );
+    const [row] = position.rows;
+    if (row === undefined) throw new Error('no snapshot');
+    return {
+      calls: new Map(
+        statements.rows.map((s) => [
+          s.queryid,
+          { query: s.query, calls: Number(s.calls), walRecords: Number(s.wal_records) },
+        ]),
+      ),
+      nextXid: Number(row.xid),
+      walLsn: row.lsn,
+    };
+  };
+
+  const since = async (before: CounterSnapshot): Promise<CounterDelta> => {
+    const after = await read();
+    const walBytes = await client.query<{ bytes: string }>('select pg_wal_lsn_diff($1, $2)::text as bytes', [
+      after.walLsn,
+      before.walLsn,
+    ]);
+    const byStatement: { query: string; calls: number }[] = [];
+    let walRecords = 0;
+    for (const [id, now] of after.calls) {
+      const then = before.calls.get(id);
+      const calls = now.calls - (then?.calls ?? 0);
+      walRecords += now.walRecords - (then?.walRecords ?? 0);
+      if (calls > 0 && !TRANSACTION_CONTROL.test(now.query)) byStatement.push({ query: now.query, calls });
+    }
+    byStatement.sort((a, b) => b.calls - a.calls);
+    return {
+      statements: byStatement.reduce((sum, s) => sum + s.calls, 0),
+      writeCommits: after.nextXid - before.nextXid,
+      walRecords,
+      walBytes: Number(walBytes.rows[0]?.bytes ?? 0),
+      byStatement,
+    };
+  };
+
+  /**
+   * WAL syncs of the whole cluster so far (pg_stat_wal): a connection reports its own when it ends or
+   * up to ten seconds after its last transaction, so read it once the server's connections are closed.
+   */
+  const walSyncs = async () =>
+    Number((await client.query<{ n: string }>('select wal_sync::text as n from pg_stat_wal')).rows[0]?.n);
+
+  return { read, since, walSyncs, close: () => client.end() };
+};
