@@ -50,7 +50,9 @@ export const AgreementTextView = ({ code, version }: { code: string; version: st
       {other ? <p className="muted">{t('agree.otherLanguage')}</p> : null}
       <AgreementBody content={data.content} />
       <p>
-        <Link href={RETENTION_PAGE_PATH}>{t('agree.retention')}</Link>
+        <Link className="line-link" href={RETENTION_PAGE_PATH}>
+          {t('agree.retention')}
+        </Link>
       </p>
     </article>
   );

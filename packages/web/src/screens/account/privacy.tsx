@@ -34,7 +34,9 @@ const Privacy = () => {
     <AccountLayout title={t('privacy.title')}>
       <p>{t('privacy.intro')}</p>
       <p>
-        <Link href={RETENTION_PAGE_PATH}>{t('agree.retention')}</Link>
+        <Link className="line-link" href={RETENTION_PAGE_PATH}>
+          {t('agree.retention')}
+        </Link>
       </p>
       <FormError {...privacyError} />
       <dl className="facts">
