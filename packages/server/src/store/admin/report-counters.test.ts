@@ -97,7 +97,13 @@ describe('the counters of the months before the upgrade', () => {
     await migrate(store, all);
 
     const report = await yearlyReport({ readDb: db }, 2025);
-    expect(report.minors).toEqual({ accounts_at_year_end: { '8_13': 2 }, opened: 1 });
+    expect(report.minors).toEqual({
+      accounts_at_year_end: { '8_13': 2 },
+      opened: 1,
+      children_opened: 1,
+      erased: 0,
+      children_erased: 0,
+    });
     expect(report.consents).toEqual({ granted: 1, refused: 0, withdrawn: 0 });
     expect(report.staff_accesses).toEqual({
       reads: { operator: 1, teacher: 2 },
