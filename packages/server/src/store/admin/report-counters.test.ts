@@ -114,6 +114,9 @@ describe('the counters of the months before the upgrade', () => {
     expect((await yearlyReport({ readDb: db }, 2024)).minors).toEqual({
       accounts_at_year_end: { '8_13': 1 },
       opened: 1,
+      children_opened: 1,
+      erased: 0,
+      children_erased: 0,
     });
     expect(
       await db.selectFrom('report_people_read').select(['subject_id', 'year']).orderBy('subject_id').execute(),
