@@ -1,4 +1,9 @@
-import { type AgreementText, readAgreementRoute } from '@edupass/protocol';
+import {
+  type AgreementText,
+  type RetentionStatement,
+  readAgreementRoute,
+  retentionStatementRoute,
+} from '@edupass/protocol';
 import { anonymous, type Call, defineCall } from '../call.ts';
 import { object } from '../shapes.ts';
 
@@ -9,3 +14,13 @@ import { object } from '../shapes.ts';
  */
 export const readAgreement: Call<{ code: string; version?: number; lang?: string }, AgreementText> =
   /* @__PURE__ */ defineCall(anonymous, readAgreementRoute, object);
+
+/**
+ * The privacy notice's retention statement: each kind of record and how long it is kept, from the
+ * server's running settings, in `lang` (`zh-CN` or `en`).
+ */
+export const retentionStatement: Call<{ lang?: string }, RetentionStatement> = /* @__PURE__ */ defineCall(
+  anonymous,
+  retentionStatementRoute,
+  object,
+);

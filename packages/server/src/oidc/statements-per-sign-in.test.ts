@@ -36,12 +36,14 @@ import type { Config } from '../config/config.ts';
  * target is 15 statements and 5 commits: 5 commits are reached where several instances run, with the
  * limits' counters in Redis; alone, the sign-in's lock counter is reserved and given back in commits
  * of its own. What is left of the statements is listed in bench/district/README.md (the settings read
- * on every sign-in, the provider's reads of its models one by one, the agreements' checks).
+ * on every sign-in, the provider's reads of its models one by one, the agreements' checks). Since then
+ * the lock reads its known failures apart from its guesses under way (one more read per password
+ * sign-in) and a card sign-in reads the school's keys (one more).
  */
 const CEILINGS = {
-  password: { statements: 46, writeCommits: 7 },
+  password: { statements: 48, writeCommits: 7 },
   passwordOfSeveral: { statements: 40, writeCommits: 5 },
-  card: { statements: 42, writeCommits: 5 },
+  card: { statements: 44, writeCommits: 5 },
   refresh: { statements: 9, writeCommits: 1 },
 };
 

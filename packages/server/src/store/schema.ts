@@ -4,6 +4,8 @@ import type { AgeBand, ConsentState } from '@edupass/protocol';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { DataExportsTable, SecurityEventsTable } from './account/data-rights-schema.ts';
 import type {
+  AdminAuditTable,
+  AuditChainsTable,
   DataRequestsTable,
   ReportCountersTable,
   ReportPeopleReadTable,
@@ -226,32 +228,6 @@ export interface SettingsTable {
 export interface ProductsTable {
   pid: string;
   product_code: string;
-}
-
-export interface AdminAuditTable {
-  id: Generated<number>;
-  operator_id: number;
-  action: string;
-  target: string;
-  detail: string;
-  at: number;
-  /** Its place in the audit's chain (migration 050; null for rows written before). */
-  chain_seq: number | null;
-  /** The HMAC over the row and the link before it (store/admin/audit-chain.ts). */
-  chain_link: string | null;
-}
-
-/** Each tamper-evident log's chain: its head, and the anchor retention left (migration 050). */
-export interface AuditChainsTable {
-  chain: string;
-  /** The last place given, and its link. */
-  seq: number;
-  link: string;
-  /** The last place of the segment retention dropped (0 when none), its link, its time, and their HMAC. */
-  anchor_seq: number;
-  anchor_link: string;
-  anchor_at: number | null;
-  anchor_mac: string | null;
 }
 
 export interface TotpSecretsTable {

@@ -1,4 +1,4 @@
-/** Table types of staff access approvals and data-rights requests (migration 029). */
+/** Table types of the admin room: staff access approvals and data-rights requests (migration 029), the report counters (044), the audit and its chains (050). */
 import type { Generated } from 'kysely';
 
 export interface StaffAccessApprovalsTable {
@@ -50,4 +50,30 @@ export interface ReportPeopleReadTable {
   subject_id: number;
   /** China time. */
   year: number;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  operator_id: number;
+  action: string;
+  target: string;
+  detail: string;
+  at: number;
+  /** Its place in the audit's chain (migration 050; null for rows written before). */
+  chain_seq: number | null;
+  /** The HMAC over the row and the link before it (store/admin/audit-chain.ts). */
+  chain_link: string | null;
+}
+
+/** Each tamper-evident log's chain: its head, and the anchor retention left (migration 050). */
+export interface AuditChainsTable {
+  chain: string;
+  /** The last place given, and its link. */
+  seq: number;
+  link: string;
+  /** The last place of the segment retention dropped (0 when none), its link, its time, and their HMAC. */
+  anchor_seq: number;
+  anchor_link: string;
+  anchor_at: number | null;
+  anchor_mac: string | null;
 }
