@@ -61,6 +61,18 @@ export const openConsole = async (rig: ConsoleRig, identity: string, password: s
 export const signInAsOperator = (rig: ConsoleRig, hash = ''): Promise<Page> =>
   openConsole(rig, rig.operator.phone, rig.operator.password, hash);
 
+/**
+ * The console signed in as a new operator holding the auditor duty alone (the one that reads the audit
+ * log), on the audit log. For rigs without OPERATOR_MFA=required.
+ */
+export const openConsoleAsAuditor = async (rig: ConsoleRig): Promise<Page> => {
+  const phone = nextPhone();
+  await createAdmin(rig.server.app.ctx, phone, STAFF_PASSWORD, ['auditor']);
+  const page = await openConsole(rig, phone, STAFF_PASSWORD, '#/audit');
+  await shown(page, page.getByRole('heading', { name: '操作日志', level: 1 }));
+  return page;
+};
+
 /** A screen of the console: where it is, and the heading that shows it is there. */
 export interface ConsoleScreen {
   /** @default '' (the first screen) */

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   type ConsoleRig,
+  openConsoleAsAuditor,
   openConsoleAsOperator,
   operatorToken,
   SCREENSHOTS,
@@ -151,18 +152,22 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     const pupils = await edu().createPupils(teacher, classId, ['林小雨', '王小明', '李华']);
     expect(pupils).toHaveLength(3);
 
-    await go('#/audit', '操作日志');
-    await page.getByLabel('操作', { exact: true }).selectOption({ label: '学校的全部批量操作' });
-    await page.getByRole('button', { name: '显示' }).click();
-    const row = page.getByRole('row').filter({ hasText: `class:${classId}` });
+    // The audit log is the auditor's (an operator's system and security duties do not read it).
+    const audit = await openConsoleAsAuditor(rig);
+    await audit.getByLabel('操作', { exact: true }).selectOption({ label: '学校的全部批量操作' });
+    await audit.getByRole('button', { name: '显示' }).click();
+    const row = audit.getByRole('row').filter({ hasText: `class:${classId}` });
     await row.getByText('批量创建学生账号').waitFor();
     await row.getByText('3 pupils').waitFor();
     await row.getByText(`#${teacher.userId}`, { exact: false }).first().waitFor();
     // Only bulk actions: the operator's own changes (the school, its quota, the approval) are not listed.
-    await page.getByText('已到日志末尾（共 1 条）。').waitFor();
-    expect(await page.getByRole('cell', { name: '添加学校' }).count()).toBe(0);
+    await audit.getByText('已到日志末尾（共 1 条）。').waitFor();
+    expect(await audit.getByRole('cell', { name: '添加学校' }).count()).toBe(0);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-audit-bulk.zh-CN.png'), fullPage: true });
+    await audit.screenshot({ path: join(SCREENSHOTS, 'console-audit-bulk.zh-CN.png'), fullPage: true });
+    await audit.context().close();
+    // The operator's page leaves the teachers' list, as the next story comes back to it.
+    await go('#/users', '用户');
   });
 
   it('refuses a request on a phone, in English, after a confirmation naming the person and the school', async () => {

@@ -100,7 +100,7 @@ describe('the session', () => {
     const page = await openSignedIn();
     shift = (rig.server.config.refreshTokenTtlSeconds + rig.server.config.sessionTokenTtlSeconds + 60) * 1000;
     try {
-      await page.getByRole('navigation').getByRole('link', { name: '操作日志' }).click();
+      await page.getByRole('navigation').getByRole('link', { name: '学校', exact: true }).click();
       await signInShown(page);
       await page.getByRole('status').filter({ hasText: '登录已失效，请重新登录。' }).waitFor();
       expect(await heldToken(page)).toBeUndefined();
