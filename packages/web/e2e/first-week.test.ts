@@ -383,8 +383,9 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.getByRole('alertdialog').getByRole('button', { name: text['teach.archive'] }).click();
       await page.getByText(text['teach.archivedDone']).waitFor(WAIT);
       // Nothing left that the archived class refuses: no join code to open, no pupils to add.
-      expect(await page.getByRole('button', { name: text['teach.newJoinCode'] }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: text['teach.preview'] }).count()).toBe(0);
+      // (The page shows "archived" before it has read the class again: wait for the buttons to go.)
+      await expect.poll(() => page.getByRole('button', { name: text['teach.newJoinCode'] }).count(), WAIT).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: text['teach.preview'] }).count(), WAIT).toBe(0);
       await checkScreen(page, shot('year-ended'));
       expect(tab.errors).toEqual([]);
     });
