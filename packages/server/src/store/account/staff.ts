@@ -8,24 +8,30 @@ import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
 
-/** An approved school admin or teacher, or a teacher of a class: by the two memberships' user indexes. */
+/**
+ * An approved school admin or teacher, or a teacher of a class: one statement (every password sign-in
+ * asks), each part by its membership table's user index.
+ */
 export const isSchoolStaff = async (db: Db, userId: number): Promise<boolean> => {
-  const school = await db
-    .selectFrom('school_members')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .where('status', '=', 'approved')
-    .limit(1)
-    .executeTakeFirst();
-  if (school !== undefined) return true;
-  const teaching = await db
-    .selectFrom('class_members')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .where('role', 'in', ['head_teacher', 'teacher'])
-    .limit(1)
-    .executeTakeFirst();
-  return teaching !== undefined;
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('school_members')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .where('status', '=', 'approved')
+        .limit(1)
+        .as('school'),
+      eb
+        .selectFrom('class_members')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .where('role', 'in', ['head_teacher', 'teacher'])
+        .limit(1)
+        .as('teaching'),
+    ])
+    .executeTakeFirstOrThrow();
+  return row.school !== null || row.teaching !== null;
 };
 
 /** The newest `count` previous password hashes of a user. */
