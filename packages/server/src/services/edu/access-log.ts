@@ -60,6 +60,7 @@ export type ReadPurpose =
   | 'teacher_requests'
   | 'roster_preview'
   | 'guardian_view'
+  | 'guardian_invite'
   | 'pupil_duplicates'
   | 'pupils_merged';
 

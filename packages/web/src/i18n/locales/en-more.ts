@@ -350,6 +350,7 @@ const text = {
   'recordReads.purpose.teacher_requests': 'checked teachers waiting for approval',
   'recordReads.purpose.roster_preview': 'previewed a school roster import',
   'recordReads.purpose.guardian_view': 'looked at the child in the guardian area',
+  'recordReads.purpose.guardian_invite': "saw the school's invitation to confirm as a guardian",
   'recordReads.purpose.pupil_duplicates': 'looked for a pupil with two accounts',
   'recordReads.purpose.pupils_merged': "merged a pupil's two accounts into one",
   'recordReads.status.open': '(being prepared)',

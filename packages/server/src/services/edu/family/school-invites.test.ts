@@ -119,3 +119,32 @@ test('a teacher of the school is no guardian of its pupils', async () => {
   const [invite] = await invitesOf(teacher.token);
   expectError(await sendCode(teacher.token, invite?.id as number), 'E_1');
 });
+
+test("a phone the account never proved sees no invite; each listing is a read in the child's log", async () => {
+  const { pupil, listed } = guardiansOf(2);
+  const recorded = listed[0]?.mobile as string;
+  const holder = await signUpAgreed(server);
+  const setPhone = (phone_verified: number) =>
+    server.app.ctx.db
+      .updateTable('users')
+      .set({ phone: recorded, phone_verified })
+      .where('id', '=', holder.userId)
+      .execute();
+  // As an operator's import leaves it: the number on the account, never confirmed by a code.
+  await setPhone(0);
+  expect(await invitesOf(holder.token)).toEqual([]);
+  await setPhone(1);
+  const [invite] = await invitesOf(holder.token);
+  expect(invite?.child_name).toBe(pupil.name);
+  await invitesOf(holder.token);
+  const reads = await server.app.ctx.db
+    .selectFrom('edu_access_log')
+    .select(['reader_id', 'reader_role', 'fields', 'purpose'])
+    .where('subject_id', '=', invite?.child_id as number)
+    .where('purpose', '=', 'guardian_invite')
+    .execute();
+  // One row for the day's two listings, naming the reader and what was shown.
+  expect(reads).toEqual([
+    { reader_id: holder.userId, reader_role: 'guardian', fields: 'name,membership', purpose: 'guardian_invite' },
+  ]);
+});

@@ -6,6 +6,9 @@
  * `linkOrAsk`: at once when the child has no guardian yet, else a request the child's guardians
  * decide), naming the school. A guardian the book gives no phone for ("guardian to confirm") links
  * with a code the school hands over (guardian-links.ts), as any guardian of a pupil can.
+ *
+ * Only a phone the account proved by a code sees invites (an operator's import may record one unproved),
+ * and each listing is a read of the child's name and school, logged for the child's family to see.
  */
 import type { GuardianRelation } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
@@ -14,25 +17,36 @@ import { findUserById } from '../../../store/account/users.ts';
 import { markInviteConfirmed, pendingInvitesForPhone } from '../../../store/edu/family/guardian-invites.ts';
 import { maskPhone } from '../../account/views.ts';
 import { sendCode, verifyCode } from '../../codes/one-time-codes.ts';
+import { logReads } from '../access-log.ts';
 import { requireMayLink } from './guardian-links.ts';
 import { linkOrAsk } from './guardian-requests.ts';
 
-/** The invites for the caller's own phone; none without one. */
+/** The invites for the caller's own proved phone; none without one. */
 const invitesOf = async (ctx: Context, userId: number) => {
   const user = (await findUserById(ctx.db, userId)) ?? fail('E_0');
-  return user.phone ? pendingInvitesForPhone(ctx.db, user.phone) : [];
+  return user.phone && user.phone_verified === 1 ? pendingInvitesForPhone(ctx.db, user.phone) : [];
 };
 
-export const schoolInvites = async (ctx: Context, userId: number) => ({
-  invites: (await invitesOf(ctx, userId)).map((r) => ({
-    id: Number(r.id),
-    child_id: Number(r.child_id),
-    child_name: r.child_name,
-    school: r.school,
-    relation: r.relation,
-    phone: maskPhone(r.phone),
-  })),
-});
+export const schoolInvites = async (ctx: Context, userId: number) => {
+  const invites = await invitesOf(ctx, userId);
+  await logReads(ctx, {
+    readerId: userId,
+    role: 'guardian',
+    subjectIds: invites.map((r) => Number(r.child_id)),
+    fields: ['name', 'membership'],
+    purpose: 'guardian_invite',
+  });
+  return {
+    invites: invites.map((r) => ({
+      id: Number(r.id),
+      child_id: Number(r.child_id),
+      child_name: r.child_name,
+      school: r.school,
+      relation: r.relation,
+      phone: maskPhone(r.phone),
+    })),
+  };
+};
 
 /** One invite for the caller's phone, still waiting; E_2 for any other (as if it did not exist). */
 const inviteOf = async (ctx: Context, userId: number, inviteId: number) => {
