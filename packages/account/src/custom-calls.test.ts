@@ -1,6 +1,8 @@
-import type { TokenSet } from '@edupass/protocol';
+import { ClientCode, type TokenSet } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
-import { routePath, sessionTokenStore } from './custom-calls.ts';
+import { callRoute, routePath, sessionTokenStore } from './custom-calls.ts';
+import { createAccountClient, isAuthError, loginByPassword } from './index.ts';
+import { startFakeApi } from './testing/fake-api.ts';
 
 const tokens: TokenSet = {
   access: { token: 'a.b.c', type: 'Bearer', expires_in: 900 },
@@ -84,5 +86,54 @@ describe('routePath', () => {
     expect(routePath('/admin/users/:id/block', { id: 12 })).toBe('/admin/users/12/block');
     expect(routePath('/a/:x/:y', { x: 'a b/c' })).toBe('/a/a%20b%2Fc/:y');
     expect(routePath('/admin/users')).toBe('/admin/users');
+  });
+});
+
+describe('codes of the education and staff group (76 on), which the main entry does not name', () => {
+  const refusal = async (call: () => Promise<unknown>) => {
+    const error = await call().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    if (!isAuthError(error)) throw new Error(`not an AuthError: ${String(error)}`);
+    return error;
+  };
+
+  it('keep their numbers everywhere, and their catalogue names through callRoute', async () => {
+    const api = await startFakeApi({
+      'POST /classes': () => ({ status: 409, body: { error_code: 'E_18', error_number: 76, error_message: 'Taken.' } }),
+      // Another server of this API: error_code alone.
+      'POST /staff': () => ({ status: 403, body: { error_code: 'E_21', error_message: 'Expired.' } }),
+      'POST /tiger/v3/web/accounts/login': () => ({ status: 403, body: { error_code: 'E_21', error_number: 79 } }),
+    });
+    try {
+      const client = createAccountClient({
+        pid: 'edupass',
+        appid: 1001,
+        product_code: 77,
+        platform: 'web',
+        host: { tiger: api.url, platform: api.url },
+      });
+      const route = (path: string) => ({
+        method: 'POST' as const,
+        path,
+        host: 'tiger' as const,
+        auth: 'none' as const,
+      });
+      const taken = await refusal(() => callRoute(client, route('/classes')));
+      expect([taken.code, taken.name, taken.serverCode, taken.message]).toEqual([
+        ClientCode.CLASS_NAME_TAKEN,
+        'CLASS_NAME_TAKEN',
+        'E_18',
+        'Taken.',
+      ]);
+      const expired = await refusal(() => callRoute(client, route('/staff')));
+      expect([expired.code, expired.name]).toEqual([ClientCode.PASSWORD_EXPIRED, 'PASSWORD_EXPIRED']);
+      // The main entry's own calls: the number from the catalogue, the name the server's code.
+      const signIn = await refusal(() => loginByPassword(client, { identity: 'teacher01', password: 'secret12' }));
+      expect([signIn.code, signIn.name, signIn.serverCode]).toEqual([ClientCode.PASSWORD_EXPIRED, 'E_21', 'E_21']);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -3,9 +3,10 @@
  * request, timeouts, network failures and server answers alike.
  */
 import {
-  ClientCode,
   type ClientCodeName,
-  clientCodeName,
+  CoreCode,
+  type CoreCodeName,
+  coreCodeName,
   type RuleFailure,
   readWireError,
   SERVER_CODE_NUMBERS,
@@ -26,7 +27,12 @@ export class AuthError extends Error {
   // for older targets.
   /** The client code number of the catalogue (`ClientCode`). */
   declare readonly code: number;
-  /** The catalogue name (`USER_NOT_EXIST_OR_WRONG_PASSWORD`, …), or the server's code when it is unknown. */
+  /**
+   * The catalogue name (`USER_NOT_EXIST_OR_WRONG_PASSWORD`, …), or the server's code when it is unknown.
+   * The main entry names the core codes (0–75); a code of the education and staff group (76 on: E_18 …)
+   * carries its catalogue name from `./custom-calls`, which calls those routes, and its server code
+   * (`E_21`) from the other entries: `code` is the catalogue number either way.
+   */
   declare readonly name: ClientCodeName | (string & {});
   declare readonly serverCode: string | undefined;
   declare readonly status: number | undefined;
@@ -36,14 +42,14 @@ export class AuthError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     // `details` as given (serverCode, status, body; cause again, as Error itself keeps it): fields it
     // lacks read as undefined all the same.
-    Object.assign(this, details, { code, name: clientCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR' });
+    Object.assign(this, details, { code, name: coreCodeName(code) ?? details.serverCode ?? 'SERVER_ERROR' });
   }
 }
 
 export const isAuthError = (value: unknown): value is AuthError => value instanceof AuthError;
 
-export const authError = (name: ClientCodeName, message: string, details?: AuthErrorDetails): AuthError =>
-  new AuthError(ClientCode[name], message, details);
+export const authError = (name: CoreCodeName, message: string, details?: AuthErrorDetails): AuthError =>
+  new AuthError(CoreCode[name], message, details);
 
 /** Throws the first failed validation rule, if any. */
 export const assertValid = (...results: (RuleFailure | null)[]): void => {
@@ -57,7 +63,7 @@ export const assertValid = (...results: (RuleFailure | null)[]): void => {
  * the error shape.
  */
 export const fromResponse = (status: number, body: unknown): AuthError => {
-  const wire = readWireError(body, SERVER_CODE_NUMBERS, ClientCode.SERVER_ERROR);
+  const wire = readWireError(body, SERVER_CODE_NUMBERS, CoreCode.SERVER_ERROR);
   if (wire?.serverCode !== undefined) {
     return new AuthError(wire.code, wire.message ?? wire.serverCode, { serverCode: wire.serverCode, status, body });
   }

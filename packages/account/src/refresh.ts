@@ -9,7 +9,7 @@
  * token just rotated, and the server's grace window answers with the same successor.)
  */
 import {
-  ClientCode,
+  CoreCode,
   convertCookieRoute,
   NO_TOKEN_EXPIRED_MESSAGE,
   NO_TOKEN_MESSAGE,
@@ -74,7 +74,7 @@ const exchange = async (client: AccountClient, stale: string | undefined): Promi
     return adopt(client, reply.data);
   } catch (error) {
     // The session is over: a refresh token the server calls invalid, or any refused conversion.
-    if (refresh ? isAuthError(error) && error.code === ClientCode.REFRESH_TOKEN_INVALID : refused(error)) {
+    if (refresh ? isAuthError(error) && error.code === CoreCode.REFRESH_TOKEN_INVALID : refused(error)) {
       clearTokens(client);
       throw authError('NO_TOKEN', refresh ? NO_TOKEN_EXPIRED_MESSAGE : NO_TOKEN_MESSAGE, { cause: error });
     }

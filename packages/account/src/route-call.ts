@@ -5,10 +5,17 @@
  * (the operator console's `adminRoutes`). Typed by the route: its input from its fields, its answer
  * from its answer schema.
  */
-import { type Answer, ClientCode, type Fields, type Parsed, type WireRoute } from '@edupass/protocol';
+import {
+  type Answer,
+  CoreCode,
+  type Fields,
+  type Parsed,
+  schoolStaffCodeName,
+  type WireRoute,
+} from '@edupass/protocol';
 import type { Values } from './call.ts';
 import type { AccountClient } from './client.ts';
-import { AuthError } from './errors.ts';
+import { AuthError, isAuthError } from './errors.ts';
 import { withToken } from './with-token.ts';
 
 /** What a route call needs of a route: where it goes, and (for the types) its fields and answer. */
@@ -60,6 +67,15 @@ export const routePath = (path: string, params: Values = {}): string =>
     params[name] === undefined ? whole : encodeURIComponent(String(params[name])),
   );
 
+/**
+ * `error` with the catalogue name of a code of the education and staff group (CLASS_NAME_TAKEN …), which
+ * the SDK core names by the server's code alone: these routes are where such codes come from.
+ */
+const named = (error: unknown): unknown => {
+  const name = isAuthError(error) && error.name === error.serverCode ? schoolStaffCodeName(error.code) : undefined;
+  return name === undefined ? error : Object.assign(error as AuthError, { name });
+};
+
 /** Sends `route` and answers the parsed body (`undefined` for 204), typed as the route's answer. */
 export const callRoute = async <R extends CallableRoute>(
   client: AccountClient,
@@ -72,10 +88,12 @@ export const callRoute = async <R extends CallableRoute>(
     route: { ...route, path: routePath(route.path, params) },
     query,
     body: () => body,
+  }).catch((error: unknown) => {
+    throw named(error);
   });
   const problem = route.answer === undefined ? undefined : options?.check?.(route.answer, reply.data ?? null);
   if (problem !== undefined) {
-    throw new AuthError(ClientCode.SERVER_ERROR, `Unexpected answer from the server (${problem}).`);
+    throw new AuthError(CoreCode.SERVER_ERROR, `Unexpected answer from the server (${problem}).`);
   }
   return reply.data as RouteAnswer<R>;
 };

@@ -1,5 +1,5 @@
 /** Sending for the signed-in user (`auth: 'token'` and `'optional'` routes). */
-import { ClientCode, TOKEN_RETRY_LIMIT } from '@edupass/protocol';
+import { CoreCode, TOKEN_RETRY_LIMIT } from '@edupass/protocol';
 import type { Sender } from './call.ts';
 import { isAuthError } from './errors.ts';
 import { currentTokens, isReady, obtainTokens, type ReadyTokens } from './refresh.ts';
@@ -29,12 +29,12 @@ export const withToken: Sender = async (client, request) => {
       return await attempt(tokens);
     } catch (error) {
       if (!isAuthError(error)) throw error;
-      if (error.code === ClientCode.TOKEN_INVALID && retried < (client.config.tokenRetries ?? TOKEN_RETRY_LIMIT)) {
+      if (error.code === CoreCode.TOKEN_INVALID && retried < (client.config.tokenRetries ?? TOKEN_RETRY_LIMIT)) {
         tokens = await obtainTokens(client, tokens.access);
         continue;
       }
       // The server no longer knows this session (signed out elsewhere, revoked): drop the dead tokens.
-      if (error.code === ClientCode.NO_TOKEN) clearTokens(client);
+      if (error.code === CoreCode.NO_TOKEN) clearTokens(client);
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import {
   type CaptchaRuleRequest,
   type CaptchaRuleResponse,
   type CaptchaTicketResponse,
-  ClientCode,
+  CoreCode,
   captchaRuleRoute,
   type GeetestParams,
   geetestRegisterRoute,
@@ -61,9 +61,9 @@ type CaptchaRoute = keyof typeof ROUTES;
  * Without a known `error_number` the catalogue maps `error_code`; an unknown code is CAPTCHA_ERROR.
  */
 const serverError = (status: number, body: unknown): CaptchaError => {
-  const wire = readWireError(body, CAPTCHA_CODE_NUMBERS, ClientCode.CAPTCHA_ERROR);
+  const wire = readWireError(body, CAPTCHA_CODE_NUMBERS, CoreCode.CAPTCHA_ERROR);
   const serverCode = wire?.serverCode;
-  return new CaptchaError(wire?.code ?? ClientCode.CAPTCHA_ERROR, wire?.message ?? `HTTP ${status}`, {
+  return new CaptchaError(wire?.code ?? CoreCode.CAPTCHA_ERROR, wire?.message ?? `HTTP ${status}`, {
     status,
     body,
     ...(serverCode === undefined ? {} : { serverCode }),

@@ -3,7 +3,7 @@
  * fails when there is none); otherwise the provider's widget runs in the overlay and its result is
  * exchanged for a ticket. Every outcome reaches exactly one callback and settles the promise.
  */
-import { ALIYUN_LOGIN_SCENE, CAPTCHA_MESSAGES, type CaptchaRule, ClientCode, SLIDE_RULE } from '@edupass/protocol';
+import { ALIYUN_LOGIN_SCENE, CAPTCHA_MESSAGES, type CaptchaRule, CoreCode, SLIDE_RULE } from '@edupass/protocol';
 import { type CaptchaApi, createApi } from './api.ts';
 import { fingerprintDeviceId, memoizeDeviceId } from './device-id.ts';
 import { CaptchaError, closedError, isCaptchaError, widgetError, withRule } from './errors.ts';
@@ -173,7 +173,7 @@ export const createCaptcha = (options: CaptchaOptions) => {
     if (!isWidgetRule(rule)) {
       // §4.2: a rule we run no widget for means "use this ticket now".
       if (ruleAnswer.ticket === '') {
-        throw new CaptchaError(ClientCode.CAPTCHA_REJECTED, CAPTCHA_MESSAGES.noTicket, { rule });
+        throw new CaptchaError(CoreCode.CAPTCHA_REJECTED, CAPTCHA_MESSAGES.noTicket, { rule });
       }
       return { ticket: ruleAnswer.ticket, appid: ruleAnswer.appid, rule };
     }
@@ -200,7 +200,7 @@ export const createCaptcha = (options: CaptchaOptions) => {
       verify(request).then(
         (result) => callbacks.onSuccess?.(result),
         (error: CaptchaError) => {
-          if (error.code === ClientCode.CAPTCHA_CLOSED) callbacks.onClose?.();
+          if (error.code === CoreCode.CAPTCHA_CLOSED) callbacks.onClose?.();
           else callbacks.onFail?.(error);
         },
       );

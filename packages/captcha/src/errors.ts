@@ -1,5 +1,5 @@
 /** The one error class of the captcha SDK: every failure rejects with it, and `onFail` receives it. */
-import { CAPTCHA_MESSAGES, ClientCode, type ClientCodeName, clientCodeName } from '@edupass/protocol';
+import { CAPTCHA_MESSAGES, CoreCode, type CoreCodeName, coreCodeName } from '@edupass/protocol';
 
 export interface CaptchaErrorDetails {
   /** The server's `error_code` when the server refused. */
@@ -13,10 +13,10 @@ export interface CaptchaErrorDetails {
 }
 
 export class CaptchaError extends Error {
-  /** Client code number of the catalogue (`ClientCode`). */
+  /** Client code number of the catalogue (`CoreCode`). */
   readonly code: number;
   /** Catalogue name of `code`. */
-  override readonly name: ClientCodeName | (string & {});
+  override readonly name: CoreCodeName | (string & {});
   readonly serverCode: string | undefined;
   readonly status: number | undefined;
   readonly body: unknown;
@@ -25,7 +25,7 @@ export class CaptchaError extends Error {
   constructor(code: number, message: string, details: CaptchaErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
-    this.name = clientCodeName(code) ?? 'CAPTCHA_ERROR';
+    this.name = coreCodeName(code) ?? 'CAPTCHA_ERROR';
     this.serverCode = details.serverCode;
     this.status = details.status;
     this.body = details.body;
@@ -39,23 +39,23 @@ export const isCaptchaError = (value: unknown): value is CaptchaError => value i
 export const isOutage = (value: unknown): value is CaptchaError =>
   isCaptchaError(value) &&
   (value.status === undefined
-    ? value.code === ClientCode.CAPTCHA_ERROR && value.body === undefined
+    ? value.code === CoreCode.CAPTCHA_ERROR && value.body === undefined
     : value.status >= 500);
 
 /** The widget or its check said no. */
 export const rejected = (message: string = CAPTCHA_MESSAGES.rejected, details?: CaptchaErrorDetails) =>
-  new CaptchaError(ClientCode.CAPTCHA_REJECTED, message, details);
+  new CaptchaError(CoreCode.CAPTCHA_REJECTED, message, details);
 
 /** Something broke while the widget ran ('some error occurred'). */
 export const widgetError = (message: string = CAPTCHA_MESSAGES.error, details?: CaptchaErrorDetails) =>
-  new CaptchaError(ClientCode.CAPTCHA_ERROR, message, details);
+  new CaptchaError(CoreCode.CAPTCHA_ERROR, message, details);
 
 /** The widget could not start at all ('fatal error occurred'). */
 export const fatal = (details?: CaptchaErrorDetails) =>
-  new CaptchaError(ClientCode.CAPTCHA_ERROR, CAPTCHA_MESSAGES.fatal, details);
+  new CaptchaError(CoreCode.CAPTCHA_ERROR, CAPTCHA_MESSAGES.fatal, details);
 
 export const closedError = (rule?: string) =>
-  new CaptchaError(ClientCode.CAPTCHA_CLOSED, CAPTCHA_MESSAGES.closed, rule === undefined ? {} : { rule });
+  new CaptchaError(CoreCode.CAPTCHA_CLOSED, CAPTCHA_MESSAGES.closed, rule === undefined ? {} : { rule });
 
 /** A copy of `error` that names the rule it happened under. */
 export const withRule = (error: CaptchaError, rule: string): CaptchaError =>

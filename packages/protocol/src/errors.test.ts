@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { CORE_CLIENT_CODES, CoreCode, coreCodeName } from './client-codes.ts';
 import { CLIENT_MESSAGES, ClientCode, clientCodeName, SERVER_ERRORS, type ServerCode } from './errors.ts';
+import { SCHOOL_STAFF_CLIENT_CODES, schoolStaffCodeName } from './school-staff-codes.ts';
 import { CAPTCHA_CODE_NUMBERS, SERVER_CODE_NUMBERS } from './server-code-numbers.ts';
 
 // compatibility.md, "Server codes and what they mean": server code → client number.
@@ -139,6 +141,20 @@ describe('the error catalogue', () => {
     expect(SERVER_ERRORS.E_0.status).toBe(403);
     expect(SERVER_ERRORS['10000000'].message).toBe('Access token is invalid.');
     expect(SERVER_ERRORS.GCAP_1.message).toBe('Invalid Ticket.');
+  });
+});
+
+describe('the core list and the education and staff group (what the SDK cores carry, and what they do not)', () => {
+  test('the core list is closed at 75; the group numbers on from 76, and ClientCode is the two', () => {
+    expect(CORE_CLIENT_CODES).toHaveLength(76);
+    expect(SCHOOL_STAFF_CLIENT_CODES[0]).toBe('CLASS_NAME_TAKEN');
+    for (const [name, number] of Object.entries(ClientCode)) {
+      const core = coreCodeName(number) !== undefined;
+      expect(core ? coreCodeName(number) : schoolStaffCodeName(number), name).toBe(name);
+      expect(core ? CoreCode[name as keyof typeof CoreCode] : undefined, name).toBe(core ? number : undefined);
+    }
+    expect(schoolStaffCodeName(75)).toBeUndefined();
+    expect(coreCodeName(76)).toBeUndefined();
   });
 });
 

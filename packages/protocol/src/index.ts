@@ -10,6 +10,7 @@ export * from './application-routes.ts';
 export * from './badge-route.ts';
 export * from './captcha.ts';
 export * from './captcha-routes.ts';
+export * from './client-codes.ts';
 export * from './collector-answers.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
@@ -37,6 +38,7 @@ export {
   schoolSignInTable,
   schoolSignOutAnswer,
 } from './school-sign-in-routes.ts';
+export * from './school-staff-codes.ts';
 export * from './second-factor-routes.ts';
 export * from './server-code-numbers.ts';
 export * from './session-routes.ts';

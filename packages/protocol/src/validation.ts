@@ -3,7 +3,7 @@
  * request; the server runs the same ones on what arrives.
  */
 import { updateProfileRoute } from './account-routes.ts';
-import { ClientCode, type ClientCodeName } from './errors.ts';
+import { CoreCode, type CoreCodeName } from './client-codes.ts';
 
 /** A failed rule: the client code to throw and the message (the name follows from the code: `clientCodeName`). */
 export interface RuleFailure {
@@ -11,7 +11,7 @@ export interface RuleFailure {
   message: string;
 }
 
-const failure = (name: ClientCodeName, message: string): RuleFailure => ({ code: ClientCode[name], message });
+const failure = (name: CoreCodeName, message: string): RuleFailure => ({ code: CoreCode[name], message });
 
 /** `String(value)`, except for objects whose own toString/valueOf cannot make a string (hostile JSON). */
 const shown = (value: unknown): string => {
@@ -79,7 +79,7 @@ const DESCRIPTION_MESSAGE = 'Invalid description, it should contains only 0 - 50
 
 /* @__NO_SIDE_EFFECTS__ */
 const patternCheck =
-  (field: keyof typeof PATTERNS, name: ClientCodeName): Check =>
+  (field: keyof typeof PATTERNS, name: CoreCodeName): Check =>
   (value) =>
     typeof value === 'string' && PATTERNS[field].test(value) ? null : failure(name, genericMessage(field, value));
 

@@ -1,12 +1,16 @@
 /** Reading an error answer of this API (`error_code`, `error_number`, `error_message`): the one way every client does it. */
-import { clientCodeName } from './errors.ts';
+import { coreCodeName } from './client-codes.ts';
 
 /** A JSON object: not null and not an array. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && !!value && !Array.isArray(value);
 
 export interface ErrorAnswer {
-  /** The client code: `error_number` when the catalogue knows it, else `table`'s number for `error_code`, else the fallback. */
+  /**
+   * The client code: `error_number` when the core list knows it (client-codes.ts), else `table`'s number
+   * for `error_code` (so E_18 … of the education and staff group keep 76 … in an SDK core, which does not
+   * carry their names), else the fallback.
+   */
   code: number;
   /** `error_code`, when the answer carries one. */
   serverCode: string | undefined;
@@ -25,7 +29,7 @@ export const readWireError = (
   const serverCode = typeof code === 'string' ? code : undefined;
   return {
     code:
-      typeof number === 'number' && clientCodeName(number) !== undefined
+      typeof number === 'number' && coreCodeName(number) !== undefined
         ? number
         : (serverCode !== undefined && Object.hasOwn(table, serverCode) && table[serverCode]) || fallback,
     serverCode,

@@ -42,10 +42,14 @@ const base = {
   templates: { register: 'T_REGISTER' },
   templateParams: ['code', 'minutes'],
   voiceShowNumber: undefined,
-  // Generous: a loaded machine must not turn a slow answer into "did not answer" (the peer that
-  // never answers, 0004, costs this once per provider).
+  // Generous: a loaded machine must not turn a slow answer into "did not answer". The peer that never
+  // answers (0004) is asked through a server of its own with NO_ANSWER_TIMEOUT_MS instead: a send is
+  // tried twice, so this limit would cost it 10 s per provider.
   timeoutMs: 5000,
 } as const;
+
+/** The time limit of the server that meets the peer that never answers: nothing can answer in time there. */
+const NO_ANSWER_TIMEOUT_MS = 500;
 
 const cases: Case[] = [
   {
@@ -170,7 +174,19 @@ describe.each(cases)('$name SMS', (c) => {
   });
 
   it('a provider that does not answer in time is E_6', async () => {
-    expectE6(await sendRegisterCode(phoneEnding('0004')), /did not answer/);
+    const impatient = await startTestServer({ sms: { ...c.config(peer.url), timeoutMs: NO_ANSWER_TIMEOUT_MS } });
+    try {
+      const phone = phoneEnding('0004');
+      expectE6(
+        await client(impatient.url)('POST', `${A}/captcha/register/phone/with-agreement`, {
+          phone_number: phone,
+          pid: PID,
+        }),
+        /did not answer/,
+      );
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('sends voice codes through the voice API', async () => {

@@ -4,7 +4,6 @@ import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databas
 import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openStore, type Store } from '../../store/db.ts';
-import { migrate } from '../../store/migrate.ts';
 import type { User } from '../../store/schema.ts';
 import { findLiveSession, insertSession, sessionKey } from '../../store/sessions/sessions.ts';
 import { createSessionCache, type SessionCache } from './cache.ts';
@@ -21,10 +20,10 @@ const opened: { store: Store; database: TestDatabase }[] = [];
  * user (created or renamed), or the session ended when given undefined.
  */
 const database = async () => {
-  const testDatabase = await createTestDatabase();
+  // At the newest schema from the migrated template (a copy), not every migration run again per test.
+  const testDatabase = await createTestDatabase({ migrated: true });
   const store = openStore(testDatabase.url);
   opened.push({ store, database: testDatabase });
-  await migrate(store);
   const now = Date.now();
   let reads = 0;
   return {
