@@ -44,6 +44,8 @@ const WORDS = {
     cancel: 'Cancel',
     mappingSaved: 'The mapping of {name} is saved.',
     redirect: 'Register this redirect URI with the platform: {name}',
+    redirectApp:
+      'In the app’s settings, make this address’s domain a trusted domain (WeCom) or its redirect URL (DingTalk): {name}',
     logoutUri: 'and this back-channel logout URI, so signing out there signs out here: {name}',
     postLogoutUri: 'and, to sign out there from here, this post-logout redirect URI: {name}',
     add: 'Add a connector',
@@ -130,6 +132,7 @@ const WORDS = {
     cancel: '取消',
     mappingSaved: '已保存 {name} 的映射。',
     redirect: '请在平台登记此回调地址：{name}',
+    redirectApp: '请在应用设置中把此地址的域名设为可信域名（企业微信），或登记为回调地址（钉钉）：{name}',
     logoutUri: '并登记此后端注销地址，在平台退出时这里也随之退出：{name}',
     postLogoutUri: '如需在这里退出时同时退出平台，请登记此退出后回调地址：{name}',
     add: '添加连接',
