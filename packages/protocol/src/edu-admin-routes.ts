@@ -32,9 +32,16 @@ const anyValue = { type: 'any', required: true } as const;
 /** The largest roster upload, base64 (a 20 MiB zip, the server's bound on a roster zip, and some). */
 export const ROSTER_UPLOAD_MAX = 28 * 1024 * 1024;
 
-/** The kinds of school sign-in connector: CAS, a SAML federation (CARSI), an OAuth2 / OIDC platform. */
-export const SCHOOL_CONNECTOR_KINDS = ['cas', 'saml', 'oidc'] as const;
+/**
+ * The kinds of school sign-in connector: CAS, a SAML federation (CARSI), an OAuth2 / OIDC platform,
+ * and the school's work app (WeCom or DingTalk: QR-code login, and silently inside the app).
+ */
+export const SCHOOL_CONNECTOR_KINDS = ['cas', 'saml', 'oidc', 'workapp'] as const;
 export type SchoolConnectorKind = (typeof SCHOOL_CONNECTOR_KINDS)[number];
+
+/** The vendors of a `workapp` connector. */
+export const WORK_APP_VENDORS = ['wecom', 'dingtalk'] as const;
+export type WorkAppVendor = (typeof WORK_APP_VENDORS)[number];
 
 /**
  * Presets of an `oidc` connector: the generic OpenID Connect and OAuth2 ones, and configuration

@@ -76,6 +76,28 @@ export const schoolSignInTable = {
     "The school's OAuth2 / OpenID Connect platform sends the browser back here with a code: signs in and returns to the site (302)",
     NO_CONTENT,
   ),
+  finishAppSignIn: described(
+    {
+      method: 'GET',
+      path: `${BASE}/:code/app`,
+      host: 'tiger',
+      auth: 'optional',
+      status: 200,
+      params: { code },
+      query: {
+        /** WeCom's code (QR login and in-app OAuth); DingTalk's QR login's code. */
+        code: { type: 'string', required: false, maxLength: 512 },
+        /** DingTalk's QR login names the same code `authCode`. */
+        authCode: { type: 'string', required: false, maxLength: 512 },
+        /** DingTalk's in-app free-login code, which EduPass's own page got from the app's JSAPI. */
+        auth_code: { type: 'string', required: false, maxLength: 512 },
+        state: { type: 'string', required: true, maxLength: 64 },
+        error: { type: 'string', required: false, maxLength: 128 },
+      },
+    } as const,
+    "The school's WeCom or DingTalk sends the browser back here with a code (QR-code login, or inside the app): signs in and returns to the site (302)",
+    NO_CONTENT,
+  ),
   samlServiceProvider: described(
     { method: 'GET', path: `${BASE}/saml/metadata`, host: 'tiger', auth: 'none', status: 200 } as const,
     "EduPass's SAML 2.0 service provider metadata (XML), as a federation registers it",

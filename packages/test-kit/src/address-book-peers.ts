@@ -21,6 +21,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchoolBook } from './address-book-school.ts';
+import {
+  type ApiHandler,
+  dingtalkSignIn,
+  newDesk,
+  type OpenHandler,
+  type SignInDesk,
+  wecomSignIn,
+} from './address-book-sign-in.ts';
 import { json, readBody } from './sms-peers.ts';
 
 export interface BookPeer {
@@ -35,6 +43,8 @@ export interface BookPeer {
   throttled: number;
   /** Tokens handed out. */
   tokensIssued: number;
+  /** The work app's sign-in (address-book-sign-in.ts): who signs in, and the codes handed out. */
+  signIn: SignInDesk;
   /** The tokens handed out so far expire now: the next call with one answers 42001. */
   expireTokens(): void;
   close(): Promise<void>;
@@ -47,8 +57,21 @@ const serve = async (
   app: { id: string; secret: string },
   book: SchoolBook,
   routes: Record<string, Handler>,
+  signIn?: (
+    desk: SignInDesk,
+    book: () => SchoolBook,
+  ) => {
+    open: Record<string, OpenHandler>;
+    api: Record<string, ApiHandler>;
+  },
 ): Promise<BookPeer> => {
   const tokens = new Map<string, boolean>();
+  const desk = newDesk();
+  const signInRoutes = signIn?.(desk, () => (peer as BookPeer).book);
+  const apiRoutes: Record<string, Handler> = { ...routes };
+  for (const [path, handler] of Object.entries(signInRoutes?.api ?? {})) {
+    apiRoutes[path] = (_peer, url, body, answer) => handler(url, body, answer);
+  }
   let peer: BookPeer | undefined;
   let apiCalls = 0;
   const handle = (request: IncomingMessage, text: string, response: ServerResponse) => {
@@ -57,6 +80,8 @@ const serve = async (
     peer.calls.push(url.pathname);
     const answer = (body: object) => json(response, 200, { errcode: 0, errmsg: 'ok', ...body });
     const refuse = (errcode: number, errmsg: string) => json(response, 200, { errcode, errmsg });
+    const open = signInRoutes?.open[url.pathname];
+    if (open) return open(desk, request, url, text, response);
     if (url.pathname === vendor.tokenPath) {
       if (url.searchParams.get(vendor.idParam) !== app.id || url.searchParams.get(vendor.secretParam) !== app.secret) {
         return refuse(40001, 'invalid credential');
@@ -66,7 +91,7 @@ const serve = async (
       peer.tokensIssued++;
       return answer({ access_token: token, expires_in: 7200 });
     }
-    const route = routes[url.pathname];
+    const route = apiRoutes[url.pathname];
     if (!route) return json(response, 404, { errcode: 404, errmsg: '请求的URI地址不存在' });
     const token = url.searchParams.get('access_token') ?? '';
     if (!tokens.has(token)) return refuse(40014, 'invalid access_token');
@@ -97,6 +122,7 @@ const serve = async (
     throttleEvery: 0,
     throttled: 0,
     tokensIssued: 0,
+    signIn: desk,
     expireTokens: () => {
       for (const token of tokens.keys()) tokens.set(token, false);
     },
@@ -111,7 +137,11 @@ const serve = async (
 
 const ROOT = 1;
 
-export const wecomBookPeer = (app: { corpId: string; secret: string }, book: SchoolBook) =>
+/**
+ * WeCom's stand-in. One secret serves the book and the sign-in here (each app of a real organisation
+ * has its own); `agentId` is the sign-in app's.
+ */
+export const wecomBookPeer = (app: { corpId: string; secret: string; agentId?: string }, book: SchoolBook) =>
   serve(
     { tokenPath: '/cgi-bin/gettoken', idParam: 'corpid', secretParam: 'corpsecret', busyCode: 45009 },
     { id: app.corpId, secret: app.secret },
@@ -170,6 +200,7 @@ export const wecomBookPeer = (app: { corpId: string; secret: string }, book: Sch
         answer({ userid: teacher.id, name: teacher.name, mobile: teacher.mobile, email: teacher.email, status: 1 });
       },
     },
+    (desk, b) => wecomSignIn(desk, { corpId: app.corpId, agentId: app.agentId ?? '1000002' }, b),
   );
 
 /** DingTalk's largest page of the edu lists; a larger `page_size` is refused. */
@@ -189,7 +220,8 @@ const paged = <T>(rows: T[], body: Record<string, unknown>, field: string, answe
 const CAMPUS = 1;
 const PERIOD = 2;
 
-export const dingtalkBookPeer = (app: { appKey: string; appSecret: string }, book: SchoolBook) =>
+/** DingTalk's stand-in; `corpId` is the organisation's, which the in-app JSAPI is asked with. */
+export const dingtalkBookPeer = (app: { appKey: string; appSecret: string; corpId?: string }, book: SchoolBook) =>
   serve(
     { tokenPath: '/gettoken', idParam: 'appkey', secretParam: 'appsecret', busyCode: 90018 },
     { id: app.appKey, secret: app.appSecret },
@@ -266,4 +298,6 @@ export const dingtalkBookPeer = (app: { appKey: string; appSecret: string }, boo
         answer({ result: { userid: teacher.id, name: teacher.name, mobile: teacher.mobile, email: teacher.email } });
       },
     },
+    (desk, b) =>
+      dingtalkSignIn(desk, { corpId: app.corpId ?? 'dingschool', appKey: app.appKey, appSecret: app.appSecret }, b),
   );

@@ -5,6 +5,7 @@
  * call refused for frequency retried after a growing wait. Failures carry the vendor's errcode and
  * errmsg. services/edu/roster/book-roster.ts turns a book into a roster.
  */
+import { createHash } from 'node:crypto';
 import { fetchText, jsonObject } from './provider-http.ts';
 
 export interface BookClass {
@@ -96,7 +97,8 @@ const errcodeOf = (body: Record<string, unknown>) => (typeof body.errcode === 'n
 
 /** A client of one app of one vendor: `call(path, query, body?)` answers the JSON object of a success. */
 export const bookClient = (rules: VendorRules, app: BookApp, now: () => number) => {
-  const key = `${rules.vendor} ${app.base} ${app.appId}`;
+  // Each app of an organisation has its own secret and its own token (the book's app, the sign-in's app).
+  const key = `${rules.vendor} ${app.base} ${app.appId} ${createHash('sha256').update(app.secret).digest('base64url')}`;
   const counts = { calls: 0, retried: 0 };
   const fetchJson = async (url: string, init: RequestInit) => {
     counts.calls++;

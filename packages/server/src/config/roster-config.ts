@@ -11,7 +11,14 @@
  * EDU_WECOM_API_URL   WeCom's server API, where a school's home-school address book is read
  *                     (https://qyapi.weixin.qq.com); tests point it at the test kit's stand-in.
  * EDU_DINGTALK_API_URL  DingTalk's server API, for its K12 home-school address book
- *                     (https://oapi.dingtalk.com).
+ *                     (https://oapi.dingtalk.com). Both also answer who signed in with a school's work app.
+ * EDU_WECOM_LOGIN_URL  WeCom's QR-code web login (https://login.work.weixin.qq.com).
+ * EDU_WECOM_OAUTH_URL  WeCom's in-app OAuth page (https://open.weixin.qq.com).
+ * EDU_DINGTALK_LOGIN_URL  DingTalk's QR-code login (https://login.dingtalk.com).
+ * EDU_DINGTALK_OPENAPI_URL  DingTalk's newer API, where a QR login's code becomes the person's unionId
+ *                     (https://api.dingtalk.com).
+ * EDU_DINGTALK_JSAPI_URL  DingTalk's JSAPI script, which the in-app sign-in page loads for its free-login
+ *                     code (https://g.alicdn.com/dingding/dingtalk-jsapi/3.2.0/dingtalk.open.js).
  *
  * The zip bounds below (bounded-zip.ts; a workbook's .xlsx is held to them too) defend the server
  * against a zip bomb, and no import ever came near them: the 25,000-pupil set of
@@ -63,6 +70,12 @@ export interface RosterConfig {
   /** WeCom's and DingTalk's server APIs, where address books are read (services/edu/roster/address-books.ts). */
   eduWecomApiUrl: string;
   eduDingtalkApiUrl: string;
+  /** The work apps' sign-in pages and calls (services/edu/federation/workapp/). */
+  eduWecomLoginUrl: string;
+  eduWecomOauthUrl: string;
+  eduDingtalkLoginUrl: string;
+  eduDingtalkOpenApiUrl: string;
+  eduDingtalkJsapiUrl: string;
 }
 
 export const readRosterConfig = ({ int, url }: Readers): RosterConfig => ({
@@ -70,8 +83,21 @@ export const readRosterConfig = ({ int, url }: Readers): RosterConfig => ({
   eduRosterJobHours: int('EDU_ROSTER_JOB_HOURS', 72, 1, 720),
   eduWecomApiUrl: url('EDU_WECOM_API_URL', 'https://qyapi.weixin.qq.com', ['https:', 'http:']).replace(/\/+$/, ''),
   eduDingtalkApiUrl: url('EDU_DINGTALK_API_URL', 'https://oapi.dingtalk.com', ['https:', 'http:']).replace(/\/+$/, ''),
+  eduWecomLoginUrl: base(url, 'EDU_WECOM_LOGIN_URL', 'https://login.work.weixin.qq.com'),
+  eduWecomOauthUrl: base(url, 'EDU_WECOM_OAUTH_URL', 'https://open.weixin.qq.com'),
+  eduDingtalkLoginUrl: base(url, 'EDU_DINGTALK_LOGIN_URL', 'https://login.dingtalk.com'),
+  eduDingtalkOpenApiUrl: base(url, 'EDU_DINGTALK_OPENAPI_URL', 'https://api.dingtalk.com'),
+  eduDingtalkJsapiUrl: url(
+    'EDU_DINGTALK_JSAPI_URL',
+    'https://g.alicdn.com/dingding/dingtalk-jsapi/3.2.0/dingtalk.open.js',
+    ['https:', 'http:'],
+  ),
   ...ROSTER_ZIP_BOUNDS,
 });
+
+/** A vendor's address without its trailing slash. */
+const base = (url: Readers['url'], name: string, fallback: string) =>
+  url(name, fallback, ['https:', 'http:']).replace(/\/+$/, '');
 
 const { eduRosterZipMaxBytes, eduRosterEntriesMax, eduRosterEntryMaxBytes, eduRosterRatioMax } = ROSTER_ZIP_BOUNDS;
 

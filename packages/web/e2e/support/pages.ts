@@ -16,6 +16,8 @@ export interface PageOptions {
   locale?: 'zh-CN' | 'en';
   /** The browser's language (navigator.languages, Accept-Language). @default `locale`, else 'zh-CN' */
   browserLanguage?: string;
+  /** The browser's User-Agent (an app's own browser: WeCom's `wxwork/`, DingTalk's `DingTalk`). @default Chromium's */
+  userAgent?: string;
   /** The system's theme (prefers-color-scheme). @default 'light' */
   colorScheme?: 'light' | 'dark';
   /** Sets the remembered consent choice, so the banner is not shown. @default 'denied' */
@@ -37,6 +39,7 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
     reducedMotion: 'reduce',
     locale: options.browserLanguage ?? options.locale ?? 'zh-CN',
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
   });
   const settings = { locale: options.locale, consent: options.consent ?? 'denied' };
   // Only on the first document: later navigations keep what the app itself remembered.

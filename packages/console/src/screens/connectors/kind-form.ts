@@ -15,7 +15,7 @@ export interface SettingField {
 /** A kind's own choice, above its fields: a setting picked from a short list. */
 export interface KindChoice {
   /** The setting it fills in (its label is `set.<key>`). */
-  key: 'version' | 'preset';
+  key: 'version' | 'preset' | 'vendor';
   options(w: Words): readonly { value: string; label: string }[];
   /** A new connector's choice before anything is picked. */
   initial: string;

@@ -5,11 +5,12 @@ import { cas } from './cas.ts';
 import type { KindForm } from './kind-form.ts';
 import { oidc } from './oidc.ts';
 import { saml } from './saml.ts';
+import { workapp } from './workapp.ts';
 
 export const KINDS = SCHOOL_CONNECTOR_KINDS;
 export type Kind = SchoolConnectorKind;
 
-export const KIND_FORMS: Record<Kind, KindForm> = { cas, saml, oidc };
+export const KIND_FORMS: Record<Kind, KindForm> = { cas, saml, oidc, workapp };
 
 export const isKind = (kind: string): kind is Kind => (KINDS as readonly string[]).includes(kind);
 

@@ -20,6 +20,7 @@ const NameCell = ({ connector }: { connector: SchoolConnector }) => {
     <>
       {connector.name}
       {connector.kind === 'oidc' ? <Address word="redirect" uri={settingOf(connector, 'redirect_uri')} /> : null}
+      {connector.kind === 'workapp' ? <Address word="redirectApp" uri={settingOf(connector, 'redirect_uri')} /> : null}
       {logout ? <Address word="logoutUri" uri={logout} /> : null}
       {postLogout ? <Address word="postLogoutUri" uri={postLogout} /> : null}
     </>

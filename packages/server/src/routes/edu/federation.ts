@@ -56,6 +56,7 @@ const routeSchema = (
     | 'startSchoolSignIn'
     | 'finishSchoolSignIn'
     | 'finishOidcSignIn'
+    | 'finishAppSignIn'
     | 'finishSamlSignIn'
     | 'samlSingleLogout'
     | 'samlSingleLogoutRedirect',
@@ -121,7 +122,11 @@ const start = (ctx: Context) =>
         path: STATE_COOKIE_PATH,
         maxAge: STATE_TTL_SECONDS,
       });
-      const url = await kind.start(ctx, connector, state);
+      const browser = { userAgent: String(request.headers['user-agent'] ?? '') };
+      const page = wantsJson(request) ? undefined : kind.startPage?.(ctx, connector, state, browser);
+      if (page)
+        return reply.type('text/html; charset=utf-8').header('content-security-policy', page.policy).send(page.html);
+      const url = await kind.start(ctx, connector, state, browser);
       return wantsJson(request) ? reply.send({ url }) : reply.redirect(url, 302);
     },
     codeParam,
@@ -226,12 +231,27 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
   defineRoute(app, ctx, 'schoolChoices', () => schoolChoices(ctx), { tags: ['edu'] });
   const signOutAddress = async (sessionId: string) => ({ url: await schoolSignOutUrl(ctx, sessionId) });
   defineRoute(app, ctx, 'schoolSignOut', ({ session }) => signOutAddress(session.sessionId), { tags: ['edu'] });
+  const startSchema = routeSchema('startSchoolSignIn', "To the school's sign-in page");
   app.get(
     routes.startSchoolSignIn.path,
-    { schema: routeSchema('startSchoolSignIn', "To the school's sign-in page") },
+    {
+      schema: {
+        ...startSchema,
+        response: {
+          ...startSchema.response,
+          200: {
+            description: "The address (JSON callers), or EduPass's in-app sign-in page (DingTalk's own browser)",
+            content: {
+              'application/json': { schema: routes.startSchoolSignIn.answer },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
     start(ctx),
   );
-  for (const route of ['finishSchoolSignIn', 'finishOidcSignIn'] as const) {
+  for (const route of ['finishSchoolSignIn', 'finishOidcSignIn', 'finishAppSignIn'] as const) {
     app.get(routes[route].path, { schema: routeSchema(route, 'Back to the site, signed in') }, finish(ctx, route));
   }
   app.get(

@@ -7,11 +7,13 @@ import { casConnector } from './cas/connector.ts';
 import type { ReturnRoute, SchoolConnector } from './connector.ts';
 import { oidcConnector } from './oidc/connector.ts';
 import { samlConnector } from './saml/connector.ts';
+import { workAppConnector } from './workapp/connector.ts';
 
 const CONNECTORS: Record<SchoolConnectorKind, SchoolConnector> = {
   cas: casConnector,
   saml: samlConnector,
   oidc: oidcConnector,
+  workapp: workAppConnector,
 };
 
 /** The implementation of a kind. */

@@ -15,10 +15,18 @@ import type { SchoolSignIn } from './sign-in.ts';
 import type { SignOutThere } from './sign-out.ts';
 
 /** The routes a school's system sends the browser back to (one per kind). */
-export type ReturnRoute = Extract<RouteName, 'finishSchoolSignIn' | 'finishOidcSignIn' | 'finishSamlSignIn'>;
+export type ReturnRoute = Extract<
+  RouteName,
+  'finishSchoolSignIn' | 'finishOidcSignIn' | 'finishSamlSignIn' | 'finishAppSignIn'
+>;
 
 /** The routes a school's system posts a logout to, at a connector's own address. */
 export type LogoutRoute = Extract<RouteName, 'schoolSingleLogout' | 'platformLogout'>;
+
+/** What the start knows of the browser. */
+export interface BrowserOf {
+  userAgent: string;
+}
 
 /** A return as it came: the address's parameters, and the query's or the posted form's fields. */
 export interface Returned {
@@ -54,8 +62,21 @@ export interface SchoolConnector<C extends Connector = Connector> {
    * the failure page even when the fields are wrong.
    */
   returnedFor(returned: Returned): { code: string; state: string };
-  /** Where the browser goes to sign in at the school's system, coming back with `state`. */
-  start(ctx: Context, connector: C, state: string): Promise<string>;
+  /**
+   * Where the browser goes to sign in at the school's system, coming back with `state` (`browser`: a
+   * kind that signs in differently inside an app's own browser reads its User-Agent).
+   */
+  start(ctx: Context, connector: C, state: string, browser?: BrowserOf): Promise<string>;
+  /**
+   * A page of EduPass's own to answer the start with instead of a redirect (DingTalk's in-app sign-in
+   * asks the app's JSAPI for its code), with its content security policy; undefined for the redirect.
+   */
+  startPage?(
+    ctx: Context,
+    connector: C,
+    state: string,
+    browser: BrowserOf,
+  ): { html: string; policy: string } | undefined;
   /**
    * What the return proves, its fields checked against its route and its state against this browser's
    * (a sign-in started at `startedAt`, unix ms): AC3_27 when the school's system does not vouch for it,

@@ -27,6 +27,13 @@ import { type OidcSettings, oidcSettings, oidcSettingsView, presetOf } from './o
 import { checkOidcIssuer } from './oidc/sign-in.ts';
 import { checkFederationIdp, type SamlFederation, samlSettings } from './saml/federation-metadata.ts';
 import { upstreamUrl } from './upstream-url.ts';
+import {
+  WORK_APP_MAPPING,
+  type WorkAppSettings,
+  workAppInput,
+  workAppSettings,
+  workAppSettingsView,
+} from './workapp/settings.ts';
 
 /** Lower-case letters, digits and dashes: it appears in addresses and is typed by operators. */
 const CODE = /^[a-z0-9][a-z0-9-]{1,39}$/;
@@ -58,7 +65,9 @@ export type CasConnector = ConnectorBase & { kind: 'cas'; cas: CasServer };
 export type SamlConnector = ConnectorBase & { kind: 'saml'; saml: SamlFederation };
 /** An education platform over OAuth2 or OpenID Connect (services/edu/federation/oidc/). */
 export type OidcConnector = ConnectorBase & { kind: 'oidc'; oidc: OidcSettings };
-export type Connector = CasConnector | SamlConnector | OidcConnector;
+/** The school's work app, WeCom or DingTalk (services/edu/federation/workapp/). */
+export type WorkAppConnector = ConnectorBase & { kind: 'workapp'; workapp: WorkAppSettings };
+export type Connector = CasConnector | SamlConnector | OidcConnector | WorkAppConnector;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -95,6 +104,9 @@ const connectorOf = (ctx: Context, row: Selectable<SchoolConnectorsTable>): Conn
     ...switchesOf(settings),
   };
   if (row.kind === 'oidc') return { ...base, kind: 'oidc', oidc: oidcSettings(ctx, row.code, settings, true) };
+  if (row.kind === 'workapp') {
+    return { ...base, kind: 'workapp', workapp: workAppSettings(ctx, row.code, settings, true) };
+  }
   return row.kind === 'saml'
     ? { ...base, kind: 'saml', saml: samlSettings(ctx, settings) }
     : { ...base, kind: 'cas', cas: casSettings(ctx, settings) };
@@ -112,6 +124,7 @@ const settingsView = (ctx: Context, c: Connector, stored: boolean) => ({
 
 const kindSettingsView = (ctx: Context, c: Connector, stored: boolean) => {
   if (c.kind === 'oidc') return oidcSettingsView(ctx, c.code, c.oidc, stored);
+  if (c.kind === 'workapp') return workAppSettingsView(ctx, c.code, c.workapp, stored);
   return c.kind === 'saml'
     ? {
         metadata_url: c.saml.metadataUrl,
@@ -135,8 +148,10 @@ const connectorView = (ctx: Context, c: Connector) => ({
 export type ConnectorView = ReturnType<typeof connectorView>;
 
 /** The mapping defaults of a kind (an OAuth2 connector's: its preset's). */
-const defaultMapping = (kind: SchoolConnectorKind, settings: unknown) =>
-  kind === 'saml' ? SAML_DEFAULT_MAPPING : kind === 'oidc' ? presetOf(settings).mapping : DEFAULT_MAPPING;
+const defaultMapping = (kind: SchoolConnectorKind, settings: unknown) => {
+  if (kind === 'workapp') return WORK_APP_MAPPING;
+  return kind === 'saml' ? SAML_DEFAULT_MAPPING : kind === 'oidc' ? presetOf(settings).mapping : DEFAULT_MAPPING;
+};
 
 /**
  * A connector of `kind` with an operator's settings checked: the add's and the edit's one check.
@@ -153,6 +168,7 @@ const withSettings = (
   const base = { ...connector, ...switchesOf(settings) };
   if (kind === 'saml') return { ...base, kind, saml: samlSettings(ctx, settings) };
   if (kind === 'cas') return { ...base, kind, cas: casSettings(ctx, settings) };
+  if (kind === 'workapp') return { ...base, kind, workapp: workAppInput(ctx, base, settings, sealedSecret) };
   const oidc =
     sealedSecret === undefined
       ? oidcSettings(ctx, base.code, settings, false)
@@ -288,7 +304,8 @@ export const editConnector = async (
   if (refused !== undefined) throw invalidRequest(`settings.${refused} cannot be set.`);
   const { client_secret: newSecret, ...rest } = patch;
   const rotated = newSecret !== undefined && newSecret !== '';
-  if (rotated && current.kind !== 'oidc') throw invalidRequest('settings.client_secret is for OAuth2 connectors.');
+  const secretKept = current.kind === 'oidc' || current.kind === 'workapp';
+  if (rotated && !secretKept) throw invalidRequest('settings.client_secret is for OAuth2 and work app connectors.');
   const { client_secret_sealed: sealed, ...stored } = settingsView(ctx, current, true) as Record<string, unknown>;
   const name = edit.name === undefined ? current.name : edit.name.trim();
   if (name === '') throw invalidRequest('name must not be empty.');
@@ -301,13 +318,7 @@ export const editConnector = async (
     mapping: current.mapping,
   };
   const merged = rotated ? { ...stored, ...rest, client_secret: newSecret } : { ...stored, ...rest };
-  const connector = withSettings(
-    ctx,
-    base,
-    current.kind,
-    merged,
-    rotated || current.kind !== 'oidc' ? undefined : String(sealed),
-  );
+  const connector = withSettings(ctx, base, current.kind, merged, rotated || !secretKept ? undefined : String(sealed));
   const after = settingsView(ctx, connector, true) as Record<string, unknown>;
   const settings = JSON.stringify(after);
   // What changed, as read (keys the settings do not have are not named); the secret by name only.

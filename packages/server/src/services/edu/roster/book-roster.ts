@@ -5,10 +5,14 @@
  * whole, so every part is `bulk`: what the book no longer lists is removed, as a bulk file's is.
  * A graduated grade's classes are removed (archived) and its pupils kept as they are, never created.
  * Ids are the HMACs of the vendor's ids under the app, so two schools' `zhangsan` never meet.
+ * Pupils and teachers are keyed in the school by `<vendor>:<userid>` (school/person-keys.ts), the
+ * identity the work app's sign-in gives the same person (federation/workapp/), so signing in with
+ * WeCom or DingTalk finds the account the roster made. Keys are one a school, so the appId is not in them.
  */
 import type { KeyObject } from 'node:crypto';
 import type { GuardianRelation } from '@edupass/protocol';
 import type { Book } from '../../../adapters/address-book.ts';
+import { personIdHash } from '../school/person-keys.ts';
 import {
   type RefKind,
   type Roster,
@@ -61,6 +65,8 @@ interface Reading {
   classes: Map<string, RosterClass>;
   /** A listed pupil's ref, by the vendor's id (graduated pupils left out). */
   pupilRefs: Map<string, string>;
+  vendor: BookVendor;
+  key: KeyObject;
 }
 
 export const bookRoster = (book: Book, source: { vendor: BookVendor; appId: string; key: KeyObject; now: number }) => {
@@ -81,7 +87,15 @@ export const bookRoster = (book: Book, source: { vendor: BookVendor; appId: stri
   const orgRef = ref('org', 'school');
   const at = { file: 'school', line: 1 };
   roster.orgs.push({ ref: orgRef, name: book.schoolName.trim() || source.appId, deleted: false, at });
-  const reading: Reading = { roster, ref, orgRef, classes: new Map(), pupilRefs: new Map() };
+  const reading: Reading = {
+    roster,
+    ref,
+    orgRef,
+    classes: new Map(),
+    pupilRefs: new Map(),
+    vendor: source.vendor,
+    key: source.key,
+  };
   const schoolYear = schoolYearAt(source.now);
   for (const [i, c] of book.classes.entries()) {
     const row: RosterClass = {
@@ -115,13 +129,20 @@ export const bookRoster = (book: Book, source: { vendor: BookVendor; appId: stri
 };
 
 /** A person of the book, or their refusal when the name is none a pupil list shows. */
-const person = ({ roster, ref, orgRef }: Reading, kind: 'pupil' | 'teacher', id: string, name: string, at: Where) => {
+const person = (
+  { roster, ref, orgRef, vendor, key }: Reading,
+  kind: 'pupil' | 'teacher',
+  id: string,
+  name: string,
+  at: Where,
+) => {
   const readable = readPersonName(name);
   if (readable === undefined) {
     roster.refused.push({ ...at, column: 'name', reason: 'name' });
     return undefined;
   }
-  return { ref: ref('user', `${kind}:${id}`), orgRef, name: readable, deleted: false, at };
+  const idHash = personIdHash(key, `${vendor}:${id}`);
+  return { ref: ref('user', `${kind}:${id}`), orgRef, name: readable, deleted: false, at, idHash };
 };
 
 /** Pupils in their class; a graduated class's pupils kept as leaving, in no class. */

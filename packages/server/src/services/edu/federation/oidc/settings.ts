@@ -79,11 +79,22 @@ export const OIDC_PRESETS: Record<OidcPresetName, OidcPreset> = {
     },
     checked: true,
   },
-  /** A provincial or municipal education cloud (省/市教育云) with OAuth2 sign-in: values to check with it. */
+  /**
+   * A provincial or municipal education cloud (省/市教育云) with OAuth2 sign-in, of the national
+   * platform's shape: an authorization request for a code, a token request with the client secret in
+   * the form, then user information by a separate call. Each cloud gives its own addresses to the apps
+   * it lists and publishes them to no one else (`OIDC_PRESET_ASKS`: the console asks for all three);
+   * what else is a guess is `assumed`.
+   */
   'edu-cloud': {
     protocol: 'oauth2',
     scopes: ['basic'],
     tokenAuth: 'client_secret_post',
+    assumed: [
+      'the scope (basic): scopes',
+      'the user information call (a GET with the access token as a Bearer header) and its fields: mapping',
+      'state, PKCE and the token answer beyond access_token (sent and read as RFC 6749 says)',
+    ],
     mapping: {
       ...DEFAULT_MAPPING,
       subject: 'openid',

@@ -142,4 +142,27 @@ describe('the national smart education platform (smartedu preset)', () => {
     expectError(answer, 'E_1');
     expect((answer.body as { error_message: string }).error_message).toMatch(/userinfo_endpoint .*ask/);
   });
+
+  test('a regional education cloud, of the same shape: its three addresses are asked for, its guesses named', async () => {
+    const schoolId = await edu.addSchool('区教育云实验学校');
+    const cloud = { preset: 'edu-cloud', client_id: 'cloud-app', client_secret: 'cloud-secret-0123456789' };
+    const refused = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+      code: `edu-cloud-${++codes}`,
+      kind: 'oidc',
+      name: '区教育云',
+      settings: cloud,
+    });
+    expectError(refused, 'E_1');
+    expect((refused.body as { error_message: string }).error_message).toMatch(/authorization_endpoint .*ask/);
+    const added = await operatorCall('POST', pathOf(routes.addSchoolConnector.path, { id: schoolId }), {
+      code: `edu-cloud-${++codes}`,
+      kind: 'oidc',
+      name: '区教育云',
+      settings: { ...settings(), ...cloud },
+    });
+    const shown = edu.ok<{ settings: { asked_of_platform: string[]; assumed: string[]; token_auth: string } }>(added);
+    expect(shown.settings.asked_of_platform).toEqual(['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint']);
+    expect(shown.settings.token_auth).toBe('client_secret_post');
+    expect(shown.settings.assumed.join(' ')).toMatch(/scope.*user information/);
+  });
 });
