@@ -113,16 +113,20 @@ const countedSignIn = async ({ server, counters, app }: Counted, credentials: Cr
   return { steps, total, tokens };
 };
 
-const describeCount = (what: string, delta: CounterDelta, steps: Partial<Record<string, CounterDelta>> = {}) =>
-  [
+/** `STATEMENTS_REPORT=1` prints each flow's statements by step, whether or not it is under its ceilings. */
+const describeCount = (what: string, delta: CounterDelta, steps: Partial<Record<string, CounterDelta>> = {}) => {
+  const report = [
     `${what}: ${delta.statements} statements, ${delta.writeCommits} commits, ${delta.walRecords} WAL records, ${delta.walBytes} WAL bytes`,
     ...Object.entries(steps).map(
       ([step, d]) =>
         `  ${step}: ${d?.statements} statements, ${d?.writeCommits} commits — ${d?.byStatement
-          .map((s) => `${s.calls}× ${s.query.replace(/\s+/g, ' ').slice(0, 120)}`)
-          .join(' | ')}`,
+          .map((s) => `${s.calls}× ${s.query.replace(/\s+/g, ' ').slice(0, process.env.STATEMENTS_REPORT ? 400 : 120)}`)
+          .join(process.env.STATEMENTS_REPORT ? '\n      ' : ' | ')}`,
     ),
   ].join('\n');
+  if (process.env.STATEMENTS_REPORT) console.log(report);
+  return report;
+};
 
 describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () => {
   it('a password sign-in through the whole OpenID Connect flow', async () => {

@@ -11,6 +11,8 @@
  * - Without Redis, or while the channel is down, another process's change is seen within `ttlMs`
  *   at most; while the channel is down nothing is remembered at all.
  * - Only live sessions are remembered: an ended or unknown session is read every time.
+ * - Users are also remembered by id (`readUser`: the OpenID Connect provider's account, read by each
+ *   request of a product's sign-in), under the same forgets: a user's change or block drops them.
  */
 import type { Logger } from '../../adapters/delivery.ts';
 import { connectRedis } from '../../store/redis.ts';
@@ -19,6 +21,8 @@ import type { User } from '../../store/schema.ts';
 export interface SessionCache {
   /** The user of a live session: from memory when read within the TTL, else from `load`. */
   read(sessionId: string, load: () => Promise<User | undefined>): Promise<User | undefined>;
+  /** The user of `userId`: from memory when read within the TTL, else from `load` (unknown: not kept). */
+  readUser(userId: number, load: () => Promise<User | undefined>): Promise<User | undefined>;
   /** The user of a live session when remembered and still within the TTL, without reading anything. */
   peek(sessionId: string): User | undefined;
   /** The user row changed or their sessions ended: drop what is remembered of them everywhere. */
@@ -54,6 +58,7 @@ export const createSessionCache = ({
 }: SessionCacheOptions): SessionCache => {
   const entries = new Map<string, Entry>();
   const sessionsOf = new Map<number, Set<string>>();
+  const users = new Map<number, Entry>();
   let epoch = 0;
   // With Redis, nothing is remembered until the channel is listened to.
   let listening = redisUrl === undefined;
@@ -68,6 +73,7 @@ export const createSessionCache = ({
   };
   const dropUser = (userId: number) => {
     epoch++;
+    users.delete(userId);
     for (const sessionId of sessionsOf.get(userId) ?? []) entries.delete(sessionId);
     sessionsOf.delete(userId);
   };
@@ -79,6 +85,7 @@ export const createSessionCache = ({
     epoch++;
     entries.clear();
     sessionsOf.clear();
+    users.clear();
   };
 
   const remember = (sessionId: string, user: User) => {
@@ -130,6 +137,19 @@ export const createSessionCache = ({
       const user = await load();
       if (user === undefined) drop(sessionId);
       else if (ttlMs > 0 && listening && epoch === started) remember(sessionId, user);
+      return user;
+    },
+    async readUser(userId, load) {
+      const entry = ttlMs > 0 && listening ? users.get(userId) : undefined;
+      if (entry !== undefined && entry.until > now()) return entry.user;
+      const started = epoch;
+      const user = await load();
+      if (user === undefined) users.delete(userId);
+      else if (ttlMs > 0 && listening && epoch === started) {
+        users.delete(userId);
+        if (users.size >= maxEntries) users.delete(users.keys().next().value as number);
+        users.set(userId, { user, until: now() + ttlMs });
+      }
       return user;
     },
     forgetUser(userId) {
