@@ -22,7 +22,7 @@
  * their own.
  */
 import type { Kysely } from 'kysely';
-import type { Logger } from '../adapters/delivery.ts';
+import type { Logger } from '../logger.ts';
 import { connectRedis } from './redis.ts';
 import type { Database } from './schema.ts';
 
