@@ -1,6 +1,7 @@
 /**
  * Settings that change a few times a year and are read on every sign-in — the products'
- * applications (the OpenID Connect clients), webhook endpoints, captcha policies and product codes —
+ * applications (the OpenID Connect clients), webhook endpoints, captcha policies, product codes and
+ * the agreements' versions —
  * remembered per process, so a sign-in does not read them on each of its requests (on PostgreSQL each
  * was a statement and a round trip: six reads of the client per sign-in, three of the others;
  * oidc/statements-per-sign-in.test.ts).
@@ -26,7 +27,7 @@ import type { Logger } from '../logger.ts';
 import { connectRedis } from './redis.ts';
 import type { Database } from './schema.ts';
 
-export type SettingsKind = 'applications' | 'webhooks' | 'captcha' | 'products';
+export type SettingsKind = 'applications' | 'webhooks' | 'captcha' | 'products' | 'agreements';
 
 export interface SettingsCache {
   read<T>(kind: SettingsKind, key: string, load: () => Promise<T>): Promise<T>;
@@ -43,7 +44,7 @@ export interface SettingsCacheOptions {
 }
 
 const CHANNEL = 'edupass:settings:forget';
-const KINDS: readonly SettingsKind[] = ['applications', 'webhooks', 'captcha', 'products'];
+const KINDS: readonly SettingsKind[] = ['applications', 'webhooks', 'captcha', 'products', 'agreements'];
 
 interface Entry {
   value: unknown;
