@@ -74,8 +74,16 @@ const countedServer = async (name: string, overrides: Partial<Config> = {}): Pro
   await setup.query(`create database ${name}`);
   await setup.end();
   const databaseUrl = cluster.url.replace(/\/postgres$/, `/${name}`);
-  // Cards used every day, as by young pupils: no password of their own is asked for first.
-  const server = await startTestServer({ databaseUrl, eduPupilPasswordChange: false, ...overrides });
+  // Cards used every day, as by young pupils: no password of their own is asked for first. What is
+  // remembered stays for the minute (a loaded host can take longer than the default 5 s over a
+  // flow): the count is of a steady sign-in, not of a setting's or user's rereading after its TTL.
+  const server = await startTestServer({
+    databaseUrl,
+    eduPupilPasswordChange: false,
+    settingsCacheSeconds: 60,
+    sessionCacheSeconds: 60,
+    ...overrides,
+  });
   server.app.ctx.config.publicUrl = server.url;
   const registered = await registerApp(server, { redirect_uris: [CALLBACK] });
   return {
@@ -115,10 +123,19 @@ const countedSignIn = async ({ server, counters, app }: Counted, credentials: Cr
   return { steps, total, tokens };
 };
 
+/**
+ * The flow's statements: without the background workers' claims of their queues (webhook deliveries,
+ * back-channel logouts, data exports: `update … set lease_holder`, store/lease.ts), which land inside
+ * a flow more often the busier the host is.
+ */
+const flowStatements = (delta: CounterDelta) =>
+  delta.statements -
+  delta.byStatement.filter((s) => /set lease_holder/.test(s.query)).reduce((sum, s) => sum + s.calls, 0);
+
 /** `STATEMENTS_REPORT=1` prints each flow's statements by step, whether or not it is under its ceilings. */
 const describeCount = (what: string, delta: CounterDelta, steps: Partial<Record<string, CounterDelta>> = {}) => {
   const report = [
-    `${what}: ${delta.statements} statements, ${delta.writeCommits} commits, ${delta.walRecords} WAL records, ${delta.walBytes} WAL bytes`,
+    `${what}: ${flowStatements(delta)} statements (${delta.statements} with the workers' polls), ${delta.writeCommits} commits, ${delta.walRecords} WAL records, ${delta.walBytes} WAL bytes`,
     ...Object.entries(steps).map(
       ([step, d]) =>
         `  ${step}: ${d?.statements} statements, ${d?.writeCommits} commits — ${d?.byStatement
@@ -137,7 +154,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
       password: { identity: user.phone, password: PASSWORD, pid: PID },
     });
     const report = describeCount('password sign-in', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.password.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.password.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.password.writeCommits);
   });
 
@@ -151,7 +168,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
     const [badge] = decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html).map(badgeOf);
     const { steps, total, tokens } = await countedSignIn(alone, { badge: String(badge) });
     const report = describeCount('card sign-in', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.card.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.card.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.card.writeCommits);
 
     const first = await refreshAtProduct(server.url, app, String(tokens.refresh_token));
@@ -159,7 +176,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
     await refreshAtProduct(server.url, app, String(first.refresh_token));
     const refresh = await counters.since(before);
     const refreshReport = describeCount('refresh', refresh, { refresh });
-    expect(refresh.statements, refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.statements);
+    expect(flowStatements(refresh), refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.statements);
     expect(refresh.writeCommits, refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.writeCommits);
   });
 
@@ -169,7 +186,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
       password: { identity: user.phone, password: PASSWORD, pid: PID },
     });
     const report = describeCount('password sign-in, counters in Redis', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.writeCommits);
   });
 });
