@@ -24,7 +24,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.ts';
-import { connectRedis } from './redis.ts';
+import { forgetChannel } from './redis.ts';
 import type { Database } from './schema.ts';
 
 export type SettingsKind = 'applications' | 'webhooks' | 'captcha' | 'products' | 'agreements';
@@ -67,7 +67,6 @@ export const createSettingsCache = ({
 }: SettingsCacheOptions): SettingsCache => {
   const entries = new Map<SettingsKind, Map<string, Entry>>(KINDS.map((kind) => [kind, new Map()]));
   const epochs = new Map<SettingsKind, number>(KINDS.map((kind) => [kind, 0]));
-  let listening = redisUrl === undefined;
 
   const drop = (kind: SettingsKind) => {
     epochs.set(kind, (epochs.get(kind) ?? 0) + 1);
@@ -80,49 +79,34 @@ export const createSettingsCache = ({
   const channel =
     redisUrl === undefined
       ? undefined
-      : {
-          subscriber: connectRedis(redisUrl, logger, 'settings cache'),
-          publisher: connectRedis(redisUrl, logger, 'settings cache'),
-        };
-  channel?.subscriber.on('message', (_channel: string, message: string) => {
-    if (KINDS.includes(message as SettingsKind)) drop(message as SettingsKind);
-  });
-  channel?.subscriber.on('close', () => {
-    // Forgets sent while the channel is down are lost: start again from nothing.
-    listening = false;
-    dropAll();
-  });
-  channel?.subscriber.on('ready', () => {
-    channel.subscriber.subscribe(CHANNEL).then(
-      () => {
-        dropAll();
-        listening = true;
-      },
-      (error: Error) => logger?.warn({ err: error }, 'settings cache: cannot listen on Redis; reading every setting'),
-    );
-  });
+      : forgetChannel(redisUrl, logger, 'settings cache', CHANNEL, {
+          message: (message) => {
+            if (KINDS.includes(message as SettingsKind)) drop(message as SettingsKind);
+          },
+          reset: dropAll,
+        });
+
+  const listening = () => channel === undefined || channel.listening();
 
   return {
     async read(kind, key, load) {
-      const remembered = ttlMs > 0 && listening ? entries.get(kind)?.get(key) : undefined;
+      const remembered = ttlMs > 0 && listening() ? entries.get(kind)?.get(key) : undefined;
       if (remembered !== undefined && remembered.until > now())
         return remembered.value as Awaited<ReturnType<typeof load>>;
       const started = epochs.get(kind);
       const value = frozen(await load());
-      if (value !== undefined && ttlMs > 0 && listening && epochs.get(kind) === started) {
+      if (value !== undefined && ttlMs > 0 && listening() && epochs.get(kind) === started) {
         entries.get(kind)?.set(key, { value, until: now() + ttlMs });
       }
       return value;
     },
     forget(kind) {
       drop(kind);
-      channel?.publisher.publish(CHANNEL, kind).catch((error: Error) => {
-        logger?.warn({ err: error }, 'settings cache: cannot tell other processes; they catch up within the TTL');
-      });
+      channel?.publish(kind);
     },
     async close() {
       dropAll();
-      if (channel) await Promise.all([channel.subscriber.quit(), channel.publisher.quit()]).catch(() => {});
+      await channel?.close();
     },
   };
 };
