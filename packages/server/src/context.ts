@@ -10,6 +10,7 @@ import { countedDelivery, deliveryFromConfig } from './adapters/delivery-router.
 import type { Config } from './config/config.ts';
 import { outboxWriter } from './services/codes/dev-outbox.ts';
 import { sendsFinished } from './services/codes/sends-after-answer.ts';
+import { attachUserCache } from './services/identity/request-reads.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { redisHealth } from './services/platform/readiness.ts';
 import { auditChainKey, type Keyring, loadKeyring, serverSecrets } from './services/security/keyring.ts';
@@ -20,6 +21,7 @@ import { migrate } from './store/migrate.ts';
 import { connectRedis } from './store/redis.ts';
 import type { Database } from './store/schema.ts';
 import { seed } from './store/seed.ts';
+import { attachSettingsCache, createSettingsCache } from './store/settings-cache.ts';
 import type { EventsStore } from './store/usage/events-store.ts';
 import { openEventsStore } from './store/usage/events-store-open.ts';
 
@@ -117,6 +119,14 @@ export const createContext = async (
       redisUrl: config.redisUrl,
       logger,
     });
+    const settings = createSettingsCache({
+      ttlMs: config.settingsCacheSeconds * 1000,
+      now,
+      redisUrl: config.redisUrl,
+      logger,
+    });
+    attachSettingsCache(store.db, settings);
+    attachUserCache(store.db, sessions);
     const reader = config.databaseReadUrl
       ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
       : undefined;
@@ -138,6 +148,7 @@ export const createContext = async (
       now,
       async close() {
         await sessions.close();
+        await settings.close();
         await sendsFinished(delivery);
         await delivery.close?.();
         await counters.close();

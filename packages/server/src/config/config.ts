@@ -72,6 +72,8 @@ export interface Config
    * seen within this many seconds. 0 reads the session on every call.
    */
   sessionCacheSeconds: number;
+  /** The same for the products' applications, webhook endpoints, captcha policies (store/settings-cache.ts). */
+  settingsCacheSeconds: number;
   cookieDomain: string | undefined;
   cookieSecure: boolean;
   corsOrigins: string[];
@@ -318,6 +320,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     refreshGraceSeconds: int('REFRESH_REUSE_GRACE', 10, 0, 300),
     sessionMaxAgeSeconds: int('SESSION_MAX_AGE', 60 * DAY_SECONDS, 300, 365 * DAY_SECONDS),
     sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 5, 0, 60),
+    settingsCacheSeconds: int('SETTINGS_CACHE_SECONDS', 5, 0, 60),
     cookieDomain: str('COOKIE_DOMAIN'),
     cookieSecure: bool('COOKIE_SECURE', publicUrl.startsWith('https:')),
     corsOrigins: (str('CORS_ORIGINS') ?? '')

@@ -9,7 +9,11 @@ import {
   deleteModel,
   findApplication,
   findModel,
+  findTokenWithGrantAndSession,
+  forgetAllReadAhead,
   holdConsumption,
+  readAhead,
+  readAheadRow,
   revokeModelsOfGrant,
   revokeReplayed,
   saveModel,
@@ -42,6 +46,19 @@ const clientAdapter = (ctx: StoreContext): Adapter => {
   };
 };
 
+/** Codes and tokens: read with their grant and session, which the provider reads next. */
+const TOKENS = new Set(['AuthorizationCode', 'AccessToken', 'RefreshToken']);
+
+/** A code or token by id; its grant and provider session kept for the request (provider-writes.ts). */
+const findToken = async (ctx: StoreContext, model: string, id: string) => {
+  const rows = await findTokenWithGrantAndSession(ctx.db, model, id, ctx.now());
+  for (const row of rows) {
+    if (row.model === 'Grant') readAhead('Grant', { column: 'id', value: row.id }, row);
+    else if (row.model === 'Session' && row.uid !== null) readAhead('Session', { column: 'uid', value: row.uid }, row);
+  }
+  return rows.find((row) => row.model === model && row.id === id);
+};
+
 /**
  * The provider checks "consumed" and then consumes, so two requests with one code (or one refresh
  * token) at the same moment could both pass its check: the conditional update lets one through and
@@ -52,6 +69,9 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
   // Within a request the saves and deletions are held and written together (provider-writes.ts).
   const find = async (column: 'id' | 'uid' | 'user_code', value: string) => {
     await writeHeldBefore(ctx.db, model, { column, value });
+    if (column === 'id' && TOKENS.has(model)) return parsed(await findToken(ctx, model, value));
+    const ahead = readAheadRow(model, { column, value });
+    if (ahead !== undefined) return parsed(ahead);
     return parsed(await findModel(ctx.db, model, { column, value }, ctx.now()));
   };
   return {
@@ -65,6 +85,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
         userCode: payload.userCode ?? null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
         clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
+        sessionUid: typeof payload.sessionUid === 'string' ? payload.sessionUid : null,
         expiresAt: ctx.now() + expiresIn * 1000,
       }),
     find: (id) => find('id', id),
@@ -81,6 +102,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
     destroy: (id) => deleteModel(ctx.db, model, id),
     revokeByGrantId: async (grantId) => {
       await writeHeldBefore(ctx.db);
+      forgetAllReadAhead();
       await revokeModelsOfGrant(ctx.db, grantId);
     },
   };

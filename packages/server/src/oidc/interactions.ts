@@ -172,6 +172,15 @@ const grantFor = async (
  * client then asks for credentials); an account with agreements in effect left to sign is refused
  * (E_15: the web client shows the agreements gate first); a third-party application needs `consent`.
  */
+/**
+ * When the caller's live session began, as its authentication read it (the session with its user in
+ * one row, services/sessions/tokens.ts): not read again.
+ */
+const startOf = (session: SignedInSession): number | undefined => {
+  const started = (session.user as { session_created_at?: number | null }).session_created_at;
+  return started === undefined || started === null ? undefined : Number(started);
+};
+
 export const completeInteraction = async (
   ctx: Context,
   provider: Provider,
@@ -192,7 +201,7 @@ const completeWith = async (
   const interaction = await openInteraction(provider, call, uid);
   const accountId = String(session.userId);
   const shown = await details(ctx, provider, interaction, accountId);
-  const startedAt = await sessionStartedAt(ctx.db, session.sessionId);
+  const startedAt = startOf(session) ?? (await sessionStartedAt(ctx.db, session.sessionId));
   if (startedAt === undefined) throw new ApiError('E_0');
   if (shown.fresh_sign_in && startedAt < interaction.iat * 1000) {
     throw new ApiError('E_7', 'The application asks you to sign in again.');

@@ -29,23 +29,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../config/config.ts';
 
 /**
- * The ceilings, as measured on 2026-11-26 plus one statement for a background worker's poll that may
- * land inside a step (the webhook deliveries' and back-channel logouts' polls). From 51 statements and
- * 13 commits per password sign-in before the client and user were read once per request and the
- * provider's writes of a request (a code's consumption first) were committed together. The issue's
- * target is 15 statements and 5 commits: 5 commits are reached where several instances run, with the
- * limits' counters in Redis; alone, the sign-in's lock counter is reserved and given back in commits
- * of its own. What is left of the statements is listed in bench/district/README.md (the settings read
- * on every sign-in, the provider's reads of its models one by one, the agreements' checks). Since then
- * the lock reads its known failures apart from its guesses under way (one more read per password
- * sign-in), a card sign-in reads the school's keys (one more), and a sign-in asks whether the account
- * is staff (its schools and classes: two more, for the staff password policy and idle time-out).
+ * The ceilings, as measured on 2026-11-26 (the second time) plus two statements for background
+ * workers' polls that may land inside a flow (the webhook deliveries' and back-channel logouts'
+ * polls; under a loaded host three were seen in one flow). A password sign-in made 51 statements and
+ * 13 commits before the client and user were read once per request and the provider's writes of a
+ * request were committed together, then 44 and 7 (39 and 5 with Redis); now 25 and 7 (20 and 5 with
+ * Redis), card 22 and 5, refresh 4 and 1: the settings read on every sign-in (applications, webhook
+ * endpoints, captcha policies, product codes, agreements) and the provider's account are remembered
+ * per process and forgotten on every write (store/settings-cache.ts, services/sessions/cache.ts), a
+ * code's or token's grant and session are read with it (oidc/adapter.ts), and completing takes the
+ * session's start from its authentication. The issue's target is 15 statements and 5 commits: 5
+ * commits are reached where several instances run, with the limits' counters in Redis; alone, the
+ * sign-in's lock counter is reserved and given back in commits of its own. What is left is listed in
+ * bench/district/README.md. `STATEMENTS_REPORT=1` prints each flow's statements by step.
  */
 const CEILINGS = {
-  password: { statements: 48, writeCommits: 7 },
-  passwordOfSeveral: { statements: 44, writeCommits: 5 },
-  card: { statements: 44, writeCommits: 5 },
-  refresh: { statements: 9, writeCommits: 1 },
+  password: { statements: 27, writeCommits: 7 },
+  passwordOfSeveral: { statements: 22, writeCommits: 5 },
+  card: { statements: 24, writeCommits: 5 },
+  refresh: { statements: 5, writeCommits: 1 },
 };
 
 const CALLBACK = 'http://127.0.0.1:7101/callback';
@@ -72,8 +74,16 @@ const countedServer = async (name: string, overrides: Partial<Config> = {}): Pro
   await setup.query(`create database ${name}`);
   await setup.end();
   const databaseUrl = cluster.url.replace(/\/postgres$/, `/${name}`);
-  // Cards used every day, as by young pupils: no password of their own is asked for first.
-  const server = await startTestServer({ databaseUrl, eduPupilPasswordChange: false, ...overrides });
+  // Cards used every day, as by young pupils: no password of their own is asked for first. What is
+  // remembered stays for the minute (a loaded host can take longer than the default 5 s over a
+  // flow): the count is of a steady sign-in, not of a setting's or user's rereading after its TTL.
+  const server = await startTestServer({
+    databaseUrl,
+    eduPupilPasswordChange: false,
+    settingsCacheSeconds: 60,
+    sessionCacheSeconds: 60,
+    ...overrides,
+  });
   server.app.ctx.config.publicUrl = server.url;
   const registered = await registerApp(server, { redirect_uris: [CALLBACK] });
   return {
@@ -113,16 +123,29 @@ const countedSignIn = async ({ server, counters, app }: Counted, credentials: Cr
   return { steps, total, tokens };
 };
 
-const describeCount = (what: string, delta: CounterDelta, steps: Partial<Record<string, CounterDelta>> = {}) =>
-  [
-    `${what}: ${delta.statements} statements, ${delta.writeCommits} commits, ${delta.walRecords} WAL records, ${delta.walBytes} WAL bytes`,
+/**
+ * The flow's statements: without the background workers' claims of their queues (webhook deliveries,
+ * back-channel logouts, data exports: `update … set lease_holder`, store/lease.ts), which land inside
+ * a flow more often the busier the host is.
+ */
+const flowStatements = (delta: CounterDelta) =>
+  delta.statements -
+  delta.byStatement.filter((s) => /set lease_holder/.test(s.query)).reduce((sum, s) => sum + s.calls, 0);
+
+/** `STATEMENTS_REPORT=1` prints each flow's statements by step, whether or not it is under its ceilings. */
+const describeCount = (what: string, delta: CounterDelta, steps: Partial<Record<string, CounterDelta>> = {}) => {
+  const report = [
+    `${what}: ${flowStatements(delta)} statements (${delta.statements} with the workers' polls), ${delta.writeCommits} commits, ${delta.walRecords} WAL records, ${delta.walBytes} WAL bytes`,
     ...Object.entries(steps).map(
       ([step, d]) =>
         `  ${step}: ${d?.statements} statements, ${d?.writeCommits} commits — ${d?.byStatement
-          .map((s) => `${s.calls}× ${s.query.replace(/\s+/g, ' ').slice(0, 120)}`)
-          .join(' | ')}`,
+          .map((s) => `${s.calls}× ${s.query.replace(/\s+/g, ' ').slice(0, process.env.STATEMENTS_REPORT ? 400 : 120)}`)
+          .join(process.env.STATEMENTS_REPORT ? '\n      ' : ' | ')}`,
     ),
   ].join('\n');
+  if (process.env.STATEMENTS_REPORT) console.log(report);
+  return report;
+};
 
 describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () => {
   it('a password sign-in through the whole OpenID Connect flow', async () => {
@@ -131,7 +154,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
       password: { identity: user.phone, password: PASSWORD, pid: PID },
     });
     const report = describeCount('password sign-in', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.password.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.password.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.password.writeCommits);
   });
 
@@ -145,7 +168,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
     const [badge] = decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html).map(badgeOf);
     const { steps, total, tokens } = await countedSignIn(alone, { badge: String(badge) });
     const report = describeCount('card sign-in', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.card.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.card.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.card.writeCommits);
 
     const first = await refreshAtProduct(server.url, app, String(tokens.refresh_token));
@@ -153,7 +176,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
     await refreshAtProduct(server.url, app, String(first.refresh_token));
     const refresh = await counters.since(before);
     const refreshReport = describeCount('refresh', refresh, { refresh });
-    expect(refresh.statements, refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.statements);
+    expect(flowStatements(refresh), refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.statements);
     expect(refresh.writeCommits, refreshReport).toBeLessThanOrEqual(CEILINGS.refresh.writeCommits);
   });
 
@@ -163,7 +186,7 @@ describe.runIf(canRun)('statements and commits per sign-in on PostgreSQL', () =>
       password: { identity: user.phone, password: PASSWORD, pid: PID },
     });
     const report = describeCount('password sign-in, counters in Redis', total, steps);
-    expect(total.statements, report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.statements);
+    expect(flowStatements(total), report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.statements);
     expect(total.writeCommits, report).toBeLessThanOrEqual(CEILINGS.passwordOfSeveral.writeCommits);
   });
 });

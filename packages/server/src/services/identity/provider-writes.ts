@@ -16,6 +16,12 @@
  * the grant is revoked, and the answer is the provider's `invalid_grant` (oidc/mount.ts), as when the
  * provider itself sees the row consumed. Outside a request (workers, sweeps, the CLI) each write is
  * immediate.
+ *
+ * Rows read ahead: reading a code or token, the adapter reads its grant and provider session in the
+ * same statement (store/identity/oidc-models.ts `findTokenWithGrantAndSession`) and keeps them for
+ * the rest of the request (`readAhead`), where the provider's next reads of them find them
+ * (`readAheadRow`). A save or deletion of one of those rows in the request, or a grant's revocation,
+ * forgets them, so the request never reads back an older row than it wrote.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
@@ -37,6 +43,13 @@ interface Held {
   deletions: Map<string, { model: string; id: string }>;
   /** Codes and refresh tokens consumed, each by a conditional update first in the transaction. */
   consumptions: Map<string, { model: string; id: string; at: number }>;
+  /** Rows read ahead, by model, column and value. */
+  readAhead: Map<string, ReadAheadRow>;
+}
+
+export interface ReadAheadRow {
+  payload: string;
+  consumed_at: number | null;
 }
 
 /** A code or refresh token another request consumed first: nothing of this request was written. */
@@ -82,7 +95,7 @@ const write = async (db: Db, writes: Held) => {
 
 /** One request's scope: `run` its handling in it, then `flush` before its answer leaves. */
 export const providerRequest = (db: Db) => {
-  const writes: Held = { saves: new Map(), deletions: new Map(), consumptions: new Map() };
+  const writes: Held = { saves: new Map(), deletions: new Map(), consumptions: new Map(), readAhead: new Map() };
   return {
     run: <T>(work: () => T): T => held.run(writes, work),
     flush: () => write(db, writes),
@@ -97,6 +110,8 @@ export const saveModel = async (db: Db, row: StoredModel): Promise<void> => {
     return;
   }
   const key = keyOf(row.model, row.id);
+  writes.readAhead.delete(aheadKey(row.model, 'id', row.id));
+  if (row.uid !== null) writes.readAhead.delete(aheadKey(row.model, 'uid', row.uid));
   writes.deletions.delete(key);
   writes.saves.set(key, row);
 };
@@ -109,6 +124,7 @@ export const deleteModel = async (db: Db, model: string, id: string): Promise<vo
     return;
   }
   const key = keyOf(model, id);
+  forgetReadAhead(writes, model);
   writes.saves.delete(key);
   writes.deletions.set(key, { model, id });
 };
@@ -125,6 +141,32 @@ export const holdConsumption = (model: string, id: string, at: number): boolean 
 };
 
 type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
+
+const aheadKey = (model: string, column: Lookup['column'], value: string) => `${model}\u0000${column}\u0000${value}`;
+
+/** Forgets the rows read ahead of `model` (every model when none is named). */
+const forgetReadAhead = (writes: Held, model?: string) => {
+  if (model === undefined) writes.readAhead.clear();
+  else for (const key of writes.readAhead.keys()) if (key.startsWith(`${model}\u0000`)) writes.readAhead.delete(key);
+};
+
+/** Keeps a row read ahead for the rest of the request (nothing outside one). */
+export const readAhead = (model: string, lookup: Lookup, row: ReadAheadRow) => {
+  held.getStore()?.readAhead.set(aheadKey(model, lookup.column, lookup.value), row);
+};
+
+/** The row of `model` by `lookup` read ahead in this request, unless a write of it was held since. */
+export const readAheadRow = (model: string, lookup: Lookup): ReadAheadRow | undefined => {
+  const writes = held.getStore();
+  if (writes === undefined || couldAnswer(writes, model, lookup)) return undefined;
+  return writes.readAhead.get(aheadKey(model, lookup.column, lookup.value));
+};
+
+/** A grant's codes and tokens revoked in the request: what was read ahead may be gone. */
+export const forgetAllReadAhead = () => {
+  const writes = held.getStore();
+  if (writes !== undefined) forgetReadAhead(writes);
+};
 
 const couldAnswer = (writes: Held, model: string, { column, value }: Lookup) => {
   if (column === 'id') {

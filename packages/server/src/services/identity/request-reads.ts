@@ -6,13 +6,16 @@
  * round trip): two to three per request, ten per sign-in (oidc/statements-per-sign-in.test.ts).
  *
  * Only within one request (`withRequestReads`): a change made by another request or process is seen
- * by the next request, as before; outside one, every call reads.
+ * by the next request, as before; outside one, every call reads. Across requests, the application is
+ * remembered by the store's settings cache (store/settings-cache.ts) and the user by the session
+ * cache (services/sessions/cache.ts `readUser`: every change of a user forgets it there).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import { findUserById as readUser } from '../../store/account/users.ts';
 import { findApplication as readApplication } from '../../store/identity/applications.ts';
 import type { Database } from '../../store/schema.ts';
+import type { SessionCache } from '../sessions/cache.ts';
 
 const reads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
@@ -34,5 +37,15 @@ const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
 export const findApplication = (db: Kysely<Database>, clientId: string) =>
   once(`application:${clientId}`, () => readApplication(db, clientId));
 
-/** The user of `id`, read once per request. */
-export const findUserById = (db: Kysely<Database>, id: number) => once(`user:${id}`, () => readUser(db, id));
+/** The session caches of stores, found by the dialect's adapter their transactions share (context.ts). */
+const userCaches = new WeakMap<object, SessionCache>();
+
+export const attachUserCache = (db: Kysely<Database>, cache: SessionCache) =>
+  userCaches.set(db.getExecutor().adapter, cache);
+
+/** The user of `id`, read once per request, and remembered across requests by the session cache. */
+export const findUserById = (db: Kysely<Database>, id: number) =>
+  once(`user:${id}`, () => {
+    const cache = userCaches.get(db.getExecutor().adapter);
+    return cache === undefined ? readUser(db, id) : cache.readUser(id, () => readUser(db, id));
+  });

@@ -11,14 +11,18 @@
  * - Without Redis, or while the channel is down, another process's change is seen within `ttlMs`
  *   at most; while the channel is down nothing is remembered at all.
  * - Only live sessions are remembered: an ended or unknown session is read every time.
+ * - Users are also remembered by id (`readUser`: the OpenID Connect provider's account, read by each
+ *   request of a product's sign-in), under the same forgets: a user's change or block drops them.
  */
 import type { Logger } from '../../adapters/delivery.ts';
-import { connectRedis } from '../../store/redis.ts';
+import { forgetChannel } from '../../store/redis.ts';
 import type { User } from '../../store/schema.ts';
 
 export interface SessionCache {
   /** The user of a live session: from memory when read within the TTL, else from `load`. */
   read(sessionId: string, load: () => Promise<User | undefined>): Promise<User | undefined>;
+  /** The user of `userId`: from memory when read within the TTL, else from `load` (unknown: not kept). */
+  readUser(userId: number, load: () => Promise<User | undefined>): Promise<User | undefined>;
   /** The user of a live session when remembered and still within the TTL, without reading anything. */
   peek(sessionId: string): User | undefined;
   /** The user row changed or their sessions ended: drop what is remembered of them everywhere. */
@@ -54,9 +58,8 @@ export const createSessionCache = ({
 }: SessionCacheOptions): SessionCache => {
   const entries = new Map<string, Entry>();
   const sessionsOf = new Map<number, Set<string>>();
+  const users = new Map<number, Entry>();
   let epoch = 0;
-  // With Redis, nothing is remembered until the channel is listened to.
-  let listening = redisUrl === undefined;
 
   const drop = (sessionId: string) => {
     const entry = entries.get(sessionId);
@@ -68,6 +71,7 @@ export const createSessionCache = ({
   };
   const dropUser = (userId: number) => {
     epoch++;
+    users.delete(userId);
     for (const sessionId of sessionsOf.get(userId) ?? []) entries.delete(sessionId);
     sessionsOf.delete(userId);
   };
@@ -79,6 +83,7 @@ export const createSessionCache = ({
     epoch++;
     entries.clear();
     sessionsOf.clear();
+    users.clear();
   };
 
   const remember = (sessionId: string, user: User) => {
@@ -90,34 +95,23 @@ export const createSessionCache = ({
     else ids.add(sessionId);
   };
 
-  const channel = redisUrl === undefined ? undefined : connectChannel(redisUrl, logger);
-  channel?.subscriber.on('message', (_channel: string, message: string) => {
-    const [kind, id] = [message.slice(0, 2), message.slice(2)];
-    if (kind === 'u:') dropUser(Number(id));
-    else if (kind === 's:') dropSession(id);
-  });
-  channel?.subscriber.on('close', () => {
-    // Forgets sent while the channel is down are lost: start again from nothing.
-    listening = false;
-    dropAll();
-  });
-  channel?.subscriber.on('ready', () => {
-    channel.subscriber.subscribe(CHANNEL).then(
-      () => {
-        dropAll();
-        listening = true;
-      },
-      (error: Error) => logger?.warn({ err: error }, 'session cache: cannot listen on Redis; reading every session'),
-    );
-  });
-  const broadcast = (message: string) => {
-    channel?.publisher.publish(CHANNEL, message).catch((error: Error) => {
-      logger?.warn({ err: error }, 'session cache: cannot tell other processes; they catch up within the TTL');
-    });
-  };
+  const channel =
+    redisUrl === undefined
+      ? undefined
+      : forgetChannel(redisUrl, logger, 'session cache', CHANNEL, {
+          message: (message) => {
+            const [kind, id] = [message.slice(0, 2), message.slice(2)];
+            if (kind === 'u:') dropUser(Number(id));
+            else if (kind === 's:') dropSession(id);
+          },
+          reset: dropAll,
+        });
+  const broadcast = (message: string) => channel?.publish(message);
+  // With Redis, nothing is remembered until the channel is listened to.
+  const listening = () => channel === undefined || channel.listening();
 
   const peek = (sessionId: string) => {
-    const entry = ttlMs > 0 && listening ? entries.get(sessionId) : undefined;
+    const entry = ttlMs > 0 && listening() ? entries.get(sessionId) : undefined;
     return entry !== undefined && entry.until > now() ? entry.user : undefined;
   };
 
@@ -129,7 +123,20 @@ export const createSessionCache = ({
       const started = epoch;
       const user = await load();
       if (user === undefined) drop(sessionId);
-      else if (ttlMs > 0 && listening && epoch === started) remember(sessionId, user);
+      else if (ttlMs > 0 && listening() && epoch === started) remember(sessionId, user);
+      return user;
+    },
+    async readUser(userId, load) {
+      const entry = ttlMs > 0 && listening() ? users.get(userId) : undefined;
+      if (entry !== undefined && entry.until > now()) return entry.user;
+      const started = epoch;
+      const user = await load();
+      if (user === undefined) users.delete(userId);
+      else if (ttlMs > 0 && listening() && epoch === started) {
+        users.delete(userId);
+        if (users.size >= maxEntries) users.delete(users.keys().next().value as number);
+        users.set(userId, { user, until: now() + ttlMs });
+      }
       return user;
     },
     forgetUser(userId) {
@@ -142,13 +149,7 @@ export const createSessionCache = ({
     },
     async close() {
       dropAll();
-      if (channel) await Promise.all([channel.subscriber.quit(), channel.publisher.quit()]).catch(() => {});
+      await channel?.close();
     },
   };
 };
-
-/** A publishing and a listening connection (a Redis connection that subscribes can do nothing else). */
-const connectChannel = (url: string, logger: Logger | undefined) => ({
-  subscriber: connectRedis(url, logger, 'session cache'),
-  publisher: connectRedis(url, logger, 'session cache'),
-});

@@ -11,6 +11,7 @@ import type { WebhookEventType, WebhookPayload } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import type { Store } from '../../store/db.ts';
 import { queuesForWorkers } from '../../store/lease.ts';
+import { forgetAfterCommit } from '../../store/settings-cache.ts';
 import { insertEvent, nextUserSequence } from '../../store/webhooks/deliveries.ts';
 import { endpointsFor } from '../../store/webhooks/endpoints.ts';
 
@@ -78,10 +79,16 @@ export const onNewEvents = (store: Store, wake: () => void) => {
 export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> => {
   if (ctx.db.isTransaction) return work(ctx);
   let transaction: object | undefined;
-  const result = await ctx.db.transaction().execute((db) => {
-    transaction = db;
-    return work({ ...ctx, db });
-  });
+  const result = await ctx.db
+    .transaction()
+    .execute((db) => {
+      transaction = db;
+      return work({ ...ctx, db });
+    })
+    .finally(() => {
+      // Settings it wrote (settings-cache.ts) are forgotten again, now that others can read them.
+      if (transaction !== undefined) forgetAfterCommit(ctx.db, transaction);
+    });
   if (transaction !== undefined && queuesForWorkers(transaction)) wakeWorkers(ctx.store);
   return result;
 };

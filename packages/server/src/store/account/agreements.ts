@@ -1,29 +1,22 @@
 import { AGREEMENT_LANGUAGES, type AgreementLanguage } from '@edupass/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { cachedSetting, writeSettings } from '../settings-cache.ts';
 import { type AgreementTextRow, firstText, textsOf } from './agreement-languages.ts';
 
 type Db = Kysely<Database>;
 
-/** The newest version of every agreement code that is in effect. */
-export const currentAgreements = (db: Db, now: number) =>
-  db
-    .selectFrom('agreements as a')
-    .selectAll('a')
-    .where('a.effective_at', '<=', now)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('agreements as b')
-            .select('b.id')
-            .whereRef('b.code', '=', 'a.code')
-            .whereRef('b.version', '>', 'a.version')
-            .where('b.effective_at', '<=', now),
-        ),
-      ),
-    )
-    .orderBy('a.id')
-    .execute();
+/**
+ * The newest version of every agreement code that is in effect at `now`, from every version, which
+ * is remembered per process (settings-cache.ts: a sign-in asks it; publishing a version forgets it).
+ */
+export const currentAgreements = async (db: Db, now: number) => {
+  const versions = await cachedSetting(db, 'agreements', 'all', () =>
+    db.selectFrom('agreements').selectAll().orderBy('id').execute(),
+  );
+  const inEffect = versions.filter((a) => a.effective_at <= now);
+  return inEffect.filter((a) => !inEffect.some((b) => b.code === a.code && b.version > a.version));
+};
 
 export const findAgreements = (db: Db, ids: number[]) =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('agreements').selectAll().where('id', 'in', ids).execute();
@@ -80,7 +73,16 @@ export const insertAgreement = (
   const texts = given ?? textsOf({ title: row.title ?? '', content: row.content ?? '' });
   const first = firstText(texts);
   if (!first) throw new Error('An agreement needs a text in at least one language.');
-  return db.transaction().execute(async (tx) => {
+  return writeSettings(db, 'agreements', () => insertWithTexts(db, row, first, texts));
+};
+
+const insertWithTexts = (
+  db: Db,
+  row: Omit<Database['agreements'], 'id' | 'title' | 'content'>,
+  first: AgreementTextRow,
+  texts: readonly AgreementTextRow[],
+) =>
+  db.transaction().execute(async (tx) => {
     const inserted = await tx
       .insertInto('agreements')
       .values({ ...row, title: first.title, content: first.content })
@@ -92,7 +94,6 @@ export const insertAgreement = (
       .execute();
     return { ...inserted, id: Number(inserted.id) };
   });
-};
 
 export const countAgreements = async (db: Db): Promise<number> => {
   const row = await db

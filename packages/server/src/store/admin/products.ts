@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database } from '../schema.ts';
+import { cachedSetting, forgetSettings } from '../settings-cache.ts';
 
 type Db = Kysely<Database>;
 
@@ -12,6 +13,7 @@ export const upsertProducts = async (db: Db, products: Record<string, string>) =
       .onConflict((oc) => oc.column('pid').doUpdateSet({ product_code }))
       .execute();
   }
+  forgetSettings(db, 'products');
 };
 
 export const allProducts = (db: Db) => db.selectFrom('products').selectAll().execute();
@@ -25,5 +27,6 @@ const productCodeQuery = compiledOnce(
   [''],
 );
 
-export const productCodeOf = async (db: Db, pid: string): Promise<string | undefined> =>
-  (await productCodeQuery(db, pid)).rows[0]?.product_code;
+/** Remembered per process (settings-cache.ts); an unknown product is read every time. */
+export const productCodeOf = (db: Db, pid: string): Promise<string | undefined> =>
+  cachedSetting(db, 'products', pid, async () => (await productCodeQuery(db, pid)).rows[0]?.product_code);

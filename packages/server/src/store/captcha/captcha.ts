@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database } from '../schema.ts';
+import { cachedSetting, writeSettings } from '../settings-cache.ts';
 
 export type CaptchaChallengesTable = {
   id_hash: string;
@@ -86,8 +87,8 @@ const policiesQuery = compiledOnce(
 );
 
 /** Operator policies that could apply to pid and scene, most specific first is the caller's job. */
-export const findPolicies = async (db: Kysely<Database>, pid: string, scene: string) =>
-  (await policiesQuery(db, pid, '*', scene, '*')).rows;
+export const findPolicies = (db: Kysely<Database>, pid: string, scene: string) =>
+  cachedSetting(db, 'captcha', `${pid}\n${scene}`, async () => (await policiesQuery(db, pid, '*', scene, '*')).rows);
 
 export const listPolicies = (db: Kysely<Database>) =>
   tables(db)
@@ -98,18 +99,24 @@ export const listPolicies = (db: Kysely<Database>) =>
     .execute();
 
 export const putPolicy = (db: Kysely<Database>, row: CaptchaPoliciesTable) =>
-  tables(db)
-    .insertInto('captcha_policies')
-    .values(row)
-    .onConflict((oc) => oc.columns(['pid', 'scene']).doUpdateSet({ policy: row.policy, updated_at: row.updated_at }))
-    .execute();
+  writeSettings(db, 'captcha', () =>
+    tables(db)
+      .insertInto('captcha_policies')
+      .values(row)
+      .onConflict((oc) => oc.columns(['pid', 'scene']).doUpdateSet({ policy: row.policy, updated_at: row.updated_at }))
+      .execute(),
+  );
 
 export const deletePolicy = (db: Kysely<Database>, pid: string, scene: string) =>
-  tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).where('scene', '=', scene).execute();
+  writeSettings(db, 'captcha', () =>
+    tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).where('scene', '=', scene).execute(),
+  );
 
 /** Removes every operator policy of a product (every scene), answering the rows removed. */
 export const deletePoliciesOf = (db: Kysely<Database>, pid: string) =>
-  tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).returning(['pid', 'scene', 'policy']).execute();
+  writeSettings(db, 'captcha', () =>
+    tables(db).deleteFrom('captcha_policies').where('pid', '=', pid).returning(['pid', 'scene', 'policy']).execute(),
+  );
 
 /** The operator's provider for pid and for '*', whichever are set. */
 export const findProviders = (db: Kysely<Database>, pid: string) =>

@@ -39,6 +39,8 @@ export interface OidcModelsTable {
   account_id: string | null;
   /** The application the row belongs to (`payload.clientId`), by which removing the application finds it. */
   client_id: string | null;
+  /** A code's or token's provider session (`payload.sessionUid`), read with it (migration 057). */
+  session_uid: string | null;
   consumed_at: number | null;
   expires_at: number;
 }

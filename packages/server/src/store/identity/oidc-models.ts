@@ -18,6 +18,8 @@ export interface StoredModel {
   accountId: string | null;
   /** The application the row belongs to, when it belongs to one. */
   clientId: string | null;
+  /** A code's or token's provider session (`payload.sessionUid`). */
+  sessionUid?: string | null;
   expiresAt: number;
 }
 
@@ -35,6 +37,7 @@ export const upsertModels = (db: Db, rows: StoredModel[]) =>
         user_code: row.userCode,
         account_id: row.accountId,
         client_id: row.clientId,
+        session_uid: row.sessionUid ?? null,
         consumed_at: null,
         expires_at: row.expiresAt,
       })),
@@ -47,6 +50,7 @@ export const upsertModels = (db: Db, rows: StoredModel[]) =>
         user_code: eb.ref('excluded.user_code'),
         account_id: eb.ref('excluded.account_id'),
         client_id: eb.ref('excluded.client_id'),
+        session_uid: eb.ref('excluded.session_uid'),
         expires_at: eb.ref('excluded.expires_at'),
       })),
     )
@@ -65,6 +69,28 @@ export const findModel = (db: Db, model: string, { column, value }: Lookup, now:
     .where(column, '=', value)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+
+/**
+ * A code's or token's live row by id and, in the same statement, the live rows the provider reads
+ * next: its grant (by `grant_id`) and its provider session (by `session_uid`). One statement where
+ * the token endpoint and userinfo made three.
+ */
+export const findTokenWithGrantAndSession = (db: Db, model: string, id: string, now: number) => {
+  const of = (column: 'grant_id' | 'session_uid') =>
+    db.selectFrom('oidc_models as t').select(`t.${column}`).where('t.model', '=', model).where('t.id', '=', id);
+  return db
+    .selectFrom('oidc_models')
+    .select(['model', 'id', 'uid', 'payload', 'consumed_at'])
+    .where('expires_at', '>', now)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('model', '=', model), eb('id', '=', id)]),
+        eb.and([eb('model', '=', 'Grant'), eb('id', '=', of('grant_id'))]),
+        eb.and([eb('model', '=', 'Session'), eb('uid', '=', of('session_uid'))]),
+      ]),
+    )
+    .execute();
+};
 
 /** Marks a row consumed; answers false when it already was (another request consumed it first). */
 export const consumeModel = async (db: Db, model: string, id: string, now: number) => {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database, WebhookEndpointsTable } from '../schema.ts';
+import { cachedSetting, writeSettings } from '../settings-cache.ts';
 
 type Db = Kysely<Database>;
 
@@ -10,11 +11,13 @@ export type NewEndpoint = Pick<WebhookEndpointsTable, 'pid' | 'url' | 'events' |
 const FRESH = { enabled: 1, disabled_reason: '', consecutive_failures: 0, failing_since: null };
 
 export const insertEndpoint = (db: Db, row: NewEndpoint) =>
-  db
-    .insertInto('webhook_endpoints')
-    .values({ ...row, ...FRESH })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  writeSettings(db, 'webhooks', () =>
+    db
+      .insertInto('webhook_endpoints')
+      .values({ ...row, ...FRESH })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 
 export const allEndpoints = (db: Db) => db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute();
 
@@ -30,9 +33,11 @@ const endpointsQuery = compiledOnce(
 
 /**
  * Endpoints of a product (or of every product, `*`), to fan an event out to, enabled or not: a
- * disabled endpoint's deliveries wait for it to be enabled again.
+ * disabled endpoint's deliveries wait for it to be enabled again. Remembered per process
+ * (settings-cache.ts): adding and removing endpoints forget it.
  */
-export const endpointsFor = async (db: Db, pid: string) => (await endpointsQuery(db, pid, '*')).rows;
+export const endpointsFor = (db: Db, pid: string) =>
+  cachedSetting(db, 'webhooks', pid, async () => (await endpointsQuery(db, pid, '*')).rows);
 
 /** The endpoints turned off, for the sweep of what waits for them. */
 export const disabledEndpointIds = async (db: Db) =>
@@ -42,13 +47,15 @@ export const disabledEndpointIds = async (db: Db) =>
 
 /** Removes an endpoint with its deliveries and their attempts; false when there was none. */
 export const deleteEndpoint = (db: Db, id: number) =>
-  db.transaction().execute(async (tx) => {
-    const deliveries = tx.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id);
-    await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
-    await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
-    const removed = await tx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-    return Number(removed.numDeletedRows) > 0;
-  });
+  writeSettings(db, 'webhooks', () =>
+    db.transaction().execute(async (tx) => {
+      const deliveries = tx.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id);
+      await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+      await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+      const removed = await tx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+      return Number(removed.numDeletedRows) > 0;
+    }),
+  );
 
 /**
  * Turns an endpoint on (clearing its failure run) or off (with the reason, empty for an operator);
