@@ -239,9 +239,9 @@ export const readRowsToExport = (db: Db, filter: ExportFilter) =>
   db
     .selectFrom('edu_access_log')
     .select(['id', 'reader_id', 'reader_role', 'subject_id', 'fields', 'purpose', 'reason', 'created_at'])
-    .where('created_at', '>=', filter.from)
-    .where('created_at', '<=', filter.to)
-    .where('reader_id', '!=', filter.notOperatorId)
+    .where((eb) =>
+      eb.and([eb.between('created_at', filter.from, filter.to), eb('reader_id', '!=', filter.notOperatorId)]),
+    )
     .orderBy('id')
     .limit(filter.limit)
     .execute();
