@@ -35,7 +35,7 @@ const postgresTests = [
   'packages/server/src/services/edu/federation/{cas,oidc,saml,workapp}/sign-in.test.ts',
   'packages/server/src/services/edu/federation/cas/django-cas.test.ts',
   'packages/server/src/services/edu/federation/oidc/smartedu.test.ts',
-  'packages/server/src/services/admin/{admin,audit-chain,operator-duties,rights-report,staff-access,yearly-report}.test.ts',
+  'packages/server/src/services/admin/{admin,audit-chain,audit-export,operator-duties,rights-report,staff-access,yearly-report}.test.ts',
   'packages/server/src/services/passwords/staff-passwords.test.ts',
   'packages/server/src/services/platform/{housekeeping,housekeeping-retention,metrics,read-replica,readiness}.test.ts',
   'packages/server/src/services/security/concurrency.test.ts',

@@ -91,6 +91,12 @@ export const auditEntryAnswer = object({
   at: integer(),
 });
 
+/**
+ * An export of the audit log (`log: audit`) or of the log of reads of people's records (`log: reads`),
+ * as CSV (UTF-8, header line first): the auditor's own rows left out, the export itself audited.
+ */
+export const auditExportAnswer = object({ log: text(), rows: integer(), csv: text() });
+
 export const operatorSummaryAnswer = object({ id: integer(), phone: text(), name: text() });
 
 /** The signed-in operator's duties (operator-duties.ts): what the console shows them. */

@@ -21,6 +21,7 @@ import {
   agreementVersionAnswer,
   apiFailureRatesAnswer,
   auditEntryAnswer,
+  auditExportAnswer,
   durationsAnswer,
   errorCountsAnswer,
   eventCountsAnswer,
@@ -130,6 +131,13 @@ export const adminRoutes = {
         operator: opt(int()),
       },
     },
+  ),
+  exportAuditLog: admin(
+    'GET',
+    'audit/export',
+    "The audit log (`log=audit`) or the log of reads of people's records (`log=reads`) as CSV, oldest first, within `from`..`to`; the caller's own rows left out; the export is itself audited",
+    auditExportAnswer,
+    { query: { log: s(16), from: opt({ ...int(), ...MS_RANGE }), to: opt({ ...int(), ...MS_RANGE }) } },
   ),
   listOperators: admin(
     'GET',

@@ -6,6 +6,7 @@
 import {
   apiCodeCountAnswer,
   type auditEntryAnswer,
+  type auditExportAnswer,
   type captchaProviderChoiceAnswer,
   type captchaRiskAnswer,
   captchaSettingsAnswer,
@@ -207,6 +208,7 @@ export const AUDIT_ACTIONS = [
   'staff_access.request',
   'staff_access.approve',
   'staff_access.refuse',
+  'audit.export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -230,3 +232,4 @@ export type AuditGroup = keyof typeof AUDIT_GROUPS;
 
 /** One entry of `GET /admin/audit`; `action` is an {@link AuditAction} or one a newer server records. */
 export type AuditEntry = Answer<typeof auditEntryAnswer>;
+export type AuditExport = Answer<typeof auditExportAnswer>;

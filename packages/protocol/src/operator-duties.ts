@@ -108,6 +108,7 @@ export const ROUTE_DUTIES: Record<OperatorRouteName, readonly OperatorDuty[]> = 
   resetSecondFactor: SECURITY,
   // The record of what operators did, and the yearly report filed from it.
   listAudit: AUDITOR,
+  exportAuditLog: AUDITOR,
   yearlyReport: ['system', 'auditor'],
 };
 

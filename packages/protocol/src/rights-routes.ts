@@ -94,8 +94,10 @@ export const yearlyReportAnswer = object({
     reads: countMap,
     /** Operator reads of minors' records (each with a reason). */
     operator_reads_of_minors: integer(),
-    /** Distinct people whose record was read. */
+    /** Distinct minors (under 18, children included) whose record was read; adults are not counted. */
     people_read: integer(),
+    /** Of them, children under 14. */
+    children_read: integer(),
     approvals: object({ requested: integer(), approved: integer(), refused: integer() }),
   }),
   deletions: object({

@@ -16,6 +16,7 @@ import { WEBHOOKS_USAGE, webhooksCommand } from './cli/webhooks.ts';
 import { loadConfig } from './config/config.ts';
 import { createContext } from './context.ts';
 import { loadEnvFile } from './env-file.ts';
+import { exportAuditLogAs } from './services/admin/audit-export.ts';
 import { verifyAuditChains, verifyReport } from './services/admin/audit-verify.ts';
 import { resetKeyring, serverSecrets } from './services/security/keyring.ts';
 import { openStore } from './store/db.ts';
@@ -42,6 +43,9 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
   backup <file>                            copy the SQLite database to <file> while it is in use
   audit verify                             check the audit's and the access log's chains: prints the first
                                            broken link (row id, time); exits 1 when one is broken
+  audit export --log audit|reads --as <phone> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]
+                                           the audit log or the log of reads of people's records as CSV,
+                                           in the name of an operator with the auditor duty (audited)
 ${CAPTCHA_USAGE}
 ${WEBHOOKS_USAGE}
 ${APPS_USAGE}
@@ -80,6 +84,14 @@ const serverVersion = async (): Promise<string> => {
   return pkg.version;
 };
 
+/** A day given as YYYY-MM-DD, in China time: its first (or, for `end`, last) millisecond. */
+const dayOf = (day: string | undefined, end = false) => {
+  if (day === undefined) return undefined;
+  const start = Date.parse(`${day}T00:00:00+08:00`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) throw new Error(`Not a day (YYYY-MM-DD): ${day}`);
+  return end ? start + 86_400_000 - 1 : start;
+};
+
 /** `runCli`'s answer for `serve`: the server now runs until a signal stops it, so no exit. */
 export const SERVING = 'serving';
 
@@ -92,6 +104,10 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
       duties: { type: 'string' },
       now: { type: 'boolean' },
       events: { type: 'string' },
+      as: { type: 'string' },
+      log: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
       ...APPS_OPTIONS,
@@ -218,6 +234,12 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
     const { ok, lines } = await withContext(async (ctx) => verifyReport(await verifyAuditChains(ctx)));
     for (const line of lines) console.log(line);
     return ok ? 0 : 1;
+  }
+  if (command === 'audit' && sub === 'export') {
+    const query = { log: values.log, from: dayOf(values.from), to: dayOf(values.to, true) };
+    const { csv } = await withContext((ctx) => exportAuditLogAs(ctx, values.as, query));
+    console.log(csv.trimEnd());
+    return 0;
   }
   if (command === 'doctor') {
     const findings = await doctor();

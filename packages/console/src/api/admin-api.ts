@@ -63,6 +63,9 @@ export const listAudit = (filter: AuditFilter, before: number | undefined, limit
     query: { action: filter.action || undefined, group: filter.group, operator: filter.operator, before, limit },
   });
 
+/** The auditor's CSV of the audit log or of the reads of people's records (the export is audited). */
+export const exportAuditLog = (log: 'audit' | 'reads') => adminCall(adminRoutes.exportAuditLog, { query: { log } });
+
 export const listOperators = () => adminCall(adminRoutes.listOperators);
 /** Who is signed in: their duties, whether their password must be changed first, the idle time-out. */
 export const operatorSelf = () => adminCall(adminRoutes.operatorSelf);

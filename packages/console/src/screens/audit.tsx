@@ -6,8 +6,9 @@ import { AUDIT_ACTIONS, AUDIT_GROUPS, type AuditAction, type AuditEntry, type Au
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { usePages } from '@edupass/ui-kit/use-pages.ts';
 import { type FormEvent, useState } from 'react';
-import { type AuditFilter, listAudit, listOperators } from '../api/admin-api.ts';
+import { type AuditFilter, exportAuditLog, listAudit, listOperators } from '../api/admin-api.ts';
 import { useConsoleText } from '../i18n/i18n.ts';
+import { download } from '../ui/download.ts';
 import { Failure, PageEnd } from '../ui/status.tsx';
 import { DataTable } from '../ui/table.tsx';
 
@@ -29,6 +30,32 @@ const Operator = ({ entry }: { entry: AuditEntry }) => (
     {entry.operator_phone ? ` · ${entry.operator_phone}` : ''}
   </>
 );
+
+/** The auditor's downloads: the audit log and the reads of people's records, as CSV (each export audited). */
+const Exports = () => {
+  const { t } = useConsoleText();
+  const [failed, setFailed] = useState<unknown>();
+  const save = async (log: 'audit' | 'reads') => {
+    setFailed(undefined);
+    try {
+      const { csv } = await exportAuditLog(log);
+      download(`edupass-${log === 'audit' ? 'audit' : 'reads'}-log.csv`, 'text/csv', `\uFEFF${csv}`);
+    } catch (error) {
+      setFailed(error);
+    }
+  };
+  return (
+    <div className="console-filters">
+      <button type="button" className="console-button" onClick={() => void save('audit')}>
+        {t('audit.exportAudit')}
+      </button>
+      <button type="button" className="console-button" onClick={() => void save('reads')}>
+        {t('audit.exportReads')}
+      </button>
+      {failed === undefined ? null : <Failure error={failed} />}
+    </div>
+  );
+};
 
 export const AuditScreen = () => {
   const { t, time } = useConsoleText();
@@ -59,6 +86,7 @@ export const AuditScreen = () => {
     <>
       <h1>{t('audit.title')}</h1>
       <p className="console-lead">{t('audit.explain')}</p>
+      <Exports />
       <form className="console-filters" onSubmit={submit}>
         <label htmlFor="audit-action">{t('audit.action')}</label>
         <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>

@@ -15,6 +15,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useEffect, useState } from 'react';
 import { yearlyReport } from '../api/rights-api.ts';
 import { type ConsoleLocale, screenWords, useConsoleText } from '../i18n/i18n.ts';
+import { download } from '../ui/download.ts';
 
 const WORDS = {
   en: {
@@ -50,14 +51,6 @@ const WORDS = {
 } as const satisfies Record<ConsoleLocale, Record<string, string>>;
 
 const useWords = screenWords(WORDS);
-
-/** Saves text as a file the browser downloads. */
-const download = (name: string, type: string, body: string) => {
-  const url = URL.createObjectURL(new Blob([body], { type }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-};
 
 /** The report's fields, section by section, as the printed page shows them. */
 const PrintableReport = ({ report, language }: { report: Report; language: ReportLanguage }) => {

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
 import { requestUserExport, userExports } from '../services/account/data-export.ts';
 import { deleteUserByOperator } from '../services/account/deletion.ts';
+import { exportAuditLog } from '../services/admin/audit-export.ts';
 import {
   agreementVersions,
   auditLog,
@@ -66,6 +67,9 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
     tags,
   });
   defineRoute(app, ctx, 'listAudit', ({ session, query }) => auditLog(ctx, session.userId, query), { tags });
+  defineRoute(app, ctx, 'exportAuditLog', ({ session, query }) => exportAuditLog(ctx, session.userId, query), {
+    tags,
+  });
   defineRoute(app, ctx, 'listOperators', () => operators(ctx), { tags });
   defineRoute(app, ctx, 'operatorSelf', async ({ session }) => operatorSelf(ctx, session), { tags });
 };

@@ -267,6 +267,7 @@ describe('the yearly report', () => {
       reads: { teacher: 2, operator: 1 },
       operator_reads_of_minors: 1,
       people_read: 3,
+      children_read: 3,
       approvals: { requested: 1, approved: 1, refused: 0 },
     },
     deletions: { erased: { guardian: 1, user: 1 }, cancelled: 1 },

@@ -6,7 +6,7 @@
  * twice once among the people read);
  * two accounts made at the same moment count two; and the issue's figures: 10 children and 5 aged
  * 14–17 opened in a year, 4 erased and 3 read, whatever is erased the year after, in JSON and in the
- * filing's CSV.
+ * filing's CSV. Reads of adults are reads, but never among the people read: the report is of minors.
  */
 
 import { routes, type StaffAccessRequest, type YearlyReport, yearlyReportRows } from '@edupass/protocol';
@@ -104,6 +104,7 @@ describe('the yearly report counts what happened in the year', () => {
       reads: { operator: 1 },
       operator_reads_of_minors: 1,
       people_read: 1,
+      children_read: 1,
       approvals: { requested: 1, approved: 0, refused: 0 },
     });
     expect(deletions.erased).toEqual({ guardian: 1 });
@@ -161,7 +162,9 @@ describe("the issue's figures", () => {
       const teens = await Promise.all(Array.from({ length: 5 }, (_, i) => signUpAged(14 + (i % 3))));
       const [c1, c2, c3, c4] = children as [Account, Account, Account, Account];
       const [t1, t2, t3] = teens as [Account, Account, Account];
-      for (const person of [c1, t1, c2]) await operatorRead(person);
+      // Staff read three of them, and two adults (a parent, a teacher): only the three are people read.
+      const adults = [await signUpAged(40), await signUpAged(33)];
+      for (const person of [c1, adults[0], t1, c2, adults[1]]) await operatorRead(person as Account);
       for (const person of [c1, c3, t1, t2]) await erase(person);
 
       const expected = { children: 10, minors: 15, erased: 4, read: 3 };
@@ -174,6 +177,8 @@ describe("the issue's figures", () => {
       const inYear = await report(year);
       expect(figures(inYear)).toEqual(expected);
       expect(inYear.minors.children_erased).toBe(2);
+      expect(inYear.staff_accesses.children_read).toBe(2);
+      expect(inYear.staff_accesses.reads).toEqual({ operator: 5 });
 
       // The next year two more go: the year's figures stay; the next year's count them.
       at = Date.UTC(year + 1, 2, 1, 4);
@@ -191,7 +196,8 @@ describe("the issue's figures", () => {
       expect(lines).toContain('2.1,儿童（不满十四周岁）个人信息,本年新增儿童账号数,10');
       expect(lines).toContain('3.1,未成年人（不满十八周岁，含儿童）个人信息,本年新增未成年人账号数,15');
       expect(lines).toContain('3.3,未成年人（不满十八周岁，含儿童）个人信息,本年删除的未成年人账号数,4');
-      expect(lines).toContain('6.5,工作人员访问个人信息,被查阅资料的人数,3');
+      expect(lines).toContain('6.5,工作人员访问个人信息,被查阅资料的未成年人人数,3');
+      expect(lines).toContain('6.6,工作人员访问个人信息,其中：儿童人数,2');
       expect(lines.length).toBe(1 + yearlyReportRows(inYear, 'zh-CN').length);
       const english = await runCliOn(server, ['report', 'yearly', '--year', String(year), '--csv', '--lang', 'en']);
       expect(english.lines[0]?.split('\n')[0]).toBe('No.,Section,Item,Value');

@@ -128,7 +128,8 @@ export const yearlyReport = async (ctx: Pick<Context, 'readDb'>, year: number): 
     staff_accesses: {
       reads: byKey(inYear, 'reads'),
       operator_reads_of_minors: total(byKey(inYear, 'operator_reads_of_minors')),
-      people_read: total(byKey(inYear, 'people_read')),
+      people_read: total(byKey(inYear, 'people_read', MINOR_BANDS)),
+      children_read: total(byKey(inYear, 'people_read', CHILD_BANDS)),
       approvals: {
         requested: approvals.requested ?? 0,
         approved: approvals.approved ?? 0,

@@ -211,3 +211,37 @@ export const operatorAccounts = (db: Db) =>
     .where('role', '=', 'operator')
     .orderBy('id')
     .execute();
+
+/** What an export reads: a time window (unix ms, both ends counted) and whose rows are left out. */
+export interface ExportFilter {
+  from: number;
+  to: number;
+  /** The auditor exporting: their own rows are left out (no one reads their own trail). */
+  notOperatorId: number;
+  limit: number;
+}
+
+/** Audit rows of the window, oldest first, with the operator's phone as it is now. */
+export const auditRowsToExport = (db: Db, filter: ExportFilter) =>
+  db
+    .selectFrom('admin_audit as a')
+    .leftJoin('users as u', 'u.id', 'a.operator_id')
+    .select(['a.id', 'a.operator_id', 'u.phone as operator_phone', 'a.action', 'a.target', 'a.detail', 'a.at'])
+    .where('a.at', '>=', filter.from)
+    .where('a.at', '<=', filter.to)
+    .where('a.operator_id', '!=', filter.notOperatorId)
+    .orderBy('a.id')
+    .limit(filter.limit)
+    .execute();
+
+/** Reads of people's records of the window, oldest first (the person by number only). */
+export const readRowsToExport = (db: Db, filter: ExportFilter) =>
+  db
+    .selectFrom('edu_access_log')
+    .select(['id', 'reader_id', 'reader_role', 'subject_id', 'fields', 'purpose', 'reason', 'created_at'])
+    .where((eb) =>
+      eb.and([eb.between('created_at', filter.from, filter.to), eb('reader_id', '!=', filter.notOperatorId)]),
+    )
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute();

@@ -109,6 +109,7 @@ describe('the counters of the months before the upgrade', () => {
       reads: { operator: 1, teacher: 2 },
       operator_reads_of_minors: 1,
       people_read: 2,
+      children_read: 2,
       approvals: { requested: 1, approved: 1, refused: 0 },
     });
     expect((await yearlyReport({ readDb: db }, 2024)).minors).toEqual({

@@ -5,7 +5,7 @@
  * year still counts in that year. Each write is one upsert of the rows in one order (month, figure,
  * key), so two PostgreSQL transactions counting the same rows never wait on each other in a circle.
  *
- * The distinct count of people read keeps, per year, which people were read (`report_people_read`, by
+ * The distinct count of minors read keeps, per year, which minors were read (`report_people_read`, by
  * number): a person counts once, in the month of the year's first read. Those rows go with the person
  * at erasure (the count stays) and once their year is over.
  */
@@ -18,7 +18,7 @@ type Db = Kysely<Database>;
 /**
  * What is counted, and its key: accounts `opened`, `erased` and `moved` (to a band +1, from it -1) by
  * age band (`unknown` where none is known); `consents` by decision; `reads` by the reader's role;
- * `operator_reads_of_minors` and `people_read` (''); `approvals` requested, approved, refused.
+ * `operator_reads_of_minors` (''); `people_read` by the minor's band; `approvals` requested, approved, refused.
  */
 export type Figure =
   | 'opened'
@@ -94,27 +94,42 @@ export const countMoved = (db: Db, from: AgeBand | null, to: AgeBand | null, at:
         { figure: 'moved', key: bandKey(to), at },
       ]);
 
-/** Marks the people read in the year of `at`: how many of them had not been read in that year before. */
-const markPeopleRead = async (db: Db, subjectIds: readonly number[], at: number) => {
+/** The minor bands: only people of these are counted among the people read (the report is of minors). */
+const MINOR_BANDS: readonly string[] = ['under_8', '8_13', '14_15', '16_17'] satisfies readonly AgeBand[];
+
+/**
+ * Marks the minors among the people read in the year of `at` (adults and people of no known age are
+ * not marked): the band of each of them who had not been read in that year before.
+ */
+const markMinorsRead = async (db: Db, subjectIds: readonly number[], at: number) => {
   const year = Math.floor(chinaMonth(at) / 100);
   const ids = [...new Set(subjectIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return 0;
-  const result = await db
+  if (ids.length === 0) return [];
+  const minors = (
+    await db.selectFrom('users').select(['id', 'age_band']).where('id', 'in', ids).orderBy('id').execute()
+  ).filter((user) => user.age_band !== null && MINOR_BANDS.includes(user.age_band));
+  if (minors.length === 0) return [];
+  const marked = await db
     .insertInto('report_people_read')
-    .values(ids.map((subject_id) => ({ subject_id, year })))
+    .values(minors.map((minor) => ({ subject_id: minor.id, year })))
     .onConflict((conflict) => conflict.doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+    .returning('subject_id')
+    .execute();
+  const band = new Map(minors.map((minor) => [minor.id, bandKey(minor.age_band)]));
+  return marked.map((row) => band.get(row.subject_id) ?? 'unknown');
 };
 
-/** Access-log rows just written (all at one time), counted: by role, operators' reads of minors, people read. */
+/**
+ * Access-log rows just written (all at one time), counted: by role, operators' reads of minors, and the
+ * minors read (`people_read`, by the band the person had when first read in the year).
+ */
 export const countReads = async (
   db: Db,
   rows: readonly { reader_role?: string; subject_id: number; reason?: string | null; created_at: number }[],
 ) => {
   const at = rows[0]?.created_at;
   if (at === undefined) return;
-  const fresh = await markPeopleRead(
+  const fresh = await markMinorsRead(
     db,
     rows.map((row) => row.subject_id),
     at,
@@ -125,7 +140,7 @@ export const countReads = async (
     ...rows
       .filter((row) => row.reader_role === 'operator' && row.reason !== null && row.reason !== undefined)
       .map((): Count => ({ figure: 'operator_reads_of_minors', key: '', at })),
-    { figure: 'people_read', key: '', at, by: fresh },
+    ...fresh.map((band): Count => ({ figure: 'people_read', key: band, at })),
   ]);
 };
 

@@ -69,9 +69,12 @@ const backfill = async (db: Kysely<unknown>, month: (column: string) => RawBuild
       where status in ('approved', 'refused') group by 1, 3`,
   );
   // Each person read in a year counts once, in the month of the year's first read.
-  const firstReads = sql`select subject_id, min(created_at) as first from edu_access_log group by subject_id, ${month('created_at')} / 100`;
+  // Only minors count among the people read (the report is of minors), by their band.
+  const firstReads = sql`select l.subject_id, u.age_band, min(l.created_at) as first from edu_access_log l
+    join users u on u.id = l.subject_id where u.age_band in ('under_8', '8_13', '14_15', '16_17')
+    group by l.subject_id, u.age_band, ${month('l.created_at')} / 100`;
   await sql`insert into report_people_read (subject_id, year) select subject_id, ${month('first')} / 100 from (${firstReads}) f`.execute(
     db,
   );
-  await fill(sql`select ${month('first')}, 'people_read', '', count(*) from (${firstReads}) f group by 1`);
+  await fill(sql`select ${month('first')}, 'people_read', age_band, count(*) from (${firstReads}) f group by 1, 3`);
 };
