@@ -20,7 +20,8 @@ const edu = eduSteps(server, call);
  * (services/edu/school/pupil-cards.test.ts), a copy of one's own data
  * (services/account/data-export.test.ts), and signing in with a school's own system — the list
  * of schools, the browser's round trip, the school systems' logouts and where one's own sign-out
- * goes (services/edu/federation/cas/sign-in.test.ts, services/edu/federation/oidc/sign-in.test.ts).
+ * goes (services/edu/federation/cas/sign-in.test.ts, services/edu/federation/oidc/sign-in.test.ts,
+ * services/edu/federation/workapp/sign-in.test.ts).
  */
 const OPEN_TO_ALL = new Set([
   'eduMemberships',
@@ -52,6 +53,7 @@ const OPEN_TO_ALL = new Set([
   'startSchoolSignIn',
   'finishSchoolSignIn',
   'finishOidcSignIn',
+  'finishAppSignIn',
   'schoolSingleLogout',
   'platformLogout',
   'samlServiceProvider',
