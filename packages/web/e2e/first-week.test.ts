@@ -382,10 +382,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.getByRole('button', { name: text['teach.archive'] }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: text['teach.archive'] }).click();
       await page.getByText(text['teach.archivedDone']).waitFor(WAIT);
-      // Nothing left that the archived class refuses: no join code to open, no pupils to add.
+      // Nothing left that the archived class refuses: no join code to open, no pupils to add, no resets or cards.
       // (The page shows "archived" before it has read the class again: wait for the buttons to go.)
       await expect.poll(() => page.getByRole('button', { name: text['teach.newJoinCode'] }).count(), WAIT).toBe(0);
       await expect.poll(() => page.getByRole('button', { name: text['teach.preview'] }).count(), WAIT).toBe(0);
+      // Read-only: no password resets or cards for it either (the server refuses them, E_1).
+      await page.getByText(text['teach.archivedReadOnly']).waitFor(WAIT);
+      for (const name of [text['teach.reset'], text['teach.printAll']])
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
       await checkScreen(page, shot('year-ended'));
       expect(tab.errors).toEqual([]);
     });

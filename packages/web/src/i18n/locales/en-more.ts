@@ -597,6 +597,7 @@ const text = {
   'teach.archiveTitle': 'Archive {name}?',
   'teach.archiveBody': 'The class ends for this term. The pupils’ accounts stay with the school.',
   'teach.archivedDone': 'The class is archived.',
+  'teach.archivedReadOnly': 'This class is archived, so it can only be viewed: no password resets or login cards.',
   'teach.pupilTitle': 'Pupil',
   'teach.pupilNotFound': 'Pupil not found',
   'teach.pupilNotFoundBody': 'This pupil is not in this class of yours (perhaps moved to another class).',

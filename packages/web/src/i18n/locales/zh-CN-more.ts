@@ -575,6 +575,7 @@ const text: MoreLocaleText = {
   'teach.archiveTitle': '归档 {name}？',
   'teach.archiveBody': '班级在本学期结束。学生账号仍归学校所有。',
   'teach.archivedDone': '班级已归档。',
+  'teach.archivedReadOnly': '这个班级已归档，只能查看：不能再重置密码或打印登录卡。',
   'teach.pupilTitle': '学生',
   'teach.pupilNotFound': '找不到该学生',
   'teach.pupilNotFoundBody': '该学生不在你的这个班级里（可能已转到其他班级）。',
