@@ -4,7 +4,10 @@ import {
   type EduMemberships,
   eduMembershipsRoute,
   listOwnCardsRoute,
+  mergePupilsRoute,
   type OwnCards,
+  type PupilDuplicates,
+  pupilDuplicatesRoute,
   refuseTeacherRoute,
   requestTeachingRoute,
   revokeOwnCardRoute,
@@ -97,3 +100,30 @@ export const addSchoolTeacher = (
     at(addSchoolTeacherRoute, { id: input.school_id }),
     nothing,
   )(client, { phone_number: input.phone_number });
+
+/**
+ * A school admin: the school's pupils who may be one person on two or more accounts (the same name
+ * written alike, the same 学号 under two keys, the same name and birth month), each account with its
+ * classes and whether it may stay (`refused_as_keep`) or end (`refused_as_end`). Nothing is merged:
+ * the admin chooses with `mergePupils`. `E_2` for a school the caller does not manage.
+ */
+export const listPupilDuplicates = (client: AccountClient, input: { school_id: number }): Promise<PupilDuplicates> =>
+  defineCall<Record<string, never>, PupilDuplicates>(
+    withToken,
+    at(pupilDuplicatesRoute, { id: input.school_id }),
+    object,
+  )(client);
+
+/**
+ * A school admin merges two accounts of one pupil: `keep` takes the classes, guardians, consent, cards
+ * and school keys of `end`, which ends. `ACCOUNTS_NOT_MERGEABLE` (E_19) names why a pair cannot be.
+ */
+export const mergePupils = (
+  client: AccountClient,
+  input: { school_id: number; keep: number; end: number },
+): Promise<{ kept: number; ended: number }> =>
+  defineCall<{ keep: number; end: number }, { kept: number; ended: number }>(
+    withToken,
+    at(mergePupilsRoute, { id: input.school_id }),
+    object,
+  )(client, { keep: input.keep, end: input.end });

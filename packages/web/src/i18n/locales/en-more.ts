@@ -482,6 +482,10 @@ const text = {
     'Sometimes one pupil ends up with two accounts, for example one from the roster and one made when they signed in with the school’s system. Choose the account to keep and merge the other into it: the kept account gets both accounts’ classes, guardians, consent and login cards. The other account ends and can no longer sign in.',
   'teach.mergeNone': 'No pupil of the school has two accounts under one name.',
   'teach.mergeWhichStays': '{name}: which account stays?',
+  'teach.mergeReason.same_name': 'The same name',
+  'teach.mergeReason.name_written_alike':
+    'The same name written differently (spaces or full-width characters): {names}',
+  'teach.mergeReason.same_birth_month': 'The same birth month',
   'teach.mergeKeepThis': 'Keep this one:',
   'teach.mergeNoClass': 'in no class',
   'teach.mergeOwnSignIn': 'has its own phone or e-mail',
