@@ -45,7 +45,7 @@ describe("a teacher's way in through the SDK", () => {
     await sdk.loginByPassword(asNewcomer, { identity: newcomer.phone, password: PASSWORD });
     const found = await searchSchools(asNewcomer, { q: `${tag}中` });
     expect(found.schools).toEqual([{ id: schoolId, name: `朝阳区第${tag}中学` }]);
-    await requestTeaching(asNewcomer, { school_id: schoolId });
+    await requestTeaching(asNewcomer, { school_id: schoolId, name: '张老师' });
     expect((await getEduMemberships(asNewcomer)).schools).toEqual([
       { id: schoolId, name: `朝阳区第${tag}中学`, role: 'teacher', status: 'pending' },
     ]);

@@ -61,14 +61,15 @@ export const searchSchools = (client: AccountClient, input: { q: string }): Prom
 /**
  * Asks to teach at a school (the account needs a bound phone, `AC3_7` otherwise; a pupil account is
  * `E_4`). The request shows in `getEduMemberships` as `pending`, then `approved` or `refused`; asking
- * again after a refusal makes it `pending` again, and an approved teacher stays approved.
+ * again after a refusal makes it `pending` again, and an approved teacher stays approved. `name`: how
+ * the school knows the teacher ("王老师"), shown to the pupils and guardians whose records they read.
  */
-export const requestTeaching = (client: AccountClient, input: { school_id: number }): Promise<void> =>
-  defineCall<Record<string, never>, void>(
+export const requestTeaching = (client: AccountClient, input: { school_id: number; name?: string }): Promise<void> =>
+  defineCall<{ name?: string }, void>(
     withToken,
     at(requestTeachingRoute, { id: input.school_id }),
     nothing,
-  )(client);
+  )(client, input.name === undefined ? {} : { name: input.name });
 
 /** A school admin approves a teacher's request to teach at the school. */
 export const approveTeacher = (client: AccountClient, input: { school_id: number; user_id: number }): Promise<void> =>

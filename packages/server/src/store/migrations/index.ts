@@ -56,6 +56,7 @@ import * as addressBooks from './049-address-books.ts';
 import * as auditChain from './050-audit-chain.ts';
 import * as applicationDisclosure from './051-application-disclosure.ts';
 import * as staffIdentity from './052-staff-identity.ts';
+import * as teacherNames from './055-teacher-names.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -120,6 +121,7 @@ const steps: [name: string, up: Step][] = [
   ['050-audit-chain', auditChain.up],
   ['051-application-disclosure', applicationDisclosure.up],
   ['052-staff-identity', staffIdentity.up],
+  ['055-teacher-names', teacherNames.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -454,6 +454,8 @@ const text = {
   'teach.findSchoolIntro':
     'Type part of the school’s name (two characters or more). Once the school admin or the operator approves, you can open classes.',
   'teach.schoolName': 'School name',
+  'teach.yourName': 'What the school calls you (optional)',
+  'teach.yourNameHint': 'Say “Ms Wang” or your real name. Pupils and parents see it in “who read my record”.',
   'teach.search': 'Find school',
   'teach.searchTooShort': 'Type at least two characters.',
   'teach.searchResults': 'Schools found',

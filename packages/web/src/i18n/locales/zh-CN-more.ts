@@ -438,6 +438,8 @@ const text: MoreLocaleText = {
   'teach.findSchool': '申请在学校任教',
   'teach.findSchoolIntro': '输入学校名称中的几个字（至少两个字）。学校管理员或平台通过后，你就可以开设班级。',
   'teach.schoolName': '学校名称',
+  'teach.yourName': '学校里怎么称呼你（选填）',
+  'teach.yourNameHint': '例如“王老师”或你的真实姓名。学生和家长在“谁看过我的资料”里会看到这个名字。',
   'teach.search': '搜索学校',
   'teach.searchTooShort': '请至少输入两个字。',
   'teach.searchResults': '找到的学校',
