@@ -5,7 +5,9 @@
 export type {
   ClassRole as EduClassRole,
   EduMemberships,
+  MergeCandidate,
   OwnCards,
+  PupilDuplicates,
   SchoolRole as EduSchoolRole,
   SchoolSearch,
 } from '@edupass/protocol';

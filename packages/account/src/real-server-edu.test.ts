@@ -13,6 +13,8 @@ import {
   approveTeacher,
   getEduMemberships,
   listOwnCards,
+  listPupilDuplicates,
+  mergePupils,
   requestTeaching,
   revokeOwnCard,
   searchSchools,
@@ -43,7 +45,7 @@ describe("a teacher's way in through the SDK", () => {
     await sdk.loginByPassword(asNewcomer, { identity: newcomer.phone, password: PASSWORD });
     const found = await searchSchools(asNewcomer, { q: `${tag}中` });
     expect(found.schools).toEqual([{ id: schoolId, name: `朝阳区第${tag}中学` }]);
-    await requestTeaching(asNewcomer, { school_id: schoolId });
+    await requestTeaching(asNewcomer, { school_id: schoolId, name: '张老师' });
     expect((await getEduMemberships(asNewcomer)).schools).toEqual([
       { id: schoolId, name: `朝阳区第${tag}中学`, role: 'teacher', status: 'pending' },
     ]);
@@ -127,5 +129,46 @@ describe("the user's schools and classes through the SDK", () => {
     expect(await revokeOwnCard(asPupil, { id: 'not-a-card-of-mine' }).catch((e: unknown) => e)).toBeInstanceOf(
       sdk.AuthError,
     );
+  });
+});
+
+describe('one pupil, one account through the SDK', () => {
+  it('a school admin lists a pupil’s two accounts and merges them; a refused pair is typed', async () => {
+    const edu = eduSteps(real.server, client(real.server.url));
+    const schoolId = await edu.addSchool('合并实验小学');
+    const admin = await edu.approvedTeacher(schoolId);
+    await real.server.app.ctx.db
+      .updateTable('school_members')
+      .set({ role: 'school_admin' })
+      .where('user_id', '=', admin.userId)
+      .execute();
+    const classA = await edu.createClass(admin, schoolId, '三年级一班');
+    const classB = await edu.createClass(admin, schoolId, '三年级二班');
+    const [kept] = await edu.createPupils(admin, classA, ['李华']);
+    // The same name as another program wrote it, with a space.
+    const [twin] = await edu.createPupils(admin, classB, ['李 华']);
+    if (!kept || !twin) throw new Error('no pupils');
+    const asAdmin = real.newClient();
+    await sdk.loginByPassword(asAdmin, { identity: admin.phone, password: PASSWORD });
+
+    const listed = await listPupilDuplicates(asAdmin, { school_id: schoolId });
+    expect(listed.groups).toHaveLength(1);
+    expect(listed.groups[0]?.accounts.map((a) => a.user_id).sort()).toEqual([kept.user_id, twin.user_id].sort());
+    expect(await mergePupils(asAdmin, { school_id: schoolId, keep: kept.user_id, end: twin.user_id })).toEqual({
+      kept: kept.user_id,
+      ended: twin.user_id,
+    });
+    expect((await listPupilDuplicates(asAdmin, { school_id: schoolId })).groups).toEqual([]);
+    const again = await mergePupils(asAdmin, { school_id: schoolId, keep: kept.user_id, end: kept.user_id }).catch(
+      (e: unknown) => e,
+    );
+    expect(again).toMatchObject({ name: 'ACCOUNTS_NOT_MERGEABLE' });
+    // Not the school's admin: the school is not found for a plain teacher.
+    const asTeacher = real.newClient();
+    const teacher = await edu.approvedTeacher(schoolId);
+    await sdk.loginByPassword(asTeacher, { identity: teacher.phone, password: PASSWORD });
+    expect(await listPupilDuplicates(asTeacher, { school_id: schoolId }).catch((e: unknown) => e)).toMatchObject({
+      name: 'NOT_FOUND',
+    });
   });
 });

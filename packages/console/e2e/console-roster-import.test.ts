@@ -1,6 +1,6 @@
 /**
  * The roster import on the console's Schools screen in Chromium against the real server: an operator
- * uploads the Chinese-header template, reads the preview in Chinese words (three pupils, the class with
+ * chooses the Chinese-header template with a chooser in the console's words, uploads it, reads the preview in Chinese words (three pupils, the class with
  * its grade and year, one refused row pointed at by line and column), confirms, and the server holds the school with its pupils.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,13 @@ describe('the roster import', () => {
       file,
       '学校,班级,年级,学年,姓名,角色,学号/编号\n晨光小学,二年级一班,2,2026-2027,周小雨,学生,1\n晨光小学,二年级一班,2,2026-2027,吴思远,学生,2\n晨光小学,二年级一班,2,2026-2027,郑可可,学生,3\n晨光小学,二年级一班,2,2026-2027,郑妈妈,家长,4\n',
     );
+    // The chooser in the console's words (the browser's own says "Choose File"), a 44 px target.
+    const chooser = page.locator('.file-chooser', { has: page.locator('#roster-file') });
+    await chooser.getByText('还没有选择文件').waitFor();
+    expect(await chooser.getByText('选择文件', { exact: true }).isVisible()).toBe(true);
+    expect((await chooser.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     await page.getByLabel('名册文件（.zip、.csv 或 .xlsx）').setInputFiles(file);
+    await chooser.getByText('名册.csv').waitFor();
     await page.getByRole('button', { name: '上传并预览' }).click();
     const counts = page.getByRole('table', { name: /导入 \d+：待确认/ });
     await expect.poll(() => counts.getByRole('row', { name: /新建学生账号 3/ }).count(), { timeout: 30_000 }).toBe(1);

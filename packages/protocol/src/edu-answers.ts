@@ -77,6 +77,13 @@ export const accessLogAnswer = object(
         reader_name: text(),
         /** The reader's relation to the person when the reader is their guardian (`mother`, …), else null. */
         reader_relation: nullable(text()),
+        /**
+         * A teacher as the person's school knows them: the name they gave the school when asking to
+         * teach ("王老师"), else their real name; null for others or when the teacher gave none.
+         */
+        reader_staff_name: nullable(text()),
+        /** The teacher's school (one the person is a pupil of); null for others. */
+        reader_school_name: nullable(text()),
         /** `teacher` (a teacher or school admin) or `operator`. */
         reader_role: text(),
         /** name, username, class, membership, managed_by_school, initial_password, new_password; phone, email, nickname, … for operators. */

@@ -67,8 +67,10 @@ export const readsPage = {
   limit: optional({ type: 'integer', required: true } as const),
 } as const;
 export const eduAccessLogRoute = route('GET', 'me/access-log', 'token', { query: readsPage });
+/** `name`: how the school knows the teacher ("王老师", or a real name), shown to pupils and guardians. */
 export const requestTeachingRoute = route('POST', 'schools/:id/teacher-requests', 'token', {
   params: { id },
+  body: { name: optional(s(32)) },
   status: 204,
 });
 export const approveTeacherRoute = route('POST', 'schools/:id/teachers/:user_id/approve', 'token', {

@@ -3,7 +3,7 @@
  * accounts (the same name on two accounts, say a roster's and one the school's CAS made before the
  * keys were one per school) and merges two into one. docs/education.md, "One pupil, one account".
  */
-import { type Answer, boolean, integer, list, nullable, object, text } from './answer-schema.ts';
+import { type Answer, boolean, integer, list, nullable, object, oneOf, text } from './answer-schema.ts';
 import { described } from './described-route.ts';
 import { classAnswer } from './edu-answers.ts';
 import { eduRoute as route } from './edu-routes.ts';
@@ -41,9 +41,19 @@ const mergeCandidate = object({
   own_sign_in: boolean(),
 });
 
+/**
+ * What says a group's accounts may be one pupil: `same_name`, or `name_written_alike` (the same name
+ * with other spaces or full-width characters); `same_birth_month` when two or more share one.
+ */
+export const DUPLICATE_REASONS = ['same_name', 'name_written_alike', 'same_birth_month'] as const;
+export type DuplicateReason = (typeof DUPLICATE_REASONS)[number];
+
 export const pupilDuplicatesAnswer = object({
-  /** Pupils of the school sharing one name, two or more accounts each (at most 100 groups). */
-  groups: list(object({ name: text(), accounts: list(mergeCandidate) })),
+  /**
+   * Pupils of the school sharing one name as people write it, two or more accounts each (at most 100
+   * groups; those with a shared birth month first). `name` is the first account's; each account has its own.
+   */
+  groups: list(object({ name: text(), reasons: list(oneOf(...DUPLICATE_REASONS)), accounts: list(mergeCandidate) })),
 });
 
 export const pupilMergeAnswer = object({ kept: integer(), ended: integer() });

@@ -4,7 +4,8 @@
  * The PDF is then read back as paper would be: five pages of eight cards; each card's QR code,
  * cropped from the page rendered at 150 dpi (pdftoppm), decodes to a badge link that signs its own
  * pupil in; and the text layer (pdftotext -layout) holds each pupil's name, username, initial
- * password and guardian code whole on one line, not broken a character per line.
+ * password and guardian code whole on one line, not broken a character per line, and on every card
+ * the address a pupil types to sign in (the site's host, no scheme), under its label.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { type PupilCredentials, routes } from '@edupass/protocol';
 import { client, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
 import { eduSteps, FORTY_NAMES } from '@edupass/test-kit/edu-steps';
 import { afterAll, expect, test } from 'vitest';
+import { cardTexts } from '../../server/src/services/edu/school/card-texts.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
@@ -69,6 +71,11 @@ test.each(LOCALES)(
       for (const value of [pupil.username, pupil.password]) expect(printed.onOneLine(value), value).toBe(true);
     }
     for (const name of names) expect(printed.onOneLine(name), name).toBe(true);
+    // The address to type, on every card, whole after its label (the site's host: no scheme to type).
+    const address = new URL(server.url).host;
+    const label = cardTexts[locale].site;
+    const addresses = printed.lines.flatMap((line) => [...line.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))]);
+    expect(addresses.map((m) => m[1])).toEqual(Array.from({ length: 40 }, () => address));
     // Guardian codes, one a card.
     expect(new Set(guardianCodesIn(printed.lines)).size).toBe(40);
 

@@ -144,7 +144,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     const school = en ? 'Starlight Primary School' : '星光实验小学';
     const className = en ? 'Year 3 Class 2' : '三年级二班';
     const shot = (screen: string, device = 'tablet') => `first-week-${screen}.${locale}.${device}`;
-    const teacher = { phone: nextPhone(), password: 'Lantern5821' };
+    const [teacher, teacherName] = [{ phone: nextPhone(), password: 'Lantern5821' }, en ? 'Ms Wang' : '王老师'];
     const tablet = { locale, ...TABLET };
 
     // The operator adds the school and records its agreement (the console, at a desk).
@@ -182,6 +182,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       const ask = page
         .getByRole('list', { name: text['teach.searchResults'] })
         .getByRole('button', { name: `${text['teach.askToTeach']} ${school}` });
+      await inputLabelled(tab, text['teach.yourName']).fill(teacherName);
       await expectTappable(ask, 'ask to teach');
       await ask.click();
       await page.getByText(say(text, 'teach.asked', { school })).waitFor(WAIT);
@@ -346,14 +347,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.getByText(text['guardian.linked']).waitFor(WAIT);
       const panel = page.getByTestId('child-panel');
       await panel.getByRole('heading', { name: byTyping.name, exact: true }).waitFor(WAIT);
-      // She is 妈妈 to the family, not the drawn 用户NNNNNNNN: among the guardians and in who read the record.
+      // She is 妈妈 to the family, not the drawn 用户NNNNNNNN: among the guardians and in who read the
+      // record, where the teacher is the name they gave the school, with the school; one row a reader a day.
       const mother = text['guardian.relation.mother'];
       await panel.locator('.linked-guardians li').getByText(mother, { exact: true }).waitFor(WAIT);
-      await panel
-        .getByTestId('record-read')
-        .getByText(`${text['recordReads.role.guardian']} ${mother}`, { exact: true })
-        .first()
-        .waitFor(WAIT);
+      const reads = panel.getByTestId('record-read');
+      await reads.getByText(`${text['recordReads.role.guardian']} ${mother}`, { exact: true }).waitFor(WAIT);
+      const byTeacher = reads.getByText(`${text['recordReads.role.teacher']} ${teacherName} · ${school}`);
+      await expect.poll(() => byTeacher.count(), WAIT).toBe(1);
       // The hours of no use as the site writes them (22:00), not the browser's 10:00 PM.
       const curfew = panel.getByLabel(text['guardian.curfewFrom'], { exact: true });
       expect(await curfew.evaluate((field) => (field as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
@@ -382,10 +383,14 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.getByRole('button', { name: text['teach.archive'] }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: text['teach.archive'] }).click();
       await page.getByText(text['teach.archivedDone']).waitFor(WAIT);
-      // Nothing left that the archived class refuses: no join code to open, no pupils to add.
+      // Nothing left that the archived class refuses: no join code to open, no pupils to add, no resets or cards.
       // (The page shows "archived" before it has read the class again: wait for the buttons to go.)
       await expect.poll(() => page.getByRole('button', { name: text['teach.newJoinCode'] }).count(), WAIT).toBe(0);
       await expect.poll(() => page.getByRole('button', { name: text['teach.preview'] }).count(), WAIT).toBe(0);
+      // Read-only: no password resets or cards for it either (the server refuses them, E_1).
+      await page.getByText(text['teach.archivedReadOnly']).waitFor(WAIT);
+      for (const name of [text['teach.reset'], text['teach.printAll']])
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
       await checkScreen(page, shot('year-ended'));
       expect(tab.errors).toEqual([]);
     });

@@ -4,7 +4,10 @@ import {
   type EduMemberships,
   eduMembershipsRoute,
   listOwnCardsRoute,
+  mergePupilsRoute,
   type OwnCards,
+  type PupilDuplicates,
+  pupilDuplicatesRoute,
   refuseTeacherRoute,
   requestTeachingRoute,
   revokeOwnCardRoute,
@@ -58,14 +61,15 @@ export const searchSchools = (client: AccountClient, input: { q: string }): Prom
 /**
  * Asks to teach at a school (the account needs a bound phone, `AC3_7` otherwise; a pupil account is
  * `E_4`). The request shows in `getEduMemberships` as `pending`, then `approved` or `refused`; asking
- * again after a refusal makes it `pending` again, and an approved teacher stays approved.
+ * again after a refusal makes it `pending` again, and an approved teacher stays approved. `name`: how
+ * the school knows the teacher ("王老师"), shown to the pupils and guardians whose records they read.
  */
-export const requestTeaching = (client: AccountClient, input: { school_id: number }): Promise<void> =>
-  defineCall<Record<string, never>, void>(
+export const requestTeaching = (client: AccountClient, input: { school_id: number; name?: string }): Promise<void> =>
+  defineCall<{ name?: string }, void>(
     withToken,
     at(requestTeachingRoute, { id: input.school_id }),
     nothing,
-  )(client);
+  )(client, input.name === undefined ? {} : { name: input.name });
 
 /** A school admin approves a teacher's request to teach at the school. */
 export const approveTeacher = (client: AccountClient, input: { school_id: number; user_id: number }): Promise<void> =>
@@ -97,3 +101,30 @@ export const addSchoolTeacher = (
     at(addSchoolTeacherRoute, { id: input.school_id }),
     nothing,
   )(client, { phone_number: input.phone_number });
+
+/**
+ * A school admin: the school's pupils who may be one person on two or more accounts (the same name
+ * written alike, the same 学号 under two keys, the same name and birth month), each account with its
+ * classes and whether it may stay (`refused_as_keep`) or end (`refused_as_end`). Nothing is merged:
+ * the admin chooses with `mergePupils`. `E_2` for a school the caller does not manage.
+ */
+export const listPupilDuplicates = (client: AccountClient, input: { school_id: number }): Promise<PupilDuplicates> =>
+  defineCall<Record<string, never>, PupilDuplicates>(
+    withToken,
+    at(pupilDuplicatesRoute, { id: input.school_id }),
+    object,
+  )(client);
+
+/**
+ * A school admin merges two accounts of one pupil: `keep` takes the classes, guardians, consent, cards
+ * and school keys of `end`, which ends. `ACCOUNTS_NOT_MERGEABLE` (E_19) names why a pair cannot be.
+ */
+export const mergePupils = (
+  client: AccountClient,
+  input: { school_id: number; keep: number; end: number },
+): Promise<{ kept: number; ended: number }> =>
+  defineCall<{ keep: number; end: number }, { kept: number; ended: number }>(
+    withToken,
+    at(mergePupilsRoute, { id: input.school_id }),
+    object,
+  )(client, { keep: input.keep, end: input.end });

@@ -7,6 +7,7 @@
 
 import { ROSTER_REFUSALS, type RosterRefusalReason, rosterCauseText } from '@edupass/protocol';
 import { base64Of } from '@edupass/ui-kit/file-base64.ts';
+import { FileChooser } from '@edupass/ui-kit/file-chooser.tsx';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
@@ -20,6 +21,8 @@ const WORDS = {
     title: 'Import a roster',
     lead: 'A OneRoster 1.2 CSV set (zip) or the Chinese-header template (CSV or .xlsx: 学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号). Nothing changes until you confirm the preview.',
     file: 'Roster file (.zip, .csv or .xlsx)',
+    chooseFile: 'Choose a file',
+    noFile: 'No file chosen yet',
     school: 'For school (id, optional: a one-school file is matched to it)',
     upload: 'Upload and preview',
     preview: 'Import {id}: {status}',
@@ -46,6 +49,8 @@ const WORDS = {
     title: '导入名册',
     lead: 'OneRoster 1.2 CSV 文件包（zip），或中文表头模板（CSV 或 .xlsx：学校, 班级, 年级, 学年, 姓名, 角色, 学号/编号）。确认预览之前不会做任何更改。',
     file: '名册文件（.zip、.csv 或 .xlsx）',
+    chooseFile: '选择文件',
+    noFile: '还没有选择文件',
     school: '所属学校（编号，可选：只含一所学校的文件将对应到它）',
     upload: '上传并预览',
     preview: '导入 {id}：{status}',
@@ -271,12 +276,17 @@ export const RosterImportCard = ({ changed }: { changed: () => void }) => {
       <p className="console-lead">{w('lead')}</p>
       <form className="console-form" onSubmit={submit}>
         <label htmlFor="roster-file">{w('file')}</label>
-        <input
+        {/* In the console's words, not the browser's "Choose File" (ui-kit file-chooser.tsx). */}
+        <FileChooser
           id="roster-file"
-          type="file"
           accept=".zip,.csv,.xlsx,application/zip,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           required
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          file={file}
+          onFile={setFile}
+          chooseLabel={w('chooseFile')}
+          noFileLabel={w('noFile')}
+          buttonClassName="console-button"
+          nameClassName="console-muted"
         />
         <label htmlFor="roster-school">{w('school')}</label>
         <input

@@ -46,9 +46,15 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     { tags },
   );
   defineRoute(app, ctx, 'eduAccessLog', ({ session, query }) => recordReads(ctx, session.userId, query), { tags });
-  defineRoute(app, ctx, 'requestTeaching', ({ session, params }) => requestTeaching(ctx, session.userId, params.id), {
-    tags,
-  });
+  defineRoute(
+    app,
+    ctx,
+    'requestTeaching',
+    ({ session, params, body }) => requestTeaching(ctx, session.userId, params.id, body.name),
+    {
+      tags,
+    },
+  );
   defineRoute(
     app,
     ctx,

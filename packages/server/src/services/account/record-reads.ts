@@ -38,6 +38,23 @@ const grantedApplications = async (ctx: Context, userId: number) => {
     .slice(0, SHOWN_MAX);
 };
 
+/**
+ * A teacher as the person's school knows them: the name they gave it ("王老师"), else their real name,
+ * and the school's name; both null for anyone else (a guardian is named by relation, an operator by role).
+ */
+const teacherAsKnown = (row: {
+  reader_role: string;
+  reader_given_name: string | null;
+  reader_fullname: string | null;
+  reader_school_name: string | null;
+}) =>
+  row.reader_role === 'teacher'
+    ? {
+        reader_staff_name: row.reader_given_name || row.reader_fullname?.trim() || null,
+        reader_school_name: row.reader_school_name ?? null,
+      }
+    : { reader_staff_name: null, reader_school_name: null };
+
 /** Which page of the reads: after the read `cursor` (the `next_cursor` of the page before), `limit` of them. */
 export interface ReadsPage {
   cursor?: number | undefined;
@@ -62,6 +79,7 @@ export const recordReads = async (ctx: Context, subjectId: number, page: ReadsPa
       reader_id: Number(row.reader_id),
       reader_name: row.reader_name ?? '',
       reader_relation: row.reader_relation ?? null,
+      ...teacherAsKnown(row),
       reader_role: row.reader_role,
       fields: row.fields.split(','),
       purpose: row.purpose,

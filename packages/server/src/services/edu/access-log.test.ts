@@ -94,3 +94,52 @@ describe('one row per reader, pupil, purpose and day', () => {
     offset = 0;
   });
 });
+
+describe('a teacher as the school knows them', () => {
+  test('the name given when asking to teach and the school name the reads; a teacher who gave none has neither name nor a stranger’s school', async () => {
+    const schoolId = await edu.addSchool('星光实验小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    // Asking again with a name (an approved teacher stays approved): how the school knows them.
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.requestTeaching.path, { id: schoolId }),
+        { name: ' 王　老师 ' },
+        { token: teacher.token },
+      ),
+      204,
+    );
+    const unnamed = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const [pupil] = await edu.createPupils(teacher, classId, ['王小明']);
+    if (!pupil) throw new Error('no pupil');
+    const other = await edu.createClass(unnamed, schoolId, '三年级三班');
+    const [theirs] = await edu.createPupils(unnamed, other, ['李华']);
+    if (!theirs) throw new Error('no pupil');
+
+    const { token } = await edu.pupilSession(pupil);
+    const { reads } = edu.ok<EduAccessLog>(await call('GET', routes.eduAccessLog.path, undefined, { token }));
+    const named = reads.find((r) => r.reader_id === teacher.userId);
+    expect(named).toMatchObject({
+      reader_role: 'teacher',
+      reader_staff_name: '王 老师',
+      reader_school_name: '星光实验小学',
+    });
+    const log = edu.ok<EduAccessLog>(
+      await call('GET', routes.eduAccessLog.path, undefined, { token: (await edu.pupilSession(theirs)).token }),
+    );
+    expect(log.reads.find((r) => r.reader_id === unnamed.userId)).toMatchObject({
+      reader_staff_name: null,
+      reader_school_name: '星光实验小学',
+    });
+    expectError(
+      await call(
+        'POST',
+        pathOf(routes.requestTeaching.path, { id: schoolId }),
+        { name: '王'.repeat(33) },
+        { token: teacher.token },
+      ),
+      'E_1',
+    );
+  });
+});

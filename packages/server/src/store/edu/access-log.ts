@@ -1,6 +1,6 @@
 /** The education layer's access log: who was shown which fields of which person's record, and why. */
 import type { KeyObject } from 'node:crypto';
-import type { Insertable, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
 import { appendReads } from '../admin/audit-chain.ts';
 import { countReads } from '../admin/report-counters.ts';
 import type { Database } from '../schema.ts';
@@ -22,9 +22,47 @@ export const insertAccessLogRows = (
     ? Promise.resolve()
     : inStoreTransaction(db, async (tx) => countReads(tx, await appendReads(tx, key, rows)));
 
+type LogRow = ExpressionBuilder<Database, 'edu_access_log'>;
+
+/**
+ * The reader's approved place at a school the person is a pupil of (a class there, or the school's own
+ * account): the first with a name the reader gave that school.
+ */
+const readerAtPersonsSchool = (eb: LogRow) =>
+  eb
+    .selectFrom('school_members')
+    .innerJoin('schools', 'schools.id', 'school_members.school_id')
+    .whereRef('school_members.user_id', '=', 'edu_access_log.reader_id')
+    .where('school_members.status', '=', 'approved')
+    .where((inner) =>
+      inner.or([
+        inner(
+          'school_members.school_id',
+          'in',
+          inner
+            .selectFrom('class_members')
+            .innerJoin('classes', 'classes.id', 'class_members.class_id')
+            .select('classes.school_id')
+            .whereRef('class_members.user_id', '=', 'edu_access_log.subject_id'),
+        ),
+        inner(
+          'school_members.school_id',
+          'in',
+          inner
+            .selectFrom('pupil_accounts')
+            .select('pupil_accounts.school_id')
+            .whereRef('pupil_accounts.user_id', '=', 'edu_access_log.subject_id'),
+        ),
+      ]),
+    )
+    .orderBy(sql`case when school_members.display_name is null then 1 else 0 end`)
+    .orderBy('school_members.school_id')
+    .limit(1);
+
 /**
  * The reads of one person's record, newest first, with each reader's nickname and, for a guardian of
- * the person, their relation: after the read `after`
+ * the person, their relation; for a teacher, the name they gave the school (or their real name) and
+ * the school's name, as the person's school knows them: after the read `after`
  * (an id of this log), if given. Keyed by time and id (migration 045's index by subject, time and id).
  */
 export const accessLogOf = async (db: Db, subjectId: number, page: { after: number | undefined; limit: number }) => {
@@ -41,6 +79,9 @@ export const accessLogOf = async (db: Db, subjectId: number, page: { after: numb
       'edu_access_log.reader_id',
       'users.nickname as reader_name',
       'guardians.relation as reader_relation',
+      'users.fullname as reader_fullname',
+      (eb) => readerAtPersonsSchool(eb).select('school_members.display_name').as('reader_given_name'),
+      (eb) => readerAtPersonsSchool(eb).select('schools.name').as('reader_school_name'),
       'edu_access_log.reader_role',
       'edu_access_log.fields',
       'edu_access_log.purpose',

@@ -3,7 +3,7 @@
  * (migration 019); the access log and join codes' expiry (022); guardian consents and guardians (023).
  */
 import type { ClassRole, SchoolRole } from '@edupass/protocol';
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface SchoolsTable {
   id: Generated<number>;
@@ -36,6 +36,8 @@ export interface SchoolMembersTable {
    */
   status: 'pending' | 'approved' | 'refused';
   created_at: number;
+  /** The name the teacher gave the school when asking ("王老师"); null: none (migration 055). */
+  display_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -56,6 +56,7 @@ import * as addressBooks from './049-address-books.ts';
 import * as auditChain from './050-audit-chain.ts';
 import * as applicationDisclosure from './051-application-disclosure.ts';
 import * as staffIdentity from './052-staff-identity.ts';
+import * as teacherNames from './055-teacher-names.ts';
 import * as oidcSessionUid from './057-oidc-session-uid.ts';
 
 export interface MigrationContext {
@@ -121,6 +122,7 @@ const steps: [name: string, up: Step][] = [
   ['050-audit-chain', auditChain.up],
   ['051-application-disclosure', applicationDisclosure.up],
   ['052-staff-identity', staffIdentity.up],
+  ['055-teacher-names', teacherNames.up],
   ['057-oidc-session-uid', oidcSessionUid.up],
 ];
 

@@ -454,6 +454,8 @@ const text = {
   'teach.findSchoolIntro':
     'Type part of the school’s name (two characters or more). Once the school admin or the operator approves, you can open classes.',
   'teach.schoolName': 'School name',
+  'teach.yourName': 'What the school calls you (optional)',
+  'teach.yourNameHint': 'Say “Ms Wang” or your real name. Pupils and parents see it in “who read my record”.',
   'teach.search': 'Find school',
   'teach.searchTooShort': 'Type at least two characters.',
   'teach.searchResults': 'Schools found',
@@ -482,6 +484,10 @@ const text = {
     'Sometimes one pupil ends up with two accounts, for example one from the roster and one made when they signed in with the school’s system. Choose the account to keep and merge the other into it: the kept account gets both accounts’ classes, guardians, consent and login cards. The other account ends and can no longer sign in.',
   'teach.mergeNone': 'No pupil of the school has two accounts under one name.',
   'teach.mergeWhichStays': '{name}: which account stays?',
+  'teach.mergeReason.same_name': 'The same name',
+  'teach.mergeReason.name_written_alike':
+    'The same name written differently (spaces or full-width characters): {names}',
+  'teach.mergeReason.same_birth_month': 'The same birth month',
   'teach.mergeKeepThis': 'Keep this one:',
   'teach.mergeNoClass': 'in no class',
   'teach.mergeOwnSignIn': 'has its own phone or e-mail',
@@ -597,6 +603,7 @@ const text = {
   'teach.archiveTitle': 'Archive {name}?',
   'teach.archiveBody': 'The class ends for this term. The pupils’ accounts stay with the school.',
   'teach.archivedDone': 'The class is archived.',
+  'teach.archivedReadOnly': 'This class is archived, so it can only be viewed: no password resets or login cards.',
   'teach.pupilTitle': 'Pupil',
   'teach.pupilNotFound': 'Pupil not found',
   'teach.pupilNotFoundBody': 'This pupil is not in this class of yours (perhaps moved to another class).',

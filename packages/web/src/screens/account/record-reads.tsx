@@ -2,7 +2,8 @@
  * "Who read my record" (issue #32 item 3): the teachers' and operators' reads of a person's record,
  * the applications they let in, and the copies of their data made. The account centre's privacy page
  * shows the user's own; the family part shows a child's to a linked guardian (same list, the
- * guardian's route).
+ * guardian's route). A teacher is named as the school knows them (the name they gave it, the school),
+ * a guardian by relation; one reader's reads of one day are one row.
  */
 import { type EduAccessLog, eduTable, rightsUserTable } from '@edupass/protocol';
 import { FormError } from '@edupass/ui-kit/status.tsx';
@@ -25,6 +26,30 @@ const useWords = () => {
 };
 
 type Read = EduAccessLog['reads'][number];
+
+/**
+ * One row for one reader's reads of one day (the server keeps one read of each kind a day: a teacher
+ * who opened the class and printed cards is two): the day's first read, with every field and every
+ * reason of the day. China Standard Time, as the server counts days.
+ */
+const byReaderAndDay = (reads: Read[]): (Read & { purposes: string[] })[] => {
+  const rows = new Map<string, Read & { purposes: string[] }>();
+  for (const read of reads) {
+    const day = Math.floor((read.at + 8 * 3_600_000) / 86_400_000);
+    const key = `${read.reader_id}:${read.reader_role}:${day}`;
+    const row = rows.get(key);
+    if (!row) {
+      rows.set(key, { ...read, purposes: [read.purpose] });
+      continue;
+    }
+    row.fields = [...new Set([...row.fields, ...read.fields])];
+    if (!row.purposes.includes(read.purpose)) row.purposes.push(read.purpose);
+    row.reason = [...new Set([row.reason, read.reason].filter((r): r is string => r !== null))].join('；') || null;
+    row.at = Math.min(row.at, read.at);
+  }
+  return [...rows.values()];
+};
+
 type FirstPage = Pick<EduAccessLog, 'applications' | 'exports'>;
 
 /**
@@ -62,13 +87,14 @@ const RecordReadsList = ({
   return (
     <>
       <ul className="record-reads" aria-labelledby={titleId}>
-        {log.reads.map((read) => (
-          <li key={`read-${read.at}-${read.reader_id}-${read.purpose}-${read.fields.join()}`} data-testid="record-read">
+        {byReaderAndDay(log.reads).map((read) => (
+          <li key={`read-${read.at}-${read.reader_id}-${read.reader_role}`} data-testid="record-read">
             <strong>
               {words('recordReads.role', read.reader_role)}{' '}
               {read.reader_relation
                 ? shownGuardianName(read.reader_name, read.reader_relation, t)
-                : shownNickname(read.reader_name, t) || `#${read.reader_id}`}
+                : read.reader_staff_name || shownNickname(read.reader_name, t) || `#${read.reader_id}`}
+              {read.reader_school_name ? ` · ${read.reader_school_name}` : ''}
             </strong>{' '}
             <span className="muted">{when(read.at)}</span>
             <br />
@@ -76,7 +102,9 @@ const RecordReadsList = ({
               fields: read.fields.map((f) => words('recordReads.field', f)).join(t('recordReads.comma')),
             })}
             <br />
-            {t('recordReads.why', { why: words('recordReads.purpose', read.purpose) })}
+            {t('recordReads.why', {
+              why: read.purposes.map((p) => words('recordReads.purpose', p)).join(t('recordReads.comma')),
+            })}
             {read.reason ? (
               <>
                 <br />

@@ -5,6 +5,7 @@
  */
 import { eduTable, PUPIL_BATCH_MAX, type PupilCredentials } from '@edupass/protocol';
 import { base64Of } from '@edupass/ui-kit/file-base64.ts';
+import { FileChooser } from '@edupass/ui-kit/file-chooser.tsx';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useId, useState } from 'react';
@@ -73,26 +74,21 @@ export const AddPupils = ({ classId, onCreated }: { classId: number; onCreated()
         </div>
         <div className="field">
           <label htmlFor={fileId}>{t('teach.file')}</label>
-          {/* The browser's own picker button speaks the browser's language ("Choose File" on a Chinese
-              page): the input stays, transparent over a button and the file's name in the page's words. */}
-          <div className="file-pick">
-            <input
-              key={picker}
-              id={fileId}
-              type="file"
-              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setPreview(null);
-              }}
-            />
-            <span className="button secondary" aria-hidden="true">
-              {t('teach.chooseFile')}
-            </span>
-            <span className="muted" aria-hidden="true">
-              {file ? file.name : t('teach.noFile')}
-            </span>
-          </div>
+          {/* In the page's words, not the browser's "Choose File" (ui-kit file-chooser.tsx). */}
+          <FileChooser
+            key={picker}
+            id={fileId}
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            file={file}
+            onFile={(chosen) => {
+              setFile(chosen);
+              setPreview(null);
+            }}
+            chooseLabel={t('teach.chooseFile')}
+            noFileLabel={t('teach.noFile')}
+            buttonClassName="button secondary"
+            nameClassName="muted"
+          />
         </div>
         <FormError message={action.error} onRetry={action.retry} />
         <button type="submit" className="button secondary" aria-busy={action.busy}>

@@ -60,7 +60,13 @@ export const ClassScreen = ({ classId }: { classId: number }) => {
           <p>
             <ClassFacts grade={data.class.grade} year={data.class.school_year} archived={data.class.archived} />
           </p>
-          <PupilList classId={classId} pupils={pupils} moveTargets={data.moveTargets} onChanged={load.reload} />
+          <PupilList
+            classId={classId}
+            pupils={pupils}
+            moveTargets={data.moveTargets}
+            archived={data.class.archived}
+            onChanged={load.reload}
+          />
           {data.class.archived ? null : <AddPupils classId={classId} onCreated={load.reload} />}
           {/* An archived class takes nobody new: the server refuses its join codes. */}
           {data.class.archived ? null : <JoinSection classId={classId} requests={requests} onChanged={load.reload} />}

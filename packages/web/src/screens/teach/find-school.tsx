@@ -1,6 +1,7 @@
 /**
  * A teacher's way in: find the school by a part of its name, ask to teach there, and see the request
- * (waiting, approved, turned down) in "Your schools" above. The search answers names only.
+ * (waiting, approved, turned down) in "Your schools" above, with the name the school knows them by
+ * (optional: pupils and guardians see it where the teacher read their record). The search answers names only.
  */
 import { type EduMemberships, eduTable, type SchoolSearch } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -19,6 +20,7 @@ export const FindSchool = ({ mine, onAsked }: { mine: EduMemberships['schools'];
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<Found[] | null>(null);
   const [tooShort, setTooShort] = useState(false);
+  const [name, setName] = useState('');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -31,7 +33,8 @@ export const FindSchool = ({ mine, onAsked }: { mine: EduMemberships['schools'];
   };
   const askAt = (school: Found) =>
     ask.run(async () => {
-      await eduCall(eduTable.requestTeaching, { params: { id: school.id } });
+      const given = name.trim();
+      await eduCall(eduTable.requestTeaching, { params: { id: school.id }, body: given ? { name: given } : {} });
       onAsked();
       return t('teach.asked', { school: school.name });
     });
@@ -65,6 +68,16 @@ export const FindSchool = ({ mine, onAsked }: { mine: EduMemberships['schools'];
           <p className="muted" role="status">
             {found.length === 0 ? t('teach.noSchoolFound') : t('teach.schoolsFound', { count: found.length })}
           </p>
+          {found.length > 0 ? (
+            <Field
+              label={t('teach.yourName')}
+              hint={t('teach.yourNameHint')}
+              value={name}
+              onValue={setName}
+              maxLength={32}
+              autoComplete="name"
+            />
+          ) : null}
           <ul className="teach-list" aria-label={t('teach.searchResults')}>
             {found.map((school) => {
               const state = stateAt(school);

@@ -1,11 +1,12 @@
 /**
  * A school admin's way to make a pupil's two accounts one (say one from the roster and one the
- * school's sign-in made): the school's pupils who share a name on several accounts, each with its
+ * school's sign-in made): the school's pupils who share a name on several accounts (as people write
+ * it), with what says they are one (the same name, another spelling, the same birth month), each with its
  * username and classes (name, grade, year); the admin chooses the account that stays, then merges each
  * other one into it after a confirmation. The kept account takes the other's classes, guardians,
  * consent and cards; the other ends. Why an account cannot stay or end is said beside it.
  */
-import { type MergeCandidate, type MergeRefusal, pupilMergeTable } from '@edupass/protocol';
+import { type DuplicateReason, type MergeCandidate, type MergeRefusal, pupilMergeTable } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
@@ -42,11 +43,14 @@ const Facts = ({ account }: { account: MergeCandidate }) => {
 const Group = ({
   schoolId,
   name,
+  reasons,
   accounts,
   onMerged,
 }: {
   schoolId: number;
   name: string;
+  /** What says the accounts may be one pupil (the server's evidence). */
+  reasons: DuplicateReason[];
   accounts: MergeCandidate[];
   onMerged(notice: string): void;
 }) => {
@@ -76,6 +80,11 @@ const Group = ({
     <li className="merge-group">
       <fieldset className="field">
         <legend>{t('teach.mergeWhichStays', { name })}</legend>
+        <p className="muted">
+          {reasons
+            .map((r) => t(`teach.mergeReason.${r}`, { names: [...new Set(accounts.map((a) => a.name))].join(' / ') }))
+            .join(' · ')}
+        </p>
         <div className="radios stacked">
           {accounts.map((a) => (
             <label key={a.user_id}>
@@ -135,6 +144,7 @@ export const MergePupils = ({ schoolId }: { schoolId: number }) => {
             key={`${g.name}:${g.accounts.map((a) => a.user_id).join(',')}`}
             schoolId={schoolId}
             name={g.name}
+            reasons={g.reasons}
             accounts={g.accounts}
             onMerged={(done) => {
               setNotice(done);

@@ -25,10 +25,12 @@ export interface PupilListProps {
   pupils: Member[];
   /** The school's other classes the caller teaches (where pupils may move). */
   moveTargets: { id: number; name: string; grade: number; school_year: string }[];
+  /** An archived class is read-only: no resets or cards (the server refuses them). */
+  archived?: boolean;
   onChanged(): void;
 }
 
-export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilListProps) => {
+export const PupilList = ({ classId, pupils, moveTargets, archived = false, onChanged }: PupilListProps) => {
   const { t } = useI18n();
   const action = useAction();
   const confirm = useConfirm();
@@ -104,23 +106,27 @@ export const PupilList = ({ classId, pupils, moveTargets, onChanged }: PupilList
           <p className="muted" aria-live="polite">
             {t('teach.selected', { count: chosen.length })}
           </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="button secondary"
-              aria-disabled={none || undefined}
-              onClick={() => !none && resetChosen()}
-            >
-              {t('teach.reset')}
-            </button>
-            {/* One print button: the chosen pupils' cards, or the whole class's when none is chosen. */}
-            <CardSheet
-              key={none ? 'all' : 'chosen'}
-              classId={classId}
-              {...(none ? {} : { userIds: chosen })}
-              label={none ? t('teach.printAll') : t('teach.printSelected', { count: chosen.length })}
-            />
-          </div>
+          {archived ? (
+            <p className="muted">{t('teach.archivedReadOnly')}</p>
+          ) : (
+            <div className="actions">
+              <button
+                type="button"
+                className="button secondary"
+                aria-disabled={none || undefined}
+                onClick={() => !none && resetChosen()}
+              >
+                {t('teach.reset')}
+              </button>
+              {/* One print button: the chosen pupils' cards, or the whole class's when none is chosen. */}
+              <CardSheet
+                key={none ? 'all' : 'chosen'}
+                classId={classId}
+                {...(none ? {} : { userIds: chosen })}
+                label={none ? t('teach.printAll') : t('teach.printSelected', { count: chosen.length })}
+              />
+            </div>
+          )}
           {moveTargets.length > 0 ? (
             <div className="move-row">
               <div className="field">

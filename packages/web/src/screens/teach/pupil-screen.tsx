@@ -1,6 +1,6 @@
 /**
  * One pupil of a class the caller teaches: name and username, a password reset (new details and card)
- * and a new card. A pupil who is not (or no longer) in the class is not found, as the server says.
+ * and a new card (neither in an archived class, which is read-only). A pupil who is not (or no longer) in the class is not found, as the server says.
  */
 import { eduTable, type PupilCredentials } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
@@ -21,7 +21,7 @@ import { teachPaths } from './teach-paths.ts';
 const loadPupil = async (classId: number, userId: number) => {
   const detail = await eduCall(eduTable.getClass, { params: { id: classId } });
   const pupil = detail.members.find((m) => m.user_id === userId && m.role === 'pupil' && m.status === 'active');
-  return pupil ? { pupil, className: detail.class.name } : null;
+  return pupil ? { pupil, className: detail.class.name, archived: detail.class.archived } : null;
 };
 
 export const PupilScreen = ({ classId, userId }: { classId: number; userId: number }) => {
@@ -65,7 +65,9 @@ export const PupilScreen = ({ classId, userId }: { classId: number; userId: numb
             <dt>{t('teach.username')}</dt>
             <dd className="mono">{found.pupil.username ?? ''}</dd>
           </dl>
-          {found.pupil.managed_by_school ? (
+          {found.archived ? (
+            <p className="muted">{t('teach.archivedReadOnly')}</p>
+          ) : found.pupil.managed_by_school ? (
             <div className="actions">
               <button type="button" className="button secondary" aria-busy={action.busy} onClick={resetPassword}>
                 {t('teach.resetOne')}

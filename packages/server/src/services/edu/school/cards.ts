@@ -18,7 +18,7 @@ import { logPupilReads } from '../access-log.ts';
 import { eduAudit } from '../audit.ts';
 import { cardGuardianCodes } from '../family/guardian-links.ts';
 import { type CardLanguage, cardTexts } from './card-texts.ts';
-import { classToTeach, holdSchoolAccounts, pupilsForCards } from './pupils.ts';
+import { classToTeach, holdSchoolAccounts, pupilsForCards, requireOpen } from './pupils.ts';
 
 /** 24 random bytes: 192 bits, past the 128 a badge needs. */
 const BADGE_BYTES = 24;
@@ -51,13 +51,23 @@ interface Card {
   guardianCode: string;
 }
 
-/** `keep`: the school keeps cards working after a pupil's own password (the card says which). */
 /**
- * Each card: the QR code and the details side by side, the hint under both across the card. The
+ * The address a pupil types to sign in, as short as it goes: the site's host and path without the
+ * scheme (a browser adds it) or a trailing slash (`edupass.example.cn`).
+ */
+export const cardAddress = (publicUrl: string) => {
+  const url = new URL(publicUrl);
+  return `${url.host}${url.pathname}`.replace(/\/+$/, '');
+};
+
+/**
+ * `keep`: the school keeps cards working after a pupil's own password (the card says which).
+ * Each card: the QR code and the details side by side, the sign-in address and the hint under both
+ * across the card. The
  * details' labels wrap within 16 mm and the values break anywhere, so a long name or a Latin class
  * name stays inside the card (8 cards of 66 mm fill an A4 page).
  */
-const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
+const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean, site: string) => {
   const t = cardTexts[lang];
   const afterPassword = keep ? t.keepsAfterPassword : t.endsWithPassword;
   const items = cards
@@ -69,6 +79,7 @@ const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
 <dt>${t.username}</dt><dd class="username">${escapeHtml(c.username)}</dd>
 <dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
 <dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
+<p class="site">${t.site} <b>${escapeHtml(site)}</b></p>
 <p class="hint">${t.hint} ${afterPassword} ${t.guardianHint}</p></section>`,
     )
     .join('\n');
@@ -79,11 +90,12 @@ const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean) => {
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;color:#000}
 .sheet{display:grid;grid-template-columns:1fr 1fr;gap:4mm}
-.card{border:1px dashed #555;padding:4mm;height:66mm;display:grid;grid-template-columns:34mm minmax(0,1fr);grid-template-rows:auto 1fr;gap:1.5mm 3mm;overflow:hidden;break-inside:avoid;page-break-inside:avoid}
+.card{border:1px dashed #555;padding:4mm;height:66mm;display:grid;grid-template-columns:34mm minmax(0,1fr);grid-template-rows:auto auto 1fr;gap:1.5mm 3mm;overflow:hidden;break-inside:avoid;page-break-inside:avoid}
 .qr{width:34mm}.qr svg{width:34mm;height:34mm;display:block}
 dl{margin:0;display:grid;grid-template-columns:minmax(0,16mm) minmax(0,1fr);gap:0.8mm 2mm;font-size:10pt;align-content:start;align-items:baseline}
 dt{color:#333;font-size:8pt;line-height:1.15}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 .username,.password,.guardian-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:11pt}
+.site{grid-column:1/-1;margin:0;font-size:9pt}.site b{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:11pt;white-space:nowrap}
 .hint{grid-column:1/-1;font-size:7pt;line-height:1.3;color:#333;margin:0;align-self:end}
 @media screen{body{padding:8px}.sheet{max-width:190mm}}
 @media screen and (max-width:600px){.sheet{grid-template-columns:1fr}.card{height:auto}}
@@ -100,6 +112,7 @@ export const cardSheet = async (
   lang: CardLanguage,
 ) => {
   const found = await classToTeach(ctx, callerId, classId);
+  requireOpen(found);
   const ids = await pupilsForCards(ctx, classId, userIds);
   // Printing shows passwords and mints badges: a reset's access, pupil by pupil.
   await requirePupilsAccess(ctx, callerId, classId, ids, 'reset');
@@ -139,5 +152,8 @@ export const cardSheet = async (
     })),
   );
   const school = await findSchool(ctx.db, found.school_id);
-  return { html: renderSheet(cards, lang, school?.cards_keep_working === 1), count: cards.length };
+  return {
+    html: renderSheet(cards, lang, school?.cards_keep_working === 1, cardAddress(ctx.config.publicUrl)),
+    count: cards.length,
+  };
 };

@@ -79,6 +79,7 @@ describe('a school admin merges a pupil’s two accounts', () => {
     expect(listed.groups).toEqual([
       {
         name: '李华',
+        reasons: ['same_name'],
         accounts: [kept.user_id, twin.user_id].map((user_id) =>
           expect.objectContaining({ user_id, refused_as_keep: null, refused_as_end: null, own_sign_in: false }),
         ),
@@ -242,5 +243,33 @@ describe('class names, unique per school and school year', () => {
       .where('name', '=', '四年级一班')
       .execute();
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('the list of likely duplicates goes by what an admin would', () => {
+  test('names written with other spaces or full-width letters group; a shared birth month comes first; nothing merges by itself', async () => {
+    const admin = await signUp(server);
+    const school = await schoolOf(admin, '证据小学');
+    const inA = await edu.createPupils(admin, school.classA, ['王小明', 'ＷＡＮＧ Ｌｅｉ', '张三', '李四']);
+    const inB = await edu.createPupils(admin, school.classB, ['王　小明', 'wang lei', '张三']);
+    const id = (list: typeof inA, i: number) => list[i]?.user_id ?? 0;
+    // The two 张三 were born in the same month (as a guardian or the pupil answered it).
+    await server.app.ctx.db
+      .updateTable('users')
+      .set({ birth_year_month: '2018-04' })
+      .where('id', 'in', [id(inA, 2), id(inB, 2)])
+      .execute();
+
+    const { groups } = edu.ok<PupilDuplicates>(await duplicates(admin.token, school.id));
+    expect(groups.map((g) => ({ reasons: g.reasons, ids: g.accounts.map((a) => a.user_id).sort() }))).toEqual([
+      { reasons: ['same_name', 'same_birth_month'], ids: [id(inA, 2), id(inB, 2)].sort() },
+      { reasons: ['name_written_alike'], ids: [id(inA, 0), id(inB, 0)].sort() },
+      { reasons: ['name_written_alike'], ids: [id(inA, 1), id(inB, 1)].sort() },
+    ]);
+    // Each account under its own name (the teacher's full-width space kept as a space), so the admin sees both.
+    expect(groups[1]?.accounts.map((a) => a.name).sort()).toEqual(['王 小明', '王小明'].sort());
+    // Listed, not merged: every account is still a pupil of its class.
+    expect((await pupilsOf(admin.token, school.classA)).sort()).toEqual(inA.map((p) => p.user_id).sort());
+    expect((await pupilsOf(admin.token, school.classB)).sort()).toEqual(inB.map((p) => p.user_id).sort());
   });
 });

@@ -54,26 +54,61 @@ const refusalOf = (facts: MergeFacts, schoolId: number, as: 'keep' | 'end'): Mer
 
 const ownSignIn = (facts: MergeFacts) => facts.user.phone !== null || facts.user.email !== null || facts.ownWays > 0;
 
-/** The school's pupils who share a name on two or more accounts, and whether each may stay or end. */
+/**
+ * A name as people write it alike: NFKC (full-width letters, digits and spaces as half-width), no
+ * spaces at all, one case, one middle dot (王 小明, 王小明 and ＷＡＮＧ Ｘｉａｏ　ｍｉｎｇ agree with their plain forms).
+ */
+export const nameKey = (name: string) =>
+  name
+    .normalize('NFKC')
+    .replace(/\s+/gu, '')
+    .replace(/[·・•‧･]/gu, '·')
+    .toLowerCase();
+
+type SchoolPupil = Awaited<ReturnType<typeof pupilsOfSchool>>[number];
+const nameOf = (pupil: SchoolPupil) => (pupil.display_name ?? pupil.fullname ?? '').trim();
+
+/**
+ * What says the accounts of a group may be one pupil, strongest last: the same name, or the same name
+ * written differently (spaces, full-width characters); and the same birth month on two or more of them.
+ */
+const reasonsOf = (pupils: SchoolPupil[]): PupilDuplicates['groups'][number]['reasons'] => {
+  const names = new Set(pupils.map(nameOf));
+  const months = pupils.map((p) => p.birth_year_month).filter((m): m is string => m !== null);
+  return [
+    names.size === 1 ? 'same_name' : 'name_written_alike',
+    ...(new Set(months).size < months.length ? ['same_birth_month' as const] : []),
+  ];
+};
+
+/**
+ * The school's pupils who may be one person on two or more accounts: the same name as people write it
+ * (nameKey), with what says so; a group with a shared birth month first. Only a list: nothing merges
+ * but the two accounts the admin names.
+ */
 export const pupilDuplicates = async (ctx: Context, callerId: number, schoolId: number): Promise<PupilDuplicates> => {
   await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
-  const byName = new Map<string, Awaited<ReturnType<typeof pupilsOfSchool>>>();
+  const byName = new Map<string, SchoolPupil[]>();
   for (const pupil of await pupilsOfSchool(ctx.db, schoolId)) {
-    const name = (pupil.display_name ?? pupil.fullname ?? '').trim();
-    if (name === '') continue;
-    byName.set(name, [...(byName.get(name) ?? []), pupil]);
+    const key = nameKey(nameOf(pupil));
+    if (key === '') continue;
+    byName.set(key, [...(byName.get(key) ?? []), pupil]);
   }
-  const shared = [...byName].filter(([, pupils]) => pupils.length > 1).slice(0, GROUPS_SHOWN);
-  const ids = shared.flatMap(([, pupils]) => pupils.map((p) => Number(p.id)));
+  const shared = [...byName.values()]
+    .filter((pupils) => pupils.length > 1)
+    .map((pupils) => ({ pupils, reasons: reasonsOf(pupils) }))
+    .sort((a, b) => Number(b.reasons.includes('same_birth_month')) - Number(a.reasons.includes('same_birth_month')))
+    .slice(0, GROUPS_SHOWN);
+  const ids = shared.flatMap(({ pupils }) => pupils.map((p) => Number(p.id)));
   const classes = await pupilClassesOf(ctx.db, ids);
   const groups: PupilDuplicates['groups'] = [];
-  for (const [name, pupils] of shared) {
+  for (const { pupils, reasons } of shared) {
     const accounts = [];
     for (const p of pupils) {
       const facts = (await mergeFacts(ctx.db, Number(p.id))) ?? fail('E_2');
       accounts.push({
         user_id: Number(p.id),
-        name,
+        name: nameOf(p),
         username: p.username ?? '',
         classes: (classes.get(Number(p.id)) ?? []).map(classView),
         created_at: Number(p.created_at),
@@ -82,7 +117,7 @@ export const pupilDuplicates = async (ctx: Context, callerId: number, schoolId: 
         own_sign_in: ownSignIn(facts),
       });
     }
-    groups.push({ name, accounts });
+    groups.push({ name: nameOf(pupils[0] as SchoolPupil), reasons, accounts });
   }
   await logPupilReads(ctx, callerId, ids, ['name', 'username', 'class'], 'pupil_duplicates');
   return { groups };

@@ -51,7 +51,8 @@ export const classToTeach = async (ctx: Context, callerId: number, classId: numb
   return found;
 };
 
-const requireOpen = (found: { archived_at: number | null }) => {
+/** An archived class is read-only: no new pupils, passwords, cards or moves into it (E_1). */
+export const requireOpen = (found: { archived_at: number | null }) => {
   if (found.archived_at !== null) throw invalidRequest('The class is archived.');
 };
 
@@ -164,6 +165,7 @@ const requirePupils = async (
  */
 export const resetPupils = async (ctx: Context, callerId: number, classId: number, userIds: number[]) => {
   const ids = await requirePupils(ctx, callerId, classId, userIds, 'reset');
+  requireOpen((await findClass(ctx.db, classId)) ?? { archived_at: null });
   const users = await Promise.all(ids.map((id) => findUserById(ctx.db, id)));
   const passwords = ids.map(() => drawInitialPassword());
   try {

@@ -18,6 +18,7 @@ import {
   refusePendingTeacher,
   schoolsOfUser,
   setSchoolBatches,
+  setTeacherName,
 } from '../../../store/edu/school/schools.ts';
 import { maskPhone } from '../../account/views.ts';
 import { requireAccess } from '../access.ts';
@@ -106,8 +107,11 @@ const requireMayTeach = async (ctx: Context, user: UserRow) => {
   if (!isAdultOrUnknown(user, ctx.now())) throw new ApiError('E_4', 'A child cannot teach.');
 };
 
-/** Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. */
-export const requestTeaching = async (ctx: Context, userId: number, schoolId: number) => {
+/**
+ * Asks to teach at a school: a teacher must be reachable, so the account needs a bound phone. `name`
+ * (optional): how the school knows them, shown to the pupils and guardians whose records they read.
+ */
+export const requestTeaching = async (ctx: Context, userId: number, schoolId: number, name?: string) => {
   const [user, school] = await Promise.all([findUserById(ctx.db, userId), findSchool(ctx.db, schoolId)]);
   if (!school) fail('E_2');
   if (!user?.phone) return fail('AC3_7');
@@ -119,6 +123,8 @@ export const requestTeaching = async (ctx: Context, userId: number, schoolId: nu
     status: 'pending',
     created_at: ctx.now(),
   });
+  const given = name?.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  if (given) await setTeacherName(ctx.db, schoolId, userId, given);
 };
 
 /** Approves a teacher: by an operator (`byOperator`) or by one of the school's admins. */

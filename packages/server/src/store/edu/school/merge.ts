@@ -123,6 +123,7 @@ export const pupilsOfSchool = (db: Db, schoolId: number) =>
       'users.fullname',
       'users.nickname',
       'users.created_at',
+      'users.birth_year_month',
       'pupil_accounts.display_name',
     ])
     .where('users.erase_at', 'is', null)

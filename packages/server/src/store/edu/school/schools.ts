@@ -57,6 +57,16 @@ export const putSchoolMember = (
     )
     .execute();
 
+/** The name a teacher gave the school (`school_members.display_name`, migration 055). */
+export const setTeacherName = (db: Db, schoolId: number, userId: number, name: string) =>
+  db
+    .updateTable('school_members')
+    .set({ display_name: name })
+    .where('school_id', '=', schoolId)
+    .where('user_id', '=', userId)
+    .where('role', '=', 'teacher')
+    .execute();
+
 /** Approves a pending teacher; false when there was no such request. */
 export const approveSchoolTeacher = async (db: Db, schoolId: number, userId: number) => {
   const result = await db
