@@ -72,6 +72,8 @@ export const consentRequestAnswer = object({
   scopes: list(text()),
   /** Whether the guardian must pass the adult check first (guardian-checks-routes.ts). */
   adult_check: oneOf(...ADULT_CHECK_STATES),
+  /** Names of the products that disclose what they receive to others (beyond running the service). */
+  disclosing_apps: list(text()),
 });
 
 export const guardianChildrenAnswer = object({

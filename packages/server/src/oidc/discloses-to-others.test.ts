@@ -54,6 +54,12 @@ const consentedChild = async (check: boolean) => {
   const { link } = edu.ok<{ link: string }>(
     await call('POST', routes.openConsentLink.path, {}, { token: child.token }),
   );
+  // The consent page names the product that discloses, and only it, before the guardian decides.
+  const shown = edu.ok<{ disclosing_apps: string[] }>(
+    await call('POST', routes.consentRequest.path, { link }, { token: guardian.token }),
+  );
+  expect(shown.disclosing_apps).toContain('Study Ads');
+  expect(shown.disclosing_apps).not.toContain('Quiz Corner');
   edu.ok(
     await call(
       'POST',

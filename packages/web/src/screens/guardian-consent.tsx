@@ -147,6 +147,10 @@ const AgeQuestion = ({ onAnswered }: { onAnswered: (adult: boolean) => void }) =
   );
 };
 
+/** The disclosing products' names as the sentence quotes them: 「甲」、「乙」 or "A", "B". */
+const appList = (apps: readonly string[], locale: string) =>
+  locale === 'en' ? apps.map((app) => `"${app}"`).join(', ') : apps.map((app) => `「${app}」`).join('、');
+
 const GuardianConsent = () => {
   const { t, locale } = useI18n();
   const { status } = useSession();
@@ -293,6 +297,11 @@ const GuardianConsent = () => {
         ))}
       </dl>
       <p className="hint">{t('guardianConsent.version', { n: request.text.version })}</p>
+      {request.disclosing_apps.length > 0 ? (
+        <p role="note" className="consent-disclosure">
+          {t('guardianConsent.disclosure', { apps: appList(request.disclosing_apps, locale) })}
+        </p>
+      ) : null}
       {request.adult_check === 'needed' ? (
         <AdultCheckForm onPassed={() => setState({ kind: 'ready', request: { ...request, adult_check: 'passed' } })} />
       ) : null}

@@ -40,6 +40,8 @@ const text = {
   'guardianConsent.element.security': 'How it is protected',
   'guardianConsent.element.refusal': 'If you do not agree',
   'guardianConsent.element.rights': 'Seeing, correcting and deleting',
+  'guardianConsent.disclosure':
+    "{apps} will give your child's information to other organisations. This goes beyond what is needed to run the service. Before you agree, we first need to check your real name.",
   'guardianConsent.version': 'Text version {n}',
   'guardianConsent.relation': "You are the child's",
   'guardianConsent.relationChoose': 'Choose one',

@@ -99,6 +99,8 @@ describe('the adult check of a guardian', () => {
       await call('POST', routes.consentRequest.path, { link }, { token: guardian.token }),
     );
     expect(shown.adult_check).toBe('off');
+    // No product here discloses to others: the page names none.
+    expect(shown.disclosing_apps).toEqual([]);
     edu.ok(await decide(guardian, link), 204);
   });
 

@@ -32,6 +32,7 @@ import {
   pendingConsentBefore,
   setAgeOnce,
 } from '../../../store/edu/family/guardians.ts';
+import { listApplicationRows } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
 import { deleteAccount } from '../../account/deletion.ts';
 import { endAllSessions } from '../../account/users.ts';
@@ -149,6 +150,11 @@ export const consentRequest = async (ctx: Context, guardianId: number, link: str
     text: await currentConsentText(ctx),
     scopes: [...CONSENTED_SCOPES],
     adult_check: adult.state,
+    // Products that pass what they receive to others: the child's data reaches them only after this
+    // consent, given after the real-name adult check (disclosure.ts); the page names them.
+    disclosing_apps: (await listApplicationRows(ctx.db))
+      .filter((app) => app.discloses_to_others === 1)
+      .map((app) => app.name),
   };
 };
 
