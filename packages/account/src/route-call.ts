@@ -71,7 +71,7 @@ export const routePath = (path: string, params: Values = {}): string =>
  * `error` with the catalogue name of a code of the education and staff group (CLASS_NAME_TAKEN …), which
  * the SDK core names by the server's code alone: these routes are where such codes come from.
  */
-const named = (error: unknown): unknown => {
+export const named = (error: unknown): unknown => {
   const name = isAuthError(error) && error.name === error.serverCode ? schoolStaffCodeName(error.code) : undefined;
   return name === undefined ? error : Object.assign(error as AuthError, { name });
 };

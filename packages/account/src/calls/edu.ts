@@ -17,6 +17,7 @@ import {
 } from '@edupass/protocol';
 import { defineCall, type PlainCall } from '../call.ts';
 import type { AccountClient } from '../client.ts';
+import { named } from '../route-call.ts';
 import { nothing, object } from '../shapes.ts';
 import { withToken } from '../with-token.ts';
 
@@ -127,4 +128,6 @@ export const mergePupils = (
     withToken,
     at(mergePupilsRoute, { id: input.school_id }),
     object,
-  )(client, { keep: input.keep, end: input.end });
+  )(client, { keep: input.keep, end: input.end }).catch((error: unknown) => {
+    throw named(error);
+  });

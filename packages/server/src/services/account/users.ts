@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserById, updateUser } from '../../store/account/users.ts';
+import { findUserById, markProved, updateUser } from '../../store/account/users.ts';
 import type { User, UsersTable } from '../../store/schema.ts';
 import { revokeOtherSessions, revokeUserSessions } from '../../store/sessions/sessions.ts';
 import { endSessions } from '../sessions/ending.ts';
@@ -45,6 +45,15 @@ export const saveUser = async (
   } finally {
     ctx.sessions.forgetUser(userId);
   }
+};
+
+/**
+ * Records that a code sent to the user's phone or e-mail was just used (store/account/users.ts
+ * `markProved`), and forgets the row remembered in memory, so applications read it proved at once.
+ */
+export const proveContact = async (ctx: Context, user: User, channel: 'phone' | 'email') => {
+  await markProved(ctx.db, user, channel);
+  ctx.sessions.forgetUser(user.id);
 };
 
 /** Ends every session of a user, in the database and in memory, with a `session.ended` event. */

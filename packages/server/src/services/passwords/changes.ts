@@ -5,12 +5,12 @@
  */
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserById, findUserByPhone, markProved } from '../../store/account/users.ts';
+import { findUserByEmail, findUserById, findUserByPhone } from '../../store/account/users.ts';
 import { pupilChosePassword } from '../../store/edu/school/pupils.ts';
 import type { User } from '../../store/schema.ts';
 import { revokeOtherSessions } from '../../store/sessions/sessions.ts';
 import { type AccountChange, noticeAccountChange } from '../account/notices.ts';
-import { assertNotBlocked, currentUser, endAllSessions, saveUser } from '../account/users.ts';
+import { assertNotBlocked, currentUser, endAllSessions, proveContact, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { clearLoginFailures, loginLockKey } from '../security/rate-limits.ts';
 import { issueTicket, spendTicket } from '../security/tickets.ts';
@@ -132,7 +132,7 @@ export const checkResetCode = async (ctx: Context, phone: string, captcha: strin
   // code, instead of telling an unlimited prober which numbers are registered.
   await verifyCode(ctx, phone, 'reset', captcha);
   const user = await findUserByPhone(ctx.db, phone);
-  if (user) await markProved(ctx.db, user, 'phone');
+  if (user) await proveContact(ctx, user, 'phone');
   return resetTicketFor(ctx, user, 'AC3_1');
 };
 
@@ -141,7 +141,7 @@ export const checkEmailResetCode = async (ctx: Context, email: string, captcha: 
   const address = email.toLowerCase();
   await verifyCode(ctx, address, 'email_reset', captcha);
   const user = await findUserByEmail(ctx.db, address);
-  if (user) await markProved(ctx.db, user, 'email');
+  if (user) await proveContact(ctx, user, 'email');
   return resetTicketFor(ctx, user, 'AC3_13');
 };
 

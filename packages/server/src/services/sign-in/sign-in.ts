@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { findUserByEmail, findUserByPhone, markProved } from '../../store/account/users.ts';
+import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
-import { saveUser } from '../account/users.ts';
+import { proveContact, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
 import { checkPasswordGuess } from '../passwords/guesses.ts';
 import { weakPasswordFlag } from '../passwords/policy.ts';
@@ -88,7 +88,7 @@ export const loginByPhone = async (ctx: Context, input: PhoneLogin, request: Sig
   await verifyCode(ctx, input.phone_number, 'login', input.captcha);
   const user = await findUserByPhone(ctx.db, input.phone_number);
   if (!user) return fail('AC3_1');
-  await markProved(ctx.db, user, 'phone');
+  await proveContact(ctx, user, 'phone');
   return signIn(ctx, user, 'phone', request, agreements);
 };
 
@@ -107,7 +107,7 @@ export const loginByEmail = async (ctx: Context, input: EmailLogin, request: Sig
   await verifyCode(ctx, address, 'email_login', input.captcha);
   const user = await findUserByEmail(ctx.db, address);
   if (!user) return fail('AC3_13');
-  await markProved(ctx.db, user, 'email');
+  await proveContact(ctx, user, 'email');
   return signIn(ctx, user, 'email', request, agreements);
 };
 
@@ -127,7 +127,7 @@ export const loginByPhoneSilently = async (
     (await insertRecordedUser(ctx, newUser(ctx, { pid: input.pid, phone: input.phone_number }), 'phone_silent')) ??
     (await findUserByPhone(ctx.db, input.phone_number));
   if (!user) return fail('E_3');
-  await markProved(ctx.db, user, 'phone');
+  await proveContact(ctx, user, 'phone');
   const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements);
   return { ...signedIn, result: { ...signedIn.result, is_first_login: firstLogin } };
 };
