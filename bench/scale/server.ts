@@ -37,15 +37,12 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Pa
 export const operatorToken = async (config: Config, operatorId: number): Promise<string> => {
   const ctx = await createContext(config, silent);
   try {
-    const ref = await startSession(
+    const { ref } = await startSession(
       ctx,
       { id: operatorId, pid: 'edupass' },
       'password',
-      {
-        ip: '127.0.0.1',
-        userAgent: 'scale-bench',
-      },
-      true,
+      { ip: '127.0.0.1', userAgent: 'scale-bench' },
+      { secondFactor: true },
     );
     return await issueSessionToken(ctx, ref);
   } finally {

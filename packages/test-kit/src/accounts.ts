@@ -316,7 +316,8 @@ export const accountTableRoutes: [name: string, spec: RouteSpec][] = Object.entr
 export const sessionFor = async (server: TestServer, userId: number): Promise<string> => {
   const ctx = server.app.ctx;
   const user = (await findUserById(ctx.db, userId)) ?? { id: userId, pid: PID };
-  return issueSessionToken(ctx, await startSession(ctx, user, 'test', { ip: '127.0.0.1', userAgent: 'test' }));
+  const { ref } = await startSession(ctx, user, 'test', { ip: '127.0.0.1', userAgent: 'test' });
+  return issueSessionToken(ctx, ref);
 };
 
 /**

@@ -46,10 +46,19 @@ const clientAdapter = (ctx: StoreContext): Adapter => {
   };
 };
 
-/** Codes and tokens: read with their grant and session, which the provider reads next. */
-const TOKENS = new Set(['AuthorizationCode', 'AccessToken', 'RefreshToken']);
+/**
+ * Codes and tokens, and interactions: read with their grant and session, which the provider reads
+ * next (resuming a sign-in reads the interaction, then the grant its consent names).
+ */
+const READ_WITH_GRANT = new Set(['AuthorizationCode', 'AccessToken', 'RefreshToken', 'Interaction']);
 
-/** A code or token by id; its grant and provider session kept for the request (provider-writes.ts). */
+/** The grant an interaction's consent gave (oidc-provider keeps it in `result.consent.grantId`). */
+const consentGrantOf = (payload: AdapterPayload): string | undefined => {
+  const grantId = (payload.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId;
+  return typeof grantId === 'string' ? grantId : undefined;
+};
+
+/** A code, token or interaction by id; its grant and provider session kept for the request (provider-writes.ts). */
 const findToken = async (ctx: StoreContext, model: string, id: string) => {
   const rows = await findTokenWithGrantAndSession(ctx.db, model, id, ctx.now());
   for (const row of rows) {
@@ -69,7 +78,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
   // Within a request the saves and deletions are held and written together (provider-writes.ts).
   const find = async (column: 'id' | 'uid' | 'user_code', value: string) => {
     await writeHeldBefore(ctx.db, model, { column, value });
-    if (column === 'id' && TOKENS.has(model)) return parsed(await findToken(ctx, model, value));
+    if (column === 'id' && READ_WITH_GRANT.has(model)) return parsed(await findToken(ctx, model, value));
     const ahead = readAheadRow(model, { column, value });
     if (ahead !== undefined) return parsed(ahead);
     return parsed(await findModel(ctx.db, model, { column, value }, ctx.now()));
@@ -80,7 +89,7 @@ const modelAdapter = (ctx: StoreContext, model: string, alreadyConsumed: () => E
         model,
         id,
         payload: JSON.stringify(payload),
-        grantId: payload.grantId ?? null,
+        grantId: payload.grantId ?? consentGrantOf(payload) ?? null,
         uid: payload.uid ?? null,
         userCode: payload.userCode ?? null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,

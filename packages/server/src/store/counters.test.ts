@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databas
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { type Counters, databaseCounters, redisCounters } from './counters.ts';
+import { type Counters, databaseCounters, redisCounters, redisWithFallback } from './counters.ts';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';
 
@@ -99,6 +99,33 @@ describe.runIf(redisUrl !== undefined)('with Redis', () => {
     return counters;
   });
   afterAll(() => counters?.close());
+  test('a reset clears the database too only while a window this process counted there may be open', async () => {
+    const inDatabase = databaseCounters(store.db, () => Date.now());
+    const redis = new Redis(redisUrl ?? '', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    const counters = redisWithFallback(redis, inDatabase, `edupass-fallback-${process.pid}:`);
+    try {
+      // Redis not connected yet: the hit is counted in the database.
+      expect(await counters.hit('fallback:a', 60)).toBe(1);
+      expect(await inDatabase.peek('fallback:a')).toBe(1);
+      await redis.connect();
+      // Redis back: the reset clears the window this process counted in the database.
+      await counters.reset('fallback:a');
+      expect(await inDatabase.peek('fallback:a')).toBe(0);
+      // A process that never counted there leaves the database alone: one write fewer per sign-in.
+      const otherRedis = new Redis(redisUrl ?? '', { lazyConnect: true });
+      await otherRedis.connect();
+      const other = redisWithFallback(otherRedis, inDatabase, `edupass-fallback-${process.pid}:`);
+      await inDatabase.hit('fallback:b', 60);
+      await other.hit('fallback:b', 60);
+      await other.reset('fallback:b');
+      expect(await other.peek('fallback:b')).toBe(0);
+      expect(await inDatabase.peek('fallback:b')).toBe(1);
+      await other.close();
+    } finally {
+      await counters.close();
+    }
+  });
+
   test('REDIS_URL is accepted by the configuration', () => {
     expect(loadConfig({ REDIS_URL: redisUrl }).redisUrl).toBe(redisUrl);
   });

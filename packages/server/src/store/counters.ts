@@ -149,8 +149,13 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
   // After a failure (a hung Redis times out rather than refusing), Redis is left alone for a moment
   // so each request pays the command timeout once per pause, not once per counter.
   let skipUntil = 0;
+  // Until when a window this process counted in the database may still be open.
+  let countedInDatabaseUntil = 0;
   const either =
-    <A extends unknown[], R>(run: (counters: Counters, ...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(
+      run: (counters: Counters, ...args: A) => Promise<R>,
+      windowSeconds?: (...args: A) => number,
+    ) =>
     async (...args: A): Promise<R> => {
       if (isReady(redis) && Date.now() >= skipUntil) {
         try {
@@ -160,16 +165,26 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
           skipUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
         }
       }
+      if (windowSeconds !== undefined) {
+        countedInDatabaseUntil = Math.max(countedInDatabaseUntil, Date.now() + windowSeconds(...args) * 1000);
+      }
       return run(fallback, ...args);
     };
   return {
-    hit: either((c, key: string, windowSeconds: number) => c.hit(key, windowSeconds)),
+    hit: either(
+      (c, key: string, windowSeconds: number) => c.hit(key, windowSeconds),
+      (_key, windowSeconds) => windowSeconds,
+    ),
     peek: either((c, key: string) => c.peek(key)),
     ttl: either((c, key: string) => c.ttl(key)),
     release: either((c, key: string) => c.release(key)),
-    // A reset clears both, so a window counted during an outage does not outlive it.
+    // A reset clears the database's window too while one this process counted there during an outage
+    // may be open, so it does not outlive the outage; otherwise Redis's alone (a sign-in resets its
+    // counts: one write fewer). Windows other processes counted there are left to close (a stricter
+    // count after a second outage, never a looser one).
     async reset(key) {
-      await Promise.all([either((c, k: string) => c.reset(k))(key), fallback.reset(key)]);
+      const reset = either((c, k: string) => c.reset(k));
+      await Promise.all([reset(key), Date.now() < countedInDatabaseUntil ? fallback.reset(key) : undefined]);
     },
     async close() {
       redis.disconnect();

@@ -32,6 +32,7 @@ import {
   revokeGrant,
   type StoredModel,
   upsertModels,
+  writeModels,
 } from '../../store/identity/oidc-models.ts';
 import type { Database } from '../../store/schema.ts';
 import { inStoreTransaction } from '../../store/transaction.ts';
@@ -84,8 +85,7 @@ const write = async (db: Db, writes: Held) => {
     await inStoreTransaction(db, async (tx) => {
       for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
       if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
-      for (const { model, id } of deletions) await destroyModel(tx, model, id);
-      if (saves.length > 0) await upsertModels(tx, saves);
+      await writeModels(tx, deletions, saves);
     });
   } catch (error) {
     if (error instanceof ConsumedTwice) for (const { model, id } of refused) await revokeReplayed(db, model, id);
@@ -187,15 +187,6 @@ export const writeHeldBefore = async (db: Db, model?: string, lookup?: Lookup): 
   const writes = held.getStore();
   if (writes === undefined) return;
   if (model === undefined || lookup === undefined || couldAnswer(writes, model, lookup)) {
-    if (process.env.DEBUG_HELD)
-      console.log(
-        'HELD FLUSH',
-        model,
-        lookup,
-        [...writes.saves.keys()],
-        [...writes.deletions.keys()],
-        new Error().stack?.split('\n').slice(2, 6).join(' '),
-      );
     await write(db, writes);
   }
 };

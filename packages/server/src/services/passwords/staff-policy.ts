@@ -11,7 +11,8 @@
  */
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { isSchoolStaff, keepPreviousPassword, previousPasswordHashes } from '../../store/account/staff.ts';
+import { keepPreviousPassword, previousPasswordHashes } from '../../store/account/staff.ts';
+import { type AccountStanding, accountStanding } from '../../store/account/standing.ts';
 import type { User } from '../../store/schema.ts';
 import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { verifyPassword } from './argon2.ts';
@@ -21,9 +22,16 @@ const DAY_MS = 86_400_000;
 /** The four kinds of character the policy counts. */
 const KINDS = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/];
 
-/** An operator, or an approved school admin or teacher, or a teacher of a class. */
-export const isStaff = async (ctx: Context, user: Pick<User, 'id' | 'role'>): Promise<boolean> =>
-  user.role === OPERATOR_ROLE || (await isSchoolStaff(ctx.db, user.id));
+/**
+ * An operator, or an approved school admin or teacher, or a teacher of a class; `standing`: the
+ * account's, when the caller read it already (a sign-in does).
+ */
+export const isStaff = async (
+  ctx: Context,
+  user: Pick<User, 'id' | 'role'>,
+  standing?: AccountStanding,
+): Promise<boolean> =>
+  user.role === OPERATOR_ROLE || (standing ?? (await accountStanding(ctx.db, user.id))).schoolStaff;
 
 /** What the password misses of the policy's length and kinds, in words; undefined when it meets them. */
 export const staffPasswordProblem = (ctx: Context, password: string): string | undefined => {

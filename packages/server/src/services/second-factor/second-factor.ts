@@ -6,7 +6,7 @@
 import type { SecondFactorMethod } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, SecondFactorRequired } from '../../errors.ts';
-import { secondFactorCounts } from '../../store/account/second-factor.ts';
+import { type AccountStanding, accountStanding } from '../../store/account/standing.ts';
 import type { User } from '../../store/schema.ts';
 import { reserveLoggedAttempt } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
@@ -22,15 +22,18 @@ export interface SecondFactorProof {
   passkey?: unknown;
 }
 
-/** The second factors the user can prove with now (empty: none set up). */
-export const secondFactorMethods = async (ctx: Context, userId: number): Promise<SecondFactorMethod[]> => {
-  const { totp, passkeys, recoveryCodes } = await secondFactorCounts(ctx.db, userId);
+/** The second factors an account of this standing can prove with (empty: none set up). */
+const methodsOf = ({ totp, passkeys, recoveryCodes }: AccountStanding): SecondFactorMethod[] => {
   const methods: SecondFactorMethod[] = [];
   if (totp > 0) methods.push('totp');
   if (passkeys > 0) methods.push('passkey');
   if (methods.length > 0 && recoveryCodes > 0) methods.push('recovery_code');
   return methods;
 };
+
+/** The second factors the user can prove with now (empty: none set up). */
+export const secondFactorMethods = async (ctx: Context, userId: number): Promise<SecondFactorMethod[]> =>
+  methodsOf(await accountStanding(ctx.db, userId));
 
 /** The first step of a sign-in by a passkey without user verification: a second factor other than a passkey follows. */
 export const PASSKEY_STEP = 'passkey';
@@ -105,17 +108,18 @@ export const proveSecondFactor = async (
 };
 
 /**
- * Called by every sign-in before it starts a session: E_11 with a challenge when the account has a
- * second factor. Without one, E_14 when the product requires it of accounts with a password and the
+ * Called by every sign-in before it starts a session, with the account's standing read for it: E_11
+ * with a challenge when the account has a second factor. Without one, E_14 when the product requires it of accounts with a password and the
  * step was the password.
  */
 export const requireSecondStep = async (
   ctx: Context,
   user: User,
   step: { method: string; agreementIds: number[] },
-  pid?: string,
+  pid: string | undefined,
+  standing: AccountStanding,
 ) => {
-  const all = await secondFactorMethods(ctx, user.id);
+  const all = methodsOf(standing);
   if (all.length === 0) {
     if (step.method === 'password' && pid !== undefined && ctx.config.secondFactorProducts.includes(pid)) fail('E_14');
     return;

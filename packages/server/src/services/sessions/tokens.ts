@@ -52,13 +52,16 @@ export interface ClientInfo {
 
 const signAccess = (ctx: Context, ref: SessionRef, ttlSeconds: number) => signAccessToken(ctx, ref, ttlSeconds);
 
+/** The stored row of a refresh token of a session. */
+const refreshRow = (ctx: Context, sessionId: string, token: string) => ({
+  token_hash: sha256(token),
+  session_id: sessionKey(sessionId),
+  created_at: ctx.now(),
+  expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
+});
+
 const storeRefresh = async (ctx: Context, sessionId: string, token: string) => {
-  await insertRefreshToken(ctx.db, {
-    token_hash: sha256(token),
-    session_id: sessionKey(sessionId),
-    created_at: ctx.now(),
-    expires_at: ctx.now() + ctx.config.refreshTokenTtlSeconds * 1000,
-  });
+  await insertRefreshToken(ctx.db, refreshRow(ctx, sessionId, token));
 };
 
 /**
@@ -74,46 +77,41 @@ export const tokenSet = async (ctx: Context, ref: SessionRef, refreshToken: stri
   refresh: { token: refreshToken, expires_in: ctx.config.refreshTokenTtlSeconds },
 });
 
-/**
- * A new refresh chain for a session: its first token, stored through `ctx.db` (a sign-in stores it in
- * the transaction that starts the session, one commit for both).
- */
-export const startRefreshChain = async (ctx: Context, sessionId: string): Promise<string> => {
-  const refreshToken = `${sessionId}.${randomToken()}`;
-  await storeRefresh(ctx, sessionId, refreshToken);
-  return refreshToken;
-};
-
 /** The plain-string session token of clients that send no Auth-Version (also the cookie). */
 export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
 /**
- * Starts a session, with its `session.started` event in the same transaction; `secondFactor`: its
- * sign-in passed the second factor.
+ * Starts a session, with its `session.started` event in the same transaction, and a refresh chain
+ * when the client asked for a token set (`refreshChain`: its first token, stored with the session).
+ * `secondFactor`: its sign-in passed the second factor; `staff`: a staff session (idle time-out).
  */
 export const startSession = async (
   ctx: Context,
   user: Pick<User, 'id' | 'pid'>,
   method: string,
   client: ClientInfo,
-  secondFactor = false,
-  staff = false,
-) => {
+  { secondFactor = false, staff = false, refreshChain = false } = {},
+): Promise<{ ref: SessionRef; refreshToken: string | null }> => {
   const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
+  const refreshToken = refreshChain ? `${ref.sessionId}.${randomToken()}` : null;
   await inTransaction(ctx, async (tx) => {
-    await insertSession(tx.db, {
-      id: ref.sessionId,
-      user_id: user.id,
-      method,
-      ip: client.ip,
-      user_agent: client.userAgent.slice(0, 512),
-      created_at: ctx.now(),
-      revoked_at: null,
-      pid: client.pid ?? null,
-      second_factor_at: secondFactor ? ctx.now() : null,
-      staff: staff ? 1 : 0,
-    });
+    await insertSession(
+      tx.db,
+      {
+        id: ref.sessionId,
+        user_id: user.id,
+        method,
+        ip: client.ip,
+        user_agent: client.userAgent.slice(0, 512),
+        created_at: ctx.now(),
+        revoked_at: null,
+        pid: client.pid ?? null,
+        second_factor_at: secondFactor ? ctx.now() : null,
+        staff: staff ? 1 : 0,
+      },
+      refreshToken === null ? undefined : refreshRow(ctx, ref.sessionId, refreshToken),
+    );
     await recordEvent(tx, {
       type: 'session.started',
       userId: user.id,
@@ -121,7 +119,7 @@ export const startSession = async (
       data: { session_id: ref.sessionId, method },
     });
   });
-  return ref;
+  return { ref, refreshToken };
 };
 
 /**

@@ -6,6 +6,7 @@ import { DEFAULT_AGREEMENT_IDS, type LoginResult } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findAgreements } from '../../store/account/agreements.ts';
+import { accountStanding } from '../../store/account/standing.ts';
 import type { User } from '../../store/schema.ts';
 import { signRecorded } from '../account/agreement-signatures.ts';
 import { refuseWhileErasing } from '../account/deletion-gate.ts';
@@ -14,7 +15,7 @@ import { OPERATOR_ROLE } from '../admin/operators.ts';
 import { isStaff, staffPasswordExpired } from '../passwords/staff-policy.ts';
 import { requireSecondStep } from '../second-factor/second-factor.ts';
 import { securityEvent } from '../security/events.ts';
-import { type ClientInfo, issueSessionToken, startRefreshChain, startSession, tokenSet } from '../sessions/tokens.ts';
+import { type ClientInfo, issueSessionToken, startSession, tokenSet } from '../sessions/tokens.ts';
 import { inTransaction } from '../webhooks/events.ts';
 
 export interface SignInRequest extends ClientInfo {
@@ -50,7 +51,8 @@ export const signIn = async (
   agreementIds: number[] = [],
 ): Promise<SignedIn> => {
   if (user.blocked_at !== null) fail('AC3_44');
-  if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid);
+  const standing = await accountStanding(ctx.db, user.id);
+  if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid, standing);
   await refuseWhileErasing(ctx, user, {
     method,
     agreement_ids: agreementIds,
@@ -58,14 +60,16 @@ export const signIn = async (
     second_step_done: request.secondStepDone === true,
   });
   // A staff session has an idle time-out (sessions/idle.ts) and, past the password's interval, may only change it.
-  const staff = await isStaff(ctx, user);
+  const staff = await isStaff(ctx, user, standing);
   const expired = staff && staffPasswordExpired(ctx, user);
   // A token set's refresh chain is stored with its session: one commit for both.
   const { ref, refreshToken } = await inTransaction(ctx, async (tx) => {
     await signRecorded(tx, user.id, agreementIds, user.pid);
-    const started = await startSession(tx, user, method, request, request.secondStepDone === true, staff);
-    const chain = request.wantsTokenSet ? await startRefreshChain(tx, started.sessionId) : null;
-    return { ref: started, refreshToken: chain };
+    return startSession(tx, user, method, request, {
+      secondFactor: request.secondStepDone === true,
+      staff,
+      refreshChain: request.wantsTokenSet === true,
+    });
   });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });

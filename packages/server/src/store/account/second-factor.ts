@@ -1,6 +1,5 @@
 /** Second-factor rows: the TOTP secret, passkeys and recovery codes of a user. */
 import type { Kysely } from 'kysely';
-import { compiledOnce } from '../compiled-query.ts';
 import type { Database, PasskeysTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -105,41 +104,6 @@ export const isUnusedRecoveryCode = async (db: Db, userId: number, codeHash: str
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return row !== undefined;
-};
-
-// Every sign-in asks: compiled once (store/compiled-query.ts), one statement for the three counts.
-const secondFactorsQuery = compiledOnce(
-  (db, totpUser: number, passkeyUser: number, codeUser: number) =>
-    db.selectNoFrom((eb) => [
-      eb
-        .selectFrom('totp_secrets')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', totpUser)
-        .where('confirmed_at', 'is not', null)
-        .as('totp'),
-      eb
-        .selectFrom('passkeys')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', passkeyUser)
-        .as('passkeys'),
-      eb
-        .selectFrom('recovery_codes')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', codeUser)
-        .where('used_at', 'is', null)
-        .as('recoveryCodes'),
-    ]),
-  [0, 0, 0],
-);
-
-/** How many of each second factor the user has: a confirmed TOTP secret (0 or 1), passkeys, unused recovery codes. */
-export const secondFactorCounts = async (db: Db, userId: number) => {
-  const row = (await secondFactorsQuery(db, userId, userId, userId)).rows[0];
-  return {
-    totp: Number(row?.totp ?? 0),
-    passkeys: Number(row?.passkeys ?? 0),
-    recoveryCodes: Number(row?.recoveryCodes ?? 0),
-  };
 };
 
 export const unusedRecoveryCodes = async (db: Db, userId: number) => {

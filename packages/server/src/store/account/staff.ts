@@ -1,38 +1,11 @@
 /**
- * What the staff identity controls read and keep (services/passwords/staff-policy.ts): whether an
- * account is staff through the schools (an approved school admin or teacher, or a class's teacher), and
- * the hashes of a staff member's previous passwords.
+ * What the staff identity controls keep (services/passwords/staff-policy.ts): the hashes of a staff
+ * member's previous passwords (whether an account is staff: standing.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
-
-/**
- * An approved school admin or teacher, or a teacher of a class: one statement (every password sign-in
- * asks), each part by its membership table's user index.
- */
-export const isSchoolStaff = async (db: Db, userId: number): Promise<boolean> => {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('school_members')
-        .select('user_id')
-        .where('user_id', '=', userId)
-        .where('status', '=', 'approved')
-        .limit(1)
-        .as('school'),
-      eb
-        .selectFrom('class_members')
-        .select('user_id')
-        .where('user_id', '=', userId)
-        .where('role', 'in', ['head_teacher', 'teacher'])
-        .limit(1)
-        .as('teaching'),
-    ])
-    .executeTakeFirstOrThrow();
-  return row.school !== null || row.teaching !== null;
-};
 
 /** The newest `count` previous password hashes of a user. */
 export const previousPasswordHashes = async (db: Db, userId: number, count: number): Promise<string[]> => {

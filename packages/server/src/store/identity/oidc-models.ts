@@ -2,7 +2,8 @@
  * What the OpenID Connect provider keeps between requests (its adapter's storage): one row per model
  * and id, the payload as JSON, with the indexes the provider looks up by (grant, session uid, user code).
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
+import { dialectOf } from '../db.ts';
 import { SWEEP_BATCH as BATCH, inBatches } from '../in-batches.ts';
 import type { Database } from '../schema.ts';
 
@@ -23,8 +24,7 @@ export interface StoredModel {
   expiresAt: number;
 }
 
-/** Several rows in one statement (distinct model and id each): a request's writes (services/identity/provider-writes.ts). */
-export const upsertModels = (db: Db, rows: StoredModel[]) =>
+const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
   db
     .insertInto('oidc_models')
     .values(
@@ -53,8 +53,31 @@ export const upsertModels = (db: Db, rows: StoredModel[]) =>
         session_uid: eb.ref('excluded.session_uid'),
         expires_at: eb.ref('excluded.expires_at'),
       })),
-    )
-    .execute();
+    );
+
+/** Several rows in one statement (distinct model and id each): a request's writes (services/identity/provider-writes.ts). */
+export const upsertModels = (db: Db, rows: StoredModel[]) => upsertInto(db, rows).execute();
+
+/**
+ * A request's held deletions and saves (no row in both): on PostgreSQL one statement, the deletions in
+ * a data-modifying WITH (resuming a sign-in deletes the interaction and saves the session, grant and
+ * code); on SQLite, whose WITH holds no deletion, a statement per row deleted and one for the saves.
+ */
+export const writeModels = async (db: Db, deletions: { model: string; id: string }[], saves: StoredModel[]) => {
+  if (dialectOf(db) === 'postgres' && deletions.length > 0 && saves.length > 0) {
+    await upsertInto(
+      db.with('gone', (qc) =>
+        qc
+          .deleteFrom('oidc_models')
+          .where((eb) => eb.or(deletions.map(({ model, id }) => eb.and([eb('model', '=', model), eb('id', '=', id)])))),
+      ),
+      saves,
+    ).execute();
+    return;
+  }
+  for (const { model, id } of deletions) await destroyModel(db, model, id);
+  if (saves.length > 0) await upsertModels(db, saves);
+};
 
 export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
 

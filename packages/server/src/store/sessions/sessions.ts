@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
+import { dialectOf } from '../db.ts';
 import type { Database, UsersTable } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -15,47 +16,73 @@ type Db = Kysely<Database>;
 export const sessionKey = (sessionId: string) =>
   createHash('sha256').update(`session:${sessionId}`).digest('base64url');
 
+type SessionValues = [
+  key: string,
+  userId: number,
+  method: string,
+  ip: string,
+  userAgent: string,
+  createdAt: number,
+  revokedAt: number | null,
+  pid: string | null,
+  secondFactorAt: number | null,
+  staff: number,
+];
+const SESSION_PLACEHOLDERS: SessionValues = ['', 0, '', '', '', 0, null, null, null, 0];
+
+const sessionRow = (
+  ...[key, userId, method, ip, userAgent, createdAt, revokedAt, pid, secondFactorAt, staff]: SessionValues
+) => ({
+  id: key,
+  user_id: userId,
+  method,
+  ip,
+  user_agent: userAgent,
+  created_at: createdAt,
+  revoked_at: revokedAt,
+  pid,
+  second_factor_at: secondFactorAt,
+  staff,
+});
+
 // Every sign-in starts one, in its transaction (compiled-query.ts).
 const sessionInsert = compiledOnce(
-  (
-    db,
-    key: string,
-    userId: number,
-    method: string,
-    ip: string,
-    userAgent: string,
-    createdAt: number,
-    revokedAt: number | null,
-    pid: string | null,
-    secondFactorAt: number | null,
-    staff: number,
-  ) =>
-    db.insertInto('sessions').values({
-      id: key,
-      user_id: userId,
-      method,
-      ip,
-      user_agent: userAgent,
-      created_at: createdAt,
-      revoked_at: revokedAt,
-      pid,
-      second_factor_at: secondFactorAt,
-      staff,
-    }),
-  ['', 0, '', '', '', 0, null, null, null, 0],
+  (db, ...session: SessionValues) => db.insertInto('sessions').values(sessionRow(...session)),
+  SESSION_PLACEHOLDERS,
 );
 
-/** Stores a session under its key (`row.id` is the session id). */
-export const insertSession = (
-  db: Db,
-  row: Omit<Database['sessions'], 'pid' | 'second_factor_at' | 'staff' | 'last_active_at'> & {
-    pid?: string | null;
-    second_factor_at?: number | null;
-    staff?: number;
-  },
-) =>
-  sessionInsert(
+/**
+ * A session and the first token of its refresh chain in one statement (PostgreSQL's data-modifying
+ * WITH): a sign-in that hands out a token set stores both.
+ */
+const sessionWithRefreshInsert = compiledOnce(
+  (
     db,
+    ...values: [...SessionValues, tokenHash: string, tokenSession: string, tokenCreatedAt: number, expiresAt: number]
+  ) => {
+    const [tokenHash, tokenSession, tokenCreatedAt, expiresAt] = values.slice(10) as [string, string, number, number];
+    return db
+      .with('session', (qc) => qc.insertInto('sessions').values(sessionRow(...(values.slice(0, 10) as SessionValues))))
+      .insertInto('refresh_tokens')
+      .values({ token_hash: tokenHash, session_id: tokenSession, created_at: tokenCreatedAt, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('token_hash').doNothing());
+  },
+  [...SESSION_PLACEHOLDERS, '', '', 0, 0],
+);
+
+export type NewSession = Omit<Database['sessions'], 'pid' | 'second_factor_at' | 'staff' | 'last_active_at'> & {
+  pid?: string | null;
+  second_factor_at?: number | null;
+  staff?: number;
+};
+
+/**
+ * Stores a session under its key (`row.id` is the session id), and with it the first refresh token of
+ * its chain when there is one (`refresh.session_id` is the session's key): one statement on
+ * PostgreSQL, two on SQLite (whose WITH holds no insert), in the caller's transaction.
+ */
+export const insertSession = async (db: Db, row: NewSession, refresh?: Database['refresh_tokens']) => {
+  const session: SessionValues = [
     sessionKey(row.id),
     row.user_id,
     row.method,
@@ -66,7 +93,14 @@ export const insertSession = (
     row.pid ?? null,
     row.second_factor_at ?? null,
     row.staff ?? 0,
-  );
+  ];
+  if (refresh === undefined) return void (await sessionInsert(db, ...session));
+  const { token_hash, session_id, created_at, expires_at } = refresh;
+  if (dialectOf(db) === 'postgres')
+    return void (await sessionWithRefreshInsert(db, ...session, token_hash, session_id, created_at, expires_at));
+  await sessionInsert(db, ...session);
+  await insertRefreshToken(db, refresh);
+};
 
 /**
  * A copy of a session under a new id (same user, sign-in method, client and age): how a refresh

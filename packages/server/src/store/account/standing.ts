@@ -1,0 +1,79 @@
+/**
+ * What a sign-in asks of an account before it starts a session, in one statement (every sign-in asks):
+ * its second factors — a confirmed authenticator app (0 or 1), passkeys, unused recovery codes — and
+ * whether it is school staff — an approved school admin or teacher, or a teacher of a class (the staff
+ * identity controls, services/passwords/staff-policy.ts). Each part reads its table's user index.
+ */
+import { compiledOnce } from '../compiled-query.ts';
+
+const standingQuery = compiledOnce(
+  (
+    db,
+    totpUser: number,
+    passkeyUser: number,
+    codeUser: number,
+    memberUser: number,
+    approved: 'approved',
+    one: number,
+    classUser: number,
+    headTeacher: 'head_teacher',
+    teacher: 'teacher',
+    alsoOne: number,
+  ) =>
+    db.selectNoFrom((eb) => [
+      eb
+        .selectFrom('totp_secrets')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', totpUser)
+        .where('confirmed_at', 'is not', null)
+        .as('totp'),
+      eb
+        .selectFrom('passkeys')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', passkeyUser)
+        .as('passkeys'),
+      eb
+        .selectFrom('recovery_codes')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', codeUser)
+        .where('used_at', 'is', null)
+        .as('recoveryCodes'),
+      eb
+        .selectFrom('school_members')
+        .select('user_id')
+        .where('user_id', '=', memberUser)
+        .where('status', '=', approved)
+        .limit(one)
+        .as('school'),
+      eb
+        .selectFrom('class_members')
+        .select('user_id')
+        .where('user_id', '=', classUser)
+        .where('role', 'in', [headTeacher, teacher])
+        .limit(alsoOne)
+        .as('teaching'),
+    ]),
+  [0, 0, 0, 0, 'approved', 0, 0, 'head_teacher', 'teacher', 0],
+);
+
+export interface AccountStanding {
+  totp: number;
+  passkeys: number;
+  recoveryCodes: number;
+  schoolStaff: boolean;
+}
+
+export const accountStanding = async (
+  db: Parameters<typeof standingQuery>[0],
+  userId: number,
+): Promise<AccountStanding> => {
+  const row = (
+    await standingQuery(db, userId, userId, userId, userId, 'approved', 1, userId, 'head_teacher', 'teacher', 1)
+  ).rows[0];
+  return {
+    totp: Number(row?.totp ?? 0),
+    passkeys: Number(row?.passkeys ?? 0),
+    recoveryCodes: Number(row?.recoveryCodes ?? 0),
+    schoolStaff: (row?.school ?? null) !== null || (row?.teaching ?? null) !== null,
+  };
+};
