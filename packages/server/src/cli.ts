@@ -237,8 +237,16 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'audit' && sub === 'export') {
     const query = { log: values.log, from: dayOf(values.from), to: dayOf(values.to, true) };
-    const { csv } = await withContext((ctx) => exportAuditLogAs(ctx, values.as, query));
-    console.log(csv.trimEnd());
+    await withContext(async (ctx) => {
+      // Each page printed as read: console.log's line break stands for the page's last "\n"; the
+      // export's last line ends with a bare line break.
+      let pending: string | undefined;
+      for await (const chunk of (await exportAuditLogAs(ctx, values.as, query)).chunks) {
+        if (pending !== undefined) console.log(pending.slice(0, -1));
+        pending = chunk;
+      }
+      if (pending !== undefined) console.log(pending.trimEnd());
+    });
     return 0;
   }
   if (command === 'doctor') {

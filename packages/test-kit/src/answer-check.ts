@@ -41,6 +41,8 @@ export const answerChecker = () => {
       return Object.hasOwn(described.content, media) ? undefined : `answered ${media}, documented otherwise`;
     }
     if (media !== 'application/json') return `answered ${media}, documented as JSON`;
+    // A streamed answer (a long export) is read by its own tests, not held here.
+    if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') return undefined;
     return answerProblem(described, JSON.parse(String(payload)), { closed: true });
   };
 

@@ -3,6 +3,7 @@
  * parsing, authentication, and the success status. Handlers receive parsed input and return the
  * answer (or nothing, for 204).
  */
+import type { Readable } from 'node:stream';
 import {
   type AnswerOf,
   type BodyOf,
@@ -45,7 +46,12 @@ export interface RouteInput<N extends RouteName> {
 type TokenRoute = { [N in RouteName]: (typeof routes)[N]['auth'] extends 'token' | 'operator' ? N : never }[RouteName];
 
 /** A route's handler: the answer its table entry names, or nothing for a 204. */
-export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<AnswerOf<N>>;
+/** An answer written as it is read (a long export): the route's answer as JSON, in chunks. */
+export class StreamedJson {
+  constructor(readonly stream: Readable) {}
+}
+
+export type Handler<N extends RouteName> = (input: RouteInput<N>) => Promise<AnswerOf<N> | StreamedJson>;
 
 const ACCOUNT_BODY_LIMIT = 16 * 1024;
 const QUERY_STRING = { fromQueryString: true };
@@ -171,6 +177,8 @@ export const defineRoute = <N extends RouteName>(
           new CallInput(ctx, request, reply, session, body, query, params) as unknown as RouteInput<N>,
         );
         if (spec.status === 204 || result === undefined) return reply.code(204).send();
+        if (result instanceof StreamedJson)
+          return reply.code(200).type('application/json; charset=utf-8').send(result.stream);
         return reply.code(200).send(result);
       },
     });

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { defineRoute } from '../http/route-kit.ts';
+import { defineRoute, StreamedJson } from '../http/route-kit.ts';
 import { requestUserExport, userExports } from '../services/account/data-export.ts';
 import { deleteUserByOperator } from '../services/account/deletion.ts';
-import { exportAuditLog } from '../services/admin/audit-export.ts';
+import { exportAnswerStream, exportAuditLog } from '../services/admin/audit-export.ts';
 import {
   agreementVersions,
   auditLog,
@@ -67,9 +67,14 @@ export const adminRoutes = (app: FastifyInstance, ctx: Context) => {
     tags,
   });
   defineRoute(app, ctx, 'listAudit', ({ session, query }) => auditLog(ctx, session.userId, query), { tags });
-  defineRoute(app, ctx, 'exportAuditLog', ({ session, query }) => exportAuditLog(ctx, session.userId, query), {
-    tags,
-  });
+  defineRoute(
+    app,
+    ctx,
+    'exportAuditLog',
+    async ({ session, query }) =>
+      new StreamedJson(exportAnswerStream(await exportAuditLog(ctx, session.userId, query))),
+    { tags },
+  );
   defineRoute(app, ctx, 'listOperators', () => operators(ctx), { tags });
   defineRoute(app, ctx, 'operatorSelf', async ({ session }) => operatorSelf(ctx, session), { tags });
 };

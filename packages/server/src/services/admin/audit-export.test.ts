@@ -9,6 +9,9 @@ import { auditorToken, expectError, nextPhone, signInOperator, signUp } from '@e
 import { runCliOn } from '@edupass/test-kit/cli-run';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { describe, expect, test } from 'vitest';
+import { findUserByPhone } from '../../store/account/users.ts';
+import { appendAudit } from '../../store/admin/audit-chain.ts';
+import { EXPORT_PAGE_ROWS, exportAuditLog } from './audit-export.ts';
 
 const { server, call } = useTestServer();
 
@@ -84,5 +87,57 @@ describe("the auditor's exports", () => {
     expect(entries.body).toContainEqual(
       expect.objectContaining({ target: 'log:reads', operator_phone: auditor.phone }),
     );
+  });
+
+  test('an export longer than a page streams every row once, in id order, the same by route, CLI and any page size', async () => {
+    const auditor = await signInOperator(server, nextPhone(), ['auditor']);
+    const system = await signInOperator(server, nextPhone(), ['system']);
+    const { ctx } = server.app;
+    const idOf = async (phone: string) => (await findUserByPhone(ctx.db, phone))?.id ?? 0;
+    const many = EXPORT_PAGE_ROWS + 345;
+    const at = ctx.now();
+    const systemId = await idOf(system.phone);
+    await appendAudit(
+      ctx.db,
+      ctx.keys.audit,
+      Array.from({ length: many }, (_, i) => ({
+        operator_id: systemId,
+        action: 'user.block' as const,
+        target: `user:${900_000 + i}`,
+        detail: i % 3 === 0 ? 'with, a comma and a "quote"' : '',
+        at,
+      })),
+    );
+
+    const answer = await exportOf(auditor.token, 'audit');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    const lines = answer.body.csv.trimEnd().split('\r\n');
+    expect(answer.body.rows).toBe(lines.length - 1);
+    expect(answer.body.rows).toBeGreaterThan(many);
+    const ids = lines.slice(1).map((line) => Number(line.split(',')[0]));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    const mine = lines.filter((line) => line.includes(',user.block,user:9'));
+    expect(mine).toHaveLength(many);
+    expect(mine[0]).toContain(',"with, a comma and a ""quote"""');
+
+    // The CLI prints the same CSV (the export's own audit row aside, which the next export shows).
+    const run = await runCliOn(server, ['audit', 'export', '--log', 'audit', '--as', auditor.phone]);
+    expect(run.code).toBe(0);
+    const printed = run.lines.join('\n').split('\r\n');
+    expect(printed.slice(0, lines.length - 1)).toEqual(lines.slice(0, -1));
+
+    // Small pages give the same text as the default ones.
+    const auditorId = await idOf(auditor.phone);
+    const window = { log: 'audit', from: at, to: at };
+    const textOf = async (pageRows: number) => {
+      let text = '';
+      for await (const chunk of (await exportAuditLog(ctx, auditorId, window, pageRows)).chunks) text += chunk;
+      return text;
+    };
+    const small = await textOf(7);
+    expect(small.split('\r\n')).toHaveLength(many + 2);
+    expect(small).toBe(await textOf(EXPORT_PAGE_ROWS));
   });
 });

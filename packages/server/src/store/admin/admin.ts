@@ -212,36 +212,65 @@ export const operatorAccounts = (db: Db) =>
     .orderBy('id')
     .execute();
 
-/** What an export reads: a time window (unix ms, both ends counted) and whose rows are left out. */
+/**
+ * What an export reads: a time window (unix ms, both ends counted), whose rows are left out, and a page
+ * of ids (keyset on the primary key: after `afterId`, up to `upToId`, at most `limit` rows).
+ */
 export interface ExportFilter {
   from: number;
   to: number;
   /** The auditor exporting: their own rows are left out (no one reads their own trail). */
   notOperatorId: number;
+}
+export interface ExportPage {
+  afterId: number;
+  upToId: number;
   limit: number;
 }
 
-/** Audit rows of the window, oldest first, with the operator's phone as it is now. */
-export const auditRowsToExport = (db: Db, filter: ExportFilter) =>
+const auditExportRows = (db: Db, filter: ExportFilter) =>
   db
     .selectFrom('admin_audit as a')
-    .leftJoin('users as u', 'u.id', 'a.operator_id')
-    .select(['a.id', 'a.operator_id', 'u.phone as operator_phone', 'a.action', 'a.target', 'a.detail', 'a.at'])
     .where('a.at', '>=', filter.from)
     .where('a.at', '<=', filter.to)
-    .where('a.operator_id', '!=', filter.notOperatorId)
-    .orderBy('a.id')
-    .limit(filter.limit)
-    .execute();
+    .where('a.operator_id', '!=', filter.notOperatorId);
 
-/** Reads of people's records of the window, oldest first (the person by number only). */
-export const readRowsToExport = (db: Db, filter: ExportFilter) =>
+const readExportRows = (db: Db, filter: ExportFilter) =>
   db
     .selectFrom('edu_access_log')
-    .select(['id', 'reader_id', 'reader_role', 'subject_id', 'fields', 'purpose', 'reason', 'created_at'])
     .where((eb) =>
       eb.and([eb.between('created_at', filter.from, filter.to), eb('reader_id', '!=', filter.notOperatorId)]),
-    )
+    );
+
+/** How many rows of the window there are now, and the newest one's id (the export's end). */
+export const exportExtent = async (db: Db, log: 'audit' | 'reads', filter: ExportFilter) => {
+  const row = await (log === 'audit'
+    ? auditExportRows(db, filter).select((eb) => [
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.max('a.id').as('last'),
+      ])
+    : readExportRows(db, filter).select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('id').as('last')])
+  ).executeTakeFirstOrThrow();
+  return { rows: Number(row.n), lastId: row.last === null ? 0 : Number(row.last) };
+};
+
+/** A page of audit rows of the window, oldest first, with the operator's phone as it is now. */
+export const auditRowsToExport = (db: Db, filter: ExportFilter, page: ExportPage) =>
+  auditExportRows(db, filter)
+    .leftJoin('users as u', 'u.id', 'a.operator_id')
+    .select(['a.id', 'a.operator_id', 'u.phone as operator_phone', 'a.action', 'a.target', 'a.detail', 'a.at'])
+    .where('a.id', '>', page.afterId)
+    .where('a.id', '<=', page.upToId)
+    .orderBy('a.id')
+    .limit(page.limit)
+    .execute();
+
+/** A page of reads of people's records of the window, oldest first (the person by number only). */
+export const readRowsToExport = (db: Db, filter: ExportFilter, page: ExportPage) =>
+  readExportRows(db, filter)
+    .select(['id', 'reader_id', 'reader_role', 'subject_id', 'fields', 'purpose', 'reason', 'created_at'])
+    .where('id', '>', page.afterId)
+    .where('id', '<=', page.upToId)
     .orderBy('id')
-    .limit(filter.limit)
+    .limit(page.limit)
     .execute();
