@@ -43,15 +43,18 @@ const mergeCandidate = object({
 
 /**
  * What says a group's accounts may be one pupil: `same_name`, or `name_written_alike` (the same name
- * with other spaces or full-width characters); `same_birth_month` when two or more share one.
+ * with other spaces or full-width characters); `same_birth_month` when two or more share one;
+ * `same_school_number` when one identifier of the school (学号, sourcedId, the school's sign-in) names
+ * two of them, keyed before and after the school's identifiers were one key (a group of its own when
+ * their names differ).
  */
-export const DUPLICATE_REASONS = ['same_name', 'name_written_alike', 'same_birth_month'] as const;
+export const DUPLICATE_REASONS = ['same_name', 'name_written_alike', 'same_birth_month', 'same_school_number'] as const;
 export type DuplicateReason = (typeof DUPLICATE_REASONS)[number];
 
 export const pupilDuplicatesAnswer = object({
   /**
-   * Pupils of the school sharing one name as people write it, two or more accounts each (at most 100
-   * groups; those with a shared birth month first). `name` is the first account's; each account has its own.
+   * Pupils of the school sharing one name as people write it, or one school number, two or more
+   * accounts each (at most 100 groups; those with one school number first, then a shared birth month). `name` is the first account's; each account has its own.
    */
   groups: list(object({ name: text(), reasons: list(oneOf(...DUPLICATE_REASONS)), accounts: list(mergeCandidate) })),
 });

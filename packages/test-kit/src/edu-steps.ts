@@ -89,15 +89,19 @@ export const eduSteps = (server: TestServer, call: Call) => {
   };
   /**
    * A school an operator added, with its agreement for the pupils its teachers create recorded (so
-   * they start under the school's consent), unless `agreement` is false.
+   * they start under the school's consent), unless `agreement` is false; `adminUserId` its school admin.
    */
-  const addSchool = async (name = '实验小学', daily_batches?: number, agreement = true) => {
+  const addSchool = async (name = '实验小学', daily_batches?: number, agreement = true, adminUserId?: number) => {
     const token = await operatorToken();
     const { id } = ok<{ id: number }>(
       await call(
         'POST',
         routes.addSchool.path,
-        { name, ...(daily_batches === undefined ? {} : { daily_batches }) },
+        {
+          name,
+          ...(daily_batches === undefined ? {} : { daily_batches }),
+          ...(adminUserId === undefined ? {} : { admin_user_id: adminUserId }),
+        },
         { token },
       ),
     );

@@ -24,6 +24,7 @@ import type {
   SchoolAgreementsTable,
   SchoolMembersTable,
   SchoolNameGramsTable,
+  SchoolNumberPairsTable,
   SchoolPersonKeysTable,
   SchoolsTable,
   SignInBadgesTable,
@@ -348,6 +349,7 @@ export interface Database {
   school_members: SchoolMembersTable;
   classes: ClassesTable;
   school_person_keys: SchoolPersonKeysTable;
+  school_number_pairs: SchoolNumberPairsTable;
   class_members: ClassMembersTable;
   pupil_accounts: PupilAccountsTable;
   sign_in_badges: SignInBadgesTable;

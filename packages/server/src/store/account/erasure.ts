@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { deleteGuardianLinks } from '../edu/family/guardians.ts';
+import { forgetNumberPairs } from '../edu/school/person-keys.ts';
 import type { Database } from '../schema.ts';
 
 type Db = Kysely<Database>;
@@ -117,6 +118,7 @@ export const TABLE_RULES: Record<string, TableRule> = {
   school_person_keys: {
     erase: (db, person) => db.deleteFrom('school_person_keys').where('user_id', '=', person.id).execute(),
   },
+  school_number_pairs: { erase: (db, person) => forgetNumberPairs(db, person.id) },
   roster_links: {
     erase: (db, person) => db.deleteFrom('roster_links').where('user_id', '=', person.id).execute(),
   },

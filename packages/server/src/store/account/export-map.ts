@@ -126,6 +126,18 @@ export const EXPORT_RULES: Record<string, ExportRule> = {
         .where('school_person_keys.user_id', '=', person.id)
         .execute(),
   },
+  school_number_pairs: {
+    area: 'sign-in-methods',
+    part: 'school_sign_in',
+    // The school that found one of its numbers on this account and another (the other account's id is not the person's).
+    read: (db, person) =>
+      db
+        .selectFrom('school_number_pairs')
+        .innerJoin('schools', 'schools.id', 'school_number_pairs.school_id')
+        .select(['schools.name as school', 'school_number_pairs.created_at'])
+        .where((eb) => eb.or([eb('user_id', '=', person.id), eb('other_id', '=', person.id)]))
+        .execute(),
+  },
   sessions: {
     area: 'sessions',
     part: 'sessions',

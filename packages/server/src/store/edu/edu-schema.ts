@@ -58,6 +58,17 @@ export interface SchoolPersonKeysTable {
   created_at: number;
 }
 
+/**
+ * Two accounts of the school one identifier names, one under the school's key and one under a
+ * connector's older key (migration 060): the duplicate list's "same school number". `user_id` < `other_id`.
+ */
+export interface SchoolNumberPairsTable {
+  school_id: number;
+  user_id: number;
+  other_id: number;
+  created_at: number;
+}
+
 /** A class's name is unique in its school and school year (migration 047). */
 export interface ClassesTable {
   id: Generated<number>;

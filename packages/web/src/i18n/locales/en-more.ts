@@ -490,6 +490,8 @@ const text = {
   'teach.mergeReason.name_written_alike':
     'The same name written differently (spaces or full-width characters): {names}',
   'teach.mergeReason.same_birth_month': 'The same birth month',
+  'teach.mergeReason.same_school_number':
+    'The same school number (the school’s sign-in and the roster each made an account)',
   'teach.mergeKeepThis': 'Keep this one:',
   'teach.mergeNoClass': 'in no class',
   'teach.mergeOwnSignIn': 'has its own phone or e-mail',

@@ -471,6 +471,7 @@ const text: MoreLocaleText = {
   'teach.mergeReason.same_name': '名字相同',
   'teach.mergeReason.name_written_alike': '名字相同，写法不同（空格或全角字符）：{names}',
   'teach.mergeReason.same_birth_month': '出生年月相同',
+  'teach.mergeReason.same_school_number': '同一个学号（学校的统一身份认证与名单各建了一个账号）',
   'teach.mergeKeepThis': '保留这个：',
   'teach.mergeNoClass': '不在任何班级',
   'teach.mergeOwnSignIn': '有自己的手机或邮箱',

@@ -10,7 +10,13 @@ import { fail } from '../../../errors.ts';
 import { findUserById, insertUser } from '../../../store/account/users.ts';
 import { insertSchoolSignIn, takePlatformSignIns, takeSchoolSignIn } from '../../../store/edu/federation/connectors.ts';
 import { classesOfSchool, putClassMembers } from '../../../store/edu/school/classes.ts';
-import { findKeyedUser, insertPersonKeys, rekeyPerson } from '../../../store/edu/school/person-keys.ts';
+import {
+  findKeyedUser,
+  insertPersonKeys,
+  keyedUsers,
+  recordNumberPair,
+  rekeyPerson,
+} from '../../../store/edu/school/person-keys.ts';
 import { putSchoolMember } from '../../../store/edu/school/schools.ts';
 import type { User } from '../../../store/schema.ts';
 import { sessionKey } from '../../../store/sessions/sessions.ts';
@@ -40,14 +46,22 @@ const upstreamHash = (ctx: Context, connectorId: number, kind: 'sid' | 'sub', va
  * The account the school keys the person the school's system names `subject` to (person-keys.ts: the
  * roster's 学号 and this sign-in's user are one key), with the school's key. An identity a connector
  * linked before the keys were one per school is found by its older hash, which the school's key then
- * replaces.
+ * replaces. When the school's key names one account and the older hash another (a roster pupil and the
+ * same pupil's earlier sign-in), the sign-in lands on the first and the two are recorded as one school
+ * number on two accounts, for the school admin to merge (merge-pupils.ts).
  */
 const linkedUser = async (ctx: Context, connector: Connector, subject: string) => {
   const hash = schoolKeyOf(ctx.keys.identifiers, connector.schoolId, subject);
   const older = hmac(ctx.keys.identifiers, `school-subject:${connector.id}:${subject}`);
-  const found = await findKeyedUser(ctx.db, connector.schoolId, [hash, older]);
-  if (found?.keyHash === older) await rekeyPerson(ctx.db, keyRow(ctx, connector, hash, found.userId), older);
-  return { userId: found?.userId, hash };
+  const found = await keyedUsers(ctx.db, connector.schoolId, [hash, older]);
+  const current = found.get(hash);
+  const before = found.get(older);
+  if (current !== undefined && before !== undefined && before !== current) {
+    await recordNumberPair(ctx.db, connector.schoolId, current, before, ctx.now());
+  } else if (current === undefined && before !== undefined) {
+    await rekeyPerson(ctx.db, keyRow(ctx, connector, hash, before), older);
+  }
+  return { userId: current ?? before, hash };
 };
 
 const keyRow = (ctx: Context, connector: Connector, hash: string, userId: number) => ({

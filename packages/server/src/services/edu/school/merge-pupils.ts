@@ -1,8 +1,8 @@
 /**
  * One pupil, two accounts, made one by the school's admin (the accounts a roster and the school's own
  * sign-in made before the school's identifiers were one key, person-keys.ts). The admin sees the
- * school's pupils who share a name on several accounts, chooses the one that stays, and merges: in one
- * transaction the kept account takes the other's classes, guardians (and their waiting requests),
+ * school's pupils who share a name, or one school number (found by a sign-in), on several accounts,
+ * chooses the one that stays, and merges: in one transaction the kept account takes the other's classes, guardians (and their waiting requests),
  * consent records (and a guardian's consent when it has none of its own), printed cards, the schools'
  * keys and roster links, the school's pupil row and a guardian's limits where it has none; the other
  * account's sessions end and it is frozen to be erased by the next sweep (signing in to it is refused;
@@ -28,6 +28,7 @@ import {
   pupilsOfSchool,
   setConsentColumns,
 } from '../../../store/edu/school/merge.ts';
+import { numberPairsOf } from '../../../store/edu/school/person-keys.ts';
 import { endAllSessions } from '../../account/users.ts';
 import { inTransaction, recordEvent } from '../../webhooks/events.ts';
 import { requireAccess } from '../access.ts';
@@ -81,23 +82,54 @@ const reasonsOf = (pupils: SchoolPupil[]): PupilDuplicates['groups'][number]['re
   ];
 };
 
-/**
- * The school's pupils who may be one person on two or more accounts: the same name as people write it
- * (nameKey), with what says so; a group with a shared birth month first. Only a list: nothing merges
- * but the two accounts the admin names.
- */
-export const pupilDuplicates = async (ctx: Context, callerId: number, schoolId: number): Promise<PupilDuplicates> => {
-  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+/** Groups of the school's pupils sharing a name as people write it (nameKey), two or more each. */
+const nameGroups = (pupils: SchoolPupil[]) => {
   const byName = new Map<string, SchoolPupil[]>();
-  for (const pupil of await pupilsOfSchool(ctx.db, schoolId)) {
+  for (const pupil of pupils) {
     const key = nameKey(nameOf(pupil));
     if (key === '') continue;
     byName.set(key, [...(byName.get(key) ?? []), pupil]);
   }
-  const shared = [...byName.values()]
-    .filter((pupils) => pupils.length > 1)
-    .map((pupils) => ({ pupils, reasons: reasonsOf(pupils) }))
-    .sort((a, b) => Number(b.reasons.includes('same_birth_month')) - Number(a.reasons.includes('same_birth_month')))
+  return [...byName.values()]
+    .filter((group) => group.length > 1)
+    .map((group) => ({ pupils: group, reasons: reasonsOf(group) }));
+};
+
+/**
+ * Adds the pairs one school number names (person-keys.ts `recordNumberPair`): to the name group that
+ * holds both, or as a group of the two.
+ */
+const withNumberPairs = (
+  groups: ReturnType<typeof nameGroups>,
+  pupils: SchoolPupil[],
+  pairs: (readonly [number, number])[],
+) => {
+  const byId = new Map(pupils.map((p) => [Number(p.id), p]));
+  for (const [a, b] of pairs) {
+    const one = byId.get(a);
+    const other = byId.get(b);
+    if (!one || !other) continue;
+    const named = groups.find((g) => g.pupils.includes(one) && g.pupils.includes(other));
+    if (named) {
+      if (!named.reasons.includes('same_school_number')) named.reasons.push('same_school_number');
+    } else groups.push({ pupils: [one, other], reasons: ['same_school_number'] });
+  }
+  return groups;
+};
+
+const strength = (reasons: PupilDuplicates['groups'][number]['reasons']) =>
+  2 * Number(reasons.includes('same_school_number')) + Number(reasons.includes('same_birth_month'));
+
+/**
+ * The school's pupils who may be one person on two or more accounts: the same name as people write it
+ * (nameKey), or one school number on two accounts, with what says so; a group with one school number
+ * first, then one with a shared birth month. Only a list: nothing merges but the two accounts the admin names.
+ */
+export const pupilDuplicates = async (ctx: Context, callerId: number, schoolId: number): Promise<PupilDuplicates> => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const pupils = await pupilsOfSchool(ctx.db, schoolId);
+  const shared = withNumberPairs(nameGroups(pupils), pupils, await numberPairsOf(ctx.db, schoolId))
+    .sort((a, b) => strength(b.reasons) - strength(a.reasons))
     .slice(0, GROUPS_SHOWN);
   const ids = shared.flatMap(({ pupils }) => pupils.map((p) => Number(p.id)));
   const classes = await pupilClassesOf(ctx.db, ids);

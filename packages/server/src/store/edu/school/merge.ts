@@ -4,6 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../schema.ts';
+import { forgetNumberPairs } from './person-keys.ts';
 
 type Db = Kysely<Database>;
 
@@ -78,7 +79,7 @@ const movePairs = async (
 
 /**
  * Moves what the pupil has from `from` to `to`: classes, guardians and their waiting requests, consent
- * records, cards, the schools' keys and roster links, the school's pupil row (when `to` has none) and
+ * records, cards, the schools' keys and roster links (the pairs one school number named are forgotten), the school's pupil row (when `to` has none) and
  * a guardian's limits (when `to` has none). The access log stays as it was written.
  */
 export const moveAccountRows = async (db: Db, from: number, to: number) => {
@@ -88,6 +89,7 @@ export const moveAccountRows = async (db: Db, from: number, to: number) => {
   await db.updateTable('guardian_consents').set({ child_id: to }).where('child_id', '=', from).execute();
   await db.updateTable('sign_in_badges').set({ user_id: to }).where('user_id', '=', from).execute();
   await db.updateTable('school_person_keys').set({ user_id: to }).where('user_id', '=', from).execute();
+  await forgetNumberPairs(db, from);
   await db.updateTable('roster_links').set({ user_id: to }).where('user_id', '=', from).execute();
   for (const table of ['pupil_accounts', 'minor_settings'] as const) {
     const theirs = await db.selectFrom(table).select('user_id').where('user_id', '=', to).executeTakeFirst();

@@ -73,3 +73,34 @@ export const schoolsKeying = async (db: Db, userId: number) =>
 /** Moves every key of `from` to `to` (a merge of two accounts of one pupil). */
 export const moveKeys = (db: Db, from: number, to: number) =>
   db.updateTable('school_person_keys').set({ user_id: to }).where('user_id', '=', from).execute();
+
+/**
+ * Records that one identifier of the school names two accounts (the school's key on one, a connector's
+ * older key on the other): the duplicate list's "same school number" (migration 060).
+ */
+export const recordNumberPair = async (db: Db, schoolId: number, a: number, b: number, now: number) => {
+  if (a === b) return;
+  await db
+    .insertInto('school_number_pairs')
+    .values({ school_id: schoolId, user_id: Math.min(a, b), other_id: Math.max(a, b), created_at: now })
+    .onConflict((oc) => oc.columns(['school_id', 'user_id', 'other_id']).doNothing())
+    .execute();
+};
+
+/** The school's pairs of accounts one identifier names (both ids of each). */
+export const numberPairsOf = async (db: Db, schoolId: number) =>
+  (
+    await db
+      .selectFrom('school_number_pairs')
+      .select(['user_id', 'other_id'])
+      .where('school_id', '=', schoolId)
+      .orderBy('created_at')
+      .execute()
+  ).map((r) => [Number(r.user_id), Number(r.other_id)] as const);
+
+/** Forgets the pairs an account is part of (it was merged into another, or it goes). */
+export const forgetNumberPairs = (db: Db, userId: number) =>
+  db
+    .deleteFrom('school_number_pairs')
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('other_id', '=', userId)]))
+    .execute();

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { type EduMemberships, routes } from '@edupass/protocol';
+import { type EduMemberships, type PupilDuplicates, routes } from '@edupass/protocol';
 import { A, expectError, signUp } from '@edupass/test-kit/accounts';
 import { type CasPerson, type CasServer, logoutRequestDocument, startCasServer } from '@edupass/test-kit/cas-server';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
@@ -30,8 +30,9 @@ const schoolWithCas = async (
   version: '2.0' | '3.0' = '3.0',
   settings: Record<string, unknown> = {},
   agreement = true,
+  adminUserId?: number,
 ) => {
-  const schoolId = await edu.addSchool('第一中学', undefined, agreement);
+  const schoolId = await edu.addSchool('第一中学', undefined, agreement, adminUserId);
   const code = `yizhong-${++codes}`;
   const added = await call(
     'POST',
@@ -236,6 +237,68 @@ describe('signing in with a school CAS server (CAS 3.0, the specification’s sa
     expect(rows.map((r) => [Number(r.school_id), r.key_hash])).toEqual([
       [schoolId, schoolKeyOf(keys.identifiers, schoolId, 'S-before-047')],
     ]);
+  });
+
+  test('one school number on two accounts made before the keys were one (a roster pupil, the older sign-in) is listed for the school admin to merge, and forgotten once merged', async () => {
+    const admin = await signUp(server);
+    const { schoolId, code } = await schoolWithCas(undefined, '3.0', {}, true, admin.userId);
+    const me = async (auth: string | undefined) =>
+      edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers: { cookie: auth ?? '' } }))
+        .id;
+    // As the accounts were left: the older sign-in's account under the connector's own hash of the
+    // school number, and a roster pupil (made by a teacher here) under the school's key of it.
+    const signedInBefore = await me((await signInWithSchool(code, pupil('S-two-keys'))).auth);
+    const { db, keys } = server.app.ctx;
+    const older = hmac(keys.identifiers, `school-subject:${await edu.connectorId(code)}:S-two-keys`);
+    await db.updateTable('school_person_keys').set({ key_hash: older }).where('user_id', '=', signedInBefore).execute();
+    const classId = await edu.createClass(admin, schoolId, '高一(3)班');
+    const [rostered] = await edu.createPupils(admin, classId, ['李小华']);
+    if (!rostered) throw new Error('no pupil');
+    await db
+      .insertInto('school_person_keys')
+      .values({
+        school_id: schoolId,
+        key_hash: schoolKeyOf(keys.identifiers, schoolId, 'S-two-keys'),
+        user_id: rostered.user_id,
+        source: 'roster',
+        created_at: Date.now(),
+      })
+      .execute();
+    const listed = async () =>
+      edu.ok<PupilDuplicates>(
+        await call('GET', pathOf(routes.pupilDuplicates.path, { id: schoolId }), undefined, { token: admin.token }),
+      ).groups;
+    // Names differ (李华, 李小华): nothing to list until a sign-in holds the number in clear.
+    expect(await listed()).toEqual([]);
+    // The pupil signs in with the school: the school's key wins, and the two accounts are listed as one number.
+    expect(await me((await signInWithSchool(code, pupil('S-two-keys'))).auth)).toBe(rostered.user_id);
+    const groups = await listed();
+    expect(groups.map((g) => [g.reasons, g.accounts.map((a) => [a.user_id, a.name]).sort()])).toEqual([
+      [
+        ['same_school_number'],
+        [
+          [rostered.user_id, '李小华'],
+          [signedInBefore, '李华'],
+        ].sort(),
+      ],
+    ]);
+    // A second sign-in records nothing twice.
+    await signInWithSchool(code, pupil('S-two-keys'));
+    expect(await listed()).toHaveLength(1);
+    // The admin keeps the roster's account; the other ends, the pair is forgotten, its key joins the kept one.
+    edu.ok(
+      await call(
+        'POST',
+        pathOf(routes.mergePupils.path, { id: schoolId }),
+        { keep: rostered.user_id, end: signedInBefore },
+        { token: admin.token },
+      ),
+    );
+    expect(await listed()).toEqual([]);
+    expect(await db.selectFrom('school_number_pairs').selectAll().where('school_id', '=', schoolId).execute()).toEqual(
+      [],
+    );
+    expect(await me((await signInWithSchool(code, pupil('S-two-keys'))).auth)).toBe(rostered.user_id);
   });
 
   test('single logout from the school’s CAS server ends the EduPass session', async () => {
