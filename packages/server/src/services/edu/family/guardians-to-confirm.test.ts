@@ -10,7 +10,9 @@ import { schoolBook } from '@edupass/test-kit/address-book-school';
 import { startSchoolBook } from '@edupass/test-kit/address-book-steps';
 import { pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitingInvitesQuery } from '../../../store/edu/family/guardian-invites.ts';
 import { INVITE_RESEND_INTERVAL_MS, INVITE_RESENDS_PER_DAY } from './school-invites.ts';
 
 const { server, call } = useTestServer();
@@ -151,4 +153,23 @@ test('a teacher of the school and another school’s admin are refused (E_2, as 
   expectError(await resend(other.token, school.schoolId, invite.id), 'E_2');
   // Its own school's path with this school's invite: none there.
   expectError(await resend(other.token, otherSchool, invite.id), 'E_2');
+});
+
+describe.runIf(process.env.EDUPASS_TEST_DB === 'postgres')('the listing on PostgreSQL', () => {
+  test('a page reads the index of waiting invites by (school, id), never every invite of the school', async () => {
+    const { db } = server.app.ctx;
+    // 50 schools of 400 invites each, nine in ten confirmed.
+    await sql`insert into guardian_invites (source_hash, school_id, child_id, relation, phone, created_at, confirmed_at)
+      select 'explain-' || i, 1000000 + i % 50, i, 'mother', null, 0, case when i % 10 = 0 then null else 1 end
+      from generate_series(1, 20000) i`.execute(db);
+    await sql`analyze guardian_invites`.execute(db);
+    const query = waitingInvitesQuery(db, 1000007, 0, 101).compile();
+    const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(
+      CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+    );
+    const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text, text).not.toMatch(/Seq Scan on guardian_invites/);
+    expect(text, text).toMatch(/guardian_invites_school_waiting/);
+    await db.deleteFrom('guardian_invites').where('source_hash', 'like', 'explain-%').execute();
+  });
 });

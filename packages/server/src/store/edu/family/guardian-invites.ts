@@ -92,7 +92,7 @@ export const markInviteConfirmed = async (db: Db, id: number, guardianId: number
  * child's name: through the index of the waiting ones by (school, id) (migration 059), so a page reads
  * as many rows as it answers.
  */
-export const waitingInvitesOfSchool = (db: Db, schoolId: number, after: number, limit: number) =>
+export const waitingInvitesQuery = (db: Db, schoolId: number, after: number, limit: number) =>
   db
     .selectFrom('guardian_invites')
     .innerJoin('pupil_accounts', 'pupil_accounts.user_id', 'guardian_invites.child_id')
@@ -109,8 +109,10 @@ export const waitingInvitesOfSchool = (db: Db, schoolId: number, after: number, 
     .where('guardian_invites.confirmed_at', 'is', null)
     .where('guardian_invites.id', '>', after)
     .orderBy('guardian_invites.id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+
+export const waitingInvitesOfSchool = (db: Db, schoolId: number, after: number, limit: number) =>
+  waitingInvitesQuery(db, schoolId, after, limit).execute();
 
 /** The classes of the school each child is an active pupil of, by child. */
 export const pupilClassesIn = async (db: Db, schoolId: number, childIds: number[]) => {
