@@ -31,7 +31,7 @@ const postgresTests = [
   'packages/server/src/services/edu/access-log.test.ts',
   'packages/server/src/services/edu/school/{badges,class-grades,credentials,foreign-teacher,join-codes,join-requests,pupils,quotas,school-pages,teacher-way-in}.test.ts',
   'packages/server/src/services/edu/school/{archived-class,merge-pupils,pupil-cards}.test.ts',
-  'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,guardian-requests,minor-mode,school-agreements,school-invites}.test.ts',
+  'packages/server/src/services/edu/family/{adult-check,consent,guardian-links,guardian-requests,minor-mode,school-agreements,school-invites,guardians-to-confirm}.test.ts',
   'packages/server/src/services/edu/federation/{cas,oidc,saml,workapp}/sign-in.test.ts',
   'packages/server/src/services/edu/federation/cas/django-cas.test.ts',
   'packages/server/src/services/edu/federation/oidc/smartedu.test.ts',

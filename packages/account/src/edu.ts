@@ -5,6 +5,7 @@
 export type {
   ClassRole as EduClassRole,
   EduMemberships,
+  GuardiansToConfirm,
   MergeCandidate,
   OwnCards,
   PupilDuplicates,

@@ -158,6 +158,31 @@ export const schoolOverviewAnswer = object({
   cards_keep_working: boolean(),
 });
 
+/** A school admin's "guardians to confirm": the school's invites still waiting for their guardian. */
+export const guardiansToConfirmAnswer = object({
+  guardians: list(
+    object({
+      id: integer(),
+      child_id: integer(),
+      child_name: text(),
+      /** The child's classes at the school. */
+      classes: list(text()),
+      relation: text(),
+      /** The phone the school recorded, masked (`138****1234`); '' when none was recorded. */
+      phone: text(),
+      /** Since when the invite waits (ms). */
+      since: integer(),
+      /** When the school last sent the invitation by SMS (ms); null when it never did. */
+      invited_at: nullable(integer()),
+    }),
+  ),
+  /** The `cursor` of the next page; null on the last. */
+  next_cursor: nullable(integer()),
+});
+
+/** When the invitation was sent again (ms). */
+export const inviteResentAnswer = object({ invited_at: integer() });
+
 /** Schools whose name holds the words asked for: their id and name, nothing of who is there. */
 export const schoolSearchAnswer = object({ schools: list(object({ id: integer(), name: text() })) });
 

@@ -16,6 +16,8 @@ import {
   cardSheetAnswer,
   classAnswer,
   classDetailAnswer,
+  guardiansToConfirmAnswer,
+  inviteResentAnswer,
   joinCodeAnswer,
   membershipsAnswer,
   ownCardsAnswer,
@@ -91,6 +93,15 @@ export const addSchoolTeacherRoute = route('POST', 'schools/:id/teachers', 'toke
   status: 204,
 });
 export const schoolOverviewRoute = route('GET', 'schools/:id', 'token', { params: { id } });
+/** A school admin's "guardians to confirm", paged by `cursor` (a page's `next_cursor`); `limit` at most 100. */
+export const guardiansToConfirmRoute = route('GET', 'schools/:id/guardians-to-confirm', 'token', {
+  params: { id },
+  query: readsPage,
+});
+/** A school admin sends a waiting invite's SMS invitation again (once per 10 minutes, 3 a day). */
+export const resendGuardianInviteRoute = route('POST', 'schools/:id/guardians-to-confirm/:invite_id/resend', 'token', {
+  params: { id, invite_id: id },
+});
 /** A school admin's settings of the school: whether pupils' cards keep working after their own password. */
 export const updateSchoolRoute = route('PATCH', 'schools/:id', 'token', {
   params: { id },
@@ -183,6 +194,16 @@ export const eduTable = {
     "A school admin's view: teachers, classes, quota",
     schoolOverviewAnswer,
   ),
+  guardiansToConfirm: described(
+    guardiansToConfirmRoute,
+    "A school admin's guardians to confirm: the school's invites still waiting",
+    guardiansToConfirmAnswer,
+  ),
+  resendGuardianInvite: described(
+    resendGuardianInviteRoute,
+    'A school admin sends a waiting guardian invitation again by SMS',
+    inviteResentAnswer,
+  ),
   updateSchool: described(
     updateSchoolRoute,
     "A school admin's settings: whether pupils' cards keep working after their own password",
@@ -235,5 +256,6 @@ export type EduMemberships = Answer<typeof membershipsAnswer>;
 export type EduAccessLog = Answer<typeof accessLogAnswer>;
 export type SchoolOverview = Answer<typeof schoolOverviewAnswer>;
 export type SchoolSearch = Answer<typeof schoolSearchAnswer>;
+export type GuardiansToConfirm = Answer<typeof guardiansToConfirmAnswer>;
 export type EduClass = Answer<typeof classAnswer>;
 export type OwnCards = Answer<typeof ownCardsAnswer>;

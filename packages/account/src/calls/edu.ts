@@ -3,6 +3,8 @@ import {
   approveTeacherRoute,
   type EduMemberships,
   eduMembershipsRoute,
+  type GuardiansToConfirm,
+  guardiansToConfirmRoute,
   listOwnCardsRoute,
   mergePupilsRoute,
   type OwnCards,
@@ -10,6 +12,7 @@ import {
   pupilDuplicatesRoute,
   refuseTeacherRoute,
   requestTeachingRoute,
+  resendGuardianInviteRoute,
   revokeOwnCardRoute,
   type SchoolSearch,
   searchSchoolsRoute,
@@ -131,3 +134,34 @@ export const mergePupils = (
   )(client, { keep: input.keep, end: input.end }).catch((error: unknown) => {
     throw named(error);
   });
+
+/**
+ * A school admin's "guardians to confirm": the school's guardians an address book listed who have not
+ * confirmed yet (child, classes, relation, phone masked or '', since when, last invitation), 100 at most
+ * a page; `cursor` a page's `next_cursor` for the next.
+ */
+export const listGuardiansToConfirm = (
+  client: AccountClient,
+  input: { school_id: number; cursor?: number; limit?: number },
+): Promise<GuardiansToConfirm> => {
+  const { school_id, ...page } = input;
+  return defineCall<{ cursor?: number; limit?: number }, GuardiansToConfirm>(
+    withToken,
+    at(guardiansToConfirmRoute, { id: school_id }),
+    object,
+  )(client, page);
+};
+
+/**
+ * A school admin sends a waiting guardian's invitation again by SMS: once per 10 minutes and 3 times a
+ * day per guardian (`AC3_23` with `retry_after` past it; `AC3_7` when the school recorded no phone).
+ */
+export const resendGuardianInvite = (
+  client: AccountClient,
+  input: { school_id: number; invite_id: number },
+): Promise<{ invited_at: number }> =>
+  defineCall<Record<string, never>, { invited_at: number }>(
+    withToken,
+    at(resendGuardianInviteRoute, { id: input.school_id, invite_id: input.invite_id }),
+    object,
+  )(client, {});

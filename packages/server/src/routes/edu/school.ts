@@ -6,6 +6,7 @@ import { defineRoute } from '../../http/route-kit.ts';
 import { signInBy } from '../../http/sign-in-answer.ts';
 import { recordReads } from '../../services/account/record-reads.ts';
 import { requireAccess } from '../../services/edu/access.ts';
+import { guardiansToConfirm, resendGuardianInvite } from '../../services/edu/family/school-invites.ts';
 import { signInByBadge } from '../../services/edu/school/badges.ts';
 import { isCardLanguage } from '../../services/edu/school/card-texts.ts';
 import { cardSheet } from '../../services/edu/school/cards.ts';
@@ -75,6 +76,20 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'addSchoolTeacher',
     ({ session, params, body }) => addTeacherByPhone(ctx, session.userId, params.id, body.phone_number),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'guardiansToConfirm',
+    ({ session, params, query }) => guardiansToConfirm(ctx, session.userId, params.id, query),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'resendGuardianInvite',
+    ({ session, params }) => resendGuardianInvite(ctx, session.userId, params.id, params.invite_id),
     { tags },
   );
   defineRoute(app, ctx, 'schoolOverview', ({ session, params }) => schoolOverview(ctx, session.userId, params.id), {

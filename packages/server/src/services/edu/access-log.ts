@@ -61,6 +61,7 @@ export type ReadPurpose =
   | 'roster_preview'
   | 'guardian_view'
   | 'guardian_invite'
+  | 'guardians_to_confirm'
   | 'pupil_duplicates'
   | 'pupils_merged';
 

@@ -58,6 +58,7 @@ import * as applicationDisclosure from './051-application-disclosure.ts';
 import * as staffIdentity from './052-staff-identity.ts';
 import * as teacherNames from './055-teacher-names.ts';
 import * as oidcSessionUid from './057-oidc-session-uid.ts';
+import * as guardiansToConfirm from './059-guardians-to-confirm.ts';
 import * as schoolNumberPairs from './060-school-number-pairs.ts';
 
 export interface MigrationContext {
@@ -125,6 +126,7 @@ const steps: [name: string, up: Step][] = [
   ['052-staff-identity', staffIdentity.up],
   ['055-teacher-names', teacherNames.up],
   ['057-oidc-session-uid', oidcSessionUid.up],
+  ['059-guardians-to-confirm', guardiansToConfirm.up],
   ['060-school-number-pairs', schoolNumberPairs.up],
 ];
 

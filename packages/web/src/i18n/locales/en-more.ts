@@ -353,6 +353,7 @@ const text = {
   'recordReads.purpose.roster_preview': 'previewed a school roster import',
   'recordReads.purpose.guardian_view': 'looked at the child in the guardian area',
   'recordReads.purpose.guardian_invite': "saw the school's invitation to confirm as a guardian",
+  'recordReads.purpose.guardians_to_confirm': "saw it in the school's list of guardians to confirm",
   'recordReads.purpose.pupil_duplicates': 'looked for a pupil with two accounts',
   'recordReads.purpose.pupils_merged': "merged a pupil's two accounts into one",
   'recordReads.status.open': '(being prepared)',

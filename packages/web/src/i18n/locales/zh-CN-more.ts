@@ -339,6 +339,7 @@ const text: MoreLocaleText = {
   'recordReads.purpose.roster_preview': '预览学校名册导入',
   'recordReads.purpose.guardian_view': '在监护人页面查看孩子的信息',
   'recordReads.purpose.guardian_invite': '看到学校登记的家长邀请',
+  'recordReads.purpose.guardians_to_confirm': '在学校的待确认家长名单中看到',
   'recordReads.purpose.pupil_duplicates': '查看可能重复的学生账号',
   'recordReads.purpose.pupils_merged': '把同一名学生的两个账号合并为一个',
   'recordReads.status.open': '（准备中）',

@@ -12,12 +12,21 @@
  */
 import type { GuardianRelation } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
-import { fail, invalidRequest } from '../../../errors.ts';
+import { fail, invalidRequest, RefusedForNow } from '../../../errors.ts';
 import { findUserById } from '../../../store/account/users.ts';
-import { markInviteConfirmed, pendingInvitesForPhone } from '../../../store/edu/family/guardian-invites.ts';
+import {
+  markInviteConfirmed,
+  pendingInvitesForPhone,
+  pupilClassesIn,
+  takeInviteSend,
+  waitingInviteOfSchool,
+  waitingInvitesOfSchool,
+} from '../../../store/edu/family/guardian-invites.ts';
 import { maskPhone } from '../../account/views.ts';
 import { sendCode, verifyCode } from '../../codes/one-time-codes.ts';
+import { requireAccess } from '../access.ts';
 import { logReads } from '../access-log.ts';
+import { eduAudit } from '../audit.ts';
 import { requireMayLink } from './guardian-links.ts';
 import { linkOrAsk } from './guardian-requests.ts';
 
@@ -75,4 +84,89 @@ export const confirmSchoolInvite = async (ctx: Context, userId: number, inviteId
     throw invalidRequest('This was confirmed already.');
   }
   return outcome;
+};
+
+/** A school admin resends one invitation at most once in this interval… */
+export const INVITE_RESEND_INTERVAL_MS = 10 * 60 * 1000;
+/** …and this many times a day (China Standard Time). */
+export const INVITE_RESENDS_PER_DAY = 3;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CST_OFFSET_MS = 8 * 60 * 60 * 1000;
+const PAGE_MAX = 100;
+
+/**
+ * A school admin's "guardians to confirm": the school's invites still waiting, by id after `cursor`,
+ * each with the child's name and classes, the relation, the phone masked ('' when the book gave none),
+ * since when it waits and when the school last sent the invitation. Each page is a read of the
+ * children's names and classes, logged for their families to see.
+ */
+export const guardiansToConfirm = async (
+  ctx: Context,
+  callerId: number,
+  schoolId: number,
+  page: { cursor?: number | undefined; limit?: number | undefined },
+) => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const limit = Math.min(Math.max(page.limit ?? PAGE_MAX, 1), PAGE_MAX);
+  const rows = await waitingInvitesOfSchool(ctx.db, schoolId, page.cursor ?? 0, limit + 1);
+  const shown = rows.slice(0, limit);
+  const childIds = [...new Set(shown.map((r) => Number(r.child_id)))];
+  const classes = await pupilClassesIn(ctx.db, schoolId, childIds);
+  await logReads(ctx, {
+    readerId: callerId,
+    role: 'teacher',
+    subjectIds: childIds,
+    fields: ['name', 'membership'],
+    purpose: 'guardians_to_confirm',
+  });
+  return {
+    guardians: shown.map((r) => ({
+      id: Number(r.id),
+      child_id: Number(r.child_id),
+      child_name: r.child_name,
+      classes: classes.get(Number(r.child_id)) ?? [],
+      relation: r.relation,
+      phone: r.phone ? maskPhone(r.phone) : '',
+      since: Number(r.created_at),
+      invited_at: r.invited_at === null ? null : Number(r.invited_at),
+    })),
+    next_cursor: rows.length > limit ? Number(shown.at(-1)?.id) : null,
+  };
+};
+
+/**
+ * Sends the invitation again by SMS to the phone the school recorded: once per
+ * `INVITE_RESEND_INTERVAL_MS` and `INVITE_RESENDS_PER_DAY` a day per invite, taken atomically (AC3_23
+ * past either); E_2 for an invite of another school, confirmed, or unknown, AC3_7 for one without a phone.
+ */
+export const resendGuardianInvite = async (ctx: Context, callerId: number, schoolId: number, inviteId: number) => {
+  await requireAccess(ctx, callerId, { kind: 'school', id: schoolId }, 'manage');
+  const invite = (await waitingInviteOfSchool(ctx.db, schoolId, inviteId)) ?? fail('E_2');
+  const phone = invite.phone ?? fail('AC3_7', 'The school recorded no phone for this guardian.');
+  const now = ctx.now();
+  const day = Math.floor((now + CST_OFFSET_MS) / DAY_MS);
+  const limits = { intervalMs: INVITE_RESEND_INTERVAL_MS, perDay: INVITE_RESENDS_PER_DAY };
+  if (!(await takeInviteSend(ctx.db, inviteId, now, day, limits))) {
+    throw new RefusedForNow(
+      'AC3_23',
+      INVITE_RESEND_INTERVAL_MS / 1000,
+      'The invitation was sent just now. Try again later.',
+    );
+  }
+  const site = ctx.config.site.name;
+  try {
+    await ctx.delivery.notify?.({
+      to: phone,
+      channel: 'sms',
+      kind: 'guardian_invite',
+      subject: `${site}: ${invite.school}`,
+      text:
+        `【${site}】${invite.school}邀请您确认为${invite.display_name}的家长：请用本手机号登录${site}并确认。` +
+        ` ${site}: ${invite.school} invites you to confirm as a guardian of ${invite.display_name}: sign in with this phone number and confirm.`,
+    });
+  } catch (error) {
+    ctx.logger.warn({ invite: inviteId, err: error }, 'guardian invitation not delivered');
+  }
+  await eduAudit(ctx, callerId, 'guardian_invite.resend', `school:${schoolId}`, `invite:${inviteId}`);
+  return { invited_at: now };
 };

@@ -86,3 +86,93 @@ export const markInviteConfirmed = async (db: Db, id: number, guardianId: number
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 };
+
+/**
+ * A page of the school's invites still waiting, after the invite `after` (keyset, by id), with the
+ * child's name: through the index of the waiting ones by (school, id) (migration 059), so a page reads
+ * as many rows as it answers.
+ */
+export const waitingInvitesQuery = (db: Db, schoolId: number, after: number, limit: number) =>
+  db
+    .selectFrom('guardian_invites')
+    .innerJoin('pupil_accounts', 'pupil_accounts.user_id', 'guardian_invites.child_id')
+    .select([
+      'guardian_invites.id',
+      'guardian_invites.child_id',
+      'guardian_invites.relation',
+      'guardian_invites.phone',
+      'guardian_invites.created_at',
+      'guardian_invites.invited_at',
+      'pupil_accounts.display_name as child_name',
+    ])
+    .where('guardian_invites.school_id', '=', schoolId)
+    .where('guardian_invites.confirmed_at', 'is', null)
+    .where('guardian_invites.id', '>', after)
+    .orderBy('guardian_invites.id')
+    .limit(limit);
+
+export const waitingInvitesOfSchool = (db: Db, schoolId: number, after: number, limit: number) =>
+  waitingInvitesQuery(db, schoolId, after, limit).execute();
+
+/** The classes of the school each child is an active pupil of, by child. */
+export const pupilClassesIn = async (db: Db, schoolId: number, childIds: number[]) => {
+  const byChild = new Map<number, string[]>();
+  if (childIds.length === 0) return byChild;
+  const rows = await db
+    .selectFrom('class_members')
+    .innerJoin('classes', 'classes.id', 'class_members.class_id')
+    .select(['class_members.user_id', 'classes.name'])
+    .where('class_members.user_id', 'in', childIds)
+    .where('class_members.role', '=', 'pupil')
+    .where('class_members.status', '=', 'active')
+    .where('classes.school_id', '=', schoolId)
+    .orderBy('classes.id')
+    .execute();
+  for (const row of rows) byChild.set(Number(row.user_id), [...(byChild.get(Number(row.user_id)) ?? []), row.name]);
+  return byChild;
+};
+
+/** One waiting invite of the school with a phone, for a resend. */
+export const waitingInviteOfSchool = (db: Db, schoolId: number, id: number) =>
+  db
+    .selectFrom('guardian_invites')
+    .innerJoin('schools', 'schools.id', 'guardian_invites.school_id')
+    .innerJoin('pupil_accounts', 'pupil_accounts.user_id', 'guardian_invites.child_id')
+    .select(['guardian_invites.id', 'guardian_invites.phone', 'schools.name as school', 'pupil_accounts.display_name'])
+    .where('guardian_invites.id', '=', id)
+    .where('guardian_invites.school_id', '=', schoolId)
+    .where('guardian_invites.confirmed_at', 'is', null)
+    .executeTakeFirst();
+
+/**
+ * Takes one send of the invitation, in one conditional update (so parallel requests cannot all pass):
+ * none in the last `intervalMs`, fewer than `perDay` on `day`. False when refused.
+ */
+export const takeInviteSend = async (
+  db: Db,
+  id: number,
+  now: number,
+  day: number,
+  limits: { intervalMs: number; perDay: number },
+) => {
+  const result = await db
+    .updateTable('guardian_invites')
+    .set((eb) => ({
+      invited_at: now,
+      invite_day: day,
+      invites_that_day: eb
+        .case()
+        .when('invite_day', '=', day)
+        .then(eb('invites_that_day', '+', 1))
+        .else(1)
+        .end(),
+    }))
+    .where('id', '=', id)
+    .where('confirmed_at', 'is', null)
+    .where((eb) => eb.or([eb('invited_at', 'is', null), eb('invited_at', '<=', now - limits.intervalMs)]))
+    .where((eb) =>
+      eb.or([eb('invite_day', 'is', null), eb('invite_day', '<>', day), eb('invites_that_day', '<', limits.perDay)]),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+};

@@ -65,4 +65,9 @@ export interface GuardianInvitesTable {
   created_at: number;
   confirmed_at: number | null;
   guardian_id: number | null;
+  /** When the school last sent the invitation by SMS (migration 059); null when it never did. */
+  invited_at: number | null;
+  /** The day (China Standard Time, days since 1970) of `invites_that_day`. */
+  invite_day: number | null;
+  invites_that_day: Generated<number>;
 }

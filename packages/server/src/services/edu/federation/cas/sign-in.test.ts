@@ -711,3 +711,45 @@ describe('the age of a pupil who arrives by the school sign-in', () => {
     expect(await ageOf(await userOf(classless.auth))).toEqual({ age_band: null, consent_state: null });
   });
 });
+
+describe('a school pupil whose first sign-in is by the school’s CAS', () => {
+  test('must choose a password first: other calls answer E_17 until the card’s password is changed', async () => {
+    const { schoolId, code } = await schoolWithCas();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '高一(5)班');
+    const [made] = await edu.createPupils(teacher, classId, ['赵小雪']);
+    if (!made) throw new Error('no pupil');
+    // The school keys its pupil by the student number its CAS names (as a roster with 学号 does).
+    const { db, keys } = server.app.ctx;
+    await db
+      .insertInto('school_person_keys')
+      .values({
+        school_id: schoolId,
+        key_hash: schoolKeyOf(keys.identifiers, schoolId, 'R-20260105'),
+        user_id: made.user_id,
+        source: 'roster',
+        created_at: Date.now(),
+      })
+      .execute();
+    const arrived = await signInWithSchool(code, pupil('R-20260105', '高一(5)班'));
+    const headers = { cookie: arrived.auth ?? '' };
+    expect(edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers })).id).toBe(
+      made.user_id,
+    );
+    expect((await membershipsOf(arrived.auth)).must_change_password).toBe(true);
+    expectError(await call('GET', routes.listSessions.path, undefined, { headers }), 'E_17');
+    expectError(await call('POST', routes.openGuardianCode.path, {}, { headers }), 'E_17');
+    const changed = await call(
+      'PATCH',
+      routes.changePassword.path,
+      { old_password: made.password, password: 'Lantern5821', confirm_password: 'Lantern5821' },
+      { headers },
+    );
+    expect(changed.status).toBe(204);
+    // Signed in again by the school, the account is the pupil's to use.
+    const again = await signInWithSchool(code, pupil('R-20260105', '高一(5)班'));
+    expect(
+      (await call('GET', routes.listSessions.path, undefined, { headers: { cookie: again.auth ?? '' } })).status,
+    ).toBe(200);
+  });
+});

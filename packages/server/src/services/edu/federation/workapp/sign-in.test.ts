@@ -7,7 +7,7 @@
  * and no child (the school's record is not their consent); a code is good once; someone outside the
  * organisation is refused; signing out is EduPass's own.
  */
-import { type EduMemberships, routes } from '@edupass/protocol';
+import { type EduMemberships, routes, SERVER_ERRORS } from '@edupass/protocol';
 import { A, expectError, signUp } from '@edupass/test-kit/accounts';
 import type { BookPeer } from '@edupass/test-kit/address-book-peers';
 import { type SchoolBook, schoolBook } from '@edupass/test-kit/address-book-school';
@@ -240,5 +240,79 @@ describe.each(['wecom', 'dingtalk'] as const)('%s as the school sign-in', (vendo
     const outsider = await signIn(school.peer, school.code, 'someone-else');
     expect(outsider.auth).toBeUndefined();
     expect(outsider.landed).toContain('error=refused');
+  });
+});
+
+describe.each(['wecom', 'dingtalk'] as const)('%s: a first sign-in and its edges', (vendor) => {
+  test('a roster pupil signing in for the first time must choose a password first: other calls answer E_17', async () => {
+    const school = await schoolWithApp(vendor);
+    const { pupil, userId } = await rosterPupil(school.schoolId, school.book, 4);
+    const round = await signIn(school.peer, school.code, pupil.id);
+    expect(await whoAmI(round.auth)).toBe(userId);
+    const headers = { cookie: round.auth ?? '' };
+    // What the screen for choosing a password needs answers, and says the choice is due.
+    expect((await call('GET', routes.getProfile.path, undefined, { headers })).status).toBe(200);
+    expect((await membershipsOf(round.auth)).must_change_password).toBe(true);
+    // Nothing else does.
+    expectError(await call('GET', routes.listSessions.path, undefined, { headers }), 'E_17');
+    expectError(await call('POST', routes.openGuardianCode.path, {}, { headers }), 'E_17');
+    // Choosing the password is the call left (a wrong card password is refused as such, not E_17).
+    expectError(
+      await call(
+        'PATCH',
+        routes.changePassword.path,
+        { old_password: 'not-the-card', password: 'Lantern5821', confirm_password: 'Lantern5821' },
+        { headers },
+      ),
+      'AC3_9',
+    );
+  });
+
+  test('one code brought back at the same moment by two browsers: one signs in, the other is refused, one account', async () => {
+    const school = await schoolWithApp(vendor);
+    const guardian = school.book.guardians[2] as SchoolBook['guardians'][number];
+    school.peer.signIn.signInAs = guardian.id;
+    const users = async () =>
+      Number(
+        (
+          await server.app.ctx.db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await users();
+    // Two browsers start (each its own state), the vendor answers one of them with a code.
+    const starts = await Promise.all([start(school.code, 'Mozilla/5.0 A'), start(school.code, 'Mozilla/5.0 B')]);
+    const vendorUrl = new URL(redirectTarget(starts[0] as Response));
+    const back = new URL(redirectTarget(await fetch(vendorUrl, { redirect: 'manual' })));
+    const finishes = await Promise.all(
+      starts.map((started) => {
+        const url = new URL(back);
+        url.searchParams.set('state', new URL(redirectTarget(started)).searchParams.get('state') ?? '');
+        const cookie = cookieSet(started, 'edupass_school') ?? '';
+        return fetch(url, { redirect: 'manual', headers: { accept: 'text/html', cookie } });
+      }),
+    );
+    const signedIn = finishes.filter((f) => cookieSet(f, 'authorization') !== undefined);
+    expect(signedIn).toHaveLength(1);
+    const refused = finishes.find((f) => cookieSet(f, 'authorization') === undefined) as Response;
+    expect(refused.status).toBe(302);
+    expect(redirectTarget(refused)).toBe(`${server.url}/?school=${school.code}&error=refused`);
+    // The guardian's account was made once.
+    expect(await users()).toBe(before + 1);
+  });
+
+  test('a return without the state cookie is refused with AC3_16, never a 500 (a browser lands on the sign-in page)', async () => {
+    const school = await schoolWithApp(vendor);
+    school.peer.signIn.signInAs = school.book.pupils[1]?.id ?? '';
+    const started = await start(school.code, 'Mozilla/5.0');
+    const back = new URL(redirectTarget(await fetch(new URL(redirectTarget(started)), { redirect: 'manual' })));
+    const program = await fetch(back, { redirect: 'manual', headers: { accept: 'application/json' } });
+    expect(program.status).toBe(SERVER_ERRORS.AC3_16.status);
+    expect(((await program.json()) as { error_code: string }).error_code).toBe('AC3_16');
+    const browser = await fetch(back, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(redirectTarget(browser)).toBe(`${server.url}/?school=${school.code}&error=expired`);
+    expect(cookieSet(browser, 'authorization')).toBeUndefined();
   });
 });
