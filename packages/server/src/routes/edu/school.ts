@@ -35,7 +35,7 @@ import {
   schoolOverview,
   searchSchools,
 } from '../../services/edu/school/schools.ts';
-import { staffPasswordDue } from '../../services/sessions/password-choice.ts';
+import { passwordChoiceDue, staffPasswordDue } from '../../services/sessions/password-choice.ts';
 
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
   const tags = ['edu'];
@@ -43,7 +43,8 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     app,
     ctx,
     'eduMemberships',
-    ({ session }) => memberships(ctx, session.userId, staffPasswordDue(ctx, session.user)),
+    ({ session }) =>
+      memberships(ctx, session.userId, passwordChoiceDue(session.user) || staffPasswordDue(ctx, session.user)),
     { tags },
   );
   defineRoute(app, ctx, 'eduAccessLog', ({ session, query }) => recordReads(ctx, session.userId, query), { tags });

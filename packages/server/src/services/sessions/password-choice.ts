@@ -6,7 +6,10 @@
  * change is due, the pupil's cards and whether they keep working after it, agreements to sign, the
  * pupil's own age band, by which a child is never asked about usage reports). Every other call
  * answers E_17, so a card that someone else read cannot be used for anything but choosing a password
- * the card's owner would then not know. A pupil whose account has a phone of its own is not asked.
+ * the card's owner would then not know. A pupil whose account has a phone of its own is not asked,
+ * nor a session the school's own system signed in (CAS, SAML, OpenID Connect, DingTalk or WeCom:
+ * `school_*`): the school proved who the pupil is, no card was used, and a pupil who never had a card
+ * could not give its password to choose another.
  */
 import type { RouteName, ServerCode } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
@@ -28,7 +31,8 @@ const ALLOWED: ReadonlySet<RouteName> = new Set<RouteName>([
   'operatorSelf',
 ]);
 
-export const passwordChoiceDue = (user: SessionUser): boolean => user.password_choice_due === 1 && user.phone === null;
+export const passwordChoiceDue = (user: SessionUser): boolean =>
+  user.password_choice_due === 1 && user.phone === null && !user.session_method?.startsWith('school_');
 
 /** Whether the route `name` may be called by a session whose password choice is due. */
 export const allowedBeforePasswordChoice = (name: RouteName): boolean => ALLOWED.has(name);

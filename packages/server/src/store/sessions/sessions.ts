@@ -125,6 +125,8 @@ export type SessionUser = Selectable<UsersTable> & {
   password_choice_due?: number | null;
   /** The session's own: a staff session (1) has an idle time-out; its sign-in and last call. */
   session_staff?: number;
+  /** How the session signed in (`password`, `badge`, `school_cas`…). */
+  session_method?: string;
   session_created_at?: number;
   session_last_active_at?: number | null;
 };
@@ -138,6 +140,7 @@ const liveSessionQuery = (db: Db, id: string) =>
     .select([
       'pupil_accounts.must_change_password as password_choice_due',
       'sessions.staff as session_staff',
+      'sessions.method as session_method',
       'sessions.created_at as session_created_at',
       'sessions.last_active_at as session_last_active_at',
     ])

@@ -41,7 +41,7 @@ const text: MoreLocaleText = {
   'guardianConsent.element.refusal': '如果不同意',
   'guardianConsent.element.rights': '查看、更正和删除',
   'guardianConsent.disclosure':
-    '{apps}会把孩子的信息提供给其他机构，这超出了提供服务所必需的范围。同意前需要先核验你的真实身份。',
+    '{apps}会把孩子的信息提供给其他机构，这超出了提供服务所必需的范围。同意前需要先核验您的真实身份。',
   'guardianConsent.version': '文本版本 {n}',
   'guardianConsent.relation': '您是孩子的',
   'guardianConsent.relationChoose': '请选择',

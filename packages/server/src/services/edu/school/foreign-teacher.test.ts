@@ -121,7 +121,11 @@ describe('a teacher never reads or changes another school’s or class’s pupil
 
   test.each(eduRoutes)('%s: 404 or 403, never data', async (name, spec) => {
     const { schoolId, classId, pupilId } = target;
-    const path = pathOf(spec.path, { id: spec.path.startsWith('/edu/schools') ? schoolId : classId, user_id: pupilId });
+    const path = pathOf(spec.path, {
+      id: spec.path.startsWith('/edu/schools') ? schoolId : classId,
+      user_id: pupilId,
+      invite_id: 1,
+    });
     const body = spec.method === 'GET' ? undefined : bodyFor(name);
     for (const [who, token] of [
       ['teacher of another school', outsider],

@@ -240,10 +240,11 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
 };
 
 /**
- * The caller's schools, classes and roles; `must_change_password` also when a staff member's password
- * is past the staff policy (`staffPasswordDue`), so the web client leads to the password form.
+ * The caller's schools, classes and roles; `must_change_password` as the session must change its
+ * password before anything else (`passwordDue`: a pupil still on the card's password, a staff member's
+ * past the staff policy; sessions/password-choice.ts), so the web client leads to the password form.
  */
-export const memberships = async (ctx: Context, userId: number, staffPasswordDue = false) => {
+export const memberships = async (ctx: Context, userId: number, passwordDue = false) => {
   const [schools, classes, pupil, user] = await Promise.all([
     schoolsOfUser(ctx.db, userId),
     classesOfUser(ctx.db, userId),
@@ -255,7 +256,7 @@ export const memberships = async (ctx: Context, userId: number, staffPasswordDue
     schools: schools.map((s) => ({ id: Number(s.id), name: s.name, role: s.role, status: s.status })),
     classes: classes.map((c) => ({ ...classView(c), role: c.role, status: c.status })),
     managed_by_school: managed,
-    must_change_password: (managed && pupil?.must_change_password === 1) || staffPasswordDue,
+    must_change_password: passwordDue,
     class_grades: classGrades(ctx.config),
     may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
     pupil_name: pupil?.display_name ?? null,

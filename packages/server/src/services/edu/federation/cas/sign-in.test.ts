@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { type EduMemberships, type PupilDuplicates, routes } from '@edupass/protocol';
-import { A, expectError, signUp } from '@edupass/test-kit/accounts';
+import { A, expectError, expectSignedIn, signUp } from '@edupass/test-kit/accounts';
 import { type CasPerson, type CasServer, logoutRequestDocument, startCasServer } from '@edupass/test-kit/cas-server';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { useOauthTestServer } from '@edupass/test-kit/oauth-flow';
@@ -713,7 +713,7 @@ describe('the age of a pupil who arrives by the school sign-in', () => {
 });
 
 describe('a school pupil whose first sign-in is by the school’s CAS', () => {
-  test('must choose a password first: other calls answer E_17 until the card’s password is changed', async () => {
+  test('a pupil the school’s CAS signs in is not held for the card’s password; signed in by the card, the same account is', async () => {
     const { schoolId, code } = await schoolWithCas();
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId, '高一(5)班');
@@ -736,20 +736,19 @@ describe('a school pupil whose first sign-in is by the school’s CAS', () => {
     expect(edu.ok<{ id: number }>(await call('GET', routes.getProfile.path, undefined, { headers })).id).toBe(
       made.user_id,
     );
-    expect((await membershipsOf(arrived.auth)).must_change_password).toBe(true);
-    expectError(await call('GET', routes.listSessions.path, undefined, { headers }), 'E_17');
-    expectError(await call('POST', routes.openGuardianCode.path, {}, { headers }), 'E_17');
-    const changed = await call(
-      'PATCH',
-      routes.changePassword.path,
-      { old_password: made.password, password: 'Lantern5821', confirm_password: 'Lantern5821' },
-      { headers },
-    );
-    expect(changed.status).toBe(204);
-    // Signed in again by the school, the account is the pupil's to use.
-    const again = await signInWithSchool(code, pupil('R-20260105', '高一(5)班'));
+    // The school proved who the pupil is and no card was used: nothing waits for the card's password.
+    expect((await membershipsOf(arrived.auth)).must_change_password).toBe(false);
+    expect((await call('GET', routes.listSessions.path, undefined, { headers })).status).toBe(200);
+    // Signed in by the card's details, the same account chooses its own password first.
+    const byCard = await call('POST', `${A}/login`, {
+      identity: made.username,
+      password: made.password,
+      pid: 'edupass',
+    });
+    const token = String(expectSignedIn(byCard).auth.token);
+    expectError(await call('GET', routes.listSessions.path, undefined, { token }), 'E_17');
     expect(
-      (await call('GET', routes.listSessions.path, undefined, { headers: { cookie: again.auth ?? '' } })).status,
-    ).toBe(200);
+      edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token })).must_change_password,
+    ).toBe(true);
   });
 });

@@ -244,28 +244,15 @@ describe.each(['wecom', 'dingtalk'] as const)('%s as the school sign-in', (vendo
 });
 
 describe.each(['wecom', 'dingtalk'] as const)('%s: a first sign-in and its edges', (vendor) => {
-  test('a roster pupil signing in for the first time must choose a password first: other calls answer E_17', async () => {
+  test('a roster pupil the work app signs in is not held for a card’s password it never had', async () => {
     const school = await schoolWithApp(vendor);
     const { pupil, userId } = await rosterPupil(school.schoolId, school.book, 4);
     const round = await signIn(school.peer, school.code, pupil.id);
     expect(await whoAmI(round.auth)).toBe(userId);
     const headers = { cookie: round.auth ?? '' };
-    // What the screen for choosing a password needs answers, and says the choice is due.
-    expect((await call('GET', routes.getProfile.path, undefined, { headers })).status).toBe(200);
-    expect((await membershipsOf(round.auth)).must_change_password).toBe(true);
-    // Nothing else does.
-    expectError(await call('GET', routes.listSessions.path, undefined, { headers }), 'E_17');
-    expectError(await call('POST', routes.openGuardianCode.path, {}, { headers }), 'E_17');
-    // Choosing the password is the call left (a wrong card password is refused as such, not E_17).
-    expectError(
-      await call(
-        'PATCH',
-        routes.changePassword.path,
-        { old_password: 'not-the-card', password: 'Lantern5821', confirm_password: 'Lantern5821' },
-        { headers },
-      ),
-      'AC3_9',
-    );
+    // The school's organisation proved who the pupil is: the account is the pupil's to use at once.
+    expect((await membershipsOf(round.auth)).must_change_password).toBe(false);
+    expect((await call('GET', routes.listSessions.path, undefined, { headers })).status).toBe(200);
   });
 
   test('one code brought back at the same moment by two browsers: one signs in, the other is refused, one account', async () => {
