@@ -25,18 +25,23 @@ import { PASSWORD, withRealServer } from './testing/real-server.test-setup.ts';
 
 const real = withRealServer({});
 
+/** An approved teacher of the school whom the operator names its school admin. */
+const schoolAdminOf = async (edu: ReturnType<typeof eduSteps>, schoolId: number) => {
+  const admin = await edu.approvedTeacher(schoolId);
+  await real.server.app.ctx.db
+    .updateTable('school_members')
+    .set({ role: 'school_admin' })
+    .where('user_id', '=', admin.userId)
+    .execute();
+  return admin;
+};
+
 describe("a teacher's way in through the SDK", () => {
   it('a teacher finds the school, asks, and is approved; an admin adds another by phone', async () => {
     const edu = eduSteps(real.server, client(real.server.url));
     const tag = `${Date.now() % 100000}`;
     const schoolId = await edu.addSchool(`朝阳区第${tag}中学`);
-    const admin = await edu.approvedTeacher(schoolId);
-    // The operator names this teacher the school's admin.
-    await real.server.app.ctx.db
-      .updateTable('school_members')
-      .set({ role: 'school_admin' })
-      .where('user_id', '=', admin.userId)
-      .execute();
+    const admin = await schoolAdminOf(edu, schoolId);
     const asAdmin = real.newClient();
     await sdk.loginByPassword(asAdmin, { identity: admin.phone, password: PASSWORD });
 
@@ -136,12 +141,7 @@ describe('one pupil, one account through the SDK', () => {
   it('a school admin lists a pupil’s two accounts and merges them; a refused pair is typed', async () => {
     const edu = eduSteps(real.server, client(real.server.url));
     const schoolId = await edu.addSchool('合并实验小学');
-    const admin = await edu.approvedTeacher(schoolId);
-    await real.server.app.ctx.db
-      .updateTable('school_members')
-      .set({ role: 'school_admin' })
-      .where('user_id', '=', admin.userId)
-      .execute();
+    const admin = await schoolAdminOf(edu, schoolId);
     const classA = await edu.createClass(admin, schoolId, '三年级一班');
     const classB = await edu.createClass(admin, schoolId, '三年级二班');
     const [kept] = await edu.createPupils(admin, classA, ['李华']);

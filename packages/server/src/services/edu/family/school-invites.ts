@@ -135,6 +135,28 @@ export const guardiansToConfirm = async (
 };
 
 /**
+ * AC3_23 with the wait that applies as the invite was read: to the next day (China Standard Time) once
+ * the day's sends are used, else to the end of the interval since the last send.
+ */
+const resendRefused = (
+  invite: { invited_at: number | null; invite_day: number | null; invites_that_day: number | null },
+  now: number,
+  day: number,
+) => {
+  if (Number(invite.invite_day) === day && Number(invite.invites_that_day) >= INVITE_RESENDS_PER_DAY) {
+    const seconds = Math.ceil(((day + 1) * DAY_MS - CST_OFFSET_MS - now) / 1000);
+    return new RefusedForNow(
+      'AC3_23',
+      seconds,
+      `The invitation was sent ${INVITE_RESENDS_PER_DAY} times today. Try again tomorrow.`,
+    );
+  }
+  const since = invite.invited_at === null ? 0 : now - Number(invite.invited_at);
+  const seconds = Math.max(1, Math.ceil((INVITE_RESEND_INTERVAL_MS - since) / 1000));
+  return new RefusedForNow('AC3_23', seconds, 'The invitation was sent just now. Try again later.');
+};
+
+/**
  * Sends the invitation again by SMS to the phone the school recorded: once per
  * `INVITE_RESEND_INTERVAL_MS` and `INVITE_RESENDS_PER_DAY` a day per invite, taken atomically (AC3_23
  * past either); E_2 for an invite of another school, confirmed, or unknown, AC3_7 for one without a phone.
@@ -146,13 +168,7 @@ export const resendGuardianInvite = async (ctx: Context, callerId: number, schoo
   const now = ctx.now();
   const day = Math.floor((now + CST_OFFSET_MS) / DAY_MS);
   const limits = { intervalMs: INVITE_RESEND_INTERVAL_MS, perDay: INVITE_RESENDS_PER_DAY };
-  if (!(await takeInviteSend(ctx.db, inviteId, now, day, limits))) {
-    throw new RefusedForNow(
-      'AC3_23',
-      INVITE_RESEND_INTERVAL_MS / 1000,
-      'The invitation was sent just now. Try again later.',
-    );
-  }
+  if (!(await takeInviteSend(ctx.db, inviteId, now, day, limits))) throw resendRefused(invite, now, day);
   const site = ctx.config.site.name;
   try {
     await ctx.delivery.notify?.({

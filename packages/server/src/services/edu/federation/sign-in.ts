@@ -10,13 +10,7 @@ import { fail } from '../../../errors.ts';
 import { findUserById, insertUser } from '../../../store/account/users.ts';
 import { insertSchoolSignIn, takePlatformSignIns, takeSchoolSignIn } from '../../../store/edu/federation/connectors.ts';
 import { classesOfSchool, putClassMembers } from '../../../store/edu/school/classes.ts';
-import {
-  findKeyedUser,
-  insertPersonKeys,
-  keyedUsers,
-  recordNumberPair,
-  rekeyPerson,
-} from '../../../store/edu/school/person-keys.ts';
+import { insertPersonKeys, keyedUsers, recordNumberPair, rekeyPerson } from '../../../store/edu/school/person-keys.ts';
 import { putSchoolMember } from '../../../store/edu/school/schools.ts';
 import type { User } from '../../../store/schema.ts';
 import { sessionKey } from '../../../store/sessions/sessions.ts';
@@ -74,7 +68,7 @@ const keyRow = (ctx: Context, connector: Connector, hash: string, userId: number
 
 /** The account the school's key names now. */
 const keyedUser = async (db: Context['db'], connector: Connector, hash: string) =>
-  (await findKeyedUser(db, connector.schoolId, [hash]))?.userId;
+  (await keyedUsers(db, connector.schoolId, [hash])).get(hash);
 
 /**
  * The classes of the connector's school the identity names: for each name, the one of the latest school

@@ -138,7 +138,15 @@ export const waitingInviteOfSchool = (db: Db, schoolId: number, id: number) =>
     .selectFrom('guardian_invites')
     .innerJoin('schools', 'schools.id', 'guardian_invites.school_id')
     .innerJoin('pupil_accounts', 'pupil_accounts.user_id', 'guardian_invites.child_id')
-    .select(['guardian_invites.id', 'guardian_invites.phone', 'schools.name as school', 'pupil_accounts.display_name'])
+    .select([
+      'guardian_invites.id',
+      'guardian_invites.phone',
+      'guardian_invites.invited_at',
+      'guardian_invites.invite_day',
+      'guardian_invites.invites_that_day',
+      'schools.name as school',
+      'pupil_accounts.display_name',
+    ])
     .where('guardian_invites.id', '=', id)
     .where('guardian_invites.school_id', '=', schoolId)
     .where('guardian_invites.confirmed_at', 'is', null)

@@ -8,21 +8,6 @@ type Db = Kysely<Database>;
 
 export type PersonKeyRow = Insertable<SchoolPersonKeysTable>;
 
-/** The account keyed in the school by the first of `hashes` that names one, with that hash. */
-export const findKeyedUser = async (db: Db, schoolId: number, hashes: string[]) => {
-  const rows = await db
-    .selectFrom('school_person_keys')
-    .select(['key_hash', 'user_id'])
-    .where('school_id', '=', schoolId)
-    .where('key_hash', 'in', hashes)
-    .execute();
-  for (const hash of hashes) {
-    const row = rows.find((r) => r.key_hash === hash);
-    if (row) return { keyHash: hash, userId: Number(row.user_id) };
-  }
-  return undefined;
-};
-
 /** The accounts these keys of the school name: key → account. */
 export const keyedUsers = async (db: Db, schoolId: number, hashes: string[]) => {
   const found = new Map<string, number>();
