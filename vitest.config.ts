@@ -38,7 +38,7 @@ const postgresTests = [
   'packages/server/src/services/admin/{admin,audit-chain,audit-export,operator-duties,rights-report,staff-access,yearly-report}.test.ts',
   'packages/server/src/services/passwords/staff-passwords.test.ts',
   'packages/server/src/services/platform/{housekeeping,housekeeping-retention,metrics,read-replica,readiness}.test.ts',
-  'packages/server/src/services/security/{concurrency,record-keys}.test.ts',
+  'packages/server/src/services/security/{concurrency,record-keys,sealed-records}.test.ts',
   'packages/server/src/services/sessions/{cache,devices,idle,tokens}.test.ts',
   'packages/server/src/services/sign-in/sign-up.test.ts',
   'packages/server/src/services/usage/{usage,usage-rollups}.test.ts',

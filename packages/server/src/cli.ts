@@ -19,6 +19,7 @@ import { loadEnvFile } from './env-file.ts';
 import { exportAuditLogAs } from './services/admin/audit-export.ts';
 import { verifyAuditChains, verifyReport } from './services/admin/audit-verify.ts';
 import { resetKeyring, serverSecrets } from './services/security/keyring.ts';
+import { rotateRecords } from './services/security/record-keys.ts';
 import { openStore } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 
@@ -37,6 +38,8 @@ const USAGE = `Usage: edupass <command>   (edupass --version: the version)
   keys list                                the keys that sign access tokens, and where each stands
   keys rotate [--now]                      add a signing key: published now, signing after 15 minutes
                                            (--now: at once); the old one verifies until its tokens expire
+  keys rotate-records                      a new generation of the keys that seal children's records; every
+                                           record is sealed again under it (the others keep opening)
   keys reset-keyring                       when JWT_SECRET's previous value is lost: a new keyring (the keys
                                            of stored hashes and secrets) at the next start; lists what is lost
   doctor                                   check the configuration and what it points at
@@ -137,6 +140,10 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
   }
   if (command === 'keys' && (sub === 'list' || sub === 'rotate')) {
     console.log(await withContext((ctx) => (sub === 'list' ? listKeys(ctx) : rotateKeys(ctx, values.now === true))));
+    return 0;
+  }
+  if (command === 'keys' && sub === 'rotate-records') {
+    console.log(await withContext((ctx) => rotateRecords(ctx.db, ctx.keys, quietLogger)));
     return 0;
   }
   if (command === 'keys' && sub === 'reset-keyring') {

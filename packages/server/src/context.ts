@@ -14,8 +14,9 @@ import { attachUserCache } from './services/identity/request-reads.ts';
 import { createMetrics, type Metrics } from './services/platform/metrics.ts';
 import { redisHealth } from './services/platform/readiness.ts';
 import { auditChainKey, type Keyring, loadKeyring, serverSecrets } from './services/security/keyring.ts';
+import { startSealing } from './services/security/record-keys.ts';
 import { createSessionCache, type SessionCache } from './services/sessions/cache.ts';
-import { type Counters, databaseCounters, redisWithFallback } from './store/counters.ts';
+import { type Counters, databaseCounters, redisWithFallback, withHashedKeys } from './store/counters.ts';
 import { openStore, type Store } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { connectRedis } from './store/redis.ts';
@@ -99,11 +100,14 @@ export const createContext = async (
     const applied = await migrate(store);
     await seed(store.db, config);
     const now = overrides.now ?? Date.now;
-    const redis = config.redisUrl ? connectRedis(config.redisUrl, logger, 'rate-limit counters') : undefined;
-    const inDatabase = databaseCounters(store.db, now);
-    const counters = overrides.counters ?? (redis ? redisWithFallback(redis, inDatabase) : inDatabase);
     // A database this start made (its first migration ran now) gets a keyring of random keys.
     const keys = await loadKeys(store.db, config, applied.includes('001-accounts'), logger);
+    const redis = config.redisUrl ? connectRedis(config.redisUrl, logger, 'rate-limit counters') : undefined;
+    const inDatabase = databaseCounters(store.db, now);
+    const counters = withHashedKeys(
+      overrides.counters ?? (redis ? redisWithFallback(redis, inDatabase) : inDatabase),
+      keys.identifiers,
+    );
     const metrics = createMetrics();
     metrics.sources.pool = store.poolStats;
     if (redis !== undefined)
@@ -131,6 +135,8 @@ export const createContext = async (
       ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
       : undefined;
     const readDb = reader?.db ?? store.db;
+    // Children's records sealed from here on, and those stored before sealed in place (once).
+    await startSealing(store.db, keys, logger, readDb);
     const events = await openEventsStore(config, store.db, readDb, logger, now);
     return {
       config,

@@ -8,6 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import { TABLE_RULES } from '../../server/src/store/account/erasure.ts';
 import type { Database } from '../../server/src/store/schema.ts';
+import { recordSealerOf } from '../../server/src/store/sealed-records.ts';
 
 /** Columns that hold a person's id (as a number or as text). */
 const ID_COLUMNS = new Set([
@@ -51,7 +52,14 @@ export const rowsNaming = async (
   dialect: 'sqlite' | 'postgres',
   person: Person,
 ): Promise<Record<string, number>> => {
-  const texts = [person.phone, person.email].filter((t): t is string => t !== null);
+  // The phone and address, and their blind indexes (what the one-time codes are kept under).
+  const sealer = recordSealerOf(db);
+  const texts = [
+    ...[person.phone, person.email],
+    ...(sealer === undefined
+      ? []
+      : [person.phone && sealer.index('phone', person.phone), person.email && sealer.index('email', person.email)]),
+  ].filter((t): t is string => typeof t === 'string' && t !== '');
   const patterns = [new RegExp(`user:${person.id}(?![0-9])`), new RegExp(`"user_id":"?${person.id}[",}]`)];
   const found: Record<string, number> = {};
   for (const table of await liveTables(db, dialect)) {

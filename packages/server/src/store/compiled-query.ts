@@ -13,10 +13,11 @@
  * A write joins the writes of the same turn of the event loop in one transaction (commit-group.ts).
  */
 import type { Statement } from 'better-sqlite3';
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult, UnknownRow } from 'kysely';
 import { groupCommitted } from './commit-group.ts';
 import { sqliteConnection } from './db.ts';
 import type { Database } from './schema.ts';
+import { openRows, recordSealerOf, SealedRecords } from './sealed-records.ts';
 
 type Db = Kysely<Database>;
 
@@ -45,7 +46,15 @@ const throughKysely = <Row>(db: Db, query: CompiledQuery<Row>, values: unknown[]
  */
 const cacheKey = (db: Db): object => {
   const executor = db.getExecutor();
-  return db.isTransaction && executor.plugins.length === 0 ? executor.adapter : db;
+  return db.isTransaction && executor.plugins.every((plugin) => plugin instanceof SealedRecords)
+    ? executor.adapter
+    : db;
+};
+
+/** Rows read directly are opened as the plugin opens Kysely's (sealed-records.ts). */
+const opened = async <Row>(db: Db, result: QueryResult<Row>): Promise<QueryResult<Row>> => {
+  if (result.rows.length > 0) await openRows(recordSealerOf(db), result.rows as UnknownRow[]);
+  return result;
 };
 
 /**
@@ -82,7 +91,7 @@ export const compiledOnce = <Row, Values extends unknown[]>(
     }
     if (direct !== undefined && !direct.sqlite.inTransaction) {
       try {
-        return Promise.resolve(runStatement<Row>(direct.statement, values));
+        return opened(db, runStatement<Row>(direct.statement, values));
       } catch (error) {
         return Promise.reject(error);
       }

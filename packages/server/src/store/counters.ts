@@ -2,6 +2,7 @@
  * Fixed-window counters for rate limits, shared by every server process: in the database by
  * default, in Redis when REDIS_URL is set (falling back to the database while Redis is down).
  */
+import { createHmac, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from './compiled-query.ts';
@@ -189,5 +190,27 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
     async close() {
       redis.disconnect();
     },
+  };
+};
+
+/**
+ * The counters with each key past its first part kept as an HMAC under `key`: `code-day:13900001111`
+ * is counted as `code-day:<HMAC>`, so the counters (the database's table or Redis) hold no one's phone,
+ * address or username, while the same key still counts in the same window on every process.
+ */
+export const withHashedKeys = (counters: Counters, key: KeyObject): Counters => {
+  const hashed = (name: string) => {
+    const colon = name.indexOf(':');
+    const subject = colon < 0 ? name : name.slice(colon + 1);
+    const digest = createHmac('sha256', key).update(subject).digest('base64url').slice(0, 27);
+    return colon < 0 ? digest : `${name.slice(0, colon)}:${digest}`;
+  };
+  return {
+    hit: (name, windowSeconds) => counters.hit(hashed(name), windowSeconds),
+    peek: (name) => counters.peek(hashed(name)),
+    ttl: (name) => counters.ttl(hashed(name)),
+    release: (name) => counters.release(hashed(name)),
+    reset: (name) => counters.reset(hashed(name)),
+    close: () => counters.close(),
   };
 };

@@ -6,6 +6,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg';
 import { isPostgresUrl } from '../config/config.ts';
 import type { Database } from './schema.ts';
+import { SealedRecords } from './sealed-records.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -112,7 +113,7 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
     // query in flight still fails (answered 503), the pool drops the connection and opens a new one.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new SealedRecords()] });
     return {
       db,
       dialect: 'postgres',
@@ -134,7 +135,13 @@ export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): St
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // What a row held before it was rewritten (a child's record sealed in place) is zeroed where it
+  // lay in its page, not left readable in the file.
+  sqlite.pragma('secure_delete = FAST');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [new SealedRecords()],
+  });
   connections.set(db.getExecutor(), sqlite);
   return {
     db,

@@ -89,6 +89,10 @@ export interface UsersTable {
   operator_duties: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the password was last set (the staff policy's change interval counts from it); null: never. */
   password_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The blind index of the phone (store/sealed-records.ts, migration 061); null: none, or not yet written. */
+  phone_index: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The blind index of the e-mail address, as `phone_index`. */
+  email_index: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CodesTable {

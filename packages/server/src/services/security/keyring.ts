@@ -20,6 +20,7 @@ import { type Config, ConfigError } from '../../config/config.ts';
 import type { Logger } from '../../logger.ts';
 import { deleteSetting, findSetting, replaceSetting, settingOrCreate } from '../../store/admin/settings.ts';
 import type { Database } from '../../store/schema.ts';
+import { RECORD_KEY_SETTINGS } from './record-keys.ts';
 import { seal, unseal } from './sealed-values.ts';
 
 const SETTING = 'keyring';
@@ -145,6 +146,7 @@ export const resetKeyring = async (
     };
   }
   await deleteSetting(db, SETTING);
+  for (const setting of RECORD_KEY_SETTINGS) await deleteSetting(db, setting);
   const message = [
     'The keyring is deleted; the next start makes a new one. What the old one keyed is lost:',
     '  - applications’ client secrets: make new ones (`edupass apps rotate-secret <client_id>` or the console);',
@@ -154,7 +156,10 @@ export const resetKeyring = async (
     '  - webhook endpoints: remove each and add it again (it gets a new secret);',
     '  - links to schools’ systems: a school account signing in, or a roster imported, is not matched to',
     '    the account it made before;',
-    '  - signing keys’ private halves: a new signing key takes over at start (tokens already issued verify).',
+    '  - signing keys’ private halves: a new signing key takes over at start (tokens already issued verify);',
+    '  - children’s sealed records (the phone, e-mail, name and birth month of accounts under 14, the names',
+    '    schools gave pupils): no longer readable; such a child signs in by username or card and adds a phone',
+    '    again, and a school imports its roster again to name its pupils.',
   ].join('\n');
   return { reset: true, message };
 };

@@ -16,12 +16,25 @@
  */
 import { createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { findSetting, replaceSetting, settingOrCreate } from '../../store/admin/settings.ts';
+import type { Logger } from '../../adapters/delivery.ts';
+import { findSetting, putSetting, replaceSetting, settingOrCreate } from '../../store/admin/settings.ts';
 import type { Database } from '../../store/schema.ts';
+import {
+  attachRecordSealer,
+  type IndexedColumn,
+  type RecordSealer,
+  SEALED_COLUMNS,
+  type SealedColumn,
+  sealInPlace,
+} from '../../store/sealed-records.ts';
 import type { Keyring } from './keyring.ts';
 import { seal, unseal } from './sealed-values.ts';
 
 const SETTING = 'record-keys';
+const SEALED_THROUGH = 'records-sealed-under';
+
+/** The settings a reset of the keyring deletes with it (the record keys are sealed under it). */
+export const RECORD_KEY_SETTINGS = [SETTING, SEALED_THROUGH] as const;
 
 export interface RecordKeys {
   /** The generation that seals. */
@@ -79,7 +92,7 @@ export const rotateRecordKeys = async (db: Kysely<Database>, keyring: Keyring): 
   }
 };
 
-const PREFIX = /^r([1-9][0-9]{0,8})\.(v1\..+)$/s;
+const PREFIX = new RegExp(`^r([1-9][0-9]{0,8})\\.(${SEALED_COLUMNS.join('|')})\\.(v1\\..+)$`, 's');
 
 /** Whether a stored value is sealed (by its form: a plain phone, address, name or month never has it). */
 export const isSealedRecord = (stored: string): boolean => PREFIX.test(stored);
@@ -90,25 +103,26 @@ export const sealedGeneration = (stored: string): number | undefined => {
   return match === null ? undefined : Number(match[1]);
 };
 
-/** `value` of `column` sealed under the current generation. */
-export const sealRecord = (keys: RecordKeys, column: string, value: string): string => {
+/** `value` of `column` sealed under the current generation: `r<generation>.<column>.<sealed value>`. */
+export const sealRecord = (keys: RecordKeys, column: SealedColumn, value: string): string => {
   const key = keys.generations.get(keys.current);
   if (key === undefined) throw new Error(`record key generation ${keys.current} is missing`);
-  return `r${keys.current}.${seal(key, value, `record:${column}`)}`;
+  return `r${keys.current}.${column}.${seal(key, value, `record:${column}`)}`;
 };
 
 /**
  * The plain value of a stored one: a plain value as it is; a sealed one opened with its generation's
- * key. Throws when that generation is gone or the value was altered: a record must not read as empty.
+ * key, as the column its envelope names (a changed name does not open). Throws when that generation
+ * is not among `keys` or the value was altered: a record must not read as empty.
  */
-export const openRecord = (keys: RecordKeys, column: string, stored: string): string => {
+export const openRecord = (keys: RecordKeys, stored: string): string => {
   const match = PREFIX.exec(stored);
   if (match === null) return stored;
   const generation = Number(match[1]);
   const key = keys.generations.get(generation);
-  const opened = key === undefined ? undefined : unseal(key, match[2] as string, `record:${column}`);
+  const opened = key === undefined ? undefined : unseal(key, match[3] as string, `record:${match[2]}`);
   if (opened === undefined) {
-    throw new Error(`a sealed ${column} does not open (record key generation ${generation})`);
+    throw new Error(`a sealed ${match[2]} does not open (record key generation ${generation})`);
   }
   return opened;
 };
@@ -116,7 +130,7 @@ export const openRecord = (keys: RecordKeys, column: string, stored: string): st
 const indexKeys = new WeakMap<KeyObject, Map<string, KeyObject>>();
 
 /** The blind index of an already normalised `value` of `column` (base64url HMAC-SHA256). */
-export const blindIndex = (keys: RecordKeys, column: string, value: string): string => {
+export const blindIndex = (keys: RecordKeys, column: IndexedColumn, value: string): string => {
   let perColumn = indexKeys.get(keys.indexKey);
   if (perColumn === undefined) {
     perColumn = new Map();
@@ -130,4 +144,64 @@ export const blindIndex = (keys: RecordKeys, column: string, value: string): str
     perColumn.set(column, key);
   }
   return createHmac('sha256', key).update(value, 'utf8').digest('base64url');
+};
+
+/**
+ * The store's sealer (store/sealed-records.ts) over this database's record keys. A value sealed under
+ * a generation this process does not know yet (another process rotated) reloads the keys once; a value
+ * of the sealed form that still does not open is answered as it is (text someone typed in that form,
+ * or an altered record), never as empty and never as an error that would hide the rest of a page.
+ */
+export const recordSealer = (db: Kysely<Database>, keyring: Keyring, keys: RecordKeys): RecordSealer => {
+  let current = keys;
+  return {
+    generation: () => current.current,
+    seal: (column, value) => sealRecord(current, column, value),
+    sealedUnder: sealedGeneration,
+    index: (column, value) => blindIndex(current, column, value),
+    open: async (stored) => {
+      const generation = sealedGeneration(stored);
+      if (generation !== undefined && !current.generations.has(generation)) {
+        current = await loadRecordKeys(db.withoutPlugins(), keyring);
+      }
+      try {
+        return openRecord(current, stored);
+      } catch {
+        return stored;
+      }
+    },
+  };
+};
+
+/**
+ * At start: the record keys loaded and attached to `db` (and `readDb`, a replica), then, once per
+ * generation, every stored record brought to it in place (a database from before sealing, or the first
+ * start after `edupass keys rotate-records`). Several instances starting at once may each run it: every
+ * rewrite is the same.
+ */
+export const startSealing = async (
+  db: Kysely<Database>,
+  keyring: Keyring,
+  logger: Logger,
+  readDb: Kysely<Database> = db,
+) => {
+  const keys = await loadRecordKeys(db, keyring);
+  const sealer = recordSealer(db, keyring, keys);
+  attachRecordSealer(db, sealer);
+  if (readDb !== db) attachRecordSealer(readDb, sealer);
+  const done = await findSetting(db, SEALED_THROUGH);
+  if (done === String(keys.current)) return { generation: keys.current, rewritten: 0 };
+  const rewritten = await sealInPlace(db, (count) => {
+    if (count > 0) logger.info({ rewritten: count }, 'sealing children’s records in place');
+  });
+  if (rewritten > 0) logger.info({ rewritten, generation: keys.current }, 'children’s records sealed in place');
+  await putSetting(db, SEALED_THROUGH, String(keys.current));
+  return { generation: keys.current, rewritten };
+};
+
+/** `edupass keys rotate-records`: a new generation of record keys, and every record sealed again under it. */
+export const rotateRecords = async (db: Kysely<Database>, keyring: Keyring, logger: Logger) => {
+  await rotateRecordKeys(db, keyring);
+  const { generation, rewritten } = await startSealing(db, keyring, logger);
+  return `Record keys: generation ${generation} seals from now on; ${rewritten} records sealed again under it (every generation before still opens).`;
 };

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { deleteGuardianLinks } from '../edu/family/guardians.ts';
 import { forgetNumberPairs } from '../edu/school/person-keys.ts';
 import type { Database } from '../schema.ts';
+import { deleteCodesTo } from './codes.ts';
 
 type Db = Kysely<Database>;
 
@@ -88,12 +89,7 @@ export const TABLE_RULES: Record<string, TableRule> = {
   passkeys: { erase: byUserId('passkeys') },
   recovery_codes: { erase: byUserId('recovery_codes') },
   password_history: { erase: byUserId('password_history') },
-  codes: {
-    erase: (db, person) =>
-      addresses(person).length === 0
-        ? Promise.resolve()
-        : db.deleteFrom('codes').where('target', 'in', addresses(person)).execute(),
-  },
+  codes: { erase: (db, person) => deleteCodesTo(db, addresses(person)) },
   tickets: {
     erase: (db, person) =>
       db

@@ -4,6 +4,7 @@ import { canonicalEmail, storedBeforeCanonical } from '../../email-address.ts';
 import { countOpened } from '../admin/report-counters.ts';
 import { compiledOnce } from '../compiled-query.ts';
 import type { Database, NewUser, User, UsersTable } from '../schema.ts';
+import { holdsRecord, type IndexedColumn, recordSealerOf, storedUserValues } from '../sealed-records.ts';
 import { inStoreTransaction } from '../transaction.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
 
@@ -12,14 +13,28 @@ type Db = Kysely<Database>;
 export const findUserById = (db: Db, id: number) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-// Every sign-in finds its user by one of these: compiled once (compiled-query.ts).
-const userBy = (column: 'phone' | 'email' | 'username_key') => {
-  const query = compiledOnce((db, value: string) => db.selectFrom('users').selectAll().where(column, '=', value), ['']);
-  return async (db: Db, value: string): Promise<User | undefined> => (await query(db, value)).rows[0];
+// Every sign-in finds its user by one of these: compiled once (compiled-query.ts). A phone or address
+// by its blind index (a child's is sealed) or, written before the indexes, by the column.
+const userByRecord = (column: IndexedColumn) => {
+  const query = compiledOnce(
+    (db, value: string, index: string) =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb(column, '=', value), eb(`${column}_index`, '=', index)])),
+    ['', ''],
+  );
+  return async (db: Db, value: string): Promise<User | undefined> =>
+    (await query(db, value, recordSealerOf(db)?.index(column, value) ?? value)).rows[0];
 };
-const userByPhone = userBy('phone');
-const userByEmail = userBy('email');
-const userByUsernameKey = userBy('username_key');
+const userByPhone = userByRecord('phone');
+const userByEmail = userByRecord('email');
+const usernameQuery = compiledOnce(
+  (db, value: string) => db.selectFrom('users').selectAll().where('username_key', '=', value),
+  [''],
+);
+const userByUsernameKey = async (db: Db, value: string): Promise<User | undefined> =>
+  (await usernameQuery(db, value)).rows[0];
 
 export const findUserByPhone = (db: Db, phone: string) => userByPhone(db, phone);
 
@@ -53,7 +68,7 @@ export const markProved = async (db: Db, user: User, channel: 'phone' | 'email')
     .updateTable('users')
     .set({ [flag]: 1 })
     .where('id', '=', user.id)
-    .where(channel, '=', value)
+    .where(holdsRecord(db, channel, value))
     .execute();
 };
 
@@ -77,7 +92,7 @@ export const insertUser = (db: Db, user: NewUser, draw: NicknameDraw = drawDefau
   inStoreTransaction(db, async (tx): Promise<User | undefined> => {
     for (let attempt = 0; attempt < NICKNAME_DRAWS; attempt++) {
       const nickname = user.nickname ?? draw();
-      const row = { ...user, nickname };
+      const row = storedUserValues(tx, { ...user, nickname }, user.age_band);
       const inserted = await tx
         .insertInto('users')
         .values(row)
@@ -104,7 +119,7 @@ export const insertNamedUsers = async (db: Db, users: NewUser[]): Promise<(User 
   const inserted = await inStoreTransaction(db, async (tx) => {
     const rows = await tx
       .insertInto('users')
-      .values(users.map((user) => ({ ...user, nickname: drawDefaultNickname() })))
+      .values(users.map((user) => storedUserValues(tx, { ...user, nickname: drawDefaultNickname() }, user.age_band)))
       .onConflict((conflict) => conflict.doNothing())
       .returningAll()
       .execute();
@@ -120,7 +135,12 @@ export const insertNamedUsers = async (db: Db, users: NewUser[]): Promise<(User 
 /** Updates a user; returns false when a unique column would be duplicated. */
 export const updateUser = async (db: Db, id: number, changes: Updateable<UsersTable>): Promise<boolean> => {
   try {
-    await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    const band = changes.age_band === undefined ? 'row' : changes.age_band;
+    await db
+      .updateTable('users')
+      .set(storedUserValues(db, changes, band))
+      .where('id', '=', id)
+      .execute();
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -168,6 +188,9 @@ export const lockUserRows = async (db: Db, ids: number[]) => {
 /** Inserts users in one statement (an import's batch), counted; a clash fails the whole batch. */
 export const insertUsers = (db: Db, users: NewUser[]) =>
   inStoreTransaction(db, async (tx) => {
-    await tx.insertInto('users').values(users).execute();
+    await tx
+      .insertInto('users')
+      .values(users.map((user) => storedUserValues(tx, user, user.age_band)))
+      .execute();
     await countOpened(tx, users);
   });

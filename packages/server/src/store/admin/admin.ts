@@ -3,6 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { type Dialect, dialectOf } from '../db.ts';
 import type { Database } from '../schema.ts';
+import { holdsRecord } from '../sealed-records.ts';
 import { appendAudit } from './audit-chain.ts';
 
 type Db = Kysely<Database>;
@@ -62,15 +63,16 @@ type Rung = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
  * that begin with the text, then values that hold it anywhere (PostgreSQL's trigram indexes; a scan on
  * SQLite). The first rung that finds anyone answers.
  */
-const ladder = (dialect: Dialect, text: string): Rung[] => {
+const ladder = (db: Db, text: string): Rung[] => {
+  const dialect = dialectOf(db);
   const id = /^#?([1-9]\d{0,8})$/.exec(text)?.[1];
   const phone = phoneFragment(text);
   const lower = text.toLowerCase();
   const whole: Rung = (eb) =>
     eb.or([
       ...(id ? [eb('id', '=', Number(id))] : []),
-      ...(phone && /^\d{11}$/.test(phone) ? [eb('phone', '=', phone)] : []),
-      eb('email', '=', lower),
+      ...(phone && /^\d{11}$/.test(phone) ? [holdsRecord(db, 'phone', phone)] : []),
+      holdsRecord(db, 'email', lower),
       eb('username_key', '=', lower),
       eb('nickname', '=', text),
     ]);
@@ -106,7 +108,7 @@ export const searchUsers = async (db: Db, q: string | undefined, beforeId: numbe
   };
   const text = q?.trim();
   if (!text) return page().execute();
-  const [whole, beginning, inside] = ladder(dialectOf(db), text);
+  const [whole, beginning, inside] = ladder(db, text);
   for (const rung of [whole, beginning]) {
     const found = await db.selectFrom('users').select('id').where(rung!).limit(1).executeTakeFirst();
     if (found) return page(rung).execute();

@@ -60,6 +60,7 @@ import * as teacherNames from './055-teacher-names.ts';
 import * as oidcSessionUid from './057-oidc-session-uid.ts';
 import * as guardiansToConfirm from './059-guardians-to-confirm.ts';
 import * as schoolNumberPairs from './060-school-number-pairs.ts';
+import * as sealedRecords from './061-sealed-records.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -128,6 +129,7 @@ const steps: [name: string, up: Step][] = [
   ['057-oidc-session-uid', oidcSessionUid.up],
   ['059-guardians-to-confirm', guardiansToConfirm.up],
   ['060-school-number-pairs', schoolNumberPairs.up],
+  ['061-sealed-records', sealedRecords.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {

@@ -21,11 +21,11 @@ import {
 } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { ApiError, fail, invalidRequest } from '../../../errors.ts';
+import { deleteCodesTo } from '../../../store/account/codes.ts';
 import { findUserById } from '../../../store/account/users.ts';
 import {
   allowExportNow,
   childrenOfGuardian,
-  deleteCodesOf,
   insertConsentRecord,
   linkGuardian,
   moveConsentState,
@@ -281,7 +281,7 @@ export const deleteUnconfirmedChildren = async (ctx: Context, now: number) => {
   const stale = await pendingConsentBefore(ctx.db, now - ctx.config.eduConsentPendingDays * DAY_MS, SWEEP_BATCH);
   let deleted = 0;
   for (const child of stale) {
-    await deleteCodesOf(
+    await deleteCodesTo(
       ctx.db,
       [child.phone, child.email?.toLowerCase()].filter((t): t is string => typeof t === 'string' && t !== ''),
     );

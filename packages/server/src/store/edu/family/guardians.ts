@@ -3,6 +3,7 @@ import type { ConsentState } from '@edupass/protocol';
 import type { Insertable, Kysely } from 'kysely';
 import { addCounts, countMoved } from '../../admin/report-counters.ts';
 import type { Database, User } from '../../schema.ts';
+import { sealAccount, storedUserValues } from '../../sealed-records.ts';
 import type { GuardianConsentsTable } from '../edu-schema.ts';
 
 type Db = Kysely<Database>;
@@ -93,14 +94,14 @@ export const setAgeOnce = async (
       (
         await db
           .updateTable('users')
-          .set({ ...columns, updated_at: at })
+          .set({ ...storedUserValues(db, columns, columns.age_band), updated_at: at })
           .where('id', '=', userId)
           .where('birth_year_month', 'is', null)
           .where('age_band', 'is', null)
           .executeTakeFirst()
       ).numUpdatedRows,
     ) === 1;
-  if (set) await countMoved(db, null, columns.age_band, at);
+  if (set) await Promise.all([countMoved(db, null, columns.age_band, at), sealAccount(db, userId)]);
   return set;
 };
 
@@ -133,7 +134,7 @@ export const moveGradeBand = async (
           .executeTakeFirst()
       ).numUpdatedRows,
     ) === 1;
-  if (moved) await countMoved(db, from.age_band, to.age_band, at);
+  if (moved) await Promise.all([countMoved(db, from.age_band, to.age_band, at), sealAccount(db, userId)]);
   return moved;
 };
 
@@ -199,10 +200,6 @@ export const deleteGuardianLinks = (db: Db, userId: number) =>
     .deleteFrom('guardians')
     .where((eb) => eb.or([eb('child_id', '=', userId), eb('guardian_id', '=', userId)]))
     .execute();
-
-/** One-time codes sent to the addresses of an account the sweeper deletes. */
-export const deleteCodesOf = (db: Db, targets: string[]) =>
-  targets.length === 0 ? Promise.resolve() : db.deleteFrom('codes').where('target', 'in', targets).execute();
 
 /** The guardians linked to a child, with what the child's account centre shows of them. */
 export const guardiansOfChild = (db: Db, childId: number) =>

@@ -2,6 +2,7 @@
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import { inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
+import { childRow, recordSealerOf, sealedAs, storedPupilName } from '../../sealed-records.ts';
 import { indexSchoolName } from '../school/school-names.ts';
 import type { RosterLinksTable } from './roster-schema.ts';
 
@@ -220,11 +221,18 @@ export const activeRolesInClasses = async (db: Db, classIds: number[]) => {
   return roles;
 };
 
-/** Account ids by phone or by e-mail (exact, as stored). */
+/** Account ids by phone or by e-mail (exact, as stored; a child's sealed one by its blind index). */
 export const userIdsBy = async (db: Db, column: 'phone' | 'email', values: string[]) => {
   const found = new Map<string, number>();
-  for (const part of chunks([...new Set(values)], 1000)) {
-    for (const r of await db.selectFrom('users').select(['id', column]).where(column, 'in', part).execute()) {
+  const sealer = recordSealerOf(db);
+  for (const part of chunks([...new Set(values)], 500)) {
+    const indexes = sealer === undefined ? part : part.map((value) => sealer.index(column, value));
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', column])
+      .where((eb) => eb.or([eb(column, 'in', part), eb(`${column}_index`, 'in', indexes)]))
+      .execute();
+    for (const r of rows) {
       const value = r[column];
       if (value) found.set(value, Number(r.id));
     }
@@ -250,14 +258,18 @@ export const renamePupilRows = async (db: Db, renames: { userId: number; to: str
     const names = part.map((r): [number, string] => [r.userId, r.to]);
     await db
       .updateTable('pupil_accounts')
-      .set({ display_name: caseOf('user_id', names) })
+      .set({
+        display_name: caseOf(
+          'user_id',
+          names.map(([id, name]) => [id, storedPupilName(db, name)]),
+        ),
+      })
       .where('user_id', 'in', ids)
       .execute();
-    await db
-      .updateTable('users')
-      .set({ fullname: caseOf('id', names), updated_at: now })
-      .where('id', 'in', ids)
-      .execute();
+    // The full name as the account's band asks: sealed for a child's.
+    const sealed = names.map(([id, name]): [number, string] => [id, sealedAs(db, 'fullname', name)]);
+    const fullname = sql<string>`CASE WHEN ${childRow} THEN ${caseOf('id', sealed)} ELSE ${caseOf('id', names)} END`;
+    await db.updateTable('users').set({ fullname, updated_at: now }).where('id', 'in', ids).execute();
   }
 };
 

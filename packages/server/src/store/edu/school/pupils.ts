@@ -2,11 +2,15 @@
 import { type Kysely, sql } from 'kysely';
 import { SWEEP_BATCH as BATCH, inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
+import { storedPupilName } from '../../sealed-records.ts';
 
 type Db = Kysely<Database>;
 
 export const insertPupilAccounts = (db: Db, rows: Database['pupil_accounts'][]) =>
-  db.insertInto('pupil_accounts').values(rows).execute();
+  db
+    .insertInto('pupil_accounts')
+    .values(rows.map((row) => ({ ...row, display_name: storedPupilName(db, row.display_name) })))
+    .execute();
 
 export const pupilAccountsOf = (db: Db, userIds: number[]) =>
   userIds.length === 0

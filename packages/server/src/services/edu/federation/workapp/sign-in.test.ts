@@ -103,12 +103,14 @@ const membershipsOf = async (auth: string | undefined) => {
 const rosterPupil = async (schoolId: number, book: SchoolBook, index: number) => {
   const pupil = book.pupils[index] as SchoolBook['pupils'][number];
   const className = book.classes.find((c) => c.id === pupil.classId)?.name;
-  const row = await server.app.ctx.db
+  // Names are sealed (sealed-records.ts): the school's pupils read, opened, and found by name.
+  const rows = await server.app.ctx.db
     .selectFrom('pupil_accounts')
-    .select('pupil_accounts.user_id')
+    .select(['pupil_accounts.user_id', 'pupil_accounts.display_name'])
     .where('pupil_accounts.school_id', '=', schoolId)
-    .where('pupil_accounts.display_name', '=', pupil.name)
-    .executeTakeFirstOrThrow();
+    .execute();
+  const row = rows.find((r) => r.display_name === pupil.name);
+  if (row === undefined) throw new Error(`no pupil account named ${pupil.name}`);
   return { pupil, userId: Number(row.user_id), className };
 };
 

@@ -1,0 +1,185 @@
+/**
+ * Children's records encrypted at rest (Provisions on the Cyber Protection of Children's Personal
+ * Information, art. 16): a copy of the database — `pg_dump` of PostgreSQL, the SQLite file and its
+ * write-ahead log — holds no child's phone, e-mail address, name or birth month, while sign-in by that
+ * phone, the operator's search and every screen still see them; a database from before is sealed in
+ * place at start, and a rotation of the record keys is followed without downtime.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { routes } from '@edupass/protocol';
+import { A, codeFor, PASSWORD, PID, signIn, signUp } from '@edupass/test-kit/accounts';
+import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
+import { useTestServer } from '@edupass/test-kit/harness';
+import { sql } from 'kysely';
+import { describe, expect, test } from 'vitest';
+import { deleteSetting } from '../../store/admin/settings.ts';
+import { sqliteConnection } from '../../store/db.ts';
+import { loadRecordKeys, recordSealer, rotateRecords, sealedGeneration, startSealing } from './record-keys.ts';
+
+const { server, call } = useTestServer();
+const edu = eduSteps(server, call);
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as Parameters<typeof startSealing>[2];
+
+/** Everything a copy of the database holds, as text: `pg_dump`, or the SQLite file and its WAL. */
+const copyOfDatabase = (): string => {
+  const url = server.config.databaseUrl;
+  if (url.startsWith('postgres')) {
+    const bin = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((dir) =>
+      existsSync(`${dir}/pg_dump`),
+    );
+    return execFileSync(bin ? `${bin}/pg_dump` : 'pg_dump', ['--no-owner', url], {
+      maxBuffer: 256 * 1024 * 1024,
+    }).toString('utf8');
+  }
+  const sqlite = sqliteConnection(server.app.ctx.db);
+  if (sqlite === undefined) throw new Error('no SQLite connection');
+  // The WAL copied back into the file (a backup copies the file): what rows no longer hold (the dev
+  // outbox the test emptied) is zeroed in its page (secure_delete), not left to be read.
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  return [url, `${url}-wal`]
+    .filter(existsSync)
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('\n');
+};
+
+/** The tables and columns that hold `text` (to name them when a copy holds it). */
+const holders = async (text: string) => {
+  const raw = server.app.ctx.db.withoutPlugins();
+  const found: string[] = [];
+  for (const table of await raw.introspection.getTables()) {
+    for (const column of table.columns) {
+      const hits = await raw
+        .selectFrom(table.name as 'users')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(sql.ref(column.name), 'like', `%${text}%`)
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (Number(hits?.n ?? 0) > 0) found.push(`${table.name}.${column.name}`);
+    }
+  }
+  return found.join(', ') || 'no table (an old page or the WAL)';
+};
+
+/** How `text` looks in a copy: UTF-8 bytes read as Latin-1 (the SQLite file), or as itself (a dump). */
+const spellings = (text: string) => [text, Buffer.from(text, 'utf8').toString('latin1')];
+
+/** A child under 14 with a phone, an e-mail address and a full name; a pupil a teacher named. */
+const childWithRecords = async () => {
+  const month = bornYearsAgo(9);
+  const child = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: month });
+  const email = `kid${Date.now().toString(36)}@example.org`;
+  const captcha = await codeFor(server, 'email/captcha/bind', { email, pid: PID }, { token: child.token });
+  edu.ok(await call('PATCH', `${A}/email/bind`, { email, captcha }, { token: child.token }), 204);
+  edu.ok(await call('PATCH', `${A}/info`, { fullname: '林小雨' }, { token: child.token }), 204);
+  return { ...child, email, month, fullname: '林小雨' };
+};
+
+const storedUser = (id: number) =>
+  server.app.ctx.db
+    .withoutPlugins()
+    .selectFrom('users')
+    .select(['phone', 'email', 'fullname', 'birth_year_month', 'phone_index', 'email_index'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const searchFinds = async (q: string, userId: number) => {
+  const token = await edu.operatorToken();
+  const page = edu.ok<{ items: { id: number; phone: string | null }[] }>(
+    await call('GET', `${routes.searchUsers.path}?q=${encodeURIComponent(q)}`, undefined, { token }),
+  );
+  return page.items.some((user) => user.id === userId);
+};
+
+describe('children’s records at rest', () => {
+  test('a copy of the database holds no child’s phone, e-mail, name or birth month; sign-in and search still find them', async () => {
+    const child = await childWithRecords();
+    const schoolId = await edu.addSchool('海淀实验小学');
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    const [pupil] = await edu.createPupils(teacher, classId, ['欧阳子涵']);
+    // An adult's records stay as they were: the operator's search by part of a number keeps working.
+    const adult = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });
+
+    // The dev outbox (a development convenience, off in production) keeps the codes it was sent.
+    await server.app.ctx.db.deleteFrom('outbox').execute();
+    const copy = copyOfDatabase();
+    for (const secret of [child.phone, child.phone.slice(-8), child.email, child.fullname, child.month, '欧阳子涵']) {
+      if (spellings(secret).some((spelling) => copy.includes(spelling))) {
+        expect.fail(`${secret} is in the copy: ${await holders(secret)}`);
+      }
+    }
+    expect(copy).toContain(adult.phone);
+
+    const stored = await storedUser(child.userId);
+    for (const value of [stored.phone, stored.email, stored.fullname, stored.birth_year_month]) {
+      expect(sealedGeneration(String(value))).toBeGreaterThan(0);
+    }
+    expect(stored.phone_index).toMatch(/^[\w-]{43}$/);
+
+    // Sign-in by the phone, and by the e-mail address, finds the child; the account reads as it is.
+    expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+    expect((await signIn(server, child.email)).access.token).toBeTruthy();
+    const profile = edu.ok<{ fullname: string }>(await call('GET', `${A}/profile`, undefined, { token: child.token }));
+    expect(profile.fullname).toBe(child.fullname);
+    // The operator finds the child by the whole phone and the whole address; the adult by part of a number too.
+    expect(await searchFinds(child.phone, child.userId)).toBe(true);
+    expect(await searchFinds(child.email, child.userId)).toBe(true);
+    expect(await searchFinds(adult.phone.slice(-6), adult.userId)).toBe(true);
+    // The class shows the pupil by the name the teacher typed.
+    const detail = edu.ok(await edu.classDetail(teacher.token, classId));
+    expect(JSON.stringify(detail)).toContain('欧阳子涵');
+    expect(JSON.stringify(pupil)).toContain('欧阳子涵');
+  });
+
+  test('a database from before is sealed in place at start; the blind index keeps a phone unique across sealed and plain rows', async () => {
+    const child = await childWithRecords();
+    const { db, keys } = server.app.ctx;
+    // As a database from before sealing kept it: plain values, no indexes.
+    await db
+      .withoutPlugins()
+      .updateTable('users')
+      .set({
+        phone: child.phone,
+        email: child.email,
+        fullname: child.fullname,
+        birth_year_month: child.month,
+        phone_index: null,
+        email_index: null,
+      })
+      .where('id', '=', child.userId)
+      .execute();
+    // Found by the column meanwhile.
+    expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+    await deleteSetting(db, 'records-sealed-under');
+    await startSealing(db, keys, silent);
+    const stored = await storedUser(child.userId);
+    expect(stored.phone).not.toContain(child.phone.slice(-8));
+    expect(stored.fullname).not.toContain(child.fullname);
+    expect(stored.birth_year_month).not.toContain(child.month);
+    expect(stored.phone_index).not.toBeNull();
+    expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+
+    // The index keeps phones unique across sealed and plain rows: an adult cannot take the child's.
+    const adult = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });
+    await expect(
+      db.updateTable('users').set({ phone_index: stored.phone_index }).where('id', '=', adult.userId).execute(),
+    ).rejects.toThrow();
+  });
+
+  test('the record keys rotate without downtime: new values seal under the new generation, old ones open, all are sealed again', async () => {
+    const child = await childWithRecords();
+    const { db, keys } = server.app.ctx;
+    const before = await loadRecordKeys(db, keys);
+    // Another instance that has not heard of the rotation yet.
+    const other = recordSealer(db, keys, before);
+    // `edupass keys rotate-records`.
+    expect(await rotateRecords(db, keys, silent)).toMatch(/generation \d+ seals from now on; [1-9]\d* records sealed again/);
+    const stored = await storedUser(child.userId);
+    expect(sealedGeneration(String(stored.phone))).toBe(before.current + 1);
+    // The other instance opens it (it reloads the keys when it meets the new generation).
+    expect(await other.open(String(stored.phone))).toBe(child.phone);
+    expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+  });
+});

@@ -1,0 +1,254 @@
+/**
+ * Children's records sealed at rest (Provisions on the Cyber Protection of Children's Personal
+ * Information, art. 16): the phone, e-mail address, full name and birth month of an account under 14,
+ * and every name a school typed for its pupils, are stored sealed, so a copy of the database or a
+ * backup shows none of them. services/security/record-keys.ts holds the keys and seals; this module is
+ * where the store meets them:
+ *
+ * - Reading opens by itself: a plugin on every database handle opens each value in the sealed form
+ *   (`r<generation>.<column>.v1.…`) of any row a query answers, whatever the query called the column,
+ *   so the rest of the server sees plain values. Compiled queries run directly on SQLite open their rows
+ *   through `openRows` (compiled-query.ts).
+ * - Writing seals explicitly: the users' and pupil accounts' stores pass their values through
+ *   `storedUserValues` / `storedPupilName`, which also write the blind indexes (`phone_index`,
+ *   `email_index`, migration 058) that sign-in, uniqueness and exact search look values up by.
+ * - An account that becomes a child (a class's grade corrected) is sealed when it does (`sealAccount`);
+ *   a database from before, or records sealed under a rotated-out generation, are sealed again in place
+ *   at start (`sealInPlace`), a batch at a time.
+ */
+import {
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SqlBool,
+  sql,
+  type UnknownRow,
+} from 'kysely';
+import type { Database, User } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+/** The columns whose values are sealed: the sealed form names its column, which the seal binds. */
+export const SEALED_COLUMNS = ['phone', 'email', 'fullname', 'display_name', 'birth_year_month'] as const;
+export type SealedColumn = (typeof SEALED_COLUMNS)[number];
+/** The looked-up columns, each with its blind index. */
+export type IndexedColumn = 'phone' | 'email';
+
+/** The age bands whose records are sealed: children under 14. */
+export const SEALED_BANDS = ['under_8', '8_13'] as const;
+
+export interface RecordSealer {
+  /** The generation that seals now. */
+  readonly generation: () => number;
+  seal(column: SealedColumn, value: string): string;
+  /** The plain value of a sealed one (reloading the keys when another process rotated them). */
+  open(stored: string): Promise<string>;
+  /** The generation a stored value is sealed under; undefined for a plain value. */
+  sealedUnder(stored: string): number | undefined;
+  /** The blind index of a normalised value. */
+  index(column: IndexedColumn, value: string): string;
+}
+
+/** What a sealed value looks like; a value of this form that does not open is answered as it is. */
+const SEALED_FORM = new RegExp(`^r[1-9][0-9]{0,8}\\.(?:${SEALED_COLUMNS.join('|')})\\.v1\\.`);
+const R = 'r'.charCodeAt(0);
+
+/** Opens, in place, every sealed value of `rows`. */
+export const openRows = async (sealer: RecordSealer | undefined, rows: readonly UnknownRow[]) => {
+  if (sealer === undefined) return;
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (typeof value === 'string' && value.charCodeAt(0) === R && SEALED_FORM.test(value)) {
+        row[key] = await sealer.open(value);
+      }
+    }
+  }
+};
+
+/** The plugin every database handle has (db.ts): it opens what queries answer; it changes no query. */
+export class SealedRecords implements KyselyPlugin {
+  sealer: RecordSealer | undefined;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    await openRows(this.sealer, args.result.rows);
+    return args.result;
+  }
+}
+
+const pluginOf = (db: Db) =>
+  db.getExecutor().plugins.find((plugin): plugin is SealedRecords => plugin instanceof SealedRecords);
+
+/** Seals and opens this database's records from now on (context.ts, once its keys are loaded). */
+export const attachRecordSealer = (db: Db, sealer: RecordSealer) => {
+  const plugin = pluginOf(db);
+  if (plugin === undefined) throw new Error('this database handle has no SealedRecords plugin (store/db.ts)');
+  plugin.sealer = sealer;
+};
+
+export const recordSealerOf = (db: Db): RecordSealer | undefined => pluginOf(db)?.sealer;
+
+/** Whether the row's own band is a child's (for an update of users that does not know it). */
+export const childRow = sql<SqlBool>`age_band in (${sql.join(SEALED_BANDS.map((band) => sql.lit(band)))})`;
+
+const isChild = (band: User['age_band'] | undefined) =>
+  band !== null && band !== undefined && (SEALED_BANDS as readonly string[]).includes(band);
+
+type UserRecordValues = { [C in Exclude<SealedColumn, 'display_name'>]?: string | null };
+/**
+ * The values to write, typed as given: a record column may hold a `case` expression that Kysely writes
+ * as the value (an update that seals by the row's own band), which it takes for any column.
+ */
+type StoredUserValues<T> = T & { phone_index?: string | null; email_index?: string | null };
+
+const USER_COLUMNS = ['phone', 'email', 'fullname', 'birth_year_month'] as const;
+
+/**
+ * A user's values as stored: the record columns sealed when the account is a child's — by `band`, or
+ * for `'row'` by the row's own band at the time of the update — and the phone's and e-mail's blind
+ * indexes beside them. Without a sealer (a store opened without the server's keys) values stay plain.
+ */
+export const storedUserValues = <T extends UserRecordValues>(
+  db: Db,
+  values: T,
+  band: User['age_band'] | undefined | 'row',
+): StoredUserValues<T> => {
+  const sealer = recordSealerOf(db);
+  if (sealer === undefined) return values as StoredUserValues<T>;
+  const stored: Record<string, unknown> = { ...values };
+  for (const column of USER_COLUMNS) {
+    const value = values[column];
+    if (value === undefined) continue;
+    if (column === 'phone' || column === 'email')
+      stored[`${column}_index`] = value === null ? null : sealer.index(column, value);
+    if (value === null || value === '') continue;
+    if (band === 'row') {
+      stored[column] = sql<string>`case when ${childRow} then ${sealer.seal(column, value)} else ${value} end`;
+    } else if (isChild(band)) {
+      stored[column] = sealer.seal(column, value);
+    }
+  }
+  return stored as StoredUserValues<T>;
+};
+
+/** `value` of `column` sealed (plain without a sealer). */
+export const sealedAs = (db: Db, column: SealedColumn, value: string): string =>
+  recordSealerOf(db)?.seal(column, value) ?? value;
+
+/** The name a school typed for a pupil, as stored: always sealed (a pupil account is a child's). */
+export const storedPupilName = (db: Db, name: string): string => sealedAs(db, 'display_name', name);
+
+/**
+ * Where `column` holds `value` (already normalised): the blind index finds a sealed value, the column
+ * a plain one that has no index yet (written before migration 058 and not yet sealed in place).
+ */
+export const holdsRecord = (db: Db, column: IndexedColumn, value: string) =>
+  sql<SqlBool>`(${sql.ref(column)} = ${value} or ${sql.ref(`${column}_index`)} = ${
+    recordSealerOf(db)?.index(column, value) ?? value
+  })`;
+
+const RAW_USER_COLUMNS = ['id', 'age_band', ...USER_COLUMNS, 'phone_index', 'email_index'] as const;
+type RawUser = Pick<User, (typeof RAW_USER_COLUMNS)[number]>;
+
+/** What a user row must become: values to write, or undefined when it is stored as it should be. */
+const userResealed = async (sealer: RecordSealer, row: RawUser) => {
+  const child = isChild(row.age_band);
+  const plain: UserRecordValues = {};
+  let due = (row.phone !== null && row.phone_index === null) || (row.email !== null && row.email_index === null);
+  for (const column of USER_COLUMNS) {
+    const stored = row[column];
+    if (stored === null || stored === '') continue;
+    const generation = sealer.sealedUnder(stored);
+    if (child ? generation !== sealer.generation() : generation !== undefined) due = true;
+    plain[column] = generation === undefined ? stored : await sealer.open(stored);
+  }
+  if (!due) return undefined;
+  const values = { ...plain } as Record<string, unknown>;
+  for (const column of ['phone', 'email'] as const) {
+    if (plain[column] !== undefined) values[`${column}_index`] = sealer.index(column, plain[column] as string);
+  }
+  for (const column of USER_COLUMNS) {
+    const value = plain[column];
+    if (child && typeof value === 'string') values[column] = sealer.seal(column, value);
+  }
+  return values;
+};
+
+/**
+ * Seals one account's records as its band now asks (in the caller's transaction): after its band
+ * became a child's. Reads the row as stored, so it writes only what is not yet as it should be.
+ */
+export const sealAccount = async (db: Db, userId: number) => {
+  const sealer = recordSealerOf(db);
+  if (sealer === undefined) return;
+  const row = await db
+    .withoutPlugins()
+    .selectFrom('users')
+    .select(RAW_USER_COLUMNS)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  const values = row && (await userResealed(sealer, row));
+  if (values) await db.updateTable('users').set(values).where('id', '=', userId).execute();
+};
+
+const BATCH = 500;
+
+/**
+ * Brings every stored record to what it should be, a batch of rows at a time: children's values sealed
+ * under the current generation, blind indexes written, pupils' names sealed. For a database from
+ * before sealing and after a rotation of the record keys; `progress` hears how many rows were rewritten.
+ */
+export const sealInPlace = async (db: Db, progress: (rewritten: number) => void = () => {}) => {
+  const sealer = recordSealerOf(db);
+  if (sealer === undefined) throw new Error('no record keys: attach a sealer first');
+  const raw = db.withoutPlugins();
+  let rewritten = 0;
+  for (let after = 0; ; ) {
+    const rows = await raw
+      .selectFrom('users')
+      .select(RAW_USER_COLUMNS)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const values = await userResealed(sealer, row);
+      if (values === undefined) continue;
+      await db.updateTable('users').set(values).where('id', '=', row.id).execute();
+      rewritten++;
+    }
+    after = Number(rows.at(-1)?.id);
+    progress(rewritten);
+  }
+  for (let after = 0; ; ) {
+    const rows = await raw
+      .selectFrom('pupil_accounts')
+      .select(['user_id', 'display_name'])
+      .where('user_id', '>', after)
+      .orderBy('user_id')
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      if (sealer.sealedUnder(row.display_name) === sealer.generation()) continue;
+      const name = await sealer.open(row.display_name);
+      await db
+        .updateTable('pupil_accounts')
+        .set({ display_name: sealer.seal('display_name', name) })
+        .where('user_id', '=', row.user_id)
+        .execute();
+      rewritten++;
+    }
+    after = Number(rows.at(-1)?.user_id);
+    progress(rewritten);
+  }
+  return rewritten;
+};
