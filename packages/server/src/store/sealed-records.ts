@@ -98,7 +98,8 @@ export const recordSealerOf = (db: Db): RecordSealer | undefined => pluginOf(db)
 /** Whether the row's own band is a child's (for an update of users that does not know it). */
 export const childRow = sql<SqlBool>`age_band in (${sql.join(SEALED_BANDS.map((band) => sql.lit(band)))})`;
 
-const isChild = (band: User['age_band'] | undefined) =>
+/** Whether an account of this band is a child's, whose records are sealed (and whose birthday is not kept). */
+export const isSealedBand = (band: User['age_band'] | undefined) =>
   band !== null && band !== undefined && (SEALED_BANDS as readonly string[]).includes(band);
 
 type UserRecordValues = { [C in Exclude<SealedColumn, 'display_name'>]?: string | null };
@@ -131,7 +132,7 @@ export const storedUserValues = <T extends UserRecordValues>(
     if (value === null || value === '') continue;
     if (band === 'row') {
       stored[column] = sql<string>`case when ${childRow} then ${sealer.seal(column, value)} else ${value} end`;
-    } else if (isChild(band)) {
+    } else if (isSealedBand(band)) {
       stored[column] = sealer.seal(column, value);
     }
   }
@@ -154,14 +155,17 @@ export const holdsRecord = (db: Db, column: IndexedColumn, value: string) =>
     recordSealerOf(db)?.index(column, value) ?? value
   })`;
 
-const RAW_USER_COLUMNS = ['id', 'age_band', ...USER_COLUMNS, 'phone_index', 'email_index'] as const;
+const RAW_USER_COLUMNS = ['id', 'age_band', ...USER_COLUMNS, 'phone_index', 'email_index', 'birthday'] as const;
 type RawUser = Pick<User, (typeof RAW_USER_COLUMNS)[number]>;
 
 /** What a user row must become: values to write, or undefined when it is stored as it should be. */
 const userResealed = async (sealer: RecordSealer, row: RawUser) => {
-  const child = isChild(row.age_band);
+  const child = isSealedBand(row.age_band);
   const plain: UserRecordValues = {};
-  let due = (row.phone !== null && row.phone_index === null) || (row.email !== null && row.email_index === null);
+  // A child's birthday is not kept (profile.ts): one kept from before the account became a child's goes.
+  const birthday = child && row.birthday !== null;
+  let due =
+    birthday || (row.phone !== null && row.phone_index === null) || (row.email !== null && row.email_index === null);
   for (const column of USER_COLUMNS) {
     const stored = row[column];
     if (stored === null || stored === '') continue;
@@ -170,7 +174,7 @@ const userResealed = async (sealer: RecordSealer, row: RawUser) => {
     plain[column] = generation === undefined ? stored : await sealer.open(stored);
   }
   if (!due) return undefined;
-  const values = { ...plain } as Record<string, unknown>;
+  const values = { ...plain, ...(birthday ? { birthday: null } : {}) } as Record<string, unknown>;
   for (const column of ['phone', 'email'] as const) {
     if (plain[column] !== undefined) values[`${column}_index`] = sealer.index(column, plain[column] as string);
   }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findUserByNickname, findUserByUsername } from '../../store/account/users.ts';
 import type { User, UsersTable } from '../../store/schema.ts';
+import { isSealedBand } from '../../store/sealed-records.ts';
 import { isWebUrl } from '../security/web-urls.ts';
 import type { AccountEvent } from '../webhooks/events.ts';
 import { forgetAvatar } from './avatar-files.ts';
@@ -29,7 +30,8 @@ export const updateProfile = async (ctx: Context, userId: number, changes: Profi
   const { nickname, avatar_url, fullname, birthday, sex, qq, description, grade } = changes;
   if (typeof birthday === 'number') {
     if (birthday > ctx.now() / 1000) fail('AC3_4');
-    update.birthday = birthday;
+    // A child's birthday is not kept: the year and month of birth (sealed) are all the service needs.
+    if (!isSealedBand(user.age_band)) update.birthday = birthday;
   }
   if (typeof nickname === 'string' && nickname !== user.nickname) {
     const owner = await findUserByNickname(ctx.db, nickname);

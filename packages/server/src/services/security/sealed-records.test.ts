@@ -72,7 +72,8 @@ const childWithRecords = async () => {
   const email = `kid${Date.now().toString(36)}@example.org`;
   const captcha = await codeFor(server, 'email/captcha/bind', { email, pid: PID }, { token: child.token });
   edu.ok(await call('PATCH', `${A}/email/bind`, { email, captcha }, { token: child.token }), 204);
-  edu.ok(await call('PATCH', `${A}/info`, { fullname: '林小雨' }, { token: child.token }), 204);
+  const birthday = Math.floor(Date.parse(`${month}-15T00:00:00Z`) / 1000);
+  edu.ok(await call('PATCH', `${A}/info`, { fullname: '林小雨', birthday }, { token: child.token }), 204);
   return { ...child, email, month, fullname: '林小雨' };
 };
 
@@ -121,8 +122,12 @@ describe('children’s records at rest', () => {
     // Sign-in by the phone, and by the e-mail address, finds the child; the account reads as it is.
     expect((await signIn(server, child.phone)).access.token).toBeTruthy();
     expect((await signIn(server, child.email)).access.token).toBeTruthy();
-    const profile = edu.ok<{ fullname: string }>(await call('GET', `${A}/profile`, undefined, { token: child.token }));
+    const profile = edu.ok<{ fullname: string; birthday: number }>(
+      await call('GET', `${A}/profile`, undefined, { token: child.token }),
+    );
     expect(profile.fullname).toBe(child.fullname);
+    // A child's birthday is not kept at all (the year and month, sealed, are all the service needs).
+    expect(profile.birthday).toBe(0);
     // The operator finds the child by the whole phone and the whole address; the adult by part of a number too.
     expect(await searchFinds(child.phone, child.userId)).toBe(true);
     expect(await searchFinds(child.email, child.userId)).toBe(true);
@@ -175,7 +180,9 @@ describe('children’s records at rest', () => {
     // Another instance that has not heard of the rotation yet.
     const other = recordSealer(db, keys, before);
     // `edupass keys rotate-records`.
-    expect(await rotateRecords(db, keys, silent)).toMatch(/generation \d+ seals from now on; [1-9]\d* records sealed again/);
+    expect(await rotateRecords(db, keys, silent)).toMatch(
+      /generation \d+ seals from now on; [1-9]\d* records sealed again/,
+    );
     const stored = await storedUser(child.userId);
     expect(sealedGeneration(String(stored.phone))).toBe(before.current + 1);
     // The other instance opens it (it reloads the keys when it meets the new generation).
