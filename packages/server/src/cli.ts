@@ -143,7 +143,7 @@ export const runCli = async (argv: string[]): Promise<number | typeof SERVING> =
     return 0;
   }
   if (command === 'keys' && sub === 'rotate-records') {
-    console.log(await withContext((ctx) => rotateRecords(ctx.db, ctx.keys, quietLogger)));
+    console.log(await withContext((ctx) => rotateRecords(ctx.db, ctx.keys, quietLogger, ctx.config.sealAllRecords)));
     return 0;
   }
   if (command === 'keys' && sub === 'reset-keyring') {

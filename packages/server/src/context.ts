@@ -136,7 +136,7 @@ export const createContext = async (
       : undefined;
     const readDb = reader?.db ?? store.db;
     // Children's records sealed from here on, and those stored before sealed in place (once).
-    await startSealing(store.db, keys, logger, readDb);
+    await startSealing(store.db, keys, logger, { readDb, everyone: config.sealAllRecords });
     const events = await openEventsStore(config, store.db, readDb, logger, now);
     return {
       config,

@@ -148,6 +148,8 @@ export interface Config
   usageRetentionDays: number;
   /** Days a deleted account stays frozen, and can be kept, before it is erased; 0 erases at once. */
   accountDeletionGraceDays: number;
+  /** Seal every account's phone, e-mail, name and birth month at rest, not only children's (store/sealed-records.ts). */
+  sealAllRecords: boolean;
   /** Hours a data export's zip is kept, and its single-use link works (hourly sweep). */
   dataExportLinkHours: number;
   /**
@@ -361,6 +363,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     ...readRealnameConfig(read, problems, production),
     usageRetentionDays: int('USAGE_RETENTION_DAYS', 90, 1, 3650),
     accountDeletionGraceDays: int('ACCOUNT_DELETION_GRACE_DAYS', 15, 0, 365),
+    sealAllRecords: bool('SEAL_ALL_RECORDS', false),
     ...readRetentionConfig(read, problems),
     ...readStaffIdentityConfig(read),
     dataExportLinkHours: int('DATA_EXPORT_LINK_HOURS', 24, 1, 24 * 30),

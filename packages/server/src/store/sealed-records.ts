@@ -41,6 +41,8 @@ export type IndexedColumn = 'phone' | 'email';
 export const SEALED_BANDS = ['under_8', '8_13'] as const;
 
 export interface RecordSealer {
+  /** Whether every account's records are sealed (SEAL_ALL_RECORDS), not only children's. */
+  readonly everyone: boolean;
   /** The generation that seals now. */
   readonly generation: () => number;
   seal(column: SealedColumn, value: string): string;
@@ -130,9 +132,10 @@ export const storedUserValues = <T extends UserRecordValues>(
     if (column === 'phone' || column === 'email')
       stored[`${column}_index`] = value === null ? null : sealer.index(column, value);
     if (value === null || value === '') continue;
-    if (band === 'row') {
+    if (sealer.everyone || (band !== 'row' && isSealedBand(band))) {
+      stored[column] = sealer.seal(column, value);
+    } else if (band === 'row') {
       stored[column] = sql<string>`case when ${childRow} then ${sealer.seal(column, value)} else ${value} end`;
-    } else if (isSealedBand(band)) {
       stored[column] = sealer.seal(column, value);
     }
   }
@@ -161,6 +164,7 @@ type RawUser = Pick<User, (typeof RAW_USER_COLUMNS)[number]>;
 /** What a user row must become: values to write, or undefined when it is stored as it should be. */
 const userResealed = async (sealer: RecordSealer, row: RawUser) => {
   const child = isSealedBand(row.age_band);
+  const sealed = child || sealer.everyone;
   const plain: UserRecordValues = {};
   // A child's birthday is not kept (profile.ts): one kept from before the account became a child's goes.
   const birthday = child && row.birthday !== null;
@@ -170,7 +174,7 @@ const userResealed = async (sealer: RecordSealer, row: RawUser) => {
     const stored = row[column];
     if (stored === null || stored === '') continue;
     const generation = sealer.sealedUnder(stored);
-    if (child ? generation !== sealer.generation() : generation !== undefined) due = true;
+    if (sealed ? generation !== sealer.generation() : generation !== undefined) due = true;
     plain[column] = generation === undefined ? stored : await sealer.open(stored);
   }
   if (!due) return undefined;
@@ -180,7 +184,7 @@ const userResealed = async (sealer: RecordSealer, row: RawUser) => {
   }
   for (const column of USER_COLUMNS) {
     const value = plain[column];
-    if (child && typeof value === 'string') values[column] = sealer.seal(column, value);
+    if (sealed && typeof value === 'string') values[column] = sealer.seal(column, value);
   }
   return values;
 };

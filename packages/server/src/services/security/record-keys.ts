@@ -152,9 +152,15 @@ export const blindIndex = (keys: RecordKeys, column: IndexedColumn, value: strin
  * of the sealed form that still does not open is answered as it is (text someone typed in that form,
  * or an altered record), never as empty and never as an error that would hide the rest of a page.
  */
-export const recordSealer = (db: Kysely<Database>, keyring: Keyring, keys: RecordKeys): RecordSealer => {
+export const recordSealer = (
+  db: Kysely<Database>,
+  keyring: Keyring,
+  keys: RecordKeys,
+  everyone = false,
+): RecordSealer => {
   let current = keys;
   return {
+    everyone,
     generation: () => current.current,
     seal: (column, value) => sealRecord(current, column, value),
     sealedUnder: sealedGeneration,
@@ -183,25 +189,29 @@ export const startSealing = async (
   db: Kysely<Database>,
   keyring: Keyring,
   logger: Logger,
-  readDb: Kysely<Database> = db,
+  { readDb = db, everyone = false }: { readDb?: Kysely<Database>; everyone?: boolean } = {},
 ) => {
   const keys = await loadRecordKeys(db, keyring);
-  const sealer = recordSealer(db, keyring, keys);
+  const sealer = recordSealer(db, keyring, keys, everyone);
   attachRecordSealer(db, sealer);
   if (readDb !== db) attachRecordSealer(readDb, sealer);
+  // What was sealed in place: the generation, and whether for everyone (SEAL_ALL_RECORDS).
+  const state = `${keys.current}${everyone ? ':everyone' : ''}`;
   const done = await findSetting(db, SEALED_THROUGH);
-  if (done === String(keys.current)) return { generation: keys.current, rewritten: 0 };
+  if (done === state || (done === `${keys.current}:everyone` && !everyone)) {
+    return { generation: keys.current, rewritten: 0 };
+  }
   const rewritten = await sealInPlace(db, (count) => {
     if (count > 0) logger.info({ rewritten: count }, 'sealing children’s records in place');
   });
   if (rewritten > 0) logger.info({ rewritten, generation: keys.current }, 'children’s records sealed in place');
-  await putSetting(db, SEALED_THROUGH, String(keys.current));
+  await putSetting(db, SEALED_THROUGH, state);
   return { generation: keys.current, rewritten };
 };
 
 /** `edupass keys rotate-records`: a new generation of record keys, and every record sealed again under it. */
-export const rotateRecords = async (db: Kysely<Database>, keyring: Keyring, logger: Logger) => {
+export const rotateRecords = async (db: Kysely<Database>, keyring: Keyring, logger: Logger, everyone = false) => {
   await rotateRecordKeys(db, keyring);
-  const { generation, rewritten } = await startSealing(db, keyring, logger);
+  const { generation, rewritten } = await startSealing(db, keyring, logger, { everyone });
   return `Record keys: generation ${generation} seals from now on; ${rewritten} records sealed again under it (every generation before still opens).`;
 };

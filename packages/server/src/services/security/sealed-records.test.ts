@@ -190,3 +190,27 @@ describe('children’s records at rest', () => {
     expect((await signIn(server, child.phone)).access.token).toBeTruthy();
   });
 });
+
+describe('SEAL_ALL_RECORDS', () => {
+  const everyone = useTestServer({ sealAllRecords: true });
+  test('seals an adult’s records too; sign-in and the search by a whole phone still find the adult', async () => {
+    const adult = await signUp(everyone.server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });
+    const stored = await everyone.server.app.ctx.db
+      .withoutPlugins()
+      .selectFrom('users')
+      .select(['phone', 'birth_year_month'])
+      .where('id', '=', adult.userId)
+      .executeTakeFirstOrThrow();
+    expect(sealedGeneration(String(stored.phone))).toBeGreaterThan(0);
+    expect(sealedGeneration(String(stored.birth_year_month))).toBeGreaterThan(0);
+    expect((await signIn(everyone.server, adult.phone)).access.token).toBeTruthy();
+    const token = await eduSteps(everyone.server, everyone.call).operatorToken();
+    const page = await everyone.call<{ items: { id: number; phone: string | null }[] }>(
+      'GET',
+      `${routes.searchUsers.path}?q=${adult.phone}`,
+      undefined,
+      { token },
+    );
+    expect(page.body.items.find((user) => user.id === adult.userId)?.phone).toBe(adult.phone);
+  });
+});
