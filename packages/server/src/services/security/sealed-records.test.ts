@@ -6,7 +6,7 @@
  * place at start, and a rotation of the record keys is followed without downtime.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { routes } from '@edupass/protocol';
 import { A, codeFor, PASSWORD, PID, signIn, signUp } from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
@@ -26,10 +26,10 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as
 const copyOfDatabase = (): string => {
   const url = server.config.databaseUrl;
   if (url.startsWith('postgres')) {
-    const bin = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((dir) =>
-      existsSync(`${dir}/pg_dump`),
-    );
-    return execFileSync(bin ? `${bin}/pg_dump` : 'pg_dump', ['--no-owner', url], {
+    // The newest installed PostgreSQL's pg_dump (the one the suite's server runs), else the one on PATH.
+    const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort() : [];
+    const bin = versions.length > 0 ? `/usr/lib/postgresql/${versions.at(-1)}/bin` : undefined;
+    return execFileSync(bin && existsSync(`${bin}/pg_dump`) ? `${bin}/pg_dump` : 'pg_dump', ['--no-owner', url], {
       maxBuffer: 256 * 1024 * 1024,
     }).toString('utf8');
   }
