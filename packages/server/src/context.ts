@@ -135,8 +135,8 @@ export const createContext = async (
       ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
       : undefined;
     const readDb = reader?.db ?? store.db;
-    // Children's records sealed from here on, and those stored before sealed in place (once).
-    await startSealing(store.db, keys, logger, { readDb, everyone: config.sealAllRecords });
+    // Children's records sealed from here on (those stored before: the sweep, housekeeping.ts).
+    await startSealing(store.db, keys, { readDb, everyone: config.sealAllRecords });
     const events = await openEventsStore(config, store.db, readDb, logger, now);
     return {
       config,

@@ -28,6 +28,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Database, User } from './schema.ts';
+import { inStoreTransaction } from './transaction.ts';
 
 type Db = Kysely<Database>;
 
@@ -213,12 +214,12 @@ const BATCH = 500;
  * under the current generation, blind indexes written, pupils' names sealed. For a database from
  * before sealing and after a rotation of the record keys; `progress` hears how many rows were rewritten.
  */
-export const sealInPlace = async (db: Db, progress: (rewritten: number) => void = () => {}) => {
+export const sealInPlace = async (db: Db, progress: (rewritten: number) => void = () => {}, signal?: AbortSignal) => {
   const sealer = recordSealerOf(db);
   if (sealer === undefined) throw new Error('no record keys: attach a sealer first');
   const raw = db.withoutPlugins();
   let rewritten = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; !signal?.aborted; ) {
     const rows = await raw
       .selectFrom('users')
       .select(RAW_USER_COLUMNS)
@@ -227,16 +228,28 @@ export const sealInPlace = async (db: Db, progress: (rewritten: number) => void 
       .limit(BATCH)
       .execute();
     if (rows.length === 0) break;
-    for (const row of rows) {
-      const values = await userResealed(sealer, row);
-      if (values === undefined) continue;
-      await db.updateTable('users').set(values).where('id', '=', row.id).execute();
-      rewritten++;
-    }
+    const due = (await Promise.all(rows.map(async (row) => ({ row, values: await userResealed(sealer, row) })))).filter(
+      (rewrite): rewrite is { row: RawUser; values: Record<string, unknown> } => rewrite.values !== undefined,
+    );
+    // A batch a transaction; a row changed since it was read (its owner changed a phone) is left as
+    // written then: the change sealed it already.
+    await inStoreTransaction(db, async (tx) => {
+      for (const { row, values } of due) {
+        await tx
+          .updateTable('users')
+          .set(values)
+          .where('id', '=', row.id)
+          .where((eb) =>
+            eb.and(USER_COLUMNS.map((column) => eb(column, row[column] === null ? 'is' : '=', row[column]))),
+          )
+          .execute();
+      }
+    });
+    rewritten += due.length;
     after = Number(rows.at(-1)?.id);
     progress(rewritten);
   }
-  for (let after = 0; ; ) {
+  for (let after = 0; !signal?.aborted; ) {
     const rows = await raw
       .selectFrom('pupil_accounts')
       .select(['user_id', 'display_name'])

@@ -1,5 +1,6 @@
 /**
- * The server's hourly sweep, run once at start and every hour after: accounts whose deletion grace
+ * The server's hourly sweep, run once at start and every hour after: children's records stored before
+ * they were sealed, sealed in place (services/security/record-keys.ts); accounts whose deletion grace
  * period ended (erased, services/account/deletion.ts), usage events and monitor beacons past
  * USAGE_RETENTION_DAYS, and account rows nothing can use any more — expired refresh tokens (every
  * refresh adds one), tickets, codes and rate-limit windows, sessions ended more than REFRESH_TOKEN_TTL
@@ -35,6 +36,7 @@ import { dropOldSegments } from '../admin/audit-verify.ts';
 import { deleteUnconfirmedChildren } from '../edu/family/consent.ts';
 import { settleWaitedRequests } from '../edu/family/guardian-requests.ts';
 import { syncDueAddressBooks } from '../edu/roster/address-books.ts';
+import { sealRecordsInPlace } from '../security/record-keys.ts';
 import { dropWaitingForDisabled } from '../webhooks/webhooks.ts';
 
 const OUTBOX_KEEP_MS = DAY_MS;
@@ -69,12 +71,12 @@ const unusableSince = ({ config }: Context, now: number) =>
  * One pass of every sweep, unless another process is sweeping (store/sweep-lock.ts); one that fails
  * is logged and the others still run. Answers whether this process swept.
  */
-export const sweepOnce = async (ctx: Context): Promise<boolean> => {
+export const sweepOnce = async (ctx: Context, signal?: AbortSignal): Promise<boolean> => {
   const now = ctx.now();
   const swept = await withSweepLock(ctx.store, now, async () => {
     const timer = ctx.metrics.sweepDuration.startTimer();
     try {
-      return await sweepAll(ctx, now);
+      return await sweepAll(ctx, now, signal);
     } finally {
       timer();
     }
@@ -85,8 +87,10 @@ export const sweepOnce = async (ctx: Context): Promise<boolean> => {
   return swept !== undefined;
 };
 
-const sweepAll = async (ctx: Context, now: number): Promise<true> => {
+const sweepAll = async (ctx: Context, now: number, signal?: AbortSignal): Promise<true> => {
   const sweeps: [name: string, run: () => Promise<Record<string, number>>][] = [
+    // A database from before sealing, or after a rotation of the record keys (stops with the server).
+    ["children's records sealed in place", () => sealRecordsInPlace(ctx.db, ctx.logger, signal)],
     // First: an account erased here takes its webhook log and usage events with it.
     ['accounts past their deletion grace', () => eraseDueAccounts(ctx, now)],
     // Before the log: the events of deliveries dropped here go with it.
@@ -148,13 +152,15 @@ const sweepAll = async (ctx: Context, now: number): Promise<true> => {
 
 /** Sweeps now and every hour, one sweep at a time; answers the stopper, which waits for a sweep under way. */
 export const startHousekeeping = (ctx: Context): (() => Promise<void>) => {
-  let sweeping = sweepOnce(ctx);
+  const stopping = new AbortController();
+  let sweeping = sweepOnce(ctx, stopping.signal);
   const timer = setInterval(() => {
-    sweeping = sweeping.then(() => sweepOnce(ctx));
+    sweeping = sweeping.then(() => sweepOnce(ctx, stopping.signal));
   }, HOUR_MS);
   timer.unref();
   return async () => {
     clearInterval(timer);
+    stopping.abort();
     await sweeping;
   };
 };

@@ -23,6 +23,7 @@ import {
   attachRecordSealer,
   type IndexedColumn,
   type RecordSealer,
+  recordSealerOf,
   SEALED_COLUMNS,
   type SealedColumn,
   sealInPlace,
@@ -179,39 +180,49 @@ export const recordSealer = (
   };
 };
 
-/**
- * At start: the record keys loaded and attached to `db` (and `readDb`, a replica), then, once per
- * generation, every stored record brought to it in place (a database from before sealing, or the first
- * start after `edupass keys rotate-records`). Several instances starting at once may each run it: every
- * rewrite is the same.
- */
+/** At start: the record keys loaded and attached to `db` (and `readDb`, a replica): records seal and open from here on. */
 export const startSealing = async (
   db: Kysely<Database>,
   keyring: Keyring,
-  logger: Logger,
   { readDb = db, everyone = false }: { readDb?: Kysely<Database>; everyone?: boolean } = {},
 ) => {
   const keys = await loadRecordKeys(db, keyring);
   const sealer = recordSealer(db, keyring, keys, everyone);
   attachRecordSealer(db, sealer);
   if (readDb !== db) attachRecordSealer(readDb, sealer);
+};
+
+/**
+ * The sweep's first task (platform/housekeeping.ts, at start and hourly, one process at a time): once
+ * per generation of the record keys, every stored record brought to it in place — a database from
+ * before sealing, the first sweep after `edupass keys rotate-records` or after SEAL_ALL_RECORDS was set.
+ * Meanwhile a phone or address not yet indexed is found by its column. Stopped by `signal` (the server
+ * stopping), the next sweep starts over, passing what is done without a write.
+ */
+export const sealRecordsInPlace = async (db: Kysely<Database>, logger: Logger, signal?: AbortSignal) => {
+  const sealer = recordSealerOf(db);
+  if (sealer === undefined) return { recordsSealed: 0 };
   // What was sealed in place: the generation, and whether for everyone (SEAL_ALL_RECORDS).
-  const state = `${keys.current}${everyone ? ':everyone' : ''}`;
+  const generation = sealer.generation();
+  const state = `${generation}${sealer.everyone ? ':everyone' : ''}`;
   const done = await findSetting(db, SEALED_THROUGH);
-  if (done === state || (done === `${keys.current}:everyone` && !everyone)) {
-    return { generation: keys.current, rewritten: 0 };
-  }
-  const rewritten = await sealInPlace(db, (count) => {
-    if (count > 0) logger.info({ rewritten: count }, 'sealing children’s records in place');
-  });
-  if (rewritten > 0) logger.info({ rewritten, generation: keys.current }, 'children’s records sealed in place');
+  if (done === state || (done === `${generation}:everyone` && !sealer.everyone)) return { recordsSealed: 0 };
+  const rewritten = await sealInPlace(
+    db,
+    (count) => {
+      if (count > 0) logger.info({ rewritten: count }, 'sealing children’s records in place');
+    },
+    signal,
+  );
+  if (signal?.aborted) return { recordsSealed: rewritten };
   await putSetting(db, SEALED_THROUGH, state);
-  return { generation: keys.current, rewritten };
+  return { recordsSealed: rewritten };
 };
 
 /** `edupass keys rotate-records`: a new generation of record keys, and every record sealed again under it. */
 export const rotateRecords = async (db: Kysely<Database>, keyring: Keyring, logger: Logger, everyone = false) => {
-  await rotateRecordKeys(db, keyring);
-  const { generation, rewritten } = await startSealing(db, keyring, logger, { everyone });
+  const { current: generation } = await rotateRecordKeys(db, keyring);
+  await startSealing(db, keyring, { everyone });
+  const { recordsSealed: rewritten } = await sealRecordsInPlace(db, logger);
   return `Record keys: generation ${generation} seals from now on; ${rewritten} records sealed again under it (every generation before still opens).`;
 };

@@ -15,12 +15,13 @@ import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { deleteSetting } from '../../store/admin/settings.ts';
 import { sqliteConnection } from '../../store/db.ts';
-import { loadRecordKeys, recordSealer, rotateRecords, sealedGeneration, startSealing } from './record-keys.ts';
+import { sweepOnce } from '../platform/housekeeping.ts';
+import { loadRecordKeys, recordSealer, rotateRecords, sealedGeneration } from './record-keys.ts';
 
 const { server, call } = useTestServer();
 const edu = eduSteps(server, call);
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as Parameters<typeof startSealing>[2];
+const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as Parameters<typeof rotateRecords>[2];
 
 /** Everything a copy of the database holds, as text: `pg_dump`, or the SQLite file and its WAL. */
 const copyOfDatabase = (): string => {
@@ -140,7 +141,7 @@ describe('children’s records at rest', () => {
 
   test('a database from before is sealed in place at start; the blind index keeps a phone unique across sealed and plain rows', async () => {
     const child = await childWithRecords();
-    const { db, keys } = server.app.ctx;
+    const { db } = server.app.ctx;
     // As a database from before sealing kept it: plain values, no indexes.
     await db
       .withoutPlugins()
@@ -158,7 +159,8 @@ describe('children’s records at rest', () => {
     // Found by the column meanwhile.
     expect((await signIn(server, child.phone)).access.token).toBeTruthy();
     await deleteSetting(db, 'records-sealed-under');
-    await startSealing(db, keys, silent);
+    // The sweep (at start and hourly) seals it in place.
+    expect(await sweepOnce(server.app.ctx)).toBe(true);
     const stored = await storedUser(child.userId);
     expect(stored.phone).not.toContain(child.phone.slice(-8));
     expect(stored.fullname).not.toContain(child.fullname);
