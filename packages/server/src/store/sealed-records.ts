@@ -137,7 +137,6 @@ export const storedUserValues = <T extends UserRecordValues>(
       stored[column] = sealer.seal(column, value);
     } else if (band === 'row') {
       stored[column] = sql<string>`case when ${childRow} then ${sealer.seal(column, value)} else ${value} end`;
-      stored[column] = sealer.seal(column, value);
     }
   }
   return stored as StoredUserValues<T>;
@@ -152,7 +151,7 @@ export const storedPupilName = (db: Db, name: string): string => sealedAs(db, 'd
 
 /**
  * Where `column` holds `value` (already normalised): the blind index finds a sealed value, the column
- * a plain one that has no index yet (written before migration 058 and not yet sealed in place).
+ * a plain one that has no index yet (written before migration 061 and not yet sealed in place).
  */
 export const holdsRecord = (db: Db, column: IndexedColumn, value: string) =>
   sql<SqlBool>`(${sql.ref(column)} = ${value} or ${sql.ref(`${column}_index`)} = ${

@@ -101,8 +101,10 @@ describe('children’s records at rest', () => {
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId);
     const [pupil] = await edu.createPupils(teacher, classId, ['欧阳子涵']);
-    // An adult's records stay as they were: the operator's search by part of a number keeps working.
+    // An adult's records stay as they were, changed or not: the operator's search by part of a number keeps working.
     const adult = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });
+    edu.ok(await call('PATCH', `${A}/info`, { fullname: '林大海' }, { token: adult.token }), 204);
+    expect(await storedUser(adult.userId)).toMatchObject({ phone: adult.phone, fullname: '林大海' });
 
     // The dev outbox (a development convenience, off in production) keeps the codes it was sent.
     await server.app.ctx.db.deleteFrom('outbox').execute();
