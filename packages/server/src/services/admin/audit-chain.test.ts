@@ -11,7 +11,9 @@ import { type Account, signInOperator, signUp } from '@edupass/test-kit/accounts
 import { runCliOn } from '@edupass/test-kit/cli-run';
 import { pathOf } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { recordAudit } from '../../store/admin/admin.ts';
 import { sweepOnce } from '../platform/housekeeping.ts';
 
 let offset = 0;
@@ -137,6 +139,31 @@ describe('edupass audit verify', () => {
     expect(places).toEqual(places.map((_, i) => i + 1));
     const { code, lines } = await verify();
     expect(lines.join('\n')).not.toContain('✗');
+    expect(code).toBe(0);
+  });
+
+  test('appends asked for while one is written go together: fewer commits than rows, each row once, the chain whole', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      operator_id: 1,
+      action: 'test.grouped',
+      target: `user:${i}`,
+      detail: '',
+      at: Date.now(),
+    }));
+    await Promise.all(rows.map((row) => recordAudit(db(), server.app.ctx.keys.audit, row)));
+    const written = await db()
+      .selectFrom('admin_audit')
+      .select('target')
+      .where('action', '=', 'test.grouped')
+      .execute();
+    expect(written.map((row) => row.target).sort()).toEqual(rows.map((row) => row.target).sort());
+    if (server.app.ctx.store.dialect === 'postgres') {
+      // Rows one transaction wrote share its id (xmin): 40 appends at once took fewer commits.
+      const { rows: commits } = await sql<{ n: number }>`
+        select count(distinct xmin::text)::int as n from admin_audit where action = 'test.grouped'`.execute(db());
+      expect(Number(commits[0]?.n)).toBeLessThan(40);
+    }
+    const { code } = await verify();
     expect(code).toBe(0);
   });
 });

@@ -1,16 +1,15 @@
 /** The education layer's access log: who was shown which fields of which person's record, and why. */
 import type { KeyObject } from 'node:crypto';
 import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
-import { appendReads } from '../admin/audit-chain.ts';
+import { appendReads, inChainGroup } from '../admin/audit-chain.ts';
 import { countReads } from '../admin/report-counters.ts';
 import type { Database } from '../schema.ts';
-import { inStoreTransaction } from '../transaction.ts';
 
 type Db = Kysely<Database>;
 
 /**
  * Writes the rows at the end of the log's chain (admin/audit-chain.ts) with their counts (the yearly
- * report's reads), in `db`'s transaction or one of their own; a row whose `read_key` is in the log
+ * report's reads), in `db`'s transaction or with other appends in one (audit-chain.ts `inChainGroup`); a row whose `read_key` is in the log
  * already (the same read that day) is left out, and only the rows written are counted.
  */
 export const insertAccessLogRows = (
@@ -20,7 +19,7 @@ export const insertAccessLogRows = (
 ) =>
   rows.length === 0
     ? Promise.resolve()
-    : inStoreTransaction(db, async (tx) => countReads(tx, await appendReads(tx, key, rows)));
+    : inChainGroup(db, async (tx) => countReads(tx, await appendReads(tx, key, rows)));
 
 type LogRow = ExpressionBuilder<Database, 'edu_access_log'>;
 
