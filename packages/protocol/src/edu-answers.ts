@@ -28,39 +28,49 @@ const classFields = {
 };
 export const classAnswer = object(classFields);
 
-export const membershipsAnswer = object({
-  schools: list(
-    object({
-      id: integer(),
-      name: text(),
-      role: oneOf(...SCHOOL_ROLES),
-      /** `refused`: the school turned the request down; asking again makes it `pending` again. */
-      status: oneOf('pending', 'approved', 'refused'),
-    }),
-  ),
-  classes: list(object({ ...classFields, role: oneOf(...CLASS_ROLES), status: oneOf('active', 'pending') })),
-  /** The account was created by a school and has no personal phone yet. */
-  managed_by_school: boolean(),
-  /** The school asks for a new password before anything else. */
-  must_change_password: boolean(),
-  /**
-   * The grades a class may have on this server, in order: 1–12 (一年级…高三), with 0 (幼儿园) and 13
-   * (大学/成人) where the operator allows them (EDU_CLASS_EXTRA_GRADES).
-   */
-  class_grades: list(integer()),
-  /** The account may ask to teach: a person's own account, not a pupil's nor a minor's (by the age it gave). */
-  may_teach: boolean(),
-  /**
-   * The name the school gave an account it made (what the teacher typed, or the roster's): the name a
-   * pupil is greeted by while the nickname is the drawn default. Null for any other account.
-   */
-  pupil_name: nullable(text()),
-  /**
-   * While the account waits for a guardian's consent (under 14): when it is deleted if none comes
-   * (milliseconds since the epoch; EDU_CONSENT_PENDING_DAYS after the wait began). Null otherwise.
-   */
-  deleted_without_consent_at: nullable(integer()),
-});
+export const membershipsAnswer = object(
+  {
+    schools: list(
+      object({
+        id: integer(),
+        name: text(),
+        role: oneOf(...SCHOOL_ROLES),
+        /** `refused`: the school turned the request down; asking again makes it `pending` again. */
+        status: oneOf('pending', 'approved', 'refused'),
+      }),
+    ),
+    classes: list(object({ ...classFields, role: oneOf(...CLASS_ROLES), status: oneOf('active', 'pending') })),
+    /** The account was created by a school and has no personal phone yet. */
+    managed_by_school: boolean(),
+    /** The school asks for a new password before anything else. */
+    must_change_password: boolean(),
+    /**
+     * The grades a class may have on this server, in order: 1–12 (一年级…高三), with 0 (幼儿园) and 13
+     * (大学/成人) where the operator allows them (EDU_CLASS_EXTRA_GRADES).
+     */
+    class_grades: list(integer()),
+    /** The account may ask to teach: a person's own account, not a pupil's nor a minor's (by the age it gave). */
+    may_teach: boolean(),
+    /**
+     * The name the school gave an account it made (what the teacher typed, or the roster's): the name a
+     * pupil is greeted by while the nickname is the drawn default. Null for any other account.
+     */
+    pupil_name: nullable(text()),
+    /**
+     * While the account waits for a guardian's consent (under 14): when it is deleted if none comes
+     * (milliseconds since the epoch; EDU_CONSENT_PENDING_DAYS after the wait began). Null otherwise.
+     */
+    deleted_without_consent_at: nullable(integer()),
+  },
+  {
+    /**
+     * A staff session's idle time-out (STAFF_IDLE_MINUTES; 0 when the server has none): the server ends
+     * the session after that many minutes without a call. Only in a staff session's answer (a teacher's
+     * or a school admin's); a pupil's or a family's session has no time-out and no field.
+     */
+    idle_minutes: integer(),
+  },
+);
 
 /**
  * Who read the caller's record (or, for a guardian, the child's), newest first, the last 100 of each:

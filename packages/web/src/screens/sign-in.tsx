@@ -34,6 +34,8 @@ const NOTICES = {
   reset: 'signIn.resetDone',
   deleted: 'signIn.accountDeleted',
   'sign-in-again': 'return.signInAgain',
+  // The teaching screens' idle time-out (ui/idle-warning.tsx), with its minutes.
+  idle: 'signIn.idleSignedOut',
 } as const;
 
 const Loading = () => {
@@ -52,6 +54,7 @@ const SignIn = () => {
   // A link may ask for a method while this screen is already showing (after a password change).
   useEffect(() => setMethod(asked), [asked]);
   const notice = NOTICES[query.get('notice') as keyof typeof NOTICES];
+  const noticeText = notice ? t(notice, { minutes: Number(query.get('minutes')) || '' }) : null;
   useEffect(() => startFlowTimer('sign_in_flow'), []);
   const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
   const app = useReturnApp();
@@ -76,7 +79,7 @@ const SignIn = () => {
     return (
       <Screen title={title}>
         <ReturnBanner app={app} />
-        <Notice message={notice ? t(notice) : null} />
+        <Notice message={noticeText} />
         <Suspense fallback={<Loading />}>
           <PasswordSignIn onSecondStep={setSecondStep} onUseSms={() => navigate('/sign-in')} pupil />
         </Suspense>
@@ -89,7 +92,7 @@ const SignIn = () => {
   return (
     <Screen title={title}>
       <ReturnBanner app={app} />
-      <Notice message={notice ? t(notice) : null} />
+      <Notice message={noticeText} />
       <Tabs
         label={t('signIn.methods')}
         tabs={[

@@ -15,9 +15,18 @@ export const PRODUCT = {
   product_code: import.meta.env.VITE_EDUPASS_PRODUCT_CODE ?? 'edupass',
 } as const;
 
+let lastCall = Date.now();
+
+/** When this page last called the server: a staff session's idle time-out counts from its last call. */
+export const lastCallAt = () => lastCall;
+
 export const client = createAccountClient({
   ...PRODUCT,
   platform: 'web',
   // Token sets: the session is known at once from the cookies, with refresh and retry in the SDK.
   auth_version: '2',
+  fetch: (input, init) => {
+    lastCall = Date.now();
+    return fetch(input, init);
+  },
 });

@@ -35,6 +35,7 @@ import {
   schoolOverview,
   searchSchools,
 } from '../../services/edu/school/schools.ts';
+import { isStaffSession } from '../../services/sessions/idle.ts';
 import { passwordChoiceDue, staffPasswordDue } from '../../services/sessions/password-choice.ts';
 
 export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
@@ -44,7 +45,12 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'eduMemberships',
     ({ session }) =>
-      memberships(ctx, session.userId, passwordChoiceDue(session.user) || staffPasswordDue(ctx, session.user)),
+      memberships(
+        ctx,
+        session.userId,
+        passwordChoiceDue(session.user) || staffPasswordDue(ctx, session.user),
+        isStaffSession(session.user),
+      ),
     { tags },
   );
   defineRoute(app, ctx, 'eduAccessLog', ({ session, query }) => recordReads(ctx, session.userId, query), { tags });

@@ -1,9 +1,10 @@
 /**
  * The idle time-out of console and teaching sessions (STAFF_IDLE_MINUTES, 15 by default), through the
  * real server with a movable clock: an idle console session is refused and ended, a used one lives on,
- * the last call is written at most once a minute, and pupils' and families' sessions have no time-out.
+ * the last call is written at most once a minute, and pupils' and families' sessions have no time-out;
+ * a staff session's memberships name the time-out's minutes (the teaching screens warn before it).
  */
-import { routes } from '@edupass/protocol';
+import { type EduMemberships, routes } from '@edupass/protocol';
 import { A, expectError, nextPhone, signInOperator, signUp } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
@@ -28,6 +29,21 @@ const lastActive = async (token: string) => {
     .where('id', '=', sessionKey(sessionId))
     .executeTakeFirstOrThrow();
   return { ...row, last_active_at: row.last_active_at === null ? null : Number(row.last_active_at) };
+};
+
+/**
+ * A teacher approved at a new school, and a session of theirs: staff from the next sign-in (the school
+ * made them a teacher after their sign-up's session began).
+ */
+const teacherSession = async (schoolName: string) => {
+  const school = await edu.addSchool(schoolName);
+  const teacher = await edu.approvedTeacher(school);
+  const { body } = await call<{ auth: { token: string } }>('POST', `${A}/login`, {
+    identity: teacher.phone,
+    password: teacher.password,
+    pid: 'edupass',
+  });
+  return { school, teacher, teaching: body.auth.token };
 };
 
 describe('the idle time-out of staff sessions', () => {
@@ -76,20 +92,24 @@ describe('the idle time-out of staff sessions', () => {
   });
 
   test("a teacher's session has the time-out; a parent's has none", async () => {
-    const school = await edu.addSchool('空闲小学');
-    const teacher = await edu.approvedTeacher(school);
-    // Staff from the next sign-in: the school made them a teacher after this session began.
-    const { body } = await call<{ auth: { token: string } }>('POST', `${A}/login`, {
-      identity: teacher.phone,
-      password: teacher.password,
-      pid: 'edupass',
-    });
-    const teaching = body.auth.token;
+    const { teaching } = await teacherSession('空闲小学');
     expect((await lastActive(teaching)).staff).toBe(1);
     const parent = await signUp(server);
     expect((await lastActive(parent.token)).staff).toBe(0);
     moveClock(50 * MINUTE);
     expectError(await call('GET', `${A}/profile`, undefined, { token: teaching }), 'E_0');
     expect((await call('GET', `${A}/profile`, undefined, { token: parent.token })).status).toBe(200);
+  });
+
+  test("the teaching screens learn the time-out from a staff session's memberships; a pupil's has none", async () => {
+    const { school, teacher, teaching } = await teacherSession('计时小学');
+    const memberships = async (token: string) =>
+      edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token }));
+    expect((await memberships(teaching)).idle_minutes).toBe(15);
+    const [pupil] = await edu.createPupils(teacher, await edu.createClass(teacher, school), ['钱小雨']);
+    if (!pupil) throw new Error('no pupil');
+    const pupilAnswer = await memberships((await edu.pupilSession(pupil)).token);
+    expect(pupilAnswer.classes.map((c) => c.role)).toEqual(['pupil']);
+    expect('idle_minutes' in pupilAnswer).toBe(false);
   });
 });

@@ -18,9 +18,12 @@ export const TOUCH_EVERY_MS = 60_000;
 
 const lastCall = (user: SessionUser) => Number(user.session_last_active_at ?? user.session_created_at ?? 0);
 
+/** Whether the session is a staff one, with the idle time-out (its memberships answer names the minutes). */
+export const isStaffSession = (user: SessionUser): boolean => user.session_staff === 1;
+
 /** Whether `authenticate` must look at this session's idle time-out (a memory-only answer must not). */
 export const idleCheckDue = (ctx: Context, user: SessionUser): boolean =>
-  user.session_staff === 1 && ctx.config.staffIdleMinutes > 0 && ctx.now() - lastCall(user) >= TOUCH_EVERY_MS;
+  isStaffSession(user) && ctx.config.staffIdleMinutes > 0 && ctx.now() - lastCall(user) >= TOUCH_EVERY_MS;
 
 /**
  * Records a staff session's call; false, writing nothing, when it has been idle past the time-out (or

@@ -127,6 +127,10 @@ const text = {
   'account.connections': 'WeChat & QQ',
   'account.privacy': 'Privacy',
   'account.signOut': 'Sign out',
+  'idle.title': 'Are you still there?',
+  'idle.body':
+    'For safety, you are signed out after {minutes} minutes without activity. You will be signed out in {time}.',
+  'idle.stay': 'Stay signed in',
   'profile.title': 'Profile',
   'profile.edit': 'Change my details',
   'profile.avatar': 'Avatar',

@@ -92,6 +92,8 @@ const text = {
   'signIn.card': 'Login card',
   'signIn.passwordChanged': 'Your password was changed. Sign in with the new one.',
   'signIn.signedOut': 'You are signed out.',
+  'signIn.idleSignedOut':
+    'You were signed out after {minutes} minutes without activity. Sign in again to go back to where you were.',
   'signIn.schoolSignOutFailed':
     'You are signed out here, but your school’s system did not say it signed you out. On a shared computer, close the browser.',
   'signIn.resetDone': 'Your password was reset. Sign in with the new one.',

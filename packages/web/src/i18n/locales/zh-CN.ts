@@ -86,6 +86,7 @@ const zhCN: LocaleText = {
     'signIn.card': '学生登录卡',
     'signIn.passwordChanged': '密码已修改，请用新密码登录。',
     'signIn.signedOut': '你已退出登录。',
+    'signIn.idleSignedOut': '你已 {minutes} 分钟没有操作，为了安全已自动退出登录。重新登录后会回到刚才的页面。',
     'signIn.schoolSignOutFailed': '你已在这里退出，但学校系统没有确认你已退出。如果是共用电脑，请关闭浏览器。',
     'signIn.resetDone': '密码已重置，请用新密码登录。',
     'signIn.accountDeleted': '你已退出登录，账号将被注销。改变主意了？在删除之前重新登录就可以保留它。',

@@ -1,4 +1,4 @@
-/** The account centre's frame: who is signed in, the sections, sign out. */
+/** The account centre's frame: who is signed in, the sections, sign out, the warning before a staff session's idle time-out. */
 import { getProfile } from '@edupass/account';
 import { useSession } from '@edupass/account/react';
 import { type EduMemberships, isDefaultNickname } from '@edupass/protocol';
@@ -13,6 +13,7 @@ import { client } from '../../session/account.ts';
 import { hasTeachingArea, loadMemberships } from '../../session/edu.ts';
 import { setTrackedUser, trackEvent } from '../../telemetry/telemetry.ts';
 import { avatarInitials } from '../../ui/avatar-initials.ts';
+import { StaffIdleWarning } from '../../ui/idle-warning.tsx';
 import { Link } from '../../ui/link.tsx';
 import { shownNickname } from '../../ui/nickname.ts';
 import { useHeadingFocus } from '../../ui/screen.tsx';
@@ -135,6 +136,8 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
           </EduStanding.Provider>
         </PasswordChanged.Provider>
       </section>
+      {/* A teacher's or school admin's session ends after the server's idle time-out: a warning first. */}
+      {edu.data?.idle_minutes ? <StaffIdleWarning minutes={edu.data.idle_minutes} /> : null}
     </div>
   );
 };

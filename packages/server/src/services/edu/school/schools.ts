@@ -243,8 +243,10 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
  * The caller's schools, classes and roles; `must_change_password` as the session must change its
  * password before anything else (`passwordDue`: a pupil still on the card's password, a staff member's
  * past the staff policy; sessions/password-choice.ts), so the web client leads to the password form.
+ * A staff session's answer (`staffSession`: it has an idle time-out, sessions/idle.ts) adds the
+ * time-out's minutes, for the teaching screens to warn before it.
  */
-export const memberships = async (ctx: Context, userId: number, passwordDue = false) => {
+export const memberships = async (ctx: Context, userId: number, passwordDue = false, staffSession = false) => {
   const [schools, classes, pupil, user] = await Promise.all([
     schoolsOfUser(ctx.db, userId),
     classesOfUser(ctx.db, userId),
@@ -261,6 +263,7 @@ export const memberships = async (ctx: Context, userId: number, passwordDue = fa
     may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
     pupil_name: pupil?.display_name ?? null,
     deleted_without_consent_at: user ? deletedWithoutConsentAt(ctx.config, user) : null,
+    ...(staffSession ? { idle_minutes: ctx.config.staffIdleMinutes } : {}),
   };
 };
 
