@@ -52,9 +52,9 @@ const cacheKey = (db: Db): object => {
 };
 
 /** Rows read directly are opened as the plugin opens Kysely's (sealed-records.ts). */
-const opened = async <Row>(db: Db, result: QueryResult<Row>): Promise<QueryResult<Row>> => {
-  if (result.rows.length > 0) await openRows(recordSealerOf(db), result.rows as UnknownRow[]);
-  return result;
+const opened = <Row>(db: Db, result: QueryResult<Row>): Promise<QueryResult<Row>> => {
+  const opening = result.rows.length === 0 ? undefined : openRows(recordSealerOf(db), result.rows as UnknownRow[]);
+  return opening === undefined ? Promise.resolve(result) : opening.then(() => result);
 };
 
 /**

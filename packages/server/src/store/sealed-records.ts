@@ -59,17 +59,25 @@ export interface RecordSealer {
 const SEALED_FORM = new RegExp(`^r[1-9][0-9]{0,8}\\.(?:${SEALED_COLUMNS.join('|')})\\.v1\\.`);
 const R = 'r'.charCodeAt(0);
 
-/** Opens, in place, every sealed value of `rows`. */
-export const openRows = async (sealer: RecordSealer | undefined, rows: readonly UnknownRow[]) => {
-  if (sealer === undefined) return;
+/**
+ * Opens, in place, every sealed value of `rows`. Rows without one (nearly all) are looked over without
+ * waiting on anything: the scan is synchronous and only a row holding a sealed value awaits its opening.
+ */
+export const openRows = (sealer: RecordSealer | undefined, rows: readonly UnknownRow[]): Promise<void> | undefined => {
+  if (sealer === undefined) return undefined;
+  let found: [UnknownRow, string, string][] | undefined;
   for (const row of rows) {
     for (const key in row) {
       const value = row[key];
       if (typeof value === 'string' && value.charCodeAt(0) === R && SEALED_FORM.test(value)) {
-        row[key] = await sealer.open(value);
+        (found ??= []).push([row, key, value]);
       }
     }
   }
+  if (found === undefined) return undefined;
+  return (async () => {
+    for (const [row, key, value] of found) row[key] = await sealer.open(value);
+  })();
 };
 
 /** The plugin every database handle has (db.ts): it opens what queries answer; it changes no query. */
@@ -81,7 +89,8 @@ export class SealedRecords implements KyselyPlugin {
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    await openRows(this.sealer, args.result.rows);
+    const opening = openRows(this.sealer, args.result.rows);
+    if (opening !== undefined) await opening;
     return args.result;
   }
 }
