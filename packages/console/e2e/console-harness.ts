@@ -14,7 +14,7 @@ import { client } from '@edupass/test-kit/http-client';
 import type { BuildOptions, Config } from '@edupass/test-kit/server';
 import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
 import { STEP_TIMEOUT_MS, shown, watchPage } from '../../web/e2e/support/pages.ts';
 
@@ -39,6 +39,22 @@ export const startConsoleRig = async (
     mkdir(SCREENSHOTS, { recursive: true }),
   ]);
   return { ...app, operator };
+};
+
+/**
+ * A rig for the test file (or describe block) that calls this, as `withApp` gives the app: started in
+ * its beforeAll, closed in its afterAll; the answer gives the rig once started.
+ */
+export const withConsoleRig = (): (() => ConsoleRig) => {
+  let running: ConsoleRig | undefined;
+  beforeAll(async () => {
+    running = await startConsoleRig();
+  }, 180_000);
+  afterAll(() => running?.close());
+  return () => {
+    if (!running) throw new Error('the rig is used before its beforeAll started it');
+    return running;
+  };
 };
 
 /** Opens the console in a fresh browser context (its own sessionStorage) and signs in. */

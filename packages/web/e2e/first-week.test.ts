@@ -20,35 +20,40 @@ import { join } from 'node:path';
 import { nextPhone } from '@edupass/test-kit/accounts';
 import { FORTY_NAMES } from '@edupass/test-kit/edu-steps';
 import { gbkBytes } from '@edupass/test-kit/gbk';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import writeExcelFile from 'write-excel-file/node';
-import {
-  type ConsoleRig,
-  openConsoleAsOperator,
-  SCREENSHOTS,
-  startConsoleRig,
-} from '../../console/e2e/console-harness.ts';
+import { SCREENSHOTS, withConsoleRig } from '../../console/e2e/console-harness.ts';
 import { inputLabelled } from './support/account-steps.ts';
-import { CONSOLE, hands, labelsOf, PHONE, shownDetails, TABLET, WAIT } from './support/first-week-steps.ts';
+import {
+  askToTeach,
+  chooseOwnPassword,
+  hands,
+  labelsOf,
+  openClass,
+  operatorAddsSchool,
+  operatorApproves,
+  operatorRecordsAgreement,
+  PHONE,
+  shownDetails,
+  TABLET,
+  teacherOpensTeaching,
+  WAIT,
+} from './support/first-week-steps.ts';
 import { LOCALES } from './support/matrix.ts';
-import { expectScreen, inPage, shown, type TestPage } from './support/pages.ts';
+import { expectScreen, inPage } from './support/pages.ts';
 import { cardsIn, readPrintedSheet } from './support/printed-cards.ts';
-import { checkScreen, expectTappable, say, signInWithPassword, signUpInPage } from './support/story-steps.ts';
+import { checkScreen, expectTappable, say, signUpInPage } from './support/story-steps.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-first-week-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.each(LOCALES)('$locale', ({ locale, text }) => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsoleRig();
-  }, 180_000);
-  afterAll(() => rig?.close());
+  const rigOf = withConsoleRig();
 
   test('the operator adds a school, a teacher comes in, 40 pupils get cards that print and read, a mother links, the year ends', async () => {
+    const rig = rigOf();
     const { server } = rig;
-    const words = CONSOLE[locale];
     const en = locale === 'en';
     const school = en ? 'Starlight Primary School' : '星光实验小学';
     const className = en ? 'Year 3 Class 2' : '三年级二班';
@@ -57,19 +62,8 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     const tablet = { locale, ...TABLET };
 
     // The operator adds the school and records its agreement (the console, at a desk).
-    const desk = await openConsoleAsOperator(rig, { hash: '#/schools', heading: CONSOLE['zh-CN'].schools });
-    if (en) {
-      await desk.getByLabel('语言').selectOption('en');
-      await shown(desk, desk.getByRole('heading', { name: words.schools, level: 1 }));
-    }
-    await desk.getByLabel(words.newName, { exact: true }).fill(school);
-    await desk.getByRole('button', { name: words.addSchool }).click();
-    await desk.getByRole('table').getByRole('rowheader', { name: school }).waitFor(WAIT);
-    await desk.getByLabel(words.agreementSchool, { exact: true }).selectOption({ label: school });
-    await desk.getByLabel(words.signatory).fill(en ? 'Wang Li, head teacher' : '王丽 校长');
-    await desk.getByLabel(words.signedOn).fill('2026-09-01');
-    await desk.getByRole('button', { name: words.record }).click();
-    await desk.getByText(words.recorded(school)).waitFor(WAIT);
+    const desk = await operatorAddsSchool(rig, locale, school);
+    await operatorRecordsAgreement(desk, locale, school);
     await desk.screenshot({ path: join(SCREENSHOTS, `console-first-week-school.${locale}.png`), fullPage: true });
 
     const hand = hands();
@@ -83,26 +77,11 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     await inPage(rig.browser, tablet, async (tab) => {
       const { page } = tab;
       // A teacher signs up and, from the account centre, finds the school and asks to teach there.
-      await signUpInPage(rig, tab, text, teacher.phone, teacher.password);
-      await page.getByRole('link', { name: text['account.teaching'] }).click();
-      await expectScreen(page, text['teach.title']);
-      await inputLabelled(tab, text['teach.schoolName']).fill(en ? 'Starlight' : '星光');
-      await page.getByRole('button', { name: text['teach.search'] }).click();
-      const ask = page
-        .getByRole('list', { name: text['teach.searchResults'] })
-        .getByRole('button', { name: `${text['teach.askToTeach']} ${school}` });
-      await inputLabelled(tab, text['teach.yourName']).fill(teacherName);
-      await expectTappable(ask, 'ask to teach');
-      await ask.click();
-      await page.getByText(say(text, 'teach.asked', { school })).waitFor(WAIT);
-      await checkScreen(page, shot('asked'));
+      const search = en ? 'Starlight' : '星光';
+      await askToTeach(rig, tab, text, { ...teacher, name: teacherName }, { name: school, search }, shot);
 
       // The operator approves, after a question naming the teacher and the school.
-      await desk.getByRole('link', { name: words.teachers }).click();
-      await shown(desk, desk.getByRole('heading', { name: words.teachers, level: 1 }));
-      await desk.getByRole('button', { name: new RegExp(`^${words.approve} .*\\(${teacher.phone}\\)$`) }).click();
-      await desk.getByRole('group').getByRole('button', { name: words.confirm }).click();
-      await desk.getByText(words.approved(school)).waitFor(WAIT);
+      await operatorApproves(desk, locale, teacher.phone, school);
       await desk.close();
 
       // From "approved": the teacher's hands and the clock are counted until the cards are printed.
@@ -116,12 +95,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
         checking += performance.now() - from;
       };
       await hand.refresh(page);
-      await page.getByRole('heading', { name: text['teach.openClass'] }).waitFor(WAIT);
-      await hand.type(inputLabelled(tab, text['teach.className']), className);
-      await hand.choose(page.getByLabel(text['teach.grade'], { exact: true }), { label: text['grade.3'] });
-      await checkOnTheWay(shot('open-class'));
-      await hand.tap(page.getByRole('button', { name: text['teach.create'] }));
-      await expectScreen(page, className);
+      await openClass(tab, text, className, { hand, filled: () => checkOnTheWay(shot('open-class')) });
 
       // 25 pupils from a workbook saved by a spreadsheet program (names and 学号).
       const workbook = join(scratch, `${locale}-名单.xlsx`);
@@ -202,24 +176,13 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     expect(new Set(cards.map((c) => c.guardianCode)).size).toBe(40);
     const [byCard, byTyping] = cards as [(typeof cards)[0], (typeof cards)[0]];
 
-    // The first card's pupil shows it to the tablet's camera: their own account, then a password of their own.
-    const choosePassword = async (tab: TestPage, old: string, own: string) => {
-      const { page } = tab;
-      const form = page.getByRole('region', { name: text['password.title'], exact: true });
-      await form.waitFor(WAIT);
-      await inputLabelled(tab, text['password.old']).fill(old);
-      await inputLabelled(tab, text['form.newPassword']).fill(own);
-      await inputLabelled(tab, text['form.confirmPassword']).fill(own);
-      await form.getByRole('button', { name: text['password.submit'] }).click();
-      await form.getByText(text['password.changedOthersOut']).waitFor(WAIT);
-    };
     await inPage(rig.browser, tablet, async (tab) => {
       // The first card's pupil shows it to the tablet's camera: the code's link opens.
       await tab.page.goto(printed.codes[0] ?? '');
       await expectScreen(tab.page, text['account.security']);
       await tab.page.getByText(say(text, 'account.hello', { name: byCard.name })).waitFor(WAIT);
       await checkScreen(tab.page, shot('pupil-by-card'));
-      await choosePassword(tab, byCard.password, 'Kite2026own');
+      await chooseOwnPassword(tab, text, byCard.password, 'Kite2026own');
       expect(tab.errors).toEqual([]);
     });
     // The second card's pupil opens the site, taps "Login card" and types the username and password from the card.
@@ -238,7 +201,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await tab.page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
       await expectScreen(tab.page, text['account.security']);
       await tab.page.getByText(say(text, 'account.hello', { name: byTyping.name })).waitFor(WAIT);
-      await choosePassword(tab, byTyping.password, 'Comet2026own');
+      await chooseOwnPassword(tab, text, byTyping.password, 'Comet2026own');
       await checkScreen(tab.page, shot('pupil-typed'));
       expect(tab.errors).toEqual([]);
     });
@@ -246,7 +209,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     // The second pupil's mother, on her phone: she signs up and types the card's guardian code.
     await inPage(rig.browser, { locale, ...PHONE }, async (tab) => {
       const { page } = tab;
-      await signUpInPage(rig, tab, text, nextPhone(), 'Magnolia1984', { year: '1984', month: '03' });
+      await signUpInPage(rig, tab, text, nextPhone(), 'Magnolia1984', { born: { year: '1984', month: '03' } });
       await page.getByRole('link', { name: text['family.toGuardianArea'] }).click();
       await expectScreen(page, text['guardian.title']);
       await page.getByTestId('guardian-code').fill(byTyping.guardianCode);
@@ -276,11 +239,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     // The year ends: the class goes up a grade into the next school year, and is archived.
     await inPage(rig.browser, tablet, async (tab) => {
       const { page } = tab;
-      await page.goto(server.url);
-      await signInWithPassword(tab, text, teacher.phone, teacher.password);
-      await expectScreen(page, text['account.profile']);
-      await page.getByRole('link', { name: text['account.teaching'] }).click();
-      await expectScreen(page, text['teach.title']);
+      await teacherOpensTeaching(rig, tab, text, teacher);
       await page.getByRole('link', { name: className, exact: true }).click();
       await expectScreen(page, className);
       // The form offers the next school year after the class's (opened in this one: from September, this year's).

@@ -4,16 +4,10 @@ import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { expect, test } from 'vitest';
 import { inputLabelled, phoneNumbers } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
+import { askToTeach, openClass, teacherOpensTeaching } from './support/first-week-steps.ts';
 import { LOCALES, VIEWPORTS } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
-import {
-  acceptAgreements,
-  checkScreen,
-  expectTappable,
-  say,
-  signInWithPassword,
-  signUpInPage,
-} from './support/story-steps.ts';
+import { acceptAgreements, checkScreen, expectTappable, say, signInWithPassword } from './support/story-steps.ts';
 
 const app = withApp();
 
@@ -44,31 +38,10 @@ test.each(CASES)(
     const shot = (screen: string) => `way-in-${screen}.${locale}.${viewport.name}`;
     const pageOptions = { locale, width: viewport.width, height: viewport.height };
 
-    await inPage(app.browser, pageOptions, async (tab) => {
-      const { page } = tab;
-      // The new teacher signs up; the account centre offers "Teaching" although they teach nowhere yet.
-      await signUpInPage(app, tab, text, teacher.phone, TEACHER_PASSWORD);
-      await page.getByRole('link', { name: text['account.teaching'] }).click();
-      await expectScreen(page, text['teach.title']);
-      await page.getByText(text['teach.noSchools']).waitFor();
-
-      // A part of the name finds the school; asking makes it "waiting for approval".
-      await inputLabelled(tab, text['teach.schoolName']).fill(`${tag}小`);
-      await expectTappable(inputLabelled(tab, text['teach.schoolName']), 'the school name box');
-      const search = page.getByRole('button', { name: text['teach.search'] });
-      await expectTappable(search, 'search');
-      await search.click();
-      const results = page.getByRole('list', { name: text['teach.searchResults'] });
-      await results.getByRole('strong').getByText(schoolName, { exact: true }).waitFor();
-      const ask = results.getByRole('button', { name: `${text['teach.askToTeach']} ${schoolName}` });
-      await expectTappable(ask, 'ask to teach');
-      await checkScreen(page, shot('found'));
-      await ask.click();
-      await page.getByText(say(text, 'teach.asked', { school: schoolName })).waitFor();
-      await page.locator('.teach-row', { hasText: schoolName }).first().getByText(text['teach.pending']).waitFor();
-      expect(await page.getByRole('heading', { name: text['teach.openClass'] }).count()).toBe(0);
-      await checkScreen(page, shot('asked'));
-    });
+    // The new teacher signs up, finds the school by a part of its name and asks: "waiting for approval".
+    await inPage(app.browser, pageOptions, (tab) =>
+      askToTeach(app, tab, text, teacher, { name: schoolName, search: `${tag}小` }, shot),
+    );
 
     // The school admin approves on the school's view, and adds a colleague by phone number.
     await inPage(app.browser, pageOptions, async (tab) => {
@@ -103,19 +76,11 @@ test.each(CASES)(
     // The teacher now sees the school approved and opens a class there.
     await inPage(app.browser, pageOptions, async (tab) => {
       const { page } = tab;
-      await page.goto(server.url);
-      await signInWithPassword(tab, text, teacher.phone, teacher.password);
-      await expectScreen(page, text['account.profile']);
-      await page.getByRole('link', { name: text['account.teaching'] }).click();
-      await expectScreen(page, text['teach.title']);
+      await teacherOpensTeaching(app, tab, text, teacher);
       const row = page.locator('.teach-row', { hasText: schoolName }).first();
       await row.waitFor();
       expect(await row.getByText(text['teach.pending']).count()).toBe(0);
-      await page.getByRole('heading', { name: text['teach.openClass'] }).waitFor();
-      await inputLabelled(tab, text['teach.className']).fill(`三年级${viewport.width}班`);
-      await page.getByLabel(text['teach.grade'], { exact: true }).selectOption({ label: text['grade.3'] });
-      await page.getByRole('button', { name: text['teach.create'] }).click();
-      await expectScreen(page, `三年级${viewport.width}班`);
+      await openClass(tab, text, `三年级${viewport.width}班`);
       await checkScreen(page, shot('class-opened'));
       expect(tab.errors).toEqual([]);
     });

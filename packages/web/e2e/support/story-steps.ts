@@ -34,10 +34,25 @@ export const checkScreen = async (page: Page, name: string) => {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 
+/** What a person's hands do on a page: first-week-steps.ts `hands` counts them; `plainHands` does not. */
+export interface Hands {
+  tap(target: Locator): Promise<void>;
+  type(target: Locator, value: string): Promise<void>;
+  choose(target: Locator, option: { label: string } | string): Promise<void>;
+}
+
+export const plainHands: Hands = {
+  tap: (target) => target.click(),
+  type: (target, value) => target.fill(value),
+  choose: async (target, option) => {
+    await target.selectOption(option);
+  },
+};
+
 /**
  * From the first screen, in the page's language: "Sign up", the phone, the code from the SMS outbox,
  * the password, the age question (an adult's month unless told), the agreements ticked; answers once
- * the account centre shows.
+ * the account centre shows. `hand` does the person's part (opening the site is not one).
  */
 export const signUpInPage = async (
   app: AppUnderTest,
@@ -45,21 +60,24 @@ export const signUpInPage = async (
   text: Text,
   phone: string,
   password: string,
-  born: { year: string; month: string } = { year: '1990', month: '05' },
+  {
+    born = { year: '1990', month: '05' },
+    hand = plainHands,
+  }: { born?: { year: string; month: string }; hand?: Hands } = {},
 ) => {
   const { page } = tab;
   await page.goto(app.server.url);
   await expectScreen(page, text['signIn.title']);
-  await page.getByRole('link', { name: text['signIn.toSignUp'] }).click();
+  await hand.tap(page.getByRole('link', { name: text['signIn.toSignUp'] }));
   await expectScreen(page, text['signUp.title']);
-  await inputLabelled(tab, text['form.phone']).fill(phone);
-  await page.getByRole('button', { name: text['code.send'] }).click();
-  await inputLabelled(tab, text['form.code']).fill(await newCodeFor(app, phone));
-  await inputLabelled(tab, text['form.password']).fill(password);
-  await page.getByRole('combobox', { name: text['age.year'], exact: true }).selectOption(born.year);
-  await page.getByRole('combobox', { name: text['age.month'], exact: true }).selectOption(born.month);
-  await page.getByLabel(text['agree.prefix']).check();
-  await page.getByRole('button', { name: text['signUp.submit'], exact: true }).click();
+  await hand.type(inputLabelled(tab, text['form.phone']), phone);
+  await hand.tap(page.getByRole('button', { name: text['code.send'] }));
+  await hand.type(inputLabelled(tab, text['form.code']), await newCodeFor(app, phone));
+  await hand.type(inputLabelled(tab, text['form.password']), password);
+  await hand.choose(page.getByRole('combobox', { name: text['age.year'], exact: true }), born.year);
+  await hand.choose(page.getByRole('combobox', { name: text['age.month'], exact: true }), born.month);
+  await hand.tap(page.getByLabel(text['agree.prefix']));
+  await hand.tap(page.getByRole('button', { name: text['signUp.submit'], exact: true }));
   await expectScreen(page, text['account.profile']);
 };
 

@@ -18,6 +18,7 @@ import { Link } from '../../ui/link.tsx';
 import { shownNickname } from '../../ui/nickname.ts';
 import { useHeadingFocus } from '../../ui/screen.tsx';
 import { signOutAndLeave } from '../../ui/sign-out.ts';
+import { ConsentWaiting } from './consent-waiting.tsx';
 import { SECURITY_PATH as SECURITY } from './security-rows.ts';
 
 const SECTIONS = [
@@ -124,6 +125,7 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
         <h1 id="screen-title" tabIndex={-1} ref={heading}>
           {title}
         </h1>
+        <ConsentWaiting standing={edu.data} />
         {choosePassword ? (
           <p className="info-panel" role="status">
             {t('password.chooseOwn')}{' '}

@@ -1,16 +1,17 @@
 /**
- * What a child waiting for a guardian's consent sees first in the account centre, in plain words:
- * what waits (a parent must agree), how to ask them (a link the child makes and sends: it works once,
- * for 24 hours; the parent opens it on their own phone) and what happens if nobody agrees (the day the
- * account is deleted: `deleted_without_consent_at` of the memberships). The profile comes after it.
+ * What a child waiting for a guardian's consent sees first on every page of the account centre (above
+ * the page: account-layout.tsx), in plain words: what waits (a parent must agree), how to ask them (a
+ * link the child makes and sends: it works once, for 24 hours; the parent opens it on their own phone)
+ * and what happens if nobody agrees (the day the account is deleted: `deleted_without_consent_at` of
+ * the memberships). A pupil still on the card's password reads what waits and why above the password
+ * form, and makes the link once their own password is chosen (the server answers nothing else before).
  */
-import { guardianTable } from '@edupass/protocol';
+import { type EduMemberships, guardianTable } from '@edupass/protocol';
 import { FormError, Notice } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
-import { useContext, useState } from 'react';
+import { useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
-import { EduStanding } from './account-layout.tsx';
 
 const ConsentLink = () => {
   const { t } = useI18n();
@@ -54,17 +55,21 @@ const ConsentLink = () => {
   );
 };
 
-export const ConsentWaiting = () => {
+export const ConsentWaiting = ({ standing }: { standing: EduMemberships | null | undefined }) => {
   const { t, locale } = useI18n();
-  const until = useContext(EduStanding)?.deleted_without_consent_at;
+  const until = standing?.deleted_without_consent_at;
   if (until === null || until === undefined) return null;
   const date = new Date(until).toLocaleDateString(locale, { dateStyle: 'long' });
   return (
     <section className="info-panel account-section" aria-labelledby="consent-waiting" data-testid="consent-waiting">
       <h2 id="consent-waiting">{t('family.childTitle')}</h2>
       <p>{t('family.childBody')}</p>
-      <p>{t('family.childHow')}</p>
-      <ConsentLink />
+      {standing?.must_change_password ? null : (
+        <>
+          <p>{t('family.childHow')}</p>
+          <ConsentLink />
+        </>
+      )}
       <p>{t('family.childIfNot', { date })}</p>
     </section>
   );

@@ -8,11 +8,10 @@ import { client } from '../../session/account.ts';
 import { takeRefusedReturn } from '../../session/return-target.ts';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout, EduStanding } from './account-layout.tsx';
-import { ConsentWaiting } from './consent-waiting.tsx';
 import { FamilySection } from './family-section.tsx';
 import { ProfileForm } from './profile-form.tsx';
 
-/** The profile's fields; for a child waiting for a guardian, folded under what waits (consent-waiting.tsx). */
+/** The profile's fields; for a child waiting for a guardian, folded under what waits (consent-waiting.tsx, above every page). */
 const ProfileFields = () => {
   const { t } = useI18n();
   const profile = useLoad(() => getProfile(client));
@@ -42,7 +41,6 @@ const Profile = () => {
   return (
     <AccountLayout title={t('profile.title')}>
       <Notice message={returnRefused ? t('return.refused') : null} />
-      <ConsentWaiting />
       <ProfileFields />
       <FamilySection />
     </AccountLayout>
