@@ -65,16 +65,22 @@ export const consentLinkAnswer = object({
   expires_at: integer(),
 });
 
-export const consentRequestAnswer = object({
-  child: object({ nickname: text(), age_band: nullable(oneOf(...AGE_BANDS)) }),
-  text: consentTextAnswer,
-  /** What consenting grants the child's account. */
-  scopes: list(text()),
-  /** Whether the guardian must pass the adult check first (guardian-checks-routes.ts). */
-  adult_check: oneOf(...ADULT_CHECK_STATES),
-  /** Names of the products that disclose what they receive to others (beyond running the service). */
-  disclosing_apps: list(text()),
-});
+export const consentRequestAnswer = object(
+  {
+    child: object({ nickname: text(), age_band: nullable(oneOf(...AGE_BANDS)) }),
+    text: consentTextAnswer,
+    /** What consenting grants the child's account. */
+    scopes: list(text()),
+    /** Whether the guardian must pass the adult check first (guardian-checks-routes.ts). */
+    adult_check: oneOf(...ADULT_CHECK_STATES),
+    /** Names of the products that disclose what they receive to others (beyond running the service). */
+    disclosing_apps: list(text()),
+  },
+  {
+    /** The caller's relation to the child when already linked to them (the page chooses it for them). */
+    relation: text(),
+  },
+);
 
 export const guardianChildrenAnswer = object({
   children: list(
@@ -107,6 +113,9 @@ export const setOwnAgeRoute = route('PUT', 'me/age', 'token', {
   body: { birth_year_month: { type: 'string', required: true, maxLength: 7 } },
 });
 export const guardianChildrenRoute = route('GET', 'guardian/children', 'token');
+export const openChildConsentLinkRoute = route('POST', 'guardian/children/:id/consent/link', 'token', {
+  params: { id },
+});
 export const withdrawConsentRoute = route('POST', 'guardian/children/:id/consent/withdraw', 'token', {
   params: { id },
   status: 204,
@@ -136,6 +145,11 @@ export const guardianTable = {
     ownConsentAnswer,
   ),
   guardianChildren: described(guardianChildrenRoute, "The caller's linked children", guardianChildrenAnswer),
+  openChildConsentLink: described(
+    openChildConsentLinkRoute,
+    'A guardian linked to a child who waits for consent opens the consent link for themselves (24 hours)',
+    consentLinkAnswer,
+  ),
   withdrawConsent: described(
     withdrawConsentRoute,
     "A guardian withdraws consent: the child's account is frozen at once",

@@ -227,11 +227,6 @@ export const hands = () => {
       count.taps += 2;
       return pdf;
     },
-    /** A link opened from a message (a chat app's tap). */
-    follow: async (page: Page, url: string) => {
-      await page.goto(url);
-      count.taps += 1;
-    },
     /** A pull to refresh the page. */
     refresh: async (page: Page) => {
       await page.reload();

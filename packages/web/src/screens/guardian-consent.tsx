@@ -167,7 +167,12 @@ const GuardianConsent = () => {
     if (!link || !signedIn) return;
     let live = true;
     eduCall(guardianTable.consentRequest, { body: { link } })
-      .then((request) => live && setState({ kind: 'ready', request }))
+      .then((request) => {
+        if (!live) return;
+        // A guardian linked already said who they are to the child: chosen for them (they may change it).
+        if (request.relation) setRelation((chosen) => chosen || (request.relation as string));
+        setState({ kind: 'ready', request });
+      })
       .catch(async (error: unknown) => {
         const minor = !isGone(error) && !isAgeNeeded(error) && (await callerIsMinor().catch(() => false));
         if (!live) return;

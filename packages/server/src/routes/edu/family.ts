@@ -9,6 +9,7 @@ import {
   consentRequest,
   decideConsent,
   guardianChildren,
+  openChildConsentLink,
   openConsentLink,
   ownConsent,
   setOwnAge,
@@ -61,6 +62,13 @@ export const guardianRoutes = (app: FastifyInstance, ctx: Context) => {
     ctx,
     'childAccessLog',
     ({ session, params, query }) => childRecordReads(ctx, session.userId, params.id, query),
+    { tags },
+  );
+  defineRoute(
+    app,
+    ctx,
+    'openChildConsentLink',
+    ({ session, params }) => openChildConsentLink(ctx, session.userId, params.id),
     { tags },
   );
   defineRoute(app, ctx, 'withdrawConsent', ({ session, params }) => withdrawConsent(ctx, session.userId, params.id), {

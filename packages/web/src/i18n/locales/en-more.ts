@@ -719,6 +719,9 @@ const text = {
   'guardian.band.16_17': '16 to 17',
   'guardian.band.adult': 'Adult',
   'guardian.unknown': 'Not given',
+  'guardian.agreeNow': 'Read and agree',
+  'guardian.agreeNowBody':
+    "{name}'s account waits for a parent's agreement: until then it can do little, and it is deleted if nobody agrees.",
   'guardian.consentTitle': 'Agreement records',
   'guardian.decision.granted': 'Agreed',
   'guardian.decision.refused': 'Refused',

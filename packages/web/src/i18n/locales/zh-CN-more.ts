@@ -690,6 +690,8 @@ const text: MoreLocaleText = {
   'guardian.band.16_17': '16–17 岁',
   'guardian.band.adult': '成年',
   'guardian.unknown': '未填写',
+  'guardian.agreeNow': '阅读并同意',
+  'guardian.agreeNowBody': '{name}的账号在等家长同意：同意之前能用的功能很少，一直没人同意，账号会被删除。',
   'guardian.consentTitle': '同意记录',
   'guardian.decision.granted': '同意',
   'guardian.decision.refused': '拒绝',

@@ -92,6 +92,25 @@ export const ChildPanel = ({ childId, onGone }: { childId: number; onGone: () =>
       <h2 id="child-title">{name}</h2>
       <FormError message={action.error} />
       <Notice message={action.notice} />
+      {data.child.consent_state === 'pending' ? (
+        <div className="info-panel" data-testid="agree-now">
+          <p>{t('guardian.agreeNowBody', { name })}</p>
+          <button
+            type="button"
+            className="button primary block"
+            aria-busy={action.busy}
+            onClick={() =>
+              void action.run(async () => {
+                // The consent page, with a link of the guardian's own (the same page a child's link opens).
+                const { link } = await eduCall(guardianTable.openChildConsentLink, params);
+                window.location.assign(`/consent#${encodeURIComponent(link)}`);
+              })
+            }
+          >
+            {t('guardian.agreeNow')}
+          </button>
+        </div>
+      ) : null}
       <h3>{t('guardian.detailsTitle')}</h3>
       <Facts record={data} />
       <h3>{t('guardian.limitsTitle')}</h3>

@@ -26,12 +26,14 @@ import { findUserById } from '../../../store/account/users.ts';
 import {
   allowExportNow,
   childrenOfGuardian,
+  guardiansOfChild,
   insertConsentRecord,
   linkGuardian,
   moveConsentState,
   pendingConsentBefore,
   setAgeOnce,
 } from '../../../store/edu/family/guardians.ts';
+import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
 import { listApplicationRows } from '../../../store/identity/applications.ts';
 import type { User } from '../../../store/schema.ts';
 import { deleteAccount } from '../../account/deletion.ts';
@@ -94,6 +96,19 @@ export const openConsentLink = async (ctx: Context, userId: number) => {
   return { link, expires_at: ctx.now() + CONSENT_LINK_SECONDS * 1000 };
 };
 
+/**
+ * A guardian linked to a child who waits for consent (linked with the code on the school's login card,
+ * or a letter) opens the consent link for themselves: the same link, with the same checks when it is
+ * read and decided (`childOfLink`), as one the child would have sent them.
+ */
+export const openChildConsentLink = async (ctx: Context, guardianId: number, childId: number) => {
+  await requireGuardian(ctx, guardianId, childId);
+  const child = (await findUserById(ctx.db, childId)) ?? fail('E_2');
+  if (child.consent_state !== 'pending') throw invalidRequest('No guardian consent is waiting on this account.');
+  const link = await issueTicket(ctx, 'guardian_consent', String(child.id), CONSENT_LINK_SECONDS);
+  return { link, expires_at: ctx.now() + CONSENT_LINK_SECONDS * 1000 };
+};
+
 /** A minor's refusal, in plain words. */
 export const MINORS_DO_NOT_CONSENT =
   'Only an adult can decide for a child. Ask your mother, father or another grown-up in your family to do it from their own phone.';
@@ -145,8 +160,15 @@ export const consentRequest = async (ctx: Context, guardianId: number, link: str
   const adult = await adultCheckState(ctx, guardianId);
   const guardian = (await findUserById(ctx.db, guardianId)) ?? fail('E_0');
   if (adult.state === 'off' && currentBand(guardian, ctx.now()) === null) throw ageNeeded();
+  // A guardian linked already is shown the child as the guardian's area shows them, with the relation given.
+  const linked = (await guardiansOfChild(ctx.db, child.id)).find((row) => Number(row.id) === guardianId);
+  const pupil = linked && (await findPupilAccount(ctx.db, child.id));
   return {
-    child: { nickname: child.nickname ?? '', age_band: currentBand(child, ctx.now()) },
+    child: {
+      nickname: (linked && (pupil?.display_name || child.fullname)) || child.nickname || '',
+      age_band: currentBand(child, ctx.now()),
+    },
+    ...(linked && { relation: linked.relation }),
     text: await currentConsentText(ctx),
     scopes: [...CONSENTED_SCOPES],
     adult_check: adult.state,

@@ -6,6 +6,7 @@
  */
 import {
   type ChildRecord,
+  type ConsentRequest,
   type EduAccessLog,
   type GuardianChildren,
   type GuardianCode,
@@ -160,6 +161,41 @@ describe('linking a guardian with a one-time code', () => {
     ]);
     const record = edu.ok<ChildRecord>(await recordOf(guardian, Number(pupil?.user_id)));
     expect(record.child).toMatchObject({ pupil_name: '周小舟' });
+  });
+
+  it('a guardian linked by the card’s code agrees from the guardian area: the consent page knows the child and the relation; no one else opens it', async () => {
+    // A school without an agreement: the pupil waits for a guardian.
+    const schoolId = await edu.addSchool('等待小学', undefined, false);
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId, '三年级一班');
+    const [pupil] = await edu.createPupils(teacher, classId, ['宋小满']);
+    const childId = Number(pupil?.user_id);
+    const path = pathOf(routes.pupilGuardianCode.path, { id: classId, user_id: childId });
+    const { code } = edu.ok<GuardianCode>(await call('POST', path, {}, { token: teacher.token }));
+    const mother = await signUpAged(36);
+    edu.ok(await link(mother, code, 'mother'));
+    const opening = pathOf(routes.openChildConsentLink.path, { id: childId });
+    // Someone not linked, and the teacher, are refused the link.
+    for (const other of [await signUpAged(40), teacher]) {
+      expectError(await call('POST', opening, {}, { token: other.token }), 'E_2');
+    }
+    const { link: consentLink } = edu.ok<{ link: string }>(await call('POST', opening, {}, { token: mother.token }));
+    const asked = edu.ok<ConsentRequest>(
+      await call('POST', routes.consentRequest.path, { link: consentLink }, { token: mother.token }),
+    );
+    expect(asked).toMatchObject({ child: { nickname: '宋小满' }, relation: 'mother' });
+    edu.ok(
+      await call(
+        'POST',
+        routes.decideConsent.path,
+        { link: consentLink, decision: 'consent', relation: 'mother' },
+        { token: mother.token },
+      ),
+      204,
+    );
+    expect(await childrenOf(mother)).toEqual([expect.objectContaining({ id: childId, consent_state: 'granted' })]);
+    // Nothing waits any more: no second link.
+    expectError(await call('POST', opening, {}, { token: mother.token }), 'E_1');
   });
 
   it("a teacher's code is for someone else: the teacher who opened it cannot spend it, and the pupil's guardian still can", async () => {
