@@ -20,7 +20,7 @@ import { inputLabelled } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage, type TestPage } from './support/pages.ts';
-import { acceptAgreements, checkScreen, expectTappable, say, type Text } from './support/story-steps.ts';
+import { checkScreen, expectTappable, say, type Text } from './support/story-steps.ts';
 import { expectCleanScreen } from './support/touch.ts';
 
 const app = withApp();
@@ -146,8 +146,9 @@ test.each(CASES)(
       const { page } = tab;
       const submit = await signInAsPupil(tab, text, waiting.username, `${waiting.password}Own7`);
       await submit.click();
-      // Not covered by a school's agreement: the child signs the platform's agreements themselves.
-      await acceptAgreements(page, text);
+      // Not covered by a school's agreement, still no legal text meant for adults: the guardian decides.
+      await expectScreen(page, text['account.profile']);
+      expect(await page.getByRole('heading', { name: text['gate.title'] }).count()).toBe(0);
       const panel = page.getByTestId('consent-waiting');
       await panel.getByRole('heading', { name: text['family.childTitle'] }).waitFor();
       await panel.getByText(text['family.childBody']).waitFor();

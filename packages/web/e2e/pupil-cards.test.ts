@@ -17,7 +17,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { inputLabelled, openSecurityRow } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
 import { LOCALES } from './support/matrix.ts';
-import { inPage } from './support/pages.ts';
+import { expectScreen, inPage } from './support/pages.ts';
 import { acceptAgreements, signInWithPassword } from './support/story-steps.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
@@ -62,7 +62,8 @@ for (const { locale, text } of LOCALES) {
       await page.goto(server.url);
       // On the card's password the account centre opens at the form for a password of the pupil's own.
       await signInWithPassword(tab, text, pupil.username, pupil.password);
-      await acceptAgreements(page, text, 'account.security');
+      // A child waiting for a guardian meets no agreements gate: the guardian decides (child-screens.test.ts).
+      await expectScreen(page, text['account.security']);
 
       // The forced first change: before typing anything, the pupil reads that the card will stop working.
       const passwordForm = page.getByRole('region', { name: text['password.title'], exact: true });

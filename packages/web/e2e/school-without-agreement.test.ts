@@ -31,7 +31,7 @@ import {
 } from './support/first-week-steps.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage } from './support/pages.ts';
-import { acceptAgreements, checkScreen, say, signUpInPage, type Text } from './support/story-steps.ts';
+import { checkScreen, say, signUpInPage, type Text } from './support/story-steps.ts';
 import { PHONE } from './support/touch.ts';
 
 const NAMES = ['王子涵', '李雨桐', '张小雨'];
@@ -121,8 +121,9 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await inputLabelled(tab, text['form.cardUsername']).fill(username);
       await inputLabelled(tab, text['form.password']).fill(password);
       await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
-      // Not covered by a school's agreement: the child accepts the platform's agreements (child-screens.test.ts).
-      await acceptAgreements(page, text, 'account.security');
+      // Not covered by a school's agreement, and still no legal text meant for adults: the guardian decides.
+      await expectScreen(page, text['account.security']);
+      expect(await page.getByRole('heading', { name: text['gate.title'] }).count()).toBe(0);
       // Then what waits and why, at the top, above the form for a password of their own.
       const panel = page.getByTestId('consent-waiting');
       await panel.getByRole('heading', { name: text['family.childTitle'] }).waitFor(WAIT);

@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { agreementTexts, currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
 import type { Agreement } from '../../store/schema.ts';
-import { agreementsSignedBySchool } from '../edu/family/school-agreements.ts';
+import { agreementsNotThePupils } from '../edu/family/school-agreements.ts';
 import { findUserById } from '../identity/request-reads.ts';
 import { requireProduct } from '../platform/products.ts';
 import { chosenAgreements } from '../sign-in/session-answer.ts';
@@ -36,13 +36,13 @@ export const listAgreements = async (ctx: Context, lang: AgreementLanguage) =>
 
 /**
  * Current agreements the user has not signed; every current one for a visitor; none for a pupil whose
- * school accepted them under its agreement (edu/family/school-agreements.ts).
+ * school accepted them under its agreement, or whose guardian decides (edu/family/school-agreements.ts).
  */
 const unsigned = async (ctx: Context, userId: number | undefined): Promise<Agreement[]> => {
   const current = await currentAgreements(ctx.db, ctx.now());
   if (userId === undefined) return current;
   const user = await findUserById(ctx.db, userId);
-  if (user !== undefined && (await agreementsSignedBySchool(ctx, user))) return [];
+  if (user !== undefined && (await agreementsNotThePupils(ctx, user))) return [];
   const signed = await signedAgreementIds(ctx.db, userId);
   return current.filter((a) => !signed.has(a.id));
 };

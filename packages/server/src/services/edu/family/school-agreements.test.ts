@@ -263,7 +263,7 @@ describe("a school's agreement", () => {
     expect(standing).toEqual([recorded]);
   });
 
-  it("stands for its pupils' acceptance of the platform's agreements while in force; a pupil waiting for a guardian still signs them", async () => {
+  it("stands for its pupils' acceptance of the platform's agreements while in force; for a pupil waiting for a guardian, the guardian decides", async () => {
     const schoolId = await edu.addSchool('卡片小学');
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId, '二年级二班');
@@ -288,7 +288,7 @@ describe("a school's agreement", () => {
       edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token: session }));
     expect(await me(token)).toMatchObject({ pupil_name: '王子涵', deleted_without_consent_at: null });
 
-    // A pupil of a school without an agreement waits for a guardian, and signs for themselves.
+    // A pupil of a school without an agreement waits for a guardian: no legal text meant for adults.
     const otherSchool = await edu.addSchool('无协议小学', undefined, false);
     const otherTeacher = await edu.approvedTeacher(otherSchool);
     const [waiting] = await edu.createPupils(otherTeacher, await edu.createClass(otherTeacher, otherSchool), [
@@ -296,7 +296,7 @@ describe("a school's agreement", () => {
     ]);
     if (!waiting) throw new Error('no pupil');
     const waitingToken = (await edu.pupilSession(waiting)).token;
-    expect(await toSign(waitingToken)).toBeGreaterThan(0);
+    expect(await toSign(waitingToken)).toBe(0);
     // What waits for a guardian says when the account goes if nobody agrees: EDU_CONSENT_PENDING_DAYS on.
     const waitingMe = await me(waitingToken);
     expect(waitingMe.pupil_name).toBe('李小龙');

@@ -171,3 +171,20 @@ export const agreementsSignedBySchool = async (
   const pupil = await findPupilAccount(ctx.db, user.id);
   return pupil !== undefined && (await schoolConsentStands(ctx, Number(pupil.school_id)));
 };
+
+/**
+ * Whether the platform's agreements are not the pupil's to sign: accepted by the school (above), or,
+ * for a child under 14 the school made and still manages at a school without an agreement, decided by
+ * a guardian — while the child waits (`pending`: the account can do little, and a parent's consent or
+ * its absence settles it) and after a guardian agreed (`granted`). A child is not shown legal text meant
+ * for adults; a pupil who takes the account over with a phone of their own signs like anyone.
+ */
+export const agreementsNotThePupils = async (
+  ctx: Pick<Context, 'db'>,
+  user: Pick<User, 'id' | 'phone' | 'consent_state'>,
+): Promise<boolean> => {
+  if (!user.phone && (user.consent_state === 'pending' || user.consent_state === 'granted')) {
+    return (await findPupilAccount(ctx.db, user.id)) !== undefined;
+  }
+  return agreementsSignedBySchool(ctx, user);
+};
