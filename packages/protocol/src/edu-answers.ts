@@ -64,6 +64,11 @@ export const membershipsAnswer = object(
   },
   {
     /**
+     * The name a teacher gave a school when asking to teach there ("王老师"): the name a teacher is
+     * greeted by while the nickname is the drawn default. Absent when none was given.
+     */
+    teacher_name: text(),
+    /**
      * A staff session's idle time-out (STAFF_IDLE_MINUTES; 0 when the server has none): the server ends
      * the session after that many minutes without a call. Only in a staff session's answer (a teacher's
      * or a school admin's); a pupil's or a family's session has no time-out and no field.

@@ -240,6 +240,8 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     await inPage(rig.browser, tablet, async (tab) => {
       const { page } = tab;
       await teacherOpensTeaching(rig, tab, text, teacher);
+      // Greeted by the name given when asking to teach, not the drawn 用户NNNN.
+      await page.getByText(say(text, 'account.hello', { name: teacherName })).waitFor(WAIT);
       await page.getByRole('link', { name: className, exact: true }).click();
       await expectScreen(page, className);
       // The form offers the next school year after the class's (opened in this one: from September, this year's).

@@ -74,9 +74,10 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
   // Teachers and school admins (the education memberships say so) reach the teacher area from here.
   const edu = useLoad(loadMemberships);
   const nickname = user?.nickname || user?.fullname || '';
-  // A pupil the school made is greeted by the name the teacher typed, not the drawn 用户NNNN, until
-  // they choose a nickname of their own; the drawn one waits for the memberships before it is shown.
-  const pupilName = isDefaultNickname(nickname) ? edu.data?.pupil_name : null;
+  // A pupil the school made is greeted by the name the teacher typed, a teacher by the name they gave
+  // the school, not the drawn 用户NNNN, until they choose a nickname of their own; the drawn one waits
+  // for the memberships before it is shown.
+  const pupilName = isDefaultNickname(nickname) ? (edu.data?.pupil_name ?? edu.data?.teacher_name) : null;
   const stored = pupilName || nickname;
   const name = isDefaultNickname(nickname) && edu.status === 'loading' ? '' : shownNickname(stored, t);
   const sections = hasTeachingArea(edu.data) ? [...SECTIONS, TEACHING] : SECTIONS;

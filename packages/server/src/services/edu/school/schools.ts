@@ -239,6 +239,11 @@ export const schoolOverview = async (ctx: Context, callerId: number, schoolId: n
   };
 };
 
+const teacherName = (schools: { display_name: string | null }[]) => {
+  const given = schools.find((school) => school.display_name)?.display_name;
+  return given ? { teacher_name: given } : {};
+};
+
 /**
  * The caller's schools, classes and roles; `must_change_password` as the session must change its
  * password before anything else (`passwordDue`: a pupil still on the card's password, a staff member's
@@ -263,6 +268,8 @@ export const memberships = async (ctx: Context, userId: number, passwordDue = fa
     may_teach: pupil === undefined && user !== undefined && isAdultOrUnknown(user, ctx.now()),
     pupil_name: pupil?.display_name ?? null,
     deleted_without_consent_at: user ? deletedWithoutConsentAt(ctx.config, user) : null,
+    // The name a teacher gave when asking to teach (the first school's that has one).
+    ...teacherName(schools),
     ...(staffSession ? { idle_minutes: ctx.config.staffIdleMinutes } : {}),
   };
 };

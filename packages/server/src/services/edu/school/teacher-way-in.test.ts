@@ -142,6 +142,19 @@ describe('asking to teach', () => {
 });
 
 describe('a school admin adds a teacher by phone', () => {
+  test('the name a teacher gives when asking is the name they are greeted by; none given, none answered', async () => {
+    const { id } = await schoolWithAdmin('启智学校');
+    const named = await signUp(server);
+    const unnamed = await signUp(server);
+    const path = pathOf(routes.requestTeaching.path, { id });
+    edu.ok(await call('POST', path, { name: '  王老师 ' }, { token: named.token }), 204);
+    edu.ok(await call('POST', path, {}, { token: unnamed.token }), 204);
+    const me = async (token: string) =>
+      edu.ok<EduMemberships>(await call('GET', routes.eduMemberships.path, undefined, { token }));
+    expect((await me(named.token)).teacher_name).toBe('王老师');
+    expect(await me(unnamed.token)).not.toHaveProperty('teacher_name');
+  });
+
   test('an account with that phone becomes an approved teacher of this school only; twice is the same', async () => {
     const { id, admin } = await schoolWithAdmin('春晖小学');
     const elsewhere = await schoolWithAdmin('秋实小学');

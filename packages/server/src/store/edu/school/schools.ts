@@ -111,7 +111,13 @@ export const schoolsOfUser = (db: Db, userId: number) =>
   db
     .selectFrom('school_members')
     .innerJoin('schools', 'schools.id', 'school_members.school_id')
-    .select(['schools.id', 'schools.name', 'school_members.role', 'school_members.status'])
+    .select([
+      'schools.id',
+      'schools.name',
+      'school_members.role',
+      'school_members.status',
+      'school_members.display_name',
+    ])
     .where('school_members.user_id', '=', userId)
     .orderBy('schools.id')
     .execute();
