@@ -11,10 +11,10 @@
  *   through `openRows` (compiled-query.ts).
  * - Writing seals explicitly: the users' and pupil accounts' stores pass their values through
  *   `storedUserValues` / `storedPupilName`, which also write the blind indexes (`phone_index`,
- *   `email_index`, migration 058) that sign-in, uniqueness and exact search look values up by.
+ *   `email_index`, migration 061) that sign-in, uniqueness and exact search look values up by.
  * - An account that becomes a child (a class's grade corrected) is sealed when it does (`sealAccount`);
- *   a database from before, or records sealed under a rotated-out generation, are sealed again in place
- *   at start (`sealInPlace`), a batch at a time.
+ *   a database from before, or records sealed under an older generation, are sealed again in place by
+ *   the sweep (`sealInPlace`, from services/security/record-keys.ts), a batch at a time.
  */
 import {
   type Kysely,
@@ -65,16 +65,16 @@ const R = 'r'.charCodeAt(0);
  */
 export const openRows = (sealer: RecordSealer | undefined, rows: readonly UnknownRow[]): Promise<void> | undefined => {
   if (sealer === undefined) return undefined;
-  let found: [UnknownRow, string, string][] | undefined;
+  const found: [UnknownRow, string, string][] = [];
   for (const row of rows) {
     for (const key in row) {
       const value = row[key];
       if (typeof value === 'string' && value.charCodeAt(0) === R && SEALED_FORM.test(value)) {
-        (found ??= []).push([row, key, value]);
+        found.push([row, key, value]);
       }
     }
   }
-  if (found === undefined) return undefined;
+  if (found.length === 0) return undefined;
   return (async () => {
     for (const [row, key, value] of found) row[key] = await sealer.open(value);
   })();

@@ -4,8 +4,9 @@
  *
  * Records are sealed under generations of keys: random 256-bit keys kept together in the `record-keys`
  * setting, itself sealed under the keyring's `sealing` key (keyring.ts), so whoever holds only the
- * database opens none of them. A sealed value names its generation (`r<generation>.` before the
- * AES-256-GCM value of sealed-values.ts, with the column's name as associated data); every generation
+ * database opens none of them. A sealed value names its generation and its column
+ * (`r<generation>.<column>.` before the AES-256-GCM value of sealed-values.ts, which binds the column as
+ * associated data); every generation
  * kept opens, the newest seals. Rotating adds a generation: values sealed before keep opening while
  * they are sealed again under the new one, so a rotation needs no downtime.
  *
