@@ -266,16 +266,20 @@ export const sealInPlace = async (db: Db, progress: (rewritten: number) => void 
       .limit(BATCH)
       .execute();
     if (rows.length === 0) break;
-    for (const row of rows) {
-      if (sealer.sealedUnder(row.display_name) === sealer.generation()) continue;
-      const name = await sealer.open(row.display_name);
-      await db
-        .updateTable('pupil_accounts')
-        .set({ display_name: sealer.seal('display_name', name) })
-        .where('user_id', '=', row.user_id)
-        .execute();
-      rewritten++;
-    }
+    const due = rows.filter((row) => sealer.sealedUnder(row.display_name) !== sealer.generation());
+    const names = await Promise.all(due.map((row) => sealer.open(row.display_name)));
+    // As for the users above: a batch a transaction, and a name changed since it was read stays as written.
+    await inStoreTransaction(db, async (tx) => {
+      for (const [i, row] of due.entries()) {
+        await tx
+          .updateTable('pupil_accounts')
+          .set({ display_name: sealer.seal('display_name', names[i] as string) })
+          .where('user_id', '=', row.user_id)
+          .where('display_name', '=', row.display_name)
+          .execute();
+      }
+    });
+    rewritten += due.length;
     after = Number(rows.at(-1)?.user_id);
     progress(rewritten);
   }

@@ -96,9 +96,6 @@ export const rotateRecordKeys = async (db: Kysely<Database>, keyring: Keyring): 
 
 const PREFIX = new RegExp(`^r([1-9][0-9]{0,8})\\.(${SEALED_COLUMNS.join('|')})\\.(v1\\..+)$`, 's');
 
-/** Whether a stored value is sealed (by its form: a plain phone, address, name or month never has it). */
-export const isSealedRecord = (stored: string): boolean => PREFIX.test(stored);
-
 /** The generation a stored value is sealed under, or undefined for a plain one. */
 export const sealedGeneration = (stored: string): number | undefined => {
   const match = PREFIX.exec(stored);

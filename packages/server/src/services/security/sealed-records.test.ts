@@ -138,7 +138,8 @@ describe('children’s records at rest', () => {
     // The class shows the pupil by the name the teacher typed.
     const detail = edu.ok(await edu.classDetail(teacher.token, classId));
     expect(JSON.stringify(detail)).toContain('欧阳子涵');
-    expect(JSON.stringify(pupil)).toContain('欧阳子涵');
+    // The card sheet prints it from the stored (sealed) name.
+    expect((await edu.cardSheet(teacher, classId, 'zh-CN', [Number(pupil?.user_id)])).html).toContain('欧阳子涵');
   });
 
   test('a database from before is sealed in place at start; the blind index keeps a phone unique across sealed and plain rows', async () => {
