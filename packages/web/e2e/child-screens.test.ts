@@ -100,6 +100,9 @@ test.each(CASES)(
       expect(await page.getByText(text['password.byPhone']).count()).toBe(0);
       const ask = page.getByText(text['password.chooseOwn']);
       expect(await ask.getAttribute('class')).toBe('info-panel');
+      // Nothing leads away from the form only to come back to it: no "back to the list", no sections.
+      expect(await page.getByRole('link', { name: text['security.back'] }).count()).toBe(0);
+      expect(await page.getByRole('navigation', { name: text['account.sections'] }).count()).toBe(0);
       await checkScreen(page, shot('first-screen'));
       await expectCleanScreen(page, 'the first screen after the card');
       const submit = form.getByRole('button', { name: text['password.submit'] });
@@ -112,6 +115,9 @@ test.each(CASES)(
       await submit.click();
       await form.getByText(text['password.changedOthersOut']).waitFor();
       await ask.waitFor({ state: 'detached' });
+      // Chosen: the way back to the list and the sections are there again.
+      await page.getByRole('link', { name: text['security.back'] }).waitFor();
+      await page.getByRole('navigation', { name: text['account.sections'] }).waitFor();
       await checkScreen(page, shot('password-chosen'));
 
       // The home page greets by name, and the privacy page says nothing is recorded of a child.

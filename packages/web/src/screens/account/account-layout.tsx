@@ -95,7 +95,8 @@ export const AccountLayout = ({ title, children }: { title: string; children: Re
           <Avatar url={user?.avatar_url ?? ''} name={stored} size={48} />
           <p>{name ? t('account.hello', { name }) : t('account.title')}</p>
         </div>
-        <nav aria-label={t('account.sections')}>
+        {/* Until the pupil has chosen a password every section leads back to the form: none is offered. */}
+        <nav aria-label={t('account.sections')} hidden={choosePassword}>
           <ul>
             {sections.map((section) => (
               <li key={section.href}>

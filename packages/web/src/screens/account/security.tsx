@@ -9,7 +9,7 @@ import { listOwnCards } from '@edupass/account/edu';
 import { secondFactorStatus } from '@edupass/account/second-factor';
 import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import type { TextKey } from '../../i18n/locales/en.ts';
 import { takeFocusRequest } from '../../router/focus.ts';
@@ -19,7 +19,7 @@ import { passwordReportedWeak } from '../../session/weak-password.ts';
 import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { maskEmail } from '../../ui/mask-email.ts';
-import { AccountLayout } from './account-layout.tsx';
+import { AccountLayout, EduStanding } from './account-layout.tsx';
 import { CardsSection } from './cards-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DevicesSection } from './devices-section.tsx';
@@ -29,6 +29,23 @@ import { PhoneSection } from './phone-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
 import { FEW_RECOVERY_CODES, SECURITY_PATH, type SecurityRow, securityRowOf } from './security-rows.ts';
 import { UsernameSection } from './username-section.tsx';
+
+/**
+ * Back to the list of rows; none while a pupil must first choose a password of their own (the list
+ * would only lead back to the form).
+ */
+const BackToList = () => {
+  const { t } = useI18n();
+  if (useContext(EduStanding)?.must_change_password === true) return null;
+  return (
+    <p className="back-row">
+      <Link href={SECURITY_PATH} className="back-link">
+        <span aria-hidden="true">‹</span>
+        {t('security.back')}
+      </Link>
+    </p>
+  );
+};
 
 interface RowView {
   key: SecurityRow;
@@ -178,12 +195,7 @@ const Security = () => {
           <p className="muted">{t('app.loading')}</p>
         ) : open ? (
           <>
-            <p className="back-row">
-              <Link href={SECURITY_PATH} className="back-link">
-                <span aria-hidden="true">‹</span>
-                {t('security.back')}
-              </Link>
-            </p>
+            <BackToList />
             {form()}
           </>
         ) : (
