@@ -157,6 +157,10 @@ export const startServer = async (
     EDU_PUPIL_PASSWORD_CHANGE: '0',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
   };
-  const { child } = await startChild(SERVER_CORE, ['node', bundle], env, logFile);
+  // BENCH_CPU_PROF=<folder>: each server writes a V8 CPU profile there when it stops (open it in
+  // Chrome's DevTools, or sum it with `node bench/district/profile.mjs <folder>`).
+  const profile = process.env.BENCH_CPU_PROF;
+  const node = profile ? ['node', '--cpu-prof', `--cpu-prof-dir=${profile}`] : ['node'];
+  const { child } = await startChild(SERVER_CORE, [...node, bundle], env, logFile);
   return { url, pid: Number(child.pid), stop: () => stopChild(child) };
 };

@@ -36,7 +36,23 @@ export interface CounterDelta {
   walBytes: number;
   /** Each statement with how many times it ran, most first. */
   byStatement: { query: string; calls: number }[];
+  /** `statements` less the server's background work that lands among them (`backgroundStatements`). */
+  ownStatements: number;
 }
+
+/**
+ * What a server runs on its own whatever the requests: the background workers' claims of their queues
+ * (webhook deliveries, back-channel logouts, data exports: `update … set lease_holder`, store/lease.ts),
+ * which land among a flow's statements more often the busier the host is, and the process's reload of
+ * its signing keys (services/sessions/signing-keys.ts: every 5 s, three statements — the keys, and the
+ * setting naming when the first asymmetric key was made, read or created).
+ */
+export const backgroundStatements = (byStatement: CounterDelta['byStatement']) =>
+  byStatement.reduce(
+    (sum, s) =>
+      sum + (/set lease_holder/.test(s.query) ? s.calls : /from "signing_keys"/.test(s.query) ? 3 * s.calls : 0),
+    0,
+  );
 
 /**
  * A reader of `database`'s counters on the cluster at `clusterUrl` (any database of it: the reads
@@ -85,8 +101,10 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
       if (calls > 0 && !TRANSACTION_CONTROL.test(now.query)) byStatement.push({ query: now.query, calls });
     }
     byStatement.sort((a, b) => b.calls - a.calls);
+    const statements = byStatement.reduce((sum, s) => sum + s.calls, 0);
     return {
-      statements: byStatement.reduce((sum, s) => sum + s.calls, 0),
+      statements,
+      ownStatements: statements - backgroundStatements(byStatement),
       writeCommits: after.nextXid - before.nextXid,
       walRecords,
       walBytes: Number(walBytes.rows[0]?.bytes ?? 0),

@@ -6,7 +6,7 @@ import { DEFAULT_AGREEMENT_IDS, type LoginResult } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { findAgreements } from '../../store/account/agreements.ts';
-import { accountStanding } from '../../store/account/standing.ts';
+import { type AccountStanding, accountStanding } from '../../store/account/standing.ts';
 import type { User } from '../../store/schema.ts';
 import { signRecorded } from '../account/agreement-signatures.ts';
 import { refuseWhileErasing } from '../account/deletion-gate.ts';
@@ -49,9 +49,11 @@ export const signIn = async (
   method: string,
   request: SignInRequest,
   agreementIds: number[] = [],
+  /** The account's standing, when the caller read it already (a password sign-in does). */
+  known?: AccountStanding,
 ): Promise<SignedIn> => {
   if (user.blocked_at !== null) fail('AC3_44');
-  const standing = await accountStanding(ctx.db, user.id);
+  const standing = known ?? (await accountStanding(ctx.db, user.id));
   if (!request.secondStepDone) await requireSecondStep(ctx, user, { method, agreementIds }, request.pid, standing);
   await refuseWhileErasing(ctx, user, {
     method,

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
+import { type AccountStanding, accountStanding } from '../../store/account/standing.ts';
 import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { proveContact, saveUser } from '../account/users.ts';
@@ -42,12 +43,15 @@ export const loginByPassword = async (
     failure: 'login_failed',
   });
   if (!user || !ok) return fail('AC3_2');
+  // Read once for the staff policy and the sign-in's second step and session.
+  const standing = await accountStanding(ctx.db, user.id);
   return signIn(
     ctx,
-    await withStaffPolicyOf(ctx, await withWeakFlagOf(ctx, user, input.password), input.password),
+    await withStaffPolicyOf(ctx, await withWeakFlagOf(ctx, user, input.password), input.password, standing),
     'password',
     { ...request, pid: input.pid },
     agreements,
+    standing,
   );
 };
 
@@ -67,9 +71,14 @@ const withWeakFlagOf = async (ctx: Context, user: User, password: string): Promi
  * the session that follows may only change it. Checked here, where the password was typed, before a
  * second factor is asked for.
  */
-const withStaffPolicyOf = async (ctx: Context, user: User, password: string): Promise<User> => {
+const withStaffPolicyOf = async (
+  ctx: Context,
+  user: User,
+  password: string,
+  standing: AccountStanding,
+): Promise<User> => {
   if (user.password_changed_at === BELOW_POLICY || staffPasswordProblem(ctx, password) === undefined) return user;
-  if (!(await isStaff(ctx, user))) return user;
+  if (!(await isStaff(ctx, user, standing))) return user;
   await saveUser(ctx, user.id, { password_changed_at: BELOW_POLICY });
   return { ...user, password_changed_at: BELOW_POLICY };
 };
