@@ -25,6 +25,7 @@ import {
   agreementInForce,
   endSchoolAgreements,
   insertSchoolAgreement,
+  pupilsSchoolHasAgreement,
   schoolAgreements,
 } from '../../../store/edu/family/guardian-checks.ts';
 import { findPupilAccount } from '../../../store/edu/school/pupils.ts';
@@ -168,8 +169,7 @@ export const agreementsSignedBySchool = async (
   user: Pick<User, 'id' | 'phone' | 'consent_state'>,
 ): Promise<boolean> => {
   if (user.phone || (user.consent_state !== 'school' && user.consent_state !== null)) return false;
-  const pupil = await findPupilAccount(ctx.db, user.id);
-  return pupil !== undefined && (await schoolConsentStands(ctx, Number(pupil.school_id)));
+  return pupilsSchoolHasAgreement(ctx.db, user.id);
 };
 
 /**

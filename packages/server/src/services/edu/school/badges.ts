@@ -14,8 +14,7 @@
 import { HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../../context.ts';
 import { fail, RefusedForNow } from '../../../errors.ts';
-import { findUserById } from '../../../store/account/users.ts';
-import { findLiveBadge } from '../../../store/edu/school/pupils.ts';
+import { findUserByLiveBadge } from '../../../store/edu/school/pupils.ts';
 import { requireProduct } from '../../platform/products.ts';
 import { countedAddress } from '../../security/counted-address.ts';
 import { sha256 } from '../../security/hashing.ts';
@@ -32,8 +31,7 @@ export const signInByBadge = async (
   request: SignInRequest,
 ): Promise<SignedIn> => {
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
-  const badge = await findLiveBadge(ctx.db, sha256(input.badge.trim()));
-  const user = badge ? await findUserById(ctx.db, Number(badge.user_id)) : undefined;
+  const user = await findUserByLiveBadge(ctx.db, sha256(input.badge.trim()));
   // A badge is the school's way into an account it manages: once the pupil has a personal phone the
   // account is theirs (managed_by_school false), and no card the school printed opens it.
   if (user && !user.phone) return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });

@@ -43,6 +43,17 @@ export const agreementInForce = (db: Db, schoolId: number) =>
     .limit(1)
     .executeTakeFirst();
 
+/** Whether the school that made this pupil's account has an agreement in force: one statement. */
+export const pupilsSchoolHasAgreement = async (db: Db, userId: number) =>
+  (await db
+    .selectFrom('pupil_accounts')
+    .innerJoin('school_agreements', 'school_agreements.school_id', 'pupil_accounts.school_id')
+    .select('school_agreements.id')
+    .where('pupil_accounts.user_id', '=', userId)
+    .where('school_agreements.ended_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst()) !== undefined;
+
 /** The agreement in force of each of these schools that has one, by school id. */
 export const agreementsInForce = async (db: Db, schoolIds: number[]) => {
   if (schoolIds.length === 0) return new Map<number, Selectable<SchoolAgreementsTable>>();

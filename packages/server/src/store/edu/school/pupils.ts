@@ -117,12 +117,14 @@ export const deleteEndedBadges = (db: Db, before: number) =>
     db.deleteFrom('sign_in_badges').where('token_hash', 'in', endedBadgesQuery(db, before)).executeTakeFirst(),
   );
 
-export const findLiveBadge = (db: Db, tokenHash: string) =>
+/** The account a live card's badge opens, read with the badge in one statement. */
+export const findUserByLiveBadge = (db: Db, tokenHash: string) =>
   db
     .selectFrom('sign_in_badges')
-    .select('user_id')
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
+    .innerJoin('users', 'users.id', 'sign_in_badges.user_id')
+    .selectAll('users')
+    .where('sign_in_badges.token_hash', '=', tokenHash)
+    .where('sign_in_badges.revoked_at', 'is', null)
     .executeTakeFirst();
 
 /** Usernames among `candidates` already taken (case-insensitive). */
