@@ -147,6 +147,7 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined) => 
               counters: {
                 statements: per(delta.ownStatements),
                 allStatements: per(delta.statements),
+                plans: per(delta.plans),
                 writeCommits: per(delta.writeCommits),
                 walRecords: per(delta.walRecords),
                 walBytes: per(delta.walBytes),

@@ -17,7 +17,14 @@ export interface Measured {
    * PostgreSQL's counters per flow: the flow's statements (the background workers' polls left out,
    * test-kit pg-counters.ts), all statements, commits that wrote, WAL records and bytes.
    */
-  counters?: { statements: number; allStatements: number; writeCommits: number; walRecords: number; walBytes: number };
+  counters?: {
+    statements: number;
+    allStatements: number;
+    plans: number;
+    writeCommits: number;
+    walRecords: number;
+    walBytes: number;
+  };
 }
 
 export const percentile = (values: number[], p: number) => {
@@ -41,7 +48,8 @@ export const describeMeasured = (m: Measured) => {
     })
     .join(', ');
   const counted = m.counters
-    ? `; per flow ${one(m.counters.statements)} statements (${one(m.counters.allStatements)} with the workers' polls), ` +
+    ? `; per flow ${one(m.counters.statements)} statements (${one(m.counters.allStatements)} with the workers' polls, ` +
+      `${one(m.counters.plans)} planned), ` +
       `${one(m.counters.writeCommits)} commits, ` +
       `${one(m.counters.walRecords)} WAL records, ${(m.counters.walBytes / 1024).toFixed(1)} KB WAL`
     : '';

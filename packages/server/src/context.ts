@@ -95,7 +95,8 @@ export const createContext = async (
   logger: Logger,
   overrides: ContextOverrides = {},
 ): Promise<Context> => {
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storeOptions = { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements };
+  const store = openStore(config.databaseUrl, storeOptions);
   try {
     const applied = await migrate(store);
     await seed(store.db, config);
@@ -131,9 +132,7 @@ export const createContext = async (
     });
     attachSettingsCache(store.db, settings);
     attachUserCache(store.db, sessions);
-    const reader = config.databaseReadUrl
-      ? openStore(config.databaseReadUrl, { poolSize: config.databasePoolSize })
-      : undefined;
+    const reader = config.databaseReadUrl ? openStore(config.databaseReadUrl, storeOptions) : undefined;
     const readDb = reader?.db ?? store.db;
     // Children's records sealed from here on (those stored before: the sweep, housekeeping.ts).
     await startSealing(store.db, keys, { readDb, everyone: config.sealAllRecords });

@@ -12,6 +12,7 @@ import pg from 'pg';
 export const COUNTING_SETTINGS: Record<string, string> = {
   shared_preload_libraries: 'pg_stat_statements',
   'pg_stat_statements.track_utility': 'on',
+  'pg_stat_statements.track_planning': 'on',
   fsync: 'on',
   synchronous_commit: 'on',
   autovacuum: 'off',
@@ -21,7 +22,7 @@ export const COUNTING_SETTINGS: Record<string, string> = {
 const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|end|rollback|savepoint|release)\b/i;
 
 export interface CounterSnapshot {
-  calls: Map<string, { query: string; calls: number; walRecords: number }>;
+  calls: Map<string, { query: string; calls: number; plans: number; walRecords: number }>;
   nextXid: number;
   walLsn: string;
 }
@@ -29,6 +30,8 @@ export interface CounterSnapshot {
 export interface CounterDelta {
   /** Statements run (not counting BEGIN, COMMIT and the like). */
   statements: number;
+  /** Times PostgreSQL planned a statement (a prepared statement's kept generic plan is not planned again). */
+  plans: number;
   /** Transactions that wrote, each a commit waiting for the WAL to reach the disk. */
   writeCommits: number;
   /** WAL records the statements wrote (commit records aside), and WAL bytes in all. */
@@ -64,8 +67,14 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
   await client.query('create extension if not exists pg_stat_statements');
 
   const read = async (): Promise<CounterSnapshot> => {
-    const statements = await client.query<{ queryid: string; query: string; calls: string; wal_records: string }>(
-      `select s.queryid::text, s.query, s.calls::text, s.wal_records::text
+    const statements = await client.query<{
+      queryid: string;
+      query: string;
+      calls: string;
+      plans: string;
+      wal_records: string;
+    }>(
+      `select s.queryid::text, s.query, s.calls::text, s.plans::text, s.wal_records::text
          from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = $1`,
       [database],
     );
@@ -78,7 +87,7 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
       calls: new Map(
         statements.rows.map((s) => [
           s.queryid,
-          { query: s.query, calls: Number(s.calls), walRecords: Number(s.wal_records) },
+          { query: s.query, calls: Number(s.calls), plans: Number(s.plans), walRecords: Number(s.wal_records) },
         ]),
       ),
       nextXid: Number(row.xid),
@@ -94,10 +103,12 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
     ]);
     const byStatement: { query: string; calls: number }[] = [];
     let walRecords = 0;
+    let plans = 0;
     for (const [id, now] of after.calls) {
       const then = before.calls.get(id);
       const calls = now.calls - (then?.calls ?? 0);
       walRecords += now.walRecords - (then?.walRecords ?? 0);
+      plans += now.plans - (then?.plans ?? 0);
       if (calls > 0 && !TRANSACTION_CONTROL.test(now.query)) byStatement.push({ query: now.query, calls });
     }
     byStatement.sort((a, b) => b.calls - a.calls);
@@ -105,6 +116,7 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
     return {
       statements,
       ownStatements: statements - backgroundStatements(byStatement),
+      plans,
       writeCommits: after.nextXid - before.nextXid,
       walRecords,
       walBytes: Number(walBytes.rows[0]?.bytes ?? 0),

@@ -42,6 +42,8 @@ export interface Config
   databaseUrl: string;
   /** Most PostgreSQL connections each process opens. */
   databasePoolSize: number;
+  /** PostgreSQL statements prepared once per connection (store/prepared-statements.ts); off behind a pooler that drops them. */
+  databasePreparedStatements: boolean;
   /** A read-only copy (a PostgreSQL replica) for the console's dashboard queries; else DATABASE_URL. */
   databaseReadUrl: string | undefined;
   /** When set, rate-limit counters live in Redis and session-cache forgets go through it, so several processes agree. */
@@ -305,6 +307,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     host,
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
     databaseReadUrl,
     redisUrl,
     publicUrl,

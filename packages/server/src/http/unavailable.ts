@@ -14,6 +14,9 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const isPostgresUnavailable = (code: string) =>
   code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code);
 
+/** A statement prepared before a rolling upgrade changed its table's columns (store/prepared-statements.ts). */
+const SCHEMA_CHANGED = /cached plan must not change result type/;
+
 const POOL_MESSAGES = [
   /^Connection terminated/,
   /timeout exceeded when trying to connect/,
@@ -40,6 +43,7 @@ export const unavailableService = (error: unknown): string | undefined => {
     if (typeof code === 'string' && isPostgresUnavailable(code)) return 'database';
     if (code === 'SQLITE_BUSY') return 'database (busy)';
     if (POOL_MESSAGES.some((pattern) => pattern.test(e.message))) return 'database';
+    if (SCHEMA_CHANGED.test(e.message)) return 'database (its schema was just upgraded)';
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'database or another service it needs';
   }
   return undefined;

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config/config.ts';
+import { prepareStatementsOn } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 import { SealedRecords } from './sealed-records.ts';
 
@@ -70,6 +71,8 @@ export const sqliteConnection = (db: { getExecutor(): object }): SQLite.Database
 export interface StoreOptions {
   /** Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE). */
   poolSize?: number;
+  /** PostgreSQL: statements prepared once per connection (DATABASE_PREPARED_STATEMENTS, prepared-statements.ts). */
+  preparedStatements?: boolean;
 }
 
 /** How long a start waits for another process to let go of a new database file. */
@@ -105,14 +108,17 @@ const toWriteAheadLog = (sqlite: SQLite.Database) => {
 /** A new PostgreSQL connection that cannot be made by then fails the query (503), never hangs it. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-export const openStore = (url: string, { poolSize = 10 }: StoreOptions = {}): Store => {
+export const openStore = (url: string, { poolSize = 10, preparedStatements = true }: StoreOptions = {}): Store => {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // A connection the server closed (a restart, a failover) would otherwise crash the process:
     // idle ones through the pool, checked-out ones between two queries through the client. The
     // query in flight still fails (answered 503), the pool drops the connection and opens a new one.
     pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (preparedStatements) prepareStatementsOn(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new SealedRecords()] });
     return {
       db,
