@@ -7,7 +7,8 @@
  * sign-ins with a profile read beside it. Prints each figure beside its target and the anchors.
  * Knobs: BENCH_DURATION (s per measurement, 5), BENCH_CONCURRENCY ("4,32"), BENCH_FLOWS
  * ("password,card,sms,refresh"), BENCH_DATABASES ("sqlite,postgres"), BENCH_BURST (500),
- * BENCH_OPEN_SECONDS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1), BENCH_STATEMENTS (1: each
+ * BENCH_OPEN_SECONDS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1), BENCH_DATABASE_CORE (the
+ * client's), BENCH_STATEMENTS (1: each
  * statement PostgreSQL ran, per flow), BENCH_CPU_PROF (a folder: the servers' CPU profiles), BENCH_ROUNDS
  * (1: rounds alternating the databases, each figure judged by its median round).
  */
