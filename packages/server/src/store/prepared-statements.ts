@@ -5,8 +5,11 @@
  * one at a time: 1.8 ms of planning against 1.4 ms of execution per flow). Named, each statement is
  * parsed once per connection, and after five runs PostgreSQL keeps a generic plan when it is no worse.
  *
- * - The name is a hash of the text: one name per statement text in every connection. Texts with
- *   values inlined would make a name each: past MOST_NAMES texts in a process, new ones run unnamed.
+ * - The name is a hash of the text: one name per statement text in every connection. A text is named
+ *   from its NAMED_FROM_RUN-th run in the process on, so statements run once or twice (a sweep's last
+ *   short batch, an IN list of an unusual length) never take a place in PostgreSQL's memory, and at
+ *   most MOST_NAMES texts are named per process (each connection keeps those it ran: a hot set of a few
+ *   dozen in practice, tens of kilobytes each).
  * - A rolling upgrade that changes a table's columns under a prepared `select *` makes PostgreSQL
  *   refuse the statement ("cached plan must not change result type"). The text then gets a new name,
  *   prepared again from the new columns at its next run; outside a transaction the statement is run
@@ -20,14 +23,26 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
 /** Statement texts that get a name, in one process; later ones run unnamed. */
-const MOST_NAMES = 2_000;
+const MOST_NAMES = 500;
+/** A text is named from this run on (in the process). */
+export const NAMED_FROM_RUN = 3;
+/** Texts whose runs are counted until they are named; past it the counts start again. */
+const MOST_COUNTED = 10_000;
 
 const names = new Map<string, string>();
+const runs = new Map<string, number>();
 let renamed = 0;
 
 const nameOf = (text: string): string | undefined => {
   const known = names.get(text);
   if (known !== undefined || names.size >= MOST_NAMES) return known;
+  const seen = (runs.get(text) ?? 0) + 1;
+  if (seen < NAMED_FROM_RUN) {
+    if (runs.size >= MOST_COUNTED) runs.clear();
+    runs.set(text, seen);
+    return undefined;
+  }
+  runs.delete(text);
   const name = `edupass_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
   names.set(text, name);
   return name;
