@@ -8,9 +8,9 @@
  * Knobs: BENCH_DURATION (s per measurement, 5), BENCH_CONCURRENCY ("4,32"), BENCH_FLOWS
  * ("password,card,sms,refresh"), BENCH_DATABASES ("sqlite,postgres"), BENCH_BURST (500),
  * BENCH_OPEN_SECONDS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1), BENCH_DATABASE_CORE (the
- * client's), BENCH_STATEMENTS (1: each
- * statement PostgreSQL ran, per flow), BENCH_CPU_PROF (a folder: the servers' CPU profiles), BENCH_ROUNDS
- * (1: rounds alternating the databases, each figure judged by its median round).
+ * client's), BENCH_STATEMENTS (1: each statement PostgreSQL ran, per flow), BENCH_CPU_PROF (a folder:
+ * the servers' CPU profiles), BENCH_ROUNDS (1: rounds alternating the databases, each figure judged by
+ * its median round).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? 1);
 const OPEN_SECONDS = Number(env.BENCH_OPEN_SECONDS ?? 8);
 const WARM_UP_SECONDS = 3;
 
-// The load runs on the client core; the server and the database on the other.
+// The load runs on the client core, with the database beside it (setup.ts); the server on the other.
 spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
 const loadAtStart = loadAverage();
 const ticksAtStart = machineTicks();
@@ -240,7 +240,7 @@ console.log('');
 printVerdicts(verdictsOf({ measured: medianRounds(measured), walSyncsPerFlow, openLoops, bursts }));
 console.log('');
 console.log(
-  `Per core = 1000 ÷ (server + database CPU ms per flow), the rate one whole core gives (the database on the same core). ` +
+  `Per core = 1000 ÷ (server + database CPU ms per flow), the rate one whole core gives with the database's work on it too. ` +
     `Load average ${loadAtStart.toFixed(1)} before the run, steal ${(stealShare * 100).toFixed(0)} %: ` +
     `${loadAtStart > 1 || stealShare > 0.05 ? 'the machine was shared, the rates are noisy (CPU per flow less so).' : 'a quiet machine.'}`,
 );

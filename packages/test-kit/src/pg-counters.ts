@@ -50,7 +50,7 @@ export interface CounterDelta {
  * its signing keys (services/sessions/signing-keys.ts: every 5 s, three statements — the keys, and the
  * setting naming when the first asymmetric key was made, read or created).
  */
-export const backgroundStatements = (byStatement: CounterDelta['byStatement']) =>
+const backgroundStatements = (byStatement: CounterDelta['byStatement']) =>
   byStatement.reduce(
     (sum, s) =>
       sum + (/set lease_holder/.test(s.query) ? s.calls : /from "signing_keys"/.test(s.query) ? 3 * s.calls : 0),

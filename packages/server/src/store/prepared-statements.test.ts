@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { unavailableService } from '../http/unavailable.ts';
 import { openStore, type Store } from './db.ts';
-import { NAMED_FROM_RUN, RESULT_TYPE_CHANGED } from './prepared-statements.ts';
+import { LONGEST_NAMED, NAMED_FROM_RUN, RESULT_TYPE_CHANGED } from './prepared-statements.ts';
 
 // The statements of one connection: a transaction keeps Kysely on one.
 const preparedOn = async (db: Kysely<never>, run: (tx: Kysely<never>) => Promise<unknown>) =>
@@ -50,9 +50,14 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('statements prepared once per
         ]);
       }
       await sql`select ${'once'}::text as word`.execute(tx);
+      // A text longer than LONGEST_NAMED (a write of many rows) is never prepared, however often it runs.
+      const padding = sql.raw(`/* ${'x'.repeat(LONGEST_NAMED)} */`);
+      for (let run = 1; run <= NAMED_FROM_RUN + 1; run++)
+        await sql`select ${run}::int as long_one ${padding}`.execute(tx);
     });
     expect(statements.filter((s) => s === LOOKUP)).toHaveLength(1);
     expect(statements.some((s) => s.includes('as word'))).toBe(false);
+    expect(statements.some((s) => s.includes('long_one'))).toBe(false);
     // Statements without values (BEGIN, the catalogue read itself) are not.
     expect(statements.every((s) => s.includes('$1'))).toBe(true);
   });

@@ -5,8 +5,8 @@
  * one at a time: 1.8 ms of planning against 1.4 ms of execution per flow). Named, each statement is
  * parsed once per connection, and after five runs PostgreSQL keeps a generic plan when it is no worse.
  *
- * - The name is a hash of the text: one name per statement text in every connection. A text is named
- *   from its NAMED_FROM_RUN-th run in the process on, so statements run once or twice (a sweep's last
+ * - The name is a hash of the text: one name per statement text in every connection. A text of at
+ *   most LONGEST_NAMED characters is named from its NAMED_FROM_RUN-th run in the process on, so statements run once or twice (a sweep's last
  *   short batch, an IN list of an unusual length) never take a place in PostgreSQL's memory, and at
  *   most MOST_NAMES texts are named per process (each connection keeps those it ran: a hot set of a few
  *   dozen in practice, tens of kilobytes each).
@@ -27,13 +27,19 @@ const MOST_NAMES = 500;
 /** A text is named from this run on (in the process). */
 export const NAMED_FROM_RUN = 3;
 /** Texts whose runs are counted until they are named; past it the counts start again. */
-const MOST_COUNTED = 10_000;
+const MOST_COUNTED = 1_000;
+/**
+ * Longer texts are never named nor counted: they are writes of many rows (an import's batch, the
+ * usage events' inserts), whose text changes with the rows and whose planning is a small share.
+ */
+export const LONGEST_NAMED = 4_000;
 
 const names = new Map<string, string>();
 const runs = new Map<string, number>();
 let renamed = 0;
 
 const nameOf = (text: string): string | undefined => {
+  if (text.length > LONGEST_NAMED) return undefined;
   const known = names.get(text);
   if (known !== undefined || names.size >= MOST_NAMES) return known;
   const seen = (runs.get(text) ?? 0) + 1;
@@ -64,8 +70,8 @@ const ENDS = /^\s*(commit|rollback|end|abort)\b/i;
  * statements; every other call (callbacks, configs, cursors) passes through unchanged.
  */
 export const prepareStatementsOn = (client: pg.PoolClient) => {
-  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  const passThrough = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const query = original as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
   let inTransaction = false;
   const run = async (text: string, values: unknown[]): Promise<pg.QueryResult> => {
     const name = nameOf(text);
@@ -86,6 +92,6 @@ export const prepareStatementsOn = (client: pg.PoolClient) => {
       else if (ENDS.test(text)) inTransaction = false;
       if (args.length === 2 && Array.isArray(values) && values.length > 0) return run(text, values);
     }
-    return passThrough(...args);
+    return original(...args);
   }) as typeof client.query;
 };

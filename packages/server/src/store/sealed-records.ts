@@ -241,19 +241,21 @@ export const sealInPlace = async (db: Db, progress: (rewritten: number) => void 
     );
     // A batch a transaction; a row changed since it was read (its owner changed a phone) is left as
     // written then: the change sealed it already.
-    await inStoreTransaction(db, async (tx) => {
+    rewritten += await inStoreTransaction(db, async (tx) => {
+      let updated = 0;
       for (const { row, values } of due) {
-        await tx
+        const result = await tx
           .updateTable('users')
           .set(values)
           .where('id', '=', row.id)
           .where((eb) =>
             eb.and(USER_COLUMNS.map((column) => eb(column, row[column] === null ? 'is' : '=', row[column]))),
           )
-          .execute();
+          .executeTakeFirst();
+        updated += Number(result.numUpdatedRows);
       }
+      return updated;
     });
-    rewritten += due.length;
     after = Number(rows.at(-1)?.id);
     progress(rewritten);
   }
@@ -269,17 +271,19 @@ export const sealInPlace = async (db: Db, progress: (rewritten: number) => void 
     const due = rows.filter((row) => sealer.sealedUnder(row.display_name) !== sealer.generation());
     const names = await Promise.all(due.map((row) => sealer.open(row.display_name)));
     // As for the users above: a batch a transaction, and a name changed since it was read stays as written.
-    await inStoreTransaction(db, async (tx) => {
+    rewritten += await inStoreTransaction(db, async (tx) => {
+      let updated = 0;
       for (const [i, row] of due.entries()) {
-        await tx
+        const result = await tx
           .updateTable('pupil_accounts')
           .set({ display_name: sealer.seal('display_name', names[i] as string) })
           .where('user_id', '=', row.user_id)
           .where('display_name', '=', row.display_name)
-          .execute();
+          .executeTakeFirst();
+        updated += Number(result.numUpdatedRows);
       }
+      return updated;
     });
-    rewritten += due.length;
     after = Number(rows.at(-1)?.user_id);
     progress(rewritten);
   }
