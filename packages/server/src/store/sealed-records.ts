@@ -1,17 +1,19 @@
 /**
  * Children's records sealed at rest (Provisions on the Cyber Protection of Children's Personal
  * Information, art. 16): the phone, e-mail address, full name and birth month of an account under 14,
- * and every name a school typed for its pupils, are stored sealed, so a copy of the database or a
- * backup shows none of them. services/security/record-keys.ts holds the keys and seals; this module is
+ * every name a school typed for its pupils, and the webhook log's payloads (what an account's change
+ * told the platform's sites: a child's new name, a new phone) are stored sealed, so a copy of the
+ * database or a backup shows none of them. services/security/record-keys.ts holds the keys and seals; this module is
  * where the store meets them:
  *
  * - Reading opens by itself: a plugin on every database handle opens each value in the sealed form
  *   (`r<generation>.<column>.v1.…`) of any row a query answers, whatever the query called the column,
  *   so the rest of the server sees plain values. Compiled queries run directly on SQLite open their rows
  *   through `openRows` (compiled-query.ts).
- * - Writing seals explicitly: the users' and pupil accounts' stores pass their values through
- *   `storedUserValues` / `storedPupilName`, which also write the blind indexes (`phone_index`,
- *   `email_index`, migration 061) that sign-in, uniqueness and exact search look values up by.
+ * - Writing seals explicitly: the users', pupil accounts' and webhook events' stores pass their values
+ *   through `storedUserValues` / `storedPupilName` / `storedWebhookPayload`; the first also writes the
+ *   blind indexes (`phone_index`, `email_index`, migration 061) that sign-in, uniqueness and exact
+ *   search look values up by.
  * - An account that becomes a child (a class's grade corrected) is sealed when it does (`sealAccount`);
  *   a database from before, or records sealed under an older generation, are sealed again in place by
  *   the sweep (`sealInPlace`, from services/security/record-keys.ts), a batch at a time.
@@ -33,7 +35,7 @@ import { inStoreTransaction } from './transaction.ts';
 type Db = Kysely<Database>;
 
 /** The columns whose values are sealed: the sealed form names its column, which the seal binds. */
-export const SEALED_COLUMNS = ['phone', 'email', 'fullname', 'display_name', 'birth_year_month'] as const;
+export const SEALED_COLUMNS = ['phone', 'email', 'fullname', 'display_name', 'birth_year_month', 'payload'] as const;
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];
 /** The looked-up columns, each with its blind index. */
 export type IndexedColumn = 'phone' | 'email';
@@ -159,6 +161,18 @@ export const sealedAs = (db: Db, column: SealedColumn, value: string): string =>
 export const storedPupilName = (db: Db, name: string): string => sealedAs(db, 'display_name', name);
 
 /**
+ * A webhook event's payload as stored: always sealed, whoever it is about (an event is written before
+ * anyone asks whose it is, and may name a new phone); opened when its delivery is claimed.
+ */
+export const storedWebhookPayload = (db: Db, payload: string): string => sealedAs(db, 'payload', payload);
+
+/** Columns sealed in every row, whoever the row is about, with the key their rows are paged by. */
+const ALWAYS_SEALED = [
+  { table: 'pupil_accounts', key: 'user_id', column: 'display_name' },
+  { table: 'webhook_events', key: 'id', column: 'payload' },
+] as const;
+
+/**
  * Where `column` holds `value` (already normalised): the blind index finds a sealed value, the column
  * a plain one that has no index yet (written before migration 061 and not yet sealed in place).
  */
@@ -219,8 +233,9 @@ const BATCH = 500;
 
 /**
  * Brings every stored record to what it should be, a batch of rows at a time: children's values sealed
- * under the current generation, blind indexes written, pupils' names sealed. For a database from
- * before sealing and after a rotation of the record keys; `progress` hears how many rows were rewritten.
+ * under the current generation, blind indexes written, pupils' names and webhook payloads sealed. For a
+ * database from before sealing and after a rotation of the record keys; `progress` hears how many rows
+ * were rewritten.
  */
 export const sealInPlace = async (db: Db, progress: (rewritten: number) => void = () => {}, signal?: AbortSignal) => {
   const sealer = recordSealerOf(db);
@@ -259,32 +274,48 @@ export const sealInPlace = async (db: Db, progress: (rewritten: number) => void 
     after = Number(rows.at(-1)?.id);
     progress(rewritten);
   }
-  for (let after = 0; !signal?.aborted; ) {
-    const rows = await raw
-      .selectFrom('pupil_accounts')
-      .select(['user_id', 'display_name'])
-      .where('user_id', '>', after)
-      .orderBy('user_id')
-      .limit(BATCH)
-      .execute();
+  for (const columns of ALWAYS_SEALED) {
+    if (signal?.aborted) break;
+    rewritten += await resealColumn(db, sealer, columns, (count) => progress(rewritten + count), signal);
+  }
+  return rewritten;
+};
+
+/**
+ * Every value of one always-sealed column brought under the current generation, a batch a transaction
+ * (as the users above): a value changed since it was read stays as written, sealed by that change.
+ */
+const resealColumn = async (
+  db: Db,
+  sealer: RecordSealer,
+  { table, key, column }: (typeof ALWAYS_SEALED)[number],
+  progress: (rewritten: number) => void,
+  signal?: AbortSignal,
+) => {
+  const raw = db.withoutPlugins();
+  let rewritten = 0;
+  for (let after: string | number | undefined; !signal?.aborted; ) {
+    let page = raw
+      .selectFrom(table)
+      .select([sql<string | number>`${sql.ref(key)}`.as('key'), sql<string>`${sql.ref(column)}`.as('value')])
+      .orderBy(sql.ref(key))
+      .limit(BATCH);
+    if (after !== undefined) page = page.where(sql.ref(key), '>', after);
+    const rows = await page.execute();
     if (rows.length === 0) break;
-    const due = rows.filter((row) => sealer.sealedUnder(row.display_name) !== sealer.generation());
-    const names = await Promise.all(due.map((row) => sealer.open(row.display_name)));
-    // As for the users above: a batch a transaction, and a name changed since it was read stays as written.
+    const due = rows.filter((row) => sealer.sealedUnder(row.value) !== sealer.generation());
+    const values = await Promise.all(due.map((row) => sealer.open(row.value)));
     rewritten += await inStoreTransaction(db, async (tx) => {
       let updated = 0;
       for (const [i, row] of due.entries()) {
-        const result = await tx
-          .updateTable('pupil_accounts')
-          .set({ display_name: sealer.seal('display_name', names[i] as string) })
-          .where('user_id', '=', row.user_id)
-          .where('display_name', '=', row.display_name)
-          .executeTakeFirst();
-        updated += Number(result.numUpdatedRows);
+        const sealed = sealer.seal(column, values[i] as string);
+        const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${sealed}
+          where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.value}`.execute(tx);
+        updated += Number(result.numAffectedRows ?? 0);
       }
       return updated;
     });
-    after = Number(rows.at(-1)?.user_id);
+    after = rows.at(-1)?.key;
     progress(rewritten);
   }
   return rewritten;

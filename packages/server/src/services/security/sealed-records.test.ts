@@ -1,24 +1,30 @@
 /**
  * Children's records encrypted at rest (Provisions on the Cyber Protection of Children's Personal
  * Information, art. 16): a copy of the database — `pg_dump` of PostgreSQL, the SQLite file and its
- * write-ahead log — holds no child's phone, e-mail address, name or birth month, while sign-in by that
- * phone, the operator's search and every screen still see them; a database from before is sealed in
+ * write-ahead log — holds no child's phone, e-mail address, name or birth month, not even in the
+ * webhook log, while sign-in by that phone, the operator's search, every screen and the platform's
+ * sites (their signed webhooks) still see them; a database from before is sealed in
  * place at start, and a rotation of the record keys is followed without downtime.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { routes } from '@edupass/protocol';
+import { type NewWebhookEndpoint, routes, WEBHOOK_EVENT_TYPES } from '@edupass/protocol';
 import { A, codeFor, PASSWORD, PID, signIn, signUp } from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
 import { useTestServer } from '@edupass/test-kit/harness';
-import { sql } from 'kysely';
+import { startWebhookReceiver } from '@edupass/test-kit/webhook-receiver';
+import { type Kysely, sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { deleteSetting } from '../../store/admin/settings.ts';
 import { sqliteConnection } from '../../store/db.ts';
+import type { Database } from '../../store/schema.ts';
 import { sweepOnce } from '../platform/housekeeping.ts';
 import { loadRecordKeys, recordSealer, rotateRecords, sealedGeneration } from './record-keys.ts';
 
-const { server, call } = useTestServer();
+const { server, call } = useTestServer({
+  webhooks: { allowPrivate: true, pollMs: 50, timeoutMs: 5_000, disableAfterMs: 86_400_000 },
+});
 const edu = eduSteps(server, call);
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as Parameters<typeof rotateRecords>[2];
@@ -94,9 +100,28 @@ const searchFinds = async (q: string, userId: number) => {
   return page.items.some((user) => user.id === userId);
 };
 
+/** A site of the platform's product hearing every account event, as the webhook log's rows are written. */
+const webhookSite = async () => {
+  const receiver = await startWebhookReceiver();
+  const token = await edu.operatorToken();
+  const events = [...WEBHOOK_EVENT_TYPES];
+  const endpoint = edu.ok<NewWebhookEndpoint>(
+    await call('POST', '/admin/webhooks', { product: PID, url: receiver.url, events }, { token }),
+  );
+  const verifier = new Webhook(endpoint.secret.replace(/^whsec_/, ''));
+  /** The bodies the site was sent, each checked against its signature. */
+  const bodies = () =>
+    receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) && r.body);
+  return { receiver, bodies };
+};
+
 describe('children’s records at rest', () => {
   test('a copy of the database holds no child’s phone, e-mail, name or birth month; sign-in and search still find them', async () => {
+    const site = await webhookSite();
     const child = await childWithRecords();
+    // The platform's site hears the child's new name, signed, as it was typed; the log keeps it sealed.
+    await expect.poll(() => site.bodies().join('\n'), { timeout: 30_000 }).toContain(child.fullname);
+    await site.receiver.close();
     const schoolId = await edu.addSchool('海淀实验小学');
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId);
@@ -161,6 +186,20 @@ describe('children’s records at rest', () => {
       .execute();
     // Found by the column meanwhile.
     expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+    // The webhook log of a version that kept payloads as sent.
+    const payload = JSON.stringify({ type: 'user.updated', data: { user_id: child.userId, fullname: child.fullname } });
+    await db
+      .withoutPlugins()
+      .insertInto('webhook_events')
+      .values({
+        id: `msg_before${child.userId}`,
+        type: 'user.updated',
+        pid: PID,
+        payload,
+        user_id: child.userId,
+        created_at: Date.now(),
+      })
+      .execute();
     await deleteSetting(db, 'records-sealed-under');
     // The sweep (at start and hourly) seals it in place.
     expect(await sweepOnce(server.app.ctx)).toBe(true);
@@ -170,6 +209,15 @@ describe('children’s records at rest', () => {
     expect(stored.birth_year_month).not.toContain(child.month);
     expect(stored.phone_index).not.toBeNull();
     expect((await signIn(server, child.phone)).access.token).toBeTruthy();
+    const event = (handle: Kysely<Database>) =>
+      handle
+        .selectFrom('webhook_events')
+        .select('payload')
+        .where('id', '=', `msg_before${child.userId}`)
+        .executeTakeFirstOrThrow();
+    expect(sealedGeneration((await event(db.withoutPlugins())).payload)).toBeGreaterThan(0);
+    // Read through the store (as a delivery is claimed) it is the payload as it was.
+    expect((await event(db)).payload).toBe(payload);
 
     // The index keeps phones unique across sealed and plain rows: an adult cannot take the child's.
     const adult = await signUp(server, undefined, PASSWORD, [-1], { birth_year_month: bornYearsAgo(40) });

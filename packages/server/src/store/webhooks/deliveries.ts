@@ -9,6 +9,7 @@ import type { Store } from '../db.ts';
 import { SWEEP_BATCH as BATCH } from '../in-batches.ts';
 import { claimLeased, type Lease, queuedForWorkers } from '../lease.ts';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
+import { storedWebhookPayload } from '../sealed-records.ts';
 
 type Db = Kysely<Database>;
 
@@ -21,9 +22,15 @@ export interface NewEvent {
   created_at: number;
 }
 
-/** Writes an event and its deliveries, in the caller's transaction (the change's own). */
+/**
+ * Writes an event and its deliveries, in the caller's transaction (the change's own). The payload is
+ * stored sealed (a child's new name, a new phone) and opened when a delivery is claimed.
+ */
 export const insertEvent = async (db: Db, event: NewEvent, endpointIds: number[], giveUpAt: number) => {
-  await db.insertInto('webhook_events').values(event).execute();
+  await db
+    .insertInto('webhook_events')
+    .values({ ...event, payload: storedWebhookPayload(db, event.payload) })
+    .execute();
   await db
     .insertInto('webhook_deliveries')
     .values(
