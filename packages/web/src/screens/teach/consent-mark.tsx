@@ -9,6 +9,9 @@ import { useI18n } from '../../i18n/i18n.ts';
 type Member = ClassDetail['members'][number];
 
 const day = (locale: string, ms: number) => new Date(ms).toLocaleDateString(locale, { dateStyle: 'long' });
+/** The mark's date: day and month, so the mark fits one line on a phone (the note above names the year). */
+const shortDay = (locale: string, ms: number) =>
+  new Date(ms).toLocaleDateString(locale, { month: 'short', day: 'numeric' });
 
 export const ConsentMark = ({ pupil }: { pupil: Member }) => {
   const { t, locale } = useI18n();
@@ -16,7 +19,7 @@ export const ConsentMark = ({ pupil }: { pupil: Member }) => {
     case 'pending':
       return (
         <span className="consent-mark waiting">
-          {t('teach.consentWaiting', { date: day(locale, pupil.consent_due_at ?? Date.now()) })}
+          {t('teach.consentWaiting', { date: shortDay(locale, pupil.consent_due_at ?? Date.now()) })}
         </span>
       );
     case 'withdrawn':
