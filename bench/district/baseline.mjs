@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+/**
+ * The district bench beside an earlier commit, on this machine, round by round (README.md "Beside an
+ * earlier commit"):
+ *
+ *   npm run bench:district:baseline -- <commit> [rounds]
+ *
+ * The commit is checked out in a git worktree of its own (in the temp dir, kept for the next run) and
+ * given this checkout's installed packages (so the commit's lockfile must be this one's) and this
+ * checkout's bench: bench/server, bench/district, and the test kit's flows and counters where the
+ * commit has none. Then each round runs the bench in both, the commit first in odd rounds and this
+ * checkout first in even ones, so a slow spell of a shared host falls on both; it prints each flow's
+ * server CPU per flow, round by round, the medians and their ratio. SQLite only: the test kit of
+ * earlier commits drops its PostgreSQL database when the seeding server closes. The bench's knobs
+ * apply to both sides (BENCH_FLOWS, BENCH_CONCURRENCY, BENCH_DURATION, …); the open loop and the
+ * burst are kept short, as they are not compared.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '../..');
+const [commitArg, roundsArg] = process.argv.slice(2);
+if (!commitArg) {
+  console.error('usage: npm run bench:district:baseline -- <commit> [rounds]');
+  process.exit(2);
+}
+const ROUNDS = Number(roundsArg ?? 3);
+const started = Date.now();
+const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+const git = (...args) => {
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+};
+
+const commit = git('rev-parse', '--verify', `${commitArg}^{commit}`);
+if (spawnSync('git', ['diff', '--quiet', commit, '--', 'package-lock.json'], { cwd: root }).status !== 0) {
+  console.error(
+    `${commit.slice(0, 12)} installs other packages than this checkout (package-lock.json differs): ` +
+      'this script lends it this checkout’s node_modules, which would measure other code. Choose a commit with the same lockfile.',
+  );
+  process.exit(2);
+}
+
+const worktree = join(tmpdir(), `edupass-baseline-${commit.slice(0, 12)}`);
+
+/** Links every entry of `from` into `to` (a new directory), but `keep` (made by the caller). */
+const linkEntries = (from, to, keep = []) => {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (keep.includes(entry) || existsSync(join(to, entry))) continue;
+    symlinkSync(join(from, entry), join(to, entry));
+  }
+};
+
+/** The commit's worktree with this checkout's packages and bench. */
+const prepare = () => {
+  if (!existsSync(worktree)) {
+    log(`checking ${commit.slice(0, 12)} out in ${worktree}…`);
+    git('worktree', 'add', '--detach', worktree, commit);
+  }
+  // The packages, but the workspace's own: those must be the commit's (npm links them relatively).
+  linkEntries(join(root, 'node_modules'), join(worktree, 'node_modules'), ['@edupass']);
+  const workspace = join(worktree, 'node_modules/@edupass');
+  mkdirSync(workspace, { recursive: true });
+  for (const name of readdirSync(join(root, 'node_modules/@edupass'))) {
+    if (!existsSync(join(workspace, name))) symlinkSync(join('../../packages', name), join(workspace, name));
+  }
+  // Packages npm keeps under a workspace; the bench's bundles go to the server's .cache, its own here.
+  for (const name of readdirSync(join(root, 'packages'))) {
+    const modules = join(root, 'packages', name, 'node_modules');
+    if (existsSync(modules) && existsSync(join(worktree, 'packages', name))) {
+      linkEntries(modules, join(worktree, 'packages', name, 'node_modules'), ['.cache']);
+    }
+  }
+  // This checkout's bench, over the commit's.
+  for (const folder of ['bench/server', 'bench/district']) {
+    mkdirSync(join(worktree, folder), { recursive: true });
+    for (const file of readdirSync(join(root, folder)))
+      copyFileSync(join(root, folder, file), join(worktree, folder, file));
+  }
+  for (const file of ['bench/run-server-script.mjs', 'scripts/server-bundle.mjs', 'scripts/server-bundle.d.mts']) {
+    copyFileSync(join(root, file), join(worktree, file));
+  }
+  for (const file of ['sign-in-flows.ts', 'pg-counters.ts', 'cookie-browser.ts']) {
+    const there = join(worktree, 'packages/test-kit/src', file);
+    if (!existsSync(there)) copyFileSync(join(root, 'packages/test-kit/src', file), there);
+  }
+};
+
+/** One run of the bench in `checkout`: its measurements (bench/results/district.json). */
+const runBench = (checkout, label, round) =>
+  new Promise((resolve, reject) => {
+    const results = join(checkout, 'bench/results/district.json');
+    rmSync(results, { force: true });
+    const env = {
+      ...process.env,
+      BENCH_DATABASES: 'sqlite',
+      BENCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? '4',
+      BENCH_FLOWS: process.env.BENCH_FLOWS ?? 'password,card,refresh',
+      BENCH_OPEN_SECONDS: process.env.BENCH_OPEN_SECONDS ?? '1',
+      BENCH_BURST: process.env.BENCH_BURST ?? '5',
+    };
+    const child = spawn(process.execPath, ['bench/district/run.mjs'], { cwd: checkout, env, stdio: 'pipe' });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('exit', (code) => {
+      if (code !== 0 || !existsSync(results)) {
+        reject(new Error(`${label}, round ${round}: the bench ended with ${code}\n${output.slice(-3000)}`));
+        return;
+      }
+      const measured = JSON.parse(readFileSync(results, 'utf8')).measured;
+      for (const m of measured) {
+        log(
+          `${label} round ${round}: ${m.flow} ×${m.concurrency} ${m.serverCpuMs.toFixed(2)} ms of server CPU per flow`,
+        );
+      }
+      resolve(measured);
+    });
+  });
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+prepare();
+const head = git('rev-parse', '--short=12', 'HEAD');
+const sides = [
+  { label: commit.slice(0, 12), checkout: worktree, runs: [] },
+  { label: head, checkout: root, runs: [] },
+];
+for (let round = 1; round <= ROUNDS; round++) {
+  const order = round % 2 ? sides : [...sides].reverse();
+  for (const side of order) side.runs.push(await runBench(side.checkout, side.label, round));
+}
+
+console.log('');
+console.log(
+  `server CPU per flow (ms), SQLite, ${ROUNDS} rounds alternating; ratio = this checkout (${head}) ÷ ${commit.slice(0, 12)}`,
+);
+console.log(
+  '| flow | at once | baseline: rounds | median | this checkout: rounds | median | ratio | per core, baseline → this |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+const [baseline, current] = sides;
+for (const m of baseline.runs[0]) {
+  const of = (side) =>
+    side.runs.map(
+      (run) => run.find((x) => x.flow === m.flow && x.concurrency === m.concurrency)?.serverCpuMs ?? Number.NaN,
+    );
+  const before = of(baseline);
+  const after = of(current);
+  const ratio = median(after) / median(before);
+  const cells = (values) => values.map((v) => v.toFixed(1)).join(', ');
+  console.log(
+    `| ${m.flow} | ${m.concurrency} | ${cells(before)} | ${median(before).toFixed(1)} | ${cells(after)} | ${median(after).toFixed(1)} | ${ratio.toFixed(2)}× | ${(1000 / median(before)).toFixed(0)} → ${(1000 / median(after)).toFixed(0)} |`,
+  );
+}
+log(`done; the worktree stays in ${worktree} (git worktree remove --force ${worktree} to drop it)`);
