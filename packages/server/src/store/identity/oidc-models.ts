@@ -2,7 +2,8 @@
  * What the OpenID Connect provider keeps between requests (its adapter's storage): one row per model
  * and id, the payload as JSON, with the indexes the provider looks up by (grant, session uid, user code).
  */
-import type { Kysely, QueryCreator } from 'kysely';
+import { type Kysely, type QueryCreator, sql } from 'kysely';
+import { compiledOnce } from '../compiled-query.ts';
 import { dialectOf } from '../db.ts';
 import { SWEEP_BATCH as BATCH, inBatches } from '../in-batches.ts';
 import type { Database } from '../schema.ts';
@@ -96,24 +97,39 @@ export const findModel = (db: Db, model: string, { column, value }: Lookup, now:
 /**
  * A code's or token's live row by id and, in the same statement, the live rows the provider reads
  * next: its grant (by `grant_id`) and its provider session (by `session_uid`). One statement where
- * the token endpoint and userinfo made three.
+ * the token endpoint and userinfo made three; built and compiled once (every token, refresh and
+ * userinfo request runs it), so the model and id are given once for each place they take.
  */
-export const findTokenWithGrantAndSession = (db: Db, model: string, id: string, now: number) => {
-  const of = (column: 'grant_id' | 'session_uid') =>
-    db.selectFrom('oidc_models as t').select(`t.${column}`).where('t.model', '=', model).where('t.id', '=', id);
-  return db
-    .selectFrom('oidc_models')
-    .select(['model', 'id', 'uid', 'payload', 'consumed_at'])
-    .where('expires_at', '>', now)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('model', '=', model), eb('id', '=', id)]),
-        eb.and([eb('model', '=', 'Grant'), eb('id', '=', of('grant_id'))]),
-        eb.and([eb('model', '=', 'Session'), eb('uid', '=', of('session_uid'))]),
-      ]),
-    )
-    .execute();
-};
+const tokenWithGrantAndSessionQuery = compiledOnce(
+  (
+    db,
+    now: number,
+    model: string,
+    id: string,
+    grantOf: string,
+    grantOfId: string,
+    sessionOf: string,
+    sessionOfId: string,
+  ) => {
+    const of = (column: 'grant_id' | 'session_uid', ofModel: string, ofId: string) =>
+      db.selectFrom('oidc_models as t').select(`t.${column}`).where('t.model', '=', ofModel).where('t.id', '=', ofId);
+    return db
+      .selectFrom('oidc_models')
+      .select(['model', 'id', 'uid', 'payload', 'consumed_at'])
+      .where('expires_at', '>', now)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('model', '=', model), eb('id', '=', id)]),
+          eb.and([eb('model', '=', sql.lit('Grant')), eb('id', '=', of('grant_id', grantOf, grantOfId))]),
+          eb.and([eb('model', '=', sql.lit('Session')), eb('uid', '=', of('session_uid', sessionOf, sessionOfId))]),
+        ]),
+      );
+  },
+  [0, '', '', '', '', '', ''],
+);
+
+export const findTokenWithGrantAndSession = async (db: Db, model: string, id: string, now: number) =>
+  (await tokenWithGrantAndSessionQuery(db, now, model, id, model, id, model, id)).rows;
 
 /** Marks a row consumed; answers false when it already was (another request consumed it first). */
 export const consumeModel = async (db: Db, model: string, id: string, now: number) => {
