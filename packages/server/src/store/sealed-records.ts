@@ -3,8 +3,8 @@
  * Information, art. 16): the phone, e-mail address, full name and birth month of an account under 14,
  * every name a school typed for its pupils, and the webhook log's payloads (what an account's change
  * told the platform's sites: a child's new name, a new phone) are stored sealed, so a copy of the
- * database or a backup shows none of them. services/security/record-keys.ts holds the keys and seals; this module is
- * where the store meets them:
+ * database or a backup shows none of them. services/security/record-keys.ts holds the keys and seals;
+ * this module is where the store meets them:
  *
  * - Reading opens by itself: a plugin on every database handle opens each value in the sealed form
  *   (`r<generation>.<column>.v1.…`) of any row a query answers, whatever the query called the column,
