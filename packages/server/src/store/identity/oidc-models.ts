@@ -39,7 +39,8 @@ const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
         account_id: row.accountId,
         client_id: row.clientId,
         session_uid: row.sessionUid ?? null,
-        consumed_at: null,
+        // Written as it is, not a value: the compiled upserts below take ten values a row.
+        consumed_at: sql<null>`null`,
         expires_at: row.expiresAt,
       })),
     )
@@ -56,8 +57,62 @@ const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
       })),
     );
 
+/** A row's values in the order upsertInto writes them, and back. */
+const valuesOf = (row: StoredModel) => [
+  row.model,
+  row.id,
+  row.payload,
+  row.grantId,
+  row.uid,
+  row.userCode,
+  row.accountId,
+  row.clientId,
+  row.sessionUid ?? null,
+  row.expiresAt,
+];
+const VALUES_PER_ROW = 10;
+const rowsOf = (values: unknown[]): StoredModel[] =>
+  Array.from({ length: values.length / VALUES_PER_ROW }, (_, i) => {
+    const at = (column: number) => values[i * VALUES_PER_ROW + column] as string | null;
+    return {
+      model: at(0) as string,
+      id: at(1) as string,
+      payload: at(2) as string,
+      grantId: at(3),
+      uid: at(4),
+      userCode: at(5),
+      accountId: at(6),
+      clientId: at(7),
+      sessionUid: at(8),
+      expiresAt: values[i * VALUES_PER_ROW + 9] as number,
+    };
+  });
+
+/**
+ * The upsert of a request's saves (one to four rows: a sign-in's session, grant and code), built and
+ * compiled once for each number of rows, as every sign-in, token and refresh request writes one.
+ */
+const COMPILED_UPSERTS = 8;
+const upserts = new Map<number, ReturnType<typeof compiledUpsert>>();
+const compiledUpsert = (count: number) =>
+  compiledOnce(
+    (db, ...values: unknown[]) => upsertInto(db, rowsOf(values)),
+    Array.from({ length: count * VALUES_PER_ROW }, (): unknown => ''),
+  );
+
 /** Several rows in one statement (distinct model and id each): a request's writes (services/identity/provider-writes.ts). */
-export const upsertModels = (db: Db, rows: StoredModel[]) => upsertInto(db, rows).execute();
+export const upsertModels = async (db: Db, rows: StoredModel[]): Promise<void> => {
+  if (rows.length > COMPILED_UPSERTS) {
+    await upsertInto(db, rows).execute();
+    return;
+  }
+  let upsert = upserts.get(rows.length);
+  if (upsert === undefined) {
+    upsert = compiledUpsert(rows.length);
+    upserts.set(rows.length, upsert);
+  }
+  await upsert(db, ...rows.flatMap(valuesOf));
+};
 
 /**
  * A request's held deletions and saves (no row in both): on PostgreSQL one statement, the deletions in
@@ -131,17 +186,20 @@ const tokenWithGrantAndSessionQuery = compiledOnce(
 export const findTokenWithGrantAndSession = async (db: Db, model: string, id: string, now: number) =>
   (await tokenWithGrantAndSessionQuery(db, now, model, id, model, id, model, id)).rows;
 
+const consumeQuery = compiledOnce(
+  (db, now: number, model: string, id: string) =>
+    db
+      .updateTable('oidc_models')
+      .set({ consumed_at: now })
+      .where('model', '=', model)
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null),
+  [0, '', ''],
+);
+
 /** Marks a row consumed; answers false when it already was (another request consumed it first). */
-export const consumeModel = async (db: Db, model: string, id: string, now: number) => {
-  const result = await db
-    .updateTable('oidc_models')
-    .set({ consumed_at: now })
-    .where('model', '=', model)
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-};
+export const consumeModel = async (db: Db, model: string, id: string, now: number) =>
+  Number((await consumeQuery(db, now, model, id)).numAffectedRows ?? 0) > 0;
 
 /** The live rows of one model belonging to an account. */
 export const findModelsOfAccount = (db: Db, model: string, accountId: string, now: number) =>
@@ -153,8 +211,12 @@ export const findModelsOfAccount = (db: Db, model: string, accountId: string, no
     .where('expires_at', '>', now)
     .execute();
 
-export const destroyModel = (db: Db, model: string, id: string) =>
-  db.deleteFrom('oidc_models').where('model', '=', model).where('id', '=', id).execute();
+const destroyQuery = compiledOnce(
+  (db, model: string, id: string) => db.deleteFrom('oidc_models').where('model', '=', model).where('id', '=', id),
+  ['', ''],
+);
+
+export const destroyModel = (db: Db, model: string, id: string) => destroyQuery(db, model, id);
 
 export const destroyModelByUid = (db: Db, model: string, uid: string) =>
   db.deleteFrom('oidc_models').where('model', '=', model).where('uid', '=', uid).execute();
