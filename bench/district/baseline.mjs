@@ -10,10 +10,11 @@
  * checkout's bench: bench/server, bench/district, and the test kit's flows and counters where the
  * commit has none. Then each round runs the bench in both, the commit first in odd rounds and this
  * checkout first in even ones, so a slow spell of a shared host falls on both; it prints each flow's
- * server CPU per flow, round by round, the medians and their ratio. SQLite only: the test kit of
- * earlier commits drops its PostgreSQL database when the seeding server closes. The bench's knobs
- * apply to both sides (BENCH_FLOWS, BENCH_CONCURRENCY, BENCH_DURATION, …); the open loop and the
- * burst are kept short, as they are not compared.
+ * CPU per flow (the server's, and PostgreSQL's on PostgreSQL), round by round, the medians and their
+ * ratio. SQLite unless BENCH_DATABASES says otherwise: the test kit of earlier commits (3263db67's,
+ * say) drops its PostgreSQL database when the seeding server closes. The bench's knobs apply to both
+ * sides (BENCH_FLOWS, BENCH_CONCURRENCY, BENCH_DURATION, …); the open loop and the burst are kept
+ * short, as they are not compared.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -98,7 +99,7 @@ const runBench = (checkout, label, round) =>
     rmSync(results, { force: true });
     const env = {
       ...process.env,
-      BENCH_DATABASES: 'sqlite',
+      BENCH_DATABASES: process.env.BENCH_DATABASES ?? 'sqlite',
       BENCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? '4',
       BENCH_FLOWS: process.env.BENCH_FLOWS ?? 'password,card,refresh',
       BENCH_OPEN_SECONDS: process.env.BENCH_OPEN_SECONDS ?? '1',
@@ -120,12 +121,15 @@ const runBench = (checkout, label, round) =>
       const measured = JSON.parse(readFileSync(results, 'utf8')).measured;
       for (const m of measured) {
         log(
-          `${label} round ${round}: ${m.flow} ×${m.concurrency} ${m.serverCpuMs.toFixed(2)} ms of server CPU per flow`,
+          `${label} round ${round}: ${m.database} ${m.flow} ×${m.concurrency} ${cpuOf(m).toFixed(2)} ms of CPU per flow`,
         );
       }
       resolve(measured);
     });
   });
+
+/** CPU per flow: the server's, and on PostgreSQL the database's too (as "per core" counts it). */
+const cpuOf = (m) => m.serverCpuMs + (m.databaseCpuMs ?? 0);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -146,24 +150,22 @@ for (let round = 1; round <= ROUNDS; round++) {
 
 console.log('');
 console.log(
-  `server CPU per flow (ms), SQLite, ${ROUNDS} rounds alternating; ratio = this checkout (${head}) ÷ ${commit.slice(0, 12)}`,
+  `CPU per flow (ms: the server's, with PostgreSQL's on PostgreSQL), ${ROUNDS} rounds alternating; ratio = this checkout (${head}) ÷ ${commit.slice(0, 12)}`,
 );
 console.log(
-  '| flow | at once | baseline: rounds | median | this checkout: rounds | median | ratio | per core, baseline → this |',
+  '| database | flow | at once | baseline: rounds | median | this checkout: rounds | median | ratio | per core, baseline → this |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 const [baseline, current] = sides;
 for (const m of baseline.runs[0]) {
-  const of = (side) =>
-    side.runs.map(
-      (run) => run.find((x) => x.flow === m.flow && x.concurrency === m.concurrency)?.serverCpuMs ?? Number.NaN,
-    );
+  const same = (x) => x.database === m.database && x.flow === m.flow && x.concurrency === m.concurrency;
+  const of = (side) => side.runs.map((run) => cpuOf(run.find(same) ?? { serverCpuMs: Number.NaN }));
   const before = of(baseline);
   const after = of(current);
   const ratio = median(after) / median(before);
   const cells = (values) => values.map((v) => v.toFixed(1)).join(', ');
   console.log(
-    `| ${m.flow} | ${m.concurrency} | ${cells(before)} | ${median(before).toFixed(1)} | ${cells(after)} | ${median(after).toFixed(1)} | ${ratio.toFixed(2)}× | ${(1000 / median(before)).toFixed(0)} → ${(1000 / median(after)).toFixed(0)} |`,
+    `| ${m.database} | ${m.flow} | ${m.concurrency} | ${cells(before)} | ${median(before).toFixed(1)} | ${cells(after)} | ${median(after).toFixed(1)} | ${ratio.toFixed(2)}× | ${(1000 / median(before)).toFixed(0)} → ${(1000 / median(after)).toFixed(0)} |`,
   );
 }
 log(`done; the worktree stays in ${worktree} (git worktree remove --force ${worktree} to drop it)`);

@@ -4,8 +4,8 @@
  * interaction; the token endpoint saves the access and the refresh token), and each save was its own
  * commit, each waiting for PostgreSQL's WAL to reach the disk: 13 commits per sign-in
  * (oidc/statements-per-sign-in.test.ts). Within a request (`providerRequest`), the saves and
- * deletions are held and written together by `flush`, in one transaction and one statement per kind,
- * before the answer leaves (oidc/mount.ts holds the answer's end until then; a write that fails
+ * deletions are held and written together by `flush`, in one transaction and one statement per kind
+ * (or that one statement alone, when it is one), before the answer leaves (oidc/mount.ts holds the answer's end until then; a write that fails
  * answers 503 rather than a success whose rows are missing).
  *
  * Nothing reads differently: a lookup that a held write could answer (the same model and id, a
@@ -29,6 +29,7 @@ import {
   consumeModel,
   destroyModel,
   grantIdOf,
+  inOneStatement,
   revokeGrant,
   type StoredModel,
   upsertModels,
@@ -80,6 +81,12 @@ const write = async (db: Db, writes: Held) => {
   writes.saves.clear();
   writes.deletions.clear();
   writes.consumptions.clear();
+  // One statement is atomic by itself: no BEGIN and COMMIT around it (two round trips on PostgreSQL,
+  // and on SQLite it may share a commit with other requests' writes: store/commit-group.ts).
+  if (consumptions.length === 0 && inOneStatement(db, deletions, saves)) {
+    await writeModels(db, deletions, saves);
+    return;
+  }
   const refused: { model: string; id: string }[] = [];
   try {
     await inStoreTransaction(db, async (tx) => {

@@ -114,6 +114,10 @@ export const upsertModels = async (db: Db, rows: StoredModel[]): Promise<void> =
   await upsert(db, ...rows.flatMap(valuesOf));
 };
 
+/** Whether writeModels writes these in one statement (atomic by itself, with no transaction around it). */
+export const inOneStatement = (db: Db, deletions: unknown[], saves: unknown[]) =>
+  (dialectOf(db) === 'postgres' && saves.length > 0) || deletions.length + (saves.length > 0 ? 1 : 0) === 1;
+
 /**
  * A request's held deletions and saves (no row in both): on PostgreSQL one statement, the deletions in
  * a data-modifying WITH (resuming a sign-in deletes the interaction and saves the session, grant and
