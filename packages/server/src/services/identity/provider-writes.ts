@@ -5,8 +5,9 @@
  * commit, each waiting for PostgreSQL's WAL to reach the disk: 13 commits per sign-in
  * (oidc/statements-per-sign-in.test.ts). Within a request (`providerRequest`), the saves and
  * deletions are held and written together by `flush`, in one transaction and one statement per kind
- * (or that one statement alone, when it is one), before the answer leaves (oidc/mount.ts holds the answer's end until then; a write that fails
- * answers 503 rather than a success whose rows are missing).
+ * (or that one statement alone, when it is one), before the answer leaves (oidc/mount.ts holds the
+ * answer's end until then; a write that fails answers 503 rather than a success whose rows are
+ * missing).
  *
  * Nothing reads differently: a lookup that a held write could answer (the same model and id, a
  * session's uid; by uid or user code, any row of a model with a deletion held) writes what is held first, and so does consuming a
