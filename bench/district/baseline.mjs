@@ -48,11 +48,11 @@ if (spawnSync('git', ['diff', '--quiet', commit, '--', 'package-lock.json'], { c
 
 const worktree = join(tmpdir(), `edupass-baseline-${commit.slice(0, 12)}`);
 
-/** Links every entry of `from` into `to` (a new directory), but `keep` (made by the caller). */
-const linkEntries = (from, to, keep = []) => {
+/** Links every entry of `from` into `to` (a new directory), but those in `except` (the caller makes them). */
+const linkEntries = (from, to, except = []) => {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from)) {
-    if (keep.includes(entry) || existsSync(join(to, entry))) continue;
+    if (except.includes(entry) || existsSync(join(to, entry))) continue;
     symlinkSync(join(from, entry), join(to, entry));
   }
 };
@@ -61,6 +61,8 @@ const linkEntries = (from, to, keep = []) => {
 const prepare = () => {
   if (!existsSync(worktree)) {
     log(`checking ${commit.slice(0, 12)} out in ${worktree}…`);
+    // A worktree of an earlier run whose folder the temp dir lost (a reboot) is still registered.
+    git('worktree', 'prune');
     git('worktree', 'add', '--detach', worktree, commit);
   }
   // The packages, but the workspace's own: those must be the commit's (npm links them relatively).

@@ -3,8 +3,8 @@
  * Information, art. 16): a copy of the database — `pg_dump` of PostgreSQL, the SQLite file and its
  * write-ahead log — holds no child's phone, e-mail address, name or birth month, not even in the
  * webhook log, while sign-in by that phone, the operator's search, every screen and the platform's
- * sites (their signed webhooks) still see them; a database from before is sealed in
- * place at start, and a rotation of the record keys is followed without downtime.
+ * sites (their signed webhooks) still see them; a database from before is sealed in place at start,
+ * and a rotation of the record keys is followed without downtime.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -112,7 +112,12 @@ const webhookSite = async () => {
   /** The bodies the site was sent, each checked against its signature. */
   const bodies = () =>
     receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) && r.body);
-  return { receiver, bodies };
+  /** The site goes: its endpoint is removed, so no later change of this file is sent to it. */
+  const close = async () => {
+    edu.ok(await call('POST', `/admin/webhooks/${endpoint.id}/remove`, {}, { token }), 204);
+    await receiver.close();
+  };
+  return { bodies, close };
 };
 
 describe('children’s records at rest', () => {
@@ -121,7 +126,7 @@ describe('children’s records at rest', () => {
     const child = await childWithRecords();
     // The platform's site hears the child's new name, signed, as it was typed; the log keeps it sealed.
     await expect.poll(() => site.bodies().join('\n'), { timeout: 30_000 }).toContain(child.fullname);
-    await site.receiver.close();
+    await site.close();
     const schoolId = await edu.addSchool('海淀实验小学');
     const teacher = await edu.approvedTeacher(schoolId);
     const classId = await edu.createClass(teacher, schoolId);
