@@ -7,14 +7,13 @@
  *
  * The commit is checked out in a git worktree of its own (in the temp dir, kept for the next run) and
  * given this checkout's installed packages (so the commit's lockfile must be this one's) and this
- * checkout's bench: bench/server, bench/district, and the test kit's flows and counters where the
- * commit has none. Then each round runs the bench in both, the commit first in odd rounds and this
- * checkout first in even ones, so a slow spell of a shared host falls on both; it prints each flow's
- * CPU per flow (the server's, and PostgreSQL's on PostgreSQL), round by round, the medians and their
- * ratio. SQLite unless BENCH_DATABASES says otherwise: the test kit of earlier commits (3263db67's,
- * say) drops its PostgreSQL database when the seeding server closes. The bench's knobs apply to both
- * sides (BENCH_FLOWS, BENCH_CONCURRENCY, BENCH_DURATION, …); the open loop and the burst are kept
- * short, as they are not compared.
+ * checkout's bench: bench/server, bench/district, the test kit's scratch cluster (which loads the
+ * counters) and its flows and counters where the commit has none. Then each round runs the bench in
+ * both, the commit first in odd rounds and this checkout first in even ones, so a slow spell of a
+ * shared host falls on both; it prints each flow's CPU per flow (the server's, and PostgreSQL's on
+ * PostgreSQL), round by round, the medians and their ratio. SQLite unless BENCH_DATABASES says
+ * otherwise. The bench's knobs apply to both sides (BENCH_FLOWS, BENCH_CONCURRENCY, BENCH_DURATION,
+ * …); the open loop and the burst are kept short, as they are not compared.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -92,6 +91,12 @@ const prepare = () => {
     const there = join(worktree, 'packages/test-kit/src', file);
     if (!existsSync(there)) copyFileSync(join(root, 'packages/test-kit/src', file), there);
   }
+  // The bench's cluster counts (pg_stat_statements loaded, WAL synced): earlier kits' scratch cluster
+  // took no settings, and the bench's first count on it failed.
+  copyFileSync(
+    join(root, 'packages/test-kit/src/scratch-postgres.ts'),
+    join(worktree, 'packages/test-kit/src/scratch-postgres.ts'),
+  );
 };
 
 /** One run of the bench in `checkout`: its measurements (bench/results/district.json). */

@@ -19,6 +19,7 @@ import { accessLogOf } from './edu/access-log.ts';
 import { agreementsInForce } from './edu/family/guardian-checks.ts';
 import { schoolsPage, type TeacherRequestKey, teacherRequests } from './edu/school/schools.ts';
 import { deleteApplication } from './identity/applications.ts';
+import { findModel, findTokenWithGrantAndSession } from './identity/oidc-models.ts';
 import type { Database } from './schema.ts';
 import { sqlEventsStore } from './usage/events-sql.ts';
 
@@ -28,6 +29,8 @@ interface PlanNode {
   'Index Name'?: string;
   'Index Cond'?: string;
   Filter?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 }
 
@@ -38,6 +41,14 @@ const wholeTableReads = (node: PlanNode): string[] => [
     ? [`${node['Node Type']} of all ${node['Index Name']} (filter ${node.Filter})`]
     : []),
   ...(node.Plans ?? []).flatMap(wholeTableReads),
+];
+
+/** The scans of an executed plan that found more than `most` rows: "Bitmap Index Scan on x: 20000 rows". */
+const readsOverAnswer = (node: PlanNode, most: number): string[] => [
+  ...(/Scan$/.test(node['Node Type']) && (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) > most
+    ? [`${node['Node Type']} on ${node['Index Name'] ?? node['Relation Name']}: ${node['Actual Rows']} rows`]
+    : []),
+  ...(node.Plans ?? []).flatMap((child) => readsOverAnswer(child, most)),
 ];
 
 describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL', () => {
@@ -184,6 +195,51 @@ describe.runIf(testDatabaseKind() === 'postgres')('a year of data, on PostgreSQL
 
   test("the yearly report: the year's counters and its requests, each read by an index", async () => {
     expect(await wholeReadsOf(() => yearlyReport({ readDb: db }, 2026))).toEqual([]);
+  });
+
+  /**
+   * The provider's reads of every sign-in, token and userinfo request, as a warm server runs them
+   * (prepared: PostgreSQL's generic plan), on a table the planner has no statistics of yet (a new
+   * deployment, or one autovacuum has not analysed since it grew): each scan finds the rows of the
+   * answer, not every session. With the session's uid indexed alone, the planner joined that index to
+   * the primary key's `model = 'Session'`, which walks every session at each token request.
+   */
+  test("the provider's token and session reads find their rows, not every session, before any statistics", async () => {
+    const sessions = 20_000;
+    await sql`alter table oidc_models set (autovacuum_enabled = false)`.execute(db);
+    const far = Date.now() + 86_400_000;
+    await sql`insert into oidc_models (model, id, payload, uid, expires_at)
+      select 'Session', 'session' || i, '{}', 'uid' || i, ${far} from generate_series(1, ${sessions}) i`.execute(db);
+    await sql`insert into oidc_models (model, id, payload, account_id, expires_at)
+      select 'Grant', 'grant' || i, '{}', i::text, ${far} from generate_series(1, ${sessions}) i`.execute(db);
+    await sql`insert into oidc_models (model, id, payload, grant_id, session_uid, expires_at)
+      select 'AccessToken', 'token' || i, '{}', 'grant' || i, 'uid' || i, ${far} from generate_series(1, ${sessions}) i`.execute(
+      db,
+    );
+    captured = [];
+    const rows = await findTokenWithGrantAndSession(db, 'AccessToken', 'token777', Date.now());
+    expect(rows.map((row) => row.id).sort()).toEqual(['grant777', 'session777', 'token777']);
+    expect(await findModel(db, 'Session', { column: 'uid', value: 'uid777' }, Date.now())).toBeDefined();
+    expect(captured).toHaveLength(2);
+
+    const found: string[] = [];
+    const client = await pool.connect();
+    try {
+      await client.query('set plan_cache_mode = force_generic_plan');
+      for (const [i, statement] of captured.entries()) {
+        await client.query(`prepare provider_read_${i} as ${statement.sql}`);
+        const values = statement.parameters.map((value) => client.escapeLiteral(String(value))).join(', ');
+        const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `explain (analyze, format json) execute provider_read_${i}(${values})`,
+        );
+        for (const read of readsOverAnswer(plan[0]!['QUERY PLAN'][0].Plan, 3)) found.push(`${read}: ${statement.sql}`);
+      }
+    } finally {
+      await client.query('deallocate all');
+      await client.query('reset plan_cache_mode');
+      client.release();
+    }
+    expect(found).toEqual([]);
   });
 
   test('the check itself: a statement that can only scan is reported', async () => {

@@ -61,6 +61,7 @@ import * as oidcSessionUid from './057-oidc-session-uid.ts';
 import * as guardiansToConfirm from './059-guardians-to-confirm.ts';
 import * as schoolNumberPairs from './060-school-number-pairs.ts';
 import * as sealedRecords from './061-sealed-records.ts';
+import * as oidcSessionLookup from './062-oidc-session-lookup.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -130,6 +131,7 @@ const steps: [name: string, up: Step][] = [
   ['059-guardians-to-confirm', guardiansToConfirm.up],
   ['060-school-number-pairs', schoolNumberPairs.up],
   ['061-sealed-records', sealedRecords.up],
+  ['062-oidc-session-lookup', oidcSessionLookup.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
