@@ -8,8 +8,8 @@
  * - The name is a hash of the text: one name per statement text in every connection. A text of at
  *   most LONGEST_NAMED characters is named from its NAMED_FROM_RUN-th run in the process on, so
  *   statements run once or twice (a sweep's last short batch, an IN list of an unusual length) never
- *   take a place in PostgreSQL's memory, and at most MOST_NAMES texts are named per process (each connection keeps those it ran: a hot set of a few
- *   dozen in practice, tens of kilobytes each).
+ *   take a place in PostgreSQL's memory, and at most MOST_NAMES texts are named per process (each
+ *   connection keeps those it ran: a hot set of a few dozen in practice, tens of kilobytes each).
  * - A rolling upgrade that changes a table's columns under a prepared `select *` makes PostgreSQL
  *   refuse the statement ("cached plan must not change result type"). The text then gets a new name,
  *   prepared again from the new columns at its next run; outside a transaction the statement is run

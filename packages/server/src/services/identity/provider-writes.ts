@@ -10,13 +10,13 @@
  * missing).
  *
  * Nothing reads differently: a lookup that a held write could answer (the same model and id, a
- * session's uid; by uid or user code, any row of a model with a deletion held) writes what is held first, and so does consuming a
- * held row or revoking a grant. Consuming a code or a refresh token is held too, and runs first in
- * the transaction as the conditional update that detects one used twice: when another request
- * consumed it first, nothing of this request is written (the tokens it would have issued included),
- * the grant is revoked, and the answer is the provider's `invalid_grant` (oidc/mount.ts), as when the
- * provider itself sees the row consumed. Outside a request (workers, sweeps, the CLI) each write is
- * immediate.
+ * session's uid; by uid or user code, any row of a model with a deletion held) writes what is held
+ * first, and so does consuming a held row or revoking a grant. Consuming a code or a refresh token is
+ * held too, and runs first in the transaction as the conditional update that detects one used twice:
+ * when another request consumed it first, nothing of this request is written (the tokens it would have
+ * issued included), the grant is revoked, and the answer is the provider's `invalid_grant`
+ * (oidc/mount.ts), as when the provider itself sees the row consumed. Outside a request (workers,
+ * sweeps, the CLI) each write is immediate.
  *
  * Rows read ahead: reading a code or token, the adapter reads its grant and provider session in the
  * same statement (store/identity/oidc-models.ts `findTokenWithGrantAndSession`) and keeps them for

@@ -100,7 +100,10 @@ const compiledUpsert = (count: number) =>
     Array.from({ length: count * VALUES_PER_ROW }, (): unknown => ''),
   );
 
-/** Several rows in one statement (distinct model and id each): a request's writes (services/identity/provider-writes.ts). */
+/**
+ * Several rows in one statement (distinct model and id each): a request's writes
+ * (services/identity/provider-writes.ts).
+ */
 export const upsertModels = async (db: Db, rows: StoredModel[]): Promise<void> => {
   if (rows.length > COMPILED_UPSERTS) {
     await upsertInto(db, rows).execute();
