@@ -57,7 +57,7 @@ const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
       })),
     );
 
-/** A row's values in the order upsertInto writes them, and back. */
+/** A row's values in the order upsertInto writes its columns (the compiled upserts bind them so). */
 const valuesOf = (row: StoredModel) => [
   row.model,
   row.id,
@@ -71,22 +71,19 @@ const valuesOf = (row: StoredModel) => [
   row.expiresAt,
 ];
 const VALUES_PER_ROW = 10;
-const rowsOf = (values: unknown[]): StoredModel[] =>
-  Array.from({ length: values.length / VALUES_PER_ROW }, (_, i) => {
-    const at = (column: number) => values[i * VALUES_PER_ROW + column] as string | null;
-    return {
-      model: at(0) as string,
-      id: at(1) as string,
-      payload: at(2) as string,
-      grantId: at(3),
-      uid: at(4),
-      userCode: at(5),
-      accountId: at(6),
-      clientId: at(7),
-      sessionUid: at(8),
-      expiresAt: values[i * VALUES_PER_ROW + 9] as number,
-    };
-  });
+/** What a compiled upsert is built from: its values are placeholders, bound at each run. */
+const PLACEHOLDER_ROW: StoredModel = {
+  model: '',
+  id: '',
+  payload: '',
+  grantId: '',
+  uid: '',
+  userCode: '',
+  accountId: '',
+  clientId: '',
+  sessionUid: '',
+  expiresAt: 0,
+};
 
 /**
  * The upsert of a request's saves (one to four rows: a sign-in's session, grant and code), built and
@@ -96,7 +93,11 @@ const COMPILED_UPSERTS = 8;
 const upserts = new Map<number, ReturnType<typeof compiledUpsert>>();
 const compiledUpsert = (count: number) =>
   compiledOnce(
-    (db, ...values: unknown[]) => upsertInto(db, rowsOf(values)),
+    (db, ..._bound: unknown[]) =>
+      upsertInto(
+        db,
+        Array.from({ length: count }, () => PLACEHOLDER_ROW),
+      ),
     Array.from({ length: count * VALUES_PER_ROW }, (): unknown => ''),
   );
 

@@ -1,0 +1,77 @@
+/**
+ * The provider's rows written as a request writes them (store/identity/oidc-models.ts): the upsert is
+ * compiled once for each number of rows up to eight and built at each call past that; every column
+ * lands where it belongs in both, a second save of a row replaces it, and a consumed row stays consumed.
+ */
+import { useTestStore } from '@edupass/test-kit/test-store';
+import { describe, expect, it } from 'vitest';
+import { consumeModel, type StoredModel, upsertModels } from './oidc-models.ts';
+
+const store = useTestStore();
+
+const rowOf = (batch: string, i: number): StoredModel => ({
+  model: i % 2 ? 'AccessToken' : 'Session',
+  id: `${batch}-id-${i}`,
+  payload: JSON.stringify({ batch, i }),
+  grantId: `${batch}-grant-${i}`,
+  uid: `${batch}-uid-${i}`,
+  userCode: `${batch}-code-${i}`,
+  accountId: String(100 + i),
+  clientId: `${batch}-client-${i}`,
+  sessionUid: `${batch}-session-${i}`,
+  expiresAt: 4_000_000_000_000 + i,
+});
+
+const stored = (ids: string[]) =>
+  store()
+    .db.selectFrom('oidc_models')
+    .select(['model', 'id', 'payload', 'grant_id', 'uid', 'user_code', 'account_id', 'client_id', 'session_uid'])
+    .select(['consumed_at', 'expires_at'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute();
+
+const asStored = (row: StoredModel) => ({
+  model: row.model,
+  id: row.id,
+  payload: row.payload,
+  grant_id: row.grantId,
+  uid: row.uid,
+  user_code: row.userCode,
+  account_id: row.accountId,
+  client_id: row.clientId,
+  session_uid: row.sessionUid,
+  consumed_at: null,
+  expires_at: row.expiresAt,
+});
+
+describe("the provider's rows", () => {
+  it.each([1, 3, 8, 9])(
+    '%i rows in one upsert: each column where it belongs, again on a second save',
+    async (count) => {
+      const rows = Array.from({ length: count }, (_, i) => rowOf(`n${count}`, i));
+      await upsertModels(store().db, rows);
+      const ids = rows.map((row) => row.id);
+      const read = (await stored(ids)).map((row) => ({ ...row, expires_at: Number(row.expires_at) }));
+      expect(read).toEqual(rows.map(asStored).sort((a, b) => a.id.localeCompare(b.id)));
+
+      const again = rows.map((row) => ({ ...row, payload: JSON.stringify({ again: row.id }), uid: null }));
+      await upsertModels(store().db, again);
+      const reread = await stored(ids);
+      expect(reread.map((row) => [row.id, row.payload, row.uid])).toEqual(
+        again.map((row) => [row.id, row.payload, null]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
+    },
+  );
+
+  it('a consumed row stays consumed when saved again, and is consumed once', async () => {
+    const row = rowOf('consumed', 1);
+    await upsertModels(store().db, [row]);
+    expect(await consumeModel(store().db, row.model, row.id, 123)).toBe(true);
+    expect(await consumeModel(store().db, row.model, row.id, 456)).toBe(false);
+    await upsertModels(store().db, [{ ...row, payload: '{"saved":"again"}' }]);
+    const [read] = await stored([row.id]);
+    expect(Number(read?.consumed_at)).toBe(123);
+    expect(read?.payload).toBe('{"saved":"again"}');
+  });
+});
