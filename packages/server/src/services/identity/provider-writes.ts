@@ -27,7 +27,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import {
+  type Consumption,
   consumeModel,
+  consumesInOneStatement,
+  consumeThenSave,
   destroyModel,
   grantIdOf,
   inOneStatement,
@@ -45,7 +48,7 @@ interface Held {
   saves: Map<string, StoredModel>;
   deletions: Map<string, { model: string; id: string }>;
   /** Codes and refresh tokens consumed, each by a conditional update first in the transaction. */
-  consumptions: Map<string, { model: string; id: string; at: number }>;
+  consumptions: Map<string, Consumption>;
   /** Rows read ahead, by model, column and value. */
   readAhead: Map<string, ReadAheadRow>;
 }
@@ -88,13 +91,21 @@ const write = async (db: Db, writes: Held) => {
     await writeModels(db, deletions, saves);
     return;
   }
-  const refused: { model: string; id: string }[] = [];
+  const refused: Consumption[] = [];
   try {
-    await inStoreTransaction(db, async (tx) => {
-      for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
-      if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
-      await writeModels(tx, deletions, saves);
-    });
+    // The token endpoint's writes (a code or refresh token consumed, tokens saved) on PostgreSQL: the
+    // consumption and the saves in one statement, which saves nothing when it consumes nothing.
+    const [only] = consumptions;
+    if (only !== undefined && consumesInOneStatement(db, consumptions, deletions, saves)) {
+      if (!(await consumeThenSave(db, only, saves))) refused.push(only);
+    } else {
+      await inStoreTransaction(db, async (tx) => {
+        for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+        if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+        await writeModels(tx, deletions, saves);
+      });
+    }
+    if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
   } catch (error) {
     if (error instanceof ConsumedTwice) for (const { model, id } of refused) await revokeReplayed(db, model, id);
     throw error;

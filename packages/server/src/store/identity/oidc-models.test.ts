@@ -2,10 +2,19 @@
  * The provider's rows written as a request writes them (store/identity/oidc-models.ts): the upsert is
  * compiled once for each number of rows up to eight and built at each call past that; every column
  * lands where it belongs in both, a second save of a row replaces it, and a consumed row stays consumed.
+ * On PostgreSQL the token endpoint's consumption and saves are one statement: it saves only what the
+ * consumption allows, and a second presentation of the same code saves nothing.
  */
+import { testDatabaseKind } from '@edupass/test-kit/databases';
 import { useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, it } from 'vitest';
-import { consumeModel, type StoredModel, upsertModels } from './oidc-models.ts';
+import {
+  consumeModel,
+  consumesInOneStatement,
+  consumeThenSave,
+  type StoredModel,
+  upsertModels,
+} from './oidc-models.ts';
 
 const store = useTestStore();
 
@@ -73,5 +82,54 @@ describe("the provider's rows", () => {
     const [read] = await stored([row.id]);
     expect(Number(read?.consumed_at)).toBe(123);
     expect(read?.payload).toBe('{"saved":"again"}');
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('a consumption with the saves it allows, in one statement', () => {
+  it.each([1, 2, 9])(
+    'consumes the row and saves %i rows; presented again, consumes and saves nothing',
+    async (count) => {
+      const code = rowOf(`code${count}`, 0);
+      await upsertModels(store().db, [code]);
+      const consumption = { model: code.model, id: code.id, at: 789 };
+      const first = Array.from({ length: count }, (_, i) => rowOf(`first${count}`, i + 1));
+      expect(consumesInOneStatement(store().db, [consumption], [], first)).toBe(true);
+      expect(await consumeThenSave(store().db, consumption, first)).toBe(true);
+      const read = (await stored(first.map((row) => row.id))).map((row) => ({
+        ...row,
+        expires_at: Number(row.expires_at),
+      }));
+      expect(read).toEqual(first.map(asStored).sort((a, b) => a.id.localeCompare(b.id)));
+      expect(Number((await stored([code.id]))[0]?.consumed_at)).toBe(789);
+
+      const second = Array.from({ length: count }, (_, i) => rowOf(`second${count}`, i + 1));
+      expect(await consumeThenSave(store().db, { ...consumption, at: 790 }, second)).toBe(false);
+      expect(await stored(second.map((row) => row.id))).toEqual([]);
+      expect(Number((await stored([code.id]))[0]?.consumed_at)).toBe(789);
+    },
+  );
+
+  it('a save of an existing row replaces it and leaves its consumption', async () => {
+    const [code, token] = [rowOf('replace', 0), rowOf('replace', 1)];
+    await upsertModels(store().db, [code, token]);
+    await consumeModel(store().db, token.model, token.id, 55);
+    const saved = { ...token, payload: '{"replaced":true}', expiresAt: 4_100_000_000_000 };
+    expect(await consumeThenSave(store().db, { model: code.model, id: code.id, at: 56 }, [saved])).toBe(true);
+    const [read] = await stored([token.id]);
+    expect([read?.payload, Number(read?.expires_at), Number(read?.consumed_at)]).toEqual([
+      '{"replaced":true}',
+      4_100_000_000_000,
+      55,
+    ]);
+  });
+
+  it('is not used for a deletion, several consumptions, no saves, or a save of the consumed row', () => {
+    const [code, token] = [rowOf('not', 0), rowOf('not', 1)];
+    const consumption = { model: code.model, id: code.id, at: 1 };
+    const db = store().db;
+    expect(consumesInOneStatement(db, [consumption], [{ model: 'Interaction', id: 'x' }], [token])).toBe(false);
+    expect(consumesInOneStatement(db, [consumption, { ...consumption, id: 'other' }], [], [token])).toBe(false);
+    expect(consumesInOneStatement(db, [consumption], [], [])).toBe(false);
+    expect(consumesInOneStatement(db, [consumption], [], [token, code])).toBe(false);
   });
 });

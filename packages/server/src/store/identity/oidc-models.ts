@@ -45,17 +45,25 @@ const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
       })),
     )
     .onConflict((oc) =>
-      oc.columns(['model', 'id']).doUpdateSet((eb) => ({
-        payload: eb.ref('excluded.payload'),
-        grant_id: eb.ref('excluded.grant_id'),
-        uid: eb.ref('excluded.uid'),
-        user_code: eb.ref('excluded.user_code'),
-        account_id: eb.ref('excluded.account_id'),
-        client_id: eb.ref('excluded.client_id'),
-        session_uid: eb.ref('excluded.session_uid'),
-        expires_at: eb.ref('excluded.expires_at'),
-      })),
+      oc
+        .columns(['model', 'id'])
+        .doUpdateSet((eb) => Object.fromEntries(REPLACED.map((column) => [column, eb.ref(`excluded.${column}`)]))),
     );
+
+/** The columns a save writes, in upsertInto's order; a save of a row already there replaces all but its key. */
+const SAVED = [
+  'model',
+  'id',
+  'payload',
+  'grant_id',
+  'uid',
+  'user_code',
+  'account_id',
+  'client_id',
+  'session_uid',
+  'expires_at',
+] as const;
+const REPLACED = SAVED.slice(2);
 
 /** A row's values in the order upsertInto writes its columns (the compiled upserts bind them so). */
 const valuesOf = (row: StoredModel) => [
@@ -144,6 +152,101 @@ export const writeModels = async (db: Db, deletions: { model: string; id: string
 };
 
 export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
+
+/** A code or refresh token consumed by the request that presents it (`at`: when). */
+export interface Consumption {
+  model: string;
+  id: string;
+  at: number;
+}
+
+/**
+ * Whether consumeThenSave writes these: on PostgreSQL, one consumption, saves (none of the consumed
+ * row) and no deletion, as the token endpoint writes them (a code or refresh token consumed; the
+ * access and refresh tokens saved).
+ */
+export const consumesInOneStatement = (
+  db: Db,
+  consumptions: Consumption[],
+  deletions: unknown[],
+  saves: StoredModel[],
+) => {
+  const [only] = consumptions;
+  return (
+    dialectOf(db) === 'postgres' &&
+    only !== undefined &&
+    consumptions.length === 1 &&
+    deletions.length === 0 &&
+    saves.length > 0 &&
+    saves.every((row) => row.model !== only.model || row.id !== only.id)
+  );
+};
+
+const EXPIRES_AT = SAVED.indexOf('expires_at');
+
+/**
+ * The consumption as the conditional update of a data-modifying WITH, and the saves inserted only
+ * from the row it returns (none when another request consumed the row first); answers how many rows
+ * it consumed. The VALUES list's expiry is cast: its placeholders would otherwise be read as text.
+ */
+const consumeThenSaveStatement = (at: number, model: string, id: string, rows: StoredModel[]) => {
+  const columns = sql.join(SAVED.map((column) => sql.ref(column)));
+  const values = sql.join(
+    rows.map((row) => {
+      const placed = valuesOf(row).map((value, i) =>
+        i === EXPIRES_AT ? sql`cast(${value} as bigint)` : sql`${value}`,
+      );
+      return sql`(${sql.join(placed)})`;
+    }),
+  );
+  const replaced = sql.join(REPLACED.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
+  return sql<{ consumed: string }>`with consumed as (
+    update oidc_models set consumed_at = ${at}
+    where model = ${model} and id = ${id} and consumed_at is null
+    returning id
+  ), saved as (
+    insert into oidc_models (${columns})
+    select v.* from consumed, (values ${values}) as v(${columns})
+    on conflict (model, id) do update set ${replaced}
+    returning id
+  )
+  select count(*) as consumed from consumed`;
+};
+
+/** Compiled once for each number of saves up to eight, as the upserts are. */
+const consumeThenSaves = new Map<number, ReturnType<typeof compiledConsumeThenSave>>();
+const compiledConsumeThenSave = (count: number) =>
+  compiledOnce(
+    (db, at: number, model: string, id: string, ..._bound: unknown[]) => ({
+      compile: () =>
+        consumeThenSaveStatement(
+          at,
+          model,
+          id,
+          Array.from({ length: count }, () => PLACEHOLDER_ROW),
+        ).compile(db),
+    }),
+    [0, '', '', ...Array.from({ length: count * VALUES_PER_ROW }, (): unknown => '')],
+  );
+
+/**
+ * A code or refresh token consumed and the request's saves written only if it was, in one statement
+ * (`consumesInOneStatement`): one round trip where BEGIN, the conditional update, the upsert and
+ * COMMIT made four. Answers whether this call consumed the row; when it did not, nothing was saved.
+ */
+export const consumeThenSave = async (db: Db, { model, id, at }: Consumption, rows: StoredModel[]) => {
+  if (rows.length > COMPILED_UPSERTS) {
+    const { rows: answer } = await consumeThenSaveStatement(at, model, id, rows).execute(db);
+    return Number(answer[0]?.consumed ?? 0) > 0;
+  }
+  let statement = consumeThenSaves.get(rows.length);
+  if (statement === undefined) {
+    statement = compiledConsumeThenSave(rows.length);
+    consumeThenSaves.set(rows.length, statement);
+  }
+  const { rows: answer } = await statement(db, at, model, id, ...rows.flatMap(valuesOf));
+  return Number(answer[0]?.consumed ?? 0) > 0;
+};
 
 type Lookup = { column: 'id' | 'uid' | 'user_code'; value: string };
 
