@@ -180,6 +180,7 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined, las
               counters: {
                 statements: per(delta.ownStatements),
                 allStatements: per(delta.statements),
+                transactionControl: per(delta.transactionControl),
                 plans: per(delta.plans),
                 writeCommits: per(delta.writeCommits),
                 walRecords: per(delta.walRecords),

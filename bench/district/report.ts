@@ -15,11 +15,13 @@ export interface Measured {
   databaseCpuMs: number;
   /**
    * PostgreSQL's counters per flow: the flow's statements (the background workers' polls left out,
-   * test-kit pg-counters.ts), all statements, commits that wrote, WAL records and bytes.
+   * test-kit pg-counters.ts), all statements, BEGIN and COMMIT (each a round trip too), commits that
+   * wrote, WAL records and bytes.
    */
   counters?: {
     statements: number;
     allStatements: number;
+    transactionControl: number;
     plans: number;
     writeCommits: number;
     walRecords: number;
@@ -49,7 +51,7 @@ export const describeMeasured = (m: Measured) => {
     .join(', ');
   const counted = m.counters
     ? `; per flow ${one(m.counters.statements)} statements (${one(m.counters.allStatements)} with the workers' polls, ` +
-      `${one(m.counters.plans)} planned), ` +
+      `${one(m.counters.plans)} planned) and ${one(m.counters.transactionControl)} BEGIN/COMMIT, ` +
       `${one(m.counters.writeCommits)} commits, ` +
       `${one(m.counters.walRecords)} WAL records, ${(m.counters.walBytes / 1024).toFixed(1)} KB WAL`
     : '';

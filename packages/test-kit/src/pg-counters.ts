@@ -30,6 +30,8 @@ export interface CounterSnapshot {
 export interface CounterDelta {
   /** Statements run (not counting BEGIN, COMMIT and the like). */
   statements: number;
+  /** BEGIN, COMMIT and the like: with `statements`, the round trips to the database. */
+  transactionControl: number;
   /** Times PostgreSQL planned a statement (a prepared statement's kept generic plan is not planned again). */
   plans: number;
   /** Transactions that wrote, each a commit waiting for the WAL to reach the disk. */
@@ -104,17 +106,20 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
     const byStatement: { query: string; calls: number }[] = [];
     let walRecords = 0;
     let plans = 0;
+    let transactionControl = 0;
     for (const [id, now] of after.calls) {
       const then = before.calls.get(id);
       const calls = now.calls - (then?.calls ?? 0);
       walRecords += now.walRecords - (then?.walRecords ?? 0);
       plans += now.plans - (then?.plans ?? 0);
-      if (calls > 0 && !TRANSACTION_CONTROL.test(now.query)) byStatement.push({ query: now.query, calls });
+      if (calls > 0 && TRANSACTION_CONTROL.test(now.query)) transactionControl += calls;
+      else if (calls > 0) byStatement.push({ query: now.query, calls });
     }
     byStatement.sort((a, b) => b.calls - a.calls);
     const statements = byStatement.reduce((sum, s) => sum + s.calls, 0);
     return {
       statements,
+      transactionControl,
       ownStatements: statements - backgroundStatements(byStatement),
       plans,
       writeCommits: after.nextXid - before.nextXid,

@@ -24,7 +24,7 @@ import {
 import { endApplicationSessions } from '../identity/application-sessions.ts';
 import { securityEvent } from '../security/events.ts';
 import { hmac, randomToken, sha256 } from '../security/hashing.ts';
-import { inTransaction, recordEvent } from '../webhooks/events.ts';
+import { inTransaction, recordEvent, withEvent } from '../webhooks/events.ts';
 import { accessTokenClaims, rememberedClaims, signAccessToken } from './access-tokens.ts';
 import { endSessions } from './ending.ts';
 import { idleCheckDue, idleSignOut, staffSessionActive } from './idle.ts';
@@ -82,7 +82,7 @@ export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
 /**
- * Starts a session, with its `session.started` event in the same transaction, and a refresh chain
+ * Starts a session, with its `session.started` event in the same transaction (`withEvent`), and a refresh chain
  * when the client asked for a token set (`refreshChain`: its first token, stored with the session).
  * `secondFactor`: its sign-in passed the second factor; `staff`: a staff session (idle time-out).
  */
@@ -95,9 +95,15 @@ export const startSession = async (
 ): Promise<{ ref: SessionRef; refreshToken: string | null }> => {
   const ref: SessionRef = { userId: user.id, sessionId: randomUUID(), pid: client.pid ?? null };
   const refreshToken = refreshChain ? `${ref.sessionId}.${randomToken()}` : null;
-  await inTransaction(ctx, async (tx) => {
-    await insertSession(
-      tx.db,
+  const event = {
+    type: 'session.started' as const,
+    userId: user.id,
+    product: user.pid,
+    data: { session_id: ref.sessionId, method },
+  };
+  await withEvent(ctx, event, (db) =>
+    insertSession(
+      db,
       {
         id: ref.sessionId,
         user_id: user.id,
@@ -111,14 +117,8 @@ export const startSession = async (
         staff: staff ? 1 : 0,
       },
       refreshToken === null ? undefined : refreshRow(ctx, ref.sessionId, refreshToken),
-    );
-    await recordEvent(tx, {
-      type: 'session.started',
-      userId: user.id,
-      product: user.pid,
-      data: { session_id: ref.sessionId, method },
-    });
-  });
+    ),
+  );
   return { ref, refreshToken };
 };
 

@@ -64,15 +64,22 @@ export const signIn = async (
   // A staff session has an idle time-out (sessions/idle.ts) and, past the password's interval, may only change it.
   const staff = await isStaff(ctx, user, standing);
   const expired = staff && staffPasswordExpired(ctx, user);
-  // A token set's refresh chain is stored with its session: one commit for both.
-  const { ref, refreshToken } = await inTransaction(ctx, async (tx) => {
-    await signRecorded(tx, user.id, agreementIds, user.pid);
-    return startSession(tx, user, method, request, {
+  // A token set's refresh chain is stored with its session: one commit for both, and with the
+  // agreements signed at the sign-in when there are any (without, the session alone needs no BEGIN
+  // and COMMIT around it: startSession).
+  const start = (tx: Context) =>
+    startSession(tx, user, method, request, {
       secondFactor: request.secondStepDone === true,
       staff,
       refreshChain: request.wantsTokenSet === true,
     });
-  });
+  const { ref, refreshToken } =
+    agreementIds.length === 0
+      ? await start(ctx)
+      : await inTransaction(ctx, async (tx) => {
+          await signRecorded(tx, user.id, agreementIds, user.pid);
+          return start(tx);
+        });
   if (user.role === OPERATOR_ROLE) {
     securityEvent(ctx, { event: 'operator_sign_in', userId: user.id, ip: request.ip, reason: method });
   }

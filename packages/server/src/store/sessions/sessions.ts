@@ -9,6 +9,7 @@ import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import { dialectOf } from '../db.ts';
 import type { Database, UsersTable } from '../schema.ts';
+import { inStoreTransaction } from '../transaction.ts';
 
 type Db = Kysely<Database>;
 
@@ -78,8 +79,8 @@ export type NewSession = Omit<Database['sessions'], 'pid' | 'second_factor_at' |
 
 /**
  * Stores a session under its key (`row.id` is the session id), and with it the first refresh token of
- * its chain when there is one (`refresh.session_id` is the session's key): one statement on
- * PostgreSQL, two on SQLite (whose WITH holds no insert), in the caller's transaction.
+ * its chain when there is one (`refresh.session_id` is the session's key), atomically: one statement on
+ * PostgreSQL, two in a transaction on SQLite (whose WITH holds no insert; the caller's when it has one).
  */
 export const insertSession = async (db: Db, row: NewSession, refresh?: Database['refresh_tokens']) => {
   const session: SessionValues = [
@@ -98,8 +99,10 @@ export const insertSession = async (db: Db, row: NewSession, refresh?: Database[
   const { token_hash, session_id, created_at, expires_at } = refresh;
   if (dialectOf(db) === 'postgres')
     return void (await sessionWithRefreshInsert(db, ...session, token_hash, session_id, created_at, expires_at));
-  await sessionInsert(db, ...session);
-  await insertRefreshToken(db, refresh);
+  await inStoreTransaction(db, async (tx) => {
+    await sessionInsert(tx, ...session);
+    await insertRefreshToken(tx, refresh);
+  });
 };
 
 /**
