@@ -36,17 +36,17 @@ import { type Config, loadConfig } from '../config/config.ts';
  * the settings read on every sign-in and the provider's account were remembered per process
  * (store/settings-cache.ts, services/sessions/cache.ts) and a code's or token's grant and session read
  * with it (oidc/adapter.ts). Then 21 and 7 alone, 15 and 5 with Redis, card 18 and 5, refresh 4 and
- * 1: the second
- * factors and the staff check are one statement (store/account/standing.ts), the session and its
- * first refresh token one (store/sessions/sessions.ts), an interaction is read with the grant its
- * consent names, resuming deletes the interaction in the statement that saves the rest
+ * 1: the second factors and the staff check are one statement (store/account/standing.ts), the
+ * session and its first refresh token one (store/sessions/sessions.ts), an interaction is read with
+ * the grant its consent names, resuming deletes the interaction in the statement that saves the rest
  * (store/identity/oidc-models.ts `writeModels`), and a sign-in's reset of its risk count leaves the
- * database alone while Redis counts (store/counters.ts). Then 20 and 7 alone, 14 and 5 with Redis, card
- * 15 and 5, refresh 3 and 1: the token endpoint consumes the code or refresh token and saves the new
- * tokens in one statement (store/identity/oidc-models.ts `consumeThenSave`), without BEGIN and COMMIT.
- * Alone, the sign-in's lock counter is still reserved and given back in statements and commits of its
- * own (bench/district/README.md). With Redis, **14 statements and 5 commits** (the target: where several
- * instances run, the limits' counters are in Redis).
+ * database alone while Redis counts (store/counters.ts). Now 20 and 7 alone, **14 and 5 with Redis**
+ * (the target: where several instances run, the limits' counters are in Redis), card 15 and 5,
+ * refresh 3 and 1, and no BEGIN or COMMIT in any: the token endpoint consumes the code or refresh
+ * token and saves the new tokens in one statement (store/identity/oidc-models.ts `consumeThenSave`),
+ * and a sign-in's session is written alone (services/webhooks/events.ts `withEvent`). Alone, the
+ * sign-in's lock counter is still reserved and given back in statements and commits of its own
+ * (bench/district/README.md).
  * `STATEMENTS_REPORT=1` prints each flow's statements by step.
  */
 const CEILINGS = {

@@ -82,8 +82,9 @@ export const issueSessionToken = (ctx: Context, ref: SessionRef) =>
   signAccess(ctx, ref, ctx.config.sessionTokenTtlSeconds);
 
 /**
- * Starts a session, with its `session.started` event in the same transaction (`withEvent`), and a refresh chain
- * when the client asked for a token set (`refreshChain`: its first token, stored with the session).
+ * Starts a session, with its `session.started` event in the same transaction when an endpoint
+ * subscribes to it (`withEvent`), and a refresh chain when the client asked for a token set
+ * (`refreshChain`: its first token, stored with the session).
  * `secondFactor`: its sign-in passed the second factor; `staff`: a staff session (idle time-out).
  */
 export const startSession = async (

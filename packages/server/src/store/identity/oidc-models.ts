@@ -25,6 +25,24 @@ export interface StoredModel {
   expiresAt: number;
 }
 
+/**
+ * The columns a save gives values for, in valuesOf's order (upsertInto writes consumed_at besides, as
+ * null); a save of a row already there replaces all but its key and its consumption.
+ */
+const SAVED = [
+  'model',
+  'id',
+  'payload',
+  'grant_id',
+  'uid',
+  'user_code',
+  'account_id',
+  'client_id',
+  'session_uid',
+  'expires_at',
+] as const;
+const REPLACED = SAVED.slice(2);
+
 const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
   db
     .insertInto('oidc_models')
@@ -49,21 +67,6 @@ const upsertInto = (db: QueryCreator<Database>, rows: StoredModel[]) =>
         .columns(['model', 'id'])
         .doUpdateSet((eb) => Object.fromEntries(REPLACED.map((column) => [column, eb.ref(`excluded.${column}`)]))),
     );
-
-/** The columns a save writes, in upsertInto's order; a save of a row already there replaces all but its key. */
-const SAVED = [
-  'model',
-  'id',
-  'payload',
-  'grant_id',
-  'uid',
-  'user_code',
-  'account_id',
-  'client_id',
-  'session_uid',
-  'expires_at',
-] as const;
-const REPLACED = SAVED.slice(2);
 
 /** A row's values in the order upsertInto writes its columns (the compiled upserts bind them so). */
 const valuesOf = (row: StoredModel) => [
@@ -98,8 +101,20 @@ const PLACEHOLDER_ROW: StoredModel = {
  * compiled once for each number of rows, as every sign-in, token and refresh request writes one.
  */
 const COMPILED_UPSERTS = 8;
-const upserts = new Map<number, ReturnType<typeof compiledUpsert>>();
-const compiledUpsert = (count: number) =>
+
+/** A statement made once for each number of rows it is asked for (up to COMPILED_UPSERTS). */
+const perRowCount = <T>(make: (count: number) => T) => {
+  const made = new Map<number, T>();
+  return (count: number): T => {
+    const found = made.get(count);
+    if (found !== undefined) return found;
+    const fresh = make(count);
+    made.set(count, fresh);
+    return fresh;
+  };
+};
+
+const compiledUpsert = perRowCount((count: number) =>
   compiledOnce(
     (db, ..._bound: unknown[]) =>
       upsertInto(
@@ -107,7 +122,8 @@ const compiledUpsert = (count: number) =>
         Array.from({ length: count }, () => PLACEHOLDER_ROW),
       ),
     Array.from({ length: count * VALUES_PER_ROW }, (): unknown => ''),
-  );
+  ),
+);
 
 /**
  * Several rows in one statement (distinct model and id each): a request's writes
@@ -118,12 +134,7 @@ export const upsertModels = async (db: Db, rows: StoredModel[]): Promise<void> =
     await upsertInto(db, rows).execute();
     return;
   }
-  let upsert = upserts.get(rows.length);
-  if (upsert === undefined) {
-    upsert = compiledUpsert(rows.length);
-    upserts.set(rows.length, upsert);
-  }
-  await upsert(db, ...rows.flatMap(valuesOf));
+  await compiledUpsert(rows.length)(db, ...rows.flatMap(valuesOf));
 };
 
 /** Whether writeModels writes these in one statement (atomic by itself, with no transaction around it). */
@@ -208,14 +219,12 @@ const consumeThenSaveStatement = (at: number, model: string, id: string, rows: S
     insert into oidc_models (${columns})
     select v.* from consumed, (values ${values}) as v(${columns})
     on conflict (model, id) do update set ${replaced}
-    returning id
   )
   select count(*) as consumed from consumed`;
 };
 
 /** Compiled once for each number of saves up to eight, as the upserts are. */
-const consumeThenSaves = new Map<number, ReturnType<typeof compiledConsumeThenSave>>();
-const compiledConsumeThenSave = (count: number) =>
+const compiledConsumeThenSave = perRowCount((count: number) =>
   compiledOnce(
     (db, at: number, model: string, id: string, ..._bound: unknown[]) => ({
       compile: () =>
@@ -227,7 +236,8 @@ const compiledConsumeThenSave = (count: number) =>
         ).compile(db),
     }),
     [0, '', '', ...Array.from({ length: count * VALUES_PER_ROW }, (): unknown => '')],
-  );
+  ),
+);
 
 /**
  * A code or refresh token consumed and the request's saves written only if it was, in one statement
@@ -239,12 +249,7 @@ export const consumeThenSave = async (db: Db, { model, id, at }: Consumption, ro
     const { rows: answer } = await consumeThenSaveStatement(at, model, id, rows).execute(db);
     return Number(answer[0]?.consumed ?? 0) > 0;
   }
-  let statement = consumeThenSaves.get(rows.length);
-  if (statement === undefined) {
-    statement = compiledConsumeThenSave(rows.length);
-    consumeThenSaves.set(rows.length, statement);
-  }
-  const { rows: answer } = await statement(db, at, model, id, ...rows.flatMap(valuesOf));
+  const { rows: answer } = await compiledConsumeThenSave(rows.length)(db, at, model, id, ...rows.flatMap(valuesOf));
   return Number(answer[0]?.consumed ?? 0) > 0;
 };
 
