@@ -31,10 +31,13 @@ export const signInByBadge = async (
   request: SignInRequest,
 ): Promise<SignedIn> => {
   if (input.pid !== undefined) await requireProduct(ctx, input.pid);
-  const user = await findUserByLiveBadge(ctx.db, sha256(input.badge.trim()));
+  const found = await findUserByLiveBadge(ctx.db, sha256(input.badge.trim()));
   // A badge is the school's way into an account it manages: once the pupil has a personal phone the
   // account is theirs (managed_by_school false), and no card the school printed opens it.
-  if (user && !user.phone) return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid });
+  if (found && !found.user.phone) {
+    const { user, standing } = found;
+    return signIn(ctx, user, 'badge', { ...request, pid: input.pid ?? request.pid }, [], standing);
+  }
   const key = failuresKey(ctx, request.ip);
   // The count is atomic, so of a parallel burst exactly the limit are told AC3_2.
   if ((await ctx.counters.hit(key, HOUR_SECONDS)) > BADGE_FAILURES_PER_HOUR) {

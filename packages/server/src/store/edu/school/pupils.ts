@@ -1,5 +1,7 @@
 /** The accounts a school created for pupils, and the badges on their login cards. */
 import { type Kysely, sql } from 'kysely';
+import { STANDING_WORDS, standingColumns, standingOf } from '../../account/standing.ts';
+import { compiledOnce } from '../../compiled-query.ts';
 import { SWEEP_BATCH as BATCH, inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
 import { storedPupilName } from '../../sealed-records.ts';
@@ -117,15 +119,40 @@ export const deleteEndedBadges = (db: Db, before: number) =>
     db.deleteFrom('sign_in_badges').where('token_hash', 'in', endedBadgesQuery(db, before)).executeTakeFirst(),
   );
 
-/** The account a live card's badge opens, read with the badge in one statement. */
-export const findUserByLiveBadge = (db: Db, tokenHash: string) =>
-  db
-    .selectFrom('sign_in_badges')
-    .innerJoin('users', 'users.id', 'sign_in_badges.user_id')
-    .selectAll('users')
-    .where('sign_in_badges.token_hash', '=', tokenHash)
-    .where('sign_in_badges.revoked_at', 'is', null)
-    .executeTakeFirst();
+// Every card sign-in runs it (compiled-query.ts).
+const liveBadgeQuery = compiledOnce(
+  (
+    db,
+    approved: 'approved',
+    one: number,
+    headTeacher: 'head_teacher',
+    teacher: 'teacher',
+    alsoOne: number,
+    tokenHash: string,
+  ) =>
+    db
+      .selectFrom('sign_in_badges')
+      .innerJoin('users', 'users.id', 'sign_in_badges.user_id')
+      .selectAll('users')
+      .select((eb) => {
+        const user = eb.ref('users.id');
+        return standingColumns([user, user, user, user, user], approved, one, headTeacher, teacher, alsoOne);
+      })
+      .where('sign_in_badges.token_hash', '=', tokenHash)
+      .where('sign_in_badges.revoked_at', 'is', null),
+  [...STANDING_WORDS, ''],
+);
+
+/**
+ * The account a live card's badge opens and its standing (store/account/standing.ts), read with the
+ * badge in one statement: a card's sign-in asks nothing more of the database before its session.
+ */
+export const findUserByLiveBadge = async (db: Db, tokenHash: string) => {
+  const row = (await liveBadgeQuery(db, ...STANDING_WORDS, tokenHash)).rows[0];
+  if (row === undefined) return undefined;
+  const { totp, passkeys, recoveryCodes, school, teaching, ...user } = row;
+  return { user, standing: standingOf({ totp, passkeys, recoveryCodes, school, teaching }) };
+};
 
 /** Usernames among `candidates` already taken (case-insensitive). */
 export const takenUsernames = async (db: Db, candidates: string[]) => {
