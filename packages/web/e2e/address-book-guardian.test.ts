@@ -18,6 +18,7 @@ import { expectScreen, openPage } from './support/pages.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 const WAIT = { timeout: 60_000 };
+const EN = LOCALES[1].text;
 
 let app: AppUnderTest;
 let school: Awaited<ReturnType<typeof startSchoolBook>>;
@@ -46,6 +47,8 @@ describe.each(LOCALES.map((l, i) => ({ ...l, pupil: i })))('$locale, phone', ({ 
       const { page } = tab;
       await page.goto(`${app.server.url}/guardian`);
       await signInBySms(app, tab, phone);
+      // Signed in before the language changes: a reload while the sign-in is still under way loses it.
+      await expectScreen(page, EN['guardian.title']);
       await switchLocale(page, locale);
       await page.goto(`${app.server.url}/guardian`);
       await expectScreen(page, text['guardian.title']);
