@@ -32,8 +32,12 @@ export const subscribes = (events: string, type: string) => events.split(',').in
 const newEventId = () => `msg_${randomBytes(16).toString('base64url')}`;
 
 /** Writes an event through `ctx.db`: call it with the transaction's context (`inTransaction`). */
+/** The endpoints of the event's product subscribed to its type (remembered per process: endpointsFor). */
+const subscribedTo = async (db: Context['db'], event: AccountEvent) =>
+  (await endpointsFor(db, event.product)).filter((e) => subscribes(e.events, event.type));
+
 export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: AccountEvent): Promise<void> => {
-  const endpoints = (await endpointsFor(ctx.db, event.product)).filter((e) => subscribes(e.events, event.type));
+  const endpoints = await subscribedTo(ctx.db, event);
   if (endpoints.length === 0) return;
   const now = ctx.now();
   const sequence = await nextUserSequence(ctx.db, event.userId);
@@ -100,8 +104,7 @@ export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Prom
  * PostgreSQL: two round trips fewer). `change` must be atomic by itself.
  */
 export const withEvent = async (ctx: Context, event: AccountEvent, change: (db: Context['db']) => Promise<void>) => {
-  const subscribed = (await endpointsFor(ctx.db, event.product)).some((e) => subscribes(e.events, event.type));
-  if (!subscribed && !ctx.db.isTransaction) return change(ctx.db);
+  if ((await subscribedTo(ctx.db, event)).length === 0 && !ctx.db.isTransaction) return change(ctx.db);
   await inTransaction(ctx, async (tx) => {
     await change(tx.db);
     await recordEvent(tx, event);
