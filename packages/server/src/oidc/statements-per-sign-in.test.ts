@@ -10,7 +10,7 @@
 import { PASSWORD, PID, signUpAgreed } from '@edupass/test-kit/accounts';
 import { testDatabaseKind } from '@edupass/test-kit/databases';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
-import { startTestServer, type TestServer } from '@edupass/test-kit/harness';
+import { captchaWith, startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { COUNTING_SETTINGS, type CounterDelta, postgresCounters } from '@edupass/test-kit/pg-counters';
@@ -45,13 +45,17 @@ import { type Config, loadConfig } from '../config/config.ts';
  * with Redis), refresh 3 and 1, and no BEGIN or COMMIT in any: the token endpoint consumes the code or
  * refresh token and saves the new tokens in one statement (store/identity/oidc-models.ts
  * `consumeThenSave`), a sign-in's session is written alone (services/webhooks/events.ts `withEvent`),
- * and a card's badge is read with its account's standing (store/edu/school/pupils.ts). Alone, the
- * sign-in's lock counter is still reserved and given back in statements and commits of its own
- * (bench/district/README.md).
+ * and a card's badge is read with its account's standing (store/edu/school/pupils.ts). Those counts
+ * were taken under captcha policy `never`; under the shipped `risk` a password sign-in alone made 26
+ * statements and 9 commits (its gate read five counts one by one, then counted the account's run and
+ * reset it on success), now **22 and 9**: the gate reads its counts in one statement
+ * (store/counters.ts `peekAll`). With Redis the counts are Redis's: 14 and 5 under either policy.
+ * Alone, the sign-in's lock counter is still reserved and given back, and the gate's count of the
+ * account's run taken and reset, in statements and commits of their own (bench/district/README.md).
  * `STATEMENTS_REPORT=1` prints each flow's statements by step.
  */
 const CEILINGS = {
-  password: { statements: 20, writeCommits: 7 },
+  password: { statements: 22, writeCommits: 9 },
   passwordOfSeveral: { statements: 14, writeCommits: 5 },
   card: { statements: 14, writeCommits: 5 },
   cardOfSeveral: { statements: 13, writeCommits: 5 },
@@ -98,11 +102,14 @@ const countedServer = async (name: string, overrides: Partial<Config> = {}): Pro
   // remembered stays for the minute (a loaded host can take longer than the default 5 s over a
   // flow): the count is of a steady sign-in, not of a setting's or user's rereading after its TTL.
   // The shipped staff policy (12 characters): the kit's password is below it, as most people's are,
-  // so the sign-in asks whether the account is staff (once: with its second factors).
+  // so the sign-in asks whether the account is staff (once: with its second factors). The shipped
+  // captcha policy (`risk`, where the kit's servers say `never`): a password sign-in reads the counts
+  // its gate decides on and counts itself toward the account's run of unchallenged sign-ins.
   const server = await startTestServer({
     databaseUrl,
     eduPupilPasswordChange: false,
     staffPassword: loadConfig({}).staffPassword,
+    ...captchaWith({}),
     settingsCacheSeconds: 60,
     sessionCacheSeconds: 60,
     ...overrides,

@@ -1,8 +1,9 @@
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { type Counters, databaseCounters, redisCounters, redisWithFallback } from './counters.ts';
+import { type Counters, databaseCounters, redisCounters, redisWithFallback, withHashedKeys } from './counters.ts';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';
 
@@ -42,6 +43,32 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
       await counters.release(`${key}:never-hit`);
       expect(await counters.peek(`${key}:never-hit`)).toBe(0);
     });
+
+    test('several keys read at once, each as peek reads it, in the order asked', async () => {
+      const [once, thrice, never] = ['once', 'thrice', 'never'].map((name) => `${key}:all:${name}`) as [
+        string,
+        string,
+        string,
+      ];
+      await counters.hit(once, 60);
+      for (let i = 0; i < 3; i++) await counters.hit(thrice, 60);
+      expect(await counters.peekAll([thrice, never, once, thrice])).toEqual([3, 0, 1, 3]);
+      expect(await counters.peekAll([never])).toEqual([0]);
+      expect(await counters.peekAll([])).toEqual([]);
+      await counters.reset(thrice);
+      expect(await counters.peekAll([once, thrice])).toEqual([1, 0]);
+    });
+
+    test('a hit then another key read: the count after the hit, and the other window', async () => {
+      const [place, failures] = [`${key}:place`, `${key}:failures`];
+      expect(await counters.hitThenPeek(place, 60, failures)).toEqual({ count: 1, other: 0 });
+      await counters.hit(failures, 60);
+      expect(await counters.hitThenPeek(place, 60, failures)).toEqual({ count: 2, other: 1 });
+      expect(await counters.ttl(place)).toBeGreaterThan(50);
+      const counts = await Promise.all(Array.from({ length: 20 }, () => counters.hitThenPeek(place, 60, failures)));
+      expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 3));
+      expect(counts.every((c) => c.other === 1)).toBe(true);
+    });
   });
 
 let store: Store;
@@ -54,12 +81,22 @@ behavesAsFixedWindowCounters('database counters', async () => {
   return databaseCounters(store.db, () => now);
 });
 
+// The keys past their first part kept as HMACs: each call, a hit and the read after it included, keeps
+// counting under the same hashed key.
+behavesAsFixedWindowCounters('database counters, keys hashed', async () =>
+  withHashedKeys(
+    databaseCounters(store.db, () => now),
+    createSecretKey(randomBytes(32)),
+  ),
+);
+
 test('a database window that has closed starts again at 1', async () => {
   const counters = databaseCounters(store.db, () => now);
   expect(await counters.hit('expiring', 1)).toBe(1);
   expect(await counters.hit('expiring', 1)).toBe(2);
   now += 1500;
   expect(await counters.peek('expiring')).toBe(0);
+  expect(await counters.peekAll(['expiring'])).toEqual([0]);
   expect(await counters.hit('expiring', 1)).toBe(1);
 });
 
@@ -107,6 +144,7 @@ describe.runIf(redisUrl !== undefined)('with Redis', () => {
       // Redis not connected yet: the hit is counted in the database.
       expect(await counters.hit('fallback:a', 60)).toBe(1);
       expect(await inDatabase.peek('fallback:a')).toBe(1);
+      expect(await counters.peekAll(['fallback:a', 'fallback:none'])).toEqual([1, 0]);
       await redis.connect();
       // Redis back: the reset clears the window this process counted in the database.
       await counters.reset('fallback:a');

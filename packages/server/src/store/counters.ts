@@ -6,6 +6,7 @@ import { createHmac, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from './compiled-query.ts';
+import { dialectOf } from './db.ts';
 import { isReady } from './redis.ts';
 import type { Database } from './schema.ts';
 
@@ -14,6 +15,14 @@ export interface Counters {
   hit(key: string, windowSeconds: number): Promise<number>;
   /** The current window's count, 0 when none is open. */
   peek(key: string): Promise<number>;
+  /** Each key's `peek`, in the keys' order, read at once (one statement, one Redis round trip). */
+  peekAll(keys: readonly string[]): Promise<number[]>;
+  /**
+   * `hit(key, windowSeconds)` and then `peek(other)`, what the peek reads written no earlier than the
+   * hit: a lock's place taken and then its failures read (services/security/rate-limits.ts). One
+   * round trip in Redis (a transaction); two statements in the database.
+   */
+  hitThenPeek(key: string, windowSeconds: number, other: string): Promise<{ count: number; other: number }>;
   /** Seconds until the key's window closes, 0 when none is open. */
   ttl(key: string): Promise<number>;
   /** Gives one hit of the open window back (an attempt that turned out not to count); none when closed. */
@@ -44,6 +53,25 @@ const hitQuery = compiledOnce(
       )
       .returning('count'),
   ['', 0, 0, 0, 0, 0],
+);
+
+/**
+ * Several keys' open windows in one statement, whatever their number: the keys are one parameter, an
+ * array on PostgreSQL and a JSON array on SQLite, so one compiled statement serves every count, and
+ * each key is looked up by the primary key.
+ */
+const openWindowsQuery = compiledOnce(
+  (db, keys: string | string[], now: number) =>
+    db
+      .selectFrom('counters')
+      .select(['key', 'count'])
+      .where(
+        dialectOf(db) === 'postgres'
+          ? sql<boolean>`key = any(cast(${keys} as text[]))`
+          : sql<boolean>`key in (select value from json_each(${keys}))`,
+      )
+      .where('expires_at', '>', now),
+  ['', 0],
 );
 
 const releaseQuery = compiledOnce(
@@ -78,17 +106,33 @@ const resetQuery = compiledOnce(
 export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => {
   /** The key's window while it is open. */
   const openWindow = async (key: string) => (await openWindowQuery(db, key, now())).rows[0];
+  const hit = async (key: string, windowSeconds: number) => {
+    const t = now();
+    const expires = t + windowSeconds * 1000;
+    const row = (await hitQuery(db, key, 1, expires, t, t, expires)).rows[0];
+    if (row === undefined) throw new Error(`counter ${key}: the upsert returned no row`);
+    return Number(row.count);
+  };
+  const peek = async (key: string) => {
+    const row = await openWindow(key);
+    return row ? Number(row.count) : 0;
+  };
+  const postgres = dialectOf(db) === 'postgres';
   return {
-    async hit(key, windowSeconds) {
-      const t = now();
-      const expires = t + windowSeconds * 1000;
-      const row = (await hitQuery(db, key, 1, expires, t, t, expires)).rows[0];
-      if (row === undefined) throw new Error(`counter ${key}: the upsert returned no row`);
-      return Number(row.count);
+    hit,
+    peek,
+    async peekAll(keys) {
+      if (keys.length === 0) return [];
+      const { rows } = await openWindowsQuery(db, postgres ? [...keys] : JSON.stringify(keys), now());
+      const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
+      return keys.map((key) => counts.get(key) ?? 0);
     },
-    async peek(key) {
-      const row = await openWindow(key);
-      return row ? Number(row.count) : 0;
+    // Two statements, the read after the hit has committed: one statement would read the other key
+    // as it was when it began, and could miss what another request wrote meanwhile (a lock's failure
+    // counted and its place given back between the two), where the hit sees the newest row.
+    async hitThenPeek(key, windowSeconds, other) {
+      const count = await hit(key, windowSeconds);
+      return { count, other: await peek(other) };
     },
     async ttl(key) {
       const row = await openWindow(key);
@@ -118,6 +162,16 @@ export const redisCounters = (redis: Redis, prefix = 'edupass:'): Counters => {
     },
     async peek(key) {
       return Number((await redis.get(k(key))) ?? 0);
+    },
+    async peekAll(keys) {
+      if (keys.length === 0) return [];
+      return (await redis.mget(keys.map(k))).map((count) => Number(count ?? 0));
+    },
+    async hitThenPeek(key, windowSeconds, other) {
+      const result = await redis.multi().incr(k(key)).expire(k(key), windowSeconds, 'NX').get(k(other)).exec();
+      const [[hitError, count] = [], , [peekError, peeked] = []] = result ?? [];
+      if (hitError || peekError || result == null) throw hitError ?? peekError ?? new Error('Redis answered no result');
+      return { count: Number(count), other: Number(peeked ?? 0) };
     },
     async ttl(key) {
       return Math.max(0, await redis.ttl(k(key)));
@@ -177,6 +231,11 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
       (_key, windowSeconds) => windowSeconds,
     ),
     peek: either((c, key: string) => c.peek(key)),
+    peekAll: either((c, keys: readonly string[]) => c.peekAll(keys)),
+    hitThenPeek: either(
+      (c, key: string, windowSeconds: number, other: string) => c.hitThenPeek(key, windowSeconds, other),
+      (_key, windowSeconds) => windowSeconds,
+    ),
     ttl: either((c, key: string) => c.ttl(key)),
     release: either((c, key: string) => c.release(key)),
     // A reset clears the database's window too while one this process counted there during an outage
@@ -208,6 +267,8 @@ export const withHashedKeys = (counters: Counters, key: KeyObject): Counters => 
   return {
     hit: (name, windowSeconds) => counters.hit(hashed(name), windowSeconds),
     peek: (name) => counters.peek(hashed(name)),
+    peekAll: (names) => counters.peekAll(names.map(hashed)),
+    hitThenPeek: (name, windowSeconds, other) => counters.hitThenPeek(hashed(name), windowSeconds, hashed(other)),
     ttl: (name) => counters.ttl(hashed(name)),
     release: (name) => counters.release(hashed(name)),
     reset: (name) => counters.reset(hashed(name)),

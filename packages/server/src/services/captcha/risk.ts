@@ -97,19 +97,42 @@ export interface RiskQuestion extends Caller {
 /** Whether the scene's volume is counted per account (sign-in) or per IP (everything else). */
 const perAccount = (scene: string) => scene === 'login';
 
+/** Each key's count in its open window, read in one round trip; a key left undefined counts 0. */
+const countsOf = async <K extends string>(
+  ctx: Context,
+  keys: Record<K, string | undefined>,
+): Promise<Record<K, number>> => {
+  const named = (Object.entries(keys) as [K, string | undefined][]).filter(
+    (entry): entry is [K, string] => entry[1] !== undefined,
+  );
+  const counts = await ctx.counters.peekAll(named.map(([, key]) => key));
+  const result = Object.fromEntries(Object.keys(keys).map((name) => [name, 0])) as Record<K, number>;
+  named.forEach(([name], i) => {
+    result[name] = counts[i] ?? 0;
+  });
+  return result;
+};
+
+/** The counts behind the signals that only read: failed checks, wrong passwords and refused sends. */
+const standingKeys = (ctx: Context, q: RiskQuestion) => ({
+  ...failureKeys(ctx, q),
+  ipLoginFailures: ipLoginFailureKey(ctx, q.ip),
+  ipRefusals: identityRefusalKey(ctx, q.ip),
+});
+
 /** The signals that only read counts; shared by the rule service and the gates. */
-const standingReasons = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<string[]> => {
+const standingReasons = (
+  ctx: Context,
+  counts: Record<keyof ReturnType<typeof standingKeys>, number>,
+  ruleRequests: number,
+): string[] => {
   const c = ctx.config.captcha;
-  const keys = failureKeys(ctx, q);
-  const peek = (key: string | undefined) => (key === undefined ? Promise.resolve(0) : ctx.counters.peek(key));
   const reasons: string[] = [];
-  if ((await peek(keys.identity)) >= c.riskFailures) reasons.push('identity-failures');
-  if ((await peek(keys.device)) >= c.riskFailures) reasons.push('device-failures');
-  if ((await peek(keys.ip)) >= c.riskIpFailures) reasons.push('ip-failures');
-  if ((await ctx.counters.peek(ipLoginFailureKey(ctx, q.ip))) >= c.riskIpLoginFailures)
-    reasons.push('ip-login-failures');
-  if ((await ctx.counters.peek(identityRefusalKey(ctx, q.ip))) >= c.riskIpRefusals)
-    reasons.push('ip-identity-refusals');
+  if (counts.identity >= c.riskFailures) reasons.push('identity-failures');
+  if (counts.device >= c.riskFailures) reasons.push('device-failures');
+  if (counts.ip >= c.riskIpFailures) reasons.push('ip-failures');
+  if (counts.ipLoginFailures >= c.riskIpLoginFailures) reasons.push('ip-login-failures');
+  if (counts.ipRefusals >= c.riskIpRefusals) reasons.push('ip-identity-refusals');
   if (ruleRequests > c.riskRuleRequests) reasons.push('rule-volume');
   return reasons;
 };
@@ -125,14 +148,18 @@ const accountLocked = async (ctx: Context, identity: string) =>
 /** The rule service's view: would the next action of this caller be challenged? Counts nothing. */
 export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: number): Promise<RiskVerdict> => {
   const c = ctx.config.captcha;
-  const reasons = await standingReasons(ctx, q, ruleRequests);
+  const counts = await countsOf(ctx, {
+    ...standingKeys(ctx, q),
+    ipVolume: perAccount(q.scene) ? undefined : ipVolumeKey(ctx, q.ip),
+    targetVolume: q.identity === '' ? undefined : targetVolumeKey(q.identity),
+  });
+  const reasons = standingReasons(ctx, counts, ruleRequests);
   if (perAccount(q.scene)) {
     // The guesses that locked an account ask no puzzle of its next sign-in: the lock answers it (gate.ts).
     if ((await accountRunOver(ctx, q.identity)) && !(await accountLocked(ctx, q.identity)))
       reasons.push('login-attempts');
-  } else if ((await ctx.counters.peek(ipVolumeKey(ctx, q.ip))) >= c.riskIpSends) reasons.push('ip-volume');
-  if (q.identity !== '' && (await ctx.counters.peek(targetVolumeKey(q.identity))) >= c.riskPhoneSends)
-    reasons.push('target-volume');
+  } else if (counts.ipVolume >= c.riskIpSends) reasons.push('ip-volume');
+  if (counts.targetVolume >= c.riskPhoneSends) reasons.push('target-volume');
   return { risky: reasons.length > 0, reasons };
 };
 
@@ -144,8 +171,11 @@ export type GatedAction = 'send' | 'login' | 'signup';
  */
 export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedAction): Promise<RiskVerdict> => {
   const c = ctx.config.captcha;
-  const ruleRequests = q.identity === '' ? 0 : await ctx.counters.peek(ruleKey(q.identity));
-  const reasons = await standingReasons(ctx, q, ruleRequests);
+  const counts = await countsOf(ctx, {
+    ...standingKeys(ctx, q),
+    ruleRequests: q.identity === '' ? undefined : ruleKey(q.identity),
+  });
+  const reasons = standingReasons(ctx, counts, counts.ruleRequests);
   if (reasons.length > 0) return { risky: true, reasons };
   const window = c.riskWindowSeconds;
   if (action === 'login') {

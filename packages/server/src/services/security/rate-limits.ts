@@ -128,8 +128,7 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
     const looksFree = first || (await placeLooksFree(ctx, failKey, tryKey));
     if (looksFree === 'locked') throw await locked();
     if (looksFree) {
-      const trying = await ctx.counters.hit(tryKey, TRYING_SECONDS);
-      const failures = await ctx.counters.peek(failKey);
+      const { count: trying, other: failures } = await ctx.counters.hitThenPeek(tryKey, TRYING_SECONDS, failKey);
       if (failures >= loginLockAfter) {
         await ctx.counters.release(tryKey);
         throw await locked();
