@@ -101,9 +101,9 @@ const slowDown = async (ctx: Context, failures: number) => {
  * fill the lock). Read without taking one, so waiters do not crowd each other out.
  */
 const placeLooksFree = async (ctx: Context, failKey: string, tryKey: string) => {
-  const known = await ctx.counters.peek(failKey);
+  const [known = 0, trying = 0] = await ctx.counters.peekAll([failKey, tryKey]);
   if (known >= ctx.config.loginLockAfter) return 'locked';
-  return known + (await ctx.counters.peek(tryKey)) < ctx.config.loginLockAfter;
+  return known + trying < ctx.config.loginLockAfter;
 };
 
 /**
