@@ -6,6 +6,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../server/src/store/db.ts';
 import { migrate } from '../../server/src/store/migrate.ts';
+import type { NewUser } from '../../server/src/store/schema.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 export const useTestStore = (): (() => Store) => {
@@ -25,3 +26,19 @@ export const useTestStore = (): (() => Store) => {
     return store;
   };
 };
+
+/** A bare account's row for `insertUser` (no phone, name or password), with `fields` over it. */
+export const newUserRow = (fields: Partial<NewUser> = {}): NewUser => ({
+  pid: 'edupass',
+  phone: null,
+  nickname: null,
+  fullname: '',
+  qq: '',
+  description: '',
+  avatar_url: '',
+  weak_password: 0,
+  role: 'user',
+  created_at: 0,
+  updated_at: 0,
+  ...fields,
+});

@@ -31,11 +31,11 @@ export const subscribes = (events: string, type: string) => events.split(',').in
 
 const newEventId = () => `msg_${randomBytes(16).toString('base64url')}`;
 
-/** Writes an event through `ctx.db`: call it with the transaction's context (`inTransaction`). */
 /** The endpoints of the event's product subscribed to its type (remembered per process: endpointsFor). */
 const subscribedTo = async (db: Context['db'], event: AccountEvent) =>
   (await endpointsFor(db, event.product)).filter((e) => subscribes(e.events, event.type));
 
+/** Writes an event through `ctx.db`: call it with the transaction's context (`inTransaction`). */
 export const recordEvent = async (ctx: Pick<Context, 'db' | 'now'>, event: AccountEvent): Promise<void> => {
   const endpoints = await subscribedTo(ctx.db, event);
   if (endpoints.length === 0) return;

@@ -1,6 +1,6 @@
 /** Default nicknames at the store: drawn when a user brings none, drawn again on a clash, never stealing a chosen one. */
 
-import { useTestStore } from '@edupass/test-kit/test-store';
+import { newUserRow, useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, test } from 'vitest';
 import type { NewUser } from '../schema.ts';
 import { DEFAULT_NICKNAME_PATTERN, drawDefaultNickname } from './default-nickname.ts';
@@ -9,20 +9,8 @@ import { insertUser } from './users.ts';
 const store = useTestStore();
 
 let serial = 0;
-const user = (fields: Partial<NewUser> = {}): NewUser => ({
-  pid: 'edupass',
-  phone: `139${String(++serial).padStart(8, '0')}`,
-  nickname: null,
-  fullname: '',
-  qq: '',
-  description: '',
-  avatar_url: '',
-  weak_password: 0,
-  role: 'user',
-  created_at: 0,
-  updated_at: 0,
-  ...fields,
-});
+const user = (fields: Partial<NewUser> = {}): NewUser =>
+  newUserRow({ phone: `139${String(++serial).padStart(8, '0')}`, ...fields });
 
 /** A draw that answers `names` in turn: the test decides what the "random" draws are. */
 const draws = (...names: string[]) => {

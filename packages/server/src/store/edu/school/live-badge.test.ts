@@ -4,7 +4,7 @@
  * on its own, part by part (an authenticator app, unused recovery codes, school staff), and a revoked
  * or unknown badge opens nothing. Both databases.
  */
-import { useTestStore } from '@edupass/test-kit/test-store';
+import { newUserRow, useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, test } from 'vitest';
 import { accountStanding } from '../../account/standing.ts';
 import { insertUser } from '../../account/users.ts';
@@ -17,20 +17,7 @@ let serial = 0;
 /** A user with a live badge `badge-<n>` (and one revoked, `revoked-<n>`): its id and badge. */
 const withBadge = async () => {
   const n = ++serial;
-  const user = await insertUser(store().db, {
-    pid: 'edupass',
-    phone: null,
-    username: `pupil${n}`,
-    nickname: null,
-    fullname: '',
-    qq: '',
-    description: '',
-    avatar_url: '',
-    weak_password: 0,
-    role: 'user',
-    created_at: 0,
-    updated_at: 0,
-  });
+  const user = await insertUser(store().db, newUserRow({ username: `pupil${n}` }));
   const userId = Number(user?.id);
   await store()
     .db.insertInto('sign_in_badges')
