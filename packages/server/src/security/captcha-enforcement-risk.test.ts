@@ -7,6 +7,7 @@ import { ACCOUNTS_BASE as A, type TotpSetup } from '@edupass/protocol';
 import { expectError, expectSignedIn, nextPhone, PASSWORD, PID, signUp } from '@edupass/test-kit/accounts';
 import { captchaWith, startTestServer, type TestServer } from '@edupass/test-kit/harness';
 import { client } from '@edupass/test-kit/http-client';
+import { floodPasswordChecks, type PasswordFlood } from '@edupass/test-kit/password-flood';
 import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
 import { solveSlideTicket } from '@edupass/test-kit/slide-tickets';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,38 @@ describe('policy risk thresholds', () => {
       if (!checked.includes(answer)) expectError(answer, 'GCAP_1');
     }
   });
+
+  it('a burst: sign-ins answered "busy, try again" (E_10) are no attempts; after more of them than the run allows, the right password signs in without a puzzle', async () => {
+    const { fresh, call } = await start();
+    const account = await signUp(fresh);
+    await usePolicy(fresh, 'risk');
+    const login = () => call('POST', `${A}/login`, { identity: account.phone, password: PASSWORD, pid: PID });
+    const tries = fresh.config.captcha.riskLoginFailures + 1;
+    // The queue already full when the sign-in arrives: answered before anything is counted.
+    const flood = floodPasswordChecks();
+    for (let i = 0; i < tries; i++) expectError(await login(), 'E_10');
+    await flood.drained;
+    // The queue filling while the sign-in is on its way, after the gate counted it and before its
+    // password is checked (as a burst arriving meanwhile does): the count is given back.
+    const counters = fresh.app.ctx.counters;
+    const hit = counters.hit;
+    const floods: PasswordFlood[] = [];
+    counters.hit = async (key, seconds) => {
+      const count = await hit.call(counters, key, seconds);
+      if (key.startsWith('captcha-risk:login:')) floods.push(floodPasswordChecks());
+      return count;
+    };
+    try {
+      for (let i = 0; i < tries; i++) {
+        expectError(await login(), 'E_10');
+        await Promise.all(floods.splice(0).map((f) => f.drained));
+      }
+      expect(floods).toEqual([]);
+    } finally {
+      counters.hit = hit;
+    }
+    expectSignedIn(await login());
+  }, 180_000);
 
   it('password spraying from one address across many accounts meets the puzzle after CAPTCHA_RISK_IP_LOGIN_FAILURES', async () => {
     const { fresh, call } = await start();

@@ -6,15 +6,23 @@
  * never satisfies a challenge. Refusals answer GCAP_1 and leave a security event.
  */
 import type { Context } from '../../context.ts';
-import { ApiError, fail, SecondFactorRequired } from '../../errors.ts';
+import { ApiError, fail, RefusedForNow, SecondFactorRequired } from '../../errors.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
+import { assertHashRoom } from '../passwords/argon2.ts';
 import { refuseWhileLocked } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
 import { loginLockKey } from '../security/rate-limits.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
-import { type Account, assessAction, clearLoginRisk, type GatedAction, recordLoginFailureFrom } from './risk.ts';
+import {
+  type Account,
+  assessAction,
+  clearLoginRisk,
+  type GatedAction,
+  giveBackCounted,
+  recordLoginFailureFrom,
+} from './risk.ts';
 import { normalizeIdentity } from './tickets.ts';
 
 export interface HumanCheck {
@@ -56,21 +64,26 @@ const spendPresented = async (ctx: Context, check: HumanCheck, ticket: string): 
   return facts.data.provider !== 'DEFAULT';
 };
 
-/** Passes the action or refuses it with GCAP_1. Call it before the action does anything. */
-export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<void> => {
+/**
+ * Passes the action or refuses it with GCAP_1. Call it before the action does anything. Answers the
+ * counts the passed action took toward the risk policy's volumes (none under `never`, `always` or with a
+ * passed challenge), for the caller to give back if the action is then not tried after all.
+ */
+export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<string[]> => {
   const policy = await policyFor(ctx, check.pid ?? '', check.scene);
-  if (check.ticket !== undefined && (await spendPresented(ctx, check, check.ticket))) return;
+  if (check.ticket !== undefined && (await spendPresented(ctx, check, check.ticket))) return [];
   if (policy === 'always') return refuse(ctx, check, 'captcha_required', 'policy always, no passed challenge');
   if (check.ticketRequired && check.ticket === undefined) {
     return refuse(ctx, check, 'captcha_required', 'this route takes a ticket');
   }
-  if (policy === 'never') return;
+  if (policy === 'never') return [];
   const verdict = await assessAction(
     ctx,
     { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene, account: check.account },
     check.action,
   );
   if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
+  return verdict.counted;
 };
 
 export interface LoginGuard {
@@ -83,23 +96,27 @@ export interface LoginGuard {
 }
 
 /**
- * A password sign-in behind the gate (plain `login` and `login/security` alike): a locked account is
- * answered by its lock first (E_5 with the seconds left; no puzzle is worth solving to be refused), a
- * wrong password counts toward the IP's risk, a success ends the account's run of unchallenged attempts.
- * A right password answered with the second-step challenge is a success here: the password passed, and
- * an account with a second factor must not meet the puzzle on every sign-in from the fourth in an hour.
+ * A password sign-in behind the gate (plain `login` and `login/security` alike): a full hash queue is
+ * answered first (E_10: nothing read, nothing counted), then a locked account by its lock (E_5 with the
+ * seconds left; no puzzle is worth solving to be refused); a wrong password counts toward the IP's risk,
+ * a success ends the account's run of unchallenged attempts, and a sign-in refused unchecked (E_10: the
+ * queue filled meanwhile, or the account's guesses under way held it too long) gives its count back, so
+ * the client's retries through a burst never add up to a puzzle. A right password answered with the
+ * second-step challenge is a success here: the password passed, and an account with a second factor
+ * must not meet the puzzle on every sign-in from the fourth in an hour.
  */
 export const guardPasswordLogin = async <T>(
   ctx: Context,
   guard: LoginGuard,
   attempt: (user: User | undefined) => Promise<T>,
 ): Promise<T> => {
+  assertHashRoom();
   const who = { identity: guard.identity, ip: guard.ip };
   // The account is looked up once: the lock, the risk count and the sign-in all go by it.
   const user = await findUserByIdentity(ctx.db, guard.identity);
   const account = user ?? null;
   await refuseWhileLocked(ctx, loginLockKey(user, guard.identity), who, 'login_failed');
-  await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account });
+  const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account });
   try {
     const result = await attempt(user);
     await clearLoginRisk(ctx, guard.identity, account);
@@ -107,6 +124,7 @@ export const guardPasswordLogin = async <T>(
   } catch (error) {
     if (error instanceof SecondFactorRequired) await clearLoginRisk(ctx, guard.identity, account);
     else if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
+    else if (error instanceof RefusedForNow && error.code === 'E_10') await giveBackCounted(ctx, counted);
     throw error;
   }
 };

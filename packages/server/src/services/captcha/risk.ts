@@ -78,6 +78,15 @@ export const recordLoginFailureFrom = (ctx: Context, ip: string) =>
 export const clearLoginRisk = async (ctx: Context, identity: string, account: Account) =>
   ctx.counters.reset(await accountLoginKey(ctx, identity, account));
 
+/**
+ * Gives back what an action counted (`RiskVerdict.counted`) when it turned out never to be tried: a
+ * sign-in answered "busy, try again" before its password was checked is no attempt, and the client's
+ * own retries must not add up to a puzzle.
+ */
+export const giveBackCounted = async (ctx: Context, counted: readonly string[]) => {
+  for (const key of counted) await ctx.counters.release(key);
+};
+
 /** Counts a rule request for the identity; many in a short while is what scripted abuse looks like. */
 export const countRuleRequest = (ctx: Context, identity: string) =>
   identity === '' ? Promise.resolve(0) : ctx.counters.hit(ruleKey(identity), ctx.config.captcha.riskWindowSeconds);
@@ -86,6 +95,8 @@ export interface RiskVerdict {
   risky: boolean;
   /** What tipped it, for logs and tests. */
   reasons: string[];
+  /** The counts this action took (assessAction), each one hit. */
+  counted: string[];
 }
 
 export interface RiskQuestion extends Caller {
@@ -160,7 +171,7 @@ export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: nu
       reasons.push('login-attempts');
   } else if (counts.ipVolume >= c.riskIpSends) reasons.push('ip-volume');
   if (counts.targetVolume >= c.riskPhoneSends) reasons.push('target-volume');
-  return { risky: reasons.length > 0, reasons };
+  return { risky: reasons.length > 0, reasons, counted: [] };
 };
 
 export type GatedAction = 'send' | 'login' | 'signup';
@@ -176,18 +187,23 @@ export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedA
     ruleRequests: q.identity === '' ? undefined : ruleKey(q.identity),
   });
   const reasons = standingReasons(ctx, counts, counts.ruleRequests);
-  if (reasons.length > 0) return { risky: true, reasons };
+  if (reasons.length > 0) return { risky: true, reasons, counted: [] };
   const window = c.riskWindowSeconds;
+  const counted: string[] = [];
+  const hit = (key: string) => {
+    counted.push(key);
+    return ctx.counters.hit(key, window);
+  };
   if (action === 'login') {
-    if ((await ctx.counters.hit(await accountLoginKey(ctx, q.identity, q.account), window)) > c.riskLoginFailures)
+    if ((await hit(await accountLoginKey(ctx, q.identity, q.account))) > c.riskLoginFailures)
       reasons.push('login-attempts');
-  } else if (!perAccount(q.scene) && (await ctx.counters.hit(ipVolumeKey(ctx, q.ip), window)) > c.riskIpSends) {
+  } else if (!perAccount(q.scene) && (await hit(ipVolumeKey(ctx, q.ip))) > c.riskIpSends) {
     reasons.push('ip-volume');
   }
   // Every send counts toward its number. A login code goes only to the account's own phone, so that
   // count alone decides for it — not the password guesses: "sign in with a code" is the way out of a lock.
   if (action === 'send' && q.identity !== '') {
-    if ((await ctx.counters.hit(targetVolumeKey(q.identity), window)) > c.riskPhoneSends) reasons.push('target-volume');
+    if ((await hit(targetVolumeKey(q.identity))) > c.riskPhoneSends) reasons.push('target-volume');
   }
-  return { risky: reasons.length > 0, reasons };
+  return { risky: reasons.length > 0, reasons, counted };
 };
