@@ -13,6 +13,7 @@ import {
   signInAtProduct,
 } from '@edupass/test-kit/sign-in-flows';
 import { routes } from '../../packages/protocol/src/index.ts';
+import { cpuSeconds } from '../server/measurement.mjs';
 
 export type Flow = 'password' | 'card' | 'sms' | 'refresh';
 
@@ -147,6 +148,7 @@ export const burst = async (
   const profileReads: number[] = [];
   let busyAnswers = 0;
   let failed = 0;
+  let firstFailure: string | undefined;
   let reading = true;
   const reader = (async () => {
     while (reading) {
@@ -167,10 +169,11 @@ export const burst = async (
         headers: { 'content-type': 'application/json', 'auth-version': '2' },
         body: JSON.stringify(credentials.password),
       });
-      await answer.arrayBuffer();
+      const body = await answer.text();
       if (answer.status === 200) return;
       if (answer.status !== 503) {
         failed++;
+        firstFailure ??= `${answer.status} ${body.slice(0, 200)}`;
         return;
       }
       busyAnswers++;
@@ -182,7 +185,33 @@ export const burst = async (
   const allSignedInSeconds = (performance.now() - started) / 1000;
   reading = false;
   await reader;
-  return { allSignedInSeconds, busyAnswers, failed, profileReads };
+  return { allSignedInSeconds, busyAnswers, failed, firstFailure, profileReads };
+};
+
+/**
+ * The server's CPU per step of `kind`'s sign-in: `flows` sign-ins one after another, nothing else in
+ * flight, so what the server process spends between a step's request and its answer is that step's
+ * (work it does after answering falls to the next step). /proc counts in ticks of 10 ms: each step's
+ * mean is exact only over many flows. One at a time costs more than the closed loop's four at once (no
+ * answers and log lines written together): the shares are what to read.
+ */
+export const stepCpu = async (
+  server: string,
+  app: FlowApp,
+  people: Credentials[],
+  flows: number,
+  serverPid: number,
+): Promise<Record<string, number>> => {
+  const seconds: Record<string, number> = {};
+  for (let i = 0; i < flows; i++) {
+    let before = cpuSeconds(serverPid);
+    await signInAtProduct(server, app, people[i % people.length] as Credentials, (step) => {
+      const now = cpuSeconds(serverPid);
+      seconds[step] = (seconds[step] ?? 0) + now - before;
+      before = now;
+    });
+  }
+  return Object.fromEntries(Object.entries(seconds).map(([step, s]) => [step, (s * 1000) / flows]));
 };
 
 /** The step names in the order a sign-in takes them. */

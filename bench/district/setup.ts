@@ -15,6 +15,7 @@ import type { Credentials, FlowApp } from '@edupass/test-kit/sign-in-flows';
 import { ARGON2_OPTIONS } from '../../packages/server/src/services/passwords/argon2.ts';
 import { startChild, stopChild } from '../server/processes.mjs';
 import { serverEnvironment } from '../server/setup.mjs';
+import type { Flow } from './load.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -29,6 +30,12 @@ export const CLIENT_CORE = process.env.BENCH_CLIENT_CORE ?? '1';
 const DATABASE_CORE = process.env.BENCH_DATABASE_CORE ?? CLIENT_CORE;
 /** People of each kind: one per concurrent flow at the most (an SMS code is read per phone). */
 export const PEOPLE = 32;
+/**
+ * Password accounts: one per sign-in of the burst, as a school's burst is of many pupils each signing
+ * in once (under the shipped captcha policy one account signing in over and over is rightly asked to
+ * prove it is a person).
+ */
+export const passwordPeople = (burst: number) => Math.max(PEOPLE, burst);
 const CALLBACK = 'http://127.0.0.1:7201/callback';
 
 export interface Seeded {
@@ -101,7 +108,11 @@ export const startCluster = async (): Promise<Cluster> => {
  * Seeds `kind`'s database through the test kit, imported here once the cluster (if any) is up: the
  * kit reads the cluster's URL when it is loaded.
  */
-export const seed = async (kind: DatabaseKind, cluster: Cluster | undefined): Promise<Seeded> => {
+export const seed = async (
+  kind: DatabaseKind,
+  cluster: Cluster | undefined,
+  passwordAccounts = PEOPLE,
+): Promise<Seeded> => {
   process.env.EDUPASS_TEST_DB = kind;
   if (cluster && process.env.EDUPASS_TEST_PG_URL !== cluster.scratch.url) throw new Error('start the cluster first');
   const { startTestServer } = await import('@edupass/test-kit/harness');
@@ -114,7 +125,10 @@ export const seed = async (kind: DatabaseKind, cluster: Cluster | undefined): Pr
   const server = await startTestServer({ passwordHashing: ARGON2_OPTIONS, eduPupilPasswordChange: false });
   try {
     const people = [];
-    for (let i = 0; i < PEOPLE; i++) people.push(await signUpAgreed(server));
+    for (let i = 0; i < passwordAccounts; i++) {
+      people.push(await signUpAgreed(server));
+      if ((i + 1) % 100 === 0) console.log(`  ${i + 1} of ${passwordAccounts} password accounts`);
+    }
     const registered = await registerApp(server, { name: 'District courses', redirect_uris: [CALLBACK] });
     const edu = eduSteps(server, client(server.url));
     const schoolId = await edu.addSchool();
@@ -159,10 +173,33 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The server as deployed on `databaseUrl`, pinned to the server core, its log to `logFile`. */
+/**
+ * What bench/server lifts for its one busy user and the district keeps as shipped (the captcha policy
+ * `risk`, the sign-in lock and its slow-down, the code send limits), but for the SMS flow: its 32
+ * phones ask for a code again and again, which the send limits and the policy are there to refuse.
+ */
+const LIFTED_BUT_FOR_SMS = new Set([
+  'CAPTCHA_POLICY',
+  'LOGIN_LOCK_AFTER',
+  'LOGIN_SLOWDOWN_MS',
+  'CODE_RESEND_INTERVAL',
+  'CODE_DAILY_LIMIT',
+  'CODE_IP_HOURLY_LIMIT',
+]);
+
+/** The server's settings for `flow`: bench/server's, with what only the SMS flow needs lifted put back. */
+const settingsFor = (scratch: string, flow: Flow | 'burst') =>
+  Object.fromEntries(
+    Object.entries(serverEnvironment(scratch, process.env.BENCH_LOG_LEVEL ?? 'info')).filter(
+      ([name]) => flow === 'sms' || !LIFTED_BUT_FOR_SMS.has(name),
+    ),
+  );
+
+/** The server as deployed on `databaseUrl` for `flow`, pinned to the server core, its log to `logFile`. */
 export const startServer = async (
   scratch: string,
   databaseUrl: string,
+  flow: Flow | 'burst',
   logFile: string,
   redisUrl?: string,
 ): Promise<RunningServer> => {
@@ -171,7 +208,7 @@ export const startServer = async (
   const bundle = process.env.DISTRICT_SERVER_BUNDLE;
   if (bundle === undefined) throw new Error('run bench/district/run.mjs: it bundles the server first');
   const env = {
-    ...serverEnvironment(scratch, process.env.BENCH_LOG_LEVEL ?? 'info'),
+    ...settingsFor(scratch, flow),
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     PUBLIC_URL: url,
