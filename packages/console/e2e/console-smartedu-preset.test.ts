@@ -50,6 +50,9 @@ it('asks for the user information address the platform does not publish, and add
   await page.getByLabel('令牌地址（OAuth2 必填；OIDC 可选）', { exact: true }).fill(`${PLATFORM}/uias/oauth/token`);
   await userinfo.fill(`${PLATFORM}/uias/oauth/userInfo`);
   await page.getByRole('button', { name: '添加连接' }).click();
+  // What the operator is told, once the form is empty again for the next connector (the next test
+  // fills it: a form emptied after it began filling would lose what it typed).
+  await page.getByText('已添加 国家智慧教育平台。学生登录前请检查其映射。').waitFor();
   await expect
     .poll(async () => {
       const answer = await client(rig.server.url)<{ code: string; settings: Record<string, unknown> }[]>(
