@@ -28,7 +28,9 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       return answerSignIn(
         ctx,
         input.reply,
-        await guardPasswordLogin(ctx, guard, (user) => loginByPassword(ctx, body, signInRequest(input), user)),
+        await guardPasswordLogin(ctx, guard, (user, resetOnRight) =>
+          loginByPassword(ctx, body, signInRequest(input), user, resetOnRight),
+        ),
       );
     });
   }

@@ -69,6 +69,23 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
       expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 3));
       expect(counts.every((c) => c.other === 1)).toBe(true);
     });
+
+    test('a place given back and other windows closed together; a closed place and no resets alone', async () => {
+      const [place, failures, run, untouched] = ['place', 'failures', 'run', 'untouched'].map(
+        (name) => `${key}:settle:${name}`,
+      ) as [string, string, string, string];
+      for (const k of [place, place, failures, run, run, untouched]) await counters.hit(k, 60);
+      await counters.releaseAndReset(place, [failures, run]);
+      expect(await counters.peekAll([place, failures, run, untouched])).toEqual([1, 0, 0, 1]);
+      await counters.releaseAndReset(place, []);
+      await counters.releaseAndReset(place, [`${key}:settle:never`]);
+      expect(await counters.peekAll([place, untouched])).toEqual([0, 1]);
+      // Twenty guesses' places taken and given back at once: none lost, none given back twice.
+      await Promise.all(Array.from({ length: 20 }, () => counters.hit(place, 60)));
+      await Promise.all(Array.from({ length: 15 }, () => counters.releaseAndReset(place, [run])));
+      expect(await counters.peek(place)).toBe(5);
+      expect(await counters.hit(run, 60)).toBe(1);
+    });
   });
 
 let store: Store;
@@ -145,10 +162,13 @@ describe.runIf(redisUrl !== undefined)('with Redis', () => {
       expect(await counters.hit('fallback:a', 60)).toBe(1);
       expect(await inDatabase.peek('fallback:a')).toBe(1);
       expect(await counters.peekAll(['fallback:a', 'fallback:none'])).toEqual([1, 0]);
+      await counters.hit('fallback:c', 60);
       await redis.connect();
       // Redis back: the reset clears the window this process counted in the database.
       await counters.reset('fallback:a');
       expect(await inDatabase.peek('fallback:a')).toBe(0);
+      await counters.releaseAndReset('fallback:place', ['fallback:c']);
+      expect(await inDatabase.peek('fallback:c')).toBe(0);
       // A process that never counted there leaves the database alone: one write fewer per sign-in.
       const otherRedis = new Redis(redisUrl ?? '', { lazyConnect: true });
       await otherRedis.connect();

@@ -28,6 +28,12 @@ export interface Counters {
   /** Gives one hit of the open window back (an attempt that turned out not to count); none when closed. */
   release(key: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /**
+   * `release(key)` and `reset` of each of `resets`, together: a right password's place under its lock
+   * given back and the counts it ends (services/security/rate-limits.ts). One statement on PostgreSQL,
+   * one transaction in Redis; on SQLite two statements in one commit.
+   */
+  releaseAndReset(key: string, resets: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +109,41 @@ const resetQuery = compiledOnce(
   [0, 0, '', 0],
 );
 
+/** Several keys' windows closed in one statement (the keys one parameter, as openWindowsQuery has them). */
+const resetAllQuery = compiledOnce(
+  (db, zero: number, closed: number, keys: string | string[], open: number) =>
+    db
+      .updateTable('counters')
+      .set({ count: zero, expires_at: closed })
+      .where(
+        dialectOf(db) === 'postgres'
+          ? sql<boolean>`key = any(cast(${keys} as text[]))`
+          : sql<boolean>`key in (select value from json_each(${keys}))`,
+      )
+      .where('expires_at', '>', open),
+  [0, 0, '', 0],
+);
+
+/** PostgreSQL: releaseQuery and resetAllQuery in one statement (the release a data-modifying WITH). */
+const releaseAndResetQuery = compiledOnce(
+  (db, key: string, now: number, zero: number, none: number, closed: number, keys: string[], open: number) =>
+    db
+      .with('released', (w) =>
+        w
+          .updateTable('counters')
+          .set({ count: sql`count - 1` })
+          .where('key', '=', key)
+          .where('expires_at', '>', now)
+          .where('count', '>', zero)
+          .returning('key'),
+      )
+      .updateTable('counters')
+      .set({ count: none, expires_at: closed })
+      .where(sql<boolean>`key = any(cast(${keys} as text[]))`)
+      .where('expires_at', '>', open),
+  ['', 0, 0, 0, 0, [], 0],
+);
+
 export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => {
   /** The key's window while it is open. */
   const openWindow = async (key: string) => (await openWindowQuery(db, key, now())).rows[0];
@@ -144,11 +185,26 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
     async reset(key) {
       await resetQuery(db, 0, 0, key, 0);
     },
+    async releaseAndReset(key, resets) {
+      if (postgres) {
+        await releaseAndResetQuery(db, key, now(), 0, 0, 0, [...resets], 0);
+        return;
+      }
+      // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).
+      await Promise.all([
+        releaseQuery(db, key, now(), 0),
+        resets.length === 0 ? undefined : resetAllQuery(db, 0, 0, JSON.stringify(resets), 0),
+      ]);
+    },
     async close() {},
   };
 };
 
 const PAUSE_AFTER_FAILURE_MS = 2_000;
+
+/** Only an open window (a key that still exists) is given a hit back, never below 0. */
+const RELEASE_SCRIPT =
+  "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0";
 
 /** Counters kept in Redis only: a failed command throws. */
 export const redisCounters = (redis: Redis, prefix = 'edupass:'): Counters => {
@@ -177,15 +233,17 @@ export const redisCounters = (redis: Redis, prefix = 'edupass:'): Counters => {
       return Math.max(0, await redis.ttl(k(key)));
     },
     async release(key) {
-      // Only an open window (a key that still exists) is given a hit back, never below 0.
-      await redis.eval(
-        "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0",
-        1,
-        k(key),
-      );
+      await redis.eval(RELEASE_SCRIPT, 1, k(key));
     },
     async reset(key) {
       await redis.del(k(key));
+    },
+    async releaseAndReset(key, resets) {
+      const transaction = redis.multi().eval(RELEASE_SCRIPT, 1, k(key));
+      if (resets.length > 0) transaction.del(...resets.map(k));
+      const result = await transaction.exec();
+      const error = result === null ? new Error('Redis answered no result') : result.find(([failed]) => failed)?.[0];
+      if (error) throw error;
     },
     async close() {
       redis.disconnect();
@@ -246,6 +304,15 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
       const reset = either((c, k: string) => c.reset(k));
       await Promise.all([reset(key), Date.now() < countedInDatabaseUntil ? fallback.reset(key) : undefined]);
     },
+    async releaseAndReset(key, resets) {
+      const releaseAndReset = either((c, k: string, r: readonly string[]) => c.releaseAndReset(k, r));
+      await Promise.all([
+        releaseAndReset(key, resets),
+        Date.now() < countedInDatabaseUntil && resets.length > 0
+          ? Promise.all(resets.map((reset) => fallback.reset(reset)))
+          : undefined,
+      ]);
+    },
     async close() {
       redis.disconnect();
     },
@@ -272,6 +339,7 @@ export const withHashedKeys = (counters: Counters, key: KeyObject): Counters => 
     ttl: (name) => counters.ttl(hashed(name)),
     release: (name) => counters.release(hashed(name)),
     reset: (name) => counters.reset(hashed(name)),
+    releaseAndReset: (name, resets) => counters.releaseAndReset(hashed(name), resets.map(hashed)),
     close: () => counters.close(),
   };
 };

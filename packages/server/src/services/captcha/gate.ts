@@ -6,7 +6,7 @@
  * never satisfies a challenge. Refusals answer GCAP_1 and leave a security event.
  */
 import type { Context } from '../../context.ts';
-import { ApiError, fail, RefusedForNow, SecondFactorRequired } from '../../errors.ts';
+import { ApiError, fail, RefusedForNow } from '../../errors.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { assertHashRoom } from '../passwords/argon2.ts';
@@ -17,8 +17,8 @@ import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
 import {
   type Account,
+  accountLoginKey,
   assessAction,
-  clearLoginRisk,
   type GatedAction,
   giveBackCounted,
   recordLoginFailureFrom,
@@ -99,16 +99,17 @@ export interface LoginGuard {
  * A password sign-in behind the gate (plain `login` and `login/security` alike): a full hash queue is
  * answered first (E_10: nothing read, nothing counted), then a locked account by its lock (E_5 with the
  * seconds left; no puzzle is worth solving to be refused); a wrong password counts toward the IP's risk,
- * a success ends the account's run of unchallenged attempts, and a sign-in refused unchecked (E_10: the
- * queue filled meanwhile, or the account's guesses under way held it too long) gives its count back, so
- * the client's retries through a burst never add up to a puzzle. A right password answered with the
- * second-step challenge is a success here: the password passed, and an account with a second factor
- * must not meet the puzzle on every sign-in from the fourth in an hour.
+ * a right one ends the account's run of unchallenged attempts (`attempt` hands `resetOnRight` to its
+ * password check, which resets it with the lock's own counts), and a sign-in refused unchecked (E_10:
+ * the queue filled meanwhile, or the account's guesses under way held it too long) gives its count
+ * back, so the client's retries through a burst never add up to a puzzle. A right password answered
+ * with the second-step challenge ends the run too: the password passed, and an account with a second
+ * factor must not meet the puzzle on every sign-in from the fourth in an hour.
  */
 export const guardPasswordLogin = async <T>(
   ctx: Context,
   guard: LoginGuard,
-  attempt: (user: User | undefined) => Promise<T>,
+  attempt: (user: User | undefined, resetOnRight: readonly string[]) => Promise<T>,
 ): Promise<T> => {
   assertHashRoom();
   const who = { identity: guard.identity, ip: guard.ip };
@@ -118,12 +119,9 @@ export const guardPasswordLogin = async <T>(
   await refuseWhileLocked(ctx, loginLockKey(user, guard.identity), who, 'login_failed');
   const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account });
   try {
-    const result = await attempt(user);
-    await clearLoginRisk(ctx, guard.identity, account);
-    return result;
+    return await attempt(user, [await accountLoginKey(ctx, guard.identity, account)]);
   } catch (error) {
-    if (error instanceof SecondFactorRequired) await clearLoginRisk(ctx, guard.identity, account);
-    else if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
+    if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
     else if (error instanceof RefusedForNow && error.code === 'E_10') await giveBackCounted(ctx, counted);
     throw error;
   }

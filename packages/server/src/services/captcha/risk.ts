@@ -50,10 +50,11 @@ const targetVolumeKey = (identity: string) => `captcha-risk:volume:to:${identity
 export type Account = { id: number } | null;
 
 /**
- * The account's key when the identity names one, else the identity. `account` is the identity's
- * account when the caller looked it up already; undefined: looked up here.
+ * The count of the account's run of unchallenged sign-ins (a right password ends it): the account's
+ * key when the identity names one, else the identity. `account` is the identity's account when the
+ * caller looked it up already; undefined: looked up here.
  */
-const accountLoginKey = async (ctx: Context, identity: string, account?: Account) => {
+export const accountLoginKey = async (ctx: Context, identity: string, account?: Account) => {
   const user = account === undefined ? await findUserByIdentity(ctx.db, identity) : account;
   return `captcha-risk:login:${user ? `user:${user.id}` : `id:${identityKey(identity)}`}`;
 };
@@ -73,10 +74,6 @@ export const recordCaptchaFailure = async (ctx: Context, caller: Caller, reason:
 /** A wrong password counts against the IP it came from (the account's own count is the sign-in's). */
 export const recordLoginFailureFrom = (ctx: Context, ip: string) =>
   ctx.counters.hit(ipLoginFailureKey(ctx, ip), ctx.config.captcha.riskWindowSeconds);
-
-/** A successful sign-in ends the account's run of unchallenged attempts. */
-export const clearLoginRisk = async (ctx: Context, identity: string, account: Account) =>
-  ctx.counters.reset(await accountLoginKey(ctx, identity, account));
 
 /**
  * Gives back what an action counted (`RiskVerdict.counted`) when it turned out never to be tried: a

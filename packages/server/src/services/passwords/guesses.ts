@@ -29,6 +29,8 @@ export interface PasswordGuess {
   ip?: string | undefined;
   /** The event a wrong guess logs. */
   failure: SecurityEventName;
+  /** Counts a right guess ends besides the lock's failures (the captcha gate's run of unchallenged sign-ins). */
+  resetOnRight?: readonly string[] | undefined;
 }
 
 /** Reserves one attempt against a lock (rate-limits.ts), logging a refusal by the lock as `login_locked`. */
@@ -107,6 +109,6 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
     });
     return false;
   }
-  await attempt.succeeded();
+  await attempt.succeeded(guess.resetOnRight);
   return true;
 };

@@ -79,12 +79,12 @@ const LOCK_WAIT_MS = 5_000;
 export const LOCK_WAIT_MESSAGE = 'Many sign-ins to this account are being checked right now. Try again in a moment.';
 
 /**
- * A guess being checked under a lock: `succeeded` clears the lock's failures, `failed` counts one,
- * `unchecked` counts nothing (the guess was never checked: the server was too busy). Each gives the
- * guess's place back.
+ * A guess being checked under a lock: `succeeded` clears the lock's failures (and the counts named in
+ * `alsoReset`, in the same round trip), `failed` counts one, `unchecked` counts nothing (the guess was
+ * never checked: the server was too busy). Each gives the guess's place back.
  */
 export interface LoginAttempt {
-  succeeded(): Promise<void>;
+  succeeded(alsoReset?: readonly string[]): Promise<void>;
   failed(): Promise<void>;
   unchecked(): Promise<void>;
 }
@@ -136,10 +136,8 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
       if (failures + trying <= loginLockAfter) {
         await slowDown(ctx, failures);
         return {
-          succeeded: async () => {
-            if (failures > 0) await ctx.counters.reset(failKey);
-            await ctx.counters.release(tryKey);
-          },
+          succeeded: (alsoReset = []) =>
+            ctx.counters.releaseAndReset(tryKey, failures > 0 ? [failKey, ...alsoReset] : alsoReset),
           failed: async () => {
             await ctx.counters.hit(failKey, loginLockSeconds);
             await ctx.counters.release(tryKey);

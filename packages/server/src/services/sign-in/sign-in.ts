@@ -22,13 +22,15 @@ export interface PasswordLogin {
 
 /**
  * The captcha gate is the caller's (guardPasswordLogin, gate.ts), in front of this; `user` is the
- * account `input.identity` names, as the gate found it.
+ * account `input.identity` names, as the gate found it, and `resetOnRight` the gate's counts a right
+ * password ends (with the lock's, in one round trip).
  */
 export const loginByPassword = async (
   ctx: Context,
   input: PasswordLogin,
   request: SignInRequest,
   user: User | undefined,
+  resetOnRight: readonly string[] = [],
 ): Promise<SignedIn> => {
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
@@ -41,6 +43,7 @@ export const loginByPassword = async (
     identity: input.identity,
     ip: request.ip,
     failure: 'login_failed',
+    resetOnRight,
   });
   if (!user || !ok) return fail('AC3_2');
   // Read once for the staff policy and the sign-in's second step and session.
