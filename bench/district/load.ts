@@ -189,7 +189,7 @@ export const burst = async (
 };
 
 /**
- * The server's CPU per step of `kind`'s sign-in: `flows` sign-ins one after another, nothing else in
+ * The server's CPU per step of a sign-in: `flows` sign-ins one after another, nothing else in
  * flight, so what the server process spends between a step's request and its answer is that step's
  * (work it does after answering falls to the next step). /proc counts in ticks of 10 ms: each step's
  * mean is exact only over many flows. One at a time costs more than the closed loop's four at once (no
