@@ -12,14 +12,17 @@ import type { User } from '../../store/schema.ts';
 import { assertHashRoom } from '../passwords/argon2.ts';
 import { refuseWhileLocked } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
-import { loginLockKey } from '../security/rate-limits.ts';
+import { loginKey, loginLockKey } from '../security/rate-limits.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
 import {
   type Account,
   accountLoginKey,
   assessAction,
+  countsOf,
+  type GateCounts,
   type GatedAction,
+  gateCountKeys,
   giveBackCounted,
   recordLoginFailureFrom,
 } from './risk.ts';
@@ -38,6 +41,8 @@ export interface HumanCheck {
   ticketRequired?: boolean;
   /** A sign-in's account, when the caller looked it up already. */
   account?: Account | undefined;
+  /** The risk policy's counts (risk.ts gateCountKeys), when the caller read them with its own. */
+  counts?: GateCounts | undefined;
 }
 
 const refuse = (ctx: Context, check: HumanCheck, event: 'captcha_failed' | 'captcha_required', reason: string) => {
@@ -81,6 +86,7 @@ export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<str
     ctx,
     { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene, account: check.account },
     check.action,
+    check.counts,
   );
   if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
   return verdict.counted;
@@ -116,8 +122,14 @@ export const guardPasswordLogin = async <T>(
   // The account is looked up once: the lock, the risk count and the sign-in all go by it.
   const user = await findUserByIdentity(ctx.db, guard.identity);
   const account = user ?? null;
-  await refuseWhileLocked(ctx, loginLockKey(user, guard.identity), who, 'login_failed');
-  const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account });
+  const lockKey = loginLockKey(user, guard.identity);
+  // The lock's failures and the counts the risk policy decides on, read in one round trip.
+  const { lockFailures, ...counts } = await countsOf(ctx, {
+    lockFailures: loginKey(lockKey),
+    ...gateCountKeys(ctx, { ...who, deviceId: '' }),
+  });
+  await refuseWhileLocked(ctx, lockKey, who, 'login_failed', lockFailures);
+  const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account, counts });
   try {
     return await attempt(user, [await accountLoginKey(ctx, guard.identity, account)]);
   } catch (error) {

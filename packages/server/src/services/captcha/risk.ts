@@ -106,7 +106,7 @@ export interface RiskQuestion extends Caller {
 const perAccount = (scene: string) => scene === 'login';
 
 /** Each key's count in its open window, read in one round trip; a key left undefined counts 0. */
-const countsOf = async <K extends string>(
+export const countsOf = async <K extends string>(
   ctx: Context,
   keys: Record<K, string | undefined>,
 ): Promise<Record<K, number>> => {
@@ -122,7 +122,7 @@ const countsOf = async <K extends string>(
 };
 
 /** The counts behind the signals that only read: failed checks, wrong passwords and refused sends. */
-const standingKeys = (ctx: Context, q: RiskQuestion) => ({
+const standingKeys = (ctx: Context, q: Caller) => ({
   ...failureKeys(ctx, q),
   ipLoginFailures: ipLoginFailureKey(ctx, q.ip),
   ipRefusals: identityRefusalKey(ctx, q.ip),
@@ -173,16 +173,26 @@ export const assessRisk = async (ctx: Context, q: RiskQuestion, ruleRequests: nu
 
 export type GatedAction = 'send' | 'login' | 'signup';
 
+/** The counts the gate decides on (assessAction), for a caller to read with its own in one round trip. */
+export const gateCountKeys = (ctx: Context, q: Caller) => ({
+  ...standingKeys(ctx, q),
+  ruleRequests: q.identity === '' ? undefined : ruleKey(q.identity),
+});
+export type GateCounts = Record<keyof ReturnType<typeof gateCountKeys>, number>;
+
 /**
  * The gate's view, for an action arriving without a passed challenge: the same signals, and this
  * action counted (atomically) toward its volume, so of a parallel burst only the allowance passes.
+ * `read`: the gateCountKeys counts, when the caller read them already.
  */
-export const assessAction = async (ctx: Context, q: RiskQuestion, action: GatedAction): Promise<RiskVerdict> => {
+export const assessAction = async (
+  ctx: Context,
+  q: RiskQuestion,
+  action: GatedAction,
+  read?: GateCounts,
+): Promise<RiskVerdict> => {
   const c = ctx.config.captcha;
-  const counts = await countsOf(ctx, {
-    ...standingKeys(ctx, q),
-    ruleRequests: q.identity === '' ? undefined : ruleKey(q.identity),
-  });
+  const counts = read ?? (await countsOf(ctx, gateCountKeys(ctx, q)));
   const reasons = standingReasons(ctx, counts, counts.ruleRequests);
   if (reasons.length > 0) return { risky: true, reasons, counted: [] };
   const window = c.riskWindowSeconds;

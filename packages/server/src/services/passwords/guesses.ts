@@ -57,15 +57,17 @@ export const signInLockKey = async (ctx: Context, identity: string) =>
 /**
  * While the lock holds, the answer is the lock: E_5 with the seconds left, before anything else is
  * asked of the caller (no puzzle to solve only to be refused). Nothing is checked, so this early
- * refusal opens nothing; a guess past it still reserves its attempt atomically.
+ * refusal opens nothing; a guess past it still reserves its attempt atomically. `failures`: the lock's
+ * count, when the caller read it already.
  */
 export const refuseWhileLocked = async (
   ctx: Context,
   lockKey: string,
   who: Pick<SecurityEvent, 'userId' | 'identity' | 'ip'>,
   what: string,
+  failures?: number,
 ): Promise<void> => {
-  const seconds = await lockSecondsLeft(ctx, lockKey);
+  const seconds = await lockSecondsLeft(ctx, lockKey, failures);
   if (seconds === 0) return;
   ctx.metrics.loginLocks.inc();
   securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${what})` });

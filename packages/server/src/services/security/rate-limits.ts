@@ -54,7 +54,8 @@ export const limitCodeSend = async (ctx: Context, target: string, scene: string,
     await refuseUntilWindowEnds(ctx, 'AC3_48', dayKey);
 };
 
-const loginKey = (identity: string) => `login-fail:${identity.toLowerCase()}`;
+/** The count of a lock's failures (`loginLockKey`), for reading with other counts in one round trip. */
+export const loginKey = (lockKey: string) => `login-fail:${lockKey.toLowerCase()}`;
 
 /** What failed logins are counted under: the account, whichever of its identities the guesses use. */
 export const loginLockKey = (user: { id: number } | undefined, identity: string) =>
@@ -179,12 +180,13 @@ export const lockedError = (secondsLeft: number) => {
 };
 
 /**
- * Seconds the lock on `lockKey` still holds, 0 when the next guess would be checked (counts nothing).
- * A read, so only ever used to refuse early: the guess itself still reserves its attempt atomically.
+ * Seconds the lock on `lockKey` still holds, 0 when the next guess would be checked (counts nothing);
+ * `failures` when the caller read the lock's count already (`loginKey`). A read, so only ever used to
+ * refuse early: the guess itself still reserves its attempt atomically.
  */
-export const lockSecondsLeft = async (ctx: Context, lockKey: string): Promise<number> => {
+export const lockSecondsLeft = async (ctx: Context, lockKey: string, failures?: number): Promise<number> => {
   const key = loginKey(lockKey);
-  if ((await ctx.counters.peek(key)) < ctx.config.loginLockAfter) return 0;
+  if ((failures ?? (await ctx.counters.peek(key))) < ctx.config.loginLockAfter) return 0;
   return Math.max(1, await ctx.counters.ttl(key));
 };
 
