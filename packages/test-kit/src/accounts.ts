@@ -43,13 +43,13 @@ export const nextEmail = (): string => `user${Date.now().toString(36)}${++emailC
 
 export type Call = ReturnType<typeof client>;
 
-/** Asserts the wire error shape and code (and the catalogue's HTTP status for it). */
 /**
  * Refusals that may lift by themselves (code sends and slide puzzles asked too often, a locked
  * sign-in, a server too busy for now) may carry the seconds left (`retry_after`); no other does.
  */
 const LIFTS_BY_ITSELF: readonly ServerCode[] = ['AC3_23', 'AC3_48', 'E_5', 'E_10'];
 
+/** Asserts the wire error shape and code (and the catalogue's HTTP status for it). */
 export const expectError = (answer: Answer, code: ServerCode, clientNumber?: number) => {
   expect(answer.body, `expected ${code}, got ${answer.status} ${JSON.stringify(answer.body)}`).toMatchObject({
     error_code: code,

@@ -62,21 +62,22 @@ const hitQuery = compiledOnce(
 );
 
 /**
- * Several keys' open windows in one statement, whatever their number: the keys are one parameter, an
- * array on PostgreSQL and a JSON array on SQLite, so one compiled statement serves every count, and
- * each key is looked up by the primary key.
+ * The row's key is one of `keys`, whatever their number: the keys are one parameter, an array on
+ * PostgreSQL and a JSON array on SQLite (`keysParameter`), so one compiled statement serves every
+ * count, and each key is looked up by the primary key.
  */
+const keyIn = (db: Kysely<Database>, keys: string | string[]) =>
+  dialectOf(db) === 'postgres'
+    ? sql<boolean>`key = any(cast(${keys} as text[]))`
+    : sql<boolean>`key in (select value from json_each(${keys}))`;
+
+/** `keys` as keyIn's parameter on `db`. */
+const keysParameter = (postgres: boolean, keys: readonly string[]) => (postgres ? [...keys] : JSON.stringify(keys));
+
+/** Several keys' open windows in one statement. */
 const openWindowsQuery = compiledOnce(
   (db, keys: string | string[], now: number) =>
-    db
-      .selectFrom('counters')
-      .select(['key', 'count'])
-      .where(
-        dialectOf(db) === 'postgres'
-          ? sql<boolean>`key = any(cast(${keys} as text[]))`
-          : sql<boolean>`key in (select value from json_each(${keys}))`,
-      )
-      .where('expires_at', '>', now),
+    db.selectFrom('counters').select(['key', 'count']).where(keyIn(db, keys)).where('expires_at', '>', now),
   ['', 0],
 );
 
@@ -109,17 +110,13 @@ const resetQuery = compiledOnce(
   [0, 0, '', 0],
 );
 
-/** Several keys' windows closed in one statement (the keys one parameter, as openWindowsQuery has them). */
+/** Several keys' windows closed in one statement (SQLite; PostgreSQL closes them in releaseAndResetQuery). */
 const resetAllQuery = compiledOnce(
   (db, zero: number, closed: number, keys: string | string[], open: number) =>
     db
       .updateTable('counters')
       .set({ count: zero, expires_at: closed })
-      .where(
-        dialectOf(db) === 'postgres'
-          ? sql<boolean>`key = any(cast(${keys} as text[]))`
-          : sql<boolean>`key in (select value from json_each(${keys}))`,
-      )
+      .where(keyIn(db, keys))
       .where('expires_at', '>', open),
   [0, 0, '', 0],
 );
@@ -139,7 +136,7 @@ const releaseAndResetQuery = compiledOnce(
       )
       .updateTable('counters')
       .set({ count: none, expires_at: closed })
-      .where(sql<boolean>`key = any(cast(${keys} as text[]))`)
+      .where(keyIn(db, keys))
       .where('expires_at', '>', open),
   ['', 0, 0, 0, 0, [], 0],
 );
@@ -164,7 +161,7 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
     peek,
     async peekAll(keys) {
       if (keys.length === 0) return [];
-      const { rows } = await openWindowsQuery(db, postgres ? [...keys] : JSON.stringify(keys), now());
+      const { rows } = await openWindowsQuery(db, keysParameter(postgres, keys), now());
       const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
       return keys.map((key) => counts.get(key) ?? 0);
     },
@@ -193,7 +190,7 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
       // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).
       await Promise.all([
         releaseQuery(db, key, now(), 0),
-        resets.length === 0 ? undefined : resetAllQuery(db, 0, 0, JSON.stringify(resets), 0),
+        resets.length === 0 ? undefined : resetAllQuery(db, 0, 0, keysParameter(postgres, resets), 0),
       ]);
     },
     async close() {},
@@ -283,6 +280,8 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
       }
       return run(fallback, ...args);
     };
+  const reset = either((c, key: string) => c.reset(key));
+  const releaseAndReset = either((c, key: string, resets: readonly string[]) => c.releaseAndReset(key, resets));
   return {
     hit: either(
       (c, key: string, windowSeconds: number) => c.hit(key, windowSeconds),
@@ -301,11 +300,10 @@ export const redisWithFallback = (redis: Redis, fallback: Counters, prefix = 'ed
     // counts: one write fewer). Windows other processes counted there are left to close (a stricter
     // count after a second outage, never a looser one).
     async reset(key) {
-      const reset = either((c, k: string) => c.reset(k));
       await Promise.all([reset(key), Date.now() < countedInDatabaseUntil ? fallback.reset(key) : undefined]);
     },
+    // As reset, for the windows it closes.
     async releaseAndReset(key, resets) {
-      const releaseAndReset = either((c, k: string, r: readonly string[]) => c.releaseAndReset(k, r));
       await Promise.all([
         releaseAndReset(key, resets),
         Date.now() < countedInDatabaseUntil && resets.length > 0

@@ -81,11 +81,11 @@ export const LOCK_WAIT_MESSAGE = 'Many sign-ins to this account are being checke
 
 /**
  * A guess being checked under a lock: `succeeded` clears the lock's failures (and the counts named in
- * `alsoReset`, in the same round trip), `failed` counts one, `unchecked` counts nothing (the guess was
+ * `resetOnRight`, in the same round trip), `failed` counts one, `unchecked` counts nothing (the guess was
  * never checked: the server was too busy). Each gives the guess's place back.
  */
 export interface LoginAttempt {
-  succeeded(alsoReset?: readonly string[]): Promise<void>;
+  succeeded(resetOnRight?: readonly string[]): Promise<void>;
   failed(): Promise<void>;
   unchecked(): Promise<void>;
 }
@@ -137,8 +137,8 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
       if (failures + trying <= loginLockAfter) {
         await slowDown(ctx, failures);
         return {
-          succeeded: (alsoReset = []) =>
-            ctx.counters.releaseAndReset(tryKey, failures > 0 ? [failKey, ...alsoReset] : alsoReset),
+          succeeded: (resetOnRight = []) =>
+            ctx.counters.releaseAndReset(tryKey, failures > 0 ? [failKey, ...resetOnRight] : resetOnRight),
           failed: async () => {
             await ctx.counters.hit(failKey, loginLockSeconds);
             await ctx.counters.release(tryKey);
