@@ -28,8 +28,8 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       return answerSignIn(
         ctx,
         input.reply,
-        await guardPasswordLogin(ctx, guard, (user, resetOnRight) =>
-          loginByPassword(ctx, body, signInRequest(input), user, resetOnRight),
+        await guardPasswordLogin(ctx, guard, (found, resetOnRight) =>
+          loginByPassword(ctx, body, signInRequest(input), found, resetOnRight),
         ),
       );
     });

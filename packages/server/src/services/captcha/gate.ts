@@ -7,8 +7,7 @@
  */
 import type { Context } from '../../context.ts';
 import { ApiError, fail, RefusedForNow } from '../../errors.ts';
-import { findUserByIdentity } from '../../store/account/users.ts';
-import type { User } from '../../store/schema.ts';
+import { type FoundAccount, findUserAndStandingByIdentity } from '../../store/account/users.ts';
 import { assertHashRoom } from '../passwords/argon2.ts';
 import { refuseWhileLocked } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
@@ -115,12 +114,13 @@ export interface LoginGuard {
 export const guardPasswordLogin = async <T>(
   ctx: Context,
   guard: LoginGuard,
-  attempt: (user: User | undefined, resetOnRight: readonly string[]) => Promise<T>,
+  attempt: (found: FoundAccount | undefined, resetOnRight: readonly string[]) => Promise<T>,
 ): Promise<T> => {
   assertHashRoom();
   const who = { identity: guard.identity, ip: guard.ip };
-  // The account is looked up once: the lock, the risk count and the sign-in all go by it.
-  const user = await findUserByIdentity(ctx.db, guard.identity);
+  // The account is looked up once, with its standing: the lock, the risk count and the sign-in all go by it.
+  const found = await findUserAndStandingByIdentity(ctx.db, guard.identity);
+  const user = found?.user;
   const account = user ?? null;
   const lockKey = loginLockKey(user, guard.identity);
   // The lock's failures and the counts the risk policy decides on, read in one round trip.
@@ -131,7 +131,7 @@ export const guardPasswordLogin = async <T>(
   await refuseWhileLocked(ctx, lockKey, who, 'login_failed', lockFailures);
   const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account, counts });
   try {
-    return await attempt(user, [await accountLoginKey(ctx, guard.identity, account)]);
+    return await attempt(found, [await accountLoginKey(ctx, guard.identity, account)]);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
     else if (error instanceof RefusedForNow && error.code === 'E_10') await giveBackCounted(ctx, counted);

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
-import { type AccountStanding, accountStanding } from '../../store/account/standing.ts';
-import { findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
+import type { AccountStanding } from '../../store/account/standing.ts';
+import { type FoundAccount, findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { proveContact, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
@@ -21,17 +21,18 @@ export interface PasswordLogin {
 }
 
 /**
- * The captcha gate is the caller's (guardPasswordLogin, gate.ts), in front of this; `user` is the
- * account `input.identity` names, as the gate found it, and `resetOnRight` the gate's counts a right
- * password ends (with the lock's, in one round trip).
+ * The captcha gate is the caller's (guardPasswordLogin, gate.ts), in front of this; `found` is the
+ * account `input.identity` names and its standing, as the gate read them, and `resetOnRight` the gate's
+ * counts a right password ends (with the lock's, in one round trip).
  */
 export const loginByPassword = async (
   ctx: Context,
   input: PasswordLogin,
   request: SignInRequest,
-  user: User | undefined,
+  found: FoundAccount | undefined,
   resetOnRight: readonly string[] = [],
 ): Promise<SignedIn> => {
+  const user = found?.user;
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   // One count per account, whichever of its phone, username or e-mail the guesses use.
@@ -45,12 +46,12 @@ export const loginByPassword = async (
     failure: 'login_failed',
     resetOnRight,
   });
-  if (!user || !ok) return fail('AC3_2');
-  // Read once for the staff policy and the sign-in's second step and session.
-  const standing = await accountStanding(ctx.db, user.id);
+  if (!found || !ok) return fail('AC3_2');
+  // Read with the account, for the staff policy and the sign-in's second step and session.
+  const { standing } = found;
   return signIn(
     ctx,
-    await withStaffPolicyOf(ctx, await withWeakFlagOf(ctx, user, input.password), input.password, standing),
+    await withStaffPolicyOf(ctx, await withWeakFlagOf(ctx, found.user, input.password), input.password, standing),
     'password',
     { ...request, pid: input.pid },
     agreements,

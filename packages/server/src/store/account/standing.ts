@@ -67,7 +67,14 @@ export const standingColumns = (
 };
 
 /** The values standingColumns' words bind to. */
-export const STANDING_WORDS = ['approved', 1, 'head_teacher', 'teacher', 1] as const;
+export const STANDING_WORDS: StandingWords = ['approved', 1, 'head_teacher', 'teacher', 1];
+export type StandingWords = [
+  approved: 'approved',
+  one: number,
+  headTeacher: 'head_teacher',
+  teacher: 'teacher',
+  alsoOne: number,
+];
 
 const standingQuery = compiledOnce(
   (
@@ -103,14 +110,17 @@ export interface AccountStanding {
   schoolStaff: boolean;
 }
 
-/** The standing from the columns standingColumns selected. */
-export const standingOf = (row: {
+/** The columns standingColumns selects, as a row holds them. */
+export interface StandingRow {
   totp?: unknown;
   passkeys?: unknown;
   recoveryCodes?: unknown;
   school?: unknown;
   teaching?: unknown;
-}): AccountStanding => ({
+}
+
+/** The standing from the columns standingColumns selected. */
+export const standingOf = (row: StandingRow): AccountStanding => ({
   totp: Number(row.totp ?? 0),
   passkeys: Number(row.passkeys ?? 0),
   recoveryCodes: Number(row.recoveryCodes ?? 0),
@@ -127,3 +137,16 @@ export const accountStanding = async (
   ).rows[0];
   return standingOf(row ?? {});
 };
+
+/** A row that selected standingColumns beside another table's columns: that row, and the standing. */
+export const splitStanding = <Row extends StandingRow>({
+  totp,
+  passkeys,
+  recoveryCodes,
+  school,
+  teaching,
+  ...rest
+}: Row) => ({
+  row: rest,
+  standing: standingOf({ totp, passkeys, recoveryCodes, school, teaching }),
+});

@@ -1,5 +1,5 @@
 import { PATTERNS } from '@edupass/protocol';
-import { type Kysely, sql, type Updateable } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
 import { canonicalEmail, storedBeforeCanonical } from '../../email-address.ts';
 import { countOpened } from '../admin/report-counters.ts';
 import { compiledOnce } from '../compiled-query.ts';
@@ -7,51 +7,112 @@ import type { Database, NewUser, User, UsersTable } from '../schema.ts';
 import { holdsRecord, type IndexedColumn, recordSealerOf, storedUserValues } from '../sealed-records.ts';
 import { inStoreTransaction } from '../transaction.ts';
 import { drawDefaultNickname, type NicknameDraw } from './default-nickname.ts';
+import {
+  type AccountStanding,
+  STANDING_WORDS,
+  type StandingRow,
+  type StandingWords,
+  splitStanding,
+  standingColumns,
+} from './standing.ts';
 
 type Db = Kysely<Database>;
 
 export const findUserById = (db: Db, id: number) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-// Every sign-in finds its user by one of these: compiled once (compiled-query.ts). A phone or address
-// by its blind index (a child's is sealed) or, written before the indexes, by the column.
-const userByRecord = (column: IndexedColumn) => {
-  const query = compiledOnce(
-    (db, value: string, index: string) =>
+/** What finds a user: the condition on `users`, with the values it binds in their order. */
+type UserCondition<V extends unknown[]> = (
+  eb: ExpressionBuilder<Database, 'users'>,
+  ...values: V
+) => Expression<SqlBool>;
+
+/**
+ * Every sign-in finds its user by one of these, compiled once (compiled-query.ts): the row alone, or
+ * with the account's standing (standing.ts) as columns of the same statement — a password sign-in's
+ * lookup, so a right password asks nothing more of the database before its session.
+ */
+const userQueries = <V extends unknown[]>(condition: UserCondition<V>, placeholders: V) => ({
+  user: compiledOnce(
+    (db, ...values: V) =>
       db
         .selectFrom('users')
         .selectAll()
-        .where((eb) => eb.or([eb(column, '=', value), eb(`${column}_index`, '=', index)])),
+        .where((eb) => condition(eb, ...values)),
+    placeholders,
+  ),
+  withStanding: compiledOnce(
+    (db, ...values: [...StandingWords, ...V]) => {
+      const [approved, one, headTeacher, teacher, alsoOne, ...own] = values;
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .select((eb) => {
+          const user = eb.ref('users.id');
+          return standingColumns([user, user, user, user, user], approved, one, headTeacher, teacher, alsoOne);
+        })
+        .where((eb) => condition(eb, ...(own as unknown as V)));
+    },
+    [...STANDING_WORDS, ...placeholders],
+  ),
+});
+type UserQueries<V extends unknown[]> = ReturnType<typeof userQueries<V>>;
+
+/** The user row alone, or with its standing's columns. */
+type Reading = 'user' | 'withStanding';
+type Row = User & StandingRow;
+
+const firstRow = async <V extends unknown[]>(db: Db, queries: UserQueries<V>, reading: Reading, values: V) =>
+  (reading === 'user'
+    ? await queries.user(db, ...values)
+    : await queries.withStanding(db, ...STANDING_WORDS, ...values)
+  ).rows[0] as Row | undefined;
+
+// A phone or address by its blind index (a child's is sealed) or, written before the indexes, by the column.
+const recordQueries = (column: IndexedColumn) =>
+  userQueries(
+    (eb, value: string, index: string) => eb.or([eb(column, '=', value), eb(`${column}_index`, '=', index)]),
     ['', ''],
   );
-  return async (db: Db, value: string): Promise<User | undefined> =>
-    (await query(db, value, recordSealerOf(db)?.index(column, value) ?? value)).rows[0];
-};
-const userByPhone = userByRecord('phone');
-const userByEmail = userByRecord('email');
-const usernameQuery = compiledOnce(
-  (db, value: string) => db.selectFrom('users').selectAll().where('username_key', '=', value),
-  [''],
-);
-const userByUsernameKey = async (db: Db, value: string): Promise<User | undefined> =>
-  (await usernameQuery(db, value)).rows[0];
+const byPhone = recordQueries('phone');
+const byEmail = recordQueries('email');
+const byUsernameKey = userQueries((eb, value: string) => eb('username_key', '=', value), ['']);
 
-export const findUserByPhone = (db: Db, phone: string) => userByPhone(db, phone);
+const recordRow = (
+  db: Db,
+  queries: UserQueries<[string, string]>,
+  column: IndexedColumn,
+  value: string,
+  reading: Reading,
+) => firstRow(db, queries, reading, [value, recordSealerOf(db)?.index(column, value) ?? value]);
 
 /**
  * By the address's one spelling (email-address.ts), so any spelling of the mailbox finds its account;
  * an address with an internationalised domain stored before addresses were taken in that spelling
  * (its domain in U-labels) is found too.
  */
-export const findUserByEmail = async (db: Db, email: string): Promise<User | undefined> => {
+const emailRow = async (db: Db, email: string, reading: Reading) => {
   const address = canonicalEmail(email) ?? email.toLowerCase();
-  const user = await userByEmail(db, address);
-  if (user) return user;
+  const row = await recordRow(db, byEmail, 'email', address, reading);
+  if (row) return row;
   const before = storedBeforeCanonical(address);
-  return before === undefined ? undefined : userByEmail(db, before);
+  return before === undefined ? undefined : recordRow(db, byEmail, 'email', before, reading);
 };
 
-export const findUserByUsername = (db: Db, username: string) => userByUsernameKey(db, username.toLowerCase());
+/** A phone number, an e-mail address or a username. */
+const identityRow = (db: Db, identity: string, reading: Reading) => {
+  if (PATTERNS.phone_number.test(identity)) return recordRow(db, byPhone, 'phone', identity, reading);
+  if (identity.includes('@')) return emailRow(db, identity, reading);
+  return firstRow(db, byUsernameKey, reading, [identity.toLowerCase()]);
+};
+
+export const findUserByPhone = (db: Db, phone: string): Promise<User | undefined> =>
+  recordRow(db, byPhone, 'phone', phone, 'user');
+
+export const findUserByEmail = (db: Db, email: string): Promise<User | undefined> => emailRow(db, email, 'user');
+
+export const findUserByUsername = (db: Db, username: string): Promise<User | undefined> =>
+  firstRow(db, byUsernameKey, 'user', [username.toLowerCase()]);
 
 export const findUserByNickname = (db: Db, nickname: string) =>
   db.selectFrom('users').selectAll().where('nickname', '=', nickname).executeTakeFirst();
@@ -73,10 +134,21 @@ export const markProved = async (db: Db, user: User, channel: 'phone' | 'email')
 };
 
 /** A phone number, an e-mail address or a username. */
-export const findUserByIdentity = (db: Db, identity: string): Promise<User | undefined> => {
-  if (PATTERNS.phone_number.test(identity)) return findUserByPhone(db, identity);
-  if (identity.includes('@')) return findUserByEmail(db, identity);
-  return findUserByUsername(db, identity);
+export const findUserByIdentity = (db: Db, identity: string): Promise<User | undefined> =>
+  identityRow(db, identity, 'user');
+
+/** An account, and its standing (standing.ts) read with it. */
+export interface FoundAccount {
+  user: User;
+  standing: AccountStanding;
+}
+
+/** The account a phone number, e-mail address or username names, with its standing, in one statement. */
+export const findUserAndStandingByIdentity = async (db: Db, identity: string): Promise<FoundAccount | undefined> => {
+  const found = await identityRow(db, identity, 'withStanding');
+  if (found === undefined) return undefined;
+  const { row, standing } = splitStanding(found);
+  return { user: row as User, standing };
 };
 
 /** Tries to draw a free default nickname this many times before giving up (10^8 names: a clash is rare). */

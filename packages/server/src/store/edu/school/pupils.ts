@@ -1,6 +1,6 @@
 /** The accounts a school created for pupils, and the badges on their login cards. */
 import { type Kysely, sql } from 'kysely';
-import { STANDING_WORDS, standingColumns, standingOf } from '../../account/standing.ts';
+import { STANDING_WORDS, splitStanding, standingColumns } from '../../account/standing.ts';
 import { compiledOnce } from '../../compiled-query.ts';
 import { SWEEP_BATCH as BATCH, inBatches } from '../../in-batches.ts';
 import type { Database } from '../../schema.ts';
@@ -148,10 +148,10 @@ const liveBadgeQuery = compiledOnce(
  * badge in one statement: a card's sign-in asks nothing more of the database before its session.
  */
 export const findUserByLiveBadge = async (db: Db, tokenHash: string) => {
-  const row = (await liveBadgeQuery(db, ...STANDING_WORDS, tokenHash)).rows[0];
-  if (row === undefined) return undefined;
-  const { totp, passkeys, recoveryCodes, school, teaching, ...user } = row;
-  return { user, standing: standingOf({ totp, passkeys, recoveryCodes, school, teaching }) };
+  const found = (await liveBadgeQuery(db, ...STANDING_WORDS, tokenHash)).rows[0];
+  if (found === undefined) return undefined;
+  const { row, standing } = splitStanding(found);
+  return { user: row, standing };
 };
 
 /** Usernames among `candidates` already taken (case-insensitive). */
