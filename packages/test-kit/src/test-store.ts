@@ -42,3 +42,25 @@ export const newUserRow = (fields: Partial<NewUser> = {}): NewUser => ({
   updated_at: 0,
   ...fields,
 });
+
+/** An account's standing with nothing more (store/account/standing.ts): no second factor, not staff. */
+export const NO_STANDING = { totp: 0, passkeys: 0, recoveryCodes: 0, schoolStaff: false } as const;
+
+/**
+ * A confirmed authenticator app and recovery codes (two unused, one used) for `userId`: its standing
+ * then counts an app and two codes.
+ */
+export const addSecondFactors = async (db: Store['db'], userId: number) => {
+  await db
+    .insertInto('totp_secrets')
+    .values({ user_id: userId, secret_sealed: 'sealed', confirmed_at: 5, last_step: null, created_at: 1 })
+    .execute();
+  await db
+    .insertInto('recovery_codes')
+    .values([
+      { user_id: userId, code_hash: `a${userId}`, used_at: null },
+      { user_id: userId, code_hash: `b${userId}`, used_at: null },
+      { user_id: userId, code_hash: `c${userId}`, used_at: 9 },
+    ])
+    .execute();
+};

@@ -4,7 +4,7 @@
  * `findUserByIdentity` finds, by any spelling it finds it by; the standing the one `accountStanding`
  * reads on its own, part by part; an identity that names no account finds nothing. Both databases.
  */
-import { newUserRow, useTestStore } from '@edupass/test-kit/test-store';
+import { addSecondFactors, NO_STANDING, newUserRow, useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, test } from 'vitest';
 import { insertClass, putClassMembers } from '../edu/school/classes.ts';
 import { insertSchool } from '../edu/school/schools.ts';
@@ -40,29 +40,14 @@ describe("a password sign-in's account with its standing", () => {
   test('found by phone, e-mail address in any case and username in any case; nothing more: no second factor, not staff', async () => {
     const { userId, phone, email, username } = await account();
     for (const identity of [phone, email, email.toUpperCase(), username, username.toUpperCase()]) {
-      expect(await expectFound(identity, userId)).toEqual({
-        totp: 0,
-        passkeys: 0,
-        recoveryCodes: 0,
-        schoolStaff: false,
-      });
+      expect(await expectFound(identity, userId)).toEqual(NO_STANDING);
     }
   });
 
   test('an authenticator app, unused recovery codes and a class taught are read as on their own', async () => {
     const { userId, phone, username } = await account();
     const db = store().db;
-    await db
-      .insertInto('totp_secrets')
-      .values({ user_id: userId, secret_sealed: 'sealed', confirmed_at: 5, last_step: null, created_at: 1 })
-      .execute();
-    await db
-      .insertInto('recovery_codes')
-      .values([
-        { user_id: userId, code_hash: `a${userId}`, used_at: null },
-        { user_id: userId, code_hash: `b${userId}`, used_at: 7 },
-      ])
-      .execute();
+    await addSecondFactors(db, userId);
     const school = await insertSchool(db, { name: `Standing school ${userId}`, daily_batches: null, created_at: 0 });
     const { id: classId } = await insertClass(db, {
       school_id: Number(school.id),
@@ -78,7 +63,7 @@ describe("a password sign-in's account with its standing", () => {
       expect(await expectFound(identity, userId)).toEqual({
         totp: 1,
         passkeys: 0,
-        recoveryCodes: 1,
+        recoveryCodes: 2,
         schoolStaff: true,
       });
     }

@@ -4,7 +4,7 @@
  * on its own, part by part (an authenticator app, unused recovery codes, school staff), and a revoked
  * or unknown badge opens nothing. Both databases.
  */
-import { newUserRow, useTestStore } from '@edupass/test-kit/test-store';
+import { addSecondFactors, NO_STANDING, newUserRow, useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, test } from 'vitest';
 import { accountStanding } from '../../account/standing.ts';
 import { insertUser } from '../../account/users.ts';
@@ -40,29 +40,13 @@ const expectSameStanding = async (badge: string, userId: number) => {
 describe("a card's badge with its account's standing", () => {
   test('a pupil with nothing more: no second factor, not staff', async () => {
     const { userId, badge } = await withBadge();
-    expect(await expectSameStanding(badge, userId)).toEqual({
-      totp: 0,
-      passkeys: 0,
-      recoveryCodes: 0,
-      schoolStaff: false,
-    });
+    expect(await expectSameStanding(badge, userId)).toEqual(NO_STANDING);
   });
 
   test('an authenticator app, unused recovery codes and an approved teacher are read as on their own', async () => {
     const { userId, badge } = await withBadge();
     const db = store().db;
-    await db
-      .insertInto('totp_secrets')
-      .values({ user_id: userId, secret_sealed: 'sealed', confirmed_at: 5, last_step: null, created_at: 1 })
-      .execute();
-    await db
-      .insertInto('recovery_codes')
-      .values([
-        { user_id: userId, code_hash: `a${userId}`, used_at: null },
-        { user_id: userId, code_hash: `b${userId}`, used_at: null },
-        { user_id: userId, code_hash: `c${userId}`, used_at: 9 },
-      ])
-      .execute();
+    await addSecondFactors(db, userId);
     const school = await insertSchool(db, { name: `Badge school ${userId}`, daily_batches: null, created_at: 0 });
     await putSchoolMember(db, {
       school_id: Number(school.id),
