@@ -3,7 +3,8 @@
  * its second factors — a confirmed authenticator app (0 or 1), passkeys, unused recovery codes — and
  * whether it is school staff — an approved school admin or teacher, or a teacher of a class (the staff
  * identity controls, services/passwords/staff-policy.ts). Each part reads its table's user index. A
- * card's sign-in reads them with the card's account (store/edu/school/pupils.ts).
+ * card's sign-in reads them with the card's account (store/edu/school/pupils.ts), a password sign-in
+ * with the account its identity names (users.ts `findUserAndStandingByIdentity`).
  */
 import { type Expression, expressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
