@@ -28,8 +28,8 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
       return answerSignIn(
         ctx,
         input.reply,
-        await guardPasswordLogin(ctx, guard, (found, resetOnRight) =>
-          loginByPassword(ctx, body, signInRequest(input), found, resetOnRight),
+        await guardPasswordLogin(ctx, guard, (found, resetOnRight, withPlace) =>
+          loginByPassword(ctx, body, signInRequest(input), found, { resetOnRight, withPlace }),
         ),
       );
     });

@@ -70,6 +70,37 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
       expect(counts.every((c) => c.other === 1)).toBe(true);
     });
 
+    test('a hit with another key alongside: each counted once in its own window, in parallel too', async () => {
+      const [place, run, failures] = ['place', 'run', 'failures'].map((name) => `${key}:alongside:${name}`) as [
+        string,
+        string,
+        string,
+      ];
+      await counters.hit(failures, 60);
+      const alongside = { key: run, windowSeconds: 600 };
+      expect(await counters.hitThenPeek(place, 60, failures, alongside)).toEqual({ count: 1, other: 1, alongside: 1 });
+      expect(await counters.ttl(place)).toBeLessThanOrEqual(60);
+      expect(await counters.ttl(run)).toBeGreaterThan(500);
+      const counts = await Promise.all(
+        Array.from({ length: 20 }, () => counters.hitThenPeek(place, 60, failures, alongside)),
+      );
+      const upFrom = (first: number) => Array.from({ length: 20 }, (_, i) => i + first);
+      expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(upFrom(2));
+      expect(counts.map((c) => Number(c.alongside)).sort((a, b) => a - b)).toEqual(upFrom(2));
+      expect(counts.every((c) => c.other === 1)).toBe(true);
+      expect(await counters.peekAll([place, run, failures])).toEqual([21, 21, 1]);
+      // Sign-ins of one account at once, some taking places with the run, others giving theirs back and
+      // ending the run: every one answered (no deadlock between the two writes on PostgreSQL).
+      for (let round = 0; round < 5; round++) {
+        const settled = await Promise.allSettled(
+          Array.from({ length: 40 }, (_, i) =>
+            i % 2 === 0 ? counters.hitThenPeek(place, 60, failures, alongside) : counters.releaseAndReset(place, [run]),
+          ),
+        );
+        expect(settled.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      }
+    });
+
     test('a place given back and other windows closed together; a closed place and no resets alone', async () => {
       const [place, failures, run, untouched] = ['place', 'failures', 'run', 'untouched'].map(
         (name) => `${key}:settle:${name}`,
@@ -163,6 +194,10 @@ describe.runIf(redisUrl !== undefined)('with Redis', () => {
       expect(await inDatabase.peek('fallback:a')).toBe(1);
       expect(await counters.peekAll(['fallback:a', 'fallback:none'])).toEqual([1, 0]);
       await counters.hit('fallback:c', 60);
+      expect(
+        await counters.hitThenPeek('fallback:place', 60, 'fallback:c', { key: 'fallback:run', windowSeconds: 60 }),
+      ).toEqual({ count: 1, other: 1, alongside: 1 });
+      expect(await inDatabase.peekAll(['fallback:place', 'fallback:run'])).toEqual([1, 1]);
       await redis.connect();
       // Redis back: the reset clears the window this process counted in the database.
       await counters.reset('fallback:a');

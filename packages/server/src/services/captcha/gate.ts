@@ -11,7 +11,7 @@ import { type FoundAccount, findUserAndStandingByIdentity } from '../../store/ac
 import { assertHashRoom } from '../passwords/argon2.ts';
 import { refuseWhileLocked } from '../passwords/guesses.ts';
 import { securityEvent } from '../security/events.ts';
-import { loginKey, loginLockKey } from '../security/rate-limits.ts';
+import { type CountWithPlace, loginKey, loginLockKey } from '../security/rate-limits.ts';
 import { spendTicket } from '../security/tickets.ts';
 import { policyFor } from './policy.ts';
 import {
@@ -23,6 +23,7 @@ import {
   type GatedAction,
   gateCountKeys,
   giveBackCounted,
+  type PendingLoginCount,
   recordLoginFailureFrom,
 } from './risk.ts';
 import { normalizeIdentity } from './tickets.ts';
@@ -68,19 +69,23 @@ const spendPresented = async (ctx: Context, check: HumanCheck, ticket: string): 
   return facts.data.provider !== 'DEFAULT';
 };
 
-/**
- * Passes the action or refuses it with GCAP_1. Call it before the action does anything. Answers the
- * counts the passed action took toward the risk policy's volumes (none under `never`, `always` or with a
- * passed challenge), for the caller to give back if the action is then not tried after all.
- */
-export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<string[]> => {
+/** What a passed action took toward the risk policy's volumes, and a sign-in's count left to take. */
+export interface HumanPassed {
+  /** Counts taken (none under `never`, `always` or with a passed challenge), to give back if not tried. */
+  counted: string[];
+  /** A sign-in's count of the account's run, to take with the lock's place (guardPasswordLogin). */
+  pending?: PendingLoginCount | undefined;
+}
+
+/** Passes the action or refuses it with GCAP_1. Call it before the action does anything. */
+export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<HumanPassed> => {
   const policy = await policyFor(ctx, check.pid ?? '', check.scene);
-  if (check.ticket !== undefined && (await spendPresented(ctx, check, check.ticket))) return [];
+  if (check.ticket !== undefined && (await spendPresented(ctx, check, check.ticket))) return { counted: [] };
   if (policy === 'always') return refuse(ctx, check, 'captcha_required', 'policy always, no passed challenge');
   if (check.ticketRequired && check.ticket === undefined) {
     return refuse(ctx, check, 'captcha_required', 'this route takes a ticket');
   }
-  if (policy === 'never') return [];
+  if (policy === 'never') return { counted: [] };
   const verdict = await assessAction(
     ctx,
     { identity: check.identity, ip: check.ip, deviceId: '', scene: check.scene, account: check.account },
@@ -88,7 +93,7 @@ export const requireHuman = async (ctx: Context, check: HumanCheck): Promise<str
     check.counts,
   );
   if (verdict.risky) return refuse(ctx, check, 'captcha_required', `risk (${verdict.reasons.join(', ')})`);
-  return verdict.counted;
+  return { counted: verdict.counted, pending: verdict.pending };
 };
 
 export interface LoginGuard {
@@ -103,9 +108,10 @@ export interface LoginGuard {
 /**
  * A password sign-in behind the gate (plain `login` and `login/security` alike): a full hash queue is
  * answered first (E_10: nothing read, nothing counted), then a locked account by its lock (E_5 with the
- * seconds left; no puzzle is worth solving to be refused); a wrong password counts toward the IP's risk,
- * a right one ends the account's run of unchallenged attempts (`attempt` hands `resetOnRight` to its
- * password check, which resets it with the lock's own counts), and a sign-in refused unchecked (E_10:
+ * seconds left; no puzzle is worth solving to be refused); the account's run of unchallenged attempts
+ * is counted in the same write as the lock's place and judged before the password is (`attempt` hands
+ * `withPlace` to its password check); a wrong password counts toward the IP's risk, a right one ends
+ * the account's run (`resetOnRight`, reset with the lock's own counts), and a sign-in refused unchecked (E_10:
  * the queue filled meanwhile, or the account's guesses under way held it too long) gives its count
  * back, so the client's retries through a burst never add up to a puzzle. A right password answered
  * with the second-step challenge ends the run too: the password passed, and an account with a second
@@ -114,7 +120,11 @@ export interface LoginGuard {
 export const guardPasswordLogin = async <T>(
   ctx: Context,
   guard: LoginGuard,
-  attempt: (found: FoundAccount | undefined, resetOnRight: readonly string[]) => Promise<T>,
+  attempt: (
+    found: FoundAccount | undefined,
+    resetOnRight: readonly string[],
+    withPlace: CountWithPlace | undefined,
+  ) => Promise<T>,
 ): Promise<T> => {
   assertHashRoom();
   const who = { identity: guard.identity, ip: guard.ip };
@@ -129,12 +139,24 @@ export const guardPasswordLogin = async <T>(
     ...gateCountKeys(ctx, { ...who, deviceId: '' }),
   });
   await refuseWhileLocked(ctx, lockKey, who, 'login_failed', lockFailures);
-  const counted = await requireHuman(ctx, { ...guard, scene: 'login', action: 'login', account, counts });
+  const check: HumanCheck = { ...guard, scene: 'login', action: 'login', account, counts };
+  const { counted, pending } = await requireHuman(ctx, check);
+  // The account's run is counted with the lock's place, in one write, and judged before the password.
+  const withPlace: CountWithPlace | undefined = pending && {
+    key: pending.key,
+    windowSeconds: pending.windowSeconds,
+    counted: false,
+    decide: (count) => {
+      if (count > pending.limit) refuse(ctx, check, 'captcha_required', 'risk (login-attempts)');
+    },
+  };
   try {
-    return await attempt(found, [await accountLoginKey(ctx, guard.identity, account)]);
+    return await attempt(found, [pending?.key ?? (await accountLoginKey(ctx, guard.identity, account))], withPlace);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
-    else if (error instanceof RefusedForNow && error.code === 'E_10') await giveBackCounted(ctx, counted);
+    else if (error instanceof RefusedForNow && error.code === 'E_10') {
+      await giveBackCounted(ctx, withPlace?.counted ? [...counted, withPlace.key] : counted);
+    }
     throw error;
   }
 };

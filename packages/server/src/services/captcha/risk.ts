@@ -94,6 +94,18 @@ export interface RiskVerdict {
   reasons: string[];
   /** The counts this action took (assessAction), each one hit. */
   counted: string[];
+  /** A sign-in's count of the account's run, left to be taken with the sign-in lock's place (gate.ts). */
+  pending?: PendingLoginCount;
+}
+
+/**
+ * The account's run of unchallenged sign-ins, counted in the same write as the sign-in lock's place
+ * (services/security/rate-limits.ts `CountWithPlace`): past `limit` the sign-in meets the puzzle.
+ */
+export interface PendingLoginCount {
+  key: string;
+  windowSeconds: number;
+  limit: number;
 }
 
 export interface RiskQuestion extends Caller {
@@ -183,7 +195,8 @@ export type GateCounts = Record<keyof ReturnType<typeof gateCountKeys>, number>;
 /**
  * The gate's view, for an action arriving without a passed challenge: the same signals, and this
  * action counted (atomically) toward its volume, so of a parallel burst only the allowance passes.
- * `read`: the gateCountKeys counts, when the caller read them already.
+ * A sign-in's count is left `pending`: the caller takes it with the sign-in lock's place, in one write,
+ * and judges it then. `read`: the gateCountKeys counts, when the caller read them already.
  */
 export const assessAction = async (
   ctx: Context,
@@ -202,9 +215,10 @@ export const assessAction = async (
     return ctx.counters.hit(key, window);
   };
   if (action === 'login') {
-    if ((await hit(await accountLoginKey(ctx, q.identity, q.account))) > c.riskLoginFailures)
-      reasons.push('login-attempts');
-  } else if (!perAccount(q.scene) && (await hit(ipVolumeKey(ctx, q.ip))) > c.riskIpSends) {
+    const key = await accountLoginKey(ctx, q.identity, q.account);
+    return { risky: false, reasons, counted, pending: { key, windowSeconds: window, limit: c.riskLoginFailures } };
+  }
+  if (!perAccount(q.scene) && (await hit(ipVolumeKey(ctx, q.ip))) > c.riskIpSends) {
     reasons.push('ip-volume');
   }
   // Every send counts toward its number. A login code goes only to the account's own phone, so that

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.ts';
 import { findUserByIdentity } from '../../store/account/users.ts';
 import { type SecurityEvent, type SecurityEventName, securityEvent } from '../security/events.ts';
 import {
+  type CountWithPlace,
   type LoginAttempt,
   lockedError,
   lockSecondsLeft,
@@ -31,6 +32,8 @@ export interface PasswordGuess {
   failure: SecurityEventName;
   /** Counts a right guess ends besides the lock's failures (the captcha gate's run of unchallenged sign-ins). */
   resetOnRight?: readonly string[] | undefined;
+  /** A count taken with the guess's place and judged before the guess is checked (the captcha gate's). */
+  withPlace?: CountWithPlace | undefined;
 }
 
 /** Reserves one attempt against a lock (rate-limits.ts), logging a refusal by the lock as `login_locked`. */
@@ -39,9 +42,10 @@ export const reserveLoggedAttempt = async (
   lockKey: string,
   who: Pick<SecurityEvent, 'userId' | 'identity' | 'ip'>,
   what: string,
+  withPlace?: CountWithPlace,
 ): Promise<LoginAttempt> => {
   try {
-    return await reserveLoginAttempt(ctx, lockKey);
+    return await reserveLoginAttempt(ctx, lockKey, withPlace);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'E_5') {
       securityEvent(ctx, { event: 'login_locked', ...who, reason: `too many failed attempts (${what})` });
@@ -92,7 +96,7 @@ export const checkPasswordGuess = async (ctx: Context, guess: PasswordGuess): Pr
   };
   // A full hash queue answers E_10 before the attempt is reserved: a refused guess is no failure.
   assertHashRoom();
-  const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure);
+  const attempt = await reserveLoggedAttempt(ctx, guess.lockKey, who, guess.failure, guess.withPlace);
   let ok: boolean;
   try {
     ok = await guessMatches(ctx, guess);

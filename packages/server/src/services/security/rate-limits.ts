@@ -2,6 +2,7 @@
 import { DAY_SECONDS, HOUR_SECONDS } from '@edupass/protocol';
 import type { Context } from '../../context.ts';
 import { RefusedForNow } from '../../errors.ts';
+import type { AlongsideHit } from '../../store/counters.ts';
 import { countedAddress } from './counted-address.ts';
 
 const resendKey = (target: string, scene: string) => `code-resend:${scene}:${target}`;
@@ -90,6 +91,16 @@ export interface LoginAttempt {
   unchecked(): Promise<void>;
 }
 
+/**
+ * A count taken in the same write as a guess's first place (the captcha gate's count of the account's
+ * run of unchallenged sign-ins, services/captcha/gate.ts): `counted` once it is hit, and `decide`
+ * judges the count before the lock does; a refusal by it gives the place back.
+ */
+export interface CountWithPlace extends AlongsideHit {
+  counted: boolean;
+  decide(count: number): void;
+}
+
 const slowDown = async (ctx: Context, failures: number) => {
   const { loginSlowdownAfter, loginSlowdownMs } = ctx.config;
   if (failures < loginSlowdownAfter || loginSlowdownMs <= 0) return;
@@ -116,7 +127,11 @@ const placeLooksFree = async (ctx: Context, failKey: string, tryKey: string) => 
  * after); the others wait for those under way to end, and after LOCK_WAIT_MS are answered E_10 to ask
  * again. After LOGIN_SLOWDOWN_AFTER failures each guess is slowed down (doubling, at most 8×).
  */
-export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promise<LoginAttempt> => {
+export const reserveLoginAttempt = async (
+  ctx: Context,
+  lockKey: string,
+  withPlace?: CountWithPlace,
+): Promise<LoginAttempt> => {
   const { loginLockAfter, loginLockSeconds } = ctx.config;
   const failKey = loginKey(lockKey);
   const tryKey = tryingKey(lockKey);
@@ -129,7 +144,18 @@ export const reserveLoginAttempt = async (ctx: Context, lockKey: string): Promis
     const looksFree = first || (await placeLooksFree(ctx, failKey, tryKey));
     if (looksFree === 'locked') throw await locked();
     if (looksFree) {
-      const { count: trying, other: failures } = await ctx.counters.hitThenPeek(tryKey, TRYING_SECONDS, failKey);
+      const alongside = withPlace !== undefined && !withPlace.counted ? withPlace : undefined;
+      const taken = await ctx.counters.hitThenPeek(tryKey, TRYING_SECONDS, failKey, alongside);
+      const { count: trying, other: failures } = taken;
+      if (alongside !== undefined) {
+        alongside.counted = true;
+        try {
+          alongside.decide(Number(taken.alongside));
+        } catch (error) {
+          await ctx.counters.release(tryKey);
+          throw error;
+        }
+      }
       if (failures >= loginLockAfter) {
         await ctx.counters.release(tryKey);
         throw await locked();

@@ -5,7 +5,7 @@ import { type FoundAccount, findUserByEmail, findUserByPhone } from '../../store
 import type { User } from '../../store/schema.ts';
 import { proveContact, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
-import { checkPasswordGuess } from '../passwords/guesses.ts';
+import { checkPasswordGuess, type PasswordGuess } from '../passwords/guesses.ts';
 import { weakPasswordFlag } from '../passwords/policy.ts';
 import { BELOW_POLICY, isStaff, staffPasswordProblem } from '../passwords/staff-policy.ts';
 import { requireProduct } from '../platform/products.ts';
@@ -22,15 +22,16 @@ export interface PasswordLogin {
 
 /**
  * The captcha gate is the caller's (guardPasswordLogin, gate.ts), in front of this; `found` is the
- * account `input.identity` names and its standing, as the gate read them, and `resetOnRight` the gate's
- * counts a right password ends (with the lock's, in one round trip).
+ * account `input.identity` names and its standing, as the gate read them, and `gate` what the gate
+ * leaves to the password check: the counts a right password ends (with the lock's, in one round trip)
+ * and its count of the account's run, taken with the lock's place.
  */
 export const loginByPassword = async (
   ctx: Context,
   input: PasswordLogin,
   request: SignInRequest,
   found: FoundAccount | undefined,
-  resetOnRight: readonly string[] = [],
+  gate: Pick<PasswordGuess, 'resetOnRight' | 'withPlace'> = {},
 ): Promise<SignedIn> => {
   const user = found?.user;
   await requireProduct(ctx, input.pid);
@@ -44,7 +45,7 @@ export const loginByPassword = async (
     identity: input.identity,
     ip: request.ip,
     failure: 'login_failed',
-    resetOnRight,
+    ...gate,
   });
   if (!found || !ok) return fail('AC3_2');
   // Read with the account, for the staff policy and the sign-in's second step and session.
