@@ -1,6 +1,7 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@edupass/test-kit/databases';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { type Counters, databaseCounters, redisCounters, redisWithFallback, withHashedKeys } from './counters.ts';
@@ -175,6 +176,71 @@ test('a count taken while another transaction is open is not rolled back with it
 afterAll(async () => {
   await store?.close();
   await database?.drop();
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', () => {
+  let own: { database: TestDatabase; store: Store } | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    own = { database, store: openStore(database.url) };
+    await migrate(own.store);
+  });
+  afterAll(async () => {
+    await own?.store.close();
+    await own?.database.drop();
+  });
+
+  test("a sign-in's two rows and a statement locking them in the other order: the sign-in is answered, run again when it is the one cancelled", async () => {
+    const { database, store } = own ?? {};
+    if (database === undefined || store === undefined) throw new Error('no database');
+    const counters = databaseCounters(store.db);
+    const [place, failures, run] = ['place', 'failures', 'run'].map((name) => `deadlock:${Date.now()}:${name}`) as [
+      string,
+      string,
+      string,
+    ];
+    await counters.hitThenPeek(place, 60, failures, { key: run, windowSeconds: 600 });
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    const deadlocks = async () =>
+      Number(
+        (await other.query('select deadlocks from pg_stat_database where datname = current_database()')).rows[0]
+          .deadlocks,
+      );
+    try {
+      const before = await deadlocks();
+      // The other order: the place first (as the sweep deleting both expired rows may take them).
+      await other.query('begin');
+      await other.query('select count from counters where key = $1 for update', [place]);
+      const signIn = counters.hitThenPeek(place, 60, failures, { key: run, windowSeconds: 600 });
+      // The sign-in holds the run and waits for the place; then the other waits for the run.
+      await expect
+        .poll(
+          async () =>
+            (
+              await other.query(
+                "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+              )
+            ).rows[0].n,
+        )
+        .not.toBe('0');
+      // PostgreSQL cancels the one whose wait it checks first: the sign-in's (it began waiting first), or
+      // on a stalled machine the other's. Either way the sign-in is answered.
+      const otherTakesRun = other.query('select count from counters where key = $1 for update', [run]).then(
+        () => other.query('commit'),
+        async (error: { code?: string }) => {
+          if (error.code !== '40P01') throw error;
+          await other.query('rollback');
+        },
+      );
+      const [taken] = await Promise.all([signIn, otherTakesRun]);
+      expect(taken).toEqual({ count: 2, other: 0, alongside: 2 });
+      expect(await deadlocks()).toBe(before + 1);
+      expect(await counters.peekAll([place, run])).toEqual([2, 2]);
+    } finally {
+      await other.end();
+    }
+  }, 60_000);
 });
 
 describe.runIf(redisUrl !== undefined)('with Redis', () => {

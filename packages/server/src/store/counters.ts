@@ -190,6 +190,21 @@ const releaseAndResetQuery = compiledOnce(
   ['', 0, 0, 0, 0, [], 0],
 );
 
+/**
+ * Runs a PostgreSQL statement again when it was a deadlock's victim (`40P01`: rolled back whole, so
+ * nothing of it was counted). A sign-in's two rows can meet a statement that locks them in the other
+ * order, the hourly sweep deleting both once expired; PostgreSQL then cancels one of the two.
+ */
+const againAfterDeadlock = async <T>(run: () => Promise<T>, tries = 3): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= tries || (error as { code?: unknown }).code !== '40P01') throw error;
+    }
+  }
+};
+
 export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.now): Counters => {
   /** The key's window while it is open. */
   const openWindow = async (key: string) => (await openWindowQuery(db, key, now())).rows[0];
@@ -211,18 +226,20 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
       // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).
       return Promise.all([hit(key, windowSeconds), hit(alongside.key, alongside.windowSeconds)]);
     }
-    const t = now();
-    const { rows } = await hitPairQuery(
-      db,
-      alongside.key,
-      1,
-      t + alongside.windowSeconds * 1000,
-      key,
-      1,
-      t + windowSeconds * 1000,
-      t,
-      t,
-    );
+    const { rows } = await againAfterDeadlock(() => {
+      const t = now();
+      return hitPairQuery(
+        db,
+        alongside.key,
+        1,
+        t + alongside.windowSeconds * 1000,
+        key,
+        1,
+        t + windowSeconds * 1000,
+        t,
+        t,
+      );
+    });
     const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
     const [count, also] = [counts.get(key), counts.get(alongside.key)];
     if (count === undefined || also === undefined)
