@@ -12,8 +12,8 @@ import type { Answer } from '@edupass/test-kit/http-client';
 import { describe, expect, test } from 'vitest';
 import type { BuildOptions } from '../app.ts';
 import type { Config } from '../config/config.ts';
-import { redisCounters } from '../store/counters.ts';
 import { connectRedis } from '../store/redis.ts';
+import { redisCounters } from '../store/redis-counters.ts';
 
 const LOCK_AFTER = 10;
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;

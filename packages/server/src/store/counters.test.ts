@@ -4,9 +4,10 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { type Counters, databaseCounters, redisCounters, redisWithFallback, withHashedKeys } from './counters.ts';
+import { type Counters, databaseCounters, withHashedKeys } from './counters.ts';
 import { openStore, type Store } from './db.ts';
 import { migrate } from './migrate.ts';
+import { redisCounters, redisWithFallback } from './redis-counters.ts';
 
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
 
