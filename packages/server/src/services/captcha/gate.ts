@@ -141,9 +141,11 @@ export const guardPasswordLogin = async <T>(
   await refuseWhileLocked(ctx, lockKey, who, 'login_failed', lockFailures);
   const check: HumanCheck = { ...guard, scene: 'login', action: 'login', account, counts };
   const { counted, pending } = await requireHuman(ctx, check);
+  // The account's run (its key needs no lookup: the account is known) ends when the password is right.
+  const runKey = await accountLoginKey(ctx, guard.identity, account);
   // The account's run is counted with the lock's place, in one write, and judged before the password.
   const withPlace: CountWithPlace | undefined = pending && {
-    key: pending.key,
+    key: runKey,
     windowSeconds: pending.windowSeconds,
     counted: false,
     decide: (count) => {
@@ -151,7 +153,7 @@ export const guardPasswordLogin = async <T>(
     },
   };
   try {
-    return await attempt(found, [pending?.key ?? (await accountLoginKey(ctx, guard.identity, account))], withPlace);
+    return await attempt(found, [runKey], withPlace);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'AC3_2') await recordLoginFailureFrom(ctx, guard.ip);
     else if (error instanceof RefusedForNow && error.code === 'E_10') {

@@ -99,11 +99,11 @@ export interface RiskVerdict {
 }
 
 /**
- * The account's run of unchallenged sign-ins, counted in the same write as the sign-in lock's place
- * (services/security/rate-limits.ts `CountWithPlace`): past `limit` the sign-in meets the puzzle.
+ * The account's run of unchallenged sign-ins (its key `accountLoginKey`), counted in the same write as
+ * the sign-in lock's place (services/security/rate-limits.ts `CountWithPlace`): past `limit` the
+ * sign-in meets the puzzle.
  */
 export interface PendingLoginCount {
-  key: string;
   windowSeconds: number;
   limit: number;
 }
@@ -215,8 +215,7 @@ export const assessAction = async (
     return ctx.counters.hit(key, window);
   };
   if (action === 'login') {
-    const key = await accountLoginKey(ctx, q.identity, q.account);
-    return { risky: false, reasons, counted, pending: { key, windowSeconds: window, limit: c.riskLoginFailures } };
+    return { risky: false, reasons, counted, pending: { windowSeconds: window, limit: c.riskLoginFailures } };
   }
   if (!perAccount(q.scene) && (await hit(ipVolumeKey(ctx, q.ip))) > c.riskIpSends) {
     reasons.push('ip-volume');
