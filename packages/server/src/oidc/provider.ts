@@ -18,6 +18,7 @@ import { wakeWorkers } from '../services/webhooks/events.ts';
 import { type AccountRequest, findAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { databaseAdapter } from './adapter.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
+import { cookieKeys } from './cookie-keys.ts';
 import { interactionUrl } from './interaction-url.ts';
 import { loadOidcProvider } from './load.ts';
 import { type PageRequest, pageLocale } from './page-locale.ts';
@@ -128,7 +129,7 @@ export const createProvider = async (
     extraClientMetadata: { properties: ['first_party', ...extraClientMetadataProperties] },
     // The interaction cookie goes to the whole site (path /), so the web client's calls about the
     // interaction (routes/identity.ts) carry it: they are bound to the browser that started it.
-    cookies: { keys: [hmac(ctx.keys.codes, 'oidc-provider cookies')], short: { path: '/' } },
+    cookies: { keys: cookieKeys([hmac(ctx.keys.codes, 'oidc-provider cookies')]), short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
