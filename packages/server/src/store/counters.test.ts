@@ -11,6 +11,10 @@ import { redisCounters, redisWithFallback } from './redis-counters.ts';
 
 const redisUrl = process.env.EDUPASS_TEST_REDIS_URL;
 
+/** Keys of one test, each `<prefix>:<name>`, as a tuple of the names' length. */
+const keysOf = <const Names extends readonly string[]>(prefix: string, ...names: Names) =>
+  names.map((name) => `${prefix}:${name}`) as { [I in keyof Names]: string };
+
 const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters>) =>
   describe(name, () => {
     let counters: Counters;
@@ -47,11 +51,7 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
     });
 
     test('several keys read at once, each as peek reads it, in the order asked', async () => {
-      const [once, thrice, never] = ['once', 'thrice', 'never'].map((name) => `${key}:all:${name}`) as [
-        string,
-        string,
-        string,
-      ];
+      const [once, thrice, never] = keysOf(`${key}:all`, 'once', 'thrice', 'never');
       await counters.hit(once, 60);
       for (let i = 0; i < 3; i++) await counters.hit(thrice, 60);
       expect(await counters.peekAll([thrice, never, once, thrice])).toEqual([3, 0, 1, 3]);
@@ -73,11 +73,7 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
     });
 
     test('a hit with another key alongside: each counted once in its own window, in parallel too', async () => {
-      const [place, run, failures] = ['place', 'run', 'failures'].map((name) => `${key}:alongside:${name}`) as [
-        string,
-        string,
-        string,
-      ];
+      const [place, run, failures] = keysOf(`${key}:alongside`, 'place', 'run', 'failures');
       await counters.hit(failures, 60);
       const alongside = { key: run, windowSeconds: 600 };
       expect(await counters.hitThenPeek(place, 60, failures, alongside)).toEqual({ count: 1, other: 1, alongside: 1 });
@@ -104,9 +100,7 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
     });
 
     test('a place given back and other windows closed together; a closed place and no resets alone', async () => {
-      const [place, failures, run, untouched] = ['place', 'failures', 'run', 'untouched'].map(
-        (name) => `${key}:settle:${name}`,
-      ) as [string, string, string, string];
+      const [place, failures, run, untouched] = keysOf(`${key}:settle`, 'place', 'failures', 'run', 'untouched');
       for (const k of [place, place, failures, run, run, untouched]) await counters.hit(k, 60);
       await counters.releaseAndReset(place, [failures, run]);
       expect(await counters.peekAll([place, failures, run, untouched])).toEqual([1, 0, 0, 1]);
@@ -195,11 +189,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
     const { database, store } = own ?? {};
     if (database === undefined || store === undefined) throw new Error('no database');
     const counters = databaseCounters(store.db);
-    const [place, failures, run] = ['place', 'failures', 'run'].map((name) => `deadlock:${Date.now()}:${name}`) as [
-      string,
-      string,
-      string,
-    ];
+    const [place, failures, run] = keysOf(`deadlock:${Date.now()}`, 'place', 'failures', 'run');
     await counters.hitThenPeek(place, 60, failures, { key: run, windowSeconds: 600 });
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
