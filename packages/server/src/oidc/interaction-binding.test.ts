@@ -87,6 +87,30 @@ describe('an interaction started in another browser', () => {
     expect((await attackerResumes(attacker, uid, CALLBACK)).code).toBeNull();
   });
 
+  it("a forged interaction cookie naming another browser's interaction opens nothing", async () => {
+    const attacker = cookieBrowser();
+    const victimBrowser = cookieBrowser();
+    const config = await discover(server, app.id, app.secret);
+    const uid = interactionOf((await authorize(config, attacker, CALLBACK)).landed);
+    await authorize(config, victimBrowser, CALLBACK);
+    // The provider's signed interaction cookie and its signature (oidc/cookie-keys.ts signs them).
+    const name = [...victimBrowser.cookies.keys()].find(
+      (cookie) => cookie.startsWith('_interaction') && !cookie.endsWith('.sig'),
+    );
+    if (name === undefined) throw new Error(`no interaction cookie among ${[...victimBrowser.cookies.keys()]}`);
+    const ownSignature = victimBrowser.cookies.get(`${name}.sig`) ?? '';
+    expect(ownSignature).not.toBe('');
+    // The attacker's uid under the victim's signature, under a made-up one, and with none.
+    for (const signature of [ownSignature, 'AAAAAAAAAAAAAAAAAAAAAAAAAAA', undefined]) {
+      victimBrowser.cookies.set(name, uid);
+      if (signature === undefined) victimBrowser.cookies.delete(`${name}.sig`);
+      else victimBrowser.cookies.set(`${name}.sig`, signature);
+      expectError(await interactionCall(server, victimBrowser, 'GET', uid, undefined, victim.token), 'E_2');
+      expectError(await interactionCall(server, victimBrowser, 'POST', `${uid}/complete`, {}, victim.token), 'E_2');
+    }
+    expect((await attackerResumes(attacker, uid, CALLBACK)).code).toBeNull();
+  });
+
   it('is completed in the browser that started it', async () => {
     const browser = cookieBrowser();
     const config = await discover(server, app.id, app.secret);
