@@ -24,6 +24,7 @@ import { log, started } from '../server/settings.mjs';
 import { burst, closedLoop, type Flow, openLoop, refreshChains, STEP_ORDER, stepCpu } from './load.ts';
 import { ANCHORS, describeMeasured, type Measured, perCore, percentile, printVerdicts, rate } from './report.ts';
 import {
+  analyze,
   CLIENT_CORE,
   type Cluster,
   clusterProcesses,
@@ -107,6 +108,7 @@ const passwordExtras = async (kind: DatabaseKind, server: RunningServer, seeded:
   // Warmed first, as the measured runs are (a server at 08:00 has run all night): on a cold process the
   // first seconds' compiling makes a backlog that 20 % of spare rate does not drain within the run.
   await closedLoop(server.url, seeded.app, 'password', seeded.password, 4, WARM_UP_SECONDS);
+  if (kind === 'postgres') await analyze(seeded.databaseUrl);
   const open = await openLoop(server.url, seeded.app, 'password', seeded.password, target, OPEN_SECONDS);
   openLoops[kind] = { rate: target, p99: percentile(open.flows, 99), failed: open.failed };
   log(
@@ -171,6 +173,7 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined, las
       flow === 'refresh' ? await refreshChains(server.url, seeded.app, seeded.cards, Math.max(...LEVELS)) : undefined;
     // A fresh process compiles as it goes: its first second costs twice a warm one's CPU per flow.
     let flows = (await closedLoop(server.url, seeded.app, flow, people, 4, WARM_UP_SECONDS, chains)).ok;
+    if (cluster) await analyze(seeded.databaseUrl);
     for (const concurrency of LEVELS) {
       const cpuBefore = cpuSeconds(server.pid);
       const databaseBefore = databaseCpu(cluster);
