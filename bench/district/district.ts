@@ -173,7 +173,7 @@ const runDatabase = async (kind: DatabaseKind, cluster: Cluster | undefined, las
       flow === 'refresh' ? await refreshChains(server.url, seeded.app, seeded.cards, Math.max(...LEVELS)) : undefined;
     // A fresh process compiles as it goes: its first second costs twice a warm one's CPU per flow.
     let flows = (await closedLoop(server.url, seeded.app, flow, people, 4, WARM_UP_SECONDS, chains)).ok;
-    if (cluster) await analyze(seeded.databaseUrl);
+    if (kind === 'postgres') await analyze(seeded.databaseUrl);
     for (const concurrency of LEVELS) {
       const cpuBefore = cpuSeconds(server.pid);
       const databaseBefore = databaseCpu(cluster);

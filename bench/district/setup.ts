@@ -107,10 +107,10 @@ export const startCluster = async (): Promise<Cluster> => {
 
 /**
  * The planner's statistics of `databaseUrl` brought up to date, as autovacuum's ANALYZE keeps them on a
- * deployed database. The counting cluster runs without autovacuum (its writes would be counted), so a
- * table the run fills keeps the size it had when seeded: a connection then plans the provider's lookups
- * for a nearly empty `oidc_models`, keeps that plan (a scan of the whole table) while the table grows
- * to thousands of rows, and PostgreSQL's CPU per flow climbs through the run (at 4 at once, 2.4 ms per
+ * deployed database. The counting cluster runs without autovacuum (its writes would be counted), so its
+ * tables have no statistics: a connection then plans the provider's lookup in `oidc_models` as for a
+ * nearly empty table, keeps that plan (a scan of the whole table) while the run fills the table with
+ * thousands of rows, and PostgreSQL's CPU per flow climbs through the run (at 4 at once, 2.4 ms per
  * password flow after 8 s, 5.2 ms after 20 s). Run after each warm-up, before anything is measured.
  */
 export const analyze = async (databaseUrl: string) => {

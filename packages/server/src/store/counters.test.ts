@@ -226,7 +226,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
       );
       const [taken] = await Promise.all([signIn, otherTakesRun]);
       expect(taken).toEqual({ count: 2, other: 0, alongside: 2 });
-      expect(await deadlocks()).toBe(before + 1);
+      // At least one: a sign-in cancelled and run again at once can lock the run before the other's
+      // waiting statement does, and meet it a second time (seen once on a loaded machine: two).
+      await expect.poll(deadlocks).toBeGreaterThan(before);
       expect(await counters.peekAll([place, run])).toEqual([2, 2]);
     } finally {
       await other.end();
