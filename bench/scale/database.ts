@@ -9,25 +9,14 @@ import pg from 'pg';
 import type { Config } from '../../packages/server/src/config/config.ts';
 import { createContext } from '../../packages/server/src/context.ts';
 import { countFromRows } from '../../packages/server/src/store/migrations/044-report-counters.ts';
+import { PG_URL, withClient } from '../both-databases.ts';
 import { type Layout, layoutOf, type Size } from './layout.ts';
 import { log } from './log.ts';
 import { logSteps, rollupSteps } from './seed-logs.ts';
 import { peopleSteps, SEQUENCES_SQL, type Step } from './seed-people.ts';
 import { type Targets, targetSteps, targetsOf } from './targets.ts';
 
-export const PG_URL = process.env.EDUPASS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Parameters<typeof createContext>[1];
-
-const withClient = async <T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-};
 
 export const urlOf = (name: string) => {
   const url = new URL(PG_URL);

@@ -5,7 +5,7 @@
  * upgrade still verifies. What differs is the cost: each key is prepared once, and a signature is
  * compared with `timingSafeEqual`, where keygrip compares through tsscmp, which makes two more HMACs
  * under a fresh random key for every comparison (a provider request reads two or three signed cookies:
- * about 4 % of a card sign-in's server CPU went to them, bench/district `BENCH_CPU_PROF`).
+ * about 5 % of a card sign-in's server CPU went to them, bench/district `BENCH_CPU_PROF`).
  */
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
