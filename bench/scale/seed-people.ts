@@ -1,10 +1,11 @@
 /**
  * The accounts and schools, as SQL over generate_series (one statement per table, no row sent from
- * here): operators, school admins, teachers (one a class), guardians (one for every fourth pupil),
+ * here): operators (each with every duty), school admins, teachers (one a class), guardians (one for every fourth pupil),
  * other adults and pupils, with their schools, classes, memberships, pupil accounts, guardian links
  * and consents, the schools' agreements, data-rights requests and staff-access approvals. Ids are
  * given (layout.ts), and the sequences moved past them at the end (`SEQUENCES_SQL`).
  */
+import { OPERATOR_DUTIES } from '@edupass/protocol';
 import { type Layout, NICKNAME_SQL, PHONE_SQL, PUPILS_PER_GUARDIAN, USERNAME_SQL } from './layout.ts';
 
 export interface Step {
@@ -32,7 +33,7 @@ const adultUsers = (l: Layout, now: number): Step => ({
   name: 'users: operators, school admins, teachers, guardians, adults',
   rows: l.pupils.from - 1,
   sql: `insert into users (id, pid, phone, email, username, username_key, password_hash, nickname, role,
-      created_at, updated_at, age_band)
+      operator_duties, created_at, updated_at, age_band)
     select id, 'edupass', ${PHONE_SQL('id')},
       case when id % 5 < 2 then 'u' || id || '@' || (array['qq.com','163.com','126.com','example.cn'])[1 + id % 4] end,
       case when id % 3 = 0 then ${USERNAME_SQL('id')} end,
@@ -40,6 +41,7 @@ const adultUsers = (l: Layout, now: number): Step => ({
       '${PASSWORD_HASH}',
       case when id % 5 <> 4 then ${NICKNAME_SQL('id')} end,
       case when id < ${l.admins.from} then 'operator' else 'user' end,
+      case when id < ${l.admins.from} then '${OPERATOR_DUTIES.join(',')}' end,
       ${now - YEAR} + (id::bigint * ${YEAR - DAY}) / ${l.users}, ${now - YEAR} + (id::bigint * ${YEAR - DAY}) / ${l.users},
       'adult'
     from generate_series(1, ${l.pupils.from - 1}) id`,

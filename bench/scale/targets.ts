@@ -30,7 +30,7 @@ const spread = (from: number, span: number, count: number, step = 1) =>
 /** `count` of each kind (the requests, and one more for the warm-up). */
 export const targetsOf = (l: Layout, count: number): Targets => {
   const adults = spread(l.adults.from, l.adults.count, 2 * count);
-  return {
+  const targets = {
     adults: adults.filter((_, j) => j % 2 === 0),
     exported: adults.filter((_, j) => j % 2 === 1),
     // Every fourth pupil from the first has a guardian (layout.ts).
@@ -43,6 +43,15 @@ export const targetsOf = (l: Layout, count: number): Targets => {
       ),
     ),
   };
+  // Too few accounts to spread over: the same account would be chosen twice (and seeded twice).
+  for (const list of [adults, targets.pupils, targets.due.flat()]) {
+    if (new Set(list).size < list.length) {
+      throw new Error(
+        `the ${l.size.label} database's ${l.size.pupils.toLocaleString('en')} pupils are too few for ${count} requests a path and the sweep's ${DUE_BATCHES * DUE_PER_BATCH} due accounts: give a larger --large (the small database has a hundredth of its pupils) or fewer --requests`,
+      );
+    }
+  }
+  return targets;
 };
 
 /** Per account: sessions, tokens per session, grants, reads of their record, security and usage events, webhook events. */
