@@ -6,7 +6,8 @@
 #   scripts/node24.sh run CMD [ARGS…]  prepare, then run CMD from the repository's root with Node 24
 #                                      first on PATH and its better-sqlite3 build in node_modules; the
 #                                      machine's build is put back when CMD ends (do not run the
-#                                      machine's Node on this checkout meanwhile)
+#                                      machine's Node on this checkout meanwhile; runs at once, or one
+#                                      killed, keep the machine's build saved by the first)
 #   scripts/node24.sh check-addon FILE whether FILE is an addon built for Node 24 (NODE_MODULE_VERSION
 #                                      137): says what it was built for and exits 1 when it is not
 #   scripts/node24.sh cached-addon     the cached better-sqlite3 build for Node 24, when there is one
@@ -111,8 +112,15 @@ case "${1:-}" in
     "$node24/bin/node" --version >/dev/null
     addon=node_modules/better-sqlite3/build/Release/better_sqlite3.node
     [ -f "$addon" ] || { echo "scripts/node24.sh: $addon is missing; run npm ci first" >&2; exit 1; }
-    mkdir -p .tmp && cp "$addon" .tmp/better_sqlite3.machine.node
-    trap 'cp .tmp/better_sqlite3.machine.node "$addon"' EXIT
+    mkdir -p .tmp
+    # Node 24's build in place already: another run is under way in this checkout, or one was killed
+    # before it put the machine's back. The machine's build saved then is kept, never overwritten by it.
+    cmp -s "$addon" "$addon24" || cp "$addon" .tmp/better_sqlite3.machine.node
+    if [ -f .tmp/better_sqlite3.machine.node ]; then
+      trap 'cp .tmp/better_sqlite3.machine.node "$addon"' EXIT
+    else
+      trap 'echo "scripts/node24.sh: the machine'"'"'s better-sqlite3 build is unknown; npm rebuild better-sqlite3 makes it again" >&2' EXIT
+    fi
     cp "$addon24" "$addon"
     echo "== $* on Node $NODE24"
     status=0
