@@ -40,6 +40,7 @@ import {
   usageDb,
   writeUsage,
 } from '../../packages/server/src/store/usage/events.ts';
+import { sqlEventsStore } from '../../packages/server/src/store/usage/events-sql.ts';
 import type { Window } from '../../packages/server/src/store/usage/events-store.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
@@ -154,7 +155,7 @@ const store = openStore(join(scratch, 'console.db'));
 try {
   await migrate(store);
   const db = usageDb(store.db);
-  const ctx = { db: store.db, now: () => now } as unknown as Context;
+  const ctx = { db: store.db, events: sqlEventsStore(store.db), now: () => now } as unknown as Context;
 
   const insertStarted = performance.now();
   for (let offset = 0; offset < EVENTS; offset += CHUNK) {

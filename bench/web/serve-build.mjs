@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build as esbuild } from 'esbuild';
-import { ESBUILD_CONDITIONS } from '../../scripts/source-condition.mjs';
+import { SERVER_BUNDLE } from '../../scripts/server-bundle.mjs';
 
 export const root = new URL('../../', import.meta.url).pathname;
 
@@ -24,23 +24,18 @@ export const serveBuild = async ({ env = {} } = {}) => {
     build: { outDir: webRoot, emptyOutDir: true },
   });
 
-  // 2. The server, bundled as scripts/build.mjs does, serving that build.
-  const serverPackage = (await import(join(root, 'packages/server/package.json'), { with: { type: 'json' } })).default;
+  // 2. The server, bundled as scripts/build.mjs does (SERVER_BUNDLE), serving that build. Under the
+  // server package's node_modules/.cache, so the bundle finds the packages npm keeps under the
+  // workspace (nodemailer) as well as the hoisted ones.
+  const bundleDir = join(root, 'packages/server/node_modules/.cache/edupass-bench-web');
   await esbuild({
     entryPoints: { main: join(root, 'packages/server/src/main.ts') },
-    // Inside the repository, so the bundle finds the server's npm dependencies in node_modules
-    // (a `dist` folder, which git and biome ignore; removed at the end).
-    outdir: join(root, 'bench/web/dist'),
-    bundle: true,
-    conditions: ESBUILD_CONDITIONS,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: [...Object.keys(serverPackage.dependencies).filter((n) => !n.startsWith('@edupass/')), 'pino-pretty'],
+    outdir: bundleDir,
+    ...SERVER_BUNDLE,
     logLevel: 'warning',
   });
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = spawn(process.execPath, [join(root, 'bench/web/dist/main.js')], {
+  const server = spawn(process.execPath, [join(bundleDir, 'main.js')], {
     cwd: root,
     env: {
       ...process.env,
@@ -57,7 +52,7 @@ export const serveBuild = async ({ env = {} } = {}) => {
   const stop = () => {
     server.kill();
     rmSync(scratch, { recursive: true, force: true });
-    rmSync(join(root, 'bench/web/dist'), { recursive: true, force: true });
+    rmSync(bundleDir, { recursive: true, force: true });
   };
   process.on('exit', () => server.kill());
   const url = `http://127.0.0.1:${port}/`;
@@ -65,6 +60,7 @@ export const serveBuild = async ({ env = {} } = {}) => {
     try {
       if ((await fetch(`${url}healthz`)).ok) break;
     } catch {}
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}): its error is above`);
     if (i > 100) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
