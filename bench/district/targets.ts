@@ -16,7 +16,7 @@ export const TARGETS = {
 interface Outcome {
   measured: Measured[];
   walSyncsPerFlow: Record<string, number>;
-  openLoops: Record<string, { rate: number; p99: number; failed: number }>;
+  openLoops: Record<string, { rate: number; p99: number; failed: number; busy: number }>;
   bursts: Record<string, { profileP99: number; seconds: number; busy: number; failed: number }>;
 }
 
@@ -102,7 +102,7 @@ export const verdictsOf = ({ measured, walSyncsPerFlow, openLoops, bursts }: Out
       {
         what: `whole-flow p99 ms at 80 % of the rate, ${database}`,
         measured: openLoops[database]
-          ? `${f(openLoops[database].p99, 0)} at ${f(openLoops[database].rate)}/s (${openLoops[database].failed} failed)`
+          ? `${f(openLoops[database].p99, 0)} at ${f(openLoops[database].rate)}/s (${openLoops[database].failed} failed, core ${f(openLoops[database].busy * 100, 0)} % busy)`
           : '–',
         target: `≤ ${T.p99AtEightyPercentMs}`,
         met: atMost(openLoops[database]?.p99, T.p99AtEightyPercentMs),
