@@ -1,7 +1,7 @@
 /**
  * The benches' databases: `onBothDatabases` runs a bench on embedded SQLite (a scratch file) and then on
  * PostgreSQL (EDUPASS_BENCH_PG_URL, default the local server; a scratch database is created and
- * dropped), `run(label, databaseUrl)` each time; `withClient` lends a PostgreSQL connection for a task.
+ * dropped), `run(label, databaseUrl)` each time; `PG_URL`, the PostgreSQL server the benches use.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,17 +9,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export const PG_URL = process.env.EDUPASS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** Runs `run` on a connection of its own to `url`, closed after it whatever happens. */
-export const withClient = async <T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-};
 
 export const onBothDatabases = async (name: string, run: (label: string, databaseUrl: string) => Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));

@@ -8,12 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '@edupass/test-kit/child-server';
+import { withPgClient } from '@edupass/test-kit/pg-client';
 import { COUNTING_SETTINGS } from '@edupass/test-kit/pg-counters';
 import { type ScratchPostgres, startScratchPostgres } from '@edupass/test-kit/scratch-postgres';
 import { type ScratchRedis, startScratchRedis } from '@edupass/test-kit/scratch-redis';
 import type { Credentials, FlowApp } from '@edupass/test-kit/sign-in-flows';
 import { ARGON2_OPTIONS } from '../../packages/server/src/services/passwords/argon2.ts';
-import { withClient } from '../both-databases.ts';
 import { startChild, stopChild } from '../server/processes.mjs';
 import { serverEnvironment } from '../server/setup.mjs';
 import type { Flow } from './load.ts';
@@ -113,7 +113,7 @@ export const startCluster = async (): Promise<Cluster> => {
  * thousands of rows, and PostgreSQL's CPU per flow climbs through the run (at 4 at once, 2.4 ms per
  * password flow after 8 s, 5.2 ms after 20 s). Run after each warm-up, before anything is measured.
  */
-export const analyze = (databaseUrl: string) => withClient(databaseUrl, (client) => client.query('analyze'));
+export const analyze = (databaseUrl: string) => withPgClient(databaseUrl, (client) => client.query('analyze'));
 
 /**
  * Seeds `kind`'s database through the test kit, imported here once the cluster (if any) is up: the

@@ -4,12 +4,14 @@
  * secondary indexes dropped for the bulk load and built again after it from their own definitions
  * (the schema ends as migrated), its sequences moved on, and ANALYZEd. Dropped at the end.
  */
+
+import { withPgClient } from '@edupass/test-kit/pg-client';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../packages/server/src/config/config.ts';
 import { createContext } from '../../packages/server/src/context.ts';
 import { countFromRows } from '../../packages/server/src/store/migrations/044-report-counters.ts';
-import { PG_URL, withClient } from '../both-databases.ts';
+import { PG_URL } from '../both-databases.ts';
 import { type Layout, layoutOf, type Size } from './layout.ts';
 import { log } from './log.ts';
 import { logSteps, rollupSteps } from './seed-logs.ts';
@@ -24,9 +26,9 @@ export const urlOf = (name: string) => {
   return url.href;
 };
 
-export const createDatabase = (name: string) => withClient(PG_URL, (c) => c.query(`CREATE DATABASE ${name}`));
+export const createDatabase = (name: string) => withPgClient(PG_URL, (c) => c.query(`CREATE DATABASE ${name}`));
 export const dropDatabase = (name: string) =>
-  withClient(PG_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  withPgClient(PG_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 
 /** Migrates the new database and writes its first-start data (products, agreements, keyring) as the server does. */
 const firstStart = async (config: Config): Promise<string> => {
@@ -99,7 +101,7 @@ export const seedDatabase = async (config: Config, size: Size, count: number): P
   const layout = layoutOf(size);
   const targets = targetsOf(layout, count);
   const now = Date.now();
-  return withClient(config.databaseUrl, async (client) => {
+  return withPgClient(config.databaseUrl, async (client) => {
     await client.query("set synchronous_commit = off; set maintenance_work_mem = '256MB'");
     const indexes = await secondaryIndexes(client);
     for (const index of indexes) await client.query(`drop index ${index.name}`);
@@ -123,6 +125,6 @@ export const seedDatabase = async (config: Config, size: Size, count: number): P
 
 /** Runs `sql` with EXPLAIN (ANALYZE, BUFFERS) on the database; answers the plan's text. */
 export const explain = (url: string, sql: string, params: unknown[] = []) =>
-  withClient(url, async (client) =>
+  withPgClient(url, async (client) =>
     (await client.query(`explain (analyze, buffers) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n'),
   );

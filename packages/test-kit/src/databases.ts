@@ -21,9 +21,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { openStore } from '../../server/src/store/db.ts';
 import { migrate } from '../../server/src/store/migrate.ts';
+import { withPgClient } from './pg-client.ts';
 
 export const TEST_PG_URL = process.env.EDUPASS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -37,15 +38,7 @@ export interface TestDatabaseOptions {
   migrated?: boolean;
 }
 
-const withAdmin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: TEST_PG_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-};
+const withAdmin = <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => withPgClient(TEST_PG_URL, run);
 
 const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../server/src/store/migrations');
 
