@@ -1,10 +1,11 @@
 /**
  * What PostgreSQL itself counted of one database's work, read from another database of the same
  * cluster (so the reading is not counted): statements from pg_stat_statements (the cluster must load
- * it: `startScratchPostgres(COUNTING_SETTINGS)`), transactions that wrote (each one a commit that waits
- * for its WAL to reach the disk) from the transaction ids handed out, and WAL from its insert position.
- * All three move as the statements end, unlike pg_stat_wal and pg_stat_database, which a connection
- * reports up to ten seconds later. Used by the statement-count test and by bench/district.
+ * it: `startScratchPostgres(COUNTING_SETTINGS)`), transactions that wrote from the transaction ids
+ * handed out (and which of their commits waited for the WAL to reach the disk, from the WAL each
+ * statement wrote), and WAL from its insert position. All three move as the statements end, unlike
+ * pg_stat_wal and pg_stat_database, which a connection reports up to ten seconds later. Used by the
+ * statement-count test and by bench/district.
  */
 import pg from 'pg';
 
@@ -17,6 +18,9 @@ export const COUNTING_SETTINGS: Record<string, string> = {
   synchronous_commit: 'on',
   autovacuum: 'off',
 };
+
+/** A statement that only reads (takes no transaction id: its commit waits for no WAL). */
+const READ_ONLY = /^\s*select\b(?![\s\S]*\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b)/i;
 
 /** Statements that only open or close a transaction: counted as commits, not as statements. */
 const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|end|rollback|savepoint|release)\b/i;
@@ -34,8 +38,16 @@ export interface CounterDelta {
   transactionControl: number;
   /** Times PostgreSQL planned a statement (a prepared statement's kept generic plan is not planned again). */
   plans: number;
-  /** Transactions that wrote, each a commit waiting for the WAL to reach the disk. */
+  /** Transactions that wrote (each took a transaction id). */
   writeCommits: number;
+  /**
+   * Of those, the commits that waited for their WAL to reach the disk: a transaction whose writes
+   * were all to an UNLOGGED table (the limits' counters, migration 063) wrote no WAL and does not
+   * wait. Counted per statement (the runs of a statement other than a read that wrote WAL records,
+   * at most one per record): exact where each statement is its own transaction, as in the sign-in
+   * flows (no BEGIN or COMMIT), never more than `writeCommits`.
+   */
+  walCommits: number;
   /** WAL records the statements wrote (commit records aside), and WAL bytes in all. */
   walRecords: number;
   walBytes: number;
@@ -107,10 +119,14 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
     let walRecords = 0;
     let plans = 0;
     let transactionControl = 0;
+    let loggingRuns = 0;
     for (const [id, now] of after.calls) {
       const then = before.calls.get(id);
       const calls = now.calls - (then?.calls ?? 0);
-      walRecords += now.walRecords - (then?.walRecords ?? 0);
+      const records = now.walRecords - (then?.walRecords ?? 0);
+      walRecords += records;
+      // A read may write WAL too (pruning a page it reads) and waits for nothing at its commit.
+      if (!READ_ONLY.test(now.query)) loggingRuns += Math.min(calls, records);
       plans += now.plans - (then?.plans ?? 0);
       if (calls > 0 && TRANSACTION_CONTROL.test(now.query)) transactionControl += calls;
       else if (calls > 0) byStatement.push({ query: now.query, calls });
@@ -123,6 +139,7 @@ export const postgresCounters = async (clusterUrl: string, database: string) => 
       ownStatements: statements - backgroundStatements(byStatement),
       plans,
       writeCommits: after.nextXid - before.nextXid,
+      walCommits: Math.min(loggingRuns, after.nextXid - before.nextXid),
       walRecords,
       walBytes: Number(walBytes.rows[0]?.bytes ?? 0),
       byStatement,

@@ -1,7 +1,8 @@
 /**
  * Fixed-window counters for rate limits, shared by every server process: in the database by
  * default, in Redis when REDIS_URL is set (redis-counters.ts: falling back to the database while
- * Redis is down).
+ * Redis is down). On PostgreSQL the table is UNLOGGED (migration 063): a write of counters alone
+ * commits without waiting for a WAL sync.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';

@@ -62,6 +62,7 @@ import * as guardiansToConfirm from './059-guardians-to-confirm.ts';
 import * as schoolNumberPairs from './060-school-number-pairs.ts';
 import * as sealedRecords from './061-sealed-records.ts';
 import * as oidcSessionLookup from './062-oidc-session-lookup.ts';
+import * as unloggedCounters from './063-unlogged-counters.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -132,6 +133,7 @@ const steps: [name: string, up: Step][] = [
   ['060-school-number-pairs', schoolNumberPairs.up],
   ['061-sealed-records', sealedRecords.up],
   ['062-oidc-session-lookup', oidcSessionLookup.up],
+  ['063-unlogged-counters', unloggedCounters.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
