@@ -33,10 +33,14 @@ export const redactUrl = (url: string): string => {
   return `${url.slice(0, start)}?${parts.join('&')}`;
 };
 
-/** Fastify's request serializer, with the URL redacted. */
+/**
+ * Fastify's request serializer, with the URL redacted. The URL is the one the client asked for
+ * (`originalUrl`): the sign-in provider is handed the path below /oidc (oidc/mount.ts), and its
+ * requests are logged by the path they came on.
+ */
 export const serializeRequest = (request: FastifyRequest) => ({
   method: request.method,
-  url: redactUrl(request.url),
+  url: redactUrl(request.originalUrl),
   host: request.host,
   remoteAddress: request.ip,
   remotePort: request.socket?.remotePort,

@@ -41,6 +41,22 @@ describe('request log', () => {
     });
   });
 
+  it("names a sign-in provider's request by the path it was asked on, its bearer values redacted", async () => {
+    await withLog('info', async (url, lines) => {
+      expect((await fetch(`${url}/oidc/.well-known/openid-configuration`)).status).toBe(200);
+      const authorize = `/oidc/auth?client_id=nosuch&response_type=code&scope=openid&state=s-123`;
+      expect((await fetch(`${url}${authorize}`, { redirect: 'manual' })).status).toBe(400);
+      // The provider is handed the path below /oidc; the log keeps the one the client asked for.
+      expect(requestLines(lines, (u) => u.includes('openid-configuration')).map((line) => line.req?.url)).toEqual([
+        '/oidc/.well-known/openid-configuration',
+      ]);
+      expect(requestLines(lines, (u) => u.includes('/auth?')).map((line) => line.req?.url)).toEqual([
+        authorize.replace('s-123', '[redacted]'),
+      ]);
+      expect(lines.join('')).not.toContain('s-123');
+    });
+  });
+
   it('at debug, also writes a line as each request arrives, under the same request id', async () => {
     await withLog('debug', async (url, lines) => {
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -41,6 +41,7 @@ export const logsRequests = (app: FastifyInstance, level: 'info' | 'debug' = 'in
 const requestOf = (request: IncomingMessage, ip: string | undefined) => ({
   method: request.method,
   url: request.url,
+  originalUrl: request.url,
   host: request.headers.host,
   ip,
   socket: request.socket,
