@@ -1,7 +1,8 @@
 /**
  * The log as deployed (http/log-destination.ts): the server started as `npm start` starts it, at
- * LOG_LEVEL=info with its stdout to a file, writes its lines asynchronously; on SIGTERM every line of
- * every request answered is in the file once the process has exited, the shutdown's own line too.
+ * LOG_LEVEL=info with its stdout to a file, writes its lines asynchronously and in batches; on SIGTERM
+ * every line of every request answered is in the file once the process has exited, the shutdown's own
+ * line too; and a lone request's line, far short of a batch, is in the file soon after it is answered.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,24 @@ import { expect, it } from 'vitest';
 
 const child = useChildServerDatabase();
 const REQUESTS = 300;
+
+it("writes a quiet server's lines soon, not when a batch has gathered", async () => {
+  const logFile = join(child.bundle.file, '..', 'quiet-server.log');
+  child.server = await startChildServer(
+    child.bundle.file,
+    { DATABASE_URL: child.database.url, LOG_LEVEL: 'info' },
+    undefined,
+    [],
+    logFile,
+  );
+  expect((await fetch(`${child.server.url}/healthz?lone=1`)).status).toBe(200);
+  // Well within the poll's 15 s: the destination writes what it holds every 200 ms.
+  await expect
+    .poll(() => readFileSync(logFile, 'utf8').includes('"url":"/healthz?lone=1"'), { timeout: 15_000 })
+    .toBe(true);
+  await child.server.kill();
+  child.server = undefined;
+}, 120_000);
 
 it('writes every request line before the process exits on SIGTERM', async () => {
   const logFile = join(child.bundle.file, '..', 'server.log');
