@@ -13,8 +13,9 @@ import { expect, it } from 'vitest';
 const child = useChildServerDatabase();
 const REQUESTS = 300;
 
-it("writes a quiet server's lines soon, not when a batch has gathered", async () => {
-  const logFile = join(child.bundle.file, '..', 'quiet-server.log');
+/** The bundled server at LOG_LEVEL=info, its stdout appended to the file `logName` beside the bundle. */
+const startLogging = async (logName: string) => {
+  const logFile = join(child.bundle.file, '..', logName);
   child.server = await startChildServer(
     child.bundle.file,
     { DATABASE_URL: child.database.url, LOG_LEVEL: 'info' },
@@ -22,25 +23,22 @@ it("writes a quiet server's lines soon, not when a batch has gathered", async ()
     [],
     logFile,
   );
-  expect((await fetch(`${child.server.url}/healthz?lone=1`)).status).toBe(200);
+  return { server: child.server, logFile };
+};
+
+it("writes a quiet server's lines soon, not when a batch has gathered", async () => {
+  const { server, logFile } = await startLogging('quiet-server.log');
+  expect((await fetch(`${server.url}/healthz?lone=1`)).status).toBe(200);
   // Well within the poll's 15 s: the destination writes what it holds every 200 ms.
   await expect
     .poll(() => readFileSync(logFile, 'utf8').includes('"url":"/healthz?lone=1"'), { timeout: 15_000 })
     .toBe(true);
-  await child.server.kill();
+  await server.kill();
   child.server = undefined;
 }, 120_000);
 
 it('writes every request line before the process exits on SIGTERM', async () => {
-  const logFile = join(child.bundle.file, '..', 'server.log');
-  child.server = await startChildServer(
-    child.bundle.file,
-    { DATABASE_URL: child.database.url, LOG_LEVEL: 'info' },
-    undefined,
-    [],
-    logFile,
-  );
-  const server = child.server;
+  const { server, logFile } = await startLogging('server.log');
   const answers = await Promise.all(
     Array.from({ length: REQUESTS }, (_, n) => fetch(`${server.url}/healthz?n=${n}`).then((r) => r.status)),
   );
