@@ -189,8 +189,11 @@ describe('usage dashboard', () => {
     expect(top).toContain(`quiz_submit${sent.quiz_submit}`);
     const durations = await textOf('计时事件时长分位数（毫秒）');
     expect(durations).toContain(`video_watch${sent.video_watch}`);
-    // The chart has one point per day, seven days.
+    // The chart has one point per day, seven days; its axis writes each date once.
     expect(await page.locator('.console-chart canvas').count()).toBe(1);
+    const ticks = ((await page.locator('.console-chart').getAttribute('data-x-ticks')) ?? '').split('|');
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(ticks).size).toBe(ticks.length);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-usage.png'), fullPage: true });
 
     // The same series as a table.

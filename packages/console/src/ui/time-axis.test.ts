@@ -1,6 +1,6 @@
 import { DAY_MS, HOUR_MS } from '@edupass/protocol';
 import { describe, expect, it } from 'vitest';
-import { periodRange, tickLabels } from './time-axis.ts';
+import { periodRange, tickLabels, tickSpacings } from './time-axis.ts';
 
 const to = Date.UTC(2026, 10, 22, 16); // a whole hour
 const day: { from: number; to: number } = { from: to - DAY_MS, to };
@@ -21,6 +21,13 @@ describe('the time axis', () => {
       // The day is written once at the start (and again when the date changes), not on every tick.
       expect(labels.filter((l) => l.includes(' ')).length).toBeLessThan(labels.length);
     }
+  });
+
+  it('ticks a period of days at whole days, so no date is written twice; a day by uPlot’s own spacing', () => {
+    const spacings = tickSpacings(week) ?? [];
+    expect(spacings.length).toBeGreaterThan(0);
+    for (const seconds of spacings) expect(seconds % (DAY_MS / 1000)).toBe(0);
+    expect(tickSpacings(day)).toBeUndefined();
   });
 
   it('labels a week by dates in the console’s language', () => {

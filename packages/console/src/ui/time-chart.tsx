@@ -7,7 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useConsoleText } from '../i18n/i18n.ts';
 import { type Column, DataTable } from './table.tsx';
-import { type Period, periodRange, tickLabels } from './time-axis.ts';
+import { type Period, periodRange, tickLabels, tickSpacings } from './time-axis.ts';
 
 export interface TimeSeries {
   label: string;
@@ -47,13 +47,23 @@ const PlotCanvas = ({ xs, series, description, unit, timeHeader, period, locale 
     const element = holder.current;
     if (!element) return;
     const width = () => Math.max(320, Math.min(element.clientWidth || 720, 1100));
+    const spacings = tickSpacings(period);
     const plot = new uPlot(
       {
         width: width(),
         height: 280,
         scales: { x: { time: true, range: () => periodRange(period) } },
         axes: [
-          { stroke: '#333', values: (_, ticks) => tickLabels(locale, period, ticks) },
+          {
+            stroke: '#333',
+            ...(spacings === undefined ? {} : { incrs: spacings }),
+            values: (_, ticks) => {
+              const labels = tickLabels(locale, period, ticks);
+              // The labels drawn, on the element (the canvas holds them as pixels): for the tests.
+              element.dataset.xTicks = labels.join('|');
+              return labels;
+            },
+          },
           { stroke: '#333', label: unit, size: 60 },
         ],
         legend: { show: true },
