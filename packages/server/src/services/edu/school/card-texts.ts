@@ -14,6 +14,8 @@ export const cardTexts = {
     keepsAfterPassword: '学生设置自己的密码后二维码仍有效；卡丢失可在账号中心停用。',
     guardianCode: '家长关联码',
     guardianHint: '家长登录后在“家长中心”输入关联码即可关联孩子（30 天内有效，只能用一次）。',
+    /** What stands between two sentences: nothing after a Chinese full stop. */
+    sentenceGap: '',
   },
   en: {
     title: 'Pupil login cards',
@@ -30,6 +32,7 @@ export const cardTexts = {
       'The QR code still works after the pupil chooses a password; a lost card can be stopped in the account centre.',
     guardianCode: 'Guardian link code',
     guardianHint: 'A parent signs in and types the guardian link code in the guardian area (works once, for 30 days).',
+    sentenceGap: ' ',
   },
 } as const;
 

@@ -80,7 +80,7 @@ const renderSheet = (cards: Card[], lang: CardLanguage, keep: boolean, site: str
 <dt>${t.password}</dt><dd class="password">${escapeHtml(c.password)}</dd>
 <dt>${t.guardianCode}</dt><dd class="guardian-code">${escapeHtml(c.guardianCode)}</dd></dl>
 <p class="site">${t.site} <b>${escapeHtml(site)}</b></p>
-<p class="hint">${t.hint} ${afterPassword} ${t.guardianHint}</p></section>`,
+<p class="hint">${[t.hint, afterPassword, t.guardianHint].join(t.sentenceGap)}</p></section>`,
     )
     .join('\n');
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">

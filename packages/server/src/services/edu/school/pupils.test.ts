@@ -50,6 +50,9 @@ describe('a teacher gives a class its pupil accounts', () => {
     const sheet = await edu.cardSheet(teacher, classId, 'zh-CN');
     expect(sheet.count).toBe(30);
     expect(sheet.html).toContain('初始密码');
+    // Chinese sentences follow each other with no space after the full stop; English ones with one.
+    expect(sheet.html).toContain('请妥善保管本卡。学生设置自己的密码后');
+    expect(sheet.html).not.toMatch(/[。）] /);
     const links = decodeCardQrCodes(sheet.html);
     expect(links).toHaveLength(30);
     for (const link of links) expect(link).toMatch(new RegExp(`^${server.config.publicUrl}/badge#[A-Za-z0-9_-]{32}$`));
@@ -70,6 +73,7 @@ describe('a teacher gives a class its pupil accounts', () => {
     // The English sheet prints new badges: the Chinese sheet's cards stop working.
     const english = await edu.cardSheet(teacher, classId, 'en', [first.user_id]);
     expect(english.html).toContain('Password');
+    expect(english.html).toContain('Keep this card safe. The QR code stops working');
     expectError(await signInByBadge(badgeOf(links[0] as string)), 'AC3_2');
     edu.ok(await signInByBadge(badgeOf(decodeCardQrCodes(english.html)[0] as string)));
 
