@@ -52,6 +52,15 @@ const signInWith = async (config: oidc.Configuration, extra: Record<string, stri
   );
 };
 
+describe('discovery', () => {
+  it('offers the response types an application can be registered for: the code flow and the ID token alone', async () => {
+    const metadata = (await (await fetch(`${server.url}/oidc/.well-known/openid-configuration`)).json()) as {
+      response_types_supported: string[];
+    };
+    expect(metadata.response_types_supported.sort()).toEqual(['code', 'id_token']);
+  });
+});
+
 describe('ID tokens', () => {
   it('are RS256 by default and ES256 on request, from keys apart from the access-token key (distinct kids)', async () => {
     const discovery = await (await fetch(`${server.url}/oidc/.well-known/openid-configuration`)).json();

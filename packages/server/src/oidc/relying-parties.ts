@@ -30,6 +30,10 @@ export const relyingPartyConfiguration = (
   InvalidTarget: new (description?: string) => Error,
 ) => ({
   clientDefaults: { id_token_signed_response_alg: DEFAULT_ID_TOKEN_ALG, grant_types: ['authorization_code'] },
+  // What an application can be registered for (clients.ts): the code flow, and the ID token alone for
+  // a confidential one on https. The provider's default also offered the hybrid `code id_token` and
+  // `none`, which no application could use: discovery offered flows it would refuse.
+  responseTypes: ['code', 'id_token'],
   enabledJWA: { idTokenSigningAlgValues: [...ID_TOKEN_ALGS] },
   conformIdTokenClaims: false,
   pkce: {
