@@ -6,6 +6,7 @@
  */
 import {
   type AppTokens,
+  askWhileBusy,
   type Credentials,
   type FlowApp,
   refreshAtProduct,
@@ -21,6 +22,8 @@ export interface LoadResult {
   ok: number;
   failed: number;
   firstError?: string;
+  /** Sign-ins answered 503 (the hash queue full) and asked again after Retry-After, as the web client does. */
+  busy: number;
   seconds: number;
   /** Each step's durations (ms); a refresh is one step. */
   steps: Record<string, number[]>;
@@ -28,7 +31,7 @@ export interface LoadResult {
   flows: number[];
 }
 
-const newResult = (): LoadResult => ({ ok: 0, failed: 0, seconds: 0, steps: {}, flows: [] });
+const newResult = (): LoadResult => ({ ok: 0, failed: 0, busy: 0, seconds: 0, steps: {}, flows: [] });
 
 /** One flow of `kind` by worker `worker`; refreshes walk the worker's own rotation chain. */
 const oneFlow = async (
@@ -51,7 +54,13 @@ const oneFlow = async (
     record('refresh', performance.now() - started);
     return;
   }
-  await signInAtProduct(server, app, credentials, (step, ms) => record(step, ms));
+  await signInAtProduct(
+    server,
+    app,
+    credentials,
+    (step, ms) => record(step, ms),
+    () => result.busy++,
+  );
 };
 
 /** Each worker's first refresh token, from a card sign-in (cheap) of its own. */
@@ -163,22 +172,21 @@ export const burst = async (
     await new Promise((resolve) => setTimeout(resolve, (i / count) * spreadSeconds * 1000));
     const credentials = people[i % people.length] as Credentials;
     if (!('password' in credentials)) throw new Error('the burst signs in by password');
-    for (;;) {
-      const answer = await fetch(`${server}${routes.loginByPassword.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'auth-version': '2' },
-        body: JSON.stringify(credentials.password),
-      });
-      const body = await answer.text();
-      if (answer.status === 200) return;
-      if (answer.status !== 503) {
-        failed++;
-        firstFailure ??= `${answer.status} ${body.slice(0, 200)}`;
-        return;
-      }
-      busyAnswers++;
-      const seconds = Number(answer.headers.get('retry-after') ?? 1);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0.1, seconds) * 1000));
+    // Asked again however often the queue is full: the burst measures when the last one is in.
+    const answer = await askWhileBusy(
+      () =>
+        fetch(`${server}${routes.loginByPassword.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'auth-version': '2' },
+          body: JSON.stringify(credentials.password),
+        }),
+      () => busyAnswers++,
+      Number.POSITIVE_INFINITY,
+    );
+    const body = await answer.text();
+    if (answer.status !== 200) {
+      failed++;
+      firstFailure ??= `${answer.status} ${body.slice(0, 200)}`;
     }
   };
   await Promise.all(Array.from({ length: count }, (_, i) => signIn(i)));

@@ -13,10 +13,23 @@ export const TARGETS = {
   profileP99DuringBurstMs: 50,
 };
 
+/** The open loop's figures on one database (district.ts). */
+export interface OpenLoopFigures {
+  /** Sign-ins started per second. */
+  rate: number;
+  /** The whole flow's p99, ms, of those that signed in. */
+  p99: number;
+  failed: number;
+  /** Answers 503 (the hash queue full) that a sign-in asked again after, as the web client does. */
+  answers503: number;
+  /** The server's core's busy share over the loop. */
+  busy: number;
+}
+
 interface Outcome {
   measured: Measured[];
   walSyncsPerFlow: Record<string, number>;
-  openLoops: Record<string, { rate: number; p99: number; failed: number; busy: number }>;
+  openLoops: Record<string, OpenLoopFigures>;
   bursts: Record<string, { profileP99: number; seconds: number; busy: number; failed: number }>;
 }
 
@@ -102,10 +115,14 @@ export const verdictsOf = ({ measured, walSyncsPerFlow, openLoops, bursts }: Out
       {
         what: `whole-flow p99 ms at 80 % of the rate, ${database}`,
         measured: openLoops[database]
-          ? `${f(openLoops[database].p99, 0)} at ${f(openLoops[database].rate)}/s (${openLoops[database].failed} failed, core ${f(openLoops[database].busy * 100, 0)} % busy)`
+          ? `${f(openLoops[database].p99, 0)} at ${f(openLoops[database].rate)}/s (${openLoops[database].failed} failed, ${openLoops[database].answers503} × 503, core ${f(openLoops[database].busy * 100, 0)} % busy)`
           : '–',
         target: `≤ ${T.p99AtEightyPercentMs}`,
-        met: atMost(openLoops[database]?.p99, T.p99AtEightyPercentMs),
+        // A sign-in that never got in has no latency to count: the p99 holds only with none failed.
+        met:
+          openLoops[database] === undefined || openLoops[database].failed === 0
+            ? atMost(openLoops[database]?.p99, T.p99AtEightyPercentMs)
+            : false,
         anchor: 'Zitadel v4: p99 40.6 s',
       },
       {

@@ -62,13 +62,44 @@ const tokenRequest = async (server: string, app: FlowApp, form: Record<string, s
   return (await response.json()) as AppTokens;
 };
 
-const postJson = async (server: string, path: string, body: unknown, expected = 200) =>
+/** Tries the web client gives a call the server is too busy for (@edupass/account/busy). */
+export const CLIENT_BUSY_TRIES = 5;
+/** The longest single wait the web client makes, whatever the server says. */
+const LONGEST_BUSY_WAIT_S = 10;
+
+/**
+ * `send` as the web client sends a sign-in (@edupass/account/busy): while the server answers 503 (its
+ * queue of password checks is full), asked again after the `Retry-After` it gives (at most 10 s,
+ * spread by up to half), up to `tries` tries; `onBusy` is told of each such answer. Answers the last
+ * response.
+ */
+export const askWhileBusy = async (
+  send: () => Promise<Response>,
+  onBusy: () => void = () => {},
+  tries = CLIENT_BUSY_TRIES,
+): Promise<Response> => {
+  for (let tried = 1; ; tried++) {
+    const response = await send();
+    if (response.status !== 503 || tried >= tries) return response;
+    onBusy();
+    const seconds = Number(response.headers.get('retry-after') ?? 1) || 1;
+    await response.arrayBuffer();
+    const wait = Math.min(Math.max(0.1, seconds), LONGEST_BUSY_WAIT_S) * (1 + Math.random() * 0.5);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+};
+
+const postJson = async (server: string, path: string, body: unknown, expected = 200, onBusy?: () => void) =>
   expectStatus(
-    await fetch(`${server}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'auth-version': '2' },
-      body: JSON.stringify(body),
-    }),
+    await askWhileBusy(
+      () =>
+        fetch(`${server}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'auth-version': '2' },
+          body: JSON.stringify(body),
+        }),
+      onBusy,
+    ),
     expected,
     path,
   );
@@ -81,16 +112,17 @@ const smsCode = async (server: string, phone: string) => {
   return code;
 };
 
-const signInCall = async (server: string, credentials: Credentials): Promise<string> => {
+const signInCall = async (server: string, credentials: Credentials, onBusy?: () => void): Promise<string> => {
   let answer: Response;
-  if ('badge' in credentials) answer = await postJson(server, routes.signInByBadge.path, { badge: credentials.badge });
+  if ('badge' in credentials)
+    answer = await postJson(server, routes.signInByBadge.path, { badge: credentials.badge }, 200, onBusy);
   else if ('password' in credentials)
-    answer = await postJson(server, routes.loginByPassword.path, credentials.password);
+    answer = await postJson(server, routes.loginByPassword.path, credentials.password, 200, onBusy);
   else {
     const { phone, pid } = credentials.sms;
     await postJson(server, routes.sendLoginCode.path, { phone_number: phone, pid }, 204);
     const captcha = await smsCode(server, phone);
-    answer = await postJson(server, routes.loginByPhone.path, { phone_number: phone, captcha, pid });
+    answer = await postJson(server, routes.loginByPhone.path, { phone_number: phone, captcha, pid }, 200, onBusy);
   }
   const signedIn = (await answer.json()) as { auth: { token: { access: { token: string } } } };
   return signedIn.auth.token.access.token;
@@ -98,13 +130,15 @@ const signInCall = async (server: string, credentials: Credentials): Promise<str
 
 /**
  * One sign-in at `app` on the server at `server`, from a fresh browser: answers the application's
- * tokens (after userinfo answered). `onStep` runs after each step (the database's counters, a timer).
+ * tokens (after userinfo answered). `onStep` runs after each step (the database's counters, a timer);
+ * `onBusy` after each 503 the sign-in call was answered and asked again for, as the web client does.
  */
 export const signInAtProduct = async (
   server: string,
   app: FlowApp,
   credentials: Credentials,
   onStep: StepHook = () => {},
+  onBusy?: () => void,
 ): Promise<AppTokens> => {
   const browser = cookieBrowser();
   let started = performance.now();
@@ -133,7 +167,7 @@ export const signInAtProduct = async (
   await expectStatus(await fetch(interactionUrl, { headers: { cookie: browser.cookieHeader() } }), 200, 'interaction');
   await done('interaction');
 
-  const token = await signInCall(server, credentials);
+  const token = await signInCall(server, credentials, onBusy);
   await done('sign-in');
 
   const completed = await fetch(`${interactionUrl}/complete`, {
