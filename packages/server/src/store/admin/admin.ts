@@ -24,25 +24,34 @@ const USER_COLUMNS = [
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const escapeGlob = (text: string) => text.replace(/[[*?]/g, (c) => `[${c}]`);
 type Searched = 'phone' | 'email' | 'username_key' | 'nickname';
-/** `column LIKE pattern` with the backslash as the escape character on SQLite and PostgreSQL alike. */
-const like = (column: Searched, pattern: string): Expression<SqlBool> =>
-  sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+/** `value LIKE pattern` with the backslash as the escape character on SQLite and PostgreSQL alike. */
+const like = (value: Expression<string>, pattern: string): Expression<SqlBool> =>
+  sql<SqlBool>`${value} like ${pattern} escape '\\'`;
+
+/**
+ * What a fragment is looked for in: the column with nothing appended, the expression PostgreSQL's
+ * trigram indexes are built on (migration 064), so that no lookup of a whole value reads them.
+ */
+const fragmentsOf = (column: Searched) => sql<string>`(${sql.ref(column)} || '')`;
 
 /** The text as a LIKE (or SQLite GLOB) pattern: literal, but `*` in a masked value stands for any characters. */
 const patternOf = (text: string, masked: boolean, glob = false) =>
   (masked ? text.split(/\*+/) : [text]).map(glob ? escapeGlob : escapeLike).join(glob ? '*' : '%');
 
 /**
- * `column` starts with `start`: LIKE on PostgreSQL (its `text_pattern_ops` indexes), GLOB on SQLite
- * (whose LIKE ignores case and so cannot use the column's index).
+ * `column` starts with `start`: LIKE on PostgreSQL (its `text_pattern_ops` indexes; a masked value,
+ * `139****2345`, whose pattern has a gap the prefix index cannot read past, through the trigram ones),
+ * GLOB on SQLite (whose LIKE ignores case and so cannot use the column's index).
  */
-const startsWith = (dialect: Dialect, column: Searched, start: string, masked = false): Expression<SqlBool> =>
-  dialect === 'postgres'
-    ? like(column, `${patternOf(start, masked)}%`)
-    : sql<SqlBool>`${sql.ref(column)} glob ${`${patternOf(start, masked, true)}*`}`;
+const startsWith = (dialect: Dialect, column: Searched, start: string, masked = false): Expression<SqlBool> => {
+  if (dialect !== 'postgres') return sql<SqlBool>`${sql.ref(column)} glob ${`${patternOf(start, masked, true)}*`}`;
+  const gap = masked && start.includes('*');
+  return like(gap ? fragmentsOf(column) : sql.ref(column), `${patternOf(start, masked)}%`);
+};
 
 /** `column` holds `fragment` anywhere. */
-const holds = (column: Searched, fragment: string, masked = false) => like(column, `%${patternOf(fragment, masked)}%`);
+const holds = (column: Searched, fragment: string, masked = false) =>
+  like(fragmentsOf(column), `%${patternOf(fragment, masked)}%`);
 
 /**
  * The phone digits in what an operator typed or pasted: spaces and dashes dropped, a +86 prefix on a full

@@ -37,7 +37,8 @@ export const up = async (db: Kysely<unknown>, { dialect }: MigrationContext): Pr
   if (dialect === 'postgres') await searchIndexes(db);
 };
 
-const SEARCHED = ['phone', 'email', 'username_key', 'nickname'];
+/** The users' columns the console's search looks in (store/admin/admin.ts). */
+export const SEARCHED = ['phone', 'email', 'username_key', 'nickname'] as const;
 
 const searchIndexes = async (db: Kysely<unknown>) => {
   for (const column of SEARCHED) {

@@ -63,6 +63,7 @@ import * as schoolNumberPairs from './060-school-number-pairs.ts';
 import * as sealedRecords from './061-sealed-records.ts';
 import * as oidcSessionLookup from './062-oidc-session-lookup.ts';
 import * as unloggedCounters from './063-unlogged-counters.ts';
+import * as fragmentIndexes from './064-fragment-indexes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -134,6 +135,7 @@ const steps: [name: string, up: Step][] = [
   ['061-sealed-records', sealedRecords.up],
   ['062-oidc-session-lookup', oidcSessionLookup.up],
   ['063-unlogged-counters', unloggedCounters.up],
+  ['064-fragment-indexes', fragmentIndexes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
