@@ -10,6 +10,7 @@ import type { MigrationContext } from './index.ts';
  * the unique index answers in a millisecond, and a 25,000-pupil roster import spent 60 of its 68 s
  * there (bench/schools/roster.ts). They are built on `column || ''` instead, which only the fragment
  * search writes (store/admin/admin.ts `holds`); lookups of whole values keep their B-tree indexes.
+ * Building the four anew takes minutes on millions of accounts, writes to users waiting (CHANGELOG).
  */
 export const up = async (db: Kysely<unknown>, { dialect }: MigrationContext): Promise<void> => {
   if (dialect !== 'postgres') return;
