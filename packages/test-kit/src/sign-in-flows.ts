@@ -63,7 +63,7 @@ const tokenRequest = async (server: string, app: FlowApp, form: Record<string, s
 };
 
 /** Tries the web client gives a call the server is too busy for (@edupass/account/busy). */
-export const CLIENT_BUSY_TRIES = 5;
+const CLIENT_BUSY_TRIES = 5;
 /** The longest single wait the web client makes, whatever the server says. */
 const LONGEST_BUSY_WAIT_S = 10;
 
