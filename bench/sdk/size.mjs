@@ -2,7 +2,7 @@
  * Gzip sizes of the tracker and monitor beside well-known anchors, all bundled the same way in one
  * run (esbuild, minified ESM for the browser, gzip -9), printed as ratios.
  *
- *   npm install --prefix bench --no-audit --no-fund --ignore-scripts   # anchors, bench-local
+ * (the anchors are installed into bench/anchors on demand: bench/anchors/anchors.mjs)
  *   node bench/sdk/size.mjs
  *
  * Umami's tracker is not a library on npm: its source ships inside the `umami` app package, so it is
@@ -13,13 +13,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkSize } from '../../scripts/sdk-size.mjs';
+import { anchorsDir, ensureAnchors } from '../anchors/anchors.mjs';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(benchDir, '..');
 const UMAMI = '2.10.0';
 
 const umamiTracker = () => {
-  const dir = join(benchDir, 'node_modules', '.cache', `umami-${UMAMI}`);
+  const dir = join(anchorsDir, 'node_modules', '.cache', `umami-${UMAMI}`);
   const file = join(dir, 'package', 'src', 'tracker', 'index.js');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
@@ -46,8 +47,16 @@ const entries = {
   'sentry (errors only)': `import * as Sentry from '@sentry/browser'; Sentry.init({ dsn: 'https://k@o.ingest.sentry.io/1' });`,
 };
 
+ensureAnchors([
+  '@plausible-analytics/tracker',
+  '@snowplow/browser-tracker',
+  '@segment/analytics-next',
+  'posthog-js',
+  '@amplitude/analytics-browser',
+  '@sentry/browser',
+]);
 const rows = [];
-for (const [name, contents] of Object.entries(entries)) rows.push({ name, ...(await sdkSize(contents, benchDir)) });
+for (const [name, contents] of Object.entries(entries)) rows.push({ name, ...(await sdkSize(contents, anchorsDir)) });
 const tracker = rows[0].gzip;
 const monitor = rows[1].gzip;
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;

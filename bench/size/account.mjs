@@ -5,25 +5,19 @@
  *
  *   node bench/size/account.mjs
  *
- * The anchors are pinned in bench/package.json and installed on demand into bench/node_modules
- * (never the root's dependencies).
+ * The anchors are pinned in bench/anchors/package.json and installed there on demand (never the
+ * root's dependencies).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkSize } from '../../scripts/sdk-size.mjs';
+import { anchorsDir, ensureAnchors } from '../anchors/anchors.mjs';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const account = join(benchDir, '..', 'packages/account/src/index.ts').replaceAll('\\', '/');
 const ANCHORS = ['@auth0/auth0-spa-js', '@supabase/auth-js', 'firebase', 'better-auth', 'keycloak-js'];
 
-if (!ANCHORS.every((name) => existsSync(join(benchDir, 'node_modules', name, 'package.json')))) {
-  console.log('installing the anchors into bench/node_modules …');
-  execFileSync('npm', ['install', '--prefix', benchDir, '--no-audit', '--no-fund', '--ignore-scripts'], {
-    stdio: 'inherit',
-  });
-}
+ensureAnchors(ANCHORS);
 
 const config = `{ pid: 'p', appid: 'a', product_code: 'c', platform: 'web', auth_version: 2 }`;
 
@@ -46,7 +40,7 @@ const entries = {
 };
 
 const rows = [];
-for (const [name, contents] of Object.entries(entries)) rows.push({ name, ...(await sdkSize(contents, benchDir)) });
+for (const [name, contents] of Object.entries(entries)) rows.push({ name, ...(await sdkSize(contents, anchorsDir)) });
 const [whole, login] = rows.map((row) => row.gzip);
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 console.log(`${'library'.padEnd(36)}   minified    gzip -9  ÷ whole  ÷ login`);

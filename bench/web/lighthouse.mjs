@@ -5,14 +5,16 @@
 // CLS and the JavaScript transferred, lists what Lighthouse flags, and writes the median report to
 // bench/results/web-lighthouse.json (ignored by git). Targets: performance ≥ 0.95, accessibility 1,
 // best practices ≥ 0.95, first screen JavaScript ≤ 80 KB transferred.
-// Usage: npm install --prefix bench; node bench/web/lighthouse.mjs
+// Usage: node bench/web/lighthouse.mjs (Lighthouse is installed into bench/anchors on demand).
 // Knobs: LIGHTHOUSE_RUNS (3), CHROMIUM_PATH (/usr/bin/chromium), LIGHTHOUSE_LOCALE (zh-CN; `en` for an
 // English browser).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import { importAnchor } from '../anchors/anchors.mjs';
 import { root, serveBuild } from './serve-build.mjs';
+
+const { default: lighthouse } = await importAnchor('lighthouse');
+const chromeLauncher = await importAnchor('chrome-launcher');
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const LOCALE = process.env.LIGHTHOUSE_LOCALE ?? 'zh-CN';
