@@ -17,6 +17,8 @@ import {
 import { described } from './described-route.ts';
 import { CONSENT_STATES } from './edu-answers.ts';
 import { eduRoute } from './edu-routes.ts';
+// In a module of its own: the web client's first screen then carries none of the table below.
+import { ownConsentRoute } from './own-consent-route.ts';
 
 /** Age bands (the 2024 minor-mode guide's age groups, with adults apart). */
 export const AGE_BANDS = ['under_8', '8_13', '14_15', '16_17', 'adult'] as const;
@@ -102,7 +104,6 @@ const id = { type: 'integer', required: true, min: 1, max: Number.MAX_SAFE_INTEG
 
 const route = eduRoute;
 
-export const ownConsentRoute = route('GET', 'me/consent', 'token');
 export const openConsentLinkRoute = route('POST', 'me/consent/link', 'token');
 export const consentRequestRoute = route('POST', 'consent/request', 'token', { body: { link: s(64) } });
 export const decideConsentRoute = route('POST', 'consent/decide', 'token', {

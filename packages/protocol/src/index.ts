@@ -28,6 +28,7 @@ export * from './key-answers.ts';
 export * from './oidc-claims.ts';
 export * from './operator-duties.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';
+export * from './own-consent-route.ts';
 export * from './pupil-merge-routes.ts';
 export * from './retention-routes.ts';
 export * from './rights-routes.ts';

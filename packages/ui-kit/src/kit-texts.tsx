@@ -4,8 +4,6 @@
  */
 import { createContext, type ReactNode, useContext } from 'react';
 import type { FormField } from './error-field.ts';
-import { describeError } from './error-text.ts';
-import { errorsEn } from './errors/en.ts';
 
 export interface KitTexts {
   /** The sentence shown for a failure (an `AuthError`, a network failure, anything thrown). */
@@ -19,13 +17,13 @@ export interface KitTexts {
   invalidFieldText?(field: FormField): string | undefined;
 }
 
-/** Without a provider: the catalogue's English (the apps always provide their own). */
+/**
+ * Without a provider: the error's own message, in English (the apps always provide their own texts,
+ * from their catalogues; the kit carries none of them, so a screen's first load carries only the
+ * language it shows).
+ */
 const ENGLISH: KitTexts = {
-  errorText: (error) =>
-    describeError(
-      { errors: errorsEn, unknownCode: 'Error {code}: {message}', unexpected: 'Something went wrong.' },
-      error,
-    ),
+  errorText: (error) => (error instanceof Error && error.message !== '' ? error.message : 'Something went wrong.'),
   retry: 'Try again',
 };
 
