@@ -6,7 +6,9 @@
  * steps, and bench/district times them under load.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { IDENTITY_BASE, INTERACTION_PARAM, routes } from '@edupass/protocol';
+import { AuthError } from '@edupass/account';
+import { busySeconds, retryWhileBusy } from '@edupass/account/busy';
+import { CoreCode, IDENTITY_BASE, INTERACTION_PARAM, routes } from '@edupass/protocol';
 import { cookieBrowser } from './cookie-browser.ts';
 
 export const SIGN_IN_STEPS = [
@@ -62,30 +64,38 @@ const tokenRequest = async (server: string, app: FlowApp, form: Record<string, s
   return (await response.json()) as AppTokens;
 };
 
-/** Tries the web client gives a call the server is too busy for (@edupass/account/busy). */
-const CLIENT_BUSY_TRIES = 5;
-/** The longest single wait the web client makes, whatever the server says. */
-const LONGEST_BUSY_WAIT_S = 10;
-
 /**
- * `send` as the web client sends a sign-in (@edupass/account/busy): while the server answers 503 (its
- * queue of password checks is full), asked again after the `Retry-After` it gives (at most 10 s,
- * spread by up to half), up to `tries` tries; `onBusy` is told of each such answer. Answers the last
- * response.
+ * `send` as the web client sends a sign-in: through @edupass/account/busy's `retryWhileBusy`, so while
+ * the server answers 503 (its queue of password checks is full) it is asked again after the wait the
+ * server gives, spread as the client spreads it, up to `tries` tries (the client's 5 by default);
+ * `onBusy` is told of each 503 asked again after. Answers the last response, a 503 once the tries are spent.
  */
 export const askWhileBusy = async (
   send: () => Promise<Response>,
   onBusy: () => void = () => {},
-  tries = CLIENT_BUSY_TRIES,
+  tries?: number,
 ): Promise<Response> => {
-  for (let tried = 1; ; tried++) {
-    const response = await send();
-    if (response.status !== 503 || tried >= tries) return response;
-    onBusy();
-    const seconds = Number(response.headers.get('retry-after') ?? 1) || 1;
-    await response.arrayBuffer();
-    const wait = Math.min(Math.max(0.1, seconds), LONGEST_BUSY_WAIT_S) * (1 + Math.random() * 0.5);
-    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  let busy: Response | undefined;
+  try {
+    return await retryWhileBusy(
+      async () => {
+        const response = await send();
+        if (response.status !== 503) return response;
+        busy = response;
+        const body: unknown = await response
+          .clone()
+          .json()
+          .catch(() => undefined);
+        throw new AuthError(CoreCode.SERVICE_UNAVAILABLE, 'busy', { status: 503, body });
+      },
+      (waiting) => {
+        if (waiting) onBusy();
+      },
+      tries === undefined ? {} : { tries },
+    );
+  } catch (error) {
+    if (busy !== undefined && busySeconds(error) !== undefined) return busy;
+    throw error;
   }
 };
 
