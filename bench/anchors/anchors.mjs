@@ -5,7 +5,7 @@
  * would have won over the root's for every bench source below bench/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,8 +13,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** Where the anchors are installed (their node_modules is inside): the resolve folder of their bundles. */
 export const anchorsDir = dirname(fileURLToPath(import.meta.url));
 
-/** Installs the pinned anchors unless every one of `names` is there already. */
-export const ensureAnchors = (names) => {
+/** The anchors pinned in this folder's package.json. */
+const pinned = () => Object.keys(JSON.parse(readFileSync(join(anchorsDir, 'package.json'), 'utf8')).dependencies);
+
+/** Installs the pinned anchors unless every one of `names` (by default every pinned one) is there already. */
+export const ensureAnchors = (names = pinned()) => {
   if (names.every((name) => existsSync(join(anchorsDir, 'node_modules', name, 'package.json')))) return;
   console.log('installing the anchors into bench/anchors/node_modules …');
   execFileSync('npm', ['install', '--prefix', anchorsDir, '--no-audit', '--no-fund', '--ignore-scripts'], {

@@ -116,9 +116,15 @@ const passwordExtras = async (kind: DatabaseKind, server: RunningServer, seeded:
   // the p99 is then a backlog rather than the latency at 80 %.
   const cpu = cpuSeconds(server.pid) - cpuBefore;
   const busy = cpu / open.seconds;
-  openLoops[kind] = { rate: target, p99: percentile(open.flows, 99), failed: open.failed, answers503: open.busy, busy };
+  openLoops[kind] = {
+    rate: target,
+    p99: percentile(open.flows, 99),
+    failed: open.failed,
+    answers503: open.answers503,
+    busy,
+  };
   log(
-    `  whole-flow p50 ${percentile(open.flows, 50).toFixed(0)} ms, p99 ${openLoops[kind].p99.toFixed(0)} ms, ${open.failed} failed, ${open.busy} answers 503 asked again after Retry-After; the server's core ${(busy * 100).toFixed(0)} % busy, ${((cpu * 1000) / Math.max(1, open.ok)).toFixed(1)} ms of CPU per flow (the closed loop's: ${median?.serverCpuMs.toFixed(1) ?? '–'})${busy > 0.9 ? '; saturated, so the p99 includes a backlog' : ''}${open.firstError ? `\n    first failure: ${open.firstError.slice(0, 200)}` : ''}`,
+    `  whole-flow p50 ${percentile(open.flows, 50).toFixed(0)} ms, p99 ${openLoops[kind].p99.toFixed(0)} ms, ${open.failed} failed, ${open.answers503} answers 503 asked again after Retry-After; the server's core ${(busy * 100).toFixed(0)} % busy, ${((cpu * 1000) / Math.max(1, open.ok)).toFixed(1)} ms of CPU per flow (the closed loop's: ${median?.serverCpuMs.toFixed(1) ?? '–'})${busy > 0.9 ? '; saturated, so the p99 includes a backlog' : ''}${open.firstError ? `\n    first failure: ${open.firstError.slice(0, 200)}` : ''}`,
   );
 
   const signedIn = await fetch(`${server.url}/tiger/v3/web/accounts/login`, {

@@ -22,8 +22,8 @@ export interface LoadResult {
   ok: number;
   failed: number;
   firstError?: string;
-  /** Sign-ins answered 503 (the hash queue full) and asked again after Retry-After, as the web client does. */
-  busy: number;
+  /** Answers 503 (the hash queue full) a sign-in asked again after, as the web client does. */
+  answers503: number;
   seconds: number;
   /** Each step's durations (ms); a refresh is one step. */
   steps: Record<string, number[]>;
@@ -31,7 +31,7 @@ export interface LoadResult {
   flows: number[];
 }
 
-const newResult = (): LoadResult => ({ ok: 0, failed: 0, busy: 0, seconds: 0, steps: {}, flows: [] });
+const newResult = (): LoadResult => ({ ok: 0, failed: 0, answers503: 0, seconds: 0, steps: {}, flows: [] });
 
 /** One flow of `kind` by worker `worker`; refreshes walk the worker's own rotation chain. */
 const oneFlow = async (
@@ -59,7 +59,7 @@ const oneFlow = async (
     app,
     credentials,
     (step, ms) => record(step, ms),
-    () => result.busy++,
+    () => result.answers503++,
   );
 };
 

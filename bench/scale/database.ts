@@ -4,7 +4,6 @@
  * secondary indexes dropped for the bulk load and built again after it from their own definitions
  * (the schema ends as migrated), its sequences moved on, and ANALYZEd. Dropped at the end.
  */
-
 import { withPgClient } from '@edupass/test-kit/pg-client';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';

@@ -15,9 +15,8 @@ import { anchorsDir, ensureAnchors } from '../anchors/anchors.mjs';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const account = join(benchDir, '..', 'packages/account/src/index.ts').replaceAll('\\', '/');
-const ANCHORS = ['@auth0/auth0-spa-js', '@supabase/auth-js', 'firebase', 'better-auth', 'keycloak-js'];
 
-ensureAnchors(ANCHORS);
+ensureAnchors();
 
 const config = `{ pid: 'p', appid: 'a', product_code: 'c', platform: 'web', auth_version: 2 }`;
 
