@@ -13,32 +13,32 @@ import { expect, it } from 'vitest';
 const child = useChildServerDatabase();
 const REQUESTS = 300;
 
-/** The bundled server at LOG_LEVEL=info, its stdout appended to the file `logName` beside the bundle. */
-const startLogging = async (logName: string) => {
-  const logFile = join(child.bundle.file, '..', logName);
-  child.server = await startChildServer(
-    child.bundle.file,
-    { DATABASE_URL: child.database.url, LOG_LEVEL: 'info' },
-    undefined,
-    [],
-    logFile,
-  );
+/** The bundled server at LOG_LEVEL=info, its stdout appended to a file beside the bundle: one for the file. */
+const logging = async () => {
+  const logFile = join(child.bundle.file, '..', 'server.log');
+  if (child.server === undefined) {
+    child.server = await startChildServer(
+      child.bundle.file,
+      { DATABASE_URL: child.database.url, LOG_LEVEL: 'info' },
+      undefined,
+      [],
+      logFile,
+    );
+  }
   return { server: child.server, logFile };
 };
 
 it("writes a quiet server's lines soon, not when a batch has gathered", async () => {
-  const { server, logFile } = await startLogging('quiet-server.log');
+  const { server, logFile } = await logging();
   expect((await fetch(`${server.url}/healthz?lone=1`)).status).toBe(200);
   // Well within the poll's 15 s: the destination writes what it holds every 200 ms.
   await expect
     .poll(() => readFileSync(logFile, 'utf8').includes('"url":"/healthz?lone=1"'), { timeout: 15_000 })
     .toBe(true);
-  await server.kill();
-  child.server = undefined;
 }, 120_000);
 
 it('writes every request line before the process exits on SIGTERM', async () => {
-  const { server, logFile } = await startLogging('server.log');
+  const { server, logFile } = await logging();
   const answers = await Promise.all(
     Array.from({ length: REQUESTS }, (_, n) => fetch(`${server.url}/healthz?n=${n}`).then((r) => r.status)),
   );
@@ -56,4 +56,5 @@ it('writes every request line before the process exits on SIGTERM', async () => 
   expect(new Set(completed.map((l) => l.req?.url)).size).toBe(REQUESTS);
   expect(new Set(completed.map((l) => l.reqId)).size).toBe(REQUESTS);
   expect(lines.some((l) => l.msg === 'shutting down')).toBe(true);
+  child.server = undefined;
 }, 300_000);
