@@ -7,15 +7,11 @@
  * The anonymous sends answer 204 whether or not an account has the address, and send to it only when
  * one does: an unknown address then reads as a wrong code at the check, never as "not registered".
  */
-import { CAPTCHA_ID_HEADER, CAPTCHA_TICKET_HEADER } from './captcha.ts';
-import { accountRoute as route, s } from './route-fields.ts';
+import { captcha, CAPTCHA_HEADERS as headers, ids, pid } from './account-route-fields.ts';
+import { accountRoute as route } from './route-fields.ts';
 import type { RouteSpec } from './routes.ts';
 
 const email = { type: 'string', required: true, maxLength: 256, rule: 'email' } as const;
-const captcha = { type: 'string', required: true, maxLength: 256, rule: 'captcha' } as const;
-const ids = { type: 'integer[]', required: false, maxLength: 64 } as const;
-const pid = /* @__PURE__ */ s(64);
-const headers = [CAPTCHA_TICKET_HEADER, CAPTCHA_ID_HEADER] as const;
 
 /** A code to an e-mail address: the address and pid in, a captcha ticket in the headers, nothing back. */
 /* @__NO_SIDE_EFFECTS__ */

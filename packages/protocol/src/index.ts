@@ -1,5 +1,7 @@
 export * from './account-answers.ts';
+export * from './account-opening-routes.ts';
 export * from './account-routes.ts';
+export * from './account-settings-routes.ts';
 export * from './address-book-routes.ts';
 export * from './admin-answers.ts';
 export * from './answer-check.ts';

@@ -8,6 +8,8 @@
  * `passkeys/sign-in/options` and `passkeys/sign-in`. Passkey answers (`passkey`, `response`) are the
  * JSON form of the WebAuthn credential, as @simplewebauthn/browser returns it.
  */
+
+import { pid } from './account-route-fields.ts';
 import type { Answer } from './answer-schema.ts';
 import { opt, accountRoute as route, s } from './route-fields.ts';
 import type {
@@ -19,7 +21,6 @@ import type {
 
 const webauthnAnswer = { type: 'any', required: true } as const;
 const passkeyId = { id: { type: 'integer', required: true } } as const;
-const pid = /* @__PURE__ */ s(64);
 
 /** The caller's factors. */
 export const secondFactorStatusRoute = /* @__PURE__ */ route('GET', 'second-factor', 'token');

@@ -7,14 +7,13 @@
  * caller's included, as clients built for them expect; the `keeping-session` ones keep the caller
  * signed in and end the others only when `end_other_sessions` says so, in the same transaction.
  */
+
+import { captcha, password, phone } from './account-route-fields.ts';
 import type { Answer } from './answer-schema.ts';
 import { accountRoute as route, s } from './route-fields.ts';
 import type { sessionSummaryAnswer } from './session-answers.ts';
 
 const endOthers = { type: 'boolean', required: true } as const;
-const phone = { type: 'string', required: true, maxLength: 256, rule: 'phone_number' } as const;
-const captcha = { type: 'string', required: true, maxLength: 256, rule: 'captcha' } as const;
-const password = { type: 'string', required: true, maxLength: 256, rule: 'password' } as const;
 
 /** The caller's live sessions, the caller's own first. */
 export const listSessionsRoute = /* @__PURE__ */ route('GET', 'sessions', 'token');

@@ -3,7 +3,7 @@
  * guardian's consent is asked: docs/education.md). The server parses sign-ups with these; the account
  * SDK's main entry keeps the plain routes (its size budget) and `@edupass/account/sign-up-age` sends these.
  */
-import { registerByEmailRoute, registerByPhoneRoute } from './account-routes.ts';
+import { registerByEmailRoute, registerByPhoneRoute } from './account-opening-routes.ts';
 
 const birth_year_month = { type: 'string', required: false, maxLength: 7 } as const;
 

@@ -4,6 +4,7 @@ export * from './oauth.ts';
 export * from './password.ts';
 export * from './phone.ts';
 export * from './profile.ts';
+export * from './profile-edit.ts';
 export * from './session-tokens.ts';
 export * from './sign-in.ts';
 export * from './sign-up.ts';

@@ -1,40 +1,7 @@
-import {
-  type GradeStage,
-  getGradeListRoute,
-  getPrivacyRoute,
-  getProfileRoute,
-  type Privacy,
-  type ProfileField,
-  type UserInfo,
-  updateProfileRoute,
-} from '@edupass/protocol';
-import { anonymous, type Call, defineCall, type PlainCall } from '../call.ts';
-import { array, nothing, object, user } from '../shapes.ts';
-import { profileFields } from '../validate.ts';
+import { getProfileRoute, type UserInfo } from '@edupass/protocol';
+import { defineCall, type PlainCall } from '../call.ts';
+import { user } from '../shapes.ts';
 import { withToken } from '../with-token.ts';
 
 /** The signed-in user's profile; the session learns the user from it. */
 export const getProfile: PlainCall<UserInfo> = /* @__PURE__ */ defineCall(withToken, getProfileRoute, user);
-
-/** The settable profile fields (spec §3); only these may be sent. */
-export type ProfileInput = Partial<Pick<UserInfo, Exclude<ProfileField, 'sex' | 'birthday' | 'grade'>>> & {
-  sex?: 0 | 1;
-  /** Unix seconds. */
-  birthday?: number;
-  grade?: number;
-};
-
-const update = /* @__PURE__ */ defineCall<ProfileInput, void>(withToken, updateProfileRoute, nothing, profileFields);
-
-/** Updates the given profile fields, each validated first (spec §5 profile check); the session's user follows. */
-export const updateProfile: Call<ProfileInput, void> = async (client, profile) => {
-  await update(client, profile);
-  const { user: current } = client.session.get();
-  if (current) client.session.update({ user: { ...current, ...profile } });
-};
-
-/** Username, e-mail, phone (masked) and whether a password is set. */
-export const getPrivacy: PlainCall<Privacy> = /* @__PURE__ */ defineCall(withToken, getPrivacyRoute, object);
-
-/** Grades by school stage. */
-export const getGradeList: PlainCall<GradeStage[]> = /* @__PURE__ */ defineCall(anonymous, getGradeListRoute, array);

@@ -8,10 +8,11 @@ import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
 import { trackEvent } from '../telemetry/telemetry.ts';
-import { CodeField, EmailField, useNewPassword } from '../ui/account-fields.tsx';
+import { CodeField, EmailField } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { BirthMonthField, birthMonthChosen } from '../ui/birth-month-field.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
+import { useNewPassword } from '../ui/new-password-fields.tsx';
 import { useSendCode } from '../ui/use-send-code.ts';
 import { useTouched } from '../ui/validation.ts';
 

@@ -1,8 +1,10 @@
-/** The phone, e-mail, code, new-password and confirmation fields that sign-up, sign-in, reset and the account share. */
+/**
+ * The phone, e-mail and code fields that sign-up, sign-in, reset and the account share (a new password
+ * and its confirmation: new-password-fields.tsx, not on the first screen).
+ */
 import { checks } from '@edupass/protocol';
 import { Notice } from '@edupass/ui-kit/status.tsx';
-import type { Action, BoundField } from '@edupass/ui-kit/use-action.ts';
-import { useState } from 'react';
+import type { BoundField } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { CodeButton, type CodeButtonProps } from './code-button.tsx';
 import { useStoredWait } from './code-wait.ts';
@@ -11,7 +13,7 @@ import { normalizeCode } from './normalize-digits.ts';
 import { PhoneInput } from './phone-input.tsx';
 import { useRuleError, type useTouched } from './validation.ts';
 
-interface FieldProps {
+export interface FieldProps {
   value: string;
   onValue: (value: string) => void;
   touched: ReturnType<typeof useTouched>;
@@ -177,76 +179,3 @@ export const EmailCodeFields = ({
 }: AddressCodeProps & { email: string; onEmail(email: string): void; bindEmail?: BoundField | undefined }) => (
   <AddressCodeFields kind="email" address={email} onAddress={onEmail} bindAddress={bindEmail} {...rest} />
 );
-
-export const NewPasswordField = ({ label, value, onValue, touched, bind }: FieldProps & { label: string }) => {
-  const { t } = useI18n();
-  const ruleError = useRuleError();
-  return (
-    <Field
-      label={label}
-      hint={t('form.passwordHint')}
-      value={value}
-      onValue={onValue}
-      onBlur={touched.blur('password')}
-      error={touched.shown('password') ? ruleError('password', value) : null}
-      bind={bind}
-      type="password"
-      autoComplete="new-password"
-      maxLength={20}
-      required
-    />
-  );
-};
-
-/** The new password typed again; judged against `password` once it has lost focus or the form was submitted. */
-export const ConfirmPasswordField = ({
-  value,
-  onValue,
-  touched,
-  password,
-  bind,
-}: FieldProps & { password: string }) => {
-  const { t } = useI18n();
-  return (
-    <Field
-      label={t('form.confirmPassword')}
-      value={value}
-      onValue={onValue}
-      onBlur={touched.blur('confirm')}
-      error={touched.shown('confirm') && value !== password ? t('form.mismatch') : null}
-      bind={bind}
-      type="password"
-      autoComplete="new-password"
-      maxLength={20}
-      required
-    />
-  );
-};
-
-/**
- * A new password and the same typed again (the password labelled `label`): their values, whether they
- * are fit to send, and their two fields, bound to the form's `password` and `confirm_password` errors.
- */
-export const useNewPassword = (action: Action, touched: ReturnType<typeof useTouched>, label: string) => {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const fields = (
-    <>
-      <NewPasswordField
-        label={label}
-        value={password}
-        onValue={setPassword}
-        touched={touched}
-        bind={action.field('password')}
-      />
-      <ConfirmPasswordField
-        value={confirm}
-        onValue={setConfirm}
-        touched={touched}
-        password={password}
-        bind={action.field('confirm_password')}
-      />
-    </>
-  );
-  return { password, confirm, fit: !checks.password(password) && confirm === password, fields };
-};

@@ -818,6 +818,26 @@ const text = {
   'guardianConsent.minorTitle': 'A grown-up needs to do this',
   'guardianConsent.minorBody':
     'Only an adult can decide for a child. Ask your mother, father or another grown-up in your family to do it from their own phone.',
+  'form.newPassword': 'New password',
+  'form.confirmPassword': 'Confirm password',
+  'form.mismatch': 'The two passwords are not the same.',
+  'form.passwordHint': '6–20 letters, digits or symbols',
+  'email.title': 'E-mail address',
+  'email.bound': 'Your e-mail: {email}',
+  'email.none': 'No e-mail address yet. Add one to sign in or reset your password by e-mail.',
+  'email.new': 'New e-mail address',
+  'email.addSubmit': 'Add e-mail',
+  'email.addDone': 'E-mail address added.',
+  'email.changeSubmit': 'Change e-mail',
+  'email.changeDone': 'E-mail address changed.',
+  'return.title': 'Back to the application',
+  'return.leaving': 'Taking you back…',
+  'return.signingInTo': 'Signing you in to {app}…',
+  'return.notThisBrowser':
+    'This sign-in request has expired or was started in another browser. Go back to the application and start again.',
+  'return.toAccount': 'Go to your account',
+  'return.refused': 'The address you came from is not one {site} may send you back to, so here is your account.',
+  'agree.pageTitle': 'Agreement',
 };
 
 export type MoreTextKey = keyof typeof text;
