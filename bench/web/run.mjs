@@ -110,7 +110,10 @@ for (const f of [...files].sort((a, b) => b.gzip - a.gzip)) {
   log(row(f.path, f, f.encoding));
 }
 log(row('total', total));
-log(`  first screen JavaScript transferred: ${(total.sent / 1024).toFixed(1)} KB (issue's target ≤ 80 KB)`);
+const FIRST_SCREEN_TARGET_BYTES = 80 * 1024;
+log(
+  `  first screen JavaScript transferred: ${(total.sent / 1024).toFixed(1)} KB (target ≤ 80 KB, held by e2e/first-screen.test.ts): ${total.sent <= FIRST_SCREEN_TARGET_BYTES ? 'met' : 'MISSED'}`,
+);
 log(
   `  target ≤ ${TARGET_GZIP_BYTES} B gzip (110 KB): ${total.gzip <= TARGET_GZIP_BYTES ? 'met' : 'MISSED'} — ${(
     (total.gzip / TARGET_GZIP_BYTES) * 100

@@ -210,7 +210,12 @@ describe('what the first screen costs to load', () => {
         await expectScreen(page, text['signIn.title']);
         await page.locator('main .agree a').first().waitFor();
         await Promise.all(reads);
-        const report = sent.map((file) => `${file.path} ${file.bytes} B ${file.encoding}`).join('\n');
+        // What a failure says: each file, and where to look (bench/web/README.md: a source map of the
+        // entry, bytes per source, shows what weighs on it).
+        const report = [
+          ...sent.map((file) => `${file.path} ${file.bytes} B ${file.encoding}`),
+          'see bench/web/README.md for what the first screen loads and how to find what weighs on it',
+        ].join('\n');
         // The entry and the language's first part, nothing else (the other screens' text waits for input).
         expect(sent.length, report).toBe(2);
         expect(
