@@ -111,6 +111,10 @@ describe.each(['zh-CN', 'en'] as const)('staff identity in the console (%s)', (l
     await createAdmin(rig.server.app.ctx, phone, STAFF_PASSWORD);
     const page = await openConsoleIn(locale, phone, STAFF_PASSWORD);
     await page.getByRole('heading', { name: words.users, level: 1 }).waitFor();
+    // The time-out counts from the last call: the user list's first page must have been asked for (and
+    // answered) before the clock jumps, or a loaded browser starts it after the jump and the warning is late.
+    await page.getByRole('list', { name: words.users }).waitFor();
+    await page.locator('.console-sentinel').waitFor({ state: 'detached' });
     const warning = page.getByRole('alertdialog', { name: words.idle });
     await page.clock.fastForward('12:00');
     expect(await warning.count()).toBe(0);
