@@ -4,7 +4,8 @@
  * cluster and a redis-server of the bench's own on the server's core, the cluster counting its
  * statements): whole first-party sign-ins by password, card and SMS code, and a product's refreshes,
  * at each concurrency; then sign-ins started at 80 % of the measured rate, and a burst of password
- * sign-ins with a profile read beside it. Prints each figure beside its target and the anchors.
+ * sign-ins with a profile read beside it. Prints each figure beside its target and the anchors, and
+ * the host's yardstick beside the targets' host (yardstick.ts).
  * Knobs: BENCH_DURATION (s per measurement, 5), BENCH_CONCURRENCY ("4,32"), BENCH_FLOWS
  * ("password,card,sms,refresh"), BENCH_DATABASES ("sqlite,postgres"), BENCH_BURST (500),
  * BENCH_OPEN_SECONDS (8), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1), BENCH_DATABASE_CORE (the
@@ -37,6 +38,7 @@ import {
   startServer,
 } from './setup.ts';
 import { type OpenLoopFigures, verdictsOf } from './targets.ts';
+import { describeHost, hashCpuMs } from './yardstick.ts';
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 5);
@@ -54,6 +56,8 @@ spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore
 const loadAtStart = loadAverage();
 const ticksAtStart = machineTicks();
 const scratch = mkdtempSync(join(tmpdir(), 'edupass-district-'));
+// Before any load: the server's core quiet.
+const hashMs = hashCpuMs();
 
 /** CPU seconds of PostgreSQL's processes and of Redis (the limits' counters) so far. */
 const databaseCpu = (cluster: Cluster | undefined) =>
@@ -290,6 +294,7 @@ console.log(
     `Load average ${loadAtStart.toFixed(1)} before the run, steal ${(stealShare * 100).toFixed(0)} %: ` +
     `${loadAtStart > 1 || stealShare > 0.05 ? 'the machine was shared, the rates are noisy (CPU per flow less so).' : 'a quiet machine.'}`,
 );
+console.log(describeHost(cpus()[0]?.model, hashMs));
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/district.json',
@@ -297,7 +302,7 @@ writeFileSync(
     {
       bench: 'district',
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAtStart, stealShare },
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAtStart, stealShare, hashMs },
       settings: { DURATION, LEVELS, FLOWS, DATABASES, BURST, OPEN_SECONDS },
       measured: measured.map((m) => ({
         ...m,

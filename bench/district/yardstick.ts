@@ -1,0 +1,45 @@
+/**
+ * The host's yardstick: argon2id hashes at the shipped cost, timed on the server's core before the
+ * load starts. The per-core targets were set on a host where one cost 10.3–10.8 ms of CPU (issue: a
+ * district at 08:00); the line printed under the verdicts says how this host compares, so that a rate
+ * read on a slower host is read as such (README "What bounds the per-core rates"). It is a yardstick
+ * of the hash, a memory-hard native workload: the flows' JavaScript has varied more from host to host.
+ */
+import { spawnSync } from 'node:child_process';
+import { ARGON2_OPTIONS } from '../../packages/server/src/services/passwords/argon2.ts';
+import { SERVER_CORE } from './setup.ts';
+
+/** What one hash cost where the targets were set (the middle of 10.3–10.8 ms). */
+export const TARGETS_HOST_HASH_MS = 10.55;
+
+// Three hashes to warm up, then twenty timed by the process's own CPU clock (the hash runs on a
+// worker thread, which the process's clock counts too).
+const HASHES = `
+const { hash } = await import('@node-rs/argon2');
+const cost = { algorithm: 2, ...JSON.parse(process.env.ARGON2_COST) };
+for (let i = 0; i < 3; i++) await hash('warm-up ' + i, cost);
+const before = process.cpuUsage();
+for (let i = 0; i < 20; i++) await hash('yardstick ' + i, cost);
+const used = process.cpuUsage(before);
+console.log((used.user + used.system) / 1000 / 20);
+`;
+
+/** CPU ms of one hash on the server's core; undefined when it could not be timed (said why). */
+export const hashCpuMs = (): number | undefined => {
+  const run = spawnSync('taskset', ['-c', SERVER_CORE, process.execPath, '--input-type=module', '-e', HASHES], {
+    cwd: process.cwd(),
+    encoding: 'utf8',
+    env: { ...process.env, ARGON2_COST: JSON.stringify(ARGON2_OPTIONS) },
+  });
+  const ms = Number(run.stdout.trim());
+  if (run.status === 0 && Number.isFinite(ms) && ms > 0) return ms;
+  console.error(`the host's yardstick (argon2id hashes) could not be timed: ${run.stderr.trim().slice(0, 300)}`);
+  return undefined;
+};
+
+/** The line under the verdicts: this host's hash beside the targets' host's. */
+export const describeHost = (model: string | undefined, ms: number | undefined) =>
+  ms === undefined
+    ? `This host: ${model ?? 'an unknown CPU'}.`
+    : `This host: ${model ?? 'an unknown CPU'}; an argon2id hash at the shipped cost took ${ms.toFixed(1)} ms of CPU ` +
+      `on the server's core, where the targets were set 10.3–10.8 ms: ${(ms / TARGETS_HOST_HASH_MS).toFixed(2)}× as long.`;
