@@ -8,7 +8,8 @@
  * The commit is checked out in a git worktree of its own (in the temp dir, kept for the next run) and
  * given this checkout's installed packages (so the commit's lockfile must be this one's) and this
  * checkout's bench: bench/server, bench/district, the test kit's scratch cluster (which loads the
- * counters) and its flows and counters where the commit has none. Then each round runs the bench in
+ * counters), and the load's side (the kit's flows, counters and database client, with the SDK's and
+ * the protocol's modules they import where the commit has none). Then each round runs the bench in
  * both, the commit first in odd rounds and this checkout first in even ones, so a slow spell of a
  * shared host falls on both; it prints each flow's CPU per flow (the server's, and PostgreSQL's on
  * PostgreSQL), round by round, the medians and their ratio. SQLite unless BENCH_DATABASES says
@@ -16,7 +17,17 @@
  * …); the open loop and the burst are kept short, as they are not compared.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -56,6 +67,26 @@ const linkEntries = (from, to, except = []) => {
   }
 };
 
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/**
+ * This checkout's `<pkg>/src/<name>.ts` in the worktree when the commit has none (a self-contained
+ * module), made reachable: an entry added to the package's manifest (`addExport`), or a line added to
+ * its index (`indexLine`).
+ */
+const lend = (pkg, name, addExport, indexLine) => {
+  const there = join(worktree, pkg, 'src', `${name}.ts`);
+  if (existsSync(there)) return;
+  copyFileSync(join(root, pkg, 'src', `${name}.ts`), there);
+  if (addExport) {
+    const manifestFile = join(worktree, pkg, 'package.json');
+    const manifest = readJson(manifestFile);
+    addExport(manifest);
+    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  if (indexLine) appendFileSync(join(worktree, pkg, 'src/index.ts'), indexLine);
+};
+
 /** The commit's worktree with this checkout's packages and bench. */
 const prepare = () => {
   if (!existsSync(worktree)) {
@@ -87,10 +118,16 @@ const prepare = () => {
   for (const file of ['bench/run-server-script.mjs', 'scripts/server-bundle.mjs', 'scripts/server-bundle.d.mts']) {
     copyFileSync(join(root, file), join(worktree, file));
   }
-  for (const file of ['sign-in-flows.ts', 'pg-counters.ts', 'cookie-browser.ts']) {
-    const there = join(worktree, 'packages/test-kit/src', file);
-    if (!existsSync(there)) copyFileSync(join(root, 'packages/test-kit/src', file), there);
+  // The load's side is this checkout's on both sides (the bench's load.ts calls what its flows export):
+  // the test kit's flows, counters and database client, and what the flows import that an earlier
+  // commit may lack: the account SDK's `busy` entry (a 503 asked again) and the protocol's client codes.
+  for (const file of ['sign-in-flows.ts', 'pg-counters.ts', 'cookie-browser.ts', 'pg-client.ts']) {
+    copyFileSync(join(root, 'packages/test-kit/src', file), join(worktree, 'packages/test-kit/src', file));
   }
+  lend('packages/account', 'busy', (manifest) => {
+    manifest.exports['./busy'] = readJson(join(root, 'packages/account/package.json')).exports['./busy'];
+  });
+  lend('packages/protocol', 'client-codes', undefined, "export * from './client-codes.ts';\n");
   // The bench's cluster counts (pg_stat_statements loaded, WAL synced): earlier kits' scratch cluster
   // took no settings, and the bench's first count on it failed.
   copyFileSync(
