@@ -13,7 +13,7 @@ import { SERVER_CORE } from './setup.ts';
 export const TARGETS_HOST_HASH_MS = 10.55;
 
 // Three hashes to warm up, then twenty timed by the process's own CPU clock (the hash runs on a
-// worker thread, which the process's clock counts too).
+// worker thread, which the process's clock counts too). Algorithm 2 is Argon2id, as argon2.ts hashes.
 const HASHES = `
 const { hash } = await import('@node-rs/argon2');
 const cost = { algorithm: 2, ...JSON.parse(process.env.ARGON2_COST) };
