@@ -75,6 +75,13 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     const { page } = tab;
     await page.goto(courses.origin);
     await expectScreen(page, 'Courses: signed out');
+    // The web client's calls about the interaction (its uid left out): the sign-in screen reads it
+    // once, and a first-party application's is then completed without a second read.
+    const interactionCalls: string[] = [];
+    page.on('request', (request) => {
+      const called = new URL(request.url()).pathname.match(/\/interactions\/[^/]+(\/.*)?$/);
+      if (called) interactionCalls.push(`${request.method()} ${called[1] ?? ''}`.trim());
+    });
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
@@ -84,6 +91,7 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     });
     await expectScreen(page, 'Courses: signed in');
     await page.getByText(`Signed in as ${phone}`).waitFor();
+    expect(interactionCalls).toEqual(['GET', 'POST /complete']);
 
     await rotateSigningKey(app.server.app.ctx, true);
 
