@@ -7,11 +7,20 @@
  */
 import { testDatabaseKind } from '@edupass/test-kit/databases';
 import { useTestStore } from '@edupass/test-kit/test-store';
+import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sqliteConnection } from '../db.ts';
+import type { Database } from '../schema.ts';
+import { deleteApplication } from './applications.ts';
 import {
   consumeModel,
   consumesInOneStatement,
   consumeThenSave,
+  destroyModelByUid,
+  findModel,
+  findModelsOfAccount,
+  findTokenWithGrantAndSession,
+  revokeModelsOfGrant,
   type StoredModel,
   upsertModels,
 } from './oidc-models.ts';
@@ -82,6 +91,103 @@ describe("the provider's rows", () => {
     const [read] = await stored([row.id]);
     expect(Number(read?.consumed_at)).toBe(123);
     expect(read?.payload).toBe('{"saved":"again"}');
+  });
+});
+
+/** The provider's lookups other than by primary key, each by the index it reads. */
+const LOOKUP_INDEXES = {
+  oidc_models_grant: 'grant_id',
+  oidc_models_uid_model: 'uid',
+  oidc_models_account: 'account_id',
+  oidc_models_client: 'client_id',
+} as const;
+
+describe("the provider's indexes: only rows with a value", () => {
+  const far = 4_000_000_000_000;
+  /** As the provider saves them: an interaction has no grant, uid, account or application yet. */
+  const interaction: StoredModel = {
+    model: 'Interaction',
+    id: 'ix-1',
+    payload: '{}',
+    grantId: null,
+    uid: null,
+    userCode: null,
+    accountId: null,
+    clientId: null,
+    expiresAt: far,
+  };
+  const session = { ...interaction, model: 'Session', id: 'ix-session', uid: 'ix-uid', accountId: '77' };
+  const grant = { ...interaction, model: 'Grant', id: 'ix-grant', accountId: '77', clientId: 'ix-app' };
+  const token = {
+    ...interaction,
+    model: 'AccessToken',
+    id: 'ix-token',
+    grantId: 'ix-grant',
+    accountId: '77',
+    clientId: 'ix-app',
+    sessionUid: 'ix-uid',
+  };
+
+  it('each lookup index leaves out the rows without its value, and every lookup still finds its rows', async () => {
+    const { db, dialect } = store();
+    const definitions =
+      dialect === 'postgres'
+        ? (
+            await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
+              from pg_indexes where tablename = 'oidc_models'`.execute(db)
+          ).rows
+        : (
+            await sql<{ name: string; definition: string }>`select name, sql as definition
+              from sqlite_master where type = 'index' and tbl_name = 'oidc_models'`.execute(db)
+          ).rows;
+    for (const [name, column] of Object.entries(LOOKUP_INDEXES)) {
+      const definition = definitions.find((row) => row.name === name)?.definition ?? `no index ${name}`;
+      expect(definition.replace(/[()"]/g, '').toLowerCase()).toContain(`where ${column} is not null`);
+    }
+
+    await upsertModels(db, [interaction, session, grant, token]);
+    const now = far - 1;
+    expect(await findModel(db, 'Session', { column: 'uid', value: 'ix-uid' }, now)).toBeDefined();
+    expect(
+      (await findTokenWithGrantAndSession(db, 'AccessToken', 'ix-token', now)).map((row) => row.id).sort(),
+    ).toEqual(['ix-grant', 'ix-session', 'ix-token']);
+    expect((await findModelsOfAccount(db, 'Grant', '77', now)).map((row) => row.id)).toEqual(['ix-grant']);
+    await revokeModelsOfGrant(db, 'ix-grant');
+    await destroyModelByUid(db, 'Session', 'ix-uid');
+    const left = await db.selectFrom('oidc_models').select('id').where('id', 'like', 'ix-%').orderBy('id').execute();
+    expect(left.map((row) => row.id)).toEqual(['ix-1', 'ix-grant']);
+  });
+
+  // PostgreSQL's plans of these reads are held by store/indexed-paths.test.ts (generic plans, no statistics).
+  it.runIf(testDatabaseKind() === 'sqlite')('SQLite reads each lookup through its index', async () => {
+    const connection = sqliteConnection(store().db);
+    if (connection === undefined) throw new Error('not SQLite');
+    const captured: CompiledQuery[] = [];
+    const logged = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: connection }),
+      log: (event) => {
+        if (event.level === 'query') captured.push(event.query);
+      },
+    });
+    const now = far - 1;
+    await findModel(logged, 'Session', { column: 'uid', value: 'ix-uid' }, now);
+    await findTokenWithGrantAndSession(logged, 'AccessToken', 'ix-token', now);
+    await findModelsOfAccount(logged, 'Grant', '77', now);
+    await revokeModelsOfGrant(logged, 'ix-grant');
+    await destroyModelByUid(logged, 'Session', 'ix-uid');
+    await deleteApplication(logged, 'ix-app');
+    const plans = captured
+      .filter((query) => query.sql.includes('oidc_models'))
+      .map((query) =>
+        connection
+          .prepare(`explain query plan ${query.sql}`)
+          .all(...(query.parameters as unknown[]))
+          .map((row) => (row as { detail: string }).detail)
+          .join(' | '),
+      );
+    expect(plans).toHaveLength(6);
+    for (const plan of plans) expect(plan).not.toMatch(/SCAN oidc_models/);
+    for (const name of Object.keys(LOOKUP_INDEXES)) expect(plans.join('\n')).toContain(`USING INDEX ${name}`);
   });
 });
 

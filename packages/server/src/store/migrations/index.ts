@@ -64,6 +64,7 @@ import * as sealedRecords from './061-sealed-records.ts';
 import * as oidcSessionLookup from './062-oidc-session-lookup.ts';
 import * as unloggedCounters from './063-unlogged-counters.ts';
 import * as fragmentIndexes from './064-fragment-indexes.ts';
+import * as oidcPartialIndexes from './065-oidc-partial-indexes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -136,6 +137,7 @@ const steps: [name: string, up: Step][] = [
   ['062-oidc-session-lookup', oidcSessionLookup.up],
   ['063-unlogged-counters', unloggedCounters.up],
   ['064-fragment-indexes', fragmentIndexes.up],
+  ['065-oidc-partial-indexes', oidcPartialIndexes.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
