@@ -5,7 +5,7 @@ import { RefusedForNow } from '../../errors.ts';
 import { hashTurns } from './hash-turns.ts';
 
 /** Algorithm.Argon2id; the enum is `const` and cannot be read at run time under verbatimModuleSyntax. */
-export const ARGON2ID = 2 as Algorithm;
+const ARGON2ID = 2 as Algorithm;
 
 /** The cost of an argon2id hash (config `passwordHashing`). */
 export interface PasswordHashing {
