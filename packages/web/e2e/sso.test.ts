@@ -1,7 +1,8 @@
 /**
  * Single sign-on through EduPass in Chromium: two demo applications (openid-client) on their own
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
- * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. And the
+ * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
+ * interaction is read once per sign-in, across a round trip to WeChat too. And the
  * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
@@ -12,6 +13,7 @@ import { agreementIdsInEffect, PASSWORD, signInOperator, signUp } from '@edupass
 import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newUserByDevProvider, phoneNumbers, signInByCode, signInBySms } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
@@ -26,6 +28,16 @@ let community: DemoApp;
 let quiz: DemoApp;
 const nextPhone = phoneNumbers('1571');
 const SCREENSHOTS = `${import.meta.dirname}/screenshots`;
+
+/** The web client's calls about the interaction from now on, its uid left out: `GET`, `POST /complete`. */
+const recordInteractionCalls = (page: Page): string[] => {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const called = new URL(request.url()).pathname.match(/\/interactions\/[^/]+(\/.*)?$/);
+    if (called) calls.push(`${request.method()} ${called[1] ?? ''}`.trim());
+  });
+  return calls;
+};
 
 beforeAll(async () => {
   [app, courses, community, quiz] = await Promise.all([
@@ -75,13 +87,9 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     const { page } = tab;
     await page.goto(courses.origin);
     await expectScreen(page, 'Courses: signed out');
-    // The web client's calls about the interaction (its uid left out): the sign-in screen reads it
-    // once, and a first-party application's is then completed without a second read.
-    const interactionCalls: string[] = [];
-    page.on('request', (request) => {
-      const called = new URL(request.url()).pathname.match(/\/interactions\/[^/]+(\/.*)?$/);
-      if (called) interactionCalls.push(`${request.method()} ${called[1] ?? ''}`.trim());
-    });
+    // The sign-in screen reads the interaction once, and a first-party application's is then completed
+    // without a second read.
+    const interactionCalls = recordInteractionCalls(page);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
@@ -112,6 +120,22 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     await expectScreen(page, 'Community: signed out');
     await page.goto(`${app.server.url}/account`);
     await expectScreen(page, 'Sign in');
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test('a product sign-in through a WeChat round trip reads the interaction once, before leaving for WeChat', async () => {
+  await inPage(app.browser, { locale: 'en' }, async (tab) => {
+    const { page } = tab;
+    await page.goto(courses.origin);
+    const interactionCalls = recordInteractionCalls(page);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expectScreen(page, 'Sign in to Courses');
+    await expect.poll(() => interactionCalls).toEqual(['GET']);
+    // The page is left for the provider and loaded again on the way back: the read is kept with the return.
+    await newUserByDevProvider(tab, 'wechat', `wx${Date.now().toString(36).slice(-5)}`);
+    await expectScreen(page, 'Courses: signed in');
+    expect(interactionCalls).toEqual(['GET', 'POST /complete']);
     expect(tab.errors).toEqual([]);
   });
 });

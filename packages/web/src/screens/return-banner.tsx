@@ -3,7 +3,7 @@
  * Courses") and its logo above, as registered in the console's applications (its initials without one).
  */
 import { useI18n } from '../i18n/i18n.ts';
-import type { ReturnApp } from '../session/return-app.ts';
+import type { ReturnApp } from '../session/return-target.ts';
 import { AppLogo } from '../ui/app-logo.tsx';
 
 /** The sign-in screen's heading: the application's name when one is waiting for the user. */

@@ -21,7 +21,6 @@ import type { TextKey } from '../i18n/locales/en.ts';
 import { navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { checkAgreements } from '../session/gate.ts';
-import { firstPartyAppOf } from '../session/return-app.ts';
 import { clearReturn, noteRefusedReturn, pendingAppReturn, returnCheckOf } from '../session/return-target.ts';
 import { AppLogo } from '../ui/app-logo.tsx';
 import { Screen } from '../ui/screen.tsx';
@@ -138,9 +137,8 @@ const ReturnToApp = () => {
         return;
       }
       // A first-party application asks no consent: the sign-in screen's read of it is enough.
-      const known = firstPartyAppOf(target.uid);
-      if (known !== undefined) {
-        setAppName(known.name);
+      if (target.firstParty !== undefined) {
+        setAppName(target.firstParty.name);
         return finish(target.uid, false);
       }
       // The server answers only in the browser that started this sign-in (not from a link sent by someone else).

@@ -1,28 +1,26 @@
-/** The application the pending return leads to, for the sign-in screens to name ("Signing in to …"). */
+/**
+ * The application the pending return leads to, for the sign-in screens to name ("Signing in to …").
+ * An interaction's application read and found first party is kept with the return (return-target.ts
+ * `noteFirstPartyApp`): the server asks consent for third-party applications only, so after sign-in
+ * such an interaction is completed without being read again (screens/return-to-app.tsx), and a sign-in
+ * to a product is one request shorter.
+ */
 import { checkReturn, interactionDetails } from '@edupass/account/identity';
-import type { InteractionApp } from '@edupass/protocol';
 import { useEffect, useState } from 'react';
 import { client } from './account.ts';
-import { pendingAppReturn, type ReturnTarget, returnCheckOf } from './return-target.ts';
-
-export type ReturnApp = Pick<InteractionApp, 'name' | 'logo_url'>;
-
-/**
- * The interactions this page read whose application is first party. The server asks consent for
- * third-party applications only, so after sign-in such an interaction is completed without being
- * read again (screens/return-to-app.tsx): a sign-in to a product is one request shorter.
- */
-const firstParty = new Map<string, ReturnApp>();
-
-/** The first-party application of interaction `uid`, if this page read it (undefined: read it). */
-export const firstPartyAppOf = (uid: string): ReturnApp | undefined => firstParty.get(uid);
+import {
+  noteFirstPartyApp,
+  pendingAppReturn,
+  type ReturnApp,
+  type ReturnTarget,
+  returnCheckOf,
+} from './return-target.ts';
 
 const appOf = async (target: Exclude<ReturnTarget, { kind: 'path' }>): Promise<ReturnApp | undefined> => {
   if (target.kind === 'interaction') {
-    const known = firstParty.get(target.uid);
-    if (known !== undefined) return known;
+    if (target.firstParty !== undefined) return target.firstParty;
     const { app } = await interactionDetails(client, target.uid);
-    if (app.first_party) firstParty.set(target.uid, app);
+    if (app.first_party) noteFirstPartyApp(target.uid, app);
     return app;
   }
   const checked = await checkReturn(client, returnCheckOf(target));

@@ -5,10 +5,14 @@
  * page load, so it survives the WeChat / QQ round trip, the second step and the agreements gate, and is
  * used once.
  */
-import { INTERACTION_PARAM, RETURN_PARAM } from '@edupass/protocol';
+import { INTERACTION_PARAM, type InteractionApp, RETURN_PARAM } from '@edupass/protocol';
+
+/** An application as the sign-in screens name it ("Sign in to …"). */
+export type ReturnApp = Pick<InteractionApp, 'name' | 'logo_url'>;
 
 export type ReturnTarget =
-  | { kind: 'interaction'; uid: string }
+  /** `firstParty`: the interaction's application, once read and found first party (noteFirstPartyApp). */
+  | { kind: 'interaction'; uid: string; firstParty?: ReturnApp }
   | { kind: 'redirect'; url: string; clientId?: string }
   | { kind: 'path'; path: string };
 
@@ -16,6 +20,10 @@ export type ReturnTarget =
 const isLocalPath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
 const KEY = 'edupass.return';
+
+const isApp = (value: unknown): value is ReturnApp =>
+  typeof (value as ReturnApp | undefined)?.name === 'string' &&
+  typeof (value as ReturnApp | undefined)?.logo_url === 'string';
 
 const store = (target: ReturnTarget | undefined) => {
   try {
@@ -30,9 +38,19 @@ export const pendingReturn = (): ReturnTarget | undefined => {
   try {
     const raw = sessionStorage.getItem(KEY);
     const value = raw
-      ? (JSON.parse(raw) as Partial<{ kind: string; uid: string; url: string; clientId: string; path: string }>)
+      ? (JSON.parse(raw) as Partial<{
+          kind: string;
+          uid: string;
+          firstParty: unknown;
+          url: string;
+          clientId: string;
+          path: string;
+        }>)
       : undefined;
-    if (value?.kind === 'interaction' && typeof value.uid === 'string') return { kind: 'interaction', uid: value.uid };
+    if (value?.kind === 'interaction' && typeof value.uid === 'string') {
+      const app = value.firstParty;
+      return { kind: 'interaction', uid: value.uid, ...(isApp(app) ? { firstParty: app } : {}) };
+    }
     if (value?.kind === 'redirect' && typeof value.url === 'string') {
       return {
         kind: 'redirect',
@@ -50,6 +68,18 @@ export const pendingReturn = (): ReturnTarget | undefined => {
 };
 
 export const clearReturn = (): void => store(undefined);
+
+/**
+ * Keeps with the waiting interaction `uid` that its application is first party, as read
+ * (session/return-app.ts): such an application is never asked consent, so after sign-in the interaction
+ * is completed without being read again, on whichever page of this tab the sign-in ends (a card's
+ * `/badge`, the return from WeChat, QQ or a school's sign-in, each a page loaded since).
+ */
+export const noteFirstPartyApp = (uid: string, app: ReturnApp): void => {
+  const target = pendingReturn();
+  if (target?.kind !== 'interaction' || target.uid !== uid) return;
+  store({ ...target, firstParty: { name: app.name, logo_url: app.logo_url } });
+};
 
 /**
  * On page load: a target in the address is kept; so is a signed-out visitor's deep link (`deepLink`,
