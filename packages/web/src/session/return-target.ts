@@ -21,9 +21,8 @@ const isLocalPath = (path: string) => path.startsWith('/') && !path.startsWith('
 
 const KEY = 'edupass.return';
 
-const isApp = (value: unknown): value is ReturnApp =>
-  typeof (value as ReturnApp | undefined)?.name === 'string' &&
-  typeof (value as ReturnApp | undefined)?.logo_url === 'string';
+const isApp = (value: Partial<ReturnApp> | undefined): value is ReturnApp =>
+  typeof value?.name === 'string' && typeof value.logo_url === 'string';
 
 const store = (target: ReturnTarget | undefined) => {
   try {
@@ -41,7 +40,7 @@ export const pendingReturn = (): ReturnTarget | undefined => {
       ? (JSON.parse(raw) as Partial<{
           kind: string;
           uid: string;
-          firstParty: unknown;
+          firstParty: Partial<ReturnApp>;
           url: string;
           clientId: string;
           path: string;
