@@ -106,6 +106,17 @@ declare module 'oidc-provider' {
     InvalidTarget: new (description?: string) => Error;
   };
 
+  /**
+   * A signing key whose private half the provider does not hold (feature `externalSigningSupport`):
+   * it publishes the public key `keyObject()` gives and hands `sign` the JWS signing input.
+   */
+  export class ExternalSigningKey {
+    kid: string | undefined;
+    alg: string | undefined;
+    keyObject(): import('node:crypto').KeyObject;
+    sign(data: Buffer): Buffer | Promise<Buffer>;
+  }
+
   export interface Configuration {
     [option: string]: unknown;
   }

@@ -20,6 +20,7 @@ import { databaseAdapter } from './adapter.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
 import { cookieKeys } from './cookie-keys.ts';
 import { interactionUrl } from './interaction-url.ts';
+import { nodeSigningKeys } from './jwt-signers.ts';
 import { loadOidcProvider } from './load.ts';
 import { type PageRequest, pageLocale } from './page-locale.ts';
 import { errorPage, logoutPage, signedOutPage } from './pages.ts';
@@ -77,7 +78,7 @@ export const createProvider = async (
   jwks: { keys: JWK[] },
   accessTokenKid: string,
 ): Promise<Provider> => {
-  const { Provider: OidcProvider, interactionPolicy, errors } = await loadOidcProvider();
+  const { Provider: OidcProvider, interactionPolicy, errors, ExternalSigningKey } = await loadOidcProvider();
   // ID-token algorithms and claims, PKCE, resource servers (relying-parties.ts).
   const { extraClientMetadataProperties, resourceIndicators, ...forRelyingParties } = relyingPartyConfiguration(
     ctx,
@@ -119,7 +120,7 @@ export const createProvider = async (
 
   const configuration: Configuration = {
     adapter: databaseAdapter(ctx, () => new errors.InvalidGrant('grant already consumed')),
-    jwks,
+    jwks: nodeSigningKeys(ExternalSigningKey, jwks),
     // The client asking (the token's, else the request's) decides what leaves (accounts.ts).
     findAccount: (kctx: AccountRequest['kctx'], sub: string, token?: AccountRequest['token']) =>
       findAccount(ctx, sub, { kctx, token }),
@@ -132,6 +133,8 @@ export const createProvider = async (
     cookies: { keys: cookieKeys([hmac(ctx.keys.codes, 'oidc-provider cookies')]), short: { path: '/' } },
     features: {
       devInteractions: { enabled: false },
+      // The keys sign through node:crypto (jwt-signers.ts); the version is the one this release implements.
+      externalSigningSupport: { enabled: true, ack: 'experimental-01' },
       revocation: { enabled: true },
       resourceIndicators,
       // Confidential applications ask whether a token is still active (it is not once its session ended).

@@ -85,6 +85,15 @@ describe('ID tokens', () => {
     const esHeader = decodeProtectedHeader(String(esTokens.id_token));
     expect(esHeader.alg).toBe('ES256');
     expect(accessKids).not.toContain(esHeader.kid);
+    // Both signatures (node:crypto's, oidc/jwt-signers.ts) check against the published keys.
+    const published = createRemoteJWKSet(new URL(discovery.jwks_uri));
+    for (const [idToken, audience] of [
+      [tokens.id_token, rs.id],
+      [esTokens.id_token, es.id],
+    ]) {
+      const { payload } = await jwtVerify(String(idToken), published, { issuer: discovery.issuer, audience });
+      expect(payload.sub).toBe(String(user.userId));
+    }
     expectError(
       await call(
         'POST',

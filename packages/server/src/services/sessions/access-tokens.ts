@@ -8,10 +8,17 @@
  * until they expire: only those issued before the first asymmetric key, and only for as long as
  * the longest token could live after it.
  */
-import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from 'jose';
+import {
+  decodeProtectedHeader,
+  errors,
+  type JWTPayload,
+  jwtVerify,
+  type ProtectedHeaderParameters,
+  UnsecuredJWT,
+} from 'jose';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { signEs256 } from './es256.ts';
+import { signEs256, verifyEs256 } from './es256.ts';
 import { currentSigner, keySet, SIGNING_ALG, verificationKey } from './signing-keys.ts';
 
 /** The scope of first-party tokens: the account API. Tokens without it (another client's) are refused. */
@@ -80,11 +87,30 @@ const legacyPayload = async (ctx: Context, token: string): Promise<JWTPayload> =
   return { ...payload, exp: Math.min(payload.exp ?? 0, Math.floor(acceptedUntil / 1000)) };
 };
 
-const asymmetricPayload = async (ctx: Context, token: string, kid: string): Promise<JWTPayload> => {
-  const key = await verificationKey(ctx, kid);
+/** An unsecured JWS header (`alg: none`), for jose to check the claims of a token whose signature was checked here. */
+const UNSECURED_HEADER = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+/** A JOSE ES256 signature in base64url: 64 bytes. */
+const ES256_SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
+
+/**
+ * A token of ours signed ES256: its signature checked with node:crypto (es256.ts: half WebCrypto's
+ * CPU, which jose's `jwtVerify` runs), then its claims (exp, nbf, iat, aud) by jose as `jwtVerify`
+ * checks them, on its payload as an unsecured JWT.
+ */
+const asymmetricPayload = async (
+  ctx: Context,
+  token: string,
+  header: ProtectedHeaderParameters,
+): Promise<JWTPayload> => {
+  const key = await verificationKey(ctx, String(header.kid));
   if (key === undefined) throw new errors.JWKSNoMatchingKey();
-  const { payload } = await jwtVerify(token, key, {
-    algorithms: [SIGNING_ALG],
+  const [encodedHeader, encodedPayload, signature, ...more] = token.split('.');
+  if (encodedPayload === undefined || signature === undefined || more.length > 0 || header.crit !== undefined)
+    throw new errors.JWSInvalid('not a compact JWS of ours');
+  const input = `${encodedHeader}.${encodedPayload}`;
+  if (!ES256_SIGNATURE.test(signature) || !verifyEs256(key, input, Buffer.from(signature, 'base64url')))
+    throw new errors.JWSSignatureVerificationFailed();
+  const { payload } = UnsecuredJWT.decode(`${UNSECURED_HEADER}.${encodedPayload}.`, {
     currentDate: new Date(ctx.now()),
     audience: Object.keys(ctx.config.products),
   });
@@ -98,7 +124,7 @@ const verifiedPayload = (ctx: Context, token: string): Promise<JWTPayload> => {
   const header = decodeProtectedHeader(token);
   if (header.alg === 'HS256') return legacyPayload(ctx, token);
   if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string') throw new errors.JOSEAlgNotAllowed('alg');
-  return asymmetricPayload(ctx, token, header.kid);
+  return asymmetricPayload(ctx, token, header);
 };
 
 /**

@@ -1,7 +1,7 @@
-import { generateKeyPairSync, verify } from 'node:crypto';
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { compactVerify } from 'jose';
 import { describe, expect, test } from 'vitest';
-import { joseFromDer, signEs256 } from './es256.ts';
+import { derFromJose, joseFromDer, signEs256, verifyEs256 } from './es256.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
@@ -26,6 +26,21 @@ describe('ES256 signatures in JOSE form', () => {
       signature[i % 64] = (signature[i % 64] ?? 0) ^ 1;
       expect(verify('sha256', Buffer.from(input), check, signature)).toBe(false);
     }
+  });
+
+  test('2,000 signatures each check with verifyEs256 and back to the same DER, and a changed one does not', () => {
+    for (let i = 0; i < 2000; i++) {
+      const input = `header.payload-${i}`;
+      const der = sign('sha256', Buffer.from(input), privateKey);
+      const signature = joseFromDer(der);
+      expect(derFromJose(signature)).toEqual(der);
+      expect(verifyEs256(publicKey, input, signature)).toBe(true);
+      expect(verifyEs256(publicKey, `${input}!`, signature)).toBe(false);
+      signature[i % 64] = (signature[i % 64] ?? 0) ^ 1;
+      expect(verifyEs256(publicKey, input, signature)).toBe(false);
+    }
+    expect(verifyEs256(publicKey, 'header.payload', Buffer.alloc(63))).toBe(false);
+    expect(derFromJose(Buffer.alloc(65))).toBeUndefined();
   });
 
   test('jose verifies a JWS signed this way', async () => {

@@ -14,8 +14,8 @@
  * before a token names it; the key it replaces stays published until its last token expires
  * (signing-key-states.ts). The first key is created on first start.
  */
-import { createHash, createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { createHash, createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { settingOrCreate } from '../../store/admin/settings.ts';
@@ -45,7 +45,7 @@ type KeyContext = Pick<Context, 'db' | 'keys' | 'config' | 'now'>;
 interface PublishedKey {
   status: SigningKeyStatus;
   publicJwk: JWK;
-  verifier: CryptoKey;
+  verifier: KeyObject;
   row: SigningKeyRow;
 }
 
@@ -143,7 +143,12 @@ const loadKeySet = async (ctx: KeyContext): Promise<KeySet> => {
     const row = rows[index] as SigningKeyRow;
     if (status.state === 'expired') continue;
     const publicJwk = JSON.parse(row.public_jwk) as JWK;
-    published.push({ status, publicJwk, row, verifier: (await importJWK(publicJwk, row.alg)) as CryptoKey });
+    published.push({
+      status,
+      publicJwk,
+      row,
+      verifier: createPublicKey({ key: publicJwk as JsonWebKey, format: 'jwk' }),
+    });
   }
   // The signer first; a clock set back before every key's start falls back to the oldest key.
   published.sort((a, b) => Number(b.status.state === 'signing') - Number(a.status.state === 'signing'));
@@ -174,7 +179,7 @@ export const keySet = (ctx: KeyContext, fresh = false): Promise<KeySet> => {
 const lastUnknownReload = new WeakMap<KeyContext, number>();
 
 /** The public key of a published `kid`: an unknown one makes the set be read again (another process rotated). */
-export const verificationKey = async (ctx: KeyContext, kid: string): Promise<CryptoKey | undefined> => {
+export const verificationKey = async (ctx: KeyContext, kid: string): Promise<KeyObject | undefined> => {
   const found = (await keySet(ctx)).published.find((key) => key.status.kid === kid);
   if (found !== undefined) return found.verifier;
   const last = lastUnknownReload.get(ctx) ?? Number.NEGATIVE_INFINITY;

@@ -24,6 +24,8 @@ import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../security/hashing.ts';
+import { signEs256 } from './es256.ts';
+import { currentSigner } from './signing-keys.ts';
 
 const { server, call } = useTestServer();
 
@@ -159,6 +161,38 @@ describe('access tokens', () => {
     } finally {
       await clocked.close();
     }
+  });
+
+  it('an ES256 token changed anywhere, or signed by our key for something else, is 10000000', async () => {
+    const account = await signUp(server);
+    const [header = '', payload = '', signature = ''] = account.token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const { kid, key } = await currentSigner(server.app.ctx);
+    const head = { alg: 'ES256', kid, typ: 'JWT' };
+    const signed = (protectedHeader: object, body: object) => {
+      const input = `${segment(protectedHeader)}.${segment(body)}`;
+      return `${input}.${signEs256(key, input).toString('base64url')}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    const refused = [
+      `${header}.${segment({ ...claims, sub: String(Number(claims.sub) + 1) })}.${signature}`,
+      `${header}.${payload}.${flipped}`,
+      `${header}.${payload}.${signature}x`,
+      // Node's base64url decoding skips these; the signature as issued is 86 characters of the alphabet.
+      `${header}.${payload}.${signature}=`,
+      `${header}.${payload}.${signature.slice(0, 40)}!${signature.slice(40)}`,
+      `${header}.${payload}.${signature}.`,
+      signed(head, { ...claims, aud: 'not-a-product' }),
+      signed(head, { ...claims, scope: 'openid' }),
+      signed(head, { ...claims, exp: now - 1 }),
+      signed(head, { ...claims, nbf: now + 600 }),
+      signed({ ...head, crit: ['exp'], exp: true }, claims),
+    ];
+    for (const token of refused) expectError(await call('GET', `${A}/profile`, undefined, { token }), '10000000');
+    // The same key and claims as issued pass: what was refused above was the change.
+    expect((await call('GET', `${A}/profile`, undefined, { token: signed(head, claims) })).status).toBe(200);
   });
 
   it('a token verified by one server is 10000000 at a server in the same process with another signing key', async () => {
