@@ -42,18 +42,24 @@ export const authInfoAnswer = object({
   is_weak_password: boolean(),
 });
 
-export const loginResultAnswer = object(
-  { user_info: userInfoAnswer, auth: authInfoAnswer },
-  {
-    /** Only from the silent phone login. */
-    is_first_login: boolean(),
-    /**
-     * Only for staff (operators, school admins, teachers) whose password is past the staff policy's
-     * change interval or below its rules: change it before anything else (other calls answer E_21).
-     */
-    password_expired: boolean(),
-  },
-);
+const signedInFields = { user_info: userInfoAnswer, auth: authInfoAnswer };
+const signInNotes = {
+  /** Only from the silent phone login. */
+  is_first_login: boolean(),
+  /**
+   * Only for staff (operators, school admins, teachers) whose password is past the staff policy's
+   * change interval or below its rules: change it before anything else (other calls answer E_21).
+   */
+  password_expired: boolean(),
+};
+
+export const loginResultAnswer = object(signedInFields, signInNotes);
+
+/**
+ * A login card's sign-in (`POST /edu/badge/sign-in`): as any sign-in's, and when it named the
+ * product sign-in it is for (`interaction`) and completed it, where the browser goes on to.
+ */
+export const badgeSignInAnswer = object(signedInFields, { ...signInNotes, redirect_to: text() });
 
 /** A third-party sign-in whose account is not linked yet. */
 export const oauthPendingAnswer = object({

@@ -12,5 +12,11 @@ export const signInByBadgeRoute = {
   body: {
     badge: { type: 'string', required: true, maxLength: 128 },
     pid: { type: 'string', required: false, maxLength: 64 },
+    /**
+     * The product sign-in (an OpenID Connect interaction) the card is shown for, when the browser
+     * waits on one of a first-party product: completed with the sign-in where nothing more is asked
+     * of the pupil, the answer's `redirect_to` then says where the browser goes on to.
+     */
+    interaction: { type: 'string', required: false, maxLength: 64 },
   },
 } as const;

@@ -1,7 +1,8 @@
 /**
  * A first-party product's whole OpenID Connect sign-in as its browser and back end make it, step by
  * step, by plain HTTP (no test runner, no relying-party library): authorize → interaction → sign-in
- * (password, card or SMS code) → complete → resume → token → userinfo; and the back end's refresh. The
+ * (password, card or SMS code) → complete → resume → token → userinfo, a card's sign-in completing the
+ * interaction itself as the web client asks it to (no complete step); and the back end's refresh. The
  * statement-count test (oidc/statements-per-sign-in.test.ts) counts the database's work between the
  * steps, and bench/district times them under load.
  */
@@ -99,13 +100,20 @@ export const askWhileBusy = async (
   }
 };
 
-const postJson = async (server: string, path: string, body: unknown, expected = 200, onBusy?: () => void) =>
+const postJson = async (
+  server: string,
+  path: string,
+  body: unknown,
+  expected = 200,
+  onBusy?: () => void,
+  headers: Record<string, string> = {},
+) =>
   expectStatus(
     await askWhileBusy(
       () =>
         fetch(`${server}${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'auth-version': '2' },
+          headers: { 'content-type': 'application/json', 'auth-version': '2', ...headers },
           body: JSON.stringify(body),
         }),
       onBusy,
@@ -122,11 +130,28 @@ const smsCode = async (server: string, phone: string) => {
   return code;
 };
 
-const signInCall = async (server: string, credentials: Credentials, onBusy?: () => void): Promise<string> => {
+/** The sign-in call's session token, and where the browser goes on to when the call completed the interaction. */
+interface SignedIn {
+  token: string;
+  redirectTo: string | undefined;
+}
+
+/**
+ * The sign-in call as the web client makes it. A card's names the interaction the browser waits on
+ * (its cookie with it), as the web client does for a first-party product: completed with the sign-in,
+ * the browser goes straight on to `redirect_to`.
+ */
+const signInCall = async (
+  server: string,
+  credentials: Credentials,
+  interaction: { uid: string; cookie: string },
+  onBusy?: () => void,
+): Promise<SignedIn> => {
   let answer: Response;
-  if ('badge' in credentials)
-    answer = await postJson(server, routes.signInByBadge.path, { badge: credentials.badge }, 200, onBusy);
-  else if ('password' in credentials)
+  if ('badge' in credentials) {
+    const body = { badge: credentials.badge, interaction: interaction.uid };
+    answer = await postJson(server, routes.signInByBadge.path, body, 200, onBusy, { cookie: interaction.cookie });
+  } else if ('password' in credentials)
     answer = await postJson(server, routes.loginByPassword.path, credentials.password, 200, onBusy);
   else {
     const { phone, pid } = credentials.sms;
@@ -134,8 +159,8 @@ const signInCall = async (server: string, credentials: Credentials, onBusy?: () 
     const captcha = await smsCode(server, phone);
     answer = await postJson(server, routes.loginByPhone.path, { phone_number: phone, captcha, pid }, 200, onBusy);
   }
-  const signedIn = (await answer.json()) as { auth: { token: { access: { token: string } } } };
-  return signedIn.auth.token.access.token;
+  const signedIn = (await answer.json()) as { auth: { token: { access: { token: string } } }; redirect_to?: string };
+  return { token: signedIn.auth.token.access.token, redirectTo: signedIn.redirect_to };
 };
 
 /**
@@ -177,19 +202,26 @@ export const signInAtProduct = async (
   await expectStatus(await fetch(interactionUrl, { headers: { cookie: browser.cookieHeader() } }), 200, 'interaction');
   await done('interaction');
 
-  const token = await signInCall(server, credentials, onBusy);
+  const signedIn = await signInCall(server, credentials, { uid: String(uid), cookie: browser.cookieHeader() }, onBusy);
   await done('sign-in');
 
-  const completed = await fetch(`${interactionUrl}/complete`, {
-    method: 'POST',
-    headers: { cookie: browser.cookieHeader(), authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: '{}',
-  });
-  await expectStatus(completed, 200, 'complete');
-  const { redirect_to } = (await completed.json()) as { redirect_to: string };
-  await done('complete');
+  let redirectTo = signedIn.redirectTo;
+  if (redirectTo === undefined) {
+    const completed = await fetch(`${interactionUrl}/complete`, {
+      method: 'POST',
+      headers: {
+        cookie: browser.cookieHeader(),
+        authorization: `Bearer ${signedIn.token}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    await expectStatus(completed, 200, 'complete');
+    redirectTo = ((await completed.json()) as { redirect_to: string }).redirect_to;
+    await done('complete');
+  }
 
-  const back = await browser.follow(redirect_to, (next) => next.startsWith(app.callback));
+  const back = await browser.follow(redirectTo, (next) => next.startsWith(app.callback));
   const code = new URL(back).searchParams.get('code');
   if (code === null) throw new Error(`the application's callback got no code: ${back}`);
   await done('resume');

@@ -2,7 +2,8 @@
  * Single sign-on through EduPass in Chromium: two demo applications (openid-client) on their own
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
  * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
- * interaction is read once per sign-in, across a round trip to WeChat too. And the
+ * interaction is read once per sign-in, across a round trip to WeChat too; a pupil's card opened in the
+ * tab where a product waits goes straight back to it in one call. And the
  * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
@@ -10,8 +11,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agreementIdsInEffect, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
-import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
+import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
+import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
+import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -37,6 +40,34 @@ const recordInteractionCalls = (page: Page): string[] => {
     if (called) calls.push(`${request.method()} ${called[1] ?? ''}`.trim());
   });
   return calls;
+};
+
+/** Every call the web client makes of EduPass's API from now on, as `METHOD /path` (pages and files left out). */
+const recordEduPassCalls = (page: Page): string[] => {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const api = request.resourceType() === 'fetch' || request.resourceType() === 'xhr';
+    if (api && url.origin === app.server.url) calls.push(`${request.method()} ${url.pathname}`);
+  });
+  return calls;
+};
+
+/** The badge of a pupil's printed card, at a school with its agreement, the pupil past the password choice. */
+const printedCardOfPupil = async () => {
+  const steps = eduSteps(app.server, client(app.server.url));
+  const schoolId = await steps.addSchool('育才小学');
+  const teacher = await steps.approvedTeacher(schoolId);
+  const classId = await steps.createClass(teacher, schoolId, '四年级一班');
+  const [pupil] = await steps.createPupils(teacher, classId, ['林小雨']);
+  if (pupil === undefined) throw new Error('no pupil made');
+  // Its own password chosen already (pupil-cards.test.ts walks the choice): the card's sign-in goes on.
+  await app.server.app.ctx.db
+    .updateTable('pupil_accounts')
+    .set({ must_change_password: 0 })
+    .where('user_id', '=', pupil.user_id)
+    .execute();
+  return badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
 };
 
 beforeAll(async () => {
@@ -136,6 +167,24 @@ test('a product sign-in through a WeChat round trip reads the interaction once, 
     await newUserByDevProvider(tab, 'wechat', `wx${Date.now().toString(36).slice(-5)}`);
     await expectScreen(page, 'Courses: signed in');
     expect(interactionCalls).toEqual(['GET', 'POST /complete']);
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test("a pupil's card opened where a product waits goes straight back to it: one call, no gate, no completion", async () => {
+  const badge = await printedCardOfPupil();
+  await inPage(app.browser, { locale: 'zh-CN', width: 768, height: 1024 }, async (tab) => {
+    const { page } = tab;
+    await page.goto(courses.origin);
+    const calls = recordEduPassCalls(page);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expect.poll(() => calls.filter((call) => call.includes('/interactions/'))).toHaveLength(1);
+    // The classroom tablet's camera opens the card's link in the tab where the product's sign-in waits.
+    const before = calls.length;
+    await page.goto(`${app.server.url}/badge#${badge}`);
+    await expectScreen(page, 'Courses: signed in');
+    // The card's sign-in completed the product's: no agreements' read, no consent's, no completion.
+    expect(calls.slice(before)).toEqual(['POST /edu/badge/sign-in']);
     expect(tab.errors).toEqual([]);
   });
 });

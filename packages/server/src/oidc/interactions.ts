@@ -24,7 +24,8 @@ import {
   sessionStartedAt,
   withRequestReads,
 } from '../services/identity/provider-data.ts';
-import type { SignedInSession } from '../services/sessions/tokens.ts';
+import { refusedBeforePasswordChange } from '../services/sessions/password-choice.ts';
+import { authenticate, type SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
 import type { EduPassLogin } from './provider.ts';
@@ -216,6 +217,34 @@ const completeWith = async (
   };
   const grantId = await grantFor(ctx, provider, interaction, accountId, shown.app.client_id);
   return saveResult(ctx, interaction, { ...interaction.lastSubmission, login, consent: { grantId } });
+};
+
+/**
+ * A sign-in that names the interaction it is for (a login card's, `POST /edu/badge/sign-in` with
+ * `interaction`) completes it in the same request, as the web client's return would right after: the
+ * session just made is authenticated as any call's, and the completion is the one above, with no
+ * consent given. Whatever would stop the return (an interaction of another browser or expired, a
+ * third-party application's consent, agreements to sign, a password the pupil must choose first) stops
+ * this too, and the sign-in is answered without it: the web client's return then shows what is needed,
+ * as after any sign-in. Its `redirect_to` when completed, else undefined.
+ */
+export const completeWithSignIn = async (
+  ctx: Context,
+  provider: Provider,
+  call: BrowserCall,
+  uid: string,
+  token: string,
+): Promise<string | undefined> => {
+  try {
+    const session = await authenticate(ctx, token);
+    if (refusedBeforePasswordChange(ctx, 'completeInteraction', session.user) !== undefined) return undefined;
+    return (await completeInteraction(ctx, provider, call, uid, session, false)).redirect_to;
+  } catch (error) {
+    // The sign-in stands: the web client's return completes the interaction, or shows why not.
+    if (!(error instanceof ApiError))
+      ctx.logger.warn({ err: error }, 'an interaction was not completed with its sign-in');
+    return undefined;
+  }
 };
 
 /** The signed-in user refuses, in the browser that started it: the application is told `access_denied`. */

@@ -21,8 +21,19 @@ interface Built {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** Each server's provider source: the routes that need the provider share it (one build). */
+const sources = new WeakMap<Context, () => Promise<Built>>();
+
 /** The provider for the current signing keys; concurrent callers share one build. */
-export const currentProvider = (ctx: Context) => {
+export const currentProvider = (ctx: Context): (() => Promise<Built>) => {
+  const known = sources.get(ctx);
+  if (known !== undefined) return known;
+  const source = providerSource(ctx);
+  sources.set(ctx, source);
+  return source;
+};
+
+const providerSource = (ctx: Context) => {
   const keys = signingKeys(ctx);
   let built: Promise<Built> | undefined;
   const build = async (version: string): Promise<Built> => {

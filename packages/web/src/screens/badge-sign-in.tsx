@@ -2,7 +2,11 @@
  * The page a login card's QR code opens: `/badge#<badge>`. The badge is read from the fragment (which
  * browsers send to no server, in no Referer) and at once removed from the address and history, then
  * exchanged for a session; the sign-in continues as any other (agreements, the return to an
- * application, else the account). A card that no longer works says so, with the password sign-in.
+ * application, else the account). A first-party product waiting on the sign-in (the return read on the
+ * sign-in screen) is named in the exchange, which completes it where nothing more is asked of the
+ * pupil: the browser goes straight back to the product, without the agreements' and the completion's
+ * three calls. No usage event is reported of that sign-in: whether the pupil is a child, of whom none
+ * is, is not known yet. A card that no longer works says so, with the password sign-in.
  */
 import { loginByBadge } from '@edupass/account/badge';
 import { ClientCode } from '@edupass/protocol';
@@ -11,6 +15,8 @@ import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
+import { holdGateWhile } from '../session/gate.ts';
+import { clearReturn, pendingAppReturn } from '../session/return-target.ts';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 
@@ -37,8 +43,19 @@ const BadgeSignIn = () => {
     if (!badge) return;
     let live = true;
     setState({ kind: 'working' });
-    loginByBadge(client, { badge })
-      .then(() => afterSignIn('badge'))
+    // A first-party product waiting on this sign-in is completed with it: straight back to the product.
+    const pending = pendingAppReturn();
+    const interaction = pending?.kind === 'interaction' && pending.firstParty !== undefined ? pending.uid : undefined;
+    const leaving = loginByBadge(client, interaction === undefined ? { badge } : { badge, interaction }).then(
+      ({ redirect_to }) => {
+        if (redirect_to === undefined) return false;
+        clearReturn();
+        window.location.assign(redirect_to);
+        return true;
+      },
+    );
+    holdGateWhile(leaving)
+      .then((left) => (left ? undefined : afterSignIn('badge')))
       .catch((error: unknown) => {
         if (live) setState(isRefused(error) ? { kind: 'revoked' } : { kind: 'failed', error });
       });

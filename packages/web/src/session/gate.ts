@@ -65,8 +65,26 @@ const ask = async (key: string): Promise<void> => {
 /** The check under way, shared by everyone asking for the same session meanwhile. */
 let inFlight: { key: string; answer: Promise<void> } | undefined;
 
+/** A sign-in that may leave the page at once, for an application: true once it does. */
+let held: Promise<boolean> | undefined;
+
+/**
+ * Holds the gate's questions while a sign-in that may leave the page for an application is under
+ * way (a card's, which completes the application's sign-in itself): asked after it when it stays,
+ * never when it left.
+ */
+export const holdGateWhile = (leaving: Promise<boolean>): Promise<boolean> => {
+  const outcome = leaving.catch(() => false);
+  held = outcome;
+  void outcome.then((left) => {
+    if (!left && held === outcome) held = undefined;
+  });
+  return leaving;
+};
+
 /** Asks the server which agreements the signed-in user has yet to sign. */
 export const checkAgreements = (): Promise<void> => {
+  if (held) return held.then((left) => (left ? undefined : checkAgreements()));
   const key = sessionKey();
   if (key === 'visitor') {
     setChildSignedIn(false);

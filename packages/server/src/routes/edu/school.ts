@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { defineRoute } from '../../http/route-kit.ts';
-import { signInBy } from '../../http/sign-in-answer.ts';
+import { answerSignIn, signInRequest } from '../../http/sign-in-answer.ts';
+import { completeWithSignIn } from '../../oidc/interactions.ts';
+import { currentProvider } from '../../oidc/mount.ts';
 import { recordReads } from '../../services/account/record-reads.ts';
 import { requireAccess } from '../../services/edu/access.ts';
 import { guardiansToConfirm, resendGuardianInvite } from '../../services/edu/family/school-invites.ts';
@@ -218,5 +220,20 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ({ session, params }) => refuseJoin(ctx, session.userId, params.id, params.user_id),
     { tags },
   );
-  defineRoute(app, ctx, 'signInByBadge', signInBy(ctx, signInByBadge), { tags });
+  const provider = currentProvider(ctx);
+  defineRoute(
+    app,
+    ctx,
+    'signInByBadge',
+    async (input) => {
+      const signedIn = await signInByBadge(ctx, input.body, signInRequest(input));
+      const answer = answerSignIn(ctx, input.reply, signedIn);
+      const uid = input.body.interaction;
+      if (uid === undefined) return answer;
+      const call = { request: input.request, reply: input.reply };
+      const redirectTo = await completeWithSignIn(ctx, (await provider()).provider, call, uid, signedIn.cookie.token);
+      return redirectTo === undefined ? answer : { ...answer, redirect_to: redirectTo };
+    },
+    { tags },
+  );
 };

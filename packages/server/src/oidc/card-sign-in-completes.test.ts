@@ -1,0 +1,125 @@
+/**
+ * A login card's sign-in that names the product sign-in its browser waits on (`POST /edu/badge/sign-in`
+ * with `interaction`) completes it: the answer's `redirect_to` takes the browser back to a first-party
+ * product with a code for the pupil, with no call of the web client's return. Whatever would stop that
+ * return stops this too (another browser's interaction, a third-party application's consent, a
+ * password the pupil must choose first, an interaction that is no more; agreements to sign, E_15, are
+ * the completion's own check, agreements-gate.test.ts): the sign-in is answered as any, without
+ * `redirect_to`, and the interaction is left as it was.
+ */
+import { routes } from '@edupass/protocol';
+import { expectError } from '@edupass/test-kit/accounts';
+import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
+import { client } from '@edupass/test-kit/http-client';
+import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
+import { authorize, type Browser, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
+import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
+import * as oidc from 'openid-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const { server, adoptOwnUrl } = useIssuerServer({ eduPupilPasswordChange: false });
+const CALLBACK = 'https://courses.example.com/callback';
+const QUIZ_CALLBACK = 'https://quiz.example.com/callback';
+
+let app: { id: string; secret: string };
+let quiz: string;
+/** Cards of pupils of a school with its agreement, one per test. */
+let cards: string[];
+
+const printedCards = async (names: string[]) => {
+  const edu = eduSteps(server, client(server.url));
+  const schoolId = await edu.addSchool('实验小学');
+  const teacher = await edu.approvedTeacher(schoolId);
+  const classId = await edu.createClass(teacher, schoolId);
+  await edu.createPupils(teacher, classId, names);
+  return decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html).map(badgeOf);
+};
+
+beforeAll(async () => {
+  adoptOwnUrl();
+  const made = await registerApp(server, { name: 'Courses', redirect_uris: [CALLBACK] });
+  app = { id: made.application.client_id, secret: String(made.client_secret) };
+  quiz = (
+    await registerApp(server, {
+      name: 'Quiz',
+      redirect_uris: [QUIZ_CALLBACK],
+      first_party: false,
+      confidential: false,
+    })
+  ).application.client_id;
+  cards = await printedCards(['王小明', '李小红', '张小刚', '赵小丽', '陈小军', '刘小芳']);
+});
+
+type CardAnswer = { user_info: { id: number }; auth: { token: string }; redirect_to?: string };
+
+/** The card's sign-in from `browser` (its cookies go along), naming `interaction` when given. */
+const cardSignIn = async (browser: Browser, badge: string | undefined, interaction?: string) => {
+  const body = { badge, ...(interaction === undefined ? {} : { interaction }) };
+  return client(server.url)<CardAnswer>('POST', routes.signInByBadge.path, body, {
+    headers: { cookie: browser.cookieHeader() },
+  });
+};
+
+/** A card's sign-in that stands (its session works) but completed nothing. */
+const signedInOnly = async (answer: Awaited<ReturnType<typeof cardSignIn>>) => {
+  expect(answer.status).toBe(200);
+  expect(answer.body.redirect_to).toBeUndefined();
+  const profile = await client(server.url)('GET', routes.getProfile.path, undefined, { token: answer.body.auth.token });
+  expect(profile.status).toBe(200);
+  return answer.body.auth.token;
+};
+
+describe('a card sign-in naming the interaction its browser waits on', () => {
+  it('completes a first-party product sign-in: straight back to the product, with a code for the pupil', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    const answer = await cardSignIn(browser, cards[0], interactionOf(landed));
+    expect(answer.status).toBe(200);
+    expect(answer.body.redirect_to).toBeTypeOf('string');
+    const back = await browser.follow(String(answer.body.redirect_to), (next) => next.startsWith(CALLBACK));
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back), checks);
+    expect(tokens.claims()?.sub).toBe(String(answer.body.user_info.id));
+  });
+
+  it("does not complete another browser's interaction: the other browser resumes to no code", async () => {
+    const config = await discover(server, app.id, app.secret);
+    const attacker = cookieBrowser();
+    const { landed } = await authorize(config, attacker, CALLBACK);
+    const uid = interactionOf(landed);
+    await signedInOnly(await cardSignIn(cookieBrowser(), cards[1], uid));
+    const resumed = await attacker.request(`${server.url}/oidc/auth/${uid}`);
+    expect(resumed.location ?? '').not.toContain('code=');
+  });
+
+  it("leaves a third-party application's consent to the pupil's screen", async () => {
+    const browser = cookieBrowser();
+    const { landed } = await authorize(await discover(server, quiz), browser, QUIZ_CALLBACK);
+    const uid = interactionOf(landed);
+    const token = await signedInOnly(await cardSignIn(browser, cards[2], uid));
+    const details = await interactionCall<{ consent: boolean }>(server, browser, 'GET', uid, undefined, token);
+    expect(details.body.consent).toBe(true);
+  });
+
+  it('leaves the password the school asks for to its screen', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const browser = cookieBrowser();
+    const uid = interactionOf((await authorize(config, browser, CALLBACK)).landed);
+    const pupil = (await cardSignIn(cookieBrowser(), cards[3])).body.user_info.id;
+    await server.app.ctx.db
+      .updateTable('pupil_accounts')
+      .set({ must_change_password: 1 })
+      .where('user_id', '=', pupil)
+      .execute();
+    const token = await signedInOnly(await cardSignIn(browser, cards[3], uid));
+    expectError(await interactionCall(server, browser, 'POST', `${uid}/complete`, {}, token), 'E_17');
+  });
+
+  it('signs in as any card where the interaction is no more, or was never one', async () => {
+    const browser = cookieBrowser();
+    await signedInOnly(await cardSignIn(browser, cards[4], 'no-such-interaction'));
+    expectError(await cardSignIn(browser, cards[5], 'x'.repeat(65)), 'E_1');
+    expectError(await cardSignIn(browser, 'not-a-card', 'no-such-interaction'), 'AC3_2');
+  });
+});
