@@ -15,10 +15,10 @@ import type { ExternalSigningKey } from 'oidc-provider';
 import { joseFromDer } from '../services/sessions/es256.ts';
 
 /** The algorithms node:crypto signs here, and how a JWS carries each signature. */
-const SIGNATURE_FORM: Record<string, (der: Buffer) => Buffer> = {
-  RS256: (signature) => signature,
-  ES256: joseFromDer,
-};
+const SIGNATURE_FORM = new Map<string, (der: Buffer) => Buffer>([
+  ['RS256', (signature) => signature],
+  ['ES256', joseFromDer],
+]);
 
 /**
  * The provider's `jwks` with every RS256 and ES256 key signing through node:crypto: `Base` is
@@ -49,7 +49,7 @@ export const nodeSigningKeys = (Base: typeof ExternalSigningKey, jwks: { keys: J
   }
   return {
     keys: jwks.keys.map((jwk) => {
-      const form = jwk.alg === undefined ? undefined : SIGNATURE_FORM[jwk.alg];
+      const form = jwk.alg === undefined ? undefined : SIGNATURE_FORM.get(jwk.alg);
       if (form === undefined || jwk.kid === undefined || jwk.alg === undefined) return jwk;
       return new NodeSigningKey({ ...jwk, kid: jwk.kid, alg: jwk.alg }, form);
     }),
