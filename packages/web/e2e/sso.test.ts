@@ -3,7 +3,8 @@
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
  * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
  * interaction is read once per sign-in, across a round trip to WeChat too; a pupil's card opened in the
- * tab where a product waits goes straight back to it in one call. And the
+ * tab where a product waits goes straight back to it in one call, or, still on the school's password,
+ * through the pupil's own password first. And the
  * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
@@ -18,7 +19,13 @@ import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { newUserByDevProvider, phoneNumbers, signInByCode, signInBySms } from './support/account-steps.ts';
+import {
+  inputLabelled,
+  newUserByDevProvider,
+  phoneNumbers,
+  signInByCode,
+  signInBySms,
+} from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';
 import { LOCALES } from './support/matrix.ts';
@@ -53,8 +60,8 @@ const recordEduPassCalls = (page: Page): string[] => {
   return calls;
 };
 
-/** The badge of a pupil's printed card, at a school with its agreement, the pupil past the password choice. */
-const printedCardOfPupil = async () => {
+/** A pupil's printed card at a school with its agreement, the pupil past the password choice unless asked. */
+const printedCardOfPupil = async (ownPasswordChosen = true) => {
   const steps = eduSteps(app.server, client(app.server.url));
   const schoolId = await steps.addSchool('育才小学');
   const teacher = await steps.approvedTeacher(schoolId);
@@ -64,10 +71,11 @@ const printedCardOfPupil = async () => {
   // Its own password chosen already (pupil-cards.test.ts walks the choice): the card's sign-in goes on.
   await app.server.app.ctx.db
     .updateTable('pupil_accounts')
-    .set({ must_change_password: 0 })
+    .set({ must_change_password: ownPasswordChosen ? 0 : 1 })
     .where('user_id', '=', pupil.user_id)
     .execute();
-  return badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
+  const badge = badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
+  return { badge, password: pupil.password };
 };
 
 beforeAll(async () => {
@@ -172,7 +180,7 @@ test('a product sign-in through a WeChat round trip reads the interaction once, 
 });
 
 test("a pupil's card opened where a product waits goes straight back to it: one call, no gate, no completion", async () => {
-  const badge = await printedCardOfPupil();
+  const { badge } = await printedCardOfPupil();
   await inPage(app.browser, { locale: 'zh-CN', width: 768, height: 1024 }, async (tab) => {
     const { page } = tab;
     await page.goto(courses.origin);
@@ -185,6 +193,29 @@ test("a pupil's card opened where a product waits goes straight back to it: one 
     await expectScreen(page, 'Courses: signed in');
     // The card's sign-in completed the product's: no agreements' read, no consent's, no completion.
     expect(calls.slice(before)).toEqual(['POST /edu/badge/sign-in']);
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test("a pupil's card still on the school's password: the card's sign-in stays, the pupil chooses, then the product", async () => {
+  const { badge, password } = await printedCardOfPupil(false);
+  await inPage(app.browser, { locale: 'en', width: 768, height: 1024 }, async (tab) => {
+    const { page } = tab;
+    await page.goto(courses.origin);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expectScreen(page, 'Sign in to Courses');
+    await page.goto(`${app.server.url}/badge#${badge}`);
+    // Not completed with the card's sign-in (E_17 would answer the completion): the return asks first.
+    await page.getByText('Choose a password of your own now', { exact: false }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await expectCleanScreen(page, 'a card sign-in for a product, the password choice first');
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'card-to-product-password-first.en.768.png'), fullPage: true });
+    await inputLabelled(tab, 'Current password').fill(password);
+    await inputLabelled(tab, 'New password').fill('Kite2026own');
+    await inputLabelled(tab, 'Confirm password').fill('Kite2026own');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expectScreen(page, 'Courses: signed in');
     expect(tab.errors).toEqual([]);
   });
 });
