@@ -28,6 +28,7 @@ import { refusedBeforePasswordChange } from '../services/sessions/password-choic
 import { authenticate, type SignedInSession } from '../services/sessions/tokens.ts';
 import { SCOPE_CLAIMS } from './accounts.ts';
 import { applyConsentToGrant } from './consent-scopes.ts';
+import type { ProviderSource } from './mount.ts';
 import type { EduPassLogin } from './provider.ts';
 
 const FRESH_SIGN_IN_REASONS = new Set(['login_prompt', 'max_age']);
@@ -226,11 +227,12 @@ const completeWith = async (
  * consent given. Whatever would stop the return (an interaction of another browser or expired, a
  * third-party application's consent, agreements to sign, a password the pupil must choose first) stops
  * this too, and the sign-in is answered without it: the web client's return then shows what is needed,
- * as after any sign-in. Its `redirect_to` when completed, else undefined.
+ * as after any sign-in; so does a provider that cannot be built (the signing keys unreadable): the
+ * sign-in it answers stands. Its `redirect_to` when completed, else undefined.
  */
 export const completeWithSignIn = async (
   ctx: Context,
-  provider: Provider,
+  provider: ProviderSource,
   call: BrowserCall,
   uid: string,
   token: string,
@@ -238,7 +240,7 @@ export const completeWithSignIn = async (
   try {
     const session = await authenticate(ctx, token);
     if (refusedBeforePasswordChange(ctx, 'completeInteraction', session.user) !== undefined) return undefined;
-    return (await completeInteraction(ctx, provider, call, uid, session, false)).redirect_to;
+    return (await completeInteraction(ctx, (await provider()).provider, call, uid, session, false)).redirect_to;
   } catch (error) {
     // The sign-in stands: the web client's return completes the interaction, or shows why not.
     if (!(error instanceof ApiError))

@@ -231,7 +231,7 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
       const uid = input.body.interaction;
       if (uid === undefined) return answer;
       const call = { request: input.request, reply: input.reply };
-      const redirectTo = await completeWithSignIn(ctx, (await provider()).provider, call, uid, signedIn.cookie.token);
+      const redirectTo = await completeWithSignIn(ctx, provider, call, uid, signedIn.cookie.token);
       return redirectTo === undefined ? answer : { ...answer, redirect_to: redirectTo };
     },
     { tags },
