@@ -187,6 +187,10 @@ test("a pupil's card opened where a product waits goes straight back to it: one 
     const calls = recordEduPassCalls(page);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expect.poll(() => calls.filter((call) => call.includes('/interactions/'))).toHaveLength(1);
+    // The pupil scans once the screen names the product: its read answered and kept with the return.
+    await page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'), undefined, {
+      timeout: 30_000,
+    });
     // The classroom tablet's camera opens the card's link in the tab where the product's sign-in waits.
     const before = calls.length;
     await page.goto(`${app.server.url}/badge#${badge}`);
