@@ -51,15 +51,14 @@ const signInNotes = {
    * change interval or below its rules: change it before anything else (other calls answer E_21).
    */
   password_expired: boolean(),
+  /**
+   * Only when the sign-in named the product sign-in it is for (`interaction`) and completed it: where
+   * the browser goes on to (the product's sign-in resumed).
+   */
+  redirect_to: text(),
 };
 
 export const loginResultAnswer = object(signedInFields, signInNotes);
-
-/**
- * A login card's sign-in (`POST /edu/badge/sign-in`): as any sign-in's, and when it named the
- * product sign-in it is for (`interaction`) and completed it, where the browser goes on to.
- */
-export const badgeSignInAnswer = object(signedInFields, { ...signInNotes, redirect_to: text() });
 
 /** A third-party sign-in whose account is not linked yet. */
 export const oauthPendingAnswer = object({

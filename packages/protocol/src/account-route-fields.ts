@@ -14,6 +14,13 @@ export const pid = /* @__PURE__ */ s(64);
 export const phone = /* @__PURE__ */ ruled('phone_number');
 export const captcha = /* @__PURE__ */ ruled('captcha');
 export const password = /* @__PURE__ */ ruled('password');
+/**
+ * The product sign-in (an OpenID Connect interaction's uid) a sign-in is made for, when the browser
+ * waits on one of a first-party product: completed with the sign-in where nothing more is asked of
+ * the user, the answer's `redirect_to` then says where the browser goes on to
+ * (docs/sign-in-for-apps.md).
+ */
+export const interaction = { type: 'string', required: false, maxLength: 64 } as const;
 
 export const CAPTCHA_HEADERS = [CAPTCHA_TICKET_HEADER, CAPTCHA_ID_HEADER] as const;
 

@@ -6,7 +6,7 @@
  * account centre's changes in account-settings-routes.ts: a bundler places a module whole in the chunk
  * of its first user, and these are the web client's first screen's.
  */
-import { CAPTCHA_HEADERS, captcha, codeSend, ids, phone, pid } from './account-route-fields.ts';
+import { CAPTCHA_HEADERS, captcha, codeSend, ids, interaction, phone, pid } from './account-route-fields.ts';
 import { ACCOUNTS_BASE, accountRoute as account, int, opt, type Ruled, ruled, s } from './route-fields.ts';
 
 export type { Ruled };
@@ -20,18 +20,18 @@ export const LEGACY_TOKENS_BASE = '/tiger/v3/web/tokens';
 
 export const sendLoginCodeRoute = /* @__PURE__ */ codeSend('captcha/login/post-process', 'none');
 export const loginByPhoneRoute = /* @__PURE__ */ account('POST', 'phone/login/post-process', 'none', {
-  body: { phone_number: phone, captcha, pid, agreement_ids: ids },
+  body: { phone_number: phone, captcha, pid, agreement_ids: ids, interaction },
 });
 export const sendSilentLoginCodeRoute = /* @__PURE__ */ codeSend('captcha/login/silence', 'none');
 export const loginByPhoneSilentlyRoute = /* @__PURE__ */ account('POST', 'phone/login/silence', 'none', {
-  body: { phone_number: phone, captcha, pid, agreement_ids: ids },
+  body: { phone_number: phone, captcha, pid, agreement_ids: ids, interaction },
 });
 export const loginByPasswordRoute = /* @__PURE__ */ account('POST', 'login', 'none', {
-  body: { identity: /* @__PURE__ */ s(), password: /* @__PURE__ */ s(), pid, agreement_ids: ids },
+  body: { identity: /* @__PURE__ */ s(), password: /* @__PURE__ */ s(), pid, agreement_ids: ids, interaction },
   headers: CAPTCHA_HEADERS,
 });
 export const loginByPasswordSecureRoute = /* @__PURE__ */ account('POST', 'login/security', 'none', {
-  body: { identity: /* @__PURE__ */ s(), password: /* @__PURE__ */ s(), pid, agreement_ids: ids },
+  body: { identity: /* @__PURE__ */ s(), password: /* @__PURE__ */ s(), pid, agreement_ids: ids, interaction },
   headers: CAPTCHA_HEADERS,
 });
 export const logoutRoute = /* @__PURE__ */ account('POST', 'logout', 'token', {

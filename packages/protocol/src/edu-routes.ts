@@ -6,7 +6,7 @@
  * Pupil usernames and quotas: docs/education.md.
  */
 
-import { badgeSignInAnswer } from './account-answers.ts';
+import { loginResultAnswer } from './account-answers.ts';
 import { type Answer, NO_CONTENT as none } from './answer-schema.ts';
 // In a module of its own: the account SDK's `loginByBadge` then carries none of the table below.
 import { signInByBadgeRoute } from './badge-route.ts';
@@ -246,7 +246,7 @@ export const eduTable = {
     ownCardsAnswer,
   ),
   revokeOwnCard: described(revokeOwnCardRoute, "End one of the caller's login cards at once", none),
-  signInByBadge: described(signInByBadgeRoute, "Sign in with a login card's badge", badgeSignInAnswer),
+  signInByBadge: described(signInByBadgeRoute, "Sign in with a login card's badge", loginResultAnswer),
 };
 
 /** A pupil's username and password as a creation or reset answers them (shown once). */

@@ -6,7 +6,6 @@ import type {
   agreementAnswer,
   agreementTextAnswer,
   authInfoAnswer,
-  badgeSignInAnswer,
   gradeStageAnswer,
   loginResultAnswer,
   oauthItemAnswer,
@@ -25,8 +24,6 @@ export type UserInfo = Answer<typeof userInfoAnswer>;
 /** `token` is the access token as a string, or the token set when the request carried `Auth-Version`. */
 export type AuthInfo = Answer<typeof authInfoAnswer>;
 export type LoginResult = Answer<typeof loginResultAnswer>;
-/** A login card's sign-in: with `redirect_to` when it completed the product sign-in it named. */
-export type BadgeSignInResult = Answer<typeof badgeSignInAnswer>;
 /** A third-party sign-in whose account is not linked yet. */
 export type OauthPending = Answer<typeof oauthPendingAnswer>;
 export type Privacy = Answer<typeof privacyAnswer>;

@@ -1,8 +1,9 @@
 /**
  * A first-party product's whole OpenID Connect sign-in as its browser and back end make it, step by
  * step, by plain HTTP (no test runner, no relying-party library): authorize → interaction → sign-in
- * (password, card or SMS code) → complete → resume → token → userinfo, a card's sign-in completing the
- * interaction itself as the web client asks it to (no complete step); and the back end's refresh. The
+ * (password, card or SMS code) → resume → token → userinfo, the sign-in completing the interaction
+ * itself as the web client asks it to (a complete step only where it did not); and the back end's
+ * refresh. The
  * statement-count test (oidc/statements-per-sign-in.test.ts) counts the database's work between the
  * steps, and bench/district times them under load.
  */
@@ -137,9 +138,9 @@ interface SignedIn {
 }
 
 /**
- * The sign-in call as the web client makes it. A card's names the interaction the browser waits on
- * (its cookie with it), as the web client does for a first-party product: completed with the sign-in,
- * the browser goes straight on to `redirect_to`.
+ * The sign-in call as the web client makes it: naming the interaction the browser waits on (its cookie
+ * with it), as the web client does for a first-party product; completed with the sign-in, the browser
+ * goes straight on to `redirect_to`.
  */
 const signInCall = async (
   server: string,
@@ -147,17 +148,20 @@ const signInCall = async (
   interaction: { uid: string; cookie: string },
   onBusy?: () => void,
 ): Promise<SignedIn> => {
+  const named = { interaction: interaction.uid };
+  const cookie = { cookie: interaction.cookie };
   let answer: Response;
   if ('badge' in credentials) {
-    const body = { badge: credentials.badge, interaction: interaction.uid };
-    answer = await postJson(server, routes.signInByBadge.path, body, 200, onBusy, { cookie: interaction.cookie });
-  } else if ('password' in credentials)
-    answer = await postJson(server, routes.loginByPassword.path, credentials.password, 200, onBusy);
-  else {
+    const body = { badge: credentials.badge, ...named };
+    answer = await postJson(server, routes.signInByBadge.path, body, 200, onBusy, cookie);
+  } else if ('password' in credentials) {
+    const body = { ...credentials.password, ...named };
+    answer = await postJson(server, routes.loginByPassword.path, body, 200, onBusy, cookie);
+  } else {
     const { phone, pid } = credentials.sms;
     await postJson(server, routes.sendLoginCode.path, { phone_number: phone, pid }, 204);
-    const captcha = await smsCode(server, phone);
-    answer = await postJson(server, routes.loginByPhone.path, { phone_number: phone, captcha, pid }, 200, onBusy);
+    const body = { phone_number: phone, captcha: await smsCode(server, phone), pid, ...named };
+    answer = await postJson(server, routes.loginByPhone.path, body, 200, onBusy, cookie);
   }
   const signedIn = (await answer.json()) as { auth: { token: { access: { token: string } } }; redirect_to?: string };
   return { token: signedIn.auth.token.access.token, redirectTo: signedIn.redirect_to };

@@ -2,9 +2,10 @@
  * Single sign-on through EduPass in Chromium: two demo applications (openid-client) on their own
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
  * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
- * interaction is read once per sign-in, across a round trip to WeChat too; a pupil's card opened in the
- * tab where a product waits goes straight back to it in one call, or, still on the school's password,
- * through the pupil's own password first. And the
+ * interaction is read once per sign-in, across a round trip to WeChat too; an SMS code's, a password's
+ * and a pupil's card's sign-in goes straight back to the product in one call (the card, still on the
+ * school's password, through the pupil's own password first), reported to usage events as any
+ * sign-in where the device agreed, never a child's. And the
  * return to an application without OpenID Connect: an allow-listed `redirect` is followed after SMS
  * sign-in and after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
@@ -19,17 +20,19 @@ import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { insertAgreement, rotateSigningKey } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { usageDb } from '../../server/src/store/usage/events.ts';
 import {
   inputLabelled,
   newUserByDevProvider,
   phoneNumbers,
   signInByCode,
+  signInByPassword,
   signInBySms,
 } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';
 import { LOCALES } from './support/matrix.ts';
-import { expectScreen, inPage } from './support/pages.ts';
+import { expectScreen, inPage, type TestPage } from './support/pages.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 let app: AppUnderTest;
@@ -75,7 +78,28 @@ const printedCardOfPupil = async (ownPasswordChosen = true) => {
     .where('user_id', '=', pupil.user_id)
     .execute();
   const badge = badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
-  return { badge, password: pupil.password };
+  return { badge, password: pupil.password, userId: pupil.user_id };
+};
+
+/** Until the sign-in screen's read of the product is kept with the return (a first-party application's). */
+const firstPartyReadKept = (page: Page) =>
+  page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'), undefined, {
+    timeout: 30_000,
+  });
+
+/** Courses sends the visitor to EduPass's sign-in screen (in Chinese), which names it. */
+const openCoursesSignIn = async (page: Page) => {
+  await page.goto(courses.origin);
+  await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+  await expectScreen(page, '登录 Courses');
+  await firstPartyReadKept(page);
+};
+
+const PASSWORD_IN_CHINESE = {
+  'signIn.tabPassword': '密码登录',
+  'form.identity': '手机号、用户名或邮箱',
+  'form.password': '密码',
+  'signIn.submit': '登录',
 };
 
 beforeAll(async () => {
@@ -126,9 +150,10 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     const { page } = tab;
     await page.goto(courses.origin);
     await expectScreen(page, 'Courses: signed out');
-    // The sign-in screen reads the interaction once, and a first-party application's is then completed
-    // without a second read.
+    // The sign-in screen reads the interaction once, and the SMS sign-in names a first-party
+    // application's, which the server completes with it: no second read, no gate, no completion.
     const interactionCalls = recordInteractionCalls(page);
+    const calls = recordEduPassCalls(page);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
@@ -138,7 +163,10 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     });
     await expectScreen(page, 'Courses: signed in');
     await page.getByText(`Signed in as ${phone}`).waitFor();
-    expect(interactionCalls).toEqual(['GET', 'POST /complete']);
+    expect(interactionCalls).toEqual(['GET']);
+    expect(calls.slice(calls.indexOf('POST /tiger/v3/web/accounts/captcha/login/silence') + 1)).toEqual([
+      'POST /tiger/v3/web/accounts/phone/login/silence',
+    ]);
 
     await rotateSigningKey(app.server.app.ctx, true);
 
@@ -179,6 +207,57 @@ test('a product sign-in through a WeChat round trip reads the interaction once, 
   });
 });
 
+test('a password sign-in where a product waits, on a phone: one call after the password, then the product', async () => {
+  const account = await signUp(app.server, nextPhone(), PASSWORD, await agreementIdsInEffect(app.server));
+  await inPage(app.browser, { locale: 'zh-CN', ...PHONE }, async (tab) => {
+    const { page } = tab;
+    const calls = recordEduPassCalls(page);
+    await openCoursesSignIn(page);
+    const before = calls.length;
+    await signInByPassword(tab, account.phone, PASSWORD, PASSWORD_IN_CHINESE);
+    await expectScreen(page, 'Courses: signed in');
+    // The captcha service's ticket (an ordinary attempt: no puzzle), then the sign-in, which completed
+    // the product's: no agreements' read, no consent's, no completion.
+    expect(calls.slice(before).filter((call) => !call.includes('/captcha/'))).toEqual([
+      'POST /tiger/v3/web/accounts/login/security',
+    ]);
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test('a sign-in that leaves for the product at once is reported where the device agreed, but never a child’s', async () => {
+  const adult = await signUp(app.server, nextPhone(), PASSWORD, await agreementIdsInEffect(app.server));
+  const { badge, userId: pupil } = await printedCardOfPupil();
+  /** The product's sign-in, in a tab whose device agreed to usage reports, signed in by `signIn`. */
+  const signInToCourses = (signIn: (tab: TestPage) => Promise<void>) =>
+    inPage(app.browser, { locale: 'zh-CN', width: 768, height: 1024, consent: 'granted' }, async (tab) => {
+      await openCoursesSignIn(tab.page);
+      await signIn(tab);
+      await expectScreen(tab.page, 'Courses: signed in');
+      expect(tab.errors).toEqual([]);
+    });
+  /** The usage events stored of `userId`, by key. */
+  const eventsOf = async (userId: number) =>
+    (
+      await usageDb(app.server.app.ctx.db)
+        .selectFrom('usage_events')
+        .select(['event_key', 'data'])
+        .where('user_id', '=', String(userId))
+        .execute()
+    ).map((row) => `${row.event_key} ${row.data}`);
+  await signInToCourses(async ({ page }) => {
+    await page.goto(`${app.server.url}/badge#${badge}`);
+  });
+  await signInToCourses((tab) => signInByPassword(tab, adult.phone, PASSWORD, PASSWORD_IN_CHINESE));
+  // Sent as the page was left for the product (a beacon): the sign-in, with its method.
+  await expect
+    .poll(() => eventsOf(adult.userId), { timeout: 30_000 })
+    .toContainEqual(expect.stringMatching(/^sign_in .*"password"/));
+  // The pupil's tab, left earlier the same way, reported its page views as a visitor's; of the child,
+  // nothing.
+  expect(await eventsOf(pupil)).toEqual([]);
+});
+
 test("a pupil's card opened where a product waits goes straight back to it: one call, no gate, no completion", async () => {
   const { badge } = await printedCardOfPupil();
   await inPage(app.browser, { locale: 'zh-CN', width: 768, height: 1024 }, async (tab) => {
@@ -188,9 +267,7 @@ test("a pupil's card opened where a product waits goes straight back to it: one 
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expect.poll(() => calls.filter((call) => call.includes('/interactions/'))).toHaveLength(1);
     // The pupil scans once the screen names the product: its read answered and kept with the return.
-    await page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'), undefined, {
-      timeout: 30_000,
-    });
+    await firstPartyReadKept(page);
     // The classroom tablet's camera opens the card's link in the tab where the product's sign-in waits.
     const before = calls.length;
     await page.goto(`${app.server.url}/badge#${badge}`);

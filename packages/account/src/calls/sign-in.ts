@@ -14,6 +14,17 @@ import { byRules } from '../validate.ts';
 import { withToken } from '../with-token.ts';
 import type { AgreementInput, PhoneCodeInput, PhoneInput } from './sign-up.ts';
 
+/** A sign-in made for a product's sign-in the browser waits on. */
+export interface ProductSignInInput {
+  /**
+   * The uid of a first-party product's sign-in (an OpenID Connect interaction) this browser waits on:
+   * the server completes it with the sign-in when nothing more is asked of the user, and the answer's
+   * `redirect_to` is where the browser goes on to (without it, complete the interaction as after any
+   * sign-in).
+   */
+  interaction?: string;
+}
+
 /** Sends a sign-in code by SMS. */
 export const sendLoginCode: CaptchaCall<PhoneInput, void> = /* @__PURE__ */ defineCall(
   anonymous,
@@ -23,12 +34,8 @@ export const sendLoginCode: CaptchaCall<PhoneInput, void> = /* @__PURE__ */ defi
 );
 
 /** Signs in with phone and SMS code. */
-export const loginByPhone: Call<PhoneCodeInput & AgreementInput, LoginResult> = /* @__PURE__ */ defineCall(
-  anonymous,
-  loginByPhoneRoute,
-  signIn,
-  byRules,
-);
+export const loginByPhone: Call<PhoneCodeInput & AgreementInput & ProductSignInInput, LoginResult> =
+  /* @__PURE__ */ defineCall(anonymous, loginByPhoneRoute, signIn, byRules);
 
 /** Sends a code for sign-in-or-sign-up. */
 export const sendSilentLoginCode: CaptchaCall<PhoneInput, void> = /* @__PURE__ */ defineCall(
@@ -39,14 +46,10 @@ export const sendSilentLoginCode: CaptchaCall<PhoneInput, void> = /* @__PURE__ *
 );
 
 /** Signs in with phone and code, creating the account on first use (`is_first_login` tells). */
-export const loginByPhoneSilently: Call<PhoneCodeInput & AgreementInput, LoginResult> = /* @__PURE__ */ defineCall(
-  anonymous,
-  loginByPhoneSilentlyRoute,
-  signIn,
-  byRules,
-);
+export const loginByPhoneSilently: Call<PhoneCodeInput & AgreementInput & ProductSignInInput, LoginResult> =
+  /* @__PURE__ */ defineCall(anonymous, loginByPhoneSilentlyRoute, signIn, byRules);
 
-export interface PasswordLoginInput extends AgreementInput {
+export interface PasswordLoginInput extends AgreementInput, ProductSignInInput {
   /** Phone number, username or e-mail. */
   identity: string;
   password: string;

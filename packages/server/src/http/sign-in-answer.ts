@@ -1,10 +1,13 @@
 /**
  * The answer of every route that signs the caller in (password, codes, passkeys, WeChat and QQ, a
- * school's sign-in by phone): the `authorization` cookie set, and `{user_info, auth}`.
+ * school's sign-in by phone, a login card): the `authorization` cookie set, and `{user_info, auth}`;
+ * with `redirect_to` where the sign-in named the product sign-in it was made for and completed it.
  */
 import type { RouteName } from '@edupass/protocol';
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
+import { completeWithSignIn } from '../oidc/interactions.ts';
+import { currentProvider } from '../oidc/mount.ts';
 import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
 import { setAuthCookie } from './request-info.ts';
 import type { RouteInput } from './route-kit.ts';
@@ -13,6 +16,23 @@ import type { RouteInput } from './route-kit.ts';
 export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: SignedIn) => {
   setAuthCookie(reply, ctx.config, signedIn.cookie.token, signedIn.cookie.maxAge);
   return signedIn.result;
+};
+
+/**
+ * As `answerSignIn`, and where the body names a first-party product's sign-in this browser waits on
+ * (`interaction`: the password, SMS code and card sign-ins), that sign-in completed with this one as
+ * the web client's return would complete it, and `redirect_to` answered: where the browser goes on to.
+ * Anything more to ask of the user (agreements, a third-party application's consent, the password a
+ * school asks a pupil to choose), another browser's interaction or one gone leaves the sign-in as it
+ * is, without `redirect_to` (oidc/interactions.ts `completeWithSignIn`).
+ */
+export const answerSignInFor = async <N extends RouteName>(ctx: Context, input: RouteInput<N>, signedIn: SignedIn) => {
+  const answer = answerSignIn(ctx, input.reply, signedIn);
+  const uid = (input.body as { interaction?: string } | undefined)?.interaction;
+  if (uid === undefined) return answer;
+  const call = { request: input.request, reply: input.reply };
+  const redirectTo = await completeWithSignIn(ctx, currentProvider(ctx), call, uid, signedIn.cookie.token);
+  return redirectTo === undefined ? answer : { ...answer, redirect_to: redirectTo };
 };
 
 /** Who signs in: the client, and whether it asked for the token set (`Auth-Version`). */
@@ -28,4 +48,4 @@ export const signInBy =
     service: (ctx: Context, body: RouteInput<N>['body'], request: SignInRequest) => Promise<SignedIn>,
   ) =>
   async (input: RouteInput<N>) =>
-    answerSignIn(ctx, input.reply, await service(ctx, input.body, signInRequest(input)));
+    answerSignInFor(ctx, input, await service(ctx, input.body, signInRequest(input)));

@@ -2,9 +2,9 @@
  * What one sign-in costs PostgreSQL, counted by PostgreSQL itself (test-kit pg-counters.ts: the
  * statements pg_stat_statements saw, the transactions that wrote — each a commit that waits for its
  * WAL sync): a first-party product's whole OpenID Connect sign-in by password (authorize → interaction
- * → sign-in → complete → resume → token → userinfo), by card likewise, and a refresh by the product's
- * back end, each under the ceilings below. A change that brings back a read per step or a commit per
- * write fails here, showing the statements of each step.
+ * → sign-in, which completes the interaction as the web client asks → resume → token → userinfo), by
+ * card likewise, and a refresh by the product's back end, each under the ceilings below. A change that
+ * brings back a read per step or a commit per write fails here, showing the statements of each step.
  * PostgreSQL only: the cluster is the test's own, with pg_stat_statements loaded.
  */
 

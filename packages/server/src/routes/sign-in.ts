@@ -3,7 +3,7 @@ import type { Context } from '../context.ts';
 import { codeSendBy } from '../http/code-send.ts';
 import { clearAuthCookie } from '../http/request-info.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { answerSignIn, signInBy, signInRequest } from '../http/sign-in-answer.ts';
+import { answerSignInFor, signInBy, signInRequest } from '../http/sign-in-answer.ts';
 import { guardPasswordLogin } from '../services/captcha/gate.ts';
 import { requestVoiceCode } from '../services/codes/requests.ts';
 import { sendOauthBindCode } from '../services/oauth/sign-up.ts';
@@ -25,9 +25,9 @@ export const signInRoutes = (app: FastifyInstance, ctx: Context) => {
     defineRoute(app, ctx, name, async (input) => {
       const { body, client, captchaTicket } = input;
       const guard = { pid: body.pid, identity: body.identity, ip: client.ip, ticket: captchaTicket, ticketRequired };
-      return answerSignIn(
+      return answerSignInFor(
         ctx,
-        input.reply,
+        input,
         await guardPasswordLogin(ctx, guard, (found, resetOnRight, withPlace) =>
           loginByPassword(ctx, body, signInRequest(input), found, { resetOnRight, withPlace }),
         ),

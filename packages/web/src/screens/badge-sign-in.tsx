@@ -5,8 +5,8 @@
  * application, else the account). A first-party product waiting on the sign-in (the return read on the
  * sign-in screen) is named in the exchange, which completes it where nothing more is asked of the
  * pupil: the browser goes straight back to the product, without the agreements' and the completion's
- * three calls. No usage event is reported of that sign-in: whether the pupil is a child, of whom none
- * is, is not known yet. A card that no longer works says so, with the password sign-in.
+ * three calls (after-sign-in.ts `signInForProduct`). A card that no longer works says so, with the
+ * password sign-in.
  */
 import { loginByBadge } from '@edupass/account/badge';
 import { ClientCode } from '@edupass/protocol';
@@ -14,9 +14,7 @@ import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
-import { holdGateWhile } from '../session/gate.ts';
-import { clearReturn, pendingAppReturn } from '../session/return-target.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { Link } from '../ui/link.tsx';
 import { Screen } from '../ui/screen.tsx';
 
@@ -44,18 +42,8 @@ const BadgeSignIn = () => {
     let live = true;
     setState({ kind: 'working' });
     // A first-party product waiting on this sign-in is completed with it: straight back to the product.
-    const pending = pendingAppReturn();
-    const interaction = pending?.kind === 'interaction' && pending.firstParty !== undefined ? pending.uid : undefined;
-    const leaving = loginByBadge(client, interaction === undefined ? { badge } : { badge, interaction }).then(
-      ({ redirect_to }) => {
-        if (redirect_to === undefined) return false;
-        clearReturn();
-        window.location.assign(redirect_to);
-        return true;
-      },
-    );
-    holdGateWhile(leaving)
-      .then((left) => (left ? undefined : afterSignIn('badge')))
+    signInForProduct((product) => loginByBadge(client, { badge, ...product }), 'badge')
+      .then((stayed) => (stayed ? afterSignIn('badge') : undefined))
       .catch((error: unknown) => {
         if (live) setState(isRefused(error) ? { kind: 'revoked' } : { kind: 'failed', error });
       });

@@ -11,7 +11,7 @@ import { type FormEvent, useState } from 'react';
 import { prepareCaptcha, withCaptcha } from '../captcha/human-check.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { rememberWeakPassword } from '../session/weak-password.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
@@ -19,12 +19,20 @@ import { SlowNotice } from '../ui/slow-notice.tsx';
 import { askingSecondStep, type PendingSecondStep } from './second-step-ask.ts';
 import { LockNotice, lockedFor, useLockCountdown } from './sign-in-lock.tsx';
 
+/** The sign-in, for the product waiting on it if any; a weak password remembered for the account centre. */
 const signIn = (identity: string, password: string) =>
-  withCaptcha('login', identity, (proof) =>
-    proof
-      ? loginByPasswordSecure(client, { identity, password }, proof)
-      : // A server without the captcha service: the plain sign-in is all there is.
-        loginByPassword(client, { identity, password }),
+  signInForProduct(
+    (product) =>
+      withCaptcha('login', identity, (proof) =>
+        proof
+          ? loginByPasswordSecure(client, { identity, password, ...product }, proof)
+          : // A server without the captcha service: the plain sign-in is all there is.
+            loginByPassword(client, { identity, password, ...product }),
+      ).then((result) => {
+        rememberWeakPassword(result.auth.is_weak_password);
+        return result;
+      }),
+    'password',
   );
 
 export interface PasswordSignInProps {
@@ -62,9 +70,7 @@ export const PasswordSignIn = ({ onSecondStep, onUseSms, pupil = false }: Passwo
           'password',
           onSecondStep,
         );
-        if (!result) return;
-        rememberWeakPassword(result.auth.is_weak_password);
-        await afterSignIn('password');
+        if (result) await afterSignIn('password');
       } catch (error) {
         const seconds = lockedFor(error);
         // With the seconds known, the lock's own notice says it all; without them, the catalogue's text.

@@ -5,7 +5,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { PhoneCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
@@ -38,11 +38,16 @@ export const SmsSignIn = ({ onSecondStep, initialPhone = '' }: SmsSignInProps) =
       return void requestAnimationFrame(() => action.focusFirstInvalid());
     }
     void action.run(async () => {
-      const signedIn = loginByPhoneSilently(client, {
-        phone_number: phone,
-        captcha: code,
-        agreement_ids: agreements.map((a) => a.id),
-      });
+      const signedIn = signInForProduct(
+        (product) =>
+          loginByPhoneSilently(client, {
+            phone_number: phone,
+            captcha: code,
+            agreement_ids: agreements.map((a) => a.id),
+            ...product,
+          }),
+        'sms',
+      );
       if (await askingSecondStep(signedIn, 'sms', onSecondStep)) await afterSignIn('sms');
     });
   };

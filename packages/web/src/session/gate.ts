@@ -38,7 +38,7 @@ const sessionKey = () => {
 const CHILD_BANDS = new Set(['under_8', '8_13']);
 
 /** Whether the signed-in user is a child under 14; an unanswered question counts as a child (not asked). */
-const isChild = async (): Promise<boolean> => {
+export const isChild = async (): Promise<boolean> => {
   try {
     const own = (await callRoute(client, ownConsentRoute)) as { age_band?: string | null };
     return CHILD_BANDS.has(own.age_band ?? '');
@@ -70,8 +70,8 @@ let held: Promise<boolean> | undefined;
 
 /**
  * Holds the gate's questions while a sign-in that may leave the page for an application is under
- * way (a card's, which completes the application's sign-in itself): asked after it when it stays,
- * never when it left.
+ * way (one that completes the application's sign-in itself: after-sign-in.ts `signInForProduct`):
+ * asked after it when it stays, never when it left.
  */
 export const holdGateWhile = (leaving: Promise<boolean>): Promise<boolean> => {
   const outcome = leaving.catch(() => false);

@@ -3,9 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { invalidRequest } from '../../errors.ts';
 import { defineRoute } from '../../http/route-kit.ts';
-import { answerSignIn, signInRequest } from '../../http/sign-in-answer.ts';
-import { completeWithSignIn } from '../../oidc/interactions.ts';
-import { currentProvider } from '../../oidc/mount.ts';
+import { answerSignInFor, signInRequest } from '../../http/sign-in-answer.ts';
 import { recordReads } from '../../services/account/record-reads.ts';
 import { requireAccess } from '../../services/edu/access.ts';
 import { guardiansToConfirm, resendGuardianInvite } from '../../services/edu/family/school-invites.ts';
@@ -220,20 +218,11 @@ export const eduRoutes = (app: FastifyInstance, ctx: Context) => {
     ({ session, params }) => refuseJoin(ctx, session.userId, params.id, params.user_id),
     { tags },
   );
-  const provider = currentProvider(ctx);
   defineRoute(
     app,
     ctx,
     'signInByBadge',
-    async (input) => {
-      const signedIn = await signInByBadge(ctx, input.body, signInRequest(input));
-      const answer = answerSignIn(ctx, input.reply, signedIn);
-      const uid = input.body.interaction;
-      if (uid === undefined) return answer;
-      const call = { request: input.request, reply: input.reply };
-      const redirectTo = await completeWithSignIn(ctx, provider, call, uid, signedIn.cookie.token);
-      return redirectTo === undefined ? answer : { ...answer, redirect_to: redirectTo };
-    },
+    async (input) => answerSignInFor(ctx, input, await signInByBadge(ctx, input.body, signInRequest(input))),
     { tags },
   );
 };

@@ -1,14 +1,24 @@
 /**
- * A login card's sign-in that names the product sign-in its browser waits on (`POST /edu/badge/sign-in`
- * with `interaction`) completes it: the answer's `redirect_to` takes the browser back to a first-party
- * product with a code for the pupil, with no call of the web client's return. Whatever would stop that
- * return stops this too (another browser's interaction, a third-party application's consent, a
- * password the pupil must choose first, an interaction that is no more; agreements to sign, E_15, are
- * the completion's own check, agreements-gate.test.ts): the sign-in is answered as any, without
+ * A sign-in that names the product sign-in its browser waits on (`interaction`: a login card's, `POST
+ * /edu/badge/sign-in`; a password's, `POST …/login`, whose handler `…/login/security` shares; an SMS
+ * code's, `POST …/phone/login/silence` and `…/phone/login/post-process`) completes it: the answer's
+ * `redirect_to` takes the browser back to a first-party product with a code for the user, with no
+ * call of the web client's return. Whatever would stop that return stops this too (another browser's
+ * interaction, a third-party application's consent, a password the pupil must choose first,
+ * agreements to sign, an interaction that is no more): the sign-in is answered as any, without
  * `redirect_to`, and the interaction is left as it was.
  */
 import { routes } from '@edupass/protocol';
-import { expectError } from '@edupass/test-kit/accounts';
+import {
+  agreementIdsInEffect,
+  codeFor,
+  expectError,
+  nextPhone,
+  PASSWORD,
+  PID,
+  signUp,
+  signUpAgreed,
+} from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
@@ -51,17 +61,17 @@ beforeAll(async () => {
   cards = await printedCards(['王小明', '李小红', '张小刚', '赵小丽', '陈小军', '刘小芳']);
 });
 
-type CardAnswer = { user_info: { id: number }; auth: { token: string }; redirect_to?: string };
+type SignInAnswer = { user_info: { id: number }; auth: { token: string }; redirect_to?: string };
 
 /** The card's sign-in from `browser` (its cookies go along), naming `interaction` when given. */
 const cardSignIn = async (browser: Browser, badge: string | undefined, interaction?: string) => {
   const body = { badge, ...(interaction === undefined ? {} : { interaction }) };
-  return client(server.url)<CardAnswer>('POST', routes.signInByBadge.path, body, {
+  return client(server.url)<SignInAnswer>('POST', routes.signInByBadge.path, body, {
     headers: { cookie: browser.cookieHeader() },
   });
 };
 
-/** A card's sign-in that stands (its session works) but completed nothing. */
+/** A sign-in that stands (its session works) but completed nothing. */
 const signedInOnly = async (answer: Awaited<ReturnType<typeof cardSignIn>>) => {
   expect(answer.status).toBe(200);
   expect(answer.body.redirect_to).toBeUndefined();
@@ -121,5 +131,75 @@ describe('a card sign-in naming the interaction its browser waits on', () => {
     await signedInOnly(await cardSignIn(browser, cards[4], 'no-such-interaction'));
     expectError(await cardSignIn(browser, cards[5], 'x'.repeat(65)), 'E_1');
     expectError(await cardSignIn(browser, 'not-a-card', 'no-such-interaction'), 'AC3_2');
+  });
+});
+
+/** A password sign-in from `browser`, naming `interaction`. */
+const passwordSignIn = (browser: Browser, identity: string, interaction: string) => {
+  const body = { identity, password: PASSWORD, pid: PID, interaction };
+  return client(server.url)<SignInAnswer>('POST', routes.loginByPassword.path, body, {
+    headers: { cookie: browser.cookieHeader() },
+  });
+};
+
+/** Where `answer.redirect_to` leads `browser`: the product's callback, whose code is the user's. */
+const expectCodeFor = async (
+  config: oidc.Configuration,
+  browser: Browser,
+  checks: Parameters<typeof oidc.authorizationCodeGrant>[2],
+  answer: { status: number; body: SignInAnswer },
+) => {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  expect(answer.body.redirect_to).toBeTypeOf('string');
+  const back = await browser.follow(String(answer.body.redirect_to), (next) => next.startsWith(CALLBACK));
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(back), checks);
+  expect(tokens.claims()?.sub).toBe(String(answer.body.user_info.id));
+};
+
+describe('a password or SMS code sign-in naming the interaction its browser waits on', () => {
+  it('completes a first-party product sign-in by password', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const account = await signUpAgreed(server);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    await expectCodeFor(config, browser, checks, await passwordSignIn(browser, account.phone, interactionOf(landed)));
+  });
+
+  it('completes it by SMS code, the sign-in that makes an account on first use and the one that does not', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const phone = nextPhone();
+    const agreement_ids = await agreementIdsInEffect(server);
+    for (const [send, path] of [
+      ['captcha/login/silence', routes.loginByPhoneSilently.path],
+      ['captcha/login/post-process', routes.loginByPhone.path],
+    ] as const) {
+      const browser = cookieBrowser();
+      const { landed, checks } = await authorize(config, browser, CALLBACK);
+      const captcha = await codeFor(server, send, { phone_number: phone, pid: PID });
+      const body = { phone_number: phone, captcha, pid: PID, agreement_ids, interaction: interactionOf(landed) };
+      const answer = await client(server.url)<SignInAnswer>('POST', path, body, {
+        headers: { cookie: browser.cookieHeader() },
+      });
+      await expectCodeFor(config, browser, checks, answer);
+    }
+  });
+
+  it('leaves agreements to sign to the gate: the sign-in stands, the interaction waits', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const account = await signUp(server);
+    const browser = cookieBrowser();
+    const uid = interactionOf((await authorize(config, browser, CALLBACK)).landed);
+    const token = await signedInOnly(await passwordSignIn(browser, account.phone, uid));
+    expectError(await interactionCall(server, browser, 'POST', `${uid}/complete`, {}, token), 'E_15');
+  });
+
+  it("does not complete another browser's interaction", async () => {
+    const config = await discover(server, app.id, app.secret);
+    const account = await signUpAgreed(server);
+    const attacker = cookieBrowser();
+    const uid = interactionOf((await authorize(config, attacker, CALLBACK)).landed);
+    await signedInOnly(await passwordSignIn(cookieBrowser(), account.phone, uid));
+    const resumed = await attacker.request(`${server.url}/oidc/auth/${uid}`);
+    expect(resumed.location ?? '').not.toContain('code=');
   });
 });
