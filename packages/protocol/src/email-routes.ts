@@ -7,7 +7,7 @@
  * The anonymous sends answer 204 whether or not an account has the address, and send to it only when
  * one does: an unknown address then reads as a wrong code at the check, never as "not registered".
  */
-import { captcha, CAPTCHA_HEADERS as headers, ids, pid } from './account-route-fields.ts';
+import { captcha, CAPTCHA_HEADERS as headers, ids, interaction, pid } from './account-route-fields.ts';
 import { accountRoute as route } from './route-fields.ts';
 import type { RouteSpec } from './routes.ts';
 
@@ -26,7 +26,7 @@ export const checkEmailResetCodeRoute = /* @__PURE__ */ route('POST', 'email/cap
 /** Sign-in by a code sent to the account's e-mail; the second factor and agreements apply as by SMS. */
 export const sendEmailLoginCodeRoute = emailCodeSend('email/captcha/login', 'none');
 export const loginByEmailRoute = /* @__PURE__ */ route('POST', 'email/login', 'none', {
-  body: { email, captcha, pid, agreement_ids: ids },
+  body: { email, captcha, pid, agreement_ids: ids, interaction },
 });
 /** Adds or changes the account's e-mail: a code to the new address, after step-up. */
 export const sendEmailBindCodeRoute = emailCodeSend('email/captcha/bind', 'token');

@@ -5,11 +5,12 @@
  * A sign-in whose first step passed answers E_11 with `mfa_challenge` (single use, bound to the
  * account and that step) and `mfa_methods`; `second-factor/verify` with the challenge and a code or a
  * passkey answer finishes it with the usual `{user_info, auth}`. A passkey alone signs in through
- * `passkeys/sign-in/options` and `passkeys/sign-in`. Passkey answers (`passkey`, `response`) are the
+ * `passkeys/sign-in/options` and `passkeys/sign-in`. Both sign-ins take `interaction`, as the first
+ * steps do (account-route-fields.ts). Passkey answers (`passkey`, `response`) are the
  * JSON form of the WebAuthn credential, as @simplewebauthn/browser returns it.
  */
 
-import { pid } from './account-route-fields.ts';
+import { interaction, pid } from './account-route-fields.ts';
 import type { Answer } from './answer-schema.ts';
 import { opt, accountRoute as route, s } from './route-fields.ts';
 import type {
@@ -56,11 +57,17 @@ export const verifySecondFactorRoute = /* @__PURE__ */ route('POST', 'second-fac
     mfa_challenge: /* @__PURE__ */ s(),
     code: /* @__PURE__ */ opt(/* @__PURE__ */ s(32)),
     passkey: /* @__PURE__ */ opt(webauthnAnswer),
+    interaction,
   },
 });
 export const passkeySignInOptionsRoute = /* @__PURE__ */ route('POST', 'passkeys/sign-in/options', 'none');
 export const passkeySignInRoute = /* @__PURE__ */ route('POST', 'passkeys/sign-in', 'none', {
-  body: { pid, response: webauthnAnswer, agreement_ids: { type: 'integer[]', required: false, maxLength: 64 } },
+  body: {
+    pid,
+    response: webauthnAnswer,
+    agreement_ids: { type: 'integer[]', required: false, maxLength: 64 },
+    interaction,
+  },
 });
 /** Step-up with the second factor: options for a passkey, then a code or a passkey answer. */
 export const stepUpPasskeyOptionsRoute = /* @__PURE__ */ route('POST', 'step-up/passkey/options', 'token');

@@ -12,6 +12,7 @@ import { anonymous, type Call, type CaptchaCall, defineCall } from '../call.ts';
 import { nothing, object, signIn } from '../shapes.ts';
 import { byRules } from '../validate.ts';
 import { withToken } from '../with-token.ts';
+import type { ProductSignInInput } from './sign-in.ts';
 import type { AgreementInput, EmailInput } from './sign-up.ts';
 
 export interface EmailCodeInput extends EmailInput {
@@ -48,12 +49,8 @@ export const sendEmailLoginCode: CaptchaCall<EmailInput, void> = /* @__PURE__ */
 );
 
 /** Signs in with e-mail and code (a second factor, where the account has one, rejects with its challenge). */
-export const loginByEmail: Call<EmailCodeInput & AgreementInput, LoginResult> = /* @__PURE__ */ defineCall(
-  anonymous,
-  loginByEmailRoute,
-  signIn,
-  byRules,
-);
+export const loginByEmail: Call<EmailCodeInput & AgreementInput & ProductSignInInput, LoginResult> =
+  /* @__PURE__ */ defineCall(anonymous, loginByEmailRoute, signIn, byRules);
 
 /** Sends a code to the address the signed-in user adds or changes to (step-up first: STEP_UP_REQUIRED). */
 export const sendEmailBindCode: CaptchaCall<EmailInput, void> = /* @__PURE__ */ defineCall(

@@ -27,6 +27,7 @@ import type { AccountClient } from '../client.ts';
 import { type AuthError, isAuthError } from '../errors.ts';
 import { nothing, object, signIn } from '../shapes.ts';
 import { withToken } from '../with-token.ts';
+import type { ProductSignInInput } from './sign-in.ts';
 
 /**
  * WebAuthn options and answers as JSON (`PublicKeyCredentialCreationOptionsJSON`,
@@ -54,7 +55,7 @@ export const secondFactorChallengeOf = (error: unknown): SecondFactorChallenge |
 };
 
 /** Finishes a sign-in with its challenge and a proof; resolves like any sign-in (tokens kept). */
-export const verifySecondFactor: Call<SecondFactorProof & { mfa_challenge: string }, LoginResult> =
+export const verifySecondFactor: Call<SecondFactorProof & { mfa_challenge: string } & ProductSignInInput, LoginResult> =
   /* @__PURE__ */ defineCall(anonymous, verifySecondFactorRoute, signIn);
 
 /** Options for a passkey answering a sign-in's challenge (only that account's passkeys). */
@@ -72,8 +73,10 @@ export const passkeySignInOptions: PlainCall<WebAuthnJSON> = /* @__PURE__ */ def
 );
 
 /** Signs in with a passkey's answer to those options. */
-export const passkeySignIn: Call<{ response: WebAuthnJSON; agreement_ids?: number[] }, LoginResult> =
-  /* @__PURE__ */ defineCall(anonymous, passkeySignInRoute, signIn);
+export const passkeySignIn: Call<
+  { response: WebAuthnJSON; agreement_ids?: number[] } & ProductSignInInput,
+  LoginResult
+> = /* @__PURE__ */ defineCall(anonymous, passkeySignInRoute, signIn);
 
 /** The caller's authenticator app, passkeys and recovery codes left. */
 export const secondFactorStatus: PlainCall<SecondFactorStatus> = /* @__PURE__ */ defineCall(

@@ -1,7 +1,8 @@
 /**
  * A sign-in that names the product sign-in its browser waits on (`interaction`: a login card's, `POST
  * /edu/badge/sign-in`; a password's, `POST …/login`, whose handler `…/login/security` shares; an SMS
- * code's, `POST …/phone/login/silence` and `…/phone/login/post-process`) completes it: the answer's
+ * code's, `POST …/phone/login/silence` and `…/phone/login/post-process`; an e-mail code's; the second
+ * factor's step; a passkey's) completes it: the answer's
  * `redirect_to` takes the browser back to a first-party product with a code for the user, with no
  * call of the web client's return. Whatever would stop that return stops this too (another browser's
  * interaction, a third-party application's consent, a password the pupil must choose first,
@@ -18,6 +19,7 @@ import {
   PID,
   signUp,
   signUpAgreed,
+  signUpByEmail,
 } from '@edupass/test-kit/accounts';
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
@@ -25,6 +27,8 @@ import { client } from '@edupass/test-kit/http-client';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, type Browser, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
+import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
+import { enrolAuthenticatorApp, registerSoftPasskey } from '@edupass/test-kit/second-factors';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -134,13 +138,13 @@ describe('a card sign-in naming the interaction its browser waits on', () => {
   });
 });
 
+/** A sign-in's `body` posted to `path` from `browser` (its cookies go along). */
+const postFrom = (browser: Browser, path: string, body: Record<string, unknown>) =>
+  client(server.url)<SignInAnswer>('POST', path, body, { headers: { cookie: browser.cookieHeader() } });
+
 /** A password sign-in from `browser`, naming `interaction`. */
-const passwordSignIn = (browser: Browser, identity: string, interaction: string) => {
-  const body = { identity, password: PASSWORD, pid: PID, interaction };
-  return client(server.url)<SignInAnswer>('POST', routes.loginByPassword.path, body, {
-    headers: { cookie: browser.cookieHeader() },
-  });
-};
+const passwordSignIn = (browser: Browser, identity: string, interaction: string) =>
+  postFrom(browser, routes.loginByPassword.path, { identity, password: PASSWORD, pid: PID, interaction });
 
 /** Where `answer.redirect_to` leads `browser`: the product's callback, whose code is the user's. */
 const expectCodeFor = async (
@@ -156,7 +160,7 @@ const expectCodeFor = async (
   expect(tokens.claims()?.sub).toBe(String(answer.body.user_info.id));
 };
 
-describe('a password or SMS code sign-in naming the interaction its browser waits on', () => {
+describe('every other sign-in of the web client naming the interaction its browser waits on', () => {
   it('completes a first-party product sign-in by password', async () => {
     const config = await discover(server, app.id, app.secret);
     const account = await signUpAgreed(server);
@@ -177,11 +181,45 @@ describe('a password or SMS code sign-in naming the interaction its browser wait
       const { landed, checks } = await authorize(config, browser, CALLBACK);
       const captcha = await codeFor(server, send, { phone_number: phone, pid: PID });
       const body = { phone_number: phone, captcha, pid: PID, agreement_ids, interaction: interactionOf(landed) };
-      const answer = await client(server.url)<SignInAnswer>('POST', path, body, {
-        headers: { cookie: browser.cookieHeader() },
-      });
-      await expectCodeFor(config, browser, checks, answer);
+      await expectCodeFor(config, browser, checks, await postFrom(browser, path, body));
     }
+  });
+
+  it('completes it by e-mail code', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const { email } = await signUpByEmail(server);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    const captcha = await codeFor(server, 'email/captcha/login', { email, pid: PID });
+    const agreement_ids = await agreementIdsInEffect(server);
+    const body = { email, captcha, pid: PID, agreement_ids, interaction: interactionOf(landed) };
+    await expectCodeFor(config, browser, checks, await postFrom(browser, routes.loginByEmail.path, body));
+  });
+
+  it("completes it with the second factor's step, the password's step having completed nothing", async () => {
+    const config = await discover(server, app.id, app.secret);
+    const account = await signUpAgreed(server);
+    const { secret } = await enrolAuthenticatorApp(client(server.url), account.token);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    const first = await passwordSignIn(browser, account.phone, interactionOf(landed));
+    expect(first.body).toMatchObject({ error_code: 'E_11', mfa_challenge: expect.any(String) });
+    const { mfa_challenge } = first.body as unknown as { mfa_challenge: string };
+    // The enrolment used this step's code: the next step's, which the server takes as a phone's drift.
+    const code = totpCode(secret, stepAt(Date.now()) + 1);
+    const body = { mfa_challenge, code, interaction: interactionOf(landed) };
+    await expectCodeFor(config, browser, checks, await postFrom(browser, routes.verifySecondFactor.path, body));
+  });
+
+  it('completes it with a passkey alone', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const account = await signUpAgreed(server);
+    const passkey = await registerSoftPasskey(client(server.url), account.token, server.config.publicUrl);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    const options = await client(server.url)<{ challenge: string }>('POST', routes.passkeySignInOptions.path);
+    const body = { pid: PID, response: passkey.assert(options.body, true), interaction: interactionOf(landed) };
+    await expectCodeFor(config, browser, checks, await postFrom(browser, routes.passkeySignIn.path, body));
   });
 
   it('leaves agreements to sign to the gate: the sign-in stands, the interaction waits', async () => {

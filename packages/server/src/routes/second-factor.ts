@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../http/route-kit.ts';
-import { answerSignIn } from '../http/sign-in-answer.ts';
+import { answerSignInFor, signInRequest } from '../http/sign-in-answer.ts';
 import {
   addPasskey,
   confirmTotp,
@@ -44,12 +44,12 @@ export const secondFactorRoutes = (app: FastifyInstance, ctx: Context) => {
     stepUpBySecondFactor(ctx, session, body, client.ip),
   );
   defineRoute(app, ctx, 'secondFactorPasskeyOptions', ({ body }) => challengePasskeyOptions(ctx, body.mfa_challenge));
-  defineRoute(app, ctx, 'verifySecondFactor', async ({ body, client, reply, wantsTokenSet }) =>
-    answerSignIn(ctx, reply, await finishSignIn(ctx, body, { ...client, wantsTokenSet })),
+  defineRoute(app, ctx, 'verifySecondFactor', async (input) =>
+    answerSignInFor(ctx, input, await finishSignIn(ctx, input.body, signInRequest(input))),
   );
   defineRoute(app, ctx, 'passkeySignInOptions', ({ client }) => passkeySignInOptions(ctx, client.ip));
-  defineRoute(app, ctx, 'passkeySignIn', async ({ body, client, reply, wantsTokenSet }) =>
-    answerSignIn(ctx, reply, await signInWithPasskey(ctx, body, { ...client, wantsTokenSet })),
+  defineRoute(app, ctx, 'passkeySignIn', async (input) =>
+    answerSignInFor(ctx, input, await signInWithPasskey(ctx, input.body, signInRequest(input))),
   );
   defineRoute(
     app,

@@ -8,7 +8,7 @@
  * password before the factor existed must not mint recovery codes (which then stand for the factor
  * everywhere) nor strip the factor off.
  */
-import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TokenSet, TotpSetup } from '@edupass/protocol';
+import type { LoginResult, RecoveryCodes, SecondFactorChallenge, TokenSet } from '@edupass/protocol';
 import {
   A,
   expectError,
@@ -23,6 +23,7 @@ import {
 } from '@edupass/test-kit/accounts';
 import { useTestServer } from '@edupass/test-kit/harness';
 import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
+import { enrolAuthenticatorApp, registerSoftPasskey } from '@edupass/test-kit/second-factors';
 import { softPasskey } from '@edupass/test-kit/webauthn-authenticator';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -51,13 +52,9 @@ const finish = (challenge: string, proof: { code?: string; passkey?: unknown }) 
 
 /** Sets up an authenticator app with `token`'s session: its secret and recovery codes. */
 const enrolApp = async (token: string) => {
-  const setup = await call<TotpSetup>('POST', `${A}/second-factor/totp`, undefined, { token });
-  expect(setup.status, JSON.stringify(setup.body)).toBe(200);
-  const code = totpCode(setup.body.secret, stepAt(now()));
-  const confirmed = await call<RecoveryCodes>('POST', `${A}/second-factor/totp/confirm`, { code }, { token });
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  const app = await enrolAuthenticatorApp(call, token, now());
   nextStep();
-  return { secret: setup.body.secret, recovery: confirmed.body.recovery_codes };
+  return app;
 };
 
 const adminUsers = (token: string) => call('GET', '/admin/users', undefined, { token });
@@ -101,18 +98,7 @@ describe('a passkey alone', () => {
   const withAppAndPasskey = async () => {
     const account = await signUp(server);
     const app = await enrolApp(account.token);
-    const passkey = softPasskey(rpId(), origin());
-    const options = await call<{ challenge: string }>('POST', `${A}/second-factor/passkeys/options`, undefined, {
-      token: account.token,
-    });
-    expect(options.status, JSON.stringify(options.body)).toBe(200);
-    const added = await call(
-      'POST',
-      `${A}/second-factor/passkeys`,
-      { name: 'Laptop', response: passkey.register(options.body) },
-      { token: account.token },
-    );
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const passkey = await registerSoftPasskey(call, account.token, server.config.publicUrl);
     return { ...account, ...app, passkey };
   };
 

@@ -5,7 +5,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import type { FormEvent } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { EmailCodeFields } from '../ui/account-fields.tsx';
 import { AgreementsCheck, useAgreed } from '../ui/agreements-check.tsx';
 import { FormEnd } from '../ui/form-end.tsx';
@@ -27,7 +27,11 @@ export const EmailSignIn = ({ onSecondStep }: { onSecondStep(pending: PendingSec
     touched.submit();
     if (checks.email(email) || checks.captcha(code) || !agreed) return;
     void action.run(async () => {
-      const signedIn = loginByEmail(client, { email, captcha: code, agreement_ids: agreements.map((a) => a.id) });
+      const agreement_ids = agreements.map((a) => a.id);
+      const signedIn = signInForProduct(
+        (product) => loginByEmail(client, { email, captcha: code, agreement_ids, ...product }),
+        'email',
+      );
       if (await askingSecondStep(signedIn, 'email', onSecondStep)) await afterSignIn('email');
     });
   };

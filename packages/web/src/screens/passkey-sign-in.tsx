@@ -7,13 +7,14 @@ import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { passkeysSupported, signWithPasskey } from '../ui/passkey.ts';
 
 const signInWithPasskey = async () => {
   const { passkeySignIn, passkeySignInOptions } = await import('@edupass/account/second-factor');
-  await passkeySignIn(client, { response: await signWithPasskey(await passkeySignInOptions(client)) });
-  await afterSignIn('passkey');
+  const response = await signWithPasskey(await passkeySignInOptions(client));
+  const stayed = await signInForProduct((product) => passkeySignIn(client, { response, ...product }), 'passkey');
+  if (stayed) await afterSignIn('passkey');
 };
 
 export const PasskeySignIn = () => {

@@ -15,7 +15,7 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn } from '../session/after-sign-in.ts';
+import { afterSignIn, signInForProduct } from '../session/after-sign-in.ts';
 import { signWithPasskey } from '../ui/passkey.ts';
 import { AppOrRecoveryCode } from '../ui/second-factor-code.tsx';
 import { SlowNotice } from '../ui/slow-notice.tsx';
@@ -72,15 +72,20 @@ const SecondFactorStep = ({
   const { mfa_challenge, mfa_methods } = challenge;
   const finish = (proof: () => Promise<SecondFactorProof>) =>
     void action.run(async () => {
+      let stayed: unknown;
       try {
-        await verifySecondFactor(client, { mfa_challenge, ...(await proof()) });
+        const given = await proof();
+        stayed = await signInForProduct(
+          (product) => verifySecondFactor(client, { mfa_challenge, ...given, ...product }),
+          method,
+        );
       } catch (error) {
         const deletion = deletionScheduledOf(error);
         if (!deletion) throw error;
         onDeletion(deletion);
         return;
       }
-      await afterSignIn(method);
+      if (stayed) await afterSignIn(method);
     });
   const submit = (event: FormEvent) => {
     event.preventDefault();

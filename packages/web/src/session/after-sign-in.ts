@@ -35,7 +35,9 @@ export const goOnSignedIn = async (): Promise<void> => {
  * A sign-in made for the first-party product this browser waits on (the sign-in screen's read of the
  * interaction said first party): `signIn` names the product's sign-in, and where the server completed
  * it (`redirect_to`) the sign-in is reported and the browser goes straight on to the product — one call
- * where the return made four (the sign-in, the agreements gate's two reads, the completion). The
+ * where the return made four (the sign-in, the agreements gate's two reads, the completion). Every
+ * sign-in of these screens goes through it: password, SMS and e-mail codes, the second step, a
+ * passkey, a login card. The
  * gate's questions wait meanwhile, asked only if the page stays. Answers the sign-in's result when the
  * page stays (the screen goes on as after any sign-in), undefined when it leaves.
  */
