@@ -37,9 +37,9 @@ export const goOnSignedIn = async (): Promise<void> => {
  * it (`redirect_to`) the sign-in is reported and the browser goes straight on to the product — one call
  * where the return made four (the sign-in, the agreements gate's two reads, the completion). Every
  * sign-in of these screens goes through it: password, SMS and e-mail codes, the second step, a
- * passkey, a login card. The
- * gate's questions wait meanwhile, asked only if the page stays. Answers the sign-in's result when the
- * page stays (the screen goes on as after any sign-in), undefined when it leaves.
+ * passkey, a login card. The gate's questions wait meanwhile, asked only if the page stays. Answers
+ * the sign-in's result when the page stays (the screen goes on as after any sign-in), undefined when
+ * it leaves.
  */
 export const signInForProduct = <R extends { redirect_to?: string }>(
   signIn: (product: ProductSignInInput) => Promise<R>,
