@@ -49,11 +49,12 @@ export const saveUser = async (
 
 /**
  * Records that a code sent to the user's phone or e-mail was just used (store/account/users.ts
- * `markProved`), and forgets the row remembered in memory, so applications read it proved at once.
+ * `markProved`), and where that changed the row, forgets the one remembered in memory, so applications
+ * read it proved at once. One proved already is left remembered: the sign-in's product reads it from
+ * memory, not again from the database.
  */
 export const proveContact = async (ctx: Context, user: User, channel: 'phone' | 'email') => {
-  await markProved(ctx.db, user, channel);
-  ctx.sessions.forgetUser(user.id);
+  if (await markProved(ctx.db, user, channel)) ctx.sessions.forgetUser(user.id);
 };
 
 /** Ends every session of a user, in the database and in memory, with a `session.ended` event. */

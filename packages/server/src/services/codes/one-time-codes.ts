@@ -8,7 +8,7 @@ import type { Channel } from '../../adapters/delivery.ts';
 import { DeliveryError } from '../../adapters/delivery-error.ts';
 import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
-import { consumeCode, countAttempt, deleteCode, findCode, putCode } from '../../store/account/codes.ts';
+import { consumeCode, countAttempt, deleteCode, putCode } from '../../store/account/codes.ts';
 import { hmac, safeEqual } from '../security/hashing.ts';
 import { limitCodeSend, releaseResendWait } from '../security/rate-limits.ts';
 
@@ -82,11 +82,12 @@ export const sendCode = async (ctx: Context, input: SendCodeInput, { counted = f
 
 /** Counts a guess and checks it; the code's hash when right, AC3_13 when wrong, expired, spent or guessed too often. */
 const checkCode = async (ctx: Context, target: string, scene: Scene, code: string): Promise<string> => {
-  const row = await findCode(ctx.db, target, scene);
+  // One statement: the guess counted and the code read as counted (an expired one's count is moot).
+  const row = await countAttempt(ctx.db, target, scene);
   if (!row || row.expires_at <= ctx.now()) return fail('AC3_13');
-  const attempts = await countAttempt(ctx.db, target, scene);
+  const { attempts } = row;
   const hash = codeHash(ctx, target, scene, code);
-  if (attempts === undefined || attempts > ctx.config.codeMaxAttempts) {
+  if (attempts > ctx.config.codeMaxAttempts) {
     await deleteCode(ctx.db, target, scene);
     return fail('AC3_13');
   }

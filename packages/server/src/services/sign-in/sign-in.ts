@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import type { AccountStanding } from '../../store/account/standing.ts';
-import { type FoundAccount, findUserByEmail, findUserByPhone } from '../../store/account/users.ts';
+import { type FoundAccount, findUserAndStandingByIdentity, findUserByPhone } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
 import { proveContact, saveUser } from '../account/users.ts';
 import { verifyCode } from '../codes/one-time-codes.ts';
@@ -100,10 +100,11 @@ export const loginByPhone = async (ctx: Context, input: PhoneLogin, request: Sig
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   // The code first (see checkResetCode): an unregistered phone has none, so it reads as a wrong code.
   await verifyCode(ctx, input.phone_number, 'login', input.captcha);
-  const user = await findUserByPhone(ctx.db, input.phone_number);
-  if (!user) return fail('AC3_1');
-  await proveContact(ctx, user, 'phone');
-  return signIn(ctx, user, 'phone', request, agreements);
+  // Read with its standing (second factors, staff), as a password sign-in's account is.
+  const found = await findUserAndStandingByIdentity(ctx.db, input.phone_number);
+  if (!found) return fail('AC3_1');
+  await proveContact(ctx, found.user, 'phone');
+  return signIn(ctx, found.user, 'phone', request, agreements, found.standing);
 };
 
 export interface EmailLogin {
@@ -119,10 +120,10 @@ export const loginByEmail = async (ctx: Context, input: EmailLogin, request: Sig
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   const address = input.email.toLowerCase();
   await verifyCode(ctx, address, 'email_login', input.captcha);
-  const user = await findUserByEmail(ctx.db, address);
-  if (!user) return fail('AC3_13');
-  await proveContact(ctx, user, 'email');
-  return signIn(ctx, user, 'email', request, agreements);
+  const found = await findUserAndStandingByIdentity(ctx.db, address);
+  if (!found) return fail('AC3_13');
+  await proveContact(ctx, found.user, 'email');
+  return signIn(ctx, found.user, 'email', request, agreements, found.standing);
 };
 
 /** Signs in with a code, creating the account on first use; reports `is_first_login`. */
@@ -134,14 +135,15 @@ export const loginByPhoneSilently = async (
   await requireProduct(ctx, input.pid);
   const agreements = await chosenAgreements(ctx, input.agreement_ids);
   await verifyCode(ctx, input.phone_number, 'silence', input.captcha);
-  let user = await findUserByPhone(ctx.db, input.phone_number);
-  const firstLogin = user === undefined;
+  const found = await findUserAndStandingByIdentity(ctx.db, input.phone_number);
+  const firstLogin = found === undefined;
   // A parallel first sign-in may create the user between the lookup and the insert: read it back.
-  user ??=
+  const user =
+    found?.user ??
     (await insertRecordedUser(ctx, newUser(ctx, { pid: input.pid, phone: input.phone_number }), 'phone_silent')) ??
     (await findUserByPhone(ctx.db, input.phone_number));
   if (!user) return fail('E_3');
   await proveContact(ctx, user, 'phone');
-  const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements);
+  const signedIn = await signIn(ctx, user, 'phone_silent', request, agreements, found?.standing);
   return { ...signedIn, result: { ...signedIn.result, is_first_login: firstLogin } };
 };

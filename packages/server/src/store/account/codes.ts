@@ -26,28 +26,20 @@ export const putCode = (db: Db, row: Database['codes']) =>
     )
     .execute();
 
-export const findCode = (db: Db, target: string, scene: string) =>
-  db
-    .selectFrom('codes')
-    .selectAll()
-    .where('target', '=', storedTarget(db, target))
-    .where('scene', '=', scene)
-    .executeTakeFirst();
-
 /**
- * Counts one guess; returns the attempts made so far, or undefined when the code is gone. The
- * increment happens in one statement so parallel guesses cannot share an attempt.
+ * Counts one guess at the code of `target` and `scene`; answers the attempts made so far with the
+ * code's hash and end, as that one statement left them, or undefined when there is no code. The
+ * increment happens in one statement so parallel guesses cannot share an attempt, and the hash
+ * compared is the one the attempt was counted on (a code sent again meanwhile replaces both).
  */
-export const countAttempt = async (db: Db, target: string, scene: string): Promise<number | undefined> => {
-  const row = await db
+export const countAttempt = (db: Db, target: string, scene: string) =>
+  db
     .updateTable('codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('target', '=', storedTarget(db, target))
     .where('scene', '=', scene)
-    .returning('attempts')
+    .returning(['attempts', 'code_hash', 'expires_at'])
     .executeTakeFirst();
-  return row?.attempts;
-};
 
 /** Deletes the code if its hash still matches; true when this caller consumed it. */
 export const consumeCode = async (db: Db, target: string, scene: string, codeHash: string): Promise<boolean> => {

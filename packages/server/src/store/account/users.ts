@@ -120,17 +120,19 @@ export const findUserByNickname = (db: Db, nickname: string) =>
 /**
  * Records that a code sent to the user's phone or e-mail was just used: it is proved (an imported one
  * was not, until now). Only the user found by that phone or address, and only while it is still theirs.
+ * True when the row changed (false for one proved already: no statement).
  */
-export const markProved = async (db: Db, user: User, channel: 'phone' | 'email') => {
+export const markProved = async (db: Db, user: User, channel: 'phone' | 'email'): Promise<boolean> => {
   const flag = channel === 'phone' ? 'phone_verified' : 'email_verified';
   const value = user[channel];
-  if (value === null || user[flag] === 1) return;
-  await db
+  if (value === null || user[flag] === 1) return false;
+  const { numUpdatedRows } = await db
     .updateTable('users')
     .set({ [flag]: 1 })
     .where('id', '=', user.id)
     .where(holdsRecord(db, channel, value))
-    .execute();
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 };
 
 /** A phone number, an e-mail address or a username. */
