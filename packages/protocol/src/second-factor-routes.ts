@@ -6,8 +6,8 @@
  * account and that step) and `mfa_methods`; `second-factor/verify` with the challenge and a code or a
  * passkey answer finishes it with the usual `{user_info, auth}`. A passkey alone signs in through
  * `passkeys/sign-in/options` and `passkeys/sign-in`. Both sign-ins take `interaction`, as the first
- * steps do (account-route-fields.ts). Passkey answers (`passkey`, `response`) are the
- * JSON form of the WebAuthn credential, as @simplewebauthn/browser returns it.
+ * steps do (account-route-fields.ts). Passkey answers (`passkey`, `response`) are the JSON form of the
+ * WebAuthn credential, as @simplewebauthn/browser returns it.
  */
 
 import { interaction, pid } from './account-route-fields.ts';

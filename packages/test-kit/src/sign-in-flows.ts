@@ -3,9 +3,8 @@
  * step, by plain HTTP (no test runner, no relying-party library): authorize → interaction → sign-in
  * (password, card or SMS code) → resume → token → userinfo, the sign-in completing the interaction
  * itself as the web client asks it to (a complete step only where it did not); and the back end's
- * refresh. The
- * statement-count test (oidc/statements-per-sign-in.test.ts) counts the database's work between the
- * steps, and bench/district times them under load.
+ * refresh. The statement-count test (oidc/statements-per-sign-in.test.ts) counts the database's work
+ * between the steps, and bench/district times them under load.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError } from '@edupass/account';
