@@ -25,7 +25,7 @@ const postgresTests = [
   'packages/server/src/cluster.test.ts',
   'packages/server/src/oidc/{backchannel-logout,claims-by-consent,discloses-to-others,held-writes,identity-guards,interaction-binding,replay,secret-guesses,session-end,sign-in-completes,statements-per-sign-in}.test.ts',
   'packages/server/src/security/{captcha-enforcement-policies,email-spellings,enumeration,fuzz,fuzz-oidc,ingestion-overload}.test.ts',
-  'packages/server/src/security/{factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
+  'packages/server/src/security/{code-guess-race,factors,lockout-answer,lockout-race,second-factor,secrets}.test.ts',
   'packages/server/src/services/account/{avatar,data-export,deletion-grace,record-reads,retention-statement}.test.ts',
   'packages/server/src/services/edu/roster/{address-books,roster-import}.test.ts',
   'packages/server/src/services/edu/access-log.test.ts',

@@ -240,4 +240,22 @@ describe('every other sign-in of the web client naming the interaction its brows
     const resumed = await attacker.request(`${server.url}/oidc/auth/${uid}`);
     expect(resumed.location ?? '').not.toContain('code=');
   });
+
+  it('two sign-ins at once naming the same interaction: both stand, the product gets one code, of one of them', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const [first, second] = await Promise.all([signUpAgreed(server), signUpAgreed(server)]);
+    const browser = cookieBrowser();
+    const { landed, checks } = await authorize(config, browser, CALLBACK);
+    const uid = interactionOf(landed);
+    const answers = await Promise.all([first, second].map((account) => passwordSignIn(browser, account.phone, uid)));
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const redirect = answers.map((answer) => answer.body.redirect_to).find((to) => to !== undefined);
+    expect(redirect).toBeTypeOf('string');
+    const back = await browser.follow(String(redirect), (next) => next.startsWith(CALLBACK));
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back), checks);
+    expect([String(first.userId), String(second.userId)]).toContain(tokens.claims()?.sub);
+    // Resumed once: the interaction is spent, a second resume gets no code.
+    const again = await browser.request(`${server.url}/oidc/auth/${uid}`);
+    expect(again.location ?? '').not.toContain('code=');
+  });
 });
