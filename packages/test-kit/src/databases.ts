@@ -109,10 +109,22 @@ const createPostgres = async ({ migrated = false }: TestDatabaseOptions): Promis
   } else {
     await withAdmin((c) => c.query(`CREATE DATABASE ${name}`));
   }
-  return {
-    url: urlOf(name),
-    drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-  };
+  return { url: urlOf(name), drop: () => withAdmin((c) => dropWhenLeft(c, name)) };
+};
+
+/**
+ * Drops a test database once the connections its test closed have left it (a pool's `end()` answers
+ * before its sockets have closed): terminated by FORCE while still closing, such a client throws
+ * "terminating connection due to administrator command" into the test run as an uncaught error.
+ * Connections still there after 3 s are forced off.
+ */
+const dropWhenLeft = async (admin: pg.Client, name: string): Promise<void> => {
+  for (const deadline = Date.now() + 3_000; Date.now() < deadline; ) {
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0]?.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 };
 
 const SQLITE_TEMPLATES = resolve(import.meta.dirname, '../../../.tmp/db-templates');
