@@ -3,12 +3,14 @@
  * domain): a passkey registered and named in the account centre, an authenticator app set up (its
  * codes computed here by the independent RFC 6238 helper), then sign-ins with the password and an
  * app code, with a passkey alone, with the password and the passkey, with a recovery code; and the
- * passkey removed. The page is opened at `localhost`: WebAuthn takes a domain, not an IP address,
- * as its relying party.
+ * passkey removed; and a passkey's sign-in where a product waits, which goes straight back to it. The
+ * page is opened at `localhost`: WebAuthn takes a domain, not an IP address, as its relying party.
  */
 
+import { signInOperator } from '@edupass/test-kit/accounts';
+import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
-import type { CDPSession } from 'playwright-core';
+import type { CDPSession, Locator } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   inputLabelled,
@@ -18,19 +20,29 @@ import {
   signUpByPhone,
 } from './support/account-steps.ts';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
+import { type DemoApp, startDemoApp } from './support/demo-app.ts';
 import { expectScreen, openPage, type TestPage } from './support/pages.ts';
+import { firstPartyReadKept, recordApiCalls } from './support/product-sign-in.ts';
 
 /** The server's clock: moved a step on before each app code, so no code is a replay of the last. */
 const { now, freshCode } = steppingClock();
 
 let app: AppUnderTest;
 let base: string;
+let courses: DemoApp;
 beforeAll(async () => {
-  app = await startApp({}, { now });
+  [app, courses] = await Promise.all([startApp({}, { now }), startDemoApp('Courses')]);
   base = app.server.url.replace('127.0.0.1', 'localhost');
   app.server.config.publicUrl = base;
+  const registered = await registerApp(
+    app.server,
+    { name: 'Courses', redirect_uris: [`${courses.origin}/callback`] },
+    (await signInOperator(app.server)).token,
+  );
+  await courses.connect(`${base}/oidc`, registered.application.client_id, registered.client_secret);
 });
 afterAll(async () => {
+  await courses?.close();
   await app?.close();
 });
 
@@ -73,6 +85,18 @@ const intoSecurity = async (tab: TestPage) => {
   await openSecurityRow(tab.page, 'Two-step verification');
 };
 
+/** In the two-step section, the account's first factor: a passkey named "Laptop"; answers the recovery codes shown once. */
+const addFirstPasskey = async (section: Locator) => {
+  await section.getByLabel('Name of the new passkey').fill('Laptop');
+  await section.getByRole('button', { name: 'Add a passkey' }).click();
+  const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect.poll(() => codes.count()).toBe(10);
+  const recovery = await codes.allInnerTexts();
+  await section.getByRole('button', { name: 'I have saved them' }).click();
+  await section.getByText('Laptop', { exact: true }).waitFor();
+  return recovery;
+};
+
 test('passkey and authenticator app: set up, every way to sign in, recovery code, removal', async () => {
   const tab = await openPage(app.browser, { locale: 'en' });
   const { page } = tab;
@@ -83,13 +107,7 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
     const section = await openSecurityRow(page, 'Two-step verification');
 
     // A passkey, named; the first factor also shows the recovery codes, once.
-    await section.getByLabel('Name of the new passkey').fill('Laptop');
-    await section.getByRole('button', { name: 'Add a passkey' }).click();
-    const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
-    await expect.poll(() => codes.count()).toBe(10);
-    const recovery = await codes.allInnerTexts();
-    await section.getByRole('button', { name: 'I have saved them' }).click();
-    await section.getByText('Laptop', { exact: true }).waitFor();
+    const recovery = await addFirstPasskey(section);
     const credentials = await authenticator.credentials();
     expect(credentials).toHaveLength(1);
     expect(credentials[0]?.isResidentCredential).toBe(true);
@@ -143,6 +161,36 @@ test('passkey and authenticator app: set up, every way to sign in, recovery code
     await section.getByRole('button', { name: 'Remove Laptop' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove Laptop' }).click();
     await section.getByText('No passkeys yet.').waitFor();
+    expect(tab.errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+}, 120_000);
+
+test('a passkey sign-in where a product waits, on a classroom tablet in Chinese: one call after the passkey, then the product', async () => {
+  const tab = await openPage(app.browser, { locale: 'en', width: 768, height: 1024 });
+  const { page } = tab;
+  try {
+    await virtualAuthenticator(tab);
+    await signUpByPhone(app, tab, newPhone(), PASSWORD, base);
+    await addFirstPasskey(await openSecurityRow(page, 'Two-step verification'));
+    await signOut(tab);
+    await page.evaluate(() => localStorage.setItem('edupass.locale', 'zh-CN'));
+
+    const calls = recordApiCalls(page, base);
+    await page.goto(courses.origin);
+    await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
+    await expectScreen(page, '登录 Courses');
+    await firstPartyReadKept(page);
+    const before = calls.length;
+    await page.getByRole('button', { name: '用通行密钥登录' }).click();
+    await expectScreen(page, 'Courses: signed in');
+    // The passkey's challenge, then the sign-in, which completed the product's: no agreements' read,
+    // no consent's, no completion.
+    expect(calls.slice(before)).toEqual([
+      'POST /tiger/v3/web/accounts/passkeys/sign-in/options',
+      'POST /tiger/v3/web/accounts/passkeys/sign-in',
+    ]);
     expect(tab.errors).toEqual([]);
   } finally {
     await tab.close();

@@ -3,16 +3,17 @@
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
  * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
  * interaction is read once per sign-in, across a round trip to WeChat too; an SMS code's, a
- * password's, a second factor's and a pupil's card's sign-in goes straight back to the product in one
- * call (the card, still on the school's password, through the pupil's own password first), reported
- * to usage events as any sign-in where the device agreed, never a child's. And the return to an
+ * password's, an e-mail code's, a second factor's and a pupil's card's sign-in goes straight back to
+ * the product in one call (the card, still on the school's password, through the pupil's own password
+ * first), reported to usage events as any sign-in where the device agreed, never a child's. (A
+ * passkey's: second-factor.test.ts, where the page is at `localhost`.) And the return to an
  * application without OpenID Connect: an allow-listed `redirect` is followed after SMS sign-in and
  * after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agreementIdsInEffect, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { agreementIdsInEffect, PASSWORD, signInOperator, signUp, signUpByEmail } from '@edupass/test-kit/accounts';
 import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -25,6 +26,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { usageDb } from '../../server/src/store/usage/events.ts';
 import {
   inputLabelled,
+  newCodeFor,
   newUserByDevProvider,
   phoneNumbers,
   signInByCode,
@@ -35,6 +37,7 @@ import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, startDemoApp } from './support/demo-app.ts';
 import { LOCALES } from './support/matrix.ts';
 import { expectScreen, inPage, type TestPage } from './support/pages.ts';
+import { firstPartyReadKept, recordApiCalls } from './support/product-sign-in.ts';
 import { expectCleanScreen, PHONE } from './support/touch.ts';
 
 let app: AppUnderTest;
@@ -54,16 +57,8 @@ const recordInteractionCalls = (page: Page): string[] => {
   return calls;
 };
 
-/** Every call the web client makes of EduPass's API from now on, as `METHOD /path` (pages and files left out). */
-const recordEduPassCalls = (page: Page): string[] => {
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    const api = request.resourceType() === 'fetch' || request.resourceType() === 'xhr';
-    if (api && url.origin === app.server.url) calls.push(`${request.method()} ${url.pathname}`);
-  });
-  return calls;
-};
+/** Every call the web client makes of EduPass's API from now on, as `METHOD /path`. */
+const recordEduPassCalls = (page: Page) => recordApiCalls(page, app.server.url);
 
 /** A pupil's printed card at a school with its agreement, the pupil past the password choice unless asked. */
 const printedCardOfPupil = async (ownPasswordChosen = true) => {
@@ -82,12 +77,6 @@ const printedCardOfPupil = async (ownPasswordChosen = true) => {
   const badge = badgeOf(decodeCardQrCodes((await steps.cardSheet(teacher, classId, 'zh-CN')).html)[0] ?? '');
   return { badge, password: pupil.password, userId: pupil.user_id };
 };
-
-/** Until the sign-in screen's read of the product is kept with the return (a first-party application's). */
-const firstPartyReadKept = (page: Page) =>
-  page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'), undefined, {
-    timeout: 30_000,
-  });
 
 /** Courses sends the visitor to EduPass's sign-in screen (in Chinese), which names it. */
 const openCoursesSignIn = async (page: Page) => {
@@ -223,6 +212,28 @@ test('a password sign-in where a product waits, on a phone: one call after the p
     expect(calls.slice(before).filter((call) => !call.includes('/captcha/'))).toEqual([
       'POST /tiger/v3/web/accounts/login/security',
     ]);
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+test('an e-mail code sign-in where a product waits, on a phone in Chinese: one call after the code, then the product', async () => {
+  const account = await signUpByEmail(app.server);
+  await inPage(app.browser, { locale: 'zh-CN', ...PHONE }, async (tab) => {
+    const { page } = tab;
+    const calls = recordEduPassCalls(page);
+    await openCoursesSignIn(page);
+    await page.getByRole('tab', { name: '邮箱验证码' }).click();
+    await inputLabelled(tab, '电子邮箱').fill(account.email);
+    const signUpCode = await app.server.lastCode(account.email);
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await inputLabelled(tab, '验证码').fill(await newCodeFor(app, account.email, signUpCode));
+    await page.getByLabel('我已阅读并同意').check();
+    const before = calls.length;
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await expectScreen(page, 'Courses: signed in');
+    await page.getByText(`Signed in as ${account.userId}`).waitFor();
+    // The sign-in completed the product's: no agreements' read, no consent's, no completion.
+    expect(calls.slice(before)).toEqual(['POST /tiger/v3/web/accounts/email/login']);
     expect(tab.errors).toEqual([]);
   });
 });
