@@ -3,7 +3,7 @@
  * new account from a third-party sign-in: WeChat, QQ) and resetting its password. Each route is its
  * own export, as in account-routes.ts; apart from it so the web client's first screen does not carry them.
  */
-import { CAPTCHA_HEADERS, captcha, codeSend, ids, password, phone, pid } from './account-route-fields.ts';
+import { CAPTCHA_HEADERS, captcha, codeSend, ids, interaction, password, phone, pid } from './account-route-fields.ts';
 import { accountRoute as account, opt, ruled, s } from './route-fields.ts';
 
 export const sendRegisterCodeRoute = /* @__PURE__ */ codeSend('captcha/register/phone/with-agreement', 'none');
@@ -38,6 +38,7 @@ export const createOauthUserRoute = /* @__PURE__ */ account('POST', 'oauth/third
     phone_number: /* @__PURE__ */ opt(phone),
     captcha: /* @__PURE__ */ opt(captcha),
     agreement_ids: ids,
+    interaction,
   },
   headers: CAPTCHA_HEADERS,
 });

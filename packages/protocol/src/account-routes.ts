@@ -58,6 +58,7 @@ export const loginByWechatRoute = /* @__PURE__ */ account('POST', 'oauth/wechat'
     appid: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
     agreement_ids: ids,
     state: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
+    interaction,
   },
 });
 export const loginByQQRoute = /* @__PURE__ */ account('POST', 'oauth/qq', 'none', {
@@ -67,6 +68,7 @@ export const loginByQQRoute = /* @__PURE__ */ account('POST', 'oauth/qq', 'none'
     agreement_ids: ids,
     state: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
     redirect_uri: /* @__PURE__ */ opt(/* @__PURE__ */ s(2048)),
+    interaction,
   },
 });
 export const sendCommonCodeRoute = /* @__PURE__ */ codeSend('captcha/common', 'none');

@@ -3,11 +3,11 @@
  * ports. Signing in to the first (phone + SMS code on EduPass's screens) signs the second in without
  * credentials; a key rotation in the middle signs nobody out; signing out of one ends both. The
  * interaction is read once per sign-in, across a round trip to WeChat too; an SMS code's, a
- * password's, an e-mail code's, a second factor's and a pupil's card's sign-in goes straight back to
- * the product in one call (the card, still on the school's password, through the pupil's own password
- * first), reported to usage events as any sign-in where the device agreed, never a child's. (A
- * passkey's: second-factor.test.ts, where the page is at `localhost`.) And the return to an
- * application without OpenID Connect: an allow-listed `redirect` is followed after SMS sign-in and
+ * password's, an e-mail code's, a WeChat return's, a second factor's and a pupil's card's sign-in goes
+ * straight back to the product in one call (the card, still on the school's password, through the
+ * pupil's own password first), reported to usage events as any sign-in where the device agreed, never
+ * a child's. (A passkey's: second-factor.test.ts, where the page is at `localhost`.) And the return to
+ * an application without OpenID Connect: an allow-listed `redirect` is followed after SMS sign-in and
  * after a WeChat round trip, one that is not allowed lands on the account with a notice.
  */
 
@@ -182,18 +182,23 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
   });
 });
 
-test('a product sign-in through a WeChat round trip reads the interaction once, before leaving for WeChat', async () => {
+test('a product sign-in through a WeChat round trip reads the interaction once, and the account made goes straight back', async () => {
   await inPage(app.browser, { locale: 'en' }, async (tab) => {
     const { page } = tab;
     await page.goto(courses.origin);
     const interactionCalls = recordInteractionCalls(page);
+    const calls = recordEduPassCalls(page);
     await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
     await expectScreen(page, 'Sign in to Courses');
     await expect.poll(() => interactionCalls).toEqual(['GET']);
-    // The page is left for the provider and loaded again on the way back: the read is kept with the return.
+    // The page is left for the provider and loaded again on the way back: the read is kept with the
+    // return, and the account made for the WeChat identity completes the product's sign-in.
     await newUserByDevProvider(tab, 'wechat', `wx${Date.now().toString(36).slice(-5)}`);
     await expectScreen(page, 'Courses: signed in');
-    expect(interactionCalls).toEqual(['GET', 'POST /complete']);
+    expect(interactionCalls).toEqual(['GET']);
+    expect(calls.slice(calls.indexOf('POST /tiger/v3/web/accounts/oauth/third-party'))).toEqual([
+      'POST /tiger/v3/web/accounts/oauth/third-party',
+    ]);
     expect(tab.errors).toEqual([]);
   });
 });

@@ -19,9 +19,10 @@ import { anonymous, type Call, type CaptchaCall, defineCall, type PlainCall } fr
 import { array, nothing, oauthSignIn, object } from '../shapes.ts';
 import { byRules } from '../validate.ts';
 import { withToken } from '../with-token.ts';
+import type { ProductSignInInput } from './sign-in.ts';
 import type { AgreementInput, PhoneInput } from './sign-up.ts';
 
-export interface OauthCodeInput extends AgreementInput {
+export interface OauthCodeInput extends AgreementInput, ProductSignInInput {
   /** The code the provider returned to the redirect URL. */
   code: string;
   /** The `state` the provider returned with the code (from `authorizeWechat` / `authorizeQQ`). */
@@ -82,7 +83,7 @@ export const sendOauthBindCode: CaptchaCall<OauthTicketInput & PhoneInput, void>
   byRules,
 );
 
-export interface CreateOauthUserInput extends OauthTicketInput, AgreementInput {
+export interface CreateOauthUserInput extends OauthTicketInput, AgreementInput, ProductSignInInput {
   /** With `captcha`: bind this phone (signing up when it is new). Without: a user of the third-party account alone. */
   phone_number?: string;
   captcha?: string;

@@ -2,7 +2,8 @@
  * A sign-in that names the product sign-in its browser waits on (`interaction`: a login card's, `POST
  * /edu/badge/sign-in`; a password's, `POST …/login`, whose handler `…/login/security` shares; an SMS
  * code's, `POST …/phone/login/silence` and `…/phone/login/post-process`; an e-mail code's; the second
- * factor's step; a passkey's) completes it: the answer's
+ * factor's step; a passkey's; the return from WeChat or QQ, `POST …/oauth/wechat`, and the account made
+ * for an identity not linked yet, `POST …/oauth/third-party`) completes it: the answer's
  * `redirect_to` takes the browser back to a first-party product with a code for the user, with no
  * call of the web client's return. Whatever would stop that return stops this too (another browser's
  * interaction, a third-party application's consent, a password the pupil must choose first,
@@ -24,6 +25,7 @@ import {
 import { cookieBrowser } from '@edupass/test-kit/cookie-browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
+import { providerReturn } from '@edupass/test-kit/oauth-flow';
 import { registerApp, useIssuerServer } from '@edupass/test-kit/oidc-apps';
 import { authorize, type Browser, discover, interactionCall, interactionOf } from '@edupass/test-kit/oidc-flow';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
@@ -220,6 +222,40 @@ describe('every other sign-in of the web client naming the interaction its brows
     const options = await client(server.url)<{ challenge: string }>('POST', routes.passkeySignInOptions.path);
     const body = { pid: PID, response: passkey.assert(options.body, true), interaction: interactionOf(landed) };
     await expectCodeFor(config, browser, checks, await postFrom(browser, routes.passkeySignIn.path, body));
+  });
+
+  it('completes it on the return from WeChat: the account made for an identity not linked yet, then the one linked', async () => {
+    const config = await discover(server, app.id, app.secret);
+    const agreement_ids = await agreementIdsInEffect(server);
+    const identity = `wx${Date.now().toString(36)}`;
+    /** The return from the development WeChat to a browser waiting on a product: its sign-in by the code. */
+    const wechatReturn = async () => {
+      const browser = cookieBrowser();
+      const { landed, checks } = await authorize(config, browser, CALLBACK);
+      const back = await providerReturn(server, 'wechat', identity);
+      const interaction = interactionOf(landed);
+      const body = { code: back.code, state: back.state, pid: PID, agreement_ids, interaction };
+      const answer = await client(server.url)<SignInAnswer & { oauth_ticket?: string }>(
+        'POST',
+        routes.loginByWechat.path,
+        body,
+        { headers: { cookie: `${browser.cookieHeader()}; ${back.cookie}` } },
+      );
+      return { browser, checks, interaction, answer };
+    };
+    // Not linked yet: a ticket, and the account made without a phone completes the product's sign-in.
+    const first = await wechatReturn();
+    expect(first.answer.status).toBe(200);
+    const ticket = String(first.answer.body.oauth_ticket);
+    const made = await postFrom(first.browser, routes.createOauthUser.path, {
+      oauth_ticket: ticket,
+      agreement_ids,
+      interaction: first.interaction,
+    });
+    await expectCodeFor(config, first.browser, first.checks, made);
+    // Linked now: the return's sign-in completes it.
+    const second = await wechatReturn();
+    await expectCodeFor(config, second.browser, second.checks, second.answer);
   });
 
   it('leaves agreements to sign to the gate: the sign-in stands, the interaction waits', async () => {

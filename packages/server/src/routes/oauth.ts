@@ -11,7 +11,7 @@ import { fail } from '../errors.ts';
 import { allowedRedirect, isNavigation, wantsJson } from '../http/browser-request.ts';
 import { parseFields } from '../http/parse-fields.ts';
 import { defineRoute, objectSchema, type RouteInput, responseSchemas } from '../http/route-kit.ts';
-import { answerSignIn, signInRequest } from '../http/sign-in-answer.ts';
+import { answerSignInFor, signInRequest } from '../http/sign-in-answer.ts';
 import { noticeAccountChange } from '../services/account/notices.ts';
 import {
   isOauthProvider,
@@ -125,7 +125,7 @@ const login = (ctx: Context, name: OauthProviderName) => async (input: RouteInpu
   const redirectUri = await codeRedirect(ctx, name, request, body, body.pid);
   const outcome = await loginWithOauth(ctx, name, { ...body, redirectUri }, signInRequest(input));
   clearState(reply, name);
-  return 'signedIn' in outcome ? answerSignIn(ctx, reply, outcome.signedIn) : outcome.pending;
+  return 'signedIn' in outcome ? answerSignInFor(ctx, input, outcome.signedIn) : outcome.pending;
 };
 
 const bind =
@@ -175,9 +175,9 @@ export const oauthRoutes = (app: FastifyInstance, ctx: Context) => {
   );
   defineRoute(app, ctx, 'checkOauthBind', ({ query }) => checkOauthBind(ctx, query.oauth_ticket));
   defineRoute(app, ctx, 'createOauthUser', async (input) =>
-    answerSignIn(
+    answerSignInFor(
       ctx,
-      input.reply,
+      input,
       await createOauthUser(ctx, input.body, { ...signInRequest(input), captchaTicket: input.captchaTicket }),
     ),
   );

@@ -24,7 +24,7 @@ import { type OauthProvider, STEP_UP_RETURN, takePurpose } from '../oauth/start.
 import { tellOpener } from '../oauth/step-up-window.ts';
 import { navigate, useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
-import { afterSignIn, goOnSignedIn } from '../session/after-sign-in.ts';
+import { afterSignIn, goOnSignedIn, signInForProduct } from '../session/after-sign-in.ts';
 import { CodeInput } from '../ui/account-fields.tsx';
 import { AgreementsCheck, currentAgreements, useAgreed } from '../ui/agreements-check.tsx';
 import { Link } from '../ui/link.tsx';
@@ -100,10 +100,15 @@ const FinishOauth = ({ ticket, name }: { ticket: string; name: string }) => {
         const masked = await accountOfPhone(ticket);
         if (masked !== null) return void setExisting({ phone, masked });
       }
-      if (withPhone) await createOauthUser(client, { ...input, phone_number: phone, captcha: code });
-      // An account of the third-party identity alone: the server may ask for a human check (no identity to bind).
-      else await withCaptcha('oauth', '', (proof) => createOauthUser(client, input, proof));
-      await afterSignIn('oauth');
+      const stayed = await signInForProduct(
+        (product) =>
+          withPhone
+            ? createOauthUser(client, { ...input, ...product, phone_number: phone, captcha: code })
+            : // An account of the third-party identity alone: the server may ask for a human check (no identity to bind).
+              withCaptcha('oauth', '', (proof) => createOauthUser(client, { ...input, ...product }, proof)),
+        'oauth',
+      );
+      if (stayed) await afterSignIn('oauth');
     });
   };
 
@@ -198,13 +203,12 @@ const OauthCallback = () => {
         return;
       }
       const agreement_ids = (await currentAgreements().catch(() => [])).map((a) => a.id);
-      const result: OauthLoginResult | undefined = await askingSecondStep(
-        provider === 'wechat'
-          ? loginByWechat(client, { code, state, agreement_ids })
-          : loginByQQ(client, { code, state, agreement_ids }),
-        provider,
-        setSecondStep,
-      );
+      // For the product this browser waits on, if any: kept with the return across the round trip.
+      const signedIn = signInForProduct((product) => {
+        const input = { code, state, agreement_ids, ...product };
+        return provider === 'wechat' ? loginByWechat(client, input) : loginByQQ(client, input);
+      }, provider);
+      const result: OauthLoginResult | undefined = await askingSecondStep(signedIn, provider, setSecondStep);
       if (!result) return;
       if ('auth' in result) await afterSignIn(provider);
       else setTicket(result.oauth_ticket);

@@ -37,25 +37,28 @@ export const goOnSignedIn = async (): Promise<void> => {
  * it (`redirect_to`) the sign-in is reported and the browser goes straight on to the product — one call
  * where the return made four (the sign-in, the agreements gate's two reads, the completion). Every
  * sign-in of these screens goes through it: password, SMS and e-mail codes, the second step, a
- * passkey, a login card. The gate's questions wait meanwhile, asked only if the page stays. Answers
- * the sign-in's result when the page stays (the screen goes on as after any sign-in), undefined when
- * it leaves.
+ * passkey, a login card, the return from WeChat or QQ (an account signed in or made). The gate's
+ * questions wait meanwhile, asked only if the page stays. Answers the sign-in's result when the page
+ * stays (the screen goes on as after any sign-in), undefined when it leaves.
  */
-export const signInForProduct = <R extends { redirect_to?: string }>(
+export const signInForProduct = <R extends object>(
   signIn: (product: ProductSignInInput) => Promise<R>,
   method: string,
 ): Promise<R | undefined> => {
   const pending = pendingAppReturn();
   const named = pending?.kind === 'interaction' && pending.firstParty !== undefined ? { interaction: pending.uid } : {};
   const signedIn = signIn(named);
-  const left = signedIn.then(async ({ redirect_to }) => {
-    if (redirect_to === undefined) return false;
+  // A sign-in answers `redirect_to` when it completed the product's; a WeChat or QQ account not
+  // linked yet answers its ticket instead, and the page stays.
+  const left = signedIn.then(async (result) => {
+    if (!('redirect_to' in result) || typeof result.redirect_to !== 'string') return false;
+    const redirectTo = result.redirect_to;
     // Reported as any sign-in where this device agreed to usage reports: only the user's age band is
     // asked first (a child is never reported), not the agreements the server has found signed.
     if (getConsent() === 'granted') setChildSignedIn(await isChild());
     reportSignIn(method);
     clearReturn();
-    window.location.assign(redirect_to);
+    window.location.assign(redirectTo);
     return true;
   });
   return holdGateWhile(left).then((gone) => (gone ? undefined : signedIn));
