@@ -3,8 +3,9 @@
  * the routes it calls (the account SDK's size budget). Kept apart from the aggregate `routes` table so
  * nothing added there can pull every route into such a bundle, and without their summaries, which
  * `routes` adds for the docs. Sign-up and the password reset are in account-opening-routes.ts, the
- * account centre's changes in account-settings-routes.ts: a bundler places a module whole in the chunk
- * of its first user, and these are the web client's first screen's.
+ * account centre's changes in account-settings-routes.ts, the return from WeChat or QQ in
+ * oauth-sign-in-routes.ts: a bundler places a module whole in the chunk of its first user, and these
+ * are the web client's first screen's.
  */
 import { CAPTCHA_HEADERS, captcha, codeSend, ids, interaction, phone, pid } from './account-route-fields.ts';
 import { ACCOUNTS_BASE, accountRoute as account, int, opt, type Ruled, ruled, s } from './route-fields.ts';
@@ -50,26 +51,6 @@ export const authorizeWechatRoute = /* @__PURE__ */ account('GET', 'oauth/wechat
 });
 export const authorizeQQRoute = /* @__PURE__ */ account('GET', 'oauth/qq/authorize', 'none', {
   query: { redirect: /* @__PURE__ */ s(2048) },
-});
-export const loginByWechatRoute = /* @__PURE__ */ account('POST', 'oauth/wechat', 'none', {
-  body: {
-    code: /* @__PURE__ */ s(),
-    pid,
-    appid: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
-    agreement_ids: ids,
-    state: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
-    interaction,
-  },
-});
-export const loginByQQRoute = /* @__PURE__ */ account('POST', 'oauth/qq', 'none', {
-  body: {
-    code: /* @__PURE__ */ s(),
-    pid,
-    agreement_ids: ids,
-    state: /* @__PURE__ */ opt(/* @__PURE__ */ s()),
-    redirect_uri: /* @__PURE__ */ opt(/* @__PURE__ */ s(2048)),
-    interaction,
-  },
 });
 export const sendCommonCodeRoute = /* @__PURE__ */ codeSend('captcha/common', 'none');
 export const checkCommonCodeRoute = /* @__PURE__ */ account('POST', 'captcha/common/check', 'none', {

@@ -27,6 +27,7 @@ export * from './guardian-link-routes.ts';
 export * from './guardian-routes.ts';
 export * from './identity-routes.ts';
 export * from './key-answers.ts';
+export * from './oauth-sign-in-routes.ts';
 export * from './oidc-claims.ts';
 export * from './operator-duties.ts';
 export { operatorRoute, windowQuery } from './operator-route.ts';

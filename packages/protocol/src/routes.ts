@@ -52,8 +52,6 @@ import {
   loginByPasswordSecureRoute,
   loginByPhoneRoute,
   loginByPhoneSilentlyRoute,
-  loginByQQRoute,
-  loginByWechatRoute,
   logoutRoute,
   readAgreementRoute,
   refreshTokensRoute,
@@ -123,6 +121,7 @@ import {
   denyInteractionRoute,
   interactionRoute,
 } from './identity-routes.ts';
+import { loginByQQRoute, loginByWechatRoute } from './oauth-sign-in-routes.ts';
 import { pupilMergeTable } from './pupil-merge-routes.ts';
 import { retentionTable } from './retention-routes.ts';
 import { rightsUserTable } from './rights-routes.ts';

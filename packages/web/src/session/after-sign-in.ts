@@ -50,15 +50,14 @@ export const signInForProduct = <R extends object>(
   const signedIn = signIn(named);
   // A sign-in answers `redirect_to` when it completed the product's; a WeChat or QQ account not
   // linked yet answers its ticket instead, and the page stays.
-  const left = signedIn.then(async (result) => {
-    if (!('redirect_to' in result) || typeof result.redirect_to !== 'string') return false;
-    const redirectTo = result.redirect_to;
+  const left = signedIn.then(async ({ redirect_to }: { redirect_to?: string }) => {
+    if (redirect_to === undefined) return false;
     // Reported as any sign-in where this device agreed to usage reports: only the user's age band is
     // asked first (a child is never reported), not the agreements the server has found signed.
     if (getConsent() === 'granted') setChildSignedIn(await isChild());
     reportSignIn(method);
     clearReturn();
-    window.location.assign(redirectTo);
+    window.location.assign(redirect_to);
     return true;
   });
   return holdGateWhile(left).then((gone) => (gone ? undefined : signedIn));
