@@ -21,8 +21,9 @@ export const answerSignIn = (ctx: Context, reply: FastifyReply, signedIn: Signed
 /**
  * As `answerSignIn`, and where the body names a first-party product's sign-in this browser waits on
  * (`interaction`: the sign-ins of the web client's own screens, by password, SMS or e-mail code, second
- * factor, passkey, login card, or on the return from WeChat or QQ), that sign-in completed with this one as the web client's return
- * would complete it, and `redirect_to` answered: where the browser goes on to.
+ * factor, passkey, login card, or on the return from WeChat or QQ), that sign-in completed with this
+ * one as the web client's return would complete it, and `redirect_to` answered: where the browser goes
+ * on to.
  * Anything more to ask of the user (agreements, a third-party application's consent, the password a
  * school asks a pupil to choose), another browser's interaction or one gone leaves the sign-in as it
  * is, without `redirect_to` (oidc/interactions.ts `completeWithSignIn`).
