@@ -65,6 +65,7 @@ import * as oidcSessionLookup from './062-oidc-session-lookup.ts';
 import * as unloggedCounters from './063-unlogged-counters.ts';
 import * as fragmentIndexes from './064-fragment-indexes.ts';
 import * as oidcPartialIndexes from './065-oidc-partial-indexes.ts';
+import * as fragmentIndexWrites from './066-fragment-index-writes.ts';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -138,6 +139,7 @@ const steps: [name: string, up: Step][] = [
   ['063-unlogged-counters', unloggedCounters.up],
   ['064-fragment-indexes', fragmentIndexes.up],
   ['065-oidc-partial-indexes', oidcPartialIndexes.up],
+  ['066-fragment-index-writes', fragmentIndexWrites.up],
 ];
 
 export const migrationsFor = (dialect: Dialect): Record<string, Migration> => {
