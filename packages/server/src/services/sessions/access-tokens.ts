@@ -54,16 +54,29 @@ const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('
 export const signAccessToken = async (ctx: Context, subject: AccessTokenSubject, ttlSeconds: number) => {
   const { kid, key } = await currentSigner(ctx);
   const nowSeconds = Math.floor(ctx.now() / 1000);
-  const signingInput = `${segment({ alg: SIGNING_ALG, kid, typ: 'JWT' })}.${segment({
-    sid: subject.sessionId,
-    scope: ACCOUNT_SCOPE,
-    iss: ctx.config.publicUrl,
-    sub: String(subject.userId),
-    aud: subject.pid ?? defaultPid(ctx),
-    iat: nowSeconds,
+  const aud = subject.pid ?? defaultPid(ctx);
+  const claims: AccessClaims = {
+    userId: subject.userId,
+    sessionId: subject.sessionId,
     exp: nowSeconds + ttlSeconds,
+    iat: nowSeconds,
+    aud,
+    scope: ACCOUNT_SCOPE,
+  };
+  const signingInput = `${segment({ alg: SIGNING_ALG, kid, typ: 'JWT' })}.${segment({
+    sid: claims.sessionId,
+    scope: claims.scope,
+    iss: ctx.config.publicUrl,
+    sub: String(claims.userId),
+    aud,
+    iat: claims.iat,
+    exp: claims.exp,
   })}`;
-  return `${signingInput}.${signEs256(key, signingInput).toString('base64url')}`;
+  const token = `${signingInput}.${signEs256(key, signingInput).toString('base64url')}`;
+  // Its first use (a sign-in completing a product's, the client's next call) need not check what was
+  // just signed here; a token for a product not configured is checked, and refused, as any other.
+  if (Object.hasOwn(ctx.config.products, aud)) remember(ctx, token, claims);
+  return token;
 };
 
 const legacyPayload = async (ctx: Context, token: string): Promise<JWTPayload> => {
@@ -128,9 +141,9 @@ const verifiedPayload = (ctx: Context, token: string): Promise<JWTPayload> => {
 };
 
 /**
- * Claims of tokens whose signature was checked, so a client's repeated calls skip the signature:
- * bounded (the oldest verified go first), each until its `exp` (the session itself is checked on every
- * call, through the session cache, so a sign-out still takes effect at once).
+ * Claims of tokens signed here or whose signature was checked, so a client's calls skip the signature:
+ * bounded (the oldest go first), each until its `exp` (the session itself is checked on every call,
+ * through the session cache, so a sign-out still takes effect at once).
  */
 const VERIFIED_CACHE_SIZE = 10_000;
 const verifiedByContext = new WeakMap<Context, Map<string, AccessClaims>>();
@@ -144,7 +157,13 @@ const remembered = (ctx: Context) => {
   return verified;
 };
 
-/** The claims of a token whose signature was checked before and that has not expired; else undefined. */
+const remember = (ctx: Context, token: string, claims: AccessClaims) => {
+  const verified = remembered(ctx);
+  if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+  verified.set(token, claims);
+};
+
+/** The claims of a token signed here or whose signature was checked, and that has not expired; else undefined. */
 export const rememberedClaims = (ctx: Context, token: string): AccessClaims | undefined => {
   const verified = remembered(ctx);
   const cached = verified.get(token);
@@ -158,7 +177,6 @@ export const rememberedClaims = (ctx: Context, token: string): AccessClaims | un
 export const accessTokenClaims = async (ctx: Context, token: string): Promise<AccessClaims> => {
   const cached = rememberedClaims(ctx, token);
   if (cached !== undefined) return cached;
-  const verified = remembered(ctx);
   let payload: JWTPayload;
   try {
     payload = await verifiedPayload(ctx, token);
@@ -177,7 +195,6 @@ export const accessTokenClaims = async (ctx: Context, token: string): Promise<Ac
     aud: aud ?? defaultPid(ctx),
     scope: typeof payload.scope === 'string' ? payload.scope : ACCOUNT_SCOPE,
   };
-  if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-  verified.set(token, claims);
+  remember(ctx, token, claims);
   return claims;
 };

@@ -24,6 +24,7 @@ import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../security/hashing.ts';
+import { signAccessToken } from './access-tokens.ts';
 import { signEs256 } from './es256.ts';
 import { currentSigner } from './signing-keys.ts';
 
@@ -189,6 +190,13 @@ describe('access tokens', () => {
       signed(head, { ...claims, exp: now - 1 }),
       signed(head, { ...claims, nbf: now + 600 }),
       signed({ ...head, crit: ['exp'], exp: true }, claims),
+      // Signed by the server itself, which remembers the claims of what it signs: not those of a
+      // product it does not serve.
+      await signAccessToken(
+        server.app.ctx,
+        { userId: Number(claims.sub), sessionId: String(claims.sid), pid: 'not-a-product' },
+        600,
+      ),
     ];
     for (const token of refused) expectError(await call('GET', `${A}/profile`, undefined, { token }), '10000000');
     // The same key and claims as issued pass: what was refused above was the change.
