@@ -5,7 +5,7 @@
  * Functions here take the session id and hash it; refresh-token rows hold the key.
  */
 import { createHash } from 'node:crypto';
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import { dialectOf } from '../db.ts';
 import type { Database, UsersTable } from '../schema.ts';
@@ -150,25 +150,17 @@ const liveSessionQuery = (db: Db, id: string) =>
     .where('sessions.id', '=', id)
     .where('sessions.revoked_at', 'is', null);
 
-type LiveSessionQuery = CompiledQuery<SessionUser>;
-const compiledLiveSession = new WeakMap<Db, LiveSessionQuery>();
-
 /**
- * The user of a live session, read with the session in one query. Every signed-in call runs it, so
- * it is compiled once per database and run with the new id (building the query cost more than
- * running it).
+ * The user of a live session, read with the session in one query. Every signed-in call the session
+ * cache does not answer runs it, so it is compiled once per database and run with the new key
+ * (building the query cost more than running it), on SQLite on its statement directly.
  */
+const liveSession = compiledOnce(liveSessionQuery, ['']);
+
 export const findLiveSession = (db: Db, id: string) => findLiveSessionByKey(db, sessionKey(id));
 
-export const findLiveSessionByKey = async (db: Db, key: string): Promise<SessionUser | undefined> => {
-  let compiled = compiledLiveSession.get(db);
-  if (compiled === undefined) {
-    compiled = liveSessionQuery(db, '').compile();
-    compiledLiveSession.set(db, compiled);
-  }
-  const result = await db.executeQuery<SessionUser>({ ...compiled, parameters: [key] });
-  return result.rows[0];
-};
+export const findLiveSessionByKey = async (db: Db, key: string): Promise<SessionUser | undefined> =>
+  (await liveSession(db, key)).rows[0];
 
 /** When a live session signed in; undefined for an ended or unknown one. */
 export const sessionStartedAt = async (db: Db, id: string): Promise<number | undefined> => {
