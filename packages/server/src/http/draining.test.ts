@@ -13,14 +13,18 @@ const PROFILE = routes.getProfile.path;
 /** Longer than the drain's quiet time (200 ms), so a drain that did not count the read would be done. */
 const HELD_MS = 1_000;
 
-/** Holds the store's one SQLite connection (Kysely queues every query behind it) until `release()`. */
-const holdDatabase = (db: { connection(): { execute<T>(run: () => Promise<T>): Promise<T> } }) => {
+/**
+ * Holds the store's one SQLite connection in an open transaction until `release()`: Kysely queues
+ * every query behind it, and so do the hot reads that run their statement directly (compiled-query.ts),
+ * which run beside a connection merely held.
+ */
+const holdDatabase = (db: { transaction(): { execute<T>(run: () => Promise<T>): Promise<T> } }) => {
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
   const held = new Promise<void>((holding) => {
-    void db.connection().execute(async () => {
+    void db.transaction().execute(async () => {
       holding();
       await released;
     });
