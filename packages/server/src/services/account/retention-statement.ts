@@ -24,7 +24,7 @@ const KINDS: Kind[] = [
     kind: 'account',
     record: { 'zh-CN': '账号与个人资料', en: 'Your account and profile' },
     kept: (c) => ({
-      'zh-CN': `保留至您删除账号；申请删除后 ${c.accountDeletionGraceDays} 天内可撤销，之后彻底删除`,
+      'zh-CN': `保留至你删除账号；申请删除后 ${c.accountDeletionGraceDays} 天内可撤销，之后彻底删除`,
       en: `Until you delete the account; it is erased ${c.accountDeletionGraceDays} days after you ask (you can change your mind until then)`,
     }),
   },
@@ -63,7 +63,7 @@ const KINDS: Kind[] = [
   },
   {
     kind: 'access_log',
-    record: { 'zh-CN': '谁查看过您的资料（查阅记录）', en: 'Who read your record (the access log)' },
+    record: { 'zh-CN': '谁查看过你的资料（查阅记录）', en: 'Who read your record (the access log)' },
     days: (c) => c.accessLogRetentionDays,
     kept: (c) => inDays(c.accessLogRetentionDays),
   },
@@ -84,7 +84,7 @@ const KINDS: Kind[] = [
   },
   {
     kind: 'data_export',
-    record: { 'zh-CN': '您申请的个人信息副本', en: 'A copy of your data you asked for' },
+    record: { 'zh-CN': '你申请的个人信息副本', en: 'A copy of your data you asked for' },
     days: (c) => c.dataExportLinkHours / 24,
     kept: (c) => ({
       'zh-CN': `下载链接 ${c.dataExportLinkHours} 小时后失效，副本随之删除`,
