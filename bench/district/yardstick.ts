@@ -6,6 +6,7 @@
  * of the hash, a memory-hard native workload: the flows' JavaScript has varied more from host to host.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ARGON2_OPTIONS } from '../../packages/server/src/services/passwords/argon2.ts';
 import { SERVER_CORE } from './setup.ts';
 
@@ -41,9 +42,24 @@ export const hashCpuMs = (): number | undefined => {
   return undefined;
 };
 
+/**
+ * The host's transparent huge pages, the bracketed choice (`always [madvise] never`): at `never` a hash
+ * costs five to six times as much (server services/passwords/huge-pages.ts, which this file does not
+ * import: bench:district:baseline runs it against commits that have no such file).
+ */
+const hugePages = () => {
+  try {
+    return readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').match(/\[(\w+)\]/)?.[1];
+  } catch {
+    return undefined;
+  }
+};
+
 /** The line under the verdicts: this host's hash beside the targets' host's. */
-export const describeHost = (model: string | undefined, ms: number | undefined) =>
-  ms === undefined
-    ? `This host: ${model ?? 'an unknown CPU'}.`
-    : `This host: ${model ?? 'an unknown CPU'}; an argon2id hash at the shipped cost took ${ms.toFixed(1)} ms of CPU ` +
-      `on the server's core, where the targets were set ${TARGETS_HOST_HASH_RANGE.join('–')} ms: ${(ms / TARGETS_HOST_HASH_MS).toFixed(2)}× as long.`;
+export const describeHost = (model: string | undefined, ms: number | undefined) => {
+  const pages = `transparent huge pages: ${hugePages() ?? 'unknown'}`;
+  return ms === undefined
+    ? `This host: ${model ?? 'an unknown CPU'}; ${pages}.`
+    : `This host: ${model ?? 'an unknown CPU'}; ${pages}; an argon2id hash at the shipped cost took ${ms.toFixed(1)} ms of CPU ` +
+        `on the server's core, where the targets were set ${TARGETS_HOST_HASH_RANGE.join('–')} ms: ${(ms / TARGETS_HOST_HASH_MS).toFixed(2)}× as long.`;
+};

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfigWithWarnings } from './config/config.ts';
 import { loadEnvFile } from './env-file.ts';
+import { hugePagesWarning } from './services/passwords/huge-pages.ts';
 
 /**
  * Longest a shutdown may take (a proxy's own timeout for a request is usually 60 s). The process
@@ -13,7 +14,7 @@ const start = async () => {
   loadEnvFile();
   const { config, warnings } = loadConfigWithWarnings();
   const { app, drain } = await buildApp(config);
-  for (const warning of warnings) app.log.warn(warning);
+  for (const warning of [...warnings, hugePagesWarning()]) if (warning !== undefined) app.log.warn(warning);
   // SIGTERM: stop accepting, finish the requests under way, write what the ingestion writer holds
   // (acknowledged events are already stored), close the database. Past the limit, leave anyway.
   const close = async (signal: string) => {

@@ -70,7 +70,9 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
 /**
  * `port`: a given one (a restart behind a proxy that knows it), else a free one. `nodeArgs`: flags for
  * Node itself (the benches' `--cpu-prof`, which NODE_OPTIONS does not take). `logFile`: where the
- * server's stdout (its log) goes, appended, as a deployment keeps it; else nowhere.
+ * server's stdout (its log) goes, appended, as a deployment keeps it; else nowhere. `launcher`: a
+ * command Node is started through, given Node's command line after its own (a wrapper that sets
+ * something of the process, as a process manager does, then execs it); else Node directly.
  */
 export const startChildServer = async (
   file: string,
@@ -78,9 +80,11 @@ export const startChildServer = async (
   port?: number,
   nodeArgs: string[] = [],
   logFile?: string,
+  launcher: string[] = [],
 ): Promise<ChildServer> => {
   port ??= await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, file], {
+  const [command = process.execPath, ...args] = [...launcher, process.execPath, ...nodeArgs, file];
+  const child = spawn(command, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', logFile === undefined ? 'ignore' : openSync(logFile, 'a'), 'pipe'],
   });
