@@ -44,7 +44,7 @@ export const hashCpuMs = (): number | undefined => {
 
 /**
  * The host's transparent huge pages, the bracketed choice (`always [madvise] never`): at `never` a hash
- * costs five to six times as much (server services/passwords/huge-pages.ts, which this file does not
+ * cost 5.8 times as much on a virtual machine (server services/passwords/huge-pages.ts, which this file does not
  * import: bench:district:baseline runs it against commits that have no such file).
  */
 const hugePages = () => {
