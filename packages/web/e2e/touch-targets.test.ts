@@ -2,7 +2,8 @@
  * Touch targets on a phone (390×844), in both languages: every control a finger taps on the sign-in,
  * sign-up and reset screens, on each page of the account centre and on the guardian area is at least 44×44 CSS px (a
  * checkbox or radio counts with the label that holds it, which toggles it too; a link inside a
- * sentence is exempt, as WCAG 2.5.8 exempts inline targets), and axe finds nothing serious. The
+ * sentence is exempt, as WCAG 2.5.8 exempts inline targets), no checkbox or radio sits alone on its
+ * line with its words under it, and axe finds nothing serious. The
  * grade picker on the way speaks the page's language.
  */
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { withApp } from './support/app-server.ts';
 import { seriousViolations } from './support/axe.ts';
 import { LOCALES } from './support/matrix.ts';
 import { openPage } from './support/pages.ts';
-import { PHONE, smallTargets } from './support/touch.ts';
+import { PHONE, smallTargets, strandedChoices } from './support/touch.ts';
 
 const app = withApp();
 const newPhone = phoneNumbers('1563');
@@ -25,6 +26,7 @@ for (const { locale } of LOCALES) {
     const found: string[] = [];
     const measure = async (path: string) => {
       found.push(...(await smallTargets(page)).map((target) => `${path}: ${target}`));
+      found.push(...(await strandedChoices(page)).map((choice) => `${path}: stranded ${choice}`));
       expect(await seriousViolations(page), path).toEqual([]);
     };
     try {

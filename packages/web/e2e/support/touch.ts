@@ -44,8 +44,37 @@ export const smallTargets = (page: Page): Promise<string[]> =>
     return small;
   }, 44);
 
-/** axe (serious and critical) and the 44 px measure, on the screen as it is now; `where` names it in a failure. */
+/**
+ * Checkboxes and radios left alone on their line, their label's words starting under them (a label
+ * too long for the row wrapped whole), each as "[type] "label"": a child reads the box and its words
+ * as one.
+ */
+export const strandedChoices = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const stranded: string[] = [];
+    for (const input of document.querySelectorAll<HTMLInputElement>(
+      'label input[type="checkbox"], label input[type="radio"]',
+    )) {
+      const box = input.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1 || input.closest('[hidden], [aria-hidden="true"], [inert]')) continue;
+      const label = input.closest('label') as HTMLLabelElement;
+      const words = document.createRange();
+      words.selectNodeContents(label);
+      words.setStartAfter(input);
+      const first = [...words.getClientRects()].find((rect) => rect.width > 0 && rect.height > 0);
+      if (first && first.top >= box.bottom - 1) {
+        stranded.push(`[${input.type}] "${(label.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`);
+      }
+    }
+    return stranded;
+  });
+
+/**
+ * axe (serious and critical), the 44 px measure and no choice stranded from its words, on the screen
+ * as it is now; `where` names it in a failure.
+ */
 export const expectCleanScreen = async (page: Page, where: string) => {
   expect(await seriousViolations(page), where).toEqual([]);
   expect(await smallTargets(page), where).toEqual([]);
+  expect(await strandedChoices(page), where).toEqual([]);
 };
