@@ -1,7 +1,7 @@
 /**
  * Every screen in both languages at 375 px and 1280 px, in the light and the dark theme: axe finds no
- * serious or critical violation, and a screenshot of each is kept under e2e/screenshots/ for people to
- * look at.
+ * serious or critical violation, no checkbox or radio sits alone with its words under it, and a
+ * screenshot of each is kept under e2e/screenshots/ for people to look at.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { seriousViolations, type Violation } from './support/axe.ts';
 import { openPage } from './support/pages.ts';
+import { strandedChoices } from './support/touch.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const PASSWORD = 'Heron2718q';
@@ -78,9 +79,11 @@ describe('every screen', () => {
       });
       const { page } = tab;
       const found: (Violation & { screen: string })[] = [];
+      const stranded: string[] = [];
       // Each screen in the light theme and the dark one (the system's, prefers-color-scheme).
       const check = async (screen: string) => {
         await page.evaluate(() => document.fonts.ready);
+        stranded.push(...(await strandedChoices(page)).map((choice) => `${screen}: ${choice}`));
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
           for (const v of await seriousViolations(page)) found.push({ ...v, screen: `${screen} (${scheme})` });
@@ -207,6 +210,7 @@ describe('every screen', () => {
         await tab.close();
       }
       expect(found, JSON.stringify(found, null, 2)).toEqual([]);
+      expect(stranded).toEqual([]);
       expect(tab.errors).toEqual([]);
     },
     120_000,
