@@ -5,10 +5,10 @@
  * (/sys/kernel/mm/transparent_hugepage/enabled). With `never`, or with huge pages turned off for the
  * process (prctl PR_SET_THP_DISABLE by whatever started it; /proc/self/status `THP_enabled: 0`), the
  * 19 MiB come as 4,864 small pages, each faulted in, and the hash's pseudo-random reads miss the TLB:
- * measured on a 2-core virtual machine, 75 ms of CPU a check instead of 13 (docs/deploy.md, "Sizing"):
- * a fifth of the password sign-ins a core carries.
- * Hosts are set to `never` on purpose (advice once given for databases, Redis among them, which
- * since 6.2 turns them off for itself): the server says so at start, with the fix.
+ * measured on a 2-core virtual machine, 75 ms of CPU a check instead of 13, which leaves a core about
+ * a third of its password sign-ins (docs/deploy.md, "Sizing"). Hosts are set to `never` on purpose
+ * (advice once given for databases, Redis among them, which since 6.2 turns them off for itself):
+ * the server says so at start, with the fix.
  */
 import { readFileSync } from 'node:fs';
 
