@@ -1,13 +1,14 @@
 /**
  * The console on a phone (390×844) and in both languages: no screen spills sideways (tables become
- * labelled rows), charts span the chosen period with 24-hour labels, and a refusal reads in the
- * console's language.
+ * labelled rows) or leaves a checkbox alone with its words under it, charts span the chosen period
+ * with 24-hour labels, and a refusal reads in the console's language.
  */
 import { join } from 'node:path';
 import { HOUR_MS } from '@edupass/protocol';
 import { reportOneEvent } from '@edupass/test-kit/usage-reports';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strandedChoices } from '../../web/e2e/support/touch.ts';
 import { SECTIONS } from '../src/router.ts';
 import {
   accessibilityViolations,
@@ -33,6 +34,7 @@ const spill = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth
 describe('the console on a phone', () => {
   it('no screen is wider than the phone: tables fold into labelled rows', async () => {
     const wide: string[] = [];
+    const stranded: string[] = [];
     const visit = async (hash: string, name: string) => {
       await page.evaluate((to) => {
         window.location.hash = to;
@@ -41,6 +43,7 @@ describe('the console on a phone', () => {
       // Screens load their data after the heading: wait until nothing is loading.
       await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
       if ((await spill(page)) > 0) wide.push(`${name}: ${await spill(page)} px`);
+      stranded.push(...(await strandedChoices(page)).map((choice) => `${name}: ${choice}`));
       await page.screenshot({ path: join(SCREENSHOTS, `console-${name}.zh-CN.390.png`), fullPage: true });
     };
     for (const section of SECTIONS) await visit(`#/${section}`, section);
@@ -49,6 +52,7 @@ describe('the console on a phone', () => {
     const first = await page.locator('.console-user-name').first().getAttribute('href');
     await visit(first ?? '#/users', 'user');
     expect(wide).toEqual([]);
+    expect(stranded).toEqual([]);
     // A folded table still names each value: its cells carry their column's name.
     await visit('#/agreements', 'agreements');
     const cell = page.locator('.console-table tbody td').first();

@@ -60,7 +60,7 @@ const AddForm = ({ busy, act, added }: { busy: boolean; act: Act; added: () => v
         <fieldset>
           <legend>{w.events}</legend>
           {WEBHOOK_EVENT_TYPES.map((name) => (
-            <label key={name}>
+            <label key={name} className="console-check">
               <input type="checkbox" checked={events.includes(name)} onChange={() => toggle(name)} /> {name}
             </label>
           ))}

@@ -2,7 +2,7 @@
  * A host that keeps transparent huge pages from the password hash makes every check cost several
  * times the CPU (huge-pages.ts): the server says so at start, naming the cause and the fix.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleServer, startChildServer } from '@edupass/test-kit/child-server';
 import { createTestDatabase } from '@edupass/test-kit/databases';
@@ -53,8 +53,10 @@ describe('transparent huge pages and the password hash', () => {
   });
 
   it("answers this machine's own setting", () => {
-    const mode = hugePagesMode(readFileSync(HUGE_PAGES_SETTING, 'utf8'));
-    expect(mode).toMatch(/^(always|madvise|never)$/);
+    // A container may have no /sys: then there is nothing to say.
+    const there = existsSync(HUGE_PAGES_SETTING);
+    const mode = there ? hugePagesMode(readFileSync(HUGE_PAGES_SETTING, 'utf8')) : undefined;
+    if (there) expect(mode).toMatch(/^(always|madvise|never)$/);
     if (mode === 'never') expect(hugePagesWarning()).toContain('off on this host');
     else expect(hugePagesWarning()).toBeUndefined();
   });
