@@ -18,6 +18,14 @@
  * - While another request's Kysely transaction is open on the connection (between two of its
  *   awaits), the group cannot begin its own: each statement then takes Kysely's path, which waits
  *   for that transaction, as it did before.
+ * - A unit (`groupCommittedUnit`) is several statements that stand or fall together, run in one go
+ *   (better-sqlite3 is synchronous: nothing interleaves): in a group, inside a savepoint, which an
+ *   error rolls back alone; on its own, in a transaction of its own. The provider's writes of a
+ *   request are one (services/identity/provider-writes.ts): resuming a sign-in deletes the
+ *   interaction and saves the session, grant and code; the token endpoint consumes the code and
+ *   saves the tokens. Through Kysely's transactions each was a commit of its own, with Kysely's
+ *   BEGIN, COMMIT, connection lock and promises around it: as units, a card sign-in's server CPU
+ *   read 0.90× and a refresh's 0.87× at 32 at once (bench/district beside the commit before).
  */
 import type SQLite from 'better-sqlite3';
 
@@ -87,3 +95,21 @@ export const groupCommitted = <T>(sqlite: SQLite.Database, run: () => T, queued:
       flush(sqlite, writes);
     });
   });
+
+/** Per connection: runs a function in a transaction of its own, or in a savepoint inside one. */
+const units = new WeakMap<SQLite.Database, SQLite.Transaction<(unit: () => unknown) => unknown>>();
+
+/**
+ * `unit` (synchronous statements on `sqlite`) joins this turn's group as one write: in a savepoint
+ * there, in BEGIN IMMEDIATE … COMMIT alone; an error it throws undoes its statements only and rejects
+ * its promise. `queued` is the same work through Kysely, for when another transaction is open.
+ */
+export const groupCommittedUnit = <T>(sqlite: SQLite.Database, unit: () => T, queued: () => Promise<T>): Promise<T> => {
+  let inUnit = units.get(sqlite);
+  if (inUnit === undefined) {
+    inUnit = sqlite.transaction((work: () => unknown) => work());
+    units.set(sqlite, inUnit);
+  }
+  const transaction = inUnit;
+  return groupCommitted(sqlite, () => transaction.immediate(unit) as T, queued);
+};

@@ -2,10 +2,12 @@
  * A query compiled once runs in every transaction of its store (compiled-query.ts keeps it under the
  * dialect's adapter the store shares with them): each run writes through its own transaction, is
  * committed or rolled back with it, and leaves the store's own runs alone. On SQLite, the writes of
- * one turn outside a transaction commit together (commit-group.ts), each with its own outcome.
+ * one turn outside a transaction commit together (commit-group.ts), each with its own outcome, and so
+ * do units of several writes that stand or fall together.
  */
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '@edupass/test-kit/databases';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { groupCommittedUnit } from './commit-group.ts';
 import { compiledOnce } from './compiled-query.ts';
 import { openStore, type Store, sqliteConnection } from './db.ts';
 import { migrate } from './migrate.ts';
@@ -75,6 +77,15 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
       await store.db.selectFrom('counters').select('key').where('key', 'like', `${prefix}:%`).orderBy('key').execute()
     ).map((row) => row.key);
 
+  /** A refresh token's row: its session must exist, which the tests below defer to COMMIT. */
+  const insertToken = compiledOnce(
+    (db, tokenHash: string, sessionId: string, createdAt: number, expiresAt: number) =>
+      db
+        .insertInto('refresh_tokens')
+        .values({ token_hash: tokenHash, session_id: sessionId, created_at: createdAt, expires_at: expiresAt }),
+    ['', '', 0, 0],
+  );
+
   test('twenty writes asked for together share a commit; asked for one after another, each has its own', async () => {
     const together = await framesOf(() =>
       Promise.all(keys('together').map((key) => insertCounter(store.db, key, 1, 1))),
@@ -114,13 +125,6 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
   });
 
   test('a group whose commit is refused has each write run again alone: only the offending one fails', async () => {
-    const insertToken = compiledOnce(
-      (db, tokenHash: string, sessionId: string, createdAt: number, expiresAt: number) =>
-        db
-          .insertInto('refresh_tokens')
-          .values({ token_hash: tokenHash, session_id: sessionId, created_at: createdAt, expires_at: expiresAt }),
-      ['', '', 0, 0],
-    );
     // Checked at COMMIT rather than at the statement: the token's session does not exist.
     sqlite().pragma('defer_foreign_keys = ON');
     const outcomes = await Promise.allSettled([
@@ -131,6 +135,55 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('FOREIGN KEY');
     expect(await stored('commit')).toEqual(['commit:a', 'commit:b']);
+    expect(sqlite().inTransaction).toBe(false);
+  });
+
+  /** A unit writing `keys` one after another at once (`insertCounter.now`), then throwing if told. */
+  const unit = (written: string[], fail?: string) =>
+    groupCommittedUnit(
+      sqlite(),
+      () => {
+        for (const key of written) insertCounter.now(store.db, key, 1, 1);
+        if (fail !== undefined) throw new Error(fail);
+        return written.length;
+      },
+      () => Promise.reject(new Error('no other transaction is open')),
+    );
+
+  test("units of several writes share the turn's commit; one that throws undoes its own writes only", async () => {
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    const frames = await framesOf(async () => {
+      outcomes = await Promise.allSettled([
+        insertCounter(store.db, 'unit:a', 1, 1),
+        unit(['unit:b1', 'unit:b2']),
+        unit(['unit:c1', 'unit:c2'], 'the unit changed its mind'),
+        unit(['unit:d1', 'unit:d2']),
+      ]);
+    });
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[2] as PromiseRejectedResult).reason)).toContain('changed its mind');
+    expect(await stored('unit')).toEqual(['unit:a', 'unit:b1', 'unit:b2', 'unit:d1', 'unit:d2']);
+    // One commit: the table's and its index's pages once, not once per unit.
+    expect(frames).toBeLessThan(5);
+    expect(sqlite().inTransaction).toBe(false);
+  });
+
+  test('a unit alone is a transaction of its own: an error part-way through leaves none of it', async () => {
+    await expect(unit(['alone:1', 'alone:2'], 'stopped half-way')).rejects.toThrow('stopped half-way');
+    expect(await unit(['alone:3', 'alone:4'])).toBe(2);
+    expect(await stored('alone')).toEqual(['alone:3', 'alone:4']);
+    expect(sqlite().inTransaction).toBe(false);
+  });
+
+  test("a unit whose group's commit is refused is run again alone, whole", async () => {
+    sqlite().pragma('defer_foreign_keys = ON');
+    const outcomes = await Promise.allSettled([
+      unit(['rerun:a1', 'rerun:a2']),
+      insertToken(store.db, 'rerun:orphan', 'no such session', 1, 1),
+      unit(['rerun:b1', 'rerun:b2']),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await stored('rerun')).toEqual(['rerun:a1', 'rerun:a2', 'rerun:b1', 'rerun:b2']);
     expect(sqlite().inTransaction).toBe(false);
   });
 

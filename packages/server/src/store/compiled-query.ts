@@ -10,7 +10,8 @@
  * statement; the one thing that must not happen is running it inside another request's open
  * transaction (begun between two of that request's awaits), where it would commit or roll back with
  * that transaction: while one is open, the query waits for Kysely's connection like any other.
- * A write joins the writes of the same turn of the event loop in one transaction (commit-group.ts).
+ * A write joins the writes of the same turn of the event loop in one transaction (commit-group.ts);
+ * so do several writes that must commit together, run `now` inside one unit (`groupCommittedUnit`).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, UnknownRow } from 'kysely';
@@ -79,7 +80,7 @@ export const compiledOnce = <Row, Values extends unknown[]>(
     compiled.set(key, entry);
     return entry;
   };
-  return (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
+  const run = (db: Db, ...values: Values): Promise<QueryResult<Row>> => {
     const key = cacheKey(db);
     const { query, direct } = compiled.get(key) ?? compile(db, key);
     if (direct !== undefined && !direct.statement.readonly) {
@@ -98,4 +99,15 @@ export const compiledOnce = <Row, Values extends unknown[]>(
     }
     return throughKysely(db, query, values);
   };
+  /**
+   * SQLite only: the statement run at once on the store's connection, for a write unit of several
+   * statements that commit-group.ts runs in one go (`groupCommittedUnit`); rows are not opened.
+   */
+  const now = (db: Db, ...values: Values): QueryResult<Row> => {
+    const key = cacheKey(db);
+    const { direct } = compiled.get(key) ?? compile(db, key);
+    if (direct === undefined) throw new Error('compiledOnce: run now on SQLite outside a Kysely transaction only');
+    return runStatement<Row>(direct.statement, values);
+  };
+  return Object.assign(run, { now });
 };

@@ -5,7 +5,8 @@
  * commit, each waiting for PostgreSQL's WAL to reach the disk: 13 commits per sign-in
  * (oidc/statements-per-sign-in.test.ts). Within a request (`providerRequest`), the saves and
  * deletions are held and written together by `flush`, in one transaction and one statement per kind
- * (or that one statement alone, when it is one), before the answer leaves (oidc/mount.ts holds the
+ * (or that one statement alone, when it is one; on SQLite, one unit of the commit other requests'
+ * writes share at that moment: store/commit-group.ts), before the answer leaves (oidc/mount.ts holds the
  * answer's end until then; a write that fails answers 503 rather than a success whose rows are
  * missing).
  *
@@ -26,6 +27,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
+import { groupCommittedUnit } from '../../store/commit-group.ts';
+import { sqliteConnection } from '../../store/db.ts';
 import {
   type Consumption,
   consumeModel,
@@ -37,7 +40,9 @@ import {
   revokeGrant,
   type StoredModel,
   upsertModels,
+  writableNow,
   writeModels,
+  writeModelsNow,
 } from '../../store/identity/oidc-models.ts';
 import type { Database } from '../../store/schema.ts';
 import { inStoreTransaction } from '../../store/transaction.ts';
@@ -92,18 +97,29 @@ const write = async (db: Db, writes: Held) => {
     return;
   }
   const refused: Consumption[] = [];
+  const inTransaction = () =>
+    inStoreTransaction(db, async (tx) => {
+      for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+      if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+      await writeModels(tx, deletions, saves);
+    });
   try {
     // The token endpoint's writes (a code or refresh token consumed, tokens saved) on PostgreSQL: the
     // consumption and the saves in one statement, which saves nothing when it consumes nothing.
     const [only] = consumptions;
+    const sqlite = sqliteConnection(db);
     if (only !== undefined && consumesInOneStatement(db, consumptions, deletions, saves)) {
       if (!(await consumeThenSave(db, only, saves))) refused.push(only);
-    } else {
-      await inStoreTransaction(db, async (tx) => {
-        for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+    } else if (sqlite !== undefined && writableNow(saves)) {
+      // On SQLite, one unit of the turn's group commit (store/commit-group.ts).
+      // Run again alone when its group could not commit: what it found refused is its last run's.
+      const unit = () => {
+        refused.splice(0, refused.length, ...writeModelsNow(db, consumptions, deletions, saves));
         if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
-        await writeModels(tx, deletions, saves);
-      });
+      };
+      await groupCommittedUnit(sqlite, unit, inTransaction);
+    } else {
+      await inTransaction();
     }
     if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
   } catch (error) {

@@ -164,6 +164,29 @@ export const writeModels = async (db: Db, deletions: { model: string; id: string
 
 export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
 
+/** Whether writeModelsNow can write these (a request's writes are: up to four saves). */
+export const writableNow = (saves: unknown[]) => saves.length <= COMPILED_UPSERTS;
+
+/**
+ * SQLite, inside a unit of commit-group.ts: each consumption's conditional update, then (only when
+ * each consumed its row) the deletions and the saves, run at once. Answers the consumptions that
+ * consumed nothing (another request consumed the row first); the caller's unit must then roll back.
+ */
+export const writeModelsNow = (
+  db: Db,
+  consumptions: Consumption[],
+  deletions: { model: string; id: string }[],
+  saves: StoredModel[],
+): Consumption[] => {
+  const refused = consumptions.filter(
+    ({ model, id, at }) => consumeQuery.now(db, at, model, id).numAffectedRows === 0n,
+  );
+  if (refused.length > 0) return refused;
+  for (const { model, id } of deletions) destroyQuery.now(db, model, id);
+  if (saves.length > 0) compiledUpsert(saves.length).now(db, ...saves.flatMap(valuesOf));
+  return [];
+};
+
 /** A code or refresh token consumed by the request that presents it (`at`: when). */
 export interface Consumption {
   model: string;
