@@ -27,8 +27,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
-import { groupCommittedUnit } from '../../store/commit-group.ts';
-import { sqliteConnection } from '../../store/db.ts';
 import {
   type Consumption,
   consumeModel,
@@ -40,12 +38,11 @@ import {
   revokeGrant,
   type StoredModel,
   upsertModels,
-  writableNow,
   writeModels,
   writeModelsNow,
 } from '../../store/identity/oidc-models.ts';
 import type { Database } from '../../store/schema.ts';
-import { inStoreTransaction } from '../../store/transaction.ts';
+import { inStoreUnit } from '../../store/transaction.ts';
 
 type Db = Kysely<Database>;
 
@@ -97,29 +94,26 @@ const write = async (db: Db, writes: Held) => {
     return;
   }
   const refused: Consumption[] = [];
-  const inTransaction = () =>
-    inStoreTransaction(db, async (tx) => {
-      for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
-      if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
-      await writeModels(tx, deletions, saves);
-    });
   try {
     // The token endpoint's writes (a code or refresh token consumed, tokens saved) on PostgreSQL: the
     // consumption and the saves in one statement, which saves nothing when it consumes nothing.
     const [only] = consumptions;
-    const sqlite = sqliteConnection(db);
     if (only !== undefined && consumesInOneStatement(db, consumptions, deletions, saves)) {
       if (!(await consumeThenSave(db, only, saves))) refused.push(only);
-    } else if (sqlite !== undefined && writableNow(saves)) {
-      // On SQLite, one unit of the turn's group commit (store/commit-group.ts).
-      // Run again alone when its group could not commit: what it found refused is its last run's.
-      const unit = () => {
-        refused.splice(0, refused.length, ...writeModelsNow(db, consumptions, deletions, saves));
-        if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
-      };
-      await groupCommittedUnit(sqlite, unit, inTransaction);
     } else {
-      await inTransaction();
+      await inStoreUnit(
+        db,
+        // On SQLite, run again alone when its group could not commit: what is refused is its last run's.
+        () => {
+          refused.splice(0, refused.length, ...writeModelsNow(db, consumptions, deletions, saves));
+          if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+        },
+        async (tx) => {
+          for (const c of consumptions) if (!(await consumeModel(tx, c.model, c.id, c.at))) refused.push(c);
+          if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
+          await writeModels(tx, deletions, saves);
+        },
+      );
     }
     if (refused.length > 0) throw new ConsumedTwice('grant already consumed');
   } catch (error) {

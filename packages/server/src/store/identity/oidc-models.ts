@@ -164,11 +164,8 @@ export const writeModels = async (db: Db, deletions: { model: string; id: string
 
 export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
 
-/** Whether writeModelsNow can write these (a request's writes are: up to four saves). */
-export const writableNow = (saves: unknown[]) => saves.length <= COMPILED_UPSERTS;
-
 /**
- * SQLite, inside a unit of commit-group.ts: each consumption's conditional update, then (only when
+ * SQLite, as a unit of commit-group.ts (store/transaction.ts `inStoreUnit`): each consumption's conditional update, then (only when
  * each consumed its row) the deletions and the saves, run at once. Answers the consumptions that
  * consumed nothing (another request consumed the row first); the caller's unit must then roll back.
  */
@@ -183,7 +180,10 @@ export const writeModelsNow = (
   );
   if (refused.length > 0) return refused;
   for (const { model, id } of deletions) destroyQuery.now(db, model, id);
-  if (saves.length > 0) compiledUpsert(saves.length).now(db, ...saves.flatMap(valuesOf));
+  for (let i = 0; i < saves.length; i += COMPILED_UPSERTS) {
+    const some = saves.slice(i, i + COMPILED_UPSERTS);
+    compiledUpsert(some.length).now(db, ...some.flatMap(valuesOf));
+  }
   return [];
 };
 

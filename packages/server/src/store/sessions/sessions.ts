@@ -9,7 +9,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import { dialectOf } from '../db.ts';
 import type { Database, UsersTable } from '../schema.ts';
-import { inStoreTransaction } from '../transaction.ts';
+import { inStoreUnit } from '../transaction.ts';
 
 type Db = Kysely<Database>;
 
@@ -80,7 +80,8 @@ export type NewSession = Omit<Database['sessions'], 'pid' | 'second_factor_at' |
 /**
  * Stores a session under its key (`row.id` is the session id), and with it the first refresh token of
  * its chain when there is one (`refresh.session_id` is the session's key), atomically: one statement on
- * PostgreSQL, two in a transaction on SQLite (whose WITH holds no insert; the caller's when it has one).
+ * PostgreSQL, two on SQLite (whose WITH holds no insert), in the caller's transaction when it has one,
+ * else as one unit of the writes committed together at that moment (store/transaction.ts `inStoreUnit`).
  */
 export const insertSession = async (db: Db, row: NewSession, refresh?: Database['refresh_tokens']) => {
   const session: SessionValues = [
@@ -99,10 +100,17 @@ export const insertSession = async (db: Db, row: NewSession, refresh?: Database[
   const { token_hash, session_id, created_at, expires_at } = refresh;
   if (dialectOf(db) === 'postgres')
     return void (await sessionWithRefreshInsert(db, ...session, token_hash, session_id, created_at, expires_at));
-  await inStoreTransaction(db, async (tx) => {
-    await sessionInsert(tx, ...session);
-    await insertRefreshToken(tx, refresh);
-  });
+  await inStoreUnit(
+    db,
+    () => {
+      sessionInsert.now(db, ...session);
+      refreshTokenInsert.now(db, token_hash, session_id, created_at, expires_at);
+    },
+    async (tx) => {
+      await sessionInsert(tx, ...session);
+      await insertRefreshToken(tx, refresh);
+    },
+  );
 };
 
 /**
