@@ -1,5 +1,6 @@
 /** Guardians' adult checks and schools' agreements (migration 033). */
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { compiledOnce } from '../../compiled-query.ts';
 import type { Database } from '../../schema.ts';
 import type { GuardianAdultChecksTable, SchoolAgreementsTable } from '../edu-schema.ts';
 
@@ -43,16 +44,22 @@ export const agreementInForce = (db: Db, schoolId: number) =>
     .limit(1)
     .executeTakeFirst();
 
+// Every sign-in of a pupil a school made asks it (the card's among them): compiled once. Its answer is
+// the school's agreements not ended, one or none as schools record them (no limit to bind).
+const schoolAgreementOfPupil = compiledOnce(
+  (db, userId: number) =>
+    db
+      .selectFrom('pupil_accounts')
+      .innerJoin('school_agreements', 'school_agreements.school_id', 'pupil_accounts.school_id')
+      .select('school_agreements.id')
+      .where('pupil_accounts.user_id', '=', userId)
+      .where('school_agreements.ended_at', 'is', null),
+  [0],
+);
+
 /** Whether the school that made this pupil's account has an agreement in force: one statement. */
 export const pupilsSchoolHasAgreement = async (db: Db, userId: number) =>
-  (await db
-    .selectFrom('pupil_accounts')
-    .innerJoin('school_agreements', 'school_agreements.school_id', 'pupil_accounts.school_id')
-    .select('school_agreements.id')
-    .where('pupil_accounts.user_id', '=', userId)
-    .where('school_agreements.ended_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst()) !== undefined;
+  (await schoolAgreementOfPupil(db, userId)).rows.length > 0;
 
 /** The agreement in force of each of these schools that has one, by school id. */
 export const agreementsInForce = async (db: Db, schoolIds: number[]) => {
