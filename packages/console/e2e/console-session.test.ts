@@ -98,6 +98,9 @@ describe('the session', () => {
 
   it('a session the server no longer knows leads back to the sign-in, saying so', async () => {
     const page = await openSignedIn();
+    // The first screen's own reads finished first: one still under way when the clock moves meets the
+    // ended session itself, and the sign-in replaced the navigation before the click (seen under load).
+    await page.waitForLoadState('networkidle');
     shift = (rig.server.config.refreshTokenTtlSeconds + rig.server.config.sessionTokenTtlSeconds + 60) * 1000;
     try {
       await page.getByRole('navigation').getByRole('link', { name: '学校', exact: true }).click();

@@ -20,12 +20,14 @@
  *   for that transaction, as it did before.
  * - A unit (`groupCommittedUnit`) is several statements that stand or fall together, run in one go
  *   (better-sqlite3 is synchronous: nothing interleaves): in a group, inside a savepoint, which an
- *   error rolls back alone; on its own, in a transaction of its own. The provider's writes of a
- *   request are one (services/identity/provider-writes.ts): resuming a sign-in deletes the
- *   interaction and saves the session, grant and code; the token endpoint consumes the code and
- *   saves the tokens. Through Kysely's transactions each was a commit of its own, with Kysely's
- *   BEGIN, COMMIT, connection lock and promises around it: as units, a card sign-in's server CPU
- *   read 0.90× and a refresh's 0.87× at 32 at once (bench/district beside the commit before).
+ *   error rolls back alone; on its own, in a transaction of its own (units come through
+ *   transaction.ts `inStoreUnit`). A sign-in's new session and its first refresh token are one
+ *   (store/sessions/sessions.ts); so are the provider's writes of a request
+ *   (services/identity/provider-writes.ts): resuming a sign-in deletes the interaction and saves the
+ *   session, grant and code; the token endpoint consumes the code and saves the tokens. Through
+ *   Kysely's transactions each was a commit of its own, with Kysely's BEGIN, COMMIT, connection lock
+ *   and promises around it: as units, a card sign-in's server CPU read 0.80× and a refresh's 0.91×
+ *   at 32 at once (bench/district beside the commit before them, 4 rounds).
  */
 import type SQLite from 'better-sqlite3';
 

@@ -165,9 +165,10 @@ export const writeModels = async (db: Db, deletions: { model: string; id: string
 export const upsertModel = (db: Db, row: StoredModel) => upsertModels(db, [row]);
 
 /**
- * SQLite, as a unit of commit-group.ts (store/transaction.ts `inStoreUnit`): each consumption's conditional update, then (only when
- * each consumed its row) the deletions and the saves, run at once. Answers the consumptions that
- * consumed nothing (another request consumed the row first); the caller's unit must then roll back.
+ * On SQLite, as one unit of commit-group.ts (store/transaction.ts `inStoreUnit`): each consumption's
+ * conditional update, then (only when each consumed its row) the deletions and the saves, run at
+ * once. Answers the consumptions that consumed nothing (another request consumed the row first); the
+ * caller's unit must then throw, which rolls it back.
  */
 export const writeModelsNow = (
   db: Db,
