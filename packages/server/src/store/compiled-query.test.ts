@@ -187,7 +187,7 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
     expect(sqlite().inTransaction).toBe(false);
   });
 
-  test("a write while another request's transaction is open waits for it, and is not rolled back with it", async () => {
+  test("a write or a unit while another request's transaction is open waits for it, and is not rolled back with it", async () => {
     let finish = (_fail: boolean) => {};
     const decided = new Promise<boolean>((resolve) => {
       finish = resolve;
@@ -205,16 +205,30 @@ describe.runIf(testDatabaseKind() === 'sqlite')('the writes of one turn, one com
       })
       .catch((error: Error) => error.message);
     await open;
-    let written = false;
+    let written = 0;
     const outside = insertCounter(store.db, 'open:outside', 1, 1).then(() => {
-      written = true;
+      written++;
     });
+    // The unit cannot run at once inside that transaction: it takes Kysely's path, its own transaction.
+    const unitOutside = groupCommittedUnit(
+      sqlite(),
+      () => {
+        throw new Error('run at once inside another transaction');
+      },
+      () =>
+        store.db.transaction().execute(async (tx) => {
+          await insertCounter(tx, 'open:unit-1', 1, 1);
+          await insertCounter(tx, 'open:unit-2', 1, 1);
+          written++;
+        }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toBe(false);
+    expect(written).toBe(0);
     finish(true);
     expect(await transaction).toBe('rolled back');
-    await outside;
-    expect(await stored('open')).toEqual(['open:outside']);
+    await Promise.all([outside, unitOutside]);
+    expect(written).toBe(2);
+    expect(await stored('open')).toEqual(['open:outside', 'open:unit-1', 'open:unit-2']);
   });
 });
