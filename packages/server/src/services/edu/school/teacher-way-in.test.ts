@@ -84,6 +84,7 @@ describe.runIf(process.env.EDUPASS_TEST_DB === 'postgres')('the search on Postgr
       const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(text, text).not.toMatch(/Seq Scan on (schools|school_name_grams)/);
       expect(text, text).toMatch(/school_name_grams_pk/);
+      expect(text, text).toMatch(/Index Scan using schools_pkey/);
     }
   });
 });

@@ -3,8 +3,9 @@
  * no spaces) and as the set of its two-character pieces, each a row of `school_name_grams` under the
  * primary key (gram, school_id): a search reads the schools holding the query's first piece through
  * that index, checks up to four other pieces there too (at most 200 candidates, in a materialized step),
- * then compares their keys with LIKE: its work follows the schools that hold the pieces, never a scan of
- * every school, on SQLite and PostgreSQL alike. Works for 汉字 and Latin.
+ * then compares each candidate's key with LIKE, reading its school by id: its work follows the schools
+ * that hold the pieces, never a scan of every school, on SQLite and PostgreSQL alike. Works for 汉字
+ * and Latin.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../schema.ts';
@@ -74,11 +75,26 @@ export const schoolsNamedQuery = (db: Db, key: string, limit: number) => {
         return query.orderBy('g.school_id').limit(CANDIDATES);
       },
     )
-    .selectFrom('candidates')
-    .innerJoin('schools', 'schools.id', 'candidates.school_id')
-    .select(['schools.id', 'schools.name'])
-    .where(sql<boolean>`${sql.ref('schools.name_key')} like ${pattern} escape '\\'`)
-    .orderBy('schools.id')
+    .selectFrom((qb) =>
+      qb
+        .selectFrom('candidates')
+        .select((eb) => [
+          'candidates.school_id as id',
+          // Each candidate's school by its key, one at a time: a join let PostgreSQL's planner hash
+          // the candidates against a scan of every school when its statistics guessed many of them.
+          eb
+            .selectFrom('schools')
+            .select('schools.name')
+            .whereRef('schools.id', '=', 'candidates.school_id')
+            .where(sql<boolean>`${sql.ref('schools.name_key')} like ${pattern} escape '\\'`)
+            .as('name'),
+        ])
+        .as('named'),
+    )
+    .select(['named.id', 'named.name'])
+    .where('named.name', 'is not', null)
+    .$narrowType<{ name: string }>()
+    .orderBy('named.id')
     .limit(limit);
 };
 
