@@ -21,18 +21,21 @@ const { server } = useTestServer({ webhookDisabledKeepDays: 30 });
 const db = () => server.app.ctx.db;
 const now = () => server.app.ctx.now();
 
-/** Sweeps once this process holds the lock (the server's own first sweep may still hold it). */
-const sweep = () => expect.poll(() => sweepOnce(server.app.ctx), { timeout: 20_000 }).toBe(true);
+/**
+ * Sweeps once this process holds the lock (the server's own first sweep may still hold it); throws if
+ * it was not had within 20 s. Usable in a hook too (`expect.poll` is not).
+ */
+const sweep = async () => {
+  for (const deadline = Date.now() + 20_000; !(await sweepOnce(server.app.ctx)); ) {
+    if (Date.now() > deadline) throw new Error('the sweep lock was held by another sweep for 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
 
 // The server's own first sweep is over before a test writes its rows: one still under way read a test's
 // aged session after it was written and deleted it before the test wrote the session's school sign-in,
 // which no sweep finds after (a sign-in of no session: seen once in CI, on PostgreSQL under load).
-beforeAll(async () => {
-  for (const deadline = Date.now() + 20_000; !(await sweepOnce(server.app.ctx)); ) {
-    if (Date.now() > deadline) throw new Error("the server's own first sweep held the lock for 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-});
+beforeAll(sweep);
 
 /** What `edupass_sweep_rows_total` has counted for `rows` so far. */
 const counted = async (rows: string) =>
