@@ -193,17 +193,16 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
     await counters.hitThenPeek(place, 60, failures, { key: run, windowSeconds: 600 });
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
-    const deadlocks = async () =>
-      Number(
-        (await other.query('select deadlocks from pg_stat_database where datname = current_database()')).rows[0]
-          .deadlocks,
-      );
     try {
-      const before = await deadlocks();
       // The other order: the place first (as the sweep deleting both expired rows may take them).
       await other.query('begin');
       await other.query('select count from counters where key = $1 for update', [place]);
+      let signInSettled = false;
       const signIn = counters.hitThenPeek(place, 60, failures, { key: run, windowSeconds: 600 });
+      signIn.then(
+        () => (signInSettled = true),
+        () => (signInSettled = true),
+      );
       // The sign-in holds the run and waits for the place; then the other waits for the run.
       await expect
         .poll(
@@ -215,20 +214,38 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
             ).rows[0].n,
         )
         .not.toBe('0');
+      // It holds the run: the other cannot take it without waiting (tried in a savepoint, keeping the place).
+      await other.query('savepoint tried');
+      const runHeld = await other.query('select count from counters where key = $1 for update nowait', [run]).then(
+        () => false,
+        (error: { code?: string }) => {
+          if (error.code !== '55P03') throw error;
+          return true;
+        },
+      );
+      await other.query('rollback to savepoint tried');
+      expect(runHeld).toBe(true);
       // PostgreSQL cancels the one whose wait it checks first: the sign-in's (it began waiting first), or
-      // on a stalled machine the other's. Either way the sign-in is answered.
+      // on a stalled machine the other's. Either way there was a deadlock, and the sign-in is answered.
+      // The other taking the run proves the sign-in was cancelled (it held the run and could not finish
+      // without the place); it is then still waiting, run again, for the place. (The database's own
+      // count of deadlocks, pg_stat_database, is not read: a backend reports it when it next flushes its
+      // statistics, which a loaded machine put off past 15 s.)
       const otherTakesRun = other.query('select count from counters where key = $1 for update', [run]).then(
-        () => other.query('commit'),
+        async () => {
+          const signInWaiting = !signInSettled;
+          await other.query('commit');
+          return signInWaiting ? 'the sign-in cancelled, waiting again' : 'the sign-in finished first';
+        },
         async (error: { code?: string }) => {
           if (error.code !== '40P01') throw error;
           await other.query('rollback');
+          return 'the other cancelled';
         },
       );
-      const [taken] = await Promise.all([signIn, otherTakesRun]);
+      const [taken, deadlock] = await Promise.all([signIn, otherTakesRun]);
       expect(taken).toEqual({ count: 2, other: 0, alongside: 2 });
-      // At least one: a sign-in cancelled and run again at once can lock the run before the other's
-      // waiting statement does, and meet it a second time (seen once on a loaded machine: two).
-      await expect.poll(deadlocks).toBeGreaterThan(before);
+      expect(['the sign-in cancelled, waiting again', 'the other cancelled']).toContain(deadlock);
       expect(await counters.peekAll([place, run])).toEqual([2, 2]);
     } finally {
       await other.end();
