@@ -6,7 +6,8 @@
 import { useTestServer } from '@edupass/test-kit/harness';
 import { expect, it } from 'vitest';
 import { sweepOnce } from '../services/platform/housekeeping.ts';
-import { findModel, upsertModel } from '../store/identity/oidc-models.ts';
+import { findModel } from '../store/identity/oidc-models.ts';
+import { upsertModel } from '../store/identity/oidc-writes.ts';
 
 const HOUR = 3_600_000;
 let offset = 0;

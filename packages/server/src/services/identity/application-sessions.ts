@@ -6,13 +6,8 @@
  * authorization codes, access and refresh tokens; the provider session itself is removed.
  */
 import type { Context } from '../../context.ts';
-import {
-  destroyModel,
-  destroyModelByUid,
-  findModel,
-  findModelsOfAccount,
-  revokeGrant,
-} from '../../store/identity/oidc-models.ts';
+import { destroyModelByUid, findModel, findModelsOfAccount, revokeGrant } from '../../store/identity/oidc-models.ts';
+import { destroyModel } from '../../store/identity/oidc-writes.ts';
 import { findLiveSessionByKey } from '../../store/sessions/sessions.ts';
 import { queueBackchannelLogouts } from './backchannel-logout.ts';
 import { saveModel, writeHeldBefore } from './provider-writes.ts';

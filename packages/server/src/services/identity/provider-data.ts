@@ -5,15 +5,13 @@
  */
 export type { ApplicationRow } from '../../store/identity/applications.ts';
 export {
-  consumeModel,
-  destroyModel,
   findModel,
   findTokenWithGrantAndSession,
   grantIdOf,
   revokeGrant,
   revokeModelsOfGrant,
-  upsertModel,
 } from '../../store/identity/oidc-models.ts';
+export { consumeModel, destroyModel, upsertModel } from '../../store/identity/oidc-writes.ts';
 export { findLiveSessionByKey, sessionKey, sessionStartedAt } from '../../store/sessions/sessions.ts';
 export {
   ConsumedTwice,

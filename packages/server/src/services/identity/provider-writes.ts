@@ -27,20 +27,19 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
+import { grantIdOf, revokeGrant } from '../../store/identity/oidc-models.ts';
 import {
   type Consumption,
   consumeModel,
   consumesInOneStatement,
   consumeThenSave,
   destroyModel,
-  grantIdOf,
   inOneStatement,
-  revokeGrant,
   type StoredModel,
   upsertModels,
   writeModels,
   writeModelsNow,
-} from '../../store/identity/oidc-models.ts';
+} from '../../store/identity/oidc-writes.ts';
 import type { Database } from '../../store/schema.ts';
 import { inStoreUnit } from '../../store/transaction.ts';
 

@@ -5,7 +5,7 @@
 import { useTestStore } from '@edupass/test-kit/test-store';
 import { describe, expect, it } from 'vitest';
 import { deleteApplication } from './applications.ts';
-import { upsertModel } from './oidc-models.ts';
+import { upsertModel } from './oidc-writes.ts';
 
 const store = useTestStore();
 

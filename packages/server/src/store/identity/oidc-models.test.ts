@@ -1,8 +1,10 @@
 /**
- * The provider's rows written as a request writes them (store/identity/oidc-models.ts): the upsert is
- * compiled once for each number of rows up to eight and built at each call past that; every column
- * lands where it belongs in both, a second save of a row replaces it, and a consumed row stays consumed.
- * On PostgreSQL the token endpoint's consumption and saves are one statement: it saves only what the
+ * The provider's rows written as a request writes them (store/identity/oidc-writes.ts) and read
+ * (oidc-models.ts): the upsert is compiled once for each number of rows up to eight and built at each
+ * call past that; every column lands where it belongs in both, a second save of a row replaces it, and
+ * a consumed row stays consumed. A request's deletions and saves (on PostgreSQL one statement,
+ * compiled once for each number of each up to four and eight) delete and save what they name, compiled
+ * or built. On PostgreSQL the token endpoint's consumption and saves are one statement: it saves only what the
  * consumption allows, and a second presentation of the same code saves nothing.
  */
 import { testDatabaseKind } from '@edupass/test-kit/databases';
@@ -13,17 +15,20 @@ import { sqliteConnection } from '../db.ts';
 import type { Database } from '../schema.ts';
 import { deleteApplication } from './applications.ts';
 import {
-  consumeModel,
-  consumesInOneStatement,
-  consumeThenSave,
   destroyModelByUid,
   findModel,
   findModelsOfAccount,
   findTokenWithGrantAndSession,
   revokeModelsOfGrant,
+} from './oidc-models.ts';
+import {
+  consumeModel,
+  consumesInOneStatement,
+  consumeThenSave,
   type StoredModel,
   upsertModels,
-} from './oidc-models.ts';
+  writeModels,
+} from './oidc-writes.ts';
 
 const store = useTestStore();
 
@@ -49,6 +54,10 @@ const stored = (ids: string[]) =>
     .orderBy('id')
     .execute();
 
+/** The rows as stored, the expiry as a number (PostgreSQL's bigint reads as a string). */
+const readBack = async (ids: string[]) =>
+  (await stored(ids)).map((row) => ({ ...row, expires_at: Number(row.expires_at) }));
+
 const asStored = (row: StoredModel) => ({
   model: row.model,
   id: row.id,
@@ -70,8 +79,7 @@ describe("the provider's rows", () => {
       const rows = Array.from({ length: count }, (_, i) => rowOf(`n${count}`, i));
       await upsertModels(store().db, rows);
       const ids = rows.map((row) => row.id);
-      const read = (await stored(ids)).map((row) => ({ ...row, expires_at: Number(row.expires_at) }));
-      expect(read).toEqual(rows.map(asStored).sort((a, b) => a.id.localeCompare(b.id)));
+      expect(await readBack(ids)).toEqual(rows.map(asStored).sort((a, b) => a.id.localeCompare(b.id)));
 
       const again = rows.map((row) => ({ ...row, payload: JSON.stringify({ again: row.id }), uid: null }));
       await upsertModels(store().db, again);
@@ -81,6 +89,23 @@ describe("the provider's rows", () => {
       );
     },
   );
+
+  it.each([
+    [1, 3],
+    [5, 9],
+  ])("%i rows deleted and %i saved in one request's write, twice with the same numbers", async (deleted, saved) => {
+    for (const round of ['first', 'second']) {
+      const batch = `w${deleted}-${saved}-${round}`;
+      const gone = Array.from({ length: deleted }, (_, i) => rowOf(`${batch}-gone`, i));
+      await upsertModels(store().db, gone);
+      const saves = Array.from({ length: saved }, (_, i) => rowOf(batch, i));
+      await writeModels(store().db, gone, saves);
+      expect(await stored(gone.map((row) => row.id))).toEqual([]);
+      expect(await readBack(saves.map((row) => row.id))).toEqual(
+        saves.map(asStored).sort((a, b) => a.id.localeCompare(b.id)),
+      );
+    }
+  });
 
   it('a consumed row stays consumed when saved again, and is consumed once', async () => {
     const row = rowOf('consumed', 1);
