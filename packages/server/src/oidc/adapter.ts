@@ -1,6 +1,7 @@
 /**
- * oidc-provider's storage in EduPass's database (store/identity/oidc-models.ts), for SQLite and PostgreSQL
- * alike; applications are its clients (store/identity/applications.ts). Expired rows are swept hourly.
+ * oidc-provider's storage in EduPass's database (store/identity/oidc-models.ts, oidc-writes.ts), for
+ * SQLite and PostgreSQL alike; applications are its clients (store/identity/applications.ts). Expired
+ * rows are swept hourly.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Context } from '../context.ts';

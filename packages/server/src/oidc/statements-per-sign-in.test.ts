@@ -42,11 +42,11 @@ import { type Config, loadConfig } from '../config/config.ts';
  * 1: the second factors and the staff check are one statement (store/account/standing.ts), the
  * session and its first refresh token one (store/sessions/sessions.ts), an interaction is read with
  * the grant its consent names, resuming deletes the interaction in the statement that saves the rest
- * (store/identity/oidc-models.ts `writeModels`), and a sign-in's reset of its risk count leaves the
+ * (store/identity/oidc-writes.ts `writeModels`), and a sign-in's reset of its risk count leaves the
  * database alone while Redis counts (store/counters.ts). Now 20 and 7 alone, **14 and 5 with Redis**
  * (the target: where several instances run, the limits' counters are in Redis), card 14 and 5 (13
  * with Redis), refresh 3 and 1, and no BEGIN or COMMIT in any: the token endpoint consumes the code or
- * refresh token and saves the new tokens in one statement (store/identity/oidc-models.ts
+ * refresh token and saves the new tokens in one statement (store/identity/oidc-writes.ts
  * `consumeThenSave`), a sign-in's session is written alone (services/webhooks/events.ts `withEvent`),
  * and a card's badge is read with its account's standing (store/edu/school/pupils.ts). Those counts
  * were taken under captcha policy `never`; under the shipped `risk` a password sign-in alone made 26
