@@ -2,9 +2,9 @@
  * The provider's rows written as a request writes them (store/identity/oidc-writes.ts) and read
  * (oidc-models.ts): the upsert is compiled once for each number of rows up to eight and built at each
  * call past that; every column lands where it belongs in both, a second save of a row replaces it, and
- * a consumed row stays consumed. A request's deletions and saves (on PostgreSQL one statement,
- * compiled once for each number of each up to four and eight) delete and save what they name, compiled
- * or built. On PostgreSQL the token endpoint's consumption and saves are one statement: it saves only what the
+ * a consumed row stays consumed. A request's deletions and saves (on PostgreSQL one statement, compiled
+ * once for each number of each up to four and eight) delete and save what they name, compiled or built.
+ * On PostgreSQL the token endpoint's consumption and saves are one statement: it saves only what the
  * consumption allows, and a second presentation of the same code saves nothing.
  */
 import { testDatabaseKind } from '@edupass/test-kit/databases';
