@@ -127,15 +127,14 @@ const PLACEHOLDER_ROW: StoredModel = {
  */
 const COMPILED_UPSERTS = 8;
 
-/** A statement made once for each number of rows it is asked for (its shape: one count or several). */
-const perRowCount = <T>(make: (...counts: number[]) => T) => {
-  const made = new Map<string, T>();
-  return (...counts: number[]): T => {
-    const shape = counts.join(' ');
-    const found = made.get(shape);
+/** A statement made once for each number of rows it is asked for (its callers bound the numbers). */
+const perRowCount = <T>(make: (count: number) => T) => {
+  const made = new Map<number, T>();
+  return (count: number): T => {
+    const found = made.get(count);
     if (found !== undefined) return found;
-    const fresh = make(...counts);
-    made.set(shape, fresh);
+    const fresh = make(count);
+    made.set(count, fresh);
     return fresh;
   };
 };
@@ -183,15 +182,18 @@ const deleteThenUpsert = (db: Db, deletions: ModelKey[], saves: StoredModel[]) =
 /** Up to this many deletions beside the saves are compiled once (a resume deletes one interaction). */
 const COMPILED_DELETIONS = 4;
 
-const compiledDeleteThenUpsert = perRowCount((deletions: number, saves: number) =>
-  compiledOnce(
-    (db, ..._bound: unknown[]) =>
-      deleteThenUpsert(
-        db,
-        Array.from({ length: deletions }, () => ({ model: '', id: '' })),
-        Array.from({ length: saves }, () => PLACEHOLDER_ROW),
-      ),
-    Array.from({ length: deletions * 2 + saves * VALUES_PER_ROW }, (): unknown => ''),
+/** By the number of deletions, then of saves. */
+const compiledDeleteThenUpsert = perRowCount((deletions) =>
+  perRowCount((saves) =>
+    compiledOnce(
+      (db, ..._bound: unknown[]) =>
+        deleteThenUpsert(
+          db,
+          Array.from({ length: deletions }, () => ({ model: '', id: '' })),
+          Array.from({ length: saves }, () => PLACEHOLDER_ROW),
+        ),
+      Array.from({ length: deletions * 2 + saves * VALUES_PER_ROW }, (): unknown => ''),
+    ),
   ),
 );
 
@@ -207,7 +209,7 @@ export const writeModels = async (db: Db, deletions: ModelKey[], saves: StoredMo
       await deleteThenUpsert(db, deletions, saves).execute();
       return;
     }
-    await compiledDeleteThenUpsert(deletions.length, saves.length)(
+    await compiledDeleteThenUpsert(deletions.length)(saves.length)(
       db,
       ...deletions.flatMap(({ model, id }) => [model, id]),
       ...saves.flatMap(valuesOf),
