@@ -10,7 +10,9 @@
  *   just before a change cannot be stored after the change dropped it.
  * - Without Redis, or while the channel is down, another process's change is seen within `ttlMs`
  *   at most; while the channel is down nothing is remembered at all.
- * - Only live sessions are remembered: an ended or unknown session is read every time.
+ * - Only live sessions are remembered: an ended or unknown session is read every time. A new one is
+ *   remembered from its start, with the user its insert read back in the same statement or unit
+ *   (tokens.ts `startSession` passes that write to `read` as its load), once that write committed.
  * - Users are also remembered by id (`readUser`: the OpenID Connect provider's account, read by each
  *   request of a product's sign-in), under the same forgets: a user's change or block drops them.
  */

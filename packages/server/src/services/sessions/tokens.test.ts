@@ -8,6 +8,7 @@ import {
 } from '@edupass/protocol';
 import {
   A,
+  agreementIdsInEffect,
   authCookieOf,
   blockUser,
   type Call,
@@ -20,11 +21,14 @@ import {
   signUp,
   T,
 } from '@edupass/test-kit/accounts';
+import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { startTestServer, useTestServer } from '@edupass/test-kit/harness';
+import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { findLiveSession, sessionKey } from '../../store/sessions/sessions.ts';
 import { sha256 } from '../security/hashing.ts';
-import { signAccessToken } from './access-tokens.ts';
+import { accessTokenClaims, signAccessToken } from './access-tokens.ts';
 import { signEs256 } from './es256.ts';
 import { currentSigner } from './signing-keys.ts';
 
@@ -244,6 +248,60 @@ describe('access tokens', () => {
       expect(answer.body, name).toMatchObject({ error_code: 'AC3_44' });
       expectError(answer, 'AC3_44', ClientCode.ACCOUNT_BLOCKED);
     }
+  });
+});
+
+describe('a new session, remembered from its start', () => {
+  /** The session a token names: what the session cache remembers of it, and what the database reads. */
+  const rememberedAndRead = async (token: string) => {
+    const { ctx } = server.app;
+    const { sessionId } = await accessTokenClaims(ctx, token);
+    return { sessionId, remembered: ctx.sessions.peek(sessionId), read: await findLiveSession(ctx.db, sessionId) };
+  };
+  /** A value as the sealed-records store keeps it (store/sealed-records.ts), anywhere in a row. */
+  const SEALED_VALUE = /"r[1-9][0-9]*\.[a-z_]+\.v1\./;
+
+  it("a sign-in's user is remembered as the session's first read would read it: its first call reads nothing", async () => {
+    const account = await signUp(server);
+    const token = await sessionToken(account.phone);
+    const { sessionId, remembered, read } = await rememberedAndRead(token);
+    expect(read?.session_method).toBe('password');
+    expect(remembered).toEqual(read);
+    // Ended behind the cache's back (no forget): the first call still answers, from memory.
+    await server.app.ctx.db.deleteFrom('sessions').where('id', '=', sessionKey(sessionId)).execute();
+    expect(await findLiveSession(server.app.ctx.db, sessionId)).toBeUndefined();
+    expect((await call('GET', `${A}/profile`, undefined, { token })).status).toBe(200);
+  });
+
+  it("a pupil's card sign-in: the sealed record opened, the school's password demand and the session's own as read", async () => {
+    const edu = eduSteps(server, call);
+    const schoolId = await edu.addSchool();
+    const teacher = await edu.approvedTeacher(schoolId);
+    const classId = await edu.createClass(teacher, schoolId);
+    await edu.createPupils(teacher, classId, ['王小明']);
+    const [badge = ''] = decodeCardQrCodes((await edu.cardSheet(teacher, classId, 'en')).html).map(badgeOf);
+    const answer = await call('POST', routes.signInByBadge.path, { badge, pid: PID });
+    const { remembered, read } = await rememberedAndRead(expectSignedIn(answer).auth.token as string);
+    expect(read?.session_method).toBe('badge');
+    expect(read?.age_band).not.toBeNull();
+    expect(remembered).toEqual(read);
+    expect(JSON.stringify(remembered)).not.toMatch(SEALED_VALUE);
+  });
+
+  it("a sign-in that signs agreements (a transaction of the caller's) is not remembered before it commits; its calls read it", async () => {
+    const account = await signUp(server);
+    const answer = await call('POST', `${A}/login`, {
+      identity: account.phone,
+      password: PASSWORD,
+      pid: PID,
+      agreement_ids: await agreementIdsInEffect(server),
+    });
+    const token = expectSignedIn(answer).auth.token as string;
+    const { remembered, read } = await rememberedAndRead(token);
+    expect(read?.session_method).toBe('password');
+    expect(remembered).toBeUndefined();
+    expect((await call('GET', `${A}/profile`, undefined, { token })).status).toBe(200);
+    expect((await rememberedAndRead(token)).remembered).toEqual(read);
   });
 });
 

@@ -102,24 +102,29 @@ export const startSession = async (
     product: user.pid,
     data: { session_id: ref.sessionId, method },
   };
-  await withEvent(ctx, event, (db) =>
-    insertSession(
-      db,
-      {
-        id: ref.sessionId,
-        user_id: user.id,
-        method,
-        ip: client.ip,
-        user_agent: client.userAgent.slice(0, 512),
-        created_at: ctx.now(),
-        revoked_at: null,
-        pid: client.pid ?? null,
-        second_factor_at: secondFactor ? ctx.now() : null,
-        staff: staff ? 1 : 0,
-      },
-      refreshToken === null ? undefined : refreshRow(ctx, ref.sessionId, refreshToken),
-    ),
-  );
+  const stored = () =>
+    withEvent(ctx, event, (db) =>
+      insertSession(
+        db,
+        {
+          id: ref.sessionId,
+          user_id: user.id,
+          method,
+          ip: client.ip,
+          user_agent: client.userAgent.slice(0, 512),
+          created_at: ctx.now(),
+          revoked_at: null,
+          pid: client.pid ?? null,
+          second_factor_at: secondFactor ? ctx.now() : null,
+          staff: staff ? 1 : 0,
+        },
+        refreshToken === null ? undefined : refreshRow(ctx, ref.sessionId, refreshToken),
+      ),
+    );
+  // The session's user, read with its writes, is remembered as the session's first read would
+  // remember it (the sign-in's next call authenticates with the new token), once those writes have
+  // committed: not inside a caller's transaction, which may yet roll back. A forget meanwhile wins.
+  await (ctx.db.isTransaction ? stored() : ctx.sessions.read(ref.sessionId, stored));
   return { ref, refreshToken };
 };
 

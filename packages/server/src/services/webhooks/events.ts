@@ -101,13 +101,18 @@ export const inTransaction = async <T>(ctx: Context, work: (tx: Context) => Prom
  * A change with the event it records (`recordEvent`), in one transaction when an endpoint subscribes
  * to the event; when none does (nothing of the event is written), the change alone, outside any
  * transaction: a change of one statement then needs no BEGIN and COMMIT (a sign-in's session on
- * PostgreSQL: two round trips fewer). `change` must be atomic by itself.
+ * PostgreSQL: two round trips fewer). `change` must be atomic by itself; its answer is `withEvent`'s.
  */
-export const withEvent = async (ctx: Context, event: AccountEvent, change: (db: Context['db']) => Promise<void>) => {
+export const withEvent = async <T>(
+  ctx: Context,
+  event: AccountEvent,
+  change: (db: Context['db']) => Promise<T>,
+): Promise<T> => {
   if ((await subscribedTo(ctx.db, event)).length === 0 && !ctx.db.isTransaction) return change(ctx.db);
-  await inTransaction(ctx, async (tx) => {
-    await change(tx.db);
+  return inTransaction(ctx, async (tx) => {
+    const changed = await change(tx.db);
     await recordEvent(tx, event);
+    return changed;
   });
 };
 

@@ -5,10 +5,11 @@
  * Functions here take the session id and hash it; refresh-token rows hold the key.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type QueryCreator, type Selectable, sql } from 'kysely';
 import { compiledOnce } from '../compiled-query.ts';
 import { dialectOf } from '../db.ts';
-import type { Database, UsersTable } from '../schema.ts';
+import type { Database, SessionsTable, UsersTable } from '../schema.ts';
+import { openRows, recordSealerOf } from '../sealed-records.ts';
 import { inStoreUnit } from '../transaction.ts';
 
 type Db = Kysely<Database>;
@@ -52,21 +53,54 @@ const sessionInsert = compiledOnce(
   SESSION_PLACEHOLDERS,
 );
 
+type RefreshValues = [tokenHash: string, tokenSession: string, tokenCreatedAt: number, expiresAt: number];
+
+/** The new session's columns its user is read with (`SessionUser`). */
+const STARTED = ['user_id', 'staff', 'method', 'created_at', 'last_active_at'] as const;
+
 /**
- * A session and the first token of its refresh chain in one statement (PostgreSQL's data-modifying
- * WITH): a sign-in that hands out a token set stores both.
+ * A new session and, in the same statement (PostgreSQL's data-modifying WITH), its user as
+ * `findLiveSession` would read it: the sign-in's next call finds it remembered (services/sessions/
+ * tokens.ts `startSession`). The users row is the one the statement's snapshot holds, as committed
+ * when it began.
  */
-const sessionWithRefreshInsert = compiledOnce(
-  (
-    db,
-    ...values: [...SessionValues, tokenHash: string, tokenSession: string, tokenCreatedAt: number, expiresAt: number]
-  ) => {
-    const [tokenHash, tokenSession, tokenCreatedAt, expiresAt] = values.slice(10) as [string, string, number, number];
-    return db
-      .with('session', (qc) => qc.insertInto('sessions').values(sessionRow(...(values.slice(0, 10) as SessionValues))))
-      .insertInto('refresh_tokens')
-      .values({ token_hash: tokenHash, session_id: tokenSession, created_at: tokenCreatedAt, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('token_hash').doNothing());
+const sessionStart = compiledOnce(
+  (db, ...session: SessionValues) =>
+    startedUser(
+      db.with('started', (qc) =>
+        qc
+          .insertInto('sessions')
+          .values(sessionRow(...session))
+          .returning(STARTED),
+      ),
+    ),
+  SESSION_PLACEHOLDERS,
+);
+
+/** The same with the first token of the session's refresh chain: a sign-in that hands out a token set stores both. */
+const sessionWithRefreshStart = compiledOnce(
+  (db, ...values: [...SessionValues, ...RefreshValues]) => {
+    const [tokenHash, tokenSession, tokenCreatedAt, expiresAt] = values.slice(10) as RefreshValues;
+    return startedUser(
+      db
+        .with('started', (qc) =>
+          qc
+            .insertInto('sessions')
+            .values(sessionRow(...(values.slice(0, 10) as SessionValues)))
+            .returning(STARTED),
+        )
+        .with('refresh', (qc) =>
+          qc
+            .insertInto('refresh_tokens')
+            .values({
+              token_hash: tokenHash,
+              session_id: tokenSession,
+              created_at: tokenCreatedAt,
+              expires_at: expiresAt,
+            })
+            .onConflict((oc) => oc.column('token_hash').doNothing()),
+        ),
+    );
   },
   [...SESSION_PLACEHOLDERS, '', '', 0, 0],
 );
@@ -79,11 +113,16 @@ export type NewSession = Omit<Database['sessions'], 'pid' | 'second_factor_at' |
 
 /**
  * Stores a session under its key (`row.id` is the session id), and with it the first refresh token of
- * its chain when there is one (`refresh.session_id` is the session's key), atomically: one statement on
- * PostgreSQL, two on SQLite (whose WITH holds no insert), in the caller's transaction when it has one,
- * else as one unit of the writes committed together at that moment (store/transaction.ts `inStoreUnit`).
+ * its chain when there is one (`refresh.session_id` is the session's key), atomically; answers the
+ * session's user as `findLiveSession` reads it, read with the writes: one statement on PostgreSQL,
+ * three on SQLite (whose WITH holds no insert), in the caller's transaction when it has one, else as
+ * one unit of the writes committed together at that moment (store/transaction.ts `inStoreUnit`).
  */
-export const insertSession = async (db: Db, row: NewSession, refresh?: Database['refresh_tokens']) => {
+export const insertSession = async (
+  db: Db,
+  row: NewSession,
+  refresh?: Database['refresh_tokens'],
+): Promise<SessionUser | undefined> => {
   const session: SessionValues = [
     sessionKey(row.id),
     row.user_id,
@@ -96,21 +135,34 @@ export const insertSession = async (db: Db, row: NewSession, refresh?: Database[
     row.second_factor_at ?? null,
     row.staff ?? 0,
   ];
-  if (refresh === undefined) return void (await sessionInsert(db, ...session));
-  const { token_hash, session_id, created_at, expires_at } = refresh;
-  if (dialectOf(db) === 'postgres')
-    return void (await sessionWithRefreshInsert(db, ...session, token_hash, session_id, created_at, expires_at));
-  await inStoreUnit(
+  const refreshValues: RefreshValues | undefined = refresh && [
+    refresh.token_hash,
+    refresh.session_id,
+    refresh.created_at,
+    refresh.expires_at,
+  ];
+  if (dialectOf(db) === 'postgres') {
+    const started = refreshValues
+      ? await sessionWithRefreshStart(db, ...session, ...refreshValues)
+      : await sessionStart(db, ...session);
+    return started.rows[0];
+  }
+  const user = await inStoreUnit(
     db,
     () => {
       sessionInsert.now(db, ...session);
-      refreshTokenInsert.now(db, token_hash, session_id, created_at, expires_at);
+      if (refreshValues) refreshTokenInsert.now(db, ...refreshValues);
+      return liveSession.now(db, session[0]).rows[0];
     },
     async (tx) => {
       await sessionInsert(tx, ...session);
-      await insertRefreshToken(tx, refresh);
+      if (refreshValues) await refreshTokenInsert(tx, ...refreshValues);
+      return findLiveSessionByKey(tx, session[0]);
     },
   );
+  // Read in the unit, its sealed values are still sealed (compiled-query.ts `now`).
+  if (user !== undefined) await openRows(recordSealerOf(db), [user]);
+  return user;
 };
 
 /**
@@ -142,21 +194,33 @@ export type SessionUser = Selectable<UsersTable> & {
   session_last_active_at?: number | null;
 };
 
+/** What a live session's read answers beside its user's row, from the session's row (`session`). */
+const sessionColumns = (session: 'sessions' | 'started') => [
+  sql.ref<number | null>('pupil_accounts.must_change_password').as('password_choice_due'),
+  sql.ref<number>(`${session}.staff`).as('session_staff'),
+  sql.ref<string>(`${session}.method`).as('session_method'),
+  sql.ref<number>(`${session}.created_at`).as('session_created_at'),
+  sql.ref<number | null>(`${session}.last_active_at`).as('session_last_active_at'),
+];
+
 const liveSessionQuery = (db: Db, id: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'sessions.user_id')
     .selectAll('users')
-    .select([
-      'pupil_accounts.must_change_password as password_choice_due',
-      'sessions.staff as session_staff',
-      'sessions.method as session_method',
-      'sessions.created_at as session_created_at',
-      'sessions.last_active_at as session_last_active_at',
-    ])
+    .select(sessionColumns('sessions'))
     .where('sessions.id', '=', id)
     .where('sessions.revoked_at', 'is', null);
+
+/** The user of the session a statement's `started` inserted, as `liveSessionQuery` reads it. */
+const startedUser = (qc: QueryCreator<Database & { started: Pick<SessionsTable, (typeof STARTED)[number]> }>) =>
+  qc
+    .selectFrom('started')
+    .innerJoin('users', 'users.id', 'started.user_id')
+    .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'started.user_id')
+    .selectAll('users')
+    .select(sessionColumns('started'));
 
 /**
  * The user of a live session, read with the session in one query. Every signed-in call the session
