@@ -19,6 +19,7 @@ import {
   PASSWORD,
   PID,
   signUp,
+  sleep,
   T,
 } from '@edupass/test-kit/accounts';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
@@ -286,6 +287,27 @@ describe('a new session, remembered from its start', () => {
     expect(read?.age_band).not.toBeNull();
     expect(remembered).toEqual(read);
     expect(JSON.stringify(remembered)).not.toMatch(SEALED_VALUE);
+  });
+
+  it('sign-ins at the same moment as a block: once the block has answered, none of their tokens is', async () => {
+    // The block lands later each round: before the sign-ins read the account, among their sessions'
+    // writes, after some have answered (how many depends on the machine's pace); in the last round
+    // only once all have answered.
+    for (const delayMs of [0, 5, 10, 15, 20, 25, 30, 35, 40, undefined]) {
+      const account = await signUp(server);
+      const body = { identity: account.phone, password: PASSWORD, pid: PID };
+      const signIns = Promise.all(Array.from({ length: 8 }, () => call('POST', `${A}/login`, body)));
+      if (delayMs === undefined) await signIns;
+      else await sleep(delayMs);
+      await blockUser(server, account.userId);
+      const tokens = (await signIns).flatMap((answer) =>
+        answer.status === 200 ? [expectSignedIn(answer).auth.token as string] : [],
+      );
+      if (delayMs === undefined) expect(tokens).toHaveLength(8);
+      for (const token of tokens) {
+        expectError(await call('GET', `${A}/profile`, undefined, { token }), 'AC3_44', ClientCode.ACCOUNT_BLOCKED);
+      }
+    }
   });
 
   it("a sign-in that signs agreements (a transaction of the caller's) is not remembered before it commits; its calls read it", async () => {
