@@ -208,7 +208,7 @@ const completeWith = async (
   if (shown.fresh_sign_in && startedAt < interaction.iat * 1000) {
     throw new ApiError('E_7', 'The application asks you to sign in again.');
   }
-  await requireAgreementsSigned(ctx, session.userId);
+  await requireAgreementsSigned(ctx, session.userId, session.user);
   if (shown.consent && !consent) throw invalidRequest('The application needs your consent to what it asks.');
   const login: EduPassLogin & { ts: number; remember: boolean } = {
     accountId,

@@ -87,12 +87,17 @@ const behavesAsFixedWindowCounters = (name: string, make: () => Promise<Counters
       expect(counts.map((c) => Number(c.alongside)).sort((a, b) => a - b)).toEqual(upFrom(2));
       expect(counts.every((c) => c.other === 1)).toBe(true);
       expect(await counters.peekAll([place, run, failures])).toEqual([21, 21, 1]);
-      // Sign-ins of one account at once, some taking places with the run, others giving theirs back and
-      // ending the run: every one answered (no deadlock between the two writes on PostgreSQL).
+      // Sign-ins of one account at once, some taking places with the run (and reading the failures),
+      // others giving theirs back and ending the run and the failures, others counting a failure: every
+      // one answered (no deadlock between the writes on PostgreSQL).
       for (let round = 0; round < 5; round++) {
         const settled = await Promise.allSettled(
           Array.from({ length: 40 }, (_, i) =>
-            i % 2 === 0 ? counters.hitThenPeek(place, 60, failures, alongside) : counters.releaseAndReset(place, [run]),
+            i % 4 === 3
+              ? counters.hit(failures, 60)
+              : i % 2 === 0
+                ? counters.hitThenPeek(place, 60, failures, alongside)
+                : counters.releaseAndReset(place, i % 4 === 1 ? [failures, run] : [run]),
           ),
         );
         expect(settled.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
@@ -173,7 +178,20 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', () => {
+/** Until a backend of `client`'s database waits for a row's lock. */
+const someoneWaitsForALock = (client: pg.Client) =>
+  expect
+    .poll(
+      async () =>
+        (
+          await client.query(
+            "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          )
+        ).rows[0].n,
+    )
+    .not.toBe('0');
+
+describe.runIf(testDatabaseKind() === 'postgres')('rows locked on PostgreSQL', () => {
   let own: { database: TestDatabase; store: Store } | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase();
@@ -204,16 +222,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
         () => (signInSettled = true),
       );
       // The sign-in holds the run and waits for the place; then the other waits for the run.
-      await expect
-        .poll(
-          async () =>
-            (
-              await other.query(
-                "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-              )
-            ).rows[0].n,
-        )
-        .not.toBe('0');
+      await someoneWaitsForALock(other);
       // It holds the run: the other cannot take it without waiting (tried in a savepoint, keeping the place).
       await other.query('savepoint tried');
       const runHeld = await other.query('select count from counters where key = $1 for update nowait', [run]).then(
@@ -251,6 +260,37 @@ describe.runIf(testDatabaseKind() === 'postgres')('a deadlock on PostgreSQL', ()
       await other.end();
     }
   }, 60_000);
+
+  // A plain read in the hit's statement would answer the row as the statement's snapshot held it: the
+  // failure counted meanwhile missed, and with the place given back after it, a guess past the lock.
+  test.each([
+    ['a failure counted', 'update counters set count = count + 1 where key = $1', 2],
+    ['a first failure counted', 'insert into counters (key, count, expires_at) values ($1, 1, $2)', 1],
+  ])(
+    '%s while the hit waits for its row: the read answers it',
+    async (_, write, failures) => {
+      const { database, store } = own ?? {};
+      if (database === undefined || store === undefined) throw new Error('no database');
+      const counters = databaseCounters(store.db);
+      const [place, failed, run] = keysOf(`waits:${failures}:${Date.now()}`, 'place', 'failures', 'run');
+      if (failures === 2) await counters.hit(failed, 600);
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(write, failures === 2 ? [failed] : [failed, Date.now() + 600_000]);
+        const taken = counters.hitThenPeek(place, 60, failed, { key: run, windowSeconds: 600 });
+        // The sign-in's statement has begun (its snapshot taken) and waits for the failures' row.
+        await someoneWaitsForALock(other);
+        await other.query('commit');
+        expect(await taken).toEqual({ count: 1, other: failures, alongside: 1 });
+        expect(await counters.peekAll([place, failed, run])).toEqual([1, failures, 1]);
+      } finally {
+        await other.end();
+      }
+    },
+    60_000,
+  );
 });
 
 describe.runIf(redisUrl !== undefined)('with Redis', () => {

@@ -28,7 +28,7 @@ export interface Counters {
    * hit: a lock's place taken and then its failures read (services/security/rate-limits.ts). With
    * `alongside`, that key is hit too, in the same write (the captcha gate's count of the account's run
    * of sign-ins, taken with the lock's place), and its count answered. One round trip in Redis (a
-   * transaction); two statements in the database.
+   * transaction); one statement on PostgreSQL, two in one commit on SQLite.
    */
   hitThenPeek(
     key: string,
@@ -74,40 +74,57 @@ const hitQuery = compiledOnce(
   ['', 0, 0, 0, 0, 0],
 );
 
+/** A row of countRows: the key, what it adds to the count, and the end of the window it opens. */
+type CountRow = [key: string, adds: number, expires: number];
+
 /**
- * PostgreSQL: two keys hit in one statement, each in the window it asks for (hitQuery's rule, the new
- * window's end the row's own), their rows locked in the order given. `first` is the alongside key,
- * `second` the place: releaseAndResetQuery closes the other windows (the run among them) in its main
- * statement, which PostgreSQL runs before the data-modifying WITH that gives the place back, so both
- * lock the run before the place and cannot deadlock (the other order deadlocked in 68 of 300 pairs
- * run at once; counters.test.ts runs them at once).
+ * PostgreSQL: keys counted in one statement, each adding its own number (hitQuery's rule: a closed
+ * window opens anew, with the row's own end) and answering its count and window after; rows locked in
+ * the order given. A key that adds 0 and opens a window already closed (end 0) is only read: its newest
+ * committed row, which ON CONFLICT finds even when it was written after the statement began (where a
+ * plain read in the same statement sees its snapshot's), or a closed row when it has none. Two shapes,
+ * two rows and three (`hitThenPeek` without and with its alongside key).
  */
-const hitPairQuery = compiledOnce(
+const countRows = (db: Kysely<Database>, rows: CountRow[], now: number, sameNow: number) =>
+  db
+    .insertInto('counters')
+    .values(rows.map(([key, count, expires_at]) => ({ key, count, expires_at })))
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql`CASE WHEN counters.expires_at <= ${now} THEN excluded.count ELSE counters.count + excluded.count END`,
+        expires_at: sql`CASE WHEN counters.expires_at <= ${sameNow} THEN excluded.expires_at ELSE counters.expires_at END`,
+      }),
+    )
+    .returning(['key', 'count', 'expires_at']);
+const countTwoQuery = compiledOnce(
+  (db, k1: string, a1: number, e1: number, k2: string, a2: number, e2: number, now: number, sameNow: number) =>
+    countRows(
+      db,
+      [
+        [k1, a1, e1],
+        [k2, a2, e2],
+      ],
+      now,
+      sameNow,
+    ),
+  ['', 0, 0, '', 0, 0, 0, 0],
+);
+const countThreeQuery = compiledOnce(
   (
     db,
-    first: string,
-    one: number,
-    firstExpires: number,
-    second: string,
-    alsoOne: number,
-    secondExpires: number,
-    now: number,
-    sameNow: number,
+    ...[k1, a1, e1, k2, a2, e2, k3, a3, e3, now, sameNow]: [...CountRow, ...CountRow, ...CountRow, number, number]
   ) =>
-    db
-      .insertInto('counters')
-      .values([
-        { key: first, count: one, expires_at: firstExpires },
-        { key: second, count: alsoOne, expires_at: secondExpires },
-      ])
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          count: sql`CASE WHEN counters.expires_at <= ${now} THEN 1 ELSE counters.count + 1 END`,
-          expires_at: sql`CASE WHEN counters.expires_at <= ${sameNow} THEN excluded.expires_at ELSE counters.expires_at END`,
-        }),
-      )
-      .returning(['key', 'count']),
-  ['', 0, 0, '', 0, 0, 0, 0],
+    countRows(
+      db,
+      [
+        [k1, a1, e1],
+        [k2, a2, e2],
+        [k3, a3, e3],
+      ],
+      now,
+      sameNow,
+    ),
+  ['', 0, 0, '', 0, 0, '', 0, 0, 0, 0],
 );
 
 /**
@@ -170,7 +187,13 @@ const resetAllQuery = compiledOnce(
   [0, 0, '', 0],
 );
 
-/** PostgreSQL: releaseQuery and resetAllQuery in one statement (the release a data-modifying WITH). */
+/**
+ * PostgreSQL: releaseQuery and resetAllQuery in one statement (the release a data-modifying WITH). The
+ * windows closed are locked first, in the byte order of their keys, and the place given back after
+ * (PostgreSQL runs a WITH the main statement does not read once that has finished): the order in which
+ * `hitThenPeek` takes the same rows, so that neither waits for a row the other holds while holding one
+ * it needs (in the other order, 68 of 300 pairs run at once deadlocked; counters.test.ts runs them).
+ */
 const releaseAndResetQuery = compiledOnce(
   (db, key: string, now: number, zero: number, none: number, closed: number, keys: string[], open: number) =>
     db
@@ -185,8 +208,15 @@ const releaseAndResetQuery = compiledOnce(
       )
       .updateTable('counters')
       .set({ count: none, expires_at: closed })
-      .where(keyIn(db, keys))
-      .where('expires_at', '>', open),
+      .where('key', 'in', (eb) =>
+        eb
+          .selectFrom('counters')
+          .select('key')
+          .where(keyIn(db, keys))
+          .where('expires_at', '>', open)
+          .orderBy(sql`key collate "C"`)
+          .forUpdate(),
+      ),
   ['', 0, 0, 0, 0, [], 0],
 );
 
@@ -220,31 +250,28 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
     return row ? Number(row.count) : 0;
   };
   const postgres = dialectOf(db) === 'postgres';
-  /** `key` and `alongside` hit in one write: one statement on PostgreSQL, one commit on SQLite. */
-  const hitPair = async (key: string, windowSeconds: number, alongside: AlongsideHit): Promise<[number, number]> => {
-    if (!postgres || key === alongside.key) {
-      // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).
-      return Promise.all([hit(key, windowSeconds), hit(alongside.key, alongside.windowSeconds)]);
-    }
-    const { rows } = await againAfterDeadlock(() => {
-      const t = now();
-      return hitPairQuery(
-        db,
-        alongside.key,
-        1,
-        t + alongside.windowSeconds * 1000,
-        key,
-        1,
-        t + windowSeconds * 1000,
-        t,
-        t,
-      );
-    });
-    const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
-    const [count, also] = [counts.get(key), counts.get(alongside.key)];
-    if (count === undefined || also === undefined)
-      throw new Error(`counters ${key}, ${alongside.key}: no row returned`);
-    return [count, also];
+  /**
+   * PostgreSQL: `key` hit, `alongside` with it, and `other` read, in one statement (countRows: the read
+   * finds the newest row of `other`, written no earlier than whatever the hit's row shows). The rows are
+   * locked `other` and `alongside` first, in the byte order of their keys, and `key` last, as
+   * releaseAndResetQuery takes them; a statement that takes them in another order (the sweep deleting
+   * expired rows) may deadlock with it, and the one cancelled runs again.
+   */
+  const countThenRead = async (key: string, windowSeconds: number, other: string, alongside?: AlongsideHit) => {
+    const t = now();
+    const first: CountRow[] = [[other, 0, 0]];
+    if (alongside) first.push([alongside.key, 1, t + alongside.windowSeconds * 1000]);
+    first.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const [a, b] = first as [CountRow, CountRow?];
+    const place: CountRow = [key, 1, t + windowSeconds * 1000];
+    const { rows } = await againAfterDeadlock(() =>
+      b === undefined ? countTwoQuery(db, ...a, ...place, t, t) : countThreeQuery(db, ...a, ...b, ...place, t, t),
+    );
+    const counts = new Map(rows.map((row) => [row.key, Number(row.expires_at) > t ? Number(row.count) : 0]));
+    const [count, read, also] = [counts.get(key), counts.get(other), alongside && counts.get(alongside.key)];
+    if (count === undefined || read === undefined || (alongside && also === undefined))
+      throw new Error(`counters ${key}, ${other}: no row returned`);
+    return { count, other: read, ...(alongside ? { alongside: also } : {}) };
   };
   return {
     hit,
@@ -255,15 +282,19 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
       const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
       return keys.map((key) => counts.get(key) ?? 0);
     },
-    // Two statements, the read after the hit has committed: one statement would read the other key
-    // as it was when it began, and could miss what another request wrote meanwhile (a lock's failure
-    // counted and its place given back between the two), where the hit sees the newest row.
+    // On SQLite the hit and then the read, in one commit (commit-group.ts); on PostgreSQL one statement
+    // (countThenRead): a plain read beside the hit would read the other key as it was when the statement
+    // began, and could miss what another request wrote meanwhile (a lock's failure counted and its place
+    // given back between the two), where the hit sees the newest row.
     async hitThenPeek(key, windowSeconds, other, alongside) {
+      const keys = new Set([key, other, alongside?.key ?? key]);
+      if (postgres && keys.size === (alongside ? 3 : 2)) return countThenRead(key, windowSeconds, other, alongside);
       if (alongside === undefined) {
         const count = await hit(key, windowSeconds);
         return { count, other: await peek(other) };
       }
-      const [count, also] = await hitPair(key, windowSeconds, alongside);
+      // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).
+      const [count, also] = await Promise.all([hit(key, windowSeconds), hit(alongside.key, alongside.windowSeconds)]);
       return { count, other: await peek(other), alongside: also };
     },
     async ttl(key) {
@@ -278,7 +309,7 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
     },
     async releaseAndReset(key, resets) {
       if (postgres) {
-        await releaseAndResetQuery(db, key, now(), 0, 0, 0, [...resets], 0);
+        await againAfterDeadlock(() => releaseAndResetQuery(db, key, now(), 0, 0, 0, [...resets], 0));
         return;
       }
       // Started in the same turn of the event loop: one transaction, one commit (commit-group.ts).

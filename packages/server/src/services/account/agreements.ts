@@ -2,7 +2,8 @@ import type { AgreementLanguage, Agreement as WireAgreement } from '@edupass/pro
 import type { Context } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { agreementTexts, currentAgreements, signedAgreementIds } from '../../store/account/agreements.ts';
-import type { Agreement } from '../../store/schema.ts';
+import type { Agreement, User } from '../../store/schema.ts';
+import { signedAgreementsOf } from '../../store/sessions/sessions.ts';
 import { agreementsNotThePupils } from '../edu/family/school-agreements.ts';
 import { findUserById } from '../identity/request-reads.ts';
 import { requireProduct } from '../platform/products.ts';
@@ -57,8 +58,14 @@ export const hasAgreementsToSign = async (ctx: Context, userId: number): Promise
  * A sign-in finishes (an OpenID Connect interaction completes, a return address is handed out) only
  * for an account that has signed every agreement in effect: E_15 otherwise, and the web client shows
  * the agreements gate. Decided here, not by the order in which the client's answers arrive.
+ * `sessionUser`: the user as the caller's session read it, with the agreements it found signed
+ * (store/sessions/sessions.ts `signedAgreementsOf`): when they hold every one in effect nothing is
+ * read; otherwise the signatures are read afresh (one may have been signed since the session was read,
+ * or the account be a pupil's whose school signs for it).
  */
-export const requireAgreementsSigned = async (ctx: Context, userId: number): Promise<void> => {
+export const requireAgreementsSigned = async (ctx: Context, userId: number, sessionUser?: User): Promise<void> => {
+  const signed = sessionUser && signedAgreementsOf(sessionUser);
+  if (signed !== undefined && (await currentAgreements(ctx.db, ctx.now())).every((a) => signed.has(a.id))) return;
   if (await hasAgreementsToSign(ctx, userId)) fail('E_15');
 };
 

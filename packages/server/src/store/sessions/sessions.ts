@@ -67,6 +67,7 @@ const STARTED = ['user_id', 'staff', 'method', 'created_at', 'last_active_at'] a
 const sessionStart = compiledOnce(
   (db, ...session: SessionValues) =>
     startedUser(
+      db,
       db.with('started', (qc) =>
         qc
           .insertInto('sessions')
@@ -82,6 +83,7 @@ const sessionWithRefreshStart = compiledOnce(
   (db, ...values: [...SessionValues, ...RefreshValues]) => {
     const [tokenHash, tokenSession, tokenCreatedAt, expiresAt] = values.slice(10) as RefreshValues;
     return startedUser(
+      db,
       db
         .with('started', (qc) =>
           qc
@@ -192,16 +194,46 @@ export type SessionUser = Selectable<UsersTable> & {
   session_method?: string;
   session_created_at?: number;
   session_last_active_at?: number | null;
+  /**
+   * The ids of the agreements the user had signed when the session was read, comma-separated (null
+   * for none): `signedAgreementsOf`.
+   */
+  signed_agreements?: string | null;
 };
 
-/** What a live session's read answers beside its user's row, from the session's row (`session`). */
-const sessionColumns = (session: 'sessions' | 'started') => [
+/**
+ * The agreements a session's read found signed. Signatures are never taken back, so what it holds is
+ * signed still, however long the session was remembered; one signed since may be missing from it.
+ */
+export const signedAgreementsOf = (
+  user: Selectable<UsersTable> & Pick<SessionUser, 'signed_agreements'>,
+): Set<number> | undefined =>
+  user.signed_agreements === undefined
+    ? undefined
+    : new Set(user.signed_agreements === null ? [] : user.signed_agreements.split(',').map(Number));
+
+/**
+ * What a live session's read answers beside its user's row, from the session's row (`session`), and
+ * the user's signed agreements (by the signatures' primary key, user first): an interaction completed
+ * with the session asks whether every agreement in effect is signed (services/account/agreements.ts).
+ */
+const sessionColumns = (db: Db, session: 'sessions' | 'started') => [
   sql.ref<number | null>('pupil_accounts.must_change_password').as('password_choice_due'),
   sql.ref<number>(`${session}.staff`).as('session_staff'),
   sql.ref<string>(`${session}.method`).as('session_method'),
   sql.ref<number>(`${session}.created_at`).as('session_created_at'),
   sql.ref<number | null>(`${session}.last_active_at`).as('session_last_active_at'),
+  signedAgreementsColumn(db, `${session}.user_id`),
 ];
+
+/** The ids of the agreements the user signed, comma-separated (null for none). */
+const signedAgreementsColumn = (db: Db, userId: string) => {
+  const ids =
+    dialectOf(db) === 'postgres' ? sql`string_agg(cast(agreement_id as text), ',')` : sql`group_concat(agreement_id)`;
+  return sql<string | null>`(select ${ids} from agreement_signatures where user_id = ${sql.ref(userId)})`.as(
+    'signed_agreements',
+  );
+};
 
 const liveSessionQuery = (db: Db, id: string) =>
   db
@@ -209,18 +241,18 @@ const liveSessionQuery = (db: Db, id: string) =>
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'sessions.user_id')
     .selectAll('users')
-    .select(sessionColumns('sessions'))
+    .select(sessionColumns(db, 'sessions'))
     .where('sessions.id', '=', id)
     .where('sessions.revoked_at', 'is', null);
 
 /** The user of the session a statement's `started` inserted, as `liveSessionQuery` reads it. */
-const startedUser = (qc: QueryCreator<Database & { started: Pick<SessionsTable, (typeof STARTED)[number]> }>) =>
+const startedUser = (db: Db, qc: QueryCreator<Database & { started: Pick<SessionsTable, (typeof STARTED)[number]> }>) =>
   qc
     .selectFrom('started')
     .innerJoin('users', 'users.id', 'started.user_id')
     .leftJoin('pupil_accounts', 'pupil_accounts.user_id', 'started.user_id')
     .selectAll('users')
-    .select(sessionColumns('started'));
+    .select(sessionColumns(db, 'started'));
 
 /**
  * The user of a live session, read with the session in one query. Every signed-in call the session
