@@ -10,11 +10,10 @@ import type { Context } from '../../context.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { findUserById } from '../../store/account/users.ts';
 import type { User } from '../../store/schema.ts';
+import { findRefreshToken, insertRefreshToken } from '../../store/sessions/refresh-tokens.ts';
 import {
   copySession,
   findLiveSession,
-  findRefreshToken,
-  insertRefreshToken,
   insertSession,
   revokeSession,
   revokeSessionByKey,
