@@ -58,32 +58,16 @@ const openWindowQuery = compiledOnce(
   ['', 0],
 );
 
-/** One hit: a new window (count 1) when none is open, else one more in the open one; the count after it. */
-const hitQuery = compiledOnce(
-  (db, key: string, one: number, expires: number, now: number, sameNow: number, sameExpires: number) =>
-    db
-      .insertInto('counters')
-      .values({ key, count: one, expires_at: expires })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          count: sql`CASE WHEN counters.expires_at <= ${now} THEN 1 ELSE counters.count + 1 END`,
-          expires_at: sql`CASE WHEN counters.expires_at <= ${sameNow} THEN ${sameExpires} ELSE counters.expires_at END`,
-        }),
-      )
-      .returning('count'),
-  ['', 0, 0, 0, 0, 0],
-);
-
 /** A row of countRows: the key, what it adds to the count, and the end of the window it opens. */
 type CountRow = [key: string, adds: number, expires: number];
 
 /**
- * PostgreSQL: keys counted in one statement, each adding its own number (hitQuery's rule: a closed
- * window opens anew, with the row's own end) and answering its count and window after; rows locked in
- * the order given. A key that adds 0 and opens a window already closed (end 0) is only read: its newest
- * committed row, which ON CONFLICT finds even when it was written after the statement began (where a
- * plain read in the same statement sees its snapshot's), or a closed row when it has none. Two shapes,
- * two rows and three (`hitThenPeek` without and with its alongside key).
+ * Keys counted in one statement, each adding its own number to its open window, or opening a new one
+ * (with the row's own end) where its window is closed; each answers its count and window after, rows
+ * locked in the order given. A key that adds 0 and opens a window already closed (end 0) is only read:
+ * its newest committed row, which ON CONFLICT finds even when it was written after the statement began
+ * (where a plain read in the same statement sees its snapshot's), or a closed row when it has none.
+ * One row is a hit; two and three are PostgreSQL's `hitThenPeek` without and with its alongside key.
  */
 const countRows = (db: Kysely<Database>, rows: CountRow[], now: number, sameNow: number) =>
   db
@@ -96,6 +80,13 @@ const countRows = (db: Kysely<Database>, rows: CountRow[], now: number, sameNow:
       }),
     )
     .returning(['key', 'count', 'expires_at']);
+
+/** One hit: a new window (count 1) when none is open, else one more in the open one; the count after it. */
+const hitQuery = compiledOnce(
+  (db, key: string, one: number, expires: number, now: number, sameNow: number) =>
+    countRows(db, [[key, one, expires]], now, sameNow),
+  ['', 0, 0, 0, 0],
+);
 const countTwoQuery = compiledOnce(
   (db, k1: string, a1: number, e1: number, k2: string, a2: number, e2: number, now: number, sameNow: number) =>
     countRows(
@@ -241,7 +232,7 @@ export const databaseCounters = (db: Kysely<Database>, now: () => number = Date.
   const hit = async (key: string, windowSeconds: number) => {
     const t = now();
     const expires = t + windowSeconds * 1000;
-    const row = (await hitQuery(db, key, 1, expires, t, t, expires)).rows[0];
+    const row = (await hitQuery(db, key, 1, expires, t, t)).rows[0];
     if (row === undefined) throw new Error(`counter ${key}: the upsert returned no row`);
     return Number(row.count);
   };
