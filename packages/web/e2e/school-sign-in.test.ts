@@ -116,24 +116,48 @@ for (const { locale, text } of LOCALES) {
   }, 180_000);
 
   test(`${locale}: an application's sign-in goes through the school and comes back to it with a code`, async () => {
-    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
-      const { page } = tab;
+    const person = pupil();
+    /** The product's sign-in through the school; answers the pages of EduPass's own loaded on the way. */
+    const throughTheSchool = async (page: Page, firstTime: boolean) => {
       await page.goto(courses.origin);
       await expectScreen(page, 'Courses: signed out');
       await page.getByRole('link', { name: 'Sign in with EduPass' }).click();
       await page.getByRole('link', { name: text['signIn.school'] }).click();
       await expectScreen(page, text['school.title']);
-      cas.signInAs(pupil());
+      const ownPages: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.isNavigationRequest() && url.origin === app.server.url && !/^\/(oidc|edu)\//.test(url.pathname))
+          ownPages.push(`${url.pathname}${url.search}`);
+      });
+      cas.signInAs(person);
       await page.locator('.school-choice').filter({ hasText: '第一中学' }).click();
       // A new account accepts the agreements first; the return to the application resumes after.
-      await acceptAgreements(page, text['gate.submit']);
+      if (firstTime) await acceptAgreements(page, text['gate.submit']);
       await expectScreen(page, 'Courses: signed in').catch(async () => {
         throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 1200)}`);
       });
       expect(new URL(page.url()).origin).toBe(courses.origin);
+      return ownPages;
+    };
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      // The return address named the product's sign-in, which the server could not complete yet.
+      const pages = await throughTheSchool(tab.page, true);
+      expect(pages).toEqual(['/?school=yizhong']);
       expect(tab.errors).toEqual([]);
     });
-  }, 180_000);
+    // The next time, on another device: from the school's page straight on to the application, with no
+    // page of EduPass's between; the account centre opened afterwards in that tab shows the account.
+    await inPage(app.browser, { locale, ...PHONE }, async (tab) => {
+      const { page } = tab;
+      expect(await throughTheSchool(page, false)).toEqual([]);
+      await page.goto(`${app.server.url}/account`);
+      await page.getByRole('button', { name: text['account.signOut'] }).waitFor({ timeout: 30_000 });
+      expect(new URL(page.url()).pathname).toBe('/account');
+      expect(await page.getByText(text['return.notThisBrowser']).count()).toBe(0);
+      expect(tab.errors).toEqual([]);
+    });
+  }, 240_000);
 
   test(`${locale}: signing out goes through the school's CAS server and back to the sign-in screen`, async () => {
     await inPage(app.browser, { locale, ...PHONE }, async (tab) => {

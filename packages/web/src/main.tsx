@@ -2,12 +2,13 @@
  * Start-up: the language and the first screen's chunk load together; a held session is checked. The
  * other screens' text loads on the first interaction.
  */
-import { getProfile } from '@edupass/account';
+import { convertCookie, getProfile } from '@edupass/account';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { loadInitialLocale, loadMoreText } from './i18n/i18n.ts';
 import { WebKitTexts } from './i18n/kit-texts.tsx';
+import { rememberedSchool } from './oauth/remembered-school.ts';
 import { getLocation } from './router/history.ts';
 import { preload } from './router/lazy-route.tsx';
 import { resolve } from './router/routes.ts';
@@ -18,6 +19,15 @@ import { captureReturn } from './session/return-target.ts';
 import { initTelemetry } from './telemetry/telemetry.ts';
 import './styles.css';
 import './account-centre.css';
+
+/**
+ * A session this browser holds only as its cookie, taken as the client's own tokens before a page only
+ * users see (`forUsers`), opened signed out, sends the visitor to sign in: a school's sign-in that went
+ * straight on to a product (oauth/school.ts) never loaded this web client to take it. Asked only on a
+ * device that signed in with a school before; the sign-in screen itself asks nothing.
+ */
+const adoptSchoolSession = (forUsers: boolean): Promise<unknown> =>
+  forUsers && rememberedSchool() !== null ? convertCookie(client).catch(() => undefined) : Promise.resolve();
 
 const start = async () => {
   const { path, query } = getLocation();
@@ -33,7 +43,7 @@ const start = async () => {
       ? getProfile(client)
           .catch(() => undefined)
           .then(checkAgreements)
-      : checkAgreements();
+      : adoptSchoolSession(screen.access === 'user').then(checkAgreements);
   await loadInitialLocale();
   const root = document.getElementById('root');
   if (!root) return;

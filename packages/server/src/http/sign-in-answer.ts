@@ -3,10 +3,10 @@
  * school's sign-in by phone, a login card): the `authorization` cookie set, and `{user_info, auth}`;
  * with `redirect_to` where the sign-in named the product sign-in it was made for and completed it.
  */
-import type { RouteName } from '@edupass/protocol';
+import { INTERACTION_PARAM, type RouteName } from '@edupass/protocol';
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { completeWithSignIn } from '../oidc/interactions.ts';
+import { type BrowserCall, completeWithSignIn } from '../oidc/interactions.ts';
 import { currentProvider } from '../oidc/mount.ts';
 import type { SignedIn, SignInRequest } from '../services/sign-in/session-answer.ts';
 import { setAuthCookie } from './request-info.ts';
@@ -35,6 +35,24 @@ export const answerSignInFor = async <N extends RouteName>(ctx: Context, input: 
   const call = { request: input.request, reply: input.reply };
   const redirectTo = await completeWithSignIn(ctx, currentProvider(ctx), call, uid, signedIn.cookie.token);
   return redirectTo === undefined ? answer : { ...answer, redirect_to: redirectTo };
+};
+
+/**
+ * Where a browser signed in on its return from a sign-in that left the site (a school's CAS, SAML or
+ * OpenID Connect system, DingTalk, WeCom) goes on to: when the return address names the first-party
+ * product's sign-in its tab waits on (`?interaction=`, which the web client adds to the address it
+ * starts with), that sign-in completed as `answerSignInFor` completes it, and the product's address:
+ * the browser goes straight on, without loading the web client to complete it. Otherwise, or when
+ * anything is left to ask (agreements, consent, a password to choose) or the interaction is not this
+ * browser's (its cookie did not come with the return, as on SAML's cross-site post), the return
+ * address without it, whose page completes it as after any sign-in (the tab keeps what it waits on).
+ */
+export const onwardFromReturn = async (ctx: Context, call: BrowserCall, returnAddress: string, token: string) => {
+  const back = new URL(returnAddress);
+  const uid = back.searchParams.get(INTERACTION_PARAM);
+  if (uid === null) return returnAddress;
+  back.searchParams.delete(INTERACTION_PARAM);
+  return (uid !== '' && (await completeWithSignIn(ctx, currentProvider(ctx), call, uid, token))) || back.href;
 };
 
 /** Who signs in: the client, and whether it asked for the token set (`Auth-Version`). */

@@ -37,4 +37,7 @@ export const navigate = (to: string, { replace = false }: { replace?: boolean } 
   notify();
 };
 
+/** The screen for the same address chosen again: something it depends on besides the address changed. */
+export const chooseAgain = (): void => notify();
+
 export const useLocation = (): Location => useStore(current);

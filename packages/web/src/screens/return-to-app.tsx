@@ -18,10 +18,11 @@ import { useAction } from '@edupass/ui-kit/use-action.ts';
 import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
 import type { TextKey } from '../i18n/locales/en.ts';
-import { navigate } from '../router/history.ts';
+import { chooseAgain, navigate } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { checkAgreements } from '../session/gate.ts';
-import { clearReturn, noteRefusedReturn, pendingAppReturn, returnCheckOf } from '../session/return-target.ts';
+import { handedToSchool, noteRefusedReturn } from '../session/return-notes.ts';
+import { clearReturn, pendingAppReturn, returnCheckOf } from '../session/return-target.ts';
 import { AppLogo } from '../ui/app-logo.tsx';
 import { Screen } from '../ui/screen.tsx';
 import { signOut } from '../ui/sign-out.ts';
@@ -165,6 +166,12 @@ const ReturnToApp = () => {
       if (!again) clearReturn();
       // An interaction unknown to this browser: expired, or a link to someone else's sign-in.
       const elsewhere = target.kind === 'interaction' && isAuthError(caught) && caught.name === 'NOT_FOUND';
+      // Or one a school's sign-in named, which the server completed on the way back to the application
+      // (the browser came back here afterwards): nothing is waiting, nothing to say.
+      if (elsewhere && target.kind === 'interaction' && handedToSchool(target.uid)) {
+        returning = false;
+        return chooseAgain();
+      }
       setError({ message: elsewhere ? t('return.notThisBrowser') : errorText(caught), retry: again });
     });
   }, [errorText, round, t]);

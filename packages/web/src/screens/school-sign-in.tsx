@@ -10,10 +10,12 @@ import { FormError } from '@edupass/ui-kit/status.tsx';
 import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n.ts';
-import { rememberedSchool, SCHOOL_PARAM, schoolFailure, startSchoolSignIn } from '../oauth/school.ts';
+import { rememberedSchool } from '../oauth/remembered-school.ts';
+import { SCHOOL_PARAM, schoolFailure, startSchoolSignIn } from '../oauth/school.ts';
 import { useLocation } from '../router/history.ts';
 import { client } from '../session/account.ts';
 import { afterSignIn } from '../session/after-sign-in.ts';
+import { backFromSchool } from '../session/return-notes.ts';
 import { Field } from '../ui/field.tsx';
 import { Link } from '../ui/link.tsx';
 import { useLoadError } from '../ui/load-error.ts';
@@ -70,6 +72,8 @@ const Finish = () => {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    // Back here, the server did not complete the product's sign-in this tab waits on: this client does.
+    backFromSchool();
     convertCookie(client)
       .then(() => afterSignIn('school'))
       .catch((caught: unknown) => setError(errorText(caught)));

@@ -4,7 +4,8 @@
  * link succeeds, so a sign-in in between does not lose it: the guardian lands on the link form with
  * the code filled.
  */
-const KEY = 'edupass.guardian-code';
+/** Where this tab keeps the code (read and forgotten by the guardian area: screens/guardian/kept-code.ts). */
+export const GUARDIAN_CODE_KEY = 'edupass.guardian-code';
 
 const fromHash = () => {
   try {
@@ -21,24 +22,8 @@ export const keepGuardianCode = (path: string): void => {
   window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
   if (!code) return;
   try {
-    sessionStorage.setItem(KEY, code);
+    sessionStorage.setItem(GUARDIAN_CODE_KEY, code);
   } catch {
     // Storage off: the code is lost with a sign-in; typed by hand, it still works.
-  }
-};
-
-export const keptGuardianCode = (): string => {
-  try {
-    return sessionStorage.getItem(KEY) ?? '';
-  } catch {
-    return '';
-  }
-};
-
-export const forgetGuardianCode = (): void => {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // Nothing kept.
   }
 };

@@ -111,30 +111,6 @@ export const pendingAppReturn = (): Exclude<ReturnTarget, { kind: 'path' }> | un
   return target?.kind === 'path' ? undefined : target;
 };
 
-const REFUSED = 'edupass.return-refused';
-
-/**
- * A refused return address, for the account centre to say so once. Kept beside the target rather
- * than in the address: the sign-in screen's own move to the account centre may come after ours.
- */
-export const noteRefusedReturn = (): void => {
-  try {
-    sessionStorage.setItem(REFUSED, '1');
-  } catch {
-    // Storage off: no notice.
-  }
-};
-
-export const takeRefusedReturn = (): boolean => {
-  try {
-    const refused = sessionStorage.getItem(REFUSED) === '1';
-    sessionStorage.removeItem(REFUSED);
-    return refused;
-  } catch {
-    return false;
-  }
-};
-
 /** What `checkReturn` is asked about a return address: it, and the application it names. */
 export const returnCheckOf = (target: { url: string; clientId?: string }) => ({
   redirect: target.url,

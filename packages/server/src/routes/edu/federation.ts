@@ -20,6 +20,7 @@ import { presentedCredential } from '../../http/origin-check.ts';
 import { parseFields } from '../../http/parse-fields.ts';
 import { clientInfo, setAuthCookie, wantsTokenSet } from '../../http/request-info.ts';
 import { defineRoute, objectSchema, responseSchemas } from '../../http/route-kit.ts';
+import { onwardFromReturn } from '../../http/sign-in-answer.ts';
 import type {
   LogoutRoute,
   PostedLogoutFields,
@@ -165,7 +166,11 @@ const takeState = (ctx: Context, request: FastifyRequest, reply: FastifyReply, c
   return started;
 };
 
-/** Signs the identity in (linking it when the start asked), sets the cookie and returns to the site. */
+/**
+ * Signs the identity in (linking it when the start asked), sets the cookie and returns to the site, or
+ * straight on to the first-party product whose sign-in the return address names (http/sign-in-answer.ts
+ * `onwardFromReturn`).
+ */
 const signedInReply = async (
   ctx: Context,
   request: FastifyRequest,
@@ -181,7 +186,7 @@ const signedInReply = async (
     { ...clientInfo(request, ctx.config), wantsTokenSet: wantsTokenSet(request) },
   );
   setAuthCookie(reply, ctx.config, signedIn.cookie.token, signedIn.cookie.maxAge);
-  return reply.redirect(redirect, 302);
+  return reply.redirect(await onwardFromReturn(ctx, { request, reply }, redirect, signedIn.cookie.token), 302);
 };
 
 /**

@@ -5,7 +5,7 @@ import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useContext, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { client } from '../../session/account.ts';
-import { takeRefusedReturn } from '../../session/return-target.ts';
+import { takeRefusedReturn } from '../../session/return-notes.ts';
 import { useLoadError } from '../../ui/load-error.ts';
 import { AccountLayout, EduStanding } from './account-layout.tsx';
 import { FamilySection } from './family-section.tsx';

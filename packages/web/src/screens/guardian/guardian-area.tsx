@@ -10,7 +10,7 @@ import { useLoad } from '@edupass/ui-kit/use-load.ts';
 import { useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n.ts';
 import { eduCall } from '../../session/edu.ts';
-import { forgetGuardianCode, keepGuardianCode, keptGuardianCode } from '../../session/guardian-code.ts';
+import { keepGuardianCode } from '../../session/guardian-code.ts';
 import { Link } from '../../ui/link.tsx';
 import { useLoadError } from '../../ui/load-error.ts';
 import { shownChildName } from '../../ui/nickname.ts';
@@ -18,6 +18,7 @@ import { RelationField } from '../../ui/relation-field.tsx';
 import { Screen } from '../../ui/screen.tsx';
 import { ChildPanel } from './child-panel.tsx';
 import { OwnRequests, RequestsToDecide } from './guardian-requests.tsx';
+import { forgetGuardianCode, keptGuardianCode } from './kept-code.ts';
 import { SchoolInvites } from './school-invites.tsx';
 
 /** A code from a scanned QR code: in the address (then removed from it), or kept across a sign-in. */
