@@ -34,6 +34,11 @@ export const schoolSignInTable = {
       status: 200,
       params: { code },
       query: {
+        /**
+         * A page of this site to return to. When it names the first-party product's sign-in the browser
+         * waits on (`?interaction=<uid>`), the return completes that sign-in and goes straight on to the
+         * product, else to this page (without `interaction`).
+         */
         redirect: { type: 'string', required: true, maxLength: 2048 },
         /** `1`: link the school identity to the signed-in account rather than sign in as it. */
         link: { type: 'string', required: false, maxLength: 1 },

@@ -257,7 +257,13 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     start(ctx),
   );
   for (const route of ['finishSchoolSignIn', 'finishOidcSignIn', 'finishAppSignIn'] as const) {
-    app.get(routes[route].path, { schema: routeSchema(route, 'Back to the site, signed in') }, finish(ctx, route));
+    app.get(
+      routes[route].path,
+      {
+        schema: routeSchema(route, 'Back to the site signed in, or on to the product sign-in the return address names'),
+      },
+      finish(ctx, route),
+    );
   }
   app.get(
     routes.samlServiceProvider.path,
@@ -292,7 +298,12 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     );
     scope.post(
       routes.finishSamlSignIn.path,
-      { schema: routeSchema('finishSamlSignIn', 'Back to the site, signed in') },
+      {
+        schema: routeSchema(
+          'finishSamlSignIn',
+          'Back to the site signed in, or on to the product sign-in the return address names',
+        ),
+      },
       finish(ctx, 'finishSamlSignIn'),
     );
     scope.post(
