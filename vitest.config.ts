@@ -87,9 +87,9 @@ export default defineConfig({
     // Four files at a time on the two cores of the CI machine (Vitest's default there is one): the
     // browser stories spend part of their time waiting on a page, a held-back answer or a server's
     // clock, and the other files fill those waits (for the browser files, two left the cores about
-    // 40 % idle and three about 10 %). A whole clean-clone CI on an Intel host (2026-11-30): Vitest's
-    // run 687 s with three, 660 s with four, every file's own time about a quarter longer; an earlier
-    // host measured no gain from the fourth.
+    // 40 % idle and three about 10 %). Whole clean-clone CI runs on an Intel host (2026-11-30): Vitest
+    // took 687 s with three, 660 and 673 s with four, every file's own time about a quarter longer; an
+    // earlier host measured no gain from the fourth.
     maxWorkers: 4,
     // One Chromium and one build of the web client and console for the whole run, whichever projects
     // it runs (test-kit browser-global-setup.ts): the root config's global setup runs once, and every
