@@ -1,8 +1,8 @@
 /**
  * The order in which `npm test` starts its files, from the durations of the last run kept in
  * scripts/test-durations.json (committed, so a clean clone has them too; Vitest's own cache of
- * durations lives in node_modules). With two workers a run ends when its last file does: a long file
- * started late leaves the other worker idle, so the long ones start first. The reporter below, which
+ * durations lives in node_modules). With several workers a run ends when its last file does: a long
+ * file started late leaves the other workers idle, so the long ones start first. The reporter below, which
  * scripts/test.mjs adds to its runs, writes each file's duration back at the end of the run.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

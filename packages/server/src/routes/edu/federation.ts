@@ -74,6 +74,9 @@ const routeSchema = (
   };
 };
 
+/** Where every kind's return sends the browser (http/sign-in-answer.ts `onwardFromReturn`). */
+const RETURNED = 'Back to the site signed in, or on to the product sign-in the return address names';
+
 const codeParam = (request: FastifyRequest) => String((request.params as { code?: unknown }).code ?? '');
 const QUERY_STRING = { fromQueryString: true };
 const SAML_METADATA = 'application/samlmetadata+xml';
@@ -257,13 +260,7 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     start(ctx),
   );
   for (const route of ['finishSchoolSignIn', 'finishOidcSignIn', 'finishAppSignIn'] as const) {
-    app.get(
-      routes[route].path,
-      {
-        schema: routeSchema(route, 'Back to the site signed in, or on to the product sign-in the return address names'),
-      },
-      finish(ctx, route),
-    );
+    app.get(routes[route].path, { schema: routeSchema(route, RETURNED) }, finish(ctx, route));
   }
   app.get(
     routes.samlServiceProvider.path,
@@ -298,12 +295,7 @@ export const schoolSignInRoutes = (app: FastifyInstance, ctx: Context) => {
     );
     scope.post(
       routes.finishSamlSignIn.path,
-      {
-        schema: routeSchema(
-          'finishSamlSignIn',
-          'Back to the site signed in, or on to the product sign-in the return address names',
-        ),
-      },
+      { schema: routeSchema('finishSamlSignIn', RETURNED) },
       finish(ctx, 'finishSamlSignIn'),
     );
     scope.post(
