@@ -6,6 +6,7 @@
 
 import { join } from 'node:path';
 import { adminRoutes } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,7 @@ describe('the applications screen', () => {
     const asked = page.getByRole('dialog', { name: `为 ${NAME} 更换密钥？` });
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-new-secret.zh-CN.1280.png') });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-confirm-new-secret.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });
     expect(await page.getByText(`${NAME} 的密钥只显示这一次`).count()).toBe(0);
@@ -98,7 +99,7 @@ describe('the applications screen', () => {
     await table.getByRole('button', { name: '删除' }).click();
     const removing = page.getByRole('dialog', { name: `删除 ${NAME}？` });
     await removing.waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-remove-application.zh-CN.1280.png') });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-confirm-remove-application.zh-CN.1280.png') });
     await page.keyboard.press('Escape');
     await removing.waitFor({ state: 'hidden' });
     expect((await listed()).map((app) => app.name)).toEqual([NAME]);

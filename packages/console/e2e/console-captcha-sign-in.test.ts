@@ -5,6 +5,7 @@
  * success, so no puzzle), then ten times under "always" (through EduPass's slide puzzle each time).
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
@@ -59,7 +60,7 @@ it(`signs in ${SIGN_INS} times under "always", through the slide puzzle each tim
       try {
         if (i === 0) {
           await readySlider(page).waitFor({ timeout: 30_000 });
-          await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in-puzzle.zh-CN.1280.png') });
+          await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-sign-in-puzzle.zh-CN.1280.png') });
         }
         await solveSlide(page, rig.server);
         await finishWithCode(page);

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { adminRoutes } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { type DiscoveryDocuments, startDiscoveryDocuments } from '@edupass/test-kit/oidc-discovery';
@@ -119,7 +120,7 @@ describe('school sign-in connectors', () => {
     expect(listed[1]?.settings).toMatchObject({ preset: 'oidc', issuer, force_sign_in: false });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors.zh-CN.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-connectors.zh-CN.png'), fullPage: true });
   });
 
   it('edits a mapping', async () => {
@@ -197,7 +198,7 @@ describe('school sign-in connectors', () => {
         .map((el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
     );
     expect(wide).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-connectors-confirm.en.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-connectors-confirm.en.390.png'), fullPage: true });
     await question.getByRole('button', { name: 'Switch off' }).click();
     await page.getByText('青山中学统一身份认证 is switched off.').waitFor();
     expect((await connectors()).find((c) => c.code === 'qingshan-cas')?.enabled).toBe(false);

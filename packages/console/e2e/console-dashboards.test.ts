@@ -6,7 +6,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { bundleForBrowser } from '@edupass/test-kit/browser';
+import { bundleForBrowser, keepScreenshot } from '@edupass/test-kit/browser';
 import { freePort } from '@edupass/test-kit/child-server';
 import { usageDb } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
@@ -194,14 +194,14 @@ describe('usage dashboard', () => {
     const ticks = ((await page.locator('.console-chart').getAttribute('data-x-ticks')) ?? '').split('|');
     expect(ticks.length).toBeGreaterThanOrEqual(4);
     expect(new Set(ticks).size).toBe(ticks.length);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-usage.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-usage.png'), fullPage: true });
 
     // The same series as a table.
     await page.getByRole('button', { name: '表格' }).click();
     const rows = page.getByRole('region', { name: '事件趋势' }).locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(DAYS);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-usage-table.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-usage-table.png'), fullPage: true });
   });
 
   it('narrows to one event key and a shorter range', async () => {
@@ -240,7 +240,7 @@ describe('monitoring dashboard', () => {
     const overall = await textOf('整个时间范围的 p75');
     expect(overall).toMatch(/TTFB[\d.,]+ ms/);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-monitor.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-monitor.png'), fullPage: true });
   });
 });
 
@@ -255,7 +255,7 @@ describe('the other screens', () => {
       await page.getByRole('heading', { name, level: 1 }).waitFor();
       await page.locator('.console-muted[role=status], .console-user-list, .console-card').first().waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+      await keepScreenshot(page, { path: join(SCREENSHOTS, file), fullPage: true });
     }
     // Keyboard: the first Tab reaches the skip control, which moves focus to the screen.
     await page.goto(`${rig.server.url}/console.html#/agreements`);
@@ -273,7 +273,7 @@ describe('the other screens', () => {
     await section('Usage');
     await page.getByRole('heading', { name: 'Unique users and devices' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-usage-en.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-usage-en.png'), fullPage: true });
   });
 });
 

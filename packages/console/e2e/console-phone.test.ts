@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { HOUR_MS } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { reportOneEvent } from '@edupass/test-kit/usage-reports';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('the console on a phone', () => {
       await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
       if ((await spill(page)) > 0) wide.push(`${name}: ${await spill(page)} px`);
       stranded.push(...(await strandedChoices(page)).map((choice) => `${name}: ${choice}`));
-      await page.screenshot({ path: join(SCREENSHOTS, `console-${name}.zh-CN.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: join(SCREENSHOTS, `console-${name}.zh-CN.390.png`), fullPage: true });
     };
     for (const section of SECTIONS) await visit(`#/${section}`, section);
     // A user's page: identities, sessions with their browsers, agreements.
@@ -74,6 +75,6 @@ describe('the console on a phone', () => {
     const [min = 0, max = 0] = ((await chart.getAttribute('data-x-range')) ?? '').split(',').map(Number);
     expect((max - min) * 1000).toBe(7 * 24 * HOUR_MS);
     expect(Math.abs(max * 1000 - Date.now())).toBeLessThan(2 * HOUR_MS);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-usage-one-bucket.zh-CN.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-usage-one-bucket.zh-CN.390.png'), fullPage: true });
   });
 });

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
 import { nextPhone, PASSWORD } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { createAdmin } from '@edupass/test-kit/server';
@@ -75,7 +76,7 @@ describe("a minor's record in the console", () => {
     await objection.waitFor();
     expect(await objection.innerText()).toContain(`#${pupil.user_id}`);
     expect(await accessibilityViolations(approver)).toEqual([]);
-    await approver.screenshot({ path: join(SCREENSHOTS, 'console-rights.zh-CN.png'), fullPage: true });
+    await keepScreenshot(approver, { path: join(SCREENSHOTS, 'console-rights.zh-CN.png'), fullPage: true });
 
     await form.getByRole('button', { name: '查看资料' }).click();
     await asker.getByRole('heading', { name: '身份信息' }).waitFor();

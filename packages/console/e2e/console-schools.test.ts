@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { adminRoutes, routes } from '@edupass/protocol';
 import { type Account, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -117,7 +118,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     ]);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-schools.zh-CN.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-schools.zh-CN.png'), fullPage: true });
   });
 
   it('approves a teacher after a confirmation naming them; the teacher then creates pupils; the batch is in the audit log', async () => {
@@ -143,7 +144,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     const question = page.getByRole('group', { name: `确定通过 ${person} 成为 ${SCHOOL} 的教师吗？` });
     await question.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-teacher-confirm.zh-CN.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-teacher-confirm.zh-CN.png'), fullPage: true });
     await question.getByRole('button', { name: '确定' }).click();
     await page.getByText(`${person} 已成为 ${SCHOOL} 的教师。`).waitFor();
     await page.getByRole('table').getByRole('cell', { name: '已通过' }).waitFor();
@@ -164,7 +165,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     await audit.getByText('已到日志末尾（共 1 条）。').waitFor();
     expect(await audit.getByRole('cell', { name: '添加学校' }).count()).toBe(0);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await audit.screenshot({ path: join(SCREENSHOTS, 'console-audit-bulk.zh-CN.png'), fullPage: true });
+    await keepScreenshot(audit, { path: join(SCREENSHOTS, 'console-audit-bulk.zh-CN.png'), fullPage: true });
     await audit.context().close();
     // The operator's page leaves the teachers' list, as the next story comes back to it.
     await go('#/users', '用户');
@@ -182,7 +183,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     expect(await smallTargets(page)).toEqual([]);
     const spill = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(spill).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-teacher-refuse.en.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-teacher-refuse.en.390.png'), fullPage: true });
     await question.getByRole('button', { name: 'Yes, decide' }).click();
     await page.getByText(`Refused ${person}'s request to teach at ${SCHOOL}.`).waitFor();
     const requests = await asOperator<{ user_id: number }[]>(adminRoutes.listTeacherRequests.path);
@@ -191,7 +192,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
     await go('#/schools', 'Schools');
     await page.getByRole('rowheader').filter({ hasText: SCHOOL }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-schools.en.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-schools.en.390.png'), fullPage: true });
   });
 
   it("edits the consent text as its next version and records the school's agreement, in English on a phone", async () => {
@@ -223,7 +224,7 @@ describe('schools, teacher approvals and the audit log of bulk actions', () => {
       .waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await smallTargets(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-consent.en.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-consent.en.390.png'), fullPage: true });
     const [agreement] = await asOperator<{ signatory: string; recorded_by: number; applications: string[] }[]>(
       pathOf(adminRoutes.listSchoolAgreements.path, { id: schoolId }),
     );

@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import { A, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +61,7 @@ describe('signing keys', () => {
     await page.getByRole('button', { name: '轮换' }).click();
     await asked.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-rotate-now.zh-CN.1280.png') });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-confirm-rotate-now.zh-CN.1280.png') });
     await asked.getByRole('button', { name: '取消' }).click();
     await asked.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: '轮换' }).click();

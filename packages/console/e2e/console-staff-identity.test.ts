@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { nextPhone, STAFF_PASSWORD } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { createAdmin, loadConfig } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +96,7 @@ describe.each(['zh-CN', 'en'] as const)('staff identity in the console (%s)', (l
       await page.getByRole('button', { name: words.change }).click();
       await page.getByText(words.weak).waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, `password-expired-${locale}.png`), fullPage: true });
+      await keepScreenshot(page, { path: join(SCREENSHOTS, `password-expired-${locale}.png`), fullPage: true });
       await page.getByLabel(words.new, { exact: true }).fill('Osprey#31415');
       await page.getByLabel(words.confirm, { exact: true }).fill('Osprey#31415');
       await page.getByRole('button', { name: words.change }).click();
@@ -121,7 +122,7 @@ describe.each(['zh-CN', 'en'] as const)('staff identity in the console (%s)', (l
     await page.clock.fastForward('01:30');
     await warning.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, `idle-warning-${locale}.png`), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, `idle-warning-${locale}.png`), fullPage: true });
     // Staying is a call the server counts: the warning goes, and comes back only 13 minutes later.
     await page.getByRole('button', { name: words.stay }).click();
     await warning.waitFor({ state: 'detached' });

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { A, type Account, PASSWORD, PID, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,12 +74,12 @@ describe('users in the console', () => {
     await expect.poll(() => sessions.textContent()).toContain('手机号注册');
     expect(await sessions.textContent()).not.toContain('register_phone');
     expect(await sessions.textContent()).toContain('有效');
-    await sessions.screenshot({ path: join(SCREENSHOTS, 'console-user-sessions.zh-CN.1280.png') });
+    await keepScreenshot(sessions, { path: join(SCREENSHOTS, 'console-user-sessions.zh-CN.1280.png') });
     // The method in plain words in English too, then back to Chinese for the rest of the file.
     await page.getByLabel('语言').selectOption('en');
     const english = page.getByRole('region', { name: 'Recent sign-ins and sessions' });
     await expect.poll(() => english.textContent()).toContain('Signed up by phone');
-    await english.screenshot({ path: join(SCREENSHOTS, 'console-user-sessions.en.1280.png') });
+    await keepScreenshot(english, { path: join(SCREENSHOTS, 'console-user-sessions.en.1280.png') });
     await page.getByLabel('Language').selectOption('zh-CN');
     await sessions.waitFor();
     // Agreements signed: each title with its version.
@@ -105,7 +106,7 @@ describe('users in the console', () => {
     await blocking.getByRole('button', { name: '封禁用户' }).click();
     await page.getByText('已封禁该用户，其会话已全部结束。').waitFor();
     await expect.poll(() => page.getByText(/自 .* 起封禁/).count()).toBe(1);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-user-blocked.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-user-blocked.png'), fullPage: true });
 
     const after = await profile(user.token);
     expect(after.status).toBe(403);

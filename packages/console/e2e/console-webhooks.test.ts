@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import { signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { startWebhookReceiver, type WebhookReceiver } from '@edupass/test-kit/webhook-receiver';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -82,7 +83,7 @@ describe('the webhooks screen', () => {
     await card.getByRole('button', { name: '停用' }).click();
     await turnOff.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-confirm-webhook-off.zh-CN.1280.png') });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-confirm-webhook-off.zh-CN.1280.png') });
     await turnOff.getByRole('button', { name: '取消' }).click();
     await turnOff.waitFor({ state: 'hidden' });
     expect(await card.getByText('状态: 启用').count()).toBe(1);

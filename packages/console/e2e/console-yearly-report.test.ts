@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import type { Page } from 'playwright-core';
@@ -53,7 +54,7 @@ describe('the yearly report, printed', () => {
     await page.getByRole('button', { name: '显示打印版' }).click();
     await page.getByRole('heading', { name: `未成年人个人信息保护合规审计：${year} 年度数据` }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-yearly-report.zh-CN.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-yearly-report.zh-CN.png'), fullPage: true });
 
     const zh = await printedText();
     expect(zh).toContain(`未成年人个人信息保护合规审计：${year} 年度数据`);
@@ -78,6 +79,6 @@ describe('the yearly report, printed', () => {
     expect(en).toMatch(/2\.1 Children's accounts opened in the year 2\b/);
     expect(en).toMatch(/3\.3 Minors' accounts erased in the year 1\b/);
     expect(en).not.toContain('Show the printable report');
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-yearly-report.en.png'), fullPage: true });
+    await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-yearly-report.en.png'), fullPage: true });
   });
 });

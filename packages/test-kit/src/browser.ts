@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
 
@@ -56,6 +56,23 @@ export const launchBrowser = ({ own = false }: BrowserOptions = {}): Promise<Bro
   const endpoint = own ? undefined : provided('chromiumEndpoint');
   if (endpoint !== undefined) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+};
+
+/**
+ * Screenshots are for people: the stories keep one of each screen they walk, under the package's
+ * e2e/screenshots/, and `npm test` gathers them into one page. A run nobody looks at them after (CI,
+ * `EDUPASS_SCREENSHOTS=0`) takes none: a full-page PNG costs Chromium about 0.2 s of CPU (it paints a
+ * page that layout and axe alone never make it paint), a third of screens.test.ts's CPU. A
+ * screenshot a test reads its pixels from is taken with `screenshot()` itself, always.
+ */
+export const screenshotsKept = process.env.EDUPASS_SCREENSHOTS !== '0';
+
+/** A screenshot of `target` written to `options.path`, unless this run keeps none (above). */
+export const keepScreenshot = async (
+  target: Page | Locator,
+  options: Parameters<Page['screenshot']>[0] & { path: string },
+): Promise<void> => {
+  if (screenshotsKept) await target.screenshot(options);
 };
 
 /** Bundles a TypeScript entry (or inline source) into one browser script (IIFE exposing `globalName`). */

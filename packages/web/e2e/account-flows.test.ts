@@ -3,6 +3,7 @@
  * e-mail codes come from the dev outbox. The steps share one browser page and run in order.
  */
 
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { clearCaptchaPolicy, insertAgreement, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { answerBirthMonth, openSecurityRow } from './support/account-steps.ts';
@@ -26,7 +27,7 @@ beforeAll(async () => {
 afterEach(async (context) => {
   // What the page showed when a step failed, for the person reading the failure.
   if (context.task.result?.state === 'fail') {
-    await tab.page.screenshot({ path: `${import.meta.dirname}/screenshots/failed-flow-step.png` }).catch(() => {});
+    await keepScreenshot(tab.page, { path: `${import.meta.dirname}/screenshots/failed-flow-step.png` }).catch(() => {});
     console.log(
       `URL at failure: ${tab.page.url()}\n${await tab.page
         .locator('main')

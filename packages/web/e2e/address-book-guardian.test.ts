@@ -9,6 +9,7 @@ import { routes } from '@edupass/protocol';
 import { signUpAgreed } from '@edupass/test-kit/accounts';
 import { schoolBook } from '@edupass/test-kit/address-book-school';
 import { startSchoolBook } from '@edupass/test-kit/address-book-steps';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { client } from '@edupass/test-kit/http-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inputLabelled, newCodeFor, signInBySms, switchLocale } from './support/account-steps.ts';
@@ -71,7 +72,9 @@ describe.each(LOCALES.map((l, i) => ({ ...l, pupil: i })))('$locale, phone', ({ 
       await page.getByText(text['guardian.inviteLinked'].replace('{child}', child.name)).waitFor(WAIT);
       await page.getByText(child.name).first().waitFor(WAIT);
       await expect.poll(() => page.getByTestId('school-invite').count()).toBe(0);
-      await page.screenshot({ path: `${import.meta.dirname}/screenshots/school-invite.${locale}.${PHONE.width}.png` });
+      await keepScreenshot(page, {
+        path: `${import.meta.dirname}/screenshots/school-invite.${locale}.${PHONE.width}.png`,
+      });
     } finally {
       await tab.close();
     }

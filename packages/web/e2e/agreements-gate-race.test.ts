@@ -8,6 +8,7 @@
 
 import { join } from 'node:path';
 import { agreementIdsInEffect, nextPhone, PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { eachAtMost } from '@edupass/test-kit/parallel';
 import { insertAgreement } from '@edupass/test-kit/server';
@@ -116,7 +117,7 @@ test(`OpenID Connect: the gate comes first in ${TRIES} raced sign-ins, then the 
       await expectScreen(page, 'Updated agreements');
       expect(reachedApp, `try ${i + 1}`).toEqual([]);
       if (i === 0)
-        await page.screenshot({
+        await keepScreenshot(page, {
           path: join(import.meta.dirname, 'screenshots/agreements-gate-before-app.en.1280.png'),
         });
       await acceptAgreements(page);

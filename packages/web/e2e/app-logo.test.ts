@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { signInOperator } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
 import { type DemoApp, registerDemoApp, startDemoApp } from './support/demo-app.ts';
@@ -52,7 +53,7 @@ for (const { locale, text } of LOCALES) {
       expect(offset.x).toBeLessThan(3);
       expect(offset.y).toBeLessThan(3);
       await expectCleanScreen(page, 'initials in place of a broken logo');
-      await page.screenshot({ path: shot(`app-logo-initials.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`app-logo-initials.${locale}.390.png`), fullPage: true });
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.close();

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -92,7 +93,7 @@ describe('the profile picture, in English on a desktop', () => {
     const dialog = page.getByRole('dialog', { name: text['crop.title'] });
     await dialog.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}/avatar-crop-en-1280.png` });
+    await keepScreenshot(page, { path: `${SCREENSHOTS}/avatar-crop-en-1280.png` });
 
     const frame = dialog.getByRole('application', { name: text['crop.area'] });
     const picture = frame.locator('img');
@@ -126,7 +127,7 @@ describe('the profile picture, in English on a desktop', () => {
     await dialog.getByRole('button', { name: text['crop.save'] }).click();
     await dialog.waitFor({ state: 'detached' });
     const [inField, inSide] = await loadedPictures(page);
-    await page.locator('.avatar-field').screenshot({ path: `${SCREENSHOTS}/avatar-field-en-1280.png` });
+    await keepScreenshot(page.locator('.avatar-field'), { path: `${SCREENSHOTS}/avatar-field-en-1280.png` });
     expect(inField).toMatch(SERVED);
     expect(inSide).toBe(inField);
     await page.getByText(text['avatar.saved']).waitFor();
@@ -216,7 +217,7 @@ describe('the profile picture, in Chinese on a phone', () => {
     await expect.poll(fits, { timeout: 20_000 }).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     for (const name of [text['crop.cancel'], text['crop.save']]) await dialog.getByRole('button', { name }).waitFor();
-    await page.screenshot({ path: `${SCREENSHOTS}/avatar-crop-zh-CN-390.png` });
+    await keepScreenshot(page, { path: `${SCREENSHOTS}/avatar-crop-zh-CN-390.png` });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     // Nothing was uploaded: the field goes back to the initials (the chosen file's preview goes with the dialog).

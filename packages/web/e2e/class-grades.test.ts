@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClassDetail, routes } from '@edupass/protocol';
 import { client, PASSWORD, signAgreementsInEffect, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { bornYearsAgo, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { beforeAll, expect, test } from 'vitest';
 import { inputLabelled, openSignedIn } from './support/account-steps.ts';
@@ -159,7 +160,7 @@ test.each(LOCALES)(
       await minutes.focus();
       await page.keyboard.type('30');
       expect(await minutes.inputValue()).toBe('30');
-      await page.screenshot({ path: join(SHOTS, `guardian-minutes.${locale}.phone.png`), fullPage: true });
+      await keepScreenshot(page, { path: join(SHOTS, `guardian-minutes.${locale}.phone.png`), fullPage: true });
       await page.getByRole('button', { name: text['guardian.saveLimits'] }).click();
       await page.getByText(text['guardian.saved']).waitFor(WAIT);
       const record = await call<{ minor: { daily_limit_minutes: number } }>(

@@ -5,6 +5,7 @@
  */
 import { guardianTable, routes } from '@edupass/protocol';
 import { PASSWORD, signInOperator, signUp, signUpAgreed } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -73,7 +74,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       const box = await note.boundingBox();
       expect(box?.width).toBeLessThanOrEqual(PHONE.width);
       await expectCleanScreen(page, '/consent (a product disclosing to others)');
-      await page.screenshot({
+      await keepScreenshot(page, {
         path: `${import.meta.dirname}/screenshots/consent-disclosing.${locale}.${PHONE.width}.png`,
         fullPage: true,
       });

@@ -4,6 +4,7 @@
  * here: its README is in the page's language and its profile is the account's.
  */
 import { buffer } from 'node:stream/consumers';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { inputLabelled, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
@@ -45,7 +46,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       expect(await seriousViolations(page)).toEqual([]);
       const box = await link.boundingBox();
       expect(box?.height).toBeGreaterThanOrEqual(44);
-      await page.screenshot({ path: `${import.meta.dirname}/screenshots/data-export.${locale}.png` });
+      await keepScreenshot(page, { path: `${import.meta.dirname}/screenshots/data-export.${locale}.png` });
 
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       // The browser runs apart from this process: the file comes over its connection.

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { isDefaultNickname } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { expect, test } from 'vitest';
 import { inputLabelled, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
@@ -46,7 +47,7 @@ for (const { locale, text } of LOCALES) {
       expect(await field.inputValue()).toBe('');
       expect(await field.getAttribute('placeholder')).toBe(shown);
       if (locale === 'en') expect(await page.locator('main').innerText()).not.toContain('用户');
-      await page.screenshot({ path: shot(`default-nickname.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`default-nickname.${locale}.390.png`), fullPage: true });
 
       // Saved untouched: the drawn nickname stays.
       await page.getByRole('button', { name: text['profile.save'] }).click();

@@ -5,6 +5,7 @@
  * (its number and password sign in no more, another device is signed out).
  */
 import { routes } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { describe, expect, test } from 'vitest';
 import {
   inputLabelled,
@@ -65,7 +66,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
 
       await page.getByText(text['signIn.accountDeleted']).waitFor({ timeout: 20_000 });
       expect(new URL(page.url()).pathname).toBe('/');
-      await page.screenshot({ path: `${import.meta.dirname}/screenshots/account-deleted.${locale}.${width}.png` });
+      await keepScreenshot(page, { path: `${import.meta.dirname}/screenshots/account-deleted.${locale}.${width}.png` });
       expect((await signInByPassword(phone)).status).not.toBe(200);
       const profile = await fetch(`${app.server.url}${routes.getProfile.path}`, {
         headers: { authorization: `Bearer ${otherToken}` },

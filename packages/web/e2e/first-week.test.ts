@@ -18,6 +18,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nextPhone } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { FORTY_NAMES } from '@edupass/test-kit/edu-steps';
 import { gbkBytes } from '@edupass/test-kit/gbk';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -64,7 +65,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     // The operator adds the school and records its agreement (the console, at a desk).
     const desk = await operatorAddsSchool(rig, locale, school);
     await operatorRecordsAgreement(desk, locale, school);
-    await desk.screenshot({ path: join(SCREENSHOTS, `console-first-week-school.${locale}.png`), fullPage: true });
+    await keepScreenshot(desk, { path: join(SCREENSHOTS, `console-first-week-school.${locale}.png`), fullPage: true });
 
     const hand = hands();
     let clock = 0;

@@ -8,6 +8,7 @@
  */
 import { guardianLinkTable, guardianTable } from '@edupass/protocol';
 import { agreementIdsInEffect, PASSWORD, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { bornYearsAgo } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { describe, expect, test } from 'vitest';
@@ -69,7 +70,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       await them.getByRole('heading', { name: text['guardian.waitingTitle'] }).waitFor(WAIT);
       expect(await them.getByText(text['guardian.none']).isVisible()).toBe(true);
       await expectCleanScreen(them, '/guardian (waiting for the family)');
-      await them.screenshot({
+      await keepScreenshot(them, {
         path: `${import.meta.dirname}/screenshots/guardian-waiting.${locale}.png`,
         fullPage: true,
       });
@@ -89,7 +90,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       expect(await request.textContent()).toContain(masked(stranger.phone));
       expect(await request.textContent()).toContain(text['guardian.relation.other']);
       await expectCleanScreen(mum, '/guardian (a request to decide)');
-      await mum.screenshot({
+      await keepScreenshot(mum, {
         path: `${import.meta.dirname}/screenshots/guardian-request.${locale}.png`,
         fullPage: true,
       });
@@ -124,7 +125,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       expect(await list.textContent()).toContain(text['guardian.relation.other']);
       expect(await list.textContent()).toContain(text['guardian.relation.mother']);
       await expectCleanScreen(kid, '/account (who was added)');
-      await kid.screenshot({
+      await keepScreenshot(kid, {
         path: `${import.meta.dirname}/screenshots/child-guardians.${locale}.png`,
         fullPage: true,
       });

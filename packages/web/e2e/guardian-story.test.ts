@@ -8,6 +8,7 @@
 import { buffer } from 'node:stream/consumers';
 import { COMMUNITY_SCOPE, guardianTable, routes } from '@edupass/protocol';
 import { signInOperator, signUp, signUpAgreed } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -115,7 +116,7 @@ describe.each(LOCALES)('$locale, phone', ({ locale, text }) => {
       await guardian.getByTestId('daily-minutes').selectOption('30', WAIT);
       await guardian.getByRole('button', { name: text['guardian.saveLimits'] }).click();
       await guardian.getByText(text['guardian.saved']).waitFor(WAIT);
-      await guardian.screenshot({
+      await keepScreenshot(guardian, {
         path: `${import.meta.dirname}/screenshots/guardian-area.${locale}.${PHONE.width}.png`,
       });
       const limited = await childAtApp(childPhone);

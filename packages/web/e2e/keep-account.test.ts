@@ -4,6 +4,7 @@
  * the account is waiting to be deleted and on which date, with a button to keep it and a way out; the
  * way out leaves it waiting, and keeping it signs in with everything as it was.
  */
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { describe, expect, test } from 'vitest';
 import {
   inputLabelled,
@@ -71,7 +72,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       const leave = panel.getByRole('button', { name: text['keepAccount.leave'] });
       for (const target of [keep, leave]) expect((await target.boundingBox())?.height).toBeGreaterThanOrEqual(44);
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${import.meta.dirname}/screenshots/keep-account.${locale}.390.png` });
+      await keepScreenshot(page, { path: `${import.meta.dirname}/screenshots/keep-account.${locale}.390.png` });
       await leave.click();
       await page.getByRole('tab', { name: text['signIn.tabPassword'] }).waitFor();
       expect((await passwordLogin(phone)).status).toBe(403);

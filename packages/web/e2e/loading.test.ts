@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { LAZY_IMAGE } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { answerBirthMonth } from './support/account-steps.ts';
@@ -76,7 +77,9 @@ for (const { locale, text } of LOCALES) {
       await expectScreen(page, text['chunk.title']);
       expect(await rawKeysShown(page, keys)).toEqual([]);
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(import.meta.dirname, `screenshots/text-chunk-failed.${locale}.1280.png`) });
+      await keepScreenshot(page, {
+        path: join(import.meta.dirname, `screenshots/text-chunk-failed.${locale}.1280.png`),
+      });
       await page.unroute(MORE_TEXT_CHUNK);
       await page.getByRole('button', { name: text['chunk.retry'] }).click();
       await expectScreen(page, text['signUp.title']);

@@ -7,6 +7,7 @@
  */
 import { REQUEST_TIMEOUT_MS } from '@edupass/protocol';
 import { PASSWORD, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import en from '../src/i18n/locales/en.ts';
@@ -81,7 +82,7 @@ for (const { locale, viewport } of CASES) {
       expect(await page.getByText(errors.CAPTCHA_ERROR).count()).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      await page.screenshot({
+      await keepScreenshot(page, {
         path: `${import.meta.dirname}/screenshots/trouble-code.${locale}.${viewport.width}.png`,
       });
 
@@ -144,7 +145,7 @@ for (const { locale, viewport } of CASES.slice(0, 2)) {
       const shown = trouble(page, text['agree.loadFailed'], text['trouble.retry']);
       await shown.alert.filter({ hasText: errors.REQUEST_ERROR }).waitFor({ timeout: 20_000 });
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({
+      await keepScreenshot(page, {
         path: `${import.meta.dirname}/screenshots/trouble-agreements.${locale}.${viewport.width}.png`,
       });
 

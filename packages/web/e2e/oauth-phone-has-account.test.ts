@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { expect, test } from 'vitest';
 import { inputLabelled, masked, newCodeFor, phoneNumbers } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
@@ -43,7 +44,7 @@ for (const { locale, text } of LOCALES) {
       await page.getByRole('button', { name: text['oauth.joinSubmit'] }).waitFor();
       expect(await page.getByRole('button', { name: text['oauth.bindPhoneSubmit'] }).count()).toBe(0);
       await expectCleanScreen(page, 'phone has an account');
-      await page.screenshot({
+      await keepScreenshot(page, {
         path: join(import.meta.dirname, `screenshots/oauth-phone-has-account.${locale}.390.png`),
         fullPage: true,
       });

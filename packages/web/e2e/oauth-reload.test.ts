@@ -5,6 +5,7 @@
  * both languages, on a phone.
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { expect, test } from 'vitest';
 import { switchLocale } from './support/account-steps.ts';
 import { withApp } from './support/app-server.ts';
@@ -36,7 +37,7 @@ for (const { locale, text } of LOCALES) {
       await page.getByText(fill(text['oauth.returnSpent'])).waitFor({ timeout: 30_000 });
       expect(await page.getByText(/不允许该操作|That action is not allowed/).count()).toBe(0);
       await expectCleanScreen(page, 'spent return');
-      await page.screenshot({ path: shot(`oauth-return-reloaded.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`oauth-return-reloaded.${locale}.390.png`), fullPage: true });
       await page.getByRole('link', { name: text['reset.back'] }).click();
       await expectScreen(page, text['signIn.title']);
 

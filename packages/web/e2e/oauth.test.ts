@@ -3,6 +3,7 @@
  * phone by code (or goes on without one) after agreeing to the agreements.
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AppUnderTest, startApp } from './support/app-server.ts';
@@ -35,7 +36,7 @@ test('a new QQ identity goes on without a phone once the agreements are ticked',
   try {
     await expectScreen(page, 'Finish signing in with QQ');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(import.meta.dirname, 'screenshots/oauth-finish.en.1280.png') });
+    await keepScreenshot(page, { path: join(import.meta.dirname, 'screenshots/oauth-finish.en.1280.png') });
     await page.getByRole('button', { name: 'Continue without a phone' }).click();
     await page.getByText('Tick the box to agree before you continue.').waitFor();
     await page.getByLabel('I have read and agree to').check();
@@ -81,7 +82,7 @@ test('a new QQ identity binds a phone by SMS code (in Chinese)', async () => {
   try {
     await expectScreen(page, '完成QQ登录');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(import.meta.dirname, 'screenshots/oauth-finish.zh-CN.1280.png') });
+    await keepScreenshot(page, { path: join(import.meta.dirname, 'screenshots/oauth-finish.zh-CN.1280.png') });
     await page.getByLabel('手机号').fill(phone);
     await page.getByRole('button', { name: '获取验证码' }).click();
     await expect.poll(() => app.server.lastCode(phone)).toMatch(/^\d{6}$/);

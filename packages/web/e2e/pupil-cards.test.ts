@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
 import { client, signUp, TOKEN_SET_HEADERS } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { eduSteps } from '@edupass/test-kit/edu-steps';
 import { badgeOf, decodeCardQrCodes } from '@edupass/test-kit/qr-cards';
 import type { Page } from 'playwright-core';
@@ -29,7 +30,7 @@ beforeAll(() => {
 
 const shot = async (page: Page, name: string) => {
   await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await keepScreenshot(page, { path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 
 for (const { locale, text } of LOCALES) {

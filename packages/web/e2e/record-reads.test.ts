@@ -6,6 +6,7 @@
  */
 import { DEFAULT_NICKNAME, type GuardianChildren, isDefaultNickname, routes } from '@edupass/protocol';
 import { PASSWORD, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findUserByPhone } from '../../server/src/store/account/users.ts';
 import { passwordSignInAnswer, phoneNumbers, signUpByPhone, switchLocale } from './support/account-steps.ts';
@@ -76,7 +77,10 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       expect(said).toContain(fill(text['recordReads.why'], { why: text['recordReads.purpose.user_detail'] }));
       expect(said).toContain(text['recordReads.field.phone']);
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${import.meta.dirname}/screenshots/record-reads.${locale}.png`, fullPage: true });
+      await keepScreenshot(page, {
+        path: `${import.meta.dirname}/screenshots/record-reads.${locale}.png`,
+        fullPage: true,
+      });
 
       // The same person as a guardian: an operator reads the child's record, with a reason.
       const signedIn = (await (await passwordSignInAnswer(app, number, PASSWORD)).json()) as {

@@ -8,6 +8,7 @@
 
 import { join } from 'node:path';
 import { text as readStream } from 'node:stream/consumers';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -69,7 +70,7 @@ for (const { locale, text } of LOCALES) {
       await section.getByText(text['mfa.appKeyCopied']).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       await expectCleanScreen(page, 'app set-up');
-      await page.screenshot({ path: shot(`mfa-app-setup.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`mfa-app-setup.${locale}.390.png`), fullPage: true });
 
       // The recovery codes, shown once: copied, downloaded as .txt, printed alone.
       await section.getByLabel(text['mfa.appCode']).fill(freshCode(secret));
@@ -109,7 +110,7 @@ for (const { locale, text } of LOCALES) {
       expect(await page.locator('.recovery-codes .no-print').evaluate((e) => getComputedStyle(e).display)).toBe('none');
       await page.emulateMedia({ media: 'screen' });
       await expectCleanScreen(page, 'recovery codes');
-      await page.screenshot({ path: shot(`mfa-recovery-codes.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`mfa-recovery-codes.${locale}.390.png`), fullPage: true });
       await section.getByRole('button', { name: text['mfa.recoveryDone'] }).click();
 
       // Few left: the row and the section say so, and offer new ones first.
@@ -124,7 +125,7 @@ for (const { locale, text } of LOCALES) {
         'primary',
       );
       await expectCleanScreen(page, 'few recovery codes');
-      await page.screenshot({ path: shot(`mfa-few-codes.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`mfa-few-codes.${locale}.390.png`), fullPage: true });
 
       // The second step of a sign-in: "use a recovery code instead", and one of the codes left.
       await page.getByRole('button', { name: text['account.signOut'] }).click();
@@ -139,7 +140,7 @@ for (const { locale, text } of LOCALES) {
       await expect.poll(() => recoveryField.evaluate((input) => input === document.activeElement)).toBe(true);
       await page.getByRole('button', { name: text['mfa.useApp'] }).waitFor();
       await expectCleanScreen(page, 'second step by recovery code');
-      await page.screenshot({ path: shot(`second-step-recovery.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`second-step-recovery.${locale}.390.png`), fullPage: true });
       await recoveryField.fill(codes.at(-1) ?? '');
       await page.getByRole('button', { name: text['mfa.verify'], exact: true }).click();
       await expectScreen(page, text['profile.title']);

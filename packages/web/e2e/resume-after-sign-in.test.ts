@@ -4,6 +4,7 @@
  * asked again: deleting the account, and unbinding WeChat. Both languages, on a phone.
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { phoneNumbers, signInByPassword, signUpByPhone } from './support/account-steps.ts';
@@ -29,7 +30,7 @@ const signInAgain = async (tab: TestPage, text: Text, phone: string, name: strin
   const { page } = tab;
   const stepUp = page.getByRole('region', { name: text['stepUp.title'] });
   await stepUp.getByText(text['stepUp.signInAgainWhy']).waitFor();
-  await page.screenshot({ path: shot(`${name}.390.png`), fullPage: true });
+  await keepScreenshot(page, { path: shot(`${name}.390.png`), fullPage: true });
   await page.unroute('**/accounts/step-up');
   await stepUp.getByRole('button', { name: text['stepUp.signInAgain'] }).click();
   await expectScreen(page, text['signIn.title']);

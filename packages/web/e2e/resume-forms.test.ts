@@ -14,6 +14,7 @@ import {
   signUp,
   signUpSilently,
 } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { stepAt, totpCode } from '@edupass/test-kit/rfc6238';
 import { stepUpClock } from '@edupass/test-kit/step-up-server';
 import type { Page } from 'playwright-core';
@@ -51,7 +52,7 @@ const signInAgain = async (tab: TestPage, text: Text, name: string, signInStep: 
   const stepUp = page.getByRole('region', { name: text['stepUp.title'] });
   await stepUp.getByText(text['stepUp.signInAgainWhy']).waitFor({ timeout: 30_000 });
   await expectCleanScreen(page, `${name}: the step-up panel`);
-  await page.screenshot({ path: shot(`${name}.390.png`), fullPage: true });
+  await keepScreenshot(page, { path: shot(`${name}.390.png`), fullPage: true });
   await page.unroute('**/accounts/step-up');
   await stepUp.getByRole('button', { name: text['stepUp.signInAgain'] }).click();
   await expectScreen(page, text['signIn.title']);

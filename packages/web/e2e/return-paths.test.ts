@@ -7,6 +7,7 @@
  */
 
 import { A, client, signInOperator, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
 import { steppingClock } from '@edupass/test-kit/rfc6238';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -90,7 +91,7 @@ for (const { locale, text } of LOCALES) {
         // Nothing wider than the screen on a phone; nothing an assistive technology trips on.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         expect(await seriousViolations(page)).toEqual([]);
-        await page.screenshot({
+        await keepScreenshot(page, {
           path: `${import.meta.dirname}/screenshots/sign-in-to-app.${locale}.${viewport.width}.png`,
         });
         // Without an application, the plain heading.

@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import { nextPhone } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { SCREENSHOTS, withConsoleRig } from '../../console/e2e/console-harness.ts';
@@ -73,7 +74,10 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
     await desk.getByText(words.withoutAgreement).waitFor(WAIT);
     const row = desk.getByRole('row').filter({ has: desk.getByRole('rowheader', { name: school }) });
     await row.getByText(words.noAgreement).waitFor(WAIT);
-    await desk.screenshot({ path: join(SCREENSHOTS, `console-no-agreement-school.${locale}.png`), fullPage: true });
+    await keepScreenshot(desk, {
+      path: join(SCREENSHOTS, `console-no-agreement-school.${locale}.png`),
+      fullPage: true,
+    });
 
     let details: [string, string, string][] = [];
     let guardianCodes: string[] = [];

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCOUNTS_BASE } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { clearCaptchaPolicy, insertAgreement, setCaptchaPolicy } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -88,7 +89,7 @@ describe('every screen', () => {
           await page.emulateMedia({ colorScheme: scheme });
           for (const v of await seriousViolations(page)) found.push({ ...v, screen: `${screen} (${scheme})` });
           const suffix = scheme === 'dark' ? '.dark' : '';
-          await page.screenshot({
+          await keepScreenshot(page, {
             path: join(SHOTS, `${screen}.${locale}.${viewport.name}${suffix}.png`),
             fullPage: true,
           });

@@ -7,6 +7,7 @@
  * was asked for goes out without another tap. Touch targets ≥ 44 px and axe clean on each screen.
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import {
@@ -61,7 +62,7 @@ for (const { locale, text } of LOCALES) {
       expect(await page.locator('main input, main select, main textarea').count()).toBe(0);
       await page.waitForLoadState('networkidle');
       await expectCleanScreen(page, 'list');
-      await page.screenshot({ path: shot(`security-rows.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`security-rows.${locale}.390.png`), fullPage: true });
 
       // Keyboard alone: Tab to the phone row, Enter opens its one form with the focus on its heading.
       const phoneRow = page.locator('[data-row="phone"]');
@@ -73,7 +74,7 @@ for (const { locale, text } of LOCALES) {
       expect(await page.locator('main form').count()).toBe(1);
       expect(await page.locator('.security-rows').count()).toBe(0);
       await expectCleanScreen(page, 'phone form');
-      await page.screenshot({ path: shot(`security-phone.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`security-phone.${locale}.390.png`), fullPage: true });
 
       // The browser's Back: the list again, the focus on the row that was opened.
       await page.goBack();
@@ -133,7 +134,7 @@ for (const { locale, text } of LOCALES) {
       await stepUp.getByText(text['stepUp.signInAgainWhy']).waitFor();
       expect(await stepUp.getByRole('button', { name: text['stepUp.byPassword'] }).count()).toBe(0);
       await expectCleanScreen(page, 'sign in again');
-      await page.screenshot({ path: shot(`step-up-sign-in-again.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`step-up-sign-in-again.${locale}.390.png`), fullPage: true });
       await page.unroute('**/accounts/step-up');
       expect(await app.server.lastCode(next)).toBeUndefined();
 

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { signInOperator } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { phoneNumbers, signInBySms } from './support/account-steps.ts';
@@ -80,7 +81,7 @@ for (const locale of ['zh-CN', 'en'] as const) {
       const signOut = page.getByRole('button', { name: words.signOut, exact: true });
       expect(await signOut.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(29, 78, 216)');
       await expectCleanScreen(page, 'sign-out question');
-      await page.screenshot({ path: shot(`sign-out-page.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: shot(`sign-out-page.${locale}.390.png`), fullPage: true });
 
       await signOut.click();
       await expectScreen(page, 'Courses: signed out');
@@ -118,7 +119,7 @@ test('ui_locales and the language chosen in the web client win over the browser;
     // No application named a way back: the "signed out" page, and a new sign-in from it.
     await expectScreen(page, WORDS.en.done);
     await expectOneLanguage(page, 'en');
-    await page.screenshot({ path: shot('signed-out-page.en.390.png'), fullPage: true });
+    await keepScreenshot(page, { path: shot('signed-out-page.en.390.png'), fullPage: true });
     await page.getByRole('link', { name: WORDS.en.again }).click();
     await expectScreen(page, 'Sign in');
     expect(tab.errors).toEqual([]);

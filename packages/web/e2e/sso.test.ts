@@ -14,6 +14,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agreementIdsInEffect, PASSWORD, signInOperator, signUp, signUpByEmail } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { bornYearsAgo, eduSteps } from '@edupass/test-kit/edu-steps';
 import { client } from '@edupass/test-kit/http-client';
 import { registerApp } from '@edupass/test-kit/oidc-apps';
@@ -331,7 +332,10 @@ test("a pupil's card still on the school's password: the card's sign-in stays, t
     await page.waitForLoadState('networkidle');
     await expectCleanScreen(page, 'a card sign-in for a product, the password choice first');
     await mkdir(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, 'card-to-product-password-first.en.768.png'), fullPage: true });
+    await keepScreenshot(page, {
+      path: join(SCREENSHOTS, 'card-to-product-password-first.en.768.png'),
+      fullPage: true,
+    });
     await inputLabelled(tab, 'Current password').fill(password);
     await inputLabelled(tab, 'New password').fill('Kite2026own');
     await inputLabelled(tab, 'Confirm password').fill('Kite2026own');
@@ -413,7 +417,7 @@ for (const { locale, text } of LOCALES) {
       for (const item of await page.locator('ul.claim-list li').allInnerTexts()) expect(item.trim()).not.toBe('');
       await expectCleanScreen(page, `consent for a child, ${locale}`);
       await mkdir(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, `consent-child.${locale}.390.png`), fullPage: true });
+      await keepScreenshot(page, { path: join(SCREENSHOTS, `consent-child.${locale}.390.png`), fullPage: true });
       await page.getByRole('button', { name: text['grant.allow'] }).click();
       await expectScreen(page, 'Quiz: signed in');
       expect(tab.errors).toEqual([]);

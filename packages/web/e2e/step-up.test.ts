@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import { routes } from '@edupass/protocol';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { clearCaptchaPolicy, setCaptchaPolicy } from '@edupass/test-kit/server';
 import { expect, test } from 'vitest';
 import {
@@ -141,7 +142,10 @@ test('a QQ-only account adds a phone after 6 minutes: confirmed with QQ in its o
     await expect.poll(() => phoneRegion.getByText('confirm it is you first').count()).toBe(0);
     expect(await app.server.lastCode(phone)).toBeUndefined();
     await stepUp.getByRole('button', { name: 'Confirm with QQ' }).waitFor();
-    await page.screenshot({ path: join(import.meta.dirname, 'screenshots/step-up-qq.en.1280.png'), fullPage: true });
+    await keepScreenshot(page, {
+      path: join(import.meta.dirname, 'screenshots/step-up-qq.en.1280.png'),
+      fullPage: true,
+    });
 
     const [provider] = await Promise.all([
       page.waitForEvent('popup'),

@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClassDetail, routes } from '@edupass/protocol';
 import { client, signUp } from '@edupass/test-kit/accounts';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { CHINESE_NAMES, eduSteps, pathOf } from '@edupass/test-kit/edu-steps';
 import { decodeQrPixels } from '@edupass/test-kit/qr-cards';
 import type { Page } from 'playwright-core';
@@ -83,7 +84,7 @@ test.each(CASES)(
       const [sheet] = await Promise.all([page.context().waitForEvent('page'), sheetLink.click()]);
       await sheet.locator('.card').nth(29).waitFor();
       expect(await sheet.locator('.card .qr svg').count()).toBe(30);
-      await sheet.screenshot({ path: join(SHOTS, `${shot('card-sheet')}.png`), fullPage: true });
+      await keepScreenshot(sheet, { path: join(SHOTS, `${shot('card-sheet')}.png`), fullPage: true });
       const firstName = (await sheet.locator('.card .name').first().textContent()) ?? '';
       const cardLink = await decodeQrIn(sheet, '.card .qr');
       await sheet.close();

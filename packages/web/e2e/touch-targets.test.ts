@@ -7,6 +7,7 @@
  * grade picker on the way speaks the page's language.
  */
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import { expect, test } from 'vitest';
 import { SECURITY_ROWS } from '../src/screens/account/security-rows.ts';
 import { phoneNumbers, signUpByPhone } from './support/account-steps.ts';
@@ -35,7 +36,7 @@ for (const { locale } of LOCALES) {
         await page.locator('h1').waitFor();
         await measure(path);
       }
-      await page.screenshot({ path: join(import.meta.dirname, `screenshots/touch-sign-in.${locale}.390.png`) });
+      await keepScreenshot(page, { path: join(import.meta.dirname, `screenshots/touch-sign-in.${locale}.390.png`) });
       await page.evaluate((l) => localStorage.setItem('edupass.locale', l), 'en');
       await signUpByPhone(app, tab, newPhone(), 'Heron2718q');
       await page.evaluate((l) => localStorage.setItem('edupass.locale', l), locale);
@@ -64,7 +65,7 @@ for (const { locale } of LOCALES) {
       expect(gradeNames.filter((name) => han.test(name)).length > 0, gradeNames.join()).toBe(locale === 'zh-CN');
       await page.goto(`${app.server.url}/account/security`);
       await page.locator('h1').waitFor();
-      await page.screenshot({
+      await keepScreenshot(page, {
         path: join(import.meta.dirname, `screenshots/touch-security.${locale}.390.png`),
         fullPage: true,
       });

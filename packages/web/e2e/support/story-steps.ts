@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { keepScreenshot } from '@edupass/test-kit/browser';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { inputLabelled, newCodeFor } from './account-steps.ts';
@@ -31,7 +32,7 @@ export const checkScreen = async (page: Page, name: string) => {
     width,
   );
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await keepScreenshot(page, { path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 
 /** What a person's hands do on a page: first-week-steps.ts `hands` counts them; `plainHands` does not. */
