@@ -211,7 +211,8 @@ const main = async () => {
   }
   printSlowest();
   for (const cleanup of cleanups) cleanup();
-  if (process.env.EDUPASS_SCREENSHOTS === '0') console.log('screenshot gallery: none taken (EDUPASS_SCREENSHOTS=0)');
+  if (process.env.EDUPASS_TEST_SCREENSHOTS === '0')
+    console.log('screenshot gallery: none taken (EDUPASS_TEST_SCREENSHOTS=0)');
   else {
     const gallery = writeGallery();
     console.log(`screenshot gallery: ${gallery.count} screenshots in ${gallery.out.replace(root, '')}`);

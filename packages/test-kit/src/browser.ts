@@ -61,11 +61,11 @@ export const launchBrowser = ({ own = false }: BrowserOptions = {}): Promise<Bro
 /**
  * Screenshots are for people: the stories keep one of each screen they walk, under the package's
  * e2e/screenshots/, and `npm test` gathers them into one page. A run nobody looks at them after (CI,
- * `EDUPASS_SCREENSHOTS=0`) takes none: a full-page PNG cost Chromium about 0.18 s of CPU, a third of
- * screens.test.ts's. A screenshot a test reads its pixels from is taken with `screenshot()` itself,
- * always.
+ * `EDUPASS_TEST_SCREENSHOTS=0`) takes none: a full-page PNG cost Chromium about 0.18 s of CPU, a
+ * third of screens.test.ts's. A screenshot a test reads its pixels from is taken with `screenshot()`
+ * itself, always.
  */
-const screenshotsKept = process.env.EDUPASS_SCREENSHOTS !== '0';
+const screenshotsKept = process.env.EDUPASS_TEST_SCREENSHOTS !== '0';
 
 /** A screenshot of `target` written to `options.path`, unless this run keeps none (above). */
 export const keepScreenshot = async (
