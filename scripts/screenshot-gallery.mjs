@@ -8,6 +8,12 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * Whether this run takes the screenshots at all: `EDUPASS_TEST_SCREENSHOTS=0` (as CI runs) takes none
+ * (test-kit browser.ts keepScreenshot), and there is no gallery to write.
+ */
+export const SCREENSHOTS_TAKEN = process.env.EDUPASS_TEST_SCREENSHOTS !== '0';
 export const GALLERY = join(root, 'test-results', 'screenshots', 'index.html');
 const SOURCES = [
   { title: 'Web client', dir: join(root, 'packages/web/e2e/screenshots') },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { clickhouseInstalled, startScratchClickHouse } from './scratch-clickhouse.mjs';
-import { writeGallery } from './screenshot-gallery.mjs';
+import { SCREENSHOTS_TAKEN, writeGallery } from './screenshot-gallery.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -211,12 +211,10 @@ const main = async () => {
   }
   printSlowest();
   for (const cleanup of cleanups) cleanup();
-  if (process.env.EDUPASS_TEST_SCREENSHOTS === '0')
-    console.log('screenshot gallery: none taken (EDUPASS_TEST_SCREENSHOTS=0)');
-  else {
+  if (SCREENSHOTS_TAKEN) {
     const gallery = writeGallery();
     console.log(`screenshot gallery: ${gallery.count} screenshots in ${gallery.out.replace(root, '')}`);
-  }
+  } else console.log('screenshot gallery: none taken (EDUPASS_TEST_SCREENSHOTS=0)');
   if (skipped) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(code);

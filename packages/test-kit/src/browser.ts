@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { SCREENSHOTS_TAKEN } from '../../../scripts/screenshot-gallery.mjs';
 import { ESBUILD_CONDITIONS } from '../../../scripts/source-condition.mjs';
 
 /**
@@ -59,20 +60,18 @@ export const launchBrowser = ({ own = false }: BrowserOptions = {}): Promise<Bro
 };
 
 /**
- * Screenshots are for people: the stories keep one of each screen they walk, under the package's
- * e2e/screenshots/, and `npm test` gathers them into one page. A run nobody looks at them after (CI,
+ * A screenshot of `target` written to `options.path`, unless this run takes none. Screenshots are for
+ * people: the stories keep one of each screen they walk, under the package's e2e/screenshots/, and
+ * `npm test` gathers them into one page. A run nobody looks at them after (CI,
  * `EDUPASS_TEST_SCREENSHOTS=0`) takes none: a full-page PNG cost Chromium about 0.18 s of CPU, a
  * third of screens.test.ts's. A screenshot a test reads its pixels from is taken with `screenshot()`
  * itself, always.
  */
-const screenshotsKept = process.env.EDUPASS_TEST_SCREENSHOTS !== '0';
-
-/** A screenshot of `target` written to `options.path`, unless this run keeps none (above). */
 export const keepScreenshot = async (
   target: Page | Locator,
   options: Parameters<Page['screenshot']>[0] & { path: string },
 ): Promise<void> => {
-  if (screenshotsKept) await target.screenshot(options);
+  if (SCREENSHOTS_TAKEN) await target.screenshot(options);
 };
 
 /** Bundles a TypeScript entry (or inline source) into one browser script (IIFE exposing `globalName`). */
