@@ -59,7 +59,7 @@ it(`signs in ${SIGN_INS} times under "always", through the slide puzzle each tim
       const page = await signInAsOperator(rig);
       try {
         if (i === 0) {
-          await readySlider(page).waitFor({ timeout: 30_000 });
+          await readySlider(page).waitFor();
           await keepScreenshot(page, { path: join(SCREENSHOTS, 'console-sign-in-puzzle.zh-CN.1280.png') });
         }
         await solveSlide(page, rig.server);

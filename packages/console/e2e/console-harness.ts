@@ -60,8 +60,8 @@ export const withConsoleRig = (): (() => ConsoleRig) => {
 /** Opens the console in a fresh browser context (its own sessionStorage) and signs in. */
 export const openConsole = async (rig: ConsoleRig, identity: string, password: string, hash = ''): Promise<Page> => {
   const context = await rig.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   watchPage(page);
   await page.goto(`${rig.server.url}/console.html${hash}`);
   await page.getByLabel('手机号、用户名或邮箱').fill(identity);

@@ -58,7 +58,7 @@ describe('the roster import', () => {
     await page
       .getByRole('status')
       .filter({ hasText: /导入 \d+ 已完成。/ })
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     const pupils = await rig.server.app.ctx.db
       .selectFrom('pupil_accounts')
       .innerJoin('schools', 'schools.id', 'pupil_accounts.school_id')

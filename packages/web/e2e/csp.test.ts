@@ -39,7 +39,7 @@ describe('pages under the CSP', () => {
     const tab = await openPage(app.browser);
     try {
       await tab.page.goto(`${app.server.url}${path}`);
-      await tab.page.getByRole('heading', { name: heading }).first().waitFor({ timeout: 30_000 });
+      await tab.page.getByRole('heading', { name: heading }).first().waitFor();
       await tab.page.waitForLoadState('networkidle');
       expect(tab.cspViolations).toEqual([]);
     } finally {

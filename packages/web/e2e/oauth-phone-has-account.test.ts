@@ -31,7 +31,7 @@ for (const { locale, text } of LOCALES) {
       await expectScreen(page, text['signIn.title']);
       // The provider's page may take long to load on a busy machine: its field is waited for, not the click.
       await page.locator('.oauth-qq').click({ noWaitAfter: true });
-      await page.getByLabel('昵称 · Nickname').waitFor({ timeout: 30_000 });
+      await page.getByLabel('昵称 · Nickname').waitFor();
       await page.getByLabel('昵称 · Nickname').fill(nickname);
       await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
       await expectScreen(page, text['oauth.finishTitle'].replace('{name}', qq));

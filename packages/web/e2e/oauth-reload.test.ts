@@ -34,7 +34,7 @@ for (const { locale, text } of LOCALES) {
       // Signed out: the finish form's page reloaded (its ticket is gone with it).
       await toFinish();
       await switchLocale(page, locale);
-      await page.getByText(fill(text['oauth.returnSpent'])).waitFor({ timeout: 30_000 });
+      await page.getByText(fill(text['oauth.returnSpent'])).waitFor();
       expect(await page.getByText(/不允许该操作|That action is not allowed/).count()).toBe(0);
       await expectCleanScreen(page, 'spent return');
       await keepScreenshot(page, { path: shot(`oauth-return-reloaded.${locale}.390.png`), fullPage: true });

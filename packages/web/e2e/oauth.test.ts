@@ -113,7 +113,7 @@ for (const { locale, text } of LOCALES) {
       await page
         .getByRole('alert')
         .filter({ hasText: text['oauth.wrongSite'].replace('{name}', name).replace('{site}', site) })
-        .waitFor({ timeout: 30_000 });
+        .waitFor();
       expect(new URL(page.url()).origin).toBe(app.server.url);
       await expectScreen(page, name);
       expect(await seriousViolations(page)).toEqual([]);

@@ -70,7 +70,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.goto(`${app.server.url}/account/privacy`);
       const section = page.getByRole('region', { name: text['recordReads.title'] });
       const read = section.getByTestId('record-read');
-      await read.first().waitFor({ timeout: 30_000 });
+      await read.first().waitFor();
       expect(await read.count()).toBe(1);
       const said = await read.first().innerText();
       expect(said).toContain(text['recordReads.role.operator']);
@@ -105,7 +105,7 @@ describe.each(LOCALES)('$locale', ({ locale, text }) => {
       await page.goto(`${app.server.url}/guardian`);
       const childList = page.getByRole('list', { name: fill(text['recordReads.childTitle'], { name }) });
       const operatorRead = childList.getByTestId('record-read').filter({ hasText: reason });
-      await operatorRead.waitFor({ timeout: 30_000 });
+      await operatorRead.waitFor();
       const childRead = await operatorRead.innerText();
       expect(childRead).toContain(fill(text['recordReads.reason'], { reason }));
       expect(childRead).toContain(text['recordReads.role.operator']);

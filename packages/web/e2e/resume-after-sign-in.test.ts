@@ -47,7 +47,7 @@ for (const { locale, text } of LOCALES) {
       await page.evaluate((chosen) => localStorage.setItem('edupass.locale', chosen), locale);
       await page.goto(`${app.server.url}/account/security/delete`);
       const region = page.getByRole('region', { name: text['deleteAccount.title'], exact: true });
-      await region.waitFor({ timeout: 30_000 });
+      await region.waitFor();
       await onlySignInAgain(page);
       await region.getByRole('button', { name: text['deleteAccount.submit'] }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: text['deleteAccount.submit'] }).click();
@@ -55,7 +55,7 @@ for (const { locale, text } of LOCALES) {
 
       // Back on the same form, the deletion goes on: signed out, the account set to be deleted.
       await expectScreen(page, text['signIn.title']);
-      await page.getByText(text['signIn.accountDeleted']).waitFor({ timeout: 30_000 });
+      await page.getByText(text['signIn.accountDeleted']).waitFor();
       // Erased at once, or (with a grace period) waiting to be.
       const user = await app.server.app.ctx.db
         .selectFrom('users')
@@ -81,7 +81,7 @@ for (const { locale, text } of LOCALES) {
       await page.getByRole('button', { name: text['oauth.bind'].replace('{name}', wechat) }).click();
       await page.getByLabel('昵称 · Nickname').fill(`wx${Date.now().toString(36).slice(-6)}`);
       await page.getByRole('button', { name: '新建并登录 · Create and sign in' }).click();
-      await page.getByText(text['oauth.bindDone'].replace('{name}', wechat)).waitFor({ timeout: 30_000 });
+      await page.getByText(text['oauth.bindDone'].replace('{name}', wechat)).waitFor();
 
       await onlySignInAgain(page);
       const unbind = text['oauth.unbind'].replace('{name}', wechat);
@@ -90,7 +90,7 @@ for (const { locale, text } of LOCALES) {
       await signInAgain(tab, text, phone, `resume-unbind.${locale}`);
 
       // Back on WeChat & QQ, the unbinding goes on without another tap.
-      await page.getByText(text['oauth.unbindDone'].replace('{name}', wechat)).waitFor({ timeout: 30_000 });
+      await page.getByText(text['oauth.unbindDone'].replace('{name}', wechat)).waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/connections');
       await page.getByRole('button', { name: text['oauth.bind'].replace('{name}', wechat) }).waitFor();
       expect(tab.errors).toEqual([]);

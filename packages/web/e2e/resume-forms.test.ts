@@ -50,7 +50,7 @@ const onlySignInAgain = async (page: Page) => {
 const signInAgain = async (tab: TestPage, text: Text, name: string, signInStep: () => Promise<void>) => {
   const { page } = tab;
   const stepUp = page.getByRole('region', { name: text['stepUp.title'] });
-  await stepUp.getByText(text['stepUp.signInAgainWhy']).waitFor({ timeout: 30_000 });
+  await stepUp.getByText(text['stepUp.signInAgainWhy']).waitFor();
   await expectCleanScreen(page, `${name}: the step-up panel`);
   await keepScreenshot(page, { path: shot(`${name}.390.png`), fullPage: true });
   await page.unroute('**/accounts/step-up');
@@ -63,7 +63,7 @@ const signInAgain = async (tab: TestPage, text: Text, name: string, signInStep: 
 const passwordForm = async (tab: TestPage, text: Text, session: { token: string; refresh: string }) => {
   await openSignedIn(app, tab, session, '/account/security/password');
   const region = tab.page.getByRole('region', { name: text['password.title'], exact: true });
-  await region.waitFor({ timeout: 30_000 });
+  await region.waitFor();
   return region;
 };
 
@@ -93,7 +93,7 @@ for (const { locale, text } of LOCALES) {
       // Back on the same form, on the same tab, with the number: the code is sent without another tap.
       const code = await newCodeFor(app, phone, previous);
       const back = page.getByRole('region', { name: text['password.title'], exact: true });
-      await back.waitFor({ timeout: 30_000 });
+      await back.waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/security/password');
       expect(await back.getByRole('tab', { name: text['password.byPhone'] }).getAttribute('aria-selected')).toBe(
         'true',
@@ -105,7 +105,7 @@ for (const { locale, text } of LOCALES) {
       await inputLabelled(tab, text['form.newPassword']).fill(NEW_PASSWORD);
       await inputLabelled(tab, text['form.confirmPassword']).fill(NEW_PASSWORD);
       await back.getByRole('button', { name: text['password.submit'] }).click();
-      await back.getByText(text['password.changedOthersOut']).waitFor({ timeout: 30_000 });
+      await back.getByText(text['password.changedOthersOut']).waitFor();
       await expectCleanScreen(page, 'the password changed by a phone code');
       // The new password is the account's.
       await signIn(app.server, phone, NEW_PASSWORD);
@@ -122,7 +122,7 @@ for (const { locale, text } of LOCALES) {
       const account = await accountWithPassword();
       await openSignedIn(app, tab, account, '/account/security/two-step');
       const region = page.getByRole('region', { name: text['mfa.title'], exact: true });
-      await region.waitFor({ timeout: 30_000 });
+      await region.waitFor();
       await onlySignInAgain(page);
       await region.getByRole('button', { name: text['mfa.appSetUp'] }).click();
       await signInAgain(tab, text, `resume-app-setup.${locale}`, () =>
@@ -132,7 +132,7 @@ for (const { locale, text } of LOCALES) {
       // Back on two-step verification, the set-up is open without another tap: the key, then a code from it.
       const back = page.getByRole('region', { name: text['mfa.title'], exact: true });
       const key = back.locator('code.secret');
-      await key.waitFor({ timeout: 30_000 });
+      await key.waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/security/two-step');
       const secret = (await key.innerText()).trim();
       await back.getByLabel(text['mfa.appCode']).fill(totpCode(secret, stepAt(now())));
@@ -164,12 +164,12 @@ for (const { locale, text } of LOCALES) {
 
       // Back on the same form: it says why the password is asked once more (it is never kept), and sets it.
       const back = page.getByRole('region', { name: text['password.title'], exact: true });
-      await back.getByText(text['password.typeAgain']).waitFor({ timeout: 30_000 });
+      await back.getByText(text['password.typeAgain']).waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/security/password');
       await inputLabelled(tab, text['form.newPassword']).fill(NEW_PASSWORD);
       await inputLabelled(tab, text['form.confirmPassword']).fill(NEW_PASSWORD);
       await back.getByRole('button', { name: text['password.setSubmit'] }).click();
-      await back.getByText(text['password.setDone']).waitFor({ timeout: 30_000 });
+      await back.getByText(text['password.setDone']).waitFor();
       await signIn(app.server, account.phone, NEW_PASSWORD);
       expect(tab.errors).toEqual([]);
     } finally {

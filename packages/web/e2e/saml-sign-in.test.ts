@@ -75,8 +75,8 @@ for (const { locale, text } of LOCALES) {
       expect(await seriousViolations(page)).toEqual([]);
       federation.signInAs(student());
       await choices.first().click();
-      await page.getByRole('button', { name: text['gate.submit'] }).click({ timeout: 30_000 });
-      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      await page.getByRole('button', { name: text['gate.submit'] }).click();
+      await page.waitForURL(`${app.server.url}/account`);
       await page.locator('h1').waitFor();
       expect(federation.lastRequest()?.relayState.startsWith('beifang.')).toBe(true);
       // Signed in as this client's own tokens: a reload keeps the account page.

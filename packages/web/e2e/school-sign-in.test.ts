@@ -72,7 +72,7 @@ const pupil = (): CasPerson => ({
 
 /** The agreements a new account accepts before anything else (the gate). */
 const acceptAgreements = async (page: Page, accept: string) => {
-  await page.getByRole('button', { name: accept }).click({ timeout: 30_000 });
+  await page.getByRole('button', { name: accept }).click();
 };
 
 /** 44 px targets and no serious axe finding on the screen shown. */
@@ -99,7 +99,7 @@ for (const { locale, text } of LOCALES) {
       cas.signInAs(pupil());
       await choices.filter({ hasText: '第一中学' }).click();
       await acceptAgreements(page, text['gate.submit']);
-      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      await page.waitForURL(`${app.server.url}/account`);
       await page.locator('h1').waitFor();
       expect(cas.tickets.at(-1)?.service.startsWith(`${app.server.url}/edu/school-sign-in/${CODE}/cas?`)).toBe(true);
       // Signed in as this client's own tokens: a reload keeps the account page.
@@ -154,7 +154,7 @@ for (const { locale, text } of LOCALES) {
       const { page } = tab;
       expect(await throughTheSchool(page, false)).toEqual([]);
       await page.goto(`${app.server.url}/legal/privacy`);
-      const heading = await page.locator('h1').innerText({ timeout: 30_000 });
+      const heading = await page.locator('h1').innerText();
       const completion = page.waitForResponse(
         (answer) => answer.request().method() === 'POST' && answer.url().endsWith('/complete'),
         { timeout: 60_000 },
@@ -163,7 +163,7 @@ for (const { locale, text } of LOCALES) {
       completion.catch(() => undefined);
       const other = await page.context().newPage();
       await other.goto(`${app.server.url}/account`);
-      await other.getByRole('button', { name: text['account.signOut'] }).waitFor({ timeout: 30_000 });
+      await other.getByRole('button', { name: text['account.signOut'] }).waitFor();
       expect(new URL(other.url()).pathname).toBe('/account');
       // Signed in here too now: the return this tab kept is tried, and found completed by the server.
       expect((await completion).status()).toBe(404);
@@ -178,9 +178,9 @@ for (const { locale, text } of LOCALES) {
       const { page } = tab;
       await page.goto(`${app.server.url}/school`);
       cas.signInAs(pupil());
-      await page.locator('.school-choice').filter({ hasText: '第一中学' }).click({ timeout: 30_000 });
+      await page.locator('.school-choice').filter({ hasText: '第一中学' }).click();
       await acceptAgreements(page, text['gate.submit']);
-      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      await page.waitForURL(`${app.server.url}/account`);
       const signedOut = `${app.server.url}/?notice=signed-out`;
       const before = cas.logouts.length;
       await page.getByRole('button', { name: text['account.signOut'] }).click();
@@ -193,10 +193,10 @@ for (const { locale, text } of LOCALES) {
       expect(cas.logouts.at(-1)?.get('service')).toBe(signedOut);
       // Signed out here too: the account page asks for a sign-in.
       await page.goto(`${app.server.url}/account`);
-      await page.waitForURL((url) => url.pathname !== '/account', { timeout: 30_000 });
+      await page.waitForURL((url) => url.pathname !== '/account');
       // When the school's system does not confirm, the sign-in screen says what to do.
       await page.goto(`${app.server.url}/?notice=school-sign-out-failed`);
-      await page.getByText(text['signIn.schoolSignOutFailed']).waitFor({ timeout: 30_000 });
+      await page.getByText(text['signIn.schoolSignOutFailed']).waitFor();
       await measure(page, '/?notice=school-sign-out-failed');
       expect(tab.errors).toEqual([]);
     });
@@ -211,7 +211,7 @@ for (const { locale, text } of LOCALES) {
         ['refused', 'school.refused'],
       ] as const) {
         await page.goto(`${app.server.url}/?school=${CODE}&error=${error}`);
-        await page.getByText(text[key]).waitFor({ timeout: 30_000 });
+        await page.getByText(text[key]).waitFor();
       }
       await measure(page, '/?school&error');
       // A way out without the school: back to the other sign-in methods.
@@ -219,7 +219,7 @@ for (const { locale, text } of LOCALES) {
       cas.signInAs(pupil());
       await page.getByRole('button', { name: text['school.tryAgain'] }).click();
       await acceptAgreements(page, text['gate.submit']);
-      await page.waitForURL(`${app.server.url}/account`, { timeout: 30_000 });
+      await page.waitForURL(`${app.server.url}/account`);
       expect(tab.errors).toEqual([]);
     });
   }, 180_000);

@@ -146,7 +146,7 @@ for (const { locale, text } of LOCALES) {
       await page.getByRole('button', { name: text['signIn.submit'], exact: true }).click();
 
       // Back on the same form, the numbers as they were, and the code on its way without another tap.
-      await region.waitFor({ timeout: 30_000 });
+      await region.waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/security/phone');
       const digits = (label: string) =>
         inputLabelled(tab, label)

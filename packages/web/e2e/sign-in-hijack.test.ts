@@ -45,7 +45,7 @@ test("a signed-in victim opening an attacker's sign-in link completes nothing; t
       await signInBySms(app, victim, nextPhone());
       await expectScreen(victim.page, 'Profile');
       await victim.page.goto(link);
-      await victim.page.getByText('was started in another browser').waitFor({ timeout: 30_000 });
+      await victim.page.getByText('was started in another browser').waitFor();
       expect(new URL(victim.page.url()).origin).toBe(app.server.url);
     });
 

@@ -150,7 +150,7 @@ test('one EduPass sign-in signs in to both apps; a key rotation signs nobody out
     await expectScreen(page, 'Sign in to Courses');
     const phone = nextPhone();
     await signInBySms(app, tab, phone);
-    await page.waitForURL(`${courses.origin}/`, { timeout: 30_000 }).catch(async () => {
+    await page.waitForURL(`${courses.origin}/`).catch(async () => {
       throw new Error(`still at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 300)}`);
     });
     await expectScreen(page, 'Courses: signed in');

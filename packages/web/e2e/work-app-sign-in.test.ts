@@ -80,9 +80,7 @@ for (const vendor of ['wecom', 'dingtalk'] as const) {
       await expectScreen(page, text['school.title']);
       await page.getByLabel(text['school.search']).fill(book.name);
       await page.locator('.school-choice').filter({ hasText: book.name }).first().click();
-      await page.waitForURL((url) => url.pathname === '/account' || url.pathname.startsWith('/account'), {
-        timeout: 30_000,
-      });
+      await page.waitForURL((url) => url.pathname === '/account' || url.pathname.startsWith('/account'));
       const row = await app.server.app.ctx.db
         .selectFrom('school_sign_ins')
         .innerJoin('users', 'users.id', 'school_sign_ins.user_id')

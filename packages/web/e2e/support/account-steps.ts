@@ -66,13 +66,13 @@ export const openSecurityRow = async (page: Page, name: string) => {
   const back = page.locator('.back-link');
   // First the page must show the list or a form (after a reload it may still be loading, and a reload
   // of a row's address brings its form back, not the list): as long as a screen may take.
-  await page.locator('.security-rows').or(back).or(region).first().waitFor({ timeout: 30_000 });
+  await page.locator('.security-rows').or(back).or(region).first().waitFor();
   if (await region.count()) return region;
   // Another row's form is open: back to the list first.
   if (await back.count()) await back.click();
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  await page.getByRole('link', { name: new RegExp(`^${escaped}\\s`) }).click({ timeout: 30_000 });
-  await region.waitFor({ timeout: 30_000 });
+  await page.getByRole('link', { name: new RegExp(`^${escaped}\\s`) }).click();
+  await region.waitFor();
   return region;
 };
 

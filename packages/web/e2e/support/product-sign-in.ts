@@ -18,6 +18,4 @@ export const recordApiCalls = (page: Page, origin: string): string[] => {
 
 /** Until the sign-in screen's read of the product is kept with the return (a first-party application's). */
 export const firstPartyReadKept = (page: Page) =>
-  page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'), undefined, {
-    timeout: 30_000,
-  });
+  page.waitForFunction(() => sessionStorage.getItem('edupass.return')?.includes('"firstParty"'));
