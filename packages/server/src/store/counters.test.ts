@@ -178,18 +178,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Until a backend of `client`'s database waits for a row's lock. */
-const someoneWaitsForALock = (client: pg.Client) =>
-  expect
+/**
+ * Until a backend waits for a lock that `client`'s transaction holds (a row it locked or wrote). Not
+ * any wait for a lock in the database: on a loaded machine a statement also waits, briefly, for locks
+ * nobody in the test holds (autovacuum's, a relation's extension), and a test that went on then found
+ * the rows it expected locked still free.
+ */
+const someoneWaitsFor = async (client: pg.Client) => {
+  const { pid } = (await client.query('select pg_backend_pid() as pid')).rows[0];
+  await expect
     .poll(
       async () =>
         (
-          await client.query(
-            "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          )
+          await client.query('select count(*) as n from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
+            pid,
+          ])
         ).rows[0].n,
     )
     .not.toBe('0');
+};
 
 describe.runIf(testDatabaseKind() === 'postgres')('rows locked on PostgreSQL', () => {
   let own: { database: TestDatabase; store: Store } | undefined;
@@ -222,7 +229,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('rows locked on PostgreSQL', (
         () => (signInSettled = true),
       );
       // The sign-in holds the run and waits for the place; then the other waits for the run.
-      await someoneWaitsForALock(other);
+      await someoneWaitsFor(other);
       // It holds the run: the other cannot take it without waiting (tried in a savepoint, keeping the place).
       await other.query('savepoint tried');
       const runHeld = await other.query('select count from counters where key = $1 for update nowait', [run]).then(
@@ -281,7 +288,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('rows locked on PostgreSQL', (
         await other.query(write, failures === 2 ? [failed] : [failed, Date.now() + 600_000]);
         const taken = counters.hitThenPeek(place, 60, failed, { key: run, windowSeconds: 600 });
         // The sign-in's statement has begun (its snapshot taken) and waits for the failures' row.
-        await someoneWaitsForALock(other);
+        await someoneWaitsFor(other);
         await other.query('commit');
         expect(await taken).toEqual({ count: 1, other: failures, alongside: 1 });
         expect(await counters.peekAll([place, failed, run])).toEqual([1, failures, 1]);
