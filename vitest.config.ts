@@ -125,8 +125,8 @@ export default defineConfig({
           include: ['packages/{web,console}/e2e/**/*.test.ts'],
           env: { EDUPASS_TEST_DB: 'sqlite' },
           ...waits,
-          // A browser test is several screens, each of which may take up to 30 s to appear on a loaded
-          // machine (e2e/support/pages.ts): the test's own budget must hold more than one of them.
+          // A browser test is several screens, each given up to 60 s to appear on a loaded machine
+          // (e2e/support/pages.ts `STEP_TIMEOUT_MS`): the test's own budget must hold more than one of them.
           testTimeout: 120_000,
         },
       },

@@ -34,7 +34,7 @@ export const signUpByPhone = async (
 ) => {
   const { page } = tab;
   await page.goto(base);
-  // The first screen of a fresh page: the screens' 30 s on a loaded machine.
+  // The first screen of a fresh page: the screens' limit on a loaded machine.
   await expectScreen(page, 'Sign in');
   await page.getByRole('link', { name: 'Sign up' }).click();
   // The sign-in screen, with a "Phone number" of its own, stays until the sign-up screen has loaded.

@@ -3,8 +3,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 
 /**
  * A step's limit (a click, a fill, a page load, a wait for a screen), for every page of a test's
- * browser context: a step takes well under a second, and a return to an application through two
- * sites and a code exchange at most 2.8 s with ten at once and the cores and disk busy, but on a loaded
+ * browser context: a step takes well under a second, and a return to an application through its
+ * server's code exchange at most 2.8 s with ten at once and the cores and disk busy, but on a loaded
  * CI machine (four test files and Chromium on two cores) a page has once stalled past 30 s and then
  * shown the screen. A step that fails still fails within the test's own time-out, with what the page
  * showed in the message (`shown`).
