@@ -65,8 +65,8 @@ type Locale = keyof typeof WORDS;
 /** A fresh context in `locale` with the page's clock under the test's hand, at the console's sign-in. */
 const openConsoleIn = async (locale: Locale, phone: string, password: string): Promise<Page> => {
   const context = await rig.browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   watchPage(page);
   await page.clock.install();
   await page.goto(`${rig.server.url}/console.html`);

@@ -180,9 +180,9 @@ afterAll(async () => {
 
 /**
  * Until a backend waits for a lock that `client`'s transaction holds (a row it locked or wrote). Not
- * any wait for a lock in the database: on a loaded machine a statement also waits, briefly, for locks
- * nobody in the test holds (autovacuum's, a relation's extension), and a test that went on then found
- * the rows it expected locked still free.
+ * any wait for a lock in the database: a test that went on at such a wait once found, on a loaded CI
+ * machine, the row it expected locked still free (a statement may wait briefly for locks nobody in
+ * the test holds: autovacuum's, a relation's extension).
  */
 const someoneWaitsFor = async (client: pg.Client) => {
   const { pid } = (await client.query('select pg_backend_pid() as pid')).rows[0];
