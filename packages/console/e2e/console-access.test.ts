@@ -6,6 +6,7 @@ import { adminRoutes } from '@edupass/protocol';
 import { type Account, signUp } from '@edupass/test-kit/accounts';
 import { client } from '@edupass/test-kit/http-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTestContext } from '../../web/e2e/support/pages.ts';
 import { type ConsoleRig, openConsole, startConsoleRig } from './console-harness.ts';
 
 let rig: ConsoleRig;
@@ -90,17 +91,18 @@ describe('a non-operator', () => {
     const response = await fetch(`${rig.server.url}/console`, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/console.html');
-    const page = await rig.browser.newPage({ locale: 'zh-CN' });
+    const context = await newTestContext(rig.browser, { locale: 'zh-CN' });
+    const page = await context.newPage();
     await page.goto(`${rig.server.url}/console`);
     await page.getByRole('heading', { name: '运营人员登录' }).waitFor();
     await page.getByLabel('语言').selectOption('en');
     await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-    await page.close();
+    await context.close();
   });
 
   it("follows the browser's language until one is chosen; the choice is kept", async () => {
-    const context = await rig.browser.newContext({ locale: 'en-GB' });
+    const context = await newTestContext(rig.browser, { locale: 'en-GB' });
     const page = await context.newPage();
     await page.goto(`${rig.server.url}/console.html`);
     await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();

@@ -11,6 +11,7 @@ import { freePort } from '@edupass/test-kit/child-server';
 import { usageDb } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { newTestContext } from '../../web/e2e/support/pages.ts';
 import {
   accessibilityViolations,
   type ConsoleRig,
@@ -56,7 +57,7 @@ const visit = async (daysAgo: number, closedPort: number) => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow()
   ).n;
-  const context = await rig.browser.newContext();
+  const context = await newTestContext(rig.browser);
   const page = await context.newPage();
   await page.goto(siteUrl);
   await page.waitForFunction(() => 'SDK' in window);

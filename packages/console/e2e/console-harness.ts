@@ -16,7 +16,7 @@ import { createAdmin } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppUnderTest, startApp } from '../../web/e2e/support/app-server.ts';
-import { STEP_TIMEOUT_MS, shown, watchPage } from '../../web/e2e/support/pages.ts';
+import { newTestContext, shown, watchPage } from '../../web/e2e/support/pages.ts';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
 
@@ -59,8 +59,7 @@ export const withConsoleRig = (): (() => ConsoleRig) => {
 
 /** Opens the console in a fresh browser context (its own sessionStorage) and signs in. */
 export const openConsole = async (rig: ConsoleRig, identity: string, password: string, hash = ''): Promise<Page> => {
-  const context = await rig.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const context = await newTestContext(rig.browser, { locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   watchPage(page);
   await page.goto(`${rig.server.url}/console.html${hash}`);

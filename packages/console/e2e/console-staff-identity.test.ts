@@ -11,7 +11,7 @@ import { keepScreenshot } from '@edupass/test-kit/browser';
 import { createAdmin, loadConfig } from '@edupass/test-kit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STEP_TIMEOUT_MS, watchPage } from '../../web/e2e/support/pages.ts';
+import { newTestContext, watchPage } from '../../web/e2e/support/pages.ts';
 import { accessibilityViolations, type ConsoleRig, SCREENSHOTS, startConsoleRig } from './console-harness.ts';
 
 const DAY = 86_400_000;
@@ -64,8 +64,7 @@ type Locale = keyof typeof WORDS;
 
 /** A fresh context in `locale` with the page's clock under the test's hand, at the console's sign-in. */
 const openConsoleIn = async (locale: Locale, phone: string, password: string): Promise<Page> => {
-  const context = await rig.browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const context = await newTestContext(rig.browser, { locale, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   watchPage(page);
   await page.clock.install();

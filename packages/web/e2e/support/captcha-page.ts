@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { bundleForBrowser } from '@edupass/test-kit/browser';
 import type { Browser, Page } from 'playwright-core';
 import { type MockedVendor, VENDOR_MOCKS } from './captcha-vendor-mocks.ts';
+import { newTestContext } from './pages.ts';
 
 export const CDN = 'https://vendor-cdn.test';
 
@@ -28,7 +29,7 @@ export interface CaptchaOutcome {
 }
 
 export const openCaptchaPage = async (browser: Browser, serverUrl: string): Promise<Page> => {
-  const page = await browser.newPage();
+  const page = await (await newTestContext(browser)).newPage();
   await page.route(`${serverUrl}/captcha-test-page`, (route) =>
     route.fulfill({
       contentType: 'text/html',

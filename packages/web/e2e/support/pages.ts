@@ -1,5 +1,5 @@
 /** Browser pages for the tests: viewport, language and consent chosen up front, page errors collected. */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 
 /**
  * A step's limit (a click, a fill, a page load, a wait for a screen), for every page of a test's
@@ -10,6 +10,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
  * showed in the message (`shown`).
  */
 export const STEP_TIMEOUT_MS = 60_000;
+
+/** A browser context whose every page takes `STEP_TIMEOUT_MS` as its steps' limit. */
+export const newTestContext = async (browser: Browser, options?: BrowserContextOptions): Promise<BrowserContext> => {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  return context;
+};
 
 export interface PageOptions {
   width?: number;
@@ -36,7 +43,7 @@ export interface TestPage {
 }
 
 export const openPage = async (browser: Browser, options: PageOptions = {}): Promise<TestPage> => {
-  const context = await browser.newContext({
+  const context = await newTestContext(browser, {
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     reducedMotion: 'reduce',
     locale: options.browserLanguage ?? options.locale ?? 'zh-CN',
@@ -51,7 +58,6 @@ export const openPage = async (browser: Browser, options: PageOptions = {}): Pro
     if (s.locale) localStorage.setItem('edupass.locale', s.locale);
     if (s.consent !== 'unset') localStorage.setItem('edupass.consent', s.consent);
   }, settings);
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await context.newPage();
   watchPage(page);
   const errors: string[] = [];
